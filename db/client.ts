@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Where the data lives, for logs: a file path or the server without credentials. */
+  description: string;
+}
+
+export interface OpenDatabaseOptions {
+  /** `postgres://…` for PostgreSQL, `sqlite:<file>` or nothing for the embedded SQLite file. */
+  url?: string | undefined;
+  dataDir: string;
+  /** PostgreSQL schema to work in (tests give each run its own); it must already exist. */
+  searchPath?: string;
+  poolSize?: number;
+}
+
+export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
+  const url = options.url;
+  if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
+  const file = url?.startsWith('sqlite:') ? url.slice('sqlite:'.length) : path.join(options.dataDir, 'iskra.sqlite');
+  return openSqlite(file);
+}
+
+function openSqlite(file: string): DatabaseHandle {
+  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL lets readers work while a write is in progress; the busy timeout makes a second process
+  // (a migration, the admin CLI) wait for the lock instead of failing at once.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', description: `sqlite:${file}` };
+}
+
+function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const safe = new URL(url);
+  safe.password = '';
+  return { db, dialect: 'postgres', description: safe.toString() };
+}

@@ -1,0 +1,44 @@
+import i18next, { type TFunction } from 'i18next';
+import en from './en.json' with { type: 'json' };
+import ru from './ru.json' with { type: 'json' };
+
+export const languages = ['ru', 'en'] as const;
+export type Language = (typeof languages)[number];
+/** Russian first (spec section 9), English when a string is missing. */
+export const defaultLanguage: Language = 'ru';
+export const fallbackLanguage: Language = 'en';
+
+export const resources = { ru: { translation: ru }, en: { translation: en } } as const;
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (languages as readonly string[]).includes(value);
+}
+
+/** Picks ru or en from an Accept-Language header by the client's own preference order. */
+export function languageFromAcceptLanguage(header: string | undefined): Language {
+  if (!header) return defaultLanguage;
+  const ranked = header
+    .split(',')
+    .map((part) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = Number(params.find((p) => p.trim().startsWith('q='))?.trim().slice(2) ?? '1');
+      return { base: tag.trim().toLowerCase().split('-')[0] ?? '', q: Number.isFinite(q) ? q : 0 };
+    })
+    .sort((a, b) => b.q - a.q);
+  return ranked.find((r) => isLanguage(r.base))?.base as Language | undefined ?? defaultLanguage;
+}
+
+const server = i18next.createInstance();
+void server.init({
+  resources,
+  lng: defaultLanguage,
+  fallbackLng: fallbackLanguage,
+  supportedLngs: [...languages],
+  initAsync: false,
+  interpolation: { escapeValue: false },
+});
+
+/** A translator fixed to one language, for texts the server sends (e-mails, bot messages). */
+export function translatorFor(language: Language): TFunction {
+  return server.getFixedT(language);
+}

@@ -1,0 +1,44 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import { koaBody } from 'koa-body';
+import { accountRoutes } from './features/accounts/routes.ts';
+import { healthRoutes } from './features/health/routes.ts';
+import { verificationRoutes } from './features/verification/routes.ts';
+import { sessionLoader } from './http/auth.ts';
+import type { AppState } from './http/context.ts';
+import { errorHandler } from './http/errorHandler.ts';
+import { securityHeaders } from './http/securityHeaders.ts';
+import { buildServices, type AppDeps } from './services.ts';
+
+/** JSON bodies of the API are small; uploads get their own limits on their own routes. */
+const jsonLimit = '64kb';
+
+/** The whole HTTP app, without listening: main.ts listens, tests listen on a random port. */
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const services = buildServices(deps);
+  const app = new Koa<AppState>({ proxy: deps.trustProxy ?? false });
+  app.silent = true; // errors are logged once, by errorHandler
+
+  const api = new Router<AppState>({ prefix: '/api' });
+  healthRoutes(api, services);
+  accountRoutes(api, services);
+  verificationRoutes(api, services);
+
+  app.use(securityHeaders());
+  app.use(errorHandler(deps.logger));
+  // Who is asking and whether a cookie request is same-site, decided before any body is read.
+  app.use(sessionLoader(services.sessions, services.cookies));
+  app.use(services.csrf.middleware());
+  app.use(
+    koaBody({
+      json: true,
+      urlencoded: false,
+      text: false,
+      multipart: false,
+      jsonLimit,
+    }),
+  );
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+  return app;
+}

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: httpUrl.default('http://localhost:8080'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^(postgres(ql)?:\/\/|sqlite:)/, 'must start with postgres:// or sqlite:')
+      .optional(),
+  ),
+  SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+  MAIL_FROM: z.string().default('Iskra <no-reply@localhost>'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  BOT_TOKEN: optionalString,
+  BOT_USERNAME: optionalString,
+  BOT_MODE: z.enum(['off', 'polling', 'webhook']).default('off'),
+  TELEGRAM_API_ROOT: httpUrl.default('https://api.telegram.org'),
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_JWKS_URL: httpUrl.default('https://www.googleapis.com/oauth2/v3/certs'),
+  PAYMENT_PROVIDER: z.enum(['test', 'yookassa']).default('test'),
+  YOOKASSA_SHOP_ID: optionalString,
+  YOOKASSA_SECRET_KEY: optionalString,
+  YOOKASSA_API_URL: httpUrl.default('https://api.yookassa.ru/v3'),
+  YOOKASSA_ALLOWED_IPS: optionalString,
+  ADMIN_TELEGRAM_IDS: optionalString,
+  SUPPORT_EMAIL: optionalString,
+  SUPPORT_TELEGRAM: optionalString,
+  LEGAL_NAME: optionalString,
+  LEGAL_INN: optionalString,
+  LEGAL_OGRNIP: optionalString,
+  CRON: z.enum(['on', 'off']).default('on'),
+});
+
+export type Env = z.output<typeof envSchema> & { SESSION_SECRET: string };
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'EnvError';
+  }
+}
+
+/** Parses the whole environment and reports every problem at once, so a bad deploy is fixed in one go. */
+export function parseEnv(source: NodeJS.ProcessEnv): Omit<Env, 'SESSION_SECRET'> & { SESSION_SECRET?: string } {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    throw new EnvError(result.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
+  }
+  return result.data;
+}
+
+/**
+ * A zero-config start still needs a stable secret (sessions must survive a restart),
+ * so one is generated once and kept beside the data, readable only by the server's user.
+ */
+export function ensureSessionSecret(dataDir: string, given: string | undefined): string {
+  if (given) return given;
+  const file = path.join(dataDir, 'session-secret');
+  try {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored.length >= 32) return stored;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = parseEnv(source);
+  return { ...parsed, SESSION_SECRET: ensureSessionSecret(parsed.DATA_DIR, parsed.SESSION_SECRET) };
+}

@@ -1,0 +1,25 @@
+/**
+ * Expected failures: an HTTP status, a stable snake_case code the app translates, and an English message.
+ * Anything that is not an AppError becomes a bland 500 (DESIGN.md section 4).
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: { fields?: Record<string, string>; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (code: string, message: string, fields?: Record<string, string>) =>
+  new AppError(400, code, message, fields ? { fields } : {});
+export const unauthorized = (message = 'Unauthorized. Please log in.', code = 'unauthorized') =>
+  new AppError(401, code, message);
+export const forbidden = (code: string, message: string) => new AppError(403, code, message);
+export const notFound = (code = 'not_found', message = 'Not found') => new AppError(404, code, message);
+export const conflict = (code: string, message: string) => new AppError(409, code, message);
+export const tooManyRequests = (code: string, message: string, retryAfterSeconds: number) =>
+  new AppError(429, code, message, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });

@@ -1,0 +1,65 @@
+import {
+  currentUserResponse,
+  loginRequest,
+  registerRequest,
+  type CurrentUserResponse,
+} from '../../contract/accounts.ts';
+import { languageFromAcceptLanguage } from '../../../locales/index.ts';
+import type { AppContext, AppRouter } from '../../http/context.ts';
+import { clearCookie, cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
+import { parse } from '../../http/validate.ts';
+import type { Services } from '../../services.ts';
+import type { SignedIn } from './service.ts';
+
+export function accountRoutes(router: AppRouter, services: Services): void {
+  const { accounts, verification, sessions, csrf, logger } = services;
+  const names = cookieNames(services.cookies);
+
+  /** Web sign-in: replace any older cookie session of this browser, then set the new one. */
+  async function signIn(ctx: AppContext, signedIn: SignedIn, mode: 'cookie' | 'token') {
+    if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
+    if (mode === 'cookie') {
+      setHttpOnlyCookie(ctx, services.cookies, names.session, signedIn.session.sessionId, signedIn.session.expiresAt);
+      return {};
+    }
+    return { token: signedIn.session.token };
+  }
+
+  router.get('/csrf_token', (ctx) => {
+    ctx.body = { csrf_token: csrf.issue(ctx) };
+  });
+
+  router.post('/register', async (ctx) => {
+    const input = parse(registerRequest, ctx.request.body);
+    const language = languageFromAcceptLanguage(ctx.get('Accept-Language'));
+    const signedIn = await accounts.register(input.email, input.password, language);
+    const extra = await signIn(ctx, signedIn, 'cookie');
+    // The account is complete without the mail: if sending fails, the user asks for a new code on /verify.
+    await verification.sendCode(signedIn.userId).catch((error: unknown) => {
+      logger.warn({ err: error, userId: signedIn.userId }, 'registration: first verification code not sent');
+    });
+    ctx.status = 201;
+    ctx.body = { message: 'Registration successful', user_id: signedIn.userId, ...extra };
+  });
+
+  router.post('/login', async (ctx) => {
+    const input = parse(loginRequest, ctx.request.body);
+    const signedIn = await accounts.login(input.email, input.password, ctx.ip);
+    ctx.body = { message: 'Login successful', user_id: signedIn.userId, ...(await signIn(ctx, signedIn, input.session)) };
+  });
+
+  router.post('/logout', async (ctx) => {
+    if (ctx.state.auth) await sessions.end(ctx.state.auth.sessionHash);
+    ctx.state.auth = null;
+    clearCookie(ctx, services.cookies, names.session);
+    ctx.body = { message: 'Logged out' };
+  });
+
+  router.get('/current_user', (ctx) => {
+    const auth = ctx.state.auth;
+    const body: CurrentUserResponse = auth
+      ? { authorized: true, user_verified: auth.verified, userprofile: null, user_id: auth.userId }
+      : { authorized: false, user_verified: false, userprofile: null, user_id: null };
+    ctx.body = currentUserResponse.parse(body);
+  });
+}

@@ -1,0 +1,63 @@
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../../db/errors.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { Language } from '../../../locales/index.ts';
+import type { Clock } from '../../clock.ts';
+import { conflict, forbidden, unauthorized } from '../../errors.ts';
+import type { SessionService, StartedSession } from '../sessions/service.ts';
+import type { LoginThrottle } from './loginThrottle.ts';
+import type { PasswordHasher } from './passwords.ts';
+import { findUserByEmail, insertUser } from './repository.ts';
+
+export interface SignedIn {
+  userId: number;
+  session: StartedSession;
+}
+
+const emailTaken = () => conflict('email_taken', 'Email already registered');
+
+export class AccountService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly passwords: PasswordHasher,
+    private readonly sessions: SessionService,
+    private readonly throttle: LoginThrottle,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Creates an unverified account and signs it in, in one transaction: no account without its session. */
+  async register(email: string, password: string, language: Language): Promise<SignedIn> {
+    if (await findUserByEmail(this.db, email)) throw emailTaken();
+    const passwordHash = await this.passwords.hash(password);
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const userId = await insertUser(trx, {
+          email,
+          password_hash: passwordHash,
+          language,
+          verified_at: null,
+          banned_at: null,
+          created_at: this.clock.now().toISOString(),
+        });
+        return { userId, session: await this.sessions.start(userId, trx) };
+      });
+    } catch (error) {
+      // Two registrations of one address at the same moment: the unique index decides.
+      if (isUniqueViolation(error)) throw emailTaken();
+      throw error;
+    }
+  }
+
+  /** The same answer for an unknown e-mail and a wrong password, after the same amount of work. */
+  async login(email: string, password: string, ip: string): Promise<SignedIn> {
+    const attempt = await this.throttle.begin(email, ip);
+    const user = await findUserByEmail(this.db, email);
+    const valid = user?.password_hash
+      ? await this.passwords.verify(user.password_hash, password)
+      : await this.passwords.verifyAgainstNothing(password);
+    if (!user || !valid) throw unauthorized('Invalid email or password', 'invalid_credentials');
+    await this.throttle.succeeded(attempt);
+    if (user.banned_at) throw forbidden('banned', 'This account has been blocked');
+    return { userId: user.id, session: await this.sessions.start(user.id) };
+  }
+}

@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import { addSeconds, type Clock } from '../../clock.ts';
+import type { SessionAuth } from '../../http/context.ts';
+import { deleteSession, findLiveSession, insertSession } from './repository.ts';
+import { hashSessionId, newSessionId } from './sessionIds.ts';
+import type { SessionTokens } from './tokens.ts';
+
+/** Sessions end 30 days after sign-in, whatever happens in between. */
+export const sessionLifetimeSeconds = 30 * 24 * 60 * 60;
+
+export interface StartedSession {
+  sessionId: string;
+  expiresAt: Date;
+  token: string;
+}
+
+export class SessionService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly tokens: SessionTokens,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A fresh id on every sign-in, so a session id planted before login is worth nothing after it. */
+  async start(userId: number, db: Kysely<Database> = this.db): Promise<StartedSession> {
+    const now = this.clock.now();
+    const sessionId = newSessionId();
+    const expiresAt = addSeconds(now, sessionLifetimeSeconds);
+    await insertSession(db, {
+      id_hash: hashSessionId(sessionId),
+      user_id: userId,
+      created_at: now.toISOString(),
+      expires_at: expiresAt.toISOString(),
+    });
+    return { sessionId, expiresAt, token: await this.tokens.sign(sessionId, userId, now, expiresAt) };
+  }
+
+  async resolveSessionId(sessionId: string, via: SessionAuth['via']): Promise<SessionAuth | null> {
+    const sessionHash = hashSessionId(sessionId);
+    const row = await findLiveSession(this.db, sessionHash, this.clock.now());
+    if (!row || row.banned_at) return null;
+    return {
+      userId: row.user_id,
+      sessionHash,
+      via,
+      verified: row.verified_at !== null,
+      language: row.language,
+    };
+  }
+
+  async resolveToken(token: string): Promise<SessionAuth | null> {
+    const sessionId = await this.tokens.verify(token, this.clock.now());
+    return sessionId ? this.resolveSessionId(sessionId, 'bearer') : null;
+  }
+
+  async end(sessionHash: string): Promise<void> {
+    await deleteSession(this.db, sessionHash);
+  }
+}

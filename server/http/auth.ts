@@ -1,0 +1,37 @@
+import type { Middleware } from 'koa';
+import { unauthorized, forbidden } from '../errors.ts';
+import type { SessionService } from '../features/sessions/service.ts';
+import type { AppContext, AppState, SessionAuth } from './context.ts';
+import { cookieNames, type CookiePolicy } from './sessionCookie.ts';
+
+/**
+ * Finds the session of the request: a bearer jwtToken wins over the cookie, because a client that sends
+ * a token has chosen it explicitly. An invalid credential simply means "not signed in".
+ */
+export function sessionLoader(sessions: SessionService, policy: CookiePolicy): Middleware<AppState> {
+  const names = cookieNames(policy);
+  return async (ctx, next) => {
+    ctx.state.auth = null;
+    const header = ctx.get('Authorization');
+    const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    if (bearer) {
+      ctx.state.auth = await sessions.resolveToken(bearer);
+    } else {
+      const cookie = ctx.cookies.get(names.session);
+      if (cookie) ctx.state.auth = await sessions.resolveSessionId(cookie, 'cookie');
+    }
+    await next();
+  };
+}
+
+export function requireUser(ctx: AppContext): SessionAuth {
+  const auth = ctx.state.auth;
+  if (!auth) throw unauthorized();
+  return auth;
+}
+
+export function requireVerifiedUser(ctx: AppContext): SessionAuth {
+  const auth = requireUser(ctx);
+  if (!auth.verified) throw forbidden('not_verified', 'Please verify your account first');
+  return auth;
+}

@@ -1,0 +1,20 @@
+import type { ParameterizedContext } from 'koa';
+import type Router from '@koa/router';
+
+export interface SessionAuth {
+  userId: number;
+  /** SHA-256 of the session id, the key of the sessions row. */
+  sessionHash: string;
+  /** How this request presented the session: the cookie needs CSRF protection, a bearer token does not. */
+  via: 'cookie' | 'bearer';
+  verified: boolean;
+  language: 'ru' | 'en';
+}
+
+export interface AppState {
+  requestId: string;
+  auth: SessionAuth | null;
+}
+
+export type AppContext = ParameterizedContext<AppState>;
+export type AppRouter = Router<AppState>;

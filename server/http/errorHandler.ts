@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { ErrorResponse } from '../contract/errors.ts';
+import { AppError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type { AppState } from './context.ts';
+
+/** Errors thrown by Koa and its body parser carry a status and are meant for the client. */
+interface HttpLikeError {
+  status?: unknown;
+  statusCode?: unknown;
+  expose?: unknown;
+  message?: unknown;
+}
+
+const codeByStatus: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'bad_request',
+};
+
+/**
+ * The outermost middleware: gives each request an id, logs it once (never bodies, headers or query
+ * values, which may hold passwords, codes or tokens), and turns every error into `{error, code}`.
+ */
+export function errorHandler(logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
+    const started = performance.now();
+    ctx.state.requestId = randomUUID();
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
+        ctx.status = 404;
+        ctx.body = { error: 'Not found', code: 'not_found' } satisfies ErrorResponse;
+      }
+    } catch (error) {
+      respondWithError(ctx, error, logger);
+    } finally {
+      logger.info(
+        {
+          reqId: ctx.state.requestId,
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          user: ctx.state.auth?.userId,
+        },
+        'request',
+      );
+    }
+  };
+}
+
+function respondWithError(
+  ctx: Parameters<Middleware<AppState>>[0],
+  error: unknown,
+  logger: Logger,
+): void {
+  if (error instanceof AppError) {
+    ctx.status = error.status;
+    if (error.details.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.details.retryAfterSeconds));
+    ctx.body = {
+      error: error.message,
+      code: error.code,
+      ...(error.details.fields ? { fields: error.details.fields } : {}),
+    } satisfies ErrorResponse;
+    return;
+  }
+  const http = (typeof error === 'object' && error !== null ? error : {}) as HttpLikeError;
+  const status = Number(http.status ?? http.statusCode);
+  if (Number.isInteger(status) && status >= 400 && status < 500) {
+    ctx.status = status;
+    ctx.body = {
+      error: http.expose === true && typeof http.message === 'string' ? http.message : 'Bad request',
+      code: codeByStatus[status] ?? 'bad_request',
+    } satisfies ErrorResponse;
+    return;
+  }
+  logger.error({ reqId: ctx.state.requestId, err: error }, 'unhandled error');
+  ctx.status = 500;
+  ctx.body = {
+    error: 'Something went wrong. Please try again later.',
+    code: 'internal',
+    request_id: ctx.state.requestId,
+  } satisfies ErrorResponse;
+}

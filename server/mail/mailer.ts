@@ -1,0 +1,35 @@
+import nodemailer from 'nodemailer';
+import type { Logger } from '../logger.ts';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** How the server sends e-mail; main.ts picks SMTP or the log, tests use a real SMTP server on loopback. */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl, { from });
+  return {
+    async send(message) {
+      await transport.sendMail({ ...message, from });
+    },
+  };
+}
+
+/**
+ * Zero-config development: without SMTP_URL the mail (with its code) goes to the server log, so a newcomer
+ * can still verify an account. Never used when SMTP_URL is set.
+ */
+export function createLogMailer(logger: Logger): Mailer {
+  return {
+    send(message) {
+      logger.warn({ mailTo: message.to, subject: message.subject, text: message.text }, 'SMTP_URL is not set: e-mail printed instead of sent');
+      return Promise.resolve();
+    },
+  };
+}
