@@ -1,0 +1,351 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser, json } from '../../test/browser.ts';
+import { codeFrom } from '../../test/smtpStandIn.ts';
+import { createTestApp, type TestApp } from '../../test/testApp.ts';
+import { testDialects } from '../../test/testDatabase.ts';
+
+const password = 'secret123!';
+let counter = 0;
+const newEmail = () => `user${++counter}-${Date.now()}@example.com`;
+
+describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp(dialect);
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const countUsers = async () =>
+    Number((await app.database.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+  async function registered(email = newEmail()) {
+    const browser = new Browser(app.url);
+    const res = await browser.post('/api/register', { email, password });
+    expect(res.status).toBe(201);
+    return { browser, email };
+  }
+
+  it('registers, signs in at once, mails a code over SMTP and verifies with it', async () => {
+    const email = newEmail();
+    const browser = new Browser(app.url);
+    const res = await browser.post('/api/register', { email: `  ${email.toUpperCase()} `, password });
+    expect(res.status).toBe(201);
+    const body = await json(res);
+    expect(body).toMatchObject({ message: 'Registration successful' });
+    expect(body).not.toHaveProperty('token');
+
+    const before = await json(await browser.get('/api/current_user'));
+    expect(before).toEqual({ authorized: true, user_verified: false, userprofile: null, user_id: body.user_id });
+
+    const mail = await app.smtp.lastMailTo(email);
+    const code = codeFrom(mail);
+    expect(mail.subject).toContain(code);
+
+    const verify = await browser.post('/api/verify', { code });
+    expect(verify.status).toBe(200);
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true, user_verified: true });
+  });
+
+  it('sets an httpOnly SameSite=Lax session cookie of at least 128 random bits, and the answer is never cached', async () => {
+    const browser = new Browser(app.url);
+    await browser.csrfToken();
+    const res = await browser.request(
+      'POST',
+      '/api/register',
+      JSON.stringify({ email: newEmail(), password }),
+      { 'Content-Type': 'application/json', 'X-CSRF-Token': await browser.csrfToken() },
+    );
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('iskra_session='));
+    expect(cookie).toBeDefined();
+    expect(cookie).toMatch(/httponly/i);
+    expect(cookie).toMatch(/samesite=lax/i);
+    expect(cookie).toMatch(/expires=/i);
+    const value = /^iskra_session=([^;]+)/.exec(cookie ?? '')?.[1] ?? '';
+    expect(Buffer.from(value, 'base64url').length).toBeGreaterThanOrEqual(16);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('stores sessions and codes hashed, and the password as argon2id with m=19456, t=2, p=1', async () => {
+    const { browser, email } = await registered();
+    const user = await app.database.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+    expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    const sessionId = browser.cookie('iskra_session') ?? '';
+    const sessions = await app.database.db.selectFrom('sessions').selectAll().where('user_id', '=', user.id).execute();
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]?.id_hash).not.toBe(sessionId);
+    const code = codeFrom(await app.smtp.lastMailTo(email));
+    const codes = await app.database.db.selectFrom('verification_codes').selectAll().where('user_id', '=', user.id).execute();
+    expect(codes).toHaveLength(1);
+    expect(codes[0]?.code_hash).not.toContain(code);
+  });
+
+  it('refuses a bad e-mail and a weak password with the spec message, creating nothing', async () => {
+    const users = await countUsers();
+    const browser = new Browser(app.url);
+    const badEmail = await browser.post('/api/register', { email: 'not-an-email', password });
+    expect(badEmail.status).toBe(400);
+    expect(await json(badEmail)).toMatchObject({ code: 'invalid_input', fields: { email: expect.any(String) as unknown } });
+    for (const weak of ['short1', 'lettersonly', '1234567890', 'пароль12345', 'with space 123']) {
+      const res = await browser.post('/api/register', { email: newEmail(), password: weak });
+      expect(res.status).toBe(400);
+      expect((await json(res)).error).toBe('Password must contain at least 8 characters, including a letter, a number.');
+    }
+    const unknownField = await browser.post('/api/register', { email: newEmail(), password, verified: true });
+    expect(unknownField.status).toBe(400);
+    const notJson = await browser.post('/api/register', '{"email":', {});
+    expect(notJson.status).toBe(400);
+    expect(await json(notJson)).toMatchObject({ code: 'bad_request' });
+    expect(await countUsers()).toBe(users);
+  });
+
+  it('answers "Email already registered" for a taken address, also when two registrations race', async () => {
+    const { email } = await registered();
+    const again = await new Browser(app.url).post('/api/register', { email, password });
+    expect(again.status).toBe(409);
+    expect(await json(again)).toEqual({ error: 'Email already registered', code: 'email_taken' });
+
+    const racing = newEmail();
+    const results = await Promise.all([0, 1, 2].map(() => new Browser(app.url).post('/api/register', { email: racing, password })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    const rows = await app.database.db.selectFrom('users').select('id').where('email', '=', racing).execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('refuses a cookie POST without the CSRF token, with a wrong one, or from a foreign Origin', async () => {
+    const users = await countUsers();
+    const browser = new Browser(app.url);
+    const missing = await browser.post('/api/register', { email: newEmail(), password }, { csrf: false });
+    expect(missing.status).toBe(403);
+    expect(await json(missing)).toMatchObject({ code: 'csrf_failed' });
+    const wrong = await browser.post('/api/register', { email: newEmail(), password }, { csrf: false, headers: { 'X-CSRF-Token': 'x'.repeat(43) } });
+    expect(wrong.status).toBe(403);
+    const foreign = await browser.post('/api/register', { email: newEmail(), password }, { headers: { Origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
+    expect(await json(foreign)).toMatchObject({ code: 'foreign_origin' });
+    // A token from another browser (another CSRF cookie) does not fit this browser's cookie.
+    const other = new Browser(app.url);
+    const stolen = await browser.post('/api/register', { email: newEmail(), password }, { csrf: false, headers: { 'X-CSRF-Token': await other.csrfToken() } });
+    expect(stolen.status).toBe(403);
+    expect(await countUsers()).toBe(users);
+
+    const { browser: signedIn } = await registered();
+    const logout = await signedIn.post('/api/logout', {}, { csrf: false });
+    expect(logout.status).toBe(403);
+    expect(await json(await signedIn.get('/api/current_user'))).toMatchObject({ authorized: true });
+    const sameOrigin = await signedIn.post('/api/logout', {}, { headers: { Origin: 'http://localhost:8080' } });
+    expect(sameOrigin.status).toBe(200);
+  });
+
+  it('logs in with the right password, renewing the session id, and says nothing about which part was wrong', async () => {
+    const { browser, email } = await registered();
+    const firstSession = browser.cookie('iskra_session');
+    const wrong = await browser.post('/api/login', { email, password: 'wrong1234' });
+    const unknown = await browser.post('/api/login', { email: newEmail(), password });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(await json(wrong)).toEqual(await json(unknown));
+
+    const ok = await browser.post('/api/login', { email, password });
+    expect(ok.status).toBe(200);
+    expect(browser.cookie('iskra_session')).not.toBe(firstSession);
+    const old = new Browser(app.url);
+    old.setCookie('iskra_session', firstSession ?? '');
+    expect(await json(await old.get('/api/current_user'))).toMatchObject({ authorized: false });
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true });
+  });
+
+  it('locks a (e-mail, IP) out after 10 failed logins for 15 minutes, even with the right password', async () => {
+    const { email } = await registered();
+    const browser = new Browser(app.url);
+    for (let i = 0; i < 10; i++) {
+      expect((await browser.post('/api/login', { email, password: `wrong${i}abc` })).status).toBe(401);
+    }
+    const locked = await browser.post('/api/login', { email, password });
+    expect(locked.status).toBe(429);
+    expect(await json(locked)).toMatchObject({ code: 'too_many_login_attempts' });
+    const retryAfter = Number(locked.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(browser.cookie('iskra_session')).toBeUndefined();
+
+    app.clock.advance(15 * 60 + 1);
+    const after = await browser.post('/api/login', { email, password });
+    expect(after.status).toBe(200);
+  });
+
+  it('refuses a wrong code and leaves the account unverified; the right one then verifies', async () => {
+    const { browser, email } = await registered();
+    const code = codeFrom(await app.smtp.lastMailTo(email));
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    const wrong = await browser.post('/api/verify', { code: wrongCode });
+    expect(wrong.status).toBe(400);
+    expect(await json(wrong)).toEqual({ error: 'Invalid verification code. Please try again.', code: 'invalid_code' });
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ user_verified: false });
+    const malformed = await browser.post('/api/verify', { code: '12ab' });
+    expect(malformed.status).toBe(400);
+    expect((await browser.post('/api/verify', { code })).status).toBe(200);
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ user_verified: true });
+  });
+
+  it('refuses an expired code (10 minutes) and accepts a fresh one', async () => {
+    const { browser, email } = await registered();
+    const code = codeFrom(await app.smtp.lastMailTo(email));
+    app.clock.advance(10 * 60 + 1);
+    const expired = await browser.post('/api/verify', { code });
+    expect(expired.status).toBe(400);
+    expect(await json(expired)).toMatchObject({ code: 'code_expired' });
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ user_verified: false });
+
+    expect((await browser.get('/api/send_verification_code')).status).toBe(200);
+    const fresh = codeFrom(app.smtp.mailsTo(email).at(-1) ?? (await app.smtp.lastMailTo(email)));
+    expect((await browser.post('/api/verify', { code: fresh })).status).toBe(200);
+  });
+
+  it('kills a code after 5 wrong attempts: the sixth is refused even when right', async () => {
+    const { browser, email } = await registered();
+    const code = codeFrom(await app.smtp.lastMailTo(email));
+    const wrongCode = code === '999999' ? '888888' : '999999';
+    for (let i = 0; i < 5; i++) expect((await browser.post('/api/verify', { code: wrongCode })).status).toBe(400);
+    const sixth = await browser.post('/api/verify', { code });
+    expect(sixth.status).toBe(429);
+    expect(await json(sixth)).toMatchObject({ code: 'too_many_attempts' });
+    expect(sixth.headers.get('retry-after')).toBeTruthy();
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ user_verified: false });
+  });
+
+  it('refuses a resend within 60 s with Retry-After, and more than 5 codes an hour', async () => {
+    const { browser, email } = await registered();
+    await app.smtp.lastMailTo(email);
+    const tooSoon = await browser.get('/api/send_verification_code');
+    expect(tooSoon.status).toBe(429);
+    expect(await json(tooSoon)).toMatchObject({ code: 'resend_too_soon' });
+    const wait = Number(tooSoon.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect(app.smtp.mailsTo(email)).toHaveLength(1);
+
+    for (let sent = 2; sent <= 5; sent++) {
+      app.clock.advance(61);
+      expect((await browser.get('/api/send_verification_code')).status).toBe(200);
+      expect(app.smtp.mailsTo(email)).toHaveLength(sent);
+    }
+    app.clock.advance(61);
+    const sixth = await browser.get('/api/send_verification_code');
+    expect(sixth.status).toBe(429);
+    expect(await json(sixth)).toMatchObject({ code: 'too_many_codes' });
+    expect(app.smtp.mailsTo(email)).toHaveLength(5);
+    // Only the newest code counts: an older one no longer verifies.
+    const first = codeFrom(app.smtp.mailsTo(email)[0] ?? { to: [], from: '', subject: '', text: '' });
+    const newest = codeFrom(app.smtp.mailsTo(email)[4] ?? { to: [], from: '', subject: '', text: '' });
+    if (first !== newest) expect((await browser.post('/api/verify', { code: first })).status).toBe(400);
+    expect((await browser.post('/api/verify', { code: newest })).status).toBe(200);
+  });
+
+  it('keeps a consistent account when the first mail cannot be sent, and lets the user ask for a new code', async () => {
+    const email = newEmail();
+    const browser = new Browser(app.url);
+    app.smtp.refuseRecipients = true;
+    let res: Response;
+    try {
+      res = await browser.post('/api/register', { email, password });
+    } finally {
+      app.smtp.refuseRecipients = false;
+    }
+    expect(res.status).toBe(201);
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true, user_verified: false });
+    const user = await app.database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    const codes = await app.database.db.selectFrom('verification_codes').select('id').where('user_id', '=', user.id).execute();
+    expect(codes).toHaveLength(0);
+
+    const resend = await browser.get('/api/send_verification_code');
+    expect(resend.status).toBe(200);
+    const code = codeFrom(await app.smtp.lastMailTo(email));
+    expect((await browser.post('/api/verify', { code })).status).toBe(200);
+  });
+
+  it('answers 503 mail_failed when a resend cannot be delivered, and leaves no code behind', async () => {
+    const { browser, email } = await registered();
+    await app.smtp.lastMailTo(email);
+    app.clock.advance(61);
+    app.smtp.refuseRecipients = true;
+    try {
+      const res = await browser.get('/api/send_verification_code');
+      expect(res.status).toBe(503);
+      expect(await json(res)).toMatchObject({ code: 'mail_failed' });
+    } finally {
+      app.smtp.refuseRecipients = false;
+    }
+    // The failed send did not start a new cooldown.
+    expect((await browser.get('/api/send_verification_code')).status).toBe(200);
+  });
+
+  it('accepts the session as a bearer jwtToken without CSRF, and refuses tampered and alg:none tokens', async () => {
+    const { email } = await registered();
+    const tokenClient = new Browser(app.url);
+    const login = await tokenClient.post('/api/login', { email, password, session: 'token' });
+    expect(login.status).toBe(200);
+    const { token, user_id } = await json<{ token: string; user_id: number }>(login);
+    expect(token.split('.')).toHaveLength(3);
+    expect(tokenClient.cookie('iskra_session')).toBeUndefined();
+
+    const api = new Browser(app.url);
+    api.bearer = token;
+    expect(await json(await api.get('/api/current_user'))).toMatchObject({ authorized: true, user_id });
+
+    const [header = '', payload = '', signature = ''] = token.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+    const forged = Buffer.from(JSON.stringify({ ...claims, sub: '1' })).toString('base64url');
+    const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    const flipped = signature.startsWith('A') ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
+    for (const bad of [`${header}.${forged}.${signature}`, `${none}.${payload}.`, `${header}.${payload}.${flipped}`, 'garbage']) {
+      const attacker = new Browser(app.url);
+      attacker.bearer = bad;
+      expect(await json(await attacker.get('/api/current_user'))).toMatchObject({ authorized: false });
+      const verify = await attacker.post('/api/verify', { code: '123456' });
+      expect(verify.status).toBe(401);
+    }
+  });
+
+  it('ends the session on logout: the old cookie and the old token no longer work', async () => {
+    const { browser, email } = await registered();
+    const cookie = browser.cookie('iskra_session') ?? '';
+    const tokenClient = new Browser(app.url);
+    const { token } = await json<{ token: string }>(await tokenClient.post('/api/login', { email, password, session: 'token' }));
+
+    const out = await browser.post('/api/logout');
+    expect(out.status).toBe(200);
+    expect(browser.cookie('iskra_session')).toBeUndefined();
+    const replay = new Browser(app.url);
+    replay.setCookie('iskra_session', cookie);
+    expect(await json(await replay.get('/api/current_user'))).toMatchObject({ authorized: false });
+    expect((await replay.get('/api/send_verification_code')).status).toBe(401);
+
+    const api = new Browser(app.url);
+    api.bearer = token;
+    expect((await api.post('/api/logout')).status).toBe(200);
+    expect(await json(await api.get('/api/current_user'))).toMatchObject({ authorized: false });
+    expect((await api.post('/api/verify', { code: '123456' })).status).toBe(401);
+  });
+
+  it('ends a session 30 days after sign-in', async () => {
+    const { browser } = await registered();
+    app.clock.advance(29 * 24 * 3600);
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true });
+    app.clock.advance(24 * 3600 + 1);
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: false });
+  });
+
+  it('never writes passwords, codes, session ids or tokens to the log', async () => {
+    const { browser, email } = await registered();
+    const code = codeFrom(await app.smtp.lastMailTo(email));
+    await browser.post('/api/verify', { code });
+    const { token } = await json<{ token: string }>(await new Browser(app.url).post('/api/login', { email, password, session: 'token' }));
+    const log = app.logs.join('');
+    expect(log).toContain('"path":"/api/verify"');
+    for (const secret of [password, code, token, browser.cookie('iskra_session') ?? 'missing']) {
+      expect(log).not.toContain(secret);
+    }
+  });
+});

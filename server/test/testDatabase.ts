@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type DatabaseHandle, type Dialect } from '../../db/client.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
+
+export interface TestDatabase extends DatabaseHandle {
+  dataDir: string;
+  drop(): Promise<void>;
+}
+
+/** The databases the API suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set (CI sets it). */
+export function testDialects(): Dialect[] {
+  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/**
+ * A fresh, migrated database: a new SQLite file in a temporary folder, or a schema of its own on the
+ * PostgreSQL server, so parallel test files and parallel CI runs never see each other's rows.
+ */
+export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-test-'));
+  if (dialect === 'sqlite') {
+    const handle = openDatabase({ dataDir });
+    await migrateToLatest(handle.db);
+    return {
+      ...handle,
+      dataDir,
+      async drop() {
+        await handle.db.destroy();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `iskra_test_${randomBytes(6).toString('hex')}`;
+  await withAdminClient(url, (client) => client.query(`create schema ${schema}`));
+  const handle = openDatabase({ url, dataDir, searchPath: schema, poolSize: 5 });
+  await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    dataDir,
+    async drop() {
+      await handle.db.destroy();
+      await withAdminClient(url, (client) => client.query(`drop schema ${schema} cascade`));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function withAdminClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
