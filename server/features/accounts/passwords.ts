@@ -23,6 +23,11 @@ export class PasswordHasher {
     this.gate = new Semaphore(concurrency);
   }
 
+  /** Hash computations waiting for a free slot. */
+  get queued(): number {
+    return this.gate.pending;
+  }
+
   hash(password: string): Promise<string> {
     return this.gate.run(() => hash(password, argon2Options));
   }

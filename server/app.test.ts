@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser, json } from './test/browser.ts';
+import { createTestApp, type TestApp } from './test/testApp.ts';
+
+describe('the HTTP app', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp('sqlite');
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('answers /api/health with the database state', async () => {
+    const res = await fetch(`${app.url}/api/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', database: 'ok' });
+  });
+
+  it('sends security headers that forbid inline scripts but let Telegram embed the app', async () => {
+    const res = await fetch(`${app.url}/api/current_user`);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toMatch(/script-src [^;]*'self'/);
+    expect(/script-src [^;]*'unsafe-inline'/.test(csp)).toBe(false);
+    expect(csp).toMatch(/frame-ancestors [^;]*https:\/\/web\.telegram\.org/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(res.headers.get('x-frame-options')).toBeNull();
+  });
+
+  it('answers unknown API routes with a JSON 404', async () => {
+    const res = await fetch(`${app.url}/api/no_such_thing`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: 'Not found', code: 'not_found' });
+  });
+
+  it('refuses a JSON body over the size limit with 413', async () => {
+    const browser = new Browser(app.url);
+    const res = await browser.post('/api/login', { email: 'a@b.co', password: 'x'.repeat(100_000) });
+    expect(res.status).toBe(413);
+    expect(await json(res)).toMatchObject({ code: 'payload_too_large' });
+  });
+
+  it('turns an unexpected failure into a bland 500 with a request id that is also in the log', async () => {
+    const failing = await createTestApp('sqlite');
+    try {
+      const browser = new Browser(failing.url);
+      browser.setCookie('iskra_session', 'a'.repeat(43));
+      await failing.database.db.destroy(); // the database disappears under the app
+      const res = await browser.get('/api/current_user');
+      expect(res.status).toBe(500);
+      const body = await json<{ error: string; code: string; request_id: string }>(res);
+      expect(body.code).toBe('internal');
+      expect(body.error).not.toMatch(/sqlite|database|destroy/i);
+      expect(failing.logs.join('')).toContain(body.request_id);
+      const health = await fetch(`${failing.url}/api/health`);
+      expect(health.status).toBe(503);
+    } finally {
+      await failing.close().catch(() => undefined);
+    }
+  });
+});

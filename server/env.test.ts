@@ -1,0 +1,41 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EnvError, loadEnv, parseEnv } from './env.ts';
+
+describe('environment', () => {
+  it('starts with safe defaults when nothing is set', () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({ PORT: 8080, PUBLIC_URL: 'http://localhost:8080', DATA_DIR: './data', BOT_MODE: 'off', PAYMENT_PROVIDER: 'test', TRUST_PROXY: false });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.SMTP_URL).toBeUndefined();
+  });
+
+  it('reports every problem at once', () => {
+    let caught: unknown;
+    try {
+      parseEnv({ PORT: 'eighty', PUBLIC_URL: 'not a url', DATABASE_URL: 'mysql://x', SESSION_SECRET: 'short', BOT_MODE: 'sometimes' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(EnvError);
+    const problems = (caught as EnvError).problems.join('\n');
+    for (const name of ['PORT', 'PUBLIC_URL', 'DATABASE_URL', 'SESSION_SECRET', 'BOT_MODE']) expect(problems).toContain(name);
+  });
+
+  it('treats empty values as unset, as an .env file with blank lines writes them', () => {
+    expect(parseEnv({ SMTP_URL: '', DATABASE_URL: ' ' }).SMTP_URL).toBeUndefined();
+  });
+
+  it('generates SESSION_SECRET once, keeps it in DATA_DIR readable by the owner only, and reuses it', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-env-'));
+    const first = loadEnv({ DATA_DIR: dataDir });
+    expect(first.SESSION_SECRET.length).toBeGreaterThanOrEqual(32);
+    const file = path.join(dataDir, 'session-secret');
+    expect(readFileSync(file, 'utf8').trim()).toBe(first.SESSION_SECRET);
+    expect(statSync(file).mode & 0o077).toBe(0);
+    expect(loadEnv({ DATA_DIR: dataDir }).SESSION_SECRET).toBe(first.SESSION_SECRET);
+    expect(loadEnv({ DATA_DIR: dataDir, SESSION_SECRET: 'x'.repeat(40) }).SESSION_SECRET).toBe('x'.repeat(40));
+  });
+});
