@@ -12,6 +12,8 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** Where the data lives, for logs: a file path or the server without credentials. */
   description: string;
+  /** PostgreSQL only: the schema the tables live in (the migrator must look there and nowhere else). */
+  schema?: string;
 }
 
 export interface OpenDatabaseOptions {
@@ -52,5 +54,5 @@ function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const safe = new URL(url);
   safe.password = '';
-  return { db, dialect: 'postgres', description: safe.toString() };
+  return { db, dialect: 'postgres', description: safe.toString(), schema: options.searchPath ?? 'public' };
 }

@@ -2,13 +2,21 @@ import { Migrator, type Kysely, type MigrationResult } from 'kysely';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 
-export function createMigrator(db: Kysely<Database>): Migrator {
-  return new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+/**
+ * `schema` (PostgreSQL): without it Kysely would take another schema's migration tables for ours when
+ * several schemas share the database (test runs, a staging copy) and then fail to find them.
+ */
+export function createMigrator(db: Kysely<Database>, schema?: string): Migrator {
+  return new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
 }
 
 /** Brings the schema up to date; throws when a migration fails (PostgreSQL rolls the batch back). */
-export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationResult[]> {
-  const { error, results } = await createMigrator(db).migrateToLatest();
+export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<MigrationResult[]> {
+  const { error, results } = await createMigrator(db, schema).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed`, { cause: error });

@@ -10,6 +10,8 @@ export interface Database {
   sessions: SessionsTable;
   verification_codes: VerificationCodesTable;
   login_failures: LoginFailuresTable;
+  profiles: ProfilesTable;
+  photos: PhotosTable;
 }
 
 export interface UsersTable {
@@ -21,6 +23,8 @@ export interface UsersTable {
   verified_at: string | null;
   banned_at: string | null;
   created_at: string;
+  /** End of premium; the subscription is active while this lies in the future. */
+  premium_until: string | null;
 }
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
@@ -56,3 +60,36 @@ export interface LoginFailuresTable {
   key_hash: string;
   failed_at: string;
 }
+
+export type Gender = 'Male' | 'Female' | 'Other';
+export type PreferredGender = 'Male' | 'Female' | 'Any';
+
+export interface ProfilesTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  age: number;
+  gender: Gender;
+  preferred_gender: PreferredGender;
+  bio: string;
+  city: string;
+  /** Snapped to the ~1 km grid (features/profiles/locationGrid.ts); never the exact position. */
+  latitude: number | null;
+  longitude: number | null;
+  created_at: string;
+  updated_at: string;
+}
+export type Profile = Selectable<ProfilesTable>;
+export type NewProfile = Insertable<ProfilesTable>;
+export type ProfileUpdate = Updateable<ProfilesTable>;
+
+export interface PhotosTable {
+  id: Generated<number>;
+  profile_id: number;
+  /** `<32 hex>.jpg` under DATA_DIR/uploads; the thumbnail is `<32 hex>.thumb.jpg`. */
+  file_name: string;
+  position: number;
+  created_at: string;
+}
+export type Photo = Selectable<PhotosTable>;
+export type NewPhoto = Insertable<PhotosTable>;

@@ -46,6 +46,7 @@ const iskra = await listen(
     dialect: 'sqlite',
     logger: createLogger('silent'),
     mailer: { send: () => Promise.resolve() },
+    uploadsDir: `${database.dataDir}/uploads`,
     publicUrl: 'http://localhost:8080',
     sessionSecret: 'bench-secret-bench-secret-bench-secret',
   }),

@@ -7,9 +7,9 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { parseEnv } from '../server/env.ts';
 
 const env = parseEnv(process.env);
-const { db, description } = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
+const { db, description, schema } = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
 try {
-  const results = await migrateToLatest(db);
+  const results = await migrateToLatest(db, schema);
   console.log(`${description}: ${results.length === 0 ? 'already up to date' : `applied ${results.map((r) => r.migrationName).join(', ')}`}`);
 } finally {
   await db.destroy();

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import path from 'node:path';
 import { openDatabase } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createApp } from './app.ts';
@@ -10,8 +11,8 @@ import { createLogMailer, createSmtpMailer } from './mail/mailer.ts';
 async function main(): Promise<void> {
   const env = loadEnv();
   const logger = createLogger(env.LOG_LEVEL);
-  const { db, dialect, description } = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
-  const applied = await migrateToLatest(db);
+  const { db, dialect, description, schema } = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const applied = await migrateToLatest(db, schema);
   logger.info({ database: description, migrationsApplied: applied.length }, 'database ready');
 
   const mailer = env.SMTP_URL ? createSmtpMailer(env.SMTP_URL, env.MAIL_FROM) : createLogMailer(logger);
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
     dialect,
     logger,
     mailer,
+    uploadsDir: path.join(env.DATA_DIR, 'uploads'),
     publicUrl: env.PUBLIC_URL,
     sessionSecret: env.SESSION_SECRET,
     trustProxy: env.TRUST_PROXY,

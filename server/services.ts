@@ -8,6 +8,8 @@ import { PasswordHasher } from './features/accounts/passwords.ts';
 import { SessionService } from './features/sessions/service.ts';
 import { SessionTokens } from './features/sessions/tokens.ts';
 import { VerificationService } from './features/verification/service.ts';
+import { PhotoStore } from './features/photos/photoStore.ts';
+import { ProfileService } from './features/profiles/service.ts';
 import { Csrf } from './http/csrf.ts';
 import type { CookiePolicy } from './http/sessionCookie.ts';
 import type { Logger } from './logger.ts';
@@ -19,6 +21,8 @@ export interface AppDeps {
   dialect: Dialect;
   logger: Logger;
   mailer: Mailer;
+  /** Where photo files live (DATA_DIR/uploads). */
+  uploadsDir: string;
   publicUrl: string;
   sessionSecret: string;
   /** Believe X-Forwarded-For / -Proto: only behind a proxy that sets them. */
@@ -37,6 +41,8 @@ export interface Services {
   sessions: SessionService;
   accounts: AccountService;
   verification: VerificationService;
+  photoStore: PhotoStore;
+  profiles: ProfileService;
 }
 
 /** Paths that do not use the session cookie and so need no CSRF token (webhooks, token sign-in). */
@@ -48,6 +54,7 @@ export function buildServices(deps: AppDeps): Services {
   const cookies: CookiePolicy = { secure: publicUrl.protocol === 'https:' };
   const sessions = new SessionService(deps.db, new SessionTokens(deps.sessionSecret), clock);
   const throttle = new LoginThrottle(deps.db, clock, deps.sessionSecret);
+  const photoStore = new PhotoStore(deps.uploadsDir);
   return {
     db: deps.db,
     logger: deps.logger,
@@ -57,5 +64,7 @@ export function buildServices(deps: AppDeps): Services {
     sessions,
     accounts: new AccountService(deps.db, deps.passwords ?? new PasswordHasher(), sessions, throttle, clock),
     verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
+    photoStore,
+    profiles: new ProfileService(deps.db, photoStore, clock, deps.logger),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userProfileSummary } from './profiles.ts';
 
 /** Spec section 5: letters, digits and @$!%*#?& only, at least 8, with a letter and a digit. */
 export const passwordRule = /^(?=.*[A-Za-z])(?=.*\d)[A-Za-z\d@$!%*#?&]{8,}$/;
@@ -47,7 +48,7 @@ export const currentUserResponse = z.object({
   authorized: z.boolean(),
   user_verified: z.boolean(),
   /** The own profile once the profiles feature exists; null until the user has one. */
-  userprofile: z.record(z.string(), z.unknown()).nullable(),
+  userprofile: userProfileSummary.nullable(),
   user_id: z.number().int().nullable(),
 });
 export type CurrentUserResponse = z.infer<typeof currentUserResponse>;

@@ -28,6 +28,13 @@ export class Browser {
     return this.request('POST', path, typeof body === 'string' ? body : JSON.stringify(body), headers);
   }
 
+  /** A multipart POST (FormData) as the app's upload forms send it; fetch sets the boundary. */
+  async postForm(path: string, form: FormData, options: { csrf?: boolean } = {}): Promise<Response> {
+    const headers: Record<string, string> = {};
+    if (options.csrf !== false && !this.bearer) headers['X-CSRF-Token'] = await this.csrfToken();
+    return this.send('POST', path, form, headers);
+  }
+
   cookie(name: string): string | undefined {
     return this.cookies.get(name);
   }
@@ -41,7 +48,11 @@ export class Browser {
     this.csrf = undefined;
   }
 
-  async request(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<Response> {
+  request(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<Response> {
+    return this.send(method, path, body, headers);
+  }
+
+  private async send(method: string, path: string, body: string | FormData | undefined, headers: Record<string, string>) {
     const all: Record<string, string> = { ...headers };
     if (this.cookies.size) all.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (this.bearer) all.Authorization = `Bearer ${this.bearer}`;

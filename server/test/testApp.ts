@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -39,6 +40,7 @@ export async function createTestApp(dialect: Dialect): Promise<TestApp> {
     dialect,
     logger,
     mailer: createSmtpMailer(smtpUrl, 'Iskra <no-reply@iskra.test>'),
+    uploadsDir: path.join(database.dataDir, 'uploads'),
     publicUrl: 'http://localhost:8080',
     sessionSecret: 'test-secret-that-is-long-enough-for-hmac-and-jwt',
     clock,

@@ -9,6 +9,7 @@ import type { AppContext, AppRouter } from '../../http/context.ts';
 import { clearCookie, cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
+import { findProfileSummary } from '../profiles/repository.ts';
 import type { SignedIn } from './service.ts';
 
 export function accountRoutes(router: AppRouter, services: Services): void {
@@ -55,10 +56,11 @@ export function accountRoutes(router: AppRouter, services: Services): void {
     ctx.body = { message: 'Logged out' };
   });
 
-  router.get('/current_user', (ctx) => {
+  router.get('/current_user', async (ctx) => {
     const auth = ctx.state.auth;
+    const userprofile = auth ? ((await findProfileSummary(services.db, auth.userId)) ?? null) : null;
     const body: CurrentUserResponse = auth
-      ? { authorized: true, user_verified: auth.verified, userprofile: null, user_id: auth.userId }
+      ? { authorized: true, user_verified: auth.verified, userprofile, user_id: auth.userId }
       : { authorized: false, user_verified: false, userprofile: null, user_id: null };
     ctx.body = currentUserResponse.parse(body);
   });

@@ -1,0 +1,21 @@
+import type { Profile } from '../../../db/schema.ts';
+import type { OwnProfileResponse } from '../../contract/profiles.ts';
+
+/** The owner's view of their profile. An allow-list: a new column shows up only when added here. */
+export function presentOwnProfile(profile: Profile, photos: string[], premiumUntil: string | null, now: Date): OwnProfileResponse {
+  return {
+    id: profile.id,
+    user_id: profile.user_id,
+    name: profile.name,
+    age: profile.age,
+    gender: profile.gender,
+    preferred_gender: profile.preferred_gender,
+    bio: profile.bio,
+    city: profile.city,
+    latitude: profile.latitude,
+    longitude: profile.longitude,
+    photos,
+    isActive: premiumUntil !== null && premiumUntil > now.toISOString(),
+    end_date: premiumUntil,
+  };
+}

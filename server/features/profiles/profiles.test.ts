@@ -1,0 +1,267 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OwnProfileResponse } from '../../contract/profiles.ts';
+import { signUpVerified } from '../../test/accounts.ts';
+import { Browser, json } from '../../test/browser.ts';
+import { decompressionBombPng, jpegWithGps, oversizedFile, png, sidewaysJpeg, textRenamedJpg, webp } from '../../test/images.ts';
+import { createTestApp, type TestApp } from '../../test/testApp.ts';
+import { testDialects } from '../../test/testDatabase.ts';
+
+type Fields = Record<string, string>;
+const validFields: Fields = { name: 'Анна', age: '27', gender: 'Female', city: 'Москва', bio: 'Люблю горы', latitude: '55.75123', longitude: '37.61876' };
+
+function form(fields: Fields, files: { name: string; data: Buffer; type?: string }[], fileField = 'photos'): FormData {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(fields)) data.append(key, value);
+  for (const file of files) data.append(fileField, new Blob([new Uint8Array(file.data)], { type: file.type ?? 'image/jpeg' }), file.name);
+  return data;
+}
+
+describe.each(testDialects())('profiles and photos on %s', (dialect) => {
+  let app: TestApp;
+  let photo: Buffer;
+  beforeAll(async () => {
+    app = await createTestApp(dialect);
+    photo = await jpegWithGps();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const uploadsDir = () => path.join(app.database.dataDir, 'uploads');
+  const filesOnDisk = async () => (await readdir(uploadsDir()).catch(() => [] as string[])).sort();
+  const countRows = async (table: 'profiles' | 'photos') =>
+    Number((await app.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+  async function createProfile(browser: Browser, count = 1, fields: Fields = validFields) {
+    const files = Array.from({ length: count }, (_, i) => ({ name: `p${i}.jpg`, data: photo }));
+    const res = await browser.postForm('/api/create_profile', form(fields, files));
+    expect(res.status).toBe(201);
+    return (await json<{ profile: OwnProfileResponse }>(res)).profile;
+  }
+
+  it('creates a profile with one photo: fields, opposite preferred gender, snapped coordinates, no premium', async () => {
+    const { browser, userId } = await signUpVerified(app);
+    const profile = await createProfile(browser, 1);
+    expect(profile).toMatchObject({ user_id: userId, name: 'Анна', age: 27, gender: 'Female', preferred_gender: 'Male', city: 'Москва', bio: 'Люблю горы', isActive: false, end_date: null });
+    expect(profile.photos).toHaveLength(1);
+    expect(profile.photos[0]).toMatch(/^[0-9a-f]{32}\.jpg$/);
+    // Snapped to the ~1 km grid: never the exact position sent.
+    expect(profile.latitude).not.toBe(55.75123);
+    expect(Math.abs((profile.latitude ?? 0) - 55.75123)).toBeLessThan(0.01);
+    expect(Math.abs((profile.longitude ?? 0) - 37.61876)).toBeLessThan(0.02);
+    const stored = await app.database.db.selectFrom('profiles').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow();
+    expect(stored.latitude).toBe(profile.latitude);
+
+    expect(await json(await browser.get('/api/profile'))).toEqual(profile);
+    expect(await json(await browser.get('/api/edit_profile'))).toEqual(profile);
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ userprofile: { id: profile.id, name: 'Анна', age: 27, photo: profile.photos[0] } });
+  });
+
+  it('creates a profile with six photos of any accepted format, each re-encoded to a 640x852 JPEG and a thumbnail', async () => {
+    const { browser } = await signUpVerified(app);
+    const files = [
+      { name: 'a.jpg', data: photo },
+      { name: 'b.png', data: await png(), type: 'image/png' },
+      { name: 'c.webp', data: await webp(), type: 'image/webp' },
+      { name: 'd.jpg', data: photo },
+      // The declared type lies; the bytes decide.
+      { name: 'e.gif', data: await png(2000, 500), type: 'image/gif' },
+      { name: 'f.jpg', data: await sidewaysJpeg() },
+    ];
+    const res = await browser.postForm('/api/create_profile', form({ ...validFields, gender: 'Male' }, files));
+    expect(res.status).toBe(201);
+    const { profile } = await json<{ profile: OwnProfileResponse }>(res);
+    expect(profile.preferred_gender).toBe('Female');
+    expect(profile.photos).toHaveLength(6);
+    for (const name of profile.photos) {
+      const served = await fetch(`${app.url}/api/uploads/${name}`);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/jpeg');
+      expect(served.headers.get('cache-control')).toContain('immutable');
+      const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 640, 852]);
+      const thumb = await fetch(`${app.url}/api/uploads/${name.replace('.jpg', '.thumb.jpg')}`);
+      const thumbMeta = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata();
+      expect([thumbMeta.width, thumbMeta.height]).toEqual([240, 320]);
+    }
+    // The sideways phone photo comes out upright: red (the stored left half) on top, blue at the bottom.
+    const upright = await sharp(Buffer.from(await (await fetch(`${app.url}/api/uploads/${profile.photos[5] ?? ''}`)).arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+    const pixel = (x: number, y: number) => Array.from(upright.data.subarray((y * upright.info.width + x) * 3, (y * upright.info.width + x) * 3 + 3));
+    const [topR = 0, , topB = 0] = pixel(320, 40);
+    const [bottomR = 0, , bottomB = 0] = pixel(320, 810);
+    expect(topR).toBeGreaterThan(200);
+    expect(topB).toBeLessThan(60);
+    expect(bottomB).toBeGreaterThan(200);
+    expect(bottomR).toBeLessThan(60);
+  });
+
+  it('strips every bit of metadata: a phone JPEG with EXIF GPS comes back with no EXIF at all', async () => {
+    expect((await sharp(photo).metadata()).exif).toBeDefined();
+    const { browser } = await signUpVerified(app);
+    const profile = await createProfile(browser, 1);
+    const served = Buffer.from(await (await fetch(`${app.url}/api/uploads/${profile.photos[0] ?? ''}`)).arrayBuffer());
+    const meta = await sharp(served).metadata();
+    expect(meta.exif).toBeUndefined();
+    expect(meta.xmp).toBeUndefined();
+    expect(meta.icc).toBeUndefined();
+    expect(served.includes(Buffer.from('Exif'))).toBe(false);
+    expect(served.includes(Buffer.from('Secret Person'))).toBe(false);
+  });
+
+  describe('refuses bad creations with the spec message and writes nothing', () => {
+    let browser: Browser;
+    let bomb: Buffer;
+    beforeAll(async () => {
+      ({ browser } = await signUpVerified(app));
+      bomb = await decompressionBombPng();
+    });
+
+    const cases: [string, () => FormData, number, string][] = [
+      ['a 7th photo', () => form(validFields, Array.from({ length: 7 }, (_, i) => ({ name: `${i}.jpg`, data: photo }))), 400, 'You can add at most 6 photos.'],
+      ['no photo', () => form(validFields, []), 400, 'Please add at least one photo.'],
+      ['age 17', () => form({ ...validFields, age: '17' }, [{ name: 'a.jpg', data: photo }]), 400, 'Age must be at least 18 years.'],
+      ['age 101', () => form({ ...validFields, age: '101' }, [{ name: 'a.jpg', data: photo }]), 400, 'Age must be at most 100 years.'],
+      ['an empty name', () => form({ ...validFields, name: '  ' }, [{ name: 'a.jpg', data: photo }]), 400, 'Please fill in all required fields.'],
+      ['no age', () => form({ ...validFields, age: '' }, [{ name: 'a.jpg', data: photo }]), 400, 'Please fill in all required fields.'],
+      ['a wrong gender', () => form({ ...validFields, gender: 'Other' }, [{ name: 'a.jpg', data: photo }]), 400, 'Gender must be Male or Female.'],
+      ['a 41-character name', () => form({ ...validFields, name: 'x'.repeat(41) }, [{ name: 'a.jpg', data: photo }]), 400, 'Name must be at most 40 characters.'],
+      ['a 501-character bio', () => form({ ...validFields, bio: 'x'.repeat(501) }, [{ name: 'a.jpg', data: photo }]), 400, 'Bio must be at most 500 characters.'],
+      ['a premium field', () => form({ ...validFields, premium_until: '2100-01-01' }, [{ name: 'a.jpg', data: photo }]), 400, 'Unknown field(s): premium_until'],
+      ['an owner field', () => form({ ...validFields, user_id: '1' }, [{ name: 'a.jpg', data: photo }]), 400, 'Unknown field(s): user_id'],
+      ['a text file renamed .jpg', () => form(validFields, [{ name: 'me.jpg', data: textRenamedJpg() }]), 400, 'Only JPEG, PNG or WebP photos are accepted.'],
+      ['a good photo followed by a text file', () => form(validFields, [{ name: 'a.jpg', data: photo }, { name: 'b.jpg', data: textRenamedJpg() }]), 400, 'Only JPEG, PNG or WebP photos are accepted.'],
+      ['a 50-megapixel PNG bomb', () => form(validFields, [{ name: 'bomb.png', data: bomb, type: 'image/png' }]), 413, 'The photo is too large: at most 40 megapixels.'],
+      ['a 16 MB file', () => form(validFields, [{ name: 'big.jpg', data: oversizedFile() }]), 413, 'Each photo must be at most 15 MB.'],
+    ];
+
+    it.each(cases)('%s', async (_name, makeForm, status, message) => {
+      const [profiles, photos, files] = [await countRows('profiles'), await countRows('photos'), await filesOnDisk()];
+      const res = await browser.postForm('/api/create_profile', makeForm());
+      expect(res.status).toBe(status);
+      expect((await json(res)).error).toBe(message);
+      expect(await countRows('profiles')).toBe(profiles);
+      expect(await countRows('photos')).toBe(photos);
+      expect(await filesOnDisk()).toEqual(files);
+    });
+
+    it('the bomb is a real one: small on disk, 50 megapixels decoded', async () => {
+      expect(bomb.length).toBeLessThan(1024 * 1024);
+      const meta = await sharp(bomb).metadata();
+      expect(meta.width * meta.height).toBe(50_000_000);
+    });
+  });
+
+  it('requires a signed-in, verified user, and one profile per user', async () => {
+    const anonymous = new Browser(app.url);
+    expect((await anonymous.postForm('/api/create_profile', form(validFields, [{ name: 'a.jpg', data: photo }]))).status).toBe(401);
+    expect((await anonymous.get('/api/profile')).status).toBe(401);
+
+    const unverified = new Browser(app.url);
+    await unverified.post('/api/register', { email: `unverified-${Date.now()}@example.com`, password: 'secret123!' });
+    const refused = await unverified.postForm('/api/create_profile', form(validFields, [{ name: 'a.jpg', data: photo }]));
+    expect(refused.status).toBe(403);
+    expect(await json(refused)).toMatchObject({ code: 'not_verified' });
+
+    const { browser } = await signUpVerified(app);
+    const none = await browser.get('/api/profile');
+    expect(none.status).toBe(404);
+    expect(await json(none)).toEqual({ error: 'Profile not found', code: 'profile_not_found' });
+    await createProfile(browser);
+    const files = await filesOnDisk();
+    const second = await browser.postForm('/api/create_profile', form(validFields, [{ name: 'a.jpg', data: photo }]));
+    expect(second.status).toBe(409);
+    expect(await filesOnDisk()).toEqual(files);
+  });
+
+  it('edits fields and photos in one request: deletes exactly the removed files and adds the new one', async () => {
+    const { browser } = await signUpVerified(app);
+    const before = await createProfile(browser, 4);
+    const [first = '', second = '', third = '', fourth = ''] = before.photos;
+    const filesBefore = await filesOnDisk();
+
+    const edit = form(
+      { name: 'Аня', age: '28', gender: 'Other', city: 'Казань', bio: '', payload: JSON.stringify({ deletedPhotos: [first, third], newPhotos: 1, order: [fourth, second] }) },
+      [{ name: 'new.png', data: await png(), type: 'image/png' }],
+      'newPhotos',
+    );
+    const res = await browser.postForm('/api/edit_profile', edit);
+    expect(res.status).toBe(200);
+    const body = await json<{ message: string; profile: OwnProfileResponse }>(res);
+    expect(body.message).toBe('Profile updated successfully');
+    expect(body.profile).toMatchObject({ name: 'Аня', age: 28, gender: 'Other', city: 'Казань', bio: '' });
+    expect(body.profile.photos.slice(0, 2)).toEqual([fourth, second]);
+    expect(body.profile.photos).toHaveLength(3);
+    const added = body.profile.photos[2] ?? '';
+
+    const filesAfter = await filesOnDisk();
+    const removed = filesBefore.filter((f) => !filesAfter.includes(f));
+    expect(removed.sort()).toEqual([first, first.replace('.jpg', '.thumb.jpg'), third, third.replace('.jpg', '.thumb.jpg')].sort());
+    expect(filesAfter.filter((f) => !filesBefore.includes(f)).sort()).toEqual([added, added.replace('.jpg', '.thumb.jpg')].sort());
+
+    // Plain JSON edits work too, and bad ones change nothing.
+    expect((await browser.post('/api/edit_profile', { bio: 'Новое' })).status).toBe(200);
+    for (const bad of [{ age: 17 }, { name: '' }, { city: '' }, { gender: 'Robot' }, { deletedPhotos: [second, fourth, added] }, { isActive: true }]) {
+      const refused = await browser.post('/api/edit_profile', bad);
+      expect(refused.status).toBe(400);
+    }
+    const now = await json<OwnProfileResponse>(await browser.get('/api/profile'));
+    expect(now).toMatchObject({ name: 'Аня', age: 28, bio: 'Новое', photos: body.profile.photos });
+    expect(await filesOnDisk()).toEqual(filesAfter);
+  });
+
+  it('never lets another user edit or delete my profile or photos', async () => {
+    const { browser: owner } = await signUpVerified(app);
+    const mine = await createProfile(owner, 2);
+    const { browser: intruder } = await signUpVerified(app);
+    await createProfile(intruder, 1);
+    const files = await filesOnDisk();
+
+    const res = await intruder.post('/api/edit_profile', { deletedPhotos: [mine.photos[0]] });
+    expect(res.status).toBe(400);
+    expect(await json(res)).toMatchObject({ code: 'unknown_photo' });
+    const viaForm = await intruder.postForm('/api/edit_profile', form({ payload: JSON.stringify({ deletedPhotos: [mine.photos[1]] }), user_id: String(mine.user_id) }, []));
+    expect(viaForm.status).toBe(400);
+    expect(await filesOnDisk()).toEqual(files);
+    expect(await json(await owner.get('/api/profile'))).toEqual(mine);
+
+    // Deleting acts on the caller's own profile only.
+    expect((await intruder.post('/api/delete_profile')).status).toBe(200);
+    expect(await json(await owner.get('/api/profile'))).toEqual(mine);
+    for (const name of mine.photos) expect(await filesOnDisk()).toContain(name);
+  });
+
+  it('deletes the profile with every row and file that belonged to it', async () => {
+    const { browser, userId } = await signUpVerified(app);
+    const profile = await createProfile(browser, 3);
+    const res = await browser.post('/api/delete_profile');
+    expect(res.status).toBe(200);
+    expect((await browser.get('/api/profile')).status).toBe(404);
+    const photoRows = await app.database.db.selectFrom('photos').select('id').where('profile_id', '=', profile.id).execute();
+    expect(photoRows).toHaveLength(0);
+    const files = await filesOnDisk();
+    for (const name of profile.photos) {
+      expect(files).not.toContain(name);
+      expect(files).not.toContain(name.replace('.jpg', '.thumb.jpg'));
+    }
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true, userprofile: null, user_id: userId });
+    expect((await browser.post('/api/delete_profile')).status).toBe(404);
+    // The account stays and can build a new profile.
+    await createProfile(browser, 1);
+  });
+
+  it('serves the placeholder for unknown names and never reads outside the uploads folder', async () => {
+    const placeholder = Buffer.from(await (await fetch(`${app.url}/api/uploads/${'0'.repeat(32)}.jpg`)).arrayBuffer());
+    expect((await sharp(placeholder).metadata()).format).toBe('jpeg');
+    for (const trick of ['..%2F..%2Fpackage.json', '..%2Fiskra.sqlite', '%2Fetc%2Fpasswd', 'session-secret', '..%5C..%5Cpackage.json']) {
+      const res = await fetch(`${app.url}/api/uploads/${trick}`);
+      if (res.status === 200) {
+        expect(Buffer.from(await res.arrayBuffer()).equals(placeholder)).toBe(true);
+      } else {
+        expect(res.status).toBe(404);
+      }
+    }
+  });
+});

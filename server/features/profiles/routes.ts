@@ -1,0 +1,79 @@
+import { createProfileFields, editProfileFields, maxPhotos, photoEdits } from '../../contract/profiles.ts';
+import { badRequest } from '../../errors.ts';
+import { requireUser } from '../../http/auth.ts';
+import type { AppContext, AppRouter } from '../../http/context.ts';
+import { readMultipart, type MultipartBody } from '../../http/multipart.ts';
+import { parse } from '../../http/validate.ts';
+import type { Services } from '../../services.ts';
+import { maxPhotoBytes, photoTooLarge } from '../photos/photoPipeline.ts';
+import { tooManyPhotos } from './service.ts';
+
+function readPhotos(ctx: AppContext, fileFields: string[]): Promise<MultipartBody> {
+  return readMultipart(ctx, {
+    fileFields,
+    maxFiles: maxPhotos,
+    maxFileBytes: maxPhotoBytes,
+    tooManyFiles: tooManyPhotos,
+    fileTooLarge: photoTooLarge,
+  });
+}
+
+function parseJsonField(text: string | undefined): unknown {
+  if (text === undefined || text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest('invalid_input', 'payload must be JSON');
+  }
+}
+
+export function profileRoutes(router: AppRouter, { profiles }: Services): void {
+  router.post('/create_profile', async (ctx) => {
+    const auth = requireUser(ctx);
+    const body = await readPhotos(ctx, ['photos', 'photo']);
+    try {
+      const fields = parse(createProfileFields, body.fields);
+      const profile = await profiles.create(auth.userId, auth.verified, fields, body.files.map((f) => f.path));
+      ctx.status = 201;
+      ctx.body = { message: 'Profile created successfully', profile };
+    } finally {
+      await body.cleanup();
+    }
+  });
+
+  router.get('/profile', async (ctx) => {
+    ctx.body = await profiles.get(requireUser(ctx).userId);
+  });
+
+  router.get('/edit_profile', async (ctx) => {
+    ctx.body = await profiles.get(requireUser(ctx).userId);
+  });
+
+  /** Multipart (fields, `payload` JSON with the photo edits, files under `newPhotos`) or plain JSON. */
+  router.post('/edit_profile', async (ctx) => {
+    const auth = requireUser(ctx);
+    if (ctx.is('multipart')) {
+      const body = await readPhotos(ctx, ['newPhotos', 'photos']);
+      try {
+        const { payload, ...rest } = body.fields;
+        const edits = parse(photoEdits, parseJsonField(payload));
+        const fields = parse(editProfileFields, rest);
+        const profile = await profiles.edit(auth.userId, fields, edits, body.files.map((f) => f.path));
+        ctx.body = { message: 'Profile updated successfully', profile };
+      } finally {
+        await body.cleanup();
+      }
+      return;
+    }
+    const { deletedPhotos, newPhotos, order, ...rest } = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const edits = parse(photoEdits, { deletedPhotos, newPhotos, order });
+    const fields = parse(editProfileFields, rest);
+    const profile = await profiles.edit(auth.userId, fields, edits, []);
+    ctx.body = { message: 'Profile updated successfully', profile };
+  });
+
+  router.post('/delete_profile', async (ctx) => {
+    await profiles.delete(requireUser(ctx).userId);
+    ctx.body = { message: 'Profile deleted successfully' };
+  });
+}

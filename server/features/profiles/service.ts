@@ -1,0 +1,187 @@
+import type { Kysely } from 'kysely';
+import type { Database, Gender, PreferredGender } from '../../../db/schema.ts';
+import type { Clock } from '../../clock.ts';
+import {
+  atLeastOnePhotoMessage,
+  maxPhotos,
+  maxPhotosMessage,
+  type CreateProfileFields,
+  type EditProfileFields,
+  type OwnProfileResponse,
+  type PhotoEdits,
+} from '../../contract/profiles.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
+import { lockUser } from '../accounts/repository.ts';
+import { processPhoto } from '../photos/photoPipeline.ts';
+import type { PhotoStore } from '../photos/photoStore.ts';
+import { snapCoordinates } from './locationGrid.ts';
+import { presentOwnProfile } from './presenter.ts';
+import {
+  deleteProfileRow,
+  findPremiumUntil,
+  findProfileByUser,
+  insertProfile,
+  listPhotoNames,
+  setPhotos,
+  updateProfile,
+} from './repository.ts';
+
+export const profileNotFound = () => notFound('profile_not_found', 'Profile not found');
+export const noPhoto = () => badRequest('photo_required', atLeastOnePhotoMessage);
+export const tooManyPhotos = () => badRequest('too_many_photos', maxPhotosMessage);
+
+/** Spec: the preferred gender starts as the opposite one. */
+function oppositeOf(gender: Gender): PreferredGender {
+  return gender === 'Male' ? 'Female' : gender === 'Female' ? 'Male' : 'Any';
+}
+
+function snapped(fields: { latitude?: number | undefined; longitude?: number | undefined }) {
+  return fields.latitude !== undefined && fields.longitude !== undefined
+    ? snapCoordinates(fields.latitude, fields.longitude)
+    : undefined;
+}
+
+export class ProfileService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly photos: PhotoStore,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  async get(userId: number): Promise<OwnProfileResponse> {
+    const profile = await findProfileByUser(this.db, userId);
+    if (!profile) throw profileNotFound();
+    const [photos, premiumUntil] = await Promise.all([
+      listPhotoNames(this.db, profile.id),
+      findPremiumUntil(this.db, userId),
+    ]);
+    return presentOwnProfile(profile, photos, premiumUntil, this.clock.now());
+  }
+
+  async create(userId: number, verified: boolean, fields: CreateProfileFields, uploads: string[]): Promise<OwnProfileResponse> {
+    if (!verified) throw forbidden('not_verified', 'Please verify your account first');
+    if (uploads.length === 0) throw noPhoto();
+    if (uploads.length > maxPhotos) throw tooManyPhotos();
+    if (await findProfileByUser(this.db, userId)) throw conflict('profile_exists', 'You already have a profile');
+    const saved = await this.processAndSave(uploads);
+    try {
+      const now = this.clock.now().toISOString();
+      const coordinates = snapped(fields);
+      await this.db.transaction().execute(async (trx) => {
+        await lockUser(trx, userId);
+        if (await findProfileByUser(trx, userId)) throw conflict('profile_exists', 'You already have a profile');
+        const profileId = await insertProfile(trx, {
+          user_id: userId,
+          name: fields.name,
+          age: fields.age,
+          gender: fields.gender,
+          preferred_gender: oppositeOf(fields.gender),
+          bio: fields.bio ?? '',
+          city: fields.city ?? '',
+          latitude: coordinates?.latitude ?? null,
+          longitude: coordinates?.longitude ?? null,
+          created_at: now,
+          updated_at: now,
+        });
+        await setPhotos(trx, profileId, saved, now);
+      });
+    } catch (error) {
+      await this.photos.remove(saved);
+      throw error;
+    }
+    return this.get(userId);
+  }
+
+  async edit(userId: number, fields: EditProfileFields, edits: PhotoEdits, uploads: string[]): Promise<OwnProfileResponse> {
+    const profile = await findProfileByUser(this.db, userId);
+    if (!profile) throw profileNotFound();
+    if (typeof edits.newPhotos === 'number' && edits.newPhotos !== uploads.length) {
+      throw badRequest('invalid_input', 'newPhotos does not match the number of uploaded files');
+    }
+    const current = await listPhotoNames(this.db, profile.id);
+    // Cheap checks first, so a request that cannot succeed costs no image processing.
+    this.planPhotos(current, edits, uploads.length);
+    const saved = await this.processAndSave(uploads);
+    let removed: string[] = [];
+    try {
+      const now = this.clock.now().toISOString();
+      const coordinates = snapped(fields);
+      await this.db.transaction().execute(async (trx) => {
+        await lockUser(trx, userId);
+        // Read again under the lock: a parallel edit may have changed the photos meanwhile.
+        const locked = await listPhotoNames(trx, profile.id);
+        const kept = this.planPhotos(locked, edits, saved.length);
+        removed = locked.filter((name) => !kept.includes(name));
+        await setPhotos(trx, profile.id, [...kept, ...saved], now);
+        await updateProfile(trx, profile.id, {
+          ...(fields.name !== undefined ? { name: fields.name } : {}),
+          ...(fields.age !== undefined ? { age: fields.age } : {}),
+          ...(fields.gender !== undefined ? { gender: fields.gender } : {}),
+          ...(fields.city !== undefined ? { city: fields.city } : {}),
+          ...(fields.bio !== undefined ? { bio: fields.bio } : {}),
+          ...(coordinates ? coordinates : {}),
+          updated_at: now,
+        });
+      });
+    } catch (error) {
+      await this.photos.remove(saved);
+      throw error;
+    }
+    // Files go only after the commit: a rolled-back edit must still find its photos on disk.
+    await this.removeFiles(removed);
+    return this.get(userId);
+  }
+
+  /** Removes the profile and everything hanging off it (cascades), then its files once that is committed. */
+  async delete(userId: number): Promise<void> {
+    const files = await this.db.transaction().execute(async (trx) => {
+      await lockUser(trx, userId);
+      const profile = await findProfileByUser(trx, userId);
+      if (!profile) throw profileNotFound();
+      const names = await listPhotoNames(trx, profile.id);
+      await deleteProfileRow(trx, profile.id);
+      return names;
+    });
+    await this.removeFiles(files);
+  }
+
+  /** The kept photos in their final order, after checking the edit against the current list. */
+  private planPhotos(current: string[], edits: PhotoEdits, added: number): string[] {
+    const unknown = edits.deletedPhotos.find((name) => !current.includes(name));
+    if (unknown) throw badRequest('unknown_photo', 'This photo is not in your profile');
+    let kept = current.filter((name) => !edits.deletedPhotos.includes(name));
+    if (edits.order) {
+      const same = edits.order.length === kept.length && kept.every((name) => edits.order?.includes(name));
+      if (!same) throw badRequest('invalid_order', 'order must list exactly the photos you keep');
+      kept = edits.order;
+    }
+    if (kept.length + added === 0) throw noPhoto();
+    if (kept.length + added > maxPhotos) throw tooManyPhotos();
+    return kept;
+  }
+
+  /** Checks and re-encodes every upload before any is stored, so a bad third photo stores nothing at all. */
+  private async processAndSave(uploads: string[]): Promise<string[]> {
+    const processed = [];
+    for (const upload of uploads) processed.push(await processPhoto(upload));
+    const saved: string[] = [];
+    try {
+      for (const photo of processed) saved.push(await this.photos.save(photo));
+    } catch (error) {
+      await this.photos.remove(saved);
+      throw error;
+    }
+    return saved;
+  }
+
+  private async removeFiles(names: string[]): Promise<void> {
+    try {
+      await this.photos.remove(names);
+    } catch (error) {
+      // The rows are gone; an orphaned file is swept by the cleanup job, never served to anyone.
+      this.logger.warn({ err: error, files: names.length }, 'photo files not removed');
+    }
+  }
+}
