@@ -1,0 +1,36 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/client.ts';
+
+const run = promisify(execFile);
+
+describe('npm run demo seeding', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-demo-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('creates the demo account and profiles with photos once, and leaves them alone the second time', async () => {
+    const env = { ...process.env, DATA_DIR: dataDir, DEMO_PROFILES: '6', DATABASE_URL: '' };
+    const first = await run('npx', ['tsx', 'scripts/seed-demo.ts'], { env });
+    expect(first.stdout).toContain('7 demo profiles');
+    const second = await run('npx', ['tsx', 'scripts/seed-demo.ts'], { env });
+    expect(second.stdout).toContain('already there');
+
+    const { db } = openDatabase({ dataDir });
+    try {
+      const profiles = await db.selectFrom('profiles').innerJoin('users', 'users.id', 'profiles.user_id').select(['users.email', 'users.verified_at', 'profiles.latitude']).execute();
+      expect(profiles).toHaveLength(7);
+      expect(profiles.every((p) => p.verified_at !== null && p.latitude !== null)).toBe(true);
+      const demo = await db.selectFrom('users').select('password_hash').where('email', '=', 'demo@iskra.local').executeTakeFirstOrThrow();
+      expect(demo.password_hash).toMatch(/^\$argon2id\$/);
+      const photoRows = await db.selectFrom('photos').select('file_name').execute();
+      const files = readdirSync(path.join(dataDir, 'uploads'));
+      for (const row of photoRows) expect(files).toContain(row.file_name);
+    } finally {
+      await db.destroy();
+    }
+  });
+});

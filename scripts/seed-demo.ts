@@ -1,0 +1,138 @@
+/**
+ * `npm run demo` (this script, then the server): fills the database named by the environment with a few
+ * hundred demo profiles in several Russian cities, with generated photos, and a demo account
+ * (demo@iskra.local / demo12345, verified, with a profile in Moscow) so a newcomer can look around at once.
+ * Runs once: a database that already has the demo account is left as it is.
+ */
+import path from 'node:path';
+import sharp from 'sharp';
+import { openDatabase } from '../db/client.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import type { Gender } from '../db/schema.ts';
+import { PasswordHasher } from '../server/features/accounts/passwords.ts';
+import { findUserByEmail, insertUser } from '../server/features/accounts/repository.ts';
+import { thumbHeight, thumbWidth, photoHeight, photoWidth } from '../server/features/photos/photoPipeline.ts';
+import { PhotoStore } from '../server/features/photos/photoStore.ts';
+import { snapCoordinates } from '../server/features/profiles/locationGrid.ts';
+import { insertProfile, setPhotos } from '../server/features/profiles/repository.ts';
+import { parseEnv } from '../server/env.ts';
+
+export const demoEmail = 'demo@iskra.local';
+export const demoPassword = 'demo12345';
+const profileCount = Number(process.env.DEMO_PROFILES ?? 300);
+
+interface DemoCity {
+  ru: string;
+  en: string;
+  lat: number;
+  lon: number;
+  weight: number;
+}
+const moscow: DemoCity = { ru: 'Москва', en: 'Moscow', lat: 55.7558, lon: 37.6173, weight: 5 };
+const cities: DemoCity[] = [
+  moscow,
+  { ru: 'Санкт-Петербург', en: 'Saint Petersburg', lat: 59.9386, lon: 30.3141, weight: 3 },
+  { ru: 'Казань', en: 'Kazan', lat: 55.7964, lon: 49.1089, weight: 1 },
+  { ru: 'Новосибирск', en: 'Novosibirsk', lat: 55.0084, lon: 82.9357, weight: 1 },
+  { ru: 'Екатеринбург', en: 'Yekaterinburg', lat: 56.8389, lon: 60.6057, weight: 1 },
+  { ru: 'Нижний Новгород', en: 'Nizhny Novgorod', lat: 56.3269, lon: 44.0059, weight: 1 },
+];
+const names: Record<'Male' | 'Female', string[]> = {
+  Female: ['Анна', 'Мария', 'Екатерина', 'Ольга', 'Дарья', 'Алиса', 'Полина', 'Софья', 'Вера', 'Ксения', 'Anna', 'Maria', 'Kate', 'Olga', 'Daria', 'Alice', 'Polina', 'Sofia'],
+  Male: ['Иван', 'Алексей', 'Дмитрий', 'Сергей', 'Максим', 'Артём', 'Никита', 'Павел', 'Егор', 'Михаил', 'Ivan', 'Alexey', 'Dmitry', 'Sergey', 'Max', 'Artem', 'Nikita', 'Pavel'],
+};
+const bios = [
+  'Люблю горы, кофе и долгие прогулки по городу.',
+  'Ищу того, с кем можно смеяться до слёз.',
+  'Фотограф-любитель, кошатник, иногда бегаю марафоны.',
+  'Coffee, books and weekend trips. Say hi!',
+  'Готовлю лучшую пасту в городе. Проверим?',
+  'Into climbing, jazz and bad puns.',
+  '',
+];
+
+/** A deterministic pseudo-random sequence, so every demo database looks the same. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+async function demoPhoto(hue: number, initial: string): Promise<{ photo: Buffer; thumb: Buffer }> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${photoWidth}" height="${photoHeight}">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+      <stop offset="0" stop-color="hsl(${hue},70%,70%)"/><stop offset="1" stop-color="hsl(${(hue + 50) % 360},60%,45%)"/>
+    </linearGradient></defs>
+    <rect width="100%" height="100%" fill="url(#g)"/>
+    <circle cx="320" cy="330" r="125" fill="rgba(255,255,255,0.35)"/>
+    <path d="M110 852 C110 600 530 600 530 852 Z" fill="rgba(255,255,255,0.35)"/>
+    <text x="320" y="375" font-family="sans-serif" font-size="130" font-weight="700" text-anchor="middle" fill="white">${initial}</text>
+  </svg>`;
+  const photo = await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
+  const thumb = await sharp(photo).resize(thumbWidth, thumbHeight).jpeg({ quality: 75 }).toBuffer();
+  return { photo, thumb };
+}
+
+const env = parseEnv(process.env);
+const { db, description, schema } = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
+try {
+  await migrateToLatest(db, schema);
+  if (await findUserByEmail(db, demoEmail)) {
+    console.log(`${description}: demo data already there (sign in as ${demoEmail} / ${demoPassword})`);
+  } else {
+    const store = new PhotoStore(path.join(env.DATA_DIR, 'uploads'));
+    const next = random(42);
+    const pick = <T>(list: T[]): T => list[Math.floor(next() * list.length)] as T;
+    const weighted = cities.flatMap((c) => Array<typeof c>(c.weight).fill(c));
+    const now = new Date().toISOString();
+    const start = performance.now();
+
+    const passwordHash = await new PasswordHasher().hash(demoPassword);
+    const people: { email: string; password: string | null; gender: Gender; city: DemoCity; name: string; age: number }[] = [
+      { email: demoEmail, password: passwordHash, gender: 'Male', city: moscow, name: 'Демо', age: 29 },
+    ];
+    for (let i = 0; i < profileCount; i++) {
+      const gender: 'Male' | 'Female' = next() < 0.5 ? 'Female' : 'Male';
+      people.push({ email: `demo-${i}@iskra.local`, password: null, gender, city: pick(weighted), name: pick(names[gender]), age: 18 + Math.floor(next() * 30) });
+    }
+    for (const [index, person] of people.entries()) {
+      const photoCount = 1 + Math.floor(next() * 3);
+      const files: string[] = [];
+      for (let p = 0; p < photoCount; p++) files.push(await store.save(await demoPhoto(Math.floor(next() * 360), person.name.slice(0, 1))));
+      // Within about 15 km of the centre, then snapped like every real profile.
+      const spot = snapCoordinates(person.city.lat + (next() - 0.5) * 0.25, person.city.lon + (next() - 0.5) * 0.4);
+      await db.transaction().execute(async (trx) => {
+        const userId = await insertUser(trx, {
+          email: person.email,
+          password_hash: person.password,
+          language: index % 3 === 0 ? 'en' : 'ru',
+          verified_at: now,
+          banned_at: null,
+          created_at: now,
+        });
+        const profileId = await insertProfile(trx, {
+          user_id: userId,
+          name: person.name,
+          age: person.age,
+          gender: person.gender,
+          preferred_gender: person.gender === 'Male' ? 'Female' : 'Male',
+          bio: pick(bios),
+          city: person.city.ru,
+          latitude: spot.latitude,
+          longitude: spot.longitude,
+          created_at: now,
+          updated_at: now,
+        });
+        await setPhotos(trx, profileId, files, now);
+      });
+    }
+    console.log(
+      `${description}: ${people.length} demo profiles in ${cities.length} cities, ${((performance.now() - start) / 1000).toFixed(1)} s. ` +
+        `Sign in as ${demoEmail} / ${demoPassword}`,
+    );
+  }
+} finally {
+  await db.destroy();
+}
