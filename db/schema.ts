@@ -12,6 +12,11 @@ export interface Database {
   login_failures: LoginFailuresTable;
   profiles: ProfilesTable;
   photos: PhotosTable;
+  swipes: SwipesTable;
+  matches: MatchesTable;
+  blocks: BlocksTable;
+  reports: ReportsTable;
+  rate_counters: RateCountersTable;
 }
 
 export interface UsersTable {
@@ -78,6 +83,10 @@ export interface ProfilesTable {
   longitude: number | null;
   created_at: string;
   updated_at: string;
+  /** 1: shown only to people this profile has liked (incognito). */
+  private_mode: Generated<number>;
+  /** 1: the bot may send match and message notifications. */
+  notifications: Generated<number>;
 }
 export type Profile = Selectable<ProfilesTable>;
 export type NewProfile = Insertable<ProfilesTable>;
@@ -90,6 +99,50 @@ export interface PhotosTable {
   file_name: string;
   position: number;
   created_at: string;
+  /** A blurred thumbnail under its own random name (null for photos made before blurring existed). */
+  blur_name: string | null;
 }
 export type Photo = Selectable<PhotosTable>;
 export type NewPhoto = Insertable<PhotosTable>;
+
+export interface SwipesTable {
+  swiper_id: number;
+  target_id: number;
+  /** 1 like, 0 dislike. */
+  liked: number;
+  created_at: string;
+}
+
+export interface MatchesTable {
+  id: Generated<number>;
+  /** The pair ordered by id, so the unique index allows one match per pair. */
+  profile_low: number;
+  profile_high: number;
+  created_at: string;
+  unmatched_at: string | null;
+}
+
+export interface BlocksTable {
+  blocker_id: number;
+  blocked_id: number;
+  created_at: string;
+}
+
+export type ReportReason = 'fake' | 'spam' | 'offensive' | 'underage' | 'other';
+
+export interface ReportsTable {
+  id: Generated<number>;
+  reporter_id: number;
+  reported_id: number;
+  reason: ReportReason;
+  comment: string;
+  created_at: string;
+  resolved_at: string | null;
+  resolution: string | null;
+}
+
+export interface RateCountersTable {
+  key: string;
+  window_start: string;
+  count: number;
+}

@@ -11,8 +11,8 @@ import { migrateToLatest } from '../db/migrate.ts';
 import type { Gender } from '../db/schema.ts';
 import { PasswordHasher } from '../server/features/accounts/passwords.ts';
 import { findUserByEmail, insertUser } from '../server/features/accounts/repository.ts';
-import { thumbHeight, thumbWidth, photoHeight, photoWidth } from '../server/features/photos/photoPipeline.ts';
-import { PhotoStore } from '../server/features/photos/photoStore.ts';
+import { derivedImages, photoHeight, photoWidth, type ProcessedPhoto } from '../server/features/photos/photoPipeline.ts';
+import { PhotoStore, type StoredPhoto } from '../server/features/photos/photoStore.ts';
 import { snapCoordinates } from '../server/features/profiles/locationGrid.ts';
 import { insertProfile, setPhotos } from '../server/features/profiles/repository.ts';
 import { parseEnv } from '../server/env.ts';
@@ -60,7 +60,7 @@ function random(seed: number): () => number {
   };
 }
 
-async function demoPhoto(hue: number, initial: string): Promise<{ photo: Buffer; thumb: Buffer }> {
+async function demoPhoto(hue: number, initial: string): Promise<ProcessedPhoto> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${photoWidth}" height="${photoHeight}">
     <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
       <stop offset="0" stop-color="hsl(${hue},70%,70%)"/><stop offset="1" stop-color="hsl(${(hue + 50) % 360},60%,45%)"/>
@@ -71,8 +71,7 @@ async function demoPhoto(hue: number, initial: string): Promise<{ photo: Buffer;
     <text x="320" y="375" font-family="sans-serif" font-size="130" font-weight="700" text-anchor="middle" fill="white">${initial}</text>
   </svg>`;
   const photo = await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
-  const thumb = await sharp(photo).resize(thumbWidth, thumbHeight).jpeg({ quality: 75 }).toBuffer();
-  return { photo, thumb };
+  return { photo, ...(await derivedImages(photo)) };
 }
 
 const env = parseEnv(process.env);
@@ -99,7 +98,7 @@ try {
     }
     for (const [index, person] of people.entries()) {
       const photoCount = 1 + Math.floor(next() * 3);
-      const files: string[] = [];
+      const files: StoredPhoto[] = [];
       for (let p = 0; p < photoCount; p++) files.push(await store.save(await demoPhoto(Math.floor(next() * 360), person.name.slice(0, 1))));
       // Within about 15 km of the centre, then snapped like every real profile.
       const spot = snapCoordinates(person.city.lat + (next() - 0.5) * 0.25, person.city.lon + (next() - 0.5) * 0.4);

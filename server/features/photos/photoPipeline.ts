@@ -28,6 +28,15 @@ export function sniffImageFormat(head: Uint8Array): ImageFormat | null {
 export interface ProcessedPhoto {
   photo: Buffer;
   thumb: Buffer;
+  /** Unrecognisable at a glance: what free users see of the people who liked them. */
+  blurred: Buffer;
+}
+
+/** Thumbnail and blurred copy, both from the small result: a second decode of the original would double the cost. */
+export async function derivedImages(photo: Buffer): Promise<Omit<ProcessedPhoto, 'photo'>> {
+  const thumb = await sharp(photo).resize(thumbWidth, thumbHeight).jpeg({ quality: 78 }).toBuffer();
+  const blurred = await sharp(thumb).blur(14).jpeg({ quality: 60 }).toBuffer();
+  return { thumb, blurred };
 }
 
 /**
@@ -61,7 +70,5 @@ export async function processPhoto(path: string): Promise<ProcessedPhoto> {
   } catch {
     throw invalidImage();
   }
-  // From the small result, not the original: a second decode of a 12-megapixel file would double the cost.
-  const thumb = await sharp(photo).resize(thumbWidth, thumbHeight).jpeg({ quality: 78 }).toBuffer();
-  return { photo, thumb };
+  return { photo, ...(await derivedImages(photo)) };
 }

@@ -10,6 +10,12 @@ export function thumbNameOf(fileName: string): string {
   return fileName.replace(/\.jpg$/, '.thumb.jpg');
 }
 
+/** A stored photo: its name (the thumbnail's follows from it) and the blurred copy's unrelated name. */
+export interface StoredPhoto {
+  fileName: string;
+  blurName: string | null;
+}
+
 /** Photo files under DATA_DIR/uploads. The database holds the names; this holds the bytes. */
 export class PhotoStore {
   constructor(readonly dir: string) {}
@@ -23,23 +29,28 @@ export class PhotoStore {
     return uploadNamePattern.test(fileName) ? path.join(this.dir, fileName) : null;
   }
 
-  /** Writes a photo and its thumbnail under a fresh random name; `wx` never overwrites an existing file. */
-  async save(processed: ProcessedPhoto): Promise<string> {
+  /** Writes a photo, its thumbnail and its blurred copy under fresh random names; `wx` never overwrites. */
+  async save(processed: ProcessedPhoto): Promise<StoredPhoto> {
     await this.ensureDir();
-    const fileName = `${randomBytes(16).toString('hex')}.jpg`;
-    await writeFile(path.join(this.dir, fileName), processed.photo, { flag: 'wx' });
+    const stored = { fileName: randomName(), blurName: randomName() };
     try {
-      await writeFile(path.join(this.dir, thumbNameOf(fileName)), processed.thumb, { flag: 'wx' });
+      await writeFile(path.join(this.dir, stored.fileName), processed.photo, { flag: 'wx' });
+      await writeFile(path.join(this.dir, thumbNameOf(stored.fileName)), processed.thumb, { flag: 'wx' });
+      await writeFile(path.join(this.dir, stored.blurName), processed.blurred, { flag: 'wx' });
     } catch (error) {
-      await this.remove([fileName]);
+      await this.remove([stored]);
       throw error;
     }
-    return fileName;
+    return stored;
   }
 
-  /** Removes photos and their thumbnails; a file already gone is not an error. */
-  async remove(fileNames: readonly string[]): Promise<void> {
-    const paths = fileNames.flatMap((name) => [this.pathOf(name), this.pathOf(thumbNameOf(name))]);
-    await Promise.all(paths.map((p) => (p ? rm(p, { force: true }) : Promise.resolve())));
+  /** Removes photos with their thumbnails and blurred copies; a file already gone is not an error. */
+  async remove(photos: readonly StoredPhoto[]): Promise<void> {
+    const names = photos.flatMap((p) => [p.fileName, thumbNameOf(p.fileName), ...(p.blurName ? [p.blurName] : [])]);
+    await Promise.all(names.map((name) => this.pathOf(name)).map((p) => (p ? rm(p, { force: true }) : Promise.resolve())));
   }
+}
+
+function randomName(): string {
+  return `${randomBytes(16).toString('hex')}.jpg`;
 }

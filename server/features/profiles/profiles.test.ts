@@ -180,6 +180,10 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
     const { browser } = await signUpVerified(app);
     const before = await createProfile(browser, 4);
     const [first = '', second = '', third = '', fourth = ''] = before.photos;
+    const blurOf = new Map(
+      (await app.database.db.selectFrom('photos').select(['file_name', 'blur_name']).where('profile_id', '=', before.id).execute()).map((r) => [r.file_name, r.blur_name ?? '']),
+    );
+    const filesOf = (name: string) => [name, name.replace('.jpg', '.thumb.jpg'), blurOf.get(name) ?? 'missing'];
     const filesBefore = await filesOnDisk();
 
     const edit = form(
@@ -198,8 +202,9 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
 
     const filesAfter = await filesOnDisk();
     const removed = filesBefore.filter((f) => !filesAfter.includes(f));
-    expect(removed.sort()).toEqual([first, first.replace('.jpg', '.thumb.jpg'), third, third.replace('.jpg', '.thumb.jpg')].sort());
-    expect(filesAfter.filter((f) => !filesBefore.includes(f)).sort()).toEqual([added, added.replace('.jpg', '.thumb.jpg')].sort());
+    expect(removed.sort()).toEqual([...filesOf(first), ...filesOf(third)].sort());
+    const addedRow = await app.database.db.selectFrom('photos').select('blur_name').where('file_name', '=', added).executeTakeFirstOrThrow();
+    expect(filesAfter.filter((f) => !filesBefore.includes(f)).sort()).toEqual([added, added.replace('.jpg', '.thumb.jpg'), addedRow.blur_name].sort());
 
     // Plain JSON edits work too, and bad ones change nothing.
     expect((await browser.post('/api/edit_profile', { bio: 'Новое' })).status).toBe(200);
@@ -236,6 +241,9 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
   it('deletes the profile with every row and file that belonged to it', async () => {
     const { browser, userId } = await signUpVerified(app);
     const profile = await createProfile(browser, 3);
+    const files0 = await filesOnDisk();
+    const blurNames = (await app.database.db.selectFrom('photos').select('blur_name').where('profile_id', '=', profile.id).execute()).map((r) => r.blur_name);
+    expect(blurNames.every((b) => b !== null && (files0.includes(b)))).toBe(true);
     const res = await browser.post('/api/delete_profile');
     expect(res.status).toBe(200);
     expect((await browser.get('/api/profile')).status).toBe(404);
@@ -246,6 +254,7 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
       expect(files).not.toContain(name);
       expect(files).not.toContain(name.replace('.jpg', '.thumb.jpg'));
     }
+    for (const blur of blurNames) expect(files).not.toContain(blur);
     expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true, userprofile: null, user_id: userId });
     expect((await browser.post('/api/delete_profile')).status).toBe(404);
     // The account stays and can build a new profile.

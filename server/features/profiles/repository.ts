@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, NewProfile, ProfileUpdate } from '../../../db/schema.ts';
+import type { StoredPhoto } from '../photos/photoStore.ts';
 
 export async function findProfileByUser(db: Kysely<Database>, userId: number) {
   return db.selectFrom('profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
@@ -29,16 +30,31 @@ export async function listPhotoNames(db: Kysely<Database>, profileId: number): P
   return rows.map((r) => r.file_name);
 }
 
-/** Replaces the photo list of a profile with `fileNames` in that order (rows kept where names stay). */
-export async function setPhotos(db: Kysely<Database>, profileId: number, fileNames: string[], now: string): Promise<void> {
+export async function listPhotos(db: Kysely<Database>, profileId: number): Promise<StoredPhoto[]> {
+  const rows = await db
+    .selectFrom('photos')
+    .select(['file_name', 'blur_name'])
+    .where('profile_id', '=', profileId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ fileName: r.file_name, blurName: r.blur_name }));
+}
+
+/** Replaces the photo list of a profile with `photos` in that order (rows kept where names stay). */
+export async function setPhotos(db: Kysely<Database>, profileId: number, photos: StoredPhoto[], now: string): Promise<void> {
   const existing = new Set(await listPhotoNames(db, profileId));
-  const removed = [...existing].filter((name) => !fileNames.includes(name));
+  const wanted = photos.map((p) => p.fileName);
+  const removed = [...existing].filter((name) => !wanted.includes(name));
   if (removed.length) await db.deleteFrom('photos').where('profile_id', '=', profileId).where('file_name', 'in', removed).execute();
-  for (const [position, fileName] of fileNames.entries()) {
-    if (existing.has(fileName)) {
-      await db.updateTable('photos').set({ position }).where('profile_id', '=', profileId).where('file_name', '=', fileName).execute();
+  for (const [position, photo] of photos.entries()) {
+    if (existing.has(photo.fileName)) {
+      await db.updateTable('photos').set({ position }).where('profile_id', '=', profileId).where('file_name', '=', photo.fileName).execute();
     } else {
-      await db.insertInto('photos').values({ profile_id: profileId, file_name: fileName, position, created_at: now }).execute();
+      await db
+        .insertInto('photos')
+        .values({ profile_id: profileId, file_name: photo.fileName, blur_name: photo.blurName, position, created_at: now })
+        .execute();
     }
   }
 }

@@ -14,7 +14,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { lockUser } from '../accounts/repository.ts';
 import { processPhoto } from '../photos/photoPipeline.ts';
-import type { PhotoStore } from '../photos/photoStore.ts';
+import type { PhotoStore, StoredPhoto } from '../photos/photoStore.ts';
 import { snapCoordinates } from './locationGrid.ts';
 import { presentOwnProfile } from './presenter.ts';
 import {
@@ -23,6 +23,7 @@ import {
   findProfileByUser,
   insertProfile,
   listPhotoNames,
+  listPhotos,
   setPhotos,
   updateProfile,
 } from './repository.ts';
@@ -100,20 +101,20 @@ export class ProfileService {
     if (typeof edits.newPhotos === 'number' && edits.newPhotos !== uploads.length) {
       throw badRequest('invalid_input', 'newPhotos does not match the number of uploaded files');
     }
-    const current = await listPhotoNames(this.db, profile.id);
+    const current = await listPhotos(this.db, profile.id);
     // Cheap checks first, so a request that cannot succeed costs no image processing.
     this.planPhotos(current, edits, uploads.length);
     const saved = await this.processAndSave(uploads);
-    let removed: string[] = [];
+    let removed: StoredPhoto[] = [];
     try {
       const now = this.clock.now().toISOString();
       const coordinates = snapped(fields);
       await this.db.transaction().execute(async (trx) => {
         await lockUser(trx, userId);
         // Read again under the lock: a parallel edit may have changed the photos meanwhile.
-        const locked = await listPhotoNames(trx, profile.id);
+        const locked = await listPhotos(trx, profile.id);
         const kept = this.planPhotos(locked, edits, saved.length);
-        removed = locked.filter((name) => !kept.includes(name));
+        removed = locked.filter((photo) => !kept.includes(photo));
         await setPhotos(trx, profile.id, [...kept, ...saved], now);
         await updateProfile(trx, profile.id, {
           ...(fields.name !== undefined ? { name: fields.name } : {}),
@@ -140,22 +141,24 @@ export class ProfileService {
       await lockUser(trx, userId);
       const profile = await findProfileByUser(trx, userId);
       if (!profile) throw profileNotFound();
-      const names = await listPhotoNames(trx, profile.id);
+      const photos = await listPhotos(trx, profile.id);
       await deleteProfileRow(trx, profile.id);
-      return names;
+      return photos;
     });
     await this.removeFiles(files);
   }
 
   /** The kept photos in their final order, after checking the edit against the current list. */
-  private planPhotos(current: string[], edits: PhotoEdits, added: number): string[] {
-    const unknown = edits.deletedPhotos.find((name) => !current.includes(name));
+  private planPhotos(current: StoredPhoto[], edits: PhotoEdits, added: number): StoredPhoto[] {
+    const names = current.map((p) => p.fileName);
+    const unknown = edits.deletedPhotos.find((name) => !names.includes(name));
     if (unknown) throw badRequest('unknown_photo', 'This photo is not in your profile');
-    let kept = current.filter((name) => !edits.deletedPhotos.includes(name));
-    if (edits.order) {
-      const same = edits.order.length === kept.length && kept.every((name) => edits.order?.includes(name));
+    let kept = current.filter((photo) => !edits.deletedPhotos.includes(photo.fileName));
+    const order = edits.order;
+    if (order) {
+      const same = order.length === kept.length && kept.every((photo) => order.includes(photo.fileName));
       if (!same) throw badRequest('invalid_order', 'order must list exactly the photos you keep');
-      kept = edits.order;
+      kept = order.map((name) => kept.find((photo) => photo.fileName === name) ?? { fileName: name, blurName: null });
     }
     if (kept.length + added === 0) throw noPhoto();
     if (kept.length + added > maxPhotos) throw tooManyPhotos();
@@ -163,10 +166,10 @@ export class ProfileService {
   }
 
   /** Checks and re-encodes every upload before any is stored, so a bad third photo stores nothing at all. */
-  private async processAndSave(uploads: string[]): Promise<string[]> {
+  private async processAndSave(uploads: string[]): Promise<StoredPhoto[]> {
     const processed = [];
     for (const upload of uploads) processed.push(await processPhoto(upload));
-    const saved: string[] = [];
+    const saved: StoredPhoto[] = [];
     try {
       for (const photo of processed) saved.push(await this.photos.save(photo));
     } catch (error) {
@@ -176,12 +179,12 @@ export class ProfileService {
     return saved;
   }
 
-  private async removeFiles(names: string[]): Promise<void> {
+  private async removeFiles(photos: StoredPhoto[]): Promise<void> {
     try {
-      await this.photos.remove(names);
+      await this.photos.remove(photos);
     } catch (error) {
       // The rows are gone; an orphaned file is swept by the cleanup job, never served to anyone.
-      this.logger.warn({ err: error, files: names.length }, 'photo files not removed');
+      this.logger.warn({ err: error, files: photos.length }, 'photo files not removed');
     }
   }
 }
