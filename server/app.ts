@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { accountRoutes } from './features/accounts/routes.ts';
+import { discoveryRoutes } from './features/discovery/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { uploadRoutes } from './features/photos/routes.ts';
 import { profileRoutes } from './features/profiles/routes.ts';
@@ -27,6 +28,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   verificationRoutes(api, services);
   profileRoutes(api, services);
   uploadRoutes(api, services);
+  discoveryRoutes(api, services);
 
   app.use(securityHeaders());
   app.use(errorHandler(deps.logger));

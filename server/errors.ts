@@ -7,7 +7,12 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly details: { fields?: Record<string, string>; retryAfterSeconds?: number } = {},
+    readonly details: {
+      fields?: Record<string, string>;
+      retryAfterSeconds?: number;
+      /** More machine-readable facts for the app, e.g. when a limit resets. */
+      extra?: Record<string, string | number>;
+    } = {},
   ) {
     super(message);
     this.name = 'AppError';

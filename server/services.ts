@@ -10,6 +10,8 @@ import { SessionTokens } from './features/sessions/tokens.ts';
 import { VerificationService } from './features/verification/service.ts';
 import { PhotoStore } from './features/photos/photoStore.ts';
 import { ProfileService } from './features/profiles/service.ts';
+import { DiscoveryService } from './features/discovery/service.ts';
+import { RateCounter } from './features/rateLimits/rateCounter.ts';
 import { Csrf } from './http/csrf.ts';
 import type { CookiePolicy } from './http/sessionCookie.ts';
 import type { Logger } from './logger.ts';
@@ -43,6 +45,7 @@ export interface Services {
   verification: VerificationService;
   photoStore: PhotoStore;
   profiles: ProfileService;
+  discovery: DiscoveryService;
 }
 
 /** Paths that do not use the session cookie and so need no CSRF token (webhooks, token sign-in). */
@@ -66,5 +69,6 @@ export function buildServices(deps: AppDeps): Services {
     verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
     photoStore,
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger),
+    discovery: new DiscoveryService(deps.db, clock, new RateCounter(deps.db, clock)),
   };
 }

@@ -68,6 +68,7 @@ function respondWithError(
       error: error.message,
       code: error.code,
       ...(error.details.fields ? { fields: error.details.fields } : {}),
+      ...error.details.extra,
     } satisfies ErrorResponse;
     return;
   }

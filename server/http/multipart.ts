@@ -42,6 +42,10 @@ export async function readMultipart(ctx: AppContext, limits: MultipartLimits): P
     allowEmptyFiles: false,
     minFileSize: 1,
   });
+  // Formidable lists a file when its write finishes, so a small photo can overtake a big one sent before
+  // it; the order the files arrived in is the order the user chose, so it is recorded here.
+  const arrival: File[] = [];
+  form.on('fileBegin', (_name, file) => arrival.push(file));
   let parsed: [formidable.Fields, formidable.Files];
   try {
     parsed = await form.parse(ctx.req);
@@ -49,9 +53,10 @@ export async function readMultipart(ctx: AppContext, limits: MultipartLimits): P
     throw translateFormidableError(error, limits);
   }
   const [rawFields, rawFiles] = parsed;
-  const files: UploadedFile[] = Object.entries(rawFiles).flatMap(([field, list]) =>
-    (list ?? []).map((file: File) => ({ field, path: file.filepath, size: file.size })),
-  );
+  const files: UploadedFile[] = Object.entries(rawFiles)
+    .flatMap(([field, list]) => (list ?? []).map((file: File) => ({ field, file })))
+    .sort((a, b) => arrival.indexOf(a.file) - arrival.indexOf(b.file))
+    .map(({ field, file }) => ({ field, path: file.filepath, size: file.size }));
   const body: MultipartBody = {
     fields: Object.fromEntries(
       Object.entries(rawFields).flatMap(([key, values]) => (values?.length ? [[key, values[values.length - 1] ?? '']] : [])),

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+export const searchGenders = ['Any', 'Male', 'Female'] as const;
+export const reportReasons = ['fake', 'spam', 'offensive', 'underage', 'other'] as const;
+
+const profileId = z.coerce.number({ error: 'profile_id is required' }).int('profile_id must be a whole number').positive('profile_id must be positive');
+
+export const searchQuery = z
+  .strictObject({
+    ageMin: z.coerce.number().int().min(18).max(100).default(18),
+    ageMax: z.coerce.number().int().min(18).max(100).default(100),
+    gender: z.enum(searchGenders).default('Any'),
+    /** Profiles the app already holds (the card on screen, the prefetched one): never answered again. */
+    exclude: z
+      .string()
+      .max(200)
+      .regex(/^(\d+(,\d+)*)?$/, 'exclude must be comma-separated profile ids')
+      .transform((v) => (v ? v.split(',').map(Number).slice(0, 20) : []))
+      .default([]),
+  })
+  .refine((q) => q.ageMin <= q.ageMax, { message: 'ageMin must not exceed ageMax', path: ['ageMin'] });
+export type SearchQuery = z.infer<typeof searchQuery>;
+
+export const profileIdBody = z.strictObject({ profile_id: profileId });
+export const profileIdQuery = z.strictObject({ profile_id: profileId });
+
+export const reportBody = z.strictObject({
+  profile_id: profileId,
+  reason: z.enum(reportReasons, { error: 'Choose a reason: fake, spam, offensive, underage or other' }),
+  comment: z.string().trim().max(1000, 'Comment must be at most 1000 characters.').optional(),
+});
+
+/** Spec "search result profile". `user_id` is the profile's id, the one /api/like takes as profile_id. */
+export const searchResult = z.object({
+  user_id: z.number().int(),
+  profile_id: z.number().int(),
+  name: z.string(),
+  age: z.number().int(),
+  city: z.string(),
+  gender: z.string(),
+  bio: z.string(),
+  /** Whole kilometres between grid cells, never below 1; null when either side has no location. */
+  distance: z.number().int().min(1).nullable(),
+  /** Comma-separated photo file names (spec). */
+  photo: z.string(),
+});
+export type SearchResult = z.infer<typeof searchResult>;
+
+export const likeResponse = z.object({
+  match: z.boolean(),
+  profile: z.object({ id: z.number().int(), name: z.string(), photo: z.string().nullable() }),
+});
+export type LikeResponse = z.infer<typeof likeResponse>;
+
+/** Match and liker list items. Free users see likers blurred: no id, name or age, a blurred photo. */
+export const personListItem = z.object({
+  id: z.number().int().nullable(),
+  name: z.string().nullable(),
+  age: z.number().int().nullable(),
+  latest_photo: z.string().nullable(),
+  blurred: z.boolean().optional(),
+});
+export type PersonListItem = z.infer<typeof personListItem>;
+
+export const usersProfileResponse = z.object({
+  users_profile: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    age: z.number().int(),
+    city: z.string(),
+    gender: z.string(),
+    bio: z.string(),
+    photos: z.array(z.string()),
+    distance: z.number().int().min(1).nullable(),
+  }),
+});
+export type UsersProfileResponse = z.infer<typeof usersProfileResponse>;
+
+export const settingsBody = z.strictObject({
+  private_mode: z.boolean().optional(),
+  notifications: z.boolean().optional(),
+});

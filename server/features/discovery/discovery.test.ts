@@ -1,0 +1,317 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LikeResponse, PersonListItem, SearchResult, UsersProfileResponse } from '../../contract/discovery.ts';
+import { Browser, json } from '../../test/browser.ts';
+import { createPerson, searchAll, type Person } from '../../test/people.ts';
+import { createTestApp, type TestApp } from '../../test/testApp.ts';
+import { testDialects } from '../../test/testDatabase.ts';
+import { freeLikesPerDay } from './rules.ts';
+
+const moscow: [number, number] = [55.7558, 37.6173];
+/** A point `km` kilometres north of Moscow's centre. */
+const north = (km: number): [number, number] => [moscow[0] + km / 111.2, moscow[1]];
+
+describe.each(testDialects())('discovery on %s', (dialect) => {
+  let app: TestApp;
+  beforeEach(async () => {
+    app = await createTestApp(dialect);
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
+  const like = (from: Person, to: Person) => from.browser.post('/api/like', { profile_id: to.profileId });
+  const dislike = (from: Person, to: Person) => from.browser.post('/api/dislike', { profile_id: to.profileId });
+  const ids = async (viewer: Person, params: Record<string, string> = {}) => (await searchAll(viewer, params)).map((r) => r.id);
+
+  it('shows only eligible people: every exclusion rule', async () => {
+    const viewer = await createPerson(app, { gender: 'Male', age: 30 });
+    const eligible = await createPerson(app, { gender: 'Female' });
+    const unverified = await createPerson(app, { verified: false });
+    const banned = await createPerson(app, { banned: true });
+    const liked = await createPerson(app);
+    const disliked = await createPerson(app);
+    const blockedByViewer = await createPerson(app);
+    const blockingViewer = await createPerson(app);
+    const hidden = await createPerson(app, { privateMode: true });
+    const hiddenButLikedViewer = await createPerson(app, { privateMode: true });
+    const male = await createPerson(app, { gender: 'Male', preferred: 'Any' });
+    const wantsWomen = await createPerson(app, { gender: 'Female', preferred: 'Female' });
+    const wantsAnyone = await createPerson(app, { gender: 'Female', preferred: 'Any' });
+
+    expect((await like(viewer, liked)).status).toBe(200);
+    expect((await dislike(viewer, disliked)).status).toBe(200);
+    expect((await viewer.browser.post('/api/block', { profile_id: blockedByViewer.profileId })).status).toBe(200);
+    expect((await blockingViewer.browser.post('/api/block', { profile_id: viewer.profileId })).status).toBe(200);
+    expect((await like(hiddenButLikedViewer, viewer)).status).toBe(200);
+
+    const seen = await ids(viewer, { gender: 'Female' });
+    expect(seen.sort()).toEqual([eligible.profileId, hiddenButLikedViewer.profileId, wantsAnyone.profileId].sort());
+    for (const excluded of [viewer, unverified, banned, liked, disliked, blockedByViewer, blockingViewer, hidden, male, wantsWomen]) {
+      expect(seen).not.toContain(excluded.profileId);
+    }
+    // Gender filter Any adds the man who accepts anyone.
+    expect(await ids(viewer, { gender: 'Any' })).toContain(male.profileId);
+    // The blocker does not see the viewer either.
+    expect(await ids(blockingViewer, { gender: 'Any' })).not.toContain(viewer.profileId);
+  });
+
+  it('keeps the age filter edges inclusive at 18 and 100', async () => {
+    const viewer = await createPerson(app, { gender: 'Male' });
+    const [a18, a19, a99, a100] = [await createPerson(app, { age: 18 }), await createPerson(app, { age: 19 }), await createPerson(app, { age: 99 }), await createPerson(app, { age: 100 })];
+    expect((await ids(viewer, { ageMin: '18', ageMax: '18' }))).toEqual([a18.profileId]);
+    expect((await ids(viewer, { ageMin: '100', ageMax: '100' }))).toEqual([a100.profileId]);
+    expect((await ids(viewer, { ageMin: '19', ageMax: '99' })).sort()).toEqual([a19.profileId, a99.profileId].sort());
+    for (const bad of ['ageMin=17', 'ageMax=101', 'ageMin=50&ageMax=40', 'gender=Robot', 'exclude=1;2', 'spy=1']) {
+      const res = await viewer.browser.get(`/api/search?${bad}`);
+      expect(res.status).toBe(400);
+    }
+  });
+
+  it('orders nearest first with whole kilometres, and boosts premium and likers only a bounded amount', async () => {
+    const viewer = await createPerson(app, { gender: 'Male', at: moscow });
+    const near = await createPerson(app, { at: north(3) });
+    const mid = await createPerson(app, { at: north(8) });
+    const premiumMid = await createPerson(app, { at: north(10), premium: true });
+    const far = await createPerson(app, { at: north(40) });
+    const farPremiumLiker = await createPerson(app, { at: north(52), premium: true });
+    const nowhere = await createPerson(app, { at: null });
+    await like(farPremiumLiker, viewer);
+
+    const results = await searchAll(viewer);
+    // premiumMid (10 km, boosted 5) passes mid (8 km); the 52 km premium liker (boost 15) passes the 40 km one;
+    // nobody jumps from another distance band; people without a location come last.
+    expect(results.map((r) => r.id)).toEqual([near.profileId, premiumMid.profileId, mid.profileId, farPremiumLiker.profileId, far.profileId, nowhere.profileId]);
+    // Distances are between grid cells: within a kilometre of the true one.
+    const expected = [3, 10, 8, 52, 40];
+    results.slice(0, 5).forEach((r, i) => {
+      expect(Math.abs((r.distance ?? -99) - (expected[i] ?? 0))).toBeLessThanOrEqual(1);
+    });
+    expect(results[5]?.distance).toBeNull();
+  });
+
+  it('never answers the same person twice in a row while the app holds them, and 404s when nobody is left', async () => {
+    const viewer = await createPerson(app, { gender: 'Male' });
+    const only = await createPerson(app);
+    const first = await json<SearchResult>(await viewer.browser.get('/api/search'));
+    expect(first.profile_id).toBe(only.profileId);
+    expect(first.photo.split(',')).toHaveLength(1);
+    const next = await viewer.browser.get(`/api/search?exclude=${only.profileId}`);
+    expect(next.status).toBe(404);
+    expect(await json(next)).toEqual({ error: 'No more profiles available, try changing search conditions', code: 'no_more_profiles' });
+
+    const noProfile = new Browser(app.url);
+    await noProfile.post('/api/register', { email: `np-${Date.now()}@example.com`, password: 'secret123!' });
+    expect(await json(await noProfile.get('/api/search'))).toEqual({ userprofile: false });
+    expect((await new Browser(app.url).get('/api/search')).status).toBe(401);
+  });
+
+  it('makes likes idempotent and answers match on the mutual one', async () => {
+    const a = await createPerson(app, { gender: 'Male' });
+    const b = await createPerson(app, { name: 'Вера' });
+    const first = await json<LikeResponse>(await like(a, b));
+    expect(first).toEqual({ match: false, profile: { id: b.profileId, name: 'Вера', photo: expect.any(String) as unknown } });
+    expect((await like(a, b)).status).toBe(200);
+    const swipes = await app.database.db.selectFrom('swipes').selectAll().where('swiper_id', '=', a.profileId).execute();
+    expect(swipes).toHaveLength(1);
+    // A dislike never undoes the like.
+    await dislike(a, b);
+    expect((await app.database.db.selectFrom('swipes').select('liked').where('swiper_id', '=', a.profileId).executeTakeFirstOrThrow()).liked).toBe(1);
+
+    const mutual = await json<LikeResponse>(await like(b, a));
+    expect(mutual.match).toBe(true);
+    expect((await json<LikeResponse>(await like(b, a))).match).toBe(true);
+    expect(await app.database.db.selectFrom('matches').selectAll().execute()).toHaveLength(1);
+  });
+
+  it('creates exactly one match when two people like each other at the same moment', async () => {
+    const pairs = await Promise.all(Array.from({ length: 8 }, async () => [await createPerson(app, { gender: 'Male' }), await createPerson(app)] as const));
+    const answers = await Promise.all(pairs.flatMap(([a, b]) => [like(a, b), like(b, a)]));
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    const bodies = await Promise.all(answers.map((r) => json<LikeResponse>(r)));
+    for (let i = 0; i < pairs.length; i++) {
+      // At least the second of the two sees the match; never neither.
+      expect(bodies[2 * i]?.match || bodies[2 * i + 1]?.match).toBe(true);
+    }
+    const matches = await app.database.db.selectFrom('matches').selectAll().execute();
+    expect(matches).toHaveLength(pairs.length);
+  });
+
+  it('refuses liking yourself, an unknown, a blocked or a banned profile, and bad input', async () => {
+    const me = await createPerson(app, { gender: 'Male' });
+    const blocked = await createPerson(app);
+    const banned = await createPerson(app, { banned: true });
+    await blocked.browser.post('/api/block', { profile_id: me.profileId });
+    expect((await like(me, me)).status).toBe(400);
+    expect((await me.browser.post('/api/like', { profile_id: 999_999 })).status).toBe(404);
+    expect((await like(me, blocked)).status).toBe(404);
+    expect((await like(me, banned)).status).toBe(404);
+    for (const body of [{}, { profile_id: 'abc' }, { profile_id: -1 }, { profile_id: 1, extra: true }]) {
+      expect((await me.browser.post('/api/like', body)).status).toBe(400);
+    }
+    expect(await app.database.db.selectFrom('swipes').selectAll().execute()).toHaveLength(0);
+  });
+
+  it(`stops a free user at the ${freeLikesPerDay + 1}st like in 24 hours, and never a premium one`, async () => {
+    const free = await createPerson(app, { gender: 'Male' });
+    const premium = await createPerson(app, { gender: 'Male', premium: true });
+    const targets = await Promise.all(Array.from({ length: freeLikesPerDay + 1 }, () => createPerson(app)));
+    for (const target of targets.slice(0, freeLikesPerDay)) expect((await like(free, target)).status).toBe(200);
+    const last = targets[freeLikesPerDay] as Person;
+    const refused = await like(free, last);
+    expect(refused.status).toBe(429);
+    const body = await json<{ code: string; resets_at: string }>(refused);
+    expect(body.code).toBe('like_limit');
+    expect(Date.parse(body.resets_at)).toBeGreaterThan(app.clock.now().getTime());
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(86_000);
+    // Repeating an old like or disliking is not limited.
+    expect((await like(free, targets[0] as Person)).status).toBe(200);
+    expect((await dislike(free, last)).status).toBe(200);
+    for (const target of targets) expect((await like(premium, target)).status).toBe(200);
+    app.clock.advance(24 * 3600 + 1);
+    expect((await like(free, (await createPerson(app)))).status).toBe(200);
+  });
+
+  it('shows free users blurred likers without names and refuses the liker profile with "no subscribe"; premium sees them', async () => {
+    const free = await createPerson(app, { gender: 'Male' });
+    const premium = await createPerson(app, { gender: 'Male', premium: true });
+    const admirer = await createPerson(app, { name: 'Ника', age: 24 });
+    const stranger = await createPerson(app);
+    await like(admirer, free);
+    await like(admirer, premium);
+
+    const freeList = await json<PersonListItem[]>(await free.browser.get('/api/likes'));
+    expect(freeList).toEqual([{ id: null, name: null, age: null, latest_photo: expect.stringMatching(/b{23}0\.jpg$/) as unknown, blurred: true }]);
+    const refused = await free.browser.get(`/api/users_profile_liker?profile_id=${admirer.profileId}`);
+    expect(refused.status).toBe(403);
+    expect((await json(refused)).error).toBe('no subscribe');
+
+    const premiumList = await json<PersonListItem[]>(await premium.browser.get('/api/likes'));
+    expect(premiumList).toEqual([{ id: admirer.profileId, name: 'Ника', age: 24, latest_photo: expect.stringMatching(/a{23}0\.jpg$/) as unknown }]);
+    const opened = await premium.browser.get(`/api/users_profile_liker?profile_id=${admirer.profileId}`);
+    expect(opened.status).toBe(200);
+    expect((await json<UsersProfileResponse>(opened)).users_profile).toMatchObject({ id: admirer.profileId, name: 'Ника', age: 24 });
+    expect((await premium.browser.get(`/api/users_profile_liker?profile_id=${stranger.profileId}`)).status).toBe(404);
+    // Once answered, the liker leaves the list.
+    await dislike(premium, admirer);
+    expect(await json(await premium.browser.get('/api/likes'))).toEqual([]);
+  });
+
+  it('opens a profile only for a current match, and unmatch or block removes the other person from every list', async () => {
+    const a = await createPerson(app, { gender: 'Male' });
+    const b = await createPerson(app);
+    const c = await createPerson(app);
+    expect((await a.browser.get(`/api/users_profile?profile_id=${b.profileId}`)).status).toBe(404);
+    await like(a, b);
+    await like(b, a);
+    await like(a, c);
+    await like(c, a);
+    expect((await json<PersonListItem[]>(await a.browser.get('/api/matches'))).map((m) => m.id).sort()).toEqual([b.profileId, c.profileId].sort());
+    expect((await a.browser.get(`/api/users_profile?profile_id=${b.profileId}`)).status).toBe(200);
+
+    expect((await a.browser.post('/api/unmatch', { profile_id: b.profileId })).status).toBe(200);
+    expect((await a.browser.post('/api/unmatch', { profile_id: b.profileId })).status).toBe(404);
+    expect((await c.browser.post('/api/block', { profile_id: a.profileId })).status).toBe(200);
+    for (const [viewer, other] of [[a, b], [b, a], [a, c], [c, a]] as const) {
+      expect((await json<PersonListItem[]>(await viewer.browser.get('/api/matches'))).map((m) => m.id)).not.toContain(other.profileId);
+      expect((await json<PersonListItem[]>(await viewer.browser.get('/api/likes'))).map((m) => m.id)).not.toContain(other.profileId);
+      expect((await viewer.browser.get(`/api/users_profile?profile_id=${other.profileId}`)).status).toBe(404);
+      expect(await ids(viewer, { gender: 'Any' })).not.toContain(other.profileId);
+    }
+    expect((await like(a, c)).status).toBe(404);
+  });
+
+  it('stores a report for moderation and blocks', async () => {
+    const reporter = await createPerson(app, { gender: 'Male' });
+    const bad = await createPerson(app);
+    expect((await reporter.browser.post('/api/report', { profile_id: bad.profileId, reason: 'nonsense' })).status).toBe(400);
+    expect((await reporter.browser.post('/api/report', { profile_id: reporter.profileId, reason: 'fake' })).status).toBe(400);
+    const res = await reporter.browser.post('/api/report', { profile_id: bad.profileId, reason: 'spam', comment: 'asks for money' });
+    expect(res.status).toBe(200);
+    const reports = await app.database.db.selectFrom('reports').selectAll().execute();
+    expect(reports).toMatchObject([{ reporter_id: reporter.profileId, reported_id: bad.profileId, reason: 'spam', comment: 'asks for money', resolved_at: null }]);
+    expect(await ids(reporter)).not.toContain(bad.profileId);
+    expect(await ids(bad, { gender: 'Any' })).not.toContain(reporter.profileId);
+  });
+
+  it('hides a private profile until it likes someone, through the settings endpoint', async () => {
+    const viewer = await createPerson(app, { gender: 'Male' });
+    const shy = await createPerson(app);
+    expect(await json(await shy.browser.get('/api/settings'))).toEqual({ private_mode: false, notifications: true });
+    expect(await json(await shy.browser.post('/api/settings', { private_mode: true }))).toEqual({ private_mode: true, notifications: true });
+    expect((await shy.browser.post('/api/settings', { private_mode: 'yes' })).status).toBe(400);
+    expect(await ids(viewer)).toEqual([]);
+    await like(shy, viewer);
+    expect(await ids(viewer)).toEqual([shy.profileId]);
+  });
+
+  it('limits search to 60 calls a minute per user', async () => {
+    const viewer = await createPerson(app, { gender: 'Male' });
+    for (let i = 0; i < 60; i++) expect((await viewer.browser.get('/api/search')).status).toBe(404);
+    const limited = await viewer.browser.get('/api/search');
+    expect(limited.status).toBe(429);
+    expect(await json(limited)).toMatchObject({ code: 'search_rate_limited' });
+    app.clock.advance(61);
+    expect((await viewer.browser.get('/api/search')).status).toBe(404);
+  });
+
+  it('answers a sample profile for the tutorial', async () => {
+    const viewer = await createPerson(app, { gender: 'Male' });
+    expect(await json(await viewer.browser.get('/api/training'))).toMatchObject({ name: 'Алиса', distance: 1 });
+  });
+
+  it('never shows coordinates, e-mail, Telegram ids or sub-kilometre distances of another person', async () => {
+    const viewer = await createPerson(app, { gender: 'Male', at: moscow, premium: true });
+    const other = await createPerson(app, { at: north(0.3) });
+    const third = await createPerson(app, { at: north(0.05) });
+    await like(other, viewer);
+    await like(third, viewer);
+    const responses: unknown[] = [];
+    responses.push(await json(await viewer.browser.get('/api/likes')));
+    responses.push(await json(await viewer.browser.get(`/api/users_profile_liker?profile_id=${other.profileId}`)));
+    responses.push(await json(await viewer.browser.get('/api/search')));
+    responses.push(await json(await like(viewer, other)));
+    responses.push(await json(await viewer.browser.get('/api/matches')));
+    responses.push(await json(await viewer.browser.get(`/api/users_profile?profile_id=${other.profileId}`)));
+    responses.push(await json(await third.browser.get('/api/search')));
+
+    const forbidden = /(^|_)(lat|lng|lon|latitude|longitude|coords?|geo)($|_)|e?mail|telegram|tg_id|username|password|hash|token|session|premium_until/i;
+    const walk = (value: unknown, path: string): void => {
+      if (Array.isArray(value)) return value.forEach((v, i) => walk(v, `${path}[${i}]`));
+      if (value && typeof value === 'object') {
+        for (const [key, v] of Object.entries(value)) {
+          expect(forbidden.test(key), `${path}.${key}`).toBe(false);
+          if (key === 'distance' && v !== null) {
+            expect(Number.isInteger(v), `${path}.distance`).toBe(true);
+            expect(v as number).toBeGreaterThanOrEqual(1);
+          }
+          walk(v, `${path}.${key}`);
+        }
+      } else if (typeof value === 'string') {
+        expect(value, path).not.toMatch(/@example\.com/);
+      }
+    };
+    responses.forEach((r, i) => walk(r, `response${i}`));
+    expect(responses.length).toBe(7);
+  });
+
+  it('makes two people in one grid cell indistinguishable wherever the caller stands', async () => {
+    // Two true positions 300 m apart in the same ~1 km cell.
+    const p1: [number, number] = [55.75101, 37.61201];
+    const p2: [number, number] = [55.75349, 37.61452];
+    const x = await createPerson(app, { at: p1 });
+    const y = await createPerson(app, { at: p2 });
+    const viewers = await Promise.all(
+      [[55.70, 37.50], [55.7512, 37.6130], [55.80, 37.70], [59.9386, 30.3141], [55.7489, 37.6111]].map((at) => createPerson(app, { gender: 'Male', at: at as [number, number] })),
+    );
+    const look = async () => Promise.all(viewers.map(async (v) => searchAll(v)));
+    const before = await look();
+    for (const seen of before) {
+      const [first, second] = seen;
+      expect(first?.distance).toBe(second?.distance);
+    }
+    // Swap their true positions through the real API (which snaps on write): nobody can tell.
+    expect((await x.browser.post('/api/edit_profile', { latitude: p2[0], longitude: p2[1] })).status).toBe(200);
+    expect((await y.browser.post('/api/edit_profile', { latitude: p1[0], longitude: p1[1] })).status).toBe(200);
+    expect(await look()).toEqual(before);
+  });
+});

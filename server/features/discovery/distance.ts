@@ -1,0 +1,28 @@
+export interface Point {
+  latitude: number;
+  longitude: number;
+}
+
+const earthRadiusKm = 6371;
+
+/** Great-circle distance in kilometres. */
+export function haversineKm(a: Point, b: Point): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.latitude - a.latitude) * rad;
+  const dLon = (b.longitude - a.longitude) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * earthRadiusKm * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/**
+ * What people are shown: whole kilometres between two (already snapped) points, never below 1, so
+ * neighbours in one cell or the next read "1 km" and nothing finer than the grid can be learned.
+ */
+export function shownDistanceKm(a: Point | null, b: Point | null): number | null {
+  if (!a || !b) return null;
+  return Math.max(1, Math.round(haversineKm(a, b)));
+}
+
+export function pointOf(row: { latitude: number | null; longitude: number | null }): Point | null {
+  return row.latitude === null || row.longitude === null ? null : { latitude: row.latitude, longitude: row.longitude };
+}

@@ -1,0 +1,172 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+
+/** The caller's own profile with what discovery needs about them. */
+export async function findMyProfile(db: Kysely<Database>, userId: number) {
+  return db
+    .selectFrom('profiles as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select(['p.id', 'p.name', 'p.gender', 'p.preferred_gender', 'p.latitude', 'p.longitude', 'u.premium_until'])
+    .where('p.user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** Another person's profile, only if their account is in good standing (verified, not banned). */
+export async function findVisibleProfile(db: Kysely<Database>, profileId: number) {
+  return db
+    .selectFrom('profiles as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select(['p.id', 'p.user_id', 'p.name', 'p.age', 'p.city', 'p.gender', 'p.bio', 'p.latitude', 'p.longitude'])
+    .where('p.id', '=', profileId)
+    .where('u.verified_at', 'is not', null)
+    .where('u.banned_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function photoNamesOf(db: Kysely<Database>, profileId: number): Promise<string[]> {
+  const rows = await db.selectFrom('photos').select('file_name').where('profile_id', '=', profileId).orderBy('position').orderBy('id').execute();
+  return rows.map((r) => r.file_name);
+}
+
+export async function isBlockedEitherWay(db: Kysely<Database>, a: number, b: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('blocks')
+    .select('blocker_id')
+    .where((eb) => eb.or([eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]), eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)])]))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function findSwipe(db: Kysely<Database>, swiperId: number, targetId: number) {
+  return db.selectFrom('swipes').select(['liked', 'created_at']).where('swiper_id', '=', swiperId).where('target_id', '=', targetId).executeTakeFirst();
+}
+
+export async function countLikesSince(db: Kysely<Database>, swiperId: number, since: string): Promise<{ count: number; oldest: string | null }> {
+  const row = await db
+    .selectFrom('swipes')
+    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')])
+    .where('swiper_id', '=', swiperId)
+    .where('liked', '=', 1)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.n), oldest: row.oldest };
+}
+
+/**
+ * Takes both profiles' row locks in id order, so two people liking each other at the same moment are
+ * serialised and the second sees the first's like (no lost match, no deadlock).
+ */
+export async function lockPair(db: Kysely<Database>, a: number, b: number): Promise<void> {
+  for (const id of [Math.min(a, b), Math.max(a, b)]) {
+    await db.updateTable('profiles').set((eb) => ({ private_mode: eb.ref('private_mode') })).where('id', '=', id).execute();
+  }
+}
+
+export async function upsertSwipe(db: Kysely<Database>, swiperId: number, targetId: number, liked: boolean, now: string): Promise<void> {
+  await db
+    .insertInto('swipes')
+    .values({ swiper_id: swiperId, target_id: targetId, liked: liked ? 1 : 0, created_at: now })
+    .onConflict((oc) => oc.columns(['swiper_id', 'target_id']).doUpdateSet({ liked: liked ? 1 : 0, created_at: now }))
+    .execute();
+}
+
+const pair = (a: number, b: number) => ({ low: Math.min(a, b), high: Math.max(a, b) });
+
+export async function insertMatch(db: Kysely<Database>, a: number, b: number, now: string): Promise<void> {
+  const { low, high } = pair(a, b);
+  await db
+    .insertInto('matches')
+    .values({ profile_low: low, profile_high: high, created_at: now, unmatched_at: null })
+    .onConflict((oc) => oc.columns(['profile_low', 'profile_high']).doNothing())
+    .execute();
+}
+
+export async function findLiveMatch(db: Kysely<Database>, a: number, b: number) {
+  const { low, high } = pair(a, b);
+  return db
+    .selectFrom('matches')
+    .select(['id', 'created_at'])
+    .where('profile_low', '=', low)
+    .where('profile_high', '=', high)
+    .where('unmatched_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function endMatch(db: Kysely<Database>, a: number, b: number, now: string): Promise<number> {
+  const { low, high } = pair(a, b);
+  const result = await db
+    .updateTable('matches')
+    .set({ unmatched_at: now })
+    .where('profile_low', '=', low)
+    .where('profile_high', '=', high)
+    .where('unmatched_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function insertBlock(db: Kysely<Database>, blocker: number, blocked: number, now: string): Promise<void> {
+  await db
+    .insertInto('blocks')
+    .values({ blocker_id: blocker, blocked_id: blocked, created_at: now })
+    .onConflict((oc) => oc.columns(['blocker_id', 'blocked_id']).doNothing())
+    .execute();
+}
+
+/** The main photo of a profile as a correlated subquery, for lists (one query, not one per person). */
+const mainPhoto = (column: 'file_name' | 'blur_name') =>
+  sql<string | null>`(select ph.${sql.ref(column)} from photos ph where ph.profile_id = p.id order by ph.position, ph.id limit 1)`;
+
+/** Current matches, newest first, in one query. */
+export async function listMatches(db: Kysely<Database>, me: number) {
+  return db
+    .selectFrom('matches as m')
+    .innerJoin('profiles as p', (join) =>
+      join.on((eb) =>
+        eb.or([
+          eb.and([eb('m.profile_low', '=', me), eb('p.id', '=', eb.ref('m.profile_high'))]),
+          eb.and([eb('m.profile_high', '=', me), eb('p.id', '=', eb.ref('m.profile_low'))]),
+        ]),
+      ),
+    )
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select(['p.id', 'p.name', 'p.age', mainPhoto('file_name').as('latest_photo')])
+    .where('m.unmatched_at', 'is', null)
+    .where('u.banned_at', 'is', null)
+    .orderBy('m.created_at', 'desc')
+    .orderBy('m.id', 'desc')
+    .execute();
+}
+
+/** People who liked me and whom I have not swiped, not blocked either way, newest first, in one query. */
+export async function listLikers(db: Kysely<Database>, me: number) {
+  return db
+    .selectFrom('swipes as l')
+    .innerJoin('profiles as p', 'p.id', 'l.swiper_id')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select(['p.id', 'p.name', 'p.age', mainPhoto('file_name').as('latest_photo'), mainPhoto('blur_name').as('blurred_photo')])
+    .where('l.target_id', '=', me)
+    .where('l.liked', '=', 1)
+    .where('u.banned_at', 'is', null)
+    .where('u.verified_at', 'is not', null)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('swipes as mine').select('mine.liked').where('mine.swiper_id', '=', me).whereRef('mine.target_id', '=', 'p.id'))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('blocks as b')
+            .select('b.blocker_id')
+            .where((w) => w.or([w.and([w('b.blocker_id', '=', me), w('b.blocked_id', '=', w.ref('p.id'))]), w.and([w('b.blocked_id', '=', me), w('b.blocker_id', '=', w.ref('p.id'))])])),
+        ),
+      ),
+    )
+    .orderBy('l.created_at', 'desc')
+    .limit(500)
+    .execute();
+}
+
+export async function insertReport(
+  db: Kysely<Database>,
+  report: { reporter_id: number; reported_id: number; reason: Database['reports']['reason']; comment: string; created_at: string },
+): Promise<void> {
+  await db.insertInto('reports').values({ ...report, resolved_at: null, resolution: null }).execute();
+}

@@ -1,0 +1,25 @@
+/**
+ * The free and premium rules. The spec leaves the enforced limits to us; they live here, by name,
+ * and every one is enforced by the server.
+ */
+
+/** Likes a free user may give per rolling 24 hours. Premium: no limit. */
+export const freeLikesPerDay = 50;
+export const likeWindowSeconds = 24 * 60 * 60;
+
+/** Anti-scraping: search calls per user. */
+export const searchPerMinute = 60;
+export const searchPerDay = 1000;
+
+/**
+ * Ranking boosts, in kilometres subtracted from the distance and never more than half of it, so a boost
+ * reorders people who are about as near, and never brings someone from another city ahead of a neighbour.
+ */
+export const premiumBoostKm = 5;
+export const likedYouBoostKm = 10;
+
+/** How many of the nearest candidates the boosts are allowed to reorder. */
+export const rankingPoolSize = 100;
+
+/** Half-heights (degrees of latitude) of the search boxes tried in turn, nearest first. */
+export const searchBoxSteps = [0.05, 0.25, 1, 4, 16, 180] as const;

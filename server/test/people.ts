@@ -1,0 +1,102 @@
+import type { Gender, PreferredGender } from '../../db/schema.ts';
+import { hashSessionId, newSessionId } from '../features/sessions/sessionIds.ts';
+import { snapCoordinates } from '../features/profiles/locationGrid.ts';
+import { Browser } from './browser.ts';
+import type { TestApp } from './testApp.ts';
+
+export interface PersonOptions {
+  name?: string;
+  gender?: Gender;
+  preferred?: PreferredGender;
+  age?: number;
+  /** True position; stored snapped, as the API would. Omit for a profile without location. */
+  at?: [number, number] | null;
+  premium?: boolean;
+  privateMode?: boolean;
+  verified?: boolean;
+  banned?: boolean;
+  photos?: number;
+}
+
+export interface Person {
+  browser: Browser;
+  userId: number;
+  profileId: number;
+  name: string;
+}
+
+let counter = 0;
+
+/**
+ * A person with a profile, made straight in the database (an argon2 hash and a sharp re-encode per person
+ * would make discovery tests slow), signed in through a real session cookie so every request goes through
+ * the real authentication.
+ */
+export async function createPerson(app: TestApp, options: PersonOptions = {}): Promise<Person> {
+  counter += 1;
+  const db = app.database.db;
+  const now = app.clock.now();
+  const gender = options.gender ?? 'Female';
+  const name = options.name ?? `Person${counter}`;
+  const user = await db
+    .insertInto('users')
+    .values({
+      email: `person${counter}-${process.pid}-${Date.now()}@example.com`,
+      password_hash: null,
+      language: 'ru',
+      verified_at: options.verified === false ? null : now.toISOString(),
+      banned_at: options.banned ? now.toISOString() : null,
+      created_at: now.toISOString(),
+      premium_until: options.premium ? new Date(now.getTime() + 30 * 86_400_000).toISOString() : null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const at = options.at === undefined ? ([55.7558, 37.6173] as [number, number]) : options.at;
+  const snapped = at ? snapCoordinates(at[0], at[1]) : null;
+  const profile = await db
+    .insertInto('profiles')
+    .values({
+      user_id: user.id,
+      name,
+      age: options.age ?? 30,
+      gender,
+      preferred_gender: options.preferred ?? (gender === 'Male' ? 'Female' : gender === 'Female' ? 'Male' : 'Any'),
+      bio: `Bio of ${name}`,
+      city: 'Москва',
+      latitude: snapped?.latitude ?? null,
+      longitude: snapped?.longitude ?? null,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+      private_mode: options.privateMode ? 1 : 0,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (let i = 0; i < (options.photos ?? 1); i++) {
+    await db
+      .insertInto('photos')
+      .values({ profile_id: profile.id, file_name: `${String(profile.id).padStart(8, '0')}${'a'.repeat(23)}${i}.jpg`, blur_name: `${String(profile.id).padStart(8, '0')}${'b'.repeat(23)}${i}.jpg`, position: i, created_at: now.toISOString() })
+      .execute();
+  }
+  const sessionId = newSessionId();
+  await db
+    .insertInto('sessions')
+    .values({ id_hash: hashSessionId(sessionId), user_id: user.id, created_at: now.toISOString(), expires_at: new Date(now.getTime() + 86_400_000 * 30).toISOString() })
+    .execute();
+  const browser = new Browser(app.url);
+  browser.setCookie('iskra_session', sessionId);
+  return { browser, userId: user.id, profileId: profile.id, name };
+}
+
+/** Every search answer in turn (the app's prefetch pattern: exclude what it already holds) until 404. */
+export async function searchAll(person: Person, params: Record<string, string> = {}, max = 20): Promise<{ id: number; distance: number | null }[]> {
+  const seen: { id: number; distance: number | null }[] = [];
+  for (let i = 0; i < max; i++) {
+    const query = new URLSearchParams({ ...params, exclude: seen.map((s) => s.id).join(',') });
+    const res = await person.browser.get(`/api/search?${query.toString()}`);
+    if (res.status === 404) return seen;
+    if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
+    const body = (await res.json()) as { profile_id: number; distance: number | null };
+    seen.push({ id: body.profile_id, distance: body.distance });
+  }
+  return seen;
+}
