@@ -17,6 +17,9 @@ export interface Database {
   blocks: BlocksTable;
   reports: ReportsTable;
   rate_counters: RateCountersTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  events: EventsTable;
 }
 
 export interface UsersTable {
@@ -145,4 +148,33 @@ export interface RateCountersTable {
   key: string;
   window_start: string;
   count: number;
+}
+
+export interface ConversationsTable {
+  id: Generated<number>;
+  match_id: number;
+  created_at: string;
+  last_message_at: string | null;
+}
+
+export interface MessagesTable {
+  id: Generated<number>;
+  conversation_id: number;
+  /** The sender's profile id. */
+  sender_id: number;
+  /** Plain text, stored and returned as typed; the app renders it as text, never HTML. */
+  content: string;
+  created_at: string;
+  read_at: string | null;
+}
+
+export type EventType = 'message' | 'match' | 'read';
+
+export interface EventsTable {
+  id: Generated<number>;
+  user_id: number;
+  type: EventType;
+  /** JSON text. */
+  payload: string;
+  created_at: string;
 }

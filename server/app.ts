@@ -2,7 +2,9 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { accountRoutes } from './features/accounts/routes.ts';
+import { chatRoutes } from './features/chat/routes.ts';
 import { discoveryRoutes } from './features/discovery/routes.ts';
+import { eventRoutes } from './features/events/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { uploadRoutes } from './features/photos/routes.ts';
 import { profileRoutes } from './features/profiles/routes.ts';
@@ -29,6 +31,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   profileRoutes(api, services);
   uploadRoutes(api, services);
   discoveryRoutes(api, services);
+  chatRoutes(api, services);
+  eventRoutes(api, services);
 
   app.use(securityHeaders());
   app.use(errorHandler(deps.logger));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { openDatabase } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createApp } from './app.ts';
+import { PostgresEventBus } from './features/events/eventBus.ts';
 import { EnvError, loadEnv } from './env.ts';
 import { createLogger } from './logger.ts';
 import { createLogMailer, createSmtpMailer } from './mail/mailer.ts';
@@ -15,6 +16,8 @@ async function main(): Promise<void> {
   const applied = await migrateToLatest(db, schema);
   logger.info({ database: description, migrationsApplied: applied.length }, 'database ready');
 
+  // Several processes on one PostgreSQL database tell each other of new events through LISTEN/NOTIFY.
+  const eventBus = dialect === 'postgres' && env.DATABASE_URL ? await PostgresEventBus.start(env.DATABASE_URL, schema ?? 'public', logger) : undefined;
   const mailer = env.SMTP_URL ? createSmtpMailer(env.SMTP_URL, env.MAIL_FROM) : createLogMailer(logger);
   const app = createApp({
     db,
@@ -25,6 +28,7 @@ async function main(): Promise<void> {
     publicUrl: env.PUBLIC_URL,
     sessionSecret: env.SESSION_SECRET,
     trustProxy: env.TRUST_PROXY,
+    ...(eventBus ? { eventBus } : {}),
   });
 
   const server = app.listen(env.PORT, env.HOST);
@@ -33,8 +37,9 @@ async function main(): Promise<void> {
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
+    server.closeIdleConnections();
     server.close(() => {
-      void db.destroy().then(() => process.exit(0));
+      void Promise.all([db.destroy(), eventBus?.close()]).then(() => process.exit(0));
     });
     setTimeout(() => process.exit(0), 10_000).unref();
   };

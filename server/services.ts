@@ -12,6 +12,8 @@ import { PhotoStore } from './features/photos/photoStore.ts';
 import { ProfileService } from './features/profiles/service.ts';
 import { DiscoveryService } from './features/discovery/service.ts';
 import { RateCounter } from './features/rateLimits/rateCounter.ts';
+import { ChatService } from './features/chat/service.ts';
+import { InProcessEventBus, type EventBus } from './features/events/eventBus.ts';
 import { Csrf } from './http/csrf.ts';
 import type { CookiePolicy } from './http/sessionCookie.ts';
 import type { Logger } from './logger.ts';
@@ -31,6 +33,8 @@ export interface AppDeps {
   trustProxy?: boolean;
   clock?: Clock;
   passwords?: PasswordHasher;
+  /** How event streams learn of new events; in-process unless PostgreSQL's LISTEN/NOTIFY is given. */
+  eventBus?: EventBus;
 }
 
 /** The services every feature's routes call, built once per app from its deps. */
@@ -46,6 +50,8 @@ export interface Services {
   photoStore: PhotoStore;
   profiles: ProfileService;
   discovery: DiscoveryService;
+  chat: ChatService;
+  eventBus: EventBus;
 }
 
 /** Paths that do not use the session cookie and so need no CSRF token (webhooks, token sign-in). */
@@ -58,6 +64,8 @@ export function buildServices(deps: AppDeps): Services {
   const sessions = new SessionService(deps.db, new SessionTokens(deps.sessionSecret), clock);
   const throttle = new LoginThrottle(deps.db, clock, deps.sessionSecret);
   const photoStore = new PhotoStore(deps.uploadsDir);
+  const rates = new RateCounter(deps.db, clock);
+  const eventBus = deps.eventBus ?? new InProcessEventBus();
   return {
     db: deps.db,
     logger: deps.logger,
@@ -69,6 +77,8 @@ export function buildServices(deps: AppDeps): Services {
     verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
     photoStore,
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger),
-    discovery: new DiscoveryService(deps.db, clock, new RateCounter(deps.db, clock)),
+    discovery: new DiscoveryService(deps.db, clock, rates, eventBus),
+    chat: new ChatService(deps.db, clock, rates, eventBus),
+    eventBus,
   };
 }

@@ -13,7 +13,9 @@ export function sessionLoader(sessions: SessionService, policy: CookiePolicy): M
   return async (ctx, next) => {
     ctx.state.auth = null;
     const header = ctx.get('Authorization');
-    const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    // EventSource cannot set headers, so the event stream alone may carry the token in its URL.
+    const queryToken = ctx.path === '/api/events' && typeof ctx.query.token === 'string' ? ctx.query.token : undefined;
+    const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? queryToken;
     if (bearer) {
       ctx.state.auth = await sessions.resolveToken(bearer);
     } else {

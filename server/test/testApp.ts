@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import type { Dialect } from '../../db/client.ts';
 import { createApp } from '../app.ts';
 import { createLogger } from '../logger.ts';
+import type { EventBus } from '../features/events/eventBus.ts';
 import { createSmtpMailer } from '../mail/mailer.ts';
 import { SmtpStandIn } from './smtpStandIn.ts';
 import { TestClock } from './testClock.ts';
@@ -21,9 +22,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export const testSessionSecret = 'test-secret-that-is-long-enough-for-hmac-and-jwt';
+
+export interface TestAppOptions {
+  /** Share another app's database (a second server process on the same data). */
+  database?: TestDatabase;
+  eventBus?: EventBus;
+}
+
 /** The real app on a random loopback port, over a fresh database, mailing through a real SMTP server. */
-export async function createTestApp(dialect: Dialect): Promise<TestApp> {
-  const database = await createTestDatabase(dialect);
+export async function createTestApp(dialect: Dialect, options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase(dialect));
   const smtp = new SmtpStandIn();
   const smtpUrl = await smtp.start();
   const clock = new TestClock();
@@ -42,8 +51,9 @@ export async function createTestApp(dialect: Dialect): Promise<TestApp> {
     mailer: createSmtpMailer(smtpUrl, 'Iskra <no-reply@iskra.test>'),
     uploadsDir: path.join(database.dataDir, 'uploads'),
     publicUrl: 'http://localhost:8080',
-    sessionSecret: 'test-secret-that-is-long-enough-for-hmac-and-jwt',
+    sessionSecret: testSessionSecret,
     clock,
+    ...(options.eventBus ? { eventBus: options.eventBus } : {}),
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -58,7 +68,9 @@ export async function createTestApp(dialect: Dialect): Promise<TestApp> {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await smtp.stop();
-      await database.drop();
+      await options.eventBus?.close();
+      // A shared database belongs to the app that made it.
+      if (!options.database) await database.drop();
     },
   };
 }

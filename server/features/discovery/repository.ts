@@ -72,13 +72,16 @@ export async function upsertSwipe(db: Kysely<Database>, swiperId: number, target
 
 const pair = (a: number, b: number) => ({ low: Math.min(a, b), high: Math.max(a, b) });
 
-export async function insertMatch(db: Kysely<Database>, a: number, b: number, now: string): Promise<void> {
+/** True when this call created the match (false when it already existed). */
+export async function insertMatch(db: Kysely<Database>, a: number, b: number, now: string): Promise<boolean> {
   const { low, high } = pair(a, b);
-  await db
+  const row = await db
     .insertInto('matches')
     .values({ profile_low: low, profile_high: high, created_at: now, unmatched_at: null })
     .onConflict((oc) => oc.columns(['profile_low', 'profile_high']).doNothing())
-    .execute();
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function findLiveMatch(db: Kysely<Database>, a: number, b: number) {

@@ -3,6 +3,8 @@ import type { Database } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { LikeResponse, PersonListItem, SearchQuery, SearchResult, UsersProfileResponse } from '../../contract/discovery.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../errors.ts';
+import type { EventBus } from '../events/eventBus.ts';
+import { insertEvents } from '../events/repository.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import { findCandidates, type CandidateRow } from './candidates.ts';
 import { haversineKm, pointOf, shownDistanceKm, type Point } from './distance.ts';
@@ -45,6 +47,7 @@ export class DiscoveryService {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly rates: RateCounter,
+    private readonly bus: EventBus,
   ) {}
 
   private isPremium(premiumUntil: string | null): boolean {
@@ -127,18 +130,32 @@ export class DiscoveryService {
     const newLike = liked && existing?.liked !== 1;
     if (newLike && !this.isPremium(me.premium_until)) await this.assertLikeAllowance(me.id, now);
 
-    const match = await this.db.transaction().execute(async (trx) => {
+    const photos = await photoNamesOf(this.db, targetId);
+    const myPhotos = await photoNamesOf(this.db, me.id);
+    const { match, created } = await this.db.transaction().execute(async (trx) => {
       await lockPair(trx, me.id, targetId);
       const current = await findSwipe(trx, me.id, targetId);
       // A dislike never undoes a like; a like may follow a dislike (from the likers list).
       if (!current || (liked && current.liked === 0)) await upsertSwipe(trx, me.id, targetId, liked, now.toISOString());
+      let created = false;
       if (liked) {
         const theirs = await findSwipe(trx, targetId, me.id);
-        if (theirs?.liked === 1) await insertMatch(trx, me.id, targetId, now.toISOString());
+        if (theirs?.liked === 1) created = await insertMatch(trx, me.id, targetId, now.toISOString());
       }
-      return (await findLiveMatch(trx, me.id, targetId)) !== undefined;
+      if (created) {
+        // Both sides hear of the match on their open tabs (and later through the bot).
+        await insertEvents(
+          trx,
+          [
+            { userId: userId, type: 'match', payload: { profile: { id: target.id, name: target.name, photo: photos[0] ?? null } } },
+            { userId: target.user_id, type: 'match', payload: { profile: { id: me.id, name: me.name, photo: myPhotos[0] ?? null } } },
+          ],
+          now.toISOString(),
+        );
+      }
+      return { match: (await findLiveMatch(trx, me.id, targetId)) !== undefined, created };
     });
-    const photos = await photoNamesOf(this.db, targetId);
+    if (created) await this.bus.publish([userId, target.user_id]);
     return { match, profile: { id: target.id, name: target.name, photo: photos[0] ?? null } };
   }
 

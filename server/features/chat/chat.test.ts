@@ -1,0 +1,207 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatListItem, Message, MessagesResponse } from '../../contract/chat.ts';
+import { PostgresEventBus } from '../events/eventBus.ts';
+import { createLogger } from '../../logger.ts';
+import { Browser, json } from '../../test/browser.ts';
+import { SessionTokens } from '../sessions/tokens.ts';
+import { EventStreamClient } from '../../test/eventStream.ts';
+import { createPerson, type Person } from '../../test/people.ts';
+import { createTestApp, testSessionSecret, type TestApp } from '../../test/testApp.ts';
+import { createTestDatabase, testDialects } from '../../test/testDatabase.ts';
+import { freeMessagesPerDay } from './rules.ts';
+
+describe.each(testDialects())('chat on %s', (dialect) => {
+  let app: TestApp;
+  beforeEach(async () => {
+    app = await createTestApp(dialect);
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
+  async function matched(options: { premium?: boolean } = {}): Promise<[Person, Person]> {
+    const a = await createPerson(app, { gender: 'Male', name: 'Антон', ...options });
+    const b = await createPerson(app, { name: 'Белла' });
+    await a.browser.post('/api/like', { profile_id: b.profileId });
+    await b.browser.post('/api/like', { profile_id: a.profileId });
+    return [a, b];
+  }
+  const start = async (from: Person, to: Person) => {
+    const res = await from.browser.post('/api/conversations/start', { profile_id: to.profileId });
+    expect(res.status).toBe(200);
+    return (await json<{ conversation_id: number }>(res)).conversation_id;
+  };
+  const send = (from: Person, conversation: number, content: string) => from.browser.post(`/api/conversations/${conversation}/messages`, { content });
+  const read = async (who: Person, conversation: number, query = '') => who.browser.get(`/api/conversations/${conversation}/messages${query}`);
+
+  it('starts a conversation only with a match, and twice gives the same one', async () => {
+    const [a, b] = await matched();
+    const stranger = await createPerson(app);
+    const id = await start(a, b);
+    expect(await start(b, a)).toBe(id);
+    expect((await a.browser.post('/api/conversations/start', { profile_id: stranger.profileId })).status).toBe(404);
+    expect((await a.browser.post('/api/conversations/start', { profile_id: 'x' })).status).toBe(400);
+  });
+
+  it('pages 45 messages by 20 as 20, 20, 5 with no gaps or repeats while new ones arrive', async () => {
+    const [a, b] = await matched({ premium: true });
+    const id = await start(a, b);
+    for (let i = 1; i <= 45; i++) expect((await send(i % 2 ? a : b, id, `message ${i}`)).status).toBe(201);
+    const page1 = await json<MessagesResponse>(await read(a, id, '?limit=20'));
+    expect(page1.participant).toEqual({ name: 'Белла', photo: expect.any(String) as unknown });
+    // New messages arrive between pages: the cursor keeps older pages exact.
+    await send(b, id, 'late 1');
+    const page2 = await json<MessagesResponse>(await read(a, id, `?limit=20&before_message_id=${page1.messages[0]?.message_id ?? 0}`));
+    await send(a, id, 'late 2');
+    const page3 = await json<MessagesResponse>(await read(a, id, `?limit=20&before_message_id=${page2.messages[0]?.message_id ?? 0}`));
+    expect([page1.messages.length, page2.messages.length, page3.messages.length]).toEqual([20, 20, 5]);
+    const contents = [...page3.messages, ...page2.messages, ...page1.messages].map((m) => m.content);
+    expect(contents).toEqual(Array.from({ length: 45 }, (_, i) => `message ${i + 1}`));
+    expect(page1.messages.at(-1)?.sender_profile_id).toBe(a.profileId);
+  });
+
+  it('keeps strangers, the unmatched and the blocked out of reading and writing', async () => {
+    const [a, b] = await matched();
+    const id = await start(a, b);
+    await send(a, id, 'hello');
+    const stranger = await createPerson(app);
+    expect((await read(stranger, id)).status).toBe(404);
+    expect((await send(stranger, id, 'hi')).status).toBe(404);
+
+    const [c, d] = await matched();
+    const id2 = await start(c, d);
+    await c.browser.post('/api/unmatch', { profile_id: d.profileId });
+    for (const who of [c, d]) {
+      expect((await read(who, id2)).status).toBe(404);
+      expect((await send(who, id2, 'still there?')).status).toBe(404);
+    }
+    await b.browser.post('/api/block', { profile_id: a.profileId });
+    for (const who of [a, b]) {
+      expect((await read(who, id)).status).toBe(404);
+      expect((await send(who, id, 'hm')).status).toBe(404);
+      expect(await json(await who.browser.get('/api/chats'))).toEqual([]);
+    }
+  });
+
+  it('refuses empty, whitespace and over-long messages and keeps text as typed', async () => {
+    const [a, b] = await matched();
+    const id = await start(a, b);
+    for (const content of ['', '   \n\t ', 'x'.repeat(2001)]) expect((await send(a, id, content)).status).toBe(400);
+    expect((await a.browser.post(`/api/conversations/${id}/messages`, { content: 'hi', html: true })).status).toBe(400);
+    const html = '<img src=x onerror=alert(1)> & "quotes"';
+    const sent = await json<Message>(await send(a, id, html));
+    expect(sent.content).toBe(html);
+    expect((await json<MessagesResponse>(await read(b, id))).messages.map((m) => m.content)).toEqual([html]);
+    expect((await send(a, id, 'x'.repeat(2000))).status).toBe(201);
+  });
+
+  it('lists chats newest first with the last message, and clears the unread flag once read', async () => {
+    const [a, b] = await matched();
+    const c = await createPerson(app, { name: 'Вика' });
+    await a.browser.post('/api/like', { profile_id: c.profileId });
+    await c.browser.post('/api/like', { profile_id: a.profileId });
+    const withB = await start(a, b);
+    const withC = await start(a, c);
+    await send(b, withB, 'от Беллы');
+    app.clock.advance(5);
+    await send(c, withC, 'от Вики');
+    let chats = await json<ChatListItem[]>(await a.browser.get('/api/chats'));
+    expect(chats.map((x) => [x.conversation_id, x.name, x.last_message, x.has_unread])).toEqual([
+      [withC, 'Вика', 'от Вики', true],
+      [withB, 'Белла', 'от Беллы', true],
+    ]);
+    await read(a, withC);
+    chats = await json<ChatListItem[]>(await a.browser.get('/api/chats'));
+    expect(chats.find((x) => x.conversation_id === withC)?.has_unread).toBe(false);
+    expect(chats.find((x) => x.conversation_id === withB)?.has_unread).toBe(true);
+    // The sender's own message never counts as unread for them.
+    expect((await json<ChatListItem[]>(await c.browser.get('/api/chats')))[0]?.has_unread).toBe(false);
+  });
+
+  it(`limits free users to ${freeMessagesPerDay} messages a day and everyone to 30 a minute`, async () => {
+    const [a, b] = await matched();
+    const id = await start(a, b);
+    for (let i = 0; i < 30; i++) expect((await send(a, id, `m${i}`)).status).toBe(201);
+    const fast = await send(a, id, 'too fast');
+    expect(fast.status).toBe(429);
+    expect(await json(fast)).toMatchObject({ code: 'message_rate_limited' });
+    for (let minute = 0; minute < 3; minute++) {
+      app.clock.advance(61);
+      for (let i = 0; i < 30 && (minute < 2 || i < 10); i++) expect((await send(a, id, `n${minute}-${i}`)).status).toBe(201);
+    }
+    app.clock.advance(61);
+    const daily = await send(a, id, 'one more');
+    expect(daily.status).toBe(429);
+    expect(await json(daily)).toMatchObject({ code: 'message_limit', limit: freeMessagesPerDay });
+  });
+
+  it('pushes a message to the other person\'s open event stream, and replays what a reconnecting tab missed', async () => {
+    const [a, b] = await matched();
+    const id = await start(a, b);
+    const cookie = `iskra_session=${b.browser.cookie('iskra_session') ?? ''}`;
+    const stream = await EventStreamClient.open(`${app.url}/api/events`, { Cookie: cookie });
+    await send(a, id, 'live one');
+    const live = await stream.waitFor((e) => e.type === 'message');
+    expect(live.data).toMatchObject({ conversation_id: id, content: 'live one', sender_profile_id: a.profileId });
+    stream.close();
+
+    await send(a, id, 'while away 1');
+    await send(a, id, 'while away 2');
+    const again = await EventStreamClient.open(`${app.url}/api/events`, { Cookie: cookie, 'Last-Event-ID': String(live.id) });
+    await again.waitFor((e) => (e.data as { content?: string }).content === 'while away 2');
+    expect(again.events.map((e) => (e.data as { content?: string }).content)).toEqual(['while away 1', 'while away 2']);
+    again.close();
+
+    // Reading tells the sender; EventSource cannot set headers, so a jwtToken in the URL is accepted.
+    const now = app.clock.now();
+    const token = await new SessionTokens(testSessionSecret).sign(a.browser.cookie('iskra_session') ?? '', a.userId, now, new Date(now.getTime() + 3_600_000));
+    const senderStream = await EventStreamClient.open(`${app.url}/api/events?token=${encodeURIComponent(token)}`);
+    await read(b, id);
+    const readEvent = await senderStream.waitFor((e) => e.type === 'read');
+    expect(readEvent.data).toEqual({ conversation_id: id, reader_profile_id: b.profileId });
+    senderStream.close();
+    expect((await fetch(`${app.url}/api/events?token=forged`)).status).toBe(401);
+  });
+
+  it('tells both people of a new match on their streams, and refuses a stream without a session', async () => {
+    const a = await createPerson(app, { gender: 'Male' });
+    const b = await createPerson(app, { name: 'Белла' });
+    const streamA = await EventStreamClient.open(`${app.url}/api/events`, { Cookie: `iskra_session=${a.browser.cookie('iskra_session') ?? ''}` });
+    await a.browser.post('/api/like', { profile_id: b.profileId });
+    await b.browser.post('/api/like', { profile_id: a.profileId });
+    const event = await streamA.waitFor((e) => e.type === 'match');
+    expect(event.data).toMatchObject({ profile: { id: b.profileId, name: 'Белла' } });
+    streamA.close();
+    expect((await fetch(`${app.url}/api/events`)).status).toBe(401);
+  });
+
+  if (dialect === 'postgres') {
+    it('delivers across two server processes on one database through LISTEN/NOTIFY', async () => {
+      const url = process.env.TEST_DATABASE_URL ?? '';
+      const logger = createLogger('silent');
+      const database = await createTestDatabase('postgres');
+      const schema = database.schema ?? '';
+      const first = await createTestApp('postgres', { database, eventBus: await PostgresEventBus.start(url, schema, logger) });
+      const second = await createTestApp('postgres', { database, eventBus: await PostgresEventBus.start(url, schema, logger) });
+      try {
+        const a = await createPerson(first, { gender: 'Male' });
+        const b = await createPerson(first);
+        await a.browser.post('/api/like', { profile_id: b.profileId });
+        await b.browser.post('/api/like', { profile_id: a.profileId });
+        const id = await start(a, b);
+        // B listens on the first process; A writes through the second.
+        const stream = await EventStreamClient.open(`${first.url}/api/events`, { Cookie: `iskra_session=${b.browser.cookie('iskra_session') ?? ''}` });
+        const aOnSecond = new Browser(second.url);
+        aOnSecond.setCookie('iskra_session', a.browser.cookie('iskra_session') ?? '');
+        expect((await aOnSecond.post(`/api/conversations/${id}/messages`, { content: 'across processes' })).status).toBe(201);
+        const event = await stream.waitFor((e) => e.type === 'message');
+        expect(event.data).toMatchObject({ content: 'across processes' });
+        stream.close();
+      } finally {
+        await second.close();
+        await first.close();
+        await database.drop();
+      }
+    });
+  }
+});

@@ -1,0 +1,141 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+
+/**
+ * A conversation the profile belongs to and may still use: its match is live and neither side has
+ * blocked the other. Anything else is treated as if it did not exist.
+ */
+export async function findUsableConversation(db: Kysely<Database>, conversationId: number, profileId: number) {
+  return db
+    .selectFrom('conversations as c')
+    .innerJoin('matches as m', 'm.id', 'c.match_id')
+    .select(['c.id', 'm.profile_low', 'm.profile_high'])
+    .where('c.id', '=', conversationId)
+    .where('m.unmatched_at', 'is', null)
+    .where((eb) => eb.or([eb('m.profile_low', '=', profileId), eb('m.profile_high', '=', profileId)]))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('blocks as b')
+            .select('b.blocker_id')
+            .where((w) =>
+              w.or([
+                w.and([w('b.blocker_id', '=', w.ref('m.profile_low')), w('b.blocked_id', '=', w.ref('m.profile_high'))]),
+                w.and([w('b.blocker_id', '=', w.ref('m.profile_high')), w('b.blocked_id', '=', w.ref('m.profile_low'))]),
+              ]),
+            ),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+}
+
+export async function findConversationByMatch(db: Kysely<Database>, matchId: number) {
+  return db.selectFrom('conversations').select('id').where('match_id', '=', matchId).executeTakeFirst();
+}
+
+export async function insertConversation(db: Kysely<Database>, matchId: number, now: string): Promise<void> {
+  await db
+    .insertInto('conversations')
+    .values({ match_id: matchId, created_at: now, last_message_at: null })
+    .onConflict((oc) => oc.column('match_id').doNothing())
+    .execute();
+}
+
+/** One page, newest first from the cursor; ids only grow, so pages never overlap or skip. */
+export async function pageOfMessages(db: Kysely<Database>, conversationId: number, limit: number, beforeId?: number) {
+  let query = db
+    .selectFrom('messages')
+    .select(['id', 'sender_id', 'content', 'created_at'])
+    .where('conversation_id', '=', conversationId)
+    .orderBy('id', 'desc')
+    .limit(limit);
+  if (beforeId !== undefined) query = query.where('id', '<', beforeId);
+  return query.execute();
+}
+
+export async function markRead(db: Kysely<Database>, conversationId: number, readerId: number, now: string): Promise<number> {
+  const result = await db
+    .updateTable('messages')
+    .set({ read_at: now })
+    .where('conversation_id', '=', conversationId)
+    .where('sender_id', '!=', readerId)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function insertMessage(db: Kysely<Database>, conversationId: number, senderId: number, content: string, now: string) {
+  const row = await db
+    .insertInto('messages')
+    .values({ conversation_id: conversationId, sender_id: senderId, content, created_at: now, read_at: null })
+    .returning(['id', 'created_at'])
+    .executeTakeFirstOrThrow();
+  await db.updateTable('conversations').set({ last_message_at: now }).where('id', '=', conversationId).execute();
+  return row;
+}
+
+export async function countMessagesSince(db: Kysely<Database>, senderId: number, since: string): Promise<{ count: number; oldest: string | null }> {
+  const row = await db
+    .selectFrom('messages')
+    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')])
+    .where('sender_id', '=', senderId)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.n), oldest: row.oldest };
+}
+
+/** The other member's name, main photo and account, for the chat header and for events. */
+export async function findParticipant(db: Kysely<Database>, profileId: number) {
+  return db
+    .selectFrom('profiles as p')
+    .select((eb) => [
+      'p.name',
+      'p.user_id',
+      eb.selectFrom('photos as ph').select('ph.file_name').whereRef('ph.profile_id', '=', 'p.id').orderBy('ph.position').limit(1).as('photo'),
+    ])
+    .where('p.id', '=', profileId)
+    .executeTakeFirst();
+}
+
+/** The chat list in one query: the other person, the last message and whether anything is unread. */
+export async function listChats(db: Kysely<Database>, me: number) {
+  const other = sql<number>`(case when m.profile_low = ${me} then m.profile_high else m.profile_low end)`;
+  return db
+    .selectFrom('conversations as c')
+    .innerJoin('matches as m', 'm.id', 'c.match_id')
+    .innerJoin('profiles as p', (join) => join.on(sql<boolean>`p.id = ${other}`))
+    .select((eb) => [
+      'c.id as conversation_id',
+      'p.name',
+      eb.selectFrom('photos as ph').select('ph.file_name').whereRef('ph.profile_id', '=', 'p.id').orderBy('ph.position').limit(1).as('photo'),
+      eb.selectFrom('messages as lm').select('lm.content').whereRef('lm.conversation_id', '=', 'c.id').orderBy('lm.id', 'desc').limit(1).as('last_message'),
+      'c.last_message_at as last_message_time',
+      eb
+        .exists(
+          eb
+            .selectFrom('messages as u')
+            .select('u.id')
+            .whereRef('u.conversation_id', '=', 'c.id')
+            .where('u.sender_id', '!=', me)
+            .where('u.read_at', 'is', null),
+        )
+        .as('has_unread'),
+    ])
+    .where('m.unmatched_at', 'is', null)
+    .where((eb) => eb.or([eb('m.profile_low', '=', me), eb('m.profile_high', '=', me)]))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('blocks as b')
+            .select('b.blocker_id')
+            .where((w) => w.or([w.and([w('b.blocker_id', '=', me), w('b.blocked_id', '=', w.ref('p.id'))]), w.and([w('b.blocked_id', '=', me), w('b.blocker_id', '=', w.ref('p.id'))])])),
+        ),
+      ),
+    )
+    .orderBy(sql`coalesce(c.last_message_at, c.created_at)`, 'desc')
+    .orderBy('c.id', 'desc')
+    .execute();
+}

@@ -1,0 +1,123 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import { addSeconds, type Clock } from '../../clock.ts';
+import type { ChatListItem, Message, MessagesResponse } from '../../contract/chat.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { findLiveMatch, findMyProfile, isBlockedEitherWay } from '../discovery/repository.ts';
+import { profileRequired } from '../discovery/service.ts';
+import type { EventBus } from '../events/eventBus.ts';
+import { insertEvents } from '../events/repository.ts';
+import type { RateCounter } from '../rateLimits/rateCounter.ts';
+import {
+  countMessagesSince,
+  findConversationByMatch,
+  findParticipant,
+  findUsableConversation,
+  insertConversation,
+  insertMessage,
+  listChats,
+  markRead,
+  pageOfMessages,
+} from './repository.ts';
+import { freeMessagesPerDay, messagesPerMinute } from './rules.ts';
+
+const conversationNotFound = () => notFound('conversation_not_found', 'Conversation not found');
+
+export class ChatService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly rates: RateCounter,
+    private readonly bus: EventBus,
+  ) {}
+
+  private async me(userId: number) {
+    const me = await findMyProfile(this.db, userId);
+    if (!me) throw profileRequired();
+    return me;
+  }
+
+  /** Idempotent: starting twice answers the same conversation. Only with a current match. */
+  async start(userId: number, profileId: number): Promise<number> {
+    const me = await this.me(userId);
+    const match = await findLiveMatch(this.db, me.id, profileId);
+    if (!match || (await isBlockedEitherWay(this.db, me.id, profileId))) throw notFound('match_not_found', 'Failed to start chat');
+    await insertConversation(this.db, match.id, this.clock.now().toISOString());
+    const conversation = await findConversationByMatch(this.db, match.id);
+    if (!conversation) throw conversationNotFound();
+    return conversation.id;
+  }
+
+  private async membership(userId: number, conversationId: number) {
+    const me = await this.me(userId);
+    const conversation = await findUsableConversation(this.db, conversationId, me.id);
+    if (!conversation) throw conversationNotFound();
+    const otherId = conversation.profile_low === me.id ? conversation.profile_high : conversation.profile_low;
+    return { me, conversation, otherId };
+  }
+
+  /** A page of messages; reading it marks the other person's messages read and tells them so. */
+  async messages(userId: number, conversationId: number, limit: number, beforeId?: number): Promise<MessagesResponse> {
+    const { me, otherId } = await this.membership(userId, conversationId);
+    const now = this.clock.now().toISOString();
+    const [rows, participant] = await Promise.all([pageOfMessages(this.db, conversationId, limit, beforeId), findParticipant(this.db, otherId)]);
+    if (!participant) throw conversationNotFound();
+    const read = await this.db.transaction().execute(async (trx) => {
+      const count = await markRead(trx, conversationId, me.id, now);
+      if (count > 0) await insertEvents(trx, [{ userId: participant.user_id, type: 'read', payload: { conversation_id: conversationId, reader_profile_id: me.id } }], now);
+      return count;
+    });
+    if (read > 0) await this.bus.publish([participant.user_id]);
+    return {
+      messages: rows.reverse().map((r) => ({ message_id: r.id, sender_profile_id: r.sender_id, content: r.content, timestamp: r.created_at })),
+      participant: { name: participant.name, photo: participant.photo },
+    };
+  }
+
+  async send(userId: number, conversationId: number, content: string): Promise<Message> {
+    const { me, otherId } = await this.membership(userId, conversationId);
+    await this.rates.hit(`messages:${me.id}`, [{ seconds: 60, limit: messagesPerMinute }], 'message_rate_limited', 'You are sending messages too fast. Please wait a moment.');
+    const now = this.clock.now();
+    const premium = me.premium_until !== null && me.premium_until > now.toISOString();
+    if (!premium) {
+      const { count, oldest } = await countMessagesSince(this.db, me.id, addSeconds(now, -86_400).toISOString());
+      if (count >= freeMessagesPerDay) {
+        const resetsAt = addSeconds(new Date(oldest ?? now.toISOString()), 86_400);
+        throw new AppError(429, 'message_limit', `You have sent your ${freeMessagesPerDay} free messages for today. Get premium for unlimited messages.`, {
+          retryAfterSeconds: Math.ceil((resetsAt.getTime() - now.getTime()) / 1000),
+          extra: { resets_at: resetsAt.toISOString(), limit: freeMessagesPerDay },
+        });
+      }
+    }
+    const other = await findParticipant(this.db, otherId);
+    if (!other) throw conversationNotFound();
+    const message = await this.db.transaction().execute(async (trx) => {
+      const row = await insertMessage(trx, conversationId, me.id, content, now.toISOString());
+      const payload: Message & { conversation_id: number } = {
+        conversation_id: conversationId,
+        message_id: row.id,
+        sender_profile_id: me.id,
+        content,
+        timestamp: row.created_at,
+      };
+      // Both sides: the recipient's tabs, and the sender's other tabs.
+      await insertEvents(trx, [{ userId: other.user_id, type: 'message', payload }, { userId, type: 'message', payload }], now.toISOString());
+      return payload;
+    });
+    await this.bus.publish([other.user_id, userId]);
+    return { message_id: message.message_id, sender_profile_id: message.sender_profile_id, content: message.content, timestamp: message.timestamp };
+  }
+
+  async chats(userId: number): Promise<ChatListItem[]> {
+    const me = await this.me(userId);
+    const rows = await listChats(this.db, me.id);
+    return rows.map((r) => ({
+      conversation_id: r.conversation_id,
+      name: r.name,
+      photo: r.photo,
+      last_message: r.last_message,
+      last_message_time: r.last_message_time,
+      has_unread: Boolean(r.has_unread),
+    }));
+  }
+}

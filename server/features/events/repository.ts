@@ -1,0 +1,32 @@
+import type { Kysely } from 'kysely';
+import type { Database, EventType } from '../../../db/schema.ts';
+
+export interface NewEvent {
+  userId: number;
+  type: EventType;
+  payload: Record<string, unknown>;
+}
+
+export async function insertEvents(db: Kysely<Database>, events: readonly NewEvent[], now: string): Promise<void> {
+  if (events.length === 0) return;
+  await db
+    .insertInto('events')
+    .values(events.map((e) => ({ user_id: e.userId, type: e.type, payload: JSON.stringify(e.payload), created_at: now })))
+    .execute();
+}
+
+export async function eventsAfter(db: Kysely<Database>, userId: number, afterId: number, limit: number) {
+  return db
+    .selectFrom('events')
+    .select(['id', 'type', 'payload'])
+    .where('user_id', '=', userId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export async function lastEventId(db: Kysely<Database>, userId: number): Promise<number> {
+  const row = await db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).where('user_id', '=', userId).executeTakeFirst();
+  return row?.id ?? 0;
+}

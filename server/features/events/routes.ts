@@ -1,0 +1,64 @@
+import { PassThrough } from 'node:stream';
+import { z } from 'zod';
+import { requireUser } from '../../http/auth.ts';
+import type { AppRouter } from '../../http/context.ts';
+import { parse } from '../../http/validate.ts';
+import type { Services } from '../../services.ts';
+import { eventsAfter, lastEventId } from './repository.ts';
+
+export const heartbeatMs = 25_000;
+const backlogLimit = 500;
+
+const eventsQuery = z.object({
+  token: z.string().max(2000).optional(),
+  lastEventId: z.coerce.number().int().min(0).optional(),
+});
+
+/**
+ * `GET /api/events`: Server-Sent Events for the signed-in user's tabs. On connect it replays what came
+ * after `Last-Event-ID` (a reconnecting tab misses nothing), then pushes new events as the bus announces
+ * them, with a comment line as heartbeat so proxies keep the connection open.
+ */
+export function eventRoutes(router: AppRouter, { db, eventBus, logger }: Services): void {
+  router.get('/events', async (ctx) => {
+    const auth = requireUser(ctx);
+    const query = parse(eventsQuery, ctx.query);
+    const header = Number(ctx.get('Last-Event-ID'));
+    let cursor = Number.isInteger(header) && header > 0 ? header : (query.lastEventId ?? (await lastEventId(db, auth.userId)));
+
+    const stream = new PassThrough();
+    ctx.req.socket.setTimeout(0);
+    ctx.req.socket.setNoDelay(true);
+    ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    ctx.status = 200;
+    ctx.body = stream;
+
+    let draining: Promise<void> = Promise.resolve();
+    let closed = false;
+    // Serialised: two announcements close together must not send the same rows twice.
+    const drain = () => {
+      draining = draining.then(async () => {
+        while (!closed) {
+          const rows = await eventsAfter(db, auth.userId, cursor, backlogLimit);
+          for (const row of rows) {
+            stream.write(`id: ${row.id}\nevent: ${row.type}\ndata: ${row.payload}\n\n`);
+            cursor = row.id;
+          }
+          if (rows.length < backlogLimit) return;
+        }
+      }).catch((error: unknown) => logger.warn({ err: error }, 'event stream: read failed'));
+    };
+    stream.write(`retry: 3000\n: connected\n\n`);
+    const unsubscribe = eventBus.subscribe(auth.userId, drain);
+    const heartbeat = setInterval(() => stream.write(': ping\n\n'), heartbeatMs);
+    drain();
+    const close = () => {
+      closed = true;
+      clearInterval(heartbeat);
+      unsubscribe();
+      stream.end();
+    };
+    ctx.req.on('close', close);
+    stream.on('error', close);
+  });
+}

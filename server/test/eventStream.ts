@@ -1,0 +1,70 @@
+export interface ReceivedEvent {
+  id: number;
+  type: string;
+  data: unknown;
+}
+
+/** A real Server-Sent Events client over fetch: parses the stream as a browser's EventSource would. */
+export class EventStreamClient {
+  readonly events: ReceivedEvent[] = [];
+  private readonly controller = new AbortController();
+  private readonly waiters: { test: (e: ReceivedEvent) => boolean; resolve: (e: ReceivedEvent) => void }[] = [];
+  private constructor() {}
+
+  static async open(url: string, headers: Record<string, string> = {}): Promise<EventStreamClient> {
+    const client = new EventStreamClient();
+    const res = await fetch(url, { headers: { Accept: 'text/event-stream', ...headers }, signal: client.controller.signal });
+    if (res.status !== 200 || !res.body) throw new Error(`event stream answered ${res.status}`);
+    void client.read(res.body);
+    return client;
+  }
+
+  private async read(body: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of body) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const fields = Object.fromEntries(
+            block
+              .split('\n')
+              .filter((line) => !line.startsWith(':') && line.includes(':'))
+              .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]),
+          ) as Record<string, string>;
+          if (fields.data === undefined) continue;
+          const event = { id: Number(fields.id), type: fields.event ?? 'message', data: JSON.parse(fields.data) as unknown };
+          this.events.push(event);
+          for (const waiter of [...this.waiters]) {
+            if (waiter.test(event)) {
+              this.waiters.splice(this.waiters.indexOf(waiter), 1);
+              waiter.resolve(event);
+            }
+          }
+        }
+      }
+    } catch {
+      // Aborted by close(): the stream ends here.
+    }
+  }
+
+  waitFor(test: (e: ReceivedEvent) => boolean, timeoutMs = 5000): Promise<ReceivedEvent> {
+    const found = this.events.find(test);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('event not received in time')), timeoutMs);
+      this.waiters.push({ test, resolve: (e) => { clearTimeout(timer); resolve(e); } });
+    });
+  }
+
+  lastId(): number {
+    return this.events.at(-1)?.id ?? 0;
+  }
+
+  close(): void {
+    this.controller.abort();
+  }
+}
