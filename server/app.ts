@@ -3,6 +3,7 @@ import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { locationRoutes } from './features/location/routes.ts';
 import { verificationRoutes } from './features/verification/routes.ts';
 import { sessionLoader } from './http/auth.ts';
 import type { AppState } from './http/context.ts';
@@ -23,6 +24,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   healthRoutes(api, services);
   accountRoutes(api, services);
   verificationRoutes(api, services);
+  locationRoutes(api, services);
 
   app.use(securityHeaders());
   app.use(errorHandler(deps.logger));

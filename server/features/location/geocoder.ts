@@ -1,0 +1,181 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { Language } from '../../../locales/index.ts';
+import { cityNameKey, isCyrillic } from './cityNameKey.ts';
+
+/** One city of the data set (server/features/location/cities.json, built by scripts/build-cities.ts). */
+export interface City {
+  en: string;
+  /** Empty when the data set has no Russian name for it: Russian speakers then get the English one. */
+  ru: string;
+  country: string;
+  lat: number;
+  lon: number;
+  population: number;
+  /** The city this place belongs to (a district of Moscow or Saint Petersburg), named by reverse lookups. */
+  partOf: City | null;
+}
+
+export function cityName(city: City, language: Language): string {
+  return language === 'ru' && city.ru ? city.ru : city.en;
+}
+
+const row = z.union([
+  z.tuple([z.string(), z.string(), z.string(), z.number(), z.number(), z.number()]),
+  z.tuple([z.string(), z.string(), z.string(), z.number(), z.number(), z.number(), z.array(z.string())]),
+  z.tuple([z.string(), z.string(), z.string(), z.number(), z.number(), z.number(), z.array(z.string()), z.number().int()]),
+]);
+const dataFile = z.object({ cities: z.array(row) });
+
+/**
+ * Reverse lookups answer the nearest city, counting a city's size: distances are measured to its edge,
+ * approximated as a circle whose area grows with the population (radius in km = this × √population:
+ * Moscow ≈ 16 km, a town of 100,000 ≈ 1.6 km). Without it, a point inside a big city but far from its
+ * centre would be named after a small neighbouring town.
+ */
+const radiusPerSqrtPopulation = 0.005;
+/** Past this distance (from the edge, in km) nothing is near enough to be "your city": the sea, the tundra. */
+export const maxReverseDistanceKm = 150;
+/** The grid of the reverse index: cells of 1° × 1°, so a lookup reads a handful of cells, not every city. */
+const cellDegrees = 1;
+const kmPerDegreeLat = 111.2;
+
+const earthRadiusKm = 6371;
+const toRad = (degrees: number) => (degrees * Math.PI) / 180;
+
+/** Great-circle distance (haversine), in km. */
+export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const dLat = toRad(lat2 - lat1);
+  const dLon = toRad(lon2 - lon1);
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(toRad(lat1)) * Math.cos(toRad(lat2)) * Math.sin(dLon / 2) ** 2;
+  return 2 * earthRadiusKm * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+const latCells = Math.round(180 / cellDegrees);
+const lonCells = Math.round(360 / cellDegrees);
+const latCell = (lat: number) => Math.min(latCells - 1, Math.max(0, Math.floor((lat + 90) / cellDegrees)));
+const lonCell = (lon: number) => (((Math.floor((lon + 180) / cellDegrees) % lonCells) + lonCells) % lonCells);
+
+/** Offline geocoding over the shipped data set: city name → city, coordinates → nearest city. */
+export class CityGeocoder {
+  /** Search key → cities of that name or alias, in preference order (largest first). */
+  private readonly byName = new Map<string, City[]>();
+  private readonly grid = new Map<number, City[]>();
+  private readonly maxRadiusKm: number;
+  /** Every city, largest first. */
+  readonly cities: readonly City[];
+
+  /** `cities` come largest first (the data set's order), which makes the preference order of a name. */
+  constructor(cities: readonly (City & { aliases?: readonly string[] })[]) {
+    this.cities = cities;
+    let maxRadius = 0;
+    for (const city of cities) {
+      for (const name of [city.en, city.ru, ...(city.aliases ?? [])]) {
+        const key = cityNameKey(name);
+        if (!key) continue;
+        const list = this.byName.get(key);
+        if (!list) this.byName.set(key, [city]);
+        else if (!list.includes(city)) list.push(city);
+      }
+      const cell = latCell(city.lat) * lonCells + lonCell(city.lon);
+      const list = this.grid.get(cell);
+      if (list) list.push(city);
+      else this.grid.set(cell, [city]);
+      maxRadius = Math.max(maxRadius, cityRadiusKm(city));
+    }
+    this.maxRadiusKm = maxRadius;
+  }
+
+  /**
+   * The city a person typed, or null. Several cities share many names: the largest wins, except that a
+   * name typed in Cyrillic prefers a Russian city (Троицк is the one in Russia, whatever else is bigger).
+   * "Москва, Россия" style input is tried by its first part too.
+   */
+  findByName(input: string): City | null {
+    const key = cityNameKey(input);
+    const found = this.lookup(key);
+    if (found) return found;
+    const first = input.split(',')[0];
+    return first !== undefined && first !== input ? this.lookup(cityNameKey(first)) : null;
+  }
+
+  private lookup(key: string): City | null {
+    const list = key ? this.byName.get(key) : undefined;
+    if (!list) return null;
+    return (isCyrillic(key) ? list.find((city) => city.country === 'RU') : undefined) ?? list[0] ?? null;
+  }
+
+  /**
+   * The city a point is in or nearest to (see radiusPerSqrtPopulation), or null when nothing is within
+   * maxReverseDistanceKm. Reads only the grid cells that can hold such a city.
+   */
+  nearest(lat: number, lon: number): City | null {
+    const reachKm = maxReverseDistanceKm + this.maxRadiusKm;
+    const latSpan = Math.ceil(reachKm / kmPerDegreeLat / cellDegrees);
+    const cosLat = Math.cos(toRad(Math.min(89, Math.abs(lat) + latSpan * cellDegrees)));
+    const lonSpan = Math.ceil(reachKm / (kmPerDegreeLat * cosLat) / cellDegrees);
+    // Near the poles the window is the whole circle of longitude: read each column once.
+    const columns =
+      2 * lonSpan + 1 >= lonCells
+        ? Array.from({ length: lonCells }, (_, c) => c)
+        : Array.from({ length: 2 * lonSpan + 1 }, (_, i) => (((lonCell(lon) + i - lonSpan) % lonCells) + lonCells) % lonCells);
+    const row0 = latCell(lat);
+    let best: City | null = null;
+    let bestScore = maxReverseDistanceKm;
+    for (let r = Math.max(0, row0 - latSpan); r <= Math.min(latCells - 1, row0 + latSpan); r++) {
+      for (const c of columns) {
+        for (const city of this.grid.get(r * lonCells + c) ?? []) {
+          const score = distanceKm(lat, lon, city.lat, city.lon) - cityRadiusKm(city);
+          if (score <= bestScore && (best === null || score < bestScore)) {
+            best = city;
+            bestScore = score;
+          }
+        }
+      }
+    }
+    return best ? (best.partOf ?? best) : null;
+  }
+}
+
+/** The radius of a city's approximating circle, in km (see radiusPerSqrtPopulation). */
+export function cityRadiusKm(city: City): number {
+  return radiusPerSqrtPopulation * Math.sqrt(city.population);
+}
+
+const dataUrl = new URL('./cities.json', import.meta.url);
+
+/** Parses the data set file's text into cities, largest first, with their aliases. */
+export function parseCityData(text: string): (City & { aliases: string[] })[] {
+  const rows = dataFile.parse(JSON.parse(text)).cities;
+  const cities = rows.map(([en, ru, country, lat, lon, population, aliases]) => ({
+    en,
+    ru,
+    country,
+    lat,
+    lon,
+    population,
+    aliases: aliases ?? [],
+    partOf: null as City | null,
+  }));
+  rows.forEach((r, i) => {
+    const parentIndex = r[7];
+    const city = cities[i];
+    if (parentIndex === undefined || !city) return;
+    const parent = cities[parentIndex];
+    if (!parent) throw new Error(`cities.json: row ${i} is part of a missing row ${parentIndex}`);
+    city.partOf = parent;
+  });
+  return cities;
+}
+
+let shared: CityGeocoder | undefined;
+
+/**
+ * The geocoder over the shipped data set, built on first use (a few hundred KB of JSON and an index:
+ * tens of milliseconds, once per process) so that processes and tests that never look up a city never
+ * pay for it.
+ */
+export function cityGeocoder(): CityGeocoder {
+  shared ??= new CityGeocoder(parseCityData(readFileSync(dataUrl, 'utf8')));
+  return shared;
+}
