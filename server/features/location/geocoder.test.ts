@@ -175,7 +175,7 @@ describe('reverse geocoding (coordinates → city)', () => {
       let bestScore = maxReverseDistanceKm;
       for (const city of cities) {
         const score = distanceKm(lat, lon, city.lat, city.lon) - cityRadiusKm(city);
-        if (score <= bestScore && (best === null || score < bestScore)) {
+        if (score < bestScore || (score === bestScore && best === null)) {
           best = city;
           bestScore = score;
         }

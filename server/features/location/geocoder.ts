@@ -56,11 +56,20 @@ const lonCells = Math.round(360 / cellDegrees);
 const latCell = (lat: number) => Math.min(latCells - 1, Math.max(0, Math.floor((lat + 90) / cellDegrees)));
 const lonCell = (lon: number) => (((Math.floor((lon + 180) / cellDegrees) % lonCells) + lonCells) % lonCells);
 
+/** One cell of the reverse index, with what bounds the distance to any city in it. */
+interface Cell {
+  row: number;
+  col: number;
+  cities: City[];
+  /** The largest city radius in the cell: a city's score can be below its distance by at most this. */
+  maxRadiusKm: number;
+}
+
 /** Offline geocoding over the shipped data set: city name → city, coordinates → nearest city. */
 export class CityGeocoder {
   /** Search key → cities of that name or alias, in preference order (largest first). */
   private readonly byName = new Map<string, City[]>();
-  private readonly grid = new Map<number, City[]>();
+  private readonly grid = new Map<number, Cell>();
   private readonly maxRadiusKm: number;
   /** Every city, largest first. */
   readonly cities: readonly City[];
@@ -77,11 +86,17 @@ export class CityGeocoder {
         if (!list) this.byName.set(key, [city]);
         else if (!list.includes(city)) list.push(city);
       }
-      const cell = latCell(city.lat) * lonCells + lonCell(city.lon);
-      const list = this.grid.get(cell);
-      if (list) list.push(city);
-      else this.grid.set(cell, [city]);
-      maxRadius = Math.max(maxRadius, cityRadiusKm(city));
+      const row = latCell(city.lat);
+      const col = lonCell(city.lon);
+      const radius = cityRadiusKm(city);
+      const cell = this.grid.get(row * lonCells + col);
+      if (cell) {
+        cell.cities.push(city);
+        cell.maxRadiusKm = Math.max(cell.maxRadiusKm, radius);
+      } else {
+        this.grid.set(row * lonCells + col, { row, col, cities: [city], maxRadiusKm: radius });
+      }
+      maxRadius = Math.max(maxRadius, radius);
     }
     this.maxRadiusKm = maxRadius;
   }
@@ -107,7 +122,8 @@ export class CityGeocoder {
 
   /**
    * The city a point is in or nearest to (see radiusPerSqrtPopulation), or null when nothing is within
-   * maxReverseDistanceKm. Reads only the grid cells that can hold such a city.
+   * maxReverseDistanceKm. Reads the grid cells within reach, nearest first, and stops at the first cell
+   * that cannot hold a better city: usually one to a few cells.
    */
   nearest(lat: number, lon: number): City | null {
     const reachKm = maxReverseDistanceKm + this.maxRadiusKm;
@@ -120,21 +136,51 @@ export class CityGeocoder {
         ? Array.from({ length: lonCells }, (_, c) => c)
         : Array.from({ length: 2 * lonSpan + 1 }, (_, i) => (((lonCell(lon) + i - lonSpan) % lonCells) + lonCells) % lonCells);
     const row0 = latCell(lat);
-    let best: City | null = null;
-    let bestScore = maxReverseDistanceKm;
+    const candidates: { cell: Cell; bound: number }[] = [];
     for (let r = Math.max(0, row0 - latSpan); r <= Math.min(latCells - 1, row0 + latSpan); r++) {
       for (const c of columns) {
-        for (const city of this.grid.get(r * lonCells + c) ?? []) {
-          const score = distanceKm(lat, lon, city.lat, city.lon) - cityRadiusKm(city);
-          if (score <= bestScore && (best === null || score < bestScore)) {
-            best = city;
-            bestScore = score;
-          }
+        const cell = this.grid.get(r * lonCells + c);
+        if (cell) candidates.push({ cell, bound: cellDistanceBoundKm(lat, lon, cell) - cell.maxRadiusKm });
+      }
+    }
+    candidates.sort((a, b) => a.bound - b.bound);
+    let best: City | null = null;
+    let bestScore = maxReverseDistanceKm;
+    for (const { cell, bound } of candidates) {
+      if (bound > bestScore) break;
+      for (const city of cell.cities) {
+        const score = distanceKm(lat, lon, city.lat, city.lon) - cityRadiusKm(city);
+        // Equal scores (rare) go to the larger city, whatever order the cells were read in.
+        if (score < bestScore || (score === bestScore && (best === null || city.population > best.population))) {
+          best = city;
+          bestScore = score;
         }
       }
     }
     return best ? (best.partOf ?? best) : null;
   }
+}
+
+/**
+ * A lower bound of the distance from a point to anything in a cell, from the haversine formula:
+ * sin²(d/2) = sin²(Δφ/2) + cos φ1 cos φ2 sin²(Δλ/2), where Δφ and Δλ are at least their smallest values
+ * over the cell and cos φ is at least the cosine of the largest |latitude| involved.
+ */
+function cellDistanceBoundKm(lat: number, lon: number, cell: Cell): number {
+  const south = cell.row * cellDegrees - 90;
+  const north = south + cellDegrees;
+  const west = cell.col * cellDegrees - 180;
+  const dLat = lat < south ? south - lat : lat > north ? lat - north : 0;
+  const east = west + cellDegrees;
+  const inside = lon >= west && lon <= east;
+  const gap = (from: number, to: number) => {
+    const d = Math.abs(from - to) % 360;
+    return d > 180 ? 360 - d : d;
+  };
+  const dLon = inside ? 0 : Math.min(gap(lon, west), gap(lon, east));
+  const maxAbsLat = Math.min(90, Math.max(Math.abs(lat), Math.abs(south), Math.abs(north)));
+  const h = Math.sin(toRad(dLat) / 2) ** 2 + Math.cos(toRad(maxAbsLat)) ** 2 * Math.sin(toRad(dLon) / 2) ** 2;
+  return 2 * earthRadiusKm * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
 /** The radius of a city's approximating circle, in km (see radiusPerSqrtPopulation). */
