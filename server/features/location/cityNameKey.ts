@@ -11,6 +11,12 @@
  * The same function keys the data set and the query, so a fold can only add matches.
  */
 export function cityNameKey(name: string): string {
+  // Most names are plain Latin words: skip Unicode normalisation for them (it dominates the load time).
+  const plain = /^[A-Za-z ]*$/.test(name);
+  return latinFolds(plain ? name.toLowerCase().replace(/ +/g, ' ').trim() : unicodeFolds(name));
+}
+
+function unicodeFolds(name: string): string {
   return (
     name
       .normalize('NFD')
@@ -22,6 +28,12 @@ export function cityNameKey(name: string): string {
       .replace(/['’ʹʼ`´"«»“”„]/g, '')
       .replace(/[\s\-‐‑‒–—_.,()/]+/g, ' ')
       .trim()
+  );
+}
+
+function latinFolds(key: string): string {
+  return (
+    key
       .replace(/\bst\b/g, 'saint')
       .replace(/\bye(?=[a-z])/g, 'e')
       .replace(/([a-z])(?:iy|yy)\b/g, '$1y')

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { cityNameKey } from './cityNameKey.ts';
-import { CityGeocoder, cityGeocoder, cityName, cityRadiusKm, distanceKm, maxReverseDistanceKm, type City } from './geocoder.ts';
+import {
+  CityGeocoder,
+  cityGeocoder,
+  cityName,
+  cityRadiusKm,
+  distanceKm,
+  maxReverseDistanceKm,
+  parseCityData,
+  type City,
+} from './geocoder.ts';
 
 /** The 100 largest cities of Russia by the 2021 census, largest first, and the next 30 for margin. */
 const largestRussianCities = [
@@ -197,5 +206,23 @@ describe('reverse geocoding (coordinates → city)', () => {
     const small = new CityGeocoder([city('East', 65, 179.9), city('Far', 10, 10)]);
     expect(small.nearest(65, -179.95)?.en).toBe('East');
     expect(small.nearest(65, 179.99)?.en).toBe('East');
+  });
+});
+
+describe('the data set file', () => {
+  it('holds the Russian cities with Russian names and the world with English ones', () => {
+    const russian = geocoder.cities.filter((city) => city.country === 'RU');
+    expect(russian.length).toBeGreaterThan(1300);
+    expect(russian.filter((city) => city.ru).length).toBeGreaterThanOrEqual(300);
+    expect(geocoder.cities.every((city) => city.en.length > 0)).toBe(true);
+  });
+
+  it('is refused when a row is malformed, rather than answering nonsense', () => {
+    expect(() => parseCityData('{"cities":[["Moscow","Москва","RU","55.7",37.6,1000]]}')).toThrow(/row 0/);
+    expect(() => parseCityData('{"cities":[["A","","RU",1,1,1,[],5]]}')).toThrow(/missing row 5/);
+    expect(() => parseCityData('{}')).toThrow(/cities/);
+    const [city, district] = parseCityData('{"cities":[["A","А","RU",1,1,1],["B","","RU",1,1,1,["Bee"],0]]}');
+    expect(district?.partOf).toBe(city);
+    expect(district?.aliases).toEqual(['Bee']);
   });
 });

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
 import type { Language } from '../../../locales/index.ts';
 import { cityNameKey, isCyrillic } from './cityNameKey.ts';
 
@@ -19,13 +18,6 @@ export interface City {
 export function cityName(city: City, language: Language): string {
   return language === 'ru' && city.ru ? city.ru : city.en;
 }
-
-const row = z.union([
-  z.tuple([z.string(), z.string(), z.string(), z.number(), z.number(), z.number()]),
-  z.tuple([z.string(), z.string(), z.string(), z.number(), z.number(), z.number(), z.array(z.string())]),
-  z.tuple([z.string(), z.string(), z.string(), z.number(), z.number(), z.number(), z.array(z.string()), z.number().int()]),
-]);
-const dataFile = z.object({ cities: z.array(row) });
 
 /**
  * Reverse lookups answer the nearest city, counting a city's size: distances are measured to its edge,
@@ -190,28 +182,36 @@ export function cityRadiusKm(city: City): number {
 
 const dataUrl = new URL('./cities.json', import.meta.url);
 
-/** Parses the data set file's text into cities, largest first, with their aliases. */
+/**
+ * Parses the data set file's text into cities, largest first, with their aliases. The file is ours, but a
+ * bad rebuild should fail loudly at the first lookup rather than answer nonsense; a hand check is used
+ * because a schema library takes longer than the rest of the loading on ten thousand rows.
+ */
 export function parseCityData(text: string): (City & { aliases: string[] })[] {
-  const rows = dataFile.parse(JSON.parse(text)).cities;
-  const cities = rows.map(([en, ru, country, lat, lon, population, aliases]) => ({
-    en,
-    ru,
-    country,
-    lat,
-    lon,
-    population,
-    aliases: aliases ?? [],
-    partOf: null as City | null,
-  }));
-  rows.forEach((r, i) => {
-    const parentIndex = r[7];
-    const city = cities[i];
-    if (parentIndex === undefined || !city) return;
-    const parent = cities[parentIndex];
-    if (!parent) throw new Error(`cities.json: row ${i} is part of a missing row ${parentIndex}`);
-    city.partOf = parent;
+  const data: unknown = JSON.parse(text);
+  const rows: unknown = typeof data === 'object' && data !== null && 'cities' in data ? data.cities : undefined;
+  if (!Array.isArray(rows)) throw new Error('cities.json: no "cities" array');
+  const isString = (value: unknown): value is string => typeof value === 'string';
+  const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+  const parsed = (rows as unknown[]).map((row, i) => {
+    if (!Array.isArray(row)) throw new Error(`cities.json: row ${i} is not an array`);
+    const [en, ru, country, lat, lon, population, aliases = [], partOf] = row as unknown[];
+    if (
+      !isString(en) || !isString(ru) || !isString(country) || !isNumber(lat) || !isNumber(lon) || !isNumber(population) ||
+      !Array.isArray(aliases) || !aliases.every(isString) || !(partOf === undefined || Number.isInteger(partOf))
+    ) {
+      throw new Error(`cities.json: row ${i} is malformed`);
+    }
+    const city = { en, ru, country, lat, lon, population, aliases, partOf: null as City | null };
+    return { city, partOf: partOf as number | undefined };
   });
-  return cities;
+  for (const [i, { city, partOf }] of parsed.entries()) {
+    if (partOf === undefined) continue;
+    const parent = parsed[partOf];
+    if (!parent) throw new Error(`cities.json: row ${i} is part of a missing row ${partOf}`);
+    city.partOf = parent.city;
+  }
+  return parsed.map(({ city }) => city);
 }
 
 let shared: CityGeocoder | undefined;
