@@ -21,6 +21,11 @@ const worldMinPopulation = 50_000;
 /** GeoNames feature codes that are not a place to live in: a section of a city, historical, abandoned, destroyed. */
 const notASettlement = new Set(['PPLX', 'PPLH', 'PPLQ', 'PPLW', 'PPLCH']);
 /**
+ * GeoNames entries that repeat another one: Petrodvorets is Peterhof, Dzerzhinsky is Dzerzhinskiy, and the
+ * second Rossosh’ and Zarechnyy lie tens of km from the real towns (which the kept entries match).
+ */
+const duplicates = new Set([510225, 8521440, 501215, 831165]);
+/**
  * GeoNames admin1 codes of Moscow and Saint Petersburg, the federal cities: places inside them (Zelenograd,
  * Kolpino, Novo-Peredelkino) are found by their own names, but a person standing there lives in the city.
  */
@@ -46,13 +51,14 @@ for (const id of Object.keys(englishNames).map(Number)) {
 }
 
 function keep(city: City): boolean {
+  if (duplicates.has(city.cityId)) return false;
   if (russianName.has(city.cityId)) return true;
   if (notASettlement.has(city.featureCode)) return false;
   return city.population >= (city.country === 'RU' ? russiaMinPopulation : worldMinPopulation);
 }
 
-/** GeoNames writes the soft sign as ’ (Ryazan’, Stavropol’); English does not. */
-const englishDisplay = (name: string) => name.replace(/[’ʹ']/g, '');
+/** GeoNames writes the Russian soft sign as ’ (Ryazan’, Stavropol’); English does not. */
+const englishDisplay = (city: City) => (city.country === 'RU' ? city.name.replace(/[’ʹ']/g, '') : city.name);
 
 const kept = allCities
   .filter(keep)
@@ -65,7 +71,7 @@ const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
 const rows = kept.map((city): Row => {
   const extra = englishNames[city.cityId];
-  const en = extra?.en ?? englishDisplay(city.name);
+  const en = extra?.en ?? englishDisplay(city);
   const aliases = [...new Set([city.name, ...(extra?.aliases ?? [])])].filter((alias) => alias !== en);
   const [lon, lat] = city.loc.coordinates;
   const row: Row = [en, russianName.get(city.cityId) ?? '', city.country, round3(lat), round3(lon), city.population];
