@@ -19,9 +19,10 @@ export const cityNotFound = () =>
   notFound('city_not_found', 'City not found. Check the name or allow access to your location to find your city automatically.');
 
 /**
- * Wizard step 2 (spec sections 4, 7). Sign-in is required, verification is not: the wizard runs only for
- * verified users anyway, and a lookup in a shipped data set reveals nothing about anyone, so a stricter
- * check would only break the edit-profile screen for a user who has not verified yet.
+ * Wizard step 2 and the edit-profile city field (spec sections 4, 7). Sign-in is required, verification is
+ * not: the app sends unverified users to /verify anyway, and a lookup in a shipped data set reveals nothing
+ * about anyone, so a stricter check would add nothing. The coordinates are used for the lookup only: never
+ * stored and never logged (the request log has no bodies), as the location privacy rule of issue 4 asks.
  */
 export function locationRoutes(router: AppRouter, _services: Services, geocoder: () => CityGeocoder = cityGeocoder): void {
   /** The account's language, else the browser's, else Russian (spec section 9). */
