@@ -8,6 +8,7 @@ import { eventRoutes } from './features/events/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { uploadRoutes } from './features/photos/routes.ts';
 import { profileRoutes } from './features/profiles/routes.ts';
+import { locationRoutes } from './features/location/routes.ts';
 import { verificationRoutes } from './features/verification/routes.ts';
 import { sessionLoader } from './http/auth.ts';
 import type { AppState } from './http/context.ts';
@@ -33,6 +34,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   discoveryRoutes(api, services);
   chatRoutes(api, services);
   eventRoutes(api, services);
+  locationRoutes(api, services);
 
   app.use(securityHeaders());
   app.use(errorHandler(deps.logger));

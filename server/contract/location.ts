@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** POST /api/get_city: the browser's coordinates (spec section 7). */
+export const getCityRequest = z.strictObject({
+  latitude: z
+    .number({ error: 'Latitude must be a number' })
+    .min(-90, 'Latitude must be between -90 and 90')
+    .max(90, 'Latitude must be between -90 and 90'),
+  longitude: z
+    .number({ error: 'Longitude must be a number' })
+    .min(-180, 'Longitude must be between -180 and 180')
+    .max(180, 'Longitude must be between -180 and 180'),
+});
+export type GetCityRequest = z.infer<typeof getCityRequest>;
+
+export const getCityResponse = z.object({ city: z.string() });
+export type GetCityResponse = z.infer<typeof getCityResponse>;
+
+/** POST /api/citycheck: a city name typed by hand in wizard step 2 (spec sections 4, 5). */
+export const cityCheckRequest = z.strictObject({
+  citycheck: z
+    .string({ error: 'City is required' })
+    .trim()
+    .min(1, 'City is required')
+    .max(100, 'City name is too long'),
+});
+export type CityCheckRequest = z.infer<typeof cityCheckRequest>;
+
+export const cityCheckResponse = z.object({
+  city: z.string(),
+  /** [latitude, longitude] of the city centre. */
+  coords: z.tuple([z.number(), z.number()]),
+});
+export type CityCheckResponse = z.infer<typeof cityCheckResponse>;
