@@ -21,6 +21,16 @@ export interface UsersTable {
   verified_at: string | null;
   banned_at: string | null;
   created_at: string;
+  /** Telegram user id as decimal text (ids exceed 32 bits); unique. Never shown to other users. */
+  telegram_id: string | null;
+  /** Telegram @username as last seen, for support and admins only; never shown to other users. */
+  telegram_username: string | null;
+  /** Google account subject (`sub`); unique. */
+  google_sub: string | null;
+  /** When the user last sent /start: from then on the bot may message them. */
+  bot_started_at: string | null;
+  /** When Telegram last refused a message to them (403: blocked the bot); cleared by the next /start. */
+  bot_unreachable_at: string | null;
 }
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

@@ -2,6 +2,8 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { accountRoutes } from './features/accounts/routes.ts';
+import { googleAuthRoutes } from './features/google/routes.ts';
+import { telegramAuthRoutes } from './features/telegram/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { verificationRoutes } from './features/verification/routes.ts';
 import { sessionLoader } from './http/auth.ts';
@@ -23,6 +25,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   healthRoutes(api, services);
   accountRoutes(api, services);
   verificationRoutes(api, services);
+  telegramAuthRoutes(api, services);
+  googleAuthRoutes(api, services);
 
   app.use(securityHeaders());
   app.use(errorHandler(deps.logger));
@@ -38,6 +42,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       jsonLimit,
     }),
   );
+  if (deps.telegramWebhook) {
+    // Authenticated by Telegram's secret header, not by a session (checked by the handler; CSRF-exempt).
+    const telegram = new Router<AppState>();
+    telegram.post('/telegram/webhook', deps.telegramWebhook);
+    app.use(telegram.routes());
+  }
   app.use(api.routes());
   app.use(api.allowedMethods());
   return app;

@@ -1,8 +1,14 @@
+import type { Middleware } from 'koa';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/client.ts';
 import type { Database } from '../db/schema.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { AccountService } from './features/accounts/service.ts';
+import { GoogleIdTokenVerifier } from './features/google/idToken.ts';
+import { GoogleSignInService } from './features/google/service.ts';
+import { telegramCsrfExemptPaths } from './features/telegram/routes.ts';
+import { TelegramAuthService } from './features/telegram/service.ts';
+import { TelegramUserService } from './features/telegram/telegramUsers.ts';
 import { LoginThrottle } from './features/accounts/loginThrottle.ts';
 import { PasswordHasher } from './features/accounts/passwords.ts';
 import { SessionService } from './features/sessions/service.ts';
@@ -25,6 +31,12 @@ export interface AppDeps {
   trustProxy?: boolean;
   clock?: Clock;
   passwords?: PasswordHasher;
+  /** Checks Mini App init data and Login Widget hashes; without it Telegram sign-in answers 503. */
+  botToken?: string | undefined;
+  /** Google sign-in; without a client id it answers 503. */
+  google?: { clientId: string; jwksUrl: string } | undefined;
+  /** The bot's webhook handler (BOT_MODE=webhook), served at POST /telegram/webhook. */
+  telegramWebhook?: Middleware | undefined;
 }
 
 /** The services every feature's routes call, built once per app from its deps. */
@@ -37,10 +49,13 @@ export interface Services {
   sessions: SessionService;
   accounts: AccountService;
   verification: VerificationService;
+  telegramUsers: TelegramUserService;
+  telegramAuth: TelegramAuthService;
+  googleSignIn: GoogleSignInService;
 }
 
 /** Paths that do not use the session cookie and so need no CSRF token (webhooks, token sign-in). */
-const csrfExemptPaths = new Set<string>();
+const csrfExemptPaths = new Set<string>([...telegramCsrfExemptPaths, '/telegram/webhook']);
 
 export function buildServices(deps: AppDeps): Services {
   const clock = deps.clock ?? systemClock;
@@ -48,6 +63,7 @@ export function buildServices(deps: AppDeps): Services {
   const cookies: CookiePolicy = { secure: publicUrl.protocol === 'https:' };
   const sessions = new SessionService(deps.db, new SessionTokens(deps.sessionSecret), clock);
   const throttle = new LoginThrottle(deps.db, clock, deps.sessionSecret);
+  const telegramUsers = new TelegramUserService(deps.db, clock);
   return {
     db: deps.db,
     logger: deps.logger,
@@ -57,5 +73,13 @@ export function buildServices(deps: AppDeps): Services {
     sessions,
     accounts: new AccountService(deps.db, deps.passwords ?? new PasswordHasher(), sessions, throttle, clock),
     verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
+    telegramUsers,
+    telegramAuth: new TelegramAuthService(deps.botToken, telegramUsers, sessions, clock),
+    googleSignIn: new GoogleSignInService(
+      deps.db,
+      deps.google ? new GoogleIdTokenVerifier(deps.google.clientId, deps.google.jwksUrl, clock) : null,
+      sessions,
+      clock,
+    ),
   };
 }

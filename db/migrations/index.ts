@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as createAccounts from './2026_11_22_0500_create_accounts.ts';
+import * as addTelegramGoogle from './2026_11_22_0600_add_telegram_google.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -7,4 +8,5 @@ import * as createAccounts from './2026_11_22_0500_create_accounts.ts';
  */
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0500_create_accounts': createAccounts,
+  '2026_11_22_0600_add_telegram_google': addTelegramGoogle,
 };

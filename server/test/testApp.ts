@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import type { Dialect } from '../../db/client.ts';
 import { createApp } from '../app.ts';
 import { createLogger } from '../logger.ts';
+import type { AppDeps } from '../services.ts';
 import { createSmtpMailer } from '../mail/mailer.ts';
 import { SmtpStandIn } from './smtpStandIn.ts';
 import { TestClock } from './testClock.ts';
@@ -20,8 +21,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** What a test may add: the Telegram bot token, Google settings pointing at a stand-in, a webhook handler. */
+export type TestAppOptions = Partial<Pick<AppDeps, 'botToken' | 'google' | 'telegramWebhook'>>;
+
 /** The real app on a random loopback port, over a fresh database, mailing through a real SMTP server. */
-export async function createTestApp(dialect: Dialect): Promise<TestApp> {
+export async function createTestApp(dialect: Dialect, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase(dialect);
   const smtp = new SmtpStandIn();
   const smtpUrl = await smtp.start();
@@ -42,6 +46,7 @@ export async function createTestApp(dialect: Dialect): Promise<TestApp> {
     publicUrl: 'http://localhost:8080',
     sessionSecret: 'test-secret-that-is-long-enough-for-hmac-and-jwt',
     clock,
+    ...options,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
