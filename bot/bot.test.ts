@@ -159,6 +159,16 @@ describe.each(testDialects())('the bot on %s', (dialect) => {
     expect(sends[1]).toMatchObject({ chat_id: user.id, text: en.bot.help });
   });
 
+  it('stays silent in groups and creates no account there', async () => {
+    const user = newUser('en');
+    const update = textMessage(user, '/start');
+    if (update.message) update.message.chat = { id: -100123, type: 'supergroup', title: 'Group' };
+    await bot.handleUpdate(update);
+    expect(telegram.calls).toEqual([]);
+    const rows = await database.db.selectFrom('users').select('id').where('telegram_id', '=', String(user.id)).execute();
+    expect(rows).toEqual([]);
+  });
+
   it('answers anything else with a pointer to /help and stops unknown buttons from spinning', async () => {
     const user = newUser('en');
     await bot.handleUpdate(textMessage(user, 'hello?'));

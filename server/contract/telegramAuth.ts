@@ -15,7 +15,8 @@ const widgetValue = z.union([z.string().max(1024), z.number().int().nonnegative(
 
 /**
  * `POST /api/auth`: the object the Telegram Login Widget hands to its `onauth` callback, posted as is.
- * Unknown fields are kept, because Telegram signs every field it sends and may add new ones.
+ * Unknown fields are kept, because Telegram signs every field it sends and may add new ones. `csrf_token`
+ * and `session` are ours (Telegram never sends them) and stay out of the signed data.
  */
 export const telegramWidgetRequest = z
   .looseObject({
@@ -26,6 +27,9 @@ export const telegramWidgetRequest = z
     last_name: z.string().max(1024).optional(),
     username: z.string().max(64).optional(),
     photo_url: z.string().max(1024).optional(),
+    csrf_token: z.string().max(256).optional(),
+    /** `token` answers with a jwtToken (the spec's token-only session) instead of setting the cookie. */
+    session: z.enum(['cookie', 'token']).optional(),
   })
   .superRefine((value, ctx) => {
     const entries = Object.entries(value);

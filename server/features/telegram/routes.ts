@@ -28,11 +28,17 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
    * browser into the attacker's account (login CSRF).
    */
   router.post('/auth', async (ctx) => {
-    // csrf_token is ours, not Telegram's: it must not enter the signed data-check string.
-    const payload = parse(telegramWidgetRequest, ctx.request.body) as Record<string, string | number>;
+    const input = parse(telegramWidgetRequest, ctx.request.body);
+    const mode = input.session ?? 'cookie';
+    const payload = { ...input } as Record<string, string | number>;
     delete payload.csrf_token;
+    delete payload.session;
     const signedIn = await telegramAuth.signInWithWidget(payload);
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
+    if (mode === 'token') {
+      ctx.body = { message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token };
+      return;
+    }
     setHttpOnlyCookie(ctx, services.cookies, names.session, signedIn.session.sessionId, signedIn.session.expiresAt);
     ctx.body = { message: 'Login successful', user_id: signedIn.userId };
   });

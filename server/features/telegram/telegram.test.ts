@@ -124,6 +124,18 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
     expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true, user_verified: true, user_id: miniApp.user_id });
   });
 
+  it('answers a jwtToken instead of the cookie when the app asks for a token-only session', async () => {
+    const id = newTelegramId();
+    const browser = new Browser(app.url);
+    const res = await browser.post('/api/auth', { ...signWidgetPayload({ id, username: 'tok' }, app.clock.now()), session: 'token', csrf_token: 'ignored' });
+    expect(res.status).toBe(200);
+    const body = await json<{ token: string; user_id: number }>(res);
+    expect(browser.cookie('iskra_session')).toBeUndefined();
+    const bearer = new Browser(app.url);
+    bearer.bearer = body.token;
+    expect(await json(await bearer.get('/api/current_user'))).toMatchObject({ authorized: true, user_id: body.user_id });
+  });
+
   it('refuses a forged, stale or cross-site Login Widget sign-in', async () => {
     const users = await countUsers();
     const id = newTelegramId();
