@@ -3,9 +3,8 @@ import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 
 /**
- * `schema` names the PostgreSQL schema of Kysely's own bookkeeping tables. Without it Kysely's
- * "does the migration table exist" check looks at every schema of the server, so a database in one
- * schema would take another schema's tables for its own (tests give each file a schema of its own).
+ * `schema` (PostgreSQL): without it Kysely would take another schema's migration tables for ours when
+ * several schemas share the database (test runs, a staging copy) and then fail to find them.
  */
 export function createMigrator(db: Kysely<Database>, schema?: string): Migrator {
   return new Migrator({
