@@ -204,7 +204,7 @@ describe('the bot webhook route', () => {
       apiRoot,
       botInfo: testBotInfo,
     });
-    holder.handler = webhookHandler(bot, secret);
+    holder.handler = webhookHandler(bot, secret, logger);
   });
   afterAll(async () => {
     await app.close();

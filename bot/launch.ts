@@ -53,7 +53,7 @@ export function launchBot(options: LaunchOptions): LaunchedBot {
   if (options.mode === 'webhook') {
     logger.info('Telegram bot: webhook mode (register it with npm run bot:set-webhook)');
     return {
-      webhook: webhookHandler(bot, webhookSecret(options.botToken, options.sessionSecret)),
+      webhook: webhookHandler(bot, webhookSecret(options.botToken, options.sessionSecret), logger),
       startPolling: () => undefined,
       stop: () => Promise.resolve(),
     };

@@ -3,6 +3,7 @@ import type { Bot } from 'grammy';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import { safeEqual } from '../server/safeEqual.ts';
+import type { Logger } from '../server/logger.ts';
 import type { BotContext } from './context.ts';
 
 export const webhookPath = '/telegram/webhook';
@@ -24,7 +25,7 @@ const updateShape = z.looseObject({ update_id: z.number().int().nonnegative() })
  * The update is handled before answering (Telegram waits, and redelivers on failure); handler errors
  * are caught by the bot's error boundary, so a bad update is answered 200 and not redelivered forever.
  */
-export function webhookHandler(bot: Bot<BotContext>, secret: string): Middleware {
+export function webhookHandler(bot: Bot<BotContext>, secret: string, logger: Logger): Middleware {
   return async (ctx) => {
     if (!safeEqual(ctx.get('X-Telegram-Bot-Api-Secret-Token'), secret)) {
       ctx.status = 401;
@@ -38,7 +39,12 @@ export function webhookHandler(bot: Bot<BotContext>, secret: string): Middleware
       return;
     }
     if (!bot.isInited()) await bot.init();
-    await bot.handleUpdate(update.data);
+    try {
+      await bot.handleUpdate(update.data);
+    } catch (error) {
+      // Only reached if the error boundary itself failed; answering 200 still stops a redelivery loop.
+      logger.error({ err: error, updateId: update.data.update_id }, 'telegram: webhook update failed');
+    }
     ctx.status = 200;
     ctx.body = { ok: true };
   };
