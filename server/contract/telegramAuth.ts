@@ -41,5 +41,3 @@ export const telegramWidgetRequest = z
     }
   });
 export type TelegramWidgetRequest = z.infer<typeof telegramWidgetRequest>;
-
-export const signedInResponse = z.object({ message: z.string(), user_id: z.number().int(), token: z.string().optional() });

@@ -1,3 +1,4 @@
+import { sessionResponse } from '../../contract/accounts.ts';
 import { googleLoginRequest } from '../../contract/googleAuth.ts';
 import { languageFromAcceptLanguage } from '../../../locales/index.ts';
 import type { AppRouter } from '../../http/context.ts';
@@ -15,10 +16,10 @@ export function googleAuthRoutes(router: AppRouter, services: Services): void {
     const signedIn = await googleSignIn.signIn(input.id_token, languageFromAcceptLanguage(ctx.get('Accept-Language')));
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
     if (input.session === 'token') {
-      ctx.body = { message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token };
+      ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token });
       return;
     }
     setHttpOnlyCookie(ctx, services.cookies, names.session, signedIn.session.sessionId, signedIn.session.expiresAt);
-    ctx.body = { message: 'Login successful', user_id: signedIn.userId };
+    ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId });
   });
 }

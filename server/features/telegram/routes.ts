@@ -1,3 +1,4 @@
+import { sessionResponse } from '../../contract/accounts.ts';
 import { telegramInitDataRequest, telegramWidgetRequest, type TelegramTokenResponse } from '../../contract/telegramAuth.ts';
 import type { AppRouter } from '../../http/context.ts';
 import { cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
@@ -36,10 +37,10 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
     const signedIn = await telegramAuth.signInWithWidget(payload);
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
     if (mode === 'token') {
-      ctx.body = { message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token };
+      ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token });
       return;
     }
     setHttpOnlyCookie(ctx, services.cookies, names.session, signedIn.session.sessionId, signedIn.session.expiresAt);
-    ctx.body = { message: 'Login successful', user_id: signedIn.userId };
+    ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId });
   });
 }

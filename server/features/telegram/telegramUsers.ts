@@ -32,7 +32,8 @@ export class TelegramUserService {
   ) {}
 
   /** The user's account, created on first contact with their Telegram language (ru/en, else ru). */
-  async ensure(identity: TelegramIdentity, db: Kysely<Database> = this.db): Promise<TelegramAccount> {
+  async ensure(identity: TelegramIdentity): Promise<TelegramAccount> {
+    const db = this.db;
     const username = identity.username ?? null;
     const existing = await findUserByTelegramId(db, identity.id);
     if (existing) {
