@@ -33,6 +33,16 @@ export interface UsersTable {
   created_at: string;
   /** End of premium; the subscription is active while this lies in the future. */
   premium_until: string | null;
+  /** Telegram user id as decimal text (ids exceed 32 bits); unique. Never shown to other users. */
+  telegram_id: string | null;
+  /** Telegram @username as last seen, for support and admins only; never shown to other users. */
+  telegram_username: string | null;
+  /** Google account subject (`sub`); unique. */
+  google_sub: string | null;
+  /** When the user last sent /start: from then on the bot may message them. */
+  bot_started_at: string | null;
+  /** When Telegram last refused a message to them (403: blocked the bot); cleared by the next /start. */
+  bot_unreachable_at: string | null;
 }
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

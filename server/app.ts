@@ -5,6 +5,8 @@ import { accountRoutes } from './features/accounts/routes.ts';
 import { chatRoutes } from './features/chat/routes.ts';
 import { discoveryRoutes } from './features/discovery/routes.ts';
 import { eventRoutes } from './features/events/routes.ts';
+import { googleAuthRoutes } from './features/google/routes.ts';
+import { telegramAuthRoutes } from './features/telegram/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { uploadRoutes } from './features/photos/routes.ts';
 import { profileRoutes } from './features/profiles/routes.ts';
@@ -35,6 +37,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   chatRoutes(api, services);
   eventRoutes(api, services);
   locationRoutes(api, services);
+  telegramAuthRoutes(api, services);
+  googleAuthRoutes(api, services);
 
   app.use(securityHeaders());
   app.use(errorHandler(deps.logger));
@@ -50,6 +54,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       jsonLimit,
     }),
   );
+  if (deps.telegramWebhook) {
+    // Authenticated by Telegram's secret header, not by a session (checked by the handler; CSRF-exempt).
+    const telegram = new Router<AppState>();
+    telegram.post('/telegram/webhook', deps.telegramWebhook);
+    app.use(telegram.routes());
+  }
   app.use(api.routes());
   app.use(api.allowedMethods());
   return app;

@@ -24,6 +24,13 @@ describe('environment', () => {
     for (const name of ['PORT', 'PUBLIC_URL', 'DATABASE_URL', 'SESSION_SECRET', 'BOT_MODE']) expect(problems).toContain(name);
   });
 
+  it('polls for Telegram updates by default once BOT_TOKEN is set, unless BOT_MODE says otherwise', () => {
+    expect(parseEnv({ BOT_TOKEN: '1:abc' }).BOT_MODE).toBe('polling');
+    expect(parseEnv({ BOT_TOKEN: '1:abc', BOT_MODE: 'webhook' }).BOT_MODE).toBe('webhook');
+    expect(parseEnv({ BOT_TOKEN: '1:abc', BOT_MODE: 'off' }).BOT_MODE).toBe('off');
+    expect(parseEnv({ BOT_MODE: '' }).BOT_MODE).toBe('off');
+  });
+
   it('treats empty values as unset, as an .env file with blank lines writes them', () => {
     expect(parseEnv({ SMTP_URL: '', DATABASE_URL: ' ' }).SMTP_URL).toBeUndefined();
   });

@@ -33,7 +33,8 @@ const envSchema = z.object({
     .transform((v) => v === 'true' || v === '1'),
   BOT_TOKEN: optionalString,
   BOT_USERNAME: optionalString,
-  BOT_MODE: z.enum(['off', 'polling', 'webhook']).default('off'),
+  // Unset: polling when BOT_TOKEN is set, else off (see below).
+  BOT_MODE: optionalString.pipe(z.enum(['off', 'polling', 'webhook']).optional()),
   TELEGRAM_API_ROOT: httpUrl.default('https://api.telegram.org'),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_JWKS_URL: httpUrl.default('https://www.googleapis.com/oauth2/v3/certs'),
@@ -49,7 +50,7 @@ const envSchema = z.object({
   LEGAL_INN: optionalString,
   LEGAL_OGRNIP: optionalString,
   CRON: z.enum(['on', 'off']).default('on'),
-});
+}).transform((env) => ({ ...env, BOT_MODE: env.BOT_MODE ?? (env.BOT_TOKEN ? 'polling' : 'off') }));
 
 export type Env = z.output<typeof envSchema> & { SESSION_SECRET: string };
 

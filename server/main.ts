@@ -1,11 +1,14 @@
 import { once } from 'node:events';
 import path from 'node:path';
+import { launchBot } from '../bot/launch.ts';
 import { openDatabase } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createApp } from './app.ts';
 import { PostgresEventBus } from './features/events/eventBus.ts';
 import { EnvError, loadEnv } from './env.ts';
+import { systemClock } from './clock.ts';
 import { createLogger } from './logger.ts';
+import { TelegramUserService } from './features/telegram/telegramUsers.ts';
 import { createLogMailer, createSmtpMailer } from './mail/mailer.ts';
 
 /** The only place that builds real things: environment, database, mail, HTTP server. */
@@ -19,6 +22,15 @@ async function main(): Promise<void> {
   // Several processes on one PostgreSQL database tell each other of new events through LISTEN/NOTIFY.
   const eventBus = dialect === 'postgres' && env.DATABASE_URL ? await PostgresEventBus.start(env.DATABASE_URL, schema ?? 'public', logger) : undefined;
   const mailer = env.SMTP_URL ? createSmtpMailer(env.SMTP_URL, env.MAIL_FROM) : createLogMailer(logger);
+  const bot = launchBot({
+    botToken: env.BOT_TOKEN,
+    mode: env.BOT_MODE,
+    apiRoot: env.TELEGRAM_API_ROOT,
+    publicUrl: env.PUBLIC_URL,
+    sessionSecret: env.SESSION_SECRET,
+    users: new TelegramUserService(db, systemClock),
+    logger,
+  });
   const app = createApp({
     db,
     dialect,
@@ -29,17 +41,25 @@ async function main(): Promise<void> {
     sessionSecret: env.SESSION_SECRET,
     trustProxy: env.TRUST_PROXY,
     ...(eventBus ? { eventBus } : {}),
+    botToken: env.BOT_TOKEN,
+    google: env.GOOGLE_CLIENT_ID ? { clientId: env.GOOGLE_CLIENT_ID, jwksUrl: env.GOOGLE_JWKS_URL } : undefined,
+    telegramWebhook: bot.webhook,
   });
 
   const server = app.listen(env.PORT, env.HOST);
   await once(server, 'listening');
   logger.info({ url: env.PUBLIC_URL, port: env.PORT }, 'Iskra is listening');
+  bot.startPolling();
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     server.closeIdleConnections();
     server.close(() => {
-      void Promise.all([db.destroy(), eventBus?.close()]).then(() => process.exit(0));
+      void bot
+        .stop()
+        .catch(() => undefined)
+        .then(() => Promise.all([db.destroy(), eventBus?.close()]))
+        .then(() => process.exit(0));
     });
     setTimeout(() => process.exit(0), 10_000).unref();
   };

@@ -1,8 +1,14 @@
+import type { Middleware } from 'koa';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/client.ts';
 import type { Database } from '../db/schema.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { AccountService } from './features/accounts/service.ts';
+import { GoogleIdTokenVerifier } from './features/google/idToken.ts';
+import { GoogleSignInService } from './features/google/service.ts';
+import { telegramCsrfExemptPaths } from './features/telegram/routes.ts';
+import { TelegramAuthService } from './features/telegram/service.ts';
+import { TelegramUserService } from './features/telegram/telegramUsers.ts';
 import { LoginThrottle } from './features/accounts/loginThrottle.ts';
 import { PasswordHasher } from './features/accounts/passwords.ts';
 import { SessionService } from './features/sessions/service.ts';
@@ -35,6 +41,12 @@ export interface AppDeps {
   passwords?: PasswordHasher;
   /** How event streams learn of new events; in-process unless PostgreSQL's LISTEN/NOTIFY is given. */
   eventBus?: EventBus;
+  /** Checks Mini App init data and Login Widget hashes; without it Telegram sign-in answers 503. */
+  botToken?: string | undefined;
+  /** Google sign-in; without a client id it answers 503. */
+  google?: { clientId: string; jwksUrl: string } | undefined;
+  /** The bot's webhook handler (BOT_MODE=webhook), served at POST /telegram/webhook. */
+  telegramWebhook?: Middleware | undefined;
 }
 
 /** The services every feature's routes call, built once per app from its deps. */
@@ -52,10 +64,13 @@ export interface Services {
   discovery: DiscoveryService;
   chat: ChatService;
   eventBus: EventBus;
+  telegramUsers: TelegramUserService;
+  telegramAuth: TelegramAuthService;
+  googleSignIn: GoogleSignInService;
 }
 
 /** Paths that do not use the session cookie and so need no CSRF token (webhooks, token sign-in). */
-const csrfExemptPaths = new Set<string>();
+const csrfExemptPaths = new Set<string>([...telegramCsrfExemptPaths, '/telegram/webhook']);
 
 export function buildServices(deps: AppDeps): Services {
   const clock = deps.clock ?? systemClock;
@@ -66,6 +81,7 @@ export function buildServices(deps: AppDeps): Services {
   const photoStore = new PhotoStore(deps.uploadsDir);
   const rates = new RateCounter(deps.db, clock);
   const eventBus = deps.eventBus ?? new InProcessEventBus();
+  const telegramUsers = new TelegramUserService(deps.db, clock);
   return {
     db: deps.db,
     logger: deps.logger,
@@ -80,5 +96,13 @@ export function buildServices(deps: AppDeps): Services {
     discovery: new DiscoveryService(deps.db, clock, rates, eventBus),
     chat: new ChatService(deps.db, clock, rates, eventBus),
     eventBus,
+    telegramUsers,
+    telegramAuth: new TelegramAuthService(deps.botToken, telegramUsers, sessions, clock),
+    googleSignIn: new GoogleSignInService(
+      deps.db,
+      deps.google ? new GoogleIdTokenVerifier(deps.google.clientId, deps.google.jwksUrl, clock) : null,
+      sessions,
+      clock,
+    ),
   };
 }

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import type { Dialect } from '../../db/client.ts';
 import { createApp } from '../app.ts';
 import { createLogger } from '../logger.ts';
-import type { EventBus } from '../features/events/eventBus.ts';
+import type { AppDeps } from '../services.ts';
 import { createSmtpMailer } from '../mail/mailer.ts';
 import { SmtpStandIn } from './smtpStandIn.ts';
 import { TestClock } from './testClock.ts';
@@ -24,15 +24,16 @@ export interface TestApp {
 
 export const testSessionSecret = 'test-secret-that-is-long-enough-for-hmac-and-jwt';
 
-export interface TestAppOptions {
+/** What a test may add: Telegram and Google settings pointing at stand-ins, a webhook handler, a shared database. */
+export type TestAppOptions = Partial<Pick<AppDeps, 'botToken' | 'google' | 'telegramWebhook' | 'eventBus'>> & {
   /** Share another app's database (a second server process on the same data). */
   database?: TestDatabase;
-  eventBus?: EventBus;
-}
+};
 
 /** The real app on a random loopback port, over a fresh database, mailing through a real SMTP server. */
 export async function createTestApp(dialect: Dialect, options: TestAppOptions = {}): Promise<TestApp> {
-  const database = options.database ?? (await createTestDatabase(dialect));
+  const { database: shared, ...extra } = options;
+  const database = shared ?? (await createTestDatabase(dialect));
   const smtp = new SmtpStandIn();
   const smtpUrl = await smtp.start();
   const clock = new TestClock();
@@ -53,7 +54,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     publicUrl: 'http://localhost:8080',
     sessionSecret: testSessionSecret,
     clock,
-    ...(options.eventBus ? { eventBus: options.eventBus } : {}),
+    ...extra,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');

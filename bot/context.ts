@@ -1,0 +1,30 @@
+import type { Context } from 'grammy';
+import type { TFunction } from 'i18next';
+import type { Language } from '../locales/index.ts';
+import type { TelegramUserService } from '../server/features/telegram/telegramUsers.ts';
+import type { Logger } from '../server/logger.ts';
+
+/** What the bot needs from the accounts side: the same Telegram-keyed accounts the Mini App signs in to. */
+export type BotUsers = Pick<TelegramUserService, 'ensure' | 'markBotStarted' | 'markUnreachable' | 'setLanguage'>;
+
+export interface BotDeps {
+  token: string;
+  users: BotUsers;
+  logger: Logger;
+  /** Where the Mini App lives (PUBLIC_URL): the web_app buttons open it. */
+  publicUrl: string;
+  /** Telegram's Bot API by default; tests point it at the local stand-in. */
+  apiRoot?: string | undefined;
+  /** Preset bot identity (tests), so no getMe call is needed before handling updates. */
+  botInfo?: import('grammy').Bot['botInfo'] | undefined;
+  /** Outgoing message pacing; Telegram's limits by default. */
+  limits?: { perChatIntervalMs: number; minGapMs: number } | undefined;
+}
+
+/** The sender's account and a translator in their language, set for every update that has a sender. */
+export interface AccountFlavor {
+  account: { userId: number; language: Language };
+  t: TFunction;
+}
+
+export type BotContext = Context & AccountFlavor;

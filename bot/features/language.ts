@@ -1,0 +1,28 @@
+import { Composer, InlineKeyboard } from 'grammy';
+import { translatorFor } from '../../locales/index.ts';
+import type { BotContext, BotUsers } from '../context.ts';
+import { setChatMenu } from '../setup.ts';
+
+/** Callback data of the language buttons; parsed back with the same pattern. */
+const choice = /^language:(ru|en)$/;
+
+/** `/language`: ru/en buttons; the choice is stored on the account and used by the bot and the app. */
+export function languageFeature(users: BotUsers, publicUrl: string): Composer<BotContext> {
+  const feature = new Composer<BotContext>();
+  feature.chatType('private').command('language', async (ctx) => {
+    await ctx.reply(ctx.t('bot.language.choose'), {
+      reply_markup: new InlineKeyboard()
+        .text(ctx.t('bot.language.ru'), 'language:ru')
+        .text(ctx.t('bot.language.en'), 'language:en'),
+    });
+  });
+  feature.callbackQuery(choice, async (ctx) => {
+    const language = ctx.match[1] === 'en' ? 'en' : 'ru';
+    await users.setLanguage(ctx.from.id, language);
+    const t = translatorFor(language);
+    await ctx.answerCallbackQuery();
+    await ctx.editMessageText(t('bot.language.changed'));
+    if (ctx.chat?.type === 'private') await setChatMenu(ctx.api, publicUrl, t, ctx.chat.id);
+  });
+  return feature;
+}

@@ -1,0 +1,80 @@
+import type { Middleware } from 'koa';
+import type { Logger } from '../server/logger.ts';
+import { createBot } from './bot.ts';
+import type { BotUsers } from './context.ts';
+import { configureBot } from './setup.ts';
+import { webhookHandler, webhookSecret } from './webhook.ts';
+
+export interface LaunchOptions {
+  botToken: string | undefined;
+  mode: 'off' | 'polling' | 'webhook';
+  apiRoot: string;
+  publicUrl: string;
+  sessionSecret: string;
+  users: BotUsers;
+  logger: Logger;
+}
+
+export interface LaunchedBot {
+  /** The webhook route's handler, in webhook mode. */
+  webhook?: Middleware;
+  /** Starts long polling (polling mode); call once the HTTP server is up. */
+  startPolling(): void;
+  stop(): Promise<void>;
+}
+
+const idle: LaunchedBot = { startPolling: () => undefined, stop: () => Promise.resolve() };
+
+/**
+ * Builds the bot for the configured mode. The web site must run even when Telegram is unreachable, so
+ * a failing start is logged, never fatal. Polling suits one process; several processes need webhook mode.
+ */
+export function launchBot(options: LaunchOptions): LaunchedBot {
+  const { logger } = options;
+  if (!options.botToken) {
+    logger.info('BOT_TOKEN is not set: running without the Telegram bot');
+    return idle;
+  }
+  if (options.mode === 'off') {
+    logger.info('BOT_MODE=off: the Telegram bot is not started');
+    return idle;
+  }
+  if (!options.publicUrl.startsWith('https://')) {
+    logger.warn('PUBLIC_URL is not https: Telegram refuses Mini App buttons to it');
+  }
+  const bot = createBot({
+    token: options.botToken,
+    users: options.users,
+    logger,
+    publicUrl: options.publicUrl,
+    apiRoot: options.apiRoot,
+  });
+
+  if (options.mode === 'webhook') {
+    logger.info('Telegram bot: webhook mode (register it with npm run bot:set-webhook)');
+    return {
+      webhook: webhookHandler(bot, webhookSecret(options.botToken, options.sessionSecret), logger),
+      startPolling: () => undefined,
+      stop: () => Promise.resolve(),
+    };
+  }
+
+  return {
+    startPolling() {
+      bot
+        .start({
+          allowed_updates: ['message', 'callback_query'],
+          onStart: (info) => {
+            logger.info({ bot: info.username }, 'Telegram bot: polling');
+            configureBot(bot.api, options.publicUrl).catch((error: unknown) => {
+              logger.warn({ err: error }, 'Telegram bot: could not set commands and menu button');
+            });
+          },
+        })
+        .catch((error: unknown) => {
+          logger.error({ err: error }, 'Telegram bot: polling stopped');
+        });
+    },
+    stop: () => (bot.isRunning() ? bot.stop() : Promise.resolve()),
+  };
+}

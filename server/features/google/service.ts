@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../../db/errors.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { Language } from '../../../locales/index.ts';
+import type { Clock } from '../../clock.ts';
+import { AppError, forbidden, unauthorized } from '../../errors.ts';
+import type { SignedIn } from '../accounts/service.ts';
+import { deleteSessionsOfUser } from '../sessions/repository.ts';
+import type { SessionService } from '../sessions/service.ts';
+import type { GoogleIdTokenVerifier } from './idToken.ts';
+import { findUserByEmailForGoogle, findUserByGoogleSub, insertGoogleUser, linkGoogleSub } from './repository.ts';
+
+/** Spec section 8: the app shows the server's text, else "Google login failed". */
+const googleFailed = () => unauthorized('Google login failed', 'google_login_failed');
+const notConfigured = () => new AppError(503, 'google_not_configured', 'Google sign-in is not configured');
+
+/**
+ * Google sign-in. The account key is Google's `sub`. An existing e-mail account is joined only when both
+ * sides proved the address: Google says `email_verified` and the account verified it by code. Otherwise
+ * someone who registered a victim's address without owning it (a pre-registration attack) would be
+ * handed the victim's Google sign-ins, or the victim the squatter's account; such a Google user gets an
+ * account of their own, without the contested address.
+ */
+export class GoogleSignInService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly verifier: GoogleIdTokenVerifier | null,
+    private readonly sessions: SessionService,
+    private readonly clock: Clock,
+  ) {}
+
+  async signIn(idToken: string, language: Language): Promise<SignedIn> {
+    if (!this.verifier) throw notConfigured();
+    const identity = await this.verifier.verify(idToken);
+    if (!identity) throw googleFailed();
+
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const known = await findUserByGoogleSub(trx, identity.sub);
+        if (known) return this.startSession(trx, known);
+
+        const byEmail = identity.email ? await findUserByEmailForGoogle(trx, identity.email) : undefined;
+        if (byEmail && identity.emailVerified && byEmail.verified_at !== null && byEmail.google_sub === null) {
+          if (!(await linkGoogleSub(trx, byEmail.id, identity.sub))) throw googleFailed();
+          // A new way into the account: sessions opened before it (perhaps by someone else) end now.
+          await deleteSessionsOfUser(trx, byEmail.id);
+          return this.startSession(trx, byEmail);
+        }
+
+        const now = this.clock.now().toISOString();
+        const userId = await insertGoogleUser(trx, {
+          google_sub: identity.sub,
+          // The address is kept only when Google vouches for it and no other account holds it.
+          email: identity.emailVerified && !byEmail ? (identity.email ?? null) : null,
+          language,
+          // Google has authenticated the person, as Telegram does; there is no code to send without an address.
+          verified_at: now,
+          created_at: now,
+        });
+        return { userId, session: await this.sessions.start(userId, trx) };
+      });
+    } catch (error) {
+      // The same Google account signing in twice at once: the unique index on google_sub lets one create;
+      // the other finds that account on a second try.
+      if (!isUniqueViolation(error)) throw error;
+      const winner = await findUserByGoogleSub(this.db, identity.sub);
+      if (!winner) throw error;
+      return this.startSession(this.db, winner);
+    }
+  }
+
+  private async startSession(db: Kysely<Database>, user: { id: number; banned_at: string | null }): Promise<SignedIn> {
+    if (user.banned_at) throw forbidden('banned', 'This account has been blocked');
+    return { userId: user.id, session: await this.sessions.start(user.id, db) };
+  }
+}

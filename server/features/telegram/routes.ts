@@ -1,0 +1,46 @@
+import { sessionResponse } from '../../contract/accounts.ts';
+import { telegramInitDataRequest, telegramWidgetRequest, type TelegramTokenResponse } from '../../contract/telegramAuth.ts';
+import type { AppRouter } from '../../http/context.ts';
+import { cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
+import { parse } from '../../http/validate.ts';
+import type { Services } from '../../services.ts';
+
+/** The two paths of this feature that never use the session cookie, and so need no CSRF token. */
+export const telegramCsrfExemptPaths = ['/api/auth/telegram'];
+
+export function telegramAuthRoutes(router: AppRouter, services: Services): void {
+  const { telegramAuth, sessions } = services;
+  const names = cookieNames(services.cookies);
+
+  /**
+   * Mini App sign-in. Answers a jwtToken and never touches cookies: inside Telegram the app keeps the
+   * token (spec section 4), so the route is CSRF-exempt (a forged request would only hand the forger
+   * a token for their own, Telegram-signed account, in a response they cannot read).
+   */
+  router.post('/auth/telegram', async (ctx) => {
+    const input = parse(telegramInitDataRequest, ctx.request.body);
+    const signedIn = await telegramAuth.signInWithInitData(input.initData);
+    ctx.body = { token: signedIn.session.token, user_id: signedIn.userId } satisfies TelegramTokenResponse;
+  });
+
+  /**
+   * Login Widget sign-in on the web site: a cookie session, so it keeps the CSRF check. Without it a
+   * foreign page could post the attacker's own (validly signed) widget data and sign the victim's
+   * browser into the attacker's account (login CSRF).
+   */
+  router.post('/auth', async (ctx) => {
+    const input = parse(telegramWidgetRequest, ctx.request.body);
+    const mode = input.session ?? 'cookie';
+    const payload = { ...input } as Record<string, string | number>;
+    delete payload.csrf_token;
+    delete payload.session;
+    const signedIn = await telegramAuth.signInWithWidget(payload);
+    if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
+    if (mode === 'token') {
+      ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token });
+      return;
+    }
+    setHttpOnlyCookie(ctx, services.cookies, names.session, signedIn.session.sessionId, signedIn.session.expiresAt);
+    ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId });
+  });
+}

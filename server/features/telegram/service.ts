@@ -1,0 +1,42 @@
+import type { Clock } from '../../clock.ts';
+import { AppError, badRequest, forbidden, unauthorized } from '../../errors.ts';
+import type { SignedIn } from '../accounts/service.ts';
+import type { SessionService } from '../sessions/service.ts';
+import { validateInitData } from './initData.ts';
+import { validateLoginWidget } from './loginWidget.ts';
+import type { TelegramIdentity } from './telegramIdentity.ts';
+import type { TelegramUserService } from './telegramUsers.ts';
+
+const notConfigured = () => new AppError(503, 'telegram_not_configured', 'Telegram sign-in is not configured');
+const malformed = () => badRequest('invalid_init_data', 'Malformed Telegram data');
+const refused = () => unauthorized('Telegram authentication failed', 'telegram_auth_failed');
+
+/** Sign-in with data Telegram signed: the Mini App's init data and the Login Widget's user object. */
+export class TelegramAuthService {
+  constructor(
+    private readonly botToken: string | undefined,
+    private readonly users: TelegramUserService,
+    private readonly sessions: SessionService,
+    private readonly clock: Clock,
+  ) {}
+
+  async signInWithInitData(initData: string): Promise<SignedIn> {
+    if (!this.botToken) throw notConfigured();
+    const result = validateInitData(initData, this.botToken, this.clock.now());
+    if (!result.ok) throw result.reason === 'malformed' ? malformed() : refused();
+    return this.signIn(result.data.user);
+  }
+
+  async signInWithWidget(payload: Readonly<Record<string, string | number>>): Promise<SignedIn> {
+    if (!this.botToken) throw notConfigured();
+    const result = validateLoginWidget(payload, this.botToken, this.clock.now());
+    if (!result.ok) throw refused();
+    return this.signIn(result.user);
+  }
+
+  private async signIn(identity: TelegramIdentity): Promise<SignedIn> {
+    const account = await this.users.ensure(identity);
+    if (account.banned) throw forbidden('banned', 'This account has been blocked');
+    return { userId: account.userId, session: await this.sessions.start(account.userId) };
+  }
+}

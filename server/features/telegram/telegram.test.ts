@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser, json } from '../../test/browser.ts';
+import { signInitData, signWidgetPayload, testBotToken } from '../../test/telegramSigning.ts';
+import { createTestApp, type TestApp } from '../../test/testApp.ts';
+import { testDialects } from '../../test/testDatabase.ts';
+
+let nextId = 5_000_000_000; // above 32 bits, as real Telegram ids are
+const newTelegramId = () => ++nextId;
+
+describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp(dialect, { botToken: testBotToken });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const countUsers = async () =>
+    Number((await app.database.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+  const postInitData = (initData: unknown) =>
+    fetch(`${app.url}/api/auth/telegram`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ initData }),
+    });
+
+  it('signs a Mini App user in with a token that works as Bearer, verified, in their Telegram language', async () => {
+    const id = newTelegramId();
+    const res = await postInitData(signInitData({ id, first_name: 'Anna', username: 'anna_tg', language_code: 'en' }, app.clock.now()));
+    expect(res.status).toBe(200);
+    const body = await json<{ token: string; user_id: number }>(res);
+    expect(res.headers.getSetCookie()).toEqual([]);
+
+    const browser = new Browser(app.url);
+    browser.bearer = body.token;
+    expect(await json(await browser.get('/api/current_user'))).toEqual({
+      authorized: true,
+      user_verified: true,
+      userprofile: null,
+      user_id: body.user_id,
+    });
+    const row = await app.database.db.selectFrom('users').selectAll().where('id', '=', body.user_id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ telegram_id: String(id), telegram_username: 'anna_tg', language: 'en', email: null });
+    expect(row.verified_at).not.toBeNull();
+    // The token works for a bearer POST without any CSRF token.
+    expect((await browser.post('/api/logout')).status).toBe(200);
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: false });
+  });
+
+  it('reaches the same account on a second sign-in, and takes Russian for other languages', async () => {
+    const id = newTelegramId();
+    const first = await json<{ user_id: number; token: string }>(await postInitData(signInitData({ id, language_code: 'de' }, app.clock.now())));
+    app.clock.advance(30);
+    const second = await json<{ user_id: number; token: string }>(
+      await postInitData(signInitData({ id, username: 'renamed', language_code: 'en' }, app.clock.now())),
+    );
+    expect(second.user_id).toBe(first.user_id);
+    expect(second.token).not.toBe(first.token);
+    const row = await app.database.db.selectFrom('users').selectAll().where('id', '=', first.user_id).executeTakeFirstOrThrow();
+    // The language is chosen once (later the user changes it in the app or the bot); the username follows Telegram.
+    expect(row).toMatchObject({ language: 'ru', telegram_username: 'renamed' });
+  });
+
+  it('signs in a user whose name holds +, &, / and Cyrillic', async () => {
+    const initData = signInitData({ id: newTelegramId(), first_name: 'Ян+Мария & Co/Ltd', last_name: 'Ёлкин = 100%' }, app.clock.now());
+    expect(initData).toContain('%2B');
+    const res = await postInitData(initData);
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses a changed field, a wrong token, stale or missing signatures and garbage, creating no account', async () => {
+    const users = await countUsers();
+    const now = app.clock.now();
+    const id = newTelegramId();
+    const good = signInitData({ id, first_name: 'Eve' }, now);
+    const cases: [unknown, number, string][] = [
+      [good.replace('Eve', 'Eva'), 401, 'telegram_auth_failed'],
+      [good.replace(String(id), String(id + 1)), 401, 'telegram_auth_failed'],
+      [signInitData({ id, first_name: 'Eve' }, now, { botToken: '987654321:AAother-bot-token' }), 401, 'telegram_auth_failed'],
+      [signInitData({ id }, new Date(now.getTime() - 86_401_000)), 401, 'telegram_auth_failed'],
+      [good.replace(/&hash=[0-9a-f]+/, ''), 400, 'invalid_init_data'],
+      ['garbage', 400, 'invalid_init_data'],
+      ['%%%&&&===', 400, 'invalid_init_data'],
+      ['', 400, 'invalid_input'],
+      [12345, 400, 'invalid_input'],
+      ['x'.repeat(9000), 400, 'invalid_input'],
+    ];
+    for (const [initData, status, code] of cases) {
+      const res = await postInitData(initData);
+      expect(res.status, String(initData).slice(0, 60)).toBe(status);
+      expect(await json(res)).toMatchObject({ code });
+    }
+    const extraField = await fetch(`${app.url}/api/auth/telegram`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ initData: good, admin: true }),
+    });
+    expect(extraField.status).toBe(400);
+    expect(await countUsers()).toBe(users);
+    // Nothing of the signed data reaches the log.
+    const hash = new URLSearchParams(good).get('hash') ?? '';
+    expect(app.logs.join('\n')).not.toContain(hash);
+  });
+
+  it('refuses a banned Telegram account', async () => {
+    const id = newTelegramId();
+    const first = await json<{ user_id: number }>(await postInitData(signInitData({ id }, app.clock.now())));
+    await app.database.db.updateTable('users').set({ banned_at: app.clock.now().toISOString() }).where('id', '=', first.user_id).execute();
+    const again = await postInitData(signInitData({ id }, app.clock.now()));
+    expect(again.status).toBe(403);
+    expect(await json(again)).toMatchObject({ code: 'banned' });
+  });
+
+  it('signs a web user in through the Login Widget with a cookie, on the same account as the Mini App', async () => {
+    const id = newTelegramId();
+    const miniApp = await json<{ user_id: number }>(await postInitData(signInitData({ id, first_name: 'Lena' }, app.clock.now())));
+    const browser = new Browser(app.url);
+    const res = await browser.post('/api/auth', signWidgetPayload({ id, first_name: 'Lena', photo_url: 'https://t.me/i/userpic/1.jpg' }, app.clock.now()));
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ message: 'Login successful', user_id: miniApp.user_id });
+    expect(browser.cookie('iskra_session')).toBeDefined();
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true, user_verified: true, user_id: miniApp.user_id });
+  });
+
+  it('answers a jwtToken instead of the cookie when the app asks for a token-only session', async () => {
+    const id = newTelegramId();
+    const browser = new Browser(app.url);
+    const res = await browser.post('/api/auth', { ...signWidgetPayload({ id, username: 'tok' }, app.clock.now()), session: 'token', csrf_token: 'ignored' });
+    expect(res.status).toBe(200);
+    const body = await json<{ token: string; user_id: number }>(res);
+    expect(browser.cookie('iskra_session')).toBeUndefined();
+    const bearer = new Browser(app.url);
+    bearer.bearer = body.token;
+    expect(await json(await bearer.get('/api/current_user'))).toMatchObject({ authorized: true, user_id: body.user_id });
+  });
+
+  it('refuses a forged, stale or cross-site Login Widget sign-in', async () => {
+    const users = await countUsers();
+    const id = newTelegramId();
+    const browser = new Browser(app.url);
+    const payload = signWidgetPayload({ id, first_name: 'Mallory' }, app.clock.now());
+    const forged = await browser.post('/api/auth', { ...payload, first_name: 'Alice' });
+    expect(forged.status).toBe(401);
+    expect(await json(forged)).toEqual({ error: 'Telegram authentication failed', code: 'telegram_auth_failed' });
+    const stale = await browser.post('/api/auth', signWidgetPayload({ id }, new Date(app.clock.now().getTime() - 86_401_000)));
+    expect(stale.status).toBe(401);
+    const noHash = await browser.post('/api/auth', { id, auth_date: 1 });
+    expect(noHash.status).toBe(400);
+    // Login CSRF: a foreign page posting the attacker's valid widget data is refused.
+    const crossSite = await browser.post('/api/auth', payload, { csrf: false });
+    expect(crossSite.status).toBe(403);
+    expect(await countUsers()).toBe(users);
+    expect(browser.cookie('iskra_session')).toBeUndefined();
+  });
+});
+
+describe('Telegram sign-in without a bot token', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp('sqlite');
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('answers 503 instead of accepting anything', async () => {
+    const res = await fetch(`${app.url}/api/auth/telegram`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ initData: signInitData({ id: 1 }, app.clock.now()) }),
+    });
+    expect(res.status).toBe(503);
+    expect(await json(res)).toMatchObject({ code: 'telegram_not_configured' });
+  });
+});

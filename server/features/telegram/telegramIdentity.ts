@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { defaultLanguage, isLanguage, type Language } from '../../../locales/index.ts';
+
+/** Who Telegram says the user is. Identity is the numeric id; names and usernames change. */
+export interface TelegramIdentity {
+  id: number;
+  username?: string | undefined;
+  languageCode?: string | undefined;
+}
+
+/**
+ * The `user` object of init data (Telegram's WebAppUser). Loose: Telegram adds fields over time.
+ * Ids need up to 52 bits, which a JS number holds exactly.
+ */
+export const webAppUser = z.looseObject({
+  id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  first_name: z.string().max(1024).optional(),
+  last_name: z.string().max(1024).optional(),
+  username: z.string().max(64).optional(),
+  language_code: z.string().max(35).optional(),
+});
+
+/** The account language from Telegram's IETF tag: ru or en, anything else the default (Russian). */
+export function languageFromTelegram(code: string | undefined): Language {
+  const base = code?.trim().toLowerCase().split(/[-_]/)[0];
+  return isLanguage(base) ? base : defaultLanguage;
+}

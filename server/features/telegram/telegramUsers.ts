@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../../db/errors.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { Language } from '../../../locales/index.ts';
+import type { Clock } from '../../clock.ts';
+import {
+  findUserByTelegramId,
+  insertTelegramUser,
+  setBotStarted,
+  setBotUnreachable,
+  setLanguageByTelegramId,
+  telegramIdText,
+  updateTelegramUsername,
+} from './repository.ts';
+import { languageFromTelegram, type TelegramIdentity } from './telegramIdentity.ts';
+
+export interface TelegramAccount {
+  userId: number;
+  language: Language;
+  banned: boolean;
+}
+
+/**
+ * Accounts keyed by Telegram user id, shared by the Mini App sign-in, the Login Widget and the bot, so
+ * all three reach the same account. Telegram has already proven who the user is: these accounts are
+ * verified from the start and need no e-mail.
+ */
+export class TelegramUserService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The user's account, created on first contact with their Telegram language (ru/en, else ru). */
+  async ensure(identity: TelegramIdentity): Promise<TelegramAccount> {
+    const db = this.db;
+    const username = identity.username ?? null;
+    const existing = await findUserByTelegramId(db, identity.id);
+    if (existing) {
+      if (existing.telegram_username !== username) await updateTelegramUsername(db, existing.id, username);
+      return { userId: existing.id, language: existing.language, banned: existing.banned_at !== null };
+    }
+    const now = this.clock.now().toISOString();
+    const language = languageFromTelegram(identity.languageCode);
+    try {
+      const userId = await insertTelegramUser(db, {
+        telegram_id: telegramIdText(identity.id),
+        telegram_username: username,
+        language,
+        verified_at: now,
+        created_at: now,
+      });
+      return { userId, language, banned: false };
+    } catch (error) {
+      // Two first contacts at once (the bot and the Mini App): the unique index picks one row, use it.
+      if (!isUniqueViolation(error)) throw error;
+      const winner = await findUserByTelegramId(db, identity.id);
+      if (!winner) throw error;
+      return { userId: winner.id, language: winner.language, banned: winner.banned_at !== null };
+    }
+  }
+
+  /** /start: from now on the bot may write to this user (and a past block is over). */
+  async markBotStarted(telegramId: number): Promise<void> {
+    await setBotStarted(this.db, telegramId, this.clock.now());
+  }
+
+  /** Telegram answered 403 (the user blocked the bot): stop counting on reaching them. */
+  async markUnreachable(telegramId: number): Promise<void> {
+    await setBotUnreachable(this.db, telegramId, this.clock.now());
+  }
+
+  async setLanguage(telegramId: number, language: Language): Promise<void> {
+    await setLanguageByTelegramId(this.db, telegramId, language);
+  }
+}
