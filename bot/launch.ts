@@ -1,3 +1,4 @@
+import type { Api } from 'grammy';
 import type { Middleware } from 'koa';
 import type { Logger } from '../server/logger.ts';
 import { createBot } from './bot.ts';
@@ -18,6 +19,8 @@ export interface LaunchOptions {
 export interface LaunchedBot {
   /** The webhook route's handler, in webhook mode. */
   webhook?: Middleware;
+  /** The Bot API client (with pacing, retries and the 403 marker), for notifications; absent without a bot. */
+  api?: Api;
   /** Starts long polling (polling mode); call once the HTTP server is up. */
   startPolling(): void;
   stop(): Promise<void>;
@@ -53,6 +56,7 @@ export function launchBot(options: LaunchOptions): LaunchedBot {
   if (options.mode === 'webhook') {
     logger.info('Telegram bot: webhook mode (register it with npm run bot:set-webhook)');
     return {
+      api: bot.api,
       webhook: webhookHandler(bot, webhookSecret(options.botToken, options.sessionSecret), logger),
       startPolling: () => undefined,
       stop: () => Promise.resolve(),
@@ -60,6 +64,7 @@ export function launchBot(options: LaunchOptions): LaunchedBot {
   }
 
   return {
+    api: bot.api,
     startPolling() {
       bot
         .start({

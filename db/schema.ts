@@ -20,6 +20,7 @@ export interface Database {
   conversations: ConversationsTable;
   messages: MessagesTable;
   events: EventsTable;
+  notification_jobs: NotificationJobsTable;
 }
 
 export interface UsersTable {
@@ -43,6 +44,8 @@ export interface UsersTable {
   bot_started_at: string | null;
   /** When Telegram last refused a message to them (403: blocked the bot); cleared by the next /start. */
   bot_unreachable_at: string | null;
+  /** Set ahead by the open event streams' heartbeats; in the past when no tab is open. */
+  online_until: string | null;
 }
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
@@ -187,4 +190,21 @@ export interface EventsTable {
   /** JSON text. */
   payload: string;
   created_at: string;
+}
+
+export type NotificationKind = 'match' | 'message';
+
+export interface NotificationJobsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: NotificationKind;
+  conversation_id: number | null;
+  /** JSON: who and what, e.g. the sender's name and the start of the text. */
+  payload: string;
+  created_at: string;
+  next_attempt_at: string;
+  attempts: number;
+  done_at: string | null;
+  /** sent, online (skipped), disabled, unreachable, gave_up */
+  outcome: string | null;
 }

@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import path from 'node:path';
 import { launchBot } from '../bot/launch.ts';
+import { createTelegramNotifier } from '../bot/notifier.ts';
+import { NotificationWorker } from './features/notifications/worker.ts';
 import { openDatabase } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createApp } from './app.ts';
@@ -31,6 +33,8 @@ async function main(): Promise<void> {
     users: new TelegramUserService(db, systemClock),
     logger,
   });
+  // Bot notifications leave through a queue drained here, never inside a request.
+  const notifications = bot.api ? new NotificationWorker(db, createTelegramNotifier(bot.api, env.PUBLIC_URL), systemClock, logger) : undefined;
   const app = createApp({
     db,
     dialect,
@@ -44,19 +48,20 @@ async function main(): Promise<void> {
     botToken: env.BOT_TOKEN,
     google: env.GOOGLE_CLIENT_ID ? { clientId: env.GOOGLE_CLIENT_ID, jwksUrl: env.GOOGLE_JWKS_URL } : undefined,
     telegramWebhook: bot.webhook,
+    ...(notifications ? { notificationsQueued: () => void notifications.kick() } : {}),
   });
 
   const server = app.listen(env.PORT, env.HOST);
   await once(server, 'listening');
   logger.info({ url: env.PUBLIC_URL, port: env.PORT }, 'Iskra is listening');
   bot.startPolling();
+  notifications?.start();
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     server.closeIdleConnections();
     server.close(() => {
-      void bot
-        .stop()
+      void Promise.all([bot.stop(), notifications?.stop()])
         .catch(() => undefined)
         .then(() => Promise.all([db.destroy(), eventBus?.close()]))
         .then(() => process.exit(0));

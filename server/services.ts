@@ -41,6 +41,8 @@ export interface AppDeps {
   passwords?: PasswordHasher;
   /** How event streams learn of new events; in-process unless PostgreSQL's LISTEN/NOTIFY is given. */
   eventBus?: EventBus;
+  /** Called after a bot notification was queued (main.ts wakes the notification worker). */
+  notificationsQueued?: () => void;
   /** Checks Mini App init data and Login Widget hashes; without it Telegram sign-in answers 503. */
   botToken?: string | undefined;
   /** Google sign-in; without a client id it answers 503. */
@@ -93,8 +95,8 @@ export function buildServices(deps: AppDeps): Services {
     verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
     photoStore,
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger),
-    discovery: new DiscoveryService(deps.db, clock, rates, eventBus),
-    chat: new ChatService(deps.db, clock, rates, eventBus),
+    discovery: new DiscoveryService(deps.db, clock, rates, eventBus, deps.notificationsQueued),
+    chat: new ChatService(deps.db, clock, rates, eventBus, deps.notificationsQueued),
     eventBus,
     telegramUsers,
     telegramAuth: new TelegramAuthService(deps.botToken, telegramUsers, sessions, clock),

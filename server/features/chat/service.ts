@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../errors.ts';
 import { findLiveMatch, findMyProfile, isBlockedEitherWay } from '../discovery/repository.ts';
 import { profileRequired } from '../discovery/service.ts';
 import type { EventBus } from '../events/eventBus.ts';
+import { enqueueMessageNotification } from '../notifications/queue.ts';
 import { insertEvents } from '../events/repository.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import {
@@ -29,6 +30,7 @@ export class ChatService {
     private readonly clock: Clock,
     private readonly rates: RateCounter,
     private readonly bus: EventBus,
+    private readonly notificationsQueued: () => void = () => undefined,
   ) {}
 
   private async me(userId: number) {
@@ -102,9 +104,11 @@ export class ChatService {
       };
       // Both sides: the recipient's tabs, and the sender's other tabs.
       await insertEvents(trx, [{ userId: other.user_id, type: 'message', payload }, { userId, type: 'message', payload }], now.toISOString());
-      return payload;
+      const queued = await enqueueMessageNotification(trx, other.user_id, conversationId, me.name, content, now);
+      return { ...payload, queued };
     });
     await this.bus.publish([other.user_id, userId]);
+    if (message.queued) this.notificationsQueued();
     return { message_id: message.message_id, sender_profile_id: message.sender_profile_id, content: message.content, timestamp: message.timestamp };
   }
 

@@ -5,6 +5,7 @@ import type { LikeResponse, PersonListItem, SearchQuery, SearchResult, UsersProf
 import { AppError, badRequest, forbidden, notFound } from '../../errors.ts';
 import type { EventBus } from '../events/eventBus.ts';
 import { insertEvents } from '../events/repository.ts';
+import { enqueueMatchNotification } from '../notifications/queue.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import { findCandidates, type CandidateRow } from './candidates.ts';
 import { haversineKm, pointOf, shownDistanceKm, type Point } from './distance.ts';
@@ -48,6 +49,7 @@ export class DiscoveryService {
     private readonly clock: Clock,
     private readonly rates: RateCounter,
     private readonly bus: EventBus,
+    private readonly notificationsQueued: () => void = () => undefined,
   ) {}
 
   private isPremium(premiumUntil: string | null): boolean {
@@ -152,10 +154,15 @@ export class DiscoveryService {
           ],
           now.toISOString(),
         );
+        await enqueueMatchNotification(trx, userId, target.name, now);
+        await enqueueMatchNotification(trx, target.user_id, me.name, now);
       }
       return { match: (await findLiveMatch(trx, me.id, targetId)) !== undefined, created };
     });
-    if (created) await this.bus.publish([userId, target.user_id]);
+    if (created) {
+      await this.bus.publish([userId, target.user_id]);
+      this.notificationsQueued();
+    }
     return { match, profile: { id: target.id, name: target.name, photo: photos[0] ?? null } };
   }
 

@@ -19,7 +19,20 @@ const eventsQuery = z.object({
  * after `Last-Event-ID` (a reconnecting tab misses nothing), then pushes new events as the bus announces
  * them, with a comment line as heartbeat so proxies keep the connection open.
  */
-export function eventRoutes(router: AppRouter, { db, eventBus, logger }: Services): void {
+/** Long enough to outlast two missed heartbeats. */
+const onlineForMs = heartbeatMs * 2 + 10_000;
+
+export function eventRoutes(router: AppRouter, { db, eventBus, logger, clock }: Services): void {
+  // Open streams per user in this process: "offline" is written only when the last one closes.
+  const openStreams = new Map<number, number>();
+  const markOnline = (userId: number, online: boolean) =>
+    db
+      .updateTable('users')
+      .set({ online_until: new Date(clock.now().getTime() + (online ? onlineForMs : 0)).toISOString() })
+      .where('id', '=', userId)
+      .execute()
+      .catch((error: unknown) => logger.warn({ err: error }, 'event stream: presence not written'));
+
   router.get('/events', async (ctx) => {
     const auth = requireUser(ctx);
     const query = parse(eventsQuery, ctx.query);
@@ -50,13 +63,25 @@ export function eventRoutes(router: AppRouter, { db, eventBus, logger }: Service
     };
     stream.write(`retry: 3000\n: connected\n\n`);
     const unsubscribe = eventBus.subscribe(auth.userId, drain);
-    const heartbeat = setInterval(() => stream.write(': ping\n\n'), heartbeatMs);
+    openStreams.set(auth.userId, (openStreams.get(auth.userId) ?? 0) + 1);
+    await markOnline(auth.userId, true);
+    const heartbeat = setInterval(() => {
+      stream.write(': ping\n\n');
+      void markOnline(auth.userId, true);
+    }, heartbeatMs);
     drain();
     const close = () => {
+      if (closed) return;
       closed = true;
       clearInterval(heartbeat);
       unsubscribe();
       stream.end();
+      const left = (openStreams.get(auth.userId) ?? 1) - 1;
+      if (left > 0) openStreams.set(auth.userId, left);
+      else {
+        openStreams.delete(auth.userId);
+        void markOnline(auth.userId, false);
+      }
     };
     ctx.req.on('close', close);
     stream.on('error', close);

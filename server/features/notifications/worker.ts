@@ -1,0 +1,135 @@
+import type { Kysely } from 'kysely';
+import type { Database, NotificationKind } from '../../../db/schema.ts';
+import type { Language } from '../../../locales/index.ts';
+import { addSeconds, type Clock } from '../../clock.ts';
+import type { Logger } from '../../logger.ts';
+
+export interface Notification {
+  telegramId: string;
+  language: Language;
+  kind: NotificationKind;
+  name: string;
+  preview?: string;
+  conversationId?: number;
+}
+
+/** What the worker sends through; the bot implements it (bot/notifier.ts). */
+export interface Notifier {
+  send(notification: Notification): Promise<void>;
+}
+
+/** Thrown by a Notifier when retrying cannot help (the user blocked the bot). */
+export class PermanentNotificationError extends Error {}
+
+export const maxAttempts = 8;
+const batchSize = 25;
+
+/**
+ * Drains the notification queue: due jobs are sent one by one, a failure is retried later with a growing
+ * delay, and a user who is online in the app when their turn comes gets no notification (they see it live).
+ * Safe with several processes: each job is claimed by moving its next attempt ahead before sending.
+ */
+export class NotificationWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly notifier: Notifier,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  start(intervalMs = 2000): void {
+    this.timer = setInterval(() => void this.kick(), intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Runs a drain now unless one is already running. */
+  kick(): Promise<void> {
+    const running =
+      this.running ??
+      this.drainOnce()
+        .then(() => undefined)
+        .catch((error: unknown) => this.logger.error({ err: error }, 'notifications: drain failed'))
+        .finally(() => {
+          this.running = undefined;
+        });
+    this.running = running;
+    return running;
+  }
+
+  /** Sends what is due; answers how many jobs were finished (sent or settled otherwise). */
+  async drainOnce(): Promise<number> {
+    const now = this.clock.now();
+    const due = await this.db
+      .selectFrom('notification_jobs as j')
+      .innerJoin('users as u', 'u.id', 'j.user_id')
+      .select(['j.id', 'j.kind', 'j.conversation_id', 'j.payload', 'j.attempts', 'u.telegram_id', 'u.language', 'u.online_until', 'u.bot_unreachable_at'])
+      .where('j.done_at', 'is', null)
+      .where('j.next_attempt_at', '<=', now.toISOString())
+      .orderBy('j.id')
+      .limit(batchSize)
+      .execute();
+    let finished = 0;
+    for (const job of due) {
+      // Claim: another process reading the same row sees it as not yet due.
+      const claimed = await this.db
+        .updateTable('notification_jobs')
+        .set({ next_attempt_at: addSeconds(now, 60).toISOString() })
+        .where('id', '=', job.id)
+        .where('done_at', 'is', null)
+        .where('next_attempt_at', '<=', now.toISOString())
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) continue;
+      const settle = async (outcome: string) => {
+        await this.db.updateTable('notification_jobs').set({ done_at: now.toISOString(), outcome }).where('id', '=', job.id).execute();
+        finished += 1;
+      };
+      if (!job.telegram_id || job.bot_unreachable_at) {
+        await settle('unreachable');
+        continue;
+      }
+      if (job.online_until && job.online_until > now.toISOString()) {
+        await settle('online');
+        continue;
+      }
+      const payload = JSON.parse(job.payload) as { name: string; preview?: string };
+      try {
+        await this.notifier.send({
+          telegramId: job.telegram_id,
+          language: job.language,
+          kind: job.kind,
+          name: payload.name,
+          ...(payload.preview !== undefined ? { preview: payload.preview } : {}),
+          ...(job.conversation_id !== null ? { conversationId: job.conversation_id } : {}),
+        });
+        await settle('sent');
+      } catch (error) {
+        if (error instanceof PermanentNotificationError) {
+          await settle('unreachable');
+          continue;
+        }
+        const attempts = job.attempts + 1;
+        if (attempts >= maxAttempts) {
+          await this.db.updateTable('notification_jobs').set({ attempts, done_at: now.toISOString(), outcome: 'gave_up' }).where('id', '=', job.id).execute();
+          finished += 1;
+        } else {
+          // 30 s, 1 min, 2 min, … so a Telegram outage is ridden out without hammering it.
+          await this.db
+            .updateTable('notification_jobs')
+            .set({ attempts, next_attempt_at: addSeconds(now, 30 * 2 ** (attempts - 1)).toISOString() })
+            .where('id', '=', job.id)
+            .execute();
+        }
+        this.logger.warn({ err: error, job: job.id, attempts }, 'notifications: sending failed, will retry');
+      }
+    }
+    return finished;
+  }
+}
