@@ -2,12 +2,15 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { accountRoutes } from './features/accounts/routes.ts';
+import { configRoutes } from './features/config/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { verificationRoutes } from './features/verification/routes.ts';
 import { sessionLoader } from './http/auth.ts';
 import type { AppState } from './http/context.ts';
 import { errorHandler } from './http/errorHandler.ts';
 import { securityHeaders } from './http/securityHeaders.ts';
+import { staticApp } from './http/staticApp.ts';
+import { emptyPublicConfig } from './contract/config.ts';
 import { buildServices, type AppDeps } from './services.ts';
 
 /** JSON bodies of the API are small; uploads get their own limits on their own routes. */
@@ -23,9 +26,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   healthRoutes(api, services);
   accountRoutes(api, services);
   verificationRoutes(api, services);
+  configRoutes(api, deps.publicConfig ?? emptyPublicConfig);
 
   app.use(securityHeaders());
   app.use(errorHandler(deps.logger));
+  // The built React app, for every GET the API does not answer (SPA fallback); none without a dist folder.
+  if (deps.frontendDist) app.use(staticApp(deps.frontendDist));
   // Who is asking and whether a cookie request is same-site, decided before any body is read.
   app.use(sessionLoader(services.sessions, services.cookies));
   app.use(services.csrf.middleware());

@@ -1,10 +1,15 @@
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { openDatabase } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createApp } from './app.ts';
 import { EnvError, loadEnv } from './env.ts';
 import { createLogger } from './logger.ts';
 import { createLogMailer, createSmtpMailer } from './mail/mailer.ts';
+
+/** Built by `npm run build` (and by `npm start` when missing or stale, see scripts/ensure-frontend.ts). */
+const frontendDist = path.resolve(import.meta.dirname, '../miniapp/dist');
 
 /** The only place that builds real things: environment, database, mail, HTTP server. */
 async function main(): Promise<void> {
@@ -23,7 +28,18 @@ async function main(): Promise<void> {
     publicUrl: env.PUBLIC_URL,
     sessionSecret: env.SESSION_SECRET,
     trustProxy: env.TRUST_PROXY,
+    frontendDist: existsSync(frontendDist) ? frontendDist : undefined,
+    publicConfig: {
+      google_client_id: env.GOOGLE_CLIENT_ID ?? null,
+      bot_username: env.BOT_USERNAME ?? null,
+      support_email: env.SUPPORT_EMAIL ?? null,
+      support_telegram: env.SUPPORT_TELEGRAM ?? null,
+      legal_name: env.LEGAL_NAME ?? null,
+      legal_inn: env.LEGAL_INN ?? null,
+      legal_ogrnip: env.LEGAL_OGRNIP ?? null,
+    },
   });
+  if (!existsSync(frontendDist)) logger.warn({ frontendDist }, 'no built front end: serving the API only (npm run build)');
 
   const server = app.listen(env.PORT, env.HOST);
   await once(server, 'listening');

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { PublicConfig } from './contract/config.ts';
 import type { Dialect } from '../db/client.ts';
 import type { Database } from '../db/schema.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -25,6 +26,10 @@ export interface AppDeps {
   trustProxy?: boolean;
   clock?: Clock;
   passwords?: PasswordHasher;
+  /** The built front end (miniapp/dist) to serve; the API only when unset. */
+  frontendDist?: string;
+  /** Public settings for `GET /api/config` (sign-in buttons, footer); empty when unset. */
+  publicConfig?: PublicConfig;
 }
 
 /** The services every feature's routes call, built once per app from its deps. */

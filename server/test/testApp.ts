@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { Dialect } from '../../db/client.ts';
+import type { PublicConfig } from '../contract/config.ts';
 import { createApp } from '../app.ts';
 import { createLogger } from '../logger.ts';
 import { createSmtpMailer } from '../mail/mailer.ts';
@@ -20,8 +21,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** Serve this built front end (the browser tests pass miniapp/dist). */
+  frontendDist?: string;
+  publicConfig?: PublicConfig;
+}
+
 /** The real app on a random loopback port, over a fresh database, mailing through a real SMTP server. */
-export async function createTestApp(dialect: Dialect): Promise<TestApp> {
+export async function createTestApp(dialect: Dialect, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase(dialect);
   const smtp = new SmtpStandIn();
   const smtpUrl = await smtp.start();
@@ -42,6 +49,7 @@ export async function createTestApp(dialect: Dialect): Promise<TestApp> {
     publicUrl: 'http://localhost:8080',
     sessionSecret: 'test-secret-that-is-long-enough-for-hmac-and-jwt',
     clock,
+    ...options,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
