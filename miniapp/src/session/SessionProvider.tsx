@@ -62,7 +62,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     void (async () => {
       // Inside Telegram the init data sign the user in before the first fetch (spec section 4).
-      if (platform().kind === 'telegram' && readStored(storageKeys.jwtToken) === null) await platform().signIn();
+      if (platform().kind === 'telegram' && readStored(storageKeys.jwtToken) === null && (await platform().signIn())) {
+        // Notifications come from the bot: ask once when the user never started it (Telegram remembers).
+        void platform().requestWriteAccess();
+      }
       await refresh();
     })();
   }, [refresh]);
