@@ -39,7 +39,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   const schema = `iskra_test_${randomBytes(6).toString('hex')}`;
   await withAdminClient(url, (client) => client.query(`create schema ${schema}`));
   const handle = openDatabase({ url, dataDir, searchPath: schema, poolSize: 5 });
-  await migrateToLatest(handle.db);
+  await migrateToLatest(handle.db, schema);
   return {
     ...handle,
     dataDir,
