@@ -143,6 +143,17 @@ describe.each(['ru', 'en'] as const)('the web app in %s', (language) => {
     expect(await page.getAttribute('html', 'data-theme')).toBe('light');
   });
 
+  it('shows the offer and the privacy policy in this language in a full-page frame', async () => {
+    for (const [path, heading] of [
+      ['/offer', language === 'ru' ? 'Публичная оферта' : 'Public offer'],
+      ['/privacy-policy', language === 'ru' ? 'Политика конфиденциальности' : 'privacy policy'],
+    ] as const) {
+      await page.goto(path);
+      const title = page.frameLocator('iframe.document-frame').getByRole('heading', { level: 1 });
+      await expect.poll(() => title.textContent()).toContain(heading);
+    }
+  });
+
   it('shows the subscription error state while the plans API is missing, and the result pages', async () => {
     await page.goto('/subscription');
     await page.getByRole('alert').filter({ hasText: t.app.errors.plansLoad }).waitFor();

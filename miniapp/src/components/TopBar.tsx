@@ -8,7 +8,8 @@ export function TopBar() {
   const { session } = useSession();
   const fullMenu = session.status === 'signedIn' && (session.profile !== null || session.tokenOnly);
   return (
-    <header className="topbar">
+    // Three or four links leave no room for the brand's name on a narrow phone (see app.css).
+    <header className={session.status === 'anonymous' || fullMenu ? 'topbar crowded' : 'topbar'}>
       <Link to="/search" className="brand" aria-label={t('app.brand.home')}>
         <img src="/favicon.svg" alt="" width="28" height="28" />
         <span>{t('app.brand.name')}</span>

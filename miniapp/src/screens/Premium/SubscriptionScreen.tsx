@@ -29,7 +29,7 @@ export default function SubscriptionScreen() {
   const [processing, setProcessing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const price = (rubles: number) =>
-    new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'RUB', maximumFractionDigits: 0 }).format(rubles);
+    new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'RUB', currencyDisplay: 'narrowSymbol', maximumFractionDigits: 0 }).format(rubles);
 
   async function buy(plan: Plan) {
     setProcessing(true);
