@@ -87,7 +87,11 @@ for (const route of routes) {
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     await tab.goto(url + route, { waitUntil: 'load' });
-    await tab.waitForFunction("performance.getEntriesByName('iskra:ready').length > 0", null, { timeout: 60_000 });
+    // Polled with evaluate (a CDP call): waitForFunction would eval() in the page, which the CSP forbids.
+    for (let waited = 0; !(await tab.evaluate<boolean>("performance.getEntriesByName('iskra:ready').length > 0")); waited += 100) {
+      if (waited > 60_000) throw new Error(`${route}: no iskra:ready mark within 60 s`);
+      await tab.waitForTimeout(100);
+    }
     await tab.waitForTimeout(500);
     // LCP is final once the user interacts; a click on nothing ends it without navigating.
     await tab.mouse.click(1, 843);
