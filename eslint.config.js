@@ -1,14 +1,19 @@
 // Type-aware linting: the rules that catch floating promises and unsafe `any` matter most in a server.
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'miniapp/dist/', 'coverage/', 'eslint.config.js'] },
+  { ignores: ['node_modules/', 'data/', 'miniapp/dist/', 'miniapp/public/', 'artifacts/', 'coverage/', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        // Each file is checked with its nearest tsconfig: the root one (Node), miniapp/ (DOM, JSX), miniapp/e2e/.
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
@@ -16,5 +21,9 @@ export default tseslint.config(
       '@typescript-eslint/no-extraneous-class': 'off',
       '@typescript-eslint/no-confusing-void-expression': 'off',
     },
+  },
+  {
+    files: ['miniapp/src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat['recommended-latest'],
   },
 );

@@ -1,11 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
+const server = {
+  // Argon2id at 19 MiB per hash and real servers per file: keep parallelism to the machine's two cores.
+  testTimeout: 20_000,
+  hookTimeout: 30_000,
+};
+
 export default defineConfig({
   test: {
-    include: ['server/**/*.test.ts', 'db/**/*.test.ts', 'bot/**/*.test.ts', 'scripts/**/*.test.ts'],
-    // Argon2id at 19 MiB per hash and real servers per file: keep parallelism to the machine's two cores.
     maxWorkers: 2,
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    projects: [
+      {
+        test: {
+          name: 'server',
+          include: ['server/**/*.test.ts', 'db/**/*.test.ts', 'bot/**/*.test.ts', 'scripts/**/*.test.ts'],
+          ...server,
+        },
+      },
+      {
+        // Real Chromium (Debian's) against the real server and the built bundle: see miniapp/e2e/.
+        test: {
+          name: 'browser',
+          include: ['miniapp/e2e/**/*.e2e.test.ts'],
+          globalSetup: ['miniapp/e2e/globalSetup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

@@ -7,6 +7,7 @@ import { discoveryRoutes } from './features/discovery/routes.ts';
 import { eventRoutes } from './features/events/routes.ts';
 import { googleAuthRoutes } from './features/google/routes.ts';
 import { telegramAuthRoutes } from './features/telegram/routes.ts';
+import { configRoutes } from './features/config/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { uploadRoutes } from './features/photos/routes.ts';
 import { profileRoutes } from './features/profiles/routes.ts';
@@ -16,6 +17,8 @@ import { sessionLoader } from './http/auth.ts';
 import type { AppState } from './http/context.ts';
 import { errorHandler } from './http/errorHandler.ts';
 import { securityHeaders } from './http/securityHeaders.ts';
+import { staticApp } from './http/staticApp.ts';
+import { emptyPublicConfig } from './contract/config.ts';
 import { buildServices, type AppDeps } from './services.ts';
 
 /** JSON bodies of the API are small; uploads get their own limits on their own routes. */
@@ -39,9 +42,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   locationRoutes(api, services);
   telegramAuthRoutes(api, services);
   googleAuthRoutes(api, services);
+  configRoutes(api, deps.publicConfig ?? emptyPublicConfig);
 
   app.use(securityHeaders());
   app.use(errorHandler(deps.logger));
+  // The built React app, for every GET the API does not answer (SPA fallback); none without a dist folder.
+  if (deps.frontendDist) app.use(staticApp(deps.frontendDist));
   // Who is asking and whether a cookie request is same-site, decided before any body is read.
   app.use(sessionLoader(services.sessions, services.cookies));
   app.use(services.csrf.middleware());

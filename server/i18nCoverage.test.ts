@@ -20,7 +20,9 @@ function sourceFiles(dir: string): string[] {
 
 describe('locales', () => {
   it('has every key in both Russian and English', () => {
-    expect(keys(ru as Tree).sort()).toEqual(keys(en as Tree).sort());
+    // Plural forms differ by language (Russian has few and many); the base key must exist in both.
+    const base = (tree: Tree) => [...new Set(keys(tree).map((k) => k.replace(/_(zero|one|two|few|many|other)$/, '')))].sort();
+    expect(base(ru as Tree)).toEqual(base(en as Tree));
   });
 
   it('translates every error code the server can answer with', () => {

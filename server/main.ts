@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { launchBot } from '../bot/launch.ts';
 import { createTelegramNotifier } from '../bot/notifier.ts';
@@ -12,6 +13,9 @@ import { systemClock } from './clock.ts';
 import { createLogger } from './logger.ts';
 import { TelegramUserService } from './features/telegram/telegramUsers.ts';
 import { createLogMailer, createSmtpMailer } from './mail/mailer.ts';
+
+/** Built by `npm run build` (and by `npm start` when missing or stale, see scripts/ensure-frontend.ts). */
+const frontendDist = path.resolve(import.meta.dirname, '../miniapp/dist');
 
 /** The only place that builds real things: environment, database, mail, HTTP server. */
 async function main(): Promise<void> {
@@ -49,7 +53,18 @@ async function main(): Promise<void> {
     google: env.GOOGLE_CLIENT_ID ? { clientId: env.GOOGLE_CLIENT_ID, jwksUrl: env.GOOGLE_JWKS_URL } : undefined,
     telegramWebhook: bot.webhook,
     ...(notifications ? { notificationsQueued: () => void notifications.kick() } : {}),
+    frontendDist: existsSync(frontendDist) ? frontendDist : undefined,
+    publicConfig: {
+      google_client_id: env.GOOGLE_CLIENT_ID ?? null,
+      bot_username: env.BOT_USERNAME ?? null,
+      support_email: env.SUPPORT_EMAIL ?? null,
+      support_telegram: env.SUPPORT_TELEGRAM ?? null,
+      legal_name: env.LEGAL_NAME ?? null,
+      legal_inn: env.LEGAL_INN ?? null,
+      legal_ogrnip: env.LEGAL_OGRNIP ?? null,
+    },
   });
+  if (!existsSync(frontendDist)) logger.warn({ frontendDist }, 'no built front end: serving the API only (npm run build)');
 
   const server = app.listen(env.PORT, env.HOST);
   await once(server, 'listening');

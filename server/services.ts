@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Kysely } from 'kysely';
+import type { PublicConfig } from './contract/config.ts';
 import type { Dialect } from '../db/client.ts';
 import type { Database } from '../db/schema.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -49,6 +50,10 @@ export interface AppDeps {
   google?: { clientId: string; jwksUrl: string } | undefined;
   /** The bot's webhook handler (BOT_MODE=webhook), served at POST /telegram/webhook. */
   telegramWebhook?: Middleware | undefined;
+  /** The built front end (miniapp/dist) to serve; the API only when unset. */
+  frontendDist?: string;
+  /** Public settings for `GET /api/config` (sign-in buttons, footer); empty when unset. */
+  publicConfig?: PublicConfig;
 }
 
 /** The services every feature's routes call, built once per app from its deps. */

@@ -41,3 +41,7 @@ export const telegramWidgetRequest = z
     }
   });
 export type TelegramWidgetRequest = z.infer<typeof telegramWidgetRequest>;
+
+/** The names the app's client uses for the same contract. */
+export const telegramAuthRequest = telegramInitDataRequest;
+export const telegramAuthResponse = telegramTokenResponse;

@@ -11,7 +11,8 @@ const contentSecurityPolicy = [
   "style-src 'self' 'unsafe-inline' https://accounts.google.com/gsi/style",
   "img-src 'self' data: blob: https://t.me https://telegram.org https://*.googleusercontent.com",
   "connect-src 'self' https://accounts.google.com/gsi/",
-  'frame-src https://oauth.telegram.org https://accounts.google.com/gsi/',
+  // 'self': /offer and /privacy-policy show the static documents in a full-page frame (spec section 2).
+  "frame-src 'self' https://oauth.telegram.org https://accounts.google.com/gsi/",
   "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org",
   "base-uri 'none'",
   "form-action 'self'",

@@ -25,7 +25,7 @@ export interface TestApp {
 export const testSessionSecret = 'test-secret-that-is-long-enough-for-hmac-and-jwt';
 
 /** What a test may add: Telegram and Google settings pointing at stand-ins, a webhook handler, a shared database. */
-export type TestAppOptions = Partial<Pick<AppDeps, 'botToken' | 'google' | 'telegramWebhook' | 'eventBus'>> & {
+export type TestAppOptions = Partial<Pick<AppDeps, 'botToken' | 'google' | 'telegramWebhook' | 'eventBus' | 'frontendDist' | 'publicConfig'>> & {
   /** Share another app's database (a second server process on the same data). */
   database?: TestDatabase;
 };

@@ -1,0 +1,109 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { PublicConfig } from '../../server/contract/config.ts';
+import { createTestApp, type TestApp } from '../../server/test/testApp.ts';
+import { launchChromium } from './chromium.ts';
+
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
+export const distDir = path.join(repoRoot, 'miniapp', 'dist');
+export const artifactsDir = path.join(repoRoot, 'artifacts', 'screenshots');
+/** A phone: iPhone 12–15 class. */
+export const phone = { width: 390, height: 844 };
+
+export const testConfig: PublicConfig = {
+  google_client_id: null,
+  bot_username: null,
+  support_email: 'support@iskra.test',
+  support_telegram: '@iskra_support',
+  legal_name: 'Иванова Мария Сергеевна',
+  legal_inn: '771234567890',
+  legal_ogrnip: '324770000123456',
+};
+
+export interface Site {
+  app: TestApp;
+  browser: Browser;
+  /** A fresh browser profile (no cookies, no storage) with the app's language and theme preset. */
+  context(options?: { language?: 'ru' | 'en'; dark?: boolean }): Promise<BrowserContext>;
+  close(): Promise<void>;
+}
+
+/** The real server (temporary SQLite, real SMTP) serving the built bundle, and a headless Chromium. */
+/** The bot token the site checks Mini App init data against. */
+export const e2eBotToken = '123456789:e2e-test-bot-token';
+
+export async function startSite(): Promise<Site> {
+  const app = await createTestApp('sqlite', { frontendDist: distDir, publicConfig: testConfig, botToken: e2eBotToken });
+  const chromium = await launchChromium();
+  return {
+    app,
+    browser: chromium.browser,
+    async context({ language, dark } = {}) {
+      const context = await chromium.browser.newContext({
+        viewport: phone,
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+        locale: language === 'en' ? 'en-US' : 'ru-RU',
+        baseURL: app.url,
+        colorScheme: 'light',
+      });
+      const stored: Record<string, string> = {};
+      if (language) stored.language = language;
+      if (dark !== undefined) stored.darkMode = String(dark);
+      if (Object.keys(stored).length) {
+        await context.addInitScript((values: Record<string, string>) => {
+          if (sessionStorage.getItem('e2e-preset')) return;
+          sessionStorage.setItem('e2e-preset', '1');
+          for (const [k, v] of Object.entries(values)) localStorage.setItem(k, v);
+        }, stored);
+      }
+      return context;
+    },
+    async close() {
+      await chromium.close();
+      await app.close();
+    },
+  };
+}
+
+/** Console errors and CSP violations fail the test that caused them. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/** axe-core in the page (evaluated, not a script tag: the CSP forbids inline scripts): no serious or critical issue. */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target) }));
+  });
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad, `${label}: ${JSON.stringify(bad, null, 2)}`).toEqual([]);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(artifactsDir, { recursive: true });
+  // Let fonts and transitions settle so the picture shows the screen as a person sees it.
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: false });
+}

@@ -1,0 +1,46 @@
+import { createHmac } from 'node:crypto';
+import type { BrowserContext } from 'playwright-core';
+import { Browser } from '../../server/test/browser.ts';
+import { codeFrom } from '../../server/test/smtpStandIn.ts';
+import type { Site } from './harness.ts';
+
+/** A verified account made through the real API (as a browser would), its cookie handed to a context. */
+export async function signInVerified(site: Site, context: BrowserContext, email: string): Promise<void> {
+  const client = new Browser(site.app.url);
+  const registered = await client.post('/api/register', { email, password: 'spark2026!' });
+  if (registered.status !== 201) throw new Error(`register: ${registered.status} ${await registered.text()}`);
+  const code = codeFrom(await site.app.smtp.lastMailTo(email));
+  const verified = await client.post('/api/verify', { code });
+  if (verified.status !== 200) throw new Error(`verify: ${verified.status}`);
+  const session = client.cookie('iskra_session');
+  if (!session) throw new Error('no session cookie');
+  await context.addCookies([{ name: 'iskra_session', value: session, url: site.app.url, httpOnly: true, sameSite: 'Lax' }]);
+}
+
+/** A jwtToken for a fresh verified account: `POST /api/login {session: "token"}`. */
+export async function tokenFor(site: Site, email: string): Promise<string> {
+  const client = new Browser(site.app.url);
+  await client.post('/api/register', { email, password: 'spark2026!' });
+  const res = await client.post('/api/login', { email, password: 'spark2026!', session: 'token' });
+  const body = (await res.json()) as { token?: string };
+  if (!body.token) throw new Error('no token');
+  return body.token;
+}
+
+/** Init data signed as Telegram signs them (HMAC-SHA-256 under HMAC("WebAppData", bot token)). */
+export function signInitData(botToken: string, user: Record<string, unknown>, authDate = Math.floor(Date.now() / 1000)): string {
+  // `signature` (Bot API 8.0, Ed25519 for third parties) is required by the SDK; the server checks `hash`.
+  const fields = new URLSearchParams({
+    auth_date: String(authDate),
+    query_id: 'AAH-e2e',
+    signature: 'ZTJlLXRlc3Qtc2lnbmF0dXJl',
+    user: JSON.stringify(user),
+  });
+  const checkString = [...fields.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\n');
+  const secret = createHmac('sha256', 'WebAppData').update(botToken).digest();
+  fields.set('hash', createHmac('sha256', secret).update(checkString).digest('hex'));
+  return fields.toString();
+}

@@ -1,0 +1,77 @@
+import type { z } from 'zod';
+import { csrfTokenResponse } from '../../../server/contract/accounts.ts';
+import { errorResponse } from '../../../server/contract/errors.ts';
+import { readStored, storageKeys } from '../lib/storage.ts';
+
+/** A failed call: the server's `{error, code}` when it sent one, else the HTTP status (0: no network). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | null,
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+let csrfToken: Promise<string> | null = null;
+
+/** `GET /api/csrf_token`, once per page (the token follows the browser's CSRF cookie, not the session). */
+export function loadCsrfToken(force = false): Promise<string> {
+  if (!csrfToken || force) {
+    csrfToken = send('GET', '/api/csrf_token', csrfTokenResponse).then((r) => r.csrf_token);
+    csrfToken.catch(() => {
+      csrfToken = null;
+    });
+  }
+  return csrfToken;
+}
+
+type Method = 'GET' | 'POST';
+
+async function send<S extends z.ZodType>(
+  method: Method,
+  path: string,
+  schema: S,
+  body?: unknown,
+  retried = false,
+): Promise<z.output<S>> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  // Spec section 7: the token when one is stored, otherwise the cookie session (with CSRF on POSTs).
+  const token = readStored(storageKeys.jwtToken);
+  if (token) headers.Authorization = `Bearer ${token}`;
+  else if (method !== 'GET') headers['X-CSRF-Token'] = await loadCsrfToken();
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'network', 'Network error');
+  }
+  const payload: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const parsed = errorResponse.safeParse(payload);
+    if (parsed.success && parsed.data.code === 'csrf_failed' && !retried && !token) {
+      await loadCsrfToken(true);
+      return send(method, path, schema, body, true);
+    }
+    if (parsed.success) throw new ApiError(response.status, parsed.data.code, parsed.data.error, parsed.data.fields);
+    throw new ApiError(response.status, null, response.statusText || `HTTP ${response.status}`);
+  }
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) throw new ApiError(response.status, 'bad_response', 'Unexpected response');
+  return parsed.data;
+}
+
+export const api = {
+  get: <S extends z.ZodType>(path: string, schema: S) => send('GET', path, schema),
+  post: <S extends z.ZodType>(path: string, schema: S, body: unknown = {}) => send('POST', path, schema, body),
+};

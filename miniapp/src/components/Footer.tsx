@@ -1,0 +1,37 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { PublicConfig } from '../../../server/contract/config.ts';
+
+/** The landing's footer (spec section 2): support links and legal details from the server's config. */
+export function Footer() {
+  const { t } = useTranslation();
+  const [config, setConfig] = useState<PublicConfig | null>(null);
+  useEffect(() => {
+    // A separate chunk: the footer's details arrive after the first paint.
+    void import('../api/queries/config.ts').then(({ loadPublicConfig }) => loadPublicConfig()).then(setConfig);
+  }, []);
+  const telegram = config?.support_telegram?.replace(/^@/, '');
+  return (
+    <footer className="footer">
+      <nav aria-label={t('app.footer.label')} className="footer-links">
+        {config?.support_email && <a href={`mailto:${config.support_email}`}>{t('app.footer.email')}</a>}
+        {telegram && (
+          <a href={`https://t.me/${telegram}`} target="_blank" rel="noreferrer">
+            {t('app.footer.telegram')}
+          </a>
+        )}
+        <Link to="/offer">{t('app.footer.offer')}</Link>
+        <Link to="/privacy-policy">{t('app.footer.privacy')}</Link>
+      </nav>
+      {config?.legal_name && (
+        <p className="legal">
+          {t('app.footer.entrepreneur', { name: config.legal_name })}
+          {config.legal_inn && <> · {t('app.footer.inn', { inn: config.legal_inn })}</>}
+          {config.legal_ogrnip && <> · {t('app.footer.ogrnip', { ogrnip: config.legal_ogrnip })}</>}
+        </p>
+      )}
+      <p className="legal">{t('app.footer.copyright', { year: new Date().getFullYear() })}</p>
+    </footer>
+  );
+}

@@ -1,0 +1,9 @@
+/** Business constants of spec section 9. */
+export const ageLimits = { min: 18, max: 100, step: 4 } as const;
+export const defaultAgeRange: readonly [number, number] = [ageLimits.min, ageLimits.max];
+export const genders = ['Any', 'Male', 'Female'] as const;
+export type GenderFilter = (typeof genders)[number];
+export const privacyWarningMs = 3000;
+export const resendCountdownSeconds = 60;
+/** Spec section 5, the same rule as the server's contract. */
+export { passwordRule } from '../../../server/contract/accounts.ts';

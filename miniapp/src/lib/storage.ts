@@ -1,0 +1,27 @@
+/** Browser storage keys of spec section 3; nothing else is stored. */
+export const storageKeys = {
+  jwtToken: 'jwtToken',
+  ageRange: 'ageRange',
+  selectedGender: 'selectedGender',
+  language: 'language',
+  darkMode: 'darkMode',
+} as const;
+type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
+
+/** localStorage that never throws (private mode, blocked storage): the app then just forgets. */
+export function readStored(key: StorageKey): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writeStored(key: StorageKey, value: string | null): void {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    /* storage unavailable: the choice lasts for this page only */
+  }
+}

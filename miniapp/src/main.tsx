@@ -1,0 +1,23 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.tsx';
+import { initI18n } from './i18n.ts';
+import { applyDark, storedDarkMode } from './lib/theme.ts';
+import { detectPlatform, setPlatform } from './platform/index.ts';
+import './styles/app.css';
+
+async function start(): Promise<void> {
+  const [platform] = await Promise.all([detectPlatform(), initI18n()]);
+  setPlatform(platform);
+  // Inside Telegram its colour scheme wins unless the user chose one here (boot.js applied the stored one).
+  if (platform.prefersDark !== null && storedDarkMode() === null) applyDark(platform.prefersDark);
+  const root = document.getElementById('root');
+  if (!root) throw new Error('#root missing');
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
+
+void start();

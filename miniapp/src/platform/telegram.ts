@@ -1,0 +1,96 @@
+import {
+  backButton,
+  hapticFeedback,
+  init,
+  initData,
+  invoice,
+  miniApp,
+  requestWriteAccess,
+  retrieveRawInitData,
+  swipeBehavior,
+  themeParams,
+  viewport,
+} from '@telegram-apps/sdk-react';
+import { signInWithTelegram } from '../api/queries/telegramAuth.ts';
+import type { HapticKind, InvoiceOutcome, Platform } from './platform.ts';
+
+/**
+ * The Mini App inside Telegram (@telegram-apps/sdk-react, spec section 4): expand, no vertical swipes
+ * (they would close the app mid-swipe), Telegram's theme colours and safe-area insets as CSS variables,
+ * its back button on inner screens, haptics, init data → jwtToken, invoices. Null outside Telegram.
+ */
+export function createTelegramPlatform(): Platform | null {
+  try {
+    init();
+  } catch (error) {
+    console.warn('Telegram environment not found; open the app from the bot', error);
+    return null;
+  }
+  document.documentElement.dataset.platform = 'telegram';
+
+  miniApp.mountSync.ifAvailable();
+  themeParams.mountSync.ifAvailable();
+  themeParams.bindCssVars.ifAvailable();
+  miniApp.bindCssVars.ifAvailable();
+  swipeBehavior.mount.ifAvailable();
+  swipeBehavior.disableVertical.ifAvailable();
+  backButton.mount.ifAvailable();
+  const viewportMounted = viewport.mount.ifAvailable();
+  if (viewportMounted[0]) {
+    void Promise.resolve(viewportMounted[1])
+      .then(() => {
+        viewport.bindCssVars.ifAvailable();
+        viewport.expand.ifAvailable();
+      })
+      .catch((error: unknown) => console.warn('Telegram viewport not mounted', error));
+  }
+  // Expand at once too: mounting waits for Telegram's answer, the expansion need not.
+  viewport.expand.ifAvailable();
+
+  let backHandler: (() => void) | null = null;
+  const onBack = () => backHandler?.();
+  backButton.onClick.ifAvailable(onBack);
+
+  const prefersDark = themeParams.isDark();
+
+  return {
+    kind: 'telegram',
+    prefersDark,
+    ready() {
+      miniApp.ready.ifAvailable();
+      document.documentElement.dataset.ready = 'true';
+    },
+    async signIn() {
+      const raw = retrieveRawInitData();
+      if (!raw) return false;
+      return signInWithTelegram(raw);
+    },
+    setBackButton(handler) {
+      backHandler = handler;
+      if (handler) backButton.show.ifAvailable();
+      else backButton.hide.ifAvailable();
+    },
+    haptic(kind: HapticKind) {
+      if (kind === 'like') hapticFeedback.impactOccurred.ifAvailable('medium');
+      else if (kind === 'dislike') hapticFeedback.impactOccurred.ifAvailable('light');
+      else if (kind === 'selection') hapticFeedback.selectionChanged.ifAvailable();
+      else hapticFeedback.notificationOccurred.ifAvailable(kind === 'error' ? 'error' : 'success');
+    },
+    async openPayment(url): Promise<InvoiceOutcome> {
+      const opened = invoice.open.ifAvailable(url, 'url');
+      if (!opened[0]) {
+        window.location.assign(url);
+        return 'pending';
+      }
+      const status = await opened[1];
+      return status === 'paid' ? 'paid' : status === 'cancelled' ? 'cancelled' : status === 'pending' ? 'pending' : 'failed';
+    },
+    async requestWriteAccess() {
+      // Only when the user never started the bot: Telegram says so in the init data.
+      if (initData.user()?.allows_write_to_pm) return true;
+      const asked = requestWriteAccess.ifAvailable();
+      if (!asked[0]) return false;
+      return (await asked[1]) === 'allowed';
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { useCallback, useState, type SyntheticEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { sessionQueries } from '../../api/queries/session.ts';
+import { ExternalSignIn } from '../../components/ExternalSignIn.tsx';
+import { ErrorLine } from '../../components/States.tsx';
+import { errorText } from '../../lib/errorText.ts';
+import { useSession } from '../../session/SessionProvider.tsx';
+
+/** `/login`: e-mail and password; success refetches the user and goes to /search (spec sections 2, 4). */
+export default function LoginScreen() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { refresh } = useSession();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const signedIn = useCallback(() => {
+    void refresh().then(() => navigate('/search'));
+  }, [navigate, refresh]);
+
+  async function submit(event: SyntheticEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await sessionQueries.login(email, password);
+      signedIn();
+    } catch (failure) {
+      setError(errorText(t, failure, 'app.errors.loginFailed'));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="card auth">
+      <h1>{t('app.login.title')}</h1>
+      <p className="muted">{t('app.login.subtitle')}</p>
+      <form onSubmit={(e) => void submit(e)}>
+        <label className="field">
+          <span>{t('app.auth.email')}</span>
+          <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>{t('app.auth.password')}</span>
+          <input
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        <p className="form-aside">
+          {/* Spec section 2: the target is not specified; support (footer of the landing) resets passwords. */}
+          <Link to="/" className="quiet-link">
+            {t('app.login.forgot')}
+          </Link>
+        </p>
+        <ErrorLine message={error} />
+        <button type="submit" className="button large block" disabled={busy}>
+          {busy ? t('app.common.wait') : t('app.login.submit')}
+        </button>
+      </form>
+      <ExternalSignIn onSignedIn={signedIn} onError={setError} />
+      <p className="switch">
+        {t('app.login.noAccount')} <Link to="/register">{t('app.login.toRegister')}</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+import { useCallback, useEffect, useRef, useState, type SyntheticEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { loadCsrfToken } from '../../api/client.ts';
+import { sessionQueries } from '../../api/queries/session.ts';
+import { ExternalSignIn } from '../../components/ExternalSignIn.tsx';
+import { ErrorLine } from '../../components/States.tsx';
+import { passwordRule, privacyWarningMs } from '../../lib/constants.ts';
+import { errorText } from '../../lib/errorText.ts';
+import { useSession } from '../../session/SessionProvider.tsx';
+
+/**
+ * `/register` (spec sections 2, 4, 5): e-mail, password, privacy checkbox (a 3 s warning when unticked),
+ * the password rule; the server signs the new account in, the user is refetched and sent to /search
+ * (from where an unverified account goes on to /verify).
+ */
+export default function RegisterScreen() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { refresh } = useSession();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [agreed, setAgreed] = useState(false);
+  const [privacyWarning, setPrivacyWarning] = useState(false);
+  const [passwordError, setPasswordError] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const warningTimer = useRef<number | undefined>(undefined);
+
+  useEffect(() => {
+    // Spec section 2: the CSRF token is loaded when the form opens.
+    void loadCsrfToken().catch(() => undefined);
+    return () => window.clearTimeout(warningTimer.current);
+  }, []);
+
+  const signedIn = useCallback(() => {
+    void refresh().then(() => navigate('/search'));
+  }, [navigate, refresh]);
+
+  async function submit(event: SyntheticEvent) {
+    event.preventDefault();
+    setError(null);
+    if (!agreed) {
+      setPrivacyWarning(true);
+      window.clearTimeout(warningTimer.current);
+      warningTimer.current = window.setTimeout(() => setPrivacyWarning(false), privacyWarningMs);
+      return;
+    }
+    if (!passwordRule.test(password)) {
+      setPasswordError(true);
+      return;
+    }
+    setPasswordError(false);
+    setBusy(true);
+    try {
+      await sessionQueries.register(email, password);
+    } catch (failure) {
+      setError(errorText(t, failure, 'app.errors.registerFailed'));
+      setBusy(false);
+      return;
+    }
+    const session = await refresh();
+    if (session.status !== 'signedIn') {
+      setError(t('app.errors.registerLoginFailed'));
+      setBusy(false);
+      return;
+    }
+    void navigate('/search');
+  }
+
+  return (
+    <div className="card auth">
+      <h1>{t('app.register.title')}</h1>
+      <p className="muted">{t('app.register.subtitle')}</p>
+      <form onSubmit={(e) => void submit(e)}>
+        <label className="field">
+          <span>{t('app.auth.email')}</span>
+          <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>{t('app.auth.password')}</span>
+          <input
+            type="password"
+            name="password"
+            autoComplete="new-password"
+            required
+            aria-invalid={passwordError}
+            aria-describedby="password-hint"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <small id="password-hint" className={passwordError ? 'hint hint-error' : 'hint'} role={passwordError ? 'alert' : undefined}>
+            {t('app.register.passwordRule')}
+          </small>
+        </label>
+        <label className="check">
+          <input type="checkbox" name="privacy" checked={agreed} onChange={(e) => setAgreed(e.target.checked)} />
+          <span>
+            {t('app.register.agreeBefore')} <Link to="/privacy-policy">{t('app.register.agreeLink')}</Link>
+          </span>
+        </label>
+        {privacyWarning && (
+          <p className="warning" role="alert">
+            {t('app.register.privacyWarning')}
+          </p>
+        )}
+        <ErrorLine message={error} />
+        <button type="submit" className="button large block" disabled={busy}>
+          {busy ? t('app.common.wait') : t('app.register.submit')}
+        </button>
+      </form>
+      <ExternalSignIn onSignedIn={signedIn} onError={setError} />
+      <p className="switch">
+        {t('app.register.haveAccount')} <Link to="/login">{t('app.register.toLogin')}</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate } from 'react-router';
+import { EmptyState, Loading } from '../../components/States.tsx';
+import { readStored, storageKeys } from '../../lib/storage.ts';
+import { platform } from '../../platform/index.ts';
+import { useSession } from '../../session/SessionProvider.tsx';
+
+/**
+ * `/telegram`: the Mini App's entry. Inside Telegram it signs in with the init data and goes to /search;
+ * in a plain browser it explains that the page is meant to be opened from the bot.
+ */
+export default function TelegramScreen() {
+  const { t } = useTranslation();
+  const { refresh } = useSession();
+  const [state, setState] = useState<'working' | 'done' | 'failed'>(
+    platform().kind === 'telegram' ? 'working' : 'failed',
+  );
+  useEffect(() => {
+    if (platform().kind !== 'telegram') return;
+    void (async () => {
+      const ok = readStored(storageKeys.jwtToken) !== null || (await platform().signIn());
+      if (ok) await refresh();
+      setState(ok ? 'done' : 'failed');
+    })();
+  }, [refresh]);
+  if (state === 'working') return <Loading />;
+  if (state === 'done') return <Navigate to="/search" replace />;
+  return (
+    <EmptyState title={t('app.telegram.title')}>
+      <p>{t('app.telegram.openFromBot')}</p>
+    </EmptyState>
+  );
+}

@@ -1,0 +1,47 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Footer } from '../../components/Footer.tsx';
+import { LanguageSwitcher } from '../../components/LanguageSwitcher.tsx';
+import { useSession } from '../../session/SessionProvider.tsx';
+
+/** `/`: title, description, language switcher; Sign in + Try now, or Search when signed in (spec section 2). */
+export default function LandingScreen() {
+  const { t } = useTranslation();
+  const { session } = useSession();
+  return (
+    <div className="landing">
+      <section className="hero" aria-labelledby="landing-title">
+        <div className="hero-lang">
+          <LanguageSwitcher />
+        </div>
+        <div className="hero-mark" aria-hidden="true">
+          <img src="/favicon.svg" alt="" width="72" height="72" />
+        </div>
+        <h1 id="landing-title">{t('app.landing.title')}</h1>
+        <p className="lead">{t('app.landing.description')}</p>
+        <ul className="benefits">
+          <li>{t('app.landing.point1')}</li>
+          <li>{t('app.landing.point2')}</li>
+          <li>{t('app.landing.point3')}</li>
+        </ul>
+        <div className="actions">
+          {session.status === 'signedIn' ? (
+            <Link to="/search" className="button large">
+              {t('app.landing.search')}
+            </Link>
+          ) : (
+            <>
+              <Link to="/register" className="button large">
+                {t('app.landing.tryNow')}
+              </Link>
+              <Link to="/login" className="button large secondary">
+                {t('app.landing.signIn')}
+              </Link>
+            </>
+          )}
+        </div>
+      </section>
+      <Footer />
+    </div>
+  );
+}

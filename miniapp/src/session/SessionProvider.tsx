@@ -1,0 +1,81 @@
+import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { readStored, storageKeys, writeStored } from '../lib/storage.ts';
+import { platform } from '../platform/index.ts';
+
+/** The four session states of spec section 4, plus loading before the first answer. */
+export type Session =
+  | { status: 'loading' }
+  | { status: 'anonymous' }
+  | {
+      status: 'signedIn';
+      userId: number | null;
+      verified: boolean;
+      profile: Record<string, unknown> | null;
+      /** Signed in by a stored jwtToken (Telegram, token page) rather than the cookie. */
+      tokenOnly: boolean;
+    };
+
+interface SessionContextValue {
+  session: Session;
+  /** Fetches the current user again (after sign-in, sign-out, verification). */
+  refresh: () => Promise<Session>;
+}
+
+const SessionContext = createContext<SessionContextValue | null>(null);
+
+async function fetchSession(): Promise<Session> {
+  // Loaded after the first paint: the API client and the contract (zod) are not needed to draw the landing.
+  const { sessionQueries } = await import('../api/queries/session.ts');
+  const user = await sessionQueries.currentUser();
+  const tokenOnly = readStored(storageKeys.jwtToken) !== null;
+  if (!user.authorized) {
+    // A stored token the server no longer accepts (logged out elsewhere, expired): forget it.
+    if (tokenOnly) writeStored(storageKeys.jwtToken, null);
+    return { status: 'anonymous' };
+  }
+  return {
+    status: 'signedIn',
+    userId: user.user_id,
+    verified: user.user_verified,
+    profile: user.user_verified ? user.userprofile : null,
+    tokenOnly,
+  };
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [session, setSession] = useState<Session>({ status: 'loading' });
+
+  const refresh = useCallback(async () => {
+    try {
+      const next = await fetchSession();
+      setSession(next);
+      return next;
+    } catch (error) {
+      // Spec section 8: a failed current-user fetch is logged only; the visitor stays where they are.
+      console.warn('current user not loaded', error);
+      const next: Session = { status: 'anonymous' };
+      setSession((previous) => (previous.status === 'loading' ? next : previous));
+      return next;
+    }
+  }, []);
+
+  useEffect(() => {
+    void (async () => {
+      // Inside Telegram the init data sign the user in before the first fetch (spec section 4).
+      if (platform().kind === 'telegram' && readStored(storageKeys.jwtToken) === null && (await platform().signIn())) {
+        // Notifications come from the bot: ask once when the user never started it (Telegram remembers).
+        void platform().requestWriteAccess();
+      }
+      await refresh();
+    })();
+  }, [refresh]);
+
+  const value = useMemo(() => ({ session, refresh }), [session, refresh]);
+  return <SessionContext value={value}>{children}</SessionContext>;
+}
+
+export function useSession(): SessionContextValue {
+  const value = use(SessionContext);
+  if (!value) throw new Error('useSession outside SessionProvider');
+  return value;
+}

@@ -1,0 +1,75 @@
+import { createReadStream, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Middleware } from 'koa';
+import type { AppState } from './context.ts';
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/** Vite puts content-hashed files under assets/: their name changes with their content. */
+const immutable = 'public, max-age=31536000, immutable';
+/** index.html and the unhashed public files must be revalidated so a deploy is seen at once. */
+const revalidate = 'no-cache';
+
+async function fileAt(file: string): Promise<Stats | null> {
+  try {
+    const info = await stat(file);
+    return info.isFile() ? info : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Serves the built app (miniapp/dist): its files as they are, and index.html for every other GET outside
+ * /api/ so the client-side router can take the path (SPA fallback). Registered after the API routes.
+ */
+export function staticApp(distDir: string): Middleware<AppState> {
+  const root = path.resolve(distDir);
+  const indexFile = path.join(root, 'index.html');
+  return async (ctx, next) => {
+    await next();
+    if (ctx.body !== undefined || ctx.status !== 404) return;
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return;
+    if (ctx.path === '/api' || ctx.path.startsWith('/api/')) return;
+
+    let requested: string;
+    try {
+      requested = decodeURIComponent(ctx.path);
+    } catch {
+      return;
+    }
+    // Resolve inside the root only: "..", encoded or not, never leaves it.
+    const file = path.join(root, path.normalize(`/${requested}`));
+    let target = file.startsWith(root + path.sep) ? file : null;
+    let info = target ? await fileAt(target) : null;
+    if (!info || !target) {
+      // A missing asset is a real 404 (an old tab asking for a file of a previous deploy); paths are routes.
+      if (path.extname(requested) !== '' && !requested.endsWith('.html')) return;
+      target = indexFile;
+      info = await fileAt(indexFile);
+      if (!info) return;
+    }
+    const relative = path.relative(root, target);
+    ctx.status = 200;
+    ctx.type = contentTypes[path.extname(target).toLowerCase()] ?? 'application/octet-stream';
+    ctx.length = info.size;
+    ctx.lastModified = info.mtime;
+    ctx.set('Cache-Control', relative.startsWith(`assets${path.sep}`) ? immutable : revalidate);
+    if (ctx.method === 'GET') ctx.body = createReadStream(target);
+  };
+}
