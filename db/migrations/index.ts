@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as createAccounts from './2026_11_22_0500_create_accounts.ts';
 import * as createProfiles from './2026_11_22_0530_create_profiles.ts';
 import * as createDiscovery from './2026_11_22_0630_create_discovery.ts';
+import * as discoveryIndexes from './2026_11_22_0700_discovery_indexes.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0500_create_accounts': createAccounts,
   '2026_11_22_0530_create_profiles': createProfiles,
   '2026_11_22_0630_create_discovery': createDiscovery,
+  '2026_11_22_0700_discovery_indexes': discoveryIndexes,
 };
