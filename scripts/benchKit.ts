@@ -74,12 +74,19 @@ export async function openLoop(next: () => { url: string; headers: Record<string
       const { url, headers } = next();
       sent++;
       pending.push(
-        fetch(url, { headers }).then(async (res) => {
-          const body = await res.arrayBuffer();
-          latencies.push(performance.now() - scheduled);
-          bytes = body.byteLength;
-          if (res.status !== 200) failures++;
-        }),
+        fetch(url, { headers }).then(
+          async (res) => {
+            const body = await res.arrayBuffer();
+            latencies.push(performance.now() - scheduled);
+            bytes = body.byteLength;
+            if (res.status !== 200) failures++;
+          },
+          () => {
+            // A saturated server stops accepting connections: a failure, and its wait counts as latency.
+            latencies.push(performance.now() - scheduled);
+            failures++;
+          },
+        ),
       );
     }
   }

@@ -14,7 +14,7 @@ import { snapCoordinates } from '../server/features/profiles/locationGrid.ts';
  */
 
 /** Bump when the generator changes: a cached file of another version is rebuilt. */
-export const dataSetVersion = 1;
+export const dataSetVersion = 2;
 
 export interface DataSetSize {
   profiles: number;
@@ -190,9 +190,12 @@ function fill(file: string, size: DataSetSize): DataSetInfo {
     keys.push(pack(swiper.id, target.id, liked));
     if (liked && rnd() < 0.1 && !heavyIds.has(target.id)) keys.push(pack(target.id, swiper.id, true));
   }
+  // A pair drawn twice keeps one draw (the dislike, which sorts first); matches follow the kept likes.
   const sorted = Float64Array.from(keys).sort();
+  const kept: number[] = [];
+  for (const key of sorted) if (kept.length === 0 || Math.floor((kept[kept.length - 1] as number) / 2) !== Math.floor(key / 2)) kept.push(key);
   const likes = new Set<number>();
-  for (const key of sorted) if (key % 2 === 1) likes.add(Math.floor(key / 2));
+  for (const key of kept) if (key % 2 === 1) likes.add(Math.floor(key / 2));
 
   const started = now.getTime();
   sqlite.transaction(() => {
@@ -206,11 +209,8 @@ function fill(file: string, size: DataSetSize): DataSetInfo {
       const hex = p.id.toString(16).padStart(31, '0');
       insertPhoto.run(p.id, p.id, `a${hex}.jpg`, iso(100 * day), `b${hex}.jpg`);
     }
-    let previous = -1;
-    for (const key of sorted) {
+    for (const key of kept) {
       const pair = Math.floor(key / 2);
-      if (pair === previous) continue; // a pair drawn twice keeps its first draw
-      previous = pair;
       const swiper = Math.floor(pair / idSpace);
       const target = pair % idSpace;
       const liked = key % 2 === 1 ? 1 : 0;
