@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -41,8 +41,43 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // SQLite's default page cache is 2 MB; the search reads scattered profile rows and swipe-index pages, and
+  // every miss is a system call. 64 MB keeps a city's profiles and the hot indexes in memory (measured with
+  // scripts/bench-discovery.ts on 100,000 profiles and a million swipes).
+  sqlite.pragma('cache_size = -65536');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', description: `sqlite:${file}` };
+}
+
+/** Enough for every distinct statement the app sends in steady state; a bulk insert's one-off text is evicted. */
+const statementCacheSize = 500;
+
+/**
+ * Kysely's SQLite driver prepares every query again; preparing costs more than running a small indexed
+ * query (a profile by id: 54 µs through Kysely against 8 µs prepared once, scripts/bench-discovery.ts).
+ * Statements are kept by SQL text, least recently used first out. Safe because Kysely runs one query at a
+ * time on its single SQLite connection, so a cached statement is never in use twice.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      const cached = cache.get(sql);
+      if (cached) {
+        cache.delete(sql);
+        cache.set(sql, cached);
+        return cached;
+      }
+      const statement = sqlite.prepare(sql);
+      cache.set(sql, statement);
+      if (cache.size > statementCacheSize) {
+        const oldest = cache.keys().next();
+        if (!oldest.done) cache.delete(oldest.value);
+      }
+      return statement;
+    },
+  };
 }
 
 function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle {

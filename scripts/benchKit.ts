@@ -41,3 +41,55 @@ export async function listen(app: Koa): Promise<{ server: Server; url: string; c
     },
   };
 }
+
+export interface OpenLoopResult {
+  /** Milliseconds from each request's scheduled start to the end of its body. */
+  latencies: number[];
+  failures: number;
+  /** Body size of the last answer. */
+  bytes: number;
+}
+
+/**
+ * A fixed arrival rate, whatever the server does (open loop): request i is due at start + i / rate and its
+ * latency counts from then, so a slow answer cannot hide the queue behind it (no coordinated omission).
+ * A timer tick fires every request already due; requests overlap freely.
+ */
+export async function openLoop(next: () => { url: string; headers: Record<string, string> }, rate: number, seconds: number): Promise<OpenLoopResult> {
+  const total = Math.round(rate * seconds);
+  const interval = 1000 / rate;
+  const start = performance.now() + 5;
+  const latencies: number[] = [];
+  const pending: Promise<void>[] = [];
+  let failures = 0;
+  let bytes = 0;
+  let sent = 0;
+  while (sent < total) {
+    const due = start + sent * interval;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const nowAt = performance.now();
+    while (sent < total && start + sent * interval <= nowAt) {
+      const scheduled = start + sent * interval;
+      const { url, headers } = next();
+      sent++;
+      pending.push(
+        fetch(url, { headers }).then(
+          async (res) => {
+            const body = await res.arrayBuffer();
+            latencies.push(performance.now() - scheduled);
+            bytes = body.byteLength;
+            if (res.status !== 200) failures++;
+          },
+          () => {
+            // A saturated server stops accepting connections: a failure, and its wait counts as latency.
+            latencies.push(performance.now() - scheduled);
+            failures++;
+          },
+        ),
+      );
+    }
+  }
+  await Promise.all(pending);
+  return { latencies, failures, bytes };
+}

@@ -5,6 +5,7 @@ import * as createDiscovery from './2026_11_22_0630_create_discovery.ts';
 import * as createChat from './2026_11_22_0715_create_chat.ts';
 import * as addTelegramGoogle from './2026_11_22_0720_add_telegram_google.ts';
 import * as createNotifications from './2026_11_22_0730_create_notifications.ts';
+import * as discoveryIndexes from './2026_11_22_0740_discovery_indexes.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0715_create_chat': createChat,
   '2026_11_22_0720_add_telegram_google': addTelegramGoogle,
   '2026_11_22_0730_create_notifications': createNotifications,
+  '2026_11_22_0740_discovery_indexes': discoveryIndexes,
 };

@@ -26,6 +26,19 @@ export interface CandidateRow {
   liked_me: unknown;
 }
 
+const genders: Gender[] = ['Female', 'Male', 'Other'];
+
+/** Every whole age of the filter (at most 83: the contract bounds ages to 18..100). */
+function agesBetween(min: number, max: number): number[] {
+  return Array.from({ length: Math.max(0, max - min + 1) }, (_, i) => min + i);
+}
+
+/**
+ * `exists (select 1 ...)` rather than selecting a column: the probe is then answered from the primary-key
+ * index alone, without reading the swipe row (a heavy swiper has thousands of these probes per search).
+ */
+const one = sql<number>`1`.as('one');
+
 /**
  * The people the caller may see next, nearest first within a box around them. Every rule of discovery is
  * in this one query: verified, not banned, not the caller, not swiped by the caller, not blocked either
@@ -52,7 +65,7 @@ export async function findCandidates(db: Kysely<Database>, f: CandidateFilter): 
         .exists(
           eb
             .selectFrom('swipes as l')
-            .select('l.liked')
+            .select(one)
             .whereRef('l.swiper_id', '=', 'p.id')
             .where('l.target_id', '=', me)
             .where('l.liked', '=', 1),
@@ -60,19 +73,21 @@ export async function findCandidates(db: Kysely<Database>, f: CandidateFilter): 
         .as('liked_me'),
     ])
     .where('p.id', '!=', me)
-    .where('p.age', '>=', f.ageMin)
-    .where('p.age', '<=', f.ageMax)
+    // Ages and genders as lists, not ranges: each (gender, age) pair is one seek into profiles_search, which
+    // then reads only a latitude range; a range on age would leave latitude unusable for the seek.
+    .where('p.gender', 'in', f.gender === 'Any' ? genders : [f.gender])
+    .where('p.age', 'in', agesBetween(f.ageMin, f.ageMax))
     .where('p.preferred_gender', 'in', f.me.gender === 'Other' ? ['Any'] : ['Any', f.me.gender])
     .where('u.verified_at', 'is not', null)
     .where('u.banned_at', 'is', null)
     .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom('swipes as s').select('s.liked').where('s.swiper_id', '=', me).whereRef('s.target_id', '=', 'p.id'))),
+      eb.not(eb.exists(eb.selectFrom('swipes as s').select(one).where('s.swiper_id', '=', me).whereRef('s.target_id', '=', 'p.id'))),
     )
     .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom('blocks as b').select('b.blocker_id').where('b.blocker_id', '=', me).whereRef('b.blocked_id', '=', 'p.id'))),
+      eb.not(eb.exists(eb.selectFrom('blocks as b').select(one).where('b.blocker_id', '=', me).whereRef('b.blocked_id', '=', 'p.id'))),
     )
     .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom('blocks as b2').select('b2.blocker_id').whereRef('b2.blocker_id', '=', 'p.id').where('b2.blocked_id', '=', me))),
+      eb.not(eb.exists(eb.selectFrom('blocks as b2').select(one).whereRef('b2.blocker_id', '=', 'p.id').where('b2.blocked_id', '=', me))),
     )
     .where((eb) =>
       eb.or([
@@ -80,14 +95,13 @@ export async function findCandidates(db: Kysely<Database>, f: CandidateFilter): 
         eb.exists(
           eb
             .selectFrom('swipes as pl')
-            .select('pl.liked')
+            .select(one)
             .whereRef('pl.swiper_id', '=', 'p.id')
             .where('pl.target_id', '=', me)
             .where('pl.liked', '=', 1),
         ),
       ]),
     );
-  if (f.gender !== 'Any') query = query.where('p.gender', '=', f.gender);
   if (f.exclude.length) query = query.where('p.id', 'not in', f.exclude);
 
   const point = f.me.point;
