@@ -21,6 +21,7 @@ export interface Database {
   messages: MessagesTable;
   events: EventsTable;
   notification_jobs: NotificationJobsTable;
+  payments: PaymentsTable;
 }
 
 export interface UsersTable {
@@ -207,4 +208,23 @@ export interface NotificationJobsTable {
   done_at: string | null;
   /** sent, online (skipped), disabled, unreachable, gave_up */
   outcome: string | null;
+}
+
+export type PaymentStatus = 'pending' | 'succeeded' | 'canceled';
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** test | yookassa | stars */
+  provider: string;
+  plan_id: string;
+  /** Whole roubles (or Stars for provider stars). */
+  amount: number;
+  currency: string;
+  interval_days: number;
+  idempotence_key: string;
+  provider_payment_id: string | null;
+  status: PaymentStatus;
+  created_at: string;
+  credited_at: string | null;
 }

@@ -48,6 +48,7 @@ async function main(): Promise<void> {
     publicUrl: env.PUBLIC_URL,
     sessionSecret: env.SESSION_SECRET,
     trustProxy: env.TRUST_PROXY,
+    testPaymentProvider: env.PAYMENT_PROVIDER === 'test',
     ...(eventBus ? { eventBus } : {}),
     botToken: env.BOT_TOKEN,
     google: env.GOOGLE_CLIENT_ID ? { clientId: env.GOOGLE_CLIENT_ID, jwksUrl: env.GOOGLE_JWKS_URL } : undefined,

@@ -20,6 +20,7 @@ import { ProfileService } from './features/profiles/service.ts';
 import { DiscoveryService } from './features/discovery/service.ts';
 import { RateCounter } from './features/rateLimits/rateCounter.ts';
 import { ChatService } from './features/chat/service.ts';
+import { PremiumService } from './features/premium/service.ts';
 import { InProcessEventBus, type EventBus } from './features/events/eventBus.ts';
 import { Csrf } from './http/csrf.ts';
 import type { CookiePolicy } from './http/sessionCookie.ts';
@@ -42,6 +43,8 @@ export interface AppDeps {
   passwords?: PasswordHasher;
   /** How event streams learn of new events; in-process unless PostgreSQL's LISTEN/NOTIFY is given. */
   eventBus?: EventBus;
+  /** PAYMENT_PROVIDER=test: the built-in checkout and the 10-rouble test plan. */
+  testPaymentProvider?: boolean;
   /** Called after a bot notification was queued (main.ts wakes the notification worker). */
   notificationsQueued?: () => void;
   /** Checks Mini App init data and Login Widget hashes; without it Telegram sign-in answers 503. */
@@ -71,6 +74,7 @@ export interface Services {
   discovery: DiscoveryService;
   chat: ChatService;
   eventBus: EventBus;
+  premium: PremiumService;
   telegramUsers: TelegramUserService;
   telegramAuth: TelegramAuthService;
   googleSignIn: GoogleSignInService;
@@ -94,7 +98,14 @@ export function buildServices(deps: AppDeps): Services {
     logger: deps.logger,
     clock,
     cookies,
-    csrf: new Csrf({ ...cookies, secret: deps.sessionSecret, publicOrigin: publicUrl.origin, exemptPaths: csrfExemptPaths }),
+    csrf: new Csrf({
+      ...cookies,
+      secret: deps.sessionSecret,
+      publicOrigin: publicUrl.origin,
+      exemptPaths: csrfExemptPaths,
+      // The test checkout stands in for a payment provider's page: its link is the credential, no cookie.
+      exemptPrefixes: ['/api/payments/test/checkout/'],
+    }),
     sessions,
     accounts: new AccountService(deps.db, deps.passwords ?? new PasswordHasher(), sessions, throttle, clock),
     verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
@@ -102,6 +113,7 @@ export function buildServices(deps: AppDeps): Services {
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger),
     discovery: new DiscoveryService(deps.db, clock, rates, eventBus, deps.notificationsQueued),
     chat: new ChatService(deps.db, clock, rates, eventBus, deps.notificationsQueued),
+    premium: new PremiumService(deps.db, deps.dialect, clock, deps.sessionSecret, deps.testPaymentProvider ?? true),
     eventBus,
     telegramUsers,
     telegramAuth: new TelegramAuthService(deps.botToken, telegramUsers, sessions, clock),

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
-import { expectAccessible, startSite, watchErrors, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
 
 const texts = { ru, en } as const;
 const password = 'spark2026!';
@@ -154,10 +154,23 @@ describe.each(['ru', 'en'] as const)('the web app in %s', (language) => {
     }
   });
 
-  it('shows the subscription error state while the plans API is missing, and the result pages', async () => {
+  it('buys a month through the test provider, lands on /confirm, and the menu shows the renewal date', async () => {
     await page.goto('/subscription');
-    await page.getByRole('alert').filter({ hasText: t.app.errors.plansLoad }).waitFor();
-    await expectAccessible(page, 'subscription (error)');
+    await page.getByRole('button', { name: new RegExp(t.app.premium.plans['30']) }).click();
+    await expectAccessible(page, 'subscription (plan details)');
+    await page.getByRole('button', { name: t.app.premium.buyNow }).click();
+    await page.waitForURL('**/api/payments/test/checkout/**');
+    await screenshot(page, `checkout-${language}`);
+    await page.getByRole('button', { name: /^(Оплатить|Pay)$/ }).click();
+    await page.waitForURL('**/confirm');
+    await page.getByRole('heading', { name: t.app.result.successTitle }).waitFor();
+    await page.getByRole('link', { name: t.app.result.backToMenu }).click();
+    await page.waitForURL('**/menu');
+    await page.getByText(t.app.premium.activeUntil.split('{{')[0]?.trim() ?? 'missing').first().waitFor();
+    await screenshot(page, `menu-premium-${language}`);
+  });
+
+  it('shows the result pages with a way back to the menu', async () => {
     for (const [path, title] of [
       ['/confirm', t.app.result.successTitle],
       ['/fail', t.app.result.failureTitle],

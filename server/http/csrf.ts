@@ -13,6 +13,7 @@ export interface CsrfOptions extends CookiePolicy {
   publicOrigin: string;
   /** Paths that never use the cookie (webhooks, token sign-in) and so need no CSRF token. */
   exemptPaths: ReadonlySet<string>;
+  exemptPrefixes?: readonly string[];
 }
 
 /**
@@ -39,7 +40,8 @@ export class Csrf {
 
   middleware(): Middleware<AppState> {
     return async (ctx, next) => {
-      if (unsafeMethods.has(ctx.method) && !this.options.exemptPaths.has(ctx.path) && !hasBearer(ctx)) {
+      const exempt = this.options.exemptPaths.has(ctx.path) || (this.options.exemptPrefixes ?? []).some((p) => ctx.path.startsWith(p));
+      if (unsafeMethods.has(ctx.method) && !exempt && !hasBearer(ctx)) {
         this.assertSameOrigin(ctx);
         this.assertToken(ctx);
       }

@@ -39,7 +39,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   const schema = `iskra_test_${randomBytes(6).toString('hex')}`;
   await withAdminClient(url, (client) => client.query(`create schema ${schema}`));
   const handle = openDatabase({ url, dataDir, searchPath: schema, poolSize: 5 });
-  await migrateToLatest(handle.db, schema);
+  await migrateWithRetry(handle.db, schema);
   return {
     ...handle,
     dataDir,
@@ -58,5 +58,23 @@ async function withAdminClient<T>(url: string, work: (client: pg.Client) => Prom
     return await work(client);
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Kysely's migrator first lists tables through PostgreSQL's catalog, and that query fails with "schema
+ * ... does not exist" when another test file drops its own schema at the same moment. Nothing has been
+ * applied by then, so trying again is safe.
+ */
+async function migrateWithRetry(db: Parameters<typeof migrateToLatest>[0], schema: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await migrateToLatest(db, schema);
+      return;
+    } catch (error) {
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
+      if (attempt >= 5 || !/does not exist/.test(cause)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
   }
 }

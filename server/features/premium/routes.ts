@@ -1,0 +1,80 @@
+import { translatorFor, type Language } from '../../../locales/index.ts';
+import { checkoutParams, checkoutQuery, paymentBody } from '../../contract/payments.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { requireUser } from '../../http/auth.ts';
+import type { AppRouter } from '../../http/context.ts';
+import { parse } from '../../http/validate.ts';
+import type { Services } from '../../services.ts';
+import { offeredPlans, plans } from './plans.ts';
+
+/** Text for an HTML page: the test checkout shows nothing user-supplied, but escaping stays the rule. */
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function premiumRoutes(router: AppRouter, { premium }: Services): void {
+  const languageOf = (ctx: { state: { auth: { language: Language } | null } }) => ctx.state.auth?.language ?? 'ru';
+
+  router.get('/plans', (ctx) => {
+    const t = translatorFor(languageOf(ctx));
+    ctx.body = {
+      plans: offeredPlans(premium.testProvider).map((p) => ({
+        id: p.id,
+        title: t(`premium.plans.${p.id}`),
+        price: p.price,
+        interval: p.intervalDays,
+        discount: p.discount,
+      })),
+    };
+  });
+
+  router.get('/subscription', async (ctx) => {
+    ctx.body = await premium.subscription(requireUser(ctx).userId);
+  });
+
+  router.post('/payment', async (ctx) => {
+    const auth = requireUser(ctx);
+    const { amount, interval } = parse(paymentBody, ctx.request.body);
+    // Only the built-in test provider exists so far; YooKassa and Stars come with the rest of the premium issue.
+    if (!premium.testProvider) throw new AppError(503, 'provider_unavailable', 'Error processing payment');
+    const payment = await premium.createPayment(auth.userId, amount, interval);
+    // Same-site and relative: the window navigates there as it would to a provider's page.
+    ctx.body = { payment_url: `/api/payments/test/checkout/${payment.id}?key=${encodeURIComponent(premium.checkoutKey(payment.id))}` };
+  });
+
+  /** The built-in test provider's checkout: a plain page, clearly a test, acting like a real provider's. */
+  router.get('/payments/test/checkout/:id', async (ctx) => {
+    if (!premium.testProvider) throw notFound();
+    const { id } = parse(checkoutParams, ctx.params);
+    const { key } = parse(checkoutQuery, ctx.query);
+    const payment = await premium.pendingCheckout(id, key);
+    const t = translatorFor(languageOf(ctx));
+    const plan = plans.find((p) => p.id === payment.plan_id);
+    const action = (verb: string) => `/api/payments/test/checkout/${id}/${verb}?key=${encodeURIComponent(key)}`;
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = `<!doctype html><html lang="${languageOf(ctx)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(t('premium.checkout.title'))}</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:420px;margin:40px auto;padding:0 16px">
+<p style="background:#fef3c7;color:#78350f;padding:12px;border-radius:12px;font-weight:700">${escapeHtml(t('premium.checkout.banner'))}</p>
+<h1>${escapeHtml(t(`premium.plans.${plan?.id ?? 'month'}`))}</h1>
+<p>${escapeHtml(t('premium.checkout.amount', { amount: payment.amount }))}</p>
+${payment.status === 'pending' ? `<form method="post" action="${escapeHtml(action('pay'))}"><button type="submit" style="font-size:18px;padding:12px 24px">${escapeHtml(t('premium.checkout.pay'))}</button></form>
+<form method="post" action="${escapeHtml(action('cancel'))}" style="margin-top:12px"><button type="submit">${escapeHtml(t('premium.checkout.cancel'))}</button></form>` : `<p>${escapeHtml(t('premium.checkout.done'))}</p>`}
+</body></html>`;
+  });
+
+  router.post('/payments/test/checkout/:id/:verb', async (ctx) => {
+    if (!premium.testProvider) throw notFound();
+    const { id } = parse(checkoutParams, ctx.params);
+    const { key } = parse(checkoutQuery, ctx.query);
+    await premium.pendingCheckout(id, key);
+    if (ctx.params.verb === 'pay') {
+      await premium.credit(id);
+      ctx.redirect('/confirm');
+    } else if (ctx.params.verb === 'cancel') {
+      await premium.cancel(id);
+      ctx.redirect('/fail');
+    } else {
+      throw notFound();
+    }
+    ctx.status = 303;
+  });
+}
