@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
+import { notBlockedWith } from '../discovery/repository.ts';
 
 /**
  * A conversation the profile belongs to and may still use: its match is live and neither side has
@@ -125,16 +126,7 @@ export async function listChats(db: Kysely<Database>, me: number) {
     ])
     .where('m.unmatched_at', 'is', null)
     .where((eb) => eb.or([eb('m.profile_low', '=', me), eb('m.profile_high', '=', me)]))
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('blocks as b')
-            .select('b.blocker_id')
-            .where((w) => w.or([w.and([w('b.blocker_id', '=', me), w('b.blocked_id', '=', w.ref('p.id'))]), w.and([w('b.blocked_id', '=', me), w('b.blocker_id', '=', w.ref('p.id'))])])),
-        ),
-      ),
-    )
+    .where(notBlockedWith(me, sql.ref('p.id')))
     .orderBy(sql`coalesce(c.last_message_at, c.created_at)`, 'desc')
     .orderBy('c.id', 'desc')
     .execute();

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 
 /** The caller's own profile with what discovery needs about them. */
@@ -69,6 +69,13 @@ export async function upsertSwipe(db: Kysely<Database>, swiperId: number, target
     .onConflict((oc) => oc.columns(['swiper_id', 'target_id']).doUpdateSet({ liked: liked ? 1 : 0, created_at: now }))
     .execute();
 }
+
+/**
+ * "Neither has blocked the other", for lists: `other` is the outer query's profile column. One place for the
+ * rule that a block hides both people from each other everywhere.
+ */
+export const notBlockedWith = (me: number, other: RawBuilder<unknown>) =>
+  sql<boolean>`not exists (select 1 from blocks bl where (bl.blocker_id = ${me} and bl.blocked_id = ${other}) or (bl.blocked_id = ${me} and bl.blocker_id = ${other}))`;
 
 const pair = (a: number, b: number) => ({ low: Math.min(a, b), high: Math.max(a, b) });
 
@@ -152,16 +159,7 @@ export async function listLikers(db: Kysely<Database>, me: number) {
     .where('u.banned_at', 'is', null)
     .where('u.verified_at', 'is not', null)
     .where((eb) => eb.not(eb.exists(eb.selectFrom('swipes as mine').select('mine.liked').where('mine.swiper_id', '=', me).whereRef('mine.target_id', '=', 'p.id'))))
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('blocks as b')
-            .select('b.blocker_id')
-            .where((w) => w.or([w.and([w('b.blocker_id', '=', me), w('b.blocked_id', '=', w.ref('p.id'))]), w.and([w('b.blocked_id', '=', me), w('b.blocker_id', '=', w.ref('p.id'))])])),
-        ),
-      ),
-    )
+    .where(notBlockedWith(me, sql.ref('p.id')))
     .orderBy('l.created_at', 'desc')
     .limit(500)
     .execute();
