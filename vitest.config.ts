@@ -23,8 +23,9 @@ export default defineConfig({
           name: 'browser',
           include: ['miniapp/e2e/**/*.e2e.test.ts'],
           globalSetup: ['miniapp/e2e/globalSetup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // Generous: two cores run a server suite and Chromium side by side in CI.
+          testTimeout: 120_000,
+          hookTimeout: 90_000,
         },
       },
     ],

@@ -2,6 +2,7 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError, HttpError, type BotError } from 'grammy';
 import type { BotContext, BotDeps } from './context.ts';
 import { accountFeature } from './features/account.ts';
+import { adminFeature } from './features/admin.ts';
 import { helpFeature } from './features/help.ts';
 import { languageFeature } from './features/language.ts';
 import { startFeature } from './features/start.ts';
@@ -33,6 +34,7 @@ export function createBot(deps: BotDeps): Bot<BotContext> {
       startFeature(deps.users, deps.publicUrl),
       languageFeature(deps.users, deps.publicUrl),
       helpFeature(),
+      ...(deps.admins ? [adminFeature(deps.admins.ids, deps.admins.service)] : []),
     )
     .use(unhandledFeature());
   // Errors outside the boundary (none expected) must not stop polling either.

@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import type { Language } from '../locales/index.ts';
 import type { TelegramUserService } from '../server/features/telegram/telegramUsers.ts';
 import type { Logger } from '../server/logger.ts';
+import type { AdminService } from '../server/features/admin/adminService.ts';
 
 /** What the bot needs from the accounts side: the same Telegram-keyed accounts the Mini App signs in to. */
 export type BotUsers = Pick<TelegramUserService, 'ensure' | 'markBotStarted' | 'markUnreachable' | 'setLanguage'>;
@@ -17,6 +18,8 @@ export interface BotDeps {
   apiRoot?: string | undefined;
   /** Preset bot identity (tests), so no getMe call is needed before handling updates. */
   botInfo?: import('grammy').Bot['botInfo'] | undefined;
+  /** ADMIN_TELEGRAM_IDS and what they may do: /stats and the report buttons. */
+  admins?: { ids: readonly number[]; service: AdminService } | undefined;
   /** Outgoing message pacing; Telegram's limits by default. */
   limits?: { perChatIntervalMs: number; minGapMs: number } | undefined;
 }

@@ -2,7 +2,7 @@ import type { Api } from 'grammy';
 import type { Middleware } from 'koa';
 import type { Logger } from '../server/logger.ts';
 import { createBot } from './bot.ts';
-import type { BotUsers } from './context.ts';
+import type { BotDeps, BotUsers } from './context.ts';
 import { configureBot } from './setup.ts';
 import { webhookHandler, webhookSecret } from './webhook.ts';
 
@@ -14,6 +14,7 @@ export interface LaunchOptions {
   sessionSecret: string;
   users: BotUsers;
   logger: Logger;
+  admins?: BotDeps['admins'];
 }
 
 export interface LaunchedBot {
@@ -24,9 +25,27 @@ export interface LaunchedBot {
   /** Starts long polling (polling mode); call once the HTTP server is up. */
   startPolling(): void;
   stop(): Promise<void>;
+  /** For /api/health: whether Telegram answers the bot (checked at most every 30 s), or off without a bot. */
+  status(): Promise<BotStatus>;
 }
 
-const idle: LaunchedBot = { startPolling: () => undefined, stop: () => Promise.resolve() };
+export type BotStatus = 'off' | 'ok' | 'unreachable';
+
+const idle: LaunchedBot = { startPolling: () => undefined, stop: () => Promise.resolve(), status: () => Promise.resolve('off') };
+
+/** getMe, remembered for a while: health checks come often and must not become Telegram traffic. */
+export function botProbe(api: Api, cacheMs = 30_000): () => Promise<BotStatus> {
+  let last: { at: number; status: BotStatus } | undefined;
+  return async () => {
+    if (last && Date.now() - last.at < cacheMs) return last.status;
+    const status: BotStatus = await api.getMe().then(
+      () => 'ok',
+      () => 'unreachable',
+    );
+    last = { at: Date.now(), status };
+    return status;
+  };
+}
 
 /**
  * Builds the bot for the configured mode. The web site must run even when Telegram is unreachable, so
@@ -51,12 +70,14 @@ export function launchBot(options: LaunchOptions): LaunchedBot {
     logger,
     publicUrl: options.publicUrl,
     apiRoot: options.apiRoot,
+    admins: options.admins,
   });
 
   if (options.mode === 'webhook') {
     logger.info('Telegram bot: webhook mode (register it with npm run bot:set-webhook)');
     return {
       api: bot.api,
+      status: botProbe(bot.api),
       webhook: webhookHandler(bot, webhookSecret(options.botToken, options.sessionSecret), logger),
       startPolling: () => undefined,
       stop: () => Promise.resolve(),
@@ -65,6 +86,7 @@ export function launchBot(options: LaunchOptions): LaunchedBot {
 
   return {
     api: bot.api,
+    status: botProbe(bot.api),
     startPolling() {
       bot
         .start({

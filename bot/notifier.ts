@@ -3,17 +3,27 @@ import { translatorFor } from '../locales/index.ts';
 import { PermanentNotificationError, type Notification, type Notifier } from '../server/features/notifications/worker.ts';
 import { miniAppUrl } from './miniAppUrl.ts';
 
+function render(n: Notification): { text: string; button: string; target: string } {
+  const t = translatorFor(n.language);
+  if (n.kind === 'premium_ending') {
+    const date = new Intl.DateTimeFormat(n.language, { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(n.until ?? Date.now()));
+    return { text: t('bot.notify.premium_ending', { date }), button: t('bot.notify.open_subscription'), target: 'subscription' };
+  }
+  if (n.kind === 'match') return { text: t('bot.notify.match', { name: n.name }), button: t('bot.notify.open_matches'), target: 'matches' };
+  const target = n.conversationId !== undefined ? `chat_${n.conversationId}` : 'matches';
+  return { text: t('bot.notify.message', { name: n.name, preview: n.preview ?? '' }), button: t('bot.notify.open_chat'), target };
+}
+
 /**
- * Match and message notifications through the bot, in the recipient's language, with a button that opens
- * the Mini App on that chat (a `chat_<id>` start parameter) or on the matches.
+ * Match, message and renewal notifications through the bot, in the recipient's language, with a button that opens
+ * the Mini App on that chat (a `chat_<id>` start parameter) or on the matches, or
+ * on the subscription for a renewal reminder.
  */
 export function createTelegramNotifier(api: Api, publicUrl: string): Notifier {
   return {
     async send(n: Notification) {
-      const t = translatorFor(n.language);
-      const text = n.kind === 'match' ? t('bot.notify.match', { name: n.name }) : t('bot.notify.message', { name: n.name, preview: n.preview ?? '' });
-      const target = n.kind === 'message' && n.conversationId !== undefined ? `chat_${n.conversationId}` : 'matches';
-      const keyboard = new InlineKeyboard().webApp(t(n.kind === 'match' ? 'bot.notify.open_matches' : 'bot.notify.open_chat'), miniAppUrl(publicUrl, target));
+      const { text, button, target } = render(n);
+      const keyboard = new InlineKeyboard().webApp(button, miniAppUrl(publicUrl, target));
       try {
         await api.sendMessage(Number(n.telegramId), text, { reply_markup: keyboard, link_preview_options: { is_disabled: true } });
       } catch (error) {

@@ -14,6 +14,8 @@ export interface DatabaseHandle {
   description: string;
   /** PostgreSQL only: the schema the tables live in (the migrator must look there and nowhere else). */
   schema?: string;
+  /** SQLite only: the connection itself, for what Kysely does not offer (the online backup API). */
+  sqlite?: SQLite.Database;
 }
 
 export interface OpenDatabaseOptions {
@@ -46,7 +48,7 @@ function openSqlite(file: string): DatabaseHandle {
   // scripts/bench-discovery.ts on 100,000 profiles and a million swipes).
   sqlite.pragma('cache_size = -65536');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', description: `sqlite:${file}` };
+  return { db, dialect: 'sqlite', description: `sqlite:${file}`, sqlite };
 }
 
 /** Enough for every distinct statement the app sends in steady state; a bulk insert's one-off text is evicted. */

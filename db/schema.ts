@@ -22,6 +22,9 @@ export interface Database {
   events: EventsTable;
   notification_jobs: NotificationJobsTable;
   payments: PaymentsTable;
+  job_runs: JobRunsTable;
+  job_locks: JobLocksTable;
+  moderation_flags: ModerationFlagsTable;
 }
 
 export interface UsersTable {
@@ -47,6 +50,8 @@ export interface UsersTable {
   bot_unreachable_at: string | null;
   /** Set ahead by the open event streams' heartbeats; in the past when no tab is open. */
   online_until: string | null;
+  /** The `premium_until` a renewal reminder went out for (one reminder per subscription end). */
+  premium_reminded_for: string | null;
 }
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
@@ -58,6 +63,8 @@ export interface SessionsTable {
   user_id: number;
   created_at: string;
   expires_at: string;
+  /** Keyed hash of the sign-in's address and browser, for the shared-device moderation signal; null before. */
+  device_hash?: string | null;
 }
 export type Session = Selectable<SessionsTable>;
 export type NewSession = Insertable<SessionsTable>;
@@ -104,6 +111,8 @@ export interface ProfilesTable {
   private_mode: Generated<number>;
   /** 1: the bot may send match and message notifications. */
   notifications: Generated<number>;
+  /** Set when three different users reported the profile: hidden from search until an admin decides. */
+  held_at: string | null;
 }
 export type Profile = Selectable<ProfilesTable>;
 export type NewProfile = Insertable<ProfilesTable>;
@@ -193,7 +202,7 @@ export interface EventsTable {
   created_at: string;
 }
 
-export type NotificationKind = 'match' | 'message';
+export type NotificationKind = 'match' | 'message' | 'premium_ending';
 
 export interface NotificationJobsTable {
   id: Generated<number>;
@@ -210,7 +219,7 @@ export interface NotificationJobsTable {
   outcome: string | null;
 }
 
-export type PaymentStatus = 'pending' | 'succeeded' | 'canceled';
+export type PaymentStatus = 'pending' | 'succeeded' | 'canceled' | 'refunded';
 
 export interface PaymentsTable {
   id: Generated<number>;
@@ -227,4 +236,37 @@ export interface PaymentsTable {
   status: PaymentStatus;
   created_at: string;
   credited_at: string | null;
+}
+
+export type JobStatus = 'running' | 'ok' | 'failed' | 'skipped';
+
+export interface JobRunsTable {
+  id: Generated<number>;
+  name: string;
+  /** host:pid of the process that ran (or skipped) it. */
+  runner: string;
+  started_at: string;
+  finished_at: string | null;
+  status: JobStatus;
+  /** JSON object of what the job did, e.g. {"deleted": 3}. */
+  counts: string;
+  error: string | null;
+}
+
+export interface JobLocksTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
+export type ModerationFlagReason = 'repeated_first_message' | 'shared_device_likes';
+
+export interface ModerationFlagsTable {
+  id: Generated<number>;
+  user_id: number;
+  reason: ModerationFlagReason;
+  /** JSON: what triggered it. */
+  details: string;
+  created_at: string;
+  resolved_at: string | null;
 }

@@ -1,18 +1,11 @@
 import i18next, { type TFunction } from 'i18next';
 import en from './en.json' with { type: 'json' };
 import ru from './ru.json' with { type: 'json' };
+import { defaultLanguage, fallbackLanguage, isLanguage, languages, type Language } from './languages.ts';
 
-export const languages = ['ru', 'en'] as const;
-export type Language = (typeof languages)[number];
-/** Russian first (spec section 9), English when a string is missing. */
-export const defaultLanguage: Language = 'ru';
-export const fallbackLanguage: Language = 'en';
+export { defaultLanguage, fallbackLanguage, isLanguage, languages, type Language };
 
 export const resources = { ru: { translation: ru }, en: { translation: en } } as const;
-
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (languages as readonly string[]).includes(value);
-}
 
 /** Picks ru or en from an Accept-Language header by the client's own preference order. */
 export function languageFromAcceptLanguage(header: string | undefined): Language {

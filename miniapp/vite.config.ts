@@ -1,6 +1,8 @@
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compressPlugin } from './compressPlugin.ts';
+import { localesPlugin } from './localesPlugin.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 
@@ -10,7 +12,7 @@ const repoRoot = path.resolve(import.meta.dirname, '..');
  */
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [react(), localesPlugin(path.join(repoRoot, 'locales')), compressPlugin()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -9,7 +9,7 @@
  * Figures only, no thresholds. The search screen is a placeholder until the search issue lands.
  */
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -50,6 +50,14 @@ const cssKb = [...html.matchAll(/href="\/(assets\/[^"]+\.css)"/g)].reduce((sum, 
 
 console.log(`\nIskra front end bench, Chromium ${browser.version()}, ${new Date().toISOString()}`);
 console.log(`${'Entry JS (index.html + modulepreloads)'.padEnd(44)} ${entryKb.toFixed(1)} kB gzipped (${entryFiles.length} files), CSS ${cssKb.toFixed(1)} kB`);
+// One language's texts, fetched beside the entry (see miniapp/localesPlugin.ts); not JavaScript, but on the critical path.
+for (const m of html.matchAll(/(ru|en)=\/(assets\/locale-[^;"]+\.json)/g)) {
+  console.log(`${`Dictionary ${m[1]} (preloaded by boot.js)`.padEnd(44)} ${gzipKb(m[2] ?? '').toFixed(1)} kB gzipped`);
+}
+// What actually crosses the wire: the build's brotli twins (server/http/staticApp.ts sends them).
+const sentBytes = (f: string) => readFileSync(path.join(dist, existsSync(path.join(dist, `${f}.br`)) ? `${f}.br` : f)).length;
+const brKb = entryFiles.reduce((sum, f) => sum + sentBytes(f) / 1024, 0);
+console.log(`${'Entry JS as sent (brotli twins)'.padEnd(44)} ${brKb.toFixed(1)} kB`);
 
 for (const route of routes) {
   // JavaScript actually fetched until the page is idle, without throttling.

@@ -15,6 +15,8 @@ const sources = [
   path.join(miniapp, 'public'),
   path.join(miniapp, 'index.html'),
   path.join(miniapp, 'vite.config.ts'),
+  path.join(miniapp, 'localesPlugin.ts'),
+  path.join(miniapp, 'compressPlugin.ts'),
   path.join(root, 'locales'),
   path.join(root, 'server', 'contract'),
   path.join(root, 'package-lock.json'),

@@ -32,5 +32,6 @@ describe('npm run demo seeding', () => {
     } finally {
       await db.destroy();
     }
-  });
+    // Two tsx start-ups and 7 profiles' photo pipelines: slow on a busy two-core machine.
+  }, 120_000);
 });

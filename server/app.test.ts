@@ -14,7 +14,7 @@ describe('the HTTP app', () => {
   it('answers /api/health with the database state', async () => {
     const res = await fetch(`${app.url}/api/health`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok', database: 'ok' });
+    expect(await res.json()).toEqual({ status: 'ok', database: 'ok', bot: 'off' });
   });
 
   it('sends security headers that forbid inline scripts but let Telegram embed the app', async () => {

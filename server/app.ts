@@ -3,6 +3,7 @@ import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { chatRoutes } from './features/chat/routes.ts';
+import { dataRightsRoutes } from './features/dataRights/routes.ts';
 import { premiumRoutes } from './features/premium/routes.ts';
 import { discoveryRoutes } from './features/discovery/routes.ts';
 import { eventRoutes } from './features/events/routes.ts';
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   uploadRoutes(api, services);
   discoveryRoutes(api, services);
   chatRoutes(api, services);
+  dataRightsRoutes(api, services);
   premiumRoutes(api, services);
   eventRoutes(api, services);
   locationRoutes(api, services);

@@ -50,7 +50,15 @@ const envSchema = z.object({
   LEGAL_INN: optionalString,
   LEGAL_OGRNIP: optionalString,
   CRON: z.enum(['on', 'off']).default('on'),
-}).transform((env) => ({ ...env, BOT_MODE: env.BOT_MODE ?? (env.BOT_TOKEN ? 'polling' : 'off') }));
+})
+  .superRefine((env, ctx) => {
+    if (env.PAYMENT_PROVIDER === 'yookassa') {
+      for (const key of ['YOOKASSA_SHOP_ID', 'YOOKASSA_SECRET_KEY'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENT_PROVIDER=yookassa' });
+      }
+    }
+  })
+  .transform((env) => ({ ...env, BOT_MODE: env.BOT_MODE ?? (env.BOT_TOKEN ? 'polling' : 'off') }));
 
 export type Env = z.output<typeof envSchema> & { SESSION_SECRET: string };
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -57,7 +57,8 @@ describe('the server process with a bot token (npm start)', () => {
       TELEGRAM_API_ROOT: telegram.apiRoot,
     });
     try {
-      await telegram.waitForCall('setMyCommands', undefined, 15_000);
+      // Starting tsx and the server takes seconds on a busy two-core machine.
+      await telegram.waitForCall('setMyCommands', undefined, 60_000);
       telegram.pushUpdate({
         message: {
           message_id: 1,
@@ -74,13 +75,22 @@ describe('the server process with a bot token (npm start)', () => {
       expect(telegram.callsOf('deleteWebhook')).toHaveLength(1);
       const health = await fetch(`http://127.0.0.1:${port}/api/health`);
       expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok', database: 'ok', bot: 'ok' });
       expect(server.output()).toContain('Telegram bot: polling');
       expect(server.output()).not.toContain(testBotToken);
-    } finally {
+      // Graceful stop: in-flight work finishes, the database is closed, and the exit code says so.
+      const exited = once(server.child, 'exit') as Promise<[number | null]>;
       server.child.kill('SIGTERM');
-      if (server.child.exitCode === null) await once(server.child, 'exit');
+      const [code] = await exited;
+      expect(code, server.output()).toBe(0);
+      expect(server.output()).toContain('stopped cleanly');
+    } finally {
+      if (server.child.exitCode === null) {
+        server.child.kill('SIGKILL');
+        await once(server.child, 'exit');
+      }
     }
-  });
+  }, 120_000);
 
   it('npm run bot:set-webhook registers PUBLIC_URL/telegram/webhook with the secret the server checks', async () => {
     const script = run('scripts/setWebhook.ts', {
@@ -98,4 +108,27 @@ describe('the server process with a bot token (npm start)', () => {
       allowed_updates: ['message', 'callback_query'],
     });
   });
+});
+
+describe('npm run job', () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-job-'));
+  });
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs a job by name, records it, and refuses an unknown name', async () => {
+    const env = { DATA_DIR: dataDir, SESSION_SECRET: sessionSecret, LOG_LEVEL: 'silent' };
+    const backup = run('scripts/job.ts', env, ['sqlite_backup']);
+    const [code] = (await once(backup.child, 'exit')) as [number];
+    expect(code, backup.output()).toBe(0);
+    expect(JSON.parse(backup.output().trim().split('\n').at(-1) ?? '')).toEqual({ status: 'ok', counts: { written: 1, removed: 0 } });
+    expect(readdirSync(path.join(dataDir, 'backups'))).toHaveLength(1);
+    const unknown = run('scripts/job.ts', env, ['no_such_job']);
+    const [unknownCode] = (await once(unknown.child, 'exit')) as [number];
+    expect(unknownCode).toBe(64);
+    expect(unknown.output()).toContain('cleanup_expired');
+  }, 120_000);
 });

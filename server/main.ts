@@ -13,6 +13,12 @@ import { systemClock } from './clock.ts';
 import { createLogger } from './logger.ts';
 import { TelegramUserService } from './features/telegram/telegramUsers.ts';
 import { createLogMailer, createSmtpMailer } from './mail/mailer.ts';
+import { jobContextFor } from './features/jobs/jobContext.ts';
+import { jobs } from './features/jobs/jobs.ts';
+import { yookassaFromEnv } from './features/premium/yookassaSetup.ts';
+import { startScheduler } from './features/jobs/scheduler.ts';
+import { AdminService } from './features/admin/adminService.ts';
+import { adminMessenger, parseAdminIds, reportAlerter } from '../bot/admins.ts';
 
 /** Built by `npm run build` (and by `npm start` when missing or stale, see scripts/ensure-frontend.ts). */
 const frontendDist = path.resolve(import.meta.dirname, '../miniapp/dist');
@@ -21,13 +27,16 @@ const frontendDist = path.resolve(import.meta.dirname, '../miniapp/dist');
 async function main(): Promise<void> {
   const env = loadEnv();
   const logger = createLogger(env.LOG_LEVEL);
-  const { db, dialect, description, schema } = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const handle = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const { db, dialect, description, schema } = handle;
   const applied = await migrateToLatest(db, schema);
   logger.info({ database: description, migrationsApplied: applied.length }, 'database ready');
 
   // Several processes on one PostgreSQL database tell each other of new events through LISTEN/NOTIFY.
   const eventBus = dialect === 'postgres' && env.DATABASE_URL ? await PostgresEventBus.start(env.DATABASE_URL, schema ?? 'public', logger) : undefined;
   const mailer = env.SMTP_URL ? createSmtpMailer(env.SMTP_URL, env.MAIL_FROM) : createLogMailer(logger);
+  const adminIds = parseAdminIds(env.ADMIN_TELEGRAM_IDS);
+  const admin = new AdminService(db, systemClock);
   const bot = launchBot({
     botToken: env.BOT_TOKEN,
     mode: env.BOT_MODE,
@@ -36,9 +45,11 @@ async function main(): Promise<void> {
     sessionSecret: env.SESSION_SECRET,
     users: new TelegramUserService(db, systemClock),
     logger,
+    admins: { ids: adminIds, service: admin },
   });
   // Bot notifications leave through a queue drained here, never inside a request.
   const notifications = bot.api ? new NotificationWorker(db, createTelegramNotifier(bot.api, env.PUBLIC_URL), systemClock, logger) : undefined;
+  const stopping = new AbortController();
   const app = createApp({
     db,
     dialect,
@@ -49,12 +60,16 @@ async function main(): Promise<void> {
     sessionSecret: env.SESSION_SECRET,
     trustProxy: env.TRUST_PROXY,
     testPaymentProvider: env.PAYMENT_PROVIDER === 'test',
+    yookassa: yookassaFromEnv(env),
     ...(eventBus ? { eventBus } : {}),
     botToken: env.BOT_TOKEN,
     google: env.GOOGLE_CLIENT_ID ? { clientId: env.GOOGLE_CLIENT_ID, jwksUrl: env.GOOGLE_JWKS_URL } : undefined,
     telegramWebhook: bot.webhook,
     ...(notifications ? { notificationsQueued: () => void notifications.kick() } : {}),
+    ...(bot.api && adminIds.length > 0 ? { reportFiled: reportAlerter(adminMessenger(bot.api, adminIds, db, logger), admin, logger) } : {}),
     frontendDist: existsSync(frontendDist) ? frontendDist : undefined,
+    botStatus: () => bot.status(),
+    shutdownSignal: stopping.signal,
     publicConfig: {
       google_client_id: env.GOOGLE_CLIENT_ID ?? null,
       bot_username: env.BOT_USERNAME ?? null,
@@ -72,17 +87,30 @@ async function main(): Promise<void> {
   logger.info({ url: env.PUBLIC_URL, port: env.PORT }, 'Iskra is listening');
   bot.startPolling();
   notifications?.start();
+  // CRON=off for extra processes that should only serve requests (the job locks make it optional).
+  const scheduler =
+    env.CRON === 'on' ? startScheduler(jobs, jobContextFor(handle, env, logger, bot.api)) : undefined;
+  if (!scheduler) logger.info('CRON=off: scheduled jobs do not run in this process');
 
+  // Stop taking requests, let those in flight finish (event streams are cut: clients reconnect elsewhere),
+  // let a running job finish, then close the database; forced after 10 s.
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
-    server.closeIdleConnections();
     server.close(() => {
-      void Promise.all([bot.stop(), notifications?.stop()])
+      void Promise.all([bot.stop(), notifications?.stop(), scheduler?.stop()])
         .catch(() => undefined)
         .then(() => Promise.all([db.destroy(), eventBus?.close()]))
-        .then(() => process.exit(0));
+        .then(() => {
+          logger.info('stopped cleanly');
+          process.exit(0);
+        });
     });
-    setTimeout(() => process.exit(0), 10_000).unref();
+    stopping.abort();
+    server.closeIdleConnections();
+    setTimeout(() => {
+      logger.warn('shutdown took over 10 s: exiting anyway');
+      process.exit(1);
+    }, 10_000).unref();
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));

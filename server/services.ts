@@ -12,6 +12,7 @@ import { TelegramAuthService } from './features/telegram/service.ts';
 import { TelegramUserService } from './features/telegram/telegramUsers.ts';
 import { LoginThrottle } from './features/accounts/loginThrottle.ts';
 import { PasswordHasher } from './features/accounts/passwords.ts';
+import { DataRightsService } from './features/dataRights/service.ts';
 import { SessionService } from './features/sessions/service.ts';
 import { SessionTokens } from './features/sessions/tokens.ts';
 import { VerificationService } from './features/verification/service.ts';
@@ -21,6 +22,9 @@ import { DiscoveryService } from './features/discovery/service.ts';
 import { RateCounter } from './features/rateLimits/rateCounter.ts';
 import { ChatService } from './features/chat/service.ts';
 import { PremiumService } from './features/premium/service.ts';
+import type { YooKassaClient } from './features/premium/yookassa.ts';
+import type { AddressRanges } from './features/premium/addressRanges.ts';
+import { yookassaNotifyPath } from './features/premium/routes.ts';
 import { InProcessEventBus, type EventBus } from './features/events/eventBus.ts';
 import { Csrf } from './http/csrf.ts';
 import type { CookiePolicy } from './http/sessionCookie.ts';
@@ -57,6 +61,14 @@ export interface AppDeps {
   frontendDist?: string;
   /** Public settings for `GET /api/config` (sign-in buttons, footer); empty when unset. */
   publicConfig?: PublicConfig;
+  /** Whether the Telegram bot reaches Telegram, for /api/health; 'off' when unset. */
+  botStatus?: () => Promise<'off' | 'ok' | 'unreachable'>;
+  /** Aborted when the process shuts down: long-lived responses (event streams) end then. */
+  shutdownSignal?: AbortSignal;
+  /** PAYMENT_PROVIDER=yookassa: the API client, the return page and the addresses notifications may come from. */
+  yookassa?: { client: YooKassaClient; returnUrl: string; allowedRanges: AddressRanges } | undefined;
+  /** Called with a new report's id once committed (main.ts forwards it to the admins in the bot). */
+  reportFiled?: (reportId: number) => void;
 }
 
 /** The services every feature's routes call, built once per app from its deps. */
@@ -68,6 +80,7 @@ export interface Services {
   csrf: Csrf;
   sessions: SessionService;
   accounts: AccountService;
+  dataRights: DataRightsService;
   verification: VerificationService;
   photoStore: PhotoStore;
   profiles: ProfileService;
@@ -75,19 +88,24 @@ export interface Services {
   chat: ChatService;
   eventBus: EventBus;
   premium: PremiumService;
+  yookassaRanges: AddressRanges | undefined;
   telegramUsers: TelegramUserService;
   telegramAuth: TelegramAuthService;
   googleSignIn: GoogleSignInService;
+  botStatus: () => Promise<'off' | 'ok' | 'unreachable'>;
+  shutdownSignal: AbortSignal;
 }
 
 /** Paths that do not use the session cookie and so need no CSRF token (webhooks, token sign-in). */
-const csrfExemptPaths = new Set<string>([...telegramCsrfExemptPaths, '/telegram/webhook']);
+const csrfExemptPaths = new Set<string>([...telegramCsrfExemptPaths, '/telegram/webhook', yookassaNotifyPath]);
 
 export function buildServices(deps: AppDeps): Services {
   const clock = deps.clock ?? systemClock;
   const publicUrl = new URL(deps.publicUrl);
   const cookies: CookiePolicy = { secure: publicUrl.protocol === 'https:' };
-  const sessions = new SessionService(deps.db, new SessionTokens(deps.sessionSecret), clock);
+  // One hasher (and its concurrency gate) for sign-in and account deletion.
+  const passwords = deps.passwords ?? new PasswordHasher();
+  const sessions = new SessionService(deps.db, new SessionTokens(deps.sessionSecret), clock, deps.sessionSecret);
   const throttle = new LoginThrottle(deps.db, clock, deps.sessionSecret);
   const photoStore = new PhotoStore(deps.uploadsDir);
   const rates = new RateCounter(deps.db, clock);
@@ -107,16 +125,28 @@ export function buildServices(deps: AppDeps): Services {
       exemptPrefixes: ['/api/payments/test/checkout/'],
     }),
     sessions,
-    accounts: new AccountService(deps.db, deps.passwords ?? new PasswordHasher(), sessions, throttle, clock),
+    accounts: new AccountService(deps.db, passwords, sessions, throttle, clock),
+    dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl),
     verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
     photoStore,
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger),
-    discovery: new DiscoveryService(deps.db, clock, rates, eventBus, deps.notificationsQueued),
+    discovery: new DiscoveryService(deps.db, clock, rates, eventBus, deps.notificationsQueued, deps.reportFiled),
     chat: new ChatService(deps.db, clock, rates, eventBus, deps.notificationsQueued),
-    premium: new PremiumService(deps.db, deps.dialect, clock, deps.sessionSecret, deps.testPaymentProvider ?? true),
+    premium: new PremiumService(
+      deps.db,
+      deps.dialect,
+      clock,
+      deps.sessionSecret,
+      deps.testPaymentProvider ?? !deps.yookassa,
+      deps.yookassa ? { client: deps.yookassa.client, returnUrl: deps.yookassa.returnUrl } : undefined,
+      deps.logger,
+    ),
+    yookassaRanges: deps.yookassa?.allowedRanges,
     eventBus,
     telegramUsers,
     telegramAuth: new TelegramAuthService(deps.botToken, telegramUsers, sessions, clock),
+    botStatus: deps.botStatus ?? (() => Promise.resolve('off' as const)),
+    shutdownSignal: deps.shutdownSignal ?? new AbortController().signal,
     googleSignIn: new GoogleSignInService(
       deps.db,
       deps.google ? new GoogleIdTokenVerifier(deps.google.clientId, deps.google.jwksUrl, clock) : null,

@@ -31,7 +31,7 @@ describe('the Mini App inside (faked) Telegram', () => {
       });
     });
     const page = await context.newPage();
-    page.setDefaultTimeout(8000);
+    page.setDefaultTimeout(20_000);
     const errors = watchErrors(page);
     const logs: string[] = [];
     page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));

@@ -6,19 +6,6 @@ import { signInVerified } from './signedIn.ts';
 
 const texts = { ru, en } as const;
 
-/**
- * The plan contract of spec section 3, served in place of `/api/plans` and `/api/subscription` until the
- * premium API exists, so the screenshots show the plan cards and the banner as users will see them.
- */
-const specPlans = {
-  plans: [
-    { id: 'week', title: '1 Week', price: 249, interval: 7, discount: 10 },
-    { id: 'month', title: '1 Month', price: 499, interval: 30, discount: 50 },
-    { id: 'half-year', title: '6 Months', price: 2389, interval: 180, discount: 60 },
-    { id: 'year', title: '1 Year', price: 3599, interval: 365, discount: 70 },
-  ],
-};
-
 describe('screenshots at phone size (artifacts/screenshots)', () => {
   let site: Site;
   beforeAll(async () => {
@@ -35,10 +22,8 @@ describe('screenshots at phone size (artifacts/screenshots)', () => {
         const t = texts[language];
         const context = await site.context({ language, dark });
         const page = await context.newPage();
-        page.setDefaultTimeout(8000);
+        page.setDefaultTimeout(20_000);
         const errors = watchErrors(page);
-        await page.route('**/api/plans', (route) => route.fulfill({ json: specPlans }));
-        await page.route('**/api/subscription', (route) => route.fulfill({ json: { isActive: false, end_date: null } }));
 
         await page.goto('/');
         await page.getByRole('heading', { name: t.app.landing.title, level: 1 }).waitFor();

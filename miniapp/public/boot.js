@@ -14,6 +14,20 @@
   root.setAttribute('data-theme', isDark ? 'dark' : 'light');
   root.style.colorScheme = isDark ? 'dark' : 'light';
   if (lang === 'ru' || lang === 'en') root.lang = lang;
+  // Start fetching the chosen language's texts now, in parallel with the entry script (see localesPlugin.ts).
+  var listed = document.querySelector('meta[name="iskra-locales"]');
+  var wanted = lang === 'en' ? 'en' : 'ru';
+  var pairs = listed ? listed.getAttribute('content').split(';') : [];
+  for (var i = 0; i < pairs.length; i++) {
+    var pair = pairs[i].split('=');
+    if (pair[0] !== wanted) continue;
+    var link = document.createElement('link');
+    link.rel = 'preload';
+    link.as = 'fetch';
+    link.crossOrigin = 'anonymous';
+    link.href = pair[1];
+    document.head.appendChild(link);
+  }
   var meta = document.querySelector('meta[name="theme-color"]');
   if (meta) meta.setAttribute('content', isDark ? '#121016' : '#fff7f5');
 })();

@@ -16,7 +16,18 @@ const Subscription = lazy(() => import('./screens/Premium/SubscriptionScreen.tsx
 const PaymentResult = lazy(() => import('./screens/Premium/PaymentResultScreen.tsx'));
 const Offer = lazy(() => import('./screens/Documents/OfferScreen.tsx'));
 const PrivacyPolicy = lazy(() => import('./screens/Documents/PrivacyPolicyScreen.tsx'));
-const Placeholder = lazy(() => import('./screens/Placeholder/PlaceholderScreen.tsx'));
+const ChatList = lazy(() => import('./screens/Chat/ChatListScreen.tsx'));
+const Chat = lazy(() => import('./screens/Chat/ChatScreen.tsx'));
+const Matches = lazy(() => import('./screens/Matches/MatchesScreen.tsx'));
+const Likers = lazy(() => import('./screens/Matches/LikersScreen.tsx'));
+const MatchProfile = lazy(() => import('./screens/Matches/MatchProfileScreen.tsx'));
+const LikerProfile = lazy(() => import('./screens/Matches/LikerProfileScreen.tsx'));
+const Search = lazy(() => import('./screens/Search/SearchScreen.tsx'));
+const CreateProfile = lazy(() => import('./screens/Profile/CreateProfileScreen.tsx'));
+const Training = lazy(() => import('./screens/Training/TrainingScreen.tsx'));
+const EditPhotos = lazy(() => import('./screens/Profile/EditPhotosScreen.tsx'));
+const OwnProfile = lazy(() => import('./screens/Profile/OwnProfileScreen.tsx'));
+const EditProfile = lazy(() => import('./screens/Profile/EditProfileScreen.tsx'));
 const NotFound = lazy(() => import('./screens/Placeholder/NotFoundScreen.tsx'));
 
 // Declarative routes (the smallest react-router mode: no data APIs needed, the screens load their own data).
@@ -40,14 +51,22 @@ export function App() {
             <Route path="/fail" element={<PaymentResult outcome="failure" />} />
             <Route path="/offer" element={<Offer />} />
             <Route path="/privacy-policy" element={<PrivacyPolicy />} />
-            {/* Screens of later issues: an honest placeholder until their API exists. */}
-            <Route path="/search" element={<Placeholder area="search" />} />
-            <Route path="/CreateProfile" element={<Placeholder area="createProfile" />} />
-            <Route path="/training" element={<Placeholder area="training" />} />
-            <Route path="/matches" element={<Placeholder area="matches" />} />
-            <Route path="/WhoLike" element={<Placeholder area="likes" />} />
-            <Route path="/ChatList" element={<Placeholder area="chats" />} />
-            <Route path="/profile" element={<Placeholder area="profile" />} />
+            <Route path="/search" element={<Search />} />
+            <Route path="/CreateProfile" element={<CreateProfile />} />
+            <Route path="/training" element={<Training />} />
+            <Route path="/matches" element={<Matches />} />
+            <Route path="/WhoLike" element={<Likers />} />
+            <Route path="/UsersProfile/:id" element={<MatchProfile />} />
+            {/* The spec spells it both ways; routes are case-insensitive, so one covers both. */}
+            <Route path="/UsersProfileLiker/:id" element={<LikerProfile />} />
+            <Route path="/ChatList" element={<ChatList />} />
+            <Route path="/chat/:id" element={<Chat />} />
+            <Route path="/profile" element={<OwnProfile />} />
+            <Route path="/edit_profile" element={<EditProfile />} />
+            {/* The spec names the photo chooser and cropper separately; here they are one screen. */}
+            <Route path="/edit_photo" element={<EditPhotos />} />
+            <Route path="/Foto" element={<EditPhotos />} />
+            <Route path="/cropImage" element={<EditPhotos />} />
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

@@ -1,21 +1,39 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { defaultLanguage, fallbackLanguage, isLanguage, languages, resources, type Language } from '../../locales/index.ts';
+import { defaultLanguage, isLanguage, languages, type Language } from '../../locales/languages.ts';
 import { readStored, storageKeys, writeStored } from './lib/storage.ts';
 
 export { languages, type Language };
 
-/** Russian by default, English fallback (spec section 9); the choice is kept under `language`. */
+/** Russian by default (spec section 9); the choice is kept under `language`. */
 export function initialLanguage(): Language {
   const stored = readStored(storageKeys.language);
   return isLanguage(stored) ? stored : defaultLanguage;
 }
 
+type Dictionary = Record<string, unknown>;
+
+/**
+ * One language's texts. The build lists each language's JSON file in a meta tag (see localesPlugin.ts;
+ * boot.js has already started fetching the chosen one); the dev server has no such files and imports the
+ * JSON instead. Both dictionaries are complete (the i18n coverage test), so no fallback language is loaded.
+ */
+async function loadDictionary(language: Language): Promise<Dictionary> {
+  if (import.meta.env.DEV) {
+    return ((await import(`../../locales/${language}.json`)) as { default: Dictionary }).default;
+  }
+  const listed = document.querySelector('meta[name="iskra-locales"]')?.getAttribute('content') ?? '';
+  const url = new Map(listed.split(';').map((pair) => pair.split('=') as [string, string])).get(language);
+  if (!url) throw new Error(`no dictionary for ${language}`);
+  const response = await fetch(url, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`dictionary ${language}: ${response.status}`);
+  return (await response.json()) as Dictionary;
+}
+
 export async function initI18n(language: Language = initialLanguage()): Promise<void> {
   await i18next.use(initReactI18next).init({
-    resources,
+    resources: { [language]: { translation: await loadDictionary(language) } },
     lng: language,
-    fallbackLng: fallbackLanguage,
     supportedLngs: [...languages],
     interpolation: { escapeValue: false }, // React escapes
     returnNull: false,
@@ -24,6 +42,9 @@ export async function initI18n(language: Language = initialLanguage()): Promise<
 }
 
 export async function changeLanguage(language: Language): Promise<void> {
+  if (!i18next.hasResourceBundle(language, 'translation')) {
+    i18next.addResourceBundle(language, 'translation', await loadDictionary(language));
+  }
   writeStored(storageKeys.language, language);
   document.documentElement.lang = language;
   await i18next.changeLanguage(language);

@@ -7,6 +7,8 @@ export const startConversationBody = z.strictObject({
   profile_id: z.coerce.number().int().positive(),
 });
 
+export const startConversationResponse = z.object({ conversation_id: z.number().int() });
+
 export const conversationParams = z.object({ id: z.coerce.number().int().positive() });
 
 export const messagesQuery = z.strictObject({
@@ -27,13 +29,15 @@ export const message = z.object({
   sender_profile_id: z.number().int(),
   content: z.string(),
   timestamp: z.string(),
+  /** For the caller's own messages: the other person has read it. */
+  read: z.boolean(),
 });
 export type Message = z.infer<typeof message>;
 
 export const messagesResponse = z.object({
   /** Oldest first within the page; the first page holds the newest messages. */
   messages: z.array(message),
-  participant: z.object({ name: z.string(), photo: z.string().nullable() }),
+  participant: z.object({ profile_id: z.number().int(), name: z.string(), photo: z.string().nullable() }),
 });
 export type MessagesResponse = z.infer<typeof messagesResponse>;
 
@@ -46,3 +50,17 @@ export const chatListItem = z.object({
   has_unread: z.boolean(),
 });
 export type ChatListItem = z.infer<typeof chatListItem>;
+
+/** `event: message` on /api/events: a new message in one of the caller's conversations (either side). */
+export const chatMessageEvent = z.object({
+  conversation_id: z.number().int(),
+  message_id: z.number().int(),
+  sender_profile_id: z.number().int(),
+  content: z.string(),
+  timestamp: z.string(),
+});
+export type ChatMessageEvent = z.infer<typeof chatMessageEvent>;
+
+/** `event: read` on /api/events: the other person has read the caller's messages in a conversation. */
+export const chatReadEvent = z.object({ conversation_id: z.number().int(), reader_profile_id: z.number().int() });
+export type ChatReadEvent = z.infer<typeof chatReadEvent>;

@@ -80,3 +80,7 @@ export const settingsBody = z.strictObject({
   private_mode: z.boolean().optional(),
   notifications: z.boolean().optional(),
 });
+
+/** `GET|POST /api/settings`: the two server-side switches of the menu (they live on the profile). */
+export const settingsResponse = z.object({ private_mode: z.boolean(), notifications: z.boolean() });
+export type SettingsResponse = z.infer<typeof settingsResponse>;

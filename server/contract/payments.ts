@@ -8,3 +8,10 @@ export const paymentBody = z.strictObject({
 
 export const checkoutParams = z.object({ id: z.coerce.number().int().positive() });
 export const checkoutQuery = z.object({ key: z.string().min(1).max(100) });
+
+/** What YooKassa POSTs to /api/payments/yookassa/notify; only the payment id is used, and then re-read. */
+export const yookassaNotification = z.object({
+  type: z.literal('notification'),
+  event: z.string().max(100),
+  object: z.object({ id: z.string().min(1).max(100) }),
+});

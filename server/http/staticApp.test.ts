@@ -1,8 +1,23 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/testApp.ts';
+
+const bigScript = `export const words = ${JSON.stringify('искра '.repeat(2000))};`;
+
+/** A raw GET with exactly these headers (fetch would add its own Accept-Encoding and decode the body). */
+function rawGet(url: string, acceptEncoding: string | null): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: acceptEncoding === null ? {} : { 'Accept-Encoding': acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
 
 describe('serving the built app', () => {
   let app: TestApp;
@@ -13,6 +28,9 @@ describe('serving the built app', () => {
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Iskra</title><div id="root"></div>');
     writeFileSync(path.join(dist, 'assets', 'index-AbC123.js'), 'console.log(1)');
     writeFileSync(path.join(dist, 'offer.html'), '<h1>Offer</h1>');
+    writeFileSync(path.join(dist, 'assets', 'big-X1.js'), bigScript);
+    writeFileSync(path.join(dist, 'assets', 'big-X1.js.br'), brotliCompressSync(bigScript));
+    writeFileSync(path.join(dist, 'assets', 'big-X1.js.gz'), gzipSync(bigScript));
     writeFileSync(path.join(path.dirname(dist), 'secret.txt'), 'outside');
     app = await createTestApp('sqlite', {
       frontendDist: dist,
@@ -39,6 +57,29 @@ describe('serving the built app', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(await res.text()).toBe('console.log(1)');
+  });
+
+  it('sends the precompressed twin the browser accepts, else the file itself', async () => {
+    const url = `${app.url}/assets/big-X1.js`;
+    const br = await rawGet(url, 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(br.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    expect(br.body.length).toBeLessThan(Buffer.byteLength(bigScript) / 10);
+    expect(brotliDecompressSync(br.body).toString()).toBe(bigScript);
+
+    const gz = await rawGet(url, 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(bigScript);
+
+    const plain = await rawGet(url, null);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(bigScript);
+    // A file without twins is sent as it is whatever the browser accepts.
+    const small = await rawGet(`${app.url}/assets/index-AbC123.js`, 'br');
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.body.toString()).toBe('console.log(1)');
   });
 
   it('answers app routes with index.html, revalidated on every visit (SPA fallback)', async () => {

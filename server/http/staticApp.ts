@@ -67,9 +67,23 @@ export function staticApp(distDir: string): Middleware<AppState> {
     const relative = path.relative(root, target);
     ctx.status = 200;
     ctx.type = contentTypes[path.extname(target).toLowerCase()] ?? 'application/octet-stream';
-    ctx.length = info.size;
     ctx.lastModified = info.mtime;
     ctx.set('Cache-Control', relative.startsWith(`assets${path.sep}`) ? immutable : revalidate);
-    if (ctx.method === 'GET') ctx.body = createReadStream(target);
+    // The build wrote .br/.gz twins of its text files (miniapp/compressPlugin.ts): send the smaller one accepted.
+    let sent = target;
+    ctx.vary('Accept-Encoding');
+    // Asked one by one: given several, `accepts` picks by the browser's order, and browsers list gzip first.
+    const encoding = ctx.acceptsEncodings('br') === 'br' ? 'br' : ctx.acceptsEncodings('gzip') === 'gzip' ? 'gzip' : null;
+    if (encoding) {
+      const twin = `${target}.${encoding === 'br' ? 'br' : 'gz'}`;
+      const twinInfo = await fileAt(twin);
+      if (twinInfo) {
+        sent = twin;
+        info = twinInfo;
+        ctx.set('Content-Encoding', encoding);
+      }
+    }
+    ctx.length = info.size;
+    if (ctx.method === 'GET') ctx.body = createReadStream(sent);
   };
 }

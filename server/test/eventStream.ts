@@ -9,13 +9,15 @@ export class EventStreamClient {
   readonly events: ReceivedEvent[] = [];
   private readonly controller = new AbortController();
   private readonly waiters: { test: (e: ReceivedEvent) => boolean; resolve: (e: ReceivedEvent) => void }[] = [];
+  /** Settles when the server ends the stream (or close() aborts it). */
+  ended: Promise<void> = Promise.resolve();
   private constructor() {}
 
   static async open(url: string, headers: Record<string, string> = {}): Promise<EventStreamClient> {
     const client = new EventStreamClient();
     const res = await fetch(url, { headers: { Accept: 'text/event-stream', ...headers }, signal: client.controller.signal });
     if (res.status !== 200 || !res.body) throw new Error(`event stream answered ${res.status}`);
-    void client.read(res.body);
+    client.ended = client.read(res.body);
     return client;
   }
 

@@ -3,6 +3,7 @@ import { hashSessionId, newSessionId } from '../features/sessions/sessionIds.ts'
 import { snapCoordinates } from '../features/profiles/locationGrid.ts';
 import { Browser } from './browser.ts';
 import type { TestApp } from './testApp.ts';
+import type { Clock } from '../clock.ts';
 
 export interface PersonOptions {
   name?: string;
@@ -32,7 +33,14 @@ let counter = 0;
  * would make discovery tests slow), signed in through a real session cookie so every request goes through
  * the real authentication.
  */
-export async function createPerson(app: TestApp, options: PersonOptions = {}): Promise<Person> {
+/** What createPerson needs of a test app: its database, its clock and its address (a spawned server will do). */
+export interface PersonHost {
+  database: Pick<TestApp['database'], 'db'>;
+  clock: Clock;
+  url: string;
+}
+
+export async function createPerson(app: PersonHost, options: PersonOptions = {}): Promise<Person> {
   counter += 1;
   const db = app.database.db;
   const now = app.clock.now();

@@ -19,21 +19,25 @@ export interface TestApp {
   smtp: SmtpStandIn;
   /** Every log line the app wrote, as JSON text, to check what the log never contains. */
   logs: string[];
+  /** Cuts every open connection (event streams included), as a restart or a network drop would. */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
 export const testSessionSecret = 'test-secret-that-is-long-enough-for-hmac-and-jwt';
 
 /** What a test may add: Telegram and Google settings pointing at stand-ins, a webhook handler, a shared database. */
-export type TestAppOptions = Partial<Pick<AppDeps, 'botToken' | 'google' | 'telegramWebhook' | 'eventBus' | 'frontendDist' | 'publicConfig'>> & {
+export type TestAppOptions = Partial<Pick<AppDeps, 'botToken' | 'google' | 'telegramWebhook' | 'eventBus' | 'frontendDist' | 'publicConfig' | 'botStatus' | 'shutdownSignal' | 'reportFiled' | 'yookassa' | 'testPaymentProvider'>> & {
   /** Share another app's database (a second server process on the same data). */
   database?: TestDatabase;
+  /** SQLite: start from this backup file, restored as the README says. */
+  restoreFrom?: string;
 };
 
 /** The real app on a random loopback port, over a fresh database, mailing through a real SMTP server. */
 export async function createTestApp(dialect: Dialect, options: TestAppOptions = {}): Promise<TestApp> {
-  const { database: shared, ...extra } = options;
-  const database = shared ?? (await createTestDatabase(dialect));
+  const { database: shared, restoreFrom, ...extra } = options;
+  const database = shared ?? (await createTestDatabase(dialect, restoreFrom ? { restoreFrom } : {}));
   const smtp = new SmtpStandIn();
   const smtpUrl = await smtp.start();
   const clock = new TestClock();
@@ -65,6 +69,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     clock,
     smtp,
     logs,
+    dropConnections: () => server.closeAllConnections(),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

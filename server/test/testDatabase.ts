@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -20,9 +20,11 @@ export function testDialects(): Dialect[] {
  * A fresh, migrated database: a new SQLite file in a temporary folder, or a schema of its own on the
  * PostgreSQL server, so parallel test files and parallel CI runs never see each other's rows.
  */
-export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+export async function createTestDatabase(dialect: Dialect, options: { restoreFrom?: string } = {}): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-test-'));
   if (dialect === 'sqlite') {
+    // The README's restore procedure: a backup copied into place as DATA_DIR/iskra.sqlite.
+    if (options.restoreFrom) copyFileSync(options.restoreFrom, path.join(dataDir, 'iskra.sqlite'));
     const handle = openDatabase({ dataDir });
     await migrateToLatest(handle.db);
     return {

@@ -20,6 +20,14 @@ export interface Platform {
   openPayment(url: string): Promise<InvoiceOutcome>;
   /** Telegram: asks to let the bot write to the user (when they never started it). */
   requestWriteAccess(): Promise<boolean>;
+  /** The deep-link parameter the app was opened with (a bot button's `startapp`), if any. */
+  startParam(): string | null;
+}
+
+/** `startapp` in the address (a bot's web_app button) or the one Telegram hands to Mini App links. */
+export function startParamFromAddress(search: string = window.location.search): string | null {
+  const query = new URLSearchParams(search);
+  return query.get('startapp') ?? query.get('tgWebAppStartParam');
 }
 
 /** Set by main.tsx once, before the first render. */

@@ -12,7 +12,7 @@ import {
   viewport,
 } from '@telegram-apps/sdk-react';
 import { signInWithTelegram } from '../api/queries/telegramAuth.ts';
-import type { HapticKind, InvoiceOutcome, Platform } from './platform.ts';
+import { startParamFromAddress, type HapticKind, type InvoiceOutcome, type Platform } from './platform.ts';
 
 /**
  * The Mini App inside Telegram (@telegram-apps/sdk-react, spec section 4): expand, no vertical swipes
@@ -91,6 +91,16 @@ export function createTelegramPlatform(): Platform | null {
       const asked = requestWriteAccess.ifAvailable();
       if (!asked[0]) return false;
       return (await asked[1]) === 'allowed';
+    },
+    startParam() {
+      // A t.me/<bot>/<app>?startapp= link puts it in the init data; a web_app button in the address.
+      let fromInitData: string | undefined;
+      try {
+        fromInitData = initData.startParam();
+      } catch {
+        fromInitData = undefined;
+      }
+      return fromInitData ?? startParamFromAddress();
     },
   };
 }

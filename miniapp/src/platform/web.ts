@@ -1,4 +1,4 @@
-import type { Platform } from './platform.ts';
+import { startParamFromAddress, type Platform } from './platform.ts';
 
 /** The web site: cookie session with CSRF (see api/client.ts), the browser's own back button. */
 export function createWebPlatform(): Platform {
@@ -22,5 +22,6 @@ export function createWebPlatform(): Platform {
       return Promise.resolve('pending');
     },
     requestWriteAccess: () => Promise.resolve(false),
+    startParam: () => startParamFromAddress(),
   };
 }

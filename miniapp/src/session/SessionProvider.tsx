@@ -1,4 +1,5 @@
-import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, startTransition, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { UserProfileSummary } from '../../../server/contract/profiles.ts';
 import { readStored, storageKeys, writeStored } from '../lib/storage.ts';
 import { platform } from '../platform/index.ts';
 
@@ -10,15 +11,18 @@ export type Session =
       status: 'signedIn';
       userId: number | null;
       verified: boolean;
-      profile: Record<string, unknown> | null;
+      profile: UserProfileSummary | null;
       /** Signed in by a stored jwtToken (Telegram, token page) rather than the cookie. */
       tokenOnly: boolean;
     };
 
 interface SessionContextValue {
   session: Session;
-  /** Fetches the current user again (after sign-in, sign-out, verification). */
-  refresh: () => Promise<Session>;
+  /**
+   * Fetches the current user again (after sign-in, sign-out, verification). `alongside` (a navigation) is
+   * applied in the same render as the new session, so no screen ever sees one without the other.
+   */
+  refresh: (alongside?: () => void) => Promise<Session>;
 }
 
 const SessionContext = createContext<SessionContextValue | null>(null);
@@ -45,10 +49,16 @@ async function fetchSession(): Promise<Session> {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session>({ status: 'loading' });
 
-  const refresh = useCallback(async () => {
+  const refresh = useCallback(async (alongside?: () => void) => {
     try {
       const next = await fetchSession();
-      setSession(next);
+      if (alongside) {
+        // React Router navigates in a transition; the session must change in that same transition.
+        startTransition(() => {
+          alongside();
+          setSession(next);
+        });
+      } else setSession(next);
       return next;
     } catch (error) {
       // Spec section 8: a failed current-user fetch is logged only; the visitor stays where they are.

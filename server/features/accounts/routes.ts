@@ -19,6 +19,7 @@ export function accountRoutes(router: AppRouter, services: Services): void {
   /** Web sign-in: replace any older cookie session of this browser, then set the new one. */
   async function signIn(ctx: AppContext, signedIn: SignedIn, mode: 'cookie' | 'token') {
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
+    await sessions.stampDevice(signedIn.session.sessionId, ctx.ip, ctx.get('User-Agent'));
     if (mode === 'cookie') {
       setHttpOnlyCookie(ctx, services.cookies, names.session, signedIn.session.sessionId, signedIn.session.expiresAt);
       return {};

@@ -48,7 +48,7 @@ describe.each(testDialects())('chat on %s', (dialect) => {
     const id = await start(a, b);
     for (let i = 1; i <= 45; i++) expect((await send(i % 2 ? a : b, id, `message ${i}`)).status).toBe(201);
     const page1 = await json<MessagesResponse>(await read(a, id, '?limit=20'));
-    expect(page1.participant).toEqual({ name: 'Белла', photo: expect.any(String) as unknown });
+    expect(page1.participant).toEqual({ profile_id: b.profileId, name: 'Белла', photo: expect.any(String) as unknown });
     // New messages arrive between pages: the cursor keeps older pages exact.
     await send(b, id, 'late 1');
     const page2 = await json<MessagesResponse>(await read(a, id, `?limit=20&before_message_id=${page1.messages[0]?.message_id ?? 0}`));
@@ -58,6 +58,27 @@ describe.each(testDialects())('chat on %s', (dialect) => {
     const contents = [...page3.messages, ...page2.messages, ...page1.messages].map((m) => m.content);
     expect(contents).toEqual(Array.from({ length: 45 }, (_, i) => `message ${i + 1}`));
     expect(page1.messages.at(-1)?.sender_profile_id).toBe(a.profileId);
+    // a has not read 'late 1' yet when b looks: b's own message shows unread, a's (read by b above) read.
+    const bView = await json<MessagesResponse>(await read(b, id, '?limit=3'));
+    expect(bView.messages.map((m) => [m.content, m.read])).toEqual([
+      ['message 45', true],
+      ['late 1', true],
+      ['late 2', true],
+    ]);
+  });
+
+  it('tells the sender which of their messages the other person has read', async () => {
+    const [a, b] = await matched({ premium: true });
+    const id = await start(a, b);
+    await send(a, id, 'first');
+    const mine = async () => (await json<MessagesResponse>(await read(a, id))).messages.map((m) => [m.content, m.read]);
+    expect(await mine()).toEqual([['first', false]]);
+    await read(b, id);
+    await send(a, id, 'second');
+    expect(await mine()).toEqual([
+      ['first', true],
+      ['second', false],
+    ]);
   });
 
   it('keeps strangers, the unmatched and the blocked out of reading and writing', async () => {

@@ -48,7 +48,7 @@ export async function insertConversation(db: Kysely<Database>, matchId: number, 
 export async function pageOfMessages(db: Kysely<Database>, conversationId: number, limit: number, beforeId?: number) {
   let query = db
     .selectFrom('messages')
-    .select(['id', 'sender_id', 'content', 'created_at'])
+    .select(['id', 'sender_id', 'content', 'created_at', 'read_at'])
     .where('conversation_id', '=', conversationId)
     .orderBy('id', 'desc')
     .limit(limit);
@@ -92,6 +92,7 @@ export async function findParticipant(db: Kysely<Database>, profileId: number) {
   return db
     .selectFrom('profiles as p')
     .select((eb) => [
+      'p.id',
       'p.name',
       'p.user_id',
       eb.selectFrom('photos as ph').select('ph.file_name').whereRef('ph.profile_id', '=', 'p.id').orderBy('ph.position').limit(1).as('photo'),

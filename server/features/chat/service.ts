@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
-import type { ChatListItem, Message, MessagesResponse } from '../../contract/chat.ts';
+import { flagRepeatedOpener } from '../admin/moderationSignals.ts';
+import type { ChatListItem, ChatMessageEvent, Message, MessagesResponse } from '../../contract/chat.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { findLiveMatch, findMyProfile, isBlockedEitherWay } from '../discovery/repository.ts';
 import { profileRequired } from '../discovery/service.ts';
@@ -71,8 +72,15 @@ export class ChatService {
     });
     if (read > 0) await this.bus.publish([participant.user_id]);
     return {
-      messages: rows.reverse().map((r) => ({ message_id: r.id, sender_profile_id: r.sender_id, content: r.content, timestamp: r.created_at })),
-      participant: { name: participant.name, photo: participant.photo },
+      messages: rows.reverse().map((r) => ({
+        message_id: r.id,
+        sender_profile_id: r.sender_id,
+        content: r.content,
+        timestamp: r.created_at,
+        // Only the sender learns whether the other side has read it; the reader's own marks were just set.
+        read: r.sender_id === me.id ? r.read_at !== null : true,
+      })),
+      participant: { profile_id: participant.id, name: participant.name, photo: participant.photo },
     };
   }
 
@@ -95,7 +103,7 @@ export class ChatService {
     if (!other) throw conversationNotFound();
     const message = await this.db.transaction().execute(async (trx) => {
       const row = await insertMessage(trx, conversationId, me.id, content, now.toISOString());
-      const payload: Message & { conversation_id: number } = {
+      const payload: ChatMessageEvent = {
         conversation_id: conversationId,
         message_id: row.id,
         sender_profile_id: me.id,
@@ -109,7 +117,9 @@ export class ChatService {
     });
     await this.bus.publish([other.user_id, userId]);
     if (message.queued) this.notificationsQueued();
-    return { message_id: message.message_id, sender_profile_id: message.sender_profile_id, content: message.content, timestamp: message.timestamp };
+    // A moderation signal, not part of sending: a failure here must not fail the message.
+    await flagRepeatedOpener(this.db, userId, me.id, conversationId, content, now).catch(() => false);
+    return { message_id: message.message_id, sender_profile_id: message.sender_profile_id, content: message.content, timestamp: message.timestamp, read: false };
   }
 
   async chats(userId: number): Promise<ChatListItem[]> {

@@ -8,6 +8,8 @@ export interface CandidateFilter {
   ageMax: number;
   gender: 'Any' | 'Male' | 'Female';
   exclude: number[];
+  /** Only these people (re-checking pooled candidates against every rule); no box, no order. */
+  only?: number[];
   /** Half-height of the search box in degrees of latitude; null searches everywhere. */
   box: number | null;
   limit: number;
@@ -80,6 +82,8 @@ export async function findCandidates(db: Kysely<Database>, f: CandidateFilter): 
     .where('p.preferred_gender', 'in', f.me.gender === 'Other' ? ['Any'] : ['Any', f.me.gender])
     .where('u.verified_at', 'is not', null)
     .where('u.banned_at', 'is', null)
+    // Reported by three different people: out of search until an admin decides.
+    .where('p.held_at', 'is', null)
     .where((eb) =>
       eb.not(eb.exists(eb.selectFrom('swipes as s').select(one).where('s.swiper_id', '=', me).whereRef('s.target_id', '=', 'p.id'))),
     )
@@ -103,6 +107,7 @@ export async function findCandidates(db: Kysely<Database>, f: CandidateFilter): 
       ]),
     );
   if (f.exclude.length) query = query.where('p.id', 'not in', f.exclude);
+  if (f.only) return f.only.length ? query.where('p.id', 'in', f.only).limit(f.only.length).execute() : [];
 
   const point = f.me.point;
   if (!point) return query.orderBy('p.id', 'desc').limit(f.limit).execute();

@@ -1,44 +1,55 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { prepared } from '../../../db/prepared.ts';
 import type { Database } from '../../../db/schema.ts';
 
 /** The caller's own profile with what discovery needs about them. */
-export async function findMyProfile(db: Kysely<Database>, userId: number) {
-  return db
+const myProfile = prepared((db, userId: number) =>
+  db
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
     .select(['p.id', 'p.name', 'p.gender', 'p.preferred_gender', 'p.latitude', 'p.longitude', 'u.premium_until'])
-    .where('p.user_id', '=', userId)
-    .executeTakeFirst();
+    .where('p.user_id', '=', userId),
+);
+export async function findMyProfile(db: Kysely<Database>, userId: number) {
+  return myProfile.first(db, userId);
 }
 
 /** Another person's profile, only if their account is in good standing (verified, not banned). */
-export async function findVisibleProfile(db: Kysely<Database>, profileId: number) {
-  return db
+const visibleProfile = prepared((db, profileId: number) =>
+  db
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
     .select(['p.id', 'p.user_id', 'p.name', 'p.age', 'p.city', 'p.gender', 'p.bio', 'p.latitude', 'p.longitude'])
     .where('p.id', '=', profileId)
     .where('u.verified_at', 'is not', null)
-    .where('u.banned_at', 'is', null)
-    .executeTakeFirst();
+    .where('u.banned_at', 'is', null),
+);
+export async function findVisibleProfile(db: Kysely<Database>, profileId: number) {
+  return visibleProfile.first(db, profileId);
 }
 
+const photoNames = prepared((db, profileId: number) =>
+  db.selectFrom('photos').select('file_name').where('profile_id', '=', profileId).orderBy('position').orderBy('id'),
+);
 export async function photoNamesOf(db: Kysely<Database>, profileId: number): Promise<string[]> {
-  const rows = await db.selectFrom('photos').select('file_name').where('profile_id', '=', profileId).orderBy('position').orderBy('id').execute();
-  return rows.map((r) => r.file_name);
+  return (await photoNames.all(db, profileId)).map((r) => r.file_name);
 }
 
-export async function isBlockedEitherWay(db: Kysely<Database>, a: number, b: number): Promise<boolean> {
-  const row = await db
+const blockEitherWay = prepared((db, a: number, b: number) =>
+  db
     .selectFrom('blocks')
     .select('blocker_id')
-    .where((eb) => eb.or([eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]), eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)])]))
-    .executeTakeFirst();
-  return row !== undefined;
+    .where((eb) => eb.or([eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]), eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)])])),
+);
+export async function isBlockedEitherWay(db: Kysely<Database>, a: number, b: number): Promise<boolean> {
+  return (await blockEitherWay.first(db, a, b)) !== undefined;
 }
 
+const swipe = prepared((db, swiperId: number, targetId: number) =>
+  db.selectFrom('swipes').select(['liked', 'created_at']).where('swiper_id', '=', swiperId).where('target_id', '=', targetId),
+);
 export async function findSwipe(db: Kysely<Database>, swiperId: number, targetId: number) {
-  return db.selectFrom('swipes').select(['liked', 'created_at']).where('swiper_id', '=', swiperId).where('target_id', '=', targetId).executeTakeFirst();
+  return swipe.first(db, swiperId, targetId);
 }
 
 export async function countLikesSince(db: Kysely<Database>, swiperId: number, since: string): Promise<{ count: number; oldest: string | null }> {
@@ -91,15 +102,12 @@ export async function insertMatch(db: Kysely<Database>, a: number, b: number, no
   return row !== undefined;
 }
 
+const liveMatch = prepared((db, low: number, high: number) =>
+  db.selectFrom('matches').select(['id', 'created_at']).where('profile_low', '=', low).where('profile_high', '=', high).where('unmatched_at', 'is', null),
+);
 export async function findLiveMatch(db: Kysely<Database>, a: number, b: number) {
   const { low, high } = pair(a, b);
-  return db
-    .selectFrom('matches')
-    .select(['id', 'created_at'])
-    .where('profile_low', '=', low)
-    .where('profile_high', '=', high)
-    .where('unmatched_at', 'is', null)
-    .executeTakeFirst();
+  return liveMatch.first(db, low, high);
 }
 
 export async function endMatch(db: Kysely<Database>, a: number, b: number, now: string): Promise<number> {
@@ -165,9 +173,26 @@ export async function listLikers(db: Kysely<Database>, me: number) {
     .execute();
 }
 
+/** Different people whose reports against a profile wait for an admin before it is held from search. */
+export const holdAfterReporters = 3;
+
+/**
+ * Files a report; the third different reporter with an open report holds the profile out of search until
+ * an admin decides. Answers the report's id.
+ */
 export async function insertReport(
   db: Kysely<Database>,
   report: { reporter_id: number; reported_id: number; reason: Database['reports']['reason']; comment: string; created_at: string },
-): Promise<void> {
-  await db.insertInto('reports').values({ ...report, resolved_at: null, resolution: null }).execute();
+): Promise<number> {
+  const { id } = await db.insertInto('reports').values({ ...report, resolved_at: null, resolution: null }).returning('id').executeTakeFirstOrThrow();
+  const { reporters } = await db
+    .selectFrom('reports')
+    .select((eb) => eb.fn.count<string | number>('reporter_id').distinct().as('reporters'))
+    .where('reported_id', '=', report.reported_id)
+    .where('resolved_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  if (Number(reporters) >= holdAfterReporters) {
+    await db.updateTable('profiles').set({ held_at: report.created_at }).where('id', '=', report.reported_id).where('held_at', 'is', null).execute();
+  }
+  return id;
 }

@@ -27,3 +27,6 @@ export const rankingPoolSize = 100;
  * sorted them (scripts/bench-discovery.ts). An empty small box costs one cheap indexed query.
  */
 export const searchBoxSteps = [0.02, 0.05, 0.25, 1, 4, 16, 180] as const;
+
+/** Pooled candidates re-checked per search in one query (the first still valid is shown). */
+export const recheckBatch = 3;

@@ -7,6 +7,7 @@ import type { EventBus } from '../events/eventBus.ts';
 import { insertEvents } from '../events/repository.ts';
 import { enqueueMatchNotification } from '../notifications/queue.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
+import { CandidatePools, type PooledCandidate } from './candidatePool.ts';
 import { findCandidates, type CandidateRow } from './candidates.ts';
 import { haversineKm, pointOf, shownDistanceKm, type Point } from './distance.ts';
 import {
@@ -32,6 +33,7 @@ import {
   likeWindowSeconds,
   premiumBoostKm,
   rankingPoolSize,
+  recheckBatch,
   searchBoxSteps,
   searchPerDay,
   searchPerMinute,
@@ -50,6 +52,9 @@ export class DiscoveryService {
     private readonly rates: RateCounter,
     private readonly bus: EventBus,
     private readonly notificationsQueued: () => void = () => undefined,
+    /** Called with a new report's id after it is committed (main.ts tells the admins in the bot). */
+    private readonly reportFiled: (reportId: number) => void = () => undefined,
+    private readonly pools = new CandidatePools(() => clock.now().getTime()),
   ) {}
 
   private isPremium(premiumUntil: string | null): boolean {
@@ -74,37 +79,48 @@ export class DiscoveryService {
       await this.db.updateTable('profiles').set({ preferred_gender: query.gender }).where('id', '=', me.id).execute();
     }
     const point = pointOf(me);
-    const steps = point ? searchBoxSteps : [null];
-    for (const box of steps) {
-      const rows = await findCandidates(this.db, {
-        me: { id: me.id, gender: me.gender, point },
-        ageMin: query.ageMin,
-        ageMax: query.ageMax,
-        gender: query.gender,
-        exclude: query.exclude,
-        box: box === 180 ? null : box,
-        limit: rankingPoolSize,
-      });
-      const best = this.rank(rows, point);
-      if (!best) continue;
+    const filter = { me: { id: me.id, gender: me.gender, point }, ageMin: query.ageMin, ageMax: query.ageMax, gender: query.gender };
+    // Everything the pool's ranking depends on: other filters or another position make it stale.
+    const poolKey = JSON.stringify([query.ageMin, query.ageMax, query.gender, me.gender, point?.latitude, point?.longitude]);
+    const pooled = this.pools.take(me.id, poolKey);
+    if (pooled) {
+      const held = new Set(query.exclude);
+      const next = pooled.filter((c) => !held.has(c.row.id)).slice(0, recheckBatch);
+      if (next.length) {
+        const still = await findCandidates(this.db, { ...filter, exclude: [], box: null, limit: next.length, only: next.map((c) => c.row.id) });
+        const fresh = new Map(still.map((row) => [row.id, row]));
+        for (const c of next) if (!fresh.has(c.row.id)) this.pools.forget(me.id, c.row.id);
+        const first = next.find((c) => fresh.has(c.row.id));
+        const row = first && fresh.get(first.row.id);
+        if (row) return this.presentCandidate(row, point);
+      }
+    }
+    for (const box of point ? searchBoxSteps : [null]) {
+      const rows = await findCandidates(this.db, { ...filter, exclude: query.exclude, box: box === 180 ? null : box, limit: rankingPoolSize });
       // Someone outside a box may be nearer than a corner of it: accept only within the inscribed circle.
-      if (point && box !== null && box !== 180 && best.km > box * 111) continue;
+      const bounded = point !== null && box !== null && box !== 180;
+      const ranked = this.rank(rows, point).filter((c) => !bounded || c.km <= box * 111);
+      const best = ranked[0];
+      if (!best) continue;
+      this.pools.keep(me.id, poolKey, ranked);
       return this.presentCandidate(best.row, point);
     }
+    this.pools.drop(me.id);
     return null;
   }
 
   /** Bounded boosts: premium and "liked you" move a person ahead of others about as near, never further. */
-  private rank(rows: CandidateRow[], point: Point | null): { row: CandidateRow; km: number } | null {
-    let best: { row: CandidateRow; km: number; score: number } | null = null;
-    for (const row of rows) {
-      const there = pointOf(row);
-      const km = point && there ? haversineKm(point, there) : Number.POSITIVE_INFINITY;
-      const boost = (this.isPremium(row.premium_until) ? premiumBoostKm : 0) + (row.liked_me ? likedYouBoostKm : 0);
-      const score = Number.isFinite(km) ? km - Math.min(boost, km / 2) : Number.POSITIVE_INFINITY;
-      if (!best || score < best.score) best = { row, km, score };
-    }
-    return best;
+  private rank(rows: CandidateRow[], point: Point | null): PooledCandidate[] {
+    return rows
+      .map((row) => {
+        const there = pointOf(row);
+        const km = point && there ? haversineKm(point, there) : Number.POSITIVE_INFINITY;
+        const boost = (this.isPremium(row.premium_until) ? premiumBoostKm : 0) + (row.liked_me ? likedYouBoostKm : 0);
+        const score = Number.isFinite(km) ? km - Math.min(boost, km / 2) : Number.POSITIVE_INFINITY;
+        return { row, km, score };
+      })
+      // Stable: equal scores keep the query's order (nearest, then id). Infinity - Infinity would be NaN.
+      .sort((a, b) => (a.score === b.score ? 0 : a.score < b.score ? -1 : 1));
   }
 
   private async presentCandidate(row: CandidateRow, point: Point | null): Promise<SearchResult> {
@@ -159,6 +175,7 @@ export class DiscoveryService {
       }
       return { match: (await findLiveMatch(trx, me.id, targetId)) !== undefined, created };
     });
+    this.pools.forget(me.id, targetId);
     if (created) {
       await this.bus.publish([userId, target.user_id]);
       this.notificationsQueued();
@@ -236,11 +253,13 @@ export class DiscoveryService {
     const exists = await this.db.selectFrom('profiles').select('id').where('id', '=', profileId).executeTakeFirst();
     if (!exists) throw personNotFound();
     const now = this.clock.now().toISOString();
-    await this.db.transaction().execute(async (trx) => {
+    const reportId = await this.db.transaction().execute(async (trx) => {
       await insertBlock(trx, me.id, profileId, now);
       await endMatch(trx, me.id, profileId, now);
-      if (report) await insertReport(trx, { reporter_id: me.id, reported_id: profileId, reason: report.reason, comment: report.comment, created_at: now });
+      return report ? insertReport(trx, { reporter_id: me.id, reported_id: profileId, reason: report.reason, comment: report.comment, created_at: now }) : null;
     });
+    this.pools.forget(me.id, profileId);
+    if (reportId !== null) this.reportFiled(reportId);
   }
 
   async settings(userId: number): Promise<{ private_mode: boolean; notifications: boolean }> {

@@ -22,7 +22,7 @@ const eventsQuery = z.object({
 /** Long enough to outlast two missed heartbeats. */
 const onlineForMs = heartbeatMs * 2 + 10_000;
 
-export function eventRoutes(router: AppRouter, { db, eventBus, logger, clock }: Services): void {
+export function eventRoutes(router: AppRouter, { db, eventBus, logger, clock, shutdownSignal }: Services): void {
   // Open streams per user in this process: "offline" is written only when the last one closes.
   const openStreams = new Map<number, number>();
   const markOnline = (userId: number, online: boolean) =>
@@ -75,6 +75,7 @@ export function eventRoutes(router: AppRouter, { db, eventBus, logger, clock }: 
       closed = true;
       clearInterval(heartbeat);
       unsubscribe();
+      shutdownSignal.removeEventListener('abort', close);
       stream.end();
       const left = (openStreams.get(auth.userId) ?? 1) - 1;
       if (left > 0) openStreams.set(auth.userId, left);
@@ -85,5 +86,7 @@ export function eventRoutes(router: AppRouter, { db, eventBus, logger, clock }: 
     };
     ctx.req.on('close', close);
     stream.on('error', close);
+    // On shutdown the stream ends, so the server can close; the browser reconnects (to another process).
+    shutdownSignal.addEventListener('abort', close);
   });
 }

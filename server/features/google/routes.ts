@@ -14,6 +14,7 @@ export function googleAuthRoutes(router: AppRouter, services: Services): void {
   router.post('/googlelogin', async (ctx) => {
     const input = parse(googleLoginRequest, ctx.request.body);
     const signedIn = await googleSignIn.signIn(input.id_token, languageFromAcceptLanguage(ctx.get('Accept-Language')));
+    await services.sessions.stampDevice(signedIn.session.sessionId, ctx.ip, ctx.get('User-Agent'));
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
     if (input.session === 'token') {
       ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token });

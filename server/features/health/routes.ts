@@ -2,15 +2,23 @@ import { sql } from 'kysely';
 import type { AppRouter } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 
-export function healthRoutes(router: AppRouter, { db, logger }: Services): void {
+/**
+ * For the load balancer and the admins: 503 when the database does not answer (nothing works then); the
+ * bot being unreachable is reported but the site still serves, so the status is only "degraded".
+ */
+export function healthRoutes(router: AppRouter, { db, logger, botStatus }: Services): void {
   router.get('/health', async (ctx) => {
-    try {
-      await sql`select 1`.execute(db);
-      ctx.body = { status: 'ok', database: 'ok' };
-    } catch (error) {
-      logger.error({ err: error }, 'health check: database unreachable');
-      ctx.status = 503;
-      ctx.body = { status: 'error', database: 'unreachable' };
-    }
+    const [database, bot] = await Promise.all([
+      sql`select 1`.execute(db).then(
+        () => 'ok' as const,
+        (error: unknown) => {
+          logger.error({ err: error }, 'health check: database unreachable');
+          return 'unreachable' as const;
+        },
+      ),
+      botStatus(),
+    ]);
+    ctx.status = database === 'ok' ? 200 : 503;
+    ctx.body = { status: database !== 'ok' ? 'error' : bot === 'unreachable' ? 'degraded' : 'ok', database, bot };
   });
 }

@@ -34,6 +34,16 @@ export async function enqueueMatchNotification(db: Kysely<Database>, userId: num
   return true;
 }
 
+/** The subscription ends soon (the reminders job): opens the subscription screen. */
+export async function enqueuePremiumReminder(db: Kysely<Database>, userId: number, until: string, now: Date): Promise<boolean> {
+  if (!(await reachable(db, userId))) return false;
+  await db
+    .insertInto('notification_jobs')
+    .values({ user_id: userId, kind: 'premium_ending', conversation_id: null, payload: JSON.stringify({ name: '', until }), created_at: now.toISOString(), next_attempt_at: now.toISOString(), attempts: 0 })
+    .execute();
+  return true;
+}
+
 export async function enqueueMessageNotification(
   db: Kysely<Database>,
   userId: number,

@@ -11,6 +11,8 @@ export interface Notification {
   name: string;
   preview?: string;
   conversationId?: number;
+  /** premium_ending: when the subscription ends (ISO). */
+  until?: string;
 }
 
 /** What the worker sends through; the bot implements it (bot/notifier.ts). */
@@ -95,11 +97,12 @@ export class NotificationWorker {
         await settle('unreachable');
         continue;
       }
-      if (job.online_until && job.online_until > now.toISOString()) {
+      // Someone using the app sees a new match or message live; a renewal reminder they would not see.
+      if (job.kind !== 'premium_ending' && job.online_until && job.online_until > now.toISOString()) {
         await settle('online');
         continue;
       }
-      const payload = JSON.parse(job.payload) as { name: string; preview?: string };
+      const payload = JSON.parse(job.payload) as { name: string; preview?: string; until?: string };
       try {
         await this.notifier.send({
           telegramId: job.telegram_id,
@@ -107,6 +110,7 @@ export class NotificationWorker {
           kind: job.kind,
           name: payload.name,
           ...(payload.preview !== undefined ? { preview: payload.preview } : {}),
+          ...(payload.until !== undefined ? { until: payload.until } : {}),
           ...(job.conversation_id !== null ? { conversationId: job.conversation_id } : {}),
         });
         await settle('sent');

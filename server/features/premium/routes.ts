@@ -1,5 +1,5 @@
 import { translatorFor, type Language } from '../../../locales/index.ts';
-import { checkoutParams, checkoutQuery, paymentBody } from '../../contract/payments.ts';
+import { checkoutParams, checkoutQuery, paymentBody, yookassaNotification } from '../../contract/payments.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { requireUser } from '../../http/auth.ts';
 import type { AppRouter } from '../../http/context.ts';
@@ -10,7 +10,9 @@ import { offeredPlans, plans } from './plans.ts';
 /** Text for an HTML page: the test checkout shows nothing user-supplied, but escaping stays the rule. */
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function premiumRoutes(router: AppRouter, { premium }: Services): void {
+export const yookassaNotifyPath = '/api/payments/yookassa/notify';
+
+export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logger }: Services): void {
   const languageOf = (ctx: { state: { auth: { language: Language } | null } }) => ctx.state.auth?.language ?? 'ru';
 
   router.get('/plans', (ctx) => {
@@ -33,11 +35,31 @@ export function premiumRoutes(router: AppRouter, { premium }: Services): void {
   router.post('/payment', async (ctx) => {
     const auth = requireUser(ctx);
     const { amount, interval } = parse(paymentBody, ctx.request.body);
-    // Only the built-in test provider exists so far; YooKassa and Stars come with the rest of the premium issue.
-    if (!premium.testProvider) throw new AppError(503, 'provider_unavailable', 'Error processing payment');
+    if (premium.webProvider === 'yookassa') {
+      ctx.body = { payment_url: await premium.startYooKassa(auth.userId, amount, interval) };
+      return;
+    }
+    if (premium.webProvider !== 'test') throw new AppError(503, 'provider_unavailable', 'Error processing payment');
     const payment = await premium.createPayment(auth.userId, amount, interval);
     // Same-site and relative: the window navigates there as it would to a provider's page.
     ctx.body = { payment_url: `/api/payments/test/checkout/${payment.id}?key=${encodeURIComponent(premium.checkoutKey(payment.id))}` };
+  });
+
+  /**
+   * YooKassa's notifications are not signed: only its published addresses are listened to (the client
+   * address as Koa sees it, which believes X-Forwarded-For only with TRUST_PROXY), and even then the payment
+   * is read back from the API before anything is credited. A failure to read answers 500, so YooKassa retries.
+   */
+  router.post('/payments/yookassa/notify', async (ctx) => {
+    if (premium.webProvider !== 'yookassa' || !yookassaRanges) throw notFound();
+    if (!yookassaRanges.contains(ctx.ip)) {
+      logger.warn({ ip: ctx.ip }, 'YooKassa notification from an address outside its ranges refused');
+      throw new AppError(403, 'forbidden_address', 'Not accepted from this address');
+    }
+    const { object } = parse(yookassaNotification, ctx.request.body);
+    const outcome = await premium.settleYooKassa(object.id);
+    logger.info({ providerPaymentId: object.id, outcome }, 'YooKassa notification');
+    ctx.body = { status: 'ok' };
   });
 
   /** The built-in test provider's checkout: a plain page, clearly a test, acting like a real provider's. */

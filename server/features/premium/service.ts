@@ -3,7 +3,10 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../../db/client.ts';
 import type { Database } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { AppError, badRequest, notFound } from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
+import { translatorFor } from '../../../locales/index.ts';
+import { YooKassaError, type YooKassaClient } from './yookassa.ts';
 import { safeEqual } from '../../safeEqual.ts';
 import { extendedEnd, planFor, type PlanDefinition } from './plans.ts';
 
@@ -12,6 +15,18 @@ export interface SubscriptionState {
   end_date: string | null;
 }
 
+export type PaymentProvider = 'test' | 'yookassa' | 'stars';
+
+/** YooKassa, when PAYMENT_PROVIDER=yookassa: the API client and where the buyer returns to. */
+export interface YooKassaSetup {
+  client: YooKassaClient;
+  /** The app's /confirm page (PUBLIC_URL + /confirm). */
+  returnUrl: string;
+}
+
+/** A pending web payment older than this is asked about (or given up when it never reached the provider). */
+export const reconcileAfterMinutes = 10;
+
 export class PremiumService {
   constructor(
     private readonly db: Kysely<Database>,
@@ -19,7 +34,14 @@ export class PremiumService {
     private readonly clock: Clock,
     private readonly secret: string,
     readonly testProvider: boolean,
+    private readonly yookassa?: YooKassaSetup,
+    private readonly logger?: Logger,
   ) {}
+
+  /** Which web provider takes payments in rubles: the built-in test checkout, YooKassa, or none. */
+  get webProvider(): 'test' | 'yookassa' | null {
+    return this.testProvider ? 'test' : this.yookassa ? 'yookassa' : null;
+  }
 
   /** Derived from the stored end date at read time: nothing has to expire a subscription. */
   async subscription(userId: number): Promise<SubscriptionState> {
@@ -29,19 +51,20 @@ export class PremiumService {
   }
 
   /** A pending payment for the plan matching `{amount, interval}`; anything that is not a plan is refused. */
-  async createPayment(userId: number, amount: number, interval: number): Promise<{ id: number; plan: PlanDefinition }> {
+  async createPayment(userId: number, amount: number, interval: number, provider: PaymentProvider = 'test'): Promise<{ id: number; plan: PlanDefinition; idempotenceKey: string }> {
     const plan = planFor(amount, interval, this.testProvider);
     if (!plan) throw badRequest('invalid_plan', 'Error processing payment');
+    const idempotenceKey = randomUUID();
     const row = await this.db
       .insertInto('payments')
       .values({
         user_id: userId,
-        provider: 'test',
+        provider,
         plan_id: plan.id,
-        amount: plan.price,
-        currency: 'RUB',
+        amount: provider === 'stars' ? plan.stars : plan.price,
+        currency: provider === 'stars' ? 'XTR' : 'RUB',
         interval_days: plan.intervalDays,
-        idempotence_key: randomUUID(),
+        idempotence_key: idempotenceKey,
         provider_payment_id: null,
         status: 'pending',
         created_at: this.clock.now().toISOString(),
@@ -49,7 +72,92 @@ export class PremiumService {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    return { id: row.id, plan };
+    return { id: row.id, plan, idempotenceKey };
+  }
+
+  /**
+   * A YooKassa payment: our pending row first (so nothing is ever charged that we have no record of), then
+   * the API call under the row's idempotence key. An outage answers "Error processing payment" and leaves the
+   * row pending for the reconciliation job. Answers YooKassa's confirmation_url.
+   */
+  async startYooKassa(userId: number, amount: number, interval: number): Promise<string> {
+    const yookassa = this.yookassa;
+    if (!yookassa) throw new AppError(503, 'provider_unavailable', 'Error processing payment');
+    const { id, plan, idempotenceKey } = await this.createPayment(userId, amount, interval, 'yookassa');
+    const user = await this.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
+    // The receipt (54-FZ) and the provider's page speak Russian.
+    const description = `Iskra: ${translatorFor('ru')(`premium.plans.${plan.id}`)}`;
+    try {
+      const remote = await yookassa.client.createPayment({ idempotenceKey, amountRub: plan.price, description, returnUrl: yookassa.returnUrl, paymentId: id, email: user?.email ?? null });
+      await this.db.updateTable('payments').set({ provider_payment_id: remote.id }).where('id', '=', id).execute();
+      const url = remote.confirmation?.confirmation_url;
+      if (!url) throw new YooKassaError('no confirmation_url in the answer', 200);
+      return url;
+    } catch (error) {
+      if (!(error instanceof YooKassaError)) throw error;
+      this.logger?.warn({ err: error, payment: id }, 'YooKassa: payment not created');
+      throw new AppError(502, 'payment_provider_error', 'Error processing payment');
+    }
+  }
+
+  /**
+   * A YooKassa notification says something happened to a payment; unsigned, so it is only a hint: the
+   * payment is read back from the API and credited only when YooKassa itself says it succeeded, for our
+   * payment and our amount. Answers what was done.
+   */
+  async settleYooKassa(providerPaymentId: string): Promise<'credited' | 'canceled' | 'unchanged' | 'unknown'> {
+    const yookassa = this.yookassa;
+    if (!yookassa) return 'unknown';
+    const payment = await this.db
+      .selectFrom('payments')
+      .select(['id', 'amount', 'status'])
+      .where('provider', '=', 'yookassa')
+      .where('provider_payment_id', '=', providerPaymentId)
+      .executeTakeFirst();
+    if (!payment) return 'unknown';
+    if (payment.status !== 'pending') return 'unchanged';
+    const remote = await yookassa.client.getPayment(providerPaymentId);
+    const ours = remote.metadata?.payment_id === String(payment.id) && remote.amount.currency === 'RUB' && remote.amount.value === `${payment.amount}.00`;
+    if (remote.status === 'succeeded' && ours) return (await this.credit(payment.id)) ? 'credited' : 'unchanged';
+    if (remote.status === 'canceled') {
+      await this.cancel(payment.id);
+      return 'canceled';
+    }
+    if (remote.status === 'succeeded') this.logger?.error({ payment: payment.id }, 'YooKassa: succeeded payment does not match our record');
+    return 'unchanged';
+  }
+
+  /**
+   * The reconciliation: pending YooKassa payments older than ten minutes are read back and settled, so a lost
+   * notification never loses a purchase; one that never reached YooKassa (an outage while creating it) could
+   * not have been paid and is canceled.
+   */
+  async reconcile(): Promise<{ checked: number; credited: number; canceled: number }> {
+    const cutoff = new Date(this.clock.now().getTime() - reconcileAfterMinutes * 60_000).toISOString();
+    const pending = await this.db
+      .selectFrom('payments')
+      .select(['id', 'provider_payment_id'])
+      .where('provider', '=', 'yookassa')
+      .where('status', '=', 'pending')
+      .where('created_at', '<', cutoff)
+      .execute();
+    const counts = { checked: pending.length, credited: 0, canceled: 0 };
+    for (const p of pending) {
+      if (!p.provider_payment_id) {
+        await this.cancel(p.id);
+        counts.canceled += 1;
+        continue;
+      }
+      try {
+        const outcome = await this.settleYooKassa(p.provider_payment_id);
+        if (outcome === 'credited') counts.credited += 1;
+        if (outcome === 'canceled') counts.canceled += 1;
+      } catch (error) {
+        // Still pending: the next run asks again.
+        this.logger?.warn({ err: error, payment: p.id }, 'YooKassa: reconciliation could not read a payment');
+      }
+    }
+    return counts;
   }
 
   /** The test checkout's capability: whoever holds the link may pay or cancel that one payment. */

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
@@ -20,7 +21,18 @@ export class SessionService {
     private readonly db: Kysely<Database>,
     private readonly tokens: SessionTokens,
     private readonly clock: Clock,
+    private readonly deviceSecret: string,
   ) {}
+
+  /**
+   * Marks a new session with a keyed hash of the network address and browser it signed in from, so the
+   * moderation job can see several accounts used from one device. Neither the address nor the browser
+   * string is stored, and the mark goes with the session when it expires.
+   */
+  async stampDevice(sessionId: string, ip: string, userAgent: string): Promise<void> {
+    const device = createHmac('sha256', `device:${this.deviceSecret}`).update(`${ip}|${userAgent}`).digest('base64url');
+    await this.db.updateTable('sessions').set({ device_hash: device }).where('id_hash', '=', hashSessionId(sessionId)).execute();
+  }
 
   /** A fresh id on every sign-in, so a session id planted before login is worth nothing after it. */
   async start(userId: number, db: Kysely<Database> = this.db): Promise<StartedSession> {

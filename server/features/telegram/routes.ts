@@ -20,6 +20,7 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
   router.post('/auth/telegram', async (ctx) => {
     const input = parse(telegramInitDataRequest, ctx.request.body);
     const signedIn = await telegramAuth.signInWithInitData(input.initData);
+    await services.sessions.stampDevice(signedIn.session.sessionId, ctx.ip, ctx.get('User-Agent'));
     ctx.body = { token: signedIn.session.token, user_id: signedIn.userId } satisfies TelegramTokenResponse;
   });
 
@@ -35,6 +36,7 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
     delete payload.csrf_token;
     delete payload.session;
     const signedIn = await telegramAuth.signInWithWidget(payload);
+    await services.sessions.stampDevice(signedIn.session.sessionId, ctx.ip, ctx.get('User-Agent'));
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
     if (mode === 'token') {
       ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token });

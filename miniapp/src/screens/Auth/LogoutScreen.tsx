@@ -14,8 +14,7 @@ export default function LogoutScreen() {
       // Spec section 8: a failed logout is logged only.
       await sessionQueries.logout().catch((error: unknown) => console.warn('logout failed', error));
       writeStored(storageKeys.jwtToken, null);
-      await refresh();
-      void navigate('/', { replace: true });
+      await refresh(() => void navigate('/', { replace: true }));
     })();
   }, [navigate, refresh]);
   return <Loading />;

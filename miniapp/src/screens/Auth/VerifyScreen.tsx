@@ -38,8 +38,7 @@ export default function VerifyScreen() {
     setBusy(true);
     try {
       await verificationQueries.verify(code.trim());
-      await refresh();
-      void navigate('/search', { replace: true });
+      await refresh(() => void navigate('/search', { replace: true }));
     } catch (failure) {
       setError(errorText(t, failure, 'app.errors.verifyError'));
       setBusy(false);

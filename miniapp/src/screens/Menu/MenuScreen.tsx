@@ -7,10 +7,13 @@ import { AgeRangeSlider } from '../../components/AgeRangeSlider.tsx';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher.tsx';
 import { Loading } from '../../components/States.tsx';
 import { genders, type GenderFilter } from '../../lib/constants.ts';
+import { photoUrl } from '../../lib/photos.ts';
 import { storeAgeRange, storedAgeRange, storedGender, storeGender } from '../../lib/filters.ts';
 import { isDarkApplied, setDarkMode } from '../../lib/theme.ts';
 import { platform } from '../../platform/index.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
+import { DataRights } from './DataRights.tsx';
+import { ServerSwitches } from './ServerSwitches.tsx';
 import { SubscriptionBanner } from './SubscriptionBanner.tsx';
 
 /** `/Menu` (spec section 2): own card, subscription, filters, settings and links. */
@@ -40,7 +43,7 @@ export default function MenuScreen() {
           {profile ? (
             <Link to="/profile" className="own-link">
               <span className="avatar" aria-hidden="true">
-                {name.slice(0, 1) || '✦'}
+                {profile.photo ? <img src={photoUrl(profile.photo, 'thumb')} alt="" /> : name.slice(0, 1) || '✦'}
               </span>
               <span>
                 <strong>{name}</strong>
@@ -118,20 +121,7 @@ export default function MenuScreen() {
           <span>{t('app.language.label')}</span>
           <LanguageSwitcher />
         </div>
-        <label className="row switch-row disabled">
-          <span>
-            {t('app.menu.notifications')}
-            <small className="muted block">{t('app.menu.needsProfile')}</small>
-          </span>
-          <input type="checkbox" role="switch" className="switch" disabled checked={false} readOnly />
-        </label>
-        <label className="row switch-row disabled">
-          <span>
-            {t('app.menu.privateMode')}
-            <small className="muted block">{t('app.menu.needsProfile')}</small>
-          </span>
-          <input type="checkbox" role="switch" className="switch" disabled checked={false} readOnly />
-        </label>
+        {signedIn && <ServerSwitches hasProfile={profile !== null} />}
       </section>
 
       <nav className="card links" aria-label={t('app.menu.more')}>
@@ -164,6 +154,7 @@ export default function MenuScreen() {
           </Link>
         )}
       </nav>
+      {signedIn && <DataRights />}
     </div>
   );
 }

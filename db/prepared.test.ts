@@ -1,0 +1,50 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDialects, type TestDatabase } from '../server/test/testDatabase.ts';
+import { prepared } from './prepared.ts';
+
+describe.each(testDialects())('prepared queries on %s', (dialect) => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await createTestDatabase(dialect);
+    const now = new Date().toISOString();
+    await database.db
+      .insertInto('users')
+      .values(['a@example.com', 'b@example.com', 'c@example.com'].map((email) => ({ email, password_hash: null, language: 'ru', created_at: now })))
+      .execute();
+  });
+  afterEach(async () => {
+    await database.drop();
+  });
+
+  it('builds once, then runs with each call’s own arguments, also inside a transaction', async () => {
+    let builds = 0;
+    const byEmail = prepared((db, email: string) => {
+      builds++;
+      return db.selectFrom('users').select(['id', 'email']).where('email', '=', email);
+    });
+    expect((await byEmail.first(database.db, 'a@example.com'))?.email).toBe('a@example.com');
+    expect((await byEmail.first(database.db, 'b@example.com'))?.email).toBe('b@example.com');
+    expect(await byEmail.first(database.db, 'nobody@example.com')).toBeUndefined();
+    await database.db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ email: 'c2@example.com' }).where('email', '=', 'c@example.com').execute();
+      // Sees the transaction's own write: it ran on the transaction's connection.
+      expect((await byEmail.first(trx, 'c2@example.com'))?.email).toBe('c2@example.com');
+    });
+    expect(builds).toBe(1);
+  });
+
+  it('puts each argument where it was used, also one used twice and beside fixed values', async () => {
+    const between = prepared((db, low: string, high: string) =>
+      db
+        .selectFrom('users')
+        .select('email')
+        .where('email', '>=', low)
+        .where('email', '<=', high)
+        .where('language', '=', 'ru')
+        .where((eb) => eb.or([eb('email', '=', low), eb('email', '!=', high)]))
+        .orderBy('email'),
+    );
+    expect((await between.all(database.db, 'a@example.com', 'c@example.com')).map((r) => r.email)).toEqual(['a@example.com', 'b@example.com']);
+    expect((await between.all(database.db, 'b@example.com', 'c@example.com')).map((r) => r.email)).toEqual(['b@example.com']);
+  });
+});

@@ -1,0 +1,46 @@
+import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+/** Stands in for an argument while a query is built once; replaced by the real value on every run. */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+type Slots<A extends unknown[]> = { [K in keyof A]: A[K] };
+
+/**
+ * A query built and compiled once per dialect, then run with new arguments: Kysely's builder and compiler
+ * cost three times the query itself on a small indexed read (27 µs of 35 µs for a profile by id;
+ * scripts/bench-discovery.ts), while running a compiled query costs what the raw driver does. The query is
+ * written with the ordinary type-safe builder; `build` receives stand-ins for the arguments, which must be
+ * used as plain values (a `where` operand, say), never inspected or computed with.
+ *
+ *   const findSwipe = prepared((db, swiper: number, target: number) =>
+ *     db.selectFrom('swipes').select('liked').where('swiper_id', '=', swiper).where('target_id', '=', target));
+ *   const row = await findSwipe.first(db, 1, 2);
+ */
+export function prepared<A extends unknown[], R>(build: (db: Kysely<Database>, ...args: Slots<A>) => Compilable<R>) {
+  // Keyed by the dialect adapter: shared by a Kysely instance and all its transactions, and different
+  // between SQLite (`?`) and PostgreSQL (`$1`).
+  const compiled = new WeakMap<object, CompiledQuery<R>>();
+  const compiledFor = (db: Kysely<Database>, arity: number): CompiledQuery<R> => {
+    const adapter = db.getExecutor().adapter;
+    let query = compiled.get(adapter);
+    if (!query) {
+      const slots = Array.from({ length: arity }, (_, i) => new Slot(i)) as unknown as Slots<A>;
+      query = build(db, ...slots).compile();
+      compiled.set(adapter, query);
+    }
+    return query;
+  };
+  const run = async (db: Kysely<Database>, args: A): Promise<R[]> => {
+    const query = compiledFor(db, args.length);
+    const parameters = query.parameters.map((p) => (p instanceof Slot ? args[p.index] : p));
+    const result = await db.executeQuery<R>(CompiledQuery.raw(query.sql, parameters));
+    return result.rows;
+  };
+  return {
+    all: (db: Kysely<Database>, ...args: A): Promise<R[]> => run(db, args),
+    first: async (db: Kysely<Database>, ...args: A): Promise<R | undefined> => (await run(db, args))[0],
+  };
+}

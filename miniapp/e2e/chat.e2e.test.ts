@@ -1,0 +1,161 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../locales/en.json' with { type: 'json' };
+import ru from '../../locales/ru.json' with { type: 'json' };
+import { createPerson, type Person } from '../../server/test/people.ts';
+import { blockFromSafetyMenu } from './flows/matches.ts';
+import { expectMessage, loadedMessages, matchAndStartChat, scrollUpForOlder, sendMessage } from './flows/chat.ts';
+import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+
+const texts = { ru, en } as const;
+
+describe.each(['ru', 'en'] as const)('chat in %s', (language) => {
+  const t = texts[language];
+  let site: Site;
+  let ann: Person;
+  let boris: Person;
+  let conversation: number;
+  const contexts: BrowserContext[] = [];
+  let annPage: Page;
+  let borisPage: Page;
+  let errors: string[];
+
+  async function open(person: Person): Promise<Page> {
+    const context = await site.context({ language });
+    contexts.push(context);
+    await context.addCookies([{ name: 'iskra_session', value: person.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    errors.push(...watchErrors(page));
+    return page;
+  }
+
+  beforeAll(async () => {
+    site = await startSite();
+    errors = [];
+    ann = await createPerson(site.app, { name: 'Анна', gender: 'Female', premium: true });
+    boris = await createPerson(site.app, { name: 'Борис', gender: 'Male', premium: true });
+    conversation = await matchAndStartChat(ann, boris);
+    // 45 messages, the last one from Boris (so Ann has something unread).
+    for (let i = 1; i <= 45; i++) {
+      const from = i % 2 ? boris : ann;
+      const sent = await from.browser.post(`/api/conversations/${conversation}/messages`, { content: `message ${i}` });
+      expect(sent.status).toBe(201);
+    }
+    annPage = await open(ann);
+    borisPage = await open(boris);
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await site.close();
+  });
+
+  it('lists the conversation with its last message and an unread mark, and clears it once read', async () => {
+    await annPage.goto('/ChatList');
+    const row = annPage.getByRole('link', { name: /Борис/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('message 45');
+    expect(await row.getByRole('img', { name: t.app.chat.unread }).count()).toBe(1);
+    await screenshot(annPage, `chat-list-${language}`);
+    await expectAccessible(annPage, `chat list ${language}`);
+    await row.click();
+    await annPage.waitForURL(`**/chat/${conversation}`);
+    await expectMessage(annPage, 'message 45');
+    await annPage.goto('/ChatList');
+    await annPage.getByRole('link', { name: /Борис/ }).waitFor();
+    expect(await annPage.getByRole('img', { name: t.app.chat.unread }).count()).toBe(0);
+  });
+
+  it('opens on the latest 20 at the bottom and scrolls back through all 45 without jumping', async () => {
+    await annPage.goto(`/chat/${conversation}`);
+    await expectMessage(annPage, 'message 45');
+    expect(await loadedMessages(annPage)).toEqual(Array.from({ length: 20 }, (_, i) => `message ${i + 26}`));
+    const atBottom = await annPage.locator('.message-list').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    expect(atBottom).toBeLessThan(2);
+    await screenshot(annPage, `chat-${language}`);
+    await expectAccessible(annPage, `chat ${language}`);
+
+    const second = await scrollUpForOlder(annPage);
+    expect(second.loaded).toBe(40);
+    expect(second.jump).toBeLessThan(2);
+    const third = await scrollUpForOlder(annPage);
+    expect(third.loaded).toBe(45);
+    expect(third.jump).toBeLessThan(2);
+    expect(await loadedMessages(annPage)).toEqual(Array.from({ length: 45 }, (_, i) => `message ${i + 1}`));
+    await annPage.getByText(t.app.chat.beginning.replace('{{name}}', 'Борис')).waitFor();
+  });
+
+  it('delivers messages live both ways, with read marks, and never sends an empty one', async () => {
+    await borisPage.goto(`/chat/${conversation}`);
+    await expectMessage(borisPage, 'message 45');
+    await annPage.goto(`/chat/${conversation}`);
+    await expectMessage(annPage, 'message 45');
+
+    const fromAnn = `${language}: привет, Борис!`;
+    await sendMessage(annPage, language, fromAnn);
+    await expectMessage(borisPage, fromAnn);
+    // Boris has it on screen, so it is read: Ann's tick turns into "read" without a reload.
+    const annBubble = annPage.locator('.bubble.mine', { hasText: fromAnn });
+    await annBubble.getByRole('img', { name: t.app.chat.read }).waitFor();
+
+    const fromBoris = `${language}: привет, Анна!\nкак дела?`;
+    await borisPage.getByLabel(t.app.chat.placeholder, { exact: true }).fill(fromBoris);
+    await borisPage.getByLabel(t.app.chat.placeholder, { exact: true }).press('Enter');
+    await expectMessage(annPage, 'как дела?');
+    expect(await borisPage.getByLabel(t.app.chat.placeholder, { exact: true }).inputValue()).toBe('');
+
+    // Whitespace only: the button stays disabled and Enter sends nothing.
+    const count = (await loadedMessages(annPage)).length;
+    await annPage.getByLabel(t.app.chat.placeholder, { exact: true }).fill('   \n  ');
+    expect(await annPage.getByRole('button', { name: t.app.chat.send }).isDisabled()).toBe(true);
+    await annPage.getByLabel(t.app.chat.placeholder, { exact: true }).press('Enter');
+    await annPage.waitForTimeout(300);
+    expect((await loadedMessages(annPage)).length).toBe(count);
+    const stored = (await (await ann.browser.get(`/api/conversations/${conversation}/messages?limit=1`)).json()) as { messages: { content: string }[] };
+    expect(stored.messages[0]?.content).toBe(fromBoris);
+    await screenshot(borisPage, `chat-live-${language}`);
+  });
+
+  it('catches up by itself after the connection drops', async () => {
+    await annPage.goto(`/chat/${conversation}`);
+    await expectMessage(annPage, 'message 45');
+    // The server cuts every connection; a message sent before the tab reconnects must still arrive.
+    site.app.dropConnections();
+    // Our own test client's pooled connection was cut too: let it notice before the next request.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const whileAway = `${language}: пока тебя не было`;
+    expect((await boris.browser.post(`/api/conversations/${conversation}/messages`, { content: whileAway })).status).toBe(201);
+    await expectMessage(annPage, whileAway, 20_000);
+    // And the stream works again afterwards.
+    const after = `${language}: снова на связи`;
+    expect((await boris.browser.post(`/api/conversations/${conversation}/messages`, { content: after })).status).toBe(201);
+    await expectMessage(annPage, after, 10_000);
+  });
+
+  it('lands in the conversation when opened from a bot notification button (startapp=chat_<id>)', async () => {
+    await borisPage.goto(`/?startapp=chat_${conversation}`);
+    await borisPage.waitForURL(`**/chat/${conversation}`);
+    await expectMessage(borisPage, 'message 45');
+    // Once only: going home afterwards stays home.
+    await borisPage.getByRole('link', { name: t.app.chat.backToChats }).click();
+    await borisPage.waitForURL('**/ChatList');
+  });
+
+  it('blocks from the chat header: the conversation leaves both lists', async () => {
+    const kate = await createPerson(site.app, { name: 'Катя', gender: 'Female', premium: true });
+    const max = await createPerson(site.app, { name: 'Макс', gender: 'Male', premium: true });
+    const id = await matchAndStartChat(kate, max);
+    const page = await open(kate);
+    await page.goto(`/chat/${id}`);
+    await page.getByText(t.app.chat.beginning.replace('{{name}}', 'Макс')).waitFor();
+    await blockFromSafetyMenu(page, language, 'Макс');
+    await page.waitForURL('**/ChatList');
+    await page.getByText(t.app.errors.noChats).waitFor();
+    expect((await max.browser.get(`/api/conversations/${id}/messages`)).status).toBe(404);
+  });
+
+  it('has no console errors', () => {
+    expect(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|net::ERR_/.test(e))).toEqual([]);
+  });
+});

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../locales/en.json' with { type: 'json' };
+import ru from '../../locales/ru.json' with { type: 'json' };
+import { Browser } from '../../server/test/browser.ts';
+import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { signInVerified } from './signedIn.ts';
+
+const texts = { ru, en } as const;
+
+describe('data rights in the menu', () => {
+  let site: Site;
+  beforeAll(async () => {
+    site = await startSite();
+  });
+  afterAll(async () => {
+    await site.close();
+  });
+
+  for (const language of ['ru', 'en'] as const) {
+    it(`downloads my data, then deletes the account after the password (${language})`, async () => {
+      const t = texts[language];
+      const email = `rights.${language}@example.com`;
+      const context = await site.context({ language });
+      await signInVerified(site, context, email);
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      const errors = watchErrors(page);
+      await page.goto('/Menu');
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: t.app.dataRights.export }).click();
+      const file = await (await download).path();
+      const data = JSON.parse(readFileSync(file, 'utf8')) as { account: { email: string } };
+      expect(data.account.email).toBe(email);
+
+      await page.getByRole('button', { name: t.app.dataRights.delete }).click();
+      const sheet = page.getByRole('dialog');
+      await sheet.getByLabel(t.app.dataRights.password).fill('wrong-password1');
+      await sheet.getByRole('button', { name: t.app.dataRights.deleteConfirm }).click();
+      await sheet.getByText(t.errors.wrong_password).waitFor();
+      await screenshot(page, `delete-account-${language}`);
+      await expectAccessible(page, `delete account ${language}`);
+      await sheet.getByLabel(t.app.dataRights.password).fill('spark2026!');
+      await sheet.getByRole('button', { name: t.app.dataRights.deleteConfirm }).click();
+      await expect.poll(() => new URL(page.url()).pathname, { timeout: 20_000 }).toBe('/');
+      const login = await new Browser(site.app.url).post('/api/login', { email, password: 'spark2026!' });
+      expect(login.status).toBe(401);
+      expect(errors.filter((e) => !/40[13]/.test(e))).toEqual([]);
+      await context.close();
+    });
+  }
+});

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../locales/en.json' with { type: 'json' };
+import ru from '../../locales/ru.json' with { type: 'json' };
+import { createPerson } from '../../server/test/people.ts';
+import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+
+const texts = { ru, en } as const;
+
+describe('menu settings stored on the server', () => {
+  let site: Site;
+  beforeAll(async () => {
+    site = await startSite();
+  });
+  afterAll(async () => {
+    await site.close();
+  });
+
+  for (const language of ['ru', 'en'] as const) {
+    it(`private mode and notifications flip, persist and are honoured (${language})`, async () => {
+      const t = texts[language];
+      const person = await createPerson(site.app, { name: 'Вера' });
+      const seeker = await createPerson(site.app, { gender: 'Male' });
+      const context = await site.context({ language });
+      await context.addCookies([{ name: 'iskra_session', value: person.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      const errors = watchErrors(page);
+
+      await page.goto('/Menu');
+      const privateMode = page.getByRole('switch', { name: new RegExp(t.app.menu.privateMode) });
+      const notifications = page.getByRole('switch', { name: new RegExp(t.app.menu.notifications) });
+      await expect.poll(() => privateMode.isEnabled()).toBe(true);
+      expect(await privateMode.isChecked()).toBe(false);
+      expect(await notifications.isChecked()).toBe(true);
+      await page.getByText('Вера').waitFor();
+      await screenshot(page, `menu-profile-${language}`);
+      await expectAccessible(page, `menu with profile ${language}`);
+
+      // Before: the seeker finds her; after private mode: nobody new does.
+      const before = await seeker.browser.get('/api/search');
+      expect(((await before.json()) as { user_id: number }).user_id).toBe(person.userId);
+      await privateMode.check();
+      await expect.poll(async () => ((await (await person.browser.get('/api/settings')).json()) as { private_mode: boolean }).private_mode).toBe(true);
+      expect((await seeker.browser.get('/api/search')).status).toBe(404);
+
+      await notifications.uncheck();
+      await expect.poll(async () => ((await (await person.browser.get('/api/settings')).json()) as { notifications: boolean }).notifications).toBe(false);
+
+      await page.reload();
+      await expect.poll(() => privateMode.isEnabled()).toBe(true);
+      expect(await privateMode.isChecked()).toBe(true);
+      expect(await notifications.isChecked()).toBe(false);
+
+      // A refused save springs back and says so.
+      await page.route('**/api/settings', (route) =>
+        route.request().method() === 'POST' ? route.fulfill({ status: 500, json: { error: 'Internal error', code: 'internal' } }) : route.fallback(),
+      );
+      await privateMode.uncheck();
+      await page.getByText(t.app.menu.settingsFailed).waitFor();
+      expect(await privateMode.isChecked()).toBe(true);
+
+      await context.close();
+      expect(errors.filter((e) => !/500/.test(e))).toEqual([]);
+    });
+  }
+});

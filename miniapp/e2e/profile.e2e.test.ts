@@ -1,0 +1,203 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../locales/en.json' with { type: 'json' };
+import ru from '../../locales/ru.json' with { type: 'json' };
+import { addPhoto, createProfileThroughWizard, makePhotoFiles } from './flows/profile.ts';
+import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { signInVerified } from './signedIn.ts';
+import { createPerson } from '../../server/test/people.ts';
+import { json } from '../../server/test/browser.ts';
+
+const texts = { ru, en } as const;
+
+describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
+  const t = texts[language];
+  let site: Site;
+  let files: Awaited<ReturnType<typeof makePhotoFiles>>;
+  const dir = mkdtempSync(path.join(tmpdir(), 'iskra-photos-'));
+  const contexts: BrowserContext[] = [];
+  const errors: string[] = [];
+
+  async function newUser(email: string, geolocation?: { latitude: number; longitude: number }): Promise<Page> {
+    const context = await site.context({ language });
+    contexts.push(context);
+    if (geolocation) {
+      await context.grantPermissions(['geolocation']);
+      await context.setGeolocation(geolocation);
+    }
+    await signInVerified(site, context, email);
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    errors.push(...watchErrors(page));
+    return page;
+  }
+
+  beforeAll(async () => {
+    site = await startSite();
+    files = await makePhotoFiles(dir);
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await site.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('checks each step, refuses an unreadable photo, crops an EXIF-rotated photo upright and creates the profile', async () => {
+    const page = await newUser(`wizard.${language}@example.com`);
+    await page.goto('/search');
+    await page.waitForURL('**/CreateProfile');
+    await page.getByRole('heading', { name: t.app.wizard.title }).waitFor();
+    await expectAccessible(page, `wizard step 1 ${language}`);
+
+    // Step 1: everything required, age 18..100.
+    await page.getByRole('button', { name: t.app.wizard.next }).click();
+    await page.getByText(t.app.wizard.required).waitFor();
+    await page.getByLabel(t.app.wizard.name).fill('Дарья');
+    await page.getByLabel(t.app.wizard.age).fill('17');
+    await page.getByRole('button', { name: t.app.wizard.genders.Female, exact: true }).click();
+    await page.getByRole('button', { name: t.app.wizard.next }).click();
+    await page.getByText(t.app.wizard.minAge).waitFor();
+    await page.getByLabel(t.app.wizard.age).fill('101');
+    await page.getByRole('button', { name: t.app.wizard.next }).click();
+    await page.getByText(t.app.wizard.maxAge).waitFor();
+    await page.getByLabel(t.app.wizard.age).fill('27');
+    await page.getByRole('button', { name: t.app.wizard.next }).click();
+
+    // Step 2: no city yet; an unknown one; then a real one. Back returns to step 1 with the fields kept.
+    await page.getByRole('button', { name: t.app.wizard.next }).click();
+    await page.getByText(t.app.wizard.cityRequired).waitFor();
+    await page.getByRole('button', { name: t.app.common.back }).click();
+    expect(await page.getByLabel(t.app.wizard.name).inputValue()).toBe('Дарья');
+    await page.getByRole('button', { name: t.app.wizard.next }).click();
+    await page.getByRole('button', { name: t.app.wizard.enterCity }).click();
+    await page.getByLabel(t.app.wizard.city, { exact: true }).fill('Нетакогограда');
+    await page.getByRole('button', { name: t.app.wizard.checkCity }).click();
+    await page.getByText(t.errors.city_not_found).waitFor();
+    await page.getByLabel(t.app.wizard.city, { exact: true }).fill('Казань');
+    await page.getByRole('button', { name: t.app.wizard.checkCity }).click();
+    await page.locator('.wizard-city').waitFor();
+    await screenshot(page, `wizard-location-${language}`);
+    await page.getByRole('button', { name: t.app.wizard.next }).click();
+
+    // Step 3: at least one photo; HEIC gets a message; the sideways phone photo is cropped.
+    await page.getByRole('button', { name: t.app.wizard.next }).click();
+    await page.getByText(t.app.wizard.photoRequired).waitFor();
+    await page.locator('input[type=file]').setInputFiles(files.unreadable);
+    await page.getByText(t.app.wizard.unreadable).waitFor();
+    await page.locator('input[type=file]').setInputFiles(files.sideways);
+    await page.locator('.cropper-area img').waitFor();
+    await screenshot(page, `wizard-crop-${language}`);
+    await page.getByRole('button', { name: t.app.wizard.confirmCrop }).click();
+    await page.locator('.photo-previews img').first().waitFor();
+    await addPhoto(page, language, files.phone, 2);
+    await screenshot(page, `wizard-photos-${language}`);
+    await expectAccessible(page, `wizard photos ${language}`);
+    await page.getByRole('button', { name: t.app.wizard.next }).click();
+
+    await page.getByLabel(t.app.wizard.bio).fill('Люблю горы');
+    await screenshot(page, `wizard-review-${language}`);
+    await page.getByRole('button', { name: t.app.wizard.create, exact: true }).click();
+    await page.waitForURL('**/training');
+
+    const own = (await page.evaluate(async (): Promise<unknown> => (await fetch('/api/profile')).json())) as { name: string; age: number; city: string; bio: string; photos: string[] };
+    expect([own.name, own.age, own.bio, own.photos.length]).toEqual(['Дарья', 27, 'Люблю горы', 2]);
+    expect(own.city).toMatch(/Казань|Kazan/);
+    // The first photo came out 640x852 and upright: red (the EXIF top) above blue.
+    const response = await fetch(`${site.app.url}/api/uploads/${own.photos[0] ?? ''}`);
+    const image = sharp(Buffer.from(await response.arrayBuffer()));
+    const { width, height } = await image.metadata();
+    expect([width, height]).toEqual([640, 852]);
+    const { data } = await image.raw().toBuffer({ resolveWithObject: true });
+    const pixel = (x: number, y: number) => [...data.subarray((y * 640 + x) * 3, (y * 640 + x) * 3 + 3)];
+    const [topRed, , topBlue] = pixel(320, 100);
+    const [bottomRed, , bottomBlue] = pixel(320, 750);
+    expect((topRed ?? 0) > 200 && (topBlue ?? 255) < 60).toBe(true);
+    expect((bottomBlue ?? 0) > 200 && (bottomRed ?? 255) < 60).toBe(true);
+  });
+
+  it('finds the city from the browser position', async () => {
+    const page = await newUser(`geo.${language}@example.com`, { latitude: 59.9386, longitude: 30.3141 });
+    await createProfileThroughWizard(page, { language, name: 'Гоша', age: 33, gender: 'Male', location: 'geolocation', photos: [files.phone] });
+    const own = (await page.evaluate(async (): Promise<unknown> => (await fetch('/api/profile')).json())) as { city: string };
+    expect(own.city).toMatch(/Санкт-Петербург|Saint Petersburg|St\.? Petersburg/);
+  });
+
+  it('says so when the location is denied and offers the manual entry', async () => {
+    const page = await newUser(`denied.${language}@example.com`);
+    await page.goto('/CreateProfile');
+    await page.getByLabel(t.app.wizard.name).fill('Ира');
+    await page.getByLabel(t.app.wizard.age).fill('25');
+    await page.getByRole('button', { name: t.app.wizard.genders.Female, exact: true }).click();
+    await page.getByRole('button', { name: t.app.wizard.next }).click();
+    await page.getByRole('button', { name: t.app.wizard.useLocation }).click();
+    await page.getByText(t.app.errors.locationDenied).waitFor();
+    await page.getByLabel(t.app.wizard.city, { exact: true }).waitFor();
+  });
+
+  it('shows the own profile, edits its fields, and deletes it after confirmation', async () => {
+    const owner = await createPerson(site.app, { name: 'Соня', gender: 'Female', age: 24 });
+    const context = await site.context({ language });
+    contexts.push(context);
+    await context.addCookies([{ name: 'iskra_session', value: owner.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    errors.push(...watchErrors(page));
+    await page.goto('/profile');
+    await page.getByRole('heading', { name: 'Соня, 24' }).waitFor();
+    await expectAccessible(page, `own profile ${language}`);
+    await page.getByRole('link', { name: t.app.profile.edit }).click();
+    await page.waitForURL('**/edit_profile');
+    await page.getByLabel(t.app.wizard.age).fill('17');
+    await page.getByRole('button', { name: t.app.profile.save }).click();
+    await page.getByText(t.app.wizard.minAge).waitFor();
+    await page.getByLabel(t.app.wizard.name).fill('Софья');
+    await page.getByLabel(t.app.wizard.age).fill('25');
+    await page.getByLabel(t.app.wizard.bio).fill('Новая строчка о себе');
+    await screenshot(page, `edit-profile-${language}`);
+    await page.getByRole('button', { name: t.app.profile.save }).click();
+    await page.waitForURL('**/profile');
+    await page.getByRole('heading', { name: 'Софья, 25' }).waitFor();
+    await page.getByText('Новая строчка о себе').waitFor();
+    await screenshot(page, `own-profile-${language}`);
+
+    await page.getByRole('button', { name: t.app.profile.delete }).click();
+    await page.getByRole('dialog').getByRole('button', { name: t.app.profile.deleteConfirm, exact: true }).click();
+    // Polled: a same-document navigation can finish before a navigation waiter is attached on a busy machine.
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: 20_000 }).toBe('/');
+    expect((await owner.browser.get('/api/profile')).status).toBe(404);
+  });
+
+  it('reorders, removes and adds photos on /edit_photo', async () => {
+    const owner = await createPerson(site.app, { name: 'Фото', gender: 'Female', photos: 2 });
+    const before = await json<{ photos: string[] }>(await owner.browser.get('/api/profile'));
+    const context = await site.context({ language });
+    contexts.push(context);
+    await context.addCookies([{ name: 'iskra_session', value: owner.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    errors.push(...watchErrors(page));
+    await page.goto('/profile');
+    await page.getByRole('link', { name: t.app.profile.editPhotos }).click();
+    await page.waitForURL('**/edit_photo');
+    await page.getByRole('button', { name: t.app.profile.moveEarlier.replace('{{n}}', '2') }).click();
+    // Now the old second photo is first; remove the other one and add a new, cropped photo.
+    await page.getByRole('button', { name: t.app.wizard.removePhoto.replace('{{n}}', '2') }).click();
+    await addPhoto(page, language, files.phone);
+    await screenshot(page, `edit-photos-${language}`);
+    await expectAccessible(page, `edit photos ${language}`);
+    await page.getByRole('button', { name: t.app.profile.save }).click();
+    await page.waitForURL('**/profile');
+    const after = await json<{ photos: string[] }>(await owner.browser.get('/api/profile'));
+    expect(after.photos).toHaveLength(2);
+    expect(after.photos[0]).toBe(before.photos[1]);
+    expect(after.photos).not.toContain(before.photos[0]);
+  });
+
+  it('has no console errors', () => {
+    expect(errors.filter((e) => !/40[04]/.test(e))).toEqual([]);
+  });
+});

@@ -1,0 +1,128 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../locales/en.json' with { type: 'json' };
+import ru from '../../locales/ru.json' with { type: 'json' };
+import { createPerson, type Person } from '../../server/test/people.ts';
+import { dragCard, topCardId } from './flows/search.ts';
+import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+
+const texts = { ru, en } as const;
+
+describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
+  const t = texts[language];
+  let site: Site;
+  let context: BrowserContext;
+  let page: Page;
+  let seeker: Person;
+  let errors: string[];
+
+  const swipesBy = async (who: Person) =>
+    site.app.database.db.selectFrom('swipes').select(['target_id', 'liked']).where('swiper_id', '=', who.profileId).orderBy('created_at').execute();
+  const indicator = () => page.locator('.swipe-card').getAttribute('data-indicator');
+
+  beforeAll(async () => {
+    site = await startSite();
+    seeker = await createPerson(site.app, { name: 'Михаил', gender: 'Male' });
+    for (const name of ['Алла', 'Белла', 'Вика', 'Галя']) await createPerson(site.app, { name, gender: 'Female', photos: 2 });
+    context = await site.context({ language });
+    await context.addCookies([{ name: 'iskra_session', value: seeker.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
+    page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    errors = watchErrors(page);
+  });
+  afterAll(async () => {
+    await context.close();
+    await site.close();
+  });
+
+  it('shows a card; 14 px shows nothing, 20 px shows the indicator and springs back', async () => {
+    await page.goto('/search');
+    await page.locator('.swipe-card').waitFor();
+    const first = await topCardId(page);
+    await screenshot(page, `search-${language}`);
+    await expectAccessible(page, `search ${language}`);
+
+    await dragCard(page, 14, 0, async () => expect(await indicator()).toBe(''));
+    await dragCard(page, 20, 0, async () => expect(await indicator()).toBe('like'));
+    await dragCard(page, -20, 0, async () => expect(await indicator()).toBe('dislike'));
+    await page.waitForTimeout(400);
+    expect(await topCardId(page)).toBe(first);
+    expect(await indicator()).toBe('');
+    expect(await page.locator('.swipe-card').evaluate((el) => el.style.transform)).toBe('');
+    expect(await swipesBy(seeker)).toEqual([]);
+  });
+
+  it('swipe up opens the bio, down closes it', async () => {
+    await dragCard(page, 0, -80);
+    await page.locator('.swipe-bio').waitFor();
+    await screenshot(page, `search-expanded-${language}`);
+    await dragCard(page, 0, 80);
+    await page.locator('.swipe-bio').waitFor({ state: 'detached' });
+  });
+
+  it('60 px right likes and the next card is there at once; 60 px left dislikes; the buttons act once per 500 ms', async () => {
+    const first = await topCardId(page);
+    await dragCard(page, 60);
+    await expect.poll(() => topCardId(page)).not.toBe(first);
+    const second = await topCardId(page);
+    await expect.poll(async () => (await swipesBy(seeker)).length).toBe(1);
+    expect(await swipesBy(seeker)).toEqual([{ target_id: first, liked: 1 }]);
+
+    await page.waitForTimeout(600);
+    await dragCard(page, -60);
+    await expect.poll(async () => (await swipesBy(seeker)).length).toBe(2);
+    expect((await swipesBy(seeker))[1]).toEqual({ target_id: second, liked: 0 });
+
+    await page.waitForTimeout(600);
+    const third = await topCardId(page);
+    const like = page.getByRole('button', { name: t.app.search.like, exact: true });
+    // Two taps in quick succession: the guard lets one through.
+    await like.click();
+    await like.click({ force: true });
+    await expect.poll(async () => (await swipesBy(seeker)).length).toBe(3);
+    await page.waitForTimeout(300);
+    expect((await swipesBy(seeker)).slice(2)).toEqual([{ target_id: third, liked: 1 }]);
+  });
+
+  it('shows the match overlay when the like is mutual, then the empty state', async () => {
+    const last = await topCardId(page);
+    const other = site.app.database.db;
+    // She already liked him: his like makes a match.
+    const her = await other.selectFrom('profiles').select('user_id').where('id', '=', last ?? 0).executeTakeFirstOrThrow();
+    expect(her.user_id).toBeGreaterThan(0);
+    await other.insertInto('swipes').values({ swiper_id: last ?? 0, target_id: seeker.profileId, liked: 1, created_at: site.app.clock.now().toISOString() }).execute();
+    await page.waitForTimeout(600);
+    await dragCard(page, 80);
+    const overlay = page.getByRole('dialog', { name: t.app.matchOverlay.title });
+    await overlay.waitFor();
+    await screenshot(page, `search-match-${language}`);
+    await overlay.getByRole('button', { name: t.app.common.close }).click();
+    await page.getByText(t.app.errors.noMoreProfiles).waitFor();
+    await expectAccessible(page, `search empty ${language}`);
+  });
+
+  it('explains the free like limit with a way to premium, and keeps the person on screen', async () => {
+    const limited = await createPerson(site.app, { name: 'Фёдор', gender: 'Male' });
+    const db = site.app.database.db;
+    for (let i = 0; i < 50; i++) {
+      const target = await createPerson(site.app, { gender: 'Female', at: [43.1, 131.9] });
+      await db.insertInto('swipes').values({ swiper_id: limited.profileId, target_id: target.profileId, liked: 1, created_at: site.app.clock.now().toISOString() }).execute();
+    }
+    const page2 = await context.newPage();
+    await context.addCookies([{ name: 'iskra_session', value: limited.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
+    await page2.goto('/search');
+    await page2.locator('.swipe-card').waitFor();
+    const shown = await topCardId(page2);
+    await page2.getByRole('button', { name: t.app.search.like, exact: true }).click();
+    await page2.getByRole('alert').getByText(t.errors.like_limit).waitFor();
+    await page2.getByRole('link', { name: t.app.search.getPremium }).waitFor();
+    expect(await topCardId(page2)).toBe(shown);
+    await screenshot(page2, `search-limit-${language}`);
+    await page2.close();
+  });
+
+  it('has no console errors', () => {
+    // The like limit answers 429 on purpose.
+    expect(errors.filter((e) => !/429/.test(e))).toEqual([]);
+  });
+});

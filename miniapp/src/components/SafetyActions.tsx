@@ -1,0 +1,105 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { reportReasons } from '../../../server/contract/discovery.ts';
+import { safetyQueries, type ReportReason } from '../api/queries/safety.ts';
+import { errorText } from '../lib/errorText.ts';
+import { BottomSheet } from './BottomSheet.tsx';
+
+type Step = 'closed' | 'menu' | 'block' | 'report';
+
+/**
+ * Block or report someone, from their profile or a chat. A report asks for a reason and an optional
+ * comment, and blocks as well. When it is done the caller leaves the screen (`onDone`): that person is
+ * gone from every list.
+ */
+export function SafetyActions({ profileId, name, onDone }: { profileId: number; name: string; onDone: () => void }) {
+  const { t } = useTranslation();
+  const [step, setStep] = useState<Step>('closed');
+  const [reason, setReason] = useState<ReportReason | null>(null);
+  const [comment, setComment] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const close = () => {
+    setStep('closed');
+    setError(null);
+  };
+
+  async function run(action: () => Promise<unknown>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+      setStep('closed');
+      onDone();
+    } catch (failure) {
+      setError(errorText(t, failure, 'app.safety.failed'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <button type="button" className="safety-button" onClick={() => setStep('menu')} aria-label={t('app.safety.open', { name })}>
+        <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+          <circle cx="5" cy="12" r="2" fill="currentColor" />
+          <circle cx="12" cy="12" r="2" fill="currentColor" />
+          <circle cx="19" cy="12" r="2" fill="currentColor" />
+        </svg>
+      </button>
+      <BottomSheet open={step !== 'closed'} title={step === 'report' ? t('app.safety.reportTitle', { name }) : step === 'block' ? t('app.safety.blockTitle', { name }) : t('app.safety.title')} onClose={close}>
+        {step === 'menu' && (
+          <div className="sheet-actions">
+            <button type="button" className="button secondary block" onClick={() => setStep('report')}>
+              {t('app.safety.report')}
+            </button>
+            <button type="button" className="button secondary block danger" onClick={() => setStep('block')}>
+              {t('app.safety.block')}
+            </button>
+          </div>
+        )}
+        {step === 'block' && (
+          <div className="sheet-actions">
+            <p>{t('app.safety.blockText', { name })}</p>
+            <button type="button" className="button block danger" disabled={busy} onClick={() => void run(() => safetyQueries.block(profileId))}>
+              {busy ? t('app.common.wait') : t('app.safety.blockConfirm')}
+            </button>
+          </div>
+        )}
+        {step === 'report' && (
+          <form
+            className="sheet-actions"
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (reason) void run(() => safetyQueries.report(profileId, reason, comment));
+            }}
+          >
+            <fieldset className="reasons">
+              <legend>{t('app.safety.reason')}</legend>
+              {reportReasons.map((r) => (
+                <label key={r} className="check">
+                  <input type="radio" name="reason" value={r} checked={reason === r} onChange={() => setReason(r)} />
+                  <span>{t(`app.safety.reasons.${r}`)}</span>
+                </label>
+              ))}
+            </fieldset>
+            <label className="field">
+              <span>{t('app.safety.comment')}</span>
+              <textarea rows={3} maxLength={1000} value={comment} onChange={(e) => setComment(e.target.value)} />
+            </label>
+            <p className="hint">{t('app.safety.reportAlsoBlocks', { name })}</p>
+            <button type="submit" className="button block danger" disabled={!reason || busy}>
+              {busy ? t('app.common.wait') : t('app.safety.send')}
+            </button>
+          </form>
+        )}
+        {error && (
+          <p className="error-line" role="alert">
+            {error}
+          </p>
+        )}
+      </BottomSheet>
+    </>
+  );
+}

@@ -1,0 +1,150 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { maxPhotos, type OwnProfileResponse } from '../../../../server/contract/profiles.ts';
+import { profileQueries } from '../../api/queries/profiles.ts';
+import { useResource } from '../../api/useResource.ts';
+import { ErrorLine, ErrorState, Loading } from '../../components/States.tsx';
+import { errorText } from '../../lib/errorText.ts';
+import { photoUrl } from '../../lib/photos.ts';
+import { useSession } from '../../session/SessionProvider.tsx';
+import { loadImage } from './cropPhoto.ts';
+import { PhotoCropper } from './PhotoCropper.tsx';
+import './Profile.css';
+
+/** `/edit_photo` (also `/Foto`, `/cropImage`): add (cropped), remove and reorder photos; at least one stays. */
+export default function EditPhotosScreen() {
+  const { t } = useTranslation();
+  const [profile, reload] = useResource(profileQueries.own);
+  if (profile.state === 'loading') return <Loading />;
+  if (profile.state === 'error') return <ErrorState message={errorText(t, profile.error, 'app.errors.fetchProfileData')} onRetry={reload} />;
+  return <PhotoEditor profile={profile.data} />;
+}
+
+type Item = { kind: 'kept'; name: string; url: string } | { kind: 'added'; blob: Blob; url: string };
+
+function PhotoEditor({ profile }: { profile: OwnProfileResponse }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { refresh } = useSession();
+  const [items, setItems] = useState<Item[]>(profile.photos.map((name) => ({ kind: 'kept', name, url: photoUrl(name, 'thumb') })));
+  const [cropping, setCropping] = useState<string | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const latest = useRef(items);
+  useEffect(() => {
+    latest.current = items;
+  }, [items]);
+  useEffect(() => () => latest.current.forEach((i) => i.kind === 'added' && URL.revokeObjectURL(i.url)), []);
+
+  async function choose(file: File | undefined) {
+    setError(null);
+    if (!file) return;
+    const url = URL.createObjectURL(file);
+    try {
+      await loadImage(url);
+      setCropping(url);
+    } catch {
+      URL.revokeObjectURL(url);
+      setError(t('app.wizard.unreadable'));
+    }
+  }
+
+  const moveEarlier = (index: number) =>
+    setItems((list) => {
+      if (index === 0) return list;
+      const next = [...list];
+      const [item] = next.splice(index, 1);
+      if (item) next.splice(index - 1, 0, item);
+      return next;
+    });
+
+  async function save() {
+    if (items.length === 0) return setError(t('app.wizard.photoRequired'));
+    // The server keeps the order of the kept photos and appends the new ones: new photos go last.
+    const kept = items.flatMap((i) => (i.kind === 'kept' ? [i.name] : []));
+    const added = items.flatMap((i) => (i.kind === 'added' ? [i.blob] : []));
+    setError(null);
+    setProgress(0);
+    try {
+      await profileQueries.editPhotos({ deleted: profile.photos.filter((n) => !kept.includes(n)), order: kept, added }, setProgress);
+      await refresh(() => void navigate('/profile', { replace: true }));
+    } catch (failure) {
+      setProgress(null);
+      setError(errorText(t, failure, 'app.errors.updateProfile'));
+    }
+  }
+
+  if (cropping)
+    return (
+      <section className="wizard">
+        <h1>{t('app.profile.photosTitle')}</h1>
+        <PhotoCropper
+          url={cropping}
+          onCancel={() => {
+            URL.revokeObjectURL(cropping);
+            setCropping(null);
+          }}
+          onDone={(blob) => {
+            URL.revokeObjectURL(cropping);
+            setCropping(null);
+            setItems((list) => [...list, { kind: 'added', blob, url: URL.createObjectURL(blob) }]);
+          }}
+        />
+      </section>
+    );
+
+  return (
+    <section className="wizard" aria-labelledby="photos-title">
+      <h1 id="photos-title">{t('app.profile.photosTitle')}</h1>
+      <p className="muted">{t('app.profile.photosText', { max: maxPhotos })}</p>
+      <ul className="photo-previews">
+        {items.map((item, i) => (
+          <li key={item.url}>
+            <img src={item.url} alt={t('app.wizard.photoN', { n: i + 1 })} width={96} height={128} />
+            <button
+              type="button"
+              className="photo-remove"
+              onClick={() => {
+                if (item.kind === 'added') URL.revokeObjectURL(item.url);
+                setItems((list) => list.filter((x) => x !== item));
+              }}
+              aria-label={t('app.wizard.removePhoto', { n: i + 1 })}
+            >
+              ×
+            </button>
+            {i > 0 && item.kind === 'kept' && (
+              <button type="button" className="photo-earlier" onClick={() => moveEarlier(i)} aria-label={t('app.profile.moveEarlier', { n: i + 1 })}>
+                ←
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {items.length < maxPhotos && (
+        <label className="button secondary block file-button">
+          {t('app.wizard.addPhoto')}
+          <input
+            type="file"
+            accept="image/*"
+            className="visually-hidden"
+            onChange={(e) => {
+              void choose(e.target.files?.[0]);
+              e.target.value = '';
+            }}
+          />
+        </label>
+      )}
+      {progress !== null && <progress className="upload-progress" max={1} value={progress} aria-label={t('app.wizard.uploading')} />}
+      <ErrorLine message={error} />
+      <div className="actions wizard-nav">
+        <button type="button" className="button secondary" onClick={() => void navigate('/profile')}>
+          {t('app.matches.cancel')}
+        </button>
+        <button type="button" className="button" disabled={progress !== null} onClick={() => void save()}>
+          {progress !== null ? t('app.wizard.uploading') : t('app.profile.save')}
+        </button>
+      </div>
+    </section>
+  );
+}

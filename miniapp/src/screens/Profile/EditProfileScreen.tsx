@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { OwnProfileResponse } from '../../../../server/contract/profiles.ts';
+import { genders, maxAge, maxBioLength, maxNameLength, minAge } from '../../../../server/contract/profiles.ts';
+import { profileQueries } from '../../api/queries/profiles.ts';
+import { useResource } from '../../api/useResource.ts';
+import { ErrorLine, ErrorState, Loading } from '../../components/States.tsx';
+import { errorText } from '../../lib/errorText.ts';
+import { useSession } from '../../session/SessionProvider.tsx';
+import './Profile.css';
+
+/** `/edit_profile`: name, age, gender, city and bio; Save goes back to /profile. */
+export default function EditProfileScreen() {
+  const { t } = useTranslation();
+  const [profile, reload] = useResource(profileQueries.own);
+  if (profile.state === 'loading') return <Loading />;
+  if (profile.state === 'error') return <ErrorState message={errorText(t, profile.error, 'app.errors.fetchProfileData')} onRetry={reload} />;
+  return <EditForm profile={profile.data} />;
+}
+
+function EditForm({ profile }: { profile: OwnProfileResponse }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { refresh } = useSession();
+  const [name, setName] = useState(profile.name);
+  const [age, setAge] = useState(String(profile.age));
+  const [gender, setGender] = useState(profile.gender);
+  const [city, setCity] = useState(profile.city);
+  const [bio, setBio] = useState(profile.bio);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function save() {
+    const years = Number(age);
+    if (!name.trim() || !city.trim() || !age) return setError(t('app.wizard.required'));
+    if (!Number.isInteger(years) || years < minAge) return setError(t('app.wizard.minAge'));
+    if (years > maxAge) return setError(t('app.wizard.maxAge'));
+    setBusy(true);
+    setError(null);
+    try {
+      await profileQueries.edit({ name: name.trim(), age: years, gender, city: city.trim(), bio });
+      await refresh(() => void navigate('/profile', { replace: true }));
+    } catch (failure) {
+      setBusy(false);
+      setError(errorText(t, failure, 'app.errors.updateProfile'));
+    }
+  }
+
+  return (
+    <form
+      className="wizard"
+      // The app's own messages (spec section 8), not the browser's bubbles.
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <h1>{t('app.profile.editTitle')}</h1>
+      <label className="field">
+        <span>{t('app.wizard.name')}</span>
+        <input value={name} maxLength={maxNameLength} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label className="field">
+        <span>{t('app.wizard.age')}</span>
+        <input value={age} type="number" inputMode="numeric" min={minAge} max={maxAge} onChange={(e) => setAge(e.target.value)} />
+      </label>
+      <fieldset className="segmented wide" aria-label={t('app.wizard.gender')}>
+        <legend className="visually-hidden">{t('app.wizard.gender')}</legend>
+        {genders.map((g) => (
+          <button key={g} type="button" aria-pressed={gender === g} onClick={() => setGender(g)}>
+            {t(`app.profile.genders.${g}`)}
+          </button>
+        ))}
+      </fieldset>
+      <label className="field">
+        <span>{t('app.wizard.city')}</span>
+        <input value={city} onChange={(e) => setCity(e.target.value)} />
+      </label>
+      <label className="field">
+        <span>{t('app.wizard.bio')}</span>
+        <textarea rows={4} maxLength={maxBioLength} value={bio} onChange={(e) => setBio(e.target.value)} />
+      </label>
+      <ErrorLine message={error} />
+      <div className="actions wizard-nav">
+        <button type="button" className="button secondary" onClick={() => void navigate('/profile')}>
+          {t('app.matches.cancel')}
+        </button>
+        <button type="submit" className="button" disabled={busy}>
+          {busy ? t('app.common.wait') : t('app.profile.save')}
+        </button>
+      </div>
+    </form>
+  );
+}

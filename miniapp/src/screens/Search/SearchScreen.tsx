@@ -1,0 +1,77 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import type { LikeResponse } from '../../../../server/contract/discovery.ts';
+import { MatchOverlay } from '../../components/MatchOverlay.tsx';
+import { EmptyState, ErrorState, Loading } from '../../components/States.tsx';
+import { errorText } from '../../lib/errorText.ts';
+import { platform } from '../../platform/index.ts';
+import { SwipeCard } from './SwipeCard.tsx';
+import { actionGuardMs } from './swipeRules.ts';
+import { useSwipeDeck } from './useSwipeDeck.ts';
+import './Search.css';
+
+/** `/search` (spec sections 2, 9): the swipe deck with buttons, the match overlay and the like limit. */
+export default function SearchScreen() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [match, setMatch] = useState<LikeResponse['profile'] | null>(null);
+  const onMatch = useCallback((profile: LikeResponse['profile']) => setMatch(profile), []);
+  const deck = useSwipeDeck(onMatch);
+  const lastAction = useRef(Number.NEGATIVE_INFINITY);
+
+  useEffect(() => {
+    if (deck.state.status === 'no_profile') void navigate('/CreateProfile', { replace: true });
+  }, [deck.state.status, navigate]);
+
+  // One decision per 500 ms, whether by swipe or button (spec section 9).
+  const decide = (liked: boolean) => {
+    const now = performance.now();
+    if (now - lastAction.current < actionGuardMs) return;
+    lastAction.current = now;
+    platform().haptic(liked ? 'like' : 'dislike');
+    deck.decide(liked);
+  };
+
+  const { state } = deck;
+  return (
+    <section className="search-screen" aria-label={t('app.search.title')}>
+      <div className="deck">
+        {state.status === 'loading' && <Loading />}
+        {state.status === 'error' && <ErrorState message={errorText(t, state.error, 'app.search.failed')} onRetry={deck.reload} />}
+        {state.status === 'empty' && (
+          <EmptyState title={t('app.errors.noMoreProfiles')}>
+            <Link className="button" to="/Menu">
+              {t('app.search.changeFilters')}
+            </Link>
+          </EmptyState>
+        )}
+        {state.status === 'ready' && <SwipeCard key={state.card.profile_id} card={state.card} onDecide={decide} />}
+      </div>
+      {deck.limitReached && (
+        <div className="like-limit card" role="alert">
+          <p>{errorText(t, deck.limitReached, 'errors.like_limit')}</p>
+          <Link className="button block" to="/subscription">
+            {t('app.search.getPremium')}
+          </Link>
+          <button type="button" className="button secondary block" onClick={deck.dismissLimit}>
+            {t('app.common.close')}
+          </button>
+        </div>
+      )}
+      <div className="deck-buttons">
+        <button type="button" className="round-button nope" disabled={state.status !== 'ready'} onClick={() => decide(false)} aria-label={t('app.search.dislike')}>
+          <svg viewBox="0 0 24 24" width="30" height="30" aria-hidden="true">
+            <path fill="currentColor" d="M18.3 5.7 12 12l6.3 6.3-1.4 1.4L10.6 13.4 4.3 19.7 2.9 18.3 9.2 12 2.9 5.7l1.4-1.4 6.3 6.3 6.3-6.3z" />
+          </svg>
+        </button>
+        <button type="button" className="round-button like" disabled={state.status !== 'ready'} onClick={() => decide(true)} aria-label={t('app.search.like')}>
+          <svg viewBox="0 0 24 24" width="30" height="30" aria-hidden="true">
+            <path fill="currentColor" d="M12 21.4 10.6 20C5.4 15.4 2 12.3 2 8.5 2 5.4 4.4 3 7.5 3c1.7 0 3.4.8 4.5 2.1C13.1 3.8 14.8 3 16.5 3 19.6 3 22 5.4 22 8.5c0 3.8-3.4 6.9-8.6 11.5z" />
+          </svg>
+        </button>
+      </div>
+      {match && <MatchOverlay profile={match} onClose={() => setMatch(null)} />}
+    </section>
+  );
+}

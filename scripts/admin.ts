@@ -1,0 +1,87 @@
+/**
+ * Admin tools on the server's own database (the same DATABASE_URL / DATA_DIR as the server):
+ *   npm run admin -- reports                 open reports, oldest first
+ *   npm run admin -- dismiss <reportId>      close a report as unfounded (the profile returns to search)
+ *   npm run admin -- ban-report <reportId>   ban the reported user
+ *   npm run admin -- ban <userId|email>      ban: sessions end at once, the profile is hidden
+ *   npm run admin -- unban <userId|email>
+ *   npm run admin -- grant <userId|email> <days>   premium as a gift
+ *   npm run admin -- refund <paymentId>      mark a payment refunded and take its days back
+ *   npm run admin -- flags                   open moderation flags
+ *   npm run admin -- resolve-flag <flagId>
+ *   npm run admin -- stats [days]            numbers for the last day (or days)
+ * Prints one JSON object per line; exits 64 on a usage error, 1 when the command was refused.
+ */
+import { openDatabase } from '../db/client.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { systemClock } from '../server/clock.ts';
+import { loadEnv } from '../server/env.ts';
+import { AppError } from '../server/errors.ts';
+import { AdminService } from '../server/features/admin/adminService.ts';
+
+const [command = '', ...args] = process.argv.slice(2);
+const usage = () => {
+  console.error('usage: npm run admin -- reports | dismiss <id> | ban-report <id> | ban <user> | unban <user> | grant <user> <days> | refund <paymentId> | flags | resolve-flag <id> | stats [days]');
+  process.exit(64);
+};
+const idArg = (value: string | undefined): number => {
+  if (!value || !/^\d{1,12}$/.test(value)) usage();
+  return Number(value);
+};
+
+const env = loadEnv();
+const handle = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
+await migrateToLatest(handle.db, handle.schema);
+const admin = new AdminService(handle.db, systemClock);
+const print = (value: unknown) => console.log(JSON.stringify(value));
+
+try {
+  switch (command) {
+    case 'reports':
+      for (const report of await admin.openReports()) print(report);
+      break;
+    case 'dismiss':
+      print({ dismissed: await admin.dismissReport(idArg(args[0])) });
+      break;
+    case 'ban-report':
+      print({ banned: await admin.banFromReport(idArg(args[0])) });
+      break;
+    case 'ban':
+    case 'unban': {
+      if (!args[0]) usage();
+      const userId = await admin.findUserId(args[0] ?? '');
+      print(command === 'ban' ? { userId, banned: await admin.ban(userId) } : { userId, unbanned: await admin.unban(userId) });
+      break;
+    }
+    case 'grant': {
+      if (!args[0]) usage();
+      const days = idArg(args[1]);
+      if (days < 1 || days > 3660) usage();
+      const userId = await admin.findUserId(args[0] ?? '');
+      print({ userId, premiumUntil: await admin.grantPremium(userId, days) });
+      break;
+    }
+    case 'refund':
+      print(await admin.refund(idArg(args[0])));
+      break;
+    case 'flags':
+      for (const flag of await admin.openFlags()) print(flag);
+      break;
+    case 'resolve-flag':
+      print({ resolved: await admin.resolveFlag(idArg(args[0])) });
+      break;
+    case 'stats': {
+      const days = args[0] ? idArg(args[0]) : 1;
+      print(await admin.stats(new Date(Date.now() - days * 86_400_000)));
+      break;
+    }
+    default:
+      usage();
+  }
+} catch (error) {
+  if (!(error instanceof AppError)) throw error;
+  console.error(`${error.code}: ${error.message}`);
+  process.exitCode = 1;
+} finally {
+  await handle.db.destroy();
+}

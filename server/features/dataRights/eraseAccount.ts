@@ -1,0 +1,23 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import type { PhotoStore } from '../photos/photoStore.ts';
+
+/**
+ * Deletes a user and everything of theirs: rows go by the database's cascades from `users`, photo files
+ * are removed after the transaction commits (a failed delete leaves the files of a user who still exists).
+ * Answers whether there was such a user.
+ */
+export async function eraseAccount(db: Kysely<Database>, photos: PhotoStore, userId: number): Promise<boolean> {
+  const { files, deleted } = await db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('photos')
+      .innerJoin('profiles', 'profiles.id', 'photos.profile_id')
+      .select(['photos.file_name', 'photos.blur_name'])
+      .where('profiles.user_id', '=', userId)
+      .execute();
+    const result = await trx.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
+    return { files: rows, deleted: Number(result.numDeletedRows) > 0 };
+  });
+  await photos.remove(files.map((f) => ({ fileName: f.file_name, blurName: f.blur_name })));
+  return deleted;
+}

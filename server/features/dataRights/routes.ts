@@ -1,0 +1,23 @@
+import { deleteAccountBody } from '../../contract/dataRights.ts';
+import { requireUser } from '../../http/auth.ts';
+import { clearCookie, cookieNames } from '../../http/sessionCookie.ts';
+import type { AppRouter } from '../../http/context.ts';
+import { parse } from '../../http/validate.ts';
+import type { Services } from '../../services.ts';
+
+export function dataRightsRoutes(router: AppRouter, { dataRights, cookies }: Services): void {
+  router.get('/export', async (ctx) => {
+    const auth = requireUser(ctx);
+    ctx.set('Content-Disposition', 'attachment; filename="iskra-my-data.json"');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await dataRights.export(auth.userId);
+  });
+
+  router.post('/delete_account', async (ctx) => {
+    const auth = requireUser(ctx);
+    const { password } = parse(deleteAccountBody, ctx.request.body);
+    await dataRights.deleteAccount(auth.userId, auth.sessionHash, password);
+    clearCookie(ctx, cookies, cookieNames(cookies).session);
+    ctx.body = { message: 'Account deleted' };
+  });
+}

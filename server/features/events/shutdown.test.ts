@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventStreamClient } from '../../test/eventStream.ts';
+import { createPerson } from '../../test/people.ts';
+import { createTestApp, type TestApp } from '../../test/testApp.ts';
+
+describe('event streams on shutdown', () => {
+  const stopping = new AbortController();
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp('sqlite', { shutdownSignal: stopping.signal });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('end when the process shuts down, so the server can close without cutting requests', async () => {
+    const person = await createPerson(app);
+    const stream = await EventStreamClient.open(`${app.url}/api/events`, { cookie: `iskra_session=${person.browser.cookie('iskra_session') ?? ''}` });
+    let ended = false;
+    void stream.ended.then(() => (ended = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(ended).toBe(false);
+    stopping.abort();
+    await stream.ended;
+    expect(ended).toBe(true);
+    // The user is no longer counted online once their last stream is gone.
+    await expect
+      .poll(async () => (await app.database.db.selectFrom('users').select('online_until').where('id', '=', person.userId).executeTakeFirstOrThrow()).online_until ?? '')
+      .toSatisfy((until: string) => Date.parse(until) <= app.clock.now().getTime());
+  });
+});

@@ -1,0 +1,17 @@
+import { addSeconds } from '../../clock.ts';
+import { eraseAccount } from '../dataRights/eraseAccount.ts';
+import type { JobContext, JobCounts } from './job.ts';
+
+export const unverifiedGraceDays = 7;
+
+/**
+ * E-mail accounts never confirmed within a week: nobody can sign in to them, and the address may not even
+ * belong to whoever typed it. Deleted one by one with everything of theirs, like a requested deletion.
+ */
+export async function deleteUnverified({ db, clock, photos }: JobContext): Promise<JobCounts> {
+  const cutoff = addSeconds(clock.now(), -unverifiedGraceDays * 24 * 3600).toISOString();
+  const stale = await db.selectFrom('users').select('id').where('verified_at', 'is', null).where('created_at', '<', cutoff).execute();
+  let deleted = 0;
+  for (const { id } of stale) if (await eraseAccount(db, photos, id)) deleted += 1;
+  return { deleted };
+}

@@ -1,0 +1,37 @@
+import type SQLite from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../../../db/client.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { Language } from '../../../locales/index.ts';
+import type { Clock } from '../../clock.ts';
+import type { Logger } from '../../logger.ts';
+import type { PhotoStore } from '../photos/photoStore.ts';
+import type { PremiumService } from '../premium/service.ts';
+
+/** What a job did, for the log and the job_runs row: e.g. `{ deleted: 3 }`. */
+export type JobCounts = Record<string, number>;
+
+/** Everything a job may touch; built once in server/main.ts (or scripts/job.ts) and by tests. */
+export interface JobContext {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  clock: Clock;
+  logger: Logger;
+  dataDir: string;
+  photos: PhotoStore;
+  /** Payments: the reconciliation of pending YooKassa payments. */
+  premium?: Pick<PremiumService, 'reconcile'> | undefined;
+  /** SQLite only: the connection, for the online backup. */
+  sqlite?: SQLite.Database | undefined;
+  /** Sends a message, written in each admin's language, to every admin (the bot, ADMIN_TELEGRAM_IDS); answers how many got it. Absent without a bot. */
+  tellAdmins?: ((text: (language: Language) => string) => Promise<number>) | undefined;
+}
+
+export interface JobDefinition {
+  name: string;
+  /** node-cron expression, in UTC. */
+  schedule: string;
+  /** How long the lock is held at most; a run that takes longer could overlap with the next. */
+  leaseSeconds: number;
+  run(ctx: JobContext): Promise<JobCounts>;
+}

@@ -1,0 +1,24 @@
+import { addSeconds } from '../../clock.ts';
+import type { JobContext, JobCounts } from './job.ts';
+
+/** A test checkout nobody finished within this long is abandoned. */
+export const pendingPaymentHours = 24;
+
+/**
+ * Settles payments left pending: YooKassa's are read back from its API after ten minutes (see
+ * PremiumService.reconcile); an abandoned test checkout becomes canceled after a day. Conditional on the
+ * status, so a payment credited meanwhile stays credited. Stars payments are settled by the bot's updates.
+ */
+export async function settlePendingPayments({ db, clock, premium }: JobContext): Promise<JobCounts> {
+  // First ask YooKassa about its pending payments (a lost notification must not lose a purchase).
+  const reconciled = premium ? await premium.reconcile() : { checked: 0, credited: 0, canceled: 0 };
+  const cutoff = addSeconds(clock.now(), -pendingPaymentHours * 3600).toISOString();
+  const result = await db
+    .updateTable('payments')
+    .set({ status: 'canceled' })
+    .where('status', '=', 'pending')
+    .where('provider', '=', 'test')
+    .where('created_at', '<', cutoff)
+    .executeTakeFirst();
+  return { abandoned: Number(result.numUpdatedRows), providerChecked: reconciled.checked, credited: reconciled.credited, canceled: reconciled.canceled };
+}
