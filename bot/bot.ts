@@ -5,6 +5,7 @@ import { accountFeature } from './features/account.ts';
 import { adminFeature } from './features/admin.ts';
 import { helpFeature } from './features/help.ts';
 import { languageFeature } from './features/language.ts';
+import { preCheckoutFeature, successfulPaymentFeature } from './features/payments.ts';
 import { startFeature } from './features/start.ts';
 import { unhandledFeature } from './features/unhandled.ts';
 import { messageRateLimiter, telegramLimits } from './rateLimiter.ts';
@@ -30,7 +31,9 @@ export function createBot(deps: BotDeps): Bot<BotContext> {
   bot
     .errorBoundary(
       handleError,
+      ...(deps.stars ? [preCheckoutFeature(deps.stars, deps.logger)] : []),
       accountFeature(deps.users),
+      ...(deps.stars ? [successfulPaymentFeature(deps.stars)] : []),
       startFeature(deps.users, deps.publicUrl),
       languageFeature(deps.users, deps.publicUrl),
       helpFeature(),

@@ -4,6 +4,7 @@ import type { Language } from '../locales/index.ts';
 import type { TelegramUserService } from '../server/features/telegram/telegramUsers.ts';
 import type { Logger } from '../server/logger.ts';
 import type { AdminService } from '../server/features/admin/adminService.ts';
+import type { StarsSettlement } from './features/payments.ts';
 
 /** What the bot needs from the accounts side: the same Telegram-keyed accounts the Mini App signs in to. */
 export type BotUsers = Pick<TelegramUserService, 'ensure' | 'markBotStarted' | 'markUnreachable' | 'setLanguage'>;
@@ -20,6 +21,8 @@ export interface BotDeps {
   botInfo?: import('grammy').Bot['botInfo'] | undefined;
   /** ADMIN_TELEGRAM_IDS and what they may do: /stats and the report buttons. */
   admins?: { ids: readonly number[]; service: AdminService } | undefined;
+  /** Telegram Stars purchases: the pre-checkout check and the crediting; without it they are not handled. */
+  stars?: StarsSettlement | undefined;
   /** Outgoing message pacing; Telegram's limits by default. */
   limits?: { perChatIntervalMs: number; minGapMs: number } | undefined;
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../server/logger.ts';
 import { createBot } from './bot.ts';
 import type { BotDeps, BotUsers } from './context.ts';
 import { configureBot } from './setup.ts';
+import { allowedUpdates } from './updates.ts';
 import { webhookHandler, webhookSecret } from './webhook.ts';
 
 export interface LaunchOptions {
@@ -15,6 +16,7 @@ export interface LaunchOptions {
   users: BotUsers;
   logger: Logger;
   admins?: BotDeps['admins'];
+  stars?: BotDeps['stars'];
 }
 
 export interface LaunchedBot {
@@ -71,6 +73,7 @@ export function launchBot(options: LaunchOptions): LaunchedBot {
     publicUrl: options.publicUrl,
     apiRoot: options.apiRoot,
     admins: options.admins,
+    stars: options.stars,
   });
 
   if (options.mode === 'webhook') {
@@ -90,7 +93,7 @@ export function launchBot(options: LaunchOptions): LaunchedBot {
     startPolling() {
       bot
         .start({
-          allowed_updates: ['message', 'callback_query'],
+          allowed_updates: [...allowedUpdates],
           onStart: (info) => {
             logger.info({ bot: info.username }, 'Telegram bot: polling');
             configureBot(bot.api, options.publicUrl).catch((error: unknown) => {

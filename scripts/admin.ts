@@ -5,23 +5,25 @@
  *   npm run admin -- ban-report <reportId>   ban the reported user
  *   npm run admin -- ban <userId|email>      ban: sessions end at once, the profile is hidden
  *   npm run admin -- unban <userId|email>
- *   npm run admin -- grant <userId|email> <days>   premium as a gift
- *   npm run admin -- refund <paymentId>      mark a payment refunded and take its days back
+ *   npm run admin -- grant-premium <userId|email> <days>   premium as a gift (also: grant)
+ *   npm run admin -- refund <paymentId>      refund (Stars through the bot) and take its days back
  *   npm run admin -- flags                   open moderation flags
  *   npm run admin -- resolve-flag <flagId>
  *   npm run admin -- stats [days]            numbers for the last day (or days)
  * Prints one JSON object per line; exits 64 on a usage error, 1 when the command was refused.
  */
+import { Api } from 'grammy';
 import { openDatabase } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { systemClock } from '../server/clock.ts';
 import { loadEnv } from '../server/env.ts';
 import { AppError } from '../server/errors.ts';
 import { AdminService } from '../server/features/admin/adminService.ts';
+import { starsApiFor } from '../server/features/premium/stars.ts';
 
 const [command = '', ...args] = process.argv.slice(2);
 const usage = () => {
-  console.error('usage: npm run admin -- reports | dismiss <id> | ban-report <id> | ban <user> | unban <user> | grant <user> <days> | refund <paymentId> | flags | resolve-flag <id> | stats [days]');
+  console.error('usage: npm run admin -- reports | dismiss <id> | ban-report <id> | ban <user> | unban <user> | grant-premium <user> <days> | refund <paymentId> | flags | resolve-flag <id> | stats [days]');
   process.exit(64);
 };
 const idArg = (value: string | undefined): number => {
@@ -32,7 +34,8 @@ const idArg = (value: string | undefined): number => {
 const env = loadEnv();
 const handle = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
 await migrateToLatest(handle.db, handle.schema);
-const admin = new AdminService(handle.db, systemClock);
+// Stars refunds need the bot's API (the same BOT_TOKEN and TELEGRAM_API_ROOT as the server).
+const admin = new AdminService(handle.db, systemClock, env.BOT_TOKEN ? starsApiFor(new Api(env.BOT_TOKEN, { apiRoot: env.TELEGRAM_API_ROOT })) : undefined);
 const print = (value: unknown) => console.log(JSON.stringify(value));
 
 try {
@@ -53,7 +56,8 @@ try {
       print(command === 'ban' ? { userId, banned: await admin.ban(userId) } : { userId, unbanned: await admin.unban(userId) });
       break;
     }
-    case 'grant': {
+    case 'grant':
+    case 'grant-premium': {
       if (!args[0]) usage();
       const days = idArg(args[1]);
       if (days < 1 || days > 3660) usage();

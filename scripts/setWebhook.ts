@@ -5,6 +5,7 @@
  * BOT_MODE=webhook. `npm run bot:set-webhook -- --delete` removes the webhook (back to polling).
  */
 import { Api } from 'grammy';
+import { allowedUpdates } from '../bot/updates.ts';
 import { configureBot } from '../bot/setup.ts';
 import { webhookPath, webhookSecret } from '../bot/webhook.ts';
 import { EnvError, loadEnv } from '../server/env.ts';
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
   const url = new URL(webhookPath, env.PUBLIC_URL).toString();
   await api.setWebhook(url, {
     secret_token: webhookSecret(env.BOT_TOKEN, env.SESSION_SECRET),
-    allowed_updates: ['message', 'callback_query'],
+    allowed_updates: [...allowedUpdates],
   });
   await configureBot(api, env.PUBLIC_URL);
   console.log(`Webhook set to ${url}`);

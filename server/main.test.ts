@@ -105,7 +105,7 @@ describe('the server process with a bot token (npm start)', () => {
     expect(telegram.callsOf('setWebhook').at(-1)).toEqual({
       url: 'https://iskra.test/telegram/webhook',
       secret_token: webhookSecret(testBotToken, sessionSecret),
-      allowed_updates: ['message', 'callback_query'],
+      allowed_updates: ['message', 'callback_query', 'pre_checkout_query'],
     });
   });
 });

@@ -16,6 +16,8 @@ import { createLogMailer, createSmtpMailer } from './mail/mailer.ts';
 import { jobContextFor } from './features/jobs/jobContext.ts';
 import { jobs } from './features/jobs/jobs.ts';
 import { yookassaFromEnv } from './features/premium/yookassaSetup.ts';
+import { PremiumService } from './features/premium/service.ts';
+import { starsApiFor } from './features/premium/stars.ts';
 import { startScheduler } from './features/jobs/scheduler.ts';
 import { AdminService } from './features/admin/adminService.ts';
 import { adminMessenger, parseAdminIds, reportAlerter } from '../bot/admins.ts';
@@ -46,6 +48,8 @@ async function main(): Promise<void> {
     users: new TelegramUserService(db, systemClock),
     logger,
     admins: { ids: adminIds, service: admin },
+    // The bot settles Stars purchases on the same data the app's payments write.
+    stars: new PremiumService(db, dialect, systemClock, env.SESSION_SECRET, env.PAYMENT_PROVIDER === 'test', { logger }),
   });
   // Bot notifications leave through a queue drained here, never inside a request.
   const notifications = bot.api ? new NotificationWorker(db, createTelegramNotifier(bot.api, env.PUBLIC_URL), systemClock, logger) : undefined;
@@ -61,6 +65,7 @@ async function main(): Promise<void> {
     trustProxy: env.TRUST_PROXY,
     testPaymentProvider: env.PAYMENT_PROVIDER === 'test',
     yookassa: yookassaFromEnv(env),
+    stars: bot.api ? starsApiFor(bot.api) : undefined,
     ...(eventBus ? { eventBus } : {}),
     botToken: env.BOT_TOKEN,
     google: env.GOOGLE_CLIENT_ID ? { clientId: env.GOOGLE_CLIENT_ID, jwksUrl: env.GOOGLE_JWKS_URL } : undefined,

@@ -23,6 +23,7 @@ import { RateCounter } from './features/rateLimits/rateCounter.ts';
 import { ChatService } from './features/chat/service.ts';
 import { PremiumService } from './features/premium/service.ts';
 import type { YooKassaClient } from './features/premium/yookassa.ts';
+import type { StarsApi } from './features/premium/stars.ts';
 import type { AddressRanges } from './features/premium/addressRanges.ts';
 import { yookassaNotifyPath } from './features/premium/routes.ts';
 import { InProcessEventBus, type EventBus } from './features/events/eventBus.ts';
@@ -65,6 +66,8 @@ export interface AppDeps {
   botStatus?: () => Promise<'off' | 'ok' | 'unreachable'>;
   /** Aborted when the process shuts down: long-lived responses (event streams) end then. */
   shutdownSignal?: AbortSignal;
+  /** Telegram Stars through the bot (invoice links, refunds); purchases inside Telegram are refused without. */
+  stars?: StarsApi | undefined;
   /** PAYMENT_PROVIDER=yookassa: the API client, the return page and the addresses notifications may come from. */
   yookassa?: { client: YooKassaClient; returnUrl: string; allowedRanges: AddressRanges } | undefined;
   /** Called with a new report's id once committed (main.ts forwards it to the admins in the bot). */
@@ -138,8 +141,11 @@ export function buildServices(deps: AppDeps): Services {
       clock,
       deps.sessionSecret,
       deps.testPaymentProvider ?? !deps.yookassa,
-      deps.yookassa ? { client: deps.yookassa.client, returnUrl: deps.yookassa.returnUrl } : undefined,
-      deps.logger,
+      {
+        yookassa: deps.yookassa ? { client: deps.yookassa.client, returnUrl: deps.yookassa.returnUrl } : undefined,
+        stars: deps.stars,
+        logger: deps.logger,
+      },
     ),
     yookassaRanges: deps.yookassa?.allowedRanges,
     eventBus,

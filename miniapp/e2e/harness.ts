@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { PublicConfig } from '../../server/contract/config.ts';
-import { createTestApp, type TestApp } from '../../server/test/testApp.ts';
+import { createTestApp, type TestApp, type TestAppOptions } from '../../server/test/testApp.ts';
 import { launchChromium } from './chromium.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -35,8 +35,8 @@ export interface Site {
 /** The bot token the site checks Mini App init data against. */
 export const e2eBotToken = '123456789:e2e-test-bot-token';
 
-export async function startSite(): Promise<Site> {
-  const app = await createTestApp('sqlite', { frontendDist: distDir, publicConfig: testConfig, botToken: e2eBotToken });
+export async function startSite(options: Pick<TestAppOptions, 'stars'> = {}): Promise<Site> {
+  const app = await createTestApp('sqlite', { frontendDist: distDir, publicConfig: testConfig, botToken: e2eBotToken, ...options });
   const chromium = await launchChromium();
   return {
     app,

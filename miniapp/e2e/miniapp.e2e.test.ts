@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { e2eBotToken, startSite, watchErrors, type Site } from './harness.ts';
 import { signInitData } from './signedIn.ts';
+import { createPerson } from '../../server/test/people.ts';
 
 /**
  * The Mini App path in a normal Chromium, faked the way Telegram's Android client hosts it: launch
@@ -10,8 +11,18 @@ import { signInitData } from './signedIn.ts';
  */
 describe('the Mini App inside (faked) Telegram', () => {
   let site: Site;
+  let invoices: string[] = [];
   beforeAll(async () => {
-    site = await startSite();
+    // Purchases inside Telegram are invoices in Stars; the link is what the bot's createInvoiceLink answers.
+    site = await startSite({
+      stars: {
+        createInvoiceLink: (invoice) => {
+          invoices.push(invoice.payload);
+          return Promise.resolve(`https://t.me/$iskra_e2e_invoice_${invoices.length}`);
+        },
+        refund: () => Promise.resolve(),
+      },
+    });
   });
   afterAll(async () => {
     await site.close();
@@ -80,6 +91,60 @@ describe('the Mini App inside (faked) Telegram', () => {
       'web_app_setup_back_button',
       { is_visible: true },
     ]);
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('buys premium with a Stars invoice opened by the invoice call, then shows the result page', async () => {
+    invoices = [];
+    // Someone who already has a profile (people without one are sent to create it first).
+    const person = await createPerson(site.app, { name: 'Оля' });
+    await site.app.database.db.updateTable('users').set({ telegram_id: '4343' }).where('id', '=', person.userId).execute();
+    const context = await site.context({ language: 'ru' });
+    await context.addInitScript(() => {
+      const events: [string, unknown][] = [];
+      Object.assign(window, {
+        __events: events,
+        TelegramWebviewProxy: {
+          postEvent(type: string, data: string) {
+            events.push([type, data ? (JSON.parse(data) as unknown) : null]);
+          },
+        },
+      });
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const errors = watchErrors(page);
+    const launch = new URLSearchParams({
+      tgWebAppData: signInitData(e2eBotToken, { id: 4343, first_name: 'Оля', language_code: 'ru' }),
+      tgWebAppVersion: '8.0',
+      tgWebAppPlatform: 'android',
+      tgWebAppThemeParams: JSON.stringify({ bg_color: '#ffffff', text_color: '#000000', button_color: '#5288c1', button_text_color: '#ffffff' }),
+    });
+    await page.goto(`/#${launch.toString()}`);
+    await page.getByRole('link', { name: ru.app.nav.menu }).click();
+    await page.getByRole('link', { name: ru.app.premium.seePlans }).click();
+    await page.getByRole('button', { name: new RegExp(ru.app.premium.plans['30']) }).click();
+    // Priced in Stars, as Telegram will charge.
+    await page.locator('.plan-price', { hasText: '300 ⭐' }).waitFor();
+    await page.getByRole('button', { name: ru.app.premium.buyNow }).click();
+
+    // No navigation: Telegram's invoice sheet is asked for by its slug, and the app waits for its answer.
+    const events = async () => page.evaluate(() => (window as unknown as { __events: [string, unknown][] }).__events);
+    await expect.poll(async () => (await events()).find(([n]) => n === 'web_app_open_invoice')).toEqual(['web_app_open_invoice', { slug: 'iskra_e2e_invoice_1' }]);
+    expect(invoices).toHaveLength(1);
+    expect(new URL(page.url()).pathname).toBe('/subscription');
+    await page.getByText(ru.app.premium.processing).waitFor();
+    await page.screenshot({ path: 'artifacts/screenshots/stars-invoice-waiting-ru.png' });
+
+    // Telegram reports the sheet closed after paying.
+    await page.evaluate(() => {
+      const webView = (window as unknown as { Telegram: { WebView: { receiveEvent(name: string, data: unknown): void } } }).Telegram.WebView;
+      webView.receiveEvent('invoice_closed', { slug: 'iskra_e2e_invoice_1', status: 'paid' });
+    });
+    await page.waitForURL('**/confirm');
+    await page.getByRole('heading', { name: ru.app.result.successTitle }).waitFor();
+    await page.screenshot({ path: 'artifacts/screenshots/stars-paid-ru.png' });
     await context.close();
     expect(errors).toEqual([]);
   });

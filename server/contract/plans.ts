@@ -10,6 +10,8 @@ export const plan = z.object({
   price: z.number().nonnegative(),
   interval: z.number().int().positive(),
   discount: z.number().int().min(0).max(100).nullable().optional(),
+  /** Present when this caller pays in Telegram Stars (the Mini App of a Telegram account): the price in Stars. */
+  stars: z.number().int().positive().optional(),
 });
 export type Plan = z.infer<typeof plan>;
 

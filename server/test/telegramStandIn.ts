@@ -155,6 +155,8 @@ export class TelegramStandIn {
           from: testBotInfo,
           text: payload.text,
         };
+      case 'createInvoiceLink':
+        return `https://t.me/$iskra_test_invoice_${this.calls.length}`;
       default:
         return true;
     }

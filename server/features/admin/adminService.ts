@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
-import { notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
+import type { StarsApi } from '../premium/stars.ts';
 import { extendedEnd } from '../premium/plans.ts';
 import { statsSince, type Stats } from './stats.ts';
 
@@ -26,6 +27,8 @@ export class AdminService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
+    /** Refunds of Stars payments go back through the bot (refundStarPayment); without it they are refused. */
+    private readonly stars?: Pick<StarsApi, 'refund'>,
   ) {}
 
   async openReports(limit = 50): Promise<OpenReport[]> {
@@ -129,10 +132,23 @@ export class AdminService {
 
   /**
    * Marks a credited payment refunded and takes its days back off the subscription (never into the past).
-   * The money itself goes back through the provider's dashboard or API; this keeps our records in step.
+   * Stars go back to the buyer through Telegram first (a refusal there changes nothing here); rubles go back
+   * through the provider's dashboard, and this keeps our records in step.
    */
   async refund(paymentId: number): Promise<{ userId: number; premiumUntil: string | null }> {
     const now = this.clock.now();
+    const payment = await this.db
+      .selectFrom('payments')
+      .innerJoin('users', 'users.id', 'payments.user_id')
+      .select(['payments.provider', 'payments.provider_payment_id', 'payments.status', 'users.telegram_id'])
+      .where('payments.id', '=', paymentId)
+      .executeTakeFirst();
+    if (!payment || payment.status !== 'succeeded') throw notFound('payment_not_refundable', 'No credited payment with this id');
+    if (payment.provider === 'stars') {
+      if (!this.stars) throw new AppError(503, 'bot_unavailable', 'Stars refunds need BOT_TOKEN');
+      if (!payment.telegram_id || !payment.provider_payment_id) throw notFound('payment_not_refundable', 'No Telegram charge to refund');
+      await this.stars.refund(Number(payment.telegram_id), payment.provider_payment_id);
+    }
     return this.db.transaction().execute(async (trx) => {
       const moved = await trx.updateTable('payments').set({ status: 'refunded' }).where('id', '=', paymentId).where('status', '=', 'succeeded').executeTakeFirst();
       if (Number(moved.numUpdatedRows) === 0) throw notFound('payment_not_refundable', 'No credited payment with this id');

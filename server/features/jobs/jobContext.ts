@@ -22,7 +22,7 @@ export function jobContextFor(handle: DatabaseHandle, env: Env, logger: Logger, 
     dataDir: settings.dataDir,
     photos: new PhotoStore(path.join(settings.dataDir, 'uploads')),
     sqlite: handle.sqlite,
-    premium: new PremiumService(handle.db, handle.dialect, clock, env.SESSION_SECRET, env.PAYMENT_PROVIDER === 'test', yookassa, logger),
+    premium: new PremiumService(handle.db, handle.dialect, clock, env.SESSION_SECRET, env.PAYMENT_PROVIDER === 'test', { yookassa, logger }),
     tellAdmins: api ? adminMessenger(api, parseAdminIds(settings.adminTelegramIds), handle.db, logger) : undefined,
   };
 }

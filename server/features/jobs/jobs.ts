@@ -16,7 +16,7 @@ export const jobs: readonly JobDefinition[] = [
   { name: 'cleanup_expired', schedule: '*/15 * * * *', leaseSeconds: 600, run: cleanupExpired },
   { name: 'delete_unverified', schedule: '20 3 * * *', leaseSeconds: 1800, run: deleteUnverified },
   { name: 'orphan_uploads', schedule: '40 3 * * *', leaseSeconds: 1800, run: deleteOrphanUploads },
-  { name: 'settle_payments', schedule: '5 * * * *', leaseSeconds: 600, run: settlePendingPayments },
+  { name: 'settle_payments', schedule: '*/10 * * * *', leaseSeconds: 600, run: settlePendingPayments },
   { name: 'premium_reminders', schedule: '0 9 * * *', leaseSeconds: 1800, run: sendPremiumReminders },
   { name: 'sqlite_backup', schedule: '0 2 * * *', leaseSeconds: 3600, run: backupSqlite },
   { name: 'shared_device_likes', schedule: '30 * * * *', leaseSeconds: 900, run: flagSharedDeviceLikes },

@@ -2,7 +2,7 @@ import { translatorFor, type Language } from '../../../locales/index.ts';
 import { checkoutParams, checkoutQuery, paymentBody, yookassaNotification } from '../../contract/payments.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { requireUser } from '../../http/auth.ts';
-import type { AppRouter } from '../../http/context.ts';
+import type { AppRouter, SessionAuth } from '../../http/context.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
 import { offeredPlans, plans } from './plans.ts';
@@ -15,8 +15,12 @@ export const yookassaNotifyPath = '/api/payments/yookassa/notify';
 export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logger }: Services): void {
   const languageOf = (ctx: { state: { auth: { language: Language } | null } }) => ctx.state.auth?.language ?? 'ru';
 
-  router.get('/plans', (ctx) => {
+  /** The same rule as POST /payment: a Telegram account in the Mini App pays in Stars. */
+  const paysInStars = async (auth: SessionAuth | null) => auth !== null && auth.via === 'bearer' && (await premium.paysInStars(auth.userId));
+
+  router.get('/plans', async (ctx) => {
     const t = translatorFor(languageOf(ctx));
+    const inStars = await paysInStars(ctx.state.auth);
     ctx.body = {
       plans: offeredPlans(premium.testProvider).map((p) => ({
         id: p.id,
@@ -24,6 +28,7 @@ export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logg
         price: p.price,
         interval: p.intervalDays,
         discount: p.discount,
+        ...(inStars ? { stars: p.stars } : {}),
       })),
     };
   });
@@ -35,6 +40,12 @@ export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logg
   router.post('/payment', async (ctx) => {
     const auth = requireUser(ctx);
     const { amount, interval } = parse(paymentBody, ctx.request.body);
+    // Telegram allows digital goods inside a Mini App only for Stars: the Mini App (a bearer session of a
+    // Telegram account) gets an invoice link, which it opens with the invoice call instead of navigating.
+    if (await paysInStars(auth)) {
+      ctx.body = { payment_url: await premium.startStars(auth.userId, amount, interval) };
+      return;
+    }
     if (premium.webProvider === 'yookassa') {
       ctx.body = { payment_url: await premium.startYooKassa(auth.userId, amount, interval) };
       return;

@@ -7,6 +7,7 @@ import { AppError, badRequest, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { translatorFor } from '../../../locales/index.ts';
 import { YooKassaError, type YooKassaClient } from './yookassa.ts';
+import { invoicePayload, paymentIdOf, starsSubscriptionPeriod, type StarsApi, type StarsCheckout, type StarsPayment } from './stars.ts';
 import { safeEqual } from '../../safeEqual.ts';
 import { extendedEnd, planFor, type PlanDefinition } from './plans.ts';
 
@@ -34,9 +35,23 @@ export class PremiumService {
     private readonly clock: Clock,
     private readonly secret: string,
     readonly testProvider: boolean,
-    private readonly yookassa?: YooKassaSetup,
-    private readonly logger?: Logger,
+    private readonly providers: { yookassa?: YooKassaSetup | undefined; stars?: StarsApi | undefined; logger?: Logger | undefined } = {},
   ) {}
+
+  private get yookassa() {
+    return this.providers.yookassa;
+  }
+
+  private get logger() {
+    return this.providers.logger;
+  }
+
+  /** Whether this user's purchases inside Telegram are sold in Stars: a bot is running and they have a Telegram account. */
+  async paysInStars(userId: number): Promise<boolean> {
+    if (!this.providers.stars) return false;
+    const user = await this.db.selectFrom('users').select('telegram_id').where('id', '=', userId).executeTakeFirst();
+    return Boolean(user?.telegram_id);
+  }
 
   /** Which web provider takes payments in rubles: the built-in test checkout, YooKassa, or none. */
   get webProvider(): 'test' | 'yookassa' | null {
@@ -160,6 +175,93 @@ export class PremiumService {
     return counts;
   }
 
+  /**
+   * A purchase inside Telegram: a pending row, then an invoice link in Stars from the bot (the month as a
+   * Stars subscription that renews every 30 days, the others once). The app opens the link with the Mini
+   * App's invoice call; the bot credits on successful_payment.
+   */
+  async startStars(userId: number, amount: number, interval: number): Promise<string> {
+    const stars = this.providers.stars;
+    if (!stars) throw new AppError(503, 'provider_unavailable', 'Error processing payment');
+    const { id, plan } = await this.createPayment(userId, amount, interval, 'stars');
+    const user = await this.db.selectFrom('users').select('language').where('id', '=', userId).executeTakeFirst();
+    const t = translatorFor(user?.language ?? 'ru');
+    try {
+      return await stars.createInvoiceLink({
+        title: t('premium.stars.title', { plan: t(`premium.plans.${plan.id}`) }),
+        description: t('premium.stars.description'),
+        payload: invoicePayload(id),
+        stars: plan.stars,
+        subscriptionPeriod: plan.id === 'month' ? starsSubscriptionPeriod : undefined,
+      });
+    } catch (error) {
+      this.logger?.warn({ err: error, payment: id }, 'Telegram: invoice link not created');
+      await this.cancel(id);
+      throw new AppError(502, 'payment_provider_error', 'Error processing payment');
+    }
+  }
+
+  /**
+   * The bot's pre_checkout_query: Telegram waits (at most 10 s) for a yes before taking the Stars. Yes only
+   * for our pending Stars payment of this very Telegram user, in Stars, for the stored amount.
+   */
+  async checkStarsCheckout(checkout: StarsCheckout): Promise<boolean> {
+    const payment = await this.starsPaymentOf(checkout);
+    return payment?.status === 'pending';
+  }
+
+  /**
+   * The bot's successful_payment: credits once per telegram_payment_charge_id, however often Telegram
+   * repeats it. The first payment credits the pending row; a subscription's renewal arrives with the same
+   * payload and a new charge id, and is recorded as a payment of its own that extends again.
+   */
+  async settleStars(paid: StarsPayment): Promise<'credited' | 'duplicate' | 'unknown'> {
+    const payment = await this.starsPaymentOf(paid);
+    if (!payment) {
+      this.logger?.error({ payload: paid.payload, chargeId: paid.chargeId }, 'Telegram: a Stars payment that matches no payment of ours');
+      return 'unknown';
+    }
+    const known = await this.db.selectFrom('payments').select(['id', 'status']).where('provider_payment_id', '=', paid.chargeId).executeTakeFirst();
+    if (known) return known.status === 'pending' && (await this.credit(known.id)) ? 'credited' : 'duplicate';
+    if (payment.status === 'pending' && !paid.isRenewal) return (await this.credit(payment.id, paid.chargeId)) ? 'credited' : 'duplicate';
+    // A renewal: its own row under the new charge id (unique), then the same once-only crediting.
+    const inserted = await this.db
+      .insertInto('payments')
+      .values({
+        user_id: payment.user_id,
+        provider: 'stars',
+        plan_id: payment.plan_id,
+        amount: payment.amount,
+        currency: 'XTR',
+        interval_days: payment.interval_days,
+        idempotence_key: randomUUID(),
+        provider_payment_id: paid.chargeId,
+        status: 'pending',
+        created_at: this.clock.now().toISOString(),
+        credited_at: null,
+      })
+      .onConflict((oc) => oc.column('provider_payment_id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) return 'duplicate';
+    return (await this.credit(inserted.id)) ? 'credited' : 'duplicate';
+  }
+
+  /** Our Stars payment named by an invoice payload, when it belongs to this Telegram user and amount. */
+  private async starsPaymentOf(checkout: StarsCheckout) {
+    const id = paymentIdOf(checkout.payload);
+    if (id === null || checkout.currency !== 'XTR') return undefined;
+    const payment = await this.db
+      .selectFrom('payments')
+      .innerJoin('users', 'users.id', 'payments.user_id')
+      .select(['payments.id', 'payments.user_id', 'payments.plan_id', 'payments.amount', 'payments.interval_days', 'payments.status'])
+      .where('payments.id', '=', id)
+      .where('payments.provider', '=', 'stars')
+      .where('users.telegram_id', '=', String(checkout.telegramUserId))
+      .executeTakeFirst();
+    return payment && payment.amount === checkout.totalAmount ? payment : undefined;
+  }
+
   /** The test checkout's capability: whoever holds the link may pay or cancel that one payment. */
   checkoutKey(paymentId: number): string {
     return createHmac('sha256', `checkout:${this.secret}`).update(String(paymentId)).digest('base64url');
@@ -177,14 +279,14 @@ export class PremiumService {
    * from pending only once (a conditional update), and the extension happens in the same transaction.
    * On SQLite this write is made fully durable (synchronous=FULL) before it is acknowledged.
    */
-  async credit(paymentId: number): Promise<boolean> {
+  async credit(paymentId: number, providerPaymentId?: string): Promise<boolean> {
     const now = this.clock.now();
     if (this.dialect === 'sqlite') await sql`pragma synchronous = FULL`.execute(this.db);
     try {
       return await this.db.transaction().execute(async (trx) => {
         const moved = await trx
           .updateTable('payments')
-          .set({ status: 'succeeded', credited_at: now.toISOString() })
+          .set({ status: 'succeeded', credited_at: now.toISOString(), ...(providerPaymentId ? { provider_payment_id: providerPaymentId } : {}) })
           .where('id', '=', paymentId)
           .where('status', '=', 'pending')
           .executeTakeFirst();

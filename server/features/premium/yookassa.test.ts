@@ -156,8 +156,7 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
 
     // The settle_payments job's reconciliation, as the job builds it (another process on the same data).
     const reconciler = new PremiumService(app.database.db, dialect, app.clock, 'another-process-secret-long-enough-000000', false, {
-      client: new YooKassaClient(yookassa.apiUrl, yookassa.shopId, yookassa.secretKey),
-      returnUrl: 'https://iskra.test/confirm',
+      yookassa: { client: new YooKassaClient(yookassa.apiUrl, yookassa.shopId, yookassa.secretKey), returnUrl: 'https://iskra.test/confirm' },
     });
     expect(await reconciler.reconcile()).toMatchObject({ checked: 0 });
     app.clock.advance(11 * 60);

@@ -31,6 +31,9 @@ export default function SubscriptionScreen() {
   const price = (rubles: number) =>
     new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'RUB', currencyDisplay: 'narrowSymbol', maximumFractionDigits: 0 }).format(rubles);
 
+  // Inside Telegram the server sells in Stars and says so by giving the Stars price.
+  const cost = (plan: Plan) => (plan.stars ? t('app.premium.starsPrice', { count: plan.stars }) : price(plan.price));
+
   async function buy(plan: Plan) {
     setProcessing(true);
     setError(null);
@@ -71,7 +74,7 @@ export default function SubscriptionScreen() {
             <li key={plan.id}>
               <button type="button" className="plan" onClick={() => setChosen(plan)}>
                 <span className="plan-title">{title(plan)}</span>
-                <span className="plan-price">{price(plan.price)}</span>
+                <span className="plan-price">{cost(plan)}</span>
                 {plan.discount ? <span className="badge">{t('app.premium.discount', { percent: plan.discount })}</span> : null}
               </button>
             </li>
@@ -81,7 +84,7 @@ export default function SubscriptionScreen() {
       {chosen && (
         <section className="card plan-details" aria-labelledby="plan-title">
           <h2 id="plan-title">{title(chosen)}</h2>
-          <p className="plan-price big">{price(chosen.price)}</p>
+          <p className="plan-price big">{cost(chosen)}</p>
           <p className="muted">{t('app.premium.periodDays', { count: chosen.interval })}</p>
           <ErrorLine message={error} />
           <div className="actions">
