@@ -141,6 +141,8 @@ describe.each(['ru', 'en'] as const)('the web app in %s', (language) => {
     const other = language === 'ru' ? 'en' : 'ru';
     await page.getByRole('switch', { name: t.app.menu.darkMode }).check();
     await page.getByRole('group', { name: t.app.language.label }).getByRole('button', { name: new RegExp(texts[other].app.language.short[other]) }).click();
+    // Reload once the switch has shown (as a person would), so the test checks what was kept, not a race.
+    await page.getByRole('heading', { name: texts[other].app.menu.filters }).waitFor();
     await page.reload();
     const o = texts[other];
     await page.getByRole('heading', { name: o.app.menu.filters }).waitFor();

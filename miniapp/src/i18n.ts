@@ -42,10 +42,11 @@ export async function initI18n(language: Language = initialLanguage()): Promise<
 }
 
 export async function changeLanguage(language: Language): Promise<void> {
+  // The choice is kept at once: a reload while the dictionary is still loading must not forget it.
+  writeStored(storageKeys.language, language);
   if (!i18next.hasResourceBundle(language, 'translation')) {
     i18next.addResourceBundle(language, 'translation', await loadDictionary(language));
   }
-  writeStored(storageKeys.language, language);
   document.documentElement.lang = language;
   await i18next.changeLanguage(language);
 }
