@@ -66,6 +66,7 @@ async function main(): Promise<void> {
     testPaymentProvider: env.PAYMENT_PROVIDER === 'test',
     yookassa: yookassaFromEnv(env),
     stars: bot.api ? starsApiFor(bot.api) : undefined,
+    adminTelegramIds: adminIds,
     ...(eventBus ? { eventBus } : {}),
     botToken: env.BOT_TOKEN,
     google: env.GOOGLE_CLIENT_ID ? { clientId: env.GOOGLE_CLIENT_ID, jwksUrl: env.GOOGLE_JWKS_URL } : undefined,

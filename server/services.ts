@@ -66,6 +66,8 @@ export interface AppDeps {
   botStatus?: () => Promise<'off' | 'ok' | 'unreachable'>;
   /** Aborted when the process shuts down: long-lived responses (event streams) end then. */
   shutdownSignal?: AbortSignal;
+  /** ADMIN_TELEGRAM_IDS, for what only admins are offered (the test plan with a real provider). */
+  adminTelegramIds?: readonly number[] | undefined;
   /** Telegram Stars through the bot (invoice links, refunds); purchases inside Telegram are refused without. */
   stars?: StarsApi | undefined;
   /** PAYMENT_PROVIDER=yookassa: the API client, the return page and the addresses notifications may come from. */
@@ -145,6 +147,7 @@ export function buildServices(deps: AppDeps): Services {
         yookassa: deps.yookassa ? { client: deps.yookassa.client, returnUrl: deps.yookassa.returnUrl } : undefined,
         stars: deps.stars,
         logger: deps.logger,
+        adminTelegramIds: deps.adminTelegramIds,
       },
     ),
     yookassaRanges: deps.yookassa?.allowedRanges,

@@ -1,4 +1,5 @@
 import type SQLite from 'better-sqlite3';
+import type { Mailer } from '../../mail/mailer.ts';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../../db/client.ts';
 import type { Database } from '../../../db/schema.ts';
@@ -21,6 +22,10 @@ export interface JobContext {
   photos: PhotoStore;
   /** Payments: the reconciliation of pending YooKassa payments. */
   premium?: Pick<PremiumService, 'reconcile'> | undefined;
+  /** E-mail, for reminders to people the bot cannot reach; absent: no e-mail is sent. */
+  mailer?: Mailer | undefined;
+  /** PUBLIC_URL, for links in what the jobs send. */
+  publicUrl?: string | undefined;
   /** SQLite only: the connection, for the online backup. */
   sqlite?: SQLite.Database | undefined;
   /** Sends a message, written in each admin's language, to every admin (the bot, ADMIN_TELEGRAM_IDS); answers how many got it. Absent without a bot. */

@@ -10,6 +10,8 @@ import { createLogger } from '../../logger.ts';
 import { signUpVerified } from '../../test/accounts.ts';
 import { createPerson } from '../../test/people.ts';
 import { TelegramStandIn } from '../../test/telegramStandIn.ts';
+import { SmtpStandIn } from '../../test/smtpStandIn.ts';
+import { createSmtpMailer } from '../../mail/mailer.ts';
 import { testBotToken } from '../../test/telegramSigning.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
@@ -35,6 +37,7 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
   let second: DatabaseHandle;
   let secondCtx: JobContext;
   let telegram: TelegramStandIn;
+  const smtp = new SmtpStandIn();
   const logs: string[] = [];
 
   beforeAll(async () => {
@@ -61,6 +64,8 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
       photos: new PhotoStore(path.join(database.dataDir, 'uploads')),
       sqlite: database.sqlite,
       tellAdmins: adminMessenger(api, [7_000_000_001, 7_000_000_002], database.db, logger),
+      mailer: createSmtpMailer(await smtp.start(), 'Iskra <no-reply@iskra.test>'),
+      publicUrl: 'https://iskra.test/',
     };
     // A second server process on the same data: its own connection (pool) to the same file or schema.
     second =
@@ -72,6 +77,7 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
   afterAll(async () => {
     await second.db.destroy();
     await telegram.stop();
+    await smtp.stop();
     await app.close();
   });
 
@@ -235,6 +241,28 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     // A renewal moves the end: the next end earns its own reminder.
     await db.updateTable('users').set({ premium_until: inDays(2.5) }).where('id', '=', ending.userId).execute();
     expect((await runJob(job('premium_reminders'), ctx)).counts).toMatchObject({ reminded: 1 });
+  });
+
+  it('premium_reminders e-mails people the bot cannot reach, once, unless they turned notifications off', async () => {
+    const db = app.database.db;
+    const now = app.clock.now();
+    const inDays = (days: number) => new Date(now.getTime() + days * day * 1000).toISOString();
+    const web = await createPerson(app);
+    const quiet = await createPerson(app);
+    const emailOf = async (userId: number) => (await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow()).email ?? '';
+    await db.updateTable('users').set({ premium_until: inDays(1.5), language: 'en' }).where('id', 'in', [web.userId, quiet.userId]).execute();
+    await db.updateTable('profiles').set({ notifications: 0 }).where('user_id', '=', quiet.userId).execute();
+
+    const first = await runJob(job('premium_reminders'), ctx);
+    expect(first.counts).toMatchObject({ mailed: 1 });
+    const mail = await smtp.lastMailTo(await emailOf(web.userId));
+    const date = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(inDays(1.5)));
+    expect(mail.subject).toBe(`Iskra: your Premium ends on ${date}`);
+    expect(mail.text).toContain('https://iskra.test/subscription');
+    expect(smtp.mailsTo(await emailOf(quiet.userId))).toEqual([]);
+
+    expect((await runJob(job('premium_reminders'), ctx)).counts).toMatchObject({ mailed: 0 });
+    expect(smtp.mailsTo(await emailOf(web.userId))).toHaveLength(1);
   });
 
   it('weekly_report sends the week in numbers to every admin in their language', async () => {

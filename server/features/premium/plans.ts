@@ -10,7 +10,7 @@ export interface PlanDefinition {
   /** Discount label in percent (spec: 10, 50, 60, 70). */
   discount: number | null;
   stars: number;
-  /** The 10-rouble day exists to try the payment path; offered only with the test provider. */
+  /** The 10-rouble day exists to try the payment path; offered with the test provider, or to admins. */
   testOnly: boolean;
 }
 
@@ -22,12 +22,12 @@ export const plans: readonly PlanDefinition[] = [
   { id: 'test_day', price: 10, intervalDays: 1, discount: null, stars: 5, testOnly: true },
 ];
 
-export function offeredPlans(testProvider: boolean): PlanDefinition[] {
-  return plans.filter((p) => testProvider || !p.testOnly);
+export function offeredPlans(withTestPlan: boolean): PlanDefinition[] {
+  return plans.filter((p) => withTestPlan || !p.testOnly);
 }
 
-export function planFor(amount: number, intervalDays: number, testProvider: boolean): PlanDefinition | undefined {
-  return offeredPlans(testProvider).find((p) => p.price === amount && p.intervalDays === intervalDays);
+export function planFor(amount: number, intervalDays: number, withTestPlan: boolean): PlanDefinition | undefined {
+  return offeredPlans(withTestPlan).find((p) => p.price === amount && p.intervalDays === intervalDays);
 }
 
 /** A paid plan extends from the later of now and the current end, so buying early loses nothing. */

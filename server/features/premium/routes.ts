@@ -22,7 +22,7 @@ export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logg
     const t = translatorFor(languageOf(ctx));
     const inStars = await paysInStars(ctx.state.auth);
     ctx.body = {
-      plans: offeredPlans(premium.testProvider).map((p) => ({
+      plans: offeredPlans(await premium.offersTestPlan(ctx.state.auth?.userId ?? null)).map((p) => ({
         id: p.id,
         title: t(`premium.plans.${p.id}`),
         price: p.price,

@@ -35,8 +35,23 @@ export class PremiumService {
     private readonly clock: Clock,
     private readonly secret: string,
     readonly testProvider: boolean,
-    private readonly providers: { yookassa?: YooKassaSetup | undefined; stars?: StarsApi | undefined; logger?: Logger | undefined } = {},
+    private readonly providers: {
+      yookassa?: YooKassaSetup | undefined;
+      stars?: StarsApi | undefined;
+      logger?: Logger | undefined;
+      /** ADMIN_TELEGRAM_IDS: admins are offered the 10-rouble test plan to try a real provider's path. */
+      adminTelegramIds?: readonly number[] | undefined;
+    } = {},
   ) {}
+
+  /** The 1-day test plan: with the test provider for everyone, otherwise only for admins. */
+  async offersTestPlan(userId: number | null): Promise<boolean> {
+    if (this.testProvider) return true;
+    const admins = this.providers.adminTelegramIds ?? [];
+    if (userId === null || admins.length === 0) return false;
+    const user = await this.db.selectFrom('users').select('telegram_id').where('id', '=', userId).executeTakeFirst();
+    return user?.telegram_id ? admins.includes(Number(user.telegram_id)) : false;
+  }
 
   private get yookassa() {
     return this.providers.yookassa;
@@ -67,7 +82,7 @@ export class PremiumService {
 
   /** A pending payment for the plan matching `{amount, interval}`; anything that is not a plan is refused. */
   async createPayment(userId: number, amount: number, interval: number, provider: PaymentProvider = 'test'): Promise<{ id: number; plan: PlanDefinition; idempotenceKey: string }> {
-    const plan = planFor(amount, interval, this.testProvider);
+    const plan = planFor(amount, interval, await this.offersTestPlan(userId));
     if (!plan) throw badRequest('invalid_plan', 'Error processing payment');
     const idempotenceKey = randomUUID();
     const row = await this.db
