@@ -171,6 +171,47 @@ describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
     expect((await owner.browser.get('/api/profile')).status).toBe(404);
   });
 
+  it('moves the profile: the browser position, or a city typed by hand, changes where search measures from', async () => {
+    const owner = await createPerson(site.app, { name: 'Вера', gender: 'Female', at: [55.7558, 37.6173] });
+    const context = await site.context({ language });
+    contexts.push(context);
+    await context.grantPermissions(['geolocation']);
+    await context.setGeolocation({ latitude: 55.7963, longitude: 49.1088 });
+    await context.addCookies([{ name: 'iskra_session', value: owner.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    errors.push(...watchErrors(page));
+    const stored = async () => json<{ city: string; latitude: number; longitude: number }>(await owner.browser.get('/api/profile'));
+
+    await page.goto('/edit_profile');
+    await page.getByRole('button', { name: t.app.wizard.useLocation }).click();
+    await expect.poll(() => page.getByLabel(t.app.wizard.city, { exact: true }).inputValue()).toMatch(/Казань|Kazan/);
+    await screenshot(page, `edit-profile-located-${language}`);
+    await page.getByRole('button', { name: t.app.profile.save }).click();
+    await page.waitForURL('**/profile');
+    let place = await stored();
+    expect(place.city).toMatch(/Казань|Kazan/);
+    expect(Math.abs(place.latitude - 55.79)).toBeLessThan(0.05);
+    expect(Math.abs(place.longitude - 49.11)).toBeLessThan(0.1);
+
+    await page.goto('/edit_profile');
+    await page.getByLabel(t.app.wizard.city, { exact: true }).fill('Новосибирск');
+    await page.getByRole('button', { name: t.app.profile.save }).click();
+    await page.waitForURL('**/profile');
+    place = await stored();
+    expect(place.city).toMatch(/Новосибирск|Novosibirsk/);
+    expect(Math.abs(place.latitude - 55.03)).toBeLessThan(0.1);
+
+    // A city that does not exist is refused and changes nothing.
+    await page.goto('/edit_profile');
+    await page.getByLabel(t.app.wizard.city, { exact: true }).fill('Нетакогогорода');
+    await page.getByRole('button', { name: t.app.profile.save }).click();
+    await expect.poll(async () => (await page.locator('.error-line').textContent()) ?? '').not.toBe('');
+    await screenshot(page, `edit-profile-unknown-city-${language}`);
+    expect(new URL(page.url()).pathname).toBe('/edit_profile');
+    expect((await stored()).city).toMatch(/Новосибирск|Novosibirsk/);
+  });
+
   it('reorders, removes and adds photos on /edit_photo', async () => {
     const owner = await createPerson(site.app, { name: 'Фото', gender: 'Female', photos: 2 });
     const before = await json<{ photos: string[] }>(await owner.browser.get('/api/profile'));

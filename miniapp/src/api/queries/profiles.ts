@@ -23,6 +23,9 @@ export interface ProfileFieldEdits {
   gender: 'Male' | 'Female' | 'Other';
   city: string;
   bio: string;
+  /** A new position (the browser's, or the city's looked up); absent keeps the stored one. */
+  latitude?: number;
+  longitude?: number;
 }
 
 export const profileQueries = {

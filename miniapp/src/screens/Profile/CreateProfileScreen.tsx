@@ -5,6 +5,7 @@ import { maxAge, maxBioLength, maxNameLength, maxPhotos, minAge } from '../../..
 import { profileQueries } from '../../api/queries/profiles.ts';
 import { ErrorLine } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
+import { currentPosition, LocateError, locateFailureText } from '../../lib/locate.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
 import { loadImage } from './cropPhoto.ts';
 import { PhotoCropper } from './PhotoCropper.tsx';
@@ -62,40 +63,22 @@ export default function CreateProfileScreen() {
     if (!problem) setStep((s) => Math.min(steps, s + 1));
   }
 
-  function locate() {
+  async function locate() {
     setError(null);
-    if (!('geolocation' in navigator)) {
-      setError(t('app.errors.geolocationUnsupported'));
-      setManual(true);
-      return;
-    }
     setLocating(true);
-    navigator.geolocation.getCurrentPosition(
-      (position) => {
-        const { latitude, longitude } = position.coords;
-        profileQueries.cityAt(latitude, longitude).then(
-          (found) => {
-            setCity(found);
-            setCoords([latitude, longitude]);
-            setLocating(false);
-            // Spec section 9: a city found automatically moves straight on to the photos.
-            setStep(3);
-          },
-          (failure: unknown) => {
-            setError(errorText(t, failure, 'app.errors.cityFailed'));
-            setManual(true);
-            setLocating(false);
-          },
-        );
-      },
-      (failure) => {
-        // Denied: the spec's message, and the manual entry instead.
-        setError(failure.code === failure.PERMISSION_DENIED ? t('app.errors.locationDenied') : t('app.errors.cityFailed'));
-        setManual(true);
-        setLocating(false);
-      },
-      { timeout: 15_000, maximumAge: 600_000 },
-    );
+    try {
+      const [latitude, longitude] = await currentPosition();
+      setCity(await profileQueries.cityAt(latitude, longitude));
+      setCoords([latitude, longitude]);
+      // Spec section 9: a city found automatically moves straight on to the photos.
+      setStep(3);
+    } catch (failure) {
+      // Denied or failed: the spec's message, and the manual entry instead.
+      setError(failure instanceof LocateError ? t(locateFailureText[failure.reason]) : errorText(t, failure, 'app.errors.cityFailed'));
+      setManual(true);
+    } finally {
+      setLocating(false);
+    }
   }
 
   async function checkCity() {
@@ -177,7 +160,7 @@ export default function CreateProfileScreen() {
               {t('app.wizard.cityFound', { city })}
             </p>
           )}
-          <button type="button" className="button block" disabled={locating} onClick={locate}>
+          <button type="button" className="button block" disabled={locating} onClick={() => void locate()}>
             {locating ? t('app.common.wait') : t('app.wizard.useLocation')}
           </button>
           {!manual && (

@@ -7,10 +7,15 @@ import { profileQueries } from '../../api/queries/profiles.ts';
 import { useResource } from '../../api/useResource.ts';
 import { ErrorLine, ErrorState, Loading } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
+import { currentPosition, LocateError, locateFailureText } from '../../lib/locate.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
 import './Profile.css';
 
-/** `/edit_profile`: name, age, gender, city and bio; Save goes back to /profile. */
+/**
+ * `/edit_profile`: name, age, gender, city and bio; Save goes back to /profile. Moving is part of editing:
+ * "Use my location" finds the city where the person is, and a city typed by hand is looked up on Save, so
+ * the position search measures from always matches the city shown.
+ */
 export default function EditProfileScreen() {
   const { t } = useTranslation();
   const [profile, reload] = useResource(profileQueries.own);
@@ -28,8 +33,25 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
   const [gender, setGender] = useState(profile.gender);
   const [city, setCity] = useState(profile.city);
   const [bio, setBio] = useState(profile.bio);
+  /** A new position, once found; null keeps the stored one. */
+  const [coords, setCoords] = useState<[number, number] | null>(null);
+  const [locating, setLocating] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+
+  async function locate() {
+    setError(null);
+    setLocating(true);
+    try {
+      const [latitude, longitude] = await currentPosition();
+      setCity(await profileQueries.cityAt(latitude, longitude));
+      setCoords([latitude, longitude]);
+    } catch (failure) {
+      setError(failure instanceof LocateError ? t(locateFailureText[failure.reason]) : errorText(t, failure, 'app.errors.cityFailed'));
+    } finally {
+      setLocating(false);
+    }
+  }
 
   async function save() {
     const years = Number(age);
@@ -39,7 +61,18 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
     setBusy(true);
     setError(null);
     try {
-      await profileQueries.edit({ name: name.trim(), age: years, gender, city: city.trim(), bio });
+      let place: { city: string; coords: [number, number] | null } = { city: city.trim(), coords };
+      if (!coords && place.city !== profile.city) {
+        try {
+          place = await profileQueries.cityCheck(place.city);
+        } catch (failure) {
+          setBusy(false);
+          setError(errorText(t, failure, 'app.errors.cityFetch'));
+          return;
+        }
+      }
+      const position = place.coords ? { latitude: place.coords[0], longitude: place.coords[1] } : {};
+      await profileQueries.edit({ name: name.trim(), age: years, gender, city: place.city, bio, ...position });
       await refresh(() => void navigate('/profile', { replace: true }));
     } catch (failure) {
       setBusy(false);
@@ -76,8 +109,18 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
       </fieldset>
       <label className="field">
         <span>{t('app.wizard.city')}</span>
-        <input value={city} onChange={(e) => setCity(e.target.value)} />
+        <input
+          value={city}
+          autoComplete="address-level2"
+          onChange={(e) => {
+            setCity(e.target.value);
+            setCoords(null);
+          }}
+        />
       </label>
+      <button type="button" className="button secondary block" disabled={locating} onClick={() => void locate()}>
+        {locating ? t('app.common.wait') : t('app.wizard.useLocation')}
+      </button>
       <label className="field">
         <span>{t('app.wizard.bio')}</span>
         <textarea rows={4} maxLength={maxBioLength} value={bio} onChange={(e) => setBio(e.target.value)} />
