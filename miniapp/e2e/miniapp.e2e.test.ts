@@ -1,3 +1,4 @@
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { e2eBotToken, startSite, watchErrors, type Site } from './harness.ts';
@@ -9,6 +10,21 @@ import { createPerson } from '../../server/test/people.ts';
  * parameters in the URL's hash and `window.TelegramWebviewProxy.postEvent` receiving the app's calls.
  * The server checks the init data itself (`POST /api/auth/telegram`, signed with the site's test bot token).
  */
+/** Telegram's Android client as the page sees it: postEvent receives the app's calls, kept in `__events`. */
+async function hostLikeTelegram(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const events: [string, unknown][] = [];
+    Object.assign(window, {
+      __events: events,
+      TelegramWebviewProxy: {
+        postEvent(type: string, data: string) {
+          events.push([type, data ? (JSON.parse(data) as unknown) : null]);
+        },
+      },
+    });
+  });
+}
+
 describe('the Mini App inside (faked) Telegram', () => {
   let site: Site;
   let invoices: string[] = [];
@@ -30,17 +46,7 @@ describe('the Mini App inside (faked) Telegram', () => {
 
   it('expands, disables vertical swipes, calls ready(), signs in with init data and keeps jwtToken', async () => {
     const context = await site.context({ language: 'ru' });
-    await context.addInitScript(() => {
-      const events: [string, unknown][] = [];
-      Object.assign(window, {
-        __events: events,
-        TelegramWebviewProxy: {
-          postEvent(type: string, data: string) {
-            events.push([type, data ? (JSON.parse(data) as unknown) : null]);
-          },
-        },
-      });
-    });
+    await hostLikeTelegram(context);
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     const errors = watchErrors(page);
@@ -101,17 +107,7 @@ describe('the Mini App inside (faked) Telegram', () => {
     const person = await createPerson(site.app, { name: 'Оля' });
     await site.app.database.db.updateTable('users').set({ telegram_id: '4343' }).where('id', '=', person.userId).execute();
     const context = await site.context({ language: 'ru' });
-    await context.addInitScript(() => {
-      const events: [string, unknown][] = [];
-      Object.assign(window, {
-        __events: events,
-        TelegramWebviewProxy: {
-          postEvent(type: string, data: string) {
-            events.push([type, data ? (JSON.parse(data) as unknown) : null]);
-          },
-        },
-      });
-    });
+    await hostLikeTelegram(context);
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     const errors = watchErrors(page);

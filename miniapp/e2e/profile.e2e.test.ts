@@ -9,7 +9,7 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import { addPhoto, createProfileThroughWizard, makePhotoFiles } from './flows/profile.ts';
 import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
 import { signInVerified } from './signedIn.ts';
-import { createPerson } from '../../server/test/people.ts';
+import { createPerson, type Person } from '../../server/test/people.ts';
 import { json } from '../../server/test/browser.ts';
 
 const texts = { ru, en } as const;
@@ -22,19 +22,25 @@ describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
 
-  async function newUser(email: string, geolocation?: { latitude: number; longitude: number }): Promise<Page> {
+  /** A fresh browser profile signed in by `signIn`, optionally somewhere (geolocation granted). */
+  async function pageWith(signIn: (context: BrowserContext) => Promise<unknown>, geolocation?: { latitude: number; longitude: number }): Promise<Page> {
     const context = await site.context({ language });
     contexts.push(context);
     if (geolocation) {
       await context.grantPermissions(['geolocation']);
       await context.setGeolocation(geolocation);
     }
-    await signInVerified(site, context, email);
+    await signIn(context);
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     errors.push(...watchErrors(page));
     return page;
   }
+  /** Someone registering through the real sign-up and e-mail verification. */
+  const newUser = (email: string, geolocation?: { latitude: number; longitude: number }) => pageWith((context) => signInVerified(site, context, email), geolocation);
+  /** Someone made straight in the database, signed in with their session cookie. */
+  const pageOf = (owner: Person, geolocation?: { latitude: number; longitude: number }) =>
+    pageWith((context) => context.addCookies([{ name: 'iskra_session', value: owner.browser.cookie('iskra_session') ?? '', url: site.app.url }]), geolocation);
 
   beforeAll(async () => {
     site = await startSite();
@@ -140,12 +146,7 @@ describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
 
   it('shows the own profile, edits its fields, and deletes it after confirmation', async () => {
     const owner = await createPerson(site.app, { name: 'Соня', gender: 'Female', age: 24 });
-    const context = await site.context({ language });
-    contexts.push(context);
-    await context.addCookies([{ name: 'iskra_session', value: owner.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    errors.push(...watchErrors(page));
+    const page = await pageOf(owner);
     await page.goto('/profile');
     await page.getByRole('heading', { name: 'Соня, 24' }).waitFor();
     await expectAccessible(page, `own profile ${language}`);
@@ -173,14 +174,7 @@ describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
 
   it('moves the profile: the browser position, or a city typed by hand, changes where search measures from', async () => {
     const owner = await createPerson(site.app, { name: 'Вера', gender: 'Female', at: [55.7558, 37.6173] });
-    const context = await site.context({ language });
-    contexts.push(context);
-    await context.grantPermissions(['geolocation']);
-    await context.setGeolocation({ latitude: 55.7963, longitude: 49.1088 });
-    await context.addCookies([{ name: 'iskra_session', value: owner.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    errors.push(...watchErrors(page));
+    const page = await pageOf(owner, { latitude: 55.7963, longitude: 49.1088 });
     const stored = async () => json<{ city: string; latitude: number; longitude: number }>(await owner.browser.get('/api/profile'));
 
     await page.goto('/edit_profile');
@@ -215,12 +209,7 @@ describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
   it('reorders, removes and adds photos on /edit_photo', async () => {
     const owner = await createPerson(site.app, { name: 'Фото', gender: 'Female', photos: 2 });
     const before = await json<{ photos: string[] }>(await owner.browser.get('/api/profile'));
-    const context = await site.context({ language });
-    contexts.push(context);
-    await context.addCookies([{ name: 'iskra_session', value: owner.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    errors.push(...watchErrors(page));
+    const page = await pageOf(owner);
     await page.goto('/profile');
     await page.getByRole('link', { name: t.app.profile.editPhotos }).click();
     await page.waitForURL('**/edit_photo');

@@ -1,3 +1,7 @@
+import type { TFunction } from 'i18next';
+import { profileQueries } from '../api/queries/profiles.ts';
+import { errorText } from './errorText.ts';
+
 /** Why the browser gave no position: no API, the person said no, or it failed (timeout, no fix). */
 export type LocateFailure = 'unsupported' | 'denied' | 'failed';
 
@@ -8,11 +12,22 @@ export class LocateError extends Error {
 }
 
 /** The i18n key of each failure (spec section 8's messages). */
-export const locateFailureText: Record<LocateFailure, string> = {
+const failureText: Record<LocateFailure, string> = {
   unsupported: 'app.errors.geolocationUnsupported',
   denied: 'app.errors.locationDenied',
   failed: 'app.errors.cityFailed',
 };
+
+/** What to tell the person when finding their city failed, at the browser or at the server. */
+export function locateErrorText(t: TFunction, failure: unknown): string {
+  return failure instanceof LocateError ? t(failureText[failure.reason]) : errorText(t, failure, 'app.errors.cityFailed');
+}
+
+/** The city where the person is: the browser's position, then the server's name for the place. */
+export async function cityHere(): Promise<{ city: string; coords: [number, number] }> {
+  const coords = await currentPosition();
+  return { city: await profileQueries.cityAt(coords[0], coords[1]), coords };
+}
 
 /** The browser's position, as [latitude, longitude]; a fix up to ten minutes old will do. */
 export function currentPosition(): Promise<[number, number]> {

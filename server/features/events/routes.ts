@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { z } from 'zod';
 import { requireUser } from '../../http/auth.ts';
@@ -23,6 +24,8 @@ const eventsQuery = z.object({
 const onlineForMs = heartbeatMs * 2 + 10_000;
 
 export function eventRoutes(router: AppRouter, { db, eventBus, logger, clock, shutdownSignal }: Services): void {
+  // Every open stream listens for the shutdown: thousands of listeners on one signal are expected here.
+  setMaxListeners(0, shutdownSignal);
   // Open streams per user in this process: "offline" is written only when the last one closes.
   const openStreams = new Map<number, number>();
   const markOnline = (userId: number, online: boolean) =>

@@ -5,7 +5,7 @@ import { maxAge, maxBioLength, maxNameLength, maxPhotos, minAge } from '../../..
 import { profileQueries } from '../../api/queries/profiles.ts';
 import { ErrorLine } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
-import { currentPosition, LocateError, locateFailureText } from '../../lib/locate.ts';
+import { cityHere, locateErrorText } from '../../lib/locate.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
 import { loadImage } from './cropPhoto.ts';
 import { PhotoCropper } from './PhotoCropper.tsx';
@@ -67,14 +67,14 @@ export default function CreateProfileScreen() {
     setError(null);
     setLocating(true);
     try {
-      const [latitude, longitude] = await currentPosition();
-      setCity(await profileQueries.cityAt(latitude, longitude));
-      setCoords([latitude, longitude]);
+      const here = await cityHere();
+      setCity(here.city);
+      setCoords(here.coords);
       // Spec section 9: a city found automatically moves straight on to the photos.
       setStep(3);
     } catch (failure) {
       // Denied or failed: the spec's message, and the manual entry instead.
-      setError(failure instanceof LocateError ? t(locateFailureText[failure.reason]) : errorText(t, failure, 'app.errors.cityFailed'));
+      setError(locateErrorText(t, failure));
       setManual(true);
     } finally {
       setLocating(false);

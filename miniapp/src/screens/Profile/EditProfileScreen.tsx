@@ -7,7 +7,7 @@ import { profileQueries } from '../../api/queries/profiles.ts';
 import { useResource } from '../../api/useResource.ts';
 import { ErrorLine, ErrorState, Loading } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
-import { currentPosition, LocateError, locateFailureText } from '../../lib/locate.ts';
+import { cityHere, locateErrorText } from '../../lib/locate.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
 import './Profile.css';
 
@@ -43,11 +43,11 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
     setError(null);
     setLocating(true);
     try {
-      const [latitude, longitude] = await currentPosition();
-      setCity(await profileQueries.cityAt(latitude, longitude));
-      setCoords([latitude, longitude]);
+      const here = await cityHere();
+      setCity(here.city);
+      setCoords(here.coords);
     } catch (failure) {
-      setError(failure instanceof LocateError ? t(locateFailureText[failure.reason]) : errorText(t, failure, 'app.errors.cityFailed'));
+      setError(locateErrorText(t, failure));
     } finally {
       setLocating(false);
     }
