@@ -82,7 +82,7 @@ describe.each(['ru', 'en'] as const)('dark mode in %s', (language) => {
     await expectAccessible(page, `likers dark ${language}`);
 
     await page.goto('/ChatList');
-    await page.getByText('Отлично, была в горах 🏔').waitFor();
+    await page.getByText(t.app.chat.mine.replace('{{text}}', 'Отлично, была в горах 🏔')).waitFor();
     await screenshot(page, `chat-list-${language}-dark`);
     await expectAccessible(page, `chat list dark ${language}`);
     await page.getByRole('link', { name: /Лев/ }).first().click();

@@ -47,6 +47,8 @@ export const chatListItem = z.object({
   photo: z.string().nullable(),
   last_message: z.string().nullable(),
   last_message_time: z.string().nullable(),
+  /** The last message is the caller's own (the list shows "You: …"). */
+  last_message_mine: z.boolean(),
   has_unread: z.boolean(),
 });
 export type ChatListItem = z.infer<typeof chatListItem>;

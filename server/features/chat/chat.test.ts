@@ -127,10 +127,12 @@ describe.each(testDialects())('chat on %s', (dialect) => {
     app.clock.advance(5);
     await send(c, withC, 'от Вики');
     let chats = await json<ChatListItem[]>(await a.browser.get('/api/chats'));
-    expect(chats.map((x) => [x.conversation_id, x.name, x.last_message, x.has_unread])).toEqual([
-      [withC, 'Вика', 'от Вики', true],
-      [withB, 'Белла', 'от Беллы', true],
+    expect(chats.map((x) => [x.conversation_id, x.name, x.last_message, x.last_message_mine, x.has_unread])).toEqual([
+      [withC, 'Вика', 'от Вики', false, true],
+      [withB, 'Белла', 'от Беллы', false, true],
     ]);
+    // On the sender's side the same last message is their own.
+    expect((await json<ChatListItem[]>(await c.browser.get('/api/chats'))).find((x) => x.conversation_id === withC)?.last_message_mine).toBe(true);
     await read(a, withC);
     chats = await json<ChatListItem[]>(await a.browser.get('/api/chats'));
     expect(chats.find((x) => x.conversation_id === withC)?.has_unread).toBe(false);

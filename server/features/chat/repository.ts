@@ -113,6 +113,7 @@ export async function listChats(db: Kysely<Database>, me: number) {
       'p.name',
       eb.selectFrom('photos as ph').select('ph.file_name').whereRef('ph.profile_id', '=', 'p.id').orderBy('ph.position').limit(1).as('photo'),
       eb.selectFrom('messages as lm').select('lm.content').whereRef('lm.conversation_id', '=', 'c.id').orderBy('lm.id', 'desc').limit(1).as('last_message'),
+      eb.selectFrom('messages as ls').select('ls.sender_id').whereRef('ls.conversation_id', '=', 'c.id').orderBy('ls.id', 'desc').limit(1).as('last_sender'),
       'c.last_message_at as last_message_time',
       eb
         .exists(

@@ -131,6 +131,7 @@ export class ChatService {
       photo: r.photo,
       last_message: r.last_message,
       last_message_time: r.last_message_time,
+      last_message_mine: r.last_sender === me.id,
       has_unread: Boolean(r.has_unread),
     }));
   }

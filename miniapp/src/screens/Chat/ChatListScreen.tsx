@@ -56,7 +56,13 @@ export default function ChatListScreen() {
                       </time>
                     )}
                   </span>
-                  <span className="chat-row-last">{chat.last_message ?? t('app.chat.noMessagesYet')}</span>
+                  <span className="chat-row-last">
+                    {chat.last_message === null
+                      ? t('app.chat.noMessagesYet')
+                      : chat.last_message_mine
+                        ? t('app.chat.mine', { text: chat.last_message })
+                        : chat.last_message}
+                  </span>
                 </span>
                 {chat.has_unread && (
                   <span className="unread-dot" role="img" aria-label={t('app.chat.unread')}>
