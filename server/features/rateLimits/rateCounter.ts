@@ -10,7 +10,7 @@ export interface RateWindow {
 
 /**
  * Fixed-window counters in the database, so limits hold across restarts and across server processes.
- * One upsert per window and call; old windows are left for the cleanup job.
+ * Old windows are left for the cleanup job.
  */
 export class RateCounter {
   constructor(
@@ -18,18 +18,27 @@ export class RateCounter {
     private readonly clock: Clock,
   ) {}
 
-  /** Counts this call in every window and refuses with 429 (and Retry-After) when one is over its limit. */
+  /**
+   * Counts this call in every window and refuses with 429 (and Retry-After) when one is over its limit.
+   * All windows in one statement: one commit per call however many windows (it sits on every search). A call
+   * counts in every window, refused or not, so hammering while limited does not make the longer window forget.
+   */
   async hit(key: string, windows: readonly RateWindow[], code: string, message: string): Promise<void> {
+    if (windows.length === 0) return;
     const now = this.clock.now().getTime();
-    for (const window of windows) {
+    const counted = windows.map((window) => {
       const start = Math.floor(now / 1000 / window.seconds) * window.seconds;
-      const row = await this.db
-        .insertInto('rate_counters')
-        .values({ key: `${key}:${window.seconds}`, window_start: new Date(start * 1000).toISOString(), count: 1 })
-        .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_counters.count', '+', 1) })))
-        .returning('count')
-        .executeTakeFirstOrThrow();
-      if (row.count > window.limit) throw tooManyRequests(code, message, start + window.seconds - now / 1000);
+      return { window, start, key: `${key}:${window.seconds}` };
+    });
+    const rows = await this.db
+      .insertInto('rate_counters')
+      .values(counted.map((c) => ({ key: c.key, window_start: new Date(c.start * 1000).toISOString(), count: 1 })))
+      .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_counters.count', '+', 1) })))
+      .returning(['key', 'count'])
+      .execute();
+    const counts = new Map(rows.map((row) => [row.key, row.count]));
+    for (const c of counted) {
+      if ((counts.get(c.key) ?? 0) > c.window.limit) throw tooManyRequests(code, message, c.start + c.window.seconds - now / 1000);
     }
   }
 }
