@@ -6,7 +6,7 @@
  *   npm run admin -- ban <userId|email>      ban: sessions end at once, the profile is hidden
  *   npm run admin -- unban <userId|email>
  *   npm run admin -- grant-premium <userId|email> <days>   premium as a gift (also: grant)
- *   npm run admin -- refund <paymentId>      refund (Stars through the bot) and take its days back
+ *   npm run admin -- refund <paymentId>      refund (Stars through the bot, rubles through YooKassa) and take its days back
  *   npm run admin -- flags                   open moderation flags
  *   npm run admin -- resolve-flag <flagId>
  *   npm run admin -- stats [days]            numbers for the last day (or days)
@@ -20,6 +20,7 @@ import { loadEnv } from '../server/env.ts';
 import { AppError } from '../server/errors.ts';
 import { AdminService } from '../server/features/admin/adminService.ts';
 import { starsApiFor } from '../server/features/premium/stars.ts';
+import { yookassaFromEnv } from '../server/features/premium/yookassaSetup.ts';
 
 const [command = '', ...args] = process.argv.slice(2);
 const usage = () => {
@@ -34,8 +35,12 @@ const idArg = (value: string | undefined): number => {
 const env = loadEnv();
 const handle = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
 await migrateToLatest(handle.db, handle.schema);
-// Stars refunds need the bot's API (the same BOT_TOKEN and TELEGRAM_API_ROOT as the server).
-const admin = new AdminService(handle.db, systemClock, env.BOT_TOKEN ? starsApiFor(new Api(env.BOT_TOKEN, { apiRoot: env.TELEGRAM_API_ROOT })) : undefined);
+// Refunds go through the same provider settings as the server's: BOT_TOKEN and TELEGRAM_API_ROOT for Stars,
+// PAYMENT_PROVIDER=yookassa with YOOKASSA_SHOP_ID, YOOKASSA_SECRET_KEY and YOOKASSA_API_URL for rubles.
+const admin = new AdminService(handle.db, systemClock, {
+  stars: env.BOT_TOKEN ? starsApiFor(new Api(env.BOT_TOKEN, { apiRoot: env.TELEGRAM_API_ROOT })) : undefined,
+  yookassa: yookassaFromEnv(env)?.client,
+});
 const print = (value: unknown) => console.log(JSON.stringify(value));
 
 try {

@@ -15,13 +15,17 @@ export interface RecordedYooKassaRequest {
 /**
  * A local YooKassa API v3 for tests, speaking its HTTP protocol: Basic auth with the shop id and secret key,
  * `POST /v3/payments` (the Idempotence-Key header required, and a repeated key answers the same payment),
- * `GET /v3/payments/<id>`. Tests move a payment's status as the buyer and the bank would, and can take the
- * API down to see an outage.
+ * `GET /v3/payments/<id>`, `POST /v3/refunds` (full or partial, only of a succeeded payment and never
+ * beyond its amount, with the same idempotence rule) and `GET /v3/refunds?payment_id=<id>`. Tests move a payment's status as the buyer and the
+ * bank would, choose how the next refund ends, and can take the API down to see an outage.
  */
 export class YooKassaStandIn {
   readonly requests: RecordedYooKassaRequest[] = [];
   private readonly payments = new Map<string, Record<string, unknown> & { status: Status }>();
   private readonly byKey = new Map<string, string>();
+  private readonly refunds = new Map<string, { id: string; payment_id: string; status: string; amount: { value: string; currency: string } }>();
+  /** How the next refund ends: YooKassa may cancel one (say, the shop's balance is short). */
+  nextRefund: 'succeeded' | 'pending' | 'canceled' = 'succeeded';
   private server: Server | undefined;
   down = false;
   apiUrl = '';
@@ -55,6 +59,10 @@ export class YooKassaStandIn {
 
   created(): RecordedYooKassaRequest[] {
     return this.requests.filter((r) => r.method === 'POST' && r.path === '/v3/payments');
+  }
+
+  refundRequests(): RecordedYooKassaRequest[] {
+    return this.requests.filter((r) => r.method === 'POST' && r.path === '/v3/refunds');
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -91,6 +99,36 @@ export class YooKassaStandIn {
       this.payments.set(id, payment);
       this.byKey.set(key, id);
       return send(200, payment);
+    }
+    if (req.method === 'POST' && path === '/v3/refunds') {
+      const key = req.headers['idempotence-key'];
+      if (typeof key !== 'string' || !key) return send(400, { type: 'error', code: 'invalid_request', parameter: 'Idempotence-Key' });
+      const known = this.refunds.get(key);
+      if (known) return send(200, known);
+      const payment = this.payments.get(String(body?.payment_id ?? ''));
+      const amount = body?.amount as { value?: string; currency?: string } | undefined;
+      const paid = payment ? Number((payment.amount as { value: string }).value) : 0;
+      const already = [...this.refunds.values()].filter((r) => r.payment_id === payment?.id && r.status !== 'canceled').reduce((sum, r) => sum + Number(r.amount.value), 0);
+      if (!payment || payment.status !== 'succeeded') return send(400, { type: 'error', code: 'invalid_request', parameter: 'payment_id' });
+      if (amount?.currency !== 'RUB' || !(Number(amount.value) > 0) || Number(amount.value) + already > paid) {
+        return send(400, { type: 'error', code: 'invalid_request', parameter: 'amount' });
+      }
+      const status = this.nextRefund;
+      this.nextRefund = 'succeeded';
+      const refund = {
+        id: randomUUID(),
+        payment_id: payment.id as string,
+        status,
+        amount: { value: amount.value ?? '', currency: 'RUB' },
+        created_at: new Date().toISOString(),
+        ...(status === 'canceled' ? { cancellation_details: { party: 'yoo_money', reason: 'insufficient_funds' } } : {}),
+      };
+      this.refunds.set(key, refund);
+      return send(200, refund);
+    }
+    if (req.method === 'GET' && path.startsWith('/v3/refunds?')) {
+      const paymentId = new URLSearchParams(path.slice('/v3/refunds?'.length)).get('payment_id');
+      return send(200, { type: 'list', items: [...this.refunds.values()].filter((r) => !paymentId || r.payment_id === paymentId) });
     }
     const read = /^\/v3\/payments\/([\w-]+)$/.exec(path);
     if (req.method === 'GET' && read) {

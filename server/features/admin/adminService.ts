@@ -3,6 +3,7 @@ import type { Database } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { StarsApi } from '../premium/stars.ts';
+import type { YooKassaClient } from '../premium/yookassa.ts';
 import { extendedEnd } from '../premium/plans.ts';
 import { statsSince, type Stats } from './stats.ts';
 
@@ -23,12 +24,20 @@ export interface OpenReport {
  * What admins do, for the CLI (`npm run admin`) and the bot alike. Every change is one transaction and
  * conditional on the current state, so two admins pressing the same button do it once.
  */
+/** Where refunds go back to the buyer: each provider's API, when this process is configured for it. */
+export interface RefundChannels {
+  /** Stars go back through the bot (refundStarPayment). */
+  stars?: Pick<StarsApi, 'refund'> | undefined;
+  /** Rubles go back through YooKassa's refunds API. */
+  yookassa?: Pick<YooKassaClient, 'createRefund' | 'refundsOf'> | undefined;
+}
+
 export class AdminService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
-    /** Refunds of Stars payments go back through the bot (refundStarPayment); without it they are refused. */
-    private readonly stars?: Pick<StarsApi, 'refund'>,
+    /** Without a provider's channel, refunds of its payments are refused (nothing changes here). */
+    private readonly refunds: RefundChannels = {},
   ) {}
 
   async openReports(limit = 50): Promise<OpenReport[]> {
@@ -132,24 +141,52 @@ export class AdminService {
 
   /**
    * Marks a credited payment refunded and takes its days back off the subscription (never into the past).
-   * Stars go back to the buyer through Telegram first (a refusal there changes nothing here); rubles go back
-   * through the provider's dashboard, and this keeps our records in step.
+   * The money goes back through the provider first (Stars through Telegram, rubles through YooKassa); a
+   * refusal there changes nothing here. The test provider's payments moved no money and are just marked.
    */
-  async refund(paymentId: number): Promise<{ userId: number; premiumUntil: string | null }> {
+  async refund(paymentId: number): Promise<{ userId: number; premiumUntil: string | null; providerRefund?: { id: string; status: string } }> {
     const now = this.clock.now();
     const payment = await this.db
       .selectFrom('payments')
       .innerJoin('users', 'users.id', 'payments.user_id')
-      .select(['payments.provider', 'payments.provider_payment_id', 'payments.status', 'users.telegram_id'])
+      .select(['payments.provider', 'payments.provider_payment_id', 'payments.status', 'payments.amount', 'users.telegram_id'])
       .where('payments.id', '=', paymentId)
       .executeTakeFirst();
     if (!payment || payment.status !== 'succeeded') throw notFound('payment_not_refundable', 'No credited payment with this id');
+    let providerRefund: { id: string; status: string } | undefined;
     if (payment.provider === 'stars') {
-      if (!this.stars) throw new AppError(503, 'bot_unavailable', 'Stars refunds need BOT_TOKEN');
+      const stars = this.refunds.stars;
+      if (!stars) throw new AppError(503, 'bot_unavailable', 'Stars refunds need BOT_TOKEN');
       if (!payment.telegram_id || !payment.provider_payment_id) throw notFound('payment_not_refundable', 'No Telegram charge to refund');
-      await this.stars.refund(Number(payment.telegram_id), payment.provider_payment_id);
+      await stars.refund(Number(payment.telegram_id), payment.provider_payment_id);
+    } else if (payment.provider === 'yookassa') {
+      const yookassa = this.refunds.yookassa;
+      if (!yookassa) throw new AppError(503, 'provider_unavailable', 'Ruble refunds need PAYMENT_PROVIDER=yookassa with its shop id and key');
+      if (!payment.provider_payment_id) throw notFound('payment_not_refundable', 'No YooKassa payment to refund');
+      const ask = <T>(call: () => Promise<T>): Promise<T> =>
+        call().catch((error: unknown) => {
+          throw new AppError(502, 'payment_provider_error', `YooKassa refused the refund: ${error instanceof Error ? error.message : String(error)}`);
+        });
+      // A refund that went through before a crash here is found and recorded, never made twice. Each new try
+      // has its own idempotence key: YooKassa answers a key the same way for a day, cancellations included.
+      const earlier = await ask(() => yookassa.refundsOf(payment.provider_payment_id ?? ''));
+      const remote =
+        earlier.find((r) => r.status !== 'canceled') ??
+        (await ask(() =>
+          yookassa.createRefund({
+            paymentId: payment.provider_payment_id ?? '',
+            amountRub: payment.amount,
+            description: `Iskra: refund of payment ${paymentId}`,
+            idempotenceKey: `iskra-refund-${paymentId}-${earlier.length + 1}`,
+          }),
+        ));
+      if (remote.status === 'canceled') {
+        throw new AppError(502, 'payment_provider_error', `YooKassa cancelled the refund (${remote.cancellation_details?.reason ?? 'no reason given'})`);
+      }
+      // "pending" is accepted: YooKassa has taken the refund and finishes it on its side.
+      providerRefund = { id: remote.id, status: remote.status };
     }
-    return this.db.transaction().execute(async (trx) => {
+    const done = await this.db.transaction().execute(async (trx) => {
       const moved = await trx.updateTable('payments').set({ status: 'refunded' }).where('id', '=', paymentId).where('status', '=', 'succeeded').executeTakeFirst();
       if (Number(moved.numUpdatedRows) === 0) throw notFound('payment_not_refundable', 'No credited payment with this id');
       const payment = await trx.selectFrom('payments').select(['user_id', 'interval_days']).where('id', '=', paymentId).executeTakeFirstOrThrow();
@@ -162,6 +199,7 @@ export class AdminService {
       await trx.updateTable('users').set({ premium_until: until }).where('id', '=', payment.user_id).execute();
       return { userId: payment.user_id, premiumUntil: until };
     });
+    return providerRefund ? { ...done, providerRefund } : done;
   }
 
   async openFlags() {

@@ -42,7 +42,7 @@ describe.each(testDialects())('Telegram Stars on %s', (dialect) => {
       limits: { perChatIntervalMs: 0, minGapMs: 0 },
       stars: new PremiumService(app.database.db, dialect, app.clock, 'the-bot-process-secret-long-enough-0000', true),
     });
-    admin = new AdminService(app.database.db, app.clock, starsApi);
+    admin = new AdminService(app.database.db, app.clock, { stars: starsApi });
   });
   afterAll(async () => {
     await app.close();

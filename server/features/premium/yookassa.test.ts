@@ -4,6 +4,7 @@ import { createPerson, type Person } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 import { YooKassaStandIn } from '../../test/yookassaStandIn.ts';
+import { AdminService } from '../admin/adminService.ts';
 import { AddressRanges, yookassaNotificationRanges } from './addressRanges.ts';
 import { PremiumService } from './service.ts';
 import { YooKassaClient } from './yookassa.ts';
@@ -184,5 +185,61 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
     expect(await reconciler.reconcile()).toMatchObject({ credited: 0, canceled: 0 });
     expect((await paymentsOf(person)).map((p) => p.status)).toEqual(['canceled', 'succeeded']);
     expect((await subscription(person)).isActive).toBe(true);
+  });
+
+  it('refunds rubles through YooKassa (once, whatever the retries) and takes the days back; a refusal there changes nothing', async () => {
+    const admin = new AdminService(app.database.db, app.clock, { yookassa: new YooKassaClient(yookassa.apiUrl, yookassa.shopId, yookassa.secretKey, 2000) });
+    const person = await createPerson(app);
+    const { remoteId } = await paidMonth(person);
+    yookassa.setStatus(remoteId, 'succeeded');
+    await notify(app, remoteId);
+    const [paid] = await paymentsOf(person);
+    expect(paid?.status).toBe('succeeded');
+    expect((await subscription(person)).isActive).toBe(true);
+
+    // YooKassa cancels the refund, then is unreachable: the payment stays credited, the premium stays.
+    yookassa.nextRefund = 'canceled';
+    await expect(admin.refund(paid?.id ?? 0)).rejects.toMatchObject({ code: 'payment_provider_error', message: expect.stringContaining('insufficient_funds') });
+    yookassa.down = true;
+    try {
+      await expect(admin.refund(paid?.id ?? 0)).rejects.toMatchObject({ code: 'payment_provider_error' });
+    } finally {
+      yookassa.down = false;
+    }
+    expect((await paymentsOf(person))[0]?.status).toBe('succeeded');
+    expect((await subscription(person)).isActive).toBe(true);
+
+    const refunded = await admin.refund(paid?.id ?? 0);
+    expect(refunded.providerRefund).toMatchObject({ status: 'succeeded' });
+    const request = yookassa.refundRequests().at(-1);
+    expect(request?.body).toMatchObject({ payment_id: remoteId, amount: { value: '499.00', currency: 'RUB' } });
+    // The cancelled try kept its key; this one has the next (the outage created nothing to count).
+    expect(request?.headers['idempotence-key']).toBe(`iskra-refund-${paid?.id}-2`);
+    expect((await paymentsOf(person))[0]?.status).toBe('refunded');
+    expect(refunded.premiumUntil).toBe(app.clock.now().toISOString());
+    expect((await subscription(person)).isActive).toBe(false);
+
+    // Refunded once: a second refund is refused before YooKassa is asked.
+    const asked = yookassa.refundRequests().length;
+    await expect(admin.refund(paid?.id ?? 0)).rejects.toMatchObject({ code: 'payment_not_refundable' });
+    expect(yookassa.refundRequests()).toHaveLength(asked);
+  });
+
+  it('records a ruble refund that went through before a crash, without refunding again', async () => {
+    const client = new YooKassaClient(yookassa.apiUrl, yookassa.shopId, yookassa.secretKey, 2000);
+    const admin = new AdminService(app.database.db, app.clock, { yookassa: client });
+    const person = await createPerson(app);
+    const { remoteId } = await paidMonth(person);
+    yookassa.setStatus(remoteId, 'succeeded');
+    await notify(app, remoteId);
+    const [paid] = await paymentsOf(person);
+    // The refund reached YooKassa, then the process died before writing it down.
+    const earlier = await client.createRefund({ paymentId: remoteId, amountRub: 499, description: 'refund', idempotenceKey: 'lost-in-a-crash' });
+    const asked = yookassa.refundRequests().length;
+    const refunded = await admin.refund(paid?.id ?? 0);
+    expect(refunded.providerRefund).toEqual({ id: earlier.id, status: 'succeeded' });
+    expect(yookassa.refundRequests()).toHaveLength(asked);
+    expect((await paymentsOf(person))[0]?.status).toBe('refunded');
+    expect((await subscription(person)).isActive).toBe(false);
   });
 });

@@ -11,6 +11,17 @@ const paymentObject = z.object({
 });
 export type YooKassaPayment = z.infer<typeof paymentObject>;
 
+/** The fields of a YooKassa refund object that we act on. */
+const refundObject = z.object({
+  id: z.string().min(1),
+  payment_id: z.string().min(1),
+  status: z.enum(['pending', 'succeeded', 'canceled']),
+  amount: z.object({ value: z.string(), currency: z.string() }),
+  cancellation_details: z.object({ party: z.string(), reason: z.string() }).optional(),
+});
+export type YooKassaRefund = z.infer<typeof refundObject>;
+const refundList = z.object({ items: z.array(refundObject) });
+
 export class YooKassaError extends Error {
   constructor(
     message: string,
@@ -32,8 +43,8 @@ export interface NewYooKassaPayment {
 }
 
 /**
- * The YooKassa API v3 client: create a payment (redirect confirmation, captured at once, with a receipt)
- * and read one back. Every call carries Basic auth; creation carries our idempotence key, so a retried
+ * The YooKassa API v3 client: create a payment (redirect confirmation, captured at once, with a receipt),
+ * read one back, and refund one. Every call carries Basic auth; creation carries our idempotence key, so a retried
  * call returns the same payment instead of charging twice. Answers are checked with zod.
  */
 export class YooKassaClient {
@@ -44,7 +55,7 @@ export class YooKassaClient {
     private readonly timeoutMs = 10_000,
   ) {}
 
-  private async call(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<YooKassaPayment> {
+  private async call<T>(schema: z.ZodType<T>, method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
     let res: Response;
     try {
       res = await fetch(`${this.apiUrl.replace(/\/$/, '')}${path}`, {
@@ -61,14 +72,15 @@ export class YooKassaClient {
       throw new YooKassaError(`YooKassa unreachable: ${error instanceof Error ? error.message : String(error)}`, null);
     }
     if (!res.ok) throw new YooKassaError(`YooKassa answered ${res.status}`, res.status);
-    const parsed = paymentObject.safeParse(await res.json().catch(() => null));
-    if (!parsed.success) throw new YooKassaError('YooKassa answered an unexpected payment object', res.status);
+    const parsed = schema.safeParse(await res.json().catch(() => null));
+    if (!parsed.success) throw new YooKassaError(`YooKassa answered an unexpected object for ${method} ${path.split(/[/?]/)[1] ?? path}`, res.status);
     return parsed.data;
   }
 
   createPayment(p: NewYooKassaPayment): Promise<YooKassaPayment> {
     const amount = { value: `${p.amountRub}.00`, currency: 'RUB' };
     return this.call(
+      paymentObject,
       'POST',
       '/payments',
       {
@@ -91,6 +103,26 @@ export class YooKassaClient {
   }
 
   getPayment(id: string): Promise<YooKassaPayment> {
-    return this.call('GET', `/payments/${encodeURIComponent(id)}`);
+    return this.call(paymentObject, 'GET', `/payments/${encodeURIComponent(id)}`);
+  }
+
+  /** The refunds made of one payment, cancelled ones included (one page is plenty: we make one per try). */
+  async refundsOf(paymentId: string): Promise<YooKassaRefund[]> {
+    const list = await this.call(refundList, 'GET', `/refunds?payment_id=${encodeURIComponent(paymentId)}&limit=100`);
+    return list.items;
+  }
+
+  /**
+   * Gives a captured payment back in full. A full refund needs no receipt data: YooKassa registers the
+   * refund receipt from the payment's own. The idempotence key makes a retried refund the same refund.
+   */
+  createRefund(r: { paymentId: string; amountRub: number; description: string; idempotenceKey: string }): Promise<YooKassaRefund> {
+    return this.call(
+      refundObject,
+      'POST',
+      '/refunds',
+      { payment_id: r.paymentId, amount: { value: `${r.amountRub}.00`, currency: 'RUB' }, description: r.description },
+      { 'Idempotence-Key': r.idempotenceKey },
+    );
   }
 }
