@@ -105,7 +105,7 @@ export class YooKassaStandIn {
       if (typeof key !== 'string' || !key) return send(400, { type: 'error', code: 'invalid_request', parameter: 'Idempotence-Key' });
       const known = this.refunds.get(key);
       if (known) return send(200, known);
-      const payment = this.payments.get(String(body?.payment_id ?? ''));
+      const payment = this.payments.get(typeof body?.payment_id === 'string' ? body.payment_id : '');
       const amount = body?.amount as { value?: string; currency?: string } | undefined;
       const paid = payment ? Number((payment.amount as { value: string }).value) : 0;
       const already = [...this.refunds.values()].filter((r) => r.payment_id === payment?.id && r.status !== 'canceled').reduce((sum, r) => sum + Number(r.amount.value), 0);
