@@ -19,6 +19,7 @@ describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
   const swipesBy = async (who: Person) =>
     site.app.database.db.selectFrom('swipes').select(['target_id', 'liked']).where('swiper_id', '=', who.profileId).orderBy('created_at').execute();
   const indicator = () => page.locator('.swipe-card').getAttribute('data-indicator');
+  const felt = () => page.evaluate(() => (window as unknown as { felt: unknown[] }).felt.slice());
 
   beforeAll(async () => {
     site = await startSite();
@@ -26,6 +27,12 @@ describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
     for (const name of ['Алла', 'Белла', 'Вика', 'Галя']) await createPerson(site.app, { name, gender: 'Female', photos: 2 });
     context = await site.context({ language });
     await context.addCookies([{ name: 'iskra_session', value: seeker.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
+    // The phone's vibration motor, as the page calls it (headless Chromium has none to feel).
+    await context.addInitScript(() => {
+      const felt: unknown[] = [];
+      Object.defineProperty(window, 'felt', { value: felt });
+      navigator.vibrate = (pattern: VibratePattern) => felt.push(pattern) > 0;
+    });
     page = await context.newPage();
     page.setDefaultTimeout(20_000);
     errors = watchErrors(page);
@@ -67,11 +74,14 @@ describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
     const second = await topCardId(page);
     await expect.poll(async () => (await swipesBy(seeker)).length).toBe(1);
     expect(await swipesBy(seeker)).toEqual([{ target_id: first, liked: 1 }]);
+    // A tap on the phone for a like, a lighter one for a dislike (none while only dragging).
+    expect(await felt()).toEqual([18]);
 
     await page.waitForTimeout(600);
     await dragCard(page, -60);
     await expect.poll(async () => (await swipesBy(seeker)).length).toBe(2);
     expect((await swipesBy(seeker))[1]).toEqual({ target_id: second, liked: 0 });
+    expect(await felt()).toEqual([18, 8]);
 
     await page.waitForTimeout(600);
     const third = await topCardId(page);
@@ -95,6 +105,7 @@ describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
     await dragCard(page, 80);
     const overlay = page.getByRole('dialog', { name: t.app.matchOverlay.title });
     await overlay.waitFor();
+    expect((await felt()).slice(-2)).toEqual([18, [30, 60, 45]]);
     await screenshot(page, `search-match-${language}`);
     await overlay.getByRole('button', { name: t.app.common.close }).click();
     await page.getByText(t.app.errors.noMoreProfiles).waitFor();

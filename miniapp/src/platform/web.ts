@@ -1,4 +1,18 @@
-import { startParamFromAddress, type Platform } from './platform.ts';
+import { startParamFromAddress, type HapticKind, type Platform } from './platform.ts';
+
+/**
+ * Vibration patterns (ms) standing in for Telegram's haptics where the browser can vibrate (Android Chrome):
+ * a tap for a like, a lighter one for a dislike, a little rhythm for a match or a purchase. Selection
+ * changes stay silent: a buzz on every slider step would be noise.
+ */
+export const webVibration: Record<HapticKind, number | number[] | null> = {
+  like: 18,
+  dislike: 8,
+  match: [30, 60, 45],
+  success: [20, 40, 20],
+  error: [60, 40, 60],
+  selection: null,
+};
 
 /** The web site: cookie session with CSRF (see api/client.ts), the browser's own back button. */
 export function createWebPlatform(): Platform {
@@ -13,8 +27,9 @@ export function createWebPlatform(): Platform {
       /* the browser has one */
     },
     haptic(kind) {
-      // A short buzz where the browser supports it (Android); silence elsewhere.
-      if (kind === 'match' && 'vibrate' in navigator) navigator.vibrate(40);
+      const pattern = webVibration[kind];
+      // Silence where the browser cannot vibrate (iOS Safari, desktops) or before the first tap.
+      if (pattern !== null && 'vibrate' in navigator) navigator.vibrate(pattern);
     },
     openPayment(url) {
       // Spec section 4: on receiving payment_url the whole window navigates to it.
