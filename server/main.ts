@@ -79,6 +79,7 @@ async function main(): Promise<void> {
     publicConfig: {
       google_client_id: env.GOOGLE_CLIENT_ID ?? null,
       bot_username: env.BOT_USERNAME ?? null,
+      telegram_bot_id: env.BOT_TOKEN ? Number(env.BOT_TOKEN.split(':')[0]) || null : null,
       support_email: env.SUPPORT_EMAIL ?? null,
       support_telegram: env.SUPPORT_TELEGRAM ?? null,
       legal_name: env.LEGAL_NAME ?? null,

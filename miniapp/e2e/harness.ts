@@ -16,6 +16,7 @@ export const phone = { width: 390, height: 844 };
 export const testConfig: PublicConfig = {
   google_client_id: null,
   bot_username: null,
+  telegram_bot_id: null,
   support_email: 'support@iskra.test',
   support_telegram: '@iskra_support',
   legal_name: 'Иванова Мария Сергеевна',
@@ -35,7 +36,7 @@ export interface Site {
 /** The bot token the site checks Mini App init data against. */
 export const e2eBotToken = '123456789:e2e-test-bot-token';
 
-export async function startSite(options: Pick<TestAppOptions, 'stars'> = {}): Promise<Site> {
+export async function startSite(options: Pick<TestAppOptions, 'stars' | 'publicConfig'> = {}): Promise<Site> {
   const app = await createTestApp('sqlite', { frontendDist: distDir, publicConfig: testConfig, botToken: e2eBotToken, ...options });
   const chromium = await launchChromium();
   return {

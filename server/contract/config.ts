@@ -7,6 +7,8 @@ import { z } from 'zod';
 export const publicConfigResponse = z.object({
   google_client_id: z.string().nullable(),
   bot_username: z.string().nullable(),
+  /** The bot's numeric id (the public part of its token), for the Login Widget's `Telegram.Login.auth`. */
+  telegram_bot_id: z.number().int().positive().nullable(),
   support_email: z.string().nullable(),
   support_telegram: z.string().nullable(),
   legal_name: z.string().nullable(),
@@ -18,6 +20,7 @@ export type PublicConfig = z.infer<typeof publicConfigResponse>;
 export const emptyPublicConfig: PublicConfig = {
   google_client_id: null,
   bot_username: null,
+  telegram_bot_id: null,
   support_email: null,
   support_telegram: null,
   legal_name: null,

@@ -5,6 +5,7 @@ import { loadPublicConfig } from '../api/queries/config.ts';
 import { sessionQueries } from '../api/queries/session.ts';
 import { errorText } from '../lib/errorText.ts';
 import { platform } from '../platform/index.ts';
+import { askTelegramLogin, preloadTelegramLogin } from '../platform/telegramLogin.ts';
 
 interface GoogleId {
   initialize(options: { client_id: string; callback: (response: { credential: string }) => void }): void;
@@ -29,14 +30,14 @@ function loadScript(src: string, attributes: Record<string, string> = {}, parent
 }
 
 /**
- * The Google button and Telegram's login widget on the web sign-in screens, each only when the server is
+ * The Google button and Telegram's login (platform/telegramLogin.ts) on the web sign-in screens, each only when the server is
  * configured for it (`GET /api/config`). Inside Telegram the init data sign the user in instead.
  */
 export function ExternalSignIn({ onSignedIn, onError }: { onSignedIn: () => void; onError: (message: string) => void }) {
   const { t, i18n } = useTranslation();
   const [config, setConfig] = useState<PublicConfig | null>(null);
   const googleRef = useRef<HTMLDivElement>(null);
-  const widgetRef = useRef<HTMLDivElement>(null);
+  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (platform().kind === 'web') void loadPublicConfig().then(setConfig);
@@ -63,26 +64,41 @@ export function ExternalSignIn({ onSignedIn, onError }: { onSignedIn: () => void
       .catch(() => onError(t('app.errors.googleLoginError')));
   }, [config, i18n.language, onError, onSignedIn, t]);
 
+  // Shown only when the operator named the bot (BOT_USERNAME: its domain is set up for the widget).
+  const telegramBotId = (config?.bot_username && config.telegram_bot_id) || null;
   useEffect(() => {
-    const bot = config?.bot_username;
-    const element = widgetRef.current;
-    if (!bot || !element) return;
-    element.replaceChildren();
-    void loadScript(
-      'https://telegram.org/js/telegram-widget.js?22',
-      { 'data-telegram-login': bot, 'data-size': 'large', 'data-radius': '20', 'data-auth-url': '/api/auth', 'data-request-access': 'write' },
-      element,
-    ).catch(() => undefined);
-  }, [config]);
+    if (telegramBotId) preloadTelegramLogin().catch(() => undefined);
+  }, [telegramBotId]);
 
-  if (!config?.google_client_id && !config?.bot_username) return null;
+  const signInWithTelegram = () => {
+    if (!telegramBotId || busy) return;
+    setBusy(true);
+    askTelegramLogin(telegramBotId, i18n.language)
+      .then(async (signed) => {
+        // Closing Telegram's window is a change of mind, not an error.
+        if (!signed) return;
+        await sessionQueries.telegramWidgetLogin(signed);
+        onSignedIn();
+      })
+      .catch((error: unknown) => onError(errorText(t, error, 'app.errors.telegramLoginError')))
+      .finally(() => setBusy(false));
+  };
+
+  if (!config?.google_client_id && !telegramBotId) return null;
   return (
     <div className="external-signin">
       <p className="divider">
         <span>{t('app.auth.or')}</span>
       </p>
-      {config.google_client_id && <div ref={googleRef} className="google-button" />}
-      {config.bot_username && <div ref={widgetRef} className="telegram-widget" />}
+      {config?.google_client_id && <div ref={googleRef} className="google-button" />}
+      {telegramBotId !== null && (
+        <button type="button" className="telegram-login" onClick={signInWithTelegram} disabled={busy}>
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+            <path fill="currentColor" d="M21.4 4.2 18.3 19c-.2 1-.8 1.3-1.7.8l-4.6-3.4-2.2 2.1c-.2.2-.5.5-1 .5l.3-4.7 8.6-7.8c.4-.3-.1-.5-.6-.2L6.5 13 2 11.6c-1-.3-1-1 .2-1.5L20 3.2c.8-.3 1.6.2 1.4 1Z" />
+          </svg>
+          {t('app.auth.telegram')}
+        </button>
+      )}
     </div>
   );
 }

@@ -13,4 +13,6 @@ export const sessionQueries = {
   register: (email: string, password: string) => api.post('/api/register', sessionResponse, { email, password }),
   logout: () => api.post('/api/logout', messageResponse),
   googleLogin: (idToken: string) => api.post('/api/googlelogin', messageResponse.partial(), { id_token: idToken }),
+  /** The signed user object Telegram's Login Widget hands over, posted as is (the server checks its hash). */
+  telegramWidgetLogin: (signed: Record<string, string | number>) => api.post('/api/auth', sessionResponse, signed),
 };
