@@ -118,6 +118,7 @@ describe('serving the built app', () => {
     expect(await res.json()).toEqual({
       google_client_id: 'client.apps.googleusercontent.com',
       bot_username: 'iskra_bot',
+      telegram_bot_id: 123456789,
       support_email: 'help@iskra.test',
       support_telegram: '@iskra_help',
       legal_name: 'Test Entrepreneur',
