@@ -132,8 +132,33 @@ describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
     await page2.close();
   });
 
+  it('says when a like or dislike did not go through, over the deck, and goes on to the next person', async () => {
+    const unlucky = await createPerson(site.app, { name: 'Глеб', gender: 'Male', at: [59.94, 30.31] });
+    for (const name of ['Дина', 'Ева', 'Жанна']) await createPerson(site.app, { name, gender: 'Female', at: [59.94, 30.32] });
+    const page3 = await context.newPage();
+    await context.addCookies([{ name: 'iskra_session', value: unlucky.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
+    // The server breaks on the like; the dislike is refused as if the person were gone.
+    await page3.route('**/api/like', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'Internal error', code: 'internal' }) }));
+    await page3.route('**/api/dislike', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ error: 'Not found', code: 'not_found' }) }));
+    await page3.goto('/search');
+    await page3.locator('.swipe-card').waitFor();
+    const first = await topCardId(page3);
+    const buttons = await page3.locator('.deck-buttons').boundingBox();
+    await page3.getByRole('button', { name: t.app.search.like, exact: true }).click();
+    await page3.locator('.deck-toast').getByText(t.app.errors.likeError).waitFor();
+    expect(await topCardId(page3)).not.toBe(first);
+    expect(await page3.locator('.deck-buttons').boundingBox()).toEqual(buttons);
+    await screenshot(page3, `search-like-failed-${language}`);
+    await page3.waitForTimeout(600);
+    await page3.getByRole('button', { name: t.app.search.dislike, exact: true }).click();
+    await page3.locator('.deck-toast').getByText(t.app.errors.dislikeFailed).waitFor();
+    // Said briefly, then gone.
+    await page3.locator('.deck-toast').waitFor({ state: 'detached', timeout: 6000 });
+    await page3.close();
+  });
+
   it('has no console errors', () => {
-    // The like limit answers 429 on purpose.
-    expect(errors.filter((e) => !/429/.test(e))).toEqual([]);
+    // The like limit answers 429 on purpose, and the failing like and dislike 500 and 404.
+    expect(errors.filter((e) => !/429|500|404/.test(e))).toEqual([]);
   });
 });

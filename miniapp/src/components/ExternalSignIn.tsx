@@ -55,7 +55,7 @@ export function ExternalSignIn({ onSignedIn, onError }: { onSignedIn: () => void
           client_id: clientId,
           callback: ({ credential }) => {
             sessionQueries.googleLogin(credential).then(onSignedIn, (error: unknown) => {
-              onError(errorText(t, error, 'app.errors.googleLoginFailed'));
+              onError(errorText(t, error, 'app.errors.googleLoginFailed', 'app.errors.googleLoginError'));
             });
           },
         });

@@ -21,7 +21,7 @@ export function MatchOverlay({ profile, onClose }: { profile: { id: number; name
       const id = await chatQueries.start(profile.id);
       void navigate(`/chat/${id}`);
     } catch (failure) {
-      setError(errorText(t, failure, 'app.errors.startChatFailed'));
+      setError(errorText(t, failure, 'app.errors.startChatFailed', 'app.errors.startChatError'));
       setBusy(false);
     }
   }

@@ -1,22 +1,25 @@
 import type { TFunction } from 'i18next';
 import { ApiError } from '../api/client.ts';
 
-/**
- * What to show for a failed call (DESIGN section 4, spec section 8): the translation of the server's
- * `code` when there is one, else the server's own text, else the screen's default message.
- */
 /** Codes that say nothing about the screen's task: its own message (spec section 8) is more useful. */
 const genericCodes = new Set(['not_found', 'internal', 'method_not_allowed', 'network', 'bad_response']);
 
-export function errorText(t: TFunction, error: unknown, fallbackKey: string): string {
+/**
+ * What to show for a failed call (DESIGN section 4, spec section 8): the translation of the server's
+ * `code` when there is one, else the server's own text for a refusal (4xx). Otherwise the screen's own
+ * message, in the spec's two kinds: `failedKey` ("Failed to …") when the server said no, and
+ * `exceptionKey` ("Error …") when something broke on the way (a server error, an unreadable answer, a
+ * bug); a lost connection says so instead.
+ */
+export function errorText(t: TFunction, error: unknown, failedKey: string, exceptionKey: string = failedKey): string {
   if (error instanceof ApiError) {
     if (error.code && !genericCodes.has(error.code)) {
-      const key = `errors.${error.code}`;
-      const translated = t(key, { defaultValue: '' });
+      const translated = t(`errors.${error.code}`, { defaultValue: '' });
       if (translated) return translated;
       if (error.status >= 400 && error.status < 500) return error.message;
     }
     if (error.code === 'network') return t('app.errors.network');
+    if (error.status >= 400 && error.status < 500) return t(failedKey);
   }
-  return t(fallbackKey);
+  return t(exceptionKey);
 }

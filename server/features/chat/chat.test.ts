@@ -39,7 +39,9 @@ describe.each(testDialects())('chat on %s', (dialect) => {
     const stranger = await createPerson(app);
     const id = await start(a, b);
     expect(await start(b, a)).toBe(id);
-    expect((await a.browser.post('/api/conversations/start', { profile_id: stranger.profileId })).status).toBe(404);
+    const refused = await a.browser.post('/api/conversations/start', { profile_id: stranger.profileId });
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toEqual({ error: 'Failed to start chat', code: 'chat_not_allowed' });
     expect((await a.browser.post('/api/conversations/start', { profile_id: 'x' })).status).toBe(400);
   });
 

@@ -44,7 +44,7 @@ export class ChatService {
   async start(userId: number, profileId: number): Promise<number> {
     const me = await this.me(userId);
     const match = await findLiveMatch(this.db, me.id, profileId);
-    if (!match || (await isBlockedEitherWay(this.db, me.id, profileId))) throw notFound('match_not_found', 'Failed to start chat');
+    if (!match || (await isBlockedEitherWay(this.db, me.id, profileId))) throw notFound('chat_not_allowed', 'Failed to start chat');
     await insertConversation(this.db, match.id, this.clock.now().toISOString());
     const conversation = await findConversationByMatch(this.db, match.id);
     if (!conversation) throw conversationNotFound();

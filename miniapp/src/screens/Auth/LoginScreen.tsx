@@ -29,7 +29,7 @@ export default function LoginScreen() {
       await sessionQueries.login(email, password);
       signedIn();
     } catch (failure) {
-      setError(errorText(t, failure, 'app.errors.loginFailed'));
+      setError(errorText(t, failure, 'app.errors.loginFailed', 'app.errors.loginError'));
       setBusy(false);
     }
   }

@@ -40,7 +40,7 @@ export default function VerifyScreen() {
       await verificationQueries.verify(code.trim());
       await refresh(() => void navigate('/search', { replace: true }));
     } catch (failure) {
-      setError(errorText(t, failure, 'app.errors.verifyError'));
+      setError(errorText(t, failure, 'app.errors.verifyInvalid', 'app.errors.verifyError'));
       setBusy(false);
     }
   }
@@ -53,7 +53,7 @@ export default function VerifyScreen() {
       await verificationQueries.resend();
       setNotice(t('app.verify.sent'));
     } catch (failure) {
-      setError(errorText(t, failure, 'app.errors.resendError'));
+      setError(errorText(t, failure, 'app.errors.resendFailed', 'app.errors.resendError'));
     }
   }
 

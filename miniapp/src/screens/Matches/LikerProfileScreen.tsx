@@ -27,7 +27,8 @@ export default function LikerProfileScreen() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const noSubscription = profile.state === 'error' && profile.error.status === 403;
+  // Spec section 4: a 403 saying "no subscribe" (not a ban or an unverified account) leads to the plans.
+  const noSubscription = profile.state === 'error' && profile.error.status === 403 && profile.error.code === 'no_subscribe';
   useEffect(() => {
     if (noSubscription) void navigate('/subscription', { replace: true });
   }, [noSubscription, navigate]);
@@ -41,7 +42,7 @@ export default function LikerProfileScreen() {
       if (result.match) setMatch(result.profile);
       else void navigate('/WhoLike', { replace: true });
     } catch (failure) {
-      setError(errorText(t, failure, 'app.errors.likerProfile'));
+      setError(liked ? errorText(t, failure, 'app.errors.likeFailed', 'app.errors.likeError') : errorText(t, failure, 'app.errors.dislikeFailed', 'app.errors.dislikeError'));
       setBusy(false);
     }
   }

@@ -19,7 +19,7 @@ export default function LikersScreen() {
     <section aria-labelledby="likes-title">
       <h1 id="likes-title">{t('app.matches.likesTitle')}</h1>
       {likers.state === 'loading' && <Loading />}
-      {likers.state === 'error' && <ErrorState message={errorText(t, likers.error, 'app.errors.likersFailed')} onRetry={reload} />}
+      {likers.state === 'error' && <ErrorState message={errorText(t, likers.error, 'app.errors.likersFailed', 'app.errors.likersError')} onRetry={reload} />}
       {likers.state === 'ready' && likers.data.length === 0 && (
         <EmptyState title={t('app.errors.noLikes')}>
           <p className="muted">{t('app.matches.likesEmptyHint')}</p>

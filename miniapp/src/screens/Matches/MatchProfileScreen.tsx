@@ -28,7 +28,7 @@ export default function MatchProfileScreen() {
     try {
       void navigate(`/chat/${await chatQueries.start(profileId)}`);
     } catch (failure) {
-      setError(errorText(t, failure, 'app.errors.startChatFailed'));
+      setError(errorText(t, failure, 'app.errors.startChatFailed', 'app.errors.startChatError'));
       setBusy(false);
     }
   }
@@ -41,7 +41,7 @@ export default function MatchProfileScreen() {
       void navigate('/matches', { replace: true });
     } catch (failure) {
       setConfirming(false);
-      setError(errorText(t, failure, 'app.errors.unmatchError'));
+      setError(errorText(t, failure, 'app.errors.unmatchFailed', 'app.errors.unmatchError'));
       setBusy(false);
     }
   }

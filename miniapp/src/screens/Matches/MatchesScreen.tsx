@@ -15,7 +15,7 @@ export default function MatchesScreen() {
     <section aria-labelledby="matches-title">
       <h1 id="matches-title">{t('app.matches.title')}</h1>
       {matches.state === 'loading' && <Loading />}
-      {matches.state === 'error' && <ErrorState message={errorText(t, matches.error, 'app.errors.matchesFailed')} onRetry={reload} />}
+      {matches.state === 'error' && <ErrorState message={errorText(t, matches.error, 'app.errors.matchesFailed', 'app.errors.matchesError')} onRetry={reload} />}
       {matches.state === 'ready' && matches.data.length === 0 && (
         <EmptyState title={t('app.errors.noMatches')}>
           <p className="muted">{t('app.matches.emptyHint')}</p>

@@ -88,7 +88,7 @@ export default function CreateProfileScreen() {
       setCity(found.city);
       setCoords(found.coords);
     } catch (failure) {
-      setError(errorText(t, failure, 'app.errors.cityFetch'));
+      setError(errorText(t, failure, 'app.errors.cityFailed', 'app.errors.cityFetch'));
     }
   }
 
@@ -117,7 +117,7 @@ export default function CreateProfileScreen() {
       await refresh(() => void navigate('/training', { replace: true }));
     } catch (failure) {
       setProgress(null);
-      setError(errorText(t, failure, 'app.errors.createProfile'));
+      setError(errorText(t, failure, 'app.errors.submitProfile', 'app.errors.createProfile'));
     }
   }
 

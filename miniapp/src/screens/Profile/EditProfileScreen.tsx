@@ -67,7 +67,7 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
           place = await profileQueries.cityCheck(place.city);
         } catch (failure) {
           setBusy(false);
-          setError(errorText(t, failure, 'app.errors.cityFetch'));
+          setError(errorText(t, failure, 'app.errors.cityFailed', 'app.errors.cityFetch'));
           return;
         }
       }

@@ -30,7 +30,7 @@ export default function OwnProfileScreen() {
     } catch (failure) {
       setConfirming(false);
       setBusy(false);
-      setError(errorText(t, failure, 'app.errors.deleteProfileError'));
+      setError(errorText(t, failure, 'app.errors.deleteProfileFailed', 'app.errors.deleteProfileError'));
     }
   }
 

@@ -11,6 +11,9 @@ import { actionGuardMs } from './swipeRules.ts';
 import { useSwipeDeck } from './useSwipeDeck.ts';
 import './Search.css';
 
+/** How long a failed like or dislike is said before the message goes. */
+const swipeFailureMs = 4000;
+
 /** `/search` (spec sections 2, 9): the swipe deck with buttons, the match overlay and the like limit. */
 export default function SearchScreen() {
   const { t } = useTranslation();
@@ -23,6 +26,13 @@ export default function SearchScreen() {
   useEffect(() => {
     if (deck.state.status === 'no_profile') void navigate('/CreateProfile', { replace: true });
   }, [deck.state.status, navigate]);
+
+  const { swipeFailure, dismissSwipeFailure } = deck;
+  useEffect(() => {
+    if (!swipeFailure) return;
+    const timer = setTimeout(dismissSwipeFailure, swipeFailureMs);
+    return () => clearTimeout(timer);
+  }, [swipeFailure, dismissSwipeFailure]);
 
   // One decision per 500 ms, whether by swipe or button (spec section 9).
   const decide = (liked: boolean) => {
@@ -47,6 +57,14 @@ export default function SearchScreen() {
           </EmptyState>
         )}
         {state.status === 'ready' && <SwipeCard key={state.card.profile_id} card={state.card} onDecide={decide} />}
+        {/* Over the deck, not under it: a message coming and going must not move the buttons. */}
+        {swipeFailure && (
+          <p className="deck-toast" role="alert">
+            {swipeFailure.liked
+              ? errorText(t, swipeFailure.error, 'app.errors.likeFailed', 'app.errors.likeError')
+              : errorText(t, swipeFailure.error, 'app.errors.dislikeFailed', 'app.errors.dislikeError')}
+          </p>
+        )}
       </div>
       {deck.limitReached && (
         <div className="like-limit card" role="alert">

@@ -21,6 +21,8 @@ const asError = (error: unknown) => (error instanceof ApiError ? error : new Api
 export function useSwipeDeck(onMatch: (profile: LikeResponse['profile']) => void) {
   const [state, setState] = useState<DeckState>({ status: 'loading' });
   const [limitReached, setLimitReached] = useState<ApiError | null>(null);
+  /** A like or dislike the server did not take (other than the like limit): said briefly, the deck goes on. */
+  const [swipeFailure, setSwipeFailure] = useState<{ liked: boolean; error: ApiError } | null>(null);
   const next = useRef<Promise<Card | null | 'no_profile'> | null>(null);
   const current = useRef<Card | null>(null);
   const inFlight = useRef(new Set<number>());
@@ -87,6 +89,8 @@ export function useSwipeDeck(onMatch: (profile: LikeResponse['profile']) => void
             current.current = card;
             next.current = fetchAfter([card.profile_id]);
             setState({ status: 'ready', card });
+          } else {
+            setSwipeFailure({ liked, error: failure });
           }
         },
       );
@@ -94,5 +98,6 @@ export function useSwipeDeck(onMatch: (profile: LikeResponse['profile']) => void
     [fetchAfter, show, onMatch],
   );
 
-  return { state, decide, reload, limitReached, dismissLimit: () => setLimitReached(null) };
+  const dismissSwipeFailure = useCallback(() => setSwipeFailure(null), []);
+  return { state, decide, reload, limitReached, dismissLimit: () => setLimitReached(null), swipeFailure, dismissSwipeFailure };
 }
