@@ -57,6 +57,7 @@ async function send<S extends z.ZodType>(
     throw new ApiError(0, 'network', 'Network error');
   }
   const payload: unknown = await response.json().catch(() => null);
+  if (response.status === 401) for (const listener of unauthorizedListeners) listener();
   if (!response.ok) {
     const parsed = errorResponse.safeParse(payload);
     if (parsed.success && parsed.data.code === 'csrf_failed' && !retried && !token) {
@@ -69,6 +70,17 @@ async function send<S extends z.ZodType>(
   const parsed = schema.safeParse(payload);
   if (!parsed.success) throw new ApiError(response.status, 'bad_response', 'Unexpected response');
   return parsed.data;
+}
+
+const unauthorizedListeners = new Set<() => void>();
+
+/**
+ * Called whenever the server answers 401 (the session ended: signed out elsewhere, expired, banned), so the
+ * session is fetched again and the visitor sent to sign in (spec section 6) rather than left on an error.
+ */
+export function onUnauthorized(listener: () => void): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
 }
 
 export const api = {

@@ -12,6 +12,8 @@ const openToUnverified = new Set(['/verify', '/logout', '/offer', '/privacy-poli
 /** Paths that need a profile; a verified user without one goes to /CreateProfile (spec section 4). */
 const needsProfile = new Set(['/search', '/matches', '/wholike', '/chatlist', '/profile', '/edit_profile', '/edit_photo', '/foto', '/cropimage', '/training']);
 const needsProfilePrefixes = ['/chat/', '/usersprofile/', '/usersprofileliker/'];
+/** Paths for members only: an anonymous visitor is asked to sign in first, and comes back after. */
+const membersOnly = new Set([...needsProfile, '/menu', '/subscription', '/createprofile']);
 /** Top-level screens: no back button there. */
 const rootPaths = new Set(['/', '/search']);
 
@@ -29,6 +31,9 @@ function SessionGate() {
   const { session } = useSession();
   const { pathname } = useLocation();
   const path = pathname.toLowerCase();
+  if (session.status === 'anonymous' && (membersOnly.has(path) || needsProfilePrefixes.some((p) => path.startsWith(p)))) {
+    return <Navigate to="/login" replace state={{ from: pathname }} />;
+  }
   if (session.status !== 'signedIn' || session.tokenOnly) return null;
   if (!session.verified && !openToUnverified.has(path)) return <Navigate to="/verify" replace />;
   if (session.verified && session.profile === null && (needsProfile.has(path) || needsProfilePrefixes.some((p) => path.startsWith(p)))) return <Navigate to="/CreateProfile" replace />;

@@ -70,6 +70,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
+    let stop: (() => void) | undefined;
+    let gone = false;
+    void import('../api/client.ts').then(({ onUnauthorized }) => {
+      if (!gone) stop = onUnauthorized(() => void refresh());
+    });
+    return () => {
+      gone = true;
+      stop?.();
+    };
+  }, [refresh]);
+
+  useEffect(() => {
     void (async () => {
       // Inside Telegram the init data sign the user in before the first fetch (spec section 4).
       if (platform().kind === 'telegram' && readStored(storageKeys.jwtToken) === null && (await platform().signIn())) {

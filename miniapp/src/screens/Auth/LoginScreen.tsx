@@ -1,25 +1,31 @@
 import { useCallback, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { sessionQueries } from '../../api/queries/session.ts';
 import { ExternalSignIn } from '../../components/ExternalSignIn.tsx';
 import { ErrorLine } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
 
-/** `/login`: e-mail and password; success refetches the user and goes to /search (spec sections 2, 4). */
+/**
+ * `/login`: e-mail and password; success refetches the user and goes to /search (spec sections 2, 4), or
+ * back to the screen that asked for a sign-in.
+ */
 export default function LoginScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { refresh } = useSession();
+  // Sent here from a members-only screen (components/Layout.tsx): back there after signing in.
+  const from = (useLocation().state as { from?: unknown } | null)?.from;
+  const destination = typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : '/search';
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   const signedIn = useCallback(() => {
-    void refresh().then(() => navigate('/search'));
-  }, [navigate, refresh]);
+    void refresh().then(() => navigate(destination));
+  }, [destination, navigate, refresh]);
 
   async function submit(event: SyntheticEvent) {
     event.preventDefault();

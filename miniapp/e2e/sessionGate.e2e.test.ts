@@ -1,0 +1,66 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../locales/en.json' with { type: 'json' };
+import ru from '../../locales/ru.json' with { type: 'json' };
+import { PasswordHasher } from '../../server/features/accounts/passwords.ts';
+import { createPerson } from '../../server/test/people.ts';
+import { startSite, watchErrors, type Site } from './harness.ts';
+
+const texts = { ru, en } as const;
+
+describe.each(['ru', 'en'] as const)('members-only screens in %s', (language) => {
+  const t = texts[language];
+  let site: Site;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    site = await startSite();
+    context = await site.context({ language });
+    page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    errors = watchErrors(page);
+  });
+  afterAll(async () => {
+    await context.close();
+    await site.close();
+    // The ended session's calls answer 401 on purpose.
+    expect(errors.filter((e) => !/401/.test(e))).toEqual([]);
+  });
+
+  const path = () => new URL(page.url()).pathname;
+
+  it('sends an anonymous visitor to sign in, and back to the screen they wanted after', async () => {
+    for (const wanted of ['/ChatList', '/WhoLike', '/edit_profile', '/chat/12', '/Menu']) {
+      await page.goto(wanted);
+      await page.getByRole('heading', { name: t.app.login.title }).waitFor();
+      expect(path()).toBe('/login');
+    }
+    const person = await createPerson(site.app, { name: 'Вера' });
+    const password = 'spark2026!';
+    const hash = await new PasswordHasher(1).hash(password);
+    const { email } = await site.app.database.db
+      .updateTable('users')
+      .set({ password_hash: hash })
+      .where('id', '=', person.userId)
+      .returning('email')
+      .executeTakeFirstOrThrow();
+    await page.goto('/WhoLike');
+    await page.waitForURL('**/login');
+    await page.getByLabel(t.app.auth.email).fill(email ?? '');
+    await page.getByLabel(t.app.auth.password).fill(password);
+    await page.locator('form').getByRole('button', { name: t.app.login.submit }).click();
+    await page.waitForURL('**/WhoLike');
+    await page.getByRole('heading', { name: t.app.matches.likesTitle }).waitFor();
+  });
+
+  it('sends a member whose session ended elsewhere to sign in at their next step', async () => {
+    expect(path()).toBe('/WhoLike');
+    // Signed out on another device: every session of this browser's user ends on the server.
+    await site.app.database.db.deleteFrom('sessions').execute();
+    await page.locator('header').getByRole('link', { name: t.app.nav.matches }).click();
+    await page.waitForURL('**/login');
+    await page.getByRole('heading', { name: t.app.login.title }).waitFor();
+  });
+});
