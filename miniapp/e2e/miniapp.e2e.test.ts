@@ -119,8 +119,9 @@ describe('the Mini App inside (faked) Telegram', () => {
     });
     await page.goto(`/#${launch.toString()}`);
     await page.getByRole('link', { name: ru.app.nav.menu }).click();
-    await page.getByRole('link', { name: ru.app.premium.seePlans }).click();
+    // The menu's plan card opens the month's details on /subscription.
     await page.getByRole('button', { name: new RegExp(ru.app.premium.plans['30']) }).click();
+    await page.getByRole('heading', { name: ru.app.premium.plans['30'] }).waitFor();
     // Priced in Stars, as Telegram will charge.
     await page.locator('.plan-price', { hasText: '300 ⭐' }).waitFor();
     await page.getByRole('button', { name: ru.app.premium.buyNow }).click();

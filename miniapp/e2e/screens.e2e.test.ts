@@ -37,9 +37,15 @@ describe('screenshots at phone size (artifacts/screenshots)', () => {
 
         await signInVerified(site, context, `shot.${language}.${theme}@example.com`);
         await page.goto('/Menu');
-        await page.getByRole('link', { name: t.app.premium.seePlans }).waitFor();
+        // Not subscribed: the plan cards themselves, and (test provider on) the test link to the outcome page.
+        const monthCard = page.getByRole('button', { name: new RegExp(t.app.premium.plans['30']) });
+        await monthCard.waitFor();
         await screenshot(page, `menu-${language}-${theme}`);
         await expectAccessible(page, `menu ${language} ${theme}`);
+        await page.getByRole('link', { name: t.app.premium.testOutcome }).click();
+        await page.getByRole('heading', { name: t.app.result.successTitle }).waitFor();
+        await page.goto('/failtrig');
+        await page.getByRole('heading', { name: t.app.result.failureTitle }).waitFor();
 
         await page.goto('/subscription');
         await page.getByRole('button', { name: new RegExp(t.app.premium.plans['30']) }).waitFor();
@@ -48,6 +54,12 @@ describe('screenshots at phone size (artifacts/screenshots)', () => {
         await page.getByRole('button', { name: new RegExp(t.app.premium.plans['30']) }).click();
         await page.getByRole('button', { name: t.app.premium.buyNow }).waitFor();
         await screenshot(page, `subscription-details-${language}-${theme}`);
+        // A card opens that plan's details straight away.
+        await page.goto('/Menu');
+        await monthCard.click();
+        await page.getByRole('heading', { name: t.app.premium.plans['30'] }).waitFor();
+        await page.getByRole('button', { name: t.app.premium.buyNow }).waitFor();
+        expect(new URL(page.url()).pathname).toBe('/subscription');
 
         await context.close();
         expect(errors).toEqual([]);

@@ -49,6 +49,9 @@ export function App() {
             <Route path="/subscription" element={<Subscription />} />
             <Route path="/confirm" element={<PaymentResult outcome="success" />} />
             <Route path="/fail" element={<PaymentResult outcome="failure" />} />
+            {/* Spec section 2: outcome pages of their own; /successtrig is the menu's test link. */}
+            <Route path="/successtrig" element={<PaymentResult outcome="success" />} />
+            <Route path="/failtrig" element={<PaymentResult outcome="failure" />} />
             <Route path="/offer" element={<Offer />} />
             <Route path="/privacy-policy" element={<PrivacyPolicy />} />
             <Route path="/search" element={<Search />} />

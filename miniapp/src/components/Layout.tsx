@@ -8,7 +8,7 @@ import { Loading } from './States.tsx';
 import { TopBar } from './TopBar.tsx';
 
 /** Paths an unverified user may still open; everything else sends them to /verify (spec section 6). */
-const openToUnverified = new Set(['/verify', '/logout', '/offer', '/privacy-policy', '/', '/confirm', '/fail']);
+const openToUnverified = new Set(['/verify', '/logout', '/offer', '/privacy-policy', '/', '/confirm', '/fail', '/successtrig', '/failtrig']);
 /** Paths that need a profile; a verified user without one goes to /CreateProfile (spec section 4). */
 const needsProfile = new Set(['/search', '/matches', '/wholike', '/chatlist', '/profile', '/edit_profile', '/edit_photo', '/foto', '/cropimage', '/training']);
 const needsProfilePrefixes = ['/chat/', '/usersprofile/', '/usersprofileliker/'];

@@ -1,11 +1,39 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { premiumQueries } from '../../api/queries/premium.ts';
 import { useResource } from '../../api/useResource.ts';
 import { ErrorState, Loading } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
+import { PlanList } from '../Premium/PlanList.tsx';
 
-/** The menu's subscription part: renewal date when active, otherwise a way to the plans. */
+/** The plan cards under the pitch; a card opens that plan's details on /subscription. */
+function MenuPlans() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [plans] = useResource(premiumQueries.plans);
+  if (plans.state === 'loading') return <Loading label={t('app.premium.loadingPlans')} />;
+  // No cards to show: the plans screen says why and offers a retry.
+  if (plans.state === 'error' || plans.data.plans.length === 0) {
+    return (
+      <Link to="/subscription" className="button block">
+        {t('app.premium.seePlans')}
+      </Link>
+    );
+  }
+  return (
+    <>
+      <PlanList plans={plans.data.plans} onChoose={(plan) => void navigate('/subscription', { state: { plan: plan.id } })} />
+      {/* Spec section 2: the test link to the outcome page, offered where the 1-day test plan is (test provider, admins). */}
+      {plans.data.plans.some((plan) => plan.interval === 1) && (
+        <Link to="/successtrig" className="test-link">
+          {t('app.premium.testOutcome')}
+        </Link>
+      )}
+    </>
+  );
+}
+
+/** The menu's subscription part (spec section 2): the renewal date when active, otherwise the plan cards. */
 export function SubscriptionBanner() {
   const { t, i18n } = useTranslation();
   const [subscription, reload] = useResource(premiumQueries.subscription);
@@ -33,9 +61,7 @@ export function SubscriptionBanner() {
         ) : (
           <>
             <p className="muted">{t('app.premium.pitch')}</p>
-            <Link to="/subscription" className="button block">
-              {t('app.premium.seePlans')}
-            </Link>
+            <MenuPlans />
           </>
         ))}
     </section>

@@ -1,38 +1,38 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import type { Plan } from '../../../../server/contract/plans.ts';
 import { premiumQueries } from '../../api/queries/premium.ts';
 import { useResource } from '../../api/useResource.ts';
 import { EmptyState, ErrorLine, ErrorState, Loading } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { platform } from '../../platform/index.ts';
+import { PlanList, usePlanCost, usePlanTitle } from './PlanList.tsx';
 
-const knownIntervals = new Set([1, 7, 30, 180, 365]);
 const benefits = ['likes', 'messages', 'whoLiked', 'support', 'boost'] as const;
-
-function usePlanTitle() {
-  const { t } = useTranslation();
-  return (plan: Plan) => (knownIntervals.has(plan.interval) ? t(`app.premium.plans.${plan.interval}`) : plan.title);
-}
 
 /**
  * `/subscription` (spec sections 2, 4): the plans from `/api/plans`, a plan's details with Back and
  * Buy Now, "Processing..." while the payment is created, then the payment page or Telegram's invoice.
  */
 export default function SubscriptionScreen() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const title = usePlanTitle();
+  const cost = usePlanCost();
   const [plans, reload] = useResource(premiumQueries.plans);
   const [chosen, setChosen] = useState<Plan | null>(null);
   const [processing, setProcessing] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const price = (rubles: number) =>
-    new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'RUB', currencyDisplay: 'narrowSymbol', maximumFractionDigits: 0 }).format(rubles);
 
-  // Inside Telegram the server sells in Stars and says so by giving the Stars price.
-  const cost = (plan: Plan) => (plan.stars ? t('app.premium.starsPrice', { count: plan.stars }) : price(plan.price));
+  // A plan card tapped in the menu opens here on that plan's details.
+  const wanted = (useLocation().state as { plan?: unknown } | null)?.plan;
+  const loaded = plans.state === 'ready' ? plans.data.plans : null;
+  useEffect(() => {
+    const plan = loaded?.find((p) => p.id === wanted);
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- chosen once, when the plans arrive
+    if (plan) setChosen(plan);
+  }, [loaded, wanted]);
 
   async function buy(plan: Plan) {
     setProcessing(true);
@@ -69,17 +69,7 @@ export default function SubscriptionScreen() {
       {plans.state === 'error' && <ErrorState message={errorText(t, plans.error, 'app.errors.plansLoad')} onRetry={reload} />}
       {plans.state === 'ready' && plans.data.plans.length === 0 && <EmptyState title={t('app.premium.noPlans')} />}
       {plans.state === 'ready' && plans.data.plans.length > 0 && !chosen && (
-        <ul className="plans" aria-label={t('app.premium.choose')}>
-          {plans.data.plans.map((plan) => (
-            <li key={plan.id}>
-              <button type="button" className="plan" onClick={() => setChosen(plan)}>
-                <span className="plan-title">{title(plan)}</span>
-                <span className="plan-price">{cost(plan)}</span>
-                {plan.discount ? <span className="badge">{t('app.premium.discount', { percent: plan.discount })}</span> : null}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <PlanList plans={plans.data.plans} onChoose={setChosen} />
       )}
       {chosen && (
         <section className="card plan-details" aria-labelledby="plan-title">

@@ -1,0 +1,39 @@
+import { useTranslation } from 'react-i18next';
+import type { Plan } from '../../../../server/contract/plans.ts';
+
+const knownIntervals = new Set([1, 7, 30, 180, 365]);
+
+/** A plan's title in the app's language (the server's own title for a plan the app does not know). */
+export function usePlanTitle() {
+  const { t } = useTranslation();
+  return (plan: Plan) => (knownIntervals.has(plan.interval) ? t(`app.premium.plans.${plan.interval}`) : plan.title);
+}
+
+/** What a plan costs this caller: Stars inside Telegram (the server says so by giving them), else roubles. */
+export function usePlanCost() {
+  const { t, i18n } = useTranslation();
+  return (plan: Plan) =>
+    plan.stars
+      ? t('app.premium.starsPrice', { count: plan.stars })
+      : new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'RUB', currencyDisplay: 'narrowSymbol', maximumFractionDigits: 0 }).format(plan.price);
+}
+
+/** The plan cards, as `/subscription` and the menu show them; choosing one is the caller's business. */
+export function PlanList({ plans, onChoose }: { plans: Plan[]; onChoose: (plan: Plan) => void }) {
+  const { t } = useTranslation();
+  const title = usePlanTitle();
+  const cost = usePlanCost();
+  return (
+    <ul className="plans" aria-label={t('app.premium.choose')}>
+      {plans.map((plan) => (
+        <li key={plan.id}>
+          <button type="button" className="plan" onClick={() => onChoose(plan)}>
+            <span className="plan-title">{title(plan)}</span>
+            <span className="plan-price">{cost(plan)}</span>
+            {plan.discount ? <span className="badge">{t('app.premium.discount', { percent: plan.discount })}</span> : null}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
