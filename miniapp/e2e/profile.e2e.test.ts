@@ -80,6 +80,8 @@ describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
     expect(await page.getByLabel(t.app.wizard.name).inputValue()).toBe('Дарья');
     await page.getByRole('button', { name: t.app.wizard.next }).click();
     await page.getByRole('button', { name: t.app.wizard.enterCity }).click();
+    await page.getByRole('button', { name: t.app.wizard.checkCity }).click();
+    await page.getByText(t.app.wizard.cityMissing, { exact: true }).waitFor();
     await page.getByLabel(t.app.wizard.city, { exact: true }).fill('Нетакогограда');
     await page.getByRole('button', { name: t.app.wizard.checkCity }).click();
     await page.getByText(t.errors.city_not_found).waitFor();

@@ -83,6 +83,11 @@ export default function CreateProfileScreen() {
 
   async function checkCity() {
     setError(null);
+    // Spec section 5: an empty manual entry says the city is required (not a silently disabled button).
+    if (!cityInput.trim()) {
+      setError(t('app.wizard.cityMissing'));
+      return;
+    }
     try {
       const found = await profileQueries.cityCheck(cityInput);
       setCity(found.city);
@@ -180,7 +185,7 @@ export default function CreateProfileScreen() {
                 <span>{t('app.wizard.city')}</span>
                 <input value={cityInput} onChange={(e) => setCityInput(e.target.value)} autoComplete="address-level2" />
               </label>
-              <button type="submit" className="button secondary block" disabled={!cityInput.trim()}>
+              <button type="submit" className="button secondary block">
                 {t('app.wizard.checkCity')}
               </button>
             </form>
