@@ -94,6 +94,25 @@ describe.each(['ru', 'en'] as const)('matches, likers and safety in %s', (langua
     expect((await ivan.browser.get(`/api/users_profile?profile_id=${olga.profileId}`)).status).toBe(404);
   });
 
+  it('lets a premium user start a chat with a liker straight from the likes list (liking back makes the match)', async () => {
+    const zoya = await createPerson(site.app, { name: 'Зоя', gender: 'Female', premium: true });
+    const kirill = await createPerson(site.app, { name: 'Кирилл', gender: 'Male' });
+    await like(kirill, zoya);
+    const page = await pageOf(zoya);
+    await page.goto('/WhoLike');
+    const start = page.getByRole('button', { name: t.app.matches.startChatWith.replace('{{name}}', 'Кирилл') });
+    await start.waitFor();
+    await screenshot(page, `likers-premium-${language}`);
+    await expectAccessible(page, `likers premium ${language}`);
+    await start.click();
+    await page.waitForURL(/\/chat\/\d+$/);
+    expect(await matchIds(kirill)).toEqual([zoya.profileId]);
+    // The conversation is theirs: he finds it in his own list.
+    const chats = (await (await kirill.browser.get('/api/chats')).json()) as { conversation_id: number }[];
+    expect(chats.map((c) => c.conversation_id)).toEqual([Number(new URL(page.url()).pathname.split('/').pop())]);
+    await page.close();
+  });
+
   it('reports a match with a reason (which also blocks) and blocks another from their profile', async () => {
     const nina = await createPerson(site.app, { name: 'Нина', gender: 'Female', premium: true });
     const sergey = await createPerson(site.app, { name: 'Сергей', gender: 'Male', premium: true });

@@ -1,10 +1,21 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { PersonListItem } from '../../../../server/contract/discovery.ts';
 import { photoUrl } from '../../lib/photos.ts';
 
-/** The grid of matches or likers: photo cards with name and age, each leading to that person. */
-export function PersonGrid({ people, linkTo, label }: { people: PersonListItem[]; linkTo: (person: PersonListItem) => string; label: string }) {
+/** The grid of matches or likers: photo cards with name and age, each leading to that person, and an optional action under each. */
+export function PersonGrid({
+  people,
+  linkTo,
+  label,
+  action,
+}: {
+  people: PersonListItem[];
+  linkTo: (person: PersonListItem) => string;
+  label: string;
+  action?: (person: PersonListItem) => ReactNode;
+}) {
   const { t } = useTranslation();
   return (
     <ul className="person-grid" aria-label={label}>
@@ -28,6 +39,7 @@ export function PersonGrid({ people, linkTo, label }: { people: PersonListItem[]
               </span>
             )}
           </Link>
+          {action?.(person)}
         </li>
       ))}
     </ul>
