@@ -70,7 +70,15 @@ describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
   it('60 px right likes and the next card is there at once; 60 px left dislikes; the buttons act once per 500 ms', async () => {
     const first = await topCardId(page);
     await dragCard(page, 60);
+    // The liked card flies off to the right above the next one, which is already the deck's card.
+    const ghost = page.locator('.swipe-ghost');
+    await ghost.waitFor();
+    expect(await ghost.getAttribute('class')).toBe('swipe-ghost like');
+    expect(await ghost.getAttribute('aria-hidden')).toBe('true');
+    await page.waitForTimeout(120);
+    await screenshot(page, `search-leaving-${language}`);
     await expect.poll(() => topCardId(page)).not.toBe(first);
+    await ghost.waitFor({ state: 'detached', timeout: 2000 });
     const second = await topCardId(page);
     await expect.poll(async () => (await swipesBy(seeker)).length).toBe(1);
     expect(await swipesBy(seeker)).toEqual([{ target_id: first, liked: 1 }]);

@@ -6,8 +6,9 @@ import { MatchOverlay } from '../../components/MatchOverlay.tsx';
 import { EmptyState, ErrorState, Loading } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { platform } from '../../platform/index.ts';
-import { SwipeCard } from './SwipeCard.tsx';
-import { actionGuardMs } from './swipeRules.ts';
+import type { Card } from '../../api/queries/search.ts';
+import { LeavingCard, SwipeCard } from './SwipeCard.tsx';
+import { actionGuardMs, leaveMs } from './swipeRules.ts';
 import { useSwipeDeck } from './useSwipeDeck.ts';
 import './Search.css';
 
@@ -22,6 +23,12 @@ export default function SearchScreen() {
   const onMatch = useCallback((profile: LikeResponse['profile']) => setMatch(profile), []);
   const deck = useSwipeDeck(onMatch);
   const lastAction = useRef(Number.NEGATIVE_INFINITY);
+  const [leaving, setLeaving] = useState<{ card: Card; liked: boolean; fromPx: number; at: number } | null>(null);
+  useEffect(() => {
+    if (!leaving) return;
+    const timer = setTimeout(() => setLeaving(null), leaveMs);
+    return () => clearTimeout(timer);
+  }, [leaving]);
 
   useEffect(() => {
     if (deck.state.status === 'no_profile') void navigate('/CreateProfile', { replace: true });
@@ -35,11 +42,12 @@ export default function SearchScreen() {
   }, [swipeFailure, dismissSwipeFailure]);
 
   // One decision per 500 ms, whether by swipe or button (spec section 9).
-  const decide = (liked: boolean) => {
+  const decide = (liked: boolean, fromPx = 0) => {
     const now = performance.now();
     if (now - lastAction.current < actionGuardMs) return;
     lastAction.current = now;
     platform().haptic(liked ? 'like' : 'dislike');
+    if (deck.state.status === 'ready') setLeaving({ card: deck.state.card, liked, fromPx, at: now });
     deck.decide(liked);
   };
 
@@ -57,6 +65,7 @@ export default function SearchScreen() {
           </EmptyState>
         )}
         {state.status === 'ready' && <SwipeCard key={state.card.profile_id} card={state.card} onDecide={decide} />}
+        {leaving && <LeavingCard key={leaving.at} card={leaving.card} liked={leaving.liked} fromPx={leaving.fromPx} />}
         {/* Over the deck, not under it: a message coming and going must not move the buttons. */}
         {swipeFailure && (
           <p className="deck-toast" role="alert">

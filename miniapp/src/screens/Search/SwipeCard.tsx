@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSwipeable } from 'react-swipeable';
 import type { Card } from '../../api/queries/search.ts';
@@ -10,7 +10,16 @@ import { indicatorOf, verdictOf } from './swipeRules.ts';
  * the element, not through React state: no re-render per pointer event, so it keeps 60 fps), and the
  * LIKE / NOPE stamp appears after 15 px. Released past 50 px it decides; short of that it springs back.
  */
-export function SwipeCard({ card, onDecide, onExpand }: { card: Card; onDecide: (liked: boolean) => void; onExpand?: (expanded: boolean) => void }) {
+export function SwipeCard({
+  card,
+  onDecide,
+  onExpand,
+}: {
+  card: Card;
+  /** `fromPx`: where the card was let go, so it flies on from there. */
+  onDecide: (liked: boolean, fromPx: number) => void;
+  onExpand?: (expanded: boolean) => void;
+}) {
   const { t } = useTranslation();
   const element = useRef<HTMLDivElement | null>(null);
   const [expanded, setExpanded] = useState(false);
@@ -30,7 +39,7 @@ export function SwipeCard({ card, onDecide, onExpand }: { card: Card; onDecide: 
     onSwiped: (e) => {
       place(0, 0);
       const verdict = verdictOf(e.deltaX, e.deltaY, expanded);
-      if (verdict === 'like' || verdict === 'dislike') onDecide(verdict === 'like');
+      if (verdict === 'like' || verdict === 'dislike') onDecide(verdict === 'like', e.deltaX);
       else if (verdict === 'expand') {
         setExpanded(true);
         onExpand?.(true);
@@ -88,6 +97,29 @@ export function SwipeCard({ card, onDecide, onExpand }: { card: Card; onDecide: 
           {card.distance !== null && ` · ${t('app.matches.distance', { km: card.distance })}`}
         </p>
         {expanded && <p className="swipe-bio">{card.bio}</p>}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The decided card flying off the deck (300 ms, spec section 9) above the next one, which is already
+ * there: the next person shows at once and the leaving one still reads as a like or a pass. Transform
+ * and opacity only; a copy outside the deck's interactive card, so nothing can grab it mid-flight.
+ */
+export function LeavingCard({ card, liked, fromPx }: { card: Card; liked: boolean; fromPx: number }) {
+  const { t } = useTranslation();
+  const photo = card.photo.split(',').find(Boolean);
+  return (
+    <div className={liked ? 'swipe-ghost like' : 'swipe-ghost nope'} style={{ '--from': `${fromPx}px`, '--tilt': `${fromPx / 24}deg` } as CSSProperties} aria-hidden="true">
+      {photo && <img className="swipe-photo" src={photoUrl(photo)} alt="" width={640} height={852} draggable={false} />}
+      <span className={liked ? 'stamp stamp-like' : 'stamp stamp-nope'}>{liked ? t('app.search.stampLike') : t('app.search.stampNope')}</span>
+      <div className="swipe-info">
+        <div className="swipe-title">
+          <h2>
+            {card.name}, {card.age}
+          </h2>
+        </div>
       </div>
     </div>
   );

@@ -2,6 +2,8 @@
 export const indicatorPx = 15;
 export const actPx = 50;
 export const actionGuardMs = 500;
+/** How long a decided card takes to fly off (spec section 9: swipes act after 300 ms). */
+export const leaveMs = 300;
 
 export type Verdict = 'like' | 'dislike' | 'expand' | 'collapse' | 'nextPhoto' | 'previousPhoto' | null;
 
