@@ -61,6 +61,13 @@ export class YooKassaStandIn {
     return this.requests.filter((r) => r.method === 'POST' && r.path === '/v3/payments');
   }
 
+  /** A pending refund ends as YooKassa decides. */
+  settleRefund(id: string, status: 'succeeded' | 'canceled'): void {
+    const refund = [...this.refunds.values()].find((r) => r.id === id);
+    if (!refund) throw new Error(`no refund ${id}`);
+    refund.status = status;
+  }
+
   refundRequests(): RecordedYooKassaRequest[] {
     return this.requests.filter((r) => r.method === 'POST' && r.path === '/v3/refunds');
   }

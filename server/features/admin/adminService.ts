@@ -167,23 +167,33 @@ export class AdminService {
         call().catch((error: unknown) => {
           throw new AppError(502, 'payment_provider_error', `YooKassa refused the refund: ${error instanceof Error ? error.message : String(error)}`);
         });
-      // A refund that went through before a crash here is found and recorded, never made twice. Each new try
-      // has its own idempotence key: YooKassa answers a key the same way for a day, cancellations included.
-      const earlier = await ask(() => yookassa.refundsOf(payment.provider_payment_id ?? ''));
-      const remote =
-        earlier.find((r) => r.status !== 'canceled') ??
-        (await ask(() =>
+      // What YooKassa already gave back is looked up first: a refund that went through before a crash here
+      // (or part of one made in the dashboard) is counted, never made twice. Only the rest is asked for,
+      // each try under its own idempotence key (YooKassa answers a key the same way for a day, cancellations
+      // included). Recorded only once YooKassa says the whole amount went back; "pending" can still fail.
+      const ppid = payment.provider_payment_id;
+      const earlier = await ask(() => yookassa.refundsOf(ppid));
+      const pendingRefund = () => new AppError(409, 'refund_pending', 'YooKassa is still processing the refund: run the command again later');
+      if (earlier.some((r) => r.status === 'pending')) throw pendingRefund();
+      const kopecks = (value: string) => Math.round(Number(value) * 100);
+      const returned = earlier.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + kopecks(r.amount.value), 0);
+      const owed = payment.amount * 100 - returned;
+      let remote = earlier.filter((r) => r.status === 'succeeded').at(-1);
+      if (owed > 0) {
+        remote = await ask(() =>
           yookassa.createRefund({
-            paymentId: payment.provider_payment_id ?? '',
-            amountRub: payment.amount,
+            paymentId: ppid,
+            amountRub: owed / 100,
             description: `Iskra: refund of payment ${paymentId}`,
             idempotenceKey: `iskra-refund-${paymentId}-${earlier.length + 1}`,
           }),
-        ));
-      if (remote.status === 'canceled') {
-        throw new AppError(502, 'payment_provider_error', `YooKassa cancelled the refund (${remote.cancellation_details?.reason ?? 'no reason given'})`);
+        );
+        if (remote.status === 'canceled') {
+          throw new AppError(502, 'payment_provider_error', `YooKassa cancelled the refund (${remote.cancellation_details?.reason ?? 'no reason given'})`);
+        }
+        if (remote.status === 'pending') throw pendingRefund();
       }
-      // "pending" is accepted: YooKassa has taken the refund and finishes it on its side.
+      if (!remote) throw notFound('payment_not_refundable', 'No YooKassa refund to record');
       providerRefund = { id: remote.id, status: remote.status };
     }
     const done = await this.db.transaction().execute(async (trx) => {

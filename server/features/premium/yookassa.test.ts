@@ -242,4 +242,34 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
     expect((await paymentsOf(person))[0]?.status).toBe('refunded');
     expect((await subscription(person)).isActive).toBe(false);
   });
+
+  it('refunds only what is left after a partial dashboard refund, and records nothing while YooKassa is still processing', async () => {
+    const client = new YooKassaClient(yookassa.apiUrl, yookassa.shopId, yookassa.secretKey, 2000);
+    const admin = new AdminService(app.database.db, app.clock, { yookassa: client });
+    const person = await createPerson(app);
+    const { remoteId } = await paidMonth(person);
+    yookassa.setStatus(remoteId, 'succeeded');
+    await notify(app, remoteId);
+    const [paid] = await paymentsOf(person);
+    // 150.50 given back by hand in YooKassa's dashboard.
+    await client.createRefund({ paymentId: remoteId, amountRub: 150.5, description: 'by hand', idempotenceKey: 'dashboard' });
+
+    yookassa.nextRefund = 'pending';
+    await expect(admin.refund(paid?.id ?? 0)).rejects.toMatchObject({ status: 409, code: 'refund_pending' });
+    const remainder = yookassa.refundRequests().at(-1);
+    expect(remainder?.body).toMatchObject({ payment_id: remoteId, amount: { value: '348.50', currency: 'RUB' } });
+    // Still pending: asked again, nothing new is created and nothing is recorded.
+    await expect(admin.refund(paid?.id ?? 0)).rejects.toMatchObject({ code: 'refund_pending' });
+    expect(yookassa.refundRequests().at(-1)).toBe(remainder);
+    expect((await paymentsOf(person))[0]?.status).toBe('succeeded');
+    expect((await subscription(person)).isActive).toBe(true);
+
+    const refunds = await client.refundsOf(remoteId);
+    yookassa.settleRefund(refunds.find((r) => r.status === 'pending')?.id ?? '', 'succeeded');
+    const refunded = await admin.refund(paid?.id ?? 0);
+    expect(refunded.providerRefund?.status).toBe('succeeded');
+    expect(yookassa.refundRequests().at(-1)).toBe(remainder);
+    expect((await paymentsOf(person))[0]?.status).toBe('refunded');
+    expect((await subscription(person)).isActive).toBe(false);
+  });
 });

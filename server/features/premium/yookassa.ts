@@ -113,15 +113,15 @@ export class YooKassaClient {
   }
 
   /**
-   * Gives a captured payment back in full. A full refund needs no receipt data: YooKassa registers the
-   * refund receipt from the payment's own. The idempotence key makes a retried refund the same refund.
+   * Gives (the rest of) a captured payment back. A refund of all that is left needs no receipt data:
+   * YooKassa registers the refund receipt from the payment's own. The idempotence key makes a retried refund the same refund.
    */
   createRefund(r: { paymentId: string; amountRub: number; description: string; idempotenceKey: string }): Promise<YooKassaRefund> {
     return this.call(
       refundObject,
       'POST',
       '/refunds',
-      { payment_id: r.paymentId, amount: { value: `${r.amountRub}.00`, currency: 'RUB' }, description: r.description },
+      { payment_id: r.paymentId, amount: { value: r.amountRub.toFixed(2), currency: 'RUB' }, description: r.description },
       { 'Idempotence-Key': r.idempotenceKey },
     );
   }

@@ -26,7 +26,10 @@ export class RateCounter {
   async hit(key: string, windows: readonly RateWindow[], code: string, message: string): Promise<void> {
     if (windows.length === 0) return;
     const now = this.clock.now().getTime();
-    const counted = windows.map((window) => {
+    // One row per window length (PostgreSQL refuses an upsert touching the same row twice): the tightest limit.
+    const bySeconds = new Map<number, RateWindow>();
+    for (const window of windows) if ((bySeconds.get(window.seconds)?.limit ?? Infinity) > window.limit) bySeconds.set(window.seconds, window);
+    const counted = [...bySeconds.values()].map((window) => {
       const start = Math.floor(now / 1000 / window.seconds) * window.seconds;
       return { window, start, key: `${key}:${window.seconds}` };
     });

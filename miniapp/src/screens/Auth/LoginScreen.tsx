@@ -17,7 +17,7 @@ export default function LoginScreen() {
   const { refresh } = useSession();
   // Sent here from a members-only screen (components/Layout.tsx): back there after signing in.
   const from = (useLocation().state as { from?: unknown } | null)?.from;
-  const destination = typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : '/search';
+  const destination = typeof from === 'string' && /^\/(?![/\\])/.test(from) && !from.includes('\\') ? from : '/search';
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
