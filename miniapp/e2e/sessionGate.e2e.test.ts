@@ -4,7 +4,8 @@ import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { PasswordHasher } from '../../server/features/accounts/passwords.ts';
 import { createPerson } from '../../server/test/people.ts';
-import { startSite, watchErrors, type Site } from './harness.ts';
+import { e2eBotToken, startSite, watchErrors, type Site } from './harness.ts';
+import { signInitData } from './signedIn.ts';
 
 const texts = { ru, en } as const;
 
@@ -62,5 +63,22 @@ describe.each(['ru', 'en'] as const)('members-only screens in %s', (language) =>
     await page.locator('header').getByRole('link', { name: t.app.nav.matches }).click();
     await page.waitForURL('**/login');
     await page.getByRole('heading', { name: t.app.login.title }).waitFor();
+  });
+
+  it('takes a token handed over on /token and goes on signed in (past the members-only gate)', async () => {
+    const fresh = await context.browser()?.newContext({ viewport: { width: 390, height: 844 }, baseURL: site.app.url });
+    if (!fresh) throw new Error('no browser');
+    const res = await fetch(`${site.app.url}/api/auth/telegram`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ initData: signInitData(e2eBotToken, { id: language === 'ru' ? 5151 : 5152, first_name: 'Тоня' }) }),
+    });
+    const { token } = (await res.json()) as { token: string };
+    const tab = await fresh.newPage();
+    await tab.goto(`/token#token=${token}`);
+    // A new Telegram account has no profile yet: past /search to the wizard, not to /login.
+    await tab.waitForURL('**/CreateProfile');
+    expect(await tab.evaluate(() => localStorage.getItem('jwtToken'))).toBe(token);
+    await fresh.close();
   });
 });

@@ -63,6 +63,7 @@ describe.each(['ru', 'en'] as const)('signing in with Telegram on the web in %s'
     });
     await page.waitForTimeout(300);
     expect(new URL(page.url()).pathname).toBe('/login');
+    expect(await button.isEnabled()).toBe(true);
     expect(await page.locator('.error-line').textContent()).toBe('');
     expect(await telegramIdOf(telegramUser.id)).toBeUndefined();
   });

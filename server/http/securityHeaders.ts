@@ -10,7 +10,8 @@ const contentSecurityPolicy = [
   "script-src 'self' https://telegram.org https://accounts.google.com/gsi/client",
   "style-src 'self' 'unsafe-inline' https://accounts.google.com/gsi/style",
   "img-src 'self' data: blob: https://t.me https://telegram.org https://*.googleusercontent.com",
-  "connect-src 'self' https://accounts.google.com/gsi/",
+  // oauth.telegram.org: the login script asks there for the result when the popup closes without a message.
+  "connect-src 'self' https://accounts.google.com/gsi/ https://oauth.telegram.org",
   // 'self': /offer and /privacy-policy show the static documents in a full-page frame (spec section 2).
   "frame-src 'self' https://oauth.telegram.org https://accounts.google.com/gsi/",
   "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org",

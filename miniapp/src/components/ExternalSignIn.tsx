@@ -72,16 +72,21 @@ export function ExternalSignIn({ onSignedIn, onError }: { onSignedIn: () => void
 
   const signInWithTelegram = () => {
     if (!telegramBotId || busy) return;
-    setBusy(true);
+    // Not busy while Telegram's window is open: a blocked popup never answers, and the button must stay
+    // usable for another try. Busy only while our own sign-in call runs.
     askTelegramLogin(telegramBotId, i18n.language)
       .then(async (signed) => {
         // Closing Telegram's window is a change of mind, not an error.
         if (!signed) return;
-        await sessionQueries.telegramWidgetLogin(signed);
-        onSignedIn();
+        setBusy(true);
+        try {
+          await sessionQueries.telegramWidgetLogin(signed);
+          onSignedIn();
+        } finally {
+          setBusy(false);
+        }
       })
-      .catch((error: unknown) => onError(errorText(t, error, 'app.errors.telegramLoginError')))
-      .finally(() => setBusy(false));
+      .catch((error: unknown) => onError(errorText(t, error, 'app.errors.telegramLoginError')));
   };
 
   if (!config?.google_client_id && !telegramBotId) return null;

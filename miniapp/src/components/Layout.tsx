@@ -31,7 +31,7 @@ function SessionGate() {
   const { session } = useSession();
   const { pathname } = useLocation();
   const path = pathname.toLowerCase();
-  if (session.status === 'anonymous' && (membersOnly.has(path) || needsProfilePrefixes.some((p) => path.startsWith(p)))) {
+  if (session.status === 'anonymous' && !session.unconfirmed && (membersOnly.has(path) || needsProfilePrefixes.some((p) => path.startsWith(p)))) {
     return <Navigate to="/login" replace state={{ from: pathname }} />;
   }
   if (session.status !== 'signedIn' || session.tokenOnly) return null;

@@ -36,9 +36,12 @@ export function preloadTelegramLogin(): Promise<void> {
 }
 
 /** Asks Telegram who this is: the signed user, or null when they closed the window. */
-export function askTelegramLogin(botId: number, language: string): Promise<SignedTelegramUser | null> {
+export async function askTelegramLogin(botId: number, language: string): Promise<SignedTelegramUser | null> {
+  // Loaded already in the usual case; a failed early load is tried again here (still within the tap's
+  // user activation, which allows the popup).
+  if (!loginApi()) await preloadTelegramLogin();
   const api = loginApi();
-  if (!api) return Promise.reject(new Error('Telegram login script not loaded'));
+  if (!api) throw new Error('Telegram login script not loaded');
   return new Promise((resolve) => {
     api.auth({ bot_id: botId, request_access: 'write', lang: language }, (user) => resolve(user || null));
   });

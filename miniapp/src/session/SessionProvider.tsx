@@ -1,4 +1,4 @@
-import { createContext, startTransition, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, startTransition, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { UserProfileSummary } from '../../../server/contract/profiles.ts';
 import { readStored, storageKeys, writeStored } from '../lib/storage.ts';
 import { platform } from '../platform/index.ts';
@@ -6,7 +6,8 @@ import { platform } from '../platform/index.ts';
 /** The four session states of spec section 4, plus loading before the first answer. */
 export type Session =
   | { status: 'loading' }
-  | { status: 'anonymous' }
+  /** `unconfirmed`: the check failed (network, restart); the visitor may well be signed in, so stay put. */
+  | { status: 'anonymous'; unconfirmed?: true }
   | {
       status: 'signedIn';
       userId: number | null;
@@ -49,9 +50,14 @@ async function fetchSession(): Promise<Session> {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session>({ status: 'loading' });
 
+  // Only the newest check may set the session: an older answer arriving late (a 401's refetch racing a
+  // sign-in's) must not undo it.
+  const latest = useRef(0);
   const refresh = useCallback(async (alongside?: () => void) => {
+    const ticket = ++latest.current;
     try {
       const next = await fetchSession();
+      if (ticket !== latest.current) return next;
       if (alongside) {
         // React Router navigates in a transition; the session must change in that same transition.
         startTransition(() => {
@@ -63,7 +69,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     } catch (error) {
       // Spec section 8: a failed current-user fetch is logged only; the visitor stays where they are.
       console.warn('current user not loaded', error);
-      const next: Session = { status: 'anonymous' };
+      const next: Session = { status: 'anonymous', unconfirmed: true };
+      if (ticket !== latest.current) return next;
       setSession((previous) => (previous.status === 'loading' ? next : previous));
       return next;
     }

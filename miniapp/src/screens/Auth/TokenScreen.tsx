@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useSearchParams } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Loading } from '../../components/States.tsx';
 import { readStored, storageKeys, writeStored } from '../../lib/storage.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
@@ -11,16 +11,19 @@ import { useSession } from '../../session/SessionProvider.tsx';
  */
 export default function TokenScreen() {
   const { t } = useTranslation();
-  const { refresh } = useSession();
+  const { session, refresh } = useSession();
   const [params] = useSearchParams();
   const fromHash = new URLSearchParams(window.location.hash.slice(1)).get('token') ?? params.get('token');
+  const navigate = useNavigate();
   useEffect(() => {
     if (fromHash) {
       writeStored(storageKeys.jwtToken, fromHash);
       window.history.replaceState(null, '', '/token');
-      void refresh();
+      // To /search together with the new session: before it, the members-only gate would see an anonymous
+      // visitor and send them to /login.
+      void refresh(() => void navigate('/search', { replace: true }));
     }
-  }, [fromHash, refresh]);
-  if (readStored(storageKeys.jwtToken) !== null || fromHash) return <Navigate to="/search" replace />;
+  }, [fromHash, refresh, navigate]);
+  if (!fromHash && readStored(storageKeys.jwtToken) !== null && session.status === 'signedIn') return <Navigate to="/search" replace />;
   return <Loading label={t('app.token.waiting')} />;
 }

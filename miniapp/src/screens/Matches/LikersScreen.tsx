@@ -28,12 +28,20 @@ export default function LikersScreen() {
     setStarting(person.id);
     setError(null);
     try {
-      await matchesQueries.like(person.id);
+      const liked = await matchesQueries.like(person.id);
+      // No match (they took their like back, or were blocked meanwhile): the list is out of date.
+      if (!liked.match) {
+        setError(t('app.errors.startChatFailed'));
+        setStarting(null);
+        reload();
+        return;
+      }
       const conversationId = await chatQueries.start(person.id);
       void navigate(`/chat/${conversationId}`);
     } catch (failure) {
       setError(errorText(t, failure, 'app.errors.startChatFailed', 'app.errors.startChatError'));
       setStarting(null);
+      reload();
     }
   }
 
