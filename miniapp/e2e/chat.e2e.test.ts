@@ -6,6 +6,7 @@ import { createPerson, type Person } from '../../server/test/people.ts';
 import { blockFromSafetyMenu } from './flows/matches.ts';
 import { expectMessage, loadedMessages, matchAndStartChat, scrollUpForOlder, sendMessage } from './flows/chat.ts';
 import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
 
@@ -23,7 +24,7 @@ describe.each(['ru', 'en'] as const)('chat in %s', (language) => {
   async function open(person: Person): Promise<Page> {
     const context = await site.context({ language });
     contexts.push(context);
-    await context.addCookies([{ name: 'iskra_session', value: person.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
+    await signInAs(site, context, person.browser);
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     errors.push(...watchErrors(page));

@@ -6,6 +6,7 @@ import { createPerson, type Person } from '../../server/test/people.ts';
 import { matchAndStartChat } from './flows/chat.ts';
 import { dragCard } from './flows/search.ts';
 import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
 
@@ -39,7 +40,7 @@ describe.each(['ru', 'en'] as const)('dark mode in %s', (language) => {
 
     const dark = await site.context({ language, dark: true });
     context = dark;
-    await dark.addCookies([{ name: 'iskra_session', value: me.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
+    await signInAs(site, dark, me.browser);
     page = await dark.newPage();
     page.setDefaultTimeout(20_000);
     errors = watchErrors(page);

@@ -3,6 +3,7 @@ import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson } from '../../server/test/people.ts';
 import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
 
@@ -21,7 +22,7 @@ describe('menu settings stored on the server', () => {
       const person = await createPerson(site.app, { name: 'Вера' });
       const seeker = await createPerson(site.app, { gender: 'Male' });
       const context = await site.context({ language });
-      await context.addCookies([{ name: 'iskra_session', value: person.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
+      await signInAs(site, context, person.browser);
       const page = await context.newPage();
       page.setDefaultTimeout(20_000);
       const errors = watchErrors(page);

@@ -8,7 +8,7 @@ import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { addPhoto, createProfileThroughWizard, makePhotoFiles } from './flows/profile.ts';
 import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
-import { signInVerified } from './signedIn.ts';
+import { signInVerified, signInAs } from './signedIn.ts';
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { json } from '../../server/test/browser.ts';
 
@@ -40,7 +40,7 @@ describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
   const newUser = (email: string, geolocation?: { latitude: number; longitude: number }) => pageWith((context) => signInVerified(site, context, email), geolocation);
   /** Someone made straight in the database, signed in with their session cookie. */
   const pageOf = (owner: Person, geolocation?: { latitude: number; longitude: number }) =>
-    pageWith((context) => context.addCookies([{ name: 'iskra_session', value: owner.browser.cookie('iskra_session') ?? '', url: site.app.url }]), geolocation);
+    pageWith((context) => signInAs(site, context, owner.browser), geolocation);
 
   beforeAll(async () => {
     site = await startSite();

@@ -5,6 +5,7 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { dragCard, topCardId } from './flows/search.ts';
 import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
 
@@ -26,7 +27,7 @@ describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
     seeker = await createPerson(site.app, { name: 'Михаил', gender: 'Male' });
     for (const name of ['Алла', 'Белла', 'Вика', 'Галя']) await createPerson(site.app, { name, gender: 'Female', photos: 2 });
     context = await site.context({ language });
-    await context.addCookies([{ name: 'iskra_session', value: seeker.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
+    await signInAs(site, context, seeker.browser);
     // The phone's vibration motor, as the page calls it (headless Chromium has none to feel).
     await context.addInitScript(() => {
       const felt: unknown[] = [];
@@ -133,7 +134,7 @@ describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
       await db.insertInto('swipes').values({ swiper_id: limited.profileId, target_id: target.profileId, liked: 1, created_at: site.app.clock.now().toISOString() }).execute();
     }
     const page2 = await context.newPage();
-    await context.addCookies([{ name: 'iskra_session', value: limited.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
+    await signInAs(site, context, limited.browser);
     await page2.goto('/search');
     await page2.locator('.swipe-card').waitFor();
     const shown = await topCardId(page2);
@@ -150,7 +151,7 @@ describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
     for (const name of ['Дина', 'Ева', 'Жанна']) await createPerson(site.app, { name, gender: 'Female', at: [59.94, 30.32] });
     const page3 = await context.newPage();
     const errors3 = watchErrors(page3);
-    await context.addCookies([{ name: 'iskra_session', value: unlucky.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
+    await signInAs(site, context, unlucky.browser);
     // The server breaks on the like; the dislike is refused as if the person were gone.
     await page3.route('**/api/like', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'Internal error', code: 'internal' }) }));
     await page3.route('**/api/dislike', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ error: 'Not found', code: 'not_found' }) }));

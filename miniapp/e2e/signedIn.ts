@@ -12,6 +12,11 @@ export async function signInVerified(site: Site, context: BrowserContext, email:
   const code = codeFrom(await site.app.smtp.lastMailTo(email));
   const verified = await client.post('/api/verify', { code });
   if (verified.status !== 200) throw new Error(`verify: ${verified.status}`);
+  await signInAs(site, context, client);
+}
+
+/** Hands a signed-in test client's session cookie (a `createPerson` person's `browser`, say) to a browser profile. */
+export async function signInAs(site: Site, context: BrowserContext, client: Pick<Browser, 'cookie'>): Promise<void> {
   const session = client.cookie('iskra_session');
   if (!session) throw new Error('no session cookie');
   await context.addCookies([{ name: 'iskra_session', value: session, url: site.app.url, httpOnly: true, sameSite: 'Lax' }]);

@@ -4,6 +4,7 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson } from '../../server/test/people.ts';
 import { dragCard } from './flows/search.ts';
 import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
 
@@ -21,7 +22,7 @@ describe('the swipe tutorial', () => {
       const t = texts[language];
       const person = await createPerson(site.app, { name: 'Ученик', gender: 'Male' });
       const context = await site.context({ language });
-      await context.addCookies([{ name: 'iskra_session', value: person.browser.cookie('iskra_session') ?? '', url: site.app.url }]);
+      await signInAs(site, context, person.browser);
       const page = await context.newPage();
       page.setDefaultTimeout(20_000);
       const errors = watchErrors(page);

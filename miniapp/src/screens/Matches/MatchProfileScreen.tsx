@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { chatQueries } from '../../api/queries/chat.ts';
 import { matchesQueries } from '../../api/queries/matches.ts';
 import { useResource } from '../../api/useResource.ts';
-import { BottomSheet } from '../../components/BottomSheet.tsx';
+import { ConfirmSheet } from '../../components/ConfirmSheet.tsx';
 import { SafetyActions } from '../../components/SafetyActions.tsx';
 import { ErrorLine, ErrorState, Loading } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
@@ -65,17 +65,15 @@ export default function MatchProfileScreen() {
         </button>
         <ErrorLine message={error} />
       </div>
-      <BottomSheet open={confirming} title={t('app.matches.unmatchTitle', { name: person.name })} onClose={() => setConfirming(false)}>
-        <div className="sheet-actions">
-          <p>{t('app.matches.unmatchText', { name: person.name })}</p>
-          <button type="button" className="button block danger" disabled={busy} onClick={() => void unmatch()}>
-            {busy ? t('app.common.wait') : t('app.matches.unmatchConfirm')}
-          </button>
-          <button type="button" className="button secondary block" onClick={() => setConfirming(false)}>
-            {t('app.matches.cancel')}
-          </button>
-        </div>
-      </BottomSheet>
+      <ConfirmSheet
+        open={confirming}
+        title={t('app.matches.unmatchTitle', { name: person.name })}
+        text={t('app.matches.unmatchText', { name: person.name })}
+        confirmLabel={t('app.matches.unmatchConfirm')}
+        busy={busy}
+        onConfirm={() => void unmatch()}
+        onClose={() => setConfirming(false)}
+      />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { maxAge, maxBioLength, maxNameLength, maxPhotos, minAge } from '../../../../server/contract/profiles.ts';
 import { profileQueries } from '../../api/queries/profiles.ts';
+import { AddPhotoButton } from '../../components/AddPhotoButton.tsx';
 import { ErrorLine } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { cityHere, locateErrorText } from '../../lib/locate.ts';
@@ -225,20 +226,7 @@ export default function CreateProfileScreen() {
                   </li>
                 ))}
               </ul>
-              {photos.length < maxPhotos && (
-                <label className="button secondary block file-button">
-                  {t('app.wizard.addPhoto')}
-                  <input
-                    type="file"
-                    accept="image/*"
-                    className="visually-hidden"
-                    onChange={(e) => {
-                      void choose(e.target.files?.[0]);
-                      e.target.value = '';
-                    }}
-                  />
-                </label>
-              )}
+              {photos.length < maxPhotos && <AddPhotoButton onChoose={(file) => void choose(file)} />}
             </>
           )}
         </div>

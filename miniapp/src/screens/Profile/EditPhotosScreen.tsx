@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { maxPhotos, type OwnProfileResponse } from '../../../../server/contract/profiles.ts';
 import { profileQueries } from '../../api/queries/profiles.ts';
 import { useResource } from '../../api/useResource.ts';
+import { AddPhotoButton } from '../../components/AddPhotoButton.tsx';
 import { ErrorLine, ErrorState, Loading } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { photoUrl } from '../../lib/photos.ts';
@@ -121,20 +122,7 @@ function PhotoEditor({ profile }: { profile: OwnProfileResponse }) {
           </li>
         ))}
       </ul>
-      {items.length < maxPhotos && (
-        <label className="button secondary block file-button">
-          {t('app.wizard.addPhoto')}
-          <input
-            type="file"
-            accept="image/*"
-            className="visually-hidden"
-            onChange={(e) => {
-              void choose(e.target.files?.[0]);
-              e.target.value = '';
-            }}
-          />
-        </label>
-      )}
+      {items.length < maxPhotos && <AddPhotoButton onChoose={(file) => void choose(file)} />}
       {progress !== null && <progress className="upload-progress" max={1} value={progress} aria-label={t('app.wizard.uploading')} />}
       <ErrorLine message={error} />
       <div className="actions wizard-nav">

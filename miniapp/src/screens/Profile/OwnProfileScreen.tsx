@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { profileQueries } from '../../api/queries/profiles.ts';
 import { useResource } from '../../api/useResource.ts';
-import { BottomSheet } from '../../components/BottomSheet.tsx';
+import { ConfirmSheet } from '../../components/ConfirmSheet.tsx';
 import { ErrorLine, ErrorState, Loading } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
@@ -52,17 +52,15 @@ export default function OwnProfileScreen() {
         </button>
         <ErrorLine message={error} />
       </div>
-      <BottomSheet open={confirming} title={t('app.profile.deleteTitle')} onClose={() => setConfirming(false)}>
-        <div className="sheet-actions">
-          <p>{t('app.profile.deleteText')}</p>
-          <button type="button" className="button block danger" disabled={busy} onClick={() => void remove()}>
-            {busy ? t('app.common.wait') : t('app.profile.deleteConfirm')}
-          </button>
-          <button type="button" className="button secondary block" onClick={() => setConfirming(false)}>
-            {t('app.matches.cancel')}
-          </button>
-        </div>
-      </BottomSheet>
+      <ConfirmSheet
+        open={confirming}
+        title={t('app.profile.deleteTitle')}
+        text={t('app.profile.deleteText')}
+        confirmLabel={t('app.profile.deleteConfirm')}
+        busy={busy}
+        onConfirm={() => void remove()}
+        onClose={() => setConfirming(false)}
+      />
     </section>
   );
 }
