@@ -187,13 +187,20 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
     expect((await subscription(person)).isActive).toBe(true);
   });
 
-  it('refunds rubles through YooKassa (once, whatever the retries) and takes the days back; a refusal there changes nothing', async () => {
-    const admin = new AdminService(app.database.db, app.clock, { yookassa: new YooKassaClient(yookassa.apiUrl, yookassa.shopId, yookassa.secretKey, 2000) });
+  /** A month bought and credited through YooKassa, and the admin tools that can refund it. */
+  async function refundable() {
+    const client = new YooKassaClient(yookassa.apiUrl, yookassa.shopId, yookassa.secretKey, 2000);
+    const admin = new AdminService(app.database.db, app.clock, { yookassa: client });
     const person = await createPerson(app);
     const { remoteId } = await paidMonth(person);
     yookassa.setStatus(remoteId, 'succeeded');
     await notify(app, remoteId);
     const [paid] = await paymentsOf(person);
+    return { client, admin, person, remoteId, paid };
+  }
+
+  it('refunds rubles through YooKassa (once, whatever the retries) and takes the days back; a refusal there changes nothing', async () => {
+    const { admin, person, remoteId, paid } = await refundable();
     expect(paid?.status).toBe('succeeded');
     expect((await subscription(person)).isActive).toBe(true);
 
@@ -226,13 +233,7 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
   });
 
   it('records a ruble refund that went through before a crash, without refunding again', async () => {
-    const client = new YooKassaClient(yookassa.apiUrl, yookassa.shopId, yookassa.secretKey, 2000);
-    const admin = new AdminService(app.database.db, app.clock, { yookassa: client });
-    const person = await createPerson(app);
-    const { remoteId } = await paidMonth(person);
-    yookassa.setStatus(remoteId, 'succeeded');
-    await notify(app, remoteId);
-    const [paid] = await paymentsOf(person);
+    const { client, admin, person, remoteId, paid } = await refundable();
     // The refund reached YooKassa, then the process died before writing it down.
     const earlier = await client.createRefund({ paymentId: remoteId, amountRub: 499, description: 'refund', idempotenceKey: 'lost-in-a-crash' });
     const asked = yookassa.refundRequests().length;
@@ -244,13 +245,7 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
   });
 
   it('refunds only what is left after a partial dashboard refund, and records nothing while YooKassa is still processing', async () => {
-    const client = new YooKassaClient(yookassa.apiUrl, yookassa.shopId, yookassa.secretKey, 2000);
-    const admin = new AdminService(app.database.db, app.clock, { yookassa: client });
-    const person = await createPerson(app);
-    const { remoteId } = await paidMonth(person);
-    yookassa.setStatus(remoteId, 'succeeded');
-    await notify(app, remoteId);
-    const [paid] = await paymentsOf(person);
+    const { client, admin, person, remoteId, paid } = await refundable();
     // 150.50 given back by hand in YooKassa's dashboard.
     await client.createRefund({ paymentId: remoteId, amountRub: 150.5, description: 'by hand', idempotenceKey: 'dashboard' });
 

@@ -3,12 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { maxAge, maxBioLength, maxNameLength, maxPhotos, minAge } from '../../../../server/contract/profiles.ts';
 import { profileQueries } from '../../api/queries/profiles.ts';
-import { AddPhotoButton } from '../../components/AddPhotoButton.tsx';
 import { ErrorLine } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { cityHere, locateErrorText } from '../../lib/locate.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
-import { loadImage } from './cropPhoto.ts';
+import { AddPhotoButton } from './AddPhotoButton.tsx';
 import { PhotoCropper } from './PhotoCropper.tsx';
 import './Profile.css';
 
@@ -95,19 +94,6 @@ export default function CreateProfileScreen() {
       setCoords(found.coords);
     } catch (failure) {
       setError(errorText(t, failure, 'app.errors.cityFailed', 'app.errors.cityFetch'));
-    }
-  }
-
-  async function choose(file: File | undefined) {
-    setError(null);
-    if (!file) return;
-    const url = URL.createObjectURL(file);
-    try {
-      await loadImage(url);
-      setCropping(url);
-    } catch {
-      URL.revokeObjectURL(url);
-      setError(t('app.wizard.unreadable'));
     }
   }
 
@@ -226,7 +212,7 @@ export default function CreateProfileScreen() {
                   </li>
                 ))}
               </ul>
-              {photos.length < maxPhotos && <AddPhotoButton onChoose={(file) => void choose(file)} />}
+              {photos.length < maxPhotos && <AddPhotoButton onPicked={setCropping} onError={setError} />}
             </>
           )}
         </div>

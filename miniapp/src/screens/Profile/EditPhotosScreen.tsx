@@ -4,12 +4,11 @@ import { useNavigate } from 'react-router';
 import { maxPhotos, type OwnProfileResponse } from '../../../../server/contract/profiles.ts';
 import { profileQueries } from '../../api/queries/profiles.ts';
 import { useResource } from '../../api/useResource.ts';
-import { AddPhotoButton } from '../../components/AddPhotoButton.tsx';
 import { ErrorLine, ErrorState, Loading } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { photoUrl } from '../../lib/photos.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
-import { loadImage } from './cropPhoto.ts';
+import { AddPhotoButton } from './AddPhotoButton.tsx';
 import { PhotoCropper } from './PhotoCropper.tsx';
 import './Profile.css';
 
@@ -37,19 +36,6 @@ function PhotoEditor({ profile }: { profile: OwnProfileResponse }) {
     latest.current = items;
   }, [items]);
   useEffect(() => () => latest.current.forEach((i) => i.kind === 'added' && URL.revokeObjectURL(i.url)), []);
-
-  async function choose(file: File | undefined) {
-    setError(null);
-    if (!file) return;
-    const url = URL.createObjectURL(file);
-    try {
-      await loadImage(url);
-      setCropping(url);
-    } catch {
-      URL.revokeObjectURL(url);
-      setError(t('app.wizard.unreadable'));
-    }
-  }
 
   const moveEarlier = (index: number) =>
     setItems((list) => {
@@ -122,7 +108,7 @@ function PhotoEditor({ profile }: { profile: OwnProfileResponse }) {
           </li>
         ))}
       </ul>
-      {items.length < maxPhotos && <AddPhotoButton onChoose={(file) => void choose(file)} />}
+      {items.length < maxPhotos && <AddPhotoButton onPicked={setCropping} onError={setError} />}
       {progress !== null && <progress className="upload-progress" max={1} value={progress} aria-label={t('app.wizard.uploading')} />}
       <ErrorLine message={error} />
       <div className="actions wizard-nav">
