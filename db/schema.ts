@@ -113,6 +113,8 @@ export interface ProfilesTable {
   notifications: Generated<number>;
   /** Set when three different users reported the profile: hidden from search until an admin decides. */
   held_at: string | null;
+  /** Set by triggers (migration search_changes) whenever the person's eligibility for others' searches may have changed. */
+  search_changed_at: Generated<string | null>;
 }
 export type Profile = Selectable<ProfilesTable>;
 export type NewProfile = Insertable<ProfilesTable>;

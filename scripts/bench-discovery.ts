@@ -5,7 +5,8 @@
  *   - the search as the service runs it (its own profile, the box-expansion loop over findCandidates, the
  *     photo), rate limiting left out, for normal and heavy users: a first search (fresh scan, no candidate
  *     pool) against the floor, the same query with no exclusion subqueries and no ORDER BY; and the next
- *     card, served from the pool the first search ranked (goals p50 <= 1 ms, p99 <= 5 ms);
+ *     card, served from the pool the first search ranked (goals p50 <= 1 ms, p99 <= 5 ms); a swiping
+ *     session (search, swipe, search ...) with every search timed, and a return after 1% of people changed;
  *   - GET /api/search over HTTP at a fixed 500 requests a second (open loop, latency from the scheduled
  *     start) against a bare Koa route answering a body of the same size (goal p99 <= 10 ms);
  *   - the like transaction against a bare INSERT into swipes (goal p99 <= 0.2 ms);
@@ -174,6 +175,34 @@ if (runs('search')) {
   };
   summary('next card (pooled, re-checked), normal users', await nextCard(normal, rounds));
   summary('next card, heavy users', await nextCard(heavy, rounds));
+  // People as they use the app: search, swipe the card, search again, 150 times in a row. Timed: the
+  // searches. This includes each person's first scan, the pool's re-checks and questions about changes,
+  // and the scans just beyond a used-up pool's bound.
+  const swipingSession = async (who: Searcher[], cards: number) => {
+    const samples: number[] = [];
+    const deadline = performance.now() + 60_000;
+    for (const s of who) {
+      for (let i = 0; i < cards && performance.now() < deadline; i++) {
+        let shown: Awaited<ReturnType<typeof service.next>> = null;
+        samples.push(await time(async () => (shown = await service.next(s.userId, s.query, false))));
+        const card = shown as Awaited<ReturnType<typeof service.next>>;
+        if (!card || card === 'no_profile') break;
+        await service.swipe(s.userId, card.profile_id, false);
+      }
+    }
+    return samples;
+  };
+  summary('swiping session (150 cards each), normal', await swipingSession(normal.slice(0, 60), 150));
+  summary('swiping session, heavy users', await swipingSession(heavy, 150));
+  // An hour later: 1% of all people changed since (moved, signed up, edited), and each comes back.
+  raw.prepare('update profiles set search_changed_at = ? where id % 100 = 7').run(new Date().toISOString());
+  const comeBack = async (who: Searcher[]) => {
+    const samples: number[] = [];
+    for (const s of who) samples.push(await time(() => service.next(s.userId, s.query, false)));
+    return samples;
+  };
+  summary('coming back, 1% changed since, normal', await comeBack(normal.slice(0, 60)));
+  summary('coming back, 1% changed since, heavy', await comeBack(heavy));
   const normalFloor = summary('floor (no exclusions, no ORDER BY), normal', await sample(normal, rounds, (s) => floorQuery(db, s)));
   const heavyFloor = summary('floor, heavy users', await sample(heavy, rounds, (s) => floorQuery(db, s)));
   line('ratio search / floor, normal', `p50 ${(normalSearch.p50 / normalFloor.p50).toFixed(2)}x  p99 ${(normalSearch.p99 / normalFloor.p99).toFixed(2)}x`);

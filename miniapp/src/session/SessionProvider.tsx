@@ -31,11 +31,14 @@ const SessionContext = createContext<SessionContextValue | null>(null);
 async function fetchSession(): Promise<Session> {
   // Loaded after the first paint: the API client and the contract (zod) are not needed to draw the landing.
   const { sessionQueries } = await import('../api/queries/session.ts');
+  // The token this request carries, read before it goes: one stored while it is under way (the token
+  // page) must not be judged, and forgotten, by an answer to a request sent without it.
+  const sent = readStored(storageKeys.jwtToken);
   const user = await sessionQueries.currentUser();
-  const tokenOnly = readStored(storageKeys.jwtToken) !== null;
+  const tokenOnly = sent !== null;
   if (!user.authorized) {
     // A stored token the server no longer accepts (logged out elsewhere, expired): forget it.
-    if (tokenOnly) writeStored(storageKeys.jwtToken, null);
+    if (tokenOnly && readStored(storageKeys.jwtToken) === sent) writeStored(storageKeys.jwtToken, null);
     return { status: 'anonymous' };
   }
   return {

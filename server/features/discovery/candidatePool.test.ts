@@ -3,8 +3,8 @@ import type { SearchResult } from '../../contract/discovery.ts';
 import { createPerson, type Person } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
-import { CandidatePools, poolTtlMs, type PooledCandidate } from './candidatePool.ts';
-import type { CandidateRow } from './candidates.ts';
+import { CandidatePools, mergeRanked, poolTtlMs, type PooledCandidate } from './candidatePool.ts';
+import { changedRecheckMax } from './searchChanges.ts';
 
 const moscow: [number, number] = [55.7558, 37.6173];
 const north = (km: number): [number, number] => [moscow[0] + km / 111.2, moscow[1]];
@@ -26,6 +26,18 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     return ((await res.json()) as SearchResult).profile_id;
   };
 
+  /**
+   * Every row as changed two hours ago and the viewer's own an hour ago, so the next pool's watermark is an
+   * hour old. Rows made a moment ago would otherwise all fall inside the watermark's slack and be re-read
+   * whether or not a trigger marked them.
+   */
+  const ageChanges = async (viewer: Person) => {
+    const db = app.database.db;
+    const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+    await db.updateTable('profiles').set({ search_changed_at: ago(2) }).execute();
+    await db.updateTable('profiles').set({ search_changed_at: ago(1) }).where('id', '=', viewer.profileId).execute();
+  };
+
   it('checks every pooled person against all the rules again before showing them', async () => {
     const viewer = await createPerson(app, { gender: 'Male', at: moscow });
     const first = await createPerson(app, { at: north(2) });
@@ -45,7 +57,7 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     expect(await next(viewer)).toBeNull();
   });
 
-  it('is not used for other filters, and ages out so newcomers are seen', async () => {
+  it('is not used for other filters, and sees a newcomer inside its bound at once', async () => {
     const viewer = await createPerson(app, { gender: 'Male', at: moscow });
     const thirty = await createPerson(app, { age: 30, at: north(2) });
     const forty = await createPerson(app, { age: 40, at: north(3) });
@@ -53,10 +65,62 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     expect(await next(viewer, { ageMin: '35', ageMax: '50' })).toBe(forty.profileId);
     expect(await next(viewer, { ageMin: '18', ageMax: '50', gender: 'Male' })).toBeNull();
 
+    await ageChanges(viewer);
     expect(await next(viewer)).toBe(thirty.profileId);
+    // Nearer than everyone pooled, and no time has passed: the pool itself must learn of them.
     const newcomer = await createPerson(app, { at: north(1) });
-    app.clock.advance(poolTtlMs / 1000 + 1);
     expect(await next(viewer)).toBe(newcomer.profileId);
+  });
+
+  it('sees at once whoever becomes eligible inside the pool bound, whatever made them so', async () => {
+    const db = app.database.db;
+    const viewer = await createPerson(app, { gender: 'Male', at: moscow });
+    // The only eligible person at first, 60 km away: the first search reads everyone within ~110 km.
+    const far = await createPerson(app, { at: north(60) });
+    const banned = await createPerson(app, { at: north(2), banned: true });
+    const hidden = await createPerson(app, { at: north(3), privateMode: true });
+    const unverified = await createPerson(app, { at: north(4), verified: false });
+    const liker = await createPerson(app, { at: north(5), privateMode: true });
+    const mover = await createPerson(app, { at: [59.9343, 30.3351] });
+    const held = await createPerson(app, { at: north(7) });
+    await db.updateTable('profiles').set({ held_at: app.clock.now().toISOString() }).where('id', '=', held.profileId).execute();
+    await ageChanges(viewer);
+
+    expect(await next(viewer)).toBe(far.profileId);
+    // The app holds the far card from now on, so the pool has nobody else to offer: anyone shown next
+    // was found as a change inside its bound (a scan beyond the bound would find the mover, 630 km away).
+    const holding = { exclude: String(far.profileId) };
+    const shownAfter = async (change: () => Promise<unknown>, person: Person) => {
+      await change();
+      expect(await next(viewer, holding)).toBe(person.profileId);
+      expect((await viewer.browser.post('/api/dislike', { profile_id: person.profileId })).status).toBe(200);
+    };
+    await shownAfter(() => db.updateTable('users').set({ banned_at: null }).where('id', '=', banned.userId).execute(), banned);
+    await shownAfter(() => hidden.browser.post('/api/settings', { private_mode: false }), hidden);
+    await shownAfter(() => db.updateTable('users').set({ verified_at: app.clock.now().toISOString() }).where('id', '=', unverified.userId).execute(), unverified);
+    await shownAfter(() => liker.browser.post('/api/like', { profile_id: viewer.profileId }), liker);
+    const [latitude, longitude] = north(6);
+    await shownAfter(() => db.updateTable('profiles').set({ latitude, longitude }).where('id', '=', mover.profileId).execute(), mover);
+    await shownAfter(() => db.updateTable('profiles').set({ held_at: null }).where('id', '=', held.profileId).execute(), held);
+    expect(await next(viewer, holding)).toBeNull();
+  });
+
+  it('loses nobody when more people changed than one search re-checks', async () => {
+    const viewer = await createPerson(app, { gender: 'Male', at: moscow });
+    const far = await createPerson(app, { at: north(60) });
+    await ageChanges(viewer);
+    expect(await next(viewer)).toBe(far.profileId);
+    const newcomers: number[] = [];
+    for (let km = 2; newcomers.length < changedRecheckMax + 3; km++) newcomers.push((await createPerson(app, { at: north(km) })).profileId);
+    const seen: number[] = [];
+    for (;;) {
+      const shown = await next(viewer, { exclude: String(far.profileId) });
+      if (shown === null) break;
+      seen.push(shown);
+      expect((await viewer.browser.post('/api/dislike', { profile_id: shown })).status).toBe(200);
+    }
+    // Nearest first, the ones past the re-check limit found by the scan beyond the shrunken bound.
+    expect(seen).toEqual(newcomers);
   });
 
   it('answers the next person at once when the app holds the current one', async () => {
@@ -72,28 +136,34 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
 });
 
 describe('CandidatePools', () => {
-  const candidate = (id: number): PooledCandidate => ({ row: { id } as CandidateRow, km: id });
+  const candidate = (id: number): PooledCandidate => ({ id, km: id, score: id });
+  const pool = (...ids: number[]) => ({ key: 'k', candidates: ids.map(candidate), boundKm: 5, watermark: null });
 
   it('keeps at most the configured number of users, dropping the least recently used', () => {
     const pools = new CandidatePools(() => 0, 2);
-    pools.keep(1, 'k', [candidate(10)]);
-    pools.keep(2, 'k', [candidate(20)]);
-    expect(pools.take(1, 'k')).toHaveLength(1);
-    pools.keep(3, 'k', [candidate(30)]);
+    pools.keep(1, pool(10), poolTtlMs);
+    pools.keep(2, pool(20), poolTtlMs);
+    expect(pools.take(1, 'k')?.candidates).toHaveLength(1);
+    pools.keep(3, pool(30), poolTtlMs);
     expect(pools.size).toBe(2);
     expect(pools.take(2, 'k')).toBeNull();
-    expect(pools.take(1, 'k')?.[0]?.row.id).toBe(10);
+    expect(pools.take(1, 'k')?.candidates[0]?.id).toBe(10);
   });
 
   it('forgets swiped people, and answers nothing for another key or after the time to live', () => {
     let now = 0;
     const pools = new CandidatePools(() => now);
-    pools.keep(1, 'k', [candidate(10), candidate(11)]);
+    pools.keep(1, pool(10, 11), poolTtlMs);
     pools.forget(1, 10);
-    expect(pools.take(1, 'k')?.map((c) => c.row.id)).toEqual([11]);
+    expect(pools.take(1, 'k')?.candidates.map((c) => c.id)).toEqual([11]);
     expect(pools.take(1, 'other')).toBeNull();
-    pools.keep(1, 'k', [candidate(10)]);
+    pools.keep(1, pool(10), poolTtlMs);
     now += poolTtlMs;
     expect(pools.take(1, 'k')).toBeNull();
+  });
+
+  it('merges newly found people into the ranking by score, replacing their old place', () => {
+    const merged = mergeRanked([candidate(2), candidate(5), candidate(9)], [{ id: 9, km: 9, score: 1 }, candidate(6)]);
+    expect(merged.map((c) => c.id)).toEqual([9, 2, 5, 6]);
   });
 });

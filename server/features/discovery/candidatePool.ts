@@ -1,30 +1,44 @@
-import type { CandidateRow } from './candidates.ts';
-
-/** How many ranked candidates one search keeps for the next cards. */
-export const poolSize = 20;
-/** A pool is recomputed after this long, so new people nearby and changed boosts are seen soon. */
-export const poolTtlMs = 2 * 60_000;
-/** Users whose pools are kept (least recently used dropped first): ~20 rows each, a few MB in all. */
+/** How many ranked candidates one search keeps for the next cards (all it ranked). */
+export const poolSize = 100;
+/**
+ * How long a pool lasts for someone with a position. Newcomers and changes need no expiry (each search
+ * asks the database what changed inside the pool's bound since it was made); the limit only keeps that
+ * question small, since it reads every change near the caller since then.
+ */
+export const poolTtlMs = 6 * 60 * 60_000;
+/** Without a position there is no bound to ask about, so such a pool is simply recomputed this often. */
+export const unplacedPoolTtlMs = 2 * 60_000;
+/** Users whose pools are kept (least recently used dropped first): ids and distances only, ~5 kB each. */
 export const poolUsers = 5000;
 
 export interface PooledCandidate {
-  row: CandidateRow;
+  id: number;
+  /** Distance shown ranking uses (haversine between snapped points). */
   km: number;
-}
-
-interface Pool {
-  key: string;
-  expiresAt: number;
-  candidates: PooledCandidate[];
+  /** Distance minus the bounded boosts; the pool is kept in this order, best first. */
+  score: number;
 }
 
 /**
- * The next few people a search found for a user, best first. One search ranks the hundred nearest and
- * shows one; keeping the next ones means the following cards cost a re-check of one person instead of a
- * scan of the neighbourhood (a heavy swiper's neighbourhood is mostly people already swiped). A pool is
- * only a hint: every person taken from it is checked against all the rules again before being shown, so
- * a swipe, block, ban or private mode since the pool was made can never leak through it. Per process;
- * several processes just each keep their own.
+ * What one search learned about a user's neighbourhood: the people it ranked, best first, and the bound
+ * within which it saw everyone. Nobody nearer than `boundKm` (in the ordering's flat metric) could be
+ * shown, apart from the pooled people, as of `watermark` (the newest `profiles.search_changed_at` then).
+ * A later search re-checks the pooled people, asks only about people changed since the watermark inside
+ * the bound, and, once the pool is used up, scans just beyond the bound: a heavy swiper never again
+ * pays for the thousands of people around them they have already swiped.
+ */
+export interface Pool {
+  key: string;
+  expiresAt: number;
+  candidates: PooledCandidate[];
+  boundKm: number;
+  watermark: string | null;
+}
+
+/**
+ * Pools per user, per process (several processes each keep their own). A pool is only a hint: every
+ * person taken from it is checked against all the rules again before being shown, so a swipe, block,
+ * ban or private mode since the pool was made can never leak through it.
  */
 export class CandidatePools {
   private readonly pools = new Map<number, Pool>();
@@ -34,24 +48,24 @@ export class CandidatePools {
     private readonly maxUsers = poolUsers,
   ) {}
 
-  /** The pooled candidates for this search, or null when there is none for these exact filters. */
-  take(meId: number, key: string): PooledCandidate[] | null {
+  /** The pool for this search, or null when there is none for these exact filters. */
+  take(meId: number, key: string): Pool | null {
     const pool = this.pools.get(meId);
     if (!pool) return null;
-    if (pool.key !== key || pool.expiresAt <= this.now() || pool.candidates.length === 0) {
+    if (pool.key !== key || pool.expiresAt <= this.now()) {
       this.pools.delete(meId);
       return null;
     }
     // Re-inserted: Map order is the LRU order.
     this.pools.delete(meId);
     this.pools.set(meId, pool);
-    return pool.candidates;
+    return pool;
   }
 
-  keep(meId: number, key: string, candidates: PooledCandidate[]): void {
+  keep(meId: number, pool: Omit<Pool, 'expiresAt'>, ttlMs: number): void {
     this.pools.delete(meId);
-    if (candidates.length === 0) return;
-    this.pools.set(meId, { key, expiresAt: this.now() + poolTtlMs, candidates: candidates.slice(0, poolSize) });
+    if (this.maxUsers === 0) return;
+    this.pools.set(meId, { ...pool, candidates: pool.candidates.slice(0, poolSize), expiresAt: this.now() + ttlMs });
     while (this.pools.size > this.maxUsers) {
       const oldest = this.pools.keys().next().value;
       if (oldest === undefined) break;
@@ -59,11 +73,11 @@ export class CandidatePools {
     }
   }
 
-  /** The caller swiped or blocked this person: not worth re-checking. */
+  /** The caller swiped or blocked this person, or they failed a re-check: not worth checking again. */
   forget(meId: number, targetId: number): void {
     const pool = this.pools.get(meId);
     if (!pool) return;
-    pool.candidates = pool.candidates.filter((c) => c.row.id !== targetId);
+    pool.candidates = pool.candidates.filter((c) => c.id !== targetId);
   }
 
   drop(meId: number): void {
@@ -73,4 +87,10 @@ export class CandidatePools {
   get size(): number {
     return this.pools.size;
   }
+}
+
+/** Candidates of both lists in one ranking, best first (stable: ties keep the pool's order first). */
+export function mergeRanked(pool: PooledCandidate[], added: PooledCandidate[]): PooledCandidate[] {
+  const seen = new Set(added.map((c) => c.id));
+  return [...pool.filter((c) => !seen.has(c.id)), ...added].sort((a, b) => (a.score === b.score ? 0 : a.score < b.score ? -1 : 1));
 }

@@ -26,3 +26,16 @@ export function shownDistanceKm(a: Point | null, b: Point | null): number | null
 export function pointOf(row: { latitude: number | null; longitude: number | null }): Point | null {
   return row.latitude === null || row.longitude === null ? null : { latitude: row.latitude, longitude: row.longitude };
 }
+
+/** Kilometres per degree of latitude (and of longitude times cos(latitude)) in the ordering's metric. */
+export const kmPerDegree = 111.19;
+
+/**
+ * The distance the search orders by: flat (equirectangular at the caller's latitude), as the SQL computes
+ * it, so a bound measured here means the same as one tested in the query. Within a few hundred km it
+ * sorts like the great-circle distance.
+ */
+export function flatKm(from: Point, to: Point): number {
+  const cos = Math.cos((from.latitude * Math.PI) / 180);
+  return Math.hypot(to.latitude - from.latitude, (to.longitude - from.longitude) * cos) * kmPerDegree;
+}

@@ -30,3 +30,5 @@ export const searchBoxSteps = [0.02, 0.05, 0.25, 1, 4, 16, 180] as const;
 
 /** Pooled candidates re-checked per search in one query (the first still valid is shown). */
 export const recheckBatch = 3;
+/** Batches tried before a pool whose people keep failing their re-check is given up for a fresh scan. */
+export const recheckBatches = 3;

@@ -7,9 +7,10 @@ import type { EventBus } from '../events/eventBus.ts';
 import { insertEvents } from '../events/repository.ts';
 import { enqueueMatchNotification } from '../notifications/queue.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
-import { CandidatePools, type PooledCandidate } from './candidatePool.ts';
-import { findCandidates, type CandidateRow } from './candidates.ts';
-import { haversineKm, pointOf, shownDistanceKm, type Point } from './distance.ts';
+import { CandidatePools, mergeRanked, poolTtlMs, unplacedPoolTtlMs, type Pool, type PooledCandidate } from './candidatePool.ts';
+import { everywhereKm, findCandidates, type CandidateFilter, type CandidateRow } from './candidates.ts';
+import { changedNear, changedRecheckMax, latestSearchChange } from './searchChanges.ts';
+import { flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
 import {
   countLikesSince,
   endMatch,
@@ -34,10 +35,14 @@ import {
   premiumBoostKm,
   rankingPoolSize,
   recheckBatch,
+  recheckBatches,
   searchBoxSteps,
   searchPerDay,
   searchPerMinute,
 } from './rules.ts';
+
+/** A search's own filters; each query adds its box, bound or list of people. */
+type Search = Omit<CandidateFilter, 'box' | 'only' | 'beyondKm'>;
 
 type Me = NonNullable<Awaited<ReturnType<typeof findMyProfile>>>;
 
@@ -79,33 +84,100 @@ export class DiscoveryService {
       await this.db.updateTable('profiles').set({ preferred_gender: query.gender }).where('id', '=', me.id).execute();
     }
     const point = pointOf(me);
-    const filter = { me: { id: me.id, gender: me.gender, point }, ageMin: query.ageMin, ageMax: query.ageMax, gender: query.gender };
+    const filter: Search = { me: { id: me.id, gender: me.gender, point }, ageMin: query.ageMin, ageMax: query.ageMax, gender: query.gender, exclude: [], limit: rankingPoolSize };
     // Everything the pool's ranking depends on: other filters or another position make it stale.
     const poolKey = JSON.stringify([query.ageMin, query.ageMax, query.gender, me.gender, point?.latitude, point?.longitude]);
-    const pooled = this.pools.take(me.id, poolKey);
-    if (pooled) {
-      const held = new Set(query.exclude);
-      const next = pooled.filter((c) => !held.has(c.row.id)).slice(0, recheckBatch);
-      if (next.length) {
-        const still = await findCandidates(this.db, { ...filter, exclude: [], box: null, limit: next.length, only: next.map((c) => c.row.id) });
-        const fresh = new Map(still.map((row) => [row.id, row]));
-        for (const c of next) if (!fresh.has(c.row.id)) this.pools.forget(me.id, c.row.id);
-        const first = next.find((c) => fresh.has(c.row.id));
-        const row = first && fresh.get(first.row.id);
-        if (row) return this.presentCandidate(row, point);
+    const held = new Set(query.exclude);
+    // Read before anything else: whatever changes after it is asked about by the next search.
+    const watermark = point ? await latestSearchChange(this.db) : null;
+    const pool = this.pools.take(me.id, poolKey);
+    let beyondKm: number | undefined;
+    if (pool) {
+      const shown = await this.fromPool(filter, pool, held, watermark);
+      if (typeof shown === 'object') return this.presentCandidate(shown, point);
+      // Used up: nobody nearer than the bound is left, so only the ring beyond it needs a scan.
+      if (shown === 'used_up' && point && pool.candidates.every((c) => held.has(c.id))) beyondKm = pool.boundKm;
+    }
+    const found = await this.scan(filter, held, watermark, poolKey, beyondKm);
+    return found ? this.presentCandidate(found, point) : null;
+  }
+
+  /**
+   * The next person from a pool: first whoever changed inside its bound since it was made (they join the
+   * ranking), then the pooled people in order, each re-checked against every rule. 'used_up' when none is
+   * left to show; 'stale' when the pool cannot be trusted (too many changes, or too many pooled people
+   * failing their re-check) and a full scan must decide.
+   */
+  private async fromPool(filter: Search, pool: Pool, held: Set<number>, watermark: string | null): Promise<CandidateRow | 'used_up' | 'stale'> {
+    const meId = filter.me.id;
+    const point = filter.me.point;
+    const fresh = new Map<number, CandidateRow>();
+    if (point) {
+      const changed = await changedNear(this.db, pool.watermark, point, pool.boundKm);
+      if (changed === null) return 'stale';
+      const nearest = changed.filter((c) => c.id !== meId);
+      const leftOver = nearest[changedRecheckMax];
+      if (leftOver) pool.boundKm = leftOver.km;
+      const others = nearest.slice(0, changedRecheckMax).map((c) => c.id);
+      if (others.length) {
+        const rows = await findCandidates(this.db, { ...filter, box: null, limit: others.length, only: others });
+        for (const row of rows) fresh.set(row.id, row);
+        pool.candidates = mergeRanked(pool.candidates, this.rank(rows, point));
       }
+      // Everyone changed since the old watermark is now in the pool or known to be out.
+      pool.watermark = watermark;
     }
-    for (const box of point ? searchBoxSteps : [null]) {
-      const rows = await findCandidates(this.db, { ...filter, exclude: query.exclude, box: box === 180 ? null : box, limit: rankingPoolSize });
-      // Someone outside a box may be nearer than a corner of it: accept only within the inscribed circle.
-      const bounded = point !== null && box !== null && box !== 180;
-      const ranked = this.rank(rows, point).filter((c) => !bounded || c.km <= box * 111);
-      const best = ranked[0];
+    for (let batch = 0; batch < recheckBatches; batch++) {
+      const next = pool.candidates.filter((c) => !held.has(c.id)).slice(0, recheckBatch);
+      if (!next.length) return 'used_up';
+      const unchecked = next.filter((c) => !fresh.has(c.id)).map((c) => c.id);
+      if (unchecked.length) {
+        for (const row of await findCandidates(this.db, { ...filter, box: null, limit: unchecked.length, only: unchecked })) fresh.set(row.id, row);
+      }
+      for (const c of next) if (!fresh.has(c.id)) this.pools.forget(meId, c.id);
+      const first = next.find((c) => fresh.has(c.id));
+      if (first) return fresh.get(first.id) as CandidateRow;
+    }
+    return 'stale';
+  }
+
+  /**
+   * A scan for the nearest people, in growing boxes, and a new pool of all it ranked. `beyondKm` skips the
+   * disc a used-up pool proved empty. People the client holds are read too (and pooled, since they may
+   * come back) but never answered.
+   */
+  private async scan(filter: Search, held: Set<number>, watermark: string | null, poolKey: string, beyondKm: number | undefined): Promise<CandidateRow | null> {
+    const meId = filter.me.id;
+    const point = filter.me.point;
+    for (const step of point ? searchBoxSteps : [null]) {
+      const box = step === 180 ? null : step;
+      if (beyondKm !== undefined && box !== null && box * kmPerDegree <= beyondKm) continue;
+      const rows = await findCandidates(this.db, { ...filter, box, beyondKm, limit: rankingPoolSize + held.size });
+      // Someone outside a box may be nearer than a corner of it: rank only those within the inscribed circle.
+      const inside = (row: CandidateRow) => box === null || !point || (pointOf(row) !== null && flatKm(point, pointOf(row) as Point) <= box * kmPerDegree);
+      const ranked = this.rank(rows.filter(inside), point);
+      const best = ranked.find((c) => !held.has(c.id));
       if (!best) continue;
-      this.pools.keep(me.id, poolKey, ranked);
-      return this.presentCandidate(best.row, point);
+      if (point) {
+        // Everyone nearer than this was read by this scan (or proved out by the pool before it).
+        // Rows come nearest first, people without a position last: when the limit cut the list, the last
+        // located row is as far as this scan saw; unlocated people are always scanned again.
+        let boundKm = box === null ? everywhereKm : box * kmPerDegree;
+        const full = rows.length === rankingPoolSize + held.size;
+        const located = rows.filter((r) => pointOf(r) !== null);
+        const lastLocated = located[located.length - 1];
+        const unranked = located.filter((r) => !inside(r));
+        if (full && lastLocated && pointOf(rows[rows.length - 1] as CandidateRow)) unranked.push(lastLocated);
+        for (const row of unranked) boundKm = Math.min(boundKm, flatKm(point, pointOf(row) as Point));
+        this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm, watermark }, poolTtlMs);
+      } else {
+        this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm: 0, watermark: null }, unplacedPoolTtlMs);
+      }
+      return rows.find((r) => r.id === best.id) ?? null;
     }
-    this.pools.drop(me.id);
+    // Nobody anywhere: remembered, so the next search only asks what changed (and about the unlocated).
+    if (point) this.pools.keep(meId, { key: poolKey, candidates: [], boundKm: everywhereKm, watermark }, poolTtlMs);
+    else this.pools.drop(meId);
     return null;
   }
 
@@ -117,7 +189,7 @@ export class DiscoveryService {
         const km = point && there ? haversineKm(point, there) : Number.POSITIVE_INFINITY;
         const boost = (this.isPremium(row.premium_until) ? premiumBoostKm : 0) + (row.liked_me ? likedYouBoostKm : 0);
         const score = Number.isFinite(km) ? km - Math.min(boost, km / 2) : Number.POSITIVE_INFINITY;
-        return { row, km, score };
+        return { id: row.id, km, score };
       })
       // Stable: equal scores keep the query's order (nearest, then id). Infinity - Infinity would be NaN.
       .sort((a, b) => (a.score === b.score ? 0 : a.score < b.score ? -1 : 1));
