@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialects, type TestDatabase } from '../server/test/testDatabase.ts';
-import { prepared } from './prepared.ts';
+import { prepared, preparedByShape } from './prepared.ts';
 
 describe.each(testDialects())('prepared queries on %s', (dialect) => {
   let database: TestDatabase;
@@ -46,5 +46,25 @@ describe.each(testDialects())('prepared queries on %s', (dialect) => {
     );
     expect((await between.all(database.db, 'a@example.com', 'c@example.com')).map((r) => r.email)).toEqual(['a@example.com', 'b@example.com']);
     expect((await between.all(database.db, 'b@example.com', 'c@example.com')).map((r) => r.email)).toEqual(['b@example.com']);
+  });
+
+  it('builds once per shape and binds named values, a list of any length included', async () => {
+    const builds: number[] = [];
+    const byEmails = preparedByShape(
+      (db, count: number, slot) => {
+        builds.push(count);
+        const emails = Array.from({ length: count }, (_, i) => slot(`e${i}`));
+        return db.selectFrom('users').select('email').where('email', 'in', emails).where('language', '=', slot('language')).orderBy('email');
+      },
+      (count) => String(count),
+    );
+    const run = (emails: string[], language = 'ru') =>
+      byEmails(database.db, emails.length, { language, ...Object.fromEntries(emails.map((e, i) => [`e${i}`, e])) }).then((rows) => rows.map((r) => r.email));
+    expect(await run(['a@example.com'])).toEqual(['a@example.com']);
+    expect(await run(['c@example.com', 'a@example.com'])).toEqual(['a@example.com', 'c@example.com']);
+    expect(await run(['b@example.com'])).toEqual(['b@example.com']);
+    expect(await run(['b@example.com'], 'en')).toEqual([]);
+    expect(builds).toEqual([1, 2]);
+    await expect(byEmails(database.db, 1, { language: 'ru' })).rejects.toThrow('no value for e0');
   });
 });

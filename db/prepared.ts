@@ -44,3 +44,36 @@ export function prepared<A extends unknown[], R>(build: (db: Kysely<Database>, .
     first: async (db: Kysely<Database>, ...args: A): Promise<R | undefined> => (await run(db, args))[0],
   };
 }
+
+/** A named stand-in: replaced by `values[name]` on every run of a query prepared by shape. */
+class NamedSlot {
+  constructor(readonly name: string) {}
+}
+
+/**
+ * Like `prepared`, for a query whose shape varies (how many items a list holds, which optional terms are
+ * present): built and compiled once per shape key and dialect. `build` receives the shape and `slot(name)`,
+ * a stand-in for a value given on every run; the values must be computed outside `build`, which sees
+ * only stand-ins. The key must determine everything `build` does with the shape.
+ */
+export function preparedByShape<S, R>(build: (db: Kysely<Database>, shape: S, slot: (name: string) => never) => Compilable<R>, keyOf: (shape: S) => string) {
+  const compiled = new WeakMap<object, Map<string, CompiledQuery<R>>>();
+  const slot = (name: string) => new NamedSlot(name) as never;
+  return async (db: Kysely<Database>, shape: S, values: Record<string, unknown>): Promise<R[]> => {
+    const adapter = db.getExecutor().adapter;
+    let byKey = compiled.get(adapter);
+    if (!byKey) compiled.set(adapter, (byKey = new Map<string, CompiledQuery<R>>()));
+    const key = keyOf(shape);
+    let query = byKey.get(key);
+    if (!query) {
+      query = build(db, shape, slot).compile();
+      byKey.set(key, query);
+    }
+    const parameters = query.parameters.map((p) => {
+      if (!(p instanceof NamedSlot)) return p;
+      if (!(p.name in values)) throw new Error(`no value for ${p.name}`);
+      return values[p.name];
+    });
+    return (await db.executeQuery<R>(CompiledQuery.raw(query.sql, parameters))).rows;
+  };
+}

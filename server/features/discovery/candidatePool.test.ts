@@ -3,7 +3,7 @@ import type { SearchResult } from '../../contract/discovery.ts';
 import { createPerson, type Person } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
-import { CandidatePools, mergeRanked, poolTtlMs, type PooledCandidate } from './candidatePool.ts';
+import { CandidatePools, capped, mergeRanked, poolSize, poolTtlMs, type PooledCandidate } from './candidatePool.ts';
 import { changedRecheckMax } from './searchChanges.ts';
 
 const moscow: [number, number] = [55.7558, 37.6173];
@@ -123,6 +123,43 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     expect(seen).toEqual(newcomers);
   });
 
+  it('keeps a held card when a used-up pool is replaced, so a card the app drops unswiped comes back', async () => {
+    const viewer = await createPerson(app, { gender: 'Male', at: moscow });
+    const near = await createPerson(app, { at: north(2) });
+    const far = await createPerson(app, { at: north(60) });
+    await ageChanges(viewer);
+    expect(await next(viewer)).toBe(near.profileId);
+    // The prefetch, holding the card on screen: the pool is used up and replaced by a scan beyond its bound.
+    expect(await next(viewer, { exclude: String(near.profileId) })).toBe(far.profileId);
+    // The app is closed before either is swiped; the next visit starts over.
+    expect(await next(viewer)).toBe(near.profileId);
+    expect((await viewer.browser.post('/api/dislike', { profile_id: near.profileId })).status).toBe(200);
+    expect(await next(viewer)).toBe(far.profileId);
+  });
+
+  it('pools everyone a scan read within its bound, also when the app holds cards the scan made room for', async () => {
+    const viewer = await createPerson(app, { gender: 'Male', at: moscow });
+    const people = new Set<number>();
+    // 103 people 7 to 25 km away, spread around: the scan reads 100 plus one per held id.
+    for (let i = 0; people.size < 103; i++) {
+      const km = 7 + (i % 17) * 1.1;
+      const angle = i * 2.399;
+      const at: [number, number] = [moscow[0] + (km * Math.sin(angle)) / 111.2, moscow[1] + (km * Math.cos(angle)) / (111.2 * Math.cos((moscow[0] * Math.PI) / 180))];
+      people.add((await createPerson(app, { at })).profileId);
+    }
+    await ageChanges(viewer);
+    const seen = new Set<number>();
+    for (;;) {
+      // Within the 60-a-minute search limit.
+      app.clock.advance(1.5);
+      const shown = await next(viewer, { exclude: '999991,999992,999993' });
+      if (shown === null) break;
+      seen.add(shown);
+      expect((await viewer.browser.post('/api/dislike', { profile_id: shown })).status).toBe(200);
+    }
+    expect(seen).toEqual(people);
+  });
+
   it('answers the next person at once when the app holds the current one', async () => {
     const viewer = await createPerson(app, { gender: 'Male', at: moscow });
     const people = [await createPerson(app, { at: north(2) }), await createPerson(app, { at: north(3) }), await createPerson(app, { at: north(4) })];
@@ -136,7 +173,7 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
 });
 
 describe('CandidatePools', () => {
-  const candidate = (id: number): PooledCandidate => ({ id, km: id, score: id });
+  const candidate = (id: number): PooledCandidate => ({ id, km: id, flat: id, score: id });
   const pool = (...ids: number[]) => ({ key: 'k', candidates: ids.map(candidate), boundKm: 5, watermark: null });
 
   it('keeps at most the configured number of users, dropping the least recently used', () => {
@@ -162,8 +199,20 @@ describe('CandidatePools', () => {
     expect(pools.take(1, 'k')).toBeNull();
   });
 
+  it('drops the worst ranked past its size and draws the bound in to the nearest of them', () => {
+    const many = Array.from({ length: poolSize + 2 }, (_, i) => candidate(i + 1));
+    // The two worst ranked: one far, one nearer than the bound (a liked-you boost ranks it low here).
+    many[poolSize] = { id: 900, km: 40, flat: 40, score: 1000 };
+    many[poolSize + 1] = { id: 901, km: 3, flat: 3, score: 1001 };
+    const kept = capped({ candidates: many, boundKm: 50 });
+    expect(kept.candidates).toHaveLength(poolSize);
+    expect(kept.candidates.some((c) => c.id === 900 || c.id === 901)).toBe(false);
+    expect(kept.boundKm).toBe(3);
+    expect(capped({ candidates: many.slice(0, 3), boundKm: 50 }).boundKm).toBe(50);
+  });
+
   it('merges newly found people into the ranking by score, replacing their old place', () => {
-    const merged = mergeRanked([candidate(2), candidate(5), candidate(9)], [{ id: 9, km: 9, score: 1 }, candidate(6)]);
+    const merged = mergeRanked([candidate(2), candidate(5), candidate(9)], [{ id: 9, km: 9, flat: 9, score: 1 }, candidate(6)]);
     expect(merged.map((c) => c.id)).toEqual([9, 2, 5, 6]);
   });
 });

@@ -1,5 +1,5 @@
-/** How many ranked candidates one search keeps for the next cards (all it ranked). */
-export const poolSize = 100;
+/** The most people a pool holds; beyond it the worst ranked are dropped and the bound drawn in. */
+export const poolSize = 200;
 /**
  * How long a pool lasts for someone with a position. Newcomers and changes need no expiry (each search
  * asks the database what changed inside the pool's bound since it was made); the limit only keeps that
@@ -15,6 +15,8 @@ export interface PooledCandidate {
   id: number;
   /** Distance shown ranking uses (haversine between snapped points). */
   km: number;
+  /** Distance in the ordering's flat metric, which the pool's bound is measured in. */
+  flat: number;
   /** Distance minus the bounded boosts; the pool is kept in this order, best first. */
   score: number;
 }
@@ -65,7 +67,7 @@ export class CandidatePools {
   keep(meId: number, pool: Omit<Pool, 'expiresAt'>, ttlMs: number): void {
     this.pools.delete(meId);
     if (this.maxUsers === 0) return;
-    this.pools.set(meId, { ...pool, candidates: pool.candidates.slice(0, poolSize), expiresAt: this.now() + ttlMs });
+    this.pools.set(meId, { ...pool, expiresAt: this.now() + ttlMs });
     while (this.pools.size > this.maxUsers) {
       const oldest = this.pools.keys().next().value;
       if (oldest === undefined) break;
@@ -87,6 +89,17 @@ export class CandidatePools {
   get size(): number {
     return this.pools.size;
   }
+}
+
+/**
+ * The pool within its size: the worst ranked beyond `poolSize` are dropped, and the bound is drawn in to
+ * the nearest of them, so nobody dropped is inside it (a later scan beyond the bound meets them again).
+ */
+export function capped<P extends Pick<Pool, 'candidates' | 'boundKm'>>(pool: P): P {
+  if (pool.candidates.length <= poolSize) return pool;
+  const dropped = pool.candidates.slice(poolSize);
+  const boundKm = Math.min(pool.boundKm, ...dropped.map((c) => c.flat));
+  return { ...pool, candidates: pool.candidates.slice(0, poolSize), boundKm };
 }
 
 /** Candidates of both lists in one ranking, best first (stable: ties keep the pool's order first). */

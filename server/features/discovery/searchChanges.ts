@@ -5,10 +5,12 @@ import { flatKm, kmPerDegree, type Point } from './distance.ts';
 
 /**
  * Changes are read back this far before a pool's watermark: a change is stamped before its transaction
- * commits, so one stamped just before the watermark can become visible just after it was read.
+ * commits, so on PostgreSQL one stamped before the watermark can become visible after it was read. The
+ * transactions that stamp (a profile edit, a like, a ban) hold no network call and last milliseconds;
+ * a minute covers them with room to spare. (SQLite has one writer: a stamp is never overtaken.)
  */
-export const watermarkSlackMs = 10_000;
-/** More changes than this anywhere since the pool was made: reading them all costs about a rescan. */
+export const watermarkSlackMs = 60_000;
+/** More changes than this anywhere since the pool's watermark (minus the slack): reading them all costs about a rescan. */
 export const changedLimit = 3000;
 /**
  * Changed people re-checked at most per search, nearest first. With more, the pool's bound shrinks to

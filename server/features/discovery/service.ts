@@ -7,7 +7,7 @@ import type { EventBus } from '../events/eventBus.ts';
 import { insertEvents } from '../events/repository.ts';
 import { enqueueMatchNotification } from '../notifications/queue.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
-import { CandidatePools, mergeRanked, poolTtlMs, unplacedPoolTtlMs, type Pool, type PooledCandidate } from './candidatePool.ts';
+import { CandidatePools, capped, mergeRanked, poolTtlMs, unplacedPoolTtlMs, type Pool, type PooledCandidate } from './candidatePool.ts';
 import { everywhereKm, findCandidates, type CandidateFilter, type CandidateRow } from './candidates.ts';
 import { changedNear, changedRecheckMax, latestSearchChange } from './searchChanges.ts';
 import { flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
@@ -91,14 +91,15 @@ export class DiscoveryService {
     // Read before anything else: whatever changes after it is asked about by the next search.
     const watermark = point ? await latestSearchChange(this.db) : null;
     const pool = this.pools.take(me.id, poolKey);
-    let beyondKm: number | undefined;
+    let beyond: { km: number; held: PooledCandidate[] } | undefined;
     if (pool) {
       const shown = await this.fromPool(filter, pool, held, watermark);
       if (typeof shown === 'object') return this.presentCandidate(shown, point);
-      // Used up: nobody nearer than the bound is left, so only the ring beyond it needs a scan.
-      if (shown === 'used_up' && point && pool.candidates.every((c) => held.has(c.id))) beyondKm = pool.boundKm;
+      // Used up: nobody nearer than the bound is left but the people the app holds (kept in the new pool,
+      // since the app may drop them unswiped), so only the ring beyond the bound needs a scan.
+      if (shown === 'used_up' && point) beyond = { km: pool.boundKm, held: pool.candidates };
     }
-    const found = await this.scan(filter, held, watermark, poolKey, beyondKm);
+    const found = await this.scan(filter, held, watermark, poolKey, beyond);
     return found ? this.presentCandidate(found, point) : null;
   }
 
@@ -122,7 +123,7 @@ export class DiscoveryService {
       if (others.length) {
         const rows = await findCandidates(this.db, { ...filter, box: null, limit: others.length, only: others });
         for (const row of rows) fresh.set(row.id, row);
-        pool.candidates = mergeRanked(pool.candidates, this.rank(rows, point));
+        Object.assign(pool, capped({ ...pool, candidates: mergeRanked(pool.candidates, this.rank(rows, point)) }));
       }
       // Everyone changed since the old watermark is now in the pool or known to be out.
       pool.watermark = watermark;
@@ -134,7 +135,8 @@ export class DiscoveryService {
       if (unchecked.length) {
         for (const row of await findCandidates(this.db, { ...filter, box: null, limit: unchecked.length, only: unchecked })) fresh.set(row.id, row);
       }
-      for (const c of next) if (!fresh.has(c.id)) this.pools.forget(meId, c.id);
+      // The pool in hand, not whatever is stored for the user now (another tab may search other filters).
+      pool.candidates = pool.candidates.filter((c) => fresh.has(c.id) || !next.includes(c));
       const first = next.find((c) => fresh.has(c.id));
       if (first) return fresh.get(first.id) as CandidateRow;
     }
@@ -146,9 +148,10 @@ export class DiscoveryService {
    * disc a used-up pool proved empty. People the client holds are read too (and pooled, since they may
    * come back) but never answered.
    */
-  private async scan(filter: Search, held: Set<number>, watermark: string | null, poolKey: string, beyondKm: number | undefined): Promise<CandidateRow | null> {
+  private async scan(filter: Search, held: Set<number>, watermark: string | null, poolKey: string, beyond: { km: number; held: PooledCandidate[] } | undefined): Promise<CandidateRow | null> {
     const meId = filter.me.id;
     const point = filter.me.point;
+    const beyondKm = beyond?.km;
     for (const step of point ? searchBoxSteps : [null]) {
       const box = step === 180 ? null : step;
       if (beyondKm !== undefined && box !== null && box * kmPerDegree <= beyondKm) continue;
@@ -169,14 +172,14 @@ export class DiscoveryService {
         const unranked = located.filter((r) => !inside(r));
         if (full && lastLocated && pointOf(rows[rows.length - 1] as CandidateRow)) unranked.push(lastLocated);
         for (const row of unranked) boundKm = Math.min(boundKm, flatKm(point, pointOf(row) as Point));
-        this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm, watermark }, poolTtlMs);
+        this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], ranked), boundKm, watermark }), poolTtlMs);
       } else {
         this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm: 0, watermark: null }, unplacedPoolTtlMs);
       }
       return rows.find((r) => r.id === best.id) ?? null;
     }
     // Nobody anywhere: remembered, so the next search only asks what changed (and about the unlocated).
-    if (point) this.pools.keep(meId, { key: poolKey, candidates: [], boundKm: everywhereKm, watermark }, poolTtlMs);
+    if (point) this.pools.keep(meId, { key: poolKey, candidates: beyond?.held ?? [], boundKm: everywhereKm, watermark }, poolTtlMs);
     else this.pools.drop(meId);
     return null;
   }
@@ -187,9 +190,10 @@ export class DiscoveryService {
       .map((row) => {
         const there = pointOf(row);
         const km = point && there ? haversineKm(point, there) : Number.POSITIVE_INFINITY;
+        const flat = point && there ? flatKm(point, there) : Number.POSITIVE_INFINITY;
         const boost = (this.isPremium(row.premium_until) ? premiumBoostKm : 0) + (row.liked_me ? likedYouBoostKm : 0);
         const score = Number.isFinite(km) ? km - Math.min(boost, km / 2) : Number.POSITIVE_INFINITY;
-        return { id: row.id, km, score };
+        return { id: row.id, km, flat, score };
       })
       // Stable: equal scores keep the query's order (nearest, then id). Infinity - Infinity would be NaN.
       .sort((a, b) => (a.score === b.score ? 0 : a.score < b.score ? -1 : 1));
