@@ -173,7 +173,7 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
 });
 
 describe('CandidatePools', () => {
-  const candidate = (id: number): PooledCandidate => ({ id, km: id, flat: id, score: id });
+  const candidate = (id: number): PooledCandidate => ({ id, flat: id, score: id });
   const pool = (...ids: number[]) => ({ key: 'k', candidates: ids.map(candidate), boundKm: 5, watermark: null });
 
   it('keeps at most the configured number of users, dropping the least recently used', () => {
@@ -199,11 +199,26 @@ describe('CandidatePools', () => {
     expect(pools.take(1, 'k')).toBeNull();
   });
 
+  it('hands out copies: what a search changed is kept only when put back, with its time to live', () => {
+    let now = 0;
+    const pools = new CandidatePools(() => now);
+    pools.keep(1, pool(10, 11, 12), poolTtlMs);
+    const taken = pools.take(1, 'k');
+    if (!taken) throw new Error('no pool');
+    taken.candidates = taken.candidates.slice(1);
+    expect(pools.take(1, 'k')?.candidates.map((c) => c.id)).toEqual([10, 11, 12]);
+    now += poolTtlMs / 2;
+    pools.put(1, { ...taken, watermark: 'w' });
+    expect(pools.take(1, 'k')).toMatchObject({ candidates: [{ id: 11, flat: 11, score: 11 }, { id: 12, flat: 12, score: 12 }], watermark: 'w', boundKm: 5 });
+    now += poolTtlMs / 2;
+    expect(pools.take(1, 'k')).toBeNull();
+  });
+
   it('drops the worst ranked past its size and draws the bound in to the nearest of them', () => {
     const many = Array.from({ length: poolSize + 2 }, (_, i) => candidate(i + 1));
     // The two worst ranked: one far, one nearer than the bound (a liked-you boost ranks it low here).
-    many[poolSize] = { id: 900, km: 40, flat: 40, score: 1000 };
-    many[poolSize + 1] = { id: 901, km: 3, flat: 3, score: 1001 };
+    many[poolSize] = { id: 900, flat: 40, score: 1000 };
+    many[poolSize + 1] = { id: 901, flat: 3, score: 1001 };
     const kept = capped({ candidates: many, boundKm: 50 });
     expect(kept.candidates).toHaveLength(poolSize);
     expect(kept.candidates.some((c) => c.id === 900 || c.id === 901)).toBe(false);
@@ -212,7 +227,7 @@ describe('CandidatePools', () => {
   });
 
   it('merges newly found people into the ranking by score, replacing their old place', () => {
-    const merged = mergeRanked([candidate(2), candidate(5), candidate(9)], [{ id: 9, km: 9, flat: 9, score: 1 }, candidate(6)]);
+    const merged = mergeRanked([candidate(2), candidate(5), candidate(9)], [{ id: 9, flat: 9, score: 1 }, candidate(6)]);
     expect(merged.map((c) => c.id)).toEqual([9, 2, 5, 6]);
   });
 });

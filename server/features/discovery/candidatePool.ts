@@ -8,16 +8,14 @@ export const poolSize = 200;
 export const poolTtlMs = 6 * 60 * 60_000;
 /** Without a position there is no bound to ask about, so such a pool is simply recomputed this often. */
 export const unplacedPoolTtlMs = 2 * 60_000;
-/** Users whose pools are kept (least recently used dropped first): ids and distances only, ~5 kB each. */
+/** Users whose pools are kept (least recently used dropped first): at most 4 kB each, packed. */
 export const poolUsers = 5000;
 
 export interface PooledCandidate {
   id: number;
-  /** Distance shown ranking uses (haversine between snapped points). */
-  km: number;
   /** Distance in the ordering's flat metric, which the pool's bound is measured in. */
   flat: number;
-  /** Distance minus the bounded boosts; the pool is kept in this order, best first. */
+  /** Great-circle distance minus the bounded boosts; the pool is kept in this order, best first. */
   score: number;
 }
 
@@ -37,13 +35,36 @@ export interface Pool {
   watermark: string | null;
 }
 
+/** A pool as kept between searches: the candidates packed in typed arrays (20 bytes each, not ~90). */
+interface StoredPool extends Omit<Pool, 'candidates'> {
+  ids: Int32Array;
+  flat: Float64Array;
+  score: Float64Array;
+}
+
+function pack(pool: Pool): StoredPool {
+  const { candidates, ...rest } = pool;
+  return {
+    ...rest,
+    ids: Int32Array.from(candidates, (c) => c.id),
+    flat: Float64Array.from(candidates, (c) => c.flat),
+    score: Float64Array.from(candidates, (c) => c.score),
+  };
+}
+
+function unpack(stored: StoredPool): Pool {
+  const { ids, flat, score, ...rest } = stored;
+  return { ...rest, candidates: Array.from(ids, (id, i) => ({ id, flat: flat[i] as number, score: score[i] as number })) };
+}
+
 /**
  * Pools per user, per process (several processes each keep their own). A pool is only a hint: every
  * person taken from it is checked against all the rules again before being shown, so a swipe, block,
- * ban or private mode since the pool was made can never leak through it.
+ * ban or private mode since the pool was made can never leak through it. `take` hands out a copy; what
+ * a search learned goes back with `put`.
  */
 export class CandidatePools {
-  private readonly pools = new Map<number, Pool>();
+  private readonly pools = new Map<number, StoredPool>();
 
   constructor(
     private readonly now: () => number,
@@ -52,22 +73,28 @@ export class CandidatePools {
 
   /** The pool for this search, or null when there is none for these exact filters. */
   take(meId: number, key: string): Pool | null {
-    const pool = this.pools.get(meId);
-    if (!pool) return null;
-    if (pool.key !== key || pool.expiresAt <= this.now()) {
+    const stored = this.pools.get(meId);
+    if (!stored) return null;
+    if (stored.key !== key || stored.expiresAt <= this.now()) {
       this.pools.delete(meId);
       return null;
     }
     // Re-inserted: Map order is the LRU order.
     this.pools.delete(meId);
-    this.pools.set(meId, pool);
-    return pool;
+    this.pools.set(meId, stored);
+    return unpack(stored);
   }
 
+  /** A new pool, living `ttlMs` from now. */
   keep(meId: number, pool: Omit<Pool, 'expiresAt'>, ttlMs: number): void {
+    this.put(meId, { ...pool, expiresAt: this.now() + ttlMs });
+  }
+
+  /** A pool taken and updated (or made by `keep`), stored as the user's newest. */
+  put(meId: number, pool: Pool): void {
     this.pools.delete(meId);
     if (this.maxUsers === 0) return;
-    this.pools.set(meId, { ...pool, expiresAt: this.now() + ttlMs });
+    this.pools.set(meId, pack(pool));
     while (this.pools.size > this.maxUsers) {
       const oldest = this.pools.keys().next().value;
       if (oldest === undefined) break;
@@ -75,11 +102,12 @@ export class CandidatePools {
     }
   }
 
-  /** The caller swiped or blocked this person, or they failed a re-check: not worth checking again. */
+  /** The caller swiped or blocked this person: not worth checking again. */
   forget(meId: number, targetId: number): void {
-    const pool = this.pools.get(meId);
-    if (!pool) return;
-    pool.candidates = pool.candidates.filter((c) => c.id !== targetId);
+    const stored = this.pools.get(meId);
+    if (!stored?.ids.includes(targetId)) return;
+    const pool = unpack(stored);
+    this.pools.set(meId, pack({ ...pool, candidates: pool.candidates.filter((c) => c.id !== targetId) }));
   }
 
   drop(meId: number): void {

@@ -94,7 +94,10 @@ export class DiscoveryService {
     let beyond: { km: number; held: PooledCandidate[] } | undefined;
     if (pool) {
       const shown = await this.fromPool(filter, pool, held, watermark);
-      if (typeof shown === 'object') return this.presentCandidate(shown, point);
+      if (typeof shown === 'object') {
+        this.pools.put(me.id, pool);
+        return this.presentCandidate(shown, point);
+      }
       // Used up: nobody nearer than the bound is left but the people the app holds (kept in the new pool,
       // since the app may drop them unswiped), so only the ring beyond the bound needs a scan.
       if (shown === 'used_up' && point) beyond = { km: pool.boundKm, held: pool.candidates };
@@ -193,7 +196,7 @@ export class DiscoveryService {
         const flat = point && there ? flatKm(point, there) : Number.POSITIVE_INFINITY;
         const boost = (this.isPremium(row.premium_until) ? premiumBoostKm : 0) + (row.liked_me ? likedYouBoostKm : 0);
         const score = Number.isFinite(km) ? km - Math.min(boost, km / 2) : Number.POSITIVE_INFINITY;
-        return { id: row.id, km, flat, score };
+        return { id: row.id, flat, score };
       })
       // Stable: equal scores keep the query's order (nearest, then id). Infinity - Infinity would be NaN.
       .sort((a, b) => (a.score === b.score ? 0 : a.score < b.score ? -1 : 1));
