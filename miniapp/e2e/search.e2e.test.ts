@@ -100,15 +100,20 @@ describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
     await page.waitForTimeout(600);
     const third = await topCardId(page);
     const like = page.getByRole('button', { name: t.app.search.like, exact: true });
-    // Two taps in quick succession: the guard lets one through.
-    await like.click();
-    await like.click({ force: true });
+    // Two taps in quick succession (in one task, so a slow machine cannot space them out): the guard lets one through.
+    await like.evaluate((button: HTMLElement) => {
+      button.click();
+      button.click();
+    });
     await expect.poll(async () => (await swipesBy(seeker)).length).toBe(3);
     await page.waitForTimeout(300);
     expect((await swipesBy(seeker)).slice(2)).toEqual([{ target_id: third, liked: 1 }]);
   });
 
   it('shows the match overlay when the like is mutual, then the empty state', async () => {
+    // The card after the last like, once it is the deck's own (not loading, nothing still flying off).
+    await expect.poll(() => topCardId(page)).not.toBeNull();
+    await expect.poll(() => page.locator('.swipe-ghost').count()).toBe(0);
     const last = await topCardId(page);
     const other = site.app.database.db;
     // She already liked him: his like makes a match.

@@ -78,19 +78,19 @@ describe.each(['ru', 'en'] as const)('members-only screens in %s', (language) =>
     // The session check the app starts on loading goes out before the token is stored; held back, its
     // anonymous answer arrives after the token page's own check (as on a slow network) and must not make
     // the app forget the token it never carried.
-    let anonymousAnswered!: () => void;
-    const lateAnswer = new Promise<void>((resolve) => (anonymousAnswered = resolve));
-    await tab.route('**/api/current_user', async (route) => {
+    // (When the page is slow enough that its first check already carries the token, there is none.)
+    const heldBack: Promise<void>[] = [];
+    await tab.route('**/api/current_user', (route) => {
       if (route.request().headers().authorization) return route.continue();
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await route.continue();
-      anonymousAnswered();
+      const answer = new Promise((resolve) => setTimeout(resolve, 1500)).then(() => route.continue());
+      heldBack.push(answer);
+      return answer;
     });
     await tab.goto(`/token#token=${token}`);
     // A new Telegram account has no profile yet: past /search to the wizard, not to /login.
     await tab.waitForURL('**/CreateProfile');
-    await lateAnswer;
-    await tab.waitForTimeout(200);
+    await Promise.all(heldBack);
+    await tab.waitForTimeout(300);
     expect(await tab.evaluate(() => localStorage.getItem('jwtToken'))).toBe(token);
     await fresh.close();
   });
