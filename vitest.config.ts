@@ -26,6 +26,8 @@ export default defineConfig({
           // Generous: two cores run a server suite and Chromium side by side in CI.
           testTimeout: 120_000,
           hookTimeout: 90_000,
+          // A page still loading on a busy machine must not fail a poll after Vitest's default second.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
