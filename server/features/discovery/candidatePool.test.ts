@@ -38,6 +38,19 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     await db.updateTable('profiles').set({ search_changed_at: ago(1) }).where('id', '=', viewer.profileId).execute();
   };
 
+  /** Everyone the viewer is shown, in order, disliking each until nobody is left. */
+  const dislikeAll = async (viewer: Person, params: Record<string, string>): Promise<number[]> => {
+    const seen: number[] = [];
+    for (;;) {
+      // Within the 60-a-minute search limit.
+      app.clock.advance(1.5);
+      const shown = await next(viewer, params);
+      if (shown === null) return seen;
+      seen.push(shown);
+      expect((await viewer.browser.post('/api/dislike', { profile_id: shown })).status).toBe(200);
+    }
+  };
+
   it('checks every pooled person against all the rules again before showing them', async () => {
     const viewer = await createPerson(app, { gender: 'Male', at: moscow });
     const first = await createPerson(app, { at: north(2) });
@@ -112,15 +125,8 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     expect(await next(viewer)).toBe(far.profileId);
     const newcomers: number[] = [];
     for (let km = 2; newcomers.length < changedRecheckMax + 3; km++) newcomers.push((await createPerson(app, { at: north(km) })).profileId);
-    const seen: number[] = [];
-    for (;;) {
-      const shown = await next(viewer, { exclude: String(far.profileId) });
-      if (shown === null) break;
-      seen.push(shown);
-      expect((await viewer.browser.post('/api/dislike', { profile_id: shown })).status).toBe(200);
-    }
     // Nearest first, the ones past the re-check limit found by the scan beyond the shrunken bound.
-    expect(seen).toEqual(newcomers);
+    expect(await dislikeAll(viewer, { exclude: String(far.profileId) })).toEqual(newcomers);
   });
 
   it('keeps a held card when a used-up pool is replaced, so a card the app drops unswiped comes back', async () => {
@@ -148,16 +154,7 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
       people.add((await createPerson(app, { at })).profileId);
     }
     await ageChanges(viewer);
-    const seen = new Set<number>();
-    for (;;) {
-      // Within the 60-a-minute search limit.
-      app.clock.advance(1.5);
-      const shown = await next(viewer, { exclude: '999991,999992,999993' });
-      if (shown === null) break;
-      seen.add(shown);
-      expect((await viewer.browser.post('/api/dislike', { profile_id: shown })).status).toBe(200);
-    }
-    expect(seen).toEqual(people);
+    expect(new Set(await dislikeAll(viewer, { exclude: '999991,999992,999993' }))).toEqual(people);
   });
 
   it('answers the next person at once when the app holds the current one', async () => {

@@ -158,23 +158,22 @@ export class DiscoveryService {
     for (const step of point ? searchBoxSteps : [null]) {
       const box = step === 180 ? null : step;
       if (beyondKm !== undefined && box !== null && box * kmPerDegree <= beyondKm) continue;
-      const rows = await findCandidates(this.db, { ...filter, box, beyondKm, limit: rankingPoolSize + held.size });
+      const limit = rankingPoolSize + held.size;
+      const rows = await findCandidates(this.db, { ...filter, box, beyondKm, limit });
+      const flatOf = (row: CandidateRow) => {
+        const there = pointOf(row);
+        return point && there ? flatKm(point, there) : Number.POSITIVE_INFINITY;
+      };
       // Someone outside a box may be nearer than a corner of it: rank only those within the inscribed circle.
-      const inside = (row: CandidateRow) => box === null || !point || (pointOf(row) !== null && flatKm(point, pointOf(row) as Point) <= box * kmPerDegree);
-      const ranked = this.rank(rows.filter(inside), point);
+      const ranked = this.rank(box === null ? rows : rows.filter((row) => flatOf(row) <= box * kmPerDegree), point);
       const best = ranked.find((c) => !held.has(c.id));
       if (!best) continue;
       if (point) {
-        // Everyone nearer than this was read by this scan (or proved out by the pool before it).
-        // Rows come nearest first, people without a position last: when the limit cut the list, the last
-        // located row is as far as this scan saw; unlocated people are always scanned again.
-        let boundKm = box === null ? everywhereKm : box * kmPerDegree;
-        const full = rows.length === rankingPoolSize + held.size;
-        const located = rows.filter((r) => pointOf(r) !== null);
-        const lastLocated = located[located.length - 1];
-        const unranked = located.filter((r) => !inside(r));
-        if (full && lastLocated && pointOf(rows[rows.length - 1] as CandidateRow)) unranked.push(lastLocated);
-        for (const row of unranked) boundKm = Math.min(boundKm, flatKm(point, pointOf(row) as Point));
+        // Everyone nearer than this was read by this scan (or proved out by the pool before it). Rows come
+        // nearest first, people without a position last: when the limit cut the list, its last row is as
+        // far as the scan saw (infinitely far when unlocated: every located person was read).
+        const last = rows.length === limit ? rows[rows.length - 1] : undefined;
+        const boundKm = Math.min(box === null ? everywhereKm : box * kmPerDegree, last ? flatOf(last) : Number.POSITIVE_INFINITY);
         this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], ranked), boundKm, watermark }), poolTtlMs);
       } else {
         this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm: 0, watermark: null }, unplacedPoolTtlMs);
