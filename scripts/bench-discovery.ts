@@ -157,7 +157,7 @@ if (runs('search')) {
   const rounds = 2000;
   // Heavy users' searches were 100 ms and more before the indexes; `sample` stops each series after 20 s.
   console.log('\nSearch, SQL level (service.next without rate limiting; goal p50 <= 1 ms, p99 <= 5 ms)');
-  const searchOf = (s: Searcher) => coldService.next(s.userId, s.query, false);
+  const searchOf = (s: Searcher) => coldService.next(s.userId, s.query);
   const normalSearch = summary('first search (fresh scan), normal users', await sample(normal, rounds, searchOf));
   const heavySearch = summary('first search, heavy users (10,000 swipes)', await sample(heavy, rounds, searchOf));
   // The app's pattern: it holds the card shown and asks for the next one (exclude), served from the pool
@@ -167,9 +167,9 @@ if (runs('search')) {
     const deadline = performance.now() + 20_000;
     for (let i = 0; i < rounds && performance.now() < deadline; i++) {
       const s = who[i % who.length] as Searcher;
-      const shown = await service.next(s.userId, s.query, false);
+      const shown = await service.next(s.userId, s.query);
       if (!shown || shown === 'no_profile') continue;
-      samples.push(await time(() => service.next(s.userId, { ...s.query, exclude: [shown.profile_id] }, false)));
+      samples.push(await time(() => service.next(s.userId, { ...s.query, exclude: [shown.profile_id] })));
     }
     return samples;
   };
@@ -194,7 +194,7 @@ if (runs('search')) {
     for (const s of who) {
       for (let i = 0; i < cards && performance.now() < deadline; i++) {
         const start = performance.now();
-        const card = await service.next(s.userId, s.query, false);
+        const card = await service.next(s.userId, s.query);
         samples.push(performance.now() - start);
         if (!card || card === 'no_profile') break;
         await service.swipe(s.userId, card.profile_id, false);
@@ -208,7 +208,7 @@ if (runs('search')) {
   raw.prepare('update profiles set search_changed_at = ? where id % 100 = 7').run(new Date().toISOString());
   const comeBack = async (who: Searcher[]) => {
     const samples: number[] = [];
-    for (const s of who) samples.push(await time(() => service.next(s.userId, s.query, false)));
+    for (const s of who) samples.push(await time(() => service.next(s.userId, s.query)));
     return samples;
   };
   summary('coming back, 1% changed since, normal', await comeBack(normal.slice(0, 60)));
@@ -298,7 +298,7 @@ if (runs('http')) {
     }
   })();
   const firstPerson = sessionPeople[0];
-  const sampleBody = firstPerson ? await service.next(firstPerson.user_id, searcherOf(firstPerson).query, false) : null;
+  const sampleBody = firstPerson ? await service.next(firstPerson.user_id, searcherOf(firstPerson).query) : null;
   const server = fork(path.join(import.meta.dirname, 'benchDiscoveryServer.ts'), [work, JSON.stringify(sampleBody)], { stdio: 'inherit' });
   const [urls] = (await once(server, 'message')) as [{ iskra: string; bare: string }];
   let turn = 0;

@@ -46,10 +46,14 @@ export const searchResult = z.object({
 });
 export type SearchResult = z.infer<typeof searchResult>;
 
-export const likeResponse = z.object({
-  match: z.boolean(),
-  profile: z.object({ id: z.number().int(), name: z.string(), photo: z.string().nullable() }),
-});
+/** The other person, for the match overlay only: a swipe that makes no match names nobody. */
+export const matchedProfile = z.object({ id: z.number().int(), name: z.string(), photo: z.string().nullable() });
+export type MatchedProfile = z.infer<typeof matchedProfile>;
+
+export const likeResponse = z.discriminatedUnion('match', [
+  z.object({ match: z.literal(true), profile: matchedProfile }),
+  z.object({ match: z.literal(false) }),
+]);
 export type LikeResponse = z.infer<typeof likeResponse>;
 
 /** Match and liker list items. Free users see likers blurred: no id, name or age, a blurred photo. */
@@ -79,8 +83,11 @@ export type UsersProfileResponse = z.infer<typeof usersProfileResponse>;
 export const settingsBody = z.strictObject({
   private_mode: z.boolean().optional(),
   notifications: z.boolean().optional(),
+  /** The deck's gender filter as the stored preference the other side's reciprocal rule reads. */
+  preferred_gender: z.enum(searchGenders).optional(),
 });
+export type SettingsChanges = z.infer<typeof settingsBody>;
 
-/** `GET|POST /api/settings`: the two server-side switches of the menu (they live on the profile). */
-export const settingsResponse = z.object({ private_mode: z.boolean(), notifications: z.boolean() });
+/** `GET|POST /api/settings`: the menu's server-side switches and the gender preference (on the profile). */
+export const settingsResponse = z.object({ private_mode: z.boolean(), notifications: z.boolean(), preferred_gender: z.enum(searchGenders) });
 export type SettingsResponse = z.infer<typeof settingsResponse>;

@@ -3,12 +3,14 @@ import type { Database } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import { flagRepeatedOpener } from '../admin/moderationSignals.ts';
 import type { ChatListItem, ChatMessageEvent, Message, MessagesResponse } from '../../contract/chat.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
+import { lockUser } from '../accounts/repository.ts';
 import { findLiveMatch, findMyProfile, isBlockedEitherWay } from '../discovery/repository.ts';
 import { profileRequired } from '../discovery/service.ts';
 import type { EventBus } from '../events/eventBus.ts';
 import { enqueueMessageNotification } from '../notifications/queue.ts';
 import { insertEvents } from '../events/repository.ts';
+import { assertAllowance, type Allowance } from '../rateLimits/allowance.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import {
   countMessagesSince,
@@ -22,6 +24,13 @@ import {
   pageOfMessages,
 } from './repository.ts';
 import { freeMessagesPerDay, messagesPerMinute } from './rules.ts';
+
+const messageAllowance: Allowance = {
+  limit: freeMessagesPerDay,
+  windowSeconds: 86_400,
+  code: 'message_limit',
+  message: `You have sent your ${freeMessagesPerDay} free messages for today. Get premium for unlimited messages.`,
+};
 
 const conversationNotFound = () => notFound('conversation_not_found', 'Conversation not found');
 
@@ -89,19 +98,12 @@ export class ChatService {
     await this.rates.hit(`messages:${me.id}`, [{ seconds: 60, limit: messagesPerMinute }], 'message_rate_limited', 'You are sending messages too fast. Please wait a moment.');
     const now = this.clock.now();
     const premium = me.premium_until !== null && me.premium_until > now.toISOString();
-    if (!premium) {
-      const { count, oldest } = await countMessagesSince(this.db, me.id, addSeconds(now, -86_400).toISOString());
-      if (count >= freeMessagesPerDay) {
-        const resetsAt = addSeconds(new Date(oldest ?? now.toISOString()), 86_400);
-        throw new AppError(429, 'message_limit', `You have sent your ${freeMessagesPerDay} free messages for today. Get premium for unlimited messages.`, {
-          retryAfterSeconds: Math.ceil((resetsAt.getTime() - now.getTime()) / 1000),
-          extra: { resets_at: resetsAt.toISOString(), limit: freeMessagesPerDay },
-        });
-      }
-    }
     const other = await findParticipant(this.db, otherId);
     if (!other) throw conversationNotFound();
     const message = await this.db.transaction().execute(async (trx) => {
+      // Counted under the sender's lock in the transaction that writes: parallel sends cannot all pass one count.
+      await lockUser(trx, userId);
+      if (!premium) assertAllowance(await countMessagesSince(trx, me.id, addSeconds(now, -messageAllowance.windowSeconds).toISOString()), messageAllowance, now);
       const row = await insertMessage(trx, conversationId, me.id, content, now.toISOString());
       const payload: ChatMessageEvent = {
         conversation_id: conversationId,

@@ -109,7 +109,8 @@ describe.each(testDialects())('discovery on %s', (dialect) => {
     const a = await createPerson(app, { gender: 'Male' });
     const b = await createPerson(app, { name: 'Вера' });
     const first = await json<LikeResponse>(await like(a, b));
-    expect(first).toEqual({ match: false, profile: { id: b.profileId, name: 'Вера', photo: expect.any(String) as unknown } });
+    // No match, so the answer names nobody (a swipe must not reveal more than search would).
+    expect(first).toEqual({ match: false });
     expect((await like(a, b)).status).toBe(200);
     const swipes = await app.database.db.selectFrom('swipes').selectAll().where('swiper_id', '=', a.profileId).execute();
     expect(swipes).toHaveLength(1);
@@ -118,7 +119,7 @@ describe.each(testDialects())('discovery on %s', (dialect) => {
     expect((await app.database.db.selectFrom('swipes').select('liked').where('swiper_id', '=', a.profileId).executeTakeFirstOrThrow()).liked).toBe(1);
 
     const mutual = await json<LikeResponse>(await like(b, a));
-    expect(mutual.match).toBe(true);
+    expect(mutual).toEqual({ match: true, profile: { id: a.profileId, name: a.name, photo: expect.any(String) as unknown } });
     expect((await json<LikeResponse>(await like(b, a))).match).toBe(true);
     expect(await app.database.db.selectFrom('matches').selectAll().execute()).toHaveLength(1);
   });
@@ -236,12 +237,54 @@ describe.each(testDialects())('discovery on %s', (dialect) => {
   it('hides a private profile until it likes someone, through the settings endpoint', async () => {
     const viewer = await createPerson(app, { gender: 'Male' });
     const shy = await createPerson(app);
-    expect(await json(await shy.browser.get('/api/settings'))).toEqual({ private_mode: false, notifications: true });
-    expect(await json(await shy.browser.post('/api/settings', { private_mode: true }))).toEqual({ private_mode: true, notifications: true });
+    expect(await json(await shy.browser.get('/api/settings'))).toEqual({ private_mode: false, notifications: true, preferred_gender: 'Male' });
+    expect(await json(await shy.browser.post('/api/settings', { private_mode: true }))).toEqual({ private_mode: true, notifications: true, preferred_gender: 'Male' });
     expect((await shy.browser.post('/api/settings', { private_mode: 'yes' })).status).toBe(400);
     expect(await ids(viewer)).toEqual([]);
     await like(shy, viewer);
     expect(await ids(viewer)).toEqual([shy.profileId]);
+  });
+
+  it('refuses a swipe on anyone search would not show (404, no data, nothing written) unless they liked the caller', async () => {
+    const me = await createPerson(app, { gender: 'Male' });
+    const hidden = await createPerson(app, { privateMode: true, name: 'Скрытая' });
+    const held = await createPerson(app, { name: 'Задержанная' });
+    await app.database.db.updateTable('profiles').set({ held_at: app.clock.now().toISOString() }).where('id', '=', held.profileId).execute();
+    const blocking = await createPerson(app);
+    await blocking.browser.post('/api/block', { profile_id: me.profileId });
+    const unverified = await createPerson(app, { verified: false });
+    for (const target of [hidden, held, blocking, unverified]) {
+      for (const swipe of [like, dislike]) {
+        const refused = await swipe(me, target);
+        expect(refused.status).toBe(404);
+        // Exactly what an id that does not exist answers: nothing tells the two apart.
+        expect(await json(refused)).toEqual({ error: 'Profile not found', code: 'profile_not_found' });
+      }
+    }
+    expect(await app.database.db.selectFrom('swipes').selectAll().where('swiper_id', '=', me.profileId).execute()).toHaveLength(0);
+    // The private user's likers list does not gain the caller either.
+    expect(await json<PersonListItem[]>(await hidden.browser.get('/api/likes'))).toEqual([]);
+
+    // Someone who liked the caller may be swiped back from the likers list, private or held.
+    for (const admirer of [hidden, held]) {
+      expect((await like(admirer, me)).status).toBe(200);
+      expect(await json(await like(me, admirer))).toEqual({ match: true, profile: { id: admirer.profileId, name: admirer.name, photo: expect.any(String) as unknown } });
+    }
+  });
+
+  it('never stores the gender filter on a search (a GET); POST /api/settings does, with CSRF', async () => {
+    const viewer = await createPerson(app, { gender: 'Male' });
+    const preference = async () =>
+      (await app.database.db.selectFrom('profiles').select('preferred_gender').where('id', '=', viewer.profileId).executeTakeFirstOrThrow()).preferred_gender;
+    expect((await viewer.browser.get('/api/search?gender=Any')).status).toBe(404);
+    expect((await viewer.browser.get('/api/search?gender=Male')).status).toBe(404);
+    expect(await preference()).toBe('Female');
+    // A cross-site form cannot make the change: the CSRF token is required.
+    expect((await viewer.browser.post('/api/settings', { preferred_gender: 'Male' }, { csrf: false })).status).toBe(403);
+    expect((await viewer.browser.post('/api/settings', { preferred_gender: 'Other' })).status).toBe(400);
+    expect(await preference()).toBe('Female');
+    expect(await json(await viewer.browser.post('/api/settings', { preferred_gender: 'Any' }))).toMatchObject({ preferred_gender: 'Any' });
+    expect(await preference()).toBe('Any');
   });
 
   it('limits search to 60 calls a minute per user', async () => {

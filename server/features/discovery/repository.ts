@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { prepared } from '../../../db/prepared.ts';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, PreferredGender } from '../../../db/schema.ts';
 
 /** The caller's own profile with what discovery needs about them. */
 const myProfile = prepared((db, userId: number) =>
@@ -26,6 +26,31 @@ const visibleProfile = prepared((db, profileId: number) =>
 );
 export async function findVisibleProfile(db: Kysely<Database>, profileId: number) {
   return visibleProfile.first(db, profileId);
+}
+
+/**
+ * A person the caller may swipe: someone search could show them (verified, not banned, not held for
+ * review, not blocked either way, not hiding in private mode) or someone who already liked them (the
+ * likers list). Profile ids are sequential, so anything else must look exactly like a missing profile.
+ */
+const swipeableProfile = prepared((db, me: number, profileId: number) =>
+  db
+    .selectFrom('profiles as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select(['p.id', 'p.user_id', 'p.name'])
+    .where('p.id', '=', profileId)
+    .where('u.verified_at', 'is not', null)
+    .where('u.banned_at', 'is', null)
+    .where(notBlockedWith(me, sql.ref('p.id')))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('p.held_at', 'is', null), eb('p.private_mode', '=', 0)]),
+        eb.exists(eb.selectFrom('swipes as l').select('l.liked').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', me).where('l.liked', '=', 1)),
+      ]),
+    ),
+);
+export async function findSwipeableProfile(db: Kysely<Database>, me: number, profileId: number) {
+  return swipeableProfile.first(db, me, profileId);
 }
 
 const photoNames = prepared((db, profileId: number) =>
@@ -195,4 +220,25 @@ export async function insertReport(
     await db.updateTable('profiles').set({ held_at: report.created_at }).where('id', '=', report.reported_id).where('held_at', 'is', null).execute();
   }
   return id;
+}
+
+/** The menu's server-side switches and the stored gender preference, all kept on the profile. */
+export async function findSettings(db: Kysely<Database>, userId: number) {
+  return db.selectFrom('profiles').select(['private_mode', 'notifications', 'preferred_gender']).where('user_id', '=', userId).executeTakeFirst();
+}
+
+export async function updateSettings(
+  db: Kysely<Database>,
+  profileId: number,
+  changes: { private_mode?: boolean | undefined; notifications?: boolean | undefined; preferred_gender?: PreferredGender | undefined },
+): Promise<void> {
+  await db
+    .updateTable('profiles')
+    .set({
+      ...(changes.private_mode !== undefined ? { private_mode: changes.private_mode ? 1 : 0 } : {}),
+      ...(changes.notifications !== undefined ? { notifications: changes.notifications ? 1 : 0 } : {}),
+      ...(changes.preferred_gender !== undefined ? { preferred_gender: changes.preferred_gender } : {}),
+    })
+    .where('id', '=', profileId)
+    .execute();
 }

@@ -10,7 +10,7 @@ export function discoveryRoutes(router: AppRouter, { discovery }: Services): voi
   router.get('/search', async (ctx) => {
     const auth = requireUser(ctx);
     const query = parse(searchQuery, ctx.query);
-    const result = await discovery.next(auth.userId, query, ctx.query.gender !== undefined);
+    const result = await discovery.next(auth.userId, query);
     if (result === 'no_profile') {
       // The spec's flag: the app sends the user to /CreateProfile.
       ctx.body = { userprofile: false };

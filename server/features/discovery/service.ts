@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
-import type { LikeResponse, PersonListItem, SearchQuery, SearchResult, UsersProfileResponse } from '../../contract/discovery.ts';
+import type { LikeResponse, PersonListItem, SearchQuery, SearchResult, SettingsChanges, SettingsResponse, UsersProfileResponse } from '../../contract/discovery.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../errors.ts';
 import type { EventBus } from '../events/eventBus.ts';
 import { insertEvents } from '../events/repository.ts';
 import { enqueueMatchNotification } from '../notifications/queue.ts';
+import { assertAllowance, type Allowance } from '../rateLimits/allowance.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import { CandidatePools, capped, mergeRanked, poolTtlMs, unplacedPoolTtlMs, type Pool, type PooledCandidate } from './candidatePool.ts';
 import { everywhereKm, findCandidates, type CandidateFilter, type CandidateRow } from './candidates.ts';
@@ -17,6 +18,8 @@ import {
   findLiveMatch,
   findMyProfile,
   findSwipe,
+  findSwipeableProfile,
+  findSettings,
   findVisibleProfile,
   insertBlock,
   insertMatch,
@@ -26,6 +29,7 @@ import {
   listMatches,
   lockPair,
   photoNamesOf,
+  updateSettings,
   upsertSwipe,
 } from './repository.ts';
 import {
@@ -43,6 +47,13 @@ import {
 
 /** A search's own filters; each query adds its box, bound or list of people. */
 type Search = Omit<CandidateFilter, 'box' | 'only' | 'beyondKm'>;
+
+const likeAllowance: Allowance = {
+  limit: freeLikesPerDay,
+  windowSeconds: likeWindowSeconds,
+  code: 'like_limit',
+  message: `You have used your ${freeLikesPerDay} free likes for today. Get premium for unlimited likes.`,
+};
 
 type Me = NonNullable<Awaited<ReturnType<typeof findMyProfile>>>;
 
@@ -73,16 +84,14 @@ export class DiscoveryService {
   }
 
   /**
-   * The next person to show, or null when nobody is left. `gender` given explicitly also becomes the
-   * caller's stored preference, because the reciprocal rule reads the other side's preference.
+   * The next person to show, or null when nobody is left. Read-only but for the rate counter and the
+   * in-memory pool: the gender filter becomes the stored preference (which others' reciprocal rule reads)
+   * only through `POST /api/settings`, since a GET is reachable by a cross-site link with the Lax cookie.
    */
-  async next(userId: number, query: SearchQuery, genderGiven: boolean): Promise<SearchResult | null | 'no_profile'> {
+  async next(userId: number, query: SearchQuery): Promise<SearchResult | null | 'no_profile'> {
     await this.rates.hit(`search:${userId}`, [{ seconds: 60, limit: searchPerMinute }, { seconds: 86_400, limit: searchPerDay }], 'search_rate_limited', 'Too many searches. Please slow down.');
     const me = await findMyProfile(this.db, userId);
     if (!me) return 'no_profile';
-    if (genderGiven && query.gender !== me.preferred_gender) {
-      await this.db.updateTable('profiles').set({ preferred_gender: query.gender }).where('id', '=', me.id).execute();
-    }
     const point = pointOf(me);
     const filter: Search = { me: { id: me.id, gender: me.gender, point }, ageMin: query.ageMin, ageMax: query.ageMax, gender: query.gender, exclude: [], limit: rankingPoolSize };
     // Everything the pool's ranking depends on: other filters or another position make it stale.
@@ -216,21 +225,25 @@ export class DiscoveryService {
     };
   }
 
+  /**
+   * A like or dislike. Everything is decided inside one transaction holding both profiles' row locks: the
+   * visibility check, the free like allowance (counted under the caller's lock, so parallel likes cannot
+   * all pass a count taken before any of them wrote) and the match. The answer names the other person only
+   * for a match: a swipe must not reveal anyone search would not show.
+   */
   async swipe(userId: number, targetId: number, liked: boolean): Promise<LikeResponse> {
     const me = await this.me(userId);
     if (targetId === me.id) throw badRequest('cannot_swipe_self', 'You cannot like or dislike yourself');
-    const target = await findVisibleProfile(this.db, targetId);
-    if (!target || (await isBlockedEitherWay(this.db, me.id, targetId))) throw personNotFound();
     const now = this.clock.now();
-    const existing = await findSwipe(this.db, me.id, targetId);
-    const newLike = liked && existing?.liked !== 1;
-    if (newLike && !this.isPremium(me.premium_until)) await this.assertLikeAllowance(me.id, now);
-
-    const photos = await photoNamesOf(this.db, targetId);
-    const myPhotos = await photoNamesOf(this.db, me.id);
-    const { match, created } = await this.db.transaction().execute(async (trx) => {
+    const premium = this.isPremium(me.premium_until);
+    const outcome = await this.db.transaction().execute(async (trx) => {
       await lockPair(trx, me.id, targetId);
+      const target = await findSwipeableProfile(trx, me.id, targetId);
+      if (!target) return null;
       const current = await findSwipe(trx, me.id, targetId);
+      if (liked && current?.liked !== 1 && !premium) {
+        assertAllowance(await countLikesSince(trx, me.id, addSeconds(now, -likeAllowance.windowSeconds).toISOString()), likeAllowance, now);
+      }
       // A dislike never undoes a like; a like may follow a dislike (from the likers list).
       if (!current || (liked && current.liked === 0)) await upsertSwipe(trx, me.id, targetId, liked, now.toISOString());
       let created = false;
@@ -238,37 +251,33 @@ export class DiscoveryService {
         const theirs = await findSwipe(trx, targetId, me.id);
         if (theirs?.liked === 1) created = await insertMatch(trx, me.id, targetId, now.toISOString());
       }
+      const match = created || (await findLiveMatch(trx, me.id, targetId)) !== undefined;
+      if (!match) return { target, match: false as const, created };
+      const theirPhoto = (await photoNamesOf(trx, targetId))[0] ?? null;
       if (created) {
+        const myPhoto = (await photoNamesOf(trx, me.id))[0] ?? null;
         // Both sides hear of the match on their open tabs (and later through the bot).
         await insertEvents(
           trx,
           [
-            { userId: userId, type: 'match', payload: { profile: { id: target.id, name: target.name, photo: photos[0] ?? null } } },
-            { userId: target.user_id, type: 'match', payload: { profile: { id: me.id, name: me.name, photo: myPhotos[0] ?? null } } },
+            { userId: userId, type: 'match', payload: { profile: { id: target.id, name: target.name, photo: theirPhoto } } },
+            { userId: target.user_id, type: 'match', payload: { profile: { id: me.id, name: me.name, photo: myPhoto } } },
           ],
           now.toISOString(),
         );
         await enqueueMatchNotification(trx, userId, target.name, now);
         await enqueueMatchNotification(trx, target.user_id, me.name, now);
       }
-      return { match: (await findLiveMatch(trx, me.id, targetId)) !== undefined, created };
+      return { target, match: true as const, created, photo: theirPhoto };
     });
+    if (!outcome) throw personNotFound();
     this.pools.forget(me.id, targetId);
-    if (created) {
-      await this.bus.publish([userId, target.user_id]);
+    if (outcome.created) {
+      await this.bus.publish([userId, outcome.target.user_id]);
       this.notificationsQueued();
     }
-    return { match, profile: { id: target.id, name: target.name, photo: photos[0] ?? null } };
-  }
-
-  private async assertLikeAllowance(profileId: number, now: Date): Promise<void> {
-    const { count, oldest } = await countLikesSince(this.db, profileId, addSeconds(now, -likeWindowSeconds).toISOString());
-    if (count < freeLikesPerDay) return;
-    const resetsAt = addSeconds(new Date(oldest ?? now.toISOString()), likeWindowSeconds);
-    throw new AppError(429, 'like_limit', `You have used your ${freeLikesPerDay} free likes for today. Get premium for unlimited likes.`, {
-      retryAfterSeconds: Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000)),
-      extra: { resets_at: resetsAt.toISOString(), limit: freeLikesPerDay },
-    });
+    if (!outcome.match) return { match: false };
+    return { match: true, profile: { id: outcome.target.id, name: outcome.target.name, photo: outcome.photo } };
   }
 
   async matches(userId: number): Promise<PersonListItem[]> {
@@ -340,23 +349,18 @@ export class DiscoveryService {
     if (reportId !== null) this.reportFiled(reportId);
   }
 
-  async settings(userId: number): Promise<{ private_mode: boolean; notifications: boolean }> {
-    const row = await this.db.selectFrom('profiles').select(['private_mode', 'notifications']).where('user_id', '=', userId).executeTakeFirst();
+  async settings(userId: number): Promise<SettingsResponse> {
+    const row = await findSettings(this.db, userId);
     if (!row) throw profileRequired();
-    return { private_mode: row.private_mode === 1, notifications: row.notifications === 1 };
+    return { private_mode: row.private_mode === 1, notifications: row.notifications === 1, preferred_gender: row.preferred_gender };
   }
 
-  async updateSettings(userId: number, changes: { private_mode?: boolean | undefined; notifications?: boolean | undefined }) {
+  async updateSettings(userId: number, changes: SettingsChanges): Promise<SettingsResponse> {
     const me = await this.me(userId);
-    if (changes.private_mode === undefined && changes.notifications === undefined) throw badRequest('nothing_to_change', 'Nothing to change');
-    await this.db
-      .updateTable('profiles')
-      .set({
-        ...(changes.private_mode !== undefined ? { private_mode: changes.private_mode ? 1 : 0 } : {}),
-        ...(changes.notifications !== undefined ? { notifications: changes.notifications ? 1 : 0 } : {}),
-      })
-      .where('id', '=', me.id)
-      .execute();
+    if (changes.private_mode === undefined && changes.notifications === undefined && changes.preferred_gender === undefined) {
+      throw badRequest('nothing_to_change', 'Nothing to change');
+    }
+    await updateSettings(this.db, me.id, changes);
     return this.settings(userId);
   }
 }

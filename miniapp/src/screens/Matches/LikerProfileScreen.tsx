@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { LikeResponse } from '../../../../server/contract/discovery.ts';
+import type { MatchedProfile } from '../../../../server/contract/discovery.ts';
 import { matchesQueries } from '../../api/queries/matches.ts';
 import { useResource } from '../../api/useResource.ts';
 import { MatchOverlay } from '../../components/MatchOverlay.tsx';
@@ -23,7 +23,7 @@ export default function LikerProfileScreen() {
   const navigate = useNavigate();
   const profileId = useProfileIdParam();
   const [profile, reload] = useResource(() => matchesQueries.likerProfile(profileId));
-  const [match, setMatch] = useState<LikeResponse['profile'] | null>(null);
+  const [match, setMatch] = useState<MatchedProfile | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { PublicConfig } from '../../../../server/contract/config.ts';
 import { loadPublicConfig } from '../../api/queries/config.ts';
+import { settingsQueries } from '../../api/queries/settings.ts';
 import { AgeRangeSlider } from '../../components/AgeRangeSlider.tsx';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher.tsx';
 import { Loading } from '../../components/States.tsx';
@@ -85,6 +86,7 @@ export default function MenuScreen() {
                 onClick={() => {
                   setGender(g);
                   storeGender(g);
+                  if (profile) void settingsQueries.syncGender(g);
                   platform().haptic('selection');
                 }}
               >

@@ -5,7 +5,7 @@ import { settingsQueries } from '../../api/queries/settings.ts';
 import { ErrorLine } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 
-type Key = keyof SettingsResponse;
+type Key = 'notifications' | 'private_mode';
 const switches: { key: Key; label: string; hint: string }[] = [
   { key: 'notifications', label: 'app.menu.notifications', hint: 'app.menu.notificationsHint' },
   { key: 'private_mode', label: 'app.menu.privateMode', hint: 'app.menu.privateModeHint' },

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import type { LikeResponse } from '../../../../server/contract/discovery.ts';
+import type { MatchedProfile } from '../../../../server/contract/discovery.ts';
 import { MatchOverlay } from '../../components/MatchOverlay.tsx';
 import { EmptyState, ErrorState, Loading } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
@@ -19,8 +19,8 @@ const swipeFailureMs = 4000;
 export default function SearchScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [match, setMatch] = useState<LikeResponse['profile'] | null>(null);
-  const onMatch = useCallback((profile: LikeResponse['profile']) => setMatch(profile), []);
+  const [match, setMatch] = useState<MatchedProfile | null>(null);
+  const onMatch = useCallback((profile: MatchedProfile) => setMatch(profile), []);
   const deck = useSwipeDeck(onMatch);
   const lastAction = useRef(Number.NEGATIVE_INFINITY);
   const [leaving, setLeaving] = useState<{ card: Card; liked: boolean; fromPx: number; at: number } | null>(null);

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { LikeResponse } from '../../../../server/contract/discovery.ts';
+import type { MatchedProfile } from '../../../../server/contract/discovery.ts';
 import { ApiError } from '../../api/client.ts';
 import { searchQueries, type Card } from '../../api/queries/search.ts';
+import { settingsQueries } from '../../api/queries/settings.ts';
 import { storedAgeRange, storedGender } from '../../lib/filters.ts';
 
 export type DeckState =
@@ -18,7 +19,7 @@ const asError = (error: unknown) => (error instanceof ApiError ? error : new Api
  * the next person at once while the like or dislike travels in the background. The server never answers
  * a person the app holds (`exclude`), nor one just swiped.
  */
-export function useSwipeDeck(onMatch: (profile: LikeResponse['profile']) => void) {
+export function useSwipeDeck(onMatch: (profile: MatchedProfile) => void) {
   const [state, setState] = useState<DeckState>({ status: 'loading' });
   const [limitReached, setLimitReached] = useState<ApiError | null>(null);
   /** A like or dislike the server did not take (other than the like limit): said briefly, the deck goes on. */
@@ -59,6 +60,8 @@ export function useSwipeDeck(onMatch: (profile: LikeResponse['profile']) => void
   }, [show, fetchAfter]);
 
   useEffect(() => {
+    // Search never stores the filter (a GET changes nothing); the explicit save does, once per page life.
+    void settingsQueries.syncGender(filters.current.gender);
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the state changes when the fetch answers, not synchronously
     void show(fetchAfter([]));
   }, [show, fetchAfter]);
