@@ -25,13 +25,15 @@ import { migrateToLatest } from '../db/migrate.ts';
 import type { Database, Gender, PreferredGender } from '../db/schema.ts';
 import { systemClock } from '../server/clock.ts';
 import type { SearchQuery } from '../server/contract/discovery.ts';
-import { findCandidates } from '../server/features/discovery/candidates.ts';
-import { pointOf } from '../server/features/discovery/distance.ts';
-import { findMyProfile, findSwipe, findLiveMatch, findVisibleProfile, insertMatch, lockPair, upsertSwipe } from '../server/features/discovery/repository.ts';
-import { searchBoxSteps, rankingPoolSize } from '../server/features/discovery/rules.ts';
+import { findCandidates } from '../server/features/search/candidates.ts';
+import { pointOf } from '../server/features/search/distance.ts';
+import { findMyProfile, findSwipe, findLiveMatch } from '../server/features/relationships/repository.ts';
+import { findVisibleProfile, insertMatch, lockPair, upsertSwipe } from '../server/features/swipes/repository.ts';
+import { searchBoxSteps, rankingPoolSize } from '../server/features/search/rules.ts';
 import { InProcessEventBus } from '../server/features/events/eventBus.ts';
-import { DiscoveryService } from '../server/features/discovery/service.ts';
-import { CandidatePools } from '../server/features/discovery/candidatePool.ts';
+import { SearchService } from '../server/features/search/service.ts';
+import { SwipeService } from '../server/features/swipes/service.ts';
+import { CandidatePools } from '../server/features/search/candidatePool.ts';
 import { RateCounter } from '../server/features/rateLimits/rateCounter.ts';
 import { hashSessionId, newSessionId } from '../server/features/sessions/sessionIds.ts';
 import { line, openLoop, summary, time } from './benchKit.ts';
@@ -62,9 +64,10 @@ class NoRateLimit extends RateCounter {
     return Promise.resolve();
   }
 }
-const service = new DiscoveryService(db, systemClock, new NoRateLimit(db, systemClock), new InProcessEventBus());
+const searchService = new SearchService(db, systemClock, new NoRateLimit(db, systemClock));
+const swipeService = new SwipeService(db, systemClock, new InProcessEventBus(), searchService);
 /** The same service keeping no candidate pool: every search is a first search (a fresh scan). */
-const coldService = new DiscoveryService(db, systemClock, new NoRateLimit(db, systemClock), new InProcessEventBus(), undefined, undefined, new CandidatePools(() => Date.now(), 0));
+const coldService = new SearchService(db, systemClock, new NoRateLimit(db, systemClock), new CandidatePools(() => Date.now(), 0));
 
 interface Searcher {
   userId: number;
@@ -167,9 +170,9 @@ if (runs('search')) {
     const deadline = performance.now() + 20_000;
     for (let i = 0; i < rounds && performance.now() < deadline; i++) {
       const s = who[i % who.length] as Searcher;
-      const shown = await service.next(s.userId, s.query);
+      const shown = await searchService.next(s.userId, s.query);
       if (!shown || shown === 'no_profile') continue;
-      samples.push(await time(() => service.next(s.userId, { ...s.query, exclude: [shown.profile_id] })));
+      samples.push(await time(() => searchService.next(s.userId, { ...s.query, exclude: [shown.profile_id] })));
     }
     return samples;
   };
@@ -194,10 +197,10 @@ if (runs('search')) {
     for (const s of who) {
       for (let i = 0; i < cards && performance.now() < deadline; i++) {
         const start = performance.now();
-        const card = await service.next(s.userId, s.query);
+        const card = await searchService.next(s.userId, s.query);
         samples.push(performance.now() - start);
         if (!card || card === 'no_profile') break;
-        await service.swipe(s.userId, card.profile_id, false);
+        await swipeService.swipe(s.userId, card.profile_id, false);
       }
     }
     return samples;
@@ -208,7 +211,7 @@ if (runs('search')) {
   raw.prepare('update profiles set search_changed_at = ? where id % 100 = 7').run(new Date().toISOString());
   const comeBack = async (who: Searcher[]) => {
     const samples: number[] = [];
-    for (const s of who) samples.push(await time(() => service.next(s.userId, s.query)));
+    for (const s of who) samples.push(await time(() => searchService.next(s.userId, s.query)));
     return samples;
   };
   summary('coming back, 1% changed since, normal', await comeBack(normal.slice(0, 60)));
@@ -266,7 +269,7 @@ if (runs('like')) {
   };
   const bareInsert = raw.prepare('insert into swipes (swiper_id, target_id, liked, created_at) values (?, ?, 1, ?)');
   const bareLikeOf = (p: { swiper: number; target: number }) => Promise.resolve(bareInsert.run(p.swiper, p.target, new Date().toISOString()));
-  const serviceLike = (p: { user: number; target: number }) => service.swipe(p.user, p.target, true);
+  const serviceLike = (p: { user: number; target: number }) => swipeService.swipe(p.user, p.target, true);
   // Each pair is used once: the first 200 of each slice warm up, the rest are measured.
   const measured = (from: number, run: (p: (typeof pairs)[number]) => Promise<unknown>) =>
     sample(pairs.slice(from, from + 200), 200, run, 0).then(() => sample(pairs.slice(from + 200, from + 3000), 2800, run, 0));
@@ -298,7 +301,7 @@ if (runs('http')) {
     }
   })();
   const firstPerson = sessionPeople[0];
-  const sampleBody = firstPerson ? await service.next(firstPerson.user_id, searcherOf(firstPerson).query) : null;
+  const sampleBody = firstPerson ? await searchService.next(firstPerson.user_id, searcherOf(firstPerson).query) : null;
   const server = fork(path.join(import.meta.dirname, 'benchDiscoveryServer.ts'), [work, JSON.stringify(sampleBody)], { stdio: 'inherit' });
   const [urls] = (await once(server, 'message')) as [{ iskra: string; bare: string }];
   let turn = 0;

@@ -18,7 +18,9 @@ import { SessionTokens } from './features/sessions/tokens.ts';
 import { VerificationService } from './features/verification/service.ts';
 import { PhotoStore } from './features/photos/photoStore.ts';
 import { ProfileService } from './features/profiles/service.ts';
-import { DiscoveryService } from './features/discovery/service.ts';
+import { SafetyService } from './features/safety/service.ts';
+import { SearchService } from './features/search/service.ts';
+import { SwipeService } from './features/swipes/service.ts';
 import { RateCounter } from './features/rateLimits/rateCounter.ts';
 import { ChatService } from './features/chat/service.ts';
 import { PremiumService } from './features/premium/service.ts';
@@ -89,7 +91,9 @@ export interface Services {
   verification: VerificationService;
   photoStore: PhotoStore;
   profiles: ProfileService;
-  discovery: DiscoveryService;
+  search: SearchService;
+  swipes: SwipeService;
+  safety: SafetyService;
   chat: ChatService;
   eventBus: EventBus;
   premium: PremiumService;
@@ -116,6 +120,7 @@ export function buildServices(deps: AppDeps): Services {
   const rates = new RateCounter(deps.db, clock);
   const eventBus = deps.eventBus ?? new InProcessEventBus();
   const telegramUsers = new TelegramUserService(deps.db, clock);
+  const search = new SearchService(deps.db, clock, rates);
   return {
     db: deps.db,
     logger: deps.logger,
@@ -135,7 +140,9 @@ export function buildServices(deps: AppDeps): Services {
     verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
     photoStore,
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger),
-    discovery: new DiscoveryService(deps.db, clock, rates, eventBus, deps.notificationsQueued, deps.reportFiled),
+    search,
+    swipes: new SwipeService(deps.db, clock, eventBus, search, deps.notificationsQueued),
+    safety: new SafetyService(deps.db, clock, search, deps.reportFiled),
     chat: new ChatService(deps.db, clock, rates, eventBus, deps.notificationsQueued),
     premium: new PremiumService(
       deps.db,

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import { notBlockedWith } from '../discovery/repository.ts';
+import { notBlockedWith } from '../relationships/repository.ts';
 
 /**
  * A conversation the profile belongs to and may still use: its match is live and neither side has

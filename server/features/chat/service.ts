@@ -5,8 +5,9 @@ import { flagRepeatedOpener } from '../admin/moderationSignals.ts';
 import type { ChatListItem, ChatMessageEvent, Message, MessagesResponse } from '../../contract/chat.ts';
 import { notFound } from '../../errors.ts';
 import { lockUser } from '../accounts/repository.ts';
-import { findLiveMatch, findMyProfile, isBlockedEitherWay } from '../discovery/repository.ts';
-import { profileRequired } from '../discovery/service.ts';
+import { requireMyProfile } from '../relationships/myProfile.ts';
+import { findLiveMatch, isBlockedEitherWay } from '../relationships/repository.ts';
+import { isPremium } from '../premium/isPremium.ts';
 import type { EventBus } from '../events/eventBus.ts';
 import { enqueueMessageNotification } from '../notifications/queue.ts';
 import { insertEvents } from '../events/repository.ts';
@@ -43,10 +44,8 @@ export class ChatService {
     private readonly notificationsQueued: () => void = () => undefined,
   ) {}
 
-  private async me(userId: number) {
-    const me = await findMyProfile(this.db, userId);
-    if (!me) throw profileRequired();
-    return me;
+  private me(userId: number) {
+    return requireMyProfile(this.db, userId);
   }
 
   /** Idempotent: starting twice answers the same conversation. Only with a current match. */
@@ -97,7 +96,7 @@ export class ChatService {
     const { me, otherId } = await this.membership(userId, conversationId);
     await this.rates.hit(`messages:${me.id}`, [{ seconds: 60, limit: messagesPerMinute }], 'message_rate_limited', 'You are sending messages too fast. Please wait a moment.');
     const now = this.clock.now();
-    const premium = me.premium_until !== null && me.premium_until > now.toISOString();
+    const premium = isPremium(me.premium_until, now);
     const other = await findParticipant(this.db, otherId);
     if (!other) throw conversationNotFound();
     const message = await this.db.transaction().execute(async (trx) => {

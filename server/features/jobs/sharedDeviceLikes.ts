@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { addSeconds } from '../../clock.ts';
-import { freeLikesPerDay } from '../discovery/rules.ts';
+import { freeLikesPerDay } from '../swipes/rules.ts';
 import type { JobContext, JobCounts } from './job.ts';
 
 const batchSize = 500;

@@ -1,3 +1,4 @@
+import { isPremium } from '../premium/isPremium.ts';
 import type { Profile } from '../../../db/schema.ts';
 import type { OwnProfileResponse } from '../../contract/profiles.ts';
 
@@ -15,7 +16,7 @@ export function presentOwnProfile(profile: Profile, photos: string[], premiumUnt
     latitude: profile.latitude,
     longitude: profile.longitude,
     photos,
-    isActive: premiumUntil !== null && premiumUntil > now.toISOString(),
+    isActive: isPremium(premiumUntil, now),
     end_date: premiumUntil,
   };
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database, NewProfile, ProfileUpdate } from '../../../db/schema.ts';
+import { prepared } from '../../../db/prepared.ts';
+import type { Database, NewProfile, PreferredGender, ProfileUpdate } from '../../../db/schema.ts';
 import type { StoredPhoto } from '../photos/photoStore.ts';
 
 export async function findProfileByUser(db: Kysely<Database>, userId: number) {
@@ -19,15 +20,12 @@ export async function deleteProfileRow(db: Kysely<Database>, profileId: number):
   await db.deleteFrom('profiles').where('id', '=', profileId).execute();
 }
 
+const photoNames = prepared((db, profileId: number) =>
+  db.selectFrom('photos').select('file_name').where('profile_id', '=', profileId).orderBy('position').orderBy('id'),
+);
+/** A profile's photo file names in display order (compiled once: search and swipes read them per card). */
 export async function listPhotoNames(db: Kysely<Database>, profileId: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('photos')
-    .select('file_name')
-    .where('profile_id', '=', profileId)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => r.file_name);
+  return (await photoNames.all(db, profileId)).map((r) => r.file_name);
 }
 
 export async function listPhotos(db: Kysely<Database>, profileId: number): Promise<StoredPhoto[]> {
@@ -82,4 +80,25 @@ export async function findProfileSummary(db: Kysely<Database>, userId: number) {
     ])
     .where('profiles.user_id', '=', userId)
     .executeTakeFirst();
+}
+
+/** The menu's server-side switches and the stored gender preference, all kept on the profile. */
+export async function findSettings(db: Kysely<Database>, userId: number) {
+  return db.selectFrom('profiles').select(['id', 'private_mode', 'notifications', 'preferred_gender']).where('user_id', '=', userId).executeTakeFirst();
+}
+
+export async function updateSettings(
+  db: Kysely<Database>,
+  profileId: number,
+  changes: { private_mode?: boolean | undefined; notifications?: boolean | undefined; preferred_gender?: PreferredGender | undefined },
+): Promise<void> {
+  await db
+    .updateTable('profiles')
+    .set({
+      ...(changes.private_mode !== undefined ? { private_mode: changes.private_mode ? 1 : 0 } : {}),
+      ...(changes.notifications !== undefined ? { notifications: changes.notifications ? 1 : 0 } : {}),
+      ...(changes.preferred_gender !== undefined ? { preferred_gender: changes.preferred_gender } : {}),
+    })
+    .where('id', '=', profileId)
+    .execute();
 }

@@ -1,3 +1,4 @@
+import { settingsBody } from '../../contract/discovery.ts';
 import { createProfileFields, editProfileFields, maxPhotos, photoEdits } from '../../contract/profiles.ts';
 import { badRequest } from '../../errors.ts';
 import { requireUser } from '../../http/auth.ts';
@@ -28,6 +29,15 @@ function parseJsonField(text: string | undefined): unknown {
 }
 
 export function profileRoutes(router: AppRouter, { profiles }: Services): void {
+  router.get('/settings', async (ctx) => {
+    ctx.body = await profiles.settings(requireUser(ctx).userId);
+  });
+
+  router.post('/settings', async (ctx) => {
+    const changes = parse(settingsBody, ctx.request.body);
+    ctx.body = await profiles.updateSettings(requireUser(ctx).userId, changes);
+  });
+
   router.post('/create_profile', async (ctx) => {
     const auth = requireUser(ctx);
     const body = await readPhotos(ctx, ['photos', 'photo']);

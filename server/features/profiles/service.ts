@@ -10,9 +10,11 @@ import {
   type OwnProfileResponse,
   type PhotoEdits,
 } from '../../contract/profiles.ts';
+import type { SettingsChanges, SettingsResponse } from '../../contract/discovery.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { lockUser } from '../accounts/repository.ts';
+import { profileRequired } from '../relationships/myProfile.ts';
 import { processPhoto } from '../photos/photoPipeline.ts';
 import type { PhotoStore, StoredPhoto } from '../photos/photoStore.ts';
 import { snapCoordinates } from './locationGrid.ts';
@@ -23,9 +25,11 @@ import {
   findProfileByUser,
   insertProfile,
   listPhotoNames,
+  findSettings,
   listPhotos,
   setPhotos,
   updateProfile,
+  updateSettings,
 } from './repository.ts';
 
 export const profileNotFound = () => notFound('profile_not_found', 'Profile not found');
@@ -186,5 +190,22 @@ export class ProfileService {
       // The rows are gone; an orphaned file is swept by the cleanup job, never served to anyone.
       this.logger.warn({ err: error, files: photos.length }, 'photo files not removed');
     }
+  }
+
+  /** The menu's server-side switches (private mode, bot notifications) and the stored gender preference. */
+  async settings(userId: number): Promise<SettingsResponse> {
+    const row = await findSettings(this.db, userId);
+    if (!row) throw profileRequired();
+    return { private_mode: row.private_mode === 1, notifications: row.notifications === 1, preferred_gender: row.preferred_gender };
+  }
+
+  async updateSettings(userId: number, changes: SettingsChanges): Promise<SettingsResponse> {
+    const row = await findSettings(this.db, userId);
+    if (!row) throw profileRequired();
+    if (changes.private_mode === undefined && changes.notifications === undefined && changes.preferred_gender === undefined) {
+      throw badRequest('nothing_to_change', 'Nothing to change');
+    }
+    await updateSettings(this.db, row.id, changes);
+    return this.settings(userId);
   }
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { freeMessagesPerDay, messagesPerMinute } from '../chat/rules.ts';
-import { freeLikesPerDay, searchPerMinute } from '../discovery/rules.ts';
+import { searchPerMinute } from '../search/rules.ts';
+import { freeLikesPerDay } from '../swipes/rules.ts';
 import { json } from '../../test/browser.ts';
 import { createPerson, type Person } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';

@@ -1,18 +1,7 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { prepared } from '../../../db/prepared.ts';
-import type { Database, PreferredGender } from '../../../db/schema.ts';
-
-/** The caller's own profile with what discovery needs about them. */
-const myProfile = prepared((db, userId: number) =>
-  db
-    .selectFrom('profiles as p')
-    .innerJoin('users as u', 'u.id', 'p.user_id')
-    .select(['p.id', 'p.name', 'p.gender', 'p.preferred_gender', 'p.latitude', 'p.longitude', 'u.premium_until'])
-    .where('p.user_id', '=', userId),
-);
-export async function findMyProfile(db: Kysely<Database>, userId: number) {
-  return myProfile.first(db, userId);
-}
+import type { Database } from '../../../db/schema.ts';
+import { notBlockedWith, pair } from '../relationships/repository.ts';
 
 /** Another person's profile, only if their account is in good standing (verified, not banned). */
 const visibleProfile = prepared((db, profileId: number) =>
@@ -53,30 +42,6 @@ export async function findSwipeableProfile(db: Kysely<Database>, me: number, pro
   return swipeableProfile.first(db, me, profileId);
 }
 
-const photoNames = prepared((db, profileId: number) =>
-  db.selectFrom('photos').select('file_name').where('profile_id', '=', profileId).orderBy('position').orderBy('id'),
-);
-export async function photoNamesOf(db: Kysely<Database>, profileId: number): Promise<string[]> {
-  return (await photoNames.all(db, profileId)).map((r) => r.file_name);
-}
-
-const blockEitherWay = prepared((db, a: number, b: number) =>
-  db
-    .selectFrom('blocks')
-    .select('blocker_id')
-    .where((eb) => eb.or([eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]), eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)])])),
-);
-export async function isBlockedEitherWay(db: Kysely<Database>, a: number, b: number): Promise<boolean> {
-  return (await blockEitherWay.first(db, a, b)) !== undefined;
-}
-
-const swipe = prepared((db, swiperId: number, targetId: number) =>
-  db.selectFrom('swipes').select(['liked', 'created_at']).where('swiper_id', '=', swiperId).where('target_id', '=', targetId),
-);
-export async function findSwipe(db: Kysely<Database>, swiperId: number, targetId: number) {
-  return swipe.first(db, swiperId, targetId);
-}
-
 export async function countLikesSince(db: Kysely<Database>, swiperId: number, since: string): Promise<{ count: number; oldest: string | null }> {
   const row = await db
     .selectFrom('swipes')
@@ -106,15 +71,6 @@ export async function upsertSwipe(db: Kysely<Database>, swiperId: number, target
     .execute();
 }
 
-/**
- * "Neither has blocked the other", for lists: `other` is the outer query's profile column. One place for the
- * rule that a block hides both people from each other everywhere.
- */
-export const notBlockedWith = (me: number, other: RawBuilder<unknown>) =>
-  sql<boolean>`not exists (select 1 from blocks bl where (bl.blocker_id = ${me} and bl.blocked_id = ${other}) or (bl.blocked_id = ${me} and bl.blocker_id = ${other}))`;
-
-const pair = (a: number, b: number) => ({ low: Math.min(a, b), high: Math.max(a, b) });
-
 /** True when this call created the match (false when it already existed). */
 export async function insertMatch(db: Kysely<Database>, a: number, b: number, now: string): Promise<boolean> {
   const { low, high } = pair(a, b);
@@ -125,34 +81,6 @@ export async function insertMatch(db: Kysely<Database>, a: number, b: number, no
     .returning('id')
     .executeTakeFirst();
   return row !== undefined;
-}
-
-const liveMatch = prepared((db, low: number, high: number) =>
-  db.selectFrom('matches').select(['id', 'created_at']).where('profile_low', '=', low).where('profile_high', '=', high).where('unmatched_at', 'is', null),
-);
-export async function findLiveMatch(db: Kysely<Database>, a: number, b: number) {
-  const { low, high } = pair(a, b);
-  return liveMatch.first(db, low, high);
-}
-
-export async function endMatch(db: Kysely<Database>, a: number, b: number, now: string): Promise<number> {
-  const { low, high } = pair(a, b);
-  const result = await db
-    .updateTable('matches')
-    .set({ unmatched_at: now })
-    .where('profile_low', '=', low)
-    .where('profile_high', '=', high)
-    .where('unmatched_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
-export async function insertBlock(db: Kysely<Database>, blocker: number, blocked: number, now: string): Promise<void> {
-  await db
-    .insertInto('blocks')
-    .values({ blocker_id: blocker, blocked_id: blocked, created_at: now })
-    .onConflict((oc) => oc.columns(['blocker_id', 'blocked_id']).doNothing())
-    .execute();
 }
 
 /** The main photo of a profile as a correlated subquery, for lists (one query, not one per person). */
@@ -195,50 +123,5 @@ export async function listLikers(db: Kysely<Database>, me: number) {
     .where(notBlockedWith(me, sql.ref('p.id')))
     .orderBy('l.created_at', 'desc')
     .limit(500)
-    .execute();
-}
-
-/** Different people whose reports against a profile wait for an admin before it is held from search. */
-export const holdAfterReporters = 3;
-
-/**
- * Files a report; the third different reporter with an open report holds the profile out of search until
- * an admin decides. Answers the report's id.
- */
-export async function insertReport(
-  db: Kysely<Database>,
-  report: { reporter_id: number; reported_id: number; reason: Database['reports']['reason']; comment: string; created_at: string },
-): Promise<number> {
-  const { id } = await db.insertInto('reports').values({ ...report, resolved_at: null, resolution: null }).returning('id').executeTakeFirstOrThrow();
-  const { reporters } = await db
-    .selectFrom('reports')
-    .select((eb) => eb.fn.count<string | number>('reporter_id').distinct().as('reporters'))
-    .where('reported_id', '=', report.reported_id)
-    .where('resolved_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  if (Number(reporters) >= holdAfterReporters) {
-    await db.updateTable('profiles').set({ held_at: report.created_at }).where('id', '=', report.reported_id).where('held_at', 'is', null).execute();
-  }
-  return id;
-}
-
-/** The menu's server-side switches and the stored gender preference, all kept on the profile. */
-export async function findSettings(db: Kysely<Database>, userId: number) {
-  return db.selectFrom('profiles').select(['private_mode', 'notifications', 'preferred_gender']).where('user_id', '=', userId).executeTakeFirst();
-}
-
-export async function updateSettings(
-  db: Kysely<Database>,
-  profileId: number,
-  changes: { private_mode?: boolean | undefined; notifications?: boolean | undefined; preferred_gender?: PreferredGender | undefined },
-): Promise<void> {
-  await db
-    .updateTable('profiles')
-    .set({
-      ...(changes.private_mode !== undefined ? { private_mode: changes.private_mode ? 1 : 0 } : {}),
-      ...(changes.notifications !== undefined ? { notifications: changes.notifications ? 1 : 0 } : {}),
-      ...(changes.preferred_gender !== undefined ? { preferred_gender: changes.preferred_gender } : {}),
-    })
-    .where('id', '=', profileId)
     .execute();
 }

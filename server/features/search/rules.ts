@@ -1,11 +1,7 @@
 /**
- * The free and premium rules. The spec leaves the enforced limits to us; they live here, by name,
- * and every one is enforced by the server.
+ * The search's rules. The spec leaves the enforced limits to us; they live here, by name, and every one
+ * is enforced by the server (the like allowance is in swipes/rules.ts).
  */
-
-/** Likes a free user may give per rolling 24 hours. Premium: no limit. */
-export const freeLikesPerDay = 50;
-export const likeWindowSeconds = 24 * 60 * 60;
 
 /** Anti-scraping: search calls per user. */
 export const searchPerMinute = 60;

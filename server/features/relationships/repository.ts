@@ -1,0 +1,67 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { prepared } from '../../../db/prepared.ts';
+import type { Database } from '../../../db/schema.ts';
+
+/**
+ * What search, swipes, safety and chat all ask about two people: who the caller is, whether either has
+ * blocked the other, whether they are matched. One place, so the rules cannot drift between features.
+ */
+
+/** The caller's own profile with what discovery needs about them. */
+const myProfile = prepared((db, userId: number) =>
+  db
+    .selectFrom('profiles as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select(['p.id', 'p.name', 'p.gender', 'p.preferred_gender', 'p.latitude', 'p.longitude', 'u.premium_until'])
+    .where('p.user_id', '=', userId),
+);
+export async function findMyProfile(db: Kysely<Database>, userId: number) {
+  return myProfile.first(db, userId);
+}
+
+const blockEitherWay = prepared((db, a: number, b: number) =>
+  db
+    .selectFrom('blocks')
+    .select('blocker_id')
+    .where((eb) => eb.or([eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]), eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)])])),
+);
+export async function isBlockedEitherWay(db: Kysely<Database>, a: number, b: number): Promise<boolean> {
+  return (await blockEitherWay.first(db, a, b)) !== undefined;
+}
+
+/**
+ * "Neither has blocked the other", for lists: `other` is the outer query's profile column. One place for the
+ * rule that a block hides both people from each other everywhere.
+ */
+export const notBlockedWith = (me: number, other: RawBuilder<unknown>) =>
+  sql<boolean>`not exists (select 1 from blocks bl where (bl.blocker_id = ${me} and bl.blocked_id = ${other}) or (bl.blocked_id = ${me} and bl.blocker_id = ${other}))`;
+
+const swipe = prepared((db, swiperId: number, targetId: number) =>
+  db.selectFrom('swipes').select(['liked', 'created_at']).where('swiper_id', '=', swiperId).where('target_id', '=', targetId),
+);
+export async function findSwipe(db: Kysely<Database>, swiperId: number, targetId: number) {
+  return swipe.first(db, swiperId, targetId);
+}
+
+export const pair = (a: number, b: number) => ({ low: Math.min(a, b), high: Math.max(a, b) });
+
+const liveMatch = prepared((db, low: number, high: number) =>
+  db.selectFrom('matches').select(['id', 'created_at']).where('profile_low', '=', low).where('profile_high', '=', high).where('unmatched_at', 'is', null),
+);
+export async function findLiveMatch(db: Kysely<Database>, a: number, b: number) {
+  const { low, high } = pair(a, b);
+  return liveMatch.first(db, low, high);
+}
+
+export async function endMatch(db: Kysely<Database>, a: number, b: number, now: string): Promise<number> {
+  const { low, high } = pair(a, b);
+  const result = await db
+    .updateTable('matches')
+    .set({ unmatched_at: now })
+    .where('profile_low', '=', low)
+    .where('profile_high', '=', high)
+    .where('unmatched_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+

@@ -1,0 +1,186 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import type { Clock } from '../../clock.ts';
+import type { SearchQuery, SearchResult } from '../../contract/discovery.ts';
+import { isPremium } from '../premium/isPremium.ts';
+import { listPhotoNames } from '../profiles/repository.ts';
+import type { RateCounter } from '../rateLimits/rateCounter.ts';
+import { findMyProfile } from '../relationships/repository.ts';
+import { CandidatePools, capped, mergeRanked, poolTtlMs, unplacedPoolTtlMs, type Pool, type PooledCandidate } from './candidatePool.ts';
+import { everywhereKm, findCandidates, type CandidateFilter, type CandidateRow } from './candidates.ts';
+import { changedNear, changedRecheckMax, latestSearchChange } from './searchChanges.ts';
+import { flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
+import {
+  likedYouBoostKm,
+  premiumBoostKm,
+  rankingPoolSize,
+  recheckBatch,
+  recheckBatches,
+  searchBoxSteps,
+  searchPerDay,
+  searchPerMinute,
+} from './rules.ts';
+
+/** A search's own filters; each query adds its box, bound or list of people. */
+type Search = Omit<CandidateFilter, 'box' | 'only' | 'beyondKm'>;
+
+/**
+ * The next card: a scan of the neighbourhood in growing boxes, a per-user pool of the people it ranked, and
+ * the frontier (bound, watermark) that lets later searches re-check the pool instead of scanning again.
+ */
+export class SearchService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly rates: RateCounter,
+    private readonly pools = new CandidatePools(() => clock.now().getTime()),
+  ) {}
+
+  /** The viewer swiped or blocked this person: they leave the viewer's pool at once. */
+  forget(viewerId: number, personId: number): void {
+    this.pools.forget(viewerId, personId);
+  }
+
+  /**
+   * The next person to show, or null when nobody is left. Read-only but for the rate counter and the
+   * in-memory pool: the gender filter becomes the stored preference (which others' reciprocal rule reads)
+   * only through `POST /api/settings`, since a GET is reachable by a cross-site link with the Lax cookie.
+   */
+  async next(userId: number, query: SearchQuery): Promise<SearchResult | null | 'no_profile'> {
+    await this.rates.hit(`search:${userId}`, [{ seconds: 60, limit: searchPerMinute }, { seconds: 86_400, limit: searchPerDay }], 'search_rate_limited', 'Too many searches. Please slow down.');
+    const me = await findMyProfile(this.db, userId);
+    if (!me) return 'no_profile';
+    const point = pointOf(me);
+    const filter: Search = { me: { id: me.id, gender: me.gender, point }, ageMin: query.ageMin, ageMax: query.ageMax, gender: query.gender, exclude: [], limit: rankingPoolSize };
+    // Everything the pool's ranking depends on: other filters or another position make it stale.
+    const poolKey = JSON.stringify([query.ageMin, query.ageMax, query.gender, me.gender, point?.latitude, point?.longitude]);
+    const held = new Set(query.exclude);
+    // Read before anything else: whatever changes after it is asked about by the next search.
+    const watermark = point ? await latestSearchChange(this.db) : null;
+    const pool = this.pools.take(me.id, poolKey);
+    let beyond: { km: number; held: PooledCandidate[] } | undefined;
+    if (pool) {
+      const shown = await this.fromPool(filter, pool, held, watermark);
+      if (typeof shown === 'object') {
+        this.pools.put(me.id, pool);
+        return this.presentCandidate(shown, point);
+      }
+      // Used up: nobody nearer than the bound is left but the people the app holds (kept in the new pool,
+      // since the app may drop them unswiped), so only the ring beyond the bound needs a scan.
+      if (shown === 'used_up' && point) beyond = { km: pool.boundKm, held: pool.candidates };
+    }
+    const found = await this.scan(filter, held, watermark, poolKey, beyond);
+    return found ? this.presentCandidate(found, point) : null;
+  }
+
+  /**
+   * The next person from a pool: first whoever changed inside its bound since it was made (they join the
+   * ranking), then the pooled people in order, each re-checked against every rule. 'used_up' when none is
+   * left to show; 'stale' when the pool cannot be trusted (too many changes, or too many pooled people
+   * failing their re-check) and a full scan must decide.
+   */
+  private async fromPool(filter: Search, pool: Pool, held: Set<number>, watermark: string | null): Promise<CandidateRow | 'used_up' | 'stale'> {
+    const meId = filter.me.id;
+    const point = filter.me.point;
+    const fresh = new Map<number, CandidateRow>();
+    if (point) {
+      const changed = await changedNear(this.db, pool.watermark, point, pool.boundKm);
+      if (changed === null) return 'stale';
+      const nearest = changed.filter((c) => c.id !== meId);
+      const leftOver = nearest[changedRecheckMax];
+      if (leftOver) pool.boundKm = leftOver.km;
+      const others = nearest.slice(0, changedRecheckMax).map((c) => c.id);
+      if (others.length) {
+        const rows = await findCandidates(this.db, { ...filter, box: null, limit: others.length, only: others });
+        for (const row of rows) fresh.set(row.id, row);
+        Object.assign(pool, capped({ ...pool, candidates: mergeRanked(pool.candidates, this.rank(rows, point)) }));
+      }
+      // Everyone changed since the old watermark is now in the pool or known to be out.
+      pool.watermark = watermark;
+    }
+    for (let batch = 0; batch < recheckBatches; batch++) {
+      const next = pool.candidates.filter((c) => !held.has(c.id)).slice(0, recheckBatch);
+      if (!next.length) return 'used_up';
+      const unchecked = next.filter((c) => !fresh.has(c.id)).map((c) => c.id);
+      if (unchecked.length) {
+        for (const row of await findCandidates(this.db, { ...filter, box: null, limit: unchecked.length, only: unchecked })) fresh.set(row.id, row);
+      }
+      // The pool in hand, not whatever is stored for the user now (another tab may search other filters).
+      pool.candidates = pool.candidates.filter((c) => fresh.has(c.id) || !next.includes(c));
+      const first = next.find((c) => fresh.has(c.id));
+      if (first) return fresh.get(first.id) as CandidateRow;
+    }
+    return 'stale';
+  }
+
+  /**
+   * A scan for the nearest people, in growing boxes, and a new pool of all it ranked. `beyondKm` skips the
+   * disc a used-up pool proved empty. People the client holds are read too (and pooled, since they may
+   * come back) but never answered.
+   */
+  private async scan(filter: Search, held: Set<number>, watermark: string | null, poolKey: string, beyond: { km: number; held: PooledCandidate[] } | undefined): Promise<CandidateRow | null> {
+    const meId = filter.me.id;
+    const point = filter.me.point;
+    const beyondKm = beyond?.km;
+    for (const step of point ? searchBoxSteps : [null]) {
+      const box = step === 180 ? null : step;
+      if (beyondKm !== undefined && box !== null && box * kmPerDegree <= beyondKm) continue;
+      const limit = rankingPoolSize + held.size;
+      const rows = await findCandidates(this.db, { ...filter, box, beyondKm, limit });
+      const flatOf = (row: CandidateRow) => {
+        const there = pointOf(row);
+        return point && there ? flatKm(point, there) : Number.POSITIVE_INFINITY;
+      };
+      // Someone outside a box may be nearer than a corner of it: rank only those within the inscribed circle.
+      const ranked = this.rank(box === null ? rows : rows.filter((row) => flatOf(row) <= box * kmPerDegree), point);
+      const best = ranked.find((c) => !held.has(c.id));
+      if (!best) continue;
+      if (point) {
+        // Everyone nearer than this was read by this scan (or proved out by the pool before it). Rows come
+        // nearest first, people without a position last: when the limit cut the list, its last row is as
+        // far as the scan saw (infinitely far when unlocated: every located person was read).
+        const last = rows.length === limit ? rows[rows.length - 1] : undefined;
+        const boundKm = Math.min(box === null ? everywhereKm : box * kmPerDegree, last ? flatOf(last) : Number.POSITIVE_INFINITY);
+        this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], ranked), boundKm, watermark }), poolTtlMs);
+      } else {
+        this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm: 0, watermark: null }, unplacedPoolTtlMs);
+      }
+      return rows.find((r) => r.id === best.id) ?? null;
+    }
+    // Nobody anywhere: remembered, so the next search only asks what changed (and about the unlocated).
+    if (point) this.pools.keep(meId, { key: poolKey, candidates: beyond?.held ?? [], boundKm: everywhereKm, watermark }, poolTtlMs);
+    else this.pools.drop(meId);
+    return null;
+  }
+
+  /** Bounded boosts: premium and "liked you" move a person ahead of others about as near, never further. */
+  private rank(rows: CandidateRow[], point: Point | null): PooledCandidate[] {
+    const now = this.clock.now();
+    return rows
+      .map((row) => {
+        const there = pointOf(row);
+        const km = point && there ? haversineKm(point, there) : Number.POSITIVE_INFINITY;
+        const flat = point && there ? flatKm(point, there) : Number.POSITIVE_INFINITY;
+        const boost = (isPremium(row.premium_until, now) ? premiumBoostKm : 0) + (row.liked_me ? likedYouBoostKm : 0);
+        const score = Number.isFinite(km) ? km - Math.min(boost, km / 2) : Number.POSITIVE_INFINITY;
+        return { id: row.id, flat, score };
+      })
+      // Stable: equal scores keep the query's order (nearest, then id). Infinity - Infinity would be NaN.
+      .sort((a, b) => (a.score === b.score ? 0 : a.score < b.score ? -1 : 1));
+  }
+
+  private async presentCandidate(row: CandidateRow, point: Point | null): Promise<SearchResult> {
+    const photos = await listPhotoNames(this.db, row.id);
+    return {
+      user_id: row.id,
+      profile_id: row.id,
+      name: row.name,
+      age: row.age,
+      city: row.city,
+      gender: row.gender,
+      bio: row.bio,
+      distance: shownDistanceKm(point, pointOf(row)),
+      photo: photos.join(','),
+    };
+  }
+}

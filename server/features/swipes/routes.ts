@@ -1,0 +1,41 @@
+import { profileIdBody, profileIdQuery } from '../../contract/discovery.ts';
+import { requireUser } from '../../http/auth.ts';
+import type { AppRouter } from '../../http/context.ts';
+import { parse } from '../../http/validate.ts';
+import type { Services } from '../../services.ts';
+
+export function swipeRoutes(router: AppRouter, { swipes }: Services): void {
+  router.post('/like', async (ctx) => {
+    const { profile_id } = parse(profileIdBody, ctx.request.body);
+    ctx.body = await swipes.swipe(requireUser(ctx).userId, profile_id, true);
+  });
+
+  router.post('/dislike', async (ctx) => {
+    const { profile_id } = parse(profileIdBody, ctx.request.body);
+    ctx.body = await swipes.swipe(requireUser(ctx).userId, profile_id, false);
+  });
+
+  router.get('/matches', async (ctx) => {
+    ctx.body = await swipes.matches(requireUser(ctx).userId);
+  });
+
+  router.get('/likes', async (ctx) => {
+    ctx.body = await swipes.likers(requireUser(ctx).userId);
+  });
+
+  router.get('/users_profile', async (ctx) => {
+    const { profile_id } = parse(profileIdQuery, ctx.query);
+    ctx.body = await swipes.matchProfile(requireUser(ctx).userId, profile_id);
+  });
+
+  router.get('/users_profile_liker', async (ctx) => {
+    const { profile_id } = parse(profileIdQuery, ctx.query);
+    ctx.body = await swipes.likerProfile(requireUser(ctx).userId, profile_id);
+  });
+
+  router.post('/unmatch', async (ctx) => {
+    const { profile_id } = parse(profileIdBody, ctx.request.body);
+    await swipes.unmatch(requireUser(ctx).userId, profile_id);
+    ctx.body = { message: 'Unmatched' };
+  });
+}

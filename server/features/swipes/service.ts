@@ -1,0 +1,154 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import { addSeconds, type Clock } from '../../clock.ts';
+import type { LikeResponse, PersonListItem, UsersProfileResponse } from '../../contract/discovery.ts';
+import { badRequest, forbidden, notFound } from '../../errors.ts';
+import type { EventBus } from '../events/eventBus.ts';
+import { insertEvents } from '../events/repository.ts';
+import { enqueueMatchNotification } from '../notifications/queue.ts';
+import { isPremium } from '../premium/isPremium.ts';
+import { listPhotoNames } from '../profiles/repository.ts';
+import { assertAllowance, type Allowance } from '../rateLimits/allowance.ts';
+import { requireMyProfile, type MyProfile } from '../relationships/myProfile.ts';
+import { endMatch, findLiveMatch, findSwipe, isBlockedEitherWay } from '../relationships/repository.ts';
+import { pointOf, shownDistanceKm } from '../search/distance.ts';
+import type { SearchService } from '../search/service.ts';
+import { countLikesSince, findSwipeableProfile, findVisibleProfile, insertMatch, listLikers, listMatches, lockPair, upsertSwipe } from './repository.ts';
+import { freeLikesPerDay, likeWindowSeconds } from './rules.ts';
+
+const likeAllowance: Allowance = {
+  limit: freeLikesPerDay,
+  windowSeconds: likeWindowSeconds,
+  code: 'like_limit',
+  message: `You have used your ${freeLikesPerDay} free likes for today. Get premium for unlimited likes.`,
+};
+
+const personNotFound = () => notFound('profile_not_found', 'Profile not found');
+export const noSubscribe = () => forbidden('no_subscribe', 'no subscribe');
+
+/** Likes, dislikes and what they make: matches, the likers list, the profiles a match or a liker may open. */
+export class SwipeService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly bus: EventBus,
+    private readonly search: Pick<SearchService, 'forget'>,
+    private readonly notificationsQueued: () => void = () => undefined,
+  ) {}
+
+  private isPremium(premiumUntil: string | null): boolean {
+    return isPremium(premiumUntil, this.clock.now());
+  }
+
+  private me(userId: number): Promise<MyProfile> {
+    return requireMyProfile(this.db, userId);
+  }
+
+  /**
+   * A like or dislike. Everything is decided inside one transaction holding both profiles' row locks: the
+   * visibility check, the free like allowance (counted under the caller's lock, so parallel likes cannot
+   * all pass a count taken before any of them wrote) and the match. The answer names the other person only
+   * for a match: a swipe must not reveal anyone search would not show.
+   */
+  async swipe(userId: number, targetId: number, liked: boolean): Promise<LikeResponse> {
+    const me = await this.me(userId);
+    if (targetId === me.id) throw badRequest('cannot_swipe_self', 'You cannot like or dislike yourself');
+    const now = this.clock.now();
+    const premium = this.isPremium(me.premium_until);
+    const outcome = await this.db.transaction().execute(async (trx) => {
+      await lockPair(trx, me.id, targetId);
+      const target = await findSwipeableProfile(trx, me.id, targetId);
+      if (!target) return null;
+      const current = await findSwipe(trx, me.id, targetId);
+      if (liked && current?.liked !== 1 && !premium) {
+        assertAllowance(await countLikesSince(trx, me.id, addSeconds(now, -likeAllowance.windowSeconds).toISOString()), likeAllowance, now);
+      }
+      // A dislike never undoes a like; a like may follow a dislike (from the likers list).
+      if (!current || (liked && current.liked === 0)) await upsertSwipe(trx, me.id, targetId, liked, now.toISOString());
+      let created = false;
+      if (liked) {
+        const theirs = await findSwipe(trx, targetId, me.id);
+        if (theirs?.liked === 1) created = await insertMatch(trx, me.id, targetId, now.toISOString());
+      }
+      const match = created || (await findLiveMatch(trx, me.id, targetId)) !== undefined;
+      if (!match) return { target, match: false as const, created };
+      const theirPhoto = (await listPhotoNames(trx, targetId))[0] ?? null;
+      if (created) {
+        const myPhoto = (await listPhotoNames(trx, me.id))[0] ?? null;
+        // Both sides hear of the match on their open tabs (and later through the bot).
+        await insertEvents(
+          trx,
+          [
+            { userId: userId, type: 'match', payload: { profile: { id: target.id, name: target.name, photo: theirPhoto } } },
+            { userId: target.user_id, type: 'match', payload: { profile: { id: me.id, name: me.name, photo: myPhoto } } },
+          ],
+          now.toISOString(),
+        );
+        await enqueueMatchNotification(trx, userId, target.name, now);
+        await enqueueMatchNotification(trx, target.user_id, me.name, now);
+      }
+      return { target, match: true as const, created, photo: theirPhoto };
+    });
+    if (!outcome) throw personNotFound();
+    this.search.forget(me.id, targetId);
+    if (outcome.created) {
+      await this.bus.publish([userId, outcome.target.user_id]);
+      this.notificationsQueued();
+    }
+    if (!outcome.match) return { match: false };
+    return { match: true, profile: { id: outcome.target.id, name: outcome.target.name, photo: outcome.photo } };
+  }
+
+  async matches(userId: number): Promise<PersonListItem[]> {
+    const me = await this.me(userId);
+    const rows = await listMatches(this.db, me.id);
+    return rows.map((r) => ({ id: r.id, name: r.name, age: r.age, latest_photo: r.latest_photo }));
+  }
+
+  /** Premium sees who liked them; free users see how many, as blurred photos without names. */
+  async likers(userId: number): Promise<PersonListItem[]> {
+    const me = await this.me(userId);
+    const rows = await listLikers(this.db, me.id);
+    if (this.isPremium(me.premium_until)) return rows.map((r) => ({ id: r.id, name: r.name, age: r.age, latest_photo: r.latest_photo }));
+    return rows.map((r) => ({ id: null, name: null, age: null, latest_photo: r.blurred_photo, blurred: true }));
+  }
+
+  /** A match's profile; anyone else is "not found", whether they exist or not. */
+  async matchProfile(userId: number, profileId: number): Promise<UsersProfileResponse> {
+    const me = await this.me(userId);
+    if (!(await findLiveMatch(this.db, me.id, profileId)) || (await isBlockedEitherWay(this.db, me.id, profileId))) throw personNotFound();
+    return this.presentProfile(me, profileId);
+  }
+
+  async likerProfile(userId: number, profileId: number): Promise<UsersProfileResponse> {
+    const me = await this.me(userId);
+    if (!this.isPremium(me.premium_until)) throw noSubscribe();
+    const theirs = await findSwipe(this.db, profileId, me.id);
+    const mine = await findSwipe(this.db, me.id, profileId);
+    if (theirs?.liked !== 1 || mine || (await isBlockedEitherWay(this.db, me.id, profileId))) throw personNotFound();
+    return this.presentProfile(me, profileId);
+  }
+
+  private async presentProfile(me: MyProfile, profileId: number): Promise<UsersProfileResponse> {
+    const other = await findVisibleProfile(this.db, profileId);
+    if (!other) throw personNotFound();
+    return {
+      users_profile: {
+        id: other.id,
+        name: other.name,
+        age: other.age,
+        city: other.city,
+        gender: other.gender,
+        bio: other.bio,
+        photos: await listPhotoNames(this.db, other.id),
+        distance: shownDistanceKm(pointOf(me), pointOf(other)),
+      },
+    };
+  }
+
+  async unmatch(userId: number, profileId: number): Promise<void> {
+    const me = await this.me(userId);
+    const ended = await endMatch(this.db, me.id, profileId, this.clock.now().toISOString());
+    if (ended === 0) throw notFound('match_not_found', 'Failed to unmatch.');
+  }
+}
