@@ -1,11 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Database, EventType } from '../../../db/schema.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { LiveEvent } from '../../contract/events.ts';
 
-export interface NewEvent {
-  userId: number;
-  type: EventType;
-  payload: Record<string, unknown>;
-}
+/** A live event for one user: the type decides the payload's shape (server/contract/events.ts). */
+export type NewEvent = LiveEvent & { userId: number };
 
 export async function insertEvents(db: Kysely<Database>, events: readonly NewEvent[], now: string): Promise<void> {
   if (events.length === 0) return;
