@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { RetryingSqliteDialect, RetryingSqliteDriver, type SqliteSession } from './retryingSqliteDriver.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -16,6 +17,12 @@ export interface DatabaseHandle {
   schema?: string;
   /** SQLite only: the connection itself, for what Kysely does not offer (the online backup API). */
   sqlite?: SQLite.Database;
+  /**
+   * For /api/health: 'busy' when another process has held SQLite's write lock for longer than a moment
+   * (writes would then fail with DatabaseBusyError); 'ok' when a write could go ahead (on PostgreSQL, when
+   * a query answers). Throws when the database does not answer.
+   */
+  probe: () => Promise<'ok' | 'busy'>;
 }
 
 export interface OpenDatabaseOptions {
@@ -25,45 +32,68 @@ export interface OpenDatabaseOptions {
   /** PostgreSQL schema to work in (tests give each run its own); it must already exist. */
   searchPath?: string;
   poolSize?: number;
+  /**
+   * SQLite: how long a statement may keep finding the file's write lock with another process before it
+   * fails with DatabaseBusyError (the wait is asynchronous, so the process goes on serving meanwhile).
+   * The server's default is short: a request should rather be told to try again than hang; command-line
+   * tools pass `toolLockWaitMs`.
+   */
+  lockWaitMs?: number;
 }
+
+/** A request waits this long for another process's write lock before it is answered 503 `database_busy`. */
+export const serverLockWaitMs = 1500;
+/**
+ * The CLIs (admin, job, migrate, seed) serve nobody while they wait, and an admin's command failing because
+ * the server or a job held the lock for two seconds would help no one: they wait up to half a minute.
+ */
+export const toolLockWaitMs = 30_000;
+/** /api/health rides out a write of a few milliseconds by another process, and answers at once otherwise. */
+const healthLockWaitMs = 250;
 
 export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   const url = options.url;
   if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
   const file = url?.startsWith('sqlite:') ? url.slice('sqlite:'.length) : path.join(options.dataDir, 'iskra.sqlite');
-  return openSqlite(file);
+  return openSqlite(file, options.lockWaitMs ?? serverLockWaitMs);
 }
 
-function openSqlite(file: string): DatabaseHandle {
+function openSqlite(file: string, lockWaitMs: number): DatabaseHandle {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  // better-sqlite3's default busy timeout (5 s) still covers the set-up below: nothing is served yet.
   const sqlite = new SQLite(file);
-  // WAL lets readers work while a write is in progress; the busy timeout makes a second process
-  // (a migration, the admin CLI) wait for the lock instead of failing at once.
+  // WAL lets readers work while a write is in progress, in this process or another.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   // SQLite's default page cache is 2 MB; the search reads scattered profile rows and swipe-index pages, and
   // every miss is a system call. 64 MB keeps a city's profiles and the hot indexes in memory (measured with
   // scripts/bench-discovery.ts on 100,000 profiles and a million swipes).
   sqlite.pragma('cache_size = -65536');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', description: `sqlite:${file}`, sqlite };
+  // SQLite's own wait for a lock is synchronous and would stop the event loop: the driver waits between
+  // tries instead (db/retryingSqliteDriver.ts), so SQLite must answer "busy" at once.
+  sqlite.pragma('busy_timeout = 0');
+  const driver = new RetryingSqliteDriver(withStatementCache(sqlite), lockWaitMs);
+  const db = new Kysely<Database>({ dialect: new RetryingSqliteDialect(driver) });
+  return { db, dialect: 'sqlite', description: `sqlite:${file}`, sqlite, probe: () => driver.probeWriteLock(healthLockWaitMs) };
 }
 
 /** Enough for every distinct statement the app sends in steady state; a bulk insert's one-off text is evicted. */
 const statementCacheSize = 500;
 
 /**
- * Kysely's SQLite driver prepares every query again; preparing costs more than running a small indexed
+ * Kysely's own SQLite driver prepared every query again; preparing costs more than running a small indexed
  * query (a profile by id: 54 µs through Kysely against 8 µs prepared once, scripts/bench-discovery.ts).
- * Statements are kept by SQL text, least recently used first out. Safe because Kysely runs one query at a
- * time on its single SQLite connection, so a cached statement is never in use twice.
+ * Statements are kept by SQL text, least recently used first out. Safe because the driver runs one query at
+ * a time on its single SQLite connection, so a cached statement is never in use twice.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+function withStatementCache(sqlite: SQLite.Database): SqliteSession {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
+    get inTransaction() {
+      return sqlite.inTransaction;
+    },
     prepare(sql: string) {
       const cached = cache.get(sql);
       if (cached) {
@@ -91,5 +121,6 @@ function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const safe = new URL(url);
   safe.password = '';
-  return { db, dialect: 'postgres', description: safe.toString(), schema: options.searchPath ?? 'public' };
+  const probe = () => sql`select 1`.execute(db).then(() => 'ok' as const);
+  return { db, dialect: 'postgres', description: safe.toString(), schema: options.searchPath ?? 'public', probe };
 }

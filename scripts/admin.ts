@@ -13,7 +13,7 @@
  * Prints one JSON object per line; exits 64 on a usage error, 1 when the command was refused.
  */
 import { Api } from 'grammy';
-import { openDatabase } from '../db/client.ts';
+import { openDatabase, toolLockWaitMs } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { systemClock } from '../server/clock.ts';
 import { loadEnv } from '../server/env.ts';
@@ -33,7 +33,7 @@ const idArg = (value: string | undefined): number => {
 };
 
 const env = loadEnv();
-const handle = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
+const handle = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, lockWaitMs: toolLockWaitMs });
 await migrateToLatest(handle.db, handle.schema);
 // Refunds go through the same provider settings as the server's: BOT_TOKEN and TELEGRAM_API_ROOT for Stars,
 // PAYMENT_PROVIDER=yookassa with YOOKASSA_SHOP_ID, YOOKASSA_SECRET_KEY and YOOKASSA_API_URL for rubles.

@@ -22,6 +22,7 @@ const app = await listen(
   createApp({
     db,
     dialect: 'sqlite',
+    databaseProbe: database.probe,
     logger: createLogger('silent'),
     mailer: { send: () => Promise.resolve() },
     uploadsDir: path.join(database.dataDir, 'uploads'),

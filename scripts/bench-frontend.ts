@@ -28,6 +28,7 @@ const database = await createTestDatabase('sqlite');
 const server = createApp({
   db: database.db,
   dialect: 'sqlite',
+  databaseProbe: database.probe,
   logger: createLogger('silent'),
   mailer: { send: () => Promise.resolve() },
   uploadsDir: path.join(database.dataDir, 'uploads'),

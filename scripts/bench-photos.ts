@@ -18,6 +18,7 @@ const app = await listen(
   createApp({
     db: database.db,
     dialect: 'sqlite',
+    databaseProbe: database.probe,
     logger: createLogger('silent'),
     mailer: { send: () => Promise.resolve() },
     uploadsDir: path.join(database.dataDir, 'uploads'),

@@ -44,6 +44,7 @@ const iskra = await listen(
   createApp({
     db: database.db,
     dialect: 'sqlite',
+    databaseProbe: database.probe,
     logger: createLogger('silent'),
     mailer: { send: () => Promise.resolve() },
     uploadsDir: `${database.dataDir}/uploads`,

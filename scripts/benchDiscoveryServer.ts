@@ -14,11 +14,12 @@ import { listen } from './benchKit.ts';
 const [file, bareBody] = process.argv.slice(2);
 if (!file || !bareBody) throw new Error('usage: benchDiscoveryServer.ts <sqlite file> <bare body json>');
 
-const { db } = openDatabase({ url: `sqlite:${file}`, dataDir: path.dirname(file) });
+const { db, probe } = openDatabase({ url: `sqlite:${file}`, dataDir: path.dirname(file) });
 const iskra = await listen(
   createApp({
     db,
     dialect: 'sqlite',
+    databaseProbe: probe,
     logger: createLogger('silent'),
     mailer: { send: () => Promise.resolve() },
     uploadsDir: path.join(path.dirname(file), 'uploads'),

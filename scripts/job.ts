@@ -4,7 +4,7 @@
  * Exits 1 when the job failed, 2 when another process was running it.
  */
 import { Api } from 'grammy';
-import { openDatabase } from '../db/client.ts';
+import { openDatabase, toolLockWaitMs } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { loadEnv } from '../server/env.ts';
 import { jobContextFor } from '../server/features/jobs/jobContext.ts';
@@ -20,7 +20,7 @@ if (!job) {
 }
 const env = loadEnv();
 const logger = createLogger(env.LOG_LEVEL);
-const handle = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
+const handle = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, lockWaitMs: toolLockWaitMs });
 await migrateToLatest(handle.db, handle.schema);
 const api = env.BOT_TOKEN ? new Api(env.BOT_TOKEN, { apiRoot: env.TELEGRAM_API_ROOT }) : undefined;
 const result = await runJob(job, jobContextFor(handle, env, logger, api));

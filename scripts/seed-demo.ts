@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import sharp from 'sharp';
-import { openDatabase } from '../db/client.ts';
+import { openDatabase, toolLockWaitMs } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { Gender } from '../db/schema.ts';
 import { PasswordHasher } from '../server/features/accounts/passwords.ts';
@@ -75,7 +75,7 @@ async function demoPhoto(hue: number, initial: string): Promise<ProcessedPhoto> 
 }
 
 const env = parseEnv(process.env);
-const { db, description, schema } = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
+const { db, description, schema } = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, lockWaitMs: toolLockWaitMs });
 try {
   await migrateToLatest(db, schema);
   if (await findUserByEmail(db, demoEmail)) {

@@ -28,3 +28,9 @@ export const notFound = (code = 'not_found', message = 'Not found') => new AppEr
 export const conflict = (code: string, message: string) => new AppError(409, code, message);
 export const tooManyRequests = (code: string, message: string, retryAfterSeconds: number) =>
   new AppError(429, code, message, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });
+/**
+ * Another process (the admin CLI, a job run by hand, a backup) held the SQLite file's write lock for longer
+ * than a request may wait. Such locks last moments, so the client is told to try again shortly.
+ */
+export const databaseBusy = () =>
+  new AppError(503, 'database_busy', 'The service is busy. Please try again in a moment.', { retryAfterSeconds: 2 });

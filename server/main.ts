@@ -57,6 +57,7 @@ async function main(): Promise<void> {
   const app = createApp({
     db,
     dialect,
+    databaseProbe: handle.probe,
     logger,
     mailer,
     uploadsDir: path.join(env.DATA_DIR, 'uploads'),

@@ -38,6 +38,8 @@ import type { Mailer } from './mail/mailer.ts';
 export interface AppDeps {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** The database handle's probe (db/client.ts), for /api/health: can a write go ahead now? */
+  databaseProbe: () => Promise<'ok' | 'busy'>;
   logger: Logger;
   mailer: Mailer;
   /** Where photo files live (DATA_DIR/uploads). */
@@ -102,6 +104,7 @@ export interface Services {
   telegramAuth: TelegramAuthService;
   googleSignIn: GoogleSignInService;
   botStatus: () => Promise<'off' | 'ok' | 'unreachable'>;
+  databaseProbe: () => Promise<'ok' | 'busy'>;
   shutdownSignal: AbortSignal;
 }
 
@@ -162,6 +165,7 @@ export function buildServices(deps: AppDeps): Services {
     telegramUsers,
     telegramAuth: new TelegramAuthService(deps.botToken, telegramUsers, sessions, clock),
     botStatus: deps.botStatus ?? (() => Promise.resolve('off' as const)),
+    databaseProbe: deps.databaseProbe,
     shutdownSignal: deps.shutdownSignal ?? new AbortController().signal,
     googleSignIn: new GoogleSignInService(
       deps.db,

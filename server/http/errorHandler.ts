@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
+import { DatabaseBusyError } from '../../db/errors.ts';
 import type { ErrorResponse } from '../contract/errors.ts';
-import { AppError } from '../errors.ts';
+import { AppError, databaseBusy } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { AppState } from './context.ts';
 
@@ -58,9 +59,13 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
 
 function respondWithError(
   ctx: Parameters<Middleware<AppState>>[0],
-  error: unknown,
+  thrown: unknown,
   logger: Logger,
 ): void {
+  if (thrown instanceof DatabaseBusyError) {
+    logger.warn({ reqId: ctx.state.requestId, waitedMs: thrown.waitedMs }, 'database locked by another process: answered 503');
+  }
+  const error = thrown instanceof DatabaseBusyError ? databaseBusy() : thrown;
   if (error instanceof AppError) {
     ctx.status = error.status;
     if (error.details.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.details.retryAfterSeconds));

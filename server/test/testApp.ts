@@ -52,6 +52,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
   const app = createApp({
     db: database.db,
     dialect,
+    databaseProbe: database.probe,
     logger,
     mailer: createSmtpMailer(smtpUrl, 'Iskra <no-reply@iskra.test>'),
     uploadsDir: path.join(database.dataDir, 'uploads'),

@@ -1,24 +1,24 @@
-import { sql } from 'kysely';
 import type { AppRouter } from '../../http/context.ts';
 import type { Services } from '../../services.ts';
 
 /**
- * For the load balancer and the admins: 503 when the database does not answer (nothing works then); the
- * bot being unreachable is reported but the site still serves, so the status is only "degraded".
+ * For the load balancer and the admins: 503 when the database does not answer, and 503 with `busy` when
+ * another process holds SQLite's write lock (reads still work, but every write would be refused with
+ * `database_busy`); the bot being unreachable is reported but the site still serves, so the status is only
+ * "degraded".
  */
-export function healthRoutes(router: AppRouter, { db, logger, botStatus }: Services): void {
+export function healthRoutes(router: AppRouter, { databaseProbe, logger, botStatus }: Services): void {
   router.get('/health', async (ctx) => {
     const [database, bot] = await Promise.all([
-      sql`select 1`.execute(db).then(
-        () => 'ok' as const,
-        (error: unknown) => {
-          logger.error({ err: error }, 'health check: database unreachable');
-          return 'unreachable' as const;
-        },
-      ),
+      databaseProbe().catch((error: unknown) => {
+        logger.error({ err: error }, 'health check: database unreachable');
+        return 'unreachable' as const;
+      }),
       botStatus(),
     ]);
     ctx.status = database === 'ok' ? 200 : 503;
+    // Such a lock lasts moments: the balancer may look again soon.
+    if (database === 'busy') ctx.set('Retry-After', '2');
     ctx.body = { status: database !== 'ok' ? 'error' : bot === 'unreachable' ? 'degraded' : 'ok', database, bot };
   });
 }
