@@ -18,7 +18,7 @@ import { testDialects } from '../../test/testDatabase.ts';
 import { NotificationWorker } from '../notifications/worker.ts';
 import { PhotoStore } from '../photos/photoStore.ts';
 import type { JobContext, JobDefinition } from './job.ts';
-import { acquireJobLock } from './jobLock.ts';
+import { acquireJobLock } from './repository.ts';
 import { jobNamed } from './jobs.ts';
 import { runJob } from './runJob.ts';
 import { backupDir, checkBackup } from './sqliteBackup.ts';
