@@ -212,6 +212,20 @@ describe.each(testDialects())('chat on %s', (dialect) => {
     expect((await fetch(`${app.url}/api/events?token=forged`)).status).toBe(401);
   });
 
+  it('ignores a Last-Event-ID beyond 32 bits and refuses such a lastEventId, so the stream still delivers', async () => {
+    const [a, b] = await matched();
+    const id = await start(a, b);
+    const cookie = `iskra_session=${b.browser.cookie('iskra_session') ?? ''}`;
+    // PostgreSQL refused to compare the 32-bit ids with it, and the stream silently delivered nothing.
+    const stream = await EventStreamClient.open(`${app.url}/api/events`, { Cookie: cookie, 'Last-Event-ID': String(2 ** 31) });
+    await send(a, id, 'still arrives');
+    expect((await stream.waitFor((e) => e.type === 'message')).data).toMatchObject({ content: 'still arrives' });
+    stream.close();
+    const refused = await fetch(`${app.url}/api/events?lastEventId=${2 ** 31}`, { headers: { Cookie: cookie } });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: 'invalid_input' });
+  });
+
   it('tells both people of a new match on their streams, and refuses a stream without a session', async () => {
     const a = await createPerson(app, { gender: 'Male' });
     const b = await createPerson(app, { name: 'Белла' });
