@@ -132,6 +132,10 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
     env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, CRON: 'off', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // However this script ends (Ctrl-C, a closed pipe, an exception), the server must not outlive it.
+  const killServer = () => child.kill('SIGKILL');
+  process.once('exit', killServer);
+  child.once('exit', () => process.off('exit', killServer));
   let errors = 0;
   let tail = '';
   const keep = (chunk: Buffer) => {
@@ -384,6 +388,9 @@ async function runOn(dialect: Dialect): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+// Ctrl-C ends the script through 'exit', so the server process is stopped too.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
 await runOn('sqlite');
 if (argv.includes('--no-pg')) console.log('\nPostgreSQL: skipped (--no-pg)');
