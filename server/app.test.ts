@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, json } from './test/browser.ts';
 import { createTestApp, type TestApp } from './test/testApp.ts';
@@ -40,6 +41,23 @@ describe('the HTTP app', () => {
     const res = await browser.post('/api/login', { email: 'a@b.co', password: 'x'.repeat(100_000) });
     expect(res.status).toBe(413);
     expect(await json(res)).toMatchObject({ code: 'payload_too_large' });
+  });
+
+  it('answers what Node itself refuses to parse (an over-long URL, a broken request) with a JSON error', async () => {
+    // Node answers these before Koa sees them, and by default with an empty body.
+    const long = await fetch(`${app.url}/api/search?exclude=${'1,'.repeat(10_000)}1`);
+    expect(long.status).toBe(431);
+    expect(long.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await long.json()).toEqual({ error: 'The request is too large', code: 'payload_too_large' });
+
+    const socket = connect(Number(new URL(app.url).port), '127.0.0.1');
+    socket.end('GET /api/health HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n');
+    const chunks: Buffer[] = [];
+    for await (const chunk of socket) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString();
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(raw).toContain('Content-Type: application/json');
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'Malformed HTTP request', code: 'bad_request' });
   });
 
   it('turns an unexpected failure into a bland 500 with a request id that is also in the log', async () => {

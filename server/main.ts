@@ -7,6 +7,7 @@ import { NotificationWorker } from './features/notifications/worker.ts';
 import { openDatabase } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createApp } from './app.ts';
+import { answerClientErrorsInJson } from './http/clientErrors.ts';
 import { PostgresEventBus } from './features/events/eventBus.ts';
 import { EnvError, loadEnv } from './env.ts';
 import { systemClock } from './clock.ts';
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
   if (!existsSync(frontendDist)) logger.warn({ frontendDist }, 'no built front end: serving the API only (npm run build)');
 
   const server = app.listen(env.PORT, env.HOST);
+  answerClientErrorsInJson(server);
   await once(server, 'listening');
   logger.info({ url: env.PUBLIC_URL, port: env.PORT }, 'Iskra is listening');
   bot.startPolling();
