@@ -28,7 +28,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Dialect } from '../db/client.ts';
 import { systemClock } from '../server/clock.ts';
-import { freeLikesPerDay, likeWindowSeconds } from '../server/features/discovery/rules.ts';
+import { freeLikesPerDay, likeWindowSeconds } from '../server/features/swipes/rules.ts';
 import { freeMessagesPerDay } from '../server/features/chat/rules.ts';
 import { EventStreamClient } from '../server/test/eventStream.ts';
 import { createPerson, type Person } from '../server/test/people.ts';
