@@ -22,7 +22,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -33,6 +32,7 @@ import { freeMessagesPerDay } from '../server/features/chat/rules.ts';
 import { EventStreamClient } from '../server/test/eventStream.ts';
 import { createPerson, type Person } from '../server/test/people.ts';
 import { line, quantile } from './benchKit.ts';
+import { freePort } from '../server/test/freePort.ts';
 
 const argv = process.argv.slice(2);
 const option = (name: string) => {
@@ -76,15 +76,6 @@ interface Client {
   premium: boolean;
   partner: Person;
   conversationId: number;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function pgAnswers(url: string): Promise<boolean> {
