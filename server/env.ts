@@ -31,6 +31,9 @@ const envSchema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
+  // How many reverse proxies of ours stand in front, each appending the address it saw to X-Forwarded-For.
+  // Unset: 1 with TRUST_PROXY. Anything further left was written by the client and is not believed.
+  TRUST_PROXY_HOPS: optionalString.pipe(z.coerce.number<string | undefined>().int().min(1).max(10).optional()),
   BOT_TOKEN: optionalString,
   BOT_USERNAME: optionalString,
   // Unset: polling when BOT_TOKEN is set, else off (see below).
@@ -52,13 +55,21 @@ const envSchema = z.object({
   CRON: z.enum(['on', 'off']).default('on'),
 })
   .superRefine((env, ctx) => {
+    if (env.TRUST_PROXY_HOPS !== undefined && !env.TRUST_PROXY) {
+      ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY_HOPS'], message: 'has no effect without TRUST_PROXY=true' });
+    }
     if (env.PAYMENT_PROVIDER === 'yookassa') {
       for (const key of ['YOOKASSA_SHOP_ID', 'YOOKASSA_SECRET_KEY'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENT_PROVIDER=yookassa' });
       }
     }
   })
-  .transform((env) => ({ ...env, BOT_MODE: env.BOT_MODE ?? (env.BOT_TOKEN ? 'polling' : 'off') }));
+  .transform((env) => ({
+    ...env,
+    BOT_MODE: env.BOT_MODE ?? (env.BOT_TOKEN ? 'polling' : 'off'),
+    // 0: no proxy is trusted and the socket's address is the client's.
+    TRUST_PROXY_HOPS: env.TRUST_PROXY ? (env.TRUST_PROXY_HOPS ?? 1) : 0,
+  }));
 
 export type Env = z.output<typeof envSchema> & { SESSION_SECRET: string };
 

@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     uploadsDir: path.join(env.DATA_DIR, 'uploads'),
     publicUrl: env.PUBLIC_URL,
     sessionSecret: env.SESSION_SECRET,
-    trustProxy: env.TRUST_PROXY,
+    trustedProxyHops: env.TRUST_PROXY_HOPS,
     testPaymentProvider: env.PAYMENT_PROVIDER === 'test',
     yookassa: yookassaFromEnv(env),
     stars: bot.api ? starsApiFor(bot.api) : undefined,

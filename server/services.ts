@@ -42,8 +42,11 @@ export interface AppDeps {
   uploadsDir: string;
   publicUrl: string;
   sessionSecret: string;
-  /** Believe X-Forwarded-For / -Proto: only behind a proxy that sets them. */
-  trustProxy?: boolean;
+  /**
+   * How many reverse proxies of ours stand in front (TRUST_PROXY_HOPS); 0 or unset: none, and
+   * X-Forwarded-* headers are ignored. The client address is the one our outermost proxy appended.
+   */
+  trustedProxyHops?: number;
   clock?: Clock;
   passwords?: PasswordHasher;
   /** How event streams learn of new events; in-process unless PostgreSQL's LISTEN/NOTIFY is given. */

@@ -27,7 +27,7 @@ export interface TestApp {
 export const testSessionSecret = 'test-secret-that-is-long-enough-for-hmac-and-jwt';
 
 /** What a test may add: Telegram and Google settings pointing at stand-ins, a webhook handler, a shared database. */
-export type TestAppOptions = Partial<Pick<AppDeps, 'botToken' | 'google' | 'telegramWebhook' | 'eventBus' | 'frontendDist' | 'publicConfig' | 'botStatus' | 'shutdownSignal' | 'reportFiled' | 'yookassa' | 'testPaymentProvider' | 'stars' | 'adminTelegramIds'>> & {
+export type TestAppOptions = Partial<Pick<AppDeps, 'botToken' | 'google' | 'telegramWebhook' | 'eventBus' | 'frontendDist' | 'publicConfig' | 'botStatus' | 'shutdownSignal' | 'reportFiled' | 'yookassa' | 'testPaymentProvider' | 'stars' | 'adminTelegramIds' | 'trustedProxyHops' | 'publicUrl'>> & {
   /** Share another app's database (a second server process on the same data). */
   database?: TestDatabase;
   /** SQLite: start from this backup file, restored as the README says. */

@@ -175,6 +175,28 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     expect(after.status).toBe(200);
   });
 
+  it('behind a trusted proxy, counts failures by the hop our proxy added, not by what the client wrote', async () => {
+    const proxied = await createTestApp(dialect, { database: app.database, trustedProxyHops: 1 });
+    try {
+      const email = newEmail();
+      expect((await new Browser(proxied.url).post('/api/register', { email, password })).status).toBe(201);
+      const attacker = new Browser(proxied.url);
+      // A fresh made-up address on the left every time; the proxy's own entry (the real peer) stays the same.
+      const through = (i: number) => ({ headers: { 'X-Forwarded-For': `10.0.${i}.1, 198.51.100.7` } });
+      for (let i = 0; i < 10; i++) {
+        expect((await attacker.post('/api/login', { email, password: `wrong${i}abc` }, through(i))).status).toBe(401);
+      }
+      const locked = await attacker.post('/api/login', { email, password: 'wrong-again1' }, through(10));
+      expect(locked.status).toBe(429);
+      expect(await json(locked)).toMatchObject({ code: 'too_many_login_attempts' });
+      // Another client behind the same proxy, seen from elsewhere, is not affected.
+      const elsewhere = await new Browser(proxied.url).post('/api/login', { email, password }, { headers: { 'X-Forwarded-For': '203.0.113.5' } });
+      expect(elsewhere.status).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('refuses a wrong code and leaves the account unverified; the right one then verifies', async () => {
     const { browser, email } = await registered();
     const code = codeFrom(await app.smtp.lastMailTo(email));

@@ -58,7 +58,8 @@ export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logg
 
   /**
    * YooKassa's notifications are not signed: only its published addresses are listened to (the client
-   * address as Koa sees it, which believes X-Forwarded-For only with TRUST_PROXY), and even then the payment
+   * address as Koa sees it: with TRUST_PROXY only the hop our own proxy appended to X-Forwarded-For, so an
+   * allowed address the sender wrote further left counts for nothing), and even then the payment
    * is read back from the API before anything is credited. A failure to read answers 500, so YooKassa retries.
    */
   router.post('/payments/yookassa/notify', async (ctx) => {
