@@ -35,6 +35,18 @@ describe('the HTTP app', () => {
     expect(await res.json()).toEqual({ error: 'Not found', code: 'not_found' });
   });
 
+  it('answers a method the route does not take with a JSON 405 and its Allow header, an unknown method with a JSON 501', async () => {
+    const wrong = await fetch(`${app.url}/api/logout`);
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+    expect(wrong.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await wrong.json()).toEqual({ error: 'Method not allowed', code: 'method_not_allowed' });
+    const unknown = await fetch(`${app.url}/api/current_user`, { method: 'PROPFIND' });
+    expect(unknown.status).toBe(501);
+    expect(unknown.headers.get('allow')).toMatch(/GET/);
+    expect(await unknown.json()).toEqual({ error: 'Not implemented', code: 'not_implemented' });
+  });
+
   it('refuses a JSON body over the size limit with 413', async () => {
     const browser = new Browser(app.url);
     const res = await browser.post('/api/login', { email: 'a@b.co', password: 'x'.repeat(100_000) });
