@@ -29,6 +29,19 @@ describe('the HTTP app', () => {
     expect(res.headers.get('x-frame-options')).toBeNull();
   });
 
+  it('tells browsers to insist on https (HSTS) when PUBLIC_URL is https, and not on a plain http setup', async () => {
+    expect((await fetch(`${app.url}/api/health`)).headers.get('strict-transport-security')).toBeNull();
+    const https = await createTestApp('sqlite', { publicUrl: 'https://iskra.test' });
+    try {
+      for (const path of ['/api/health', '/api/no_such_thing', '/']) {
+        const res = await fetch(`${https.url}${path}`);
+        expect(res.headers.get('strict-transport-security'), path).toBe('max-age=31536000; includeSubDomains');
+      }
+    } finally {
+      await https.close();
+    }
+  });
+
   it('answers unknown API routes with a JSON 404', async () => {
     const res = await fetch(`${app.url}/api/no_such_thing`);
     expect(res.status).toBe(404);

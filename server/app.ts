@@ -52,7 +52,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   googleAuthRoutes(api, services);
   configRoutes(api, deps.publicConfig ?? emptyPublicConfig);
 
-  app.use(securityHeaders());
+  app.use(securityHeaders({ https: services.cookies.secure }));
   app.use(errorHandler(deps.logger));
   // The built React app, for every GET the API does not answer (SPA fallback); none without a dist folder.
   if (deps.frontendDist) app.use(staticApp(deps.frontendDist));
