@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import type { Middleware } from 'koa';
 import type { Kysely } from 'kysely';
 import type { PublicConfig } from './contract/config.ts';
@@ -40,6 +41,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Where photo files live (DATA_DIR/uploads). */
   uploadsDir: string;
+  /** Where uploads are written while they arrive (removed when their request ends); the system's when unset. */
+  uploadTempDir?: string;
   publicUrl: string;
   sessionSecret: string;
   /**
@@ -91,6 +94,7 @@ export interface Services {
   dataRights: DataRightsService;
   verification: VerificationService;
   photoStore: PhotoStore;
+  uploadTempDir: string;
   profiles: ProfileService;
   discovery: DiscoveryService;
   chat: ChatService;
@@ -137,6 +141,7 @@ export function buildServices(deps: AppDeps): Services {
     dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl),
     verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
     photoStore,
+    uploadTempDir: deps.uploadTempDir ?? tmpdir(),
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger),
     discovery: new DiscoveryService(deps.db, clock, rates, eventBus, deps.notificationsQueued, deps.reportFiled),
     chat: new ChatService(deps.db, clock, rates, eventBus, deps.notificationsQueued),

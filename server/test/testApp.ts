@@ -55,6 +55,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     logger,
     mailer: createSmtpMailer(smtpUrl, 'Iskra <no-reply@iskra.test>'),
     uploadsDir: path.join(database.dataDir, 'uploads'),
+    uploadTempDir: path.join(database.dataDir, 'upload-tmp'),
     publicUrl: 'http://localhost:8080',
     sessionSecret: testSessionSecret,
     clock,
