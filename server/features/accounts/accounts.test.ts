@@ -325,9 +325,43 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
       const attacker = new Browser(app.url);
       attacker.bearer = bad;
       expect(await json(await attacker.get('/api/current_user'))).toMatchObject({ authorized: false });
+      // Not a session, so not exempt from the CSRF check either: refused before the route.
       const verify = await attacker.post('/api/verify', { code: '123456' });
-      expect(verify.status).toBe(401);
+      expect(verify.status).toBe(403);
+      expect(await json(verify)).toMatchObject({ code: 'csrf_failed' });
     }
+  });
+
+  it('skips the CSRF check only for a bearer token that is a live session, not for any Authorization header', async () => {
+    const { email } = await registered();
+    const users = await countUsers();
+    // Without cookies, and with a browser's CSRF cookie but no token: a made-up bearer opens nothing.
+    const cookieless = await fetch(`${app.url}/api/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer x' },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(cookieless.status).toBe(403);
+    expect(await json(cookieless)).toMatchObject({ code: 'csrf_failed' });
+    expect(cookieless.headers.getSetCookie().some((c) => c.startsWith('iskra_session='))).toBe(false);
+    const browser = new Browser(app.url);
+    await browser.csrfToken();
+    browser.bearer = 'x';
+    const login = await browser.post('/api/login', { email, password });
+    expect(login.status).toBe(403);
+    expect(await json(login)).toMatchObject({ code: 'csrf_failed' });
+    expect(browser.cookie('iskra_session')).toBeUndefined();
+    const register = await browser.post('/api/register', { email: newEmail(), password });
+    expect(register.status).toBe(403);
+    expect(await countUsers()).toBe(users);
+
+    // A real token session needs no CSRF token.
+    const { token } = await json<{ token: string }>(await new Browser(app.url).post('/api/login', { email, password, session: 'token' }));
+    const api = new Browser(app.url);
+    api.bearer = token;
+    const logout = await api.post('/api/logout');
+    expect(logout.status).toBe(200);
+    expect(await json(await api.get('/api/current_user'))).toMatchObject({ authorized: false });
   });
 
   it('ends the session on logout: the old cookie and the old token no longer work', async () => {
@@ -348,7 +382,7 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     api.bearer = token;
     expect((await api.post('/api/logout')).status).toBe(200);
     expect(await json(await api.get('/api/current_user'))).toMatchObject({ authorized: false });
-    expect((await api.post('/api/verify', { code: '123456' })).status).toBe(401);
+    expect(await json(await api.post('/api/verify', { code: '123456' }))).toMatchObject({ code: 'csrf_failed' });
   });
 
   it('ends a session 30 days after sign-in', async () => {
