@@ -1,9 +1,11 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json } from '../../test/browser.ts';
 import { createPerson, type Person } from '../../test/people.ts';
-import { createTestApp, type TestApp } from '../../test/testApp.ts';
+import { createTestApp, testSessionSecret, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 import { extendedEnd } from './plans.ts';
+import { PremiumService } from './service.ts';
 
 const day = 86_400_000;
 
@@ -101,5 +103,25 @@ describe.each(testDialects())('premium with the test provider on %s', (dialect) 
     expect((await fetch(`${app.url}/api/payments/test/checkout/${payment?.id ?? 0}?key=forged`)).status).toBe(404);
     expect((await fetch(`${app.url}/api/payments/test/checkout/${payment?.id ?? 0}/pay?key=forged`, { method: 'POST' })).status).toBe(404);
     expect((await fetch(`${app.url}/api/subscription`)).status).toBe(401);
+  });
+
+  it('credits parallel payments each once, and nothing else on the shared connection ever runs under their synchronous=FULL', async () => {
+    const person = await createPerson(app);
+    // The service itself, called as parallel requests would call it, so that other queries are queued on
+    // the connection exactly while the credits are under way (HTTP requests arrive one event-loop turn at
+    // a time, and SQLite's driver answers within the turn, which would hide an interleaving).
+    const service = new PremiumService(app.database.db, dialect, app.clock, testSessionSecret, true);
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await service.createPayment(person.userId, 249, 7)).id);
+    const synchronous = async () =>
+      dialect === 'sqlite' ? ((await sql<{ synchronous: number }>`pragma synchronous`.execute(app.database.db)).rows[0]?.synchronous ?? -1) : 1;
+    const results = await Promise.all(ids.flatMap((id) => [service.credit(id), synchronous(), service.credit(id), synchronous()]));
+    const credited = results.filter((r) => typeof r === 'boolean');
+    const readings = results.filter((r) => typeof r === 'number');
+    expect(credited.filter(Boolean)).toHaveLength(6); // each payment once, its twin call found it done
+    expect(new Set(readings)).toEqual(new Set([1])); // NORMAL, whoever asked in between
+    expect(await synchronous()).toBe(1);
+    const end = (await json<{ end_date: string }>(await person.browser.get('/api/subscription'))).end_date;
+    expect(Date.parse(end) - app.clock.now().getTime()).toBe(6 * 7 * day);
   });
 });
