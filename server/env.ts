@@ -41,7 +41,9 @@ const envSchema = z.object({
   TELEGRAM_API_ROOT: httpUrl.default('https://api.telegram.org'),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_JWKS_URL: httpUrl.default('https://www.googleapis.com/oauth2/v3/certs'),
-  PAYMENT_PROVIDER: z.enum(['test', 'yookassa']).default('test'),
+  // Unset: the built-in test checkout on http (development), and no web payments at all on https, since the
+  // test checkout grants premium for free; a public site must choose `test` explicitly (see below).
+  PAYMENT_PROVIDER: optionalString.pipe(z.enum(['test', 'yookassa', 'off']).optional()),
   YOOKASSA_SHOP_ID: optionalString,
   YOOKASSA_SECRET_KEY: optionalString,
   YOOKASSA_API_URL: httpUrl.default('https://api.yookassa.ru/v3'),
@@ -69,6 +71,7 @@ const envSchema = z.object({
     BOT_MODE: env.BOT_MODE ?? (env.BOT_TOKEN ? 'polling' : 'off'),
     // 0: no proxy is trusted and the socket's address is the client's.
     TRUST_PROXY_HOPS: env.TRUST_PROXY ? (env.TRUST_PROXY_HOPS ?? 1) : 0,
+    PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? (new URL(env.PUBLIC_URL).protocol === 'https:' ? 'off' : 'test'),
   }));
 
 export type Env = z.output<typeof envSchema> & { SESSION_SECRET: string };

@@ -48,7 +48,8 @@ describe.each(testDialects())('premium with the test provider on %s', (dialect) 
   }
 
   it('lists the spec plans with localized titles, and the test plan only with the test provider', async () => {
-    const body = await json<{ plans: { id: string; title: string; price: number; interval: number; discount: number | null }[] }>(await buyer.browser.get('/api/plans'));
+    const body = await json<{ plans: { id: string; title: string; price: number; interval: number; discount: number | null }[]; test_provider: boolean }>(await buyer.browser.get('/api/plans'));
+    expect(body.test_provider).toBe(true);
     expect(body.plans.map((p) => [p.title, p.price, p.interval, p.discount])).toEqual([
       ['1 неделя', 249, 7, 10],
       ['1 месяц', 499, 30, 50],
@@ -123,5 +124,32 @@ describe.each(testDialects())('premium with the test provider on %s', (dialect) 
     expect(await synchronous()).toBe(1);
     const end = (await json<{ end_date: string }>(await person.browser.get('/api/subscription'))).end_date;
     expect(Date.parse(end) - app.clock.now().getTime()).toBe(6 * 7 * day);
+  });
+});
+
+// What main.ts builds for PAYMENT_PROVIDER=off, the default on an https PUBLIC_URL (see env.test.ts).
+describe.each(testDialects())('premium with web payments off on %s', (dialect) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp(dialect, { testPaymentProvider: false });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('still lists the plans, without the test plan or the test link, and refuses to start a payment, writing nothing', async () => {
+    const person = await createPerson(app);
+    const body = await json<{ plans: { id: string }[]; test_provider: boolean }>(await person.browser.get('/api/plans'));
+    expect(body.plans.map((p) => p.id)).toEqual(['week', 'month', 'half_year', 'year']);
+    expect(body.test_provider).toBe(false);
+    for (const plan of [{ amount: 499, interval: 30 }, { amount: 10, interval: 1 }]) {
+      const res = await person.browser.post('/api/payment', plan);
+      expect(res.status).toBe(503);
+      expect(await json(res)).toEqual({ error: 'Payments are not available at the moment', code: 'payments_unavailable' });
+    }
+    expect(await app.database.db.selectFrom('payments').select('id').where('user_id', '=', person.userId).execute()).toEqual([]);
+    expect(await json(await person.browser.get('/api/subscription'))).toEqual({ isActive: false, end_date: null });
+    // The test checkout does not exist.
+    expect((await fetch(`${app.url}/api/payments/test/checkout/1?key=x`)).status).toBe(404);
   });
 });
