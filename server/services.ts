@@ -11,6 +11,7 @@ import { GoogleSignInService } from './features/google/service.ts';
 import { telegramCsrfExemptPaths } from './features/telegram/routes.ts';
 import { TelegramAuthService } from './features/telegram/service.ts';
 import { TelegramUserService } from './features/telegram/telegramUsers.ts';
+import { LoginDevices } from './features/accounts/loginDevices.ts';
 import { LoginThrottle } from './features/accounts/loginThrottle.ts';
 import { PasswordHasher } from './features/accounts/passwords.ts';
 import { DataRightsService } from './features/dataRights/service.ts';
@@ -137,7 +138,7 @@ export function buildServices(deps: AppDeps): Services {
       exemptPrefixes: ['/api/payments/test/checkout/'],
     }),
     sessions,
-    accounts: new AccountService(deps.db, passwords, sessions, throttle, clock),
+    accounts: new AccountService(deps.db, passwords, sessions, throttle, new LoginDevices(deps.sessionSecret), clock),
     dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl),
     verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
     photoStore,

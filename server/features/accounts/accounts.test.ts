@@ -156,7 +156,7 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true });
   });
 
-  it('locks a (e-mail, IP) out after 10 failed logins for 15 minutes, even with the right password', async () => {
+  it('locks an unknown client out per (e-mail, IP) after 10 failed logins for 15 minutes, even with the right password', async () => {
     const { email } = await registered();
     const browser = new Browser(app.url);
     for (let i = 0; i < 10; i++) {
@@ -173,6 +173,40 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     app.clock.advance(15 * 60 + 1);
     const after = await browser.post('/api/login', { email, password });
     expect(after.status).toBe(200);
+  });
+
+  it('never locks the owner out of a browser that signed in before, whatever others try from the same address', async () => {
+    const { email } = await registered();
+    const owner = new Browser(app.url);
+    const first = await owner.post('/api/login', { email, password });
+    expect(first.status).toBe(200);
+    const deviceCookie = first.headers.getSetCookie().find((c) => c.startsWith('iskra_device=')) ?? '';
+    expect(deviceCookie).toMatch(/httponly/i);
+    expect(deviceCookie).toMatch(/samesite=lax/i);
+    expect(deviceCookie).not.toContain(email.split('@')[0] ?? email);
+
+    // Someone else at the same IP (a shared office or carrier address) guesses until throttled.
+    const attacker = new Browser(app.url);
+    for (let i = 0; i < 10; i++) expect((await attacker.post('/api/login', { email, password: `guess${i}abc` })).status).toBe(401);
+    expect((await attacker.post('/api/login', { email, password: 'guess-more1' })).status).toBe(429);
+    // A made-up device cookie, or the owner's own from another address, does not get the attacker out of it.
+    attacker.setCookie('iskra_device', `${'A'.repeat(22)}.${'B'.repeat(43)}`);
+    expect((await attacker.post('/api/login', { email, password: 'guess-more2' })).status).toBe(429);
+    const { email: otherEmail } = await registered();
+    const other = new Browser(app.url);
+    expect((await other.post('/api/login', { email: otherEmail, password })).status).toBe(200);
+    attacker.setCookie('iskra_device', other.cookie('iskra_device') ?? '');
+    expect((await attacker.post('/api/login', { email, password: 'guess-more3' })).status).toBe(429);
+
+    // The owner's browser signs in with the right password all the same.
+    const again = await owner.post('/api/login', { email, password });
+    expect(again.status).toBe(200);
+    expect(await json(await owner.get('/api/current_user'))).toMatchObject({ authorized: true });
+    expect((await attacker.post('/api/login', { email, password: 'guess-more4' })).status).toBe(429);
+
+    // A known browser guessing wrong is throttled too, on its own count.
+    for (let i = 0; i < 10; i++) expect((await owner.post('/api/login', { email, password: `typo${i}abc` })).status).toBe(401);
+    expect((await owner.post('/api/login', { email, password })).status).toBe(429);
   });
 
   it('behind a trusted proxy, counts failures by the hop our proxy added, not by what the client wrote', async () => {
