@@ -30,10 +30,35 @@ describe('the HTTP app', () => {
     expect(res.headers.get('x-frame-options')).toBeNull();
   });
 
+  it('tells browsers to insist on https (HSTS) when PUBLIC_URL is https, and not on a plain http setup', async () => {
+    expect((await fetch(`${app.url}/api/health`)).headers.get('strict-transport-security')).toBeNull();
+    const https = await createTestApp('sqlite', { publicUrl: 'https://iskra.test' });
+    try {
+      for (const path of ['/api/health', '/api/no_such_thing', '/']) {
+        const res = await fetch(`${https.url}${path}`);
+        expect(res.headers.get('strict-transport-security'), path).toBe('max-age=31536000; includeSubDomains');
+      }
+    } finally {
+      await https.close();
+    }
+  });
+
   it('answers unknown API routes with a JSON 404', async () => {
     const res = await fetch(`${app.url}/api/no_such_thing`);
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: 'Not found', code: 'not_found' });
+  });
+
+  it('answers a method the route does not take with a JSON 405 and its Allow header, an unknown method with a JSON 501', async () => {
+    const wrong = await fetch(`${app.url}/api/logout`);
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+    expect(wrong.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await wrong.json()).toEqual({ error: 'Method not allowed', code: 'method_not_allowed' });
+    const unknown = await fetch(`${app.url}/api/current_user`, { method: 'PROPFIND' });
+    expect(unknown.status).toBe(501);
+    expect(unknown.headers.get('allow')).toMatch(/GET/);
+    expect(await unknown.json()).toEqual({ error: 'Not implemented', code: 'not_implemented' });
   });
 
   it('refuses a JSON body over the size limit with 413', async () => {

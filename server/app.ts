@@ -31,7 +31,11 @@ const jsonLimit = '64kb';
 /** The whole HTTP app, without listening: main.ts listens, tests listen on a random port. */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const services = buildServices(deps);
-  const app = new Koa<AppState>({ proxy: deps.trustProxy ?? false });
+  const hops = deps.trustedProxyHops ?? 0;
+  // ctx.ip is then the address our outermost proxy saw, counted from the right of X-Forwarded-For: Koa's
+  // default (the leftmost entry) is whatever the client wrote there. Every reader of the client address
+  // (login throttle, YooKassa's allow-list, session devices) uses ctx.ip and nothing else.
+  const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true; // errors are logged once, by errorHandler
 
   const api = new Router<AppState>({ prefix: '/api' });
@@ -52,7 +56,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   googleAuthRoutes(api, services);
   configRoutes(api, deps.publicConfig ?? emptyPublicConfig);
 
-  app.use(securityHeaders());
+  app.use(securityHeaders({ https: services.cookies.secure }));
   app.use(errorHandler(deps.logger));
   // The built React app, for every GET the API does not answer (SPA fallback); none without a dist folder.
   if (deps.frontendDist) app.use(staticApp(deps.frontendDist));

@@ -68,6 +68,8 @@ describe('the server process with a bot token (npm start)', () => {
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ status: 'ok', database: 'ok', bot: 'ok' });
       expect(server.output()).toContain('Telegram bot: polling');
+      // https and no PAYMENT_PROVIDER: no free test checkout on a public site, and the log says so.
+      expect(server.output()).toContain('web payments are off');
       expect(server.output()).not.toContain(testBotToken);
       // Graceful stop: in-flight work finishes, the database is closed, and the exit code says so.
       const exited = once(server.child, 'exit') as Promise<[number | null]>;

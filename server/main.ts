@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     uploadsDir: path.join(env.DATA_DIR, 'uploads'),
     publicUrl: env.PUBLIC_URL,
     sessionSecret: env.SESSION_SECRET,
-    trustProxy: env.TRUST_PROXY,
+    trustedProxyHops: env.TRUST_PROXY_HOPS,
     testPaymentProvider: env.PAYMENT_PROVIDER === 'test',
     yookassa: yookassaFromEnv(env),
     stars: bot.api ? starsApiFor(bot.api) : undefined,
@@ -89,6 +89,11 @@ async function main(): Promise<void> {
       legal_ogrnip: env.LEGAL_OGRNIP ?? null,
     },
   });
+  if (env.PAYMENT_PROVIDER === 'off') {
+    logger.warn('web payments are off: POST /api/payment answers payments_unavailable (PAYMENT_PROVIDER=yookassa takes payments; unset on an https PUBLIC_URL means off)');
+  } else if (env.PAYMENT_PROVIDER === 'test' && env.PUBLIC_URL.startsWith('https:')) {
+    logger.warn('PAYMENT_PROVIDER=test on a public site: the test checkout grants premium without any payment');
+  }
   if (!existsSync(frontendDist)) logger.warn({ frontendDist }, 'no built front end: serving the API only (npm run build)');
 
   const server = app.listen(env.PORT, env.HOST);

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import type { Middleware } from 'koa';
 import type { Kysely } from 'kysely';
 import type { PublicConfig } from './contract/config.ts';
@@ -10,6 +11,7 @@ import { GoogleSignInService } from './features/google/service.ts';
 import { telegramCsrfExemptPaths } from './features/telegram/routes.ts';
 import { TelegramAuthService } from './features/telegram/service.ts';
 import { TelegramUserService } from './features/telegram/telegramUsers.ts';
+import { LoginDevices } from './features/accounts/loginDevices.ts';
 import { LoginThrottle } from './features/accounts/loginThrottle.ts';
 import { PasswordHasher } from './features/accounts/passwords.ts';
 import { DataRightsService } from './features/dataRights/service.ts';
@@ -44,10 +46,15 @@ export interface AppDeps {
   mailer: Mailer;
   /** Where photo files live (DATA_DIR/uploads). */
   uploadsDir: string;
+  /** Where uploads are written while they arrive (removed when their request ends); the system's when unset. */
+  uploadTempDir?: string;
   publicUrl: string;
   sessionSecret: string;
-  /** Believe X-Forwarded-For / -Proto: only behind a proxy that sets them. */
-  trustProxy?: boolean;
+  /**
+   * How many reverse proxies of ours stand in front (TRUST_PROXY_HOPS); 0 or unset: none, and
+   * X-Forwarded-* headers are ignored. The client address is the one our outermost proxy appended.
+   */
+  trustedProxyHops?: number;
   clock?: Clock;
   passwords?: PasswordHasher;
   /** How event streams learn of new events; in-process unless PostgreSQL's LISTEN/NOTIFY is given. */
@@ -92,6 +99,7 @@ export interface Services {
   dataRights: DataRightsService;
   verification: VerificationService;
   photoStore: PhotoStore;
+  uploadTempDir: string;
   profiles: ProfileService;
   search: SearchService;
   swipes: SwipeService;
@@ -138,10 +146,11 @@ export function buildServices(deps: AppDeps): Services {
       exemptPrefixes: ['/api/payments/test/checkout/'],
     }),
     sessions,
-    accounts: new AccountService(deps.db, passwords, sessions, throttle, clock),
+    accounts: new AccountService(deps.db, passwords, sessions, throttle, new LoginDevices(deps.sessionSecret), clock),
     dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl),
     verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
     photoStore,
+    uploadTempDir: deps.uploadTempDir ?? tmpdir(),
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger),
     search,
     swipes: new SwipeService(deps.db, clock, eventBus, search, deps.notificationsQueued),

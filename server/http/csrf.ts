@@ -19,7 +19,9 @@ export interface CsrfOptions extends CookiePolicy {
 /**
  * Signed double-submit: an httpOnly random cookie, and a header token that is its HMAC under the server
  * secret. A foreign page can neither read the cookie nor compute the token; a cookie planted by a sibling
- * site is useless without the secret. Requests carrying a bearer token are not cookie-authenticated and skip it.
+ * site is useless without the secret. Requests that authenticate with a valid bearer token are not
+ * cookie-authenticated and skip it; a bearer header that resolves to no session proves nothing and does not
+ * (else any `Authorization: Bearer x` would open /api/login and /api/register to login CSRF).
  */
 export class Csrf {
   private readonly names;
@@ -41,7 +43,7 @@ export class Csrf {
   middleware(): Middleware<AppState> {
     return async (ctx, next) => {
       const exempt = this.options.exemptPaths.has(ctx.path) || (this.options.exemptPrefixes ?? []).some((p) => ctx.path.startsWith(p));
-      if (unsafeMethods.has(ctx.method) && !exempt && !hasBearer(ctx)) {
+      if (unsafeMethods.has(ctx.method) && !exempt && !authenticatedByBearer(ctx)) {
         this.assertSameOrigin(ctx);
         this.assertToken(ctx);
       }
@@ -75,6 +77,7 @@ export class Csrf {
   }
 }
 
-function hasBearer(ctx: AppContext): boolean {
-  return /^Bearer\s+\S+$/i.test(ctx.get('Authorization'));
+/** Decided by the session loader, which runs first: the bearer token resolved to a live session. */
+function authenticatedByBearer(ctx: AppContext): boolean {
+  return ctx.state.auth?.via === 'bearer';
 }

@@ -53,7 +53,7 @@ export function routesOf(app: Koa<AppState>): AppRoute[] {
 }
 
 /** What a test may add: Telegram and Google settings pointing at stand-ins, a webhook handler, a shared database. */
-export type TestAppOptions = Partial<Pick<AppDeps, 'botToken' | 'google' | 'telegramWebhook' | 'eventBus' | 'frontendDist' | 'publicConfig' | 'botStatus' | 'shutdownSignal' | 'reportFiled' | 'yookassa' | 'testPaymentProvider' | 'stars' | 'adminTelegramIds'>> & {
+export type TestAppOptions = Partial<Pick<AppDeps, 'botToken' | 'google' | 'telegramWebhook' | 'eventBus' | 'frontendDist' | 'publicConfig' | 'botStatus' | 'shutdownSignal' | 'reportFiled' | 'yookassa' | 'testPaymentProvider' | 'stars' | 'adminTelegramIds' | 'trustedProxyHops' | 'publicUrl'>> & {
   /** Share another app's database (a second server process on the same data). */
   database?: TestDatabase;
   /** SQLite: start from this backup file, restored as the README says. */
@@ -82,6 +82,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     logger,
     mailer: createSmtpMailer(smtpUrl, 'Iskra <no-reply@iskra.test>'),
     uploadsDir: path.join(database.dataDir, 'uploads'),
+    uploadTempDir: path.join(database.dataDir, 'upload-tmp'),
     publicUrl: 'http://localhost:8080',
     sessionSecret: testSessionSecret,
     clock,
