@@ -8,7 +8,6 @@ import { systemClock, type Clock } from './clock.ts';
 import { AccountService } from './features/accounts/service.ts';
 import { GoogleIdTokenVerifier } from './features/google/idToken.ts';
 import { GoogleSignInService } from './features/google/service.ts';
-import { telegramCsrfExemptPaths } from './features/telegram/routes.ts';
 import { TelegramAuthService } from './features/telegram/service.ts';
 import { TelegramUserService } from './features/telegram/telegramUsers.ts';
 import { LoginDevices } from './features/accounts/loginDevices.ts';
@@ -25,11 +24,11 @@ import { SearchService } from './features/search/service.ts';
 import { SwipeService } from './features/swipes/service.ts';
 import { RateCounter } from './features/rateLimits/rateCounter.ts';
 import { ChatService } from './features/chat/service.ts';
+import { AdminService } from './features/admin/adminService.ts';
 import { PremiumService } from './features/premium/service.ts';
 import type { YooKassaClient } from './features/premium/yookassa.ts';
 import type { StarsApi } from './features/premium/stars.ts';
 import type { AddressRanges } from './features/premium/addressRanges.ts';
-import { yookassaNotifyPath } from './features/premium/routes.ts';
 import { InProcessEventBus, type EventBus } from './features/events/eventBus.ts';
 import { Csrf } from './http/csrf.ts';
 import type { CookiePolicy } from './http/sessionCookie.ts';
@@ -87,10 +86,16 @@ export interface AppDeps {
   reportFiled?: (reportId: number) => void;
 }
 
-/** The services every feature's routes call, built once per app from its deps. */
+/**
+ * Every service, built once from the deps by buildServices: server/main.ts (the composition root) builds
+ * them and hands the same instances to the HTTP app, the bot and the scheduled jobs; the CLIs build them
+ * the same way.
+ */
 export interface Services {
   db: Kysely<Database>;
+  dialect: Dialect;
   logger: Logger;
+  mailer: Mailer;
   clock: Clock;
   cookies: CookiePolicy;
   csrf: Csrf;
@@ -107,6 +112,7 @@ export interface Services {
   chat: ChatService;
   eventBus: EventBus;
   premium: PremiumService;
+  admin: AdminService;
   yookassaRanges: AddressRanges | undefined;
   telegramUsers: TelegramUserService;
   telegramAuth: TelegramAuthService;
@@ -115,9 +121,6 @@ export interface Services {
   databaseProbe: () => Promise<'ok' | 'busy'>;
   shutdownSignal: AbortSignal;
 }
-
-/** Paths that do not use the session cookie and so need no CSRF token (webhooks, token sign-in). */
-const csrfExemptPaths = new Set<string>([...telegramCsrfExemptPaths, '/telegram/webhook', yookassaNotifyPath]);
 
 export function buildServices(deps: AppDeps): Services {
   const clock = deps.clock ?? systemClock;
@@ -134,16 +137,15 @@ export function buildServices(deps: AppDeps): Services {
   const search = new SearchService(deps.db, clock, rates);
   return {
     db: deps.db,
+    dialect: deps.dialect,
     logger: deps.logger,
+    mailer: deps.mailer,
     clock,
     cookies,
     csrf: new Csrf({
       ...cookies,
       secret: deps.sessionSecret,
       publicOrigin: publicUrl.origin,
-      exemptPaths: csrfExemptPaths,
-      // The test checkout stands in for a payment provider's page: its link is the credential, no cookie.
-      exemptPrefixes: ['/api/payments/test/checkout/'],
     }),
     sessions,
     accounts: new AccountService(deps.db, passwords, sessions, throttle, new LoginDevices(deps.sessionSecret), clock),
@@ -169,6 +171,8 @@ export function buildServices(deps: AppDeps): Services {
         adminTelegramIds: deps.adminTelegramIds,
       },
     ),
+    // Refunds go back through the same provider settings as the payments: Stars through the bot, rubles through YooKassa.
+    admin: new AdminService(deps.db, clock, { stars: deps.stars, yookassa: deps.yookassa?.client }),
     yookassaRanges: deps.yookassa?.allowedRanges,
     eventBus,
     telegramUsers,

@@ -11,9 +11,12 @@ export interface CsrfOptions extends CookiePolicy {
   secret: string;
   /** The site's own origin (PUBLIC_URL); the request's own host is also accepted. */
   publicOrigin: string;
-  /** Paths that never use the cookie (webhooks, token sign-in) and so need no CSRF token. */
-  exemptPaths: ReadonlySet<string>;
-  exemptPrefixes?: readonly string[];
+}
+
+/** Paths that never use the cookie (webhooks, token sign-in) and so need no CSRF token; each route folder declares its own. */
+export interface CsrfExemptions {
+  paths: readonly string[];
+  prefixes: readonly string[];
 }
 
 /**
@@ -40,9 +43,10 @@ export class Csrf {
     return this.tokenFor(seed);
   }
 
-  middleware(): Middleware<AppState> {
+  middleware(exemptions: CsrfExemptions): Middleware<AppState> {
+    const paths = new Set(exemptions.paths);
     return async (ctx, next) => {
-      const exempt = this.options.exemptPaths.has(ctx.path) || (this.options.exemptPrefixes ?? []).some((p) => ctx.path.startsWith(p));
+      const exempt = paths.has(ctx.path) || exemptions.prefixes.some((p) => ctx.path.startsWith(p));
       if (unsafeMethods.has(ctx.method) && !exempt && !authenticatedByBearer(ctx)) {
         this.assertSameOrigin(ctx);
         this.assertToken(ctx);

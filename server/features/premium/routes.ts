@@ -11,6 +11,14 @@ import { offeredPlans, plans } from './plans.ts';
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export const yookassaNotifyPath = '/api/payments/yookassa/notify';
+const testCheckoutPrefix = '/api/payments/test/checkout/';
+
+/**
+ * Requests that carry no session cookie, so no CSRF token: YooKassa's notifications (checked by address and
+ * by reading the payment back), and the test checkout, which stands in for a provider's page (its link is
+ * the credential).
+ */
+export const premiumCsrfExemptions = { paths: [yookassaNotifyPath], prefixes: [testCheckoutPrefix] };
 
 export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logger }: Services): void {
   const languageOf = (ctx: { state: { auth: { language: Language } | null } }) => ctx.state.auth?.language ?? 'ru';
