@@ -28,3 +28,8 @@ export async function lastEventId(db: Kysely<Database>, userId: number): Promise
   const row = await db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).where('user_id', '=', userId).executeTakeFirst();
   return row?.id ?? 0;
 }
+
+/** Until when the user counts as having the app open (the notification worker skips them until then). */
+export async function setOnlineUntil(db: Kysely<Database>, userId: number, until: string): Promise<void> {
+  await db.updateTable('users').set({ online_until: until }).where('id', '=', userId).execute();
+}

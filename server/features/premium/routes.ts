@@ -6,10 +6,9 @@ import type { AppRouter, SessionAuth } from '../../http/context.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
 import { offeredPlans, plans } from './plans.ts';
+import { renderCheckoutPage } from './checkoutPage.ts';
 
 /** Text for an HTML page: the test checkout shows nothing user-supplied, but escaping stays the rule. */
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 export const yookassaNotifyPath = '/api/payments/yookassa/notify';
 const testCheckoutPrefix = '/api/payments/test/checkout/';
 
@@ -85,7 +84,7 @@ export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logg
     ctx.body = { status: 'ok' };
   });
 
-  /** The built-in test provider's checkout: a plain page, clearly a test, acting like a real provider's. */
+  /** The built-in test provider's checkout page (checkoutPage.ts). */
   router.get('/payments/test/checkout/:id', async (ctx) => {
     if (!premium.testProvider) throw notFound();
     const { id } = parse(checkoutParams, ctx.params);
@@ -95,15 +94,14 @@ export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logg
     const plan = plans.find((p) => p.id === payment.plan_id);
     const action = (verb: string) => `/api/payments/test/checkout/${id}/${verb}?key=${encodeURIComponent(key)}`;
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = `<!doctype html><html lang="${languageOf(ctx)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(t('premium.checkout.title'))}</title></head>
-<body style="font-family:system-ui,sans-serif;max-width:420px;margin:40px auto;padding:0 16px">
-<p style="background:#fef3c7;color:#78350f;padding:12px;border-radius:12px;font-weight:700">${escapeHtml(t('premium.checkout.banner'))}</p>
-<h1>${escapeHtml(t(`premium.plans.${plan?.id ?? 'month'}`))}</h1>
-<p>${escapeHtml(t('premium.checkout.amount', { amount: payment.amount }))}</p>
-${payment.status === 'pending' ? `<form method="post" action="${escapeHtml(action('pay'))}"><button type="submit" style="font-size:18px;padding:12px 24px">${escapeHtml(t('premium.checkout.pay'))}</button></form>
-<form method="post" action="${escapeHtml(action('cancel'))}" style="margin-top:12px"><button type="submit">${escapeHtml(t('premium.checkout.cancel'))}</button></form>` : `<p>${escapeHtml(t('premium.checkout.done'))}</p>`}
-</body></html>`;
+    ctx.body = renderCheckoutPage({
+      language: languageOf(ctx),
+      t,
+      planTitle: t(`premium.plans.${plan?.id ?? 'month'}`),
+      amount: payment.amount,
+      pending: payment.status === 'pending',
+      actions: { pay: action('pay'), cancel: action('cancel') },
+    });
   });
 
   router.post('/payments/test/checkout/:id/:verb', async (ctx) => {

@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import type { Clock } from '../../clock.ts';
+import type { Logger } from '../../logger.ts';
+import { setOnlineUntil } from './repository.ts';
+
+/**
+ * Whether a user has the app open, as the notification worker reads it (users.online_until): renewed by
+ * every open stream's heartbeat, long enough to outlast two missed ones, and cleared when the user's last
+ * stream in this process closes.
+ */
+export class Presence {
+  /** Open streams per user in this process: "offline" is written only when the last one closes. */
+  private readonly openStreams = new Map<number, number>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly onlineForMs: number,
+  ) {}
+
+  async opened(userId: number): Promise<void> {
+    this.openStreams.set(userId, (this.openStreams.get(userId) ?? 0) + 1);
+    await this.mark(userId, true);
+  }
+
+  beat(userId: number): void {
+    void this.mark(userId, true);
+  }
+
+  closed(userId: number): void {
+    const left = (this.openStreams.get(userId) ?? 1) - 1;
+    if (left > 0) {
+      this.openStreams.set(userId, left);
+      return;
+    }
+    this.openStreams.delete(userId);
+    void this.mark(userId, false);
+  }
+
+  private mark(userId: number, online: boolean): Promise<void> {
+    const until = new Date(this.clock.now().getTime() + (online ? this.onlineForMs : 0)).toISOString();
+    return setOnlineUntil(this.db, userId, until).catch((error: unknown) => this.logger.warn({ err: error }, 'event stream: presence not written'));
+  }
+}
