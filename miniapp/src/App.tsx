@@ -1,5 +1,7 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
+import { queryClient } from './api/queryClient.ts';
 import { Layout } from './components/Layout.tsx';
 import { SessionProvider } from './session/SessionProvider.tsx';
 
@@ -34,46 +36,48 @@ const NotFound = lazy(() => import('./screens/Placeholder/NotFoundScreen.tsx'));
 // Paths are case-insensitive by default: /Menu and /menu are one route (the spec uses both).
 export function App() {
   return (
-    <SessionProvider>
-      <BrowserRouter>
-        <Routes>
-          <Route element={<Layout />}>
-            <Route path="/" element={<Landing />} />
-            <Route path="/login" element={<Login />} />
-            <Route path="/register" element={<Register />} />
-            <Route path="/logout" element={<Logout />} />
-            <Route path="/verify" element={<Verify />} />
-            <Route path="/token" element={<Token />} />
-            <Route path="/telegram" element={<TelegramEntry />} />
-            <Route path="/Menu" element={<Menu />} />
-            <Route path="/subscription" element={<Subscription />} />
-            <Route path="/confirm" element={<PaymentResult outcome="success" />} />
-            <Route path="/fail" element={<PaymentResult outcome="failure" />} />
-            {/* Spec section 2: outcome pages of their own; /successtrig is the menu's test link. */}
-            <Route path="/successtrig" element={<PaymentResult outcome="success" />} />
-            <Route path="/failtrig" element={<PaymentResult outcome="failure" />} />
-            <Route path="/offer" element={<Offer />} />
-            <Route path="/privacy-policy" element={<PrivacyPolicy />} />
-            <Route path="/search" element={<Search />} />
-            <Route path="/CreateProfile" element={<CreateProfile />} />
-            <Route path="/training" element={<Training />} />
-            <Route path="/matches" element={<Matches />} />
-            <Route path="/WhoLike" element={<Likers />} />
-            <Route path="/UsersProfile/:id" element={<MatchProfile />} />
-            {/* The spec spells it both ways; routes are case-insensitive, so one covers both. */}
-            <Route path="/UsersProfileLiker/:id" element={<LikerProfile />} />
-            <Route path="/ChatList" element={<ChatList />} />
-            <Route path="/chat/:id" element={<Chat />} />
-            <Route path="/profile" element={<OwnProfile />} />
-            <Route path="/edit_profile" element={<EditProfile />} />
-            {/* The spec names the photo chooser and cropper separately; here they are one screen. */}
-            <Route path="/edit_photo" element={<EditPhotos />} />
-            <Route path="/Foto" element={<EditPhotos />} />
-            <Route path="/cropImage" element={<EditPhotos />} />
-            <Route path="*" element={<NotFound />} />
-          </Route>
-        </Routes>
-      </BrowserRouter>
-    </SessionProvider>
+    <QueryClientProvider client={queryClient}>
+      <SessionProvider>
+        <BrowserRouter>
+          <Routes>
+            <Route element={<Layout />}>
+              <Route path="/" element={<Landing />} />
+              <Route path="/login" element={<Login />} />
+              <Route path="/register" element={<Register />} />
+              <Route path="/logout" element={<Logout />} />
+              <Route path="/verify" element={<Verify />} />
+              <Route path="/token" element={<Token />} />
+              <Route path="/telegram" element={<TelegramEntry />} />
+              <Route path="/Menu" element={<Menu />} />
+              <Route path="/subscription" element={<Subscription />} />
+              <Route path="/confirm" element={<PaymentResult outcome="success" />} />
+              <Route path="/fail" element={<PaymentResult outcome="failure" />} />
+              {/* Spec section 2: outcome pages of their own; /successtrig is the menu's test link. */}
+              <Route path="/successtrig" element={<PaymentResult outcome="success" />} />
+              <Route path="/failtrig" element={<PaymentResult outcome="failure" />} />
+              <Route path="/offer" element={<Offer />} />
+              <Route path="/privacy-policy" element={<PrivacyPolicy />} />
+              <Route path="/search" element={<Search />} />
+              <Route path="/CreateProfile" element={<CreateProfile />} />
+              <Route path="/training" element={<Training />} />
+              <Route path="/matches" element={<Matches />} />
+              <Route path="/WhoLike" element={<Likers />} />
+              <Route path="/UsersProfile/:id" element={<MatchProfile />} />
+              {/* The spec spells it both ways; routes are case-insensitive, so one covers both. */}
+              <Route path="/UsersProfileLiker/:id" element={<LikerProfile />} />
+              <Route path="/ChatList" element={<ChatList />} />
+              <Route path="/chat/:id" element={<Chat />} />
+              <Route path="/profile" element={<OwnProfile />} />
+              <Route path="/edit_profile" element={<EditProfile />} />
+              {/* The spec names the photo chooser and cropper separately; here they are one screen. */}
+              <Route path="/edit_photo" element={<EditPhotos />} />
+              <Route path="/Foto" element={<EditPhotos />} />
+              <Route path="/cropImage" element={<EditPhotos />} />
+              <Route path="*" element={<NotFound />} />
+            </Route>
+          </Routes>
+        </BrowserRouter>
+      </SessionProvider>
+    </QueryClientProvider>
   );
 }

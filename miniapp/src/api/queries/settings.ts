@@ -1,25 +1,55 @@
-import { settingsResponse, type SettingsChanges } from '../../../../server/contract/discovery.ts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { settingsResponse, type SettingsChanges, type SettingsResponse } from '../../../../server/contract/discovery.ts';
 import type { GenderFilter } from '../../lib/constants.ts';
 import { api } from '../client.ts';
+import { queryClient } from '../queryClient.ts';
+import { queryKeys } from './keys.ts';
+
+const saveSettings = (changes: SettingsChanges) => api.post('/api/settings', settingsResponse, changes);
+
+/** The menu's server-side switches (private mode, bot notifications) and the stored gender preference. */
+export function useSettings(enabled: boolean) {
+  return useQuery({ queryKey: queryKeys.settings(), queryFn: () => api.get('/api/settings', settingsResponse), enabled });
+}
+
+/**
+ * A switch flipped in the menu: shown at once (the cache changes before the server answers), the server's
+ * answer kept, and the previous state put back if the server refuses.
+ */
+export function useSaveSettings() {
+  const client = useQueryClient();
+  const key = queryKeys.settings();
+  return useMutation({
+    mutationFn: saveSettings,
+    onMutate: async (changes) => {
+      await client.cancelQueries({ queryKey: key });
+      const before = client.getQueryData<SettingsResponse>(key);
+      if (before) client.setQueryData<SettingsResponse>(key, { ...before, ...changes });
+      return { before };
+    },
+    onSuccess: (saved) => client.setQueryData(key, saved),
+    onError: (_error, _changes, context) => {
+      if (context?.before) client.setQueryData(key, context.before);
+    },
+  });
+}
 
 /** The gender preference the server last confirmed in this page's life (saved once, not per search). */
 let syncedGender: GenderFilter | null = null;
 
-/** The menu's server-side switches (private mode, bot notifications) and the stored gender preference. */
-export const settingsQueries = {
-  load: () => api.get('/api/settings', settingsResponse),
-  save: (changes: SettingsChanges) => api.post('/api/settings', settingsResponse, changes),
-  /**
-   * The deck's gender filter is also who the user wants to be shown to (others' reciprocal rule reads it),
-   * so it is saved on the server with an explicit POST: once when the deck opens, and when the filter
-   * changes. Failures are left for the next try: the filter itself lives in the browser.
-   */
-  async syncGender(gender: GenderFilter): Promise<void> {
-    if (syncedGender === gender) return;
-    try {
-      syncedGender = (await settingsQueries.save({ preferred_gender: gender })).preferred_gender;
-    } catch {
-      syncedGender = null;
-    }
-  },
-};
+/**
+ * The deck's gender filter is also who the user wants to be shown to (others' reciprocal rule reads it),
+ * so it is saved on the server with an explicit POST: once when the deck opens, and when the filter
+ * changes. Failures are left for the next try: the filter itself lives in the browser. Called outside
+ * any screen's life (the deck's start, a tap in the menu), hence the shared client rather than a hook.
+ */
+export async function syncGender(gender: GenderFilter): Promise<void> {
+  if (syncedGender === gender) return;
+  try {
+    const saved = await saveSettings({ preferred_gender: gender });
+    syncedGender = saved.preferred_gender;
+    queryClient.setQueryData(queryKeys.settings(), saved);
+  } catch {
+    syncedGender = null;
+  }
+}

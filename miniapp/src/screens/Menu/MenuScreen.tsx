@@ -1,9 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { PublicConfig } from '../../../../server/contract/config.ts';
-import { loadPublicConfig } from '../../api/queries/config.ts';
-import { settingsQueries } from '../../api/queries/settings.ts';
+import { usePublicConfig } from '../../api/queries/config.ts';
+import { syncGender } from '../../api/queries/settings.ts';
 import { AgeRangeSlider } from '../../components/AgeRangeSlider.tsx';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher.tsx';
 import { Loading } from '../../components/States.tsx';
@@ -24,10 +23,7 @@ export default function MenuScreen() {
   const [dark, setDark] = useState(isDarkApplied);
   const [gender, setGender] = useState<GenderFilter>(storedGender);
   const [ageRange, setAgeRange] = useState<[number, number]>(storedAgeRange);
-  const [config, setConfig] = useState<PublicConfig | null>(null);
-  useEffect(() => {
-    void loadPublicConfig().then(setConfig);
-  }, []);
+  const config = usePublicConfig();
 
   if (session.status === 'loading') return <Loading />;
   const signedIn = session.status === 'signedIn';
@@ -86,7 +82,7 @@ export default function MenuScreen() {
                 onClick={() => {
                   setGender(g);
                   storeGender(g);
-                  if (profile) void settingsQueries.syncGender(g);
+                  if (profile) void syncGender(g);
                   platform().haptic('selection');
                 }}
               >

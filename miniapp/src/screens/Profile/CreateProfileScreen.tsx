@@ -2,10 +2,10 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { maxAge, maxBioLength, maxNameLength, maxPhotos, minAge } from '../../../../server/contract/profiles.ts';
-import { profileQueries } from '../../api/queries/profiles.ts';
+import { useCityCheck, useCreateProfile } from '../../api/queries/profiles.ts';
 import { ErrorLine } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
-import { cityHere, locateErrorText } from '../../lib/locate.ts';
+import { locateErrorText, useLocate } from '../../lib/locate.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
 import { AddPhotoButton } from './AddPhotoButton.tsx';
 import { PhotoCropper } from './PhotoCropper.tsx';
@@ -31,7 +31,10 @@ export default function CreateProfileScreen() {
   const [cityInput, setCityInput] = useState('');
   const [coords, setCoords] = useState<[number, number] | null>(null);
   const [manual, setManual] = useState(false);
-  const [locating, setLocating] = useState(false);
+  const locateMutation = useLocate();
+  const cityCheck = useCityCheck();
+  const createProfile = useCreateProfile();
+  const locating = locateMutation.isPending;
   const [bio, setBio] = useState('');
   const [photos, setPhotos] = useState<{ blob: Blob; url: string }[]>([]);
   const [cropping, setCropping] = useState<string | null>(null);
@@ -63,22 +66,21 @@ export default function CreateProfileScreen() {
     if (!problem) setStep((s) => Math.min(steps, s + 1));
   }
 
-  async function locate() {
+  function locate() {
     setError(null);
-    setLocating(true);
-    try {
-      const here = await cityHere();
-      setCity(here.city);
-      setCoords(here.coords);
-      // Spec section 9: a city found automatically moves straight on to the photos.
-      setStep(3);
-    } catch (failure) {
-      // Denied or failed: the spec's message, and the manual entry instead.
-      setError(locateErrorText(t, failure));
-      setManual(true);
-    } finally {
-      setLocating(false);
-    }
+    locateMutation.mutate(undefined, {
+      onSuccess: (here) => {
+        setCity(here.city);
+        setCoords(here.coords);
+        // Spec section 9: a city found automatically moves straight on to the photos.
+        setStep(3);
+      },
+      onError: (failure) => {
+        // Denied or failed: the spec's message, and the manual entry instead.
+        setError(locateErrorText(t, failure));
+        setManual(true);
+      },
+    });
   }
 
   async function checkCity() {
@@ -89,7 +91,7 @@ export default function CreateProfileScreen() {
       return;
     }
     try {
-      const found = await profileQueries.cityCheck(cityInput);
+      const found = await cityCheck.mutateAsync(cityInput);
       setCity(found.city);
       setCoords(found.coords);
     } catch (failure) {
@@ -102,10 +104,10 @@ export default function CreateProfileScreen() {
     setError(null);
     setProgress(0);
     try {
-      await profileQueries.create(
-        { name: name.trim(), age: Number(age), gender, city, bio, latitude: coords?.[0] ?? null, longitude: coords?.[1] ?? null, photos: photos.map((p) => p.blob) },
-        setProgress,
-      );
+      await createProfile.mutateAsync({
+        profile: { name: name.trim(), age: Number(age), gender, city, bio, latitude: coords?.[0] ?? null, longitude: coords?.[1] ?? null, photos: photos.map((p) => p.blob) },
+        onProgress: setProgress,
+      });
       await refresh(() => void navigate('/training', { replace: true }));
     } catch (failure) {
       setProgress(null);
@@ -152,7 +154,7 @@ export default function CreateProfileScreen() {
               {t('app.wizard.cityFound', { city })}
             </p>
           )}
-          <button type="button" className="button block" disabled={locating} onClick={() => void locate()}>
+          <button type="button" className="button block" disabled={locating} onClick={locate}>
             {locating ? t('app.common.wait') : t('app.wizard.useLocation')}
           </button>
           {!manual && (

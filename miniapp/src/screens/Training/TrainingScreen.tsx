@@ -1,15 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { searchResult } from '../../../../server/contract/discovery.ts';
-import { api } from '../../api/client.ts';
-import { useResource } from '../../api/useResource.ts';
-import { ErrorState, Loading } from '../../components/States.tsx';
-import { errorText } from '../../lib/errorText.ts';
+import { useTrainingCard } from '../../api/queries/search.ts';
+import { QueryView } from '../../components/States.tsx';
 import { SwipeCard } from '../Search/SwipeCard.tsx';
 import '../Search/Search.css';
 
-const loadSample = () => api.get('/api/training', searchResult);
 const steps = ['right', 'left', 'up', 'down', 'buttons', 'done'] as const;
 
 /**
@@ -18,7 +14,7 @@ const steps = ['right', 'left', 'up', 'down', 'buttons', 'done'] as const;
  */
 export default function TrainingScreen() {
   const { t } = useTranslation();
-  const [sample, reload] = useResource(loadSample);
+  const sample = useTrainingCard();
   const [index, setIndex] = useState(0);
   const step = steps[index] ?? 'done';
   const advanceIf = (expected: (typeof steps)[number]) => {
@@ -37,16 +33,18 @@ export default function TrainingScreen() {
         <span className="muted">{t('app.training.stepOf', { step: index + 1, total: steps.length })}</span> {t(`app.training.steps.${step}`)}
       </p>
       <div className="deck">
-        {sample.state === 'loading' && <Loading />}
-        {sample.state === 'error' && <ErrorState message={errorText(t, sample.error, 'app.search.failed')} onRetry={reload} />}
-        {sample.state === 'ready' && step !== 'done' && (
-          <SwipeCard
-            // A fresh card after each like or dislike; the same one while its details open and close.
-            key={Math.min(index, 2)}
-            card={sample.data}
-            onDecide={(liked) => advanceIf(liked ? 'right' : 'left')}
-            onExpand={(expanded) => advanceIf(expanded ? 'up' : 'down')}
-          />
+        {step !== 'done' && (
+          <QueryView query={sample} failedKey="app.search.failed">
+            {(card) => (
+              <SwipeCard
+                // A fresh card after each like or dislike; the same one while its details open and close.
+                key={Math.min(index, 2)}
+                card={card}
+                onDecide={(liked) => advanceIf(liked ? 'right' : 'left')}
+                onExpand={(expanded) => advanceIf(expanded ? 'up' : 'down')}
+              />
+            )}
+          </QueryView>
         )}
         {step === 'done' && (
           <div className="state">
