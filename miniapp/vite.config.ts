@@ -13,6 +13,13 @@ const repoRoot = path.resolve(import.meta.dirname, '..');
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react(), localesPlugin(path.join(repoRoot, 'locales')), compressPlugin()],
+  // The same aliases as tsconfig.json's `paths`: the shared contract and texts without ../../../../.
+  resolve: {
+    alias: {
+      '@contract': path.join(repoRoot, 'server', 'contract'),
+      '@locales': path.join(repoRoot, 'locales'),
+    },
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { csrfTokenResponse } from '../../../server/contract/accounts.ts';
-import { errorResponse } from '../../../server/contract/errors.ts';
+import { csrfTokenResponse } from '@contract/accounts.ts';
+import { errorResponse } from '@contract/errors.ts';
 import { readStored, storageKeys } from '../lib/storage.ts';
 import { ApiError } from './ApiError.ts';
 

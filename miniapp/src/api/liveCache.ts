@@ -1,9 +1,9 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { CurrentUserResponse } from '../../../server/contract/accounts.ts';
-import type { ChatListItem } from '../../../server/contract/chat.ts';
-import type { PersonListItem } from '../../../server/contract/discovery.ts';
-import { liveEventPayloads, type LiveEvent, type LiveEventType } from '../../../server/contract/events.ts';
+import type { CurrentUserResponse } from '@contract/accounts.ts';
+import type { ChatListItem } from '@contract/chat.ts';
+import type { PersonListItem } from '@contract/discovery.ts';
+import { liveEventPayloads, type LiveEvent, type LiveEventType } from '@contract/events.ts';
 import { onLiveEvent, onLiveOpen } from './liveEvents.ts';
 import { addToConversation, markMineRead, type Conversation } from './queries/chat.ts';
 import { queryKeys } from './queries/keys.ts';

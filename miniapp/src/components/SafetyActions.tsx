@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { reportReasons } from '../../../server/contract/discovery.ts';
+import { reportReasons } from '@contract/discovery.ts';
 import { useSafetyAction, type ReportReason, type SafetyAction } from '../api/queries/safety.ts';
 import { errorText } from '../lib/errorText.ts';
 import { BottomSheet } from './BottomSheet.tsx';

@@ -1,5 +1,5 @@
 import { createContext, startTransition, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { UserProfileSummary } from '../../../server/contract/profiles.ts';
+import type { UserProfileSummary } from '@contract/profiles.ts';
 import { publicKeys, queryKeys } from '../api/queries/keys.ts';
 import { queryClient } from '../api/queryClient.ts';
 import { readStored, storageKeys, writeStored } from '../lib/storage.ts';

@@ -9,7 +9,7 @@ import {
   startConversationResponse,
   type Message,
   type MessagesResponse,
-} from '../../../../server/contract/chat.ts';
+} from '@contract/chat.ts';
 import { api } from '../client.ts';
 import { queryKeys } from './keys.ts';
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { PublicConfig } from '../../../../server/contract/config.ts';
+import type { PublicConfig } from '@contract/config.ts';
 import { queryKeys } from './keys.ts';
 
 /**
@@ -11,7 +11,7 @@ export function usePublicConfig(enabled = true): PublicConfig | null {
   const { data } = useQuery({
     queryKey: queryKeys.config(),
     queryFn: async () => {
-      const [{ api }, { publicConfigResponse }] = await Promise.all([import('../client.ts'), import('../../../../server/contract/config.ts')]);
+      const [{ api }, { publicConfigResponse }] = await Promise.all([import('../client.ts'), import('@contract/config.ts')]);
       return api.get('/api/config', publicConfigResponse);
     },
     staleTime: Infinity,

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { likeResponse, personListItem, usersProfileResponse } from '../../../../server/contract/discovery.ts';
+import { likeResponse, personListItem, usersProfileResponse } from '@contract/discovery.ts';
 import { ApiError, api } from '../client.ts';
 import { forgetPerson, matchMade } from '../liveCache.ts';
 import { startConversation } from './chat.ts';

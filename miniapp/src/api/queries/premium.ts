@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { paymentResponse, plansResponse, subscriptionResponse, type Plan } from '../../../../server/contract/plans.ts';
+import { paymentResponse, plansResponse, subscriptionResponse, type Plan } from '@contract/plans.ts';
 import { platform } from '../../platform/index.ts';
 import { api } from '../client.ts';
 import { queryKeys } from './keys.ts';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { cityCheckResponse, getCityResponse } from '../../../../server/contract/location.ts';
-import { ownProfileResponse } from '../../../../server/contract/profiles.ts';
+import { cityCheckResponse, getCityResponse } from '@contract/location.ts';
+import { ownProfileResponse } from '@contract/profiles.ts';
 import { api } from '../client.ts';
 import { uploadForm } from '../upload.ts';
 import { queryKeys } from './keys.ts';

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import type { reportReasons } from '../../../../server/contract/discovery.ts';
+import type { reportReasons } from '@contract/discovery.ts';
 import { api } from '../client.ts';
 import { forgetPerson } from '../liveCache.ts';
 

@@ -1,6 +1,6 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { searchResult } from '../../../../server/contract/discovery.ts';
+import { searchResult } from '@contract/discovery.ts';
 import type { GenderFilter } from '../../lib/constants.ts';
 import { ApiError, api } from '../client.ts';
 import { queryKeys } from './keys.ts';

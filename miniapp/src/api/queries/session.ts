@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { currentUserResponse, messageResponse, sessionResponse, type CurrentUserResponse } from '../../../../server/contract/accounts.ts';
+import { currentUserResponse, messageResponse, sessionResponse, type CurrentUserResponse } from '@contract/accounts.ts';
 import { api } from '../client.ts';
 
 /** Accounts and sessions (server/features/accounts). The session itself is kept by session/SessionProvider.tsx. */

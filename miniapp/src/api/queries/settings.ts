@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { settingsResponse, type SettingsChanges, type SettingsResponse } from '../../../../server/contract/discovery.ts';
+import { settingsResponse, type SettingsChanges } from '@contract/discovery.ts';
 import type { GenderFilter } from '../../lib/constants.ts';
 import { api } from '../client.ts';
 import { queryClient } from '../queryClient.ts';
@@ -12,25 +12,12 @@ export function useSettings(enabled: boolean) {
   return useQuery({ queryKey: queryKeys.settings(), queryFn: () => api.get('/api/settings', settingsResponse), enabled });
 }
 
-/**
- * A switch flipped in the menu: shown at once (the cache changes before the server answers), the server's
- * answer kept, and the previous state put back if the server refuses.
- */
+/** Saves server-side switches; the cache takes the server's answer (the switch shows the change meanwhile). */
 export function useSaveSettings() {
   const client = useQueryClient();
-  const key = queryKeys.settings();
   return useMutation({
     mutationFn: saveSettings,
-    onMutate: async (changes) => {
-      await client.cancelQueries({ queryKey: key });
-      const before = client.getQueryData<SettingsResponse>(key);
-      if (before) client.setQueryData<SettingsResponse>(key, { ...before, ...changes });
-      return { before };
-    },
-    onSuccess: (saved) => client.setQueryData(key, saved),
-    onError: (_error, _changes, context) => {
-      if (context?.before) client.setQueryData(key, context.before);
-    },
+    onSuccess: (saved) => client.setQueryData(queryKeys.settings(), saved),
   });
 }
 

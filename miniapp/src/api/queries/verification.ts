@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { messageResponse } from '../../../../server/contract/accounts.ts';
+import { messageResponse } from '@contract/accounts.ts';
 import { api } from '../client.ts';
 
 /** The e-mail code (spec section 4): checking it, and asking for another. */

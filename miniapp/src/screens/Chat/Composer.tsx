@@ -1,7 +1,7 @@
 import { useState, type KeyboardEvent, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { maxMessageLength } from '../../../../server/contract/chat.ts';
+import { maxMessageLength } from '@contract/chat.ts';
 import { ApiError } from '../../api/client.ts';
 import { useSendMessage } from '../../api/queries/chat.ts';
 import { errorText } from '../../lib/errorText.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { Message } from '../../../../server/contract/chat.ts';
+import type { Message } from '@contract/chat.ts';
 import { markConversationRead } from '../../api/queries/chat.ts';
 
 /** Marks wait this long for more of a burst of arrivals: one request for the lot. */

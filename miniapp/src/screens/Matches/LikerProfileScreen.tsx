@@ -1,17 +1,16 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { MatchedProfile } from '../../../../server/contract/discovery.ts';
+import type { MatchedProfile } from '@contract/discovery.ts';
 import { ApiError } from '../../api/client.ts';
 import { useLikerProfile, useSwipe } from '../../api/queries/matches.ts';
 import { MatchOverlay } from '../../components/MatchOverlay.tsx';
+import { ProfileDetails } from '../../components/ProfileDetails.tsx';
 import { SafetyActions } from '../../components/SafetyActions.tsx';
 import { ErrorLine, Loading, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { platform } from '../../platform/index.ts';
-import { ProfileDetails } from './ProfileDetails.tsx';
 import { useProfileIdParam } from './profileIdParam.ts';
-import './Matches.css';
 
 /**
  * `/UsersProfileLiker/{profileId}` (spec section 9): someone who liked the user. Like makes a match (the

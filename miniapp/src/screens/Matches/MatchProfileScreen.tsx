@@ -4,12 +4,11 @@ import { useNavigate } from 'react-router';
 import { useStartChat } from '../../api/queries/chat.ts';
 import { useMatchProfile, useUnmatch } from '../../api/queries/matches.ts';
 import { ConfirmSheet } from '../../components/ConfirmSheet.tsx';
+import { ProfileDetails } from '../../components/ProfileDetails.tsx';
 import { SafetyActions } from '../../components/SafetyActions.tsx';
 import { ErrorLine, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
-import { ProfileDetails } from './ProfileDetails.tsx';
 import { useProfileIdParam } from './profileIdParam.ts';
-import './Matches.css';
 
 /** `/UsersProfile/{profileId}`: a match's profile with Start chat, Unmatch (confirmed) and safety. */
 export default function MatchProfileScreen() {

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSaveSettings, useSettings } from '../../api/queries/settings.ts';
 import { ErrorLine } from '../../components/States.tsx';
@@ -11,15 +12,24 @@ const switches: { key: Key; label: string; hint: string }[] = [
 
 /**
  * Notifications and private mode live on the server (the bot and the search honour them), so each flip
- * is saved at once; the switch shows the new state while saving and springs back if the server refuses
- * (api/queries/settings.ts).
+ * is saved at once; the switch shows the new state while saving (set in the same event, so the checkbox
+ * never flips back first) and springs back if the server refuses.
  */
 export function ServerSwitches({ hasProfile }: { hasProfile: boolean }) {
   const { t } = useTranslation();
   const settings = useSettings(hasProfile);
   const save = useSaveSettings();
   const failure = save.error ?? settings.error;
-  const saving = save.isPending ? save.variables : null;
+  /** Flipped and still being saved: shown instead of what the server last said. */
+  const [pending, setPending] = useState<Partial<Record<Key, boolean>>>({});
+
+  function flip(key: Key, value: boolean) {
+    setPending((shown) => ({ ...shown, [key]: value }));
+    void save
+      .mutateAsync({ [key]: value })
+      .catch(() => undefined)
+      .finally(() => setPending(({ [key]: _saved, ...rest }) => rest));
+  }
 
   return (
     <>
@@ -36,9 +46,9 @@ export function ServerSwitches({ hasProfile }: { hasProfile: boolean }) {
               role="switch"
               className="switch"
               data-setting={key}
-              disabled={!usable || saving?.[key] !== undefined}
-              checked={settings.data?.[key] ?? false}
-              onChange={(e) => save.mutate({ [key]: e.target.checked })}
+              disabled={!usable || pending[key] !== undefined}
+              checked={pending[key] ?? settings.data?.[key] ?? false}
+              onChange={(e) => flip(key, e.target.checked)}
             />
           </label>
         );

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { usePlans, useSubscription } from '../../api/queries/premium.ts';
+import { PlanList } from '../../components/PlanList.tsx';
 import { Loading, QueryView } from '../../components/States.tsx';
-import { PlanList } from '../Premium/PlanList.tsx';
 
 /** The plan cards under the pitch; a card opens that plan's details on /subscription. */
 function MenuPlans() {

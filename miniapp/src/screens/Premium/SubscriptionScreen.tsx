@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import type { Plan } from '../../../../server/contract/plans.ts';
+import type { Plan } from '@contract/plans.ts';
 import { usePayment, usePlans } from '../../api/queries/premium.ts';
+import { PlanList, usePlanCost, usePlanTitle } from '../../components/PlanList.tsx';
 import { EmptyState, ErrorLine, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { platform } from '../../platform/index.ts';
-import { PlanList, usePlanCost, usePlanTitle } from './PlanList.tsx';
 
 const benefits = ['likes', 'messages', 'whoLiked', 'support', 'boost'] as const;
 

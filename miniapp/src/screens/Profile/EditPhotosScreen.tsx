@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { maxPhotos, type OwnProfileResponse } from '../../../../server/contract/profiles.ts';
+import { maxPhotos, type OwnProfileResponse } from '@contract/profiles.ts';
 import { useEditPhotos, useOwnProfile } from '../../api/queries/profiles.ts';
 import { ErrorLine, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { OwnProfileResponse } from '../../../../server/contract/profiles.ts';
-import { genders, maxAge, maxBioLength, maxNameLength, minAge } from '../../../../server/contract/profiles.ts';
+import type { OwnProfileResponse } from '@contract/profiles.ts';
+import { genders, maxAge, maxBioLength, maxNameLength, minAge } from '@contract/profiles.ts';
 import { useCityCheck, useEditProfile, useOwnProfile } from '../../api/queries/profiles.ts';
 import { ErrorLine, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';

@@ -3,11 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useDeleteProfile, useOwnProfile } from '../../api/queries/profiles.ts';
 import { ConfirmSheet } from '../../components/ConfirmSheet.tsx';
+import { ProfileDetails } from '../../components/ProfileDetails.tsx';
 import { ErrorLine, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
-import { ProfileDetails } from '../Matches/ProfileDetails.tsx';
-import '../Matches/Matches.css';
 
 /** `/profile` (spec section 2): the own profile as others see it, with Edit and Delete (confirmed). */
 export default function OwnProfileScreen() {

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { MatchedProfile } from '../../../../server/contract/discovery.ts';
+import type { MatchedProfile } from '@contract/discovery.ts';
 import { ApiError } from '../../api/client.ts';
 import { useSwipe } from '../../api/queries/matches.ts';
 import { fetchDeckCard, type Card } from '../../api/queries/search.ts';
