@@ -1,4 +1,5 @@
 import { createContext, startTransition, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { CurrentUserResponse } from '@contract/accounts.ts';
 import type { UserProfileSummary } from '@contract/profiles.ts';
 import { publicKeys, queryKeys } from '../api/queries/keys.ts';
 import { queryClient } from '../api/queryClient.ts';
@@ -30,28 +31,24 @@ interface SessionContextValue {
 
 const SessionContext = createContext<SessionContextValue | null>(null);
 
-async function fetchSession(): Promise<Session> {
+async function fetchSession(): Promise<{ session: Session; user: CurrentUserResponse }> {
   // Loaded after the first paint: the API client and the contract (zod) are not needed to draw the landing.
   const { fetchCurrentUser } = await import('../api/queries/session.ts');
   // The token this request carries, read before it goes: one stored while it is under way (the token
   // page) must not be judged, and forgotten, by an answer to a request sent without it.
   const sent = readStored(storageKeys.jwtToken);
-  // Fetched directly, not through the cache's fetchQuery: that would hand a check started later the answer
-  // to one already under way (sent without the token just stored, or before the sign-in just made).
+  // Fetched directly, not through the cache's own fetching: that would hand a check started later the
+  // answer to one already under way (sent without the token just stored, or before the sign-in just made).
   const user = await fetchCurrentUser();
-  queryClient.setQueryData(queryKeys.currentUser(), user);
   const tokenOnly = sent !== null;
   if (!user.authorized) {
     // A stored token the server no longer accepts (logged out elsewhere, expired): forget it.
     if (tokenOnly && readStored(storageKeys.jwtToken) === sent) writeStored(storageKeys.jwtToken, null);
-    return { status: 'anonymous' };
+    return { session: { status: 'anonymous' }, user };
   }
   return {
-    status: 'signedIn',
-    userId: user.user_id,
-    verified: user.user_verified,
-    profile: user.user_verified ? user.userprofile : null,
-    tokenOnly,
+    session: { status: 'signedIn', userId: user.user_id, verified: user.user_verified, profile: user.user_verified ? user.userprofile : null, tokenOnly },
+    user,
   };
 }
 
@@ -86,9 +83,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const refresh = useCallback(async (alongside?: () => void) => {
     const ticket = ++latest.current;
     try {
-      const next = await fetchSession();
+      const { session: next, user } = await fetchSession();
       if (ticket !== latest.current) return next;
       forgetOtherSessionData(current.current, next);
+      // Kept in the cache too, for what reads it outside React (the live events need the own profile id).
+      queryClient.setQueryData(queryKeys.currentUser(), user);
       if (alongside) {
         // React Router navigates in a transition; the session must change in that same transition.
         startTransition(() => {

@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+// Spec section 5: the server's own rule, checked before sending.
+import { passwordRule } from '@contract/accounts.ts';
 import { loadCsrfToken } from '../../api/client.ts';
 import { useRegister } from '../../api/queries/session.ts';
 import { ExternalSignIn } from '../../components/ExternalSignIn.tsx';
 import { ErrorLine } from '../../components/States.tsx';
-import { passwordRule, privacyWarningMs } from '../../lib/constants.ts';
+import { privacyWarningMs } from '../../lib/constants.ts';
 import { errorText } from '../../lib/errorText.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
 
