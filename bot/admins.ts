@@ -1,36 +1,18 @@
 import type { Api, InlineKeyboard } from 'grammy';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import { defaultLanguage, translatorFor, type Language } from '../locales/index.ts';
 import type { AdminService } from '../server/features/admin/adminService.ts';
 import { reportAlert } from './features/admin.ts';
+import type { TelegramUserService } from '../server/features/telegram/telegramUsers.ts';
 import type { Logger } from '../server/logger.ts';
-
-/** ADMIN_TELEGRAM_IDS: Telegram user ids, separated by commas or spaces; anything else is ignored. */
-export function parseAdminIds(value: string | undefined): number[] {
-  return (value ?? '')
-    .split(/[\s,]+/)
-    .filter((v) => /^\d{1,15}$/.test(v))
-    .map(Number);
-}
 
 /**
  * Sends one message to every admin, each in the language of their own Iskra account (Russian when they
  * have none). One admin who blocked the bot does not keep the others from hearing; answers how many did.
  */
-export function adminMessenger(api: Api, adminIds: readonly number[], db: Kysely<Database>, logger: Logger) {
+export function adminMessenger(api: Api, adminIds: readonly number[], users: Pick<TelegramUserService, 'languagesOf'>, logger: Logger) {
   return async (text: (language: Language) => string, keyboard?: (language: Language) => InlineKeyboard): Promise<number> => {
     if (adminIds.length === 0) return 0;
-    const rows = await db
-      .selectFrom('users')
-      .select(['telegram_id', 'language'])
-      .where(
-        'telegram_id',
-        'in',
-        adminIds.map((id) => String(id)),
-      )
-      .execute();
-    const languages = new Map(rows.map((r) => [r.telegram_id, r.language]));
+    const languages = await users.languagesOf(adminIds);
     let reached = 0;
     for (const id of adminIds) {
       try {

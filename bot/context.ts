@@ -4,10 +4,13 @@ import type { Language } from '../locales/index.ts';
 import type { TelegramUserService } from '../server/features/telegram/telegramUsers.ts';
 import type { Logger } from '../server/logger.ts';
 import type { AdminService } from '../server/features/admin/adminService.ts';
-import type { StarsSettlement } from './features/payments.ts';
+import type { PremiumService } from '../server/features/premium/service.ts';
 
 /** What the bot needs from the accounts side: the same Telegram-keyed accounts the Mini App signs in to. */
 export type BotUsers = Pick<TelegramUserService, 'ensure' | 'markBotStarted' | 'markUnreachable' | 'setLanguage'>;
+
+/** What the Stars purchase features need from the premium side (the pre-checkout check, the crediting). */
+export type StarsSettlement = Pick<PremiumService, 'checkStarsCheckout' | 'settleStars' | 'subscription'>;
 
 export interface BotDeps {
   token: string;

@@ -15,12 +15,11 @@
 import { Api } from 'grammy';
 import { openDatabase, toolLockWaitMs } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { systemClock } from '../server/clock.ts';
+import { servicesFromEnv } from '../server/composition.ts';
 import { loadEnv } from '../server/env.ts';
 import { AppError } from '../server/errors.ts';
-import { AdminService } from '../server/features/admin/adminService.ts';
 import { starsApiFor } from '../server/features/premium/stars.ts';
-import { yookassaFromEnv } from '../server/features/premium/yookassaSetup.ts';
+import { createLogger } from '../server/logger.ts';
 
 const [command = '', ...args] = process.argv.slice(2);
 const usage = () => {
@@ -37,10 +36,10 @@ const handle = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, lock
 await migrateToLatest(handle.db, handle.schema);
 // Refunds go through the same provider settings as the server's: BOT_TOKEN and TELEGRAM_API_ROOT for Stars,
 // PAYMENT_PROVIDER=yookassa with YOOKASSA_SHOP_ID, YOOKASSA_SECRET_KEY and YOOKASSA_API_URL for rubles.
-const admin = new AdminService(handle.db, systemClock, {
+const { services } = servicesFromEnv(env, handle, createLogger(env.LOG_LEVEL, process.stderr), {
   stars: env.BOT_TOKEN ? starsApiFor(new Api(env.BOT_TOKEN, { apiRoot: env.TELEGRAM_API_ROOT })) : undefined,
-  yookassa: yookassaFromEnv(env)?.client,
 });
+const admin = services.admin;
 const print = (value: unknown) => console.log(JSON.stringify(value));
 
 try {

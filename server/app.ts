@@ -4,13 +4,13 @@ import { koaBody } from 'koa-body';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { chatRoutes } from './features/chat/routes.ts';
 import { dataRightsRoutes } from './features/dataRights/routes.ts';
-import { premiumRoutes } from './features/premium/routes.ts';
+import { premiumCsrfExemptions, premiumRoutes } from './features/premium/routes.ts';
 import { safetyRoutes } from './features/safety/routes.ts';
 import { searchRoutes } from './features/search/routes.ts';
 import { swipeRoutes } from './features/swipes/routes.ts';
 import { eventRoutes } from './features/events/routes.ts';
 import { googleAuthRoutes } from './features/google/routes.ts';
-import { telegramAuthRoutes } from './features/telegram/routes.ts';
+import { telegramAuthRoutes, telegramCsrfExemptPaths } from './features/telegram/routes.ts';
 import { configRoutes } from './features/config/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { uploadRoutes } from './features/photos/routes.ts';
@@ -23,15 +23,21 @@ import { errorHandler } from './http/errorHandler.ts';
 import { securityHeaders } from './http/securityHeaders.ts';
 import { staticApp } from './http/staticApp.ts';
 import { emptyPublicConfig } from './contract/config.ts';
-import { buildServices, type AppDeps } from './services.ts';
+import { buildServices, type AppDeps, type Services } from './services.ts';
+
+/** Where Telegram posts updates in webhook mode (authenticated by its secret header, not a cookie). */
+const telegramWebhookPath = '/telegram/webhook';
 
 /** JSON bodies of the API are small; uploads get their own limits on their own routes. */
 const jsonLimit = '64kb';
 
 /** The whole HTTP app, without listening: main.ts listens, tests listen on a random port. */
-export function createApp(deps: AppDeps): Koa<AppState> {
-  const services = buildServices(deps);
-  const app = new Koa<AppState>({ proxy: deps.trustProxy ?? false });
+export function createApp(deps: AppDeps, services: Services = buildServices(deps)): Koa<AppState> {
+  const hops = deps.trustedProxyHops ?? 0;
+  // ctx.ip is then the address our outermost proxy saw, counted from the right of X-Forwarded-For: Koa's
+  // default (the leftmost entry) is whatever the client wrote there. Every reader of the client address
+  // (login throttle, YooKassa's allow-list, session devices) uses ctx.ip and nothing else.
+  const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true; // errors are logged once, by errorHandler
 
   const api = new Router<AppState>({ prefix: '/api' });
@@ -52,13 +58,18 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   googleAuthRoutes(api, services);
   configRoutes(api, deps.publicConfig ?? emptyPublicConfig);
 
-  app.use(securityHeaders());
+  app.use(securityHeaders({ https: services.cookies.secure }));
   app.use(errorHandler(deps.logger));
   // The built React app, for every GET the API does not answer (SPA fallback); none without a dist folder.
   if (deps.frontendDist) app.use(staticApp(deps.frontendDist));
   // Who is asking and whether a cookie request is same-site, decided before any body is read.
   app.use(sessionLoader(services.sessions, services.cookies));
-  app.use(services.csrf.middleware());
+  app.use(
+    services.csrf.middleware({
+      paths: [...telegramCsrfExemptPaths, ...premiumCsrfExemptions.paths, ...(deps.telegramWebhook ? [telegramWebhookPath] : [])],
+      prefixes: premiumCsrfExemptions.prefixes,
+    }),
+  );
   app.use(
     koaBody({
       json: true,
@@ -71,7 +82,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   if (deps.telegramWebhook) {
     // Authenticated by Telegram's secret header, not by a session (checked by the handler; CSRF-exempt).
     const telegram = new Router<AppState>();
-    telegram.post('/telegram/webhook', deps.telegramWebhook);
+    telegram.post(telegramWebhookPath, deps.telegramWebhook);
     app.use(telegram.routes());
   }
   app.use(api.routes());

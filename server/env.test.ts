@@ -31,6 +31,23 @@ describe('environment', () => {
     expect(parseEnv({ BOT_MODE: '' }).BOT_MODE).toBe('off');
   });
 
+  it('trusts one proxy hop with TRUST_PROXY unless TRUST_PROXY_HOPS says more, and none without it', () => {
+    expect(parseEnv({}).TRUST_PROXY_HOPS).toBe(0);
+    expect(parseEnv({ TRUST_PROXY: 'true' }).TRUST_PROXY_HOPS).toBe(1);
+    expect(parseEnv({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '2' }).TRUST_PROXY_HOPS).toBe(2);
+    expect(() => parseEnv({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '0' })).toThrow(/TRUST_PROXY_HOPS/);
+    expect(() => parseEnv({ TRUST_PROXY_HOPS: '2' })).toThrow(/TRUST_PROXY_HOPS: has no effect without TRUST_PROXY=true/);
+  });
+
+  it('offers the free test checkout only on http unless PAYMENT_PROVIDER=test is set explicitly', () => {
+    expect(parseEnv({}).PAYMENT_PROVIDER).toBe('test');
+    expect(parseEnv({ PUBLIC_URL: 'https://iskra.example' }).PAYMENT_PROVIDER).toBe('off');
+    expect(parseEnv({ PUBLIC_URL: 'https://iskra.example', PAYMENT_PROVIDER: '' }).PAYMENT_PROVIDER).toBe('off');
+    expect(parseEnv({ PUBLIC_URL: 'https://iskra.example', PAYMENT_PROVIDER: 'test' }).PAYMENT_PROVIDER).toBe('test');
+    expect(parseEnv({ PAYMENT_PROVIDER: 'off' }).PAYMENT_PROVIDER).toBe('off');
+    expect(() => parseEnv({ PAYMENT_PROVIDER: 'free' })).toThrow(/PAYMENT_PROVIDER/);
+  });
+
   it('treats empty values as unset, as an .env file with blank lines writes them', () => {
     expect(parseEnv({ SMTP_URL: '', DATABASE_URL: ' ' }).SMTP_URL).toBeUndefined();
   });

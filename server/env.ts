@@ -31,6 +31,9 @@ const envSchema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
+  // How many reverse proxies of ours stand in front, each appending the address it saw to X-Forwarded-For.
+  // Unset: 1 with TRUST_PROXY. Anything further left was written by the client and is not believed.
+  TRUST_PROXY_HOPS: optionalString.pipe(z.coerce.number<string | undefined>().int().min(1).max(10).optional()),
   BOT_TOKEN: optionalString,
   BOT_USERNAME: optionalString,
   // Unset: polling when BOT_TOKEN is set, else off (see below).
@@ -38,7 +41,9 @@ const envSchema = z.object({
   TELEGRAM_API_ROOT: httpUrl.default('https://api.telegram.org'),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_JWKS_URL: httpUrl.default('https://www.googleapis.com/oauth2/v3/certs'),
-  PAYMENT_PROVIDER: z.enum(['test', 'yookassa']).default('test'),
+  // Unset: the built-in test checkout on http (development), and no web payments at all on https, since the
+  // test checkout grants premium for free; a public site must choose `test` explicitly (see below).
+  PAYMENT_PROVIDER: optionalString.pipe(z.enum(['test', 'yookassa', 'off']).optional()),
   YOOKASSA_SHOP_ID: optionalString,
   YOOKASSA_SECRET_KEY: optionalString,
   YOOKASSA_API_URL: httpUrl.default('https://api.yookassa.ru/v3'),
@@ -52,13 +57,22 @@ const envSchema = z.object({
   CRON: z.enum(['on', 'off']).default('on'),
 })
   .superRefine((env, ctx) => {
+    if (env.TRUST_PROXY_HOPS !== undefined && !env.TRUST_PROXY) {
+      ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY_HOPS'], message: 'has no effect without TRUST_PROXY=true' });
+    }
     if (env.PAYMENT_PROVIDER === 'yookassa') {
       for (const key of ['YOOKASSA_SHOP_ID', 'YOOKASSA_SECRET_KEY'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENT_PROVIDER=yookassa' });
       }
     }
   })
-  .transform((env) => ({ ...env, BOT_MODE: env.BOT_MODE ?? (env.BOT_TOKEN ? 'polling' : 'off') }));
+  .transform((env) => ({
+    ...env,
+    BOT_MODE: env.BOT_MODE ?? (env.BOT_TOKEN ? 'polling' : 'off'),
+    // 0: no proxy is trusted and the socket's address is the client's.
+    TRUST_PROXY_HOPS: env.TRUST_PROXY ? (env.TRUST_PROXY_HOPS ?? 1) : 0,
+    PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? (new URL(env.PUBLIC_URL).protocol === 'https:' ? 'off' : 'test'),
+  }));
 
 export type Env = z.output<typeof envSchema> & { SESSION_SECRET: string };
 

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,19 +8,11 @@ import en from '../locales/en.json' with { type: 'json' };
 import { webhookSecret } from '../bot/webhook.ts';
 import { testBotToken } from './test/telegramSigning.ts';
 import { TelegramStandIn } from './test/telegramStandIn.ts';
+import { freePort } from './test/freePort.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 const sessionSecret = 'process-test-secret-that-is-long-enough-000';
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Runs one of package.json's commands (tsx on a script, as `npm start` and `npm run` do) with `env`. */
 function run(script: string, env: Record<string, string>, args: string[] = []): { child: ChildProcess; output: () => string } {
@@ -77,6 +68,8 @@ describe('the server process with a bot token (npm start)', () => {
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ status: 'ok', database: 'ok', bot: 'ok' });
       expect(server.output()).toContain('Telegram bot: polling');
+      // https and no PAYMENT_PROVIDER: no free test checkout on a public site, and the log says so.
+      expect(server.output()).toContain('web payments are off');
       expect(server.output()).not.toContain(testBotToken);
       // Graceful stop: in-flight work finishes, the database is closed, and the exit code says so.
       const exited = once(server.child, 'exit') as Promise<[number | null]>;

@@ -1,31 +1,26 @@
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { launchBot } from '../bot/launch.ts';
+import type { Api } from 'grammy';
+import { adminMessenger, reportAlerter } from '../bot/admins.ts';
+import { launchBot, type BotStatus } from '../bot/launch.ts';
 import { createTelegramNotifier } from '../bot/notifier.ts';
-import { NotificationWorker } from './features/notifications/worker.ts';
 import { openDatabase } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createApp } from './app.ts';
-import { PostgresEventBus } from './features/events/eventBus.ts';
+import { frontendDist, servicesFromEnv } from './composition.ts';
 import { EnvError, loadEnv } from './env.ts';
-import { systemClock } from './clock.ts';
-import { createLogger } from './logger.ts';
-import { TelegramUserService } from './features/telegram/telegramUsers.ts';
-import { createLogMailer, createSmtpMailer } from './mail/mailer.ts';
+import { PostgresEventBus } from './features/events/eventBus.ts';
 import { jobContextFor } from './features/jobs/jobContext.ts';
 import { jobs } from './features/jobs/jobs.ts';
-import { yookassaFromEnv } from './features/premium/yookassaSetup.ts';
-import { PremiumService } from './features/premium/service.ts';
-import { starsApiFor } from './features/premium/stars.ts';
 import { startScheduler } from './features/jobs/scheduler.ts';
-import { AdminService } from './features/admin/adminService.ts';
-import { adminMessenger, parseAdminIds, reportAlerter } from '../bot/admins.ts';
+import { NotificationWorker } from './features/notifications/worker.ts';
+import { starsApiOnceLaunched } from './features/premium/stars.ts';
+import { answerClientErrorsInJson } from './http/clientErrors.ts';
+import { createLogger } from './logger.ts';
 
-/** Built by `npm run build` (and by `npm start` when missing or stale, see scripts/ensure-frontend.ts). */
-const frontendDist = path.resolve(import.meta.dirname, '../miniapp/dist');
-
-/** The only place that builds real things: environment, database, mail, HTTP server. */
+/**
+ * The composition root: the only place that builds real things (environment, database, mail, the bot, the
+ * HTTP server) and every service, once (composition.ts), handed to the app, the bot and the jobs alike.
+ */
 async function main(): Promise<void> {
   const env = loadEnv();
   const logger = createLogger(env.LOG_LEVEL);
@@ -36,68 +31,57 @@ async function main(): Promise<void> {
 
   // Several processes on one PostgreSQL database tell each other of new events through LISTEN/NOTIFY.
   const eventBus = dialect === 'postgres' && env.DATABASE_URL ? await PostgresEventBus.start(env.DATABASE_URL, schema ?? 'public', logger) : undefined;
-  const mailer = env.SMTP_URL ? createSmtpMailer(env.SMTP_URL, env.MAIL_FROM) : createLogMailer(logger);
-  const adminIds = parseAdminIds(env.ADMIN_TELEGRAM_IDS);
-  const admin = new AdminService(db, systemClock);
+  const stopping = new AbortController();
+  // The bot needs the services (accounts, Stars settlement, admin tools) and some services need the bot's
+  // client (Stars invoices, notifications, report alerts): the services reach the bot through `launched`,
+  // filled in once the bot exists, a few lines below.
+  const launched: { api?: Api; status?: () => Promise<BotStatus>; notifications?: NotificationWorker; reportAlert?: (reportId: number) => void } = {};
+  const botRuns = env.BOT_TOKEN !== undefined && env.BOT_MODE !== 'off';
+  const { deps, services } = servicesFromEnv(env, handle, logger, {
+    ...(eventBus ? { eventBus } : {}),
+    stars: botRuns ? starsApiOnceLaunched(() => launched.api) : undefined,
+    notificationsQueued: () => void launched.notifications?.kick(),
+    reportFiled: (reportId) => launched.reportAlert?.(reportId),
+    botStatus: () => launched.status?.() ?? Promise.resolve('off'),
+    shutdownSignal: stopping.signal,
+  });
+  const adminIds = deps.adminTelegramIds ?? [];
   const bot = launchBot({
     botToken: env.BOT_TOKEN,
     mode: env.BOT_MODE,
     apiRoot: env.TELEGRAM_API_ROOT,
     publicUrl: env.PUBLIC_URL,
     sessionSecret: env.SESSION_SECRET,
-    users: new TelegramUserService(db, systemClock),
+    users: services.telegramUsers,
     logger,
-    admins: { ids: adminIds, service: admin },
-    // The bot settles Stars purchases on the same data the app's payments write.
-    stars: new PremiumService(db, dialect, systemClock, env.SESSION_SECRET, env.PAYMENT_PROVIDER === 'test', { logger }),
+    admins: { ids: adminIds, service: services.admin },
+    // The bot settles Stars purchases with the same premium service the app's payments use.
+    stars: services.premium,
   });
+  const tellAdmins = bot.api && adminIds.length > 0 ? adminMessenger(bot.api, adminIds, services.telegramUsers, logger) : undefined;
+  launched.api = bot.api;
+  launched.status = () => bot.status();
   // Bot notifications leave through a queue drained here, never inside a request.
-  const notifications = bot.api ? new NotificationWorker(db, createTelegramNotifier(bot.api, env.PUBLIC_URL), systemClock, logger) : undefined;
-  const stopping = new AbortController();
-  const app = createApp({
-    db,
-    dialect,
-    databaseProbe: handle.probe,
-    logger,
-    mailer,
-    uploadsDir: path.join(env.DATA_DIR, 'uploads'),
-    publicUrl: env.PUBLIC_URL,
-    sessionSecret: env.SESSION_SECRET,
-    trustProxy: env.TRUST_PROXY,
-    testPaymentProvider: env.PAYMENT_PROVIDER === 'test',
-    yookassa: yookassaFromEnv(env),
-    stars: bot.api ? starsApiFor(bot.api) : undefined,
-    adminTelegramIds: adminIds,
-    ...(eventBus ? { eventBus } : {}),
-    botToken: env.BOT_TOKEN,
-    google: env.GOOGLE_CLIENT_ID ? { clientId: env.GOOGLE_CLIENT_ID, jwksUrl: env.GOOGLE_JWKS_URL } : undefined,
-    telegramWebhook: bot.webhook,
-    ...(notifications ? { notificationsQueued: () => void notifications.kick() } : {}),
-    ...(bot.api && adminIds.length > 0 ? { reportFiled: reportAlerter(adminMessenger(bot.api, adminIds, db, logger), admin, logger) } : {}),
-    frontendDist: existsSync(frontendDist) ? frontendDist : undefined,
-    botStatus: () => bot.status(),
-    shutdownSignal: stopping.signal,
-    publicConfig: {
-      google_client_id: env.GOOGLE_CLIENT_ID ?? null,
-      bot_username: env.BOT_USERNAME ?? null,
-      telegram_bot_id: env.BOT_TOKEN ? Number(env.BOT_TOKEN.split(':')[0]) || null : null,
-      support_email: env.SUPPORT_EMAIL ?? null,
-      support_telegram: env.SUPPORT_TELEGRAM ?? null,
-      legal_name: env.LEGAL_NAME ?? null,
-      legal_inn: env.LEGAL_INN ?? null,
-      legal_ogrnip: env.LEGAL_OGRNIP ?? null,
-    },
-  });
-  if (!existsSync(frontendDist)) logger.warn({ frontendDist }, 'no built front end: serving the API only (npm run build)');
+  launched.notifications = bot.api ? new NotificationWorker(db, createTelegramNotifier(bot.api, env.PUBLIC_URL), services.clock, logger) : undefined;
+  launched.reportAlert = tellAdmins ? reportAlerter(tellAdmins, services.admin, logger) : undefined;
+  const notifications = launched.notifications;
+  const app = createApp({ ...deps, telegramWebhook: bot.webhook }, services);
+  if (env.PAYMENT_PROVIDER === 'off') {
+    logger.warn('web payments are off: POST /api/payment answers payments_unavailable (PAYMENT_PROVIDER=yookassa takes payments; unset on an https PUBLIC_URL means off)');
+  } else if (env.PAYMENT_PROVIDER === 'test' && env.PUBLIC_URL.startsWith('https:')) {
+    logger.warn('PAYMENT_PROVIDER=test on a public site: the test checkout grants premium without any payment');
+  }
+  if (!deps.frontendDist) logger.warn({ frontendDist }, 'no built front end: serving the API only (npm run build)');
 
   const server = app.listen(env.PORT, env.HOST);
+  answerClientErrorsInJson(server);
   await once(server, 'listening');
   logger.info({ url: env.PUBLIC_URL, port: env.PORT }, 'Iskra is listening');
   bot.startPolling();
   notifications?.start();
   // CRON=off for extra processes that should only serve requests (the job locks make it optional).
   const scheduler =
-    env.CRON === 'on' ? startScheduler(jobs, jobContextFor(handle, env, logger, bot.api)) : undefined;
+    env.CRON === 'on' ? startScheduler(jobs, jobContextFor(handle, services, { dataDir: env.DATA_DIR, publicUrl: env.PUBLIC_URL }, tellAdmins)) : undefined;
   if (!scheduler) logger.info('CRON=off: scheduled jobs do not run in this process');
 
   // Stop taking requests, let those in flight finish (event streams are cut: clients reconnect elsewhere),

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import type { Middleware } from 'koa';
 import type { Kysely } from 'kysely';
 import type { PublicConfig } from './contract/config.ts';
@@ -7,9 +8,9 @@ import { systemClock, type Clock } from './clock.ts';
 import { AccountService } from './features/accounts/service.ts';
 import { GoogleIdTokenVerifier } from './features/google/idToken.ts';
 import { GoogleSignInService } from './features/google/service.ts';
-import { telegramCsrfExemptPaths } from './features/telegram/routes.ts';
 import { TelegramAuthService } from './features/telegram/service.ts';
 import { TelegramUserService } from './features/telegram/telegramUsers.ts';
+import { LoginDevices } from './features/accounts/loginDevices.ts';
 import { LoginThrottle } from './features/accounts/loginThrottle.ts';
 import { PasswordHasher } from './features/accounts/passwords.ts';
 import { DataRightsService } from './features/dataRights/service.ts';
@@ -23,11 +24,11 @@ import { SearchService } from './features/search/service.ts';
 import { SwipeService } from './features/swipes/service.ts';
 import { RateCounter } from './features/rateLimits/rateCounter.ts';
 import { ChatService } from './features/chat/service.ts';
+import { AdminService } from './features/admin/adminService.ts';
 import { PremiumService } from './features/premium/service.ts';
 import type { YooKassaClient } from './features/premium/yookassa.ts';
 import type { StarsApi } from './features/premium/stars.ts';
 import type { AddressRanges } from './features/premium/addressRanges.ts';
-import { yookassaNotifyPath } from './features/premium/routes.ts';
 import { InProcessEventBus, type EventBus } from './features/events/eventBus.ts';
 import { Csrf } from './http/csrf.ts';
 import type { CookiePolicy } from './http/sessionCookie.ts';
@@ -44,10 +45,15 @@ export interface AppDeps {
   mailer: Mailer;
   /** Where photo files live (DATA_DIR/uploads). */
   uploadsDir: string;
+  /** Where uploads are written while they arrive (removed when their request ends); the system's when unset. */
+  uploadTempDir?: string;
   publicUrl: string;
   sessionSecret: string;
-  /** Believe X-Forwarded-For / -Proto: only behind a proxy that sets them. */
-  trustProxy?: boolean;
+  /**
+   * How many reverse proxies of ours stand in front (TRUST_PROXY_HOPS); 0 or unset: none, and
+   * X-Forwarded-* headers are ignored. The client address is the one our outermost proxy appended.
+   */
+  trustedProxyHops?: number;
   clock?: Clock;
   passwords?: PasswordHasher;
   /** How event streams learn of new events; in-process unless PostgreSQL's LISTEN/NOTIFY is given. */
@@ -80,10 +86,16 @@ export interface AppDeps {
   reportFiled?: (reportId: number) => void;
 }
 
-/** The services every feature's routes call, built once per app from its deps. */
+/**
+ * Every service, built once from the deps by buildServices: server/main.ts (the composition root) builds
+ * them and hands the same instances to the HTTP app, the bot and the scheduled jobs; the CLIs build them
+ * the same way.
+ */
 export interface Services {
   db: Kysely<Database>;
+  dialect: Dialect;
   logger: Logger;
+  mailer: Mailer;
   clock: Clock;
   cookies: CookiePolicy;
   csrf: Csrf;
@@ -92,6 +104,7 @@ export interface Services {
   dataRights: DataRightsService;
   verification: VerificationService;
   photoStore: PhotoStore;
+  uploadTempDir: string;
   profiles: ProfileService;
   search: SearchService;
   swipes: SwipeService;
@@ -99,6 +112,7 @@ export interface Services {
   chat: ChatService;
   eventBus: EventBus;
   premium: PremiumService;
+  admin: AdminService;
   yookassaRanges: AddressRanges | undefined;
   telegramUsers: TelegramUserService;
   telegramAuth: TelegramAuthService;
@@ -107,9 +121,6 @@ export interface Services {
   databaseProbe: () => Promise<'ok' | 'busy'>;
   shutdownSignal: AbortSignal;
 }
-
-/** Paths that do not use the session cookie and so need no CSRF token (webhooks, token sign-in). */
-const csrfExemptPaths = new Set<string>([...telegramCsrfExemptPaths, '/telegram/webhook', yookassaNotifyPath]);
 
 export function buildServices(deps: AppDeps): Services {
   const clock = deps.clock ?? systemClock;
@@ -126,22 +137,22 @@ export function buildServices(deps: AppDeps): Services {
   const search = new SearchService(deps.db, clock, rates);
   return {
     db: deps.db,
+    dialect: deps.dialect,
     logger: deps.logger,
+    mailer: deps.mailer,
     clock,
     cookies,
     csrf: new Csrf({
       ...cookies,
       secret: deps.sessionSecret,
       publicOrigin: publicUrl.origin,
-      exemptPaths: csrfExemptPaths,
-      // The test checkout stands in for a payment provider's page: its link is the credential, no cookie.
-      exemptPrefixes: ['/api/payments/test/checkout/'],
     }),
     sessions,
-    accounts: new AccountService(deps.db, passwords, sessions, throttle, clock),
+    accounts: new AccountService(deps.db, passwords, sessions, throttle, new LoginDevices(deps.sessionSecret), clock),
     dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl),
     verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
     photoStore,
+    uploadTempDir: deps.uploadTempDir ?? tmpdir(),
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger),
     search,
     swipes: new SwipeService(deps.db, clock, eventBus, search, deps.notificationsQueued),
@@ -160,6 +171,8 @@ export function buildServices(deps: AppDeps): Services {
         adminTelegramIds: deps.adminTelegramIds,
       },
     ),
+    // Refunds go back through the same provider settings as the payments: Stars through the bot, rubles through YooKassa.
+    admin: new AdminService(deps.db, clock, { stars: deps.stars, yookassa: deps.yookassa?.client }),
     yookassaRanges: deps.yookassa?.allowedRanges,
     eventBus,
     telegramUsers,

@@ -1,10 +1,7 @@
 import { Composer } from 'grammy';
 import { isLanguage, translatorFor } from '../../locales/index.ts';
-import type { PremiumService } from '../../server/features/premium/service.ts';
 import type { Logger } from '../../server/logger.ts';
-import type { BotContext } from '../context.ts';
-
-export type StarsSettlement = Pick<PremiumService, 'checkStarsCheckout' | 'settleStars' | 'subscription'>;
+import type { BotContext, StarsSettlement } from '../context.ts';
 
 /**
  * The checkout: Telegram asks before it takes the Stars and waits at most 10 s, so the answer is a quick

@@ -36,7 +36,7 @@ export interface Site {
 /** The bot token the site checks Mini App init data against. */
 export const e2eBotToken = '123456789:e2e-test-bot-token';
 
-export async function startSite(options: Pick<TestAppOptions, 'stars' | 'publicConfig'> = {}): Promise<Site> {
+export async function startSite(options: Pick<TestAppOptions, 'stars' | 'publicConfig' | 'testPaymentProvider'> = {}): Promise<Site> {
   const app = await createTestApp('sqlite', { frontendDist: distDir, publicConfig: testConfig, botToken: e2eBotToken, ...options });
   const chromium = await launchChromium();
   return {

@@ -34,6 +34,8 @@ describe('menu settings stored on the server', () => {
       expect(await privateMode.isChecked()).toBe(false);
       expect(await notifications.isChecked()).toBe(true);
       await page.getByText('Вера').waitFor();
+      // The test checkout is on (the default test site): the menu offers its test link to the outcome page.
+      await page.getByRole('link', { name: t.app.premium.testOutcome }).waitFor();
       await screenshot(page, `menu-profile-${language}`);
       await expectAccessible(page, `menu with profile ${language}`);
 
@@ -64,4 +66,35 @@ describe('menu settings stored on the server', () => {
       expect(errors.filter((e) => !/500/.test(e))).toEqual([]);
     });
   }
+});
+
+describe('the menu of a live site without web payments (no test checkout)', () => {
+  let site: Site;
+  beforeAll(async () => {
+    site = await startSite({ testPaymentProvider: false });
+  });
+  afterAll(async () => {
+    await site.close();
+  });
+
+  it('shows the plans but no test link, and says plainly that payments are unavailable', async () => {
+    const t = texts.en;
+    const person = await createPerson(site.app);
+    const context = await site.context({ language: 'en' });
+    await signInAs(site, context, person.browser);
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const errors = watchErrors(page);
+
+    await page.goto('/Menu');
+    const monthCard = page.getByRole('button', { name: new RegExp(t.app.premium.plans['30']) });
+    await monthCard.waitFor();
+    expect(await page.getByRole('link', { name: t.app.premium.testOutcome }).count()).toBe(0);
+    await monthCard.click();
+    await page.getByRole('button', { name: t.app.premium.buyNow }).click();
+    await page.getByText(t.errors.payments_unavailable).waitFor();
+
+    await context.close();
+    expect(errors.filter((e) => !/503/.test(e))).toEqual([]);
+  });
 });

@@ -1,19 +1,20 @@
 import { z } from 'zod';
+import { rowId } from './ids.ts';
 
 export const maxMessageLength = 2000;
 export const defaultPageSize = 20;
 
 export const startConversationBody = z.strictObject({
-  profile_id: z.coerce.number().int().positive(),
+  profile_id: rowId('profile_id'),
 });
 
 export const startConversationResponse = z.object({ conversation_id: z.number().int() });
 
-export const conversationParams = z.object({ id: z.coerce.number().int().positive() });
+export const conversationParams = z.object({ id: rowId('id') });
 
 export const messagesQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(50).default(defaultPageSize),
-  before_message_id: z.coerce.number().int().positive().optional(),
+  before_message_id: rowId('before_message_id').optional(),
 });
 
 export const sendMessageBody = z.strictObject({

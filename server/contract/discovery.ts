@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { rowId } from './ids.ts';
 
 export const searchGenders = ['Any', 'Male', 'Female'] as const;
 export const reportReasons = ['fake', 'spam', 'offensive', 'underage', 'other'] as const;
 
-const profileId = z.coerce.number({ error: 'profile_id is required' }).int('profile_id must be a whole number').positive('profile_id must be positive');
+const profileId = rowId('profile_id');
 
 export const searchQuery = z
   .strictObject({

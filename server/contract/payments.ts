@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowId } from './ids.ts';
 
 /** `POST /api/payment` as the app sends it; strict, so no price or user can be slipped in. */
 export const paymentBody = z.strictObject({
@@ -6,7 +7,7 @@ export const paymentBody = z.strictObject({
   interval: z.number({ error: 'Error processing payment' }).int().positive(),
 });
 
-export const checkoutParams = z.object({ id: z.coerce.number().int().positive() });
+export const checkoutParams = z.object({ id: rowId('id') });
 export const checkoutQuery = z.object({ key: z.string().min(1).max(100) });
 
 /** What YooKassa POSTs to /api/payments/yookassa/notify; only the payment id is used, and then re-read. */

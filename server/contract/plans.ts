@@ -15,7 +15,11 @@ export const plan = z.object({
 });
 export type Plan = z.infer<typeof plan>;
 
-export const plansResponse = z.object({ plans: z.array(plan) });
+export const plansResponse = z.object({
+  plans: z.array(plan),
+  /** The built-in test checkout takes web payments (PAYMENT_PROVIDER=test): no money moves. */
+  test_provider: z.boolean(),
+});
 export type PlansResponse = z.infer<typeof plansResponse>;
 
 /** `GET /api/subscription`: spec section 3. */

@@ -11,15 +11,20 @@ export interface CsrfOptions extends CookiePolicy {
   secret: string;
   /** The site's own origin (PUBLIC_URL); the request's own host is also accepted. */
   publicOrigin: string;
-  /** Paths that never use the cookie (webhooks, token sign-in) and so need no CSRF token. */
-  exemptPaths: ReadonlySet<string>;
-  exemptPrefixes?: readonly string[];
+}
+
+/** Paths that never use the cookie (webhooks, token sign-in) and so need no CSRF token; each route folder declares its own. */
+export interface CsrfExemptions {
+  paths: readonly string[];
+  prefixes: readonly string[];
 }
 
 /**
  * Signed double-submit: an httpOnly random cookie, and a header token that is its HMAC under the server
  * secret. A foreign page can neither read the cookie nor compute the token; a cookie planted by a sibling
- * site is useless without the secret. Requests carrying a bearer token are not cookie-authenticated and skip it.
+ * site is useless without the secret. Requests that authenticate with a valid bearer token are not
+ * cookie-authenticated and skip it; a bearer header that resolves to no session proves nothing and does not
+ * (else any `Authorization: Bearer x` would open /api/login and /api/register to login CSRF).
  */
 export class Csrf {
   private readonly names;
@@ -38,10 +43,11 @@ export class Csrf {
     return this.tokenFor(seed);
   }
 
-  middleware(): Middleware<AppState> {
+  middleware(exemptions: CsrfExemptions): Middleware<AppState> {
+    const paths = new Set(exemptions.paths);
     return async (ctx, next) => {
-      const exempt = this.options.exemptPaths.has(ctx.path) || (this.options.exemptPrefixes ?? []).some((p) => ctx.path.startsWith(p));
-      if (unsafeMethods.has(ctx.method) && !exempt && !hasBearer(ctx)) {
+      const exempt = paths.has(ctx.path) || exemptions.prefixes.some((p) => ctx.path.startsWith(p));
+      if (unsafeMethods.has(ctx.method) && !exempt && !authenticatedByBearer(ctx)) {
         this.assertSameOrigin(ctx);
         this.assertToken(ctx);
       }
@@ -75,6 +81,7 @@ export class Csrf {
   }
 }
 
-function hasBearer(ctx: AppContext): boolean {
-  return /^Bearer\s+\S+$/i.test(ctx.get('Authorization'));
+/** Decided by the session loader, which runs first: the bearer token resolved to a live session. */
+function authenticatedByBearer(ctx: AppContext): boolean {
+  return ctx.state.auth?.via === 'bearer';
 }

@@ -23,6 +23,13 @@ const codeByStatus: Record<number, string> = {
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   422: 'bad_request',
+  501: 'not_implemented',
+};
+
+const bodylessErrors: Record<number, ErrorResponse> = {
+  404: { error: 'Not found', code: 'not_found' },
+  405: { error: 'Method not allowed', code: 'method_not_allowed' },
+  501: { error: 'Not implemented', code: 'not_implemented' },
 };
 
 /**
@@ -35,9 +42,13 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
     ctx.state.requestId = randomUUID();
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
-        ctx.status = 404;
-        ctx.body = { error: 'Not found', code: 'not_found' } satisfies ErrorResponse;
+      // Answers Koa and the router leave without a body (no route; a method the route or the router does
+      // not know, with its Allow header) get the API's error format like every other refusal.
+      const status = ctx.status;
+      const bodyless = bodylessErrors[status];
+      if (bodyless && ctx.body === undefined && ctx.path.startsWith('/api/')) {
+        ctx.status = status; // explicit, so that setting the body keeps it (Koa's default 404 would turn 200)
+        ctx.body = bodyless;
       }
     } catch (error) {
       respondWithError(ctx, error, logger);

@@ -20,7 +20,15 @@ const contentSecurityPolicy = [
   "object-src 'none'",
 ].join('; ');
 
-export function securityHeaders(): Middleware {
+/**
+ * HSTS: once a browser has seen the site over https it never again tries plain http for a year, so the
+ * first request of a visit cannot be stripped to http on a hostile network. Sent only when PUBLIC_URL is
+ * https (TLS usually ends at a proxy in front, so the request itself cannot tell); a local http setup must
+ * not tell browsers to insist on https for localhost.
+ */
+const strictTransportSecurity = 'max-age=31536000; includeSubDomains';
+
+export function securityHeaders(options: { https: boolean }): Middleware {
   return async (ctx, next) => {
     ctx.set({
       'Content-Security-Policy': contentSecurityPolicy,
@@ -29,6 +37,7 @@ export function securityHeaders(): Middleware {
       'Cross-Origin-Opener-Policy': 'same-origin-allow-popups',
       'Permissions-Policy': 'camera=(), microphone=(), geolocation=(self)',
     });
+    if (options.https) ctx.set('Strict-Transport-Security', strictTransportSecurity);
     await next();
     // API answers are per user: never cache them in shared caches.
     if (ctx.path.startsWith('/api/') && !ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-store');

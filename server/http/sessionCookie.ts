@@ -8,7 +8,7 @@ export interface CookiePolicy {
 export function cookieNames(policy: CookiePolicy) {
   // `__Host-` cookies cannot be set by a sibling subdomain or for another path (cookie tossing).
   const prefix = policy.secure ? '__Host-' : '';
-  return { session: `${prefix}iskra_session`, csrf: `${prefix}iskra_csrf` };
+  return { session: `${prefix}iskra_session`, csrf: `${prefix}iskra_csrf`, device: `${prefix}iskra_device` };
 }
 
 export function setHttpOnlyCookie(

@@ -3,8 +3,12 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import type Router from '@koa/router';
+import type Koa from 'koa';
 import type { Dialect } from '../../db/client.ts';
 import { createApp } from '../app.ts';
+import { answerClientErrorsInJson } from '../http/clientErrors.ts';
+import type { AppState } from '../http/context.ts';
 import { createLogger } from '../logger.ts';
 import type { AppDeps } from '../services.ts';
 import { createSmtpMailer } from '../mail/mailer.ts';
@@ -19,6 +23,8 @@ export interface TestApp {
   smtp: SmtpStandIn;
   /** Every log line the app wrote, as JSON text, to check what the log never contains. */
   logs: string[];
+  /** Every route the app serves (method and path pattern), read from its routers. */
+  routes: AppRoute[];
   /** Cuts every open connection (event streams included), as a restart or a network drop would. */
   dropConnections(): void;
   close(): Promise<void>;
@@ -26,8 +32,28 @@ export interface TestApp {
 
 export const testSessionSecret = 'test-secret-that-is-long-enough-for-hmac-and-jwt';
 
+export interface AppRoute {
+  method: string;
+  /** The router's pattern, e.g. `/api/conversations/:id/messages`. */
+  path: string;
+}
+
+/**
+ * The routes of an app as its @koa/router routers hold them (each router's middleware carries its router),
+ * so a test covering every route covers a new one without a list to keep up. HEAD is left out: the router
+ * adds it to every GET.
+ */
+export function routesOf(app: Koa<AppState>): AppRoute[] {
+  return app.middleware.flatMap((middleware) => {
+    const router = (middleware as { router?: Router<AppState> }).router;
+    return (router?.stack ?? []).flatMap(({ path, methods }) =>
+      typeof path === 'string' ? methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path })) : [],
+    );
+  });
+}
+
 /** What a test may add: Telegram and Google settings pointing at stand-ins, a webhook handler, a shared database. */
-export type TestAppOptions = Partial<Pick<AppDeps, 'botToken' | 'google' | 'telegramWebhook' | 'eventBus' | 'frontendDist' | 'publicConfig' | 'botStatus' | 'shutdownSignal' | 'reportFiled' | 'yookassa' | 'testPaymentProvider' | 'stars' | 'adminTelegramIds'>> & {
+export type TestAppOptions = Partial<Pick<AppDeps, 'botToken' | 'google' | 'telegramWebhook' | 'eventBus' | 'frontendDist' | 'publicConfig' | 'botStatus' | 'shutdownSignal' | 'reportFiled' | 'yookassa' | 'testPaymentProvider' | 'stars' | 'adminTelegramIds' | 'trustedProxyHops' | 'publicUrl'>> & {
   /** Share another app's database (a second server process on the same data). */
   database?: TestDatabase;
   /** SQLite: start from this backup file, restored as the README says. */
@@ -56,12 +82,14 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     logger,
     mailer: createSmtpMailer(smtpUrl, 'Iskra <no-reply@iskra.test>'),
     uploadsDir: path.join(database.dataDir, 'uploads'),
+    uploadTempDir: path.join(database.dataDir, 'upload-tmp'),
     publicUrl: 'http://localhost:8080',
     sessionSecret: testSessionSecret,
     clock,
     ...extra,
   });
   const server: Server = app.listen(0, '127.0.0.1');
+  answerClientErrorsInJson(server);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
@@ -70,6 +98,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     clock,
     smtp,
     logs,
+    routes: routesOf(app),
     dropConnections: () => server.closeAllConnections(),
     async close() {
       server.closeAllConnections();

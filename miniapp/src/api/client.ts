@@ -47,9 +47,12 @@ async function send<S extends z.ZodType>(
     throw new ApiError(0, 'network', 'Network error');
   }
   const payload: unknown = await response.json().catch(() => null);
-  if (response.status === 401) for (const listener of unauthorizedListeners) listener();
   if (!response.ok) {
     const parsed = errorResponse.safeParse(payload);
+    // Only a live token session skips the CSRF check, so a stored token the server no longer accepts is
+    // answered csrf_failed on a POST: the same news as a 401.
+    const tokenRefused = token !== null && parsed.success && parsed.data.code === 'csrf_failed';
+    if (response.status === 401 || tokenRefused) for (const listener of unauthorizedListeners) listener();
     if (parsed.success && parsed.data.code === 'csrf_failed' && !retried && !token) {
       await loadCsrfToken(true);
       return send(method, path, schema, body, true);

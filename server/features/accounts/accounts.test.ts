@@ -156,7 +156,7 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true });
   });
 
-  it('locks a (e-mail, IP) out after 10 failed logins for 15 minutes, even with the right password', async () => {
+  it('locks an unknown client out per (e-mail, IP) after 10 failed logins for 15 minutes, even with the right password', async () => {
     const { email } = await registered();
     const browser = new Browser(app.url);
     for (let i = 0; i < 10; i++) {
@@ -173,6 +173,62 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     app.clock.advance(15 * 60 + 1);
     const after = await browser.post('/api/login', { email, password });
     expect(after.status).toBe(200);
+  });
+
+  it('never locks the owner out of a browser that signed in before, whatever others try from the same address', async () => {
+    const { email } = await registered();
+    const owner = new Browser(app.url);
+    const first = await owner.post('/api/login', { email, password });
+    expect(first.status).toBe(200);
+    const deviceCookie = first.headers.getSetCookie().find((c) => c.startsWith('iskra_device=')) ?? '';
+    expect(deviceCookie).toMatch(/httponly/i);
+    expect(deviceCookie).toMatch(/samesite=lax/i);
+    expect(deviceCookie).not.toContain(email.split('@')[0] ?? email);
+
+    // Someone else at the same IP (a shared office or carrier address) guesses until throttled.
+    const attacker = new Browser(app.url);
+    for (let i = 0; i < 10; i++) expect((await attacker.post('/api/login', { email, password: `guess${i}abc` })).status).toBe(401);
+    expect((await attacker.post('/api/login', { email, password: 'guess-more1' })).status).toBe(429);
+    // A made-up device cookie, or the owner's own from another address, does not get the attacker out of it.
+    attacker.setCookie('iskra_device', `${'A'.repeat(22)}.${'B'.repeat(43)}`);
+    expect((await attacker.post('/api/login', { email, password: 'guess-more2' })).status).toBe(429);
+    const { email: otherEmail } = await registered();
+    const other = new Browser(app.url);
+    expect((await other.post('/api/login', { email: otherEmail, password })).status).toBe(200);
+    attacker.setCookie('iskra_device', other.cookie('iskra_device') ?? '');
+    expect((await attacker.post('/api/login', { email, password: 'guess-more3' })).status).toBe(429);
+
+    // The owner's browser signs in with the right password all the same.
+    const again = await owner.post('/api/login', { email, password });
+    expect(again.status).toBe(200);
+    expect(await json(await owner.get('/api/current_user'))).toMatchObject({ authorized: true });
+    expect((await attacker.post('/api/login', { email, password: 'guess-more4' })).status).toBe(429);
+
+    // A known browser guessing wrong is throttled too, on its own count.
+    for (let i = 0; i < 10; i++) expect((await owner.post('/api/login', { email, password: `typo${i}abc` })).status).toBe(401);
+    expect((await owner.post('/api/login', { email, password })).status).toBe(429);
+  });
+
+  it('behind a trusted proxy, counts failures by the hop our proxy added, not by what the client wrote', async () => {
+    const proxied = await createTestApp(dialect, { database: app.database, trustedProxyHops: 1 });
+    try {
+      const email = newEmail();
+      expect((await new Browser(proxied.url).post('/api/register', { email, password })).status).toBe(201);
+      const attacker = new Browser(proxied.url);
+      // A fresh made-up address on the left every time; the proxy's own entry (the real peer) stays the same.
+      const through = (i: number) => ({ headers: { 'X-Forwarded-For': `10.0.${i}.1, 198.51.100.7` } });
+      for (let i = 0; i < 10; i++) {
+        expect((await attacker.post('/api/login', { email, password: `wrong${i}abc` }, through(i))).status).toBe(401);
+      }
+      const locked = await attacker.post('/api/login', { email, password: 'wrong-again1' }, through(10));
+      expect(locked.status).toBe(429);
+      expect(await json(locked)).toMatchObject({ code: 'too_many_login_attempts' });
+      // Another client behind the same proxy, seen from elsewhere, is not affected.
+      const elsewhere = await new Browser(proxied.url).post('/api/login', { email, password }, { headers: { 'X-Forwarded-For': '203.0.113.5' } });
+      expect(elsewhere.status).toBe(200);
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('refuses a wrong code and leaves the account unverified; the right one then verifies', async () => {
@@ -303,9 +359,43 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
       const attacker = new Browser(app.url);
       attacker.bearer = bad;
       expect(await json(await attacker.get('/api/current_user'))).toMatchObject({ authorized: false });
+      // Not a session, so not exempt from the CSRF check either: refused before the route.
       const verify = await attacker.post('/api/verify', { code: '123456' });
-      expect(verify.status).toBe(401);
+      expect(verify.status).toBe(403);
+      expect(await json(verify)).toMatchObject({ code: 'csrf_failed' });
     }
+  });
+
+  it('skips the CSRF check only for a bearer token that is a live session, not for any Authorization header', async () => {
+    const { email } = await registered();
+    const users = await countUsers();
+    // Without cookies, and with a browser's CSRF cookie but no token: a made-up bearer opens nothing.
+    const cookieless = await fetch(`${app.url}/api/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer x' },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(cookieless.status).toBe(403);
+    expect(await json(cookieless)).toMatchObject({ code: 'csrf_failed' });
+    expect(cookieless.headers.getSetCookie().some((c) => c.startsWith('iskra_session='))).toBe(false);
+    const browser = new Browser(app.url);
+    await browser.csrfToken();
+    browser.bearer = 'x';
+    const login = await browser.post('/api/login', { email, password });
+    expect(login.status).toBe(403);
+    expect(await json(login)).toMatchObject({ code: 'csrf_failed' });
+    expect(browser.cookie('iskra_session')).toBeUndefined();
+    const register = await browser.post('/api/register', { email: newEmail(), password });
+    expect(register.status).toBe(403);
+    expect(await countUsers()).toBe(users);
+
+    // A real token session needs no CSRF token.
+    const { token } = await json<{ token: string }>(await new Browser(app.url).post('/api/login', { email, password, session: 'token' }));
+    const api = new Browser(app.url);
+    api.bearer = token;
+    const logout = await api.post('/api/logout');
+    expect(logout.status).toBe(200);
+    expect(await json(await api.get('/api/current_user'))).toMatchObject({ authorized: false });
   });
 
   it('ends the session on logout: the old cookie and the old token no longer work', async () => {
@@ -326,7 +416,7 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     api.bearer = token;
     expect((await api.post('/api/logout')).status).toBe(200);
     expect(await json(await api.get('/api/current_user'))).toMatchObject({ authorized: false });
-    expect((await api.post('/api/verify', { code: '123456' })).status).toBe(401);
+    expect(await json(await api.post('/api/verify', { code: '123456' }))).toMatchObject({ code: 'csrf_failed' });
   });
 
   it('ends a session 30 days after sign-in', async () => {

@@ -8,9 +8,19 @@ export const loginWindowSeconds = 15 * 60;
 export const maxLoginFailures = 10;
 
 /**
- * At most 10 failed logins per (e-mail, IP) in 15 minutes. Counted in the database so a restart or a
- * second server process does not reset the count. Each attempt is written as a failure *before* the
- * password is checked and removed on success, so parallel guesses cannot all slip under the limit.
+ * Whose failures an attempt counts against: a browser that signed in to this address before (its device
+ * cookie's nonce, see loginDevices.ts), or else every unknown client at its IP address.
+ */
+export type LoginSource = { device: string } | { ip: string };
+
+/**
+ * At most 10 failed logins per (e-mail, source) in 15 minutes, where the source is the browser's device
+ * cookie when it has a valid one for this address, else the client's IP. So failures from elsewhere, even
+ * from the owner's own shared address, never refuse the right password in a browser the owner signed in
+ * with before (OWASP's device-cookie approach), while unknown clients are limited per IP as before and a
+ * known browser guessing wrong is limited on its own. Counted in the database so a restart or a second
+ * server process does not reset the count. Each attempt is written as a failure *before* the password is
+ * checked and removed on success, so parallel guesses cannot all slip under the limit.
  */
 export class LoginThrottle {
   constructor(
@@ -20,8 +30,8 @@ export class LoginThrottle {
   ) {}
 
   /** Refuses with 429 when the limit is reached, else records this attempt as a failure-to-be. */
-  async begin(email: string, ip: string): Promise<string> {
-    const key = this.keyFor(email, ip);
+  async begin(email: string, source: LoginSource): Promise<string> {
+    const key = this.keyFor(email, source);
     const now = this.clock.now();
     const windowStart = addSeconds(now, -loginWindowSeconds).toISOString();
     await this.db.transaction().execute(async (trx) => {
@@ -47,12 +57,13 @@ export class LoginThrottle {
     return key;
   }
 
-  /** A successful login forgets the failures of this (e-mail, IP). */
+  /** A successful login forgets the failures of this (e-mail, source). */
   async succeeded(key: string): Promise<void> {
     await this.db.deleteFrom('login_failures').where('key_hash', '=', key).execute();
   }
 
-  private keyFor(email: string, ip: string): string {
-    return createHmac('sha256', `login:${this.secret}`).update(`${email}|${ip}`).digest('base64url');
+  private keyFor(email: string, source: LoginSource): string {
+    const who = 'device' in source ? `device:${source.device}` : source.ip;
+    return createHmac('sha256', `login:${this.secret}`).update(`${email}|${who}`).digest('base64url');
   }
 }

@@ -10,16 +10,21 @@ import { clearCookie, cookieNames, setHttpOnlyCookie } from '../../http/sessionC
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
 import { findProfileSummary } from '../profiles/repository.ts';
-import type { SignedIn } from './service.ts';
+import { deviceCookieDays } from './loginDevices.ts';
+import type { SignedInWithPassword } from './service.ts';
 
 export function accountRoutes(router: AppRouter, services: Services): void {
   const { accounts, verification, sessions, csrf, logger } = services;
   const names = cookieNames(services.cookies);
 
-  /** Web sign-in: replace any older cookie session of this browser, then set the new one. */
-  async function signIn(ctx: AppContext, signedIn: SignedIn, mode: 'cookie' | 'token') {
+  /**
+   * Web sign-in: replace any older cookie session of this browser, then set the new one; the browser is
+   * now known for this address (device cookie, see loginDevices.ts), whichever kind of session it took.
+   */
+  async function signIn(ctx: AppContext, signedIn: SignedInWithPassword, mode: 'cookie' | 'token') {
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
     await sessions.stampDevice(signedIn.session.sessionId, ctx.ip, ctx.get('User-Agent'));
+    setHttpOnlyCookie(ctx, services.cookies, names.device, signedIn.deviceCookie, new Date(services.clock.now().getTime() + deviceCookieDays * 86_400_000));
     if (mode === 'cookie') {
       setHttpOnlyCookie(ctx, services.cookies, names.session, signedIn.session.sessionId, signedIn.session.expiresAt);
       return {};
@@ -46,7 +51,7 @@ export function accountRoutes(router: AppRouter, services: Services): void {
 
   router.post('/login', async (ctx) => {
     const input = parse(loginRequest, ctx.request.body);
-    const signedIn = await accounts.login(input.email, input.password, ctx.ip);
+    const signedIn = await accounts.login(input.email, input.password, { ip: ctx.ip, deviceCookie: ctx.cookies.get(names.device) });
     ctx.body = { message: 'Login successful', user_id: signedIn.userId, ...(await signIn(ctx, signedIn, input.session)) };
   });
 

@@ -5,6 +5,7 @@ import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import { conflict, forbidden, unauthorized } from '../../errors.ts';
 import type { SessionService, StartedSession } from '../sessions/service.ts';
+import type { LoginDevices } from './loginDevices.ts';
 import type { LoginThrottle } from './loginThrottle.ts';
 import type { PasswordHasher } from './passwords.ts';
 import { findUserByEmail, insertUser } from './repository.ts';
@@ -12,6 +13,17 @@ import { findUserByEmail, insertUser } from './repository.ts';
 export interface SignedIn {
   userId: number;
   session: StartedSession;
+}
+
+/** A password sign-in also marks the browser as known for the address (its new device cookie value). */
+export interface SignedInWithPassword extends SignedIn {
+  deviceCookie: string;
+}
+
+/** Who is trying: the client's address and the device cookie its browser sent, if any. */
+export interface LoginClient {
+  ip: string;
+  deviceCookie: string | undefined;
 }
 
 const emailTaken = () => conflict('email_taken', 'Email already registered');
@@ -22,11 +34,12 @@ export class AccountService {
     private readonly passwords: PasswordHasher,
     private readonly sessions: SessionService,
     private readonly throttle: LoginThrottle,
+    private readonly devices: LoginDevices,
     private readonly clock: Clock,
   ) {}
 
   /** Creates an unverified account and signs it in, in one transaction: no account without its session. */
-  async register(email: string, password: string, language: Language): Promise<SignedIn> {
+  async register(email: string, password: string, language: Language): Promise<SignedInWithPassword> {
     if (await findUserByEmail(this.db, email)) throw emailTaken();
     const passwordHash = await this.passwords.hash(password);
     try {
@@ -39,7 +52,7 @@ export class AccountService {
           banned_at: null,
           created_at: this.clock.now().toISOString(),
         });
-        return { userId, session: await this.sessions.start(userId, trx) };
+        return { userId, session: await this.sessions.start(userId, trx), deviceCookie: this.devices.issue(email) };
       });
     } catch (error) {
       // Two registrations of one address at the same moment: the unique index decides.
@@ -49,8 +62,9 @@ export class AccountService {
   }
 
   /** The same answer for an unknown e-mail and a wrong password, after the same amount of work. */
-  async login(email: string, password: string, ip: string): Promise<SignedIn> {
-    const attempt = await this.throttle.begin(email, ip);
+  async login(email: string, password: string, client: LoginClient): Promise<SignedInWithPassword> {
+    const device = this.devices.recognize(client.deviceCookie, email);
+    const attempt = await this.throttle.begin(email, device ? { device } : { ip: client.ip });
     const user = await findUserByEmail(this.db, email);
     const valid = user?.password_hash
       ? await this.passwords.verify(user.password_hash, password)
@@ -58,6 +72,6 @@ export class AccountService {
     if (!user || !valid) throw unauthorized('Invalid email or password', 'invalid_credentials');
     await this.throttle.succeeded(attempt);
     if (user.banned_at) throw forbidden('banned', 'This account has been blocked');
-    return { userId: user.id, session: await this.sessions.start(user.id) };
+    return { userId: user.id, session: await this.sessions.start(user.id), deviceCookie: this.devices.issue(email) };
   }
 }

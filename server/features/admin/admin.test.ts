@@ -51,7 +51,7 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
     let alert: (reportId: number) => void = () => undefined;
     app = await createTestApp(dialect, { reportFiled: (id) => alert(id) });
     admin = new AdminService(app.database.db, app.clock);
-    alert = reportAlerter(adminMessenger(new Api(testBotToken, { apiRoot: telegram.apiRoot }), [adminChat.id], app.database.db, logger), admin, logger);
+    alert = reportAlerter(adminMessenger(new Api(testBotToken, { apiRoot: telegram.apiRoot }), [adminChat.id], new TelegramUserService(app.database.db, app.clock), logger), admin, logger);
     bot = createBot({
       token: testBotToken,
       users: new TelegramUserService(app.database.db, app.clock),

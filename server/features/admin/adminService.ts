@@ -5,7 +5,29 @@ import { AppError, notFound } from '../../errors.ts';
 import type { StarsApi } from '../premium/stars.ts';
 import type { YooKassaClient } from '../premium/yookassa.ts';
 import { extendedEnd } from '../premium/plans.ts';
-import { statsSince, type Stats } from './stats.ts';
+import {
+  clearUserBan,
+  deleteSessionsOfUser,
+  findOpenFlags,
+  findOpenReports,
+  findOpenReportTarget,
+  findPaymentForRefund,
+  findPaymentTerms,
+  findPremiumUntil,
+  findReportedUserId,
+  findUserIdByEmail,
+  markFlagResolved,
+  markOpenReportsAgainstUserBanned,
+  markPaymentRefunded,
+  markReportDismissed,
+  markUserBanned,
+  releaseHoldsOfUser,
+  releaseProfileHold,
+  setPremiumUntil,
+  statsSince,
+  userExists,
+  type Stats,
+} from './repository.ts';
 
 export interface OpenReport {
   id: number;
@@ -41,30 +63,8 @@ export class AdminService {
   ) {}
 
   async openReports(limit = 50): Promise<OpenReport[]> {
-    const rows = await this.db
-      .selectFrom('reports as r')
-      .innerJoin('profiles as p', 'p.id', 'r.reported_id')
-      .select((eb) => [
-        'r.id',
-        'r.reason',
-        'r.comment',
-        'r.created_at',
-        'p.id as reported_profile_id',
-        'p.user_id as reported_user_id',
-        'p.name as reported_name',
-        'p.held_at',
-        eb
-          .selectFrom('reports as o')
-          .select((o) => o.fn.count<string | number>('o.reporter_id').distinct().as('n'))
-          .whereRef('o.reported_id', '=', 'r.reported_id')
-          .where('o.resolved_at', 'is', null)
-          .as('reporters'),
-      ])
-      .where('r.resolved_at', 'is', null)
-      .orderBy('r.id')
-      .limit(limit)
-      .execute();
-    return rows.map(({ held_at, reporters, ...r }) => ({ ...r, reporters: Number(reporters ?? 0), held: held_at !== null }));
+    const rows = await findOpenReports(this.db, limit);
+    return rows.map(({ held_at, ...r }) => ({ ...r, held: held_at !== null }));
   }
 
   async report(reportId: number): Promise<OpenReport | undefined> {
@@ -75,24 +75,19 @@ export class AdminService {
   async dismissReport(reportId: number): Promise<boolean> {
     const now = this.clock.now().toISOString();
     return this.db.transaction().execute(async (trx) => {
-      const report = await trx.selectFrom('reports').select(['reported_id']).where('id', '=', reportId).where('resolved_at', 'is', null).executeTakeFirst();
-      if (!report) return false;
-      await trx.updateTable('reports').set({ resolved_at: now, resolution: 'dismissed' }).where('id', '=', reportId).execute();
-      await trx.updateTable('profiles').set({ held_at: null }).where('id', '=', report.reported_id).execute();
+      const reportedId = await findOpenReportTarget(trx, reportId);
+      if (reportedId === undefined) return false;
+      await markReportDismissed(trx, reportId, now);
+      await releaseProfileHold(trx, reportedId);
       return true;
     });
   }
 
   /** Bans the person a report is about, closing every open report against them. */
   async banFromReport(reportId: number): Promise<boolean> {
-    const report = await this.db
-      .selectFrom('reports as r')
-      .innerJoin('profiles as p', 'p.id', 'r.reported_id')
-      .select('p.user_id')
-      .where('r.id', '=', reportId)
-      .executeTakeFirst();
-    if (!report) throw notFound('report_not_found', 'No such report');
-    return this.ban(report.user_id);
+    const userId = await findReportedUserId(this.db, reportId);
+    if (userId === undefined) throw notFound('report_not_found', 'No such report');
+    return this.ban(userId);
   }
 
   /**
@@ -102,28 +97,20 @@ export class AdminService {
   async ban(userId: number): Promise<boolean> {
     const now = this.clock.now().toISOString();
     return this.db.transaction().execute(async (trx) => {
-      const banned = await trx.updateTable('users').set({ banned_at: now }).where('id', '=', userId).where('banned_at', 'is', null).executeTakeFirst();
-      if (Number(banned.numUpdatedRows) === 0) {
-        const exists = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-        if (!exists) throw notFound('user_not_found', 'No such user');
+      if (!(await markUserBanned(trx, userId, now))) {
+        if (!(await userExists(trx, userId))) throw notFound('user_not_found', 'No such user');
         return false;
       }
-      await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
-      await trx
-        .updateTable('reports')
-        .set({ resolved_at: now, resolution: 'banned' })
-        .where('resolved_at', 'is', null)
-        .where('reported_id', 'in', (eb) => eb.selectFrom('profiles').select('id').where('user_id', '=', userId))
-        .execute();
+      await deleteSessionsOfUser(trx, userId);
+      await markOpenReportsAgainstUserBanned(trx, userId, now);
       return true;
     });
   }
 
   async unban(userId: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const result = await trx.updateTable('users').set({ banned_at: null }).where('id', '=', userId).where('banned_at', 'is not', null).executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false;
-      await trx.updateTable('profiles').set({ held_at: null }).where('user_id', '=', userId).execute();
+      if (!(await clearUserBan(trx, userId))) return false;
+      await releaseHoldsOfUser(trx, userId);
       return true;
     });
   }
@@ -131,10 +118,10 @@ export class AdminService {
   /** Premium as a gift (support, compensation): extends the current end like a payment would. */
   async grantPremium(userId: number, days: number): Promise<string> {
     return this.db.transaction().execute(async (trx) => {
-      const user = await trx.selectFrom('users').select('premium_until').where('id', '=', userId).executeTakeFirst();
+      const user = await findPremiumUntil(trx, userId);
       if (!user) throw notFound('user_not_found', 'No such user');
       const until = extendedEnd(user.premium_until, this.clock.now(), days).toISOString();
-      await trx.updateTable('users').set({ premium_until: until }).where('id', '=', userId).execute();
+      await setPremiumUntil(trx, userId, until);
       return until;
     });
   }
@@ -146,12 +133,7 @@ export class AdminService {
    */
   async refund(paymentId: number): Promise<{ userId: number; premiumUntil: string | null; providerRefund?: { id: string; status: string } }> {
     const now = this.clock.now();
-    const payment = await this.db
-      .selectFrom('payments')
-      .innerJoin('users', 'users.id', 'payments.user_id')
-      .select(['payments.provider', 'payments.provider_payment_id', 'payments.status', 'payments.amount', 'users.telegram_id'])
-      .where('payments.id', '=', paymentId)
-      .executeTakeFirst();
+    const payment = await findPaymentForRefund(this.db, paymentId);
     if (!payment || payment.status !== 'succeeded') throw notFound('payment_not_refundable', 'No credited payment with this id');
     let providerRefund: { id: string; status: string } | undefined;
     if (payment.provider === 'stars') {
@@ -197,38 +179,36 @@ export class AdminService {
       providerRefund = { id: remote.id, status: remote.status };
     }
     const done = await this.db.transaction().execute(async (trx) => {
-      const moved = await trx.updateTable('payments').set({ status: 'refunded' }).where('id', '=', paymentId).where('status', '=', 'succeeded').executeTakeFirst();
-      if (Number(moved.numUpdatedRows) === 0) throw notFound('payment_not_refundable', 'No credited payment with this id');
-      const payment = await trx.selectFrom('payments').select(['user_id', 'interval_days']).where('id', '=', paymentId).executeTakeFirstOrThrow();
-      const user = await trx.selectFrom('users').select('premium_until').where('id', '=', payment.user_id).executeTakeFirstOrThrow();
+      if (!(await markPaymentRefunded(trx, paymentId))) throw notFound('payment_not_refundable', 'No credited payment with this id');
+      const payment = await findPaymentTerms(trx, paymentId);
+      const user = await findPremiumUntil(trx, payment.user_id);
+      if (!user) throw notFound('user_not_found', 'No such user');
       let until = user.premium_until;
       if (until) {
         const shortened = new Date(new Date(until).getTime() - payment.interval_days * 86_400_000);
         until = (shortened > now ? shortened : now).toISOString();
       }
-      await trx.updateTable('users').set({ premium_until: until }).where('id', '=', payment.user_id).execute();
+      await setPremiumUntil(trx, payment.user_id, until);
       return { userId: payment.user_id, premiumUntil: until };
     });
     return providerRefund ? { ...done, providerRefund } : done;
   }
 
   async openFlags() {
-    return this.db.selectFrom('moderation_flags').selectAll().where('resolved_at', 'is', null).orderBy('id').execute();
+    return findOpenFlags(this.db);
   }
 
   async resolveFlag(flagId: number): Promise<boolean> {
-    const result = await this.db.updateTable('moderation_flags').set({ resolved_at: this.clock.now().toISOString() }).where('id', '=', flagId).where('resolved_at', 'is', null).executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return markFlagResolved(this.db, flagId, this.clock.now().toISOString());
   }
 
   /** The user an admin names: a numeric id, or an e-mail address. */
   async findUserId(idOrEmail: string): Promise<number> {
-    const query = this.db.selectFrom('users').select('id');
-    const row = /^\d+$/.test(idOrEmail)
-      ? await query.where('id', '=', Number(idOrEmail)).executeTakeFirst()
-      : await query.where('email', '=', idOrEmail.trim().toLowerCase()).executeTakeFirst();
-    if (!row) throw notFound('user_not_found', `No user ${idOrEmail}`);
-    return row.id;
+    const id = /^\d+$/.test(idOrEmail)
+      ? ((await userExists(this.db, Number(idOrEmail))) ? Number(idOrEmail) : undefined)
+      : await findUserIdByEmail(this.db, idOrEmail.trim().toLowerCase());
+    if (id === undefined) throw notFound('user_not_found', `No user ${idOrEmail}`);
+    return id;
   }
 
   stats(since: Date): Promise<Stats> {

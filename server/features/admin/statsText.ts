@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { Stats } from './stats.ts';
+import type { Stats } from './repository.ts';
 
 /** The stats as the admins read them in the bot (/stats, the weekly report) and the CLI. */
 export function statsText(t: TFunction, title: string, s: Stats): string {

@@ -118,6 +118,30 @@ describe.each(testDialects())('chat on %s', (dialect) => {
     expect((await send(a, id, 'x'.repeat(2000))).status).toBe(201);
   });
 
+  it('refuses NUL and broken Unicode in a message, and ids beyond 32 bits, with 400 on both databases', async () => {
+    const [a, b] = await matched();
+    const id = await start(a, b);
+    // PostgreSQL cannot store U+0000 in text (it answered 500); a lone surrogate would be stored as U+FFFD.
+    for (const content of ['a\u0000b', 'broken \ud800 half', '\udc00']) {
+      const res = await send(a, id, content);
+      expect(res.status).toBe(400);
+      expect(await json(res)).toMatchObject({ code: 'invalid_input' });
+    }
+    // Ids are 32-bit columns: PostgreSQL refused to compare them with 2^31 (it answered 500).
+    for (const res of [
+      await a.browser.post('/api/conversations/start', { profile_id: 2 ** 31 }),
+      await read(a, 2 ** 31),
+      await read(a, id, `?before_message_id=${2 ** 31}`),
+      await a.browser.post(`/api/conversations/${2 ** 31}/messages`, { content: 'hi' }),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(await json(res)).toMatchObject({ code: 'invalid_input' });
+    }
+    expect((await json<MessagesResponse>(await read(b, id))).messages).toEqual([]);
+    // A surrogate pair (an emoji) is whole, and welcome.
+    expect((await send(a, id, 'hi \ud83d\ude00')).status).toBe(201);
+  });
+
   it('lists chats newest first with the last message, and clears the unread flag once read', async () => {
     const [a, b] = await matched();
     const c = await createPerson(app, { name: 'Вика' });
@@ -186,6 +210,20 @@ describe.each(testDialects())('chat on %s', (dialect) => {
     expect(readEvent.data).toEqual({ conversation_id: id, reader_profile_id: b.profileId });
     senderStream.close();
     expect((await fetch(`${app.url}/api/events?token=forged`)).status).toBe(401);
+  });
+
+  it('ignores a Last-Event-ID beyond 32 bits and refuses such a lastEventId, so the stream still delivers', async () => {
+    const [a, b] = await matched();
+    const id = await start(a, b);
+    const cookie = `iskra_session=${b.browser.cookie('iskra_session') ?? ''}`;
+    // PostgreSQL refused to compare the 32-bit ids with it, and the stream silently delivered nothing.
+    const stream = await EventStreamClient.open(`${app.url}/api/events`, { Cookie: cookie, 'Last-Event-ID': String(2 ** 31) });
+    await send(a, id, 'still arrives');
+    expect((await stream.waitFor((e) => e.type === 'message')).data).toMatchObject({ content: 'still arrives' });
+    stream.close();
+    const refused = await fetch(`${app.url}/api/events?lastEventId=${2 ** 31}`, { headers: { Cookie: cookie } });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: 'invalid_input' });
   });
 
   it('tells both people of a new match on their streams, and refuses a stream without a session', async () => {

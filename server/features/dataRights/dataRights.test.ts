@@ -73,7 +73,9 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
     expect((await me.browser.post('/api/delete_account', { password: 123 })).status).toBe(400);
     expect((await me.browser.get('/api/profile')).status).toBe(200);
 
+    expect(me.browser.cookie('iskra_device')).toBeDefined(); // set when the account was registered
     expect((await me.browser.post('/api/delete_account', { password: testPassword })).status).toBe(200);
+    expect(me.browser.cookie('iskra_device')).toBeUndefined();
     expect((await me.browser.get('/api/current_user')).status).toBe(200);
     expect((await json<{ authorized: boolean }>(await me.browser.get('/api/current_user'))).authorized).toBe(false);
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { PhotoStore } from '../photos/photoStore.ts';
+import { deleteUser, listPhotoFilesOfUser } from './repository.ts';
 
 /**
  * Deletes a user and everything of theirs: rows go by the database's cascades from `users`, photo files
@@ -9,14 +10,8 @@ import type { PhotoStore } from '../photos/photoStore.ts';
  */
 export async function eraseAccount(db: Kysely<Database>, photos: PhotoStore, userId: number): Promise<boolean> {
   const { files, deleted } = await db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('photos')
-      .innerJoin('profiles', 'profiles.id', 'photos.profile_id')
-      .select(['photos.file_name', 'photos.blur_name'])
-      .where('profiles.user_id', '=', userId)
-      .execute();
-    const result = await trx.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
-    return { files: rows, deleted: Number(result.numDeletedRows) > 0 };
+    const rows = await listPhotoFilesOfUser(trx, userId);
+    return { files: rows, deleted: await deleteUser(trx, userId) };
   });
   await photos.remove(files.map((f) => ({ fileName: f.file_name, blurName: f.blur_name })));
   return deleted;

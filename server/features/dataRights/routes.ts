@@ -17,7 +17,10 @@ export function dataRightsRoutes(router: AppRouter, { dataRights, cookies }: Ser
     const auth = requireUser(ctx);
     const { password } = parse(deleteAccountBody, ctx.request.body);
     await dataRights.deleteAccount(auth.userId, auth.sessionHash, password);
-    clearCookie(ctx, cookies, cookieNames(cookies).session);
+    const names = cookieNames(cookies);
+    clearCookie(ctx, cookies, names.session);
+    // The browser's mark of having signed in to the deleted address goes with it.
+    clearCookie(ctx, cookies, names.device);
     ctx.body = { message: 'Account deleted' };
   });
 }

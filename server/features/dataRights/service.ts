@@ -6,6 +6,19 @@ import { AppError, badRequest, notFound } from '../../errors.ts';
 import type { PasswordHasher } from '../accounts/passwords.ts';
 import type { PhotoStore } from '../photos/photoStore.ts';
 import { eraseAccount } from './eraseAccount.ts';
+import {
+  findAccountForExport,
+  findPasswordHash,
+  findProfileOfUser,
+  findSessionCreatedAt,
+  listBlocksBy,
+  listMatchesOf,
+  listMessagesSentBy,
+  listPaymentsOf,
+  listPhotosOfProfile,
+  listReportsBy,
+  listSwipesBy,
+} from './repository.ts';
 
 const photoLink = (publicUrl: string, name: string) => new URL(`/api/uploads/${name}`, publicUrl).toString();
 
@@ -25,27 +38,18 @@ export class DataRightsService {
   ) {}
 
   async export(userId: number): Promise<Record<string, unknown>> {
-    // Everything of the account but the password hash (a secret, not personal data to hand out).
-    const account = await this.db
-      .selectFrom('users')
-      .select(['id', 'email', 'language', 'created_at', 'verified_at', 'banned_at', 'premium_until', 'telegram_id', 'telegram_username', 'google_sub', 'bot_started_at'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
+    const account = await findAccountForExport(this.db, userId);
     if (!account) throw notFound();
-    const profile = await this.db.selectFrom('profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
+    const profile = await findProfileOfUser(this.db, userId);
     const me = profile?.id ?? -1;
     const [photos, swipes, matches, messages, blocks, reports, payments] = await Promise.all([
-      this.db.selectFrom('photos').select(['file_name', 'position', 'created_at']).where('profile_id', '=', me).orderBy('position').execute(),
-      this.db.selectFrom('swipes').select(['target_id', 'liked', 'created_at']).where('swiper_id', '=', me).orderBy('created_at').execute(),
-      this.db
-        .selectFrom('matches')
-        .selectAll()
-        .where((eb) => eb.or([eb('profile_low', '=', me), eb('profile_high', '=', me)]))
-        .execute(),
-      this.db.selectFrom('messages').select(['id', 'conversation_id', 'content', 'created_at', 'read_at']).where('sender_id', '=', me).orderBy('id').execute(),
-      this.db.selectFrom('blocks').select(['blocked_id', 'created_at']).where('blocker_id', '=', me).execute(),
-      this.db.selectFrom('reports').select(['reported_id', 'reason', 'comment', 'created_at']).where('reporter_id', '=', me).execute(),
-      this.db.selectFrom('payments').selectAll().where('user_id', '=', userId).orderBy('id').execute(),
+      listPhotosOfProfile(this.db, me),
+      listSwipesBy(this.db, me),
+      listMatchesOf(this.db, me),
+      listMessagesSentBy(this.db, me),
+      listBlocksBy(this.db, me),
+      listReportsBy(this.db, me),
+      listPaymentsOf(this.db, userId),
     ]);
     return {
       exported_at: this.clock.now().toISOString(),
@@ -63,15 +67,15 @@ export class DataRightsService {
 
   /** Deletes the account after re-authentication: the password, or (without one) a sign-in of the last minutes. */
   async deleteAccount(userId: number, sessionHash: string, password: string | undefined): Promise<void> {
-    const user = await this.db.selectFrom('users').select(['password_hash']).where('id', '=', userId).executeTakeFirst();
+    const user = await findPasswordHash(this.db, userId);
     if (!user) throw notFound();
     if (user.password_hash) {
       if (!password) throw badRequest('password_required', 'Enter your password to delete the account');
       if (!(await this.passwords.verify(user.password_hash, password))) throw new AppError(403, 'wrong_password', 'Wrong password');
     } else {
-      const session = await this.db.selectFrom('sessions').select('created_at').where('id_hash', '=', sessionHash).executeTakeFirst();
+      const sessionCreatedAt = await findSessionCreatedAt(this.db, sessionHash);
       const freshSince = addSeconds(this.clock.now(), -reauthWindowMinutes * 60).toISOString();
-      if (!session || session.created_at < freshSince) throw new AppError(403, 'reauth_required', 'Sign in again to delete the account');
+      if (sessionCreatedAt === undefined || sessionCreatedAt < freshSince) throw new AppError(403, 'reauth_required', 'Sign in again to delete the account');
     }
     await eraseAccount(this.db, this.photos, userId);
   }

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { z } from 'zod';
+import { maxRowId } from '../../contract/ids.ts';
 import { requireUser } from '../../http/auth.ts';
 import type { AppRouter } from '../../http/context.ts';
 import { parse } from '../../http/validate.ts';
@@ -12,7 +13,7 @@ const backlogLimit = 500;
 
 const eventsQuery = z.object({
   token: z.string().max(2000).optional(),
-  lastEventId: z.coerce.number().int().min(0).optional(),
+  lastEventId: z.coerce.number().int().min(0).max(maxRowId).optional(),
 });
 
 /**
@@ -40,7 +41,8 @@ export function eventRoutes(router: AppRouter, { db, eventBus, logger, clock, sh
     const auth = requireUser(ctx);
     const query = parse(eventsQuery, ctx.query);
     const header = Number(ctx.get('Last-Event-ID'));
-    let cursor = Number.isInteger(header) && header > 0 ? header : (query.lastEventId ?? (await lastEventId(db, auth.userId)));
+    // Beyond the 32-bit ids no event can follow (and PostgreSQL would refuse the comparison): ignored.
+    let cursor = Number.isInteger(header) && header > 0 && header <= maxRowId ? header : (query.lastEventId ?? (await lastEventId(db, auth.userId)));
 
     const stream = new PassThrough();
     ctx.req.socket.setTimeout(0);

@@ -8,6 +8,7 @@ import { testDialects } from '../../test/testDatabase.ts';
 const password = 'secret123!';
 let counter = 0;
 const unique = () => `${++counter}-${Date.now()}`;
+const foreignClient = 'someone-else.apps.googleusercontent.com';
 
 describe.each(testDialects())('Google sign-in on %s', (dialect) => {
   let app: TestApp;
@@ -78,7 +79,7 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     expect(await json(await bearer.get('/api/current_user'))).toMatchObject({ authorized: true, user_id: body.user_id });
   });
 
-  it('refuses wrong audience, wrong issuer, expired, unsigned and foreign-key tokens with 401, creating nothing', async () => {
+  it('refuses wrong audience (or several without us as azp), wrong issuer, expired, unsigned and foreign-key tokens with 401, creating nothing', async () => {
     const users = await countUsers();
     const now = app.clock.now();
     const sub = `sub-${unique()}`;
@@ -91,6 +92,8 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
       ['other key, same kid', await google.idToken({ sub }, now, { otherKey: true })],
       ['other key, unknown kid', await google.idToken({ sub }, now, { otherKey: true, kid: 'unknown' })],
       ['no sub', await google.idToken({}, now)],
+      ['several audiences, issued to another', await google.idToken({ sub, aud: [testGoogleClientId, foreignClient], azp: foreignClient }, now)],
+      ['several audiences, no azp', await google.idToken({ sub, aud: [testGoogleClientId, foreignClient] }, now)],
     ];
     for (const [name, token] of tokens) {
       const res = await googleLogin(new Browser(app.url), token);
@@ -100,6 +103,15 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     const notJwt = await googleLogin(new Browser(app.url), 'not a token');
     expect(notJwt.status).toBe(400);
     expect(await countUsers()).toBe(users);
+  });
+
+  it('accepts a token for several audiences when it was issued to us (azp), as OpenID Connect requires', async () => {
+    const sub = `sub-${unique()}`;
+    const res = await googleLogin(new Browser(app.url), await google.idToken({ sub, aud: [foreignClient, testGoogleClientId], azp: testGoogleClientId }, app.clock.now()));
+    expect(res.status).toBe(200);
+    // One audience: azp may name another client of ours (cross-client sign-in) and is not compared.
+    const single = await googleLogin(new Browser(app.url), await google.idToken({ sub, azp: 'android-client.apps.googleusercontent.com' }, app.clock.now()));
+    expect(single.status).toBe(200);
   });
 
   it('refuses a token that expired by the server clock', async () => {

@@ -12,7 +12,8 @@ export interface GoogleIdentity {
 
 /**
  * Verifies Google ID tokens against Google's published keys (or a test JWKS): signature with RS256 only
- * (so `alg: none` and HMAC-with-the-public-key tricks fail), audience = our client id, issuer, expiry.
+ * (so `alg: none` and HMAC-with-the-public-key tricks fail), audience = our client id (and, for several
+ * audiences, azp = our client id), issuer, expiry.
  */
 export class GoogleIdTokenVerifier {
   private readonly keys: JWTVerifyGetKey;
@@ -36,6 +37,10 @@ export class GoogleIdTokenVerifier {
         currentDate: this.clock.now(),
         requiredClaims: ['sub', 'exp', 'iat'],
       });
+      // OpenID Connect Core 3.1.3.7: a token for several audiences must name us as the party it was issued
+      // to (azp), or another client of the list could sign its users in here. With a single audience azp
+      // may rightly differ (Google's cross-client sign-in: an Android client obtaining a token for us).
+      if (Array.isArray(payload.aud) && payload.azp !== this.clientId) return null;
       if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > 255) return null;
       const email = typeof payload.email === 'string' && payload.email.length <= 254 ? payload.email.trim().toLowerCase() : undefined;
       // Google sends a boolean; very old tokens carried the string "true".

@@ -1,5 +1,13 @@
 import { addSeconds } from '../../clock.ts';
 import type { JobContext, JobCounts } from './job.ts';
+import {
+  deleteCodesCreatedBefore,
+  deleteEventsBefore,
+  deleteLoginFailuresBefore,
+  deleteRateCountersBefore,
+  deleteSessionsExpiredBefore,
+  deleteSettledNotificationsBefore,
+} from './repository.ts';
 
 const day = 24 * 3600;
 
@@ -13,18 +21,11 @@ export async function cleanupExpired({ db, clock }: JobContext): Promise<JobCoun
   const now = clock.now();
   const dayAgo = addSeconds(now, -day).toISOString();
   const weekAgo = addSeconds(now, -7 * day).toISOString();
-  const sessions = await db.deleteFrom('sessions').where('expires_at', '<', now.toISOString()).executeTakeFirst();
-  const codes = await db.deleteFrom('verification_codes').where('created_at', '<', dayAgo).executeTakeFirst();
-  const failures = await db.deleteFrom('login_failures').where('failed_at', '<', dayAgo).executeTakeFirst();
-  const counters = await db.deleteFrom('rate_counters').where('window_start', '<', dayAgo).executeTakeFirst();
-  const events = await db.deleteFrom('events').where('created_at', '<', weekAgo).executeTakeFirst();
-  const notifications = await db.deleteFrom('notification_jobs').where('done_at', '<', weekAgo).executeTakeFirst();
-  return {
-    sessions: Number(sessions.numDeletedRows),
-    codes: Number(codes.numDeletedRows),
-    loginFailures: Number(failures.numDeletedRows),
-    rateCounters: Number(counters.numDeletedRows),
-    events: Number(events.numDeletedRows),
-    notifications: Number(notifications.numDeletedRows),
-  };
+  const sessions = await deleteSessionsExpiredBefore(db, now.toISOString());
+  const codes = await deleteCodesCreatedBefore(db, dayAgo);
+  const loginFailures = await deleteLoginFailuresBefore(db, dayAgo);
+  const rateCounters = await deleteRateCountersBefore(db, dayAgo);
+  const events = await deleteEventsBefore(db, weekAgo);
+  const notifications = await deleteSettledNotificationsBefore(db, weekAgo);
+  return { sessions, codes, loginFailures, rateCounters, events, notifications };
 }

@@ -1,6 +1,7 @@
 import { addSeconds } from '../../clock.ts';
 import { eraseAccount } from '../dataRights/eraseAccount.ts';
 import type { JobContext, JobCounts } from './job.ts';
+import { listUnverifiedUserIdsBefore } from './repository.ts';
 
 export const unverifiedGraceDays = 7;
 
@@ -10,8 +11,8 @@ export const unverifiedGraceDays = 7;
  */
 export async function deleteUnverified({ db, clock, photos }: JobContext): Promise<JobCounts> {
   const cutoff = addSeconds(clock.now(), -unverifiedGraceDays * 24 * 3600).toISOString();
-  const stale = await db.selectFrom('users').select('id').where('verified_at', 'is', null).where('created_at', '<', cutoff).execute();
+  const stale = await listUnverifiedUserIdsBefore(db, cutoff);
   let deleted = 0;
-  for (const { id } of stale) if (await eraseAccount(db, photos, id)) deleted += 1;
+  for (const id of stale) if (await eraseAccount(db, photos, id)) deleted += 1;
   return { deleted };
 }

@@ -10,6 +10,7 @@ import { createLogger } from '../../logger.ts';
 import { signUpVerified } from '../../test/accounts.ts';
 import { createPerson } from '../../test/people.ts';
 import { TelegramStandIn } from '../../test/telegramStandIn.ts';
+import { TelegramUserService } from '../telegram/telegramUsers.ts';
 import { SmtpStandIn } from '../../test/smtpStandIn.ts';
 import { createSmtpMailer } from '../../mail/mailer.ts';
 import { testBotToken } from '../../test/telegramSigning.ts';
@@ -18,7 +19,7 @@ import { testDialects } from '../../test/testDatabase.ts';
 import { NotificationWorker } from '../notifications/worker.ts';
 import { PhotoStore } from '../photos/photoStore.ts';
 import type { JobContext, JobDefinition } from './job.ts';
-import { acquireJobLock } from './jobLock.ts';
+import { acquireJobLock } from './repository.ts';
 import { jobNamed } from './jobs.ts';
 import { runJob } from './runJob.ts';
 import { backupDir, checkBackup } from './sqliteBackup.ts';
@@ -63,7 +64,7 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
       dataDir: database.dataDir,
       photos: new PhotoStore(path.join(database.dataDir, 'uploads')),
       sqlite: database.sqlite,
-      tellAdmins: adminMessenger(api, [7_000_000_001, 7_000_000_002], database.db, logger),
+      tellAdmins: adminMessenger(api, [7_000_000_001, 7_000_000_002], new TelegramUserService(database.db, app.clock), logger),
       mailer: createSmtpMailer(await smtp.start(), 'Iskra <no-reply@iskra.test>'),
       publicUrl: 'https://iskra.test/',
     };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { addSeconds } from '../../clock.ts';
 import { thumbNameOf, uploadNamePattern } from '../photos/photoStore.ts';
 import type { JobContext, JobCounts } from './job.ts';
+import { findPhotosNaming } from './repository.ts';
 
 const batchSize = 400;
 
@@ -26,11 +27,7 @@ export async function deleteOrphanUploads({ db, clock, photos }: JobContext): Pr
     const batch = names.slice(i, i + batchSize);
     // A thumbnail belongs to the photo of the same stem.
     const owners = batch.map((n) => n.replace(/\.thumb\.jpg$/, '.jpg'));
-    const rows = await db
-      .selectFrom('photos')
-      .select(['file_name', 'blur_name'])
-      .where((eb) => eb.or([eb('file_name', 'in', owners), eb('blur_name', 'in', batch)]))
-      .execute();
+    const rows = await findPhotosNaming(db, owners, batch);
     const referenced = new Set(rows.flatMap((r) => [r.file_name, thumbNameOf(r.file_name), ...(r.blur_name ? [r.blur_name] : [])]));
     for (const name of batch) {
       if (referenced.has(name)) continue;

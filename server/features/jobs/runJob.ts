@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { JobStatus } from '../../../db/schema.ts';
-import { acquireJobLock, releaseJobLock } from './jobLock.ts';
+import { acquireJobLock, finishJobRun, insertJobRun, releaseJobLock } from './repository.ts';
 import type { JobContext, JobCounts, JobDefinition } from './job.ts';
 
 export interface JobRunResult {
@@ -22,18 +22,11 @@ export async function runJob(job: JobDefinition, ctx: JobContext, runner = defau
   const holder = `${runner}:${randomUUID()}`;
   const log = ctx.logger.child({ job: job.name, runner });
   if (!(await acquireJobLock(ctx.db, job.name, holder, startedAt, job.leaseSeconds))) {
-    await ctx.db
-      .insertInto('job_runs')
-      .values({ name: job.name, runner, started_at: startedAt.toISOString(), finished_at: startedAt.toISOString(), status: 'skipped', counts: '{}', error: null })
-      .execute();
+    await insertJobRun(ctx.db, { name: job.name, runner, started_at: startedAt.toISOString(), finished_at: startedAt.toISOString(), status: 'skipped', counts: '{}', error: null });
     log.info('job skipped: another process is running it');
     return { status: 'skipped', counts: {} };
   }
-  const row = await ctx.db
-    .insertInto('job_runs')
-    .values({ name: job.name, runner, started_at: startedAt.toISOString(), finished_at: null, status: 'running', counts: '{}', error: null })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const runId = await insertJobRun(ctx.db, { name: job.name, runner, started_at: startedAt.toISOString(), finished_at: null, status: 'running', counts: '{}', error: null });
   log.info('job started');
   const began = performance.now();
   let result: JobRunResult;
@@ -44,11 +37,7 @@ export async function runJob(job: JobDefinition, ctx: JobContext, runner = defau
     log.error({ err: error }, 'job failed');
   }
   const durationMs = Math.round(performance.now() - began);
-  await ctx.db
-    .updateTable('job_runs')
-    .set({ finished_at: ctx.clock.now().toISOString(), status: result.status, counts: JSON.stringify(result.counts), error: result.error ?? null })
-    .where('id', '=', row.id)
-    .execute();
+  await finishJobRun(ctx.db, runId, { finished_at: ctx.clock.now().toISOString(), status: result.status, counts: JSON.stringify(result.counts), error: result.error ?? null });
   await releaseJobLock(ctx.db, job.name, holder);
   log.info({ status: result.status, durationMs, counts: result.counts }, 'job finished');
   return result;

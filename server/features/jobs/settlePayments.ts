@@ -1,5 +1,6 @@
 import { addSeconds } from '../../clock.ts';
 import type { JobContext, JobCounts } from './job.ts';
+import { cancelAbandonedTestPayments } from './repository.ts';
 
 /** A test checkout nobody finished within this long is abandoned. */
 export const pendingPaymentHours = 24;
@@ -13,12 +14,6 @@ export async function settlePendingPayments({ db, clock, premium }: JobContext):
   // First ask YooKassa about its pending payments (a lost notification must not lose a purchase).
   const reconciled = premium ? await premium.reconcile() : { checked: 0, credited: 0, canceled: 0 };
   const cutoff = addSeconds(clock.now(), -pendingPaymentHours * 3600).toISOString();
-  const result = await db
-    .updateTable('payments')
-    .set({ status: 'canceled' })
-    .where('status', '=', 'pending')
-    .where('provider', '=', 'test')
-    .where('created_at', '<', cutoff)
-    .executeTakeFirst();
-  return { abandoned: Number(result.numUpdatedRows), providerChecked: reconciled.checked, credited: reconciled.credited, canceled: reconciled.canceled };
+  const abandoned = await cancelAbandonedTestPayments(db, cutoff);
+  return { abandoned, providerChecked: reconciled.checked, credited: reconciled.credited, canceled: reconciled.canceled };
 }

@@ -1,6 +1,6 @@
 import { translatorFor } from '../../../locales/index.ts';
 import { addSeconds } from '../../clock.ts';
-import { statsSince } from '../admin/stats.ts';
+import { statsSince } from '../admin/repository.ts';
 import { statsText } from '../admin/statsText.ts';
 import type { JobContext, JobCounts } from './job.ts';
 

@@ -3,6 +3,7 @@ import type { Database, NotificationKind } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
+import { claimNotification, giveUpNotification, listDueNotifications, scheduleNotificationRetry, settleNotification } from './repository.ts';
 
 export interface Notification {
   telegramId: string;
@@ -69,28 +70,13 @@ export class NotificationWorker {
   /** Sends what is due; answers how many jobs were finished (sent or settled otherwise). */
   async drainOnce(): Promise<number> {
     const now = this.clock.now();
-    const due = await this.db
-      .selectFrom('notification_jobs as j')
-      .innerJoin('users as u', 'u.id', 'j.user_id')
-      .select(['j.id', 'j.kind', 'j.conversation_id', 'j.payload', 'j.attempts', 'u.telegram_id', 'u.language', 'u.online_until', 'u.bot_unreachable_at'])
-      .where('j.done_at', 'is', null)
-      .where('j.next_attempt_at', '<=', now.toISOString())
-      .orderBy('j.id')
-      .limit(batchSize)
-      .execute();
+    const due = await listDueNotifications(this.db, now.toISOString(), batchSize);
     let finished = 0;
     for (const job of due) {
       // Claim: another process reading the same row sees it as not yet due.
-      const claimed = await this.db
-        .updateTable('notification_jobs')
-        .set({ next_attempt_at: addSeconds(now, 60).toISOString() })
-        .where('id', '=', job.id)
-        .where('done_at', 'is', null)
-        .where('next_attempt_at', '<=', now.toISOString())
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 0) continue;
+      if (!(await claimNotification(this.db, job.id, now.toISOString(), addSeconds(now, 60).toISOString()))) continue;
       const settle = async (outcome: string) => {
-        await this.db.updateTable('notification_jobs').set({ done_at: now.toISOString(), outcome }).where('id', '=', job.id).execute();
+        await settleNotification(this.db, job.id, now.toISOString(), outcome);
         finished += 1;
       };
       if (!job.telegram_id || job.bot_unreachable_at) {
@@ -121,15 +107,11 @@ export class NotificationWorker {
         }
         const attempts = job.attempts + 1;
         if (attempts >= maxAttempts) {
-          await this.db.updateTable('notification_jobs').set({ attempts, done_at: now.toISOString(), outcome: 'gave_up' }).where('id', '=', job.id).execute();
+          await giveUpNotification(this.db, job.id, attempts, now.toISOString());
           finished += 1;
         } else {
           // 30 s, 1 min, 2 min, … so a Telegram outage is ridden out without hammering it.
-          await this.db
-            .updateTable('notification_jobs')
-            .set({ attempts, next_attempt_at: addSeconds(now, 30 * 2 ** (attempts - 1)).toISOString() })
-            .where('id', '=', job.id)
-            .execute();
+          await scheduleNotificationRetry(this.db, job.id, attempts, addSeconds(now, 30 * 2 ** (attempts - 1)).toISOString());
         }
         this.logger.warn({ err: error, job: job.id, attempts }, 'notifications: sending failed, will retry');
       }

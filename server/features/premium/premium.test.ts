@@ -1,9 +1,11 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json } from '../../test/browser.ts';
 import { createPerson, type Person } from '../../test/people.ts';
-import { createTestApp, type TestApp } from '../../test/testApp.ts';
+import { createTestApp, testSessionSecret, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 import { extendedEnd } from './plans.ts';
+import { PremiumService } from './service.ts';
 
 const day = 86_400_000;
 
@@ -46,7 +48,8 @@ describe.each(testDialects())('premium with the test provider on %s', (dialect) 
   }
 
   it('lists the spec plans with localized titles, and the test plan only with the test provider', async () => {
-    const body = await json<{ plans: { id: string; title: string; price: number; interval: number; discount: number | null }[] }>(await buyer.browser.get('/api/plans'));
+    const body = await json<{ plans: { id: string; title: string; price: number; interval: number; discount: number | null }[]; test_provider: boolean }>(await buyer.browser.get('/api/plans'));
+    expect(body.test_provider).toBe(true);
     expect(body.plans.map((p) => [p.title, p.price, p.interval, p.discount])).toEqual([
       ['1 неделя', 249, 7, 10],
       ['1 месяц', 499, 30, 50],
@@ -101,5 +104,52 @@ describe.each(testDialects())('premium with the test provider on %s', (dialect) 
     expect((await fetch(`${app.url}/api/payments/test/checkout/${payment?.id ?? 0}?key=forged`)).status).toBe(404);
     expect((await fetch(`${app.url}/api/payments/test/checkout/${payment?.id ?? 0}/pay?key=forged`, { method: 'POST' })).status).toBe(404);
     expect((await fetch(`${app.url}/api/subscription`)).status).toBe(401);
+  });
+
+  it('credits parallel payments each once, and nothing else on the shared connection ever runs under their synchronous=FULL', async () => {
+    const person = await createPerson(app);
+    // The service itself, called as parallel requests would call it, so that other queries are queued on
+    // the connection exactly while the credits are under way (HTTP requests arrive one event-loop turn at
+    // a time, and SQLite's driver answers within the turn, which would hide an interleaving).
+    const service = new PremiumService(app.database.db, dialect, app.clock, testSessionSecret, true);
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await service.createPayment(person.userId, 249, 7)).id);
+    const synchronous = async () =>
+      dialect === 'sqlite' ? ((await sql<{ synchronous: number }>`pragma synchronous`.execute(app.database.db)).rows[0]?.synchronous ?? -1) : 1;
+    const results = await Promise.all(ids.flatMap((id) => [service.credit(id), synchronous(), service.credit(id), synchronous()]));
+    const credited = results.filter((r) => typeof r === 'boolean');
+    const readings = results.filter((r) => typeof r === 'number');
+    expect(credited.filter(Boolean)).toHaveLength(6); // each payment once, its twin call found it done
+    expect(new Set(readings)).toEqual(new Set([1])); // NORMAL, whoever asked in between
+    expect(await synchronous()).toBe(1);
+    const end = (await json<{ end_date: string }>(await person.browser.get('/api/subscription'))).end_date;
+    expect(Date.parse(end) - app.clock.now().getTime()).toBe(6 * 7 * day);
+  });
+});
+
+// What main.ts builds for PAYMENT_PROVIDER=off, the default on an https PUBLIC_URL (see env.test.ts).
+describe.each(testDialects())('premium with web payments off on %s', (dialect) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp(dialect, { testPaymentProvider: false });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('still lists the plans, without the test plan or the test link, and refuses to start a payment, writing nothing', async () => {
+    const person = await createPerson(app);
+    const body = await json<{ plans: { id: string }[]; test_provider: boolean }>(await person.browser.get('/api/plans'));
+    expect(body.plans.map((p) => p.id)).toEqual(['week', 'month', 'half_year', 'year']);
+    expect(body.test_provider).toBe(false);
+    for (const plan of [{ amount: 499, interval: 30 }, { amount: 10, interval: 1 }]) {
+      const res = await person.browser.post('/api/payment', plan);
+      expect(res.status).toBe(503);
+      expect(await json(res)).toEqual({ error: 'Payments are not available at the moment', code: 'payments_unavailable' });
+    }
+    expect(await app.database.db.selectFrom('payments').select('id').where('user_id', '=', person.userId).execute()).toEqual([]);
+    expect(await json(await person.browser.get('/api/subscription'))).toEqual({ isActive: false, end_date: null });
+    // The test checkout does not exist.
+    expect((await fetch(`${app.url}/api/payments/test/checkout/1?key=x`)).status).toBe(404);
   });
 });

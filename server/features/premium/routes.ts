@@ -11,6 +11,14 @@ import { offeredPlans, plans } from './plans.ts';
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export const yookassaNotifyPath = '/api/payments/yookassa/notify';
+const testCheckoutPrefix = '/api/payments/test/checkout/';
+
+/**
+ * Requests that carry no session cookie, so no CSRF token: YooKassa's notifications (checked by address and
+ * by reading the payment back), and the test checkout, which stands in for a provider's page (its link is
+ * the credential).
+ */
+export const premiumCsrfExemptions = { paths: [yookassaNotifyPath], prefixes: [testCheckoutPrefix] };
 
 export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logger }: Services): void {
   const languageOf = (ctx: { state: { auth: { language: Language } | null } }) => ctx.state.auth?.language ?? 'ru';
@@ -30,6 +38,8 @@ export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logg
         discount: p.discount,
         ...(inStars ? { stars: p.stars } : {}),
       })),
+      // The app shows its test link to the payment outcome page only beside the built-in test checkout.
+      test_provider: premium.webProvider === 'test',
     };
   });
 
@@ -50,7 +60,8 @@ export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logg
       ctx.body = { payment_url: await premium.startYooKassa(auth.userId, amount, interval) };
       return;
     }
-    if (premium.webProvider !== 'test') throw new AppError(503, 'provider_unavailable', 'Error processing payment');
+    // No web provider (PAYMENT_PROVIDER off, the default on an https site without one): said plainly.
+    if (premium.webProvider !== 'test') throw new AppError(503, 'payments_unavailable', 'Payments are not available at the moment');
     const payment = await premium.createPayment(auth.userId, amount, interval);
     // Same-site and relative: the window navigates there as it would to a provider's page.
     ctx.body = { payment_url: `/api/payments/test/checkout/${payment.id}?key=${encodeURIComponent(premium.checkoutKey(payment.id))}` };
@@ -58,7 +69,8 @@ export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logg
 
   /**
    * YooKassa's notifications are not signed: only its published addresses are listened to (the client
-   * address as Koa sees it, which believes X-Forwarded-For only with TRUST_PROXY), and even then the payment
+   * address as Koa sees it: with TRUST_PROXY only the hop our own proxy appended to X-Forwarded-For, so an
+   * allowed address the sender wrote further left counts for nothing), and even then the payment
    * is read back from the API before anything is credited. A failure to read answers 500, so YooKassa retries.
    */
   router.post('/payments/yookassa/notify', async (ctx) => {

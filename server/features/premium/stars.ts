@@ -22,6 +22,22 @@ export interface StarsInvoice {
 /** The one period Telegram allows for a Stars subscription: it renews every 30 days. */
 export const starsSubscriptionPeriod = 2_592_000;
 
+/**
+ * The Bot API client a bot launched later will have: the services are built before the bot (the bot needs
+ * them), so the premium side reaches the bot's client when it first calls, never at construction.
+ */
+export function starsApiOnceLaunched(apiOf: () => Api | undefined): StarsApi {
+  const api = (): StarsApi => {
+    const launched = apiOf();
+    if (!launched) throw new Error('the Telegram bot is not running');
+    return starsApiFor(launched);
+  };
+  return {
+    createInvoiceLink: (invoice) => api().createInvoiceLink(invoice),
+    refund: (telegramUserId, chargeId) => api().refund(telegramUserId, chargeId),
+  };
+}
+
 export function starsApiFor(api: Api): StarsApi {
   return {
     createInvoiceLink: (invoice) =>

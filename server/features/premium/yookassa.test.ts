@@ -127,6 +127,34 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
     expect((await paymentsOf(person))[0]?.status).toBe('pending');
   });
 
+  it('behind a trusted proxy, judges the address our proxy added, not an allowed one the sender wrote before it', async () => {
+    const proxied = await createTestApp(dialect, {
+      testPaymentProvider: false,
+      yookassa: {
+        client: new YooKassaClient(yookassa.apiUrl, yookassa.shopId, yookassa.secretKey, 2000),
+        returnUrl: 'https://iskra.test/confirm',
+        allowedRanges: new AddressRanges(yookassaNotificationRanges),
+      },
+      database: app.database,
+      trustedProxyHops: 1,
+    });
+    try {
+      const person = await createPerson(app);
+      const { remoteId } = await paidMonth(person);
+      yookassa.setStatus(remoteId, 'succeeded');
+      const spoofed = await notify(proxied, remoteId, 'payment.succeeded', { 'X-Forwarded-For': '185.71.76.1, 203.0.113.9' });
+      expect(spoofed.status).toBe(403);
+      expect(await json(spoofed)).toMatchObject({ code: 'forbidden_address' });
+      expect((await paymentsOf(person))[0]?.status).toBe('pending');
+      // YooKassa itself, as our proxy saw it, whatever stands to its left.
+      const genuine = await notify(proxied, remoteId, 'payment.succeeded', { 'X-Forwarded-For': '203.0.113.9, 185.71.76.1' });
+      expect(genuine.status).toBe(200);
+      expect((await paymentsOf(person))[0]?.status).toBe('succeeded');
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('refuses a pair that is not a plan, and the test plan, without writing a row or calling YooKassa', async () => {
     const person = await createPerson(app);
     const calls = yookassa.created().length;

@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import { request } from 'node:http';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -259,6 +260,51 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
     expect((await browser.post('/api/delete_profile')).status).toBe(404);
     // The account stays and can build a new profile.
     await createProfile(browser, 1);
+  });
+
+  describe('refused uploads leave no temporary files', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      ({ browser } = await signUpVerified(app));
+    });
+    const tempFiles = async () => readdir(path.join(app.database.dataDir, 'upload-tmp')).catch(() => [] as string[]);
+    const photos = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `${i}.jpg`, data: photo }));
+
+    const cases: [string, () => FormData, number][] = [
+      ['too large', () => form(validFields, [{ name: 'a.jpg', data: photo }, { name: 'big.jpg', data: oversizedFile() }]), 413],
+      ['not an image', () => form(validFields, [{ name: 'a.jpg', data: photo }, { name: 'b.jpg', data: textRenamedJpg() }]), 400],
+      ['one photo too many', () => form(validFields, photos(7)), 400],
+      ['far too many photos', () => form(validFields, photos(9)), 400],
+      ['a file under an unknown field', () => form(validFields, [{ name: 'a.jpg', data: photo }], 'avatar'), 400],
+    ];
+
+    it.each(cases)('%s', async (_name, makeForm, status) => {
+      expect(await tempFiles()).toEqual([]);
+      for (let i = 0; i < 3; i++) expect((await browser.postForm('/api/create_profile', makeForm())).status).toBe(status);
+      expect(await tempFiles()).toEqual([]);
+    });
+
+    it('an upload the client aborts half-way', async () => {
+      const boundary = 'iskra-aborted-upload';
+      const cookies = ['iskra_session', 'iskra_csrf'].map((name) => `${name}=${browser.cookie(name) ?? ''}`).join('; ');
+      const upload = request(`${app.url}/api/create_profile`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Content-Length': String(8 * 1024 * 1024),
+          'X-CSRF-Token': await browser.csrfToken(),
+          Cookie: cookies,
+        },
+      });
+      upload.on('error', () => undefined); // the connection is cut on purpose
+      upload.write(`--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+      upload.write(photo.subarray(0, Math.min(photo.length, 64 * 1024)));
+      // The file is being written...
+      await expect.poll(async () => (await tempFiles()).length, { timeout: 10_000 }).toBe(1);
+      upload.destroy();
+      // ...and goes once the server sees the connection end.
+      await expect.poll(tempFiles, { timeout: 10_000 }).toEqual([]);
+    });
   });
 
   it('serves the placeholder for unknown names and never reads outside the uploads folder', async () => {

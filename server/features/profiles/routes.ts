@@ -9,8 +9,9 @@ import type { Services } from '../../services.ts';
 import { maxPhotoBytes, photoTooLarge } from '../photos/photoPipeline.ts';
 import { tooManyPhotos } from './service.ts';
 
-function readPhotos(ctx: AppContext, fileFields: string[]): Promise<MultipartBody> {
+function readPhotos(ctx: AppContext, tempDir: string, fileFields: string[]): Promise<MultipartBody> {
   return readMultipart(ctx, {
+    tempDir,
     fileFields,
     maxFiles: maxPhotos,
     maxFileBytes: maxPhotoBytes,
@@ -28,7 +29,7 @@ function parseJsonField(text: string | undefined): unknown {
   }
 }
 
-export function profileRoutes(router: AppRouter, { profiles }: Services): void {
+export function profileRoutes(router: AppRouter, { profiles, uploadTempDir }: Services): void {
   router.get('/settings', async (ctx) => {
     ctx.body = await profiles.settings(requireUser(ctx).userId);
   });
@@ -40,7 +41,7 @@ export function profileRoutes(router: AppRouter, { profiles }: Services): void {
 
   router.post('/create_profile', async (ctx) => {
     const auth = requireUser(ctx);
-    const body = await readPhotos(ctx, ['photos', 'photo']);
+    const body = await readPhotos(ctx, uploadTempDir, ['photos', 'photo']);
     try {
       const fields = parse(createProfileFields, body.fields);
       const profile = await profiles.create(auth.userId, auth.verified, fields, body.files.map((f) => f.path));
@@ -63,7 +64,7 @@ export function profileRoutes(router: AppRouter, { profiles }: Services): void {
   router.post('/edit_profile', async (ctx) => {
     const auth = requireUser(ctx);
     if (ctx.is('multipart')) {
-      const body = await readPhotos(ctx, ['newPhotos', 'photos']);
+      const body = await readPhotos(ctx, uploadTempDir, ['newPhotos', 'photos']);
       try {
         const { payload, ...rest } = body.fields;
         const edits = parse(photoEdits, parseJsonField(payload));

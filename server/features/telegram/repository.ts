@@ -41,3 +41,10 @@ export async function setBotUnreachable(db: Kysely<Database>, telegramId: number
 export async function setLanguageByTelegramId(db: Kysely<Database>, telegramId: number, language: Language) {
   await db.updateTable('users').set({ language }).where('telegram_id', '=', telegramIdText(telegramId)).execute();
 }
+
+/** The account language of each of these Telegram users who has an account, keyed by Telegram id text. */
+export async function findLanguagesByTelegramIds(db: Kysely<Database>, telegramIds: readonly number[]): Promise<Map<string, Language>> {
+  if (telegramIds.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['telegram_id', 'language']).where('telegram_id', 'in', telegramIds.map(telegramIdText)).execute();
+  return new Map(rows.flatMap((r) => (r.telegram_id ? [[r.telegram_id, r.language] as const] : [])));
+}

@@ -4,6 +4,7 @@ import type { Database } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import {
+  findLanguagesByTelegramIds,
   findUserByTelegramId,
   insertTelegramUser,
   setBotStarted,
@@ -72,5 +73,10 @@ export class TelegramUserService {
 
   async setLanguage(telegramId: number, language: Language): Promise<void> {
     await setLanguageByTelegramId(this.db, telegramId, language);
+  }
+
+  /** Each of these Telegram users' account language, for messages the bot writes them (admins' alerts). */
+  languagesOf(telegramIds: readonly number[]): Promise<Map<string, Language>> {
+    return findLanguagesByTelegramIds(this.db, telegramIds);
   }
 }

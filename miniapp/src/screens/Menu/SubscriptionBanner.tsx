@@ -21,8 +21,8 @@ function MenuPlans() {
   return (
     <>
       <PlanList plans={data.plans} onChoose={(plan) => void navigate('/subscription', { state: { plan: plan.id } })} />
-      {/* Spec section 2: the test link to the outcome page, offered where the 1-day test plan is (test provider, admins). */}
-      {data.plans.some((plan) => plan.interval === 1) && (
+      {/* Spec section 2: the test link to the outcome page, only beside the built-in test checkout (never on a live site). */}
+      {data.test_provider && (
         <Link to="/successtrig" className="test-link">
           {t('app.premium.testOutcome')}
         </Link>

@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { DatabaseHandle } from '../db/client.ts';
+import type { Env } from './env.ts';
+import { yookassaFromEnv } from './features/premium/yookassaSetup.ts';
+import type { Logger } from './logger.ts';
+import { createLogMailer, createSmtpMailer } from './mail/mailer.ts';
+import { buildServices, type AppDeps, type Services } from './services.ts';
+
+/** Built by `npm run build` (and by `npm start` when missing or stale, see scripts/ensure-frontend.ts). */
+export const frontendDist = path.resolve(import.meta.dirname, '../miniapp/dist');
+
+/** ADMIN_TELEGRAM_IDS: Telegram user ids, separated by commas or spaces; anything else is ignored. */
+export function parseAdminIds(value: string | undefined): number[] {
+  return (value ?? '')
+    .split(/[\s,]+/)
+    .filter((v) => /^\d{1,15}$/.test(v))
+    .map(Number);
+}
+
+/** What only the process that runs them can give: the event bus, the bot's parts, the shutdown signal. */
+export type Wiring = Partial<Pick<AppDeps, 'eventBus' | 'stars' | 'notificationsQueued' | 'reportFiled' | 'botStatus' | 'shutdownSignal' | 'telegramWebhook'>>;
+
+/**
+ * The one recipe from the environment to the app's deps, shared by the server (server/main.ts), `npm run job`
+ * and `npm run admin`, so a CLI's premium, mail or refund settings can never differ from the server's.
+ */
+export function appDepsFromEnv(env: Env, handle: DatabaseHandle, logger: Logger, wiring: Wiring = {}): AppDeps {
+  return {
+    db: handle.db,
+    dialect: handle.dialect,
+    databaseProbe: handle.probe,
+    logger,
+    mailer: env.SMTP_URL ? createSmtpMailer(env.SMTP_URL, env.MAIL_FROM) : createLogMailer(logger),
+    uploadsDir: path.join(env.DATA_DIR, 'uploads'),
+    publicUrl: env.PUBLIC_URL,
+    sessionSecret: env.SESSION_SECRET,
+    trustedProxyHops: env.TRUST_PROXY_HOPS,
+    testPaymentProvider: env.PAYMENT_PROVIDER === 'test',
+    yookassa: yookassaFromEnv(env),
+    adminTelegramIds: parseAdminIds(env.ADMIN_TELEGRAM_IDS),
+    botToken: env.BOT_TOKEN,
+    google: env.GOOGLE_CLIENT_ID ? { clientId: env.GOOGLE_CLIENT_ID, jwksUrl: env.GOOGLE_JWKS_URL } : undefined,
+    frontendDist: existsSync(frontendDist) ? frontendDist : undefined,
+    publicConfig: {
+      google_client_id: env.GOOGLE_CLIENT_ID ?? null,
+      bot_username: env.BOT_USERNAME ?? null,
+      telegram_bot_id: env.BOT_TOKEN ? Number(env.BOT_TOKEN.split(':')[0]) || null : null,
+      support_email: env.SUPPORT_EMAIL ?? null,
+      support_telegram: env.SUPPORT_TELEGRAM ?? null,
+      legal_name: env.LEGAL_NAME ?? null,
+      legal_inn: env.LEGAL_INN ?? null,
+      legal_ogrnip: env.LEGAL_OGRNIP ?? null,
+    },
+    ...wiring,
+  };
+}
+
+/** Every service, once, from the environment. */
+export function servicesFromEnv(env: Env, handle: DatabaseHandle, logger: Logger, wiring: Wiring = {}): { deps: AppDeps; services: Services } {
+  const deps = appDepsFromEnv(env, handle, logger, wiring);
+  return { deps, services: buildServices(deps) };
+}

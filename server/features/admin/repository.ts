@@ -1,0 +1,209 @@
+import type { Kysely } from 'kysely';
+import type { Database, ModerationFlagReason } from '../../../db/schema.ts';
+
+/** Reports nobody has decided on yet, oldest first, with how many different people report the same profile. */
+export async function findOpenReports(db: Kysely<Database>, limit: number) {
+  const rows = await db
+    .selectFrom('reports as r')
+    .innerJoin('profiles as p', 'p.id', 'r.reported_id')
+    .select((eb) => [
+      'r.id',
+      'r.reason',
+      'r.comment',
+      'r.created_at',
+      'p.id as reported_profile_id',
+      'p.user_id as reported_user_id',
+      'p.name as reported_name',
+      'p.held_at',
+      eb
+        .selectFrom('reports as o')
+        .select((o) => o.fn.count<string | number>('o.reporter_id').distinct().as('n'))
+        .whereRef('o.reported_id', '=', 'r.reported_id')
+        .where('o.resolved_at', 'is', null)
+        .as('reporters'),
+    ])
+    .where('r.resolved_at', 'is', null)
+    .orderBy('r.id')
+    .limit(limit)
+    .execute();
+  return rows.map(({ reporters, ...r }) => ({ ...r, reporters: Number(reporters ?? 0) }));
+}
+
+/** The profile an open report is about; undefined when there is no such report or it is already decided. */
+export async function findOpenReportTarget(db: Kysely<Database>, reportId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('reports').select('reported_id').where('id', '=', reportId).where('resolved_at', 'is', null).executeTakeFirst();
+  return row?.reported_id;
+}
+
+export async function markReportDismissed(db: Kysely<Database>, reportId: number, now: string): Promise<void> {
+  await db.updateTable('reports').set({ resolved_at: now, resolution: 'dismissed' }).where('id', '=', reportId).execute();
+}
+
+/** The user behind the profile a report is about, whether or not the report is still open. */
+export async function findReportedUserId(db: Kysely<Database>, reportId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('reports as r').innerJoin('profiles as p', 'p.id', 'r.reported_id').select('p.user_id').where('r.id', '=', reportId).executeTakeFirst();
+  return row?.user_id;
+}
+
+/** Lets a held profile back into search. */
+export async function releaseProfileHold(db: Kysely<Database>, profileId: number): Promise<void> {
+  await db.updateTable('profiles').set({ held_at: null }).where('id', '=', profileId).execute();
+}
+
+export async function releaseHoldsOfUser(db: Kysely<Database>, userId: number): Promise<void> {
+  await db.updateTable('profiles').set({ held_at: null }).where('user_id', '=', userId).execute();
+}
+
+export async function userExists(db: Kysely<Database>, userId: number): Promise<boolean> {
+  return (await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined;
+}
+
+/** Answers false when the user is already banned (or does not exist): conditional, so a second ban does nothing. */
+export async function markUserBanned(db: Kysely<Database>, userId: number, now: string): Promise<boolean> {
+  const result = await db.updateTable('users').set({ banned_at: now }).where('id', '=', userId).where('banned_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Answers false when the user was not banned (or does not exist). */
+export async function clearUserBan(db: Kysely<Database>, userId: number): Promise<boolean> {
+  const result = await db.updateTable('users').set({ banned_at: null }).where('id', '=', userId).where('banned_at', 'is not', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Every session of the user: the next request with any of them is signed out. */
+export async function deleteSessionsOfUser(db: Kysely<Database>, userId: number): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}
+
+/** Closes every open report against the user's profile as decided by their ban. */
+export async function markOpenReportsAgainstUserBanned(db: Kysely<Database>, userId: number, now: string): Promise<void> {
+  await db
+    .updateTable('reports')
+    .set({ resolved_at: now, resolution: 'banned' })
+    .where('resolved_at', 'is', null)
+    .where('reported_id', 'in', (eb) => eb.selectFrom('profiles').select('id').where('user_id', '=', userId))
+    .execute();
+}
+
+/** The user's current premium end; undefined when there is no such user (null: never had premium). */
+export async function findPremiumUntil(db: Kysely<Database>, userId: number): Promise<{ premium_until: string | null } | undefined> {
+  return db.selectFrom('users').select('premium_until').where('id', '=', userId).executeTakeFirst();
+}
+
+export async function setPremiumUntil(db: Kysely<Database>, userId: number, until: string | null): Promise<void> {
+  await db.updateTable('users').set({ premium_until: until }).where('id', '=', userId).execute();
+}
+
+/** A payment with what a refund needs to reach the provider (the buyer's Telegram id for Stars). */
+export async function findPaymentForRefund(db: Kysely<Database>, paymentId: number) {
+  return db
+    .selectFrom('payments')
+    .innerJoin('users', 'users.id', 'payments.user_id')
+    .select(['payments.provider', 'payments.provider_payment_id', 'payments.status', 'payments.amount', 'users.telegram_id'])
+    .where('payments.id', '=', paymentId)
+    .executeTakeFirst();
+}
+
+/** Moves a credited payment to refunded; false when it was not credited (never refunded twice). */
+export async function markPaymentRefunded(db: Kysely<Database>, paymentId: number): Promise<boolean> {
+  const moved = await db.updateTable('payments').set({ status: 'refunded' }).where('id', '=', paymentId).where('status', '=', 'succeeded').executeTakeFirst();
+  return Number(moved.numUpdatedRows) > 0;
+}
+
+/** Who paid and for how many days; the payment must exist. */
+export async function findPaymentTerms(db: Kysely<Database>, paymentId: number) {
+  return db.selectFrom('payments').select(['user_id', 'interval_days']).where('id', '=', paymentId).executeTakeFirstOrThrow();
+}
+
+export async function findOpenFlags(db: Kysely<Database>) {
+  return db.selectFrom('moderation_flags').selectAll().where('resolved_at', 'is', null).orderBy('id').execute();
+}
+
+/** False when the flag does not exist or was already resolved. */
+export async function markFlagResolved(db: Kysely<Database>, flagId: number, now: string): Promise<boolean> {
+  const result = await db.updateTable('moderation_flags').set({ resolved_at: now }).where('id', '=', flagId).where('resolved_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** One open flag per person and reason is enough for an admin to look. */
+export async function hasOpenFlag(db: Kysely<Database>, userId: number, reason: ModerationFlagReason): Promise<boolean> {
+  const open = await db.selectFrom('moderation_flags').select('id').where('user_id', '=', userId).where('reason', '=', reason).where('resolved_at', 'is', null).executeTakeFirst();
+  return open !== undefined;
+}
+
+export async function insertFlag(db: Kysely<Database>, flag: { user_id: number; reason: ModerationFlagReason; details: string; created_at: string }): Promise<void> {
+  await db
+    .insertInto('moderation_flags')
+    .values({ ...flag, resolved_at: null })
+    .execute();
+}
+
+/** `email` as stored: trimmed and lower-cased by the caller. */
+export async function findUserIdByEmail(db: Kysely<Database>, email: string): Promise<number | undefined> {
+  return (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst())?.id;
+}
+
+/**
+ * How many messages the sender has in a conversation, counting at most two: one means the message just
+ * sent was their first there.
+ */
+export async function countOwnMessagesUpToTwo(db: Kysely<Database>, conversationId: number, senderProfileId: number): Promise<number> {
+  return (await db.selectFrom('messages').select('id').where('conversation_id', '=', conversationId).where('sender_id', '=', senderProfileId).limit(2).execute()).length;
+}
+
+/** In how many different conversations the sender wrote exactly this text since `since`. */
+export async function countConversationsWithText(db: Kysely<Database>, senderProfileId: number, content: string, since: string): Promise<number> {
+  const { conversations } = await db
+    .selectFrom('messages')
+    .select((eb) => eb.fn.count<string | number>('conversation_id').distinct().as('conversations'))
+    .where('sender_id', '=', senderProfileId)
+    .where('created_at', '>=', since)
+    .where('content', '=', content)
+    .executeTakeFirstOrThrow();
+  return Number(conversations);
+}
+
+export interface Stats {
+  since: string;
+  users: number;
+  newUsers: number;
+  profiles: number;
+  newProfiles: number;
+  matches: number;
+  messages: number;
+  payments: number;
+  /** Roubles of web payments credited in the period (Stars are counted in payments only). */
+  revenueRub: number;
+  openReports: number;
+}
+
+/** What happened since `since`, and the totals, for the admins' /stats, the CLI and the weekly report. */
+export async function statsSince(db: Kysely<Database>, since: Date): Promise<Stats> {
+  const from = since.toISOString();
+  const count = (table: 'users' | 'profiles' | 'matches' | 'messages', after?: string) => {
+    let query = db.selectFrom(table).select((eb) => eb.fn.countAll<string | number>().as('n'));
+    if (after !== undefined) query = query.where('created_at', '>=', after);
+    return query.executeTakeFirstOrThrow().then((r) => Number(r.n));
+  };
+  const [users, newUsers, profiles, newProfiles, matches, messages, payments, openReports] = await Promise.all([
+    count('users'),
+    count('users', from),
+    count('profiles'),
+    count('profiles', from),
+    count('matches', from),
+    count('messages', from),
+    db
+      .selectFrom('payments')
+      .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.sum<string | number | null>(eb.case().when('currency', '=', 'RUB').then(eb.ref('amount')).else(0).end()).as('rub')])
+      .where('status', '=', 'succeeded')
+      .where('credited_at', '>=', from)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('reports')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('resolved_at', 'is', null)
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n)),
+  ]);
+  return { since: from, users, newUsers, profiles, newProfiles, matches, messages, payments: Number(payments.n), revenueRub: Number(payments.rub ?? 0), openReports };
+}
