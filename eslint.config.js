@@ -1,10 +1,12 @@
 // Type-aware linting: the rules that catch floating promises and unsafe `any` matter most in a server.
 import js from '@eslint/js';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import { importBoundaries } from './importBoundaries.js';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'miniapp/dist/', 'miniapp/public/', 'artifacts/', 'coverage/', 'eslint.config.js'] },
+  { ignores: ['node_modules/', 'data/', 'miniapp/dist/', 'miniapp/public/', 'artifacts/', 'coverage/', 'eslint.config.js', 'importBoundaries.js'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
@@ -26,4 +28,14 @@ export default tseslint.config(
     files: ['miniapp/src/**/*.{ts,tsx}'],
     ...reactHooks.configs.flat['recommended-latest'],
   },
+  // DESIGN.md's arrows (importBoundaries.js): a wrong import or an import circle fails the lint.
+  {
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+    },
+  },
+  ...importBoundaries,
 );

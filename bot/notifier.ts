@@ -5,13 +5,16 @@ import { miniAppUrl } from './miniAppUrl.ts';
 
 function render(n: Notification): { text: string; button: string; target: string } {
   const t = translatorFor(n.language);
-  if (n.kind === 'premium_ending') {
-    const date = new Intl.DateTimeFormat(n.language, { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(n.until ?? Date.now()));
-    return { text: t('bot.notify.premium_ending', { date }), button: t('bot.notify.open_subscription'), target: 'subscription' };
+  switch (n.kind) {
+    case 'premium_ending': {
+      const date = new Intl.DateTimeFormat(n.language, { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(n.until));
+      return { text: t('bot.notify.premium_ending', { date }), button: t('bot.notify.open_subscription'), target: 'subscription' };
+    }
+    case 'match':
+      return { text: t('bot.notify.match', { name: n.name }), button: t('bot.notify.open_matches'), target: 'matches' };
+    case 'message':
+      return { text: t('bot.notify.message', { name: n.name, preview: n.preview }), button: t('bot.notify.open_chat'), target: `chat_${n.conversationId}` };
   }
-  if (n.kind === 'match') return { text: t('bot.notify.match', { name: n.name }), button: t('bot.notify.open_matches'), target: 'matches' };
-  const target = n.conversationId !== undefined ? `chat_${n.conversationId}` : 'matches';
-  return { text: t('bot.notify.message', { name: n.name, preview: n.preview ?? '' }), button: t('bot.notify.open_chat'), target };
 }
 
 /**

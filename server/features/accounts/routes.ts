@@ -10,6 +10,7 @@ import { clearCookie, cookieNames, setHttpOnlyCookie } from '../../http/sessionC
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
 import { findProfileSummary } from '../profiles/repository.ts';
+import { deviceOf } from '../sessions/service.ts';
 import { deviceCookieDays } from './loginDevices.ts';
 import type { SignedInWithPassword } from './service.ts';
 
@@ -23,7 +24,6 @@ export function accountRoutes(router: AppRouter, services: Services): void {
    */
   async function signIn(ctx: AppContext, signedIn: SignedInWithPassword, mode: 'cookie' | 'token') {
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
-    await sessions.stampDevice(signedIn.session.sessionId, ctx.ip, ctx.get('User-Agent'));
     setHttpOnlyCookie(ctx, services.cookies, names.device, signedIn.deviceCookie, new Date(services.clock.now().getTime() + deviceCookieDays * 86_400_000));
     if (mode === 'cookie') {
       setHttpOnlyCookie(ctx, services.cookies, names.session, signedIn.session.sessionId, signedIn.session.expiresAt);
@@ -39,7 +39,7 @@ export function accountRoutes(router: AppRouter, services: Services): void {
   router.post('/register', async (ctx) => {
     const input = parse(registerRequest, ctx.request.body);
     const language = languageFromAcceptLanguage(ctx.get('Accept-Language'));
-    const signedIn = await accounts.register(input.email, input.password, language);
+    const signedIn = await accounts.register(input.email, input.password, language, deviceOf(ctx));
     const extra = await signIn(ctx, signedIn, 'cookie');
     // The account is complete without the mail: if sending fails, the user asks for a new code on /verify.
     await verification.sendCode(signedIn.userId).catch((error: unknown) => {
@@ -51,7 +51,7 @@ export function accountRoutes(router: AppRouter, services: Services): void {
 
   router.post('/login', async (ctx) => {
     const input = parse(loginRequest, ctx.request.body);
-    const signedIn = await accounts.login(input.email, input.password, { ip: ctx.ip, deviceCookie: ctx.cookies.get(names.device) });
+    const signedIn = await accounts.login(input.email, input.password, { device: deviceOf(ctx), deviceCookie: ctx.cookies.get(names.device) });
     ctx.body = { message: 'Login successful', user_id: signedIn.userId, ...(await signIn(ctx, signedIn, input.session)) };
   });
 

@@ -4,7 +4,7 @@ import type { Database } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import { conflict, forbidden, unauthorized } from '../../errors.ts';
-import type { SessionService, StartedSession } from '../sessions/service.ts';
+import type { SessionService, SignInDevice, StartedSession } from '../sessions/service.ts';
 import type { LoginDevices } from './loginDevices.ts';
 import type { LoginThrottle } from './loginThrottle.ts';
 import type { PasswordHasher } from './passwords.ts';
@@ -22,7 +22,8 @@ export interface SignedInWithPassword extends SignedIn {
 
 /** Who is trying: the client's address and the device cookie its browser sent, if any. */
 export interface LoginClient {
-  ip: string;
+  /** The address and browser, for the throttle and the new session's device mark. */
+  device: SignInDevice;
   deviceCookie: string | undefined;
 }
 
@@ -39,7 +40,7 @@ export class AccountService {
   ) {}
 
   /** Creates an unverified account and signs it in, in one transaction: no account without its session. */
-  async register(email: string, password: string, language: Language): Promise<SignedInWithPassword> {
+  async register(email: string, password: string, language: Language, device: SignInDevice): Promise<SignedInWithPassword> {
     if (await findUserByEmail(this.db, email)) throw emailTaken();
     const passwordHash = await this.passwords.hash(password);
     try {
@@ -52,7 +53,7 @@ export class AccountService {
           banned_at: null,
           created_at: this.clock.now().toISOString(),
         });
-        return { userId, session: await this.sessions.start(userId, trx), deviceCookie: this.devices.issue(email) };
+        return { userId, session: await this.sessions.start(userId, device, trx), deviceCookie: this.devices.issue(email) };
       });
     } catch (error) {
       // Two registrations of one address at the same moment: the unique index decides.
@@ -64,7 +65,7 @@ export class AccountService {
   /** The same answer for an unknown e-mail and a wrong password, after the same amount of work. */
   async login(email: string, password: string, client: LoginClient): Promise<SignedInWithPassword> {
     const device = this.devices.recognize(client.deviceCookie, email);
-    const attempt = await this.throttle.begin(email, device ? { device } : { ip: client.ip });
+    const attempt = await this.throttle.begin(email, device ? { device } : { ip: client.device.ip });
     const user = await findUserByEmail(this.db, email);
     const valid = user?.password_hash
       ? await this.passwords.verify(user.password_hash, password)
@@ -72,6 +73,6 @@ export class AccountService {
     if (!user || !valid) throw unauthorized('Invalid email or password', 'invalid_credentials');
     await this.throttle.succeeded(attempt);
     if (user.banned_at) throw forbidden('banned', 'This account has been blocked');
-    return { userId: user.id, session: await this.sessions.start(user.id), deviceCookie: this.devices.issue(email) };
+    return { userId: user.id, session: await this.sessions.start(user.id, client.device), deviceCookie: this.devices.issue(email) };
   }
 }

@@ -5,6 +5,7 @@ import type { AppRouter } from '../../http/context.ts';
 import { cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
+import { deviceOf } from '../sessions/service.ts';
 
 export function googleAuthRoutes(router: AppRouter, services: Services): void {
   const { googleSignIn, sessions } = services;
@@ -13,8 +14,7 @@ export function googleAuthRoutes(router: AppRouter, services: Services): void {
   /** Web sign-in with a Google ID token; keeps the CSRF check because it sets the session cookie. */
   router.post('/googlelogin', async (ctx) => {
     const input = parse(googleLoginRequest, ctx.request.body);
-    const signedIn = await googleSignIn.signIn(input.id_token, languageFromAcceptLanguage(ctx.get('Accept-Language')));
-    await services.sessions.stampDevice(signedIn.session.sessionId, ctx.ip, ctx.get('User-Agent'));
+    const signedIn = await googleSignIn.signIn(input.id_token, languageFromAcceptLanguage(ctx.get('Accept-Language')), deviceOf(ctx));
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
     if (input.session === 'token') {
       ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token });

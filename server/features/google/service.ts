@@ -6,7 +6,7 @@ import type { Clock } from '../../clock.ts';
 import { AppError, forbidden, unauthorized } from '../../errors.ts';
 import type { SignedIn } from '../accounts/service.ts';
 import { deleteSessionsOfUser } from '../sessions/repository.ts';
-import type { SessionService } from '../sessions/service.ts';
+import type { SessionService, SignInDevice } from '../sessions/service.ts';
 import type { GoogleIdTokenVerifier } from './idToken.ts';
 import { findUserByEmailForGoogle, findUserByGoogleSub, insertGoogleUser, linkGoogleSub } from './repository.ts';
 
@@ -29,7 +29,7 @@ export class GoogleSignInService {
     private readonly clock: Clock,
   ) {}
 
-  async signIn(idToken: string, language: Language): Promise<SignedIn> {
+  async signIn(idToken: string, language: Language, device: SignInDevice): Promise<SignedIn> {
     if (!this.verifier) throw notConfigured();
     const identity = await this.verifier.verify(idToken);
     if (!identity) throw googleFailed();
@@ -37,14 +37,14 @@ export class GoogleSignInService {
     try {
       return await this.db.transaction().execute(async (trx) => {
         const known = await findUserByGoogleSub(trx, identity.sub);
-        if (known) return this.startSession(trx, known);
+        if (known) return this.startSession(trx, known, device);
 
         const byEmail = identity.email ? await findUserByEmailForGoogle(trx, identity.email) : undefined;
         if (byEmail && identity.emailVerified && byEmail.verified_at !== null && byEmail.google_sub === null) {
           if (!(await linkGoogleSub(trx, byEmail.id, identity.sub))) throw googleFailed();
           // A new way into the account: sessions opened before it (perhaps by someone else) end now.
           await deleteSessionsOfUser(trx, byEmail.id);
-          return this.startSession(trx, byEmail);
+          return this.startSession(trx, byEmail, device);
         }
 
         const now = this.clock.now().toISOString();
@@ -57,7 +57,7 @@ export class GoogleSignInService {
           verified_at: now,
           created_at: now,
         });
-        return { userId, session: await this.sessions.start(userId, trx) };
+        return { userId, session: await this.sessions.start(userId, device, trx) };
       });
     } catch (error) {
       // The same Google account signing in twice at once: the unique index on google_sub lets one create;
@@ -65,12 +65,12 @@ export class GoogleSignInService {
       if (!isUniqueViolation(error)) throw error;
       const winner = await findUserByGoogleSub(this.db, identity.sub);
       if (!winner) throw error;
-      return this.startSession(this.db, winner);
+      return this.startSession(this.db, winner, device);
     }
   }
 
-  private async startSession(db: Kysely<Database>, user: { id: number; banned_at: string | null }): Promise<SignedIn> {
+  private async startSession(db: Kysely<Database>, user: { id: number; banned_at: string | null }, device: SignInDevice): Promise<SignedIn> {
     if (user.banned_at) throw forbidden('banned', 'This account has been blocked');
-    return { userId: user.id, session: await this.sessions.start(user.id, db) };
+    return { userId: user.id, session: await this.sessions.start(user.id, device, db) };
   }
 }

@@ -23,7 +23,7 @@ export async function enqueueMatchNotification(db: Kysely<Database>, userId: num
 /** The subscription ends soon (the reminders job): opens the subscription screen. */
 export async function enqueuePremiumReminder(db: Kysely<Database>, userId: number, until: string, now: Date): Promise<boolean> {
   if (!(await isReachableByBot(db, userId))) return false;
-  await insertNotificationJob(db, { user_id: userId, kind: 'premium_ending', conversation_id: null, payload: JSON.stringify({ name: '', until }), now: now.toISOString() });
+  await insertNotificationJob(db, { user_id: userId, kind: 'premium_ending', conversation_id: null, payload: JSON.stringify({ until }), now: now.toISOString() });
   return true;
 }
 

@@ -1,19 +1,46 @@
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import type { Database, NotificationKind } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
 import { claimNotification, giveUpNotification, listDueNotifications, scheduleNotificationRetry, settleNotification } from './repository.ts';
 
-export interface Notification {
-  telegramId: string;
-  language: Language;
-  kind: NotificationKind;
-  name: string;
-  preview?: string;
-  conversationId?: number;
-  /** premium_ending: when the subscription ends (ISO). */
-  until?: string;
+/** What a notification says, by kind: each kind carries exactly what its message and button need. */
+export type NotificationContent =
+  | { kind: 'match'; name: string }
+  | { kind: 'message'; name: string; preview: string; conversationId: number }
+  /** `until`: when the subscription ends (ISO). */
+  | { kind: 'premium_ending'; until: string };
+
+export type Notification = { telegramId: string; language: Language } & NotificationContent;
+
+const matchPayload = z.object({ name: z.string() });
+const messagePayload = z.object({ name: z.string(), preview: z.string() });
+const premiumPayload = z.object({ until: z.string() });
+
+/** A queued job's stored payload read back as its kind's content; null when the row cannot be one (never sent). */
+export function contentOf(job: { kind: NotificationKind; payload: string; conversation_id: number | null }): NotificationContent | null {
+  let stored: unknown;
+  try {
+    stored = JSON.parse(job.payload);
+  } catch {
+    return null;
+  }
+  switch (job.kind) {
+    case 'match': {
+      const parsed = matchPayload.safeParse(stored);
+      return parsed.success ? { kind: 'match', name: parsed.data.name } : null;
+    }
+    case 'message': {
+      const parsed = messagePayload.safeParse(stored);
+      return parsed.success && job.conversation_id !== null ? { kind: 'message', ...parsed.data, conversationId: job.conversation_id } : null;
+    }
+    case 'premium_ending': {
+      const parsed = premiumPayload.safeParse(stored);
+      return parsed.success ? { kind: 'premium_ending', until: parsed.data.until } : null;
+    }
+  }
 }
 
 /** What the worker sends through; the bot implements it (bot/notifier.ts). */
@@ -88,17 +115,15 @@ export class NotificationWorker {
         await settle('online');
         continue;
       }
-      const payload = JSON.parse(job.payload) as { name: string; preview?: string; until?: string };
+      const content = contentOf(job);
+      if (!content) {
+        this.logger.error({ jobId: job.id, kind: job.kind }, 'notification job with an unreadable payload: given up');
+        await giveUpNotification(this.db, job.id, job.attempts, now.toISOString());
+        finished += 1;
+        continue;
+      }
       try {
-        await this.notifier.send({
-          telegramId: job.telegram_id,
-          language: job.language,
-          kind: job.kind,
-          name: payload.name,
-          ...(payload.preview !== undefined ? { preview: payload.preview } : {}),
-          ...(payload.until !== undefined ? { until: payload.until } : {}),
-          ...(job.conversation_id !== null ? { conversationId: job.conversation_id } : {}),
-        });
+        await this.notifier.send({ telegramId: job.telegram_id, language: job.language, ...content });
         await settle('sent');
       } catch (error) {
         if (error instanceof PermanentNotificationError) {

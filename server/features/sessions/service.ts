@@ -10,6 +10,15 @@ import type { SessionTokens } from './tokens.ts';
 /** Sessions end 30 days after sign-in, whatever happens in between. */
 export const sessionLifetimeSeconds = 30 * 24 * 60 * 60;
 
+/** Where a sign-in comes from: the client address (ctx.ip) and the browser's User-Agent. */
+export interface SignInDevice {
+  ip: string;
+  userAgent: string;
+}
+
+/** The device of a request, for a sign-in it makes. */
+export const deviceOf = (ctx: { ip: string; get(field: string): string }): SignInDevice => ({ ip: ctx.ip, userAgent: ctx.get('User-Agent') });
+
 export interface StartedSession {
   sessionId: string;
   expiresAt: Date;
@@ -25,17 +34,12 @@ export class SessionService {
   ) {}
 
   /**
-   * Marks a new session with a keyed hash of the network address and browser it signed in from, so the
-   * moderation job can see several accounts used from one device. Neither the address nor the browser
-   * string is stored, and the mark goes with the session when it expires.
+   * A fresh id on every sign-in, so a session id planted before login is worth nothing after it. The row is
+   * written with a keyed hash of the network address and browser it signed in from, so the moderation job
+   * can see several accounts used from one device; neither the address nor the browser string is stored,
+   * and the mark goes with the session when it expires.
    */
-  async stampDevice(sessionId: string, ip: string, userAgent: string): Promise<void> {
-    const device = createHmac('sha256', `device:${this.deviceSecret}`).update(`${ip}|${userAgent}`).digest('base64url');
-    await this.db.updateTable('sessions').set({ device_hash: device }).where('id_hash', '=', hashSessionId(sessionId)).execute();
-  }
-
-  /** A fresh id on every sign-in, so a session id planted before login is worth nothing after it. */
-  async start(userId: number, db: Kysely<Database> = this.db): Promise<StartedSession> {
+  async start(userId: number, device: SignInDevice, db: Kysely<Database> = this.db): Promise<StartedSession> {
     const now = this.clock.now();
     const sessionId = newSessionId();
     const expiresAt = addSeconds(now, sessionLifetimeSeconds);
@@ -44,6 +48,7 @@ export class SessionService {
       user_id: userId,
       created_at: now.toISOString(),
       expires_at: expiresAt.toISOString(),
+      device_hash: createHmac('sha256', `device:${this.deviceSecret}`).update(`${device.ip}|${device.userAgent}`).digest('base64url'),
     });
     return { sessionId, expiresAt, token: await this.tokens.sign(sessionId, userId, now, expiresAt) };
   }

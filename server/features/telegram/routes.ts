@@ -4,6 +4,7 @@ import type { AppRouter } from '../../http/context.ts';
 import { cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
+import { deviceOf } from '../sessions/service.ts';
 
 /** The two paths of this feature that never use the session cookie, and so need no CSRF token. */
 export const telegramCsrfExemptPaths = ['/api/auth/telegram'];
@@ -19,8 +20,7 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
    */
   router.post('/auth/telegram', async (ctx) => {
     const input = parse(telegramInitDataRequest, ctx.request.body);
-    const signedIn = await telegramAuth.signInWithInitData(input.initData);
-    await services.sessions.stampDevice(signedIn.session.sessionId, ctx.ip, ctx.get('User-Agent'));
+    const signedIn = await telegramAuth.signInWithInitData(input.initData, deviceOf(ctx));
     ctx.body = { token: signedIn.session.token, user_id: signedIn.userId } satisfies TelegramTokenResponse;
   });
 
@@ -35,8 +35,7 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
     const payload = { ...input } as Record<string, string | number>;
     delete payload.csrf_token;
     delete payload.session;
-    const signedIn = await telegramAuth.signInWithWidget(payload);
-    await services.sessions.stampDevice(signedIn.session.sessionId, ctx.ip, ctx.get('User-Agent'));
+    const signedIn = await telegramAuth.signInWithWidget(payload, deviceOf(ctx));
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
     if (mode === 'token') {
       ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token });

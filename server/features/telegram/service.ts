@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, forbidden, unauthorized } from '../../errors.ts';
 import type { SignedIn } from '../accounts/service.ts';
-import type { SessionService } from '../sessions/service.ts';
+import type { SessionService, SignInDevice } from '../sessions/service.ts';
 import { validateInitData } from './initData.ts';
 import { validateLoginWidget } from './loginWidget.ts';
 import type { TelegramIdentity } from './telegramIdentity.ts';
@@ -20,23 +20,23 @@ export class TelegramAuthService {
     private readonly clock: Clock,
   ) {}
 
-  async signInWithInitData(initData: string): Promise<SignedIn> {
+  async signInWithInitData(initData: string, device: SignInDevice): Promise<SignedIn> {
     if (!this.botToken) throw notConfigured();
     const result = validateInitData(initData, this.botToken, this.clock.now());
     if (!result.ok) throw result.reason === 'malformed' ? malformed() : refused();
-    return this.signIn(result.data.user);
+    return this.signIn(result.data.user, device);
   }
 
-  async signInWithWidget(payload: Readonly<Record<string, string | number>>): Promise<SignedIn> {
+  async signInWithWidget(payload: Readonly<Record<string, string | number>>, device: SignInDevice): Promise<SignedIn> {
     if (!this.botToken) throw notConfigured();
     const result = validateLoginWidget(payload, this.botToken, this.clock.now());
     if (!result.ok) throw refused();
-    return this.signIn(result.user);
+    return this.signIn(result.user, device);
   }
 
-  private async signIn(identity: TelegramIdentity): Promise<SignedIn> {
+  private async signIn(identity: TelegramIdentity, device: SignInDevice): Promise<SignedIn> {
     const account = await this.users.ensure(identity);
     if (account.banned) throw forbidden('banned', 'This account has been blocked');
-    return { userId: account.userId, session: await this.sessions.start(account.userId) };
+    return { userId: account.userId, session: await this.sessions.start(account.userId, device) };
   }
 }

@@ -1,0 +1,62 @@
+/**
+ * DESIGN.md's dependency arrows as lint rules, so the next wrong arrow fails `npm run lint`:
+ *   db imports nothing of ours; server/contract imports only zod (and other contract files);
+ *   the app (miniapp/src) imports only server/contract and locales; nothing under server/ imports bot/
+ *   but the composition root (server/main.ts) and tests that drive the bot; no import circles anywhere.
+ * Kept apart from eslint.config.js so its own test (server/importBoundaries.test.ts) lints wrong imports
+ * with exactly these rules. One block per file set: in a flat config the last block that matches a file
+ * decides a rule's options, so zones for the same files must sit in the same block.
+ */
+const onlyContract = 'server/contract imports only zod: it is the API contract the app shares.';
+const appImports = 'The app imports only server/contract and locales (DESIGN.md section 2).';
+
+export const importBoundaries = [
+  {
+    files: ['**/*.{ts,tsx}'],
+    rules: {
+      // Type-only imports count too: a circle of types is still two modules that cannot be read apart.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['db/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: [{ target: './db', from: ['./server', './bot', './miniapp', './scripts', './locales'], message: 'db imports nothing of ours (DESIGN.md section 2).' }] },
+      ],
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    ignores: ['server/main.ts', '**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './server', from: './bot', message: 'The server never imports bot/: the composition root (server/main.ts) passes the bot what it needs.' },
+            // Globs rather than './server' with an exception, which lets through a file inside the `from` zone.
+            { target: './server/contract', from: ['./server/{features,http,mail,test,assets}/**/*', './server/*.ts'], message: onlyContract },
+            { target: './server/contract', from: ['./db', './miniapp', './scripts'], message: onlyContract },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['miniapp/src/**/*.{ts,tsx}'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './miniapp/src', from: './server', except: ['./contract'], message: appImports },
+            { target: './miniapp/src', from: ['./db', './bot', './scripts'], message: appImports },
+          ],
+        },
+      ],
+    },
+  },
+];

@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import tseslint from 'typescript-eslint';
+import { afterAll, describe, expect, it } from 'vitest';
+// The very rules `npm run lint` applies (eslint.config.js spreads them), without the slower type-aware ones.
+import { importBoundaries } from '../importBoundaries.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+const eslint = new ESLint({
+  cwd: root,
+  overrideConfigFile: true,
+  overrideConfig: [
+    { files: ['**/*.{ts,tsx}'], languageOptions: { parser: tseslint.parser } },
+    {
+      plugins: { 'import-x': importX },
+      settings: {
+        'import-x/extensions': ['.ts', '.tsx', '.js'],
+        'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+        'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+      },
+    },
+    ...importBoundaries,
+  ],
+});
+
+/** The boundary rules that fire on `code` placed at `file` (a path inside the repository). */
+async function violations(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+}
+
+describe('import boundaries (DESIGN.md arrows)', () => {
+  const made: string[] = [];
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses the server importing the bot, except in the composition root', async () => {
+    const wrong = "import { launchBot } from '../../../bot/launch.ts';\nexport const x = launchBot;\n";
+    expect(await violations('server/features/search/wrong.ts', wrong)).toEqual(['import-x/no-restricted-paths']);
+    expect(await violations('server/main2.ts', "import { launchBot } from '../bot/launch.ts';\nexport const x = launchBot;\n")).toEqual(['import-x/no-restricted-paths']);
+    expect(await violations('server/main.ts', "import { launchBot } from '../bot/launch.ts';\nexport const x = launchBot;\n")).toEqual([]);
+  });
+
+  it('lets the app import only the contract and the locales', async () => {
+    expect(await violations('miniapp/src/screens/Wrong.tsx', "import { SearchService } from '../../../server/features/search/service.ts';\nexport const x = SearchService;\n")).toEqual([
+      'import-x/no-restricted-paths',
+    ]);
+    expect(await violations('miniapp/src/screens/Right.tsx', "import { searchResult } from '../../../server/contract/discovery.ts';\nexport const x = searchResult;\n")).toEqual([]);
+  });
+
+  it('keeps db and the contract free of our other code', async () => {
+    expect(await violations('db/wrong.ts', "import { systemClock } from '../server/clock.ts';\nexport const x = systemClock;\n")).toEqual(['import-x/no-restricted-paths']);
+    expect(await violations('server/contract/wrong.ts', "import { systemClock } from '../clock.ts';\nexport const x = systemClock;\n")).toEqual(['import-x/no-restricted-paths']);
+    expect(await violations('server/contract/wrong.ts', "import { SearchService } from '../features/search/service.ts';\nexport const x = SearchService;\n")).toEqual(['import-x/no-restricted-paths']);
+    expect(await violations('server/contract/right.ts', "import { searchResult } from './discovery.ts';\nexport const x = searchResult;\n")).toEqual([]);
+  });
+
+  it('finds an import circle', async () => {
+    const dir = mkdtempSync(path.join(root, 'server', 'cycle-'));
+    made.push(dir);
+    writeFileSync(path.join(dir, 'a.ts'), "import { b } from './b.ts';\nexport const a = (): number => b() + 1;\n");
+    writeFileSync(path.join(dir, 'b.ts'), "import { a } from './a.ts';\nexport const b = (): number => 2;\nexport const c = (): number => a();\n");
+    const results = await eslint.lintFiles([path.join(dir, 'a.ts'), path.join(dir, 'b.ts')]);
+    expect(results.flatMap((r) => r.messages.map((m) => m.ruleId))).toEqual(['import-x/no-cycle', 'import-x/no-cycle']);
+  });
+});
