@@ -13,13 +13,49 @@ const repoRoot = path.resolve(import.meta.dirname, '..');
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react(), localesPlugin(path.join(repoRoot, 'locales')), compressPlugin()],
+  // The same aliases as tsconfig.json's `paths`: the shared contract and texts without ../../../../.
+  resolve: {
+    alias: {
+      '@contract': path.join(repoRoot, 'server', 'contract'),
+      '@locales': path.join(repoRoot, 'locales'),
+    },
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
-    // One small entry: routes are lazy chunks, vendor code is split by what each route needs.
     modulePreload: { polyfill: false },
+    // Routes are lazy chunks, but few files on the first load: each response carries its headers (about
+    // 1 kB with the CSP), so a dozen small chunks cost more than the code they hold. Measured by
+    // scripts/bench-frontend.ts (first-load JavaScript on the wire).
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // The entry: everything main.tsx imports (React, the router, i18next, TanStack Query, the
+            // frame), the query hooks every screen uses, and small helpers most screens share.
+            {
+              name: 'index',
+              test: /miniapp[\\/]src[\\/]main\.tsx$|node_modules[\\/]@tanstack[\\/]|src[\\/]api[\\/]queries[\\/]config\.ts$|src[\\/]lib[\\/](photos|constants|filters)\.ts$|src[\\/]components[\\/]LanguageSwitcher\.tsx$/,
+              priority: 3,
+            },
+            // Loaded right after the first paint (the session check): the API client, its hooks and the
+            // contract with zod.
+            { name: 'api', test: /node_modules[\\/]zod[\\/]|server[\\/]contract[\\/]|miniapp[\\/]src[\\/]api[\\/]/, priority: 2 },
+            // Signing in and signing up share the Google and Telegram buttons.
+            { name: 'signIn', test: /src[\\/]screens[\\/]Auth[\\/](Login|Register)Screen\.tsx$|src[\\/]components[\\/]ExternalSignIn\.tsx$|src[\\/]platform[\\/]telegramLogin\.ts$/, priority: 1 },
+            // The deck with its card, buttons and match dialog (also what /training and a liker's
+            // profile use of it).
+            {
+              name: 'search',
+              test: /src[\\/]screens[\\/]Search[\\/]|src[\\/]components[\\/](SwipeCard|DeckButtons|MatchOverlay)\.tsx$|src[\\/]lib[\\/]swipeRules\.ts$|node_modules[\\/]react-swipeable[\\/]/,
+              priority: 1,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     fs: { allow: [repoRoot] },

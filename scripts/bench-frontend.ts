@@ -1,83 +1,138 @@
 /**
- * `npm run bench` (second part): what the first open of the app costs on a phone.
- *   - Initial JavaScript in kB gzipped per route: the entry and its modulepreloads (what the HTML makes the
- *     browser fetch before anything renders), and all JavaScript fetched until the page is idle (the route's
- *     lazy chunk, the API client loaded after the first paint). Goal: at most 100 kB, stretch 80 kB.
+ * `npm run bench` (front-end part): what the first open of the app costs on a phone.
+ *   - First-load JavaScript as the browser receives it: in a fresh browser profile, the Chrome DevTools
+ *     Protocol's encoded bytes of every script response (`Network.loadingFinished` encodedDataLength:
+ *     the compressed body and its headers) until the network is idle, for `/`, `/login` and a signed-in
+ *     user's `/search`. Beside them, the floor: an empty React 19 app built the same way (Vite, the React
+ *     plugin, the brotli twins) and served by the same server, measured in the same run. Goal: at most
+ *     100 kB (1 kB = 1024 bytes) per page.
+ *   - What index.html itself pulls in before the first render (the entry and its modulepreloads).
  *   - First load in headless Chromium with Lighthouse's mobile profile (slow 4G: 150 ms RTT, 1.6 Mbit/s
  *     down, 750 kbit/s up; CPU slowed 4x), cold cache: largest contentful paint and the time of ready()
  *     (the `iskra:ready` mark, set when the first screen has rendered, where Telegram's ready() is called).
- * Figures only, no thresholds. The search screen is a placeholder until the search issue lands.
+ * Figures only, no thresholds.
  */
-import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { createApp } from '../server/app.ts';
-import { createLogger } from '../server/logger.ts';
-import { createTestDatabase } from '../server/test/testDatabase.ts';
+import react from '@vitejs/plugin-react';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { build } from 'vite';
 import { launchChromium } from '../miniapp/e2e/chromium.ts';
+import { compressPlugin } from '../miniapp/compressPlugin.ts';
+import { createPerson } from '../server/test/people.ts';
+import { createTestApp } from '../server/test/testApp.ts';
 import { buildFrontend } from './ensure-frontend.ts';
 
-const dist = path.resolve(import.meta.dirname, '../miniapp/dist');
-const routes = ['/', '/search'];
+const repoRoot = path.resolve(import.meta.dirname, '..');
+const dist = path.join(repoRoot, 'miniapp', 'dist');
 const runs = 5;
+const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
+/**
+ * The floor: an empty React 19 app (createRoot, one element), built with the app's Vite settings and
+ * compressed the same way. Under data/ (ignored by git) so it resolves the repository's node_modules.
+ */
+async function buildReactFloor(): Promise<string> {
+  const root = path.join(repoRoot, 'data', 'bench-react-floor');
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  writeFileSync(
+    path.join(root, 'index.html'),
+    '<!doctype html><html><head><meta charset="UTF-8" /><title>floor</title></head><body><div id="root"></div><script type="module" src="/main.tsx"></script></body></html>',
+  );
+  writeFileSync(
+    path.join(root, 'main.tsx'),
+    "import { StrictMode } from 'react';\nimport { createRoot } from 'react-dom/client';\ncreateRoot(document.getElementById('root') as HTMLElement).render(<StrictMode><p>React</p></StrictMode>);\n",
+  );
+  const previous = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      configFile: false,
+      root,
+      mode: 'production',
+      logLevel: 'warn',
+      plugins: [react(), compressPlugin()],
+      build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', sourcemap: false, modulePreload: { polyfill: false } },
+    });
+  } finally {
+    if (previous === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = previous;
+  }
+  return path.join(root, 'dist');
+}
+
+/**
+ * Every script the page receives until the network has been idle for half a second, in bytes on the
+ * wire (compressed body plus response headers), and how many scripts that was.
+ */
+async function scriptsOnTheWire(context: BrowserContext, url: string): Promise<{ bytes: number; files: number }> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  const scripts = new Set<string>();
+  let bytes = 0;
+  cdp.on('Network.responseReceived', (event) => {
+    if (event.type === 'Script') scripts.add(event.requestId);
+  });
+  cdp.on('Network.loadingFinished', (event) => {
+    if (scripts.has(event.requestId)) bytes += event.encodedDataLength;
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  await cdp.detach();
+  await page.close();
+  return { bytes, files: scripts.size };
+}
+
+async function freshContext(browser: Browser, cookie?: { value: string; url: string }): Promise<BrowserContext> {
+  const context = await browser.newContext(phone);
+  if (cookie) await context.addCookies([{ name: 'iskra_session', ...cookie }]);
+  return context;
+}
 
 await buildFrontend();
-const database = await createTestDatabase('sqlite');
-const server = createApp({
-  db: database.db,
-  dialect: 'sqlite',
-  databaseProbe: database.probe,
-  logger: createLogger('silent'),
-  mailer: { send: () => Promise.resolve() },
-  uploadsDir: path.join(database.dataDir, 'uploads'),
-  publicUrl: 'http://localhost:8080',
-  sessionSecret: 'bench-secret-bench-secret-bench-secret',
-  frontendDist: dist,
-}).listen(0, '127.0.0.1');
-await once(server, 'listening');
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const floorDist = await buildReactFloor();
+const app = await createTestApp('sqlite', { frontendDist: dist });
+const floor = await createTestApp('sqlite', { frontendDist: floorDist });
+// A member with a profile and people to find, so /search shows a card (and prefetches the next).
+const member = await createPerson(app, { name: 'Bench', gender: 'Male' });
+for (let i = 0; i < 3; i++) await createPerson(app, { gender: 'Female', name: `Person ${i}` });
+const memberCookie = { value: member.browser.cookie('iskra_session') ?? '', url: app.url };
 const { browser, close } = await launchChromium();
 
-const gzipKb = (file: string) => gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length / 1024;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+console.log(`\nIskra front end bench, Chromium ${browser.version()}, ${new Date().toISOString()}`);
+console.log('First-load JavaScript on the wire (CDP encoded bytes, headers included), fresh profile, until idle:');
+const pages = [
+  { label: 'React 19 floor (empty app)', url: floor.url + '/', cookie: undefined },
+  { label: '/', url: app.url + '/', cookie: undefined },
+  { label: '/login', url: app.url + '/login', cookie: undefined },
+  { label: '/search (signed in)', url: app.url + '/search', cookie: memberCookie },
+];
+for (const { label, url, cookie } of pages) {
+  const context = await freshContext(browser, cookie);
+  const { bytes, files } = await scriptsOnTheWire(context, url);
+  await context.close();
+  console.log(`  ${label.padEnd(42)} ${kB(bytes).padStart(9)} in ${files} scripts`);
+}
 
 // What index.html itself pulls in before the first render: the entry script and its modulepreloads.
 const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
 const entryFiles = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1] ?? '');
-const entryKb = entryFiles.reduce((sum, f) => sum + gzipKb(f), 0);
-const cssKb = [...html.matchAll(/href="\/(assets\/[^"]+\.css)"/g)].reduce((sum, m) => sum + gzipKb(m[1] ?? ''), 0);
-
-console.log(`\nIskra front end bench, Chromium ${browser.version()}, ${new Date().toISOString()}`);
-console.log(`${'Entry JS (index.html + modulepreloads)'.padEnd(44)} ${entryKb.toFixed(1)} kB gzipped (${entryFiles.length} files), CSS ${cssKb.toFixed(1)} kB`);
+// What the server sends: the brotli twin, or the file itself when it is too small to have one.
+const brotliBytes = (file: string) => readFileSync(path.join(dist, existsSync(path.join(dist, `${file}.br`)) ? `${file}.br` : file)).length;
+console.log(`${'Entry JS (index.html + modulepreloads), brotli'.padEnd(44)} ${kB(entryFiles.reduce((sum, f) => sum + brotliBytes(f), 0))} (${entryFiles.length} files)`);
 // One language's texts, fetched beside the entry (see miniapp/localesPlugin.ts); not JavaScript, but on the critical path.
 for (const m of html.matchAll(/(ru|en)=\/(assets\/locale-[^;"]+\.json)/g)) {
-  console.log(`${`Dictionary ${m[1]} (preloaded by boot.js)`.padEnd(44)} ${gzipKb(m[2] ?? '').toFixed(1)} kB gzipped`);
+  console.log(`${`Dictionary ${m[1]} (preloaded by boot.js), brotli`.padEnd(44)} ${kB(brotliBytes(m[2] ?? ''))}`);
 }
-// What actually crosses the wire: the build's brotli twins (server/http/staticApp.ts sends them).
-const sentBytes = (f: string) => readFileSync(path.join(dist, existsSync(path.join(dist, `${f}.br`)) ? `${f}.br` : f)).length;
-const brKb = entryFiles.reduce((sum, f) => sum + sentBytes(f) / 1024, 0);
-console.log(`${'Entry JS as sent (brotli twins)'.padEnd(44)} ${brKb.toFixed(1)} kB`);
 
-for (const route of routes) {
-  // JavaScript actually fetched until the page is idle, without throttling.
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
-  const page = await context.newPage();
-  const scripts = new Set<string>();
-  page.on('response', (response) => {
-    const pathname = new URL(response.url()).pathname;
-    if (pathname.endsWith('.js') && pathname.startsWith('/assets/')) scripts.add(pathname.slice(1));
-  });
-  await page.goto(url + route, { waitUntil: 'networkidle' });
-  await context.close();
-  const loadedKb = [...scripts].reduce((sum, f) => sum + gzipKb(f), 0);
-  console.log(`${`JS loaded by ${route} until idle`.padEnd(44)} ${loadedKb.toFixed(1)} kB gzipped (${scripts.size} files)`);
-
+for (const route of ['/', '/search']) {
   const lcps: number[] = [];
   const readies: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const throttled = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const throttled = await freshContext(browser, route === '/search' ? memberCookie : undefined);
     // Page code as a string: this script is type-checked for Node, without the DOM library.
     await throttled.addInitScript(`
       window.__lcp = 0;
@@ -96,7 +151,7 @@ for (const route of routes) {
       uploadThroughput: (750 * 1024) / 8,
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    await tab.goto(url + route, { waitUntil: 'load' });
+    await tab.goto(app.url + route, { waitUntil: 'load' });
     // Polled with evaluate (a CDP call): waitForFunction would eval() in the page, which the CSP forbids.
     for (let waited = 0; !(await tab.evaluate<boolean>("performance.getEntriesByName('iskra:ready').length > 0")); waited += 100) {
       if (waited > 60_000) throw new Error(`${route}: no iskra:ready mark within 60 s`);
@@ -112,12 +167,10 @@ for (const route of routes) {
     readies.push(ready);
     await throttled.close();
   }
-  console.log(
-    `${`${route}: slow 4G + 4x CPU, median of ${runs}`.padEnd(44)} LCP ${median(lcps).toFixed(0)} ms, ready() ${median(readies).toFixed(0)} ms`,
-  );
+  const label = route === '/search' ? '/search (signed in)' : route;
+  console.log(`${`${label}: slow 4G + 4x CPU, median of ${runs}`.padEnd(44)} LCP ${median(lcps).toFixed(0)} ms, ready() ${median(readies).toFixed(0)} ms`);
 }
 
 await close();
-server.closeAllConnections();
-server.close();
-await database.drop();
+await app.close();
+await floor.close();

@@ -1,6 +1,9 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
-import { Layout } from './components/Layout.tsx';
+import { BrowserRouter, createRoutesFromElements, matchRoutes, Route, useRoutes } from 'react-router';
+import { queryClient } from './api/queryClient.ts';
+import { Layout, type ScreenFrame } from './components/Layout.tsx';
+import { RequireMember, RequireProfile, RequireVerified } from './session/RouteGuards.tsx';
 import { SessionProvider } from './session/SessionProvider.tsx';
 
 // Route-level code splitting: the first screen loads only its own chunk (DESIGN section 6).
@@ -23,57 +26,89 @@ const Likers = lazy(() => import('./screens/Matches/LikersScreen.tsx'));
 const MatchProfile = lazy(() => import('./screens/Matches/MatchProfileScreen.tsx'));
 const LikerProfile = lazy(() => import('./screens/Matches/LikerProfileScreen.tsx'));
 const Search = lazy(() => import('./screens/Search/SearchScreen.tsx'));
-const CreateProfile = lazy(() => import('./screens/Profile/CreateProfileScreen.tsx'));
+const CreateProfile = lazy(() => import('./screens/Profile/CreateProfile/CreateProfileScreen.tsx'));
 const Training = lazy(() => import('./screens/Training/TrainingScreen.tsx'));
 const EditPhotos = lazy(() => import('./screens/Profile/EditPhotosScreen.tsx'));
 const OwnProfile = lazy(() => import('./screens/Profile/OwnProfileScreen.tsx'));
 const EditProfile = lazy(() => import('./screens/Profile/EditProfileScreen.tsx'));
 const NotFound = lazy(() => import('./screens/Placeholder/NotFoundScreen.tsx'));
 
-// Declarative routes (the smallest react-router mode: no data APIs needed, the screens load their own data).
-// Paths are case-insensitive by default: /Menu and /menu are one route (the spec uses both).
+const topLevel: ScreenFrame = { topLevel: true };
+const framed: ScreenFrame = { look: 'framed' };
+const chat: ScreenFrame = { look: 'chat' };
+
+/**
+ * The route table: each screen, its frame (`handle`), and the session rules it sits under (spec sections
+ * 4 and 6). Declarative routes (the smallest react-router mode: no data APIs needed, the screens load
+ * their own data). Paths are case-insensitive: /Menu and /menu are one route (the spec uses both).
+ */
+const routes = createRoutesFromElements(
+  <Route element={<Layout frameAt={frameAt} />}>
+    {/* Open to everyone, also before the e-mail address is verified. */}
+    <Route path="/" element={<Landing />} handle={topLevel} />
+    <Route path="/verify" element={<Verify />} />
+    <Route path="/logout" element={<Logout />} />
+    <Route path="/offer" element={<Offer />} handle={framed} />
+    <Route path="/privacy-policy" element={<PrivacyPolicy />} handle={framed} />
+    <Route path="/confirm" element={<PaymentResult outcome="success" />} />
+    <Route path="/fail" element={<PaymentResult outcome="failure" />} />
+    {/* Spec section 2: outcome pages of their own; /successtrig is the menu's test link. */}
+    <Route path="/successtrig" element={<PaymentResult outcome="success" />} />
+    <Route path="/failtrig" element={<PaymentResult outcome="failure" />} />
+
+    <Route element={<RequireVerified />}>
+      <Route path="/login" element={<Login />} />
+      <Route path="/register" element={<Register />} />
+      <Route path="/token" element={<Token />} />
+      <Route path="/telegram" element={<TelegramEntry />} />
+
+      <Route element={<RequireMember />}>
+        <Route path="/Menu" element={<Menu />} />
+        <Route path="/subscription" element={<Subscription />} />
+        <Route path="/CreateProfile" element={<CreateProfile />} />
+
+        <Route element={<RequireProfile />}>
+          <Route path="/search" element={<Search />} handle={topLevel} />
+          <Route path="/training" element={<Training />} />
+          <Route path="/matches" element={<Matches />} />
+          <Route path="/WhoLike" element={<Likers />} />
+          <Route path="/UsersProfile/:id" element={<MatchProfile />} />
+          {/* The spec spells it both ways; routes are case-insensitive, so one covers both. */}
+          <Route path="/UsersProfileLiker/:id" element={<LikerProfile />} />
+          <Route path="/ChatList" element={<ChatList />} />
+          <Route path="/chat/:id" element={<Chat />} handle={chat} />
+          <Route path="/profile" element={<OwnProfile />} />
+          <Route path="/edit_profile" element={<EditProfile />} />
+          {/* The spec names the photo chooser and cropper separately; here they are one screen. */}
+          <Route path="/edit_photo" element={<EditPhotos />} />
+          <Route path="/Foto" element={<EditPhotos />} />
+          <Route path="/cropImage" element={<EditPhotos />} />
+        </Route>
+      </Route>
+
+      <Route path="*" element={<NotFound />} />
+    </Route>
+  </Route>,
+);
+
+/** The frame of the screen at `pathname`: the deepest matched route's `handle`. */
+function frameAt(pathname: string): ScreenFrame {
+  const handle: unknown = matchRoutes(routes, pathname)?.at(-1)?.route.handle;
+  return (handle as ScreenFrame | undefined) ?? {};
+}
+
+function AppRoutes() {
+  return useRoutes(routes);
+}
+
 export function App() {
   return (
-    <SessionProvider>
-      <BrowserRouter>
-        <Routes>
-          <Route element={<Layout />}>
-            <Route path="/" element={<Landing />} />
-            <Route path="/login" element={<Login />} />
-            <Route path="/register" element={<Register />} />
-            <Route path="/logout" element={<Logout />} />
-            <Route path="/verify" element={<Verify />} />
-            <Route path="/token" element={<Token />} />
-            <Route path="/telegram" element={<TelegramEntry />} />
-            <Route path="/Menu" element={<Menu />} />
-            <Route path="/subscription" element={<Subscription />} />
-            <Route path="/confirm" element={<PaymentResult outcome="success" />} />
-            <Route path="/fail" element={<PaymentResult outcome="failure" />} />
-            {/* Spec section 2: outcome pages of their own; /successtrig is the menu's test link. */}
-            <Route path="/successtrig" element={<PaymentResult outcome="success" />} />
-            <Route path="/failtrig" element={<PaymentResult outcome="failure" />} />
-            <Route path="/offer" element={<Offer />} />
-            <Route path="/privacy-policy" element={<PrivacyPolicy />} />
-            <Route path="/search" element={<Search />} />
-            <Route path="/CreateProfile" element={<CreateProfile />} />
-            <Route path="/training" element={<Training />} />
-            <Route path="/matches" element={<Matches />} />
-            <Route path="/WhoLike" element={<Likers />} />
-            <Route path="/UsersProfile/:id" element={<MatchProfile />} />
-            {/* The spec spells it both ways; routes are case-insensitive, so one covers both. */}
-            <Route path="/UsersProfileLiker/:id" element={<LikerProfile />} />
-            <Route path="/ChatList" element={<ChatList />} />
-            <Route path="/chat/:id" element={<Chat />} />
-            <Route path="/profile" element={<OwnProfile />} />
-            <Route path="/edit_profile" element={<EditProfile />} />
-            {/* The spec names the photo chooser and cropper separately; here they are one screen. */}
-            <Route path="/edit_photo" element={<EditPhotos />} />
-            <Route path="/Foto" element={<EditPhotos />} />
-            <Route path="/cropImage" element={<EditPhotos />} />
-            <Route path="*" element={<NotFound />} />
-          </Route>
-        </Routes>
-      </BrowserRouter>
-    </SessionProvider>
+    <QueryClientProvider client={queryClient}>
+      <SessionProvider>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </SessionProvider>
+    </QueryClientProvider>
   );
 }

@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { defaultLanguage, isLanguage, languages, type Language } from '../../locales/languages.ts';
+import { defaultLanguage, isLanguage, languages, type Language } from '@locales/languages.ts';
 import { readStored, storageKeys, writeStored } from './lib/storage.ts';
 
 export { languages, type Language };
@@ -20,7 +20,7 @@ type Dictionary = Record<string, unknown>;
  */
 async function loadDictionary(language: Language): Promise<Dictionary> {
   if (import.meta.env.DEV) {
-    return ((await import(`../../locales/${language}.json`)) as { default: Dictionary }).default;
+    return ((await import(`@locales/${language}.json`)) as { default: Dictionary }).default;
   }
   const listed = document.querySelector('meta[name="iskra-locales"]')?.getAttribute('content') ?? '';
   const url = new Map(listed.split(';').map((pair) => pair.split('=') as [string, string])).get(language);

@@ -1,20 +1,10 @@
 import type { z } from 'zod';
-import { csrfTokenResponse } from '../../../server/contract/accounts.ts';
-import { errorResponse } from '../../../server/contract/errors.ts';
+import { csrfTokenResponse } from '@contract/accounts.ts';
+import { errorResponse } from '@contract/errors.ts';
 import { readStored, storageKeys } from '../lib/storage.ts';
+import { ApiError } from './ApiError.ts';
 
-/** A failed call: the server's `{error, code}` when it sent one, else the HTTP status (0: no network). */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string | null,
-    message: string,
-    readonly fields?: Record<string, string>,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
+export { ApiError };
 
 let csrfToken: Promise<string> | null = null;
 

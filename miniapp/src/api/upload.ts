@@ -1,4 +1,4 @@
-import { errorResponse } from '../../../server/contract/errors.ts';
+import { errorResponse } from '@contract/errors.ts';
 import { readStored, storageKeys } from '../lib/storage.ts';
 import { ApiError, loadCsrfToken } from './client.ts';
 

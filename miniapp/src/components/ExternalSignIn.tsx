@@ -1,8 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PublicConfig } from '../../../server/contract/config.ts';
-import { loadPublicConfig } from '../api/queries/config.ts';
-import { sessionQueries } from '../api/queries/session.ts';
+import { usePublicConfig } from '../api/queries/config.ts';
+import { useGoogleLogin, useTelegramWidgetLogin } from '../api/queries/session.ts';
 import { errorText } from '../lib/errorText.ts';
 import { platform } from '../platform/index.ts';
 import { askTelegramLogin, preloadTelegramLogin } from '../platform/telegramLogin.ts';
@@ -35,13 +34,10 @@ function loadScript(src: string, attributes: Record<string, string> = {}, parent
  */
 export function ExternalSignIn({ onSignedIn, onError }: { onSignedIn: () => void; onError: (message: string) => void }) {
   const { t, i18n } = useTranslation();
-  const [config, setConfig] = useState<PublicConfig | null>(null);
+  const config = usePublicConfig(platform().kind === 'web');
   const googleRef = useRef<HTMLDivElement>(null);
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    if (platform().kind === 'web') void loadPublicConfig().then(setConfig);
-  }, []);
+  const { mutate: googleLogin } = useGoogleLogin();
+  const telegramLogin = useTelegramWidgetLogin();
 
   useEffect(() => {
     const clientId = config?.google_client_id;
@@ -54,15 +50,16 @@ export function ExternalSignIn({ onSignedIn, onError }: { onSignedIn: () => void
         id.initialize({
           client_id: clientId,
           callback: ({ credential }) => {
-            sessionQueries.googleLogin(credential).then(onSignedIn, (error: unknown) => {
-              onError(errorText(t, error, 'app.errors.googleLoginFailed', 'app.errors.googleLoginError'));
+            googleLogin(credential, {
+              onSuccess: onSignedIn,
+              onError: (error) => onError(errorText(t, error, 'app.errors.googleLoginFailed', 'app.errors.googleLoginError')),
             });
           },
         });
         id.renderButton(element, { theme: 'outline', size: 'large', shape: 'pill', width: 300, locale: i18n.language });
       })
       .catch(() => onError(t('app.errors.googleLoginError')));
-  }, [config, i18n.language, onError, onSignedIn, t]);
+  }, [config, googleLogin, i18n.language, onError, onSignedIn, t]);
 
   // Shown only when the operator named the bot (BOT_USERNAME: its domain is set up for the widget).
   const telegramBotId = (config?.bot_username && config.telegram_bot_id) || null;
@@ -70,21 +67,19 @@ export function ExternalSignIn({ onSignedIn, onError }: { onSignedIn: () => void
     if (telegramBotId) preloadTelegramLogin().catch(() => undefined);
   }, [telegramBotId]);
 
+  const busy = telegramLogin.isPending;
   const signInWithTelegram = () => {
     if (!telegramBotId || busy) return;
     // Not busy while Telegram's window is open: a blocked popup never answers, and the button must stay
     // usable for another try. Busy only while our own sign-in call runs.
     askTelegramLogin(telegramBotId, i18n.language)
-      .then(async (signed) => {
+      .then((signed) => {
         // Closing Telegram's window is a change of mind, not an error.
         if (!signed) return;
-        setBusy(true);
-        try {
-          await sessionQueries.telegramWidgetLogin(signed);
-          onSignedIn();
-        } finally {
-          setBusy(false);
-        }
+        telegramLogin.mutate(signed, {
+          onSuccess: onSignedIn,
+          onError: (error) => onError(errorText(t, error, 'app.errors.telegramLoginError')),
+        });
       })
       .catch((error: unknown) => onError(errorText(t, error, 'app.errors.telegramLoginError')));
   };

@@ -1,16 +1,12 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { PublicConfig } from '../../../server/contract/config.ts';
+import { usePublicConfig } from '../api/queries/config.ts';
 
 /** The landing's footer (spec section 2): support links and legal details from the server's config. */
 export function Footer() {
   const { t } = useTranslation();
-  const [config, setConfig] = useState<PublicConfig | null>(null);
-  useEffect(() => {
-    // A separate chunk: the footer's details arrive after the first paint.
-    void import('../api/queries/config.ts').then(({ loadPublicConfig }) => loadPublicConfig()).then(setConfig);
-  }, []);
+  // The footer's details arrive after the first paint (the API client is loaded for them then).
+  const config = usePublicConfig();
   const telegram = config?.support_telegram?.replace(/^@/, '');
   return (
     <footer className="footer">

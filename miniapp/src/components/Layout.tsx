@@ -1,21 +1,20 @@
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { Outlet, useLocation, useNavigate } from 'react-router';
 import { platform } from '../platform/index.ts';
-import { useSession } from '../session/SessionProvider.tsx';
 import { StartParamRedirect } from './StartParamRedirect.tsx';
 import { Loading } from './States.tsx';
 import { TopBar } from './TopBar.tsx';
 
-/** Paths an unverified user may still open; everything else sends them to /verify (spec section 6). */
-const openToUnverified = new Set(['/verify', '/logout', '/offer', '/privacy-policy', '/', '/confirm', '/fail', '/successtrig', '/failtrig']);
-/** Paths that need a profile; a verified user without one goes to /CreateProfile (spec section 4). */
-const needsProfile = new Set(['/search', '/matches', '/wholike', '/chatlist', '/profile', '/edit_profile', '/edit_photo', '/foto', '/cropimage', '/training']);
-const needsProfilePrefixes = ['/chat/', '/usersprofile/', '/usersprofileliker/'];
-/** Paths for members only: an anonymous visitor is asked to sign in first, and comes back after. */
-const membersOnly = new Set([...needsProfile, '/menu', '/subscription', '/createprofile']);
-/** Top-level screens: no back button there. */
-const rootPaths = new Set(['/', '/search']);
+/**
+ * How the frame looks around a screen, given in the route table as the route's `handle`: `framed` for
+ * the legal documents (a page inside the page), `chat` for a conversation (it fills the screen below the
+ * top bar; only its messages scroll), and whether the screen is top-level (no back button there).
+ */
+export interface ScreenFrame {
+  look?: 'framed' | 'chat';
+  topLevel?: boolean;
+}
 
 /** Tells the host the first screen has rendered (Telegram's ready(); a mark for the bench). */
 function ReadySignal() {
@@ -27,41 +26,30 @@ function ReadySignal() {
   return null;
 }
 
-function SessionGate() {
-  const { session } = useSession();
-  const { pathname } = useLocation();
-  const path = pathname.toLowerCase();
-  if (session.status === 'anonymous' && !session.unconfirmed && (membersOnly.has(path) || needsProfilePrefixes.some((p) => path.startsWith(p)))) {
-    return <Navigate to="/login" replace state={{ from: pathname }} />;
-  }
-  if (session.status !== 'signedIn' || session.tokenOnly) return null;
-  if (!session.verified && !openToUnverified.has(path)) return <Navigate to="/verify" replace />;
-  if (session.verified && session.profile === null && (needsProfile.has(path) || needsProfilePrefixes.some((p) => path.startsWith(p)))) return <Navigate to="/CreateProfile" replace />;
-  return null;
-}
-
-function BackButton() {
+/** The host's back button (Telegram's) on every screen but the top-level ones. */
+function BackButton({ topLevel }: { topLevel: boolean }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   useEffect(() => {
-    platform().setBackButton(rootPaths.has(pathname) ? null : () => void navigate(-1));
-  }, [pathname, navigate]);
+    platform().setBackButton(topLevel ? null : () => void navigate(-1));
+  }, [topLevel, pathname, navigate]);
   return null;
 }
 
-export function Layout() {
-  const { pathname } = useLocation();
-  const framed = pathname === '/offer' || pathname === '/privacy-policy';
-  // A conversation fills the screen below the top bar; only its messages scroll.
-  const chat = pathname.toLowerCase().startsWith('/chat/');
+/**
+ * The frame around every screen: skip link, top bar, the main area. Which screens need a session, a
+ * verified address or a profile is in the route table too (session/RouteGuards.tsx). `frameAt` reads the
+ * matched route's frame, known before the screen's own chunk has loaded.
+ */
+export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame }) {
+  const frame = frameAt(useLocation().pathname);
   return (
-    <div className={framed ? 'app framed' : chat ? 'app chat-mode' : 'app'}>
+    <div className={frame.look ? `app ${frame.look === 'chat' ? 'chat-mode' : 'framed'}` : 'app'}>
       <a href="#main" className="skip-link">
         <SkipText />
       </a>
       <TopBar />
-      <SessionGate />
-      <BackButton />
+      <BackButton topLevel={frame.topLevel ?? false} />
       <StartParamRedirect />
       <main id="main" className="main" tabIndex={-1}>
         <Suspense fallback={<Loading />}>

@@ -1,7 +1,6 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { chatQueries } from '../api/queries/chat.ts';
+import { useStartChat } from '../api/queries/chat.ts';
 import { errorText } from '../lib/errorText.ts';
 import { photoUrl } from '../lib/photos.ts';
 import { platform } from '../platform/index.ts';
@@ -10,21 +9,11 @@ import { platform } from '../platform/index.ts';
 export function MatchOverlay({ profile, onClose }: { profile: { id: number; name: string; photo: string | null }; onClose: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const startChat = useStartChat();
+  // On the way to the chat: the button stays disabled until it opens.
+  const busy = startChat.isPending || startChat.isSuccess;
+  const error = startChat.error ? errorText(t, startChat.error, 'app.errors.startChatFailed', 'app.errors.startChatError') : null;
   const photo = profile.photo?.split(',')[0];
-
-  async function startChat() {
-    setBusy(true);
-    setError(null);
-    try {
-      const id = await chatQueries.start(profile.id);
-      void navigate(`/chat/${id}`);
-    } catch (failure) {
-      setError(errorText(t, failure, 'app.errors.startChatFailed', 'app.errors.startChatError'));
-      setBusy(false);
-    }
-  }
 
   platform().haptic('match');
   return (
@@ -33,7 +22,7 @@ export function MatchOverlay({ profile, onClose }: { profile: { id: number; name
         {photo && <img className="match-photo" src={photoUrl(photo)} alt={profile.name} width={240} height={320} />}
         <h2 id="match-title">{t('app.matchOverlay.title')}</h2>
         <p>{t('app.matchOverlay.text', { name: profile.name })}</p>
-        <button type="button" className="button block" disabled={busy} onClick={() => void startChat()} autoFocus>
+        <button type="button" className="button block" disabled={busy} onClick={() => startChat.mutate(profile.id, { onSuccess: (id) => void navigate(`/chat/${id}`) })} autoFocus>
           {busy ? t('app.common.wait') : t('app.matchOverlay.startChat')}
         </button>
         <button type="button" className="button secondary block" onClick={onClose}>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { reportReasons } from '../../../server/contract/discovery.ts';
-import { safetyQueries, type ReportReason } from '../api/queries/safety.ts';
+import { reportReasons } from '@contract/discovery.ts';
+import { useSafetyAction, type ReportReason, type SafetyAction } from '../api/queries/safety.ts';
 import { errorText } from '../lib/errorText.ts';
 import { BottomSheet } from './BottomSheet.tsx';
 
@@ -17,26 +17,22 @@ export function SafetyActions({ profileId, name, onDone }: { profileId: number; 
   const [step, setStep] = useState<Step>('closed');
   const [reason, setReason] = useState<ReportReason | null>(null);
   const [comment, setComment] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const safety = useSafetyAction(profileId);
+  const busy = safety.isPending;
+  const error = safety.error ? errorText(t, safety.error, 'app.safety.failed') : null;
 
   const close = () => {
     setStep('closed');
-    setError(null);
+    safety.reset();
   };
 
-  async function run(action: () => Promise<unknown>) {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-      setStep('closed');
-      onDone();
-    } catch (failure) {
-      setError(errorText(t, failure, 'app.safety.failed'));
-    } finally {
-      setBusy(false);
-    }
+  function run(action: SafetyAction) {
+    safety.mutate(action, {
+      onSuccess: () => {
+        setStep('closed');
+        onDone();
+      },
+    });
   }
 
   return (
@@ -62,7 +58,7 @@ export function SafetyActions({ profileId, name, onDone }: { profileId: number; 
         {step === 'block' && (
           <div className="sheet-actions">
             <p>{t('app.safety.blockText', { name })}</p>
-            <button type="button" className="button block danger" disabled={busy} onClick={() => void run(() => safetyQueries.block(profileId))}>
+            <button type="button" className="button block danger" disabled={busy} onClick={() => run({ kind: 'block' })}>
               {busy ? t('app.common.wait') : t('app.safety.blockConfirm')}
             </button>
           </div>
@@ -72,7 +68,7 @@ export function SafetyActions({ profileId, name, onDone }: { profileId: number; 
             className="sheet-actions"
             onSubmit={(event) => {
               event.preventDefault();
-              if (reason) void run(() => safetyQueries.report(profileId, reason, comment));
+              if (reason) run({ kind: 'report', reason, comment });
             }}
           >
             <fieldset className="reasons">

@@ -1,4 +1,8 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../api/ApiError.ts';
+import { errorText } from '../lib/errorText.ts';
 
 /** The loading, empty and error states every screen renders (DESIGN section 6). */
 export function Loading({ label }: { label?: string }) {
@@ -25,7 +29,7 @@ export function ErrorState({ message, onRetry }: { message: string; onRetry?: ()
   );
 }
 
-export function EmptyState({ title, children }: { title: string; children?: React.ReactNode }) {
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <div className="state state-empty">
       <p className="state-title">{title}</p>
@@ -41,4 +45,48 @@ export function ErrorLine({ message }: { message: string | null }) {
       {message ?? ''}
     </p>
   );
+}
+
+interface QueryViewProps<T> {
+  query: UseQueryResult<T>;
+  /** The screen's own message when the server refused (spec section 8); see lib/errorText.ts. */
+  failedKey: string;
+  /** …and when something broke on the way (defaults to `failedKey`). */
+  exceptionKey?: string;
+  /** Used instead of `failedKey` when the server answered 404 (a person who is gone, say). */
+  notFoundKey?: string;
+  loadingLabel?: string;
+  /** When the data counts as empty, `empty` is shown instead of the children. */
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
+  /** Shown under the error (another way on besides Retry). */
+  afterError?: ReactNode;
+  children: (data: T) => ReactNode;
+}
+
+/** The server says the thing is gone or not for this user: what the cache holds of it is no use any more. */
+export function isGone(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 403 || error.status === 404);
+}
+
+/**
+ * A query's four states, the same way on every screen: a spinner while there is nothing to show (also
+ * while Retry runs), the error with Retry, the empty state, or the data. Data already in the cache stays
+ * on screen while a fresh copy loads, and when refreshing it failed on the way (not when the server said
+ * it is gone).
+ */
+export function QueryView<T>({ query, failedKey, exceptionKey, notFoundKey, loadingLabel, isEmpty, empty, afterError, children }: QueryViewProps<T>) {
+  const { t } = useTranslation();
+  const failed = query.isError && !query.isFetching;
+  if (query.data !== undefined && !(failed && isGone(query.error))) return <>{isEmpty?.(query.data) ? empty : children(query.data)}</>;
+  if (failed) {
+    const failed = notFoundKey && query.error instanceof ApiError && query.error.status === 404 ? notFoundKey : failedKey;
+    return (
+      <>
+        <ErrorState message={errorText(t, query.error, failed, exceptionKey ?? failed)} onRetry={() => void query.refetch()} />
+        {afterError}
+      </>
+    );
+  }
+  return <Loading label={loadingLabel} />;
 }

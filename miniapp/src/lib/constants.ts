@@ -5,5 +5,3 @@ export const genders = ['Any', 'Male', 'Female'] as const;
 export type GenderFilter = (typeof genders)[number];
 export const privacyWarningMs = 3000;
 export const resendCountdownSeconds = 60;
-/** Spec section 5, the same rule as the server's contract. */
-export { passwordRule } from '../../../server/contract/accounts.ts';

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { ApiError } from '../api/client.ts';
+import { ApiError } from '../api/ApiError.ts';
 
 /** Codes that say nothing about the screen's task: its own message (spec section 8) is more useful. */
 const genericCodes = new Set(['not_found', 'internal', 'method_not_allowed', 'network', 'bad_response']);

@@ -1,5 +1,6 @@
+import { useMutation } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { profileQueries } from '../api/queries/profiles.ts';
+import { cityAt } from '../api/queries/profiles.ts';
 import { errorText } from './errorText.ts';
 
 /** Why the browser gave no position: no API, the person said no, or it failed (timeout, no fix). */
@@ -26,7 +27,7 @@ export function locateErrorText(t: TFunction, failure: unknown): string {
 /** The city where the person is: the browser's position, then the server's name for the place. */
 export async function cityHere(): Promise<{ city: string; coords: [number, number] }> {
   const coords = await currentPosition();
-  return { city: await profileQueries.cityAt(coords[0], coords[1]), coords };
+  return { city: await cityAt(coords[0], coords[1]), coords };
 }
 
 /** The browser's position, as [latitude, longitude]; a fix up to ten minutes old will do. */
@@ -39,4 +40,9 @@ export function currentPosition(): Promise<[number, number]> {
       { timeout: 15_000, maximumAge: 600_000 },
     );
   });
+}
+
+/** "Use my location" as an action with its own pending state: the browser's position, then the city there. */
+export function useLocate() {
+  return useMutation({ mutationFn: cityHere });
 }

@@ -1,5 +1,8 @@
 import { createContext, startTransition, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { UserProfileSummary } from '../../../server/contract/profiles.ts';
+import type { CurrentUserResponse } from '@contract/accounts.ts';
+import type { UserProfileSummary } from '@contract/profiles.ts';
+import { publicKeys, queryKeys } from '../api/queries/keys.ts';
+import { queryClient } from '../api/queryClient.ts';
 import { readStored, storageKeys, writeStored } from '../lib/storage.ts';
 import { platform } from '../platform/index.ts';
 
@@ -28,30 +31,51 @@ interface SessionContextValue {
 
 const SessionContext = createContext<SessionContextValue | null>(null);
 
-async function fetchSession(): Promise<Session> {
+async function fetchSession(): Promise<{ session: Session; user: CurrentUserResponse }> {
   // Loaded after the first paint: the API client and the contract (zod) are not needed to draw the landing.
-  const { sessionQueries } = await import('../api/queries/session.ts');
+  const { fetchCurrentUser } = await import('../api/queries/session.ts');
   // The token this request carries, read before it goes: one stored while it is under way (the token
   // page) must not be judged, and forgotten, by an answer to a request sent without it.
   const sent = readStored(storageKeys.jwtToken);
-  const user = await sessionQueries.currentUser();
+  // Fetched directly, not through the cache's own fetching: that would hand a check started later the
+  // answer to one already under way (sent without the token just stored, or before the sign-in just made).
+  const user = await fetchCurrentUser();
   const tokenOnly = sent !== null;
   if (!user.authorized) {
     // A stored token the server no longer accepts (logged out elsewhere, expired): forget it.
     if (tokenOnly && readStored(storageKeys.jwtToken) === sent) writeStored(storageKeys.jwtToken, null);
-    return { status: 'anonymous' };
+    return { session: { status: 'anonymous' }, user };
   }
   return {
-    status: 'signedIn',
-    userId: user.user_id,
-    verified: user.user_verified,
-    profile: user.user_verified ? user.userprofile : null,
-    tokenOnly,
+    session: { status: 'signedIn', userId: user.user_id, verified: user.user_verified, profile: user.user_verified ? user.userprofile : null, tokenOnly },
+    user,
   };
+}
+
+/** Whose data the cache holds: a signed-in user with (or without) a profile, or nobody. */
+function identity(session: Session): string | null {
+  if (session.status === 'loading') return null;
+  if (session.status === 'anonymous') return session.unconfirmed ? null : 'anonymous';
+  return `${session.userId ?? '?'}:${session.profile?.id ?? 'none'}`;
+}
+
+/**
+ * Someone else now (signed out, another account) or a profile created or deleted: nothing cached for
+ * before may be shown. Called before the new session is set, so no screen renders it with the old data.
+ */
+function forgetOtherSessionData(previous: Session, next: Session): void {
+  const before = identity(previous);
+  const after = identity(next);
+  if (before === null || after === null || before === after) return;
+  queryClient.removeQueries({ predicate: (query) => !publicKeys.includes(String(query.queryKey[0])) });
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session>({ status: 'loading' });
+  const current = useRef(session);
+  useEffect(() => {
+    current.current = session;
+  }, [session]);
 
   // Only the newest check may set the session: an older answer arriving late (a 401's refetch racing a
   // sign-in's) must not undo it.
@@ -59,8 +83,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const refresh = useCallback(async (alongside?: () => void) => {
     const ticket = ++latest.current;
     try {
-      const next = await fetchSession();
+      const { session: next, user } = await fetchSession();
       if (ticket !== latest.current) return next;
+      forgetOtherSessionData(current.current, next);
+      // Kept in the cache too, for what reads it outside React (the live events need the own profile id).
+      queryClient.setQueryData(queryKeys.currentUser(), user);
       if (alongside) {
         // React Router navigates in a transition; the session must change in that same transition.
         startTransition(() => {

@@ -1,18 +1,132 @@
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCallback, useRef, useState } from 'react';
 import { z } from 'zod';
-import { chatListItem, message, messagesResponse, startConversationResponse } from '../../../../server/contract/chat.ts';
+import {
+  chatListItem,
+  defaultPageSize,
+  message,
+  messagesResponse,
+  startConversationResponse,
+  type Message,
+  type MessagesResponse,
+} from '@contract/chat.ts';
 import { api } from '../client.ts';
+import { queryKeys } from './keys.ts';
+
+/** One conversation as the cache holds it: what is loaded so far, oldest first, growing at both ends. */
+export interface Conversation {
+  participant: MessagesResponse['participant'];
+  messages: Message[];
+  /** Older pages remain on the server. */
+  hasOlder: boolean;
+}
+
+/** A page, oldest first; without `before` the newest. Reading also marks the other person's messages read. */
+function fetchPage(conversationId: number, limit: number, before?: number) {
+  return api.get(`/api/conversations/${conversationId}/messages?limit=${limit}${before ? `&before_message_id=${before}` : ''}`, messagesResponse);
+}
+
+/** Messages by id, later arguments winning for the same id (a fetched copy has the current read mark). */
+function byId(...lists: Message[][]): Message[] {
+  const all = new Map<number, Message>();
+  for (const list of lists) for (const m of list) all.set(m.message_id, m);
+  return [...all.values()].sort((a, b) => a.message_id - b.message_id);
+}
 
 /**
- * Chat calls shared by every screen that leads into a conversation (the match overlay, a match's profile,
- * the chat list) and by the chat screens themselves.
+ * The newest page laid over what the cache holds. When the page does not reach back to the held messages
+ * (more came meanwhile than a page holds, while nobody listened), the held ones are dropped rather than
+ * shown with a hole between them; they come back as older pages.
  */
-export const chatQueries = {
-  /** `POST /api/conversations/start`: the match's conversation id (created on first use, same id after). */
-  start: (profileId: number) =>
-    api.post('/api/conversations/start', startConversationResponse, { profile_id: profileId }).then((r) => r.conversation_id),
-  list: () => api.get('/api/chats', z.array(chatListItem)),
-  /** A page, oldest first; without `before` the newest. Reading also marks the other person's messages read. */
-  messages: (conversationId: number, limit: number, before?: number) =>
-    api.get(`/api/conversations/${conversationId}/messages?limit=${limit}${before ? `&before_message_id=${before}` : ''}`, messagesResponse),
-  send: (conversationId: number, content: string) => api.post(`/api/conversations/${conversationId}/messages`, message, { content }),
-};
+function withLatestPage(held: Conversation | undefined, page: MessagesResponse): Conversation {
+  const full = page.messages.length === defaultPageSize;
+  const oldestFetched = page.messages[0]?.message_id ?? Number.POSITIVE_INFINITY;
+  const newestHeld = held?.messages.at(-1)?.message_id ?? 0;
+  if (!held || (full && oldestFetched > newestHeld)) return { participant: page.participant, messages: page.messages, hasOlder: full };
+  return { participant: page.participant, messages: byId(held.messages, page.messages), hasOlder: held.hasOlder };
+}
+
+/**
+ * Adds messages the cache does not hold yet (a sent message also comes back on the live stream; the copy
+ * held first keeps its read mark). Only to a conversation already loaded: one never opened loads whole.
+ */
+export function addToConversation(client: QueryClient, conversationId: number, messages: Message[]): void {
+  client.setQueryData<Conversation>(queryKeys.conversation(conversationId), (held) => (held ? { ...held, messages: byId(messages, held.messages) } : held));
+}
+
+/** The other person read everything the caller sent in the conversation. */
+export function markMineRead(client: QueryClient, conversationId: number, myProfileId: number | null): void {
+  client.setQueryData<Conversation>(queryKeys.conversation(conversationId), (held) =>
+    held ? { ...held, messages: held.messages.map((m) => (m.sender_profile_id === myProfileId && !m.read ? { ...m, read: true } : m)) } : held,
+  );
+}
+
+/** `/api/chats`: the conversations, newest first, with unread marks (kept live by api/liveCache.ts). */
+export function useChats() {
+  return useQuery({ queryKey: queryKeys.chats(), queryFn: () => api.get('/api/chats', z.array(chatListItem)) });
+}
+
+/**
+ * One conversation: the newest page (laid over what is cached), older pages on demand. Coming back to the
+ * tab reads the newest page again (refetch on focus), which also marks what arrived meanwhile as read.
+ */
+export function useConversation(conversationId: number) {
+  const client = useQueryClient();
+  const key = queryKeys.conversation(conversationId);
+  const query = useQuery({
+    queryKey: key,
+    queryFn: async () => withLatestPage(client.getQueryData<Conversation>(key), await fetchPage(conversationId, defaultPageSize)),
+    refetchOnWindowFocus: true,
+  });
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const busy = useRef(false);
+
+  const loadOlder = useCallback(async () => {
+    const held = client.getQueryData<Conversation>(key);
+    const oldest = held?.messages[0];
+    if (!held?.hasOlder || !oldest || busy.current) return;
+    busy.current = true;
+    setLoadingOlder(true);
+    try {
+      const page = await fetchPage(conversationId, defaultPageSize, oldest.message_id);
+      client.setQueryData<Conversation>(key, (c) => (c ? { ...c, hasOlder: page.messages.length === defaultPageSize, messages: byId(c.messages, page.messages) } : c));
+    } catch {
+      // Scrolling up again tries again.
+    } finally {
+      busy.current = false;
+      setLoadingOlder(false);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` is derived from conversationId
+  }, [client, conversationId]);
+
+  return { query, loadingOlder, loadOlder };
+}
+
+/** Marks the conversation read on the server (reading a page does), so the sender sees it. */
+export function markConversationRead(conversationId: number): Promise<unknown> {
+  return fetchPage(conversationId, 1);
+}
+
+export function useSendMessage(conversationId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (content: string) => api.post(`/api/conversations/${conversationId}/messages`, message, { content }),
+    onSuccess: (sent) => {
+      addToConversation(client, conversationId, [sent]);
+      void client.invalidateQueries({ queryKey: queryKeys.chats() });
+    },
+  });
+}
+
+/** `POST /api/conversations/start`: the match's conversation id (created on first use, the same after). */
+export function startConversation(profileId: number): Promise<number> {
+  return api.post('/api/conversations/start', startConversationResponse, { profile_id: profileId }).then((r) => r.conversation_id);
+}
+
+export function useStartChat() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: startConversation,
+    onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.chats() }),
+  });
+}

@@ -1,13 +1,21 @@
-import { emptyPublicConfig, publicConfigResponse, type PublicConfig } from '../../../../server/contract/config.ts';
-import { api } from '../client.ts';
+import { useQuery } from '@tanstack/react-query';
+import type { PublicConfig } from '@contract/config.ts';
+import { queryKeys } from './keys.ts';
 
-let cached: Promise<PublicConfig> | null = null;
-
-/** `GET /api/config`, once per page; an unreachable config just hides the optional parts. */
-export function loadPublicConfig(): Promise<PublicConfig> {
-  cached ??= api.get('/api/config', publicConfigResponse).catch(() => {
-    cached = null;
-    return emptyPublicConfig;
+/**
+ * `GET /api/config`, once per page. The landing's footer asks for it, so the API client and the contract
+ * (zod) are imported when the call is made, after the first paint, not with the screen. An unreachable
+ * config just hides the optional parts (null), and is asked for again by the next screen that wants it.
+ */
+export function usePublicConfig(enabled = true): PublicConfig | null {
+  const { data } = useQuery({
+    queryKey: queryKeys.config(),
+    queryFn: async () => {
+      const [{ api }, { publicConfigResponse }] = await Promise.all([import('../client.ts'), import('@contract/config.ts')]);
+      return api.get('/api/config', publicConfigResponse);
+    },
+    staleTime: Infinity,
+    enabled,
   });
-  return cached;
+  return data ?? null;
 }

@@ -1,16 +1,81 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { likeResponse, personListItem, usersProfileResponse } from '../../../../server/contract/discovery.ts';
-import { api } from '../client.ts';
+import { likeResponse, personListItem, usersProfileResponse } from '@contract/discovery.ts';
+import { ApiError, api } from '../client.ts';
+import { forgetPerson, matchMade } from '../liveCache.ts';
+import { startConversation } from './chat.ts';
+import { queryKeys } from './keys.ts';
 
-const message = z.object({ message: z.string() });
+/**
+ * Matches, likers, their profiles, liking and unmatching (spec sections 3, 4). A person's profile is not
+ * kept once its screen closes (`gcTime: 0`): it can go away at any time (unmatch, block, deletion), so it
+ * is never shown from an earlier visit.
+ */
+export function useMatches() {
+  return useQuery({ queryKey: queryKeys.matches(), queryFn: () => api.get('/api/matches', z.array(personListItem)) });
+}
 
-/** Matches, likers and their profiles (spec sections 3, 4). */
-export const matchesQueries = {
-  matches: () => api.get('/api/matches', z.array(personListItem)),
-  likers: () => api.get('/api/likes', z.array(personListItem)),
-  matchProfile: (profileId: number) => api.get(`/api/users_profile?profile_id=${profileId}`, usersProfileResponse).then((r) => r.users_profile),
-  likerProfile: (profileId: number) => api.get(`/api/users_profile_liker?profile_id=${profileId}`, usersProfileResponse).then((r) => r.users_profile),
-  unmatch: (profileId: number) => api.post('/api/unmatch', message, { profile_id: profileId }),
-  like: (profileId: number) => api.post('/api/like', likeResponse, { profile_id: profileId }),
-  dislike: (profileId: number) => api.post('/api/dislike', likeResponse, { profile_id: profileId }),
-};
+export function useLikers() {
+  return useQuery({ queryKey: queryKeys.likers(), queryFn: () => api.get('/api/likes', z.array(personListItem)) });
+}
+
+export function useMatchProfile(profileId: number) {
+  return useQuery({
+    queryKey: queryKeys.matchProfile(profileId),
+    queryFn: () => api.get(`/api/users_profile?profile_id=${profileId}`, usersProfileResponse).then((r) => r.users_profile),
+    gcTime: 0,
+  });
+}
+
+export function useLikerProfile(profileId: number) {
+  return useQuery({
+    queryKey: queryKeys.likerProfile(profileId),
+    queryFn: () => api.get(`/api/users_profile_liker?profile_id=${profileId}`, usersProfileResponse).then((r) => r.users_profile),
+    gcTime: 0,
+  });
+}
+
+export function useUnmatch() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (profileId: number) => api.post('/api/unmatch', z.object({ message: z.string() }), { profile_id: profileId }),
+    onSuccess: (_, profileId) => forgetPerson(client, profileId),
+  });
+}
+
+/**
+ * A like or a dislike, from the deck or a liker's profile. Either way that person leaves the likers; a
+ * like that makes a match puts them among the matches.
+ */
+export function useSwipe() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ profileId, liked }: { profileId: number; liked: boolean }) =>
+      api.post(liked ? '/api/like' : '/api/dislike', likeResponse, { profile_id: profileId }),
+    onSuccess: (result, { profileId }) => {
+      if (result.match) matchMade(client);
+      client.setQueryData<z.infer<typeof personListItem>[]>(queryKeys.likers(), (list) => list?.filter((p) => p.id !== profileId));
+    },
+  });
+}
+
+/**
+ * Straight from the likes list to a chat (spec section 2): liking back makes the match, and chats are
+ * between matches. A like that makes no match (they took theirs back, or were blocked meanwhile) fails
+ * as the server's refusal it is; the list was out of date, so it is read again.
+ */
+export function useChatWithLiker() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (profileId: number) => {
+      const liked = await api.post('/api/like', likeResponse, { profile_id: profileId });
+      if (!liked.match) throw new ApiError(409, null, 'No match');
+      return startConversation(profileId);
+    },
+    onSuccess: () => {
+      matchMade(client);
+      void client.invalidateQueries({ queryKey: queryKeys.chats() });
+    },
+    onError: () => void client.invalidateQueries({ queryKey: queryKeys.likers() }),
+  });
+}

@@ -1,8 +1,10 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { cityCheckResponse, getCityResponse } from '../../../../server/contract/location.ts';
-import { ownProfileResponse } from '../../../../server/contract/profiles.ts';
+import { cityCheckResponse, getCityResponse } from '@contract/location.ts';
+import { ownProfileResponse } from '@contract/profiles.ts';
 import { api } from '../client.ts';
 import { uploadForm } from '../upload.ts';
+import { queryKeys } from './keys.ts';
 
 export interface NewProfile {
   name: string;
@@ -15,8 +17,6 @@ export interface NewProfile {
   photos: Blob[];
 }
 
-const message = z.object({ message: z.string() });
-
 export interface ProfileFieldEdits {
   name: string;
   age: number;
@@ -28,36 +28,86 @@ export interface ProfileFieldEdits {
   longitude?: number;
 }
 
-export const profileQueries = {
-  own: () => api.get('/api/profile', ownProfileResponse),
-  remove: () => api.post('/api/delete_profile', z.unknown()),
-  /** Photo edits (spec section 7): `payload` JSON {deletedPhotos, newPhotos, order} and the new files. */
-  editPhotos(edits: { deleted: string[]; order: string[]; added: Blob[] }, onProgress: (fraction: number) => void) {
-    const form = new FormData();
-    form.set('payload', JSON.stringify({ deletedPhotos: edits.deleted, newPhotos: edits.added.length, order: edits.order }));
-    edits.added.forEach((photo, i) => form.append('newPhotos', photo, `new-${i + 1}.jpg`));
-    return uploadForm('/api/edit_profile', form, onProgress).then((answer) => message.parse(answer));
-  },
-  /** Field edits go as multipart (spec section 7), like the photo edits of the same endpoint. */
-  edit(fields: ProfileFieldEdits) {
-    const form = new FormData();
-    for (const [key, value] of Object.entries(fields)) form.set(key, String(value));
-    return uploadForm('/api/edit_profile', form, () => undefined).then((answer) => message.parse(answer));
-  },
-  cityAt: (latitude: number, longitude: number) => api.post('/api/get_city', getCityResponse, { latitude, longitude }).then((r) => r.city),
-  cityCheck: (name: string) => api.post('/api/citycheck', cityCheckResponse, { citycheck: name }),
-  create(profile: NewProfile, onProgress: (fraction: number) => void) {
-    const form = new FormData();
-    form.set('name', profile.name);
-    form.set('age', String(profile.age));
-    form.set('gender', profile.gender);
-    form.set('city', profile.city);
-    form.set('bio', profile.bio);
-    if (profile.latitude !== null && profile.longitude !== null) {
-      form.set('latitude', String(profile.latitude));
-      form.set('longitude', String(profile.longitude));
-    }
-    profile.photos.forEach((photo, i) => form.append('photos', photo, `photo-${i + 1}.jpg`));
-    return uploadForm('/api/create_profile', form, onProgress);
-  },
-};
+export interface PhotoEdits {
+  deleted: string[];
+  order: string[];
+  added: Blob[];
+}
+
+/** Upload progress of a multipart call, 0 to 1. */
+type Progress = (fraction: number) => void;
+
+const message = z.object({ message: z.string() });
+
+/** The user's own profile (`GET /api/profile`). */
+export function useOwnProfile() {
+  return useQuery({ queryKey: queryKeys.ownProfile(), queryFn: () => api.get('/api/profile', ownProfileResponse) });
+}
+
+/** The place's name at a position (`POST /api/get_city`). */
+export function cityAt(latitude: number, longitude: number): Promise<string> {
+  return api.post('/api/get_city', getCityResponse, { latitude, longitude }).then((r) => r.city);
+}
+
+/** A city typed by hand, looked up: its proper name and position, or the server's refusal. */
+export function useCityCheck() {
+  return useMutation({ mutationFn: (name: string) => api.post('/api/citycheck', cityCheckResponse, { citycheck: name }) });
+}
+
+/** Creates the profile; the session fetched after it starts from an empty cache (a new profile, a new person). */
+export function useCreateProfile() {
+  return useMutation({
+    mutationFn: ({ profile, onProgress }: { profile: NewProfile; onProgress: Progress }) => {
+      const form = new FormData();
+      form.set('name', profile.name);
+      form.set('age', String(profile.age));
+      form.set('gender', profile.gender);
+      form.set('city', profile.city);
+      form.set('bio', profile.bio);
+      if (profile.latitude !== null && profile.longitude !== null) {
+        form.set('latitude', String(profile.latitude));
+        form.set('longitude', String(profile.longitude));
+      }
+      profile.photos.forEach((photo, i) => form.append('photos', photo, `photo-${i + 1}.jpg`));
+      return uploadForm('/api/create_profile', form, onProgress);
+    },
+  });
+}
+
+/**
+ * Field edits go as multipart (spec section 7), like the photo edits of the same endpoint. The own
+ * profile is read again before the mutation counts as done, so the screen shown next has the new one.
+ */
+export function useEditProfile() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (fields: ProfileFieldEdits) => {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(fields)) form.set(key, String(value));
+      return uploadForm('/api/edit_profile', form, () => undefined).then((answer) => message.parse(answer));
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.ownProfile(), refetchType: 'all' }),
+  });
+}
+
+/** Photo edits (spec section 7): `payload` JSON {deletedPhotos, newPhotos, order} and the new files. */
+export function useEditPhotos() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ edits, onProgress }: { edits: PhotoEdits; onProgress: Progress }) => {
+      const form = new FormData();
+      form.set('payload', JSON.stringify({ deletedPhotos: edits.deleted, newPhotos: edits.added.length, order: edits.order }));
+      edits.added.forEach((photo, i) => form.append('newPhotos', photo, `new-${i + 1}.jpg`));
+      return uploadForm('/api/edit_profile', form, onProgress).then((answer) => message.parse(answer));
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.ownProfile(), refetchType: 'all' }),
+  });
+}
+
+/**
+ * Deletes the own profile. With it go the matches, likes and chats: the caller fetches the session again,
+ * and a session without that profile starts from an empty cache (session/SessionProvider.tsx).
+ */
+export function useDeleteProfile() {
+  return useMutation({ mutationFn: () => api.post('/api/delete_profile', z.unknown()) });
+}

@@ -1,13 +1,23 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import type { reportReasons } from '../../../../server/contract/discovery.ts';
+import type { reportReasons } from '@contract/discovery.ts';
 import { api } from '../client.ts';
+import { forgetPerson } from '../liveCache.ts';
 
 const message = z.object({ message: z.string() });
 export type ReportReason = (typeof reportReasons)[number];
 
-/** Block and report (a report also blocks): the two never see or message each other again. */
-export const safetyQueries = {
-  block: (profileId: number) => api.post('/api/block', message, { profile_id: profileId }),
-  report: (profileId: number, reason: ReportReason, comment: string) =>
-    api.post('/api/report', message, { profile_id: profileId, reason, ...(comment.trim() ? { comment: comment.trim() } : {}) }),
-};
+/** What the safety menu sends: a block, or a report (which also blocks). */
+export type SafetyAction = { kind: 'block' } | { kind: 'report'; reason: ReportReason; comment: string };
+
+/** Block and report: the two never see or message each other again, so the person leaves every list. */
+export function useSafetyAction(profileId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (action: SafetyAction) =>
+      action.kind === 'block'
+        ? api.post('/api/block', message, { profile_id: profileId })
+        : api.post('/api/report', message, { profile_id: profileId, reason: action.reason, ...(action.comment.trim() ? { comment: action.comment.trim() } : {}) }),
+    onSuccess: () => forgetPerson(client, profileId),
+  });
+}

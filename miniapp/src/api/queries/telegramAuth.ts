@@ -1,4 +1,4 @@
-import { telegramAuthResponse } from '../../../../server/contract/telegramAuth.ts';
+import { telegramAuthResponse } from '@contract/telegramAuth.ts';
 import { writeStored, storageKeys } from '../../lib/storage.ts';
 import { api } from '../client.ts';
 

@@ -1,7 +1,7 @@
 import { useCallback, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { sessionQueries } from '../../api/queries/session.ts';
+import { useLogin } from '../../api/queries/session.ts';
 import { ExternalSignIn } from '../../components/ExternalSignIn.tsx';
 import { ErrorLine } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
@@ -20,31 +20,36 @@ export default function LoginScreen() {
   const destination = typeof from === 'string' && /^\/(?![/\\])/.test(from) && !from.includes('\\') ? from : '/search';
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const login = useLogin();
+  // Signed in: still busy while the session is read and the app moves on.
+  const busy = login.isPending || login.isSuccess;
+  /** Google's or Telegram's sign-in failing (ExternalSignIn); the form's own failure comes from `login`. */
+  const [externalError, setExternalError] = useState<string | null>(null);
+  const error = login.error ? errorText(t, login.error, 'app.errors.loginFailed', 'app.errors.loginError') : externalError;
+  const { reset: resetLogin } = login;
+  const externalFailed = useCallback(
+    (message: string) => {
+      resetLogin();
+      setExternalError(message);
+    },
+    [resetLogin],
+  );
 
   const signedIn = useCallback(() => {
     void refresh().then(() => navigate(destination));
   }, [destination, navigate, refresh]);
 
-  async function submit(event: SyntheticEvent) {
+  function submit(event: SyntheticEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await sessionQueries.login(email, password);
-      signedIn();
-    } catch (failure) {
-      setError(errorText(t, failure, 'app.errors.loginFailed', 'app.errors.loginError'));
-      setBusy(false);
-    }
+    setExternalError(null);
+    login.mutate({ email, password }, { onSuccess: signedIn });
   }
 
   return (
     <div className="card auth">
       <h1>{t('app.login.title')}</h1>
       <p className="muted">{t('app.login.subtitle')}</p>
-      <form onSubmit={(e) => void submit(e)}>
+      <form onSubmit={submit}>
         <label className="field">
           <span>{t('app.auth.email')}</span>
           <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
@@ -71,7 +76,7 @@ export default function LoginScreen() {
           {busy ? t('app.common.wait') : t('app.login.submit')}
         </button>
       </form>
-      <ExternalSignIn onSignedIn={signedIn} onError={setError} />
+      <ExternalSignIn onSignedIn={signedIn} onError={externalFailed} />
       <p className="switch">
         {t('app.login.noAccount')} <Link to="/register">{t('app.login.toRegister')}</Link>
       </p>

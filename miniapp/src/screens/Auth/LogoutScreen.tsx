@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { sessionQueries } from '../../api/queries/session.ts';
+import { logout } from '../../api/queries/session.ts';
 import { Loading } from '../../components/States.tsx';
 import { storageKeys, writeStored } from '../../lib/storage.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
@@ -12,7 +12,7 @@ export default function LogoutScreen() {
   useEffect(() => {
     void (async () => {
       // Spec section 8: a failed logout is logged only.
-      await sessionQueries.logout().catch((error: unknown) => console.warn('logout failed', error));
+      await logout().catch((error: unknown) => console.warn('logout failed', error));
       writeStored(storageKeys.jwtToken, null);
       await refresh(() => void navigate('/', { replace: true }));
     })();

@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+// Spec section 5: the server's own rule, checked before sending.
+import { passwordRule } from '@contract/accounts.ts';
 import { loadCsrfToken } from '../../api/client.ts';
-import { sessionQueries } from '../../api/queries/session.ts';
+import { useRegister } from '../../api/queries/session.ts';
 import { ExternalSignIn } from '../../components/ExternalSignIn.tsx';
 import { ErrorLine } from '../../components/States.tsx';
-import { passwordRule, privacyWarningMs } from '../../lib/constants.ts';
+import { privacyWarningMs } from '../../lib/constants.ts';
 import { errorText } from '../../lib/errorText.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
 
@@ -23,8 +25,12 @@ export default function RegisterScreen() {
   const [agreed, setAgreed] = useState(false);
   const [privacyWarning, setPrivacyWarning] = useState(false);
   const [passwordError, setPasswordError] = useState(false);
+  /** The form's one message line: the server's refusal, the sign-in after it, or Google's or Telegram's. */
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const register = useRegister();
+  /** Registered, or the sign-in after it under way. */
+  const [signingIn, setSigningIn] = useState(false);
+  const busy = register.isPending || signingIn;
   const warningTimer = useRef<number | undefined>(undefined);
 
   useEffect(() => {
@@ -51,18 +57,17 @@ export default function RegisterScreen() {
       return;
     }
     setPasswordError(false);
-    setBusy(true);
     try {
-      await sessionQueries.register(email, password);
+      await register.mutateAsync({ email, password });
     } catch (failure) {
       setError(errorText(t, failure, 'app.errors.registerFailed'));
-      setBusy(false);
       return;
     }
+    setSigningIn(true);
     const session = await refresh();
     if (session.status !== 'signedIn') {
       setError(t('app.errors.registerLoginFailed'));
-      setBusy(false);
+      setSigningIn(false);
       return;
     }
     void navigate('/search');

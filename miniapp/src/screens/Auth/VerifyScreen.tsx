@@ -1,7 +1,7 @@
 import { useEffect, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
-import { verificationQueries } from '../../api/queries/verification.ts';
+import { useResendCode, useVerifyCode } from '../../api/queries/verification.ts';
 import { ErrorLine, Loading } from '../../components/States.tsx';
 import { resendCountdownSeconds } from '../../lib/constants.ts';
 import { errorText } from '../../lib/errorText.ts';
@@ -16,9 +16,17 @@ export default function VerifyScreen() {
   const navigate = useNavigate();
   const { session, refresh } = useSession();
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const verify = useVerifyCode();
+  const resendCode = useResendCode();
+  // Verified: still busy while the session is read again and the app moves on.
+  const busy = verify.isPending || verify.isSuccess;
+  // The latest of the two calls speaks: each clears the other when it starts.
+  const error = verify.error
+    ? errorText(t, verify.error, 'app.errors.verifyInvalid', 'app.errors.verifyError')
+    : resendCode.error
+      ? errorText(t, resendCode.error, 'app.errors.resendFailed', 'app.errors.resendError')
+      : null;
+  const notice = resendCode.isSuccess ? t('app.verify.sent') : null;
   const [secondsLeft, setSecondsLeft] = useState(resendCountdownSeconds);
 
   useEffect(() => {
@@ -31,37 +39,23 @@ export default function VerifyScreen() {
   if (session.status === 'anonymous') return <Navigate to="/login" replace />;
   if (session.verified) return <Navigate to="/search" replace />;
 
-  async function submit(event: SyntheticEvent) {
+  function submit(event: SyntheticEvent) {
     event.preventDefault();
-    setError(null);
-    setNotice(null);
-    setBusy(true);
-    try {
-      await verificationQueries.verify(code.trim());
-      await refresh(() => void navigate('/search', { replace: true }));
-    } catch (failure) {
-      setError(errorText(t, failure, 'app.errors.verifyInvalid', 'app.errors.verifyError'));
-      setBusy(false);
-    }
+    resendCode.reset();
+    verify.mutate(code.trim(), { onSuccess: () => void refresh(() => void navigate('/search', { replace: true })) });
   }
 
-  async function resend() {
-    setError(null);
-    setNotice(null);
+  function resend() {
+    verify.reset();
     setSecondsLeft(resendCountdownSeconds);
-    try {
-      await verificationQueries.resend();
-      setNotice(t('app.verify.sent'));
-    } catch (failure) {
-      setError(errorText(t, failure, 'app.errors.resendFailed', 'app.errors.resendError'));
-    }
+    resendCode.mutate();
   }
 
   return (
     <div className="card auth">
       <h1>{t('app.verify.title')}</h1>
       <p className="muted">{t('app.verify.subtitle')}</p>
-      <form onSubmit={(e) => void submit(e)}>
+      <form onSubmit={submit}>
         <label className="field">
           <span>{t('app.verify.code')}</span>
           <input
@@ -86,7 +80,7 @@ export default function VerifyScreen() {
           {busy ? t('app.common.wait') : t('app.verify.submit')}
         </button>
       </form>
-      <button type="button" className="button secondary block" disabled={secondsLeft > 0} onClick={() => void resend()}>
+      <button type="button" className="button secondary block" disabled={secondsLeft > 0} onClick={resend}>
         {secondsLeft > 0 ? t('app.verify.resendIn', { seconds: secondsLeft }) : t('app.verify.resend')}
       </button>
     </div>

@@ -1,11 +1,8 @@
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { chatQueries } from '../../api/queries/chat.ts';
-import { onLiveEvent } from '../../api/liveEvents.ts';
-import { useResource } from '../../api/useResource.ts';
-import { EmptyState, ErrorState, Loading } from '../../components/States.tsx';
-import { errorText } from '../../lib/errorText.ts';
+import { useLiveCache } from '../../api/liveCache.ts';
+import { useChats } from '../../api/queries/chat.ts';
+import { EmptyState, QueryView } from '../../components/States.tsx';
 import { Avatar } from './Avatar.tsx';
 import { shortTime } from './messageTime.ts';
 import './Chat.css';
@@ -13,67 +10,60 @@ import './Chat.css';
 /** `/ChatList` (spec sections 2, 3): conversations newest first, with unread marks kept live. */
 export default function ChatListScreen() {
   const { t, i18n } = useTranslation();
-  const [chats, reload] = useResource(chatQueries.list);
-
-  useEffect(() => {
-    // A new message anywhere moves that conversation up and marks it unread: read the list again.
-    let timer: number | undefined;
-    const off = onLiveEvent('message', () => {
-      window.clearTimeout(timer);
-      timer = window.setTimeout(reload, 150);
-    });
-    return () => {
-      window.clearTimeout(timer);
-      off();
-    };
-  }, [reload]);
+  const chats = useChats();
+  // A new message anywhere moves that conversation up and marks it unread (api/liveCache.ts).
+  useLiveCache();
 
   return (
     <section className="chat-list-screen" aria-labelledby="chats-title">
       <h1 id="chats-title">{t('app.chat.title')}</h1>
-      {chats.state === 'loading' && <Loading />}
-      {chats.state === 'error' && <ErrorState message={errorText(t, chats.error, 'app.errors.chatsFailed')} onRetry={reload} />}
-      {chats.state === 'ready' && chats.data.length === 0 && (
-        <EmptyState title={t('app.errors.noChats')}>
-          <p className="muted">{t('app.chat.emptyHint')}</p>
-          <Link className="button" to="/matches">
-            {t('app.chat.toMatches')}
-          </Link>
-        </EmptyState>
-      )}
-      {chats.state === 'ready' && chats.data.length > 0 && (
-        <ul className="chat-list">
-          {chats.data.map((chat) => (
-            <li key={chat.conversation_id}>
-              <Link className={chat.has_unread ? 'chat-row unread' : 'chat-row'} to={`/chat/${chat.conversation_id}`}>
-                <Avatar name={chat.name} photo={chat.photo} />
-                <span className="chat-row-text">
-                  <span className="chat-row-top">
-                    <span className="chat-row-name">{chat.name}</span>
-                    {chat.last_message_time && (
-                      <time className="chat-row-time" dateTime={chat.last_message_time}>
-                        {shortTime(chat.last_message_time, i18n.language)}
-                      </time>
-                    )}
+      <QueryView
+        query={chats}
+        failedKey="app.errors.chatsFailed"
+        isEmpty={(list) => list.length === 0}
+        empty={
+          <EmptyState title={t('app.errors.noChats')}>
+            <p className="muted">{t('app.chat.emptyHint')}</p>
+            <Link className="button" to="/matches">
+              {t('app.chat.toMatches')}
+            </Link>
+          </EmptyState>
+        }
+      >
+        {(list) => (
+          <ul className="chat-list">
+            {list.map((chat) => (
+              <li key={chat.conversation_id}>
+                <Link className={chat.has_unread ? 'chat-row unread' : 'chat-row'} to={`/chat/${chat.conversation_id}`}>
+                  <Avatar name={chat.name} photo={chat.photo} />
+                  <span className="chat-row-text">
+                    <span className="chat-row-top">
+                      <span className="chat-row-name">{chat.name}</span>
+                      {chat.last_message_time && (
+                        <time className="chat-row-time" dateTime={chat.last_message_time}>
+                          {shortTime(chat.last_message_time, i18n.language)}
+                        </time>
+                      )}
+                    </span>
+                    <span className="chat-row-last">
+                      {chat.last_message === null
+                        ? t('app.chat.noMessagesYet')
+                        : chat.last_message_mine
+                          ? t('app.chat.mine', { text: chat.last_message })
+                          : chat.last_message}
+                    </span>
                   </span>
-                  <span className="chat-row-last">
-                    {chat.last_message === null
-                      ? t('app.chat.noMessagesYet')
-                      : chat.last_message_mine
-                        ? t('app.chat.mine', { text: chat.last_message })
-                        : chat.last_message}
-                  </span>
-                </span>
-                {chat.has_unread && (
-                  <span className="unread-dot" role="img" aria-label={t('app.chat.unread')}>
-                    <span aria-hidden="true" />
-                  </span>
-                )}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+                  {chat.has_unread && (
+                    <span className="unread-dot" role="img" aria-label={t('app.chat.unread')}>
+                      <span aria-hidden="true" />
+                    </span>
+                  )}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </section>
   );
 }

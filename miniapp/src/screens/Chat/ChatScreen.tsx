@@ -1,14 +1,15 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { useLiveCache } from '../../api/liveCache.ts';
+import { useConversation } from '../../api/queries/chat.ts';
 import { SafetyActions } from '../../components/SafetyActions.tsx';
-import { ErrorState, Loading } from '../../components/States.tsx';
-import { errorText } from '../../lib/errorText.ts';
+import { QueryView } from '../../components/States.tsx';
 import { useSession } from '../../session/SessionProvider.tsx';
 import { Avatar } from './Avatar.tsx';
 import { Composer } from './Composer.tsx';
 import { MessageList } from './MessageList.tsx';
-import { useConversation } from './useConversation.ts';
+import { useMarkArrivalsRead } from './useMarkArrivalsRead.ts';
 import './Chat.css';
 
 /** `/chat/{conversationId}` (spec sections 2, 9): the conversation, live in both directions. */
@@ -16,11 +17,15 @@ export default function ChatScreen() {
   const { t } = useTranslation();
   const { session } = useSession();
   const navigate = useNavigate();
-  const conversationId = Number(useParams().id);
+  const id = Number(useParams().id);
+  const conversationId = Number.isInteger(id) && id > 0 ? id : 0;
   const myProfileId = session.status === 'signedIn' ? (session.profile?.id ?? null) : null;
-  const conversation = useConversation(Number.isInteger(conversationId) && conversationId > 0 ? conversationId : 0, myProfileId);
+  // New messages from either side and the other person's read marks come into the cache (api/liveCache.ts).
+  useLiveCache();
+  const { query, loadingOlder, loadOlder } = useConversation(conversationId);
+  useMarkArrivalsRead(conversationId, query.data?.messages, myProfileId);
   const [sentCount, setSentCount] = useState(0);
-  const { participant, loadOlder } = conversation;
+  const participant = query.data?.participant ?? null;
   const needOlder = useCallback(() => void loadOlder(), [loadOlder]);
 
   return (
@@ -39,29 +44,22 @@ export default function ChatScreen() {
         )}
         {participant && <SafetyActions profileId={participant.profile_id} name={participant.name} onDone={() => void navigate('/ChatList', { replace: true })} />}
       </header>
-      {conversation.status === 'loading' && <Loading />}
-      {conversation.status === 'error' && (
-        <ErrorState message={errorText(t, conversation.error, 'app.chat.loadFailed')} onRetry={() => void conversation.retry()} />
-      )}
-      {conversation.status === 'ready' && participant && (
-        <>
-          <MessageList
-            messages={conversation.messages}
-            myProfileId={myProfileId}
-            participantName={participant.name}
-            hasOlder={conversation.hasOlder}
-            loadingOlder={conversation.loadingOlder}
-            onNeedOlder={needOlder}
-            scrollToEndSignal={sentCount}
-          />
-          <Composer
-            onSend={async (content) => {
-              await conversation.send(content);
-              setSentCount((n) => n + 1);
-            }}
-          />
-        </>
-      )}
+      <QueryView query={query} failedKey="app.chat.loadFailed">
+        {(conversation) => (
+          <>
+            <MessageList
+              messages={conversation.messages}
+              myProfileId={myProfileId}
+              participantName={conversation.participant.name}
+              hasOlder={conversation.hasOlder}
+              loadingOlder={loadingOlder}
+              onNeedOlder={needOlder}
+              scrollToEndSignal={sentCount}
+            />
+            <Composer conversationId={conversationId} onSent={() => setSentCount((n) => n + 1)} />
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }

@@ -1,48 +1,46 @@
 import { useState, type KeyboardEvent, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { maxMessageLength } from '../../../../server/contract/chat.ts';
+import { maxMessageLength } from '@contract/chat.ts';
 import { ApiError } from '../../api/client.ts';
+import { useSendMessage } from '../../api/queries/chat.ts';
 import { errorText } from '../../lib/errorText.ts';
 
 /**
  * The message box. Whitespace-only text is never sent (spec section 8): the button stays disabled and
  * Enter does nothing. Enter sends, Shift+Enter breaks the line. A failed send keeps the text.
  */
-export function Composer({ onSend }: { onSend: (content: string) => Promise<unknown> }) {
+export function Composer({ conversationId, onSent }: { conversationId: number; onSent: () => void }) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<{ text: string; premium: boolean } | null>(null);
+  const send = useSendMessage(conversationId);
   const content = text.trim();
+  const failure = send.error;
 
-  async function submit(event?: SyntheticEvent) {
+  function submit(event?: SyntheticEvent) {
     event?.preventDefault();
-    if (!content || sending) return;
-    setSending(true);
-    setError(null);
-    try {
-      await onSend(content);
-      setText('');
-    } catch (failure) {
-      setError({ text: errorText(t, failure, 'app.chat.sendFailed'), premium: failure instanceof ApiError && failure.code === 'message_limit' });
-    } finally {
-      setSending(false);
-    }
+    if (!content || send.isPending) return;
+    send.mutate(content, {
+      onSuccess: () => {
+        setText('');
+        onSent();
+      },
+    });
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
-      void submit();
+      submit();
     }
   }
 
   return (
-    <form className="composer" onSubmit={(e) => void submit(e)}>
-      {error && (
+    <form className="composer" onSubmit={submit}>
+      {failure && (
         <p className="composer-error" role="alert">
-          {error.text} {error.premium && <Link to="/subscription">{t('app.chat.getPremium')}</Link>}
+          {errorText(t, failure, 'app.chat.sendFailed')}{' '}
+          {failure instanceof ApiError && failure.code === 'message_limit' && <Link to="/subscription">{t('app.chat.getPremium')}</Link>}
         </p>
       )}
       <div className="composer-row">
@@ -59,7 +57,7 @@ export function Composer({ onSend }: { onSend: (content: string) => Promise<unkn
           onKeyDown={onKeyDown}
           enterKeyHint="send"
         />
-        <button type="submit" className="send-button" disabled={!content || sending} aria-label={t('app.chat.send')}>
+        <button type="submit" className="send-button" disabled={!content || send.isPending} aria-label={t('app.chat.send')}>
           <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
             <path fill="currentColor" d="M3.4 20.4 21 12 3.4 3.6 3.3 10l12.6 2-12.6 2z" />
           </svg>

@@ -1,6 +1,6 @@
 import { Fragment, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Message } from '../../../../server/contract/chat.ts';
+import type { Message } from '@contract/chat.ts';
 import { clock, dayKey, dayLabel } from './messageTime.ts';
 
 interface Props {

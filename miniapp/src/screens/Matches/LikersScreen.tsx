@@ -1,11 +1,7 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import type { PersonListItem } from '../../../../server/contract/discovery.ts';
-import { chatQueries } from '../../api/queries/chat.ts';
-import { matchesQueries } from '../../api/queries/matches.ts';
-import { useResource } from '../../api/useResource.ts';
-import { EmptyState, ErrorLine, ErrorState, Loading } from '../../components/States.tsx';
+import { useChatWithLiker, useLikers } from '../../api/queries/matches.ts';
+import { EmptyState, ErrorLine, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { PersonGrid } from './PersonGrid.tsx';
 import './Matches.css';
@@ -18,73 +14,63 @@ import './Matches.css';
 export default function LikersScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [likers, reload] = useResource(matchesQueries.likers);
-  const [starting, setStarting] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const blurred = likers.state === 'ready' && likers.data.some((p) => p.blurred);
-
-  async function startChat(person: PersonListItem) {
-    if (person.id === null || starting !== null) return;
-    setStarting(person.id);
-    setError(null);
-    try {
-      const liked = await matchesQueries.like(person.id);
-      // No match (they took their like back, or were blocked meanwhile): the list is out of date.
-      if (!liked.match) {
-        setError(t('app.errors.startChatFailed'));
-        setStarting(null);
-        reload();
-        return;
-      }
-      const conversationId = await chatQueries.start(person.id);
-      void navigate(`/chat/${conversationId}`);
-    } catch (failure) {
-      setError(errorText(t, failure, 'app.errors.startChatFailed', 'app.errors.startChatError'));
-      setStarting(null);
-      reload();
-    }
-  }
+  const likers = useLikers();
+  const chat = useChatWithLiker();
+  // On the way to the chat: every button stays disabled until it opens.
+  const starting = chat.isPending || chat.isSuccess;
+  const chatError = <ErrorLine message={chat.error ? errorText(t, chat.error, 'app.errors.startChatFailed', 'app.errors.startChatError') : null} />;
 
   return (
     <section aria-labelledby="likes-title">
       <h1 id="likes-title">{t('app.matches.likesTitle')}</h1>
-      {likers.state === 'loading' && <Loading />}
-      {likers.state === 'error' && <ErrorState message={errorText(t, likers.error, 'app.errors.likersFailed', 'app.errors.likersError')} onRetry={reload} />}
-      {likers.state === 'ready' && likers.data.length === 0 && (
-        <EmptyState title={t('app.errors.noLikes')}>
-          <p className="muted">{t('app.matches.likesEmptyHint')}</p>
-        </EmptyState>
-      )}
-      {likers.state === 'ready' && blurred && (
-        <div className="premium-invite card">
-          <p className="state-title">{t('app.matches.blurredTitle', { count: likers.data.length })}</p>
-          <p className="muted">{t('app.matches.blurredText')}</p>
-          <Link className="button block" to="/subscription">
-            {t('app.matches.seeWhoLiked')}
-          </Link>
-        </div>
-      )}
-      <ErrorLine message={error} />
-      {likers.state === 'ready' && likers.data.length > 0 && (
-        <PersonGrid
-          people={likers.data}
-          label={t('app.matches.likesTitle')}
-          linkTo={(p) => (p.blurred || p.id === null ? '/subscription' : `/UsersProfileLiker/${p.id}`)}
-          action={(p) =>
-            p.blurred || p.id === null ? null : (
-              <button
-                type="button"
-                className="button small block person-card-action"
-                disabled={starting !== null}
-                aria-label={t('app.matches.startChatWith', { name: p.name ?? '' })}
-                onClick={() => void startChat(p)}
-              >
-                {t('app.matches.startChat')}
-              </button>
-            )
-          }
-        />
-      )}
+      <QueryView
+        query={likers}
+        failedKey="app.errors.likersFailed"
+        exceptionKey="app.errors.likersError"
+        isEmpty={(list) => list.length === 0}
+        empty={
+          <>
+            <EmptyState title={t('app.errors.noLikes')}>
+              <p className="muted">{t('app.matches.likesEmptyHint')}</p>
+            </EmptyState>
+            {chatError}
+          </>
+        }
+      >
+        {(list) => (
+          <>
+            {list.some((p) => p.blurred) && (
+              <div className="premium-invite card">
+                <p className="state-title">{t('app.matches.blurredTitle', { count: list.length })}</p>
+                <p className="muted">{t('app.matches.blurredText')}</p>
+                <Link className="button block" to="/subscription">
+                  {t('app.matches.seeWhoLiked')}
+                </Link>
+              </div>
+            )}
+            {chatError}
+            <PersonGrid
+              people={list}
+              label={t('app.matches.likesTitle')}
+              linkTo={(p) => (p.blurred || p.id === null ? '/subscription' : `/UsersProfileLiker/${p.id}`)}
+              action={(p) => {
+                const id = p.id;
+                return p.blurred || id === null ? null : (
+                  <button
+                    type="button"
+                    className="button small block person-card-action"
+                    disabled={starting}
+                    aria-label={t('app.matches.startChatWith', { name: p.name ?? '' })}
+                    onClick={() => chat.mutate(id, { onSuccess: (conversationId) => void navigate(`/chat/${conversationId}`) })}
+                  >
+                    {t('app.matches.startChat')}
+                  </button>
+                );
+              }}
+            />
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { PersonListItem } from '../../../../server/contract/discovery.ts';
+import type { PersonListItem } from '@contract/discovery.ts';
 import { photoUrl } from '../../lib/photos.ts';
 
 /** The grid of matches or likers: photo cards with name and age, each leading to that person, and an optional action under each. */

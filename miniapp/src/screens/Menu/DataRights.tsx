@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { dataRightsQueries } from '../../api/queries/dataRights.ts';
+import { useDeleteAccount, useExportData } from '../../api/queries/dataRights.ts';
 import { BottomSheet } from '../../components/BottomSheet.tsx';
 import { ErrorLine } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
@@ -18,36 +18,29 @@ export function DataRights() {
   const { refresh } = useSession();
   const [confirming, setConfirming] = useState(false);
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [exportError, setExportError] = useState<string | null>(null);
+  const exportData = useExportData();
+  const deleteAccount = useDeleteAccount();
 
-  async function download() {
-    setExportError(null);
-    try {
-      const data = await dataRightsQueries.export();
-      const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = 'iskra-my-data.json';
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    } catch (failure) {
-      setExportError(errorText(t, failure, 'app.dataRights.exportFailed'));
-    }
+  function download() {
+    exportData.mutate(undefined, {
+      onSuccess: (data) => {
+        const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
+        const link = document.createElement('a');
+        link.href = url;
+        link.download = 'iskra-my-data.json';
+        link.click();
+        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      },
+    });
   }
 
-  async function remove() {
-    setBusy(true);
-    setError(null);
-    try {
-      await dataRightsQueries.deleteAccount(password);
-      writeStored(storageKeys.jwtToken, null);
-      await refresh(() => void navigate('/', { replace: true }));
-    } catch (failure) {
-      setBusy(false);
-      setError(errorText(t, failure, 'app.dataRights.deleteFailed'));
-    }
+  function remove() {
+    deleteAccount.mutate(password, {
+      onSuccess: () => {
+        writeStored(storageKeys.jwtToken, null);
+        void refresh(() => void navigate('/', { replace: true }));
+      },
+    });
   }
 
   return (
@@ -55,10 +48,10 @@ export function DataRights() {
       <h2 id="data-title" className="visually-hidden">
         {t('app.dataRights.title')}
       </h2>
-      <button type="button" className="row link-row" onClick={() => void download()}>
+      <button type="button" className="row link-row" onClick={download}>
         {t('app.dataRights.export')}
       </button>
-      <ErrorLine message={exportError} />
+      <ErrorLine message={exportData.error ? errorText(t, exportData.error, 'app.dataRights.exportFailed') : null} />
       <button type="button" className="row link-row danger" onClick={() => setConfirming(true)}>
         {t('app.dataRights.delete')}
       </button>
@@ -67,7 +60,7 @@ export function DataRights() {
           className="sheet-actions"
           onSubmit={(e) => {
             e.preventDefault();
-            void remove();
+            remove();
           }}
         >
           <p>{t('app.dataRights.deleteText')}</p>
@@ -76,9 +69,10 @@ export function DataRights() {
             <input type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
           </label>
           <p className="hint">{t('app.dataRights.passwordHint')}</p>
-          <ErrorLine message={error} />
-          <button type="submit" className="button block danger" disabled={busy}>
-            {busy ? t('app.common.wait') : t('app.dataRights.deleteConfirm')}
+          <ErrorLine message={deleteAccount.error ? errorText(t, deleteAccount.error, 'app.dataRights.deleteFailed') : null} />
+          {/* Deleted: still busy while the session ends and the app leaves for /. */}
+          <button type="submit" className="button block danger" disabled={deleteAccount.isPending || deleteAccount.isSuccess}>
+            {deleteAccount.isPending || deleteAccount.isSuccess ? t('app.common.wait') : t('app.dataRights.deleteConfirm')}
           </button>
         </form>
       </BottomSheet>

@@ -1,7 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SettingsResponse } from '../../../../server/contract/discovery.ts';
-import { settingsQueries } from '../../api/queries/settings.ts';
+import { useSaveSettings, useSettings } from '../../api/queries/settings.ts';
 import { ErrorLine } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 
@@ -13,46 +12,29 @@ const switches: { key: Key; label: string; hint: string }[] = [
 
 /**
  * Notifications and private mode live on the server (the bot and the search honour them), so each flip
- * is saved at once; the switch shows the new state while saving and springs back if the server refuses.
+ * is saved at once; the switch shows the new state while saving (set in the same event, so the checkbox
+ * never flips back first) and springs back if the server refuses.
  */
 export function ServerSwitches({ hasProfile }: { hasProfile: boolean }) {
   const { t } = useTranslation();
-  const [settings, setSettings] = useState<SettingsResponse | null>(null);
-  const [saving, setSaving] = useState<Key | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const settings = useSettings(hasProfile);
+  const save = useSaveSettings();
+  const failure = save.error ?? settings.error;
+  /** Flipped and still being saved: shown instead of what the server last said. */
+  const [pending, setPending] = useState<Partial<Record<Key, boolean>>>({});
 
-  useEffect(() => {
-    if (!hasProfile) return;
-    let live = true;
-    settingsQueries.load().then(
-      (loaded) => live && setSettings(loaded),
-      (e: unknown) => live && setError(errorText(t, e, 'app.menu.settingsFailed')),
-    );
-    return () => {
-      live = false;
-    };
-  }, [hasProfile, t]);
-
-  async function flip(key: Key, value: boolean) {
-    if (!settings) return;
-    const before = settings;
-    setSettings({ ...settings, [key]: value });
-    setSaving(key);
-    setError(null);
-    try {
-      setSettings(await settingsQueries.save({ [key]: value }));
-    } catch (e) {
-      setSettings(before);
-      setError(errorText(t, e, 'app.menu.settingsFailed'));
-    } finally {
-      setSaving(null);
-    }
+  function flip(key: Key, value: boolean) {
+    setPending((shown) => ({ ...shown, [key]: value }));
+    void save
+      .mutateAsync({ [key]: value })
+      .catch(() => undefined)
+      .finally(() => setPending(({ [key]: _saved, ...rest }) => rest));
   }
 
   return (
     <>
       {switches.map(({ key, label, hint }) => {
-        const usable = hasProfile && settings !== null;
+        const usable = hasProfile && settings.data !== undefined;
         return (
           <label key={key} className={`row switch-row${usable ? '' : ' disabled'}`}>
             <span>
@@ -64,14 +46,14 @@ export function ServerSwitches({ hasProfile }: { hasProfile: boolean }) {
               role="switch"
               className="switch"
               data-setting={key}
-              disabled={!usable || saving === key}
-              checked={settings?.[key] ?? false}
-              onChange={(e) => void flip(key, e.target.checked)}
+              disabled={!usable || pending[key] !== undefined}
+              checked={pending[key] ?? settings.data?.[key] ?? false}
+              onChange={(e) => flip(key, e.target.checked)}
             />
           </label>
         );
       })}
-      {error && <ErrorLine message={error} />}
+      {failure && <ErrorLine message={errorText(t, failure, 'app.menu.settingsFailed')} />}
     </>
   );
 }

@@ -1,19 +1,17 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { premiumQueries } from '../../api/queries/premium.ts';
-import { useResource } from '../../api/useResource.ts';
-import { ErrorState, Loading } from '../../components/States.tsx';
-import { errorText } from '../../lib/errorText.ts';
-import { PlanList } from '../Premium/PlanList.tsx';
+import { usePlans, useSubscription } from '../../api/queries/premium.ts';
+import { PlanList } from '../../components/PlanList.tsx';
+import { Loading, QueryView } from '../../components/States.tsx';
 
 /** The plan cards under the pitch; a card opens that plan's details on /subscription. */
 function MenuPlans() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [plans] = useResource(premiumQueries.plans);
-  if (plans.state === 'loading') return <Loading label={t('app.premium.loadingPlans')} />;
-  // No cards to show: the plans screen says why and offers a retry.
-  if (plans.state === 'error' || plans.data.plans.length === 0) {
+  const { data, isPending } = usePlans();
+  if (isPending) return <Loading label={t('app.premium.loadingPlans')} />;
+  // No cards to show (none, or they did not load): the plans screen says why and offers a retry.
+  if (!data?.plans.length) {
     return (
       <Link to="/subscription" className="button block">
         {t('app.premium.seePlans')}
@@ -22,9 +20,9 @@ function MenuPlans() {
   }
   return (
     <>
-      <PlanList plans={plans.data.plans} onChoose={(plan) => void navigate('/subscription', { state: { plan: plan.id } })} />
+      <PlanList plans={data.plans} onChoose={(plan) => void navigate('/subscription', { state: { plan: plan.id } })} />
       {/* Spec section 2: the test link to the outcome page, only beside the built-in test checkout (never on a live site). */}
-      {plans.data.test_provider && (
+      {data.test_provider && (
         <Link to="/successtrig" className="test-link">
           {t('app.premium.testOutcome')}
         </Link>
@@ -36,34 +34,34 @@ function MenuPlans() {
 /** The menu's subscription part (spec section 2): the renewal date when active, otherwise the plan cards. */
 export function SubscriptionBanner() {
   const { t, i18n } = useTranslation();
-  const [subscription, reload] = useResource(premiumQueries.subscription);
+  const subscription = useSubscription();
   return (
     <section className="card premium" aria-labelledby="premium-title">
       <h2 id="premium-title">{t('app.premium.title')}</h2>
-      {subscription.state === 'loading' && <Loading />}
-      {subscription.state === 'error' && (
-        <>
-          <ErrorState message={errorText(t, subscription.error, 'app.errors.subscriptionCheck')} onRetry={reload} />
+      <QueryView
+        query={subscription}
+        failedKey="app.errors.subscriptionCheck"
+        afterError={
           <Link to="/subscription" className="button block">
             {t('app.premium.seePlans')}
           </Link>
-        </>
-      )}
-      {subscription.state === 'ready' &&
-        (subscription.data.isActive ? (
-          <p className="premium-active">
-            {subscription.data.end_date
-              ? t('app.premium.activeUntil', {
-                  date: new Date(subscription.data.end_date).toLocaleDateString(i18n.language, { dateStyle: 'long' }),
-                })
-              : t('app.premium.active')}
-          </p>
-        ) : (
-          <>
-            <p className="muted">{t('app.premium.pitch')}</p>
-            <MenuPlans />
-          </>
-        ))}
+        }
+      >
+        {(current) =>
+          current.isActive ? (
+            <p className="premium-active">
+              {current.end_date
+                ? t('app.premium.activeUntil', { date: new Date(current.end_date).toLocaleDateString(i18n.language, { dateStyle: 'long' }) })
+                : t('app.premium.active')}
+            </p>
+          ) : (
+            <>
+              <p className="muted">{t('app.premium.pitch')}</p>
+              <MenuPlans />
+            </>
+          )
+        }
+      </QueryView>
     </section>
   );
 }

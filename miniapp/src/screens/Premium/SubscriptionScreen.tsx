@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import type { Plan } from '../../../../server/contract/plans.ts';
-import { premiumQueries } from '../../api/queries/premium.ts';
-import { useResource } from '../../api/useResource.ts';
-import { EmptyState, ErrorLine, ErrorState, Loading } from '../../components/States.tsx';
+import type { Plan } from '@contract/plans.ts';
+import { usePayment, usePlans } from '../../api/queries/premium.ts';
+import { PlanList, usePlanCost, usePlanTitle } from '../../components/PlanList.tsx';
+import { EmptyState, ErrorLine, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { platform } from '../../platform/index.ts';
-import { PlanList, usePlanCost, usePlanTitle } from './PlanList.tsx';
 
 const benefits = ['likes', 'messages', 'whoLiked', 'support', 'boost'] as const;
 
@@ -20,39 +19,33 @@ export default function SubscriptionScreen() {
   const navigate = useNavigate();
   const title = usePlanTitle();
   const cost = usePlanCost();
-  const [plans, reload] = useResource(premiumQueries.plans);
+  const plans = usePlans();
+  const payment = usePayment();
   const [chosen, setChosen] = useState<Plan | null>(null);
-  const [processing, setProcessing] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // Until the outcome is known (Telegram's sheet) or the payment page opens (the web).
+  const processing = payment.isPending || payment.isSuccess;
 
   // A plan card tapped in the menu opens here on that plan's details.
   const wanted = (useLocation().state as { plan?: unknown } | null)?.plan;
-  const loaded = plans.state === 'ready' ? plans.data.plans : null;
+  const loaded = plans.data?.plans ?? null;
   useEffect(() => {
     const plan = loaded?.find((p) => p.id === wanted);
     // eslint-disable-next-line react-hooks/set-state-in-effect -- chosen once, when the plans arrive
     if (plan) setChosen(plan);
   }, [loaded, wanted]);
 
-  async function buy(plan: Plan) {
-    setProcessing(true);
-    setError(null);
-    try {
-      const { payment_url, invoice_url } = await premiumQueries.pay(plan.price, plan.interval);
-      const url = invoice_url ?? payment_url;
-      if (!url) throw new Error('no payment url');
-      const outcome = await platform().openPayment(url);
-      if (outcome === 'paid') {
-        platform().haptic('success');
-        void navigate('/confirm');
-      } else if (outcome === 'failed' || outcome === 'cancelled') {
-        platform().haptic('error');
-        void navigate('/fail');
-      }
-    } catch (failure) {
-      setError(errorText(t, failure, 'app.errors.paymentError'));
-      setProcessing(false);
-    }
+  function buy(plan: Plan) {
+    payment.mutate(plan, {
+      onSuccess: (outcome) => {
+        if (outcome === 'paid') {
+          platform().haptic('success');
+          void navigate('/confirm');
+        } else if (outcome === 'failed' || outcome === 'cancelled') {
+          platform().haptic('error');
+          void navigate('/fail');
+        }
+      },
+    });
   }
 
   return (
@@ -65,23 +58,28 @@ export default function SubscriptionScreen() {
           ))}
         </ul>
       </header>
-      {plans.state === 'loading' && <Loading label={t('app.premium.loadingPlans')} />}
-      {plans.state === 'error' && <ErrorState message={errorText(t, plans.error, 'app.errors.plansLoad')} onRetry={reload} />}
-      {plans.state === 'ready' && plans.data.plans.length === 0 && <EmptyState title={t('app.premium.noPlans')} />}
-      {plans.state === 'ready' && plans.data.plans.length > 0 && !chosen && (
-        <PlanList plans={plans.data.plans} onChoose={setChosen} />
+      {!chosen && (
+        <QueryView
+          query={plans}
+          failedKey="app.errors.plansLoad"
+          loadingLabel={t('app.premium.loadingPlans')}
+          isEmpty={(list) => list.plans.length === 0}
+          empty={<EmptyState title={t('app.premium.noPlans')} />}
+        >
+          {(list) => <PlanList plans={list.plans} onChoose={setChosen} />}
+        </QueryView>
       )}
       {chosen && (
         <section className="card plan-details" aria-labelledby="plan-title">
           <h2 id="plan-title">{title(chosen)}</h2>
           <p className="plan-price big">{cost(chosen)}</p>
           <p className="muted">{t('app.premium.periodDays', { count: chosen.interval })}</p>
-          <ErrorLine message={error} />
+          <ErrorLine message={payment.error ? errorText(t, payment.error, 'app.errors.paymentError') : null} />
           <div className="actions">
             <button type="button" className="button secondary" disabled={processing} onClick={() => setChosen(null)}>
               {t('app.common.back')}
             </button>
-            <button type="button" className="button" disabled={processing} onClick={() => void buy(chosen)}>
+            <button type="button" className="button" disabled={processing} onClick={() => buy(chosen)}>
               {processing ? t('app.premium.processing') : t('app.premium.buyNow')}
             </button>
           </div>

@@ -1,10 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { maxPhotos, type OwnProfileResponse } from '../../../../server/contract/profiles.ts';
-import { profileQueries } from '../../api/queries/profiles.ts';
-import { useResource } from '../../api/useResource.ts';
-import { ErrorLine, ErrorState, Loading } from '../../components/States.tsx';
+import { maxPhotos, type OwnProfileResponse } from '@contract/profiles.ts';
+import { useEditPhotos, useOwnProfile } from '../../api/queries/profiles.ts';
+import { ErrorLine, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { photoUrl } from '../../lib/photos.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
@@ -14,11 +13,12 @@ import './Profile.css';
 
 /** `/edit_photo` (also `/Foto`, `/cropImage`): add (cropped), remove and reorder photos; at least one stays. */
 export default function EditPhotosScreen() {
-  const { t } = useTranslation();
-  const [profile, reload] = useResource(profileQueries.own);
-  if (profile.state === 'loading') return <Loading />;
-  if (profile.state === 'error') return <ErrorState message={errorText(t, profile.error, 'app.errors.fetchProfileData')} onRetry={reload} />;
-  return <PhotoEditor profile={profile.data} />;
+  const profile = useOwnProfile();
+  return (
+    <QueryView query={profile} failedKey="app.errors.fetchProfileData">
+      {(data) => <PhotoEditor profile={data} />}
+    </QueryView>
+  );
 }
 
 type Item = { kind: 'kept'; name: string; url: string } | { kind: 'added'; blob: Blob; url: string };
@@ -29,8 +29,13 @@ function PhotoEditor({ profile }: { profile: OwnProfileResponse }) {
   const { refresh } = useSession();
   const [items, setItems] = useState<Item[]>(profile.photos.map((name) => ({ kind: 'kept', name, url: photoUrl(name, 'thumb') })));
   const [cropping, setCropping] = useState<string | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const editPhotos = useEditPhotos();
+  const [progress, setProgress] = useState(0);
+  /** Uploading, or done and on the way back to /profile. */
+  const saving = editPhotos.isPending || editPhotos.isSuccess;
+  /** A check of its own or a photo that cannot be opened; the save's own failure comes from the mutation. */
+  const [problem, setProblem] = useState<string | null>(null);
+  const error = problem ?? (editPhotos.error ? errorText(t, editPhotos.error, 'app.errors.updateProfile') : null);
   const latest = useRef(items);
   useEffect(() => {
     latest.current = items;
@@ -46,20 +51,17 @@ function PhotoEditor({ profile }: { profile: OwnProfileResponse }) {
       return next;
     });
 
-  async function save() {
-    if (items.length === 0) return setError(t('app.wizard.photoRequired'));
+  function save() {
+    if (items.length === 0) return setProblem(t('app.wizard.photoRequired'));
     // The server keeps the order of the kept photos and appends the new ones: new photos go last.
     const kept = items.flatMap((i) => (i.kind === 'kept' ? [i.name] : []));
     const added = items.flatMap((i) => (i.kind === 'added' ? [i.blob] : []));
-    setError(null);
+    setProblem(null);
     setProgress(0);
-    try {
-      await profileQueries.editPhotos({ deleted: profile.photos.filter((n) => !kept.includes(n)), order: kept, added }, setProgress);
-      await refresh(() => void navigate('/profile', { replace: true }));
-    } catch (failure) {
-      setProgress(null);
-      setError(errorText(t, failure, 'app.errors.updateProfile'));
-    }
+    editPhotos.mutate(
+      { edits: { deleted: profile.photos.filter((n) => !kept.includes(n)), order: kept, added }, onProgress: setProgress },
+      { onSuccess: () => void refresh(() => void navigate('/profile', { replace: true })) },
+    );
   }
 
   if (cropping)
@@ -108,15 +110,23 @@ function PhotoEditor({ profile }: { profile: OwnProfileResponse }) {
           </li>
         ))}
       </ul>
-      {items.length < maxPhotos && <AddPhotoButton onPicked={setCropping} onError={setError} />}
-      {progress !== null && <progress className="upload-progress" max={1} value={progress} aria-label={t('app.wizard.uploading')} />}
+      {items.length < maxPhotos && (
+        <AddPhotoButton
+          onPicked={setCropping}
+          onError={(message) => {
+            setProblem(message);
+            if (editPhotos.isError) editPhotos.reset();
+          }}
+        />
+      )}
+      {saving && <progress className="upload-progress" max={1} value={progress} aria-label={t('app.wizard.uploading')} />}
       <ErrorLine message={error} />
       <div className="actions wizard-nav">
         <button type="button" className="button secondary" onClick={() => void navigate('/profile')}>
           {t('app.matches.cancel')}
         </button>
-        <button type="button" className="button" disabled={progress !== null} onClick={() => void save()}>
-          {progress !== null ? t('app.wizard.uploading') : t('app.profile.save')}
+        <button type="button" className="button" disabled={saving} onClick={save}>
+          {saving ? t('app.wizard.uploading') : t('app.profile.save')}
         </button>
       </div>
     </section>

@@ -1,13 +1,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { OwnProfileResponse } from '../../../../server/contract/profiles.ts';
-import { genders, maxAge, maxBioLength, maxNameLength, minAge } from '../../../../server/contract/profiles.ts';
-import { profileQueries } from '../../api/queries/profiles.ts';
-import { useResource } from '../../api/useResource.ts';
-import { ErrorLine, ErrorState, Loading } from '../../components/States.tsx';
+import type { OwnProfileResponse } from '@contract/profiles.ts';
+import { genders, maxAge, maxBioLength, maxNameLength, minAge } from '@contract/profiles.ts';
+import { useCityCheck, useEditProfile, useOwnProfile } from '../../api/queries/profiles.ts';
+import { ErrorLine, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
-import { cityHere, locateErrorText } from '../../lib/locate.ts';
+import { locateErrorText, useLocate } from '../../lib/locate.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
 import './Profile.css';
 
@@ -17,11 +16,12 @@ import './Profile.css';
  * the position search measures from always matches the city shown.
  */
 export default function EditProfileScreen() {
-  const { t } = useTranslation();
-  const [profile, reload] = useResource(profileQueries.own);
-  if (profile.state === 'loading') return <Loading />;
-  if (profile.state === 'error') return <ErrorState message={errorText(t, profile.error, 'app.errors.fetchProfileData')} onRetry={reload} />;
-  return <EditForm profile={profile.data} />;
+  const profile = useOwnProfile();
+  return (
+    <QueryView query={profile} failedKey="app.errors.fetchProfileData">
+      {(data) => <EditForm profile={data} />}
+    </QueryView>
+  );
 }
 
 function EditForm({ profile }: { profile: OwnProfileResponse }) {
@@ -35,22 +35,23 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
   const [bio, setBio] = useState(profile.bio);
   /** A new position, once found; null keeps the stored one. */
   const [coords, setCoords] = useState<[number, number] | null>(null);
-  const [locating, setLocating] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const locate = useLocate();
+  const cityCheck = useCityCheck();
+  const edit = useEditProfile();
+  // Saved: still busy while the session is read again and the app goes back to /profile.
+  const busy = cityCheck.isPending || edit.isPending || edit.isSuccess;
+  /** The form's one message line: a check of its own, the position, the city lookup or the save. */
   const [error, setError] = useState<string | null>(null);
 
-  async function locate() {
+  function locateHere() {
     setError(null);
-    setLocating(true);
-    try {
-      const here = await cityHere();
-      setCity(here.city);
-      setCoords(here.coords);
-    } catch (failure) {
-      setError(locateErrorText(t, failure));
-    } finally {
-      setLocating(false);
-    }
+    locate.mutate(undefined, {
+      onSuccess: (here) => {
+        setCity(here.city);
+        setCoords(here.coords);
+      },
+      onError: (failure) => setError(locateErrorText(t, failure)),
+    });
   }
 
   async function save() {
@@ -58,26 +59,22 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
     if (!name.trim() || !city.trim() || !age) return setError(t('app.wizard.required'));
     if (!Number.isInteger(years) || years < minAge) return setError(t('app.wizard.minAge'));
     if (years > maxAge) return setError(t('app.wizard.maxAge'));
-    setBusy(true);
     setError(null);
-    try {
-      let place: { city: string; coords: [number, number] | null } = { city: city.trim(), coords };
-      if (!coords && place.city !== profile.city) {
-        try {
-          place = await profileQueries.cityCheck(place.city);
-        } catch (failure) {
-          setBusy(false);
-          setError(errorText(t, failure, 'app.errors.cityFailed', 'app.errors.cityFetch'));
-          return;
-        }
+    let place: { city: string; coords: [number, number] | null } = { city: city.trim(), coords };
+    if (!coords && place.city !== profile.city) {
+      try {
+        place = await cityCheck.mutateAsync(place.city);
+      } catch (failure) {
+        return setError(errorText(t, failure, 'app.errors.cityFailed', 'app.errors.cityFetch'));
       }
-      const position = place.coords ? { latitude: place.coords[0], longitude: place.coords[1] } : {};
-      await profileQueries.edit({ name: name.trim(), age: years, gender, city: place.city, bio, ...position });
-      await refresh(() => void navigate('/profile', { replace: true }));
-    } catch (failure) {
-      setBusy(false);
-      setError(errorText(t, failure, 'app.errors.updateProfile'));
     }
+    const position = place.coords ? { latitude: place.coords[0], longitude: place.coords[1] } : {};
+    try {
+      await edit.mutateAsync({ name: name.trim(), age: years, gender, city: place.city, bio, ...position });
+    } catch (failure) {
+      return setError(errorText(t, failure, 'app.errors.updateProfile'));
+    }
+    await refresh(() => void navigate('/profile', { replace: true }));
   }
 
   return (
@@ -118,8 +115,8 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
           }}
         />
       </label>
-      <button type="button" className="button secondary block" disabled={locating} onClick={() => void locate()}>
-        {locating ? t('app.common.wait') : t('app.wizard.useLocation')}
+      <button type="button" className="button secondary block" disabled={locate.isPending} onClick={locateHere}>
+        {locate.isPending ? t('app.common.wait') : t('app.wizard.useLocation')}
       </button>
       <label className="field">
         <span>{t('app.wizard.bio')}</span>

@@ -1,14 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import type { MatchedProfile } from '../../../../server/contract/discovery.ts';
+import type { MatchedProfile } from '@contract/discovery.ts';
+import type { Card } from '../../api/queries/search.ts';
+import { DeckButtons } from '../../components/DeckButtons.tsx';
 import { MatchOverlay } from '../../components/MatchOverlay.tsx';
 import { EmptyState, ErrorState, Loading } from '../../components/States.tsx';
+import { LeavingCard, SwipeCard } from '../../components/SwipeCard.tsx';
 import { errorText } from '../../lib/errorText.ts';
+import { actionGuardMs, leaveMs } from '../../lib/swipeRules.ts';
 import { platform } from '../../platform/index.ts';
-import type { Card } from '../../api/queries/search.ts';
-import { LeavingCard, SwipeCard } from './SwipeCard.tsx';
-import { actionGuardMs, leaveMs } from './swipeRules.ts';
 import { useSwipeDeck } from './useSwipeDeck.ts';
 import './Search.css';
 
@@ -86,18 +87,7 @@ export default function SearchScreen() {
           </button>
         </div>
       )}
-      <div className="deck-buttons">
-        <button type="button" className="round-button nope" disabled={state.status !== 'ready'} onClick={() => decide(false)} aria-label={t('app.search.dislike')}>
-          <svg viewBox="0 0 24 24" width="30" height="30" aria-hidden="true">
-            <path fill="currentColor" d="M18.3 5.7 12 12l6.3 6.3-1.4 1.4L10.6 13.4 4.3 19.7 2.9 18.3 9.2 12 2.9 5.7l1.4-1.4 6.3 6.3 6.3-6.3z" />
-          </svg>
-        </button>
-        <button type="button" className="round-button like" disabled={state.status !== 'ready'} onClick={() => decide(true)} aria-label={t('app.search.like')}>
-          <svg viewBox="0 0 24 24" width="30" height="30" aria-hidden="true">
-            <path fill="currentColor" d="M12 21.4 10.6 20C5.4 15.4 2 12.3 2 8.5 2 5.4 4.4 3 7.5 3c1.7 0 3.4.8 4.5 2.1C13.1 3.8 14.8 3 16.5 3 19.6 3 22 5.4 22 8.5c0 3.8-3.4 6.9-8.6 11.5z" />
-          </svg>
-        </button>
-      </div>
+      <DeckButtons onDecide={decide} disabled={state.status !== 'ready'} />
       {match && <MatchOverlay profile={match} onClose={() => setMatch(null)} />}
     </section>
   );

@@ -1,8 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { MatchedProfile } from '../../../../server/contract/discovery.ts';
+import type { MatchedProfile } from '@contract/discovery.ts';
 import { ApiError } from '../../api/client.ts';
-import { searchQueries, type Card } from '../../api/queries/search.ts';
-import { settingsQueries } from '../../api/queries/settings.ts';
+import { useSwipe } from '../../api/queries/matches.ts';
+import { fetchDeckCard, type Card } from '../../api/queries/search.ts';
+import { syncGender } from '../../api/queries/settings.ts';
 import { storedAgeRange, storedGender } from '../../lib/filters.ts';
 
 export type DeckState =
@@ -10,34 +12,47 @@ export type DeckState =
   | { status: 'ready'; card: Card }
   | { status: 'empty' }
   | { status: 'no_profile' }
-  | { status: 'error'; error: ApiError };
+  /** `Error`: also a bug on the way, not only the server's refusal. */
+  | { status: 'error'; error: unknown };
 
-const asError = (error: unknown) => (error instanceof ApiError ? error : new ApiError(0, null, String(error)));
+type Pending = Promise<Card | null | 'no_profile'>;
 
 /**
  * The deck: the card on screen and the next one, already fetched (the spec's prefetch), so a swipe shows
  * the next person at once while the like or dislike travels in the background. The server never answers
  * a person the app holds (`exclude`), nor one just swiped.
+ *
+ * Not a query hook: each `GET /api/search` is counted against the search limit and answers someone else,
+ * so nothing may fetch it on its own (mounting, refocusing, retrying) or show a cached answer again, and
+ * the next card must be requested the moment the current one shows, not when a component asks for it.
+ * The deck therefore holds its two cards itself and fetches imperatively, through the query client
+ * (`fetchDeckCard`); likes and dislikes are the same mutation the likers' screens use, so the matches
+ * and likers in the cache follow.
  */
 export function useSwipeDeck(onMatch: (profile: MatchedProfile) => void) {
+  const client = useQueryClient();
+  const { mutateAsync: swipe } = useSwipe();
   const [state, setState] = useState<DeckState>({ status: 'loading' });
   const [limitReached, setLimitReached] = useState<ApiError | null>(null);
   /** A like or dislike the server did not take (other than the like limit): said briefly, the deck goes on. */
-  const [swipeFailure, setSwipeFailure] = useState<{ liked: boolean; error: ApiError } | null>(null);
-  const next = useRef<Promise<Card | null | 'no_profile'> | null>(null);
+  const [swipeFailure, setSwipeFailure] = useState<{ liked: boolean; error: unknown } | null>(null);
+  const next = useRef<Pending | null>(null);
   const current = useRef<Card | null>(null);
   const inFlight = useRef(new Set<number>());
   const filters = useRef({ ageRange: storedAgeRange(), gender: storedGender() });
 
-  const fetchAfter = useCallback((held: number[]) => {
-    const promise = searchQueries.next(filters.current, [...held, ...inFlight.current]);
-    // A failed prefetch is retried when the card is needed, not reported twice.
-    promise.catch(() => undefined);
-    return promise;
-  }, []);
+  const fetchAfter = useCallback(
+    (held: number[]) => {
+      const promise = fetchDeckCard(client, filters.current, [...held, ...inFlight.current]);
+      // A failed prefetch is retried when the card is needed, not reported twice.
+      promise.catch(() => undefined);
+      return promise;
+    },
+    [client],
+  );
 
   const show = useCallback(
-    async (pending: Promise<Card | null | 'no_profile'>) => {
+    async (pending: Pending) => {
       try {
         const card = await pending;
         current.current = card && card !== 'no_profile' ? card : null;
@@ -48,7 +63,7 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile) => void) {
           next.current = fetchAfter([card.profile_id]);
         }
       } catch (error) {
-        setState({ status: 'error', error: asError(error) });
+        setState({ status: 'error', error });
       }
     },
     [fetchAfter],
@@ -61,7 +76,7 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile) => void) {
 
   useEffect(() => {
     // Search never stores the filter (a GET changes nothing); the explicit save does, once per page life.
-    void settingsQueries.syncGender(filters.current.gender);
+    void syncGender(filters.current.gender);
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the state changes when the fetch answers, not synchronously
     void show(fetchAfter([]));
   }, [show, fetchAfter]);
@@ -78,27 +93,26 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile) => void) {
         if (settled === 'pending') setState({ status: 'loading' });
       });
       void show(pending);
-      (liked ? searchQueries.like(card.profile_id) : searchQueries.dislike(card.profile_id)).then(
+      swipe({ profileId: card.profile_id, liked }).then(
         (result) => {
           inFlight.current.delete(card.profile_id);
           if (result.match) onMatch(result.profile);
         },
         (error: unknown) => {
           inFlight.current.delete(card.profile_id);
-          const failure = asError(error);
-          if (failure.code === 'like_limit') {
+          if (error instanceof ApiError && error.code === 'like_limit') {
             // Out of free likes: the person comes back on screen, with the explanation.
-            setLimitReached(failure);
+            setLimitReached(error);
             current.current = card;
             next.current = fetchAfter([card.profile_id]);
             setState({ status: 'ready', card });
           } else {
-            setSwipeFailure({ liked, error: failure });
+            setSwipeFailure({ liked, error });
           }
         },
       );
     },
-    [fetchAfter, show, onMatch],
+    [fetchAfter, show, onMatch, swipe],
   );
 
   const dismissSwipeFailure = useCallback(() => setSwipeFailure(null), []);

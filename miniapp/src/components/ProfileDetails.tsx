@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import type { UsersProfileResponse } from '../../../../server/contract/discovery.ts';
-import { photoUrl } from '../../lib/photos.ts';
+import type { UsersProfileResponse } from '@contract/discovery.ts';
+import { photoUrl } from '../lib/photos.ts';
+import './ProfileDetails.css';
 
 export type OtherProfile = UsersProfileResponse['users_profile'];
 

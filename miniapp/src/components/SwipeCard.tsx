@@ -1,9 +1,10 @@
 import { useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSwipeable } from 'react-swipeable';
-import type { Card } from '../../api/queries/search.ts';
-import { photoUrl } from '../../lib/photos.ts';
-import { indicatorOf, verdictOf } from './swipeRules.ts';
+import type { Card } from '../api/queries/search.ts';
+import { photoUrl } from '../lib/photos.ts';
+import { indicatorOf, verdictOf } from '../lib/swipeRules.ts';
+import './SwipeCard.css';
 
 /**
  * The card on top of the deck. While a finger or the mouse drags it, only its transform changes (set on

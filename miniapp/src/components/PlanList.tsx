@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { Plan } from '../../../../server/contract/plans.ts';
+import type { Plan } from '@contract/plans.ts';
 
 const knownIntervals = new Set([1, 7, 30, 180, 365]);
 

@@ -1,0 +1,137 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { CurrentUserResponse } from '@contract/accounts.ts';
+import type { ChatListItem } from '@contract/chat.ts';
+import type { PersonListItem } from '@contract/discovery.ts';
+import { liveEventPayloads, type LiveEvent, type LiveEventType } from '@contract/events.ts';
+import { onLiveEvent, onLiveOpen } from './liveEvents.ts';
+import { addToConversation, markMineRead, type Conversation } from './queries/chat.ts';
+import { queryKeys } from './queries/keys.ts';
+
+/**
+ * Server state changed elsewhere, applied to the cache in one place (DESIGN rule 10): the live events of
+ * `/api/events` (a message, a read mark, a match) and the same changes when this tab causes them (a match
+ * made here, someone unmatched or blocked here), so every screen shows the same thing.
+ */
+
+/** Chat-list refreshes wait this long for more of a burst of messages. */
+const chatsRefreshMs = 150;
+let chatsRefresh: number | undefined;
+
+function refreshChatsSoon(client: QueryClient): void {
+  window.clearTimeout(chatsRefresh);
+  chatsRefresh = window.setTimeout(() => void client.invalidateQueries({ queryKey: queryKeys.chats() }), chatsRefreshMs);
+}
+
+function myProfileId(client: QueryClient): number | null {
+  return client.getQueryData<CurrentUserResponse>(queryKeys.currentUser())?.userprofile?.id ?? null;
+}
+
+/** One live event's effect on the cache. */
+export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
+  switch (event.type) {
+    case 'message': {
+      const m = event.payload;
+      const mine = m.sender_profile_id === myProfileId(client);
+      // Someone else's message counts as read once it is shown: the open conversation tells the server.
+      addToConversation(client, m.conversation_id, [
+        { message_id: m.message_id, sender_profile_id: m.sender_profile_id, content: m.content, timestamp: m.timestamp, read: !mine },
+      ]);
+      // The conversation moves up with its new last message at once; the list read again has the rest.
+      client.setQueryData<ChatListItem[]>(queryKeys.chats(), (list) => {
+        const row = list?.find((c) => c.conversation_id === m.conversation_id);
+        if (!list || !row) return list;
+        const moved = { ...row, last_message: m.content, last_message_time: m.timestamp, last_message_mine: mine, has_unread: row.has_unread || !mine };
+        return [moved, ...list.filter((c) => c !== row)];
+      });
+      refreshChatsSoon(client);
+      return;
+    }
+    case 'read':
+      markMineRead(client, event.payload.conversation_id, myProfileId(client));
+      return;
+    case 'match':
+      matchMade(client);
+      return;
+  }
+}
+
+/** A new match: the matches list has someone new, the likers list one fewer. */
+export function matchMade(client: QueryClient): void {
+  void client.invalidateQueries({ queryKey: queryKeys.matches() });
+  void client.invalidateQueries({ queryKey: queryKeys.likers() });
+}
+
+/**
+ * Someone unmatched or blocked (by either side): gone from the lists at once, their profile and the
+ * conversation with them no longer kept (a screen still showing them is left by its own navigation), and
+ * the lists read again.
+ */
+export function forgetPerson(client: QueryClient, profileId: number): void {
+  const withoutThem = (list: PersonListItem[] | undefined) => list?.filter((p) => p.id !== profileId);
+  client.setQueryData(queryKeys.matches(), withoutThem);
+  client.setQueryData(queryKeys.likers(), withoutThem);
+  client.removeQueries({ queryKey: queryKeys.person(profileId), type: 'inactive' });
+  // The chat list names conversations, not people; the cached conversations say whose each one is.
+  const conversations = client
+    .getQueryCache()
+    .findAll({ queryKey: queryKeys.conversations() })
+    .filter((query) => (query.state.data as Conversation | undefined)?.participant.profile_id === profileId);
+  const ids = new Set(conversations.map((query) => query.queryKey[1]));
+  client.setQueryData<ChatListItem[]>(queryKeys.chats(), (list) => list?.filter((c) => !ids.has(c.conversation_id)));
+  for (const query of conversations) if (!query.isActive()) client.removeQueries({ queryKey: query.queryKey, exact: true });
+  void client.invalidateQueries({ queryKey: queryKeys.matches() });
+  void client.invalidateQueries({ queryKey: queryKeys.likers() });
+  void client.invalidateQueries({ queryKey: queryKeys.chats() });
+}
+
+/** An event's data checked against the contract; anything else is ignored. */
+function parseLiveEvent(type: LiveEventType, data: unknown): LiveEvent | null {
+  const parsed = liveEventPayloads[type].safeParse(data);
+  // The type and its schema come from the same entry, which TypeScript cannot follow through the lookup.
+  return parsed.success ? ({ type, payload: parsed.data } as LiveEvent) : null;
+}
+
+/** Listens to every event type of the contract and applies each event to the cache. */
+function connect(client: QueryClient): () => void {
+  const types = Object.keys(liveEventPayloads) as LiveEventType[];
+  const off = types.map((type) =>
+    onLiveEvent(type, (data) => {
+      const event = parseLiveEvent(type, data);
+      if (event) applyLiveEvent(client, event);
+    }),
+  );
+  // After a reconnection: read again what the stream may have missed (it replays too; merging makes both safe).
+  let opened = false;
+  off.push(
+    onLiveOpen(() => {
+      if (opened) {
+        void client.invalidateQueries({ queryKey: queryKeys.conversations() });
+        void client.invalidateQueries({ queryKey: queryKeys.chats() });
+      }
+      opened = true;
+    }),
+  );
+  return () => {
+    for (const stop of off) stop();
+  };
+}
+
+let users = 0;
+let disconnect: (() => void) | null = null;
+
+/**
+ * Keeps the cache live while the calling screen is open (the chat list, a conversation): however many
+ * screens ask, each event is applied once. The stream closes when nobody listens (api/liveEvents.ts).
+ */
+export function useLiveCache(): void {
+  const client = useQueryClient();
+  useEffect(() => {
+    if (users++ === 0) disconnect = connect(client);
+    return () => {
+      if (--users > 0) return;
+      disconnect?.();
+      disconnect = null;
+    };
+  }, [client]);
+}

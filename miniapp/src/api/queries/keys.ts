@@ -1,0 +1,27 @@
+/**
+ * Every query key of the app, in one place: hooks, mutations and the live-event mapping (api/liveCache.ts)
+ * name the same data the same way. A person's own screens sit under `['person', id]`, so everything about
+ * someone who unmatched or was blocked goes in one call.
+ */
+export const queryKeys = {
+  currentUser: () => ['currentUser'] as const,
+  config: () => ['config'] as const,
+  ownProfile: () => ['ownProfile'] as const,
+  settings: () => ['settings'] as const,
+  plans: () => ['premium', 'plans'] as const,
+  subscription: () => ['premium', 'subscription'] as const,
+  matches: () => ['matches'] as const,
+  likers: () => ['likers'] as const,
+  person: (profileId: number) => ['person', profileId] as const,
+  matchProfile: (profileId: number) => ['person', profileId, 'match'] as const,
+  likerProfile: (profileId: number) => ['person', profileId, 'liker'] as const,
+  chats: () => ['chats'] as const,
+  conversations: () => ['conversation'] as const,
+  conversation: (conversationId: number) => ['conversation', conversationId] as const,
+  trainingCard: () => ['trainingCard'] as const,
+  /** One deck fetch (see screens/Search/useSwipeDeck.ts): never reused, each answer is another person. */
+  searchCard: (ageRange: readonly [number, number], gender: string, exclude: readonly number[]) => ['searchCard', ageRange[0], ageRange[1], gender, exclude.join(',')] as const,
+};
+
+/** Kept when the signed-in person changes: public, the same for everyone. */
+export const publicKeys: readonly string[] = [queryKeys.config()[0], queryKeys.currentUser()[0]];
