@@ -1,9 +1,9 @@
 // Type-aware linting: the rules that catch floating promises and unsafe `any` matter most in a server.
 import js from '@eslint/js';
-import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
-import { importBoundaries } from './importBoundaries.js';
+import { importBoundaries, importResolverSettings } from './importBoundaries.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'miniapp/dist/', 'miniapp/public/', 'artifacts/', 'coverage/', 'eslint.config.js', 'importBoundaries.js'] },
@@ -31,11 +31,7 @@ export default tseslint.config(
   // DESIGN.md's arrows (importBoundaries.js): a wrong import or an import circle fails the lint.
   {
     plugins: { 'import-x': importX },
-    settings: {
-      'import-x/extensions': ['.ts', '.tsx', '.js'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
-    },
+    settings: importResolverSettings,
   },
   ...importBoundaries,
 );

@@ -7,6 +7,26 @@
  * with exactly these rules. One block per file set: in a flat config the last block that matches a file
  * decides a rule's options, so zones for the same files must sit in the same block.
  */
+import path from 'node:path';
+import { createNodeResolver } from 'eslint-plugin-import-x';
+
+const root = import.meta.dirname;
+
+/**
+ * How the import rules find files: .ts imports as written, and the app's aliases (miniapp/vite.config.ts,
+ * miniapp/tsconfig.json) so an import through `@contract/…` is judged where it really points.
+ */
+export const importResolverSettings = {
+  'import-x/extensions': ['.ts', '.tsx', '.js'],
+  'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+  'import-x/resolver-next': [
+    createNodeResolver({
+      extensions: ['.ts', '.tsx', '.js', '.json'],
+      alias: { '@contract': [path.join(root, 'server', 'contract')], '@locales': [path.join(root, 'locales')] },
+    }),
+  ],
+};
+
 const onlyContract = 'server/contract imports only zod: it is the API contract the app shares.';
 const appImports = 'The app imports only server/contract and locales (DESIGN.md section 2).';
 

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
-import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 // The very rules `npm run lint` applies (eslint.config.js spreads them), without the slower type-aware ones.
-import { importBoundaries } from '../importBoundaries.js';
+import { importBoundaries, importResolverSettings } from '../importBoundaries.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -16,11 +16,7 @@ const eslint = new ESLint({
     { files: ['**/*.{ts,tsx}'], languageOptions: { parser: tseslint.parser } },
     {
       plugins: { 'import-x': importX },
-      settings: {
-        'import-x/extensions': ['.ts', '.tsx', '.js'],
-        'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-        'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
-      },
+      settings: importResolverSettings,
     },
     ...importBoundaries,
   ],
@@ -50,6 +46,9 @@ describe('import boundaries (DESIGN.md arrows)', () => {
       'import-x/no-restricted-paths',
     ]);
     expect(await violations('miniapp/src/screens/Right.tsx', "import { searchResult } from '../../../server/contract/discovery.ts';\nexport const x = searchResult;\n")).toEqual([]);
+    // Through the app's alias too: judged where it points, not skipped as unresolved.
+    expect(await violations('miniapp/src/screens/Alias.tsx', "import { searchResult } from '@contract/discovery.ts';\nexport const x = searchResult;\n")).toEqual([]);
+    expect(await violations('miniapp/src/screens/AliasWrong.tsx', "import { x } from '@contract/../features/search/service.ts';\nexport const y = x;\n")).toEqual(['import-x/no-restricted-paths']);
   });
 
   it('keeps db and the contract free of our other code', async () => {
