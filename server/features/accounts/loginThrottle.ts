@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import { tooManyRequests } from '../../errors.ts';
+import { deleteLoginFailures, findRecentLoginFailures, insertLoginFailure } from './repository.ts';
 
 export const loginWindowSeconds = 15 * 60;
 export const maxLoginFailures = 10;
@@ -35,14 +36,7 @@ export class LoginThrottle {
     const now = this.clock.now();
     const windowStart = addSeconds(now, -loginWindowSeconds).toISOString();
     await this.db.transaction().execute(async (trx) => {
-      const recent = await trx
-        .selectFrom('login_failures')
-        .select('failed_at')
-        .where('key_hash', '=', key)
-        .where('failed_at', '>', windowStart)
-        .orderBy('failed_at', 'desc')
-        .limit(maxLoginFailures)
-        .execute();
+      const recent = await findRecentLoginFailures(trx, key, windowStart, maxLoginFailures);
       const oldest = recent[maxLoginFailures - 1];
       if (oldest) {
         const freeAt = addSeconds(new Date(oldest.failed_at), loginWindowSeconds);
@@ -52,14 +46,14 @@ export class LoginThrottle {
           (freeAt.getTime() - now.getTime()) / 1000,
         );
       }
-      await trx.insertInto('login_failures').values({ key_hash: key, failed_at: now.toISOString() }).execute();
+      await insertLoginFailure(trx, key, now.toISOString());
     });
     return key;
   }
 
   /** A successful login forgets the failures of this (e-mail, source). */
   async succeeded(key: string): Promise<void> {
-    await this.db.deleteFrom('login_failures').where('key_hash', '=', key).execute();
+    await deleteLoginFailures(this.db, key);
   }
 
   private keyFor(email: string, source: LoginSource): string {

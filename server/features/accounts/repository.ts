@@ -33,3 +33,23 @@ export async function markUserVerified(db: Kysely<Database>, userId: number, at:
 export async function lockUser(db: Kysely<Database>, userId: number): Promise<void> {
   await db.updateTable('users').set((eb) => ({ language: eb.ref('language') })).where('id', '=', userId).execute();
 }
+
+/** Up to `limit` failed logins under this throttle key after `since`, newest first. */
+export async function findRecentLoginFailures(db: Kysely<Database>, keyHash: string, since: string, limit: number) {
+  return db
+    .selectFrom('login_failures')
+    .select('failed_at')
+    .where('key_hash', '=', keyHash)
+    .where('failed_at', '>', since)
+    .orderBy('failed_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function insertLoginFailure(db: Kysely<Database>, keyHash: string, at: string): Promise<void> {
+  await db.insertInto('login_failures').values({ key_hash: keyHash, failed_at: at }).execute();
+}
+
+export async function deleteLoginFailures(db: Kysely<Database>, keyHash: string): Promise<void> {
+  await db.deleteFrom('login_failures').where('key_hash', '=', keyHash).execute();
+}

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Dialect } from '../../../db/client.ts';
 import type { Database } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
@@ -10,6 +10,28 @@ import { YooKassaError, type YooKassaClient } from './yookassa.ts';
 import { invoicePayload, paymentIdOf, starsSubscriptionPeriod, type StarsApi, type StarsCheckout, type StarsPayment } from './stars.ts';
 import { safeEqual } from '../../safeEqual.ts';
 import { extendedEnd, planFor, type PlanDefinition } from './plans.ts';
+import {
+  extendPremiumUntil,
+  findPaymentByProviderPaymentId,
+  findPaymentTerm,
+  findPendingYooKassaPayments,
+  findPremiumUntil,
+  findPremiumUntilForUpdate,
+  findStarsPayment,
+  findTestPayment,
+  findUserEmail,
+  findUserLanguage,
+  findUserTelegramId,
+  findYooKassaPayment,
+  insertPayment,
+  insertPaymentUnlessKnown,
+  markPaymentCanceled,
+  markPaymentSucceeded,
+  raiseSqliteSynchronousToFull,
+  readSqliteSynchronous,
+  restoreSqliteSynchronous,
+  setProviderPaymentId,
+} from './repository.ts';
 
 export interface SubscriptionState {
   isActive: boolean;
@@ -49,8 +71,8 @@ export class PremiumService {
     if (this.testProvider) return true;
     const admins = this.providers.adminTelegramIds ?? [];
     if (userId === null || admins.length === 0) return false;
-    const user = await this.db.selectFrom('users').select('telegram_id').where('id', '=', userId).executeTakeFirst();
-    return user?.telegram_id ? admins.includes(Number(user.telegram_id)) : false;
+    const telegramId = await findUserTelegramId(this.db, userId);
+    return telegramId ? admins.includes(Number(telegramId)) : false;
   }
 
   private get yookassa() {
@@ -64,8 +86,7 @@ export class PremiumService {
   /** Whether this user's purchases inside Telegram are sold in Stars: a bot is running and they have a Telegram account. */
   async paysInStars(userId: number): Promise<boolean> {
     if (!this.providers.stars) return false;
-    const user = await this.db.selectFrom('users').select('telegram_id').where('id', '=', userId).executeTakeFirst();
-    return Boolean(user?.telegram_id);
+    return Boolean(await findUserTelegramId(this.db, userId));
   }
 
   /** Which web provider takes payments in rubles: the built-in test checkout, YooKassa, or none. */
@@ -75,8 +96,7 @@ export class PremiumService {
 
   /** Derived from the stored end date at read time: nothing has to expire a subscription. */
   async subscription(userId: number): Promise<SubscriptionState> {
-    const row = await this.db.selectFrom('users').select('premium_until').where('id', '=', userId).executeTakeFirst();
-    const end = row?.premium_until ?? null;
+    const end = (await findPremiumUntil(this.db, userId)) ?? null;
     return { isActive: end !== null && end > this.clock.now().toISOString(), end_date: end };
   }
 
@@ -85,24 +105,20 @@ export class PremiumService {
     const plan = planFor(amount, interval, await this.offersTestPlan(userId));
     if (!plan) throw badRequest('invalid_plan', 'Error processing payment');
     const idempotenceKey = randomUUID();
-    const row = await this.db
-      .insertInto('payments')
-      .values({
-        user_id: userId,
-        provider,
-        plan_id: plan.id,
-        amount: provider === 'stars' ? plan.stars : plan.price,
-        currency: provider === 'stars' ? 'XTR' : 'RUB',
-        interval_days: plan.intervalDays,
-        idempotence_key: idempotenceKey,
-        provider_payment_id: null,
-        status: 'pending',
-        created_at: this.clock.now().toISOString(),
-        credited_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { id: row.id, plan, idempotenceKey };
+    const id = await insertPayment(this.db, {
+      user_id: userId,
+      provider,
+      plan_id: plan.id,
+      amount: provider === 'stars' ? plan.stars : plan.price,
+      currency: provider === 'stars' ? 'XTR' : 'RUB',
+      interval_days: plan.intervalDays,
+      idempotence_key: idempotenceKey,
+      provider_payment_id: null,
+      status: 'pending',
+      created_at: this.clock.now().toISOString(),
+      credited_at: null,
+    });
+    return { id, plan, idempotenceKey };
   }
 
   /**
@@ -114,12 +130,12 @@ export class PremiumService {
     const yookassa = this.yookassa;
     if (!yookassa) throw new AppError(503, 'provider_unavailable', 'Error processing payment');
     const { id, plan, idempotenceKey } = await this.createPayment(userId, amount, interval, 'yookassa');
-    const user = await this.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
+    const email = await findUserEmail(this.db, userId);
     // The receipt (54-FZ) and the provider's page speak Russian.
     const description = `Iskra: ${translatorFor('ru')(`premium.plans.${plan.id}`)}`;
     try {
-      const remote = await yookassa.client.createPayment({ idempotenceKey, amountRub: plan.price, description, returnUrl: yookassa.returnUrl, paymentId: id, email: user?.email ?? null });
-      await this.db.updateTable('payments').set({ provider_payment_id: remote.id }).where('id', '=', id).execute();
+      const remote = await yookassa.client.createPayment({ idempotenceKey, amountRub: plan.price, description, returnUrl: yookassa.returnUrl, paymentId: id, email: email ?? null });
+      await setProviderPaymentId(this.db, id, remote.id);
       const url = remote.confirmation?.confirmation_url;
       if (!url) throw new YooKassaError('no confirmation_url in the answer', 200);
       return url;
@@ -138,12 +154,7 @@ export class PremiumService {
   async settleYooKassa(providerPaymentId: string): Promise<'credited' | 'canceled' | 'unchanged' | 'unknown'> {
     const yookassa = this.yookassa;
     if (!yookassa) return 'unknown';
-    const payment = await this.db
-      .selectFrom('payments')
-      .select(['id', 'amount', 'status'])
-      .where('provider', '=', 'yookassa')
-      .where('provider_payment_id', '=', providerPaymentId)
-      .executeTakeFirst();
+    const payment = await findYooKassaPayment(this.db, providerPaymentId);
     if (!payment) return 'unknown';
     if (payment.status !== 'pending') return 'unchanged';
     const remote = await yookassa.client.getPayment(providerPaymentId);
@@ -164,13 +175,7 @@ export class PremiumService {
    */
   async reconcile(): Promise<{ checked: number; credited: number; canceled: number }> {
     const cutoff = new Date(this.clock.now().getTime() - reconcileAfterMinutes * 60_000).toISOString();
-    const pending = await this.db
-      .selectFrom('payments')
-      .select(['id', 'provider_payment_id'])
-      .where('provider', '=', 'yookassa')
-      .where('status', '=', 'pending')
-      .where('created_at', '<', cutoff)
-      .execute();
+    const pending = await findPendingYooKassaPayments(this.db, cutoff);
     const counts = { checked: pending.length, credited: 0, canceled: 0 };
     for (const p of pending) {
       if (!p.provider_payment_id) {
@@ -199,8 +204,7 @@ export class PremiumService {
     const stars = this.providers.stars;
     if (!stars) throw new AppError(503, 'provider_unavailable', 'Error processing payment');
     const { id, plan } = await this.createPayment(userId, amount, interval, 'stars');
-    const user = await this.db.selectFrom('users').select('language').where('id', '=', userId).executeTakeFirst();
-    const t = translatorFor(user?.language ?? 'ru');
+    const t = translatorFor((await findUserLanguage(this.db, userId)) ?? 'ru');
     try {
       return await stars.createInvoiceLink({
         title: t('premium.stars.title', { plan: t(`premium.plans.${plan.id}`) }),
@@ -236,44 +240,32 @@ export class PremiumService {
       this.logger?.error({ payload: paid.payload, chargeId: paid.chargeId }, 'Telegram: a Stars payment that matches no payment of ours');
       return 'unknown';
     }
-    const known = await this.db.selectFrom('payments').select(['id', 'status']).where('provider_payment_id', '=', paid.chargeId).executeTakeFirst();
+    const known = await findPaymentByProviderPaymentId(this.db, paid.chargeId);
     if (known) return known.status === 'pending' && (await this.credit(known.id)) ? 'credited' : 'duplicate';
     if (payment.status === 'pending' && !paid.isRenewal) return (await this.credit(payment.id, paid.chargeId)) ? 'credited' : 'duplicate';
     // A renewal: its own row under the new charge id (unique), then the same once-only crediting.
-    const inserted = await this.db
-      .insertInto('payments')
-      .values({
-        user_id: payment.user_id,
-        provider: 'stars',
-        plan_id: payment.plan_id,
-        amount: payment.amount,
-        currency: 'XTR',
-        interval_days: payment.interval_days,
-        idempotence_key: randomUUID(),
-        provider_payment_id: paid.chargeId,
-        status: 'pending',
-        created_at: this.clock.now().toISOString(),
-        credited_at: null,
-      })
-      .onConflict((oc) => oc.column('provider_payment_id').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) return 'duplicate';
-    return (await this.credit(inserted.id)) ? 'credited' : 'duplicate';
+    const inserted = await insertPaymentUnlessKnown(this.db, {
+      user_id: payment.user_id,
+      provider: 'stars',
+      plan_id: payment.plan_id,
+      amount: payment.amount,
+      currency: 'XTR',
+      interval_days: payment.interval_days,
+      idempotence_key: randomUUID(),
+      provider_payment_id: paid.chargeId,
+      status: 'pending',
+      created_at: this.clock.now().toISOString(),
+      credited_at: null,
+    });
+    if (inserted === undefined) return 'duplicate';
+    return (await this.credit(inserted)) ? 'credited' : 'duplicate';
   }
 
   /** Our Stars payment named by an invoice payload, when it belongs to this Telegram user and amount. */
   private async starsPaymentOf(checkout: StarsCheckout) {
     const id = paymentIdOf(checkout.payload);
     if (id === null || checkout.currency !== 'XTR') return undefined;
-    const payment = await this.db
-      .selectFrom('payments')
-      .innerJoin('users', 'users.id', 'payments.user_id')
-      .select(['payments.id', 'payments.user_id', 'payments.plan_id', 'payments.amount', 'payments.interval_days', 'payments.status'])
-      .where('payments.id', '=', id)
-      .where('payments.provider', '=', 'stars')
-      .where('users.telegram_id', '=', String(checkout.telegramUserId))
-      .executeTakeFirst();
+    const payment = await findStarsPayment(this.db, id, checkout.telegramUserId);
     return payment && payment.amount === checkout.totalAmount ? payment : undefined;
   }
 
@@ -284,7 +276,7 @@ export class PremiumService {
 
   async pendingCheckout(paymentId: number, key: string) {
     if (!safeEqual(key, this.checkoutKey(paymentId))) throw notFound('payment_not_found', 'Payment not found');
-    const payment = await this.db.selectFrom('payments').selectAll().where('id', '=', paymentId).where('provider', '=', 'test').executeTakeFirst();
+    const payment = await findTestPayment(this.db, paymentId);
     if (!payment) throw notFound('payment_not_found', 'Payment not found');
     return payment;
   }
@@ -304,13 +296,12 @@ export class PremiumService {
   async credit(paymentId: number, providerPaymentId?: string): Promise<boolean> {
     if (this.dialect !== 'sqlite') return this.creditIn(this.db, paymentId, providerPaymentId);
     return this.db.connection().execute(async (connection) => {
-      const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(connection);
-      const previous = rows[0]?.synchronous ?? 1;
-      await sql`pragma synchronous = FULL`.execute(connection);
+      const previous = (await readSqliteSynchronous(connection)) ?? 1;
+      await raiseSqliteSynchronousToFull(connection);
       try {
         return await this.creditIn(connection, paymentId, providerPaymentId);
       } finally {
-        await sql`pragma synchronous = ${sql.raw(String(Math.trunc(previous)))}`.execute(connection);
+        await restoreSqliteSynchronous(connection, previous);
       }
     });
   }
@@ -318,33 +309,18 @@ export class PremiumService {
   private async creditIn(db: Kysely<Database>, paymentId: number, providerPaymentId: string | undefined): Promise<boolean> {
     const now = this.clock.now();
     return db.transaction().execute(async (trx) => {
-      const moved = await trx
-        .updateTable('payments')
-        .set({ status: 'succeeded', credited_at: now.toISOString(), ...(providerPaymentId ? { provider_payment_id: providerPaymentId } : {}) })
-        .where('id', '=', paymentId)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) === 0) return false;
-      const payment = await trx.selectFrom('payments').select(['user_id', 'interval_days']).where('id', '=', paymentId).executeTakeFirstOrThrow();
+      if (!(await markPaymentSucceeded(trx, paymentId, now.toISOString(), providerPaymentId))) return false;
+      const payment = await findPaymentTerm(trx, paymentId);
       // Locked on PostgreSQL: two payments of one user credited at once would otherwise both extend the
       // same old end, and one purchase would be lost. (SQLite runs one transaction at a time.)
-      const user = await trx
-        .selectFrom('users')
-        .select('premium_until')
-        .where('id', '=', payment.user_id)
-        .$if(this.dialect === 'postgres', (qb) => qb.forUpdate())
-        .executeTakeFirstOrThrow();
-      await trx
-        .updateTable('users')
-        .set({ premium_until: extendedEnd(user.premium_until, now, payment.interval_days).toISOString() })
-        .where('id', '=', payment.user_id)
-        .execute();
+      const premiumUntil = await findPremiumUntilForUpdate(trx, this.dialect, payment.user_id);
+      await extendPremiumUntil(trx, payment.user_id, extendedEnd(premiumUntil, now, payment.interval_days).toISOString());
       return true;
     });
   }
 
   /** A cancelled or failed payment changes nothing but its own status. */
   async cancel(paymentId: number): Promise<void> {
-    await this.db.updateTable('payments').set({ status: 'canceled' }).where('id', '=', paymentId).where('status', '=', 'pending').execute();
+    await markPaymentCanceled(this.db, paymentId);
   }
 }
