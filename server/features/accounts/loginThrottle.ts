@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import { tooManyRequests } from '../../errors.ts';
-import { deleteLoginFailures, findRecentLoginFailures, insertLoginFailure } from './repository.ts';
+import { deleteLoginFailures, findRecentLoginFailures, insertLoginFailure, lockLoginKey } from './repository.ts';
 
 export const loginWindowSeconds = 15 * 60;
 export const maxLoginFailures = 10;
@@ -21,7 +21,8 @@ export type LoginSource = { device: string } | { ip: string };
  * with before (OWASP's device-cookie approach), while unknown clients are limited per IP as before and a
  * known browser guessing wrong is limited on its own. Counted in the database so a restart or a second
  * server process does not reset the count. Each attempt is written as a failure *before* the password is
- * checked and removed on success, so parallel guesses cannot all slip under the limit.
+ * checked and removed on success, and the count and the write happen under a lock on the key, so parallel
+ * guesses cannot slip under the limit.
  */
 export class LoginThrottle {
   constructor(
@@ -36,6 +37,7 @@ export class LoginThrottle {
     const now = this.clock.now();
     const windowStart = addSeconds(now, -loginWindowSeconds).toISOString();
     await this.db.transaction().execute(async (trx) => {
+      await lockLoginKey(trx, key);
       const recent = await findRecentLoginFailures(trx, key, windowStart, maxLoginFailures);
       const oldest = recent[maxLoginFailures - 1];
       if (oldest) {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database, NewUser } from '../../../db/schema.ts';
 
 export async function findUserByEmail(db: Kysely<Database>, email: string) {
@@ -52,4 +52,16 @@ export async function insertLoginFailure(db: Kysely<Database>, keyHash: string, 
 
 export async function deleteLoginFailures(db: Kysely<Database>, keyHash: string): Promise<void> {
   await db.deleteFrom('login_failures').where('key_hash', '=', keyHash).execute();
+}
+
+/**
+ * Serialises the login attempts of one throttle key for the rest of the transaction, so counting the
+ * failures and writing the new one cannot interleave (30 parallel guesses got 12 past a limit of 10 on
+ * PostgreSQL without it). PostgreSQL: a transaction-scoped advisory lock on the key (there may be no row to
+ * lock: the address may not exist). SQLite needs nothing: every write transaction begins immediate, so
+ * they already run one at a time (db/retryingSqliteDriver.ts).
+ */
+export async function lockLoginKey(db: Kysely<Database>, keyHash: string): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await sql`select pg_advisory_xact_lock(hashtext(${keyHash}))`.execute(db);
 }

@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { maxLoginFailures } from '../accounts/loginThrottle.ts';
 import { freeMessagesPerDay, messagesPerMinute } from '../chat/rules.ts';
 import { searchPerMinute } from '../search/rules.ts';
 import { freeLikesPerDay } from '../swipes/rules.ts';
-import { json } from '../../test/browser.ts';
+import { signUpVerified } from '../../test/accounts.ts';
+import { Browser, json } from '../../test/browser.ts';
 import { createPerson, type Person } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
@@ -74,6 +76,17 @@ describe.each(testDialects())('allowances under 30 parallel requests on %s', (di
     const refused = answers.filter((r) => r.status === 429);
     expect(refused).toHaveLength(30 - (searchPerMinute - 45));
     expect((await json<{ code: string }>(refused[0] as Response)).code).toBe('search_rate_limited');
+  });
+
+  it(`lets exactly ${maxLoginFailures} wrong passwords through when 30 arrive at once from one address`, async () => {
+    const { email } = await signUpVerified(app);
+    const attacker = new Browser(app.url);
+    const token = await attacker.csrfToken();
+    const answers = statuses(
+      await Promise.all(Array.from({ length: 30 }, () => attacker.post('/api/login', { email, password: 'wrong-guess-1' }, { headers: { 'X-CSRF-Token': token } }))),
+    );
+    expect(count(answers, 401)).toBe(maxLoginFailures);
+    expect(count(answers, 429)).toBe(30 - maxLoginFailures);
   });
 
   it('mails exactly one verification code when 30 requests for one arrive at once', async () => {
