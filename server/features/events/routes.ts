@@ -36,18 +36,23 @@ export function eventRoutes(router: AppRouter, { db, eventBus, logger, clock, sh
     const live = openLiveStream({ db, bus: eventBus, logger, userId: auth.userId, cursor, onBeat: () => presence.beat(auth.userId) });
     ctx.status = 200;
     ctx.body = live.stream;
-    await presence.opened(auth.userId);
+    // Every way the stream can end is watched before anything is awaited: a client gone during the await
+    // would otherwise leave its heartbeat, subscription and "online" mark behind for good.
+    let opened = false;
     let ended = false;
     const end = () => {
       if (ended) return;
       ended = true;
       live.close();
       shutdownSignal.removeEventListener('abort', end);
-      presence.closed(auth.userId);
+      if (opened) presence.closed(auth.userId);
     };
     ctx.req.on('close', end);
     live.stream.on('close', end);
     // On shutdown the stream ends, so the server can close; the browser reconnects (to another process).
     shutdownSignal.addEventListener('abort', end);
+    await presence.opened(auth.userId);
+    opened = true;
+    if (ended) presence.closed(auth.userId);
   });
 }

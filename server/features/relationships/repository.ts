@@ -65,3 +65,13 @@ export async function endMatch(db: Kysely<Database>, a: number, b: number, now: 
   return Number(result.numUpdatedRows);
 }
 
+/**
+ * Takes both profiles' row locks in id order, so whatever two people do to each other at the same moment
+ * (liking each other, a like and a block) is serialised and the second sees the first's work (no lost
+ * match, no match made after a block, no deadlock).
+ */
+export async function lockPair(db: Kysely<Database>, a: number, b: number): Promise<void> {
+  for (const id of [Math.min(a, b), Math.max(a, b)]) {
+    await db.updateTable('profiles').set((eb) => ({ private_mode: eb.ref('private_mode') })).where('id', '=', id).execute();
+  }
+}

@@ -3,7 +3,7 @@ import type { Database } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { requireMyProfile } from '../relationships/myProfile.ts';
-import { endMatch } from '../relationships/repository.ts';
+import { endMatch, lockPair } from '../relationships/repository.ts';
 import type { SearchService } from '../search/service.ts';
 import { insertBlock, insertReport, profileExists } from './repository.ts';
 
@@ -26,6 +26,8 @@ export class SafetyService {
     if (!(await profileExists(this.db, profileId))) throw personNotFound();
     const now = this.clock.now().toISOString();
     const reportId = await this.db.transaction().execute(async (trx) => {
+      // The like's locks: a like racing this block either commits first (and its match ends here) or sees the block.
+      await lockPair(trx, me.id, profileId);
       await insertBlock(trx, me.id, profileId, now);
       await endMatch(trx, me.id, profileId, now);
       return report ? insertReport(trx, { reporter_id: me.id, reported_id: profileId, reason: report.reason, comment: report.comment, created_at: now }) : null;

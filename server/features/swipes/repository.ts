@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { prepared } from '../../../db/prepared.ts';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, Gender, PreferredGender } from '../../../db/schema.ts';
 import { notBlockedWith, pair } from '../relationships/repository.ts';
 
 /** Another person's profile, only if their account is in good standing (verified, not banned). */
@@ -19,10 +19,13 @@ export async function findVisibleProfile(db: Kysely<Database>, profileId: number
 
 /**
  * A person the caller may swipe: someone search could show them (verified, not banned, not held for
- * review, not blocked either way, not hiding in private mode) or someone who already liked them (the
- * likers list). Profile ids are sequential, so anything else must look exactly like a missing profile.
+ * review, not blocked either way, not hiding in private mode, and open to the caller's gender: the
+ * reciprocal rule, so nobody lands in the likers of someone who does not want their gender) or someone who
+ * already liked them (the likers list). Profile ids are sequential, so anything else must look exactly
+ * like a missing profile. `accepted`: the preferences that accept the caller's gender (two slots, the
+ * second repeating 'Any' for the gender Other, so the statement has one shape).
  */
-const swipeableProfile = prepared((db, me: number, profileId: number) =>
+const swipeableProfile = prepared((db, me: number, profileId: number, acceptsA: PreferredGender, acceptsB: PreferredGender) =>
   db
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
@@ -33,13 +36,13 @@ const swipeableProfile = prepared((db, me: number, profileId: number) =>
     .where(notBlockedWith(me, sql.ref('p.id')))
     .where((eb) =>
       eb.or([
-        eb.and([eb('p.held_at', 'is', null), eb('p.private_mode', '=', 0)]),
+        eb.and([eb('p.held_at', 'is', null), eb('p.private_mode', '=', 0), eb('p.preferred_gender', 'in', [acceptsA, acceptsB])]),
         eb.exists(eb.selectFrom('swipes as l').select('l.liked').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', me).where('l.liked', '=', 1)),
       ]),
     ),
 );
-export async function findSwipeableProfile(db: Kysely<Database>, me: number, profileId: number) {
-  return swipeableProfile.first(db, me, profileId);
+export async function findSwipeableProfile(db: Kysely<Database>, me: { id: number; gender: Gender }, profileId: number) {
+  return swipeableProfile.first(db, me.id, profileId, 'Any', me.gender === 'Other' ? 'Any' : me.gender);
 }
 
 export async function countLikesSince(db: Kysely<Database>, swiperId: number, since: string): Promise<{ count: number; oldest: string | null }> {
@@ -51,16 +54,6 @@ export async function countLikesSince(db: Kysely<Database>, swiperId: number, si
     .where('created_at', '>', since)
     .executeTakeFirstOrThrow();
   return { count: Number(row.n), oldest: row.oldest };
-}
-
-/**
- * Takes both profiles' row locks in id order, so two people liking each other at the same moment are
- * serialised and the second sees the first's like (no lost match, no deadlock).
- */
-export async function lockPair(db: Kysely<Database>, a: number, b: number): Promise<void> {
-  for (const id of [Math.min(a, b), Math.max(a, b)]) {
-    await db.updateTable('profiles').set((eb) => ({ private_mode: eb.ref('private_mode') })).where('id', '=', id).execute();
-  }
 }
 
 export async function upsertSwipe(db: Kysely<Database>, swiperId: number, targetId: number, liked: boolean, now: string): Promise<void> {

@@ -10,10 +10,10 @@ import { isPremium } from '../premium/isPremium.ts';
 import { listPhotoNames } from '../profiles/repository.ts';
 import { assertAllowance, type Allowance } from '../rateLimits/allowance.ts';
 import { requireMyProfile, type MyProfile } from '../relationships/myProfile.ts';
-import { endMatch, findLiveMatch, findSwipe, isBlockedEitherWay } from '../relationships/repository.ts';
+import { endMatch, findLiveMatch, findSwipe, isBlockedEitherWay, lockPair } from '../relationships/repository.ts';
 import { pointOf, shownDistanceKm } from '../search/distance.ts';
 import type { SearchService } from '../search/service.ts';
-import { countLikesSince, findSwipeableProfile, findVisibleProfile, insertMatch, listLikers, listMatches, lockPair, upsertSwipe } from './repository.ts';
+import { countLikesSince, findSwipeableProfile, findVisibleProfile, insertMatch, listLikers, listMatches, upsertSwipe } from './repository.ts';
 import { freeLikesPerDay, likeWindowSeconds } from './rules.ts';
 
 const likeAllowance: Allowance = {
@@ -57,7 +57,7 @@ export class SwipeService {
     const premium = this.isPremium(me.premium_until);
     const outcome = await this.db.transaction().execute(async (trx) => {
       await lockPair(trx, me.id, targetId);
-      const target = await findSwipeableProfile(trx, me.id, targetId);
+      const target = await findSwipeableProfile(trx, me, targetId);
       if (!target) return null;
       const current = await findSwipe(trx, me.id, targetId);
       if (liked && current?.liked !== 1 && !premium) {

@@ -143,7 +143,9 @@ describe.each(testDialects())('swipes on %s', (dialect) => {
     const blocking = await createPerson(app);
     await blocking.browser.post('/api/block', { profile_id: me.profileId });
     const unverified = await createPerson(app, { verified: false });
-    for (const target of [hidden, held, blocking, unverified]) {
+    // Search would not show him a woman who wants only women: nor may he land among her likers by id.
+    const wantsWomen = await createPerson(app, { gender: 'Female', preferred: 'Female' });
+    for (const target of [hidden, held, blocking, unverified, wantsWomen]) {
       for (const swipe of [like, dislike]) {
         const refused = await swipe(me, target);
         expect(refused.status).toBe(404);
