@@ -61,7 +61,7 @@ describe('the Mini App inside (faked) Telegram', () => {
       if (request.url().endsWith('/api/current_user')) authorizations.push(request.headers().authorization ?? '');
     });
 
-    const initData = signInitData(e2eBotToken, { id: 4242, first_name: 'Маша', language_code: 'ru' });
+    const initData = await signInitData(e2eBotToken, { id: 4242, first_name: 'Маша', language_code: 'ru' });
     const launch = new URLSearchParams({
       tgWebAppData: initData,
       tgWebAppVersion: '8.0',
@@ -112,7 +112,7 @@ describe('the Mini App inside (faked) Telegram', () => {
     page.setDefaultTimeout(20_000);
     const errors = watchErrors(page);
     const launch = new URLSearchParams({
-      tgWebAppData: signInitData(e2eBotToken, { id: 4343, first_name: 'Оля', language_code: 'ru' }),
+      tgWebAppData: await signInitData(e2eBotToken, { id: 4343, first_name: 'Оля', language_code: 'ru' }),
       tgWebAppVersion: '8.0',
       tgWebAppPlatform: 'android',
       tgWebAppThemeParams: JSON.stringify({ bg_color: '#ffffff', text_color: '#000000', button_color: '#5288c1', button_text_color: '#ffffff' }),

@@ -71,7 +71,7 @@ describe.each(['ru', 'en'] as const)('members-only screens in %s', (language) =>
     const res = await fetch(`${site.app.url}/api/auth/telegram`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ initData: signInitData(e2eBotToken, { id: language === 'ru' ? 5151 : 5152, first_name: 'Тоня' }) }),
+      body: JSON.stringify({ initData: await signInitData(e2eBotToken, { id: language === 'ru' ? 5151 : 5152, first_name: 'Тоня' }) }),
     });
     const { token } = (await res.json()) as { token: string };
     const tab = await fresh.newPage();

@@ -69,7 +69,7 @@ describe.each(['ru', 'en'] as const)('signing in with Telegram on the web in %s'
   });
 
   it('refuses a forged answer with the translated error and signs nobody in', async () => {
-    const forged = { ...signWidgetPayload(telegramUser, site.app.clock.now(), e2eBotToken), first_name: 'Подмена' };
+    const forged = { ...(await signWidgetPayload(telegramUser, site.app.clock.now(), e2eBotToken)), first_name: 'Подмена' };
     await page.evaluate((answer) => Object.assign(window, { telegramAnswer: answer }), forged);
     await page.getByRole('button', { name: t.app.auth.telegram }).click();
     await page.getByText(t.errors.telegram_auth_failed).waitFor();
@@ -77,7 +77,7 @@ describe.each(['ru', 'en'] as const)('signing in with Telegram on the web in %s'
   });
 
   it('posts the signed user to /api/auth and lands the new person on their profile wizard', async () => {
-    const signed = signWidgetPayload(telegramUser, site.app.clock.now(), e2eBotToken);
+    const signed = await signWidgetPayload(telegramUser, site.app.clock.now(), e2eBotToken);
     await page.evaluate((answer) => Object.assign(window, { telegramAnswer: answer }), signed);
     await page.getByRole('button', { name: t.app.auth.telegram }).click();
     await page.waitForURL('**/CreateProfile');
