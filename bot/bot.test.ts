@@ -124,7 +124,7 @@ describe.each(testDialects())('the bot on %s', (dialect) => {
       const res = await fetch(`${app.url}/api/auth/telegram`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ initData: signInitData(user, app.clock.now()) }),
+        body: JSON.stringify({ initData: await signInitData(user, app.clock.now()) }),
       });
       expect(res.status).toBe(200);
       const { user_id } = (await res.json()) as { user_id: number };

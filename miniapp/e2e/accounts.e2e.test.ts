@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
-import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
 
 const texts = { ru, en } as const;
 const password = 'spark2026!';
@@ -19,10 +19,7 @@ describe.each(['ru', 'en'] as const)('the web app in %s', (language) => {
   beforeAll(async () => {
     const started = await startSite();
     site = started;
-    context = await started.context({ language });
-    page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    errors = watchErrors(page);
+    ({ context, page, errors } = await started.page({ language }));
   });
   afterAll(async () => {
     await context?.close();

@@ -5,7 +5,7 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { blockFromSafetyMenu } from './flows/matches.ts';
 import { expectMessage, loadedMessages, matchAndStartChat, scrollUpForOlder, sendMessage } from './flows/chat.ts';
-import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -22,12 +22,8 @@ describe.each(['ru', 'en'] as const)('chat in %s', (language) => {
   let errors: string[];
 
   async function open(person: Person): Promise<Page> {
-    const context = await site.context({ language });
+    const { context, page } = await site.page({ language, errors, prepare: (context) => signInAs(site, context, person.browser) });
     contexts.push(context);
-    await signInAs(site, context, person.browser);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    errors.push(...watchErrors(page));
     return page;
   }
 

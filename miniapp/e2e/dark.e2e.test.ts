@@ -5,7 +5,7 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { matchAndStartChat } from './flows/chat.ts';
 import { dragCard } from './flows/search.ts';
-import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -38,12 +38,7 @@ describe.each(['ru', 'en'] as const)('dark mode in %s', (language) => {
     const nearby = await createPerson(site.app, { name: 'Олег', gender: 'Male', photos: 2 });
     expect((await nearby.browser.post('/api/like', { profile_id: me.profileId })).status).toBe(200);
 
-    const dark = await site.context({ language, dark: true });
-    context = dark;
-    await signInAs(site, dark, me.browser);
-    page = await dark.newPage();
-    page.setDefaultTimeout(20_000);
-    errors = watchErrors(page);
+    ({ context, page, errors } = await site.page({ language, dark: true, prepare: (dark) => signInAs(site, dark, me.browser) }));
   });
   afterAll(async () => {
     await context?.close();

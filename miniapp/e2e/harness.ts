@@ -24,22 +24,43 @@ export const testConfig: PublicConfig = {
   legal_ogrnip: '324770000123456',
 };
 
+export interface ContextOptions {
+  language?: 'ru' | 'en';
+  dark?: boolean;
+}
+
+export interface PageOptions extends ContextOptions {
+  /** Runs on the fresh profile before the page opens: a sign-in, init scripts, routes, permissions. */
+  prepare?: (context: BrowserContext) => Promise<unknown>;
+  /** A list shared by the file's pages to collect console errors into; a fresh one otherwise. */
+  errors?: string[];
+}
+
+export interface OpenedPage {
+  context: BrowserContext;
+  page: Page;
+  /** The page's console errors and uncaught exceptions, filled as they happen (see watchErrors). */
+  errors: string[];
+}
+
 export interface Site {
   app: TestApp;
   browser: Browser;
   /** A fresh browser profile (no cookies, no storage) with the app's language and theme preset. */
-  context(options?: { language?: 'ru' | 'en'; dark?: boolean }): Promise<BrowserContext>;
+  context(options?: ContextOptions): Promise<BrowserContext>;
+  /** A page in a fresh profile, prepared as the test needs, with a patient default timeout and its console errors watched. */
+  page(options?: PageOptions): Promise<OpenedPage>;
   close(): Promise<void>;
 }
 
-/** The real server (temporary SQLite, real SMTP) serving the built bundle, and a headless Chromium. */
 /** The bot token the site checks Mini App init data against. */
 export const e2eBotToken = '123456789:e2e-test-bot-token';
 
+/** The real server (temporary SQLite, real SMTP) serving the built bundle, and a headless Chromium. */
 export async function startSite(options: Pick<TestAppOptions, 'stars' | 'publicConfig' | 'testPaymentProvider'> = {}): Promise<Site> {
   const app = await createTestApp('sqlite', { frontendDist: distDir, publicConfig: testConfig, botToken: e2eBotToken, ...options });
   const chromium = await launchChromium();
-  return {
+  const site: Site = {
     app,
     browser: chromium.browser,
     async context({ language, dark } = {}) {
@@ -64,16 +85,24 @@ export async function startSite(options: Pick<TestAppOptions, 'stars' | 'publicC
       }
       return context;
     },
+    async page({ prepare, errors, ...contextOptions } = {}) {
+      const context = await site.context(contextOptions);
+      await prepare?.(context);
+      const page = await context.newPage();
+      // A loaded 2-core machine: the first paint of a cold bundle can take seconds.
+      page.setDefaultTimeout(20_000);
+      return { context, page, errors: watchErrors(page, errors) };
+    },
     async close() {
       await chromium.close();
       await app.close();
     },
   };
+  return site;
 }
 
-/** Console errors and CSP violations fail the test that caused them. */
-export function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
+/** Console errors and CSP violations fail the test that caused them: collected into `errors` as they happen. */
+export function watchErrors(page: Page, errors: string[] = []): string[] {
   page.on('console', (message) => {
     if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) errors.push(message.text());
   });

@@ -10,7 +10,7 @@ import { expectMessage, loadedMessages, scrollUpForOlder, sendMessage } from './
 import { unmatchFromProfile } from './flows/matches.ts';
 import { createProfileThroughWizard, makePhotoFiles } from './flows/profile.ts';
 import { dragCard, topCardId } from './flows/search.ts';
-import { screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { screenshot, startSite, type Site } from './harness.ts';
 
 /**
  * Two strangers, one in Russian and one in English, from the landing page to a conversation and back
@@ -26,11 +26,8 @@ describe('two people meet', () => {
   let conversation = 0;
 
   async function person(language: 'ru' | 'en'): Promise<Page> {
-    const context = await site.context({ language });
+    const { context, page } = await site.page({ language, errors });
     contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    errors.push(...watchErrors(page));
     return page;
   }
 

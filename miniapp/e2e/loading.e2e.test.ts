@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
-import { startSite, watchErrors, type Site } from './harness.ts';
+import { startSite, type Site } from './harness.ts';
 
 /** What the first visit downloads: one language's texts, compressed files, nothing twice. */
 describe('first load', () => {
@@ -14,10 +14,7 @@ describe('first load', () => {
   });
 
   it('fetches only the chosen language, brotli-compressed, and the other one on switching', async () => {
-    const context = await site.context();
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    const errors = watchErrors(page);
+    const { context, page, errors } = await site.page();
     const fetched: { path: string; encoding: string | undefined }[] = [];
     page.on('response', (response) => {
       const { pathname } = new URL(response.url());

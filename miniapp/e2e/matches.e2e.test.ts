@@ -5,7 +5,7 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { matchAndStartChat } from './flows/chat.ts';
 import { blockFromSafetyMenu, reportFromSafetyMenu, unmatchFromProfile } from './flows/matches.ts';
-import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -17,12 +17,8 @@ describe.each(['ru', 'en'] as const)('matches, likers and safety in %s', (langua
   const errors: string[] = [];
 
   async function pageOf(person: Person): Promise<Page> {
-    const context = await site.context({ language });
+    const { context, page } = await site.page({ language, errors, prepare: (context) => signInAs(site, context, person.browser) });
     contexts.push(context);
-    await signInAs(site, context, person.browser);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    errors.push(...watchErrors(page));
     return page;
   }
   const like = async (from: Person, to: Person) => expect((await from.browser.post('/api/like', { profile_id: to.profileId })).status).toBe(200);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson } from '../../server/test/people.ts';
-import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -21,11 +21,7 @@ describe('menu settings stored on the server', () => {
       const t = texts[language];
       const person = await createPerson(site.app, { name: 'Вера' });
       const seeker = await createPerson(site.app, { gender: 'Male' });
-      const context = await site.context({ language });
-      await signInAs(site, context, person.browser);
-      const page = await context.newPage();
-      page.setDefaultTimeout(20_000);
-      const errors = watchErrors(page);
+      const { context, page, errors } = await site.page({ language, prepare: (context) => signInAs(site, context, person.browser) });
 
       await page.goto('/Menu');
       const privateMode = page.getByRole('switch', { name: new RegExp(t.app.menu.privateMode) });
@@ -80,11 +76,7 @@ describe('the menu of a live site without web payments (no test checkout)', () =
   it('shows the plans but no test link, and says plainly that payments are unavailable', async () => {
     const t = texts.en;
     const person = await createPerson(site.app);
-    const context = await site.context({ language: 'en' });
-    await signInAs(site, context, person.browser);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    const errors = watchErrors(page);
+    const { context, page, errors } = await site.page({ language: 'en', prepare: (context) => signInAs(site, context, person.browser) });
 
     await page.goto('/Menu');
     const monthCard = page.getByRole('button', { name: new RegExp(t.app.premium.plans['30']) });

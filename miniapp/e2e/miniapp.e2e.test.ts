@@ -1,7 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ru from '../../locales/ru.json' with { type: 'json' };
-import { e2eBotToken, startSite, watchErrors, type Site } from './harness.ts';
+import { e2eBotToken, startSite, type Site } from './harness.ts';
 import { signInitData } from './signedIn.ts';
 import { createPerson } from '../../server/test/people.ts';
 
@@ -45,11 +45,7 @@ describe('the Mini App inside (faked) Telegram', () => {
   });
 
   it('expands, disables vertical swipes, calls ready(), signs in with init data and keeps jwtToken', async () => {
-    const context = await site.context({ language: 'ru' });
-    await hostLikeTelegram(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    const errors = watchErrors(page);
+    const { context, page, errors } = await site.page({ language: 'ru', prepare: hostLikeTelegram });
     const logs: string[] = [];
     page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));
     const sent: string[] = [];
@@ -61,7 +57,7 @@ describe('the Mini App inside (faked) Telegram', () => {
       if (request.url().endsWith('/api/current_user')) authorizations.push(request.headers().authorization ?? '');
     });
 
-    const initData = signInitData(e2eBotToken, { id: 4242, first_name: 'Маша', language_code: 'ru' });
+    const initData = await signInitData(e2eBotToken, { id: 4242, first_name: 'Маша', language_code: 'ru' });
     const launch = new URLSearchParams({
       tgWebAppData: initData,
       tgWebAppVersion: '8.0',
@@ -106,13 +102,9 @@ describe('the Mini App inside (faked) Telegram', () => {
     // Someone who already has a profile (people without one are sent to create it first).
     const person = await createPerson(site.app, { name: 'Оля' });
     await site.app.database.db.updateTable('users').set({ telegram_id: '4343' }).where('id', '=', person.userId).execute();
-    const context = await site.context({ language: 'ru' });
-    await hostLikeTelegram(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    const errors = watchErrors(page);
+    const { context, page, errors } = await site.page({ language: 'ru', prepare: hostLikeTelegram });
     const launch = new URLSearchParams({
-      tgWebAppData: signInitData(e2eBotToken, { id: 4343, first_name: 'Оля', language_code: 'ru' }),
+      tgWebAppData: await signInitData(e2eBotToken, { id: 4343, first_name: 'Оля', language_code: 'ru' }),
       tgWebAppVersion: '8.0',
       tgWebAppPlatform: 'android',
       tgWebAppThemeParams: JSON.stringify({ bg_color: '#ffffff', text_color: '#000000', button_color: '#5288c1', button_text_color: '#ffffff' }),

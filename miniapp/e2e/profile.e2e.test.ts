@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { addPhoto, createProfileThroughWizard, makePhotoFiles } from './flows/profile.ts';
-import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
 import { signInVerified, signInAs } from './signedIn.ts';
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { json } from '../../server/test/browser.ts';
@@ -24,16 +24,18 @@ describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
 
   /** A fresh browser profile signed in by `signIn`, optionally somewhere (geolocation granted). */
   async function pageWith(signIn: (context: BrowserContext) => Promise<unknown>, geolocation?: { latitude: number; longitude: number }): Promise<Page> {
-    const context = await site.context({ language });
+    const { context, page } = await site.page({
+      language,
+      errors,
+      async prepare(context) {
+        if (geolocation) {
+          await context.grantPermissions(['geolocation']);
+          await context.setGeolocation(geolocation);
+        }
+        await signIn(context);
+      },
+    });
     contexts.push(context);
-    if (geolocation) {
-      await context.grantPermissions(['geolocation']);
-      await context.setGeolocation(geolocation);
-    }
-    await signIn(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    errors.push(...watchErrors(page));
     return page;
   }
   /** Someone registering through the real sign-up and e-mail verification. */

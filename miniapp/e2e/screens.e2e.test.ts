@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
-import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
 import { signInVerified } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -20,10 +20,7 @@ describe('screenshots at phone size (artifacts/screenshots)', () => {
       const theme = dark ? 'dark' : 'light';
       it(`landing, login, menu and subscription in ${language}, ${theme}`, async () => {
         const t = texts[language];
-        const context = await site.context({ language, dark });
-        const page = await context.newPage();
-        page.setDefaultTimeout(20_000);
-        const errors = watchErrors(page);
+        const { context, page, errors } = await site.page({ language, dark });
 
         await page.goto('/');
         await page.getByRole('heading', { name: t.app.landing.title, level: 1 }).waitFor();

@@ -26,17 +26,18 @@ describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
     site = await startSite();
     seeker = await createPerson(site.app, { name: 'Михаил', gender: 'Male' });
     for (const name of ['Алла', 'Белла', 'Вика', 'Галя']) await createPerson(site.app, { name, gender: 'Female', photos: 2 });
-    context = await site.context({ language });
-    await signInAs(site, context, seeker.browser);
-    // The phone's vibration motor, as the page calls it (headless Chromium has none to feel).
-    await context.addInitScript(() => {
-      const felt: unknown[] = [];
-      Object.defineProperty(window, 'felt', { value: felt });
-      navigator.vibrate = (pattern: VibratePattern) => felt.push(pattern) > 0;
-    });
-    page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    errors = watchErrors(page);
+    ({ context, page, errors } = await site.page({
+      language,
+      async prepare(context) {
+        await signInAs(site, context, seeker.browser);
+        // The phone's vibration motor, as the page calls it (headless Chromium has none to feel).
+        await context.addInitScript(() => {
+          const felt: unknown[] = [];
+          Object.defineProperty(window, 'felt', { value: felt });
+          navigator.vibrate = (pattern: VibratePattern) => felt.push(pattern) > 0;
+        });
+      },
+    }));
   });
   afterAll(async () => {
     await context.close();

@@ -4,7 +4,7 @@ import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { PasswordHasher } from '../../server/features/accounts/passwords.ts';
 import { createPerson } from '../../server/test/people.ts';
-import { e2eBotToken, startSite, watchErrors, type Site } from './harness.ts';
+import { e2eBotToken, startSite, type Site } from './harness.ts';
 import { signInitData } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -18,10 +18,7 @@ describe.each(['ru', 'en'] as const)('members-only screens in %s', (language) =>
 
   beforeAll(async () => {
     site = await startSite();
-    context = await site.context({ language });
-    page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    errors = watchErrors(page);
+    ({ context, page, errors } = await site.page({ language }));
   });
   afterAll(async () => {
     await context.close();
@@ -71,7 +68,7 @@ describe.each(['ru', 'en'] as const)('members-only screens in %s', (language) =>
     const res = await fetch(`${site.app.url}/api/auth/telegram`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ initData: signInitData(e2eBotToken, { id: language === 'ru' ? 5151 : 5152, first_name: 'Тоня' }) }),
+      body: JSON.stringify({ initData: await signInitData(e2eBotToken, { id: language === 'ru' ? 5151 : 5152, first_name: 'Тоня' }) }),
     });
     const { token } = (await res.json()) as { token: string };
     const tab = await fresh.newPage();

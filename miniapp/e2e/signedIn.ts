@@ -1,5 +1,5 @@
-import { createHmac } from 'node:crypto';
 import type { BrowserContext } from 'playwright-core';
+import { signInitData as signTelegramInitData } from '../../server/contract/telegramSignedData.ts';
 import { Browser } from '../../server/test/browser.ts';
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
 import type { Site } from './harness.ts';
@@ -33,19 +33,12 @@ export async function tokenFor(site: Site, email: string): Promise<string> {
 }
 
 /** Init data signed as Telegram signs them (HMAC-SHA-256 under HMAC("WebAppData", bot token)). */
-export function signInitData(botToken: string, user: Record<string, unknown>, authDate = Math.floor(Date.now() / 1000)): string {
+export function signInitData(botToken: string, user: Record<string, unknown>, authDate = Math.floor(Date.now() / 1000)): Promise<string> {
   // `signature` (Bot API 8.0, Ed25519 for third parties) is required by the SDK; the server checks `hash`.
-  const fields = new URLSearchParams({
+  return signTelegramInitData(botToken, {
     auth_date: String(authDate),
     query_id: 'AAH-e2e',
     signature: 'ZTJlLXRlc3Qtc2lnbmF0dXJl',
     user: JSON.stringify(user),
   });
-  const checkString = [...fields.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([k, v]) => `${k}=${v}`)
-    .join('\n');
-  const secret = createHmac('sha256', 'WebAppData').update(botToken).digest();
-  fields.set('hash', createHmac('sha256', secret).update(checkString).digest('hex'));
-  return fields.toString();
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { signWidgetPayload } from '../../server/test/telegramSigning.ts';
-import { e2eBotToken, expectAccessible, screenshot, startSite, testConfig, watchErrors, type Site } from './harness.ts';
+import { e2eBotToken, expectAccessible, screenshot, startSite, testConfig, type Site } from './harness.ts';
 
 const texts = { ru, en } as const;
 const botId = Number(e2eBotToken.split(':')[0]);
@@ -32,13 +32,13 @@ describe.each(['ru', 'en'] as const)('signing in with Telegram on the web in %s'
 
   beforeAll(async () => {
     site = await startSite({ publicConfig: { ...testConfig, bot_username: 'iskra_test_bot', telegram_bot_id: botId } });
-    context = await site.context({ language });
-    await context.route('https://telegram.org/js/telegram-widget.js*', (route) =>
-      route.fulfill({ status: 200, contentType: 'text/javascript', body: widgetStandIn }),
-    );
-    page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    errors = watchErrors(page);
+    ({ context, page, errors } = await site.page({
+      language,
+      prepare: (context) =>
+        context.route('https://telegram.org/js/telegram-widget.js*', (route) =>
+          route.fulfill({ status: 200, contentType: 'text/javascript', body: widgetStandIn }),
+        ),
+    }));
   });
   afterAll(async () => {
     await context.close();
@@ -69,7 +69,7 @@ describe.each(['ru', 'en'] as const)('signing in with Telegram on the web in %s'
   });
 
   it('refuses a forged answer with the translated error and signs nobody in', async () => {
-    const forged = { ...signWidgetPayload(telegramUser, site.app.clock.now(), e2eBotToken), first_name: 'Подмена' };
+    const forged = { ...(await signWidgetPayload(telegramUser, site.app.clock.now(), e2eBotToken)), first_name: 'Подмена' };
     await page.evaluate((answer) => Object.assign(window, { telegramAnswer: answer }), forged);
     await page.getByRole('button', { name: t.app.auth.telegram }).click();
     await page.getByText(t.errors.telegram_auth_failed).waitFor();
@@ -77,7 +77,7 @@ describe.each(['ru', 'en'] as const)('signing in with Telegram on the web in %s'
   });
 
   it('posts the signed user to /api/auth and lands the new person on their profile wizard', async () => {
-    const signed = signWidgetPayload(telegramUser, site.app.clock.now(), e2eBotToken);
+    const signed = await signWidgetPayload(telegramUser, site.app.clock.now(), e2eBotToken);
     await page.evaluate((answer) => Object.assign(window, { telegramAnswer: answer }), signed);
     await page.getByRole('button', { name: t.app.auth.telegram }).click();
     await page.waitForURL('**/CreateProfile');

@@ -3,7 +3,7 @@ import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson } from '../../server/test/people.ts';
 import { dragCard } from './flows/search.ts';
-import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -21,11 +21,7 @@ describe('the swipe tutorial', () => {
     it(`walks through six steps and STARTs the search, with a skip link (${language})`, async () => {
       const t = texts[language];
       const person = await createPerson(site.app, { name: 'Ученик', gender: 'Male' });
-      const context = await site.context({ language });
-      await signInAs(site, context, person.browser);
-      const page = await context.newPage();
-      page.setDefaultTimeout(20_000);
-      const errors = watchErrors(page);
+      const { context, page, errors } = await site.page({ language, prepare: (context) => signInAs(site, context, person.browser) });
       await page.goto('/training');
       await page.getByText(t.app.training.steps.right).waitFor();
       await page.locator('.swipe-card').waitFor();

@@ -1,4 +1,4 @@
-import { loginWidgetSecret, signFields, webAppSecret } from '../features/telegram/signedData.ts';
+import { signInitData as signInitDataFields, signLoginWidget } from '../contract/telegramSignedData.ts';
 
 /** A bot token of the right shape for tests; the stand-in Bot API accepts it. */
 export const testBotToken = '123456789:AAtest-token-for-iskra-tests_000000000';
@@ -19,25 +19,21 @@ export function signInitData(
   user: TestTelegramUser,
   authDate: Date,
   options: { botToken?: string; extra?: Record<string, string> } = {},
-): string {
-  const fields = new Map<string, string>([
-    ['auth_date', String(Math.floor(authDate.getTime() / 1000))],
-    ['user', JSON.stringify(user)],
-    ...Object.entries(options.extra ?? {}),
-  ]);
-  const hash = signFields(fields, webAppSecret(options.botToken ?? testBotToken));
-  const params = new URLSearchParams([...fields]);
-  params.set('hash', hash);
-  return params.toString();
+): Promise<string> {
+  return signInitDataFields(options.botToken ?? testBotToken, {
+    auth_date: String(Math.floor(authDate.getTime() / 1000)),
+    user: JSON.stringify(user),
+    ...options.extra,
+  });
 }
 
 /** The Login Widget's user object, signed with SHA-256(bot token) as Telegram does. */
-export function signWidgetPayload(
+export async function signWidgetPayload(
   user: { id: number; first_name?: string; username?: string; photo_url?: string },
   authDate: Date,
   botToken = testBotToken,
-): Record<string, string | number> {
+): Promise<Record<string, string | number>> {
   const payload: Record<string, string | number> = { ...user, auth_date: Math.floor(authDate.getTime() / 1000) };
-  const fields = new Map(Object.entries(payload).map(([k, v]) => [k, String(v)]));
-  return { ...payload, hash: signFields(fields, loginWidgetSecret(botToken)) };
+  const fields = Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, String(v)]));
+  return { ...payload, hash: await signLoginWidget(botToken, fields) };
 }

@@ -1,3 +1,4 @@
+import { signInitData } from '@contract/telegramSignedData.ts';
 import { mockTelegramEnv } from '@telegram-apps/sdk-react';
 
 /**
@@ -8,27 +9,15 @@ import { mockTelegramEnv } from '@telegram-apps/sdk-react';
  */
 const testBotToken = import.meta.env.VITE_TELEGRAM_MOCK_BOT_TOKEN ?? '123456789:iskra-development-test-token';
 
-async function hmac(key: BufferSource, data: string): Promise<ArrayBuffer> {
-  const imported = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return crypto.subtle.sign('HMAC', imported, new TextEncoder().encode(data));
-}
-
-export async function signedInitData(botToken: string, user: Record<string, unknown>): Promise<string> {
-  const fields = new URLSearchParams({
+/** Init data for `user` as a Telegram client would pass them, signed under `botToken`. */
+function signedInitData(botToken: string, user: Record<string, unknown>): Promise<string> {
+  return signInitData(botToken, {
     auth_date: String(Math.floor(Date.now() / 1000)),
     query_id: 'AAH-iskra-dev',
     // Bot API 8.0's Ed25519 signature for third parties: required by the SDK, not checked by our server.
     signature: 'aXNrcmEtZGV2LXNpZ25hdHVyZQ',
     user: JSON.stringify(user),
   });
-  const checkString = [...fields.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([k, v]) => `${k}=${v}`)
-    .join('\n');
-  const secret = await hmac(new TextEncoder().encode('WebAppData'), botToken);
-  const hash = await hmac(secret, checkString);
-  fields.set('hash', [...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, '0')).join(''));
-  return fields.toString();
 }
 
 export async function mockTelegram(): Promise<void> {

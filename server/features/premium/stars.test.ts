@@ -55,7 +55,7 @@ describe.each(testDialects())('Telegram Stars on %s', (dialect) => {
     const res = await fetch(`${app.url}/api/auth/telegram`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ initData: signInitData(tg, app.clock.now()) }),
+      body: JSON.stringify({ initData: await signInitData(tg, app.clock.now()) }),
     });
     const { token, user_id } = await json<{ token: string; user_id: number }>(res);
     const browser = new Browser(app.url);

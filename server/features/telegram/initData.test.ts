@@ -45,23 +45,23 @@ describe('init data validation', () => {
   const now = new Date('2026-11-22T06:00:00Z');
   const user = { id: 7_000_000_001, first_name: 'A+B & C/D Иван', language_code: 'en' };
 
-  it('accepts a day-old signature and refuses one a second older', () => {
+  it('accepts a day-old signature and refuses one a second older', async () => {
     const dayOld = new Date(now.getTime() - 86_400_000);
-    expect(validateInitData(signInitData(user, dayOld), testBotToken, now).ok).toBe(true);
+    expect(validateInitData(await signInitData(user, dayOld), testBotToken, now).ok).toBe(true);
     const tooOld = new Date(now.getTime() - 86_401_000);
-    expect(validateInitData(signInitData(user, tooOld), testBotToken, now)).toEqual({ ok: false, reason: 'stale' });
+    expect(validateInitData(await signInitData(user, tooOld), testBotToken, now)).toEqual({ ok: false, reason: 'stale' });
   });
 
-  it('accepts a minute of clock skew into the future, not more', () => {
-    expect(validateInitData(signInitData(user, new Date(now.getTime() + 60_000)), testBotToken, now).ok).toBe(true);
-    expect(validateInitData(signInitData(user, new Date(now.getTime() + 61_000)), testBotToken, now)).toEqual({
+  it('accepts a minute of clock skew into the future, not more', async () => {
+    expect(validateInitData(await signInitData(user, new Date(now.getTime() + 60_000)), testBotToken, now).ok).toBe(true);
+    expect(validateInitData(await signInitData(user, new Date(now.getTime() + 61_000)), testBotToken, now)).toEqual({
       ok: false,
       reason: 'stale',
     });
   });
 
-  it('keeps the signature field in the checked string', () => {
-    const signed = signInitData(user, now, { extra: { signature: 'abc', start_param: 'ref_42' } });
+  it('keeps the signature field in the checked string', async () => {
+    const signed = await signInitData(user, now, { extra: { signature: 'abc', start_param: 'ref_42' } });
     const result = validateInitData(signed, testBotToken, now);
     expect(result.ok && result.data.startParam).toBe('ref_42');
     const withoutSignature = new URLSearchParams(signed);
@@ -69,14 +69,14 @@ describe('init data validation', () => {
     expect(validateInitData(withoutSignature.toString(), testBotToken, now)).toEqual({ ok: false, reason: 'bad_signature' });
   });
 
-  it('calls missing hash, repeated keys, garbage and a bad user object malformed', () => {
-    const signed = signInitData(user, now);
+  it('calls missing hash, repeated keys, garbage and a bad user object malformed', async () => {
+    const signed = await signInitData(user, now);
     const noHash = new URLSearchParams(signed);
     noHash.delete('hash');
     expect(validateInitData(noHash.toString(), testBotToken, now)).toEqual({ ok: false, reason: 'malformed' });
     expect(validateInitData(`${signed}&user=%7B%7D`, testBotToken, now)).toEqual({ ok: false, reason: 'malformed' });
     expect(validateInitData('garbage', testBotToken, now)).toEqual({ ok: false, reason: 'malformed' });
-    const badUser = signInitData({ id: -1 }, now);
+    const badUser = await signInitData({ id: -1 }, now);
     expect(validateInitData(badUser, testBotToken, now)).toEqual({ ok: false, reason: 'malformed' });
   });
 });
@@ -84,17 +84,17 @@ describe('init data validation', () => {
 describe('Login Widget validation', () => {
   const now = new Date('2026-11-22T06:00:00Z');
 
-  it('accepts the signed object, refuses a changed field, another token and a stale date', () => {
-    const payload = signWidgetPayload({ id: 42, first_name: 'Anna', username: 'anna' }, now);
+  it('accepts the signed object, refuses a changed field, another token and a stale date', async () => {
+    const payload = await signWidgetPayload({ id: 42, first_name: 'Anna', username: 'anna' }, now);
     expect(validateLoginWidget(payload, testBotToken, now)).toEqual({ ok: true, user: { id: 42, username: 'anna' } });
     expect(validateLoginWidget({ ...payload, id: 43 }, testBotToken, now)).toEqual({ ok: false, reason: 'bad_signature' });
     expect(validateLoginWidget(payload, `${testBotToken}x`, now)).toEqual({ ok: false, reason: 'bad_signature' });
-    const old = signWidgetPayload({ id: 42 }, new Date(now.getTime() - 86_401_000));
+    const old = await signWidgetPayload({ id: 42 }, new Date(now.getTime() - 86_401_000));
     expect(validateLoginWidget(old, testBotToken, now)).toEqual({ ok: false, reason: 'stale' });
   });
 
-  it('does not accept a Mini App signature as a widget signature (different secret keys)', () => {
-    const initData = new URLSearchParams(signInitData({ id: 42 }, now));
+  it('does not accept a Mini App signature as a widget signature (different secret keys)', async () => {
+    const initData = new URLSearchParams(await signInitData({ id: 42 }, now));
     const payload = { id: 42, auth_date: Number(initData.get('auth_date')), hash: initData.get('hash') ?? '' };
     expect(validateLoginWidget(payload, testBotToken, now).ok).toBe(false);
   });

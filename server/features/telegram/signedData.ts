@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import { dataCheckString } from '../../contract/telegramSignedData.ts';
 import { safeEqual } from '../../safeEqual.ts';
 
 /** Telegram's freshness rule for signed user data: at most a day old, and not from the future. */
@@ -7,18 +8,6 @@ export const maxAgeSeconds = 24 * 60 * 60;
 export const maxFutureSeconds = 60;
 
 export type SignatureCheck = 'ok' | 'bad_signature' | 'stale';
-
-/**
- * The data-check string both Telegram schemes sign: every received field except `hash`, as
- * `key=value` with the decoded value, sorted by key, joined by a line feed.
- */
-export function dataCheckString(fields: ReadonlyMap<string, string>): string {
-  return [...fields]
-    .filter(([key]) => key !== 'hash')
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, value]) => `${key}=${value}`)
-    .join('\n');
-}
 
 /** Mini App init data: the secret key is HMAC-SHA256 of the bot token under the key "WebAppData". */
 export function webAppSecret(botToken: string): Buffer {
@@ -30,7 +19,7 @@ export function loginWidgetSecret(botToken: string): Buffer {
   return createHash('sha256').update(botToken).digest();
 }
 
-export function signFields(fields: ReadonlyMap<string, string>, secret: Buffer): string {
+function signFields(fields: ReadonlyMap<string, string>, secret: Buffer): string {
   return createHmac('sha256', secret).update(dataCheckString(fields)).digest('hex');
 }
 

@@ -28,7 +28,7 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
 
   it('signs a Mini App user in with a token that works as Bearer, verified, in their Telegram language', async () => {
     const id = newTelegramId();
-    const res = await postInitData(signInitData({ id, first_name: 'Anna', username: 'anna_tg', language_code: 'en' }, app.clock.now()));
+    const res = await postInitData(await signInitData({ id, first_name: 'Anna', username: 'anna_tg', language_code: 'en' }, app.clock.now()));
     expect(res.status).toBe(200);
     const body = await json<{ token: string; user_id: number }>(res);
     expect(res.headers.getSetCookie()).toEqual([]);
@@ -51,10 +51,10 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
 
   it('reaches the same account on a second sign-in, and takes Russian for other languages', async () => {
     const id = newTelegramId();
-    const first = await json<{ user_id: number; token: string }>(await postInitData(signInitData({ id, language_code: 'de' }, app.clock.now())));
+    const first = await json<{ user_id: number; token: string }>(await postInitData(await signInitData({ id, language_code: 'de' }, app.clock.now())));
     app.clock.advance(30);
     const second = await json<{ user_id: number; token: string }>(
-      await postInitData(signInitData({ id, username: 'renamed', language_code: 'en' }, app.clock.now())),
+      await postInitData(await signInitData({ id, username: 'renamed', language_code: 'en' }, app.clock.now())),
     );
     expect(second.user_id).toBe(first.user_id);
     expect(second.token).not.toBe(first.token);
@@ -64,7 +64,7 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
   });
 
   it('signs in a user whose name holds +, &, / and Cyrillic', async () => {
-    const initData = signInitData({ id: newTelegramId(), first_name: 'Ян+Мария & Co/Ltd', last_name: 'Ёлкин = 100%' }, app.clock.now());
+    const initData = await signInitData({ id: newTelegramId(), first_name: 'Ян+Мария & Co/Ltd', last_name: 'Ёлкин = 100%' }, app.clock.now());
     expect(initData).toContain('%2B');
     const res = await postInitData(initData);
     expect(res.status).toBe(200);
@@ -74,12 +74,12 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
     const users = await countUsers();
     const now = app.clock.now();
     const id = newTelegramId();
-    const good = signInitData({ id, first_name: 'Eve' }, now);
+    const good = await signInitData({ id, first_name: 'Eve' }, now);
     const cases: [unknown, number, string][] = [
       [good.replace('Eve', 'Eva'), 401, 'telegram_auth_failed'],
       [good.replace(String(id), String(id + 1)), 401, 'telegram_auth_failed'],
-      [signInitData({ id, first_name: 'Eve' }, now, { botToken: '987654321:AAother-bot-token' }), 401, 'telegram_auth_failed'],
-      [signInitData({ id }, new Date(now.getTime() - 86_401_000)), 401, 'telegram_auth_failed'],
+      [await signInitData({ id, first_name: 'Eve' }, now, { botToken: '987654321:AAother-bot-token' }), 401, 'telegram_auth_failed'],
+      [await signInitData({ id }, new Date(now.getTime() - 86_401_000)), 401, 'telegram_auth_failed'],
       [good.replace(/&hash=[0-9a-f]+/, ''), 400, 'invalid_init_data'],
       ['garbage', 400, 'invalid_init_data'],
       ['%%%&&&===', 400, 'invalid_init_data'],
@@ -106,18 +106,18 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
 
   it('refuses a banned Telegram account', async () => {
     const id = newTelegramId();
-    const first = await json<{ user_id: number }>(await postInitData(signInitData({ id }, app.clock.now())));
+    const first = await json<{ user_id: number }>(await postInitData(await signInitData({ id }, app.clock.now())));
     await app.database.db.updateTable('users').set({ banned_at: app.clock.now().toISOString() }).where('id', '=', first.user_id).execute();
-    const again = await postInitData(signInitData({ id }, app.clock.now()));
+    const again = await postInitData(await signInitData({ id }, app.clock.now()));
     expect(again.status).toBe(403);
     expect(await json(again)).toMatchObject({ code: 'banned' });
   });
 
   it('signs a web user in through the Login Widget with a cookie, on the same account as the Mini App', async () => {
     const id = newTelegramId();
-    const miniApp = await json<{ user_id: number }>(await postInitData(signInitData({ id, first_name: 'Lena' }, app.clock.now())));
+    const miniApp = await json<{ user_id: number }>(await postInitData(await signInitData({ id, first_name: 'Lena' }, app.clock.now())));
     const browser = new Browser(app.url);
-    const res = await browser.post('/api/auth', signWidgetPayload({ id, first_name: 'Lena', photo_url: 'https://t.me/i/userpic/1.jpg' }, app.clock.now()));
+    const res = await browser.post('/api/auth', await signWidgetPayload({ id, first_name: 'Lena', photo_url: 'https://t.me/i/userpic/1.jpg' }, app.clock.now()));
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ message: 'Login successful', user_id: miniApp.user_id });
     expect(browser.cookie('iskra_session')).toBeDefined();
@@ -127,7 +127,7 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
   it('answers a jwtToken instead of the cookie when the app asks for a token-only session', async () => {
     const id = newTelegramId();
     const browser = new Browser(app.url);
-    const res = await browser.post('/api/auth', { ...signWidgetPayload({ id, username: 'tok' }, app.clock.now()), session: 'token', csrf_token: 'ignored' });
+    const res = await browser.post('/api/auth', { ...(await signWidgetPayload({ id, username: 'tok' }, app.clock.now())), session: 'token', csrf_token: 'ignored' });
     expect(res.status).toBe(200);
     const body = await json<{ token: string; user_id: number }>(res);
     expect(browser.cookie('iskra_session')).toBeUndefined();
@@ -140,11 +140,11 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
     const users = await countUsers();
     const id = newTelegramId();
     const browser = new Browser(app.url);
-    const payload = signWidgetPayload({ id, first_name: 'Mallory' }, app.clock.now());
+    const payload = await signWidgetPayload({ id, first_name: 'Mallory' }, app.clock.now());
     const forged = await browser.post('/api/auth', { ...payload, first_name: 'Alice' });
     expect(forged.status).toBe(401);
     expect(await json(forged)).toEqual({ error: 'Telegram authentication failed', code: 'telegram_auth_failed' });
-    const stale = await browser.post('/api/auth', signWidgetPayload({ id }, new Date(app.clock.now().getTime() - 86_401_000)));
+    const stale = await browser.post('/api/auth', await signWidgetPayload({ id }, new Date(app.clock.now().getTime() - 86_401_000)));
     expect(stale.status).toBe(401);
     const noHash = await browser.post('/api/auth', { id, auth_date: 1 });
     expect(noHash.status).toBe(400);
@@ -169,7 +169,7 @@ describe('Telegram sign-in without a bot token', () => {
     const res = await fetch(`${app.url}/api/auth/telegram`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ initData: signInitData({ id: 1 }, app.clock.now()) }),
+      body: JSON.stringify({ initData: await signInitData({ id: 1 }, app.clock.now()) }),
     });
     expect(res.status).toBe(503);
     expect(await json(res)).toMatchObject({ code: 'telegram_not_configured' });
