@@ -38,21 +38,20 @@ export function eventRoutes(router: AppRouter, { db, eventBus, logger, clock, sh
     ctx.body = live.stream;
     // Every way the stream can end is watched before anything is awaited: a client gone during the await
     // would otherwise leave its heartbeat, subscription and "online" mark behind for good.
-    let opened = false;
-    let ended = false;
+    const state = { opened: false, ended: false };
     const end = () => {
-      if (ended) return;
-      ended = true;
+      if (state.ended) return;
+      state.ended = true;
       live.close();
       shutdownSignal.removeEventListener('abort', end);
-      if (opened) presence.closed(auth.userId);
+      if (state.opened) presence.closed(auth.userId);
     };
     ctx.req.on('close', end);
     live.stream.on('close', end);
     // On shutdown the stream ends, so the server can close; the browser reconnects (to another process).
     shutdownSignal.addEventListener('abort', end);
     await presence.opened(auth.userId);
-    opened = true;
-    if (ended) presence.closed(auth.userId);
+    state.opened = true;
+    if (state.ended) presence.closed(auth.userId);
   });
 }
