@@ -58,6 +58,12 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   return openSqlite(file, options.lockWaitMs ?? serverLockWaitMs);
 }
 
+/**
+ * SQLite's synchronous level for every connection: NORMAL (1) in WAL mode syncs at checkpoints, so a power
+ * cut may lose the last commits but never corrupts the file. Payments raise it for their own commit.
+ */
+export const sqliteSynchronousLevel = 1;
+
 function openSqlite(file: string, lockWaitMs: number): DatabaseHandle {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   // better-sqlite3's default busy timeout (5 s) still covers the set-up below: nothing is served yet.
@@ -65,7 +71,7 @@ function openSqlite(file: string, lockWaitMs: number): DatabaseHandle {
   // WAL lets readers work while a write is in progress, in this process or another.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`synchronous = ${sqliteSynchronousLevel}`);
   // SQLite's default page cache is 2 MB; the search reads scattered profile rows and swipe-index pages, and
   // every miss is a system call. 64 MB keeps a city's profiles and the hot indexes in memory (measured with
   // scripts/bench-discovery.ts on 100,000 profiles and a million swipes).

@@ -3,7 +3,7 @@ import type { Api } from 'grammy';
 import { adminMessenger, reportAlerter } from '../bot/admins.ts';
 import { launchBot, type BotStatus } from '../bot/launch.ts';
 import { createTelegramNotifier } from '../bot/notifier.ts';
-import { openDatabase } from '../db/client.ts';
+import { openDatabase, toolLockWaitMs } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createApp } from './app.ts';
 import { frontendDist, servicesFromEnv } from './composition.ts';
@@ -24,9 +24,12 @@ import { createLogger } from './logger.ts';
 async function main(): Promise<void> {
   const env = loadEnv();
   const logger = createLogger(env.LOG_LEVEL);
+  // Migrations run before anything is served, so they may wait for a lock as long as the CLIs do (a job or
+  // an admin command holding the SQLite file must not make a restart fail); serving then uses the short budget.
+  const migrating = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, lockWaitMs: toolLockWaitMs });
+  const applied = await migrateToLatest(migrating.db, migrating.schema).finally(() => migrating.db.destroy());
   const handle = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
   const { db, dialect, description, schema } = handle;
-  const applied = await migrateToLatest(db, schema);
   logger.info({ database: description, migrationsApplied: applied.length }, 'database ready');
 
   // Several processes on one PostgreSQL database tell each other of new events through LISTEN/NOTIFY.

@@ -17,7 +17,7 @@ export type Notification = { telegramId: string; language: Language } & Notifica
 
 const matchPayload = z.object({ name: z.string() });
 const messagePayload = z.object({ name: z.string(), preview: z.string() });
-const premiumPayload = z.object({ until: z.string() });
+const premiumPayload = z.object({ until: z.iso.datetime() });
 
 /** A queued job's stored payload read back as its kind's content; null when the row cannot be one (never sent). */
 export function contentOf(job: { kind: NotificationKind; payload: string; conversation_id: number | null }): NotificationContent | null {

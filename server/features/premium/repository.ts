@@ -127,12 +127,6 @@ export async function extendPremiumUntil(db: Kysely<Database>, userId: number, u
   await db.updateTable('users').set({ premium_until: until }).where('id', '=', userId).execute();
 }
 
-/** SQLite's synchronous level on this connection (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA), undefined if unread. */
-export async function readSqliteSynchronous(db: Kysely<Database>): Promise<number | undefined> {
-  const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(db);
-  return rows[0]?.synchronous;
-}
-
 export async function raiseSqliteSynchronousToFull(db: Kysely<Database>): Promise<void> {
   await sql`pragma synchronous = FULL`.execute(db);
 }

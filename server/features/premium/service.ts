@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../../../db/client.ts';
+import { sqliteSynchronousLevel, type Dialect } from '../../../db/client.ts';
 import type { Database } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
@@ -28,7 +28,6 @@ import {
   markPaymentCanceled,
   markPaymentSucceeded,
   raiseSqliteSynchronousToFull,
-  readSqliteSynchronous,
   restoreSqliteSynchronous,
   setProviderPaymentId,
 } from './repository.ts';
@@ -292,19 +291,28 @@ export class PremiumService {
    * FULL, and no concurrent credit can reset it before this commit. FULL for every write was measured
    * at 0.2-0.55 ms per commit against 0.02-0.05 ms (a one-row write transaction, this machine's ext4),
    * paid on the event loop since the driver is synchronous, for durability only payments need.
+   * Credits of this process run one at a time and restore the connection's configured level, not what they
+   * read: while `begin immediate` waits for another process's lock, the driver lends the connection out,
+   * so a second credit could otherwise read FULL as "the previous level" or lower it under the first.
    */
   async credit(paymentId: number, providerPaymentId?: string): Promise<boolean> {
     if (this.dialect !== 'sqlite') return this.creditIn(this.db, paymentId, providerPaymentId);
-    return this.db.connection().execute(async (connection) => {
-      const previous = (await readSqliteSynchronous(connection)) ?? 1;
-      await raiseSqliteSynchronousToFull(connection);
-      try {
-        return await this.creditIn(connection, paymentId, providerPaymentId);
-      } finally {
-        await restoreSqliteSynchronous(connection, previous);
-      }
-    });
+    const run = this.sqliteCredits.then(() =>
+      this.db.connection().execute(async (connection) => {
+        await raiseSqliteSynchronousToFull(connection);
+        try {
+          return await this.creditIn(connection, paymentId, providerPaymentId);
+        } finally {
+          await restoreSqliteSynchronous(connection, sqliteSynchronousLevel);
+        }
+      }),
+    );
+    this.sqliteCredits = run.catch(() => undefined);
+    return run;
   }
+
+  /** The SQLite credits of this process, chained (see credit). */
+  private sqliteCredits: Promise<unknown> = Promise.resolve();
 
   private async creditIn(db: Kysely<Database>, paymentId: number, providerPaymentId: string | undefined): Promise<boolean> {
     const now = this.clock.now();
