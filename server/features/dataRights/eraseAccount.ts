@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { PhotoStore } from '../photos/photoStore.ts';
-import { deleteUser, listPhotoFilesOfUser } from './repository.ts';
+import { deleteProfileOfUser, deleteUser, listPhotoFilesOfUser } from './repository.ts';
 
 /**
  * Deletes a user and everything of theirs: rows go by the database's cascades from `users`, photo files
@@ -11,6 +11,9 @@ import { deleteUser, listPhotoFilesOfUser } from './repository.ts';
 export async function eraseAccount(db: Kysely<Database>, photos: PhotoStore, userId: number): Promise<boolean> {
   const { files, deleted } = await db.transaction().execute(async (trx) => {
     const rows = await listPhotoFilesOfUser(trx, userId);
+    // The profile first, then the account: a like or a message in flight locks profile rows before it
+    // touches the account row (an event's foreign key), so taking them in the same order cannot deadlock.
+    await deleteProfileOfUser(trx, userId);
     return { files: rows, deleted: await deleteUser(trx, userId) };
   });
   await photos.remove(files.map((f) => ({ fileName: f.file_name, blurName: f.blur_name })));

@@ -69,6 +69,11 @@ export async function listPhotoFilesOfUser(db: Kysely<Database>, userId: number)
 }
 
 /** Deletes the user; everything else of theirs goes by the database's cascades. False when there was no such user. */
+/** The user's profile and, by its cascades, their photos, swipes, matches, conversations and blocks. */
+export async function deleteProfileOfUser(db: Kysely<Database>, userId: number): Promise<void> {
+  await db.deleteFrom('profiles').where('user_id', '=', userId).execute();
+}
+
 export async function deleteUser(db: Kysely<Database>, userId: number): Promise<boolean> {
   const result = await db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
