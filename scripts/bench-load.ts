@@ -33,6 +33,7 @@ import { EventStreamClient } from '../server/test/eventStream.ts';
 import { createPerson, type Person } from '../server/test/people.ts';
 import { line, quantile } from './benchKit.ts';
 import { freePort } from '../server/test/freePort.ts';
+import { withAdminClient } from '../server/test/testDatabase.ts';
 
 const argv = process.argv.slice(2);
 const option = (name: string) => {
@@ -88,16 +89,6 @@ async function pgAnswers(url: string): Promise<boolean> {
     return false;
   } finally {
     await client.end().catch(() => undefined);
-  }
-}
-
-async function withPgAdmin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
   }
 }
 
@@ -285,7 +276,7 @@ async function runOn(dialect: Dialect): Promise<void> {
   const dbName = `iskra_load_${randomBytes(4).toString('hex')}`;
   let databaseUrl: string | undefined;
   if (dialect === 'postgres') {
-    await withPgAdmin(pgUrl, (c) => c.query(`create database ${dbName}`));
+    await withAdminClient(pgUrl, (c) => c.query(`create database ${dbName}`));
     const url = new URL(pgUrl);
     url.pathname = `/${dbName}`;
     databaseUrl = url.toString();
@@ -375,7 +366,7 @@ async function runOn(dialect: Dialect): Promise<void> {
     }
   } finally {
     if (server) await stopServer(server.child);
-    if (dialect === 'postgres') await withPgAdmin(pgUrl, (c) => c.query(`drop database if exists ${dbName} with (force)`));
+    if (dialect === 'postgres') await withAdminClient(pgUrl, (c) => c.query(`drop database if exists ${dbName} with (force)`));
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -53,7 +53,8 @@ export async function createTestDatabase(dialect: Dialect, options: { restoreFro
   };
 }
 
-async function withAdminClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** One short-lived PostgreSQL client for schema and database chores (tests, the load bench). */
+export async function withAdminClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
