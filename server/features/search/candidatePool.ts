@@ -130,8 +130,16 @@ export function capped<P extends Pick<Pool, 'candidates' | 'boundKm'>>(pool: P):
   return { ...pool, candidates: pool.candidates.slice(0, poolSize), boundKm };
 }
 
-/** Candidates of both lists in one ranking, best first (stable: ties keep the pool's order first). */
+/**
+ * Candidates of both lists in one ranking, best first. Ties are broken as a fresh scan's query breaks them
+ * (nearer, then lower id), not by which list someone came from: a newcomer in the caller's own grid cell
+ * ties with everyone else there and must take the same place a new search would give them.
+ */
 export function mergeRanked(pool: PooledCandidate[], added: PooledCandidate[]): PooledCandidate[] {
   const seen = new Set(added.map((c) => c.id));
-  return [...pool.filter((c) => !seen.has(c.id)), ...added].sort((a, b) => (a.score === b.score ? 0 : a.score < b.score ? -1 : 1));
+  return [...pool.filter((c) => !seen.has(c.id)), ...added].sort((a, b) => {
+    if (a.score !== b.score) return a.score < b.score ? -1 : 1;
+    if (a.flat !== b.flat) return a.flat < b.flat ? -1 : 1;
+    return a.id - b.id;
+  });
 }

@@ -36,8 +36,11 @@ export async function changedNear(db: Kysely<Database>, since: string | null, po
   const from = since === null ? '' : new Date(Date.parse(since) - watermarkSlackMs).toISOString();
   const anywhere = await changedCount.first(db, from, changedLimit + 1);
   if (Number(anywhere?.n ?? 0) > changedLimit) return null;
-  const span = Math.min(withinKm / kmPerDegree, 180);
-  const lonSpan = Math.min(span / Math.max(Math.cos((point.latitude * Math.PI) / 180), 0.01), 360);
+  // The longitude span from the whole bound, not the latitude span capped at 180°: the flat metric does not
+  // wrap, so within the 'everywhere' bound someone 200° of longitude away is still inside it.
+  const degrees = withinKm / kmPerDegree;
+  const span = Math.min(degrees, 180);
+  const lonSpan = Math.min(degrees / Math.max(Math.cos((point.latitude * Math.PI) / 180), 0.01), 360);
   const rows = await changedInBox.all(db, from, point.latitude - span, point.latitude + span, point.longitude - lonSpan, point.longitude + lonSpan);
   return rows
     .flatMap((r) => (r.latitude === null || r.longitude === null ? [] : [{ id: r.id, km: flatKm(point, { latitude: r.latitude, longitude: r.longitude }) }]))

@@ -6,6 +6,7 @@ import { isPremium } from '../premium/isPremium.ts';
 import { listPhotoNames } from '../profiles/repository.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import { findMyProfile } from '../relationships/repository.ts';
+import type { CardSearch } from './cardSearch.ts';
 import { CandidatePools, capped, mergeRanked, poolTtlMs, unplacedPoolTtlMs, type Pool, type PooledCandidate } from './candidatePool.ts';
 import { everywhereKm, findCandidates, type CandidateFilter, type CandidateRow } from './candidates.ts';
 import { changedNear, changedRecheckMax, latestSearchChange } from './searchChanges.ts';
@@ -28,7 +29,7 @@ type Search = Omit<CandidateFilter, 'box' | 'only' | 'beyondKm'>;
  * The next card: a scan of the neighbourhood in growing boxes, a per-user pool of the people it ranked, and
  * the frontier (bound, watermark) that lets later searches re-check the pool instead of scanning again.
  */
-export class SearchService {
+export class SearchService implements CardSearch {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
@@ -122,6 +123,8 @@ export class SearchService {
     const meId = filter.me.id;
     const point = filter.me.point;
     const beyondKm = beyond?.km;
+    // The last step read everyone left (nobody unheld stopped it earlier): whoever it ranked is held.
+    let heldSeen: PooledCandidate[] = [];
     for (const step of point ? searchBoxSteps : [null]) {
       const box = step === 180 ? null : step;
       if (beyondKm !== undefined && box !== null && box * kmPerDegree <= beyondKm) continue;
@@ -134,6 +137,7 @@ export class SearchService {
       // Someone outside a box may be nearer than a corner of it: rank only those within the inscribed circle.
       const ranked = this.rank(box === null ? rows : rows.filter((row) => flatOf(row) <= box * kmPerDegree), point);
       const best = ranked.find((c) => !held.has(c.id));
+      heldSeen = ranked;
       if (!best) continue;
       if (point) {
         // Everyone nearer than this was read by this scan (or proved out by the pool before it). Rows come
@@ -147,8 +151,9 @@ export class SearchService {
       }
       return rows.find((r) => r.id === best.id) ?? null;
     }
-    // Nobody anywhere: remembered, so the next search only asks what changed (and about the unlocated).
-    if (point) this.pools.keep(meId, { key: poolKey, candidates: beyond?.held ?? [], boundKm: everywhereKm, watermark }, poolTtlMs);
+    // Nobody anywhere: remembered, so the next search only asks what changed (and about the unlocated). The
+    // people the app holds stay pooled, as above: dropped unswiped, they must come back.
+    if (point) this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], heldSeen), boundKm: everywhereKm, watermark }), poolTtlMs);
     else this.pools.drop(meId);
     return null;
   }

@@ -1,0 +1,151 @@
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Database, Gender } from '../../../db/schema.ts';
+import type { Clock } from '../../clock.ts';
+import type { SearchQuery, SearchResult } from '../../contract/discovery.ts';
+import { listPhotoNames } from '../profiles/repository.ts';
+import type { CardSearch } from './cardSearch.ts';
+import { flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
+import { likedYouBoostKm, premiumBoostKm, searchBoxSteps } from './rules.ts';
+
+/**
+ * The search written out plainly, as the correctness oracle for SearchService (searchEquivalence.test.ts):
+ * no pool, no prepared queries, no frontier, no indexes to please. One query reads every person the rules
+ * allow; the rest is done in memory with the meaning the tuned search gives a fresh scan: for each box step
+ * in turn, the candidates inside the box and within its inscribed circle, ranked by the bounded-boost score,
+ * and the first the app does not already hold is the answer. Slow on purpose (it reads everyone eligible
+ * anywhere); never serves traffic. Rate limits are the caller's business, as they are not a search rule.
+ *
+ * Where the tuned search answers differently, by design (the property test keeps its worlds clear of these):
+ * - More than `rankingPoolSize` (100) people, plus the held ones, in a box: the tuned scan reads only the
+ *   nearest of them (a SQL limit), so the boosts reorder only those, and its pool's bound is drawn in to
+ *   the last one read. Here everyone in the box is ranked.
+ * - A pooled person's score is kept from the scan that pooled them: someone who starts liking the caller
+ *   without being in private mode, or whose premium starts or ends, keeps their old boost in the tuned
+ *   search until its pool is rebuilt (no trigger marks those changes).
+ * - The tuned search ranks a pool across the whole box it was made in: a newcomer (or someone moving,
+ *   unbanned, no longer private...) inside a smaller box than the pool's is merged into that wider
+ *   ranking, where a fresh scan would answer from the smaller box alone. The two differ only when a boost
+ *   lets someone farther out overtake the newcomer.
+ * - A caller without a position gets a pool that is not told about changes; it lasts two minutes
+ *   (`unplacedPoolTtlMs`).
+ */
+export class PlainSearch implements CardSearch {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  async next(userId: number, query: SearchQuery): Promise<SearchResult | null | 'no_profile'> {
+    const me = await this.db.selectFrom('profiles').select(['id', 'gender', 'latitude', 'longitude']).where('user_id', '=', userId).executeTakeFirst();
+    if (!me) return 'no_profile';
+    const point = pointOf(me);
+    const everyone = await this.eligible(me, query);
+    const held = new Set(query.exclude);
+    for (const step of point ? searchBoxSteps : [null]) {
+      const inStep = point && step !== null && step !== 180 ? everyone.filter((c) => insideBox(point, step, c) && withinCircle(point, step, c)) : everyone;
+      const best = this.ranked(inStep, point).find((c) => !held.has(c.id));
+      if (best) return this.present(best, point);
+    }
+    return null;
+  }
+
+  /** Everyone the rules let this caller see, anywhere, in no particular order. */
+  private async eligible(me: { id: number; gender: Gender }, query: SearchQuery): Promise<Candidate[]> {
+    // They liked the caller: a boost, and what lets the caller see them in private mode.
+    const likedMe = (eb: ExpressionBuilder<Database & { p: Database['profiles'] }, 'p'>) =>
+      eb.exists(eb.selectFrom('swipes as l').select('l.swiper_id').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', me.id).where('l.liked', '=', 1));
+    return this.db
+      .selectFrom('profiles as p')
+      .innerJoin('users as u', 'u.id', 'p.user_id')
+      .select((eb) => ['p.id', 'p.name', 'p.age', 'p.city', 'p.gender', 'p.bio', 'p.latitude', 'p.longitude', 'u.premium_until', likedMe(eb).as('liked_me')])
+      // Not the caller.
+      .where('p.id', '!=', me.id)
+      // A verified account, not banned, not held for moderation.
+      .where('u.verified_at', 'is not', null)
+      .where('u.banned_at', 'is', null)
+      .where('p.held_at', 'is', null)
+      // Not swiped by the caller, either way.
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('swipes as s').select('s.target_id').where('s.swiper_id', '=', me.id).whereRef('s.target_id', '=', 'p.id'))))
+      // Neither has blocked the other.
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('blocks as b')
+              .select('b.blocker_id')
+              .where((b) => b.or([b.and([b('b.blocker_id', '=', me.id), b('b.blocked_id', '=', b.ref('p.id'))]), b.and([b('b.blocker_id', '=', b.ref('p.id')), b('b.blocked_id', '=', me.id)])])),
+          ),
+        ),
+      )
+      // In private mode only for the people they liked.
+      .where((eb) => eb.or([eb('p.private_mode', '=', 0), likedMe(eb)]))
+      // The caller's filters.
+      .where('p.age', '>=', query.ageMin)
+      .where('p.age', '<=', query.ageMax)
+      .$if(query.gender !== 'Any', (q) => q.where('p.gender', '=', query.gender as Gender))
+      // Reciprocal: the caller's gender suits what the candidate looks for (Any, or exactly the caller's
+      // gender; a preference cannot name 'Other', so such a caller suits only those looking for anyone).
+      .where((eb) => (me.gender === 'Other' ? eb('p.preferred_gender', '=', 'Any') : eb.or([eb('p.preferred_gender', '=', 'Any'), eb('p.preferred_gender', '=', me.gender)])))
+      .execute();
+  }
+
+  /**
+   * Best first: the great-circle distance less the boosts (never more than half of it); ties in the tuned
+   * query's order, which is located people first, then the squared flat distance as its SQL computes it,
+   * then id; a caller without a position sees everyone by id, newest first.
+   */
+  private ranked(candidates: Candidate[], point: Point | null): Candidate[] {
+    const now = this.clock.now().toISOString();
+    const cos = point ? Math.cos((point.latitude * Math.PI) / 180) : 0;
+    const keyed = candidates.map((c) => {
+      const there = pointOf(c);
+      if (!point || !there) return { c, score: Number.POSITIVE_INFINITY, located: there !== null, square: 0 };
+      const km = haversineKm(point, there);
+      const premium = c.premium_until !== null && c.premium_until > now;
+      const boost = (premium ? premiumBoostKm : 0) + (Number(c.liked_me) ? likedYouBoostKm : 0);
+      const dLat = there.latitude - point.latitude;
+      const dLon = (there.longitude - point.longitude) * cos;
+      return { c, score: km - Math.min(boost, km / 2), located: true, square: dLat * dLat + dLon * dLon };
+    });
+    if (!point) return keyed.sort((a, b) => b.c.id - a.c.id).map((k) => k.c);
+    return keyed
+      .sort((a, b) => {
+        if (a.score !== b.score) return a.score < b.score ? -1 : 1;
+        if (a.located !== b.located) return a.located ? -1 : 1;
+        if (a.square !== b.square) return a.square - b.square;
+        return a.c.id - b.c.id;
+      })
+      .map((k) => k.c);
+  }
+
+  private async present(c: Candidate, point: Point | null): Promise<SearchResult> {
+    const photos = await listPhotoNames(this.db, c.id);
+    return { user_id: c.id, profile_id: c.id, name: c.name, age: c.age, city: c.city, gender: c.gender, bio: c.bio, distance: shownDistanceKm(point, pointOf(c)), photo: photos.join(',') };
+  }
+}
+
+interface Candidate {
+  id: number;
+  name: string;
+  age: number;
+  city: string;
+  gender: Gender;
+  bio: string;
+  latitude: number | null;
+  longitude: number | null;
+  premium_until: string | null;
+  liked_me: unknown;
+}
+
+/** The box a step searches: `step` degrees of latitude either way, and the same ground distance in longitude. */
+function insideBox(point: Point, step: number, c: Candidate): boolean {
+  if (c.latitude === null || c.longitude === null) return false;
+  const lonSpan = step / Math.max(Math.cos((point.latitude * Math.PI) / 180), 0.01);
+  return c.latitude >= point.latitude - step && c.latitude <= point.latitude + step && c.longitude >= point.longitude - lonSpan && c.longitude <= point.longitude + lonSpan;
+}
+
+/** Within the box's inscribed circle: someone outside a box may be nearer than a corner of it. */
+function withinCircle(point: Point, step: number, c: Candidate): boolean {
+  const there = pointOf(c);
+  return there !== null && flatKm(point, there) <= step * kmPerDegree;
+}

@@ -1,0 +1,345 @@
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from '../../../db/client.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database, Gender, PreferredGender } from '../../../db/schema.ts';
+import type { SearchQuery } from '../../contract/discovery.ts';
+import { snapCoordinates } from '../profiles/locationGrid.ts';
+import { RateCounter } from '../rateLimits/rateCounter.ts';
+import { Fuzzer } from '../../test/fuzzer.ts';
+import { TestClock } from '../../test/testClock.ts';
+import { createTestDatabase, testDialects, type TestDatabase } from '../../test/testDatabase.ts';
+import { unplacedPoolTtlMs } from './candidatePool.ts';
+import { PlainSearch } from './plainSearch.ts';
+import { SearchService } from './service.ts';
+
+/**
+ * The tuned search (pool, bound, watermark, growing boxes, prepared queries) against PlainSearch, its plain
+ * reading: random worlds, a random viewer and filter, then a swiping session in which both are asked for
+ * every card with the same `exclude` list and must give the same answer, while the world changes between
+ * searches (newcomers, blocks, private mode, bans, moves...) as the tuned search must notice through its
+ * `search_changed_at` triggers. A case is one world and its whole session.
+ *
+ * Replay one case: SEARCH_EQUIVALENCE_SEED=<seed> SEARCH_EQUIVALENCE_CASE=<n> npx vitest run <this file>.
+ * More cases: SEARCH_EQUIVALENCE_CASES=<count>.
+ */
+const seed = Number(process.env.SEARCH_EQUIVALENCE_SEED ?? 20_261_124);
+const onlyCase = process.env.SEARCH_EQUIVALENCE_CASE === undefined ? null : Number(process.env.SEARCH_EQUIVALENCE_CASE);
+const caseCount = Number(process.env.SEARCH_EQUIVALENCE_CASES ?? 1000);
+const casesPerTest = 100;
+
+/** Rate limits are not a search rule; the plain search has none, so the tuned one is measured without. */
+class NoRateLimit extends RateCounter {
+  override hit(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** Places people are spread around: a city, the equator, the far north, the antimeridian (no wrap either side). */
+const centres: [number, number][] = [
+  [55.7558, 37.6173],
+  [0.3, -78.5],
+  [69.65, 18.95],
+  [-33.87, 151.2],
+  [-17.7, 179.97],
+];
+
+const genders: Gender[] = ['Female', 'Male', 'Other'];
+const preferences: PreferredGender[] = ['Male', 'Female', 'Any'];
+
+type At = { latitude: number; longitude: number } | null;
+
+/** `km` kilometres from a point in a random direction, snapped to the grid as the API stores it. */
+function near(rng: Fuzzer, from: [number, number], km: number): At {
+  const bearing = rng.next() * 2 * Math.PI;
+  const latitude = Math.max(-89, Math.min(89, from[0] + (km * Math.cos(bearing)) / 111.2));
+  const longitude = from[1] + (km * Math.sin(bearing)) / (111.2 * Math.max(Math.cos((from[0] * Math.PI) / 180), 0.05));
+  return snapCoordinates(latitude, longitude);
+}
+
+/** Unlocated, in the viewer's own grid cell, a walk away, a few hours' drive, or anywhere on Earth. */
+function position(rng: Fuzzer, viewer: [number, number]): At {
+  const kind = rng.next();
+  if (kind < 0.08) return null;
+  if (kind < 0.25) return snapCoordinates(viewer[0], viewer[1]);
+  if (kind < 0.65) return near(rng, viewer, rng.next() * 8);
+  if (kind < 0.93) return near(rng, viewer, rng.next() * 300);
+  return snapCoordinates(rng.next() * 160 - 80, rng.next() * 360 - 180);
+}
+
+function randomAge(rng: Fuzzer): number {
+  return rng.chance(0.1) ? rng.pick([18, 100]) : 18 + rng.int(35);
+}
+
+function randomQuery(rng: Fuzzer): Omit<SearchQuery, 'exclude'> {
+  const ageMin = rng.chance(0.5) ? 18 : 18 + rng.int(30);
+  const ageMax = rng.chance(0.5) ? 100 : Math.min(100, ageMin + rng.int(25));
+  return { ageMin, ageMax, gender: rng.pick(['Any', 'Any', 'Male', 'Female'] as const) };
+}
+
+/** One case: a world of its own (everything before it deleted), a viewer and a session. */
+class Case {
+  private readonly rng: Fuzzer;
+  private readonly clock = new TestClock();
+  private readonly tuned: SearchService;
+  private readonly plain: PlainSearch;
+  /** Ids are the case's own (profiles offset from users, so mixing the two up shows), and replay alike. */
+  private nextUser: number;
+  private readonly profiles: number[] = [];
+  private readonly log: string[] = [];
+  private viewerUser = 0;
+  private viewerProfile = 0;
+  private viewerAt: [number, number] = [0, 0];
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+    private readonly caseNo: number,
+  ) {
+    this.rng = new Fuzzer((Math.imul(seed, 1_000_003) + caseNo * 7919) >>> 0);
+    this.tuned = new SearchService(db, this.clock, new NoRateLimit(db, this.clock));
+    this.plain = new PlainSearch(db, this.clock);
+    this.nextUser = caseNo * 1000 + 1;
+  }
+
+  async run(): Promise<number> {
+    const rng = this.rng;
+    // Truncated on PostgreSQL: deleted rows (and the dead versions every ageing leaves) would pile up
+    // faster than autovacuum clears them and slow each case down.
+    if (this.dialect === 'postgres') await sql`truncate table swipes, blocks, photos, profiles, users cascade`.execute(this.db);
+    else for (const table of ['swipes', 'blocks', 'photos', 'profiles', 'users'] as const) await this.db.deleteFrom(table).execute();
+    const centre = rng.pick(centres);
+    this.viewerAt = [centre[0] + (rng.next() - 0.5) * 0.1, centre[1] + (rng.next() - 0.5) * 0.1];
+    const viewerPosition = rng.chance(0.9) ? snapCoordinates(this.viewerAt[0], this.viewerAt[1]) : null;
+    const withProfile = !rng.chance(0.02);
+    const viewer = await this.addPeople([{ at: viewerPosition, verified: true, banned: false, held: false, privateMode: rng.chance(0.1) }], withProfile);
+    this.viewerUser = viewer.users[0] ?? 0;
+    this.viewerProfile = viewer.profiles[0] ?? 0;
+    const count = 4 + rng.int(56);
+    const others = await this.addPeople(Array.from({ length: count }, () => this.randomPerson()), true);
+    this.profiles.push(...others.profiles);
+    if (withProfile) await this.priorSwipes();
+    this.log.push(`world: viewer user ${this.viewerUser} profile ${this.viewerProfile} at ${JSON.stringify(viewerPosition)}, ${count} others`);
+    await this.ageChanges();
+
+    let filter = randomQuery(rng);
+    let held: number[] = [];
+    const steps = 2 + rng.int(10);
+    let compared = 0;
+    for (let step = 0; step < steps; step++) {
+      if (step > 0 && rng.chance(0.3)) await this.mutate();
+      if (rng.chance(0.05)) {
+        // A new filter: the app drops the cards it holds.
+        filter = randomQuery(rng);
+        held = [];
+      }
+      const query: SearchQuery = { ...filter, exclude: [...held] };
+      const tunedAnswer = await this.tuned.next(this.viewerUser, query);
+      const plainAnswer = await this.plain.next(this.viewerUser, query);
+      compared += 1;
+      this.log.push(`search ${JSON.stringify(query)} -> plain ${typeof plainAnswer === 'object' ? (plainAnswer?.profile_id ?? null) : plainAnswer}`);
+      expect(tunedAnswer, `seed ${seed}, case ${this.caseNo}, search ${compared}; replay with SEARCH_EQUIVALENCE_SEED=${seed} SEARCH_EQUIVALENCE_CASE=${this.caseNo}\n${this.log.join('\n')}`).toEqual(plainAnswer);
+      await this.ageChanges();
+      if (plainAnswer === 'no_profile') break;
+      if (plainAnswer === null) continue;
+      held.push(plainAnswer.profile_id);
+      // The app shows one card and prefetches the next; the one on screen is swiped.
+      if (held.length === 2 || rng.chance(0.5)) {
+        const shown = held.shift();
+        if (shown !== undefined) await this.swipe(shown);
+      }
+      // Now and then the app restarts and forgets what it held, unswiped.
+      if (rng.chance(0.05)) held = [];
+    }
+    return compared;
+  }
+
+  private randomPerson() {
+    const rng = this.rng;
+    return {
+      at: position(rng, this.viewerAt),
+      verified: !rng.chance(0.08),
+      banned: rng.chance(0.05),
+      held: rng.chance(0.05),
+      privateMode: rng.chance(0.12),
+    };
+  }
+
+  /** People written in bulk (a user, maybe a profile, 0–2 photos each), with random gender, age and premium. */
+  private async addPeople(people: { at: At; verified: boolean; banned: boolean; held: boolean; privateMode: boolean }[], withProfiles: boolean) {
+    const rng = this.rng;
+    const now = this.clock.now();
+    const day = 86_400_000;
+    const users = people.map((p) => {
+      const id = this.nextUser++;
+      const premium = rng.next();
+      return {
+        id,
+        email: `case${this.caseNo}-${id}@example.com`,
+        password_hash: null,
+        language: 'ru' as const,
+        verified_at: p.verified ? now.toISOString() : null,
+        banned_at: p.banned ? now.toISOString() : null,
+        created_at: now.toISOString(),
+        // Active premium, one that ended, or none.
+        premium_until: premium < 0.2 ? new Date(now.getTime() + 30 * day).toISOString() : premium < 0.25 ? new Date(now.getTime() - day).toISOString() : null,
+      };
+    });
+    await this.db.insertInto('users').values(users).execute();
+    if (!withProfiles) return { users: users.map((u) => u.id), profiles: [] };
+    const profiles = people.map((p, i) => {
+      const userId = users[i]?.id ?? 0;
+      const gender = rng.chance(0.1) ? 'Other' : rng.pick(genders);
+      return {
+        id: userId + 500,
+        user_id: userId,
+        name: `Person ${userId}`,
+        age: randomAge(rng),
+        gender,
+        preferred_gender: rng.chance(0.4) ? 'Any' : rng.pick(preferences),
+        bio: `Bio ${userId}`,
+        city: rng.pick(['Москва', 'Quito', 'Tromsø', '']),
+        latitude: p.at?.latitude ?? null,
+        longitude: p.at?.longitude ?? null,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+        private_mode: p.privateMode ? 1 : 0,
+        held_at: p.held ? now.toISOString() : null,
+      };
+    });
+    await this.db.insertInto('profiles').values(profiles).execute();
+    const photos = profiles.flatMap((p) =>
+      Array.from({ length: rng.int(3) }, (_, i) => ({ profile_id: p.id, file_name: `p${p.id}-${i}.jpg`, blur_name: `b${p.id}-${i}.jpg`, position: i, created_at: now.toISOString() })),
+    );
+    if (photos.length) await this.db.insertInto('photos').values(photos).execute();
+    return { users: users.map((u) => u.id), profiles: profiles.map((p) => p.id) };
+  }
+
+  /** Swipes and blocks from before the session, both ways, and some among the others (which must not matter). */
+  private async priorSwipes(): Promise<void> {
+    const rng = this.rng;
+    const at = this.clock.now().toISOString();
+    const swipes: { swiper_id: number; target_id: number; liked: number; created_at: string }[] = [];
+    const blocks: { blocker_id: number; blocked_id: number; created_at: string }[] = [];
+    for (const id of this.profiles) {
+      if (rng.chance(0.15)) swipes.push({ swiper_id: this.viewerProfile, target_id: id, liked: rng.chance(0.5) ? 1 : 0, created_at: at });
+      if (rng.chance(0.25)) swipes.push({ swiper_id: id, target_id: this.viewerProfile, liked: rng.chance(0.7) ? 1 : 0, created_at: at });
+      const other = rng.pick(this.profiles);
+      if (other !== id && rng.chance(0.2)) swipes.push({ swiper_id: id, target_id: other, liked: 1, created_at: at });
+      const block = rng.next();
+      if (block < 0.05) blocks.push({ blocker_id: this.viewerProfile, blocked_id: id, created_at: at });
+      else if (block < 0.1) blocks.push({ blocker_id: id, blocked_id: this.viewerProfile, created_at: at });
+    }
+    const unique = [...new Map(swipes.map((s) => [`${s.swiper_id}:${s.target_id}`, s])).values()];
+    if (unique.length) await this.db.insertInto('swipes').values(unique).execute();
+    if (blocks.length) await this.db.insertInto('blocks').values(blocks).execute();
+  }
+
+  /**
+   * Every profile as last changed two hours ago and the viewer's an hour ago, so the tuned search's next
+   * watermark lies well after them (beyond its slack) and it learns of a change only through a trigger.
+   */
+  private async ageChanges(): Promise<void> {
+    const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+    await this.db.updateTable('profiles').set({ search_changed_at: ago(2) }).execute();
+    await this.db.updateTable('profiles').set({ search_changed_at: ago(1) }).where('id', '=', this.viewerProfile).execute();
+  }
+
+  /** The viewer swipes the card on screen; the tuned search is told, as SwipeService does, unless the swipe came through another process. */
+  private async swipe(target: number): Promise<void> {
+    const liked = this.rng.chance(0.5) ? 1 : 0;
+    await this.db.insertInto('swipes').values({ swiper_id: this.viewerProfile, target_id: target, liked, created_at: this.clock.now().toISOString() }).execute();
+    if (this.rng.chance(0.8)) this.tuned.forget(this.viewerProfile, target);
+    this.log.push(`viewer ${liked ? 'likes' : 'dislikes'} ${target}`);
+  }
+
+  /** One change to the world between searches. */
+  private async mutate(): Promise<void> {
+    const rng = this.rng;
+    const db = this.db;
+    const now = this.clock.now().toISOString();
+    const someone = this.profiles.length ? rng.pick(this.profiles) : null;
+    const userOf = (profileId: number) => profileId - 500;
+    const kind = rng.int(10);
+    if (kind === 0 || someone === null) {
+      const added = await this.addPeople([{ ...this.randomPerson(), at: rng.chance(0.7) ? near(rng, this.viewerAt, rng.next() * 6) : position(rng, this.viewerAt) }], true);
+      this.profiles.push(...added.profiles);
+      this.log.push(`newcomer ${added.profiles.join()}`);
+    } else if (kind === 1) {
+      // Blocks change no stamp: a pooled person is re-checked against every rule before being shown.
+      const byViewer = rng.chance(0.5);
+      await db
+        .insertInto('blocks')
+        .values(byViewer ? { blocker_id: this.viewerProfile, blocked_id: someone, created_at: now } : { blocker_id: someone, blocked_id: this.viewerProfile, created_at: now })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      if (byViewer && rng.chance(0.8)) this.tuned.forget(this.viewerProfile, someone);
+      this.log.push(byViewer ? `viewer blocks ${someone}` : `${someone} blocks viewer`);
+    } else if (kind === 2) {
+      const privateMode = rng.chance(0.5) ? 1 : 0;
+      await db.updateTable('profiles').set({ private_mode: privateMode }).where('id', '=', someone).execute();
+      this.log.push(`${someone} private ${privateMode}`);
+    } else if (kind === 3) {
+      const banned = rng.chance(0.6);
+      await db.updateTable('users').set({ banned_at: banned ? now : null }).where('id', '=', userOf(someone)).execute();
+      this.log.push(`${someone} ${banned ? 'banned' : 'unbanned'}`);
+    } else if (kind === 4) {
+      const at = rng.chance(0.1) ? null : rng.chance(0.7) ? near(rng, this.viewerAt, rng.next() * 6) : position(rng, this.viewerAt);
+      await db.updateTable('profiles').set({ latitude: at?.latitude ?? null, longitude: at?.longitude ?? null }).where('id', '=', someone).execute();
+      this.log.push(`${someone} moves to ${JSON.stringify(at)}`);
+    } else if (kind === 5) {
+      const held = rng.chance(0.5);
+      await db.updateTable('profiles').set({ held_at: held ? now : null }).where('id', '=', someone).execute();
+      this.log.push(`${someone} ${held ? 'held' : 'released'}`);
+    } else if (kind === 6) {
+      const verified = rng.chance(0.7);
+      await db.updateTable('users').set({ verified_at: verified ? now : null }).where('id', '=', userOf(someone)).execute();
+      this.log.push(`${someone} ${verified ? 'verified' : 'unverified'}`);
+    } else if (kind === 7) {
+      const change = { age: randomAge(rng), gender: rng.pick(genders), preferred_gender: rng.pick(preferences) };
+      await db.updateTable('profiles').set(change).where('id', '=', someone).execute();
+      this.log.push(`${someone} now ${JSON.stringify(change)}`);
+    } else if (kind === 8) {
+      // Someone in private mode likes the viewer (which shows them to the viewer). A like from someone not
+      // in private mode would change only their boost, which the tuned pool does not re-read (plainSearch.ts).
+      const hidden = await db.selectFrom('profiles').select('id').where('private_mode', '=', 1).where('id', '!=', this.viewerProfile).execute();
+      const liker = hidden.length ? rng.pick(hidden).id : null;
+      if (liker !== null) {
+        await db
+          .insertInto('swipes')
+          .values({ swiper_id: liker, target_id: this.viewerProfile, liked: 1, created_at: now })
+          .onConflict((oc) => oc.columns(['swiper_id', 'target_id']).doUpdateSet({ liked: 1 }))
+          .execute();
+        this.log.push(`${liker} (private) likes viewer`);
+      }
+    } else {
+      // The viewer moves: another pool key, so the tuned search scans afresh.
+      const at = near(rng, this.viewerAt, rng.next() * 3);
+      await db.updateTable('profiles').set({ latitude: at?.latitude ?? null, longitude: at?.longitude ?? null }).where('id', '=', this.viewerProfile).execute();
+      this.log.push(`viewer moves to ${JSON.stringify(at)}`);
+    }
+    // A caller without a position has a pool that is not told about changes and lasts two minutes.
+    this.clock.advance(unplacedPoolTtlMs / 1000 + 1);
+  }
+}
+
+describe.each(testDialects())('the tuned search against the plain one on %s', (dialect) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  const first = onlyCase ?? 0;
+  const last = onlyCase ?? caseCount - 1;
+  for (let from = first; from <= last; from += casesPerTest) {
+    const to = Math.min(last, from + casesPerTest - 1);
+    it(`gives the same cards in the same order: cases ${from}–${to}`, async () => {
+      let compared = 0;
+      for (let n = from; n <= to; n++) compared += await new Case(database.db, dialect, n).run();
+      // Every case compared at least one search.
+      expect(compared).toBeGreaterThanOrEqual(to - from + 1);
+    }, 120_000);
+  }
+});
