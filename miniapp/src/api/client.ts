@@ -49,10 +49,7 @@ async function send<S extends z.ZodType>(
   const payload: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     const parsed = errorResponse.safeParse(payload);
-    // Only a live token session skips the CSRF check, so a stored token the server no longer accepts is
-    // answered csrf_failed on a POST: the same news as a 401.
-    const tokenRefused = token !== null && parsed.success && parsed.data.code === 'csrf_failed';
-    if (response.status === 401 || tokenRefused) for (const listener of unauthorizedListeners) listener();
+    noticeRefusal(response.status, parsed.success ? parsed.data.code : null, token !== null);
     if (parsed.success && parsed.data.code === 'csrf_failed' && !retried && !token) {
       await loadCsrfToken(true);
       return send(method, path, schema, body, true);
@@ -66,6 +63,15 @@ async function send<S extends z.ZodType>(
 }
 
 const unauthorizedListeners = new Set<() => void>();
+
+/**
+ * Tells the listeners when an answer says the session is gone (uploads, sent outside `send`, too): a 401,
+ * or csrf_failed to a request sent with a token, since only a live token session skips the CSRF check
+ * and a stored token the server no longer accepts is answered so on a POST.
+ */
+export function noticeRefusal(status: number, code: string | null, sentToken: boolean): void {
+  if (status === 401 || (sentToken && code === 'csrf_failed')) for (const listener of unauthorizedListeners) listener();
+}
 
 /**
  * Called whenever the server answers 401 (the session ended: signed out elsewhere, expired, banned), so the

@@ -1,6 +1,6 @@
 import { errorResponse } from '@contract/errors.ts';
 import { readStored, storageKeys } from '../lib/storage.ts';
-import { ApiError, loadCsrfToken } from './client.ts';
+import { ApiError, loadCsrfToken, noticeRefusal } from './client.ts';
 
 /**
  * A multipart POST with upload progress (fetch cannot report it; XMLHttpRequest can), authenticated the
@@ -33,6 +33,7 @@ export async function uploadForm(path: string, form: FormData, onProgress: (frac
         return;
       }
       const parsed = errorResponse.safeParse(payload);
+      noticeRefusal(xhr.status, parsed.success ? parsed.data.code : null, token !== null);
       reject(parsed.success ? new ApiError(xhr.status, parsed.data.code, parsed.data.error, parsed.data.fields) : new ApiError(xhr.status, null, `HTTP ${xhr.status}`));
     };
     xhr.send(form);

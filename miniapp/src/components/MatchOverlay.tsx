@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useStartChat } from '../api/queries/chat.ts';
@@ -15,7 +16,8 @@ export function MatchOverlay({ profile, onClose }: { profile: { id: number; name
   const error = startChat.error ? errorText(t, startChat.error, 'app.errors.startChatFailed', 'app.errors.startChatError') : null;
   const photo = profile.photo?.split(',')[0];
 
-  platform().haptic('match');
+  // Once when the overlay appears, not on every render.
+  useEffect(() => platform().haptic('match'), []);
   return (
     <div className="match-overlay" role="dialog" aria-modal="true" aria-labelledby="match-title">
       <div className="match-card">

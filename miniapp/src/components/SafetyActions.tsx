@@ -21,9 +21,18 @@ export function SafetyActions({ profileId, name, onDone }: { profileId: number; 
   const busy = safety.isPending;
   const error = safety.error ? errorText(t, safety.error, 'app.safety.failed') : null;
 
+  // A block or report under way is never reset: that would detach it, and its success (leaving the
+  // screen) would never run. Its outcome waits for the sheet, closed meanwhile, to open again.
+  const forgetOutcome = () => {
+    if (!busy) safety.reset();
+  };
   const close = () => {
     setStep('closed');
-    safety.reset();
+    forgetOutcome();
+  };
+  const openMenu = () => {
+    forgetOutcome();
+    setStep('menu');
   };
 
   function run(action: SafetyAction) {
@@ -37,7 +46,7 @@ export function SafetyActions({ profileId, name, onDone }: { profileId: number; 
 
   return (
     <>
-      <button type="button" className="safety-button" onClick={() => setStep('menu')} aria-label={t('app.safety.open', { name })}>
+      <button type="button" className="safety-button" onClick={openMenu} aria-label={t('app.safety.open', { name })}>
         <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
           <circle cx="5" cy="12" r="2" fill="currentColor" />
           <circle cx="12" cy="12" r="2" fill="currentColor" />

@@ -3,6 +3,7 @@ import type { CurrentUserResponse } from '@contract/accounts.ts';
 import type { UserProfileSummary } from '@contract/profiles.ts';
 import { publicKeys, queryKeys } from '../api/queries/keys.ts';
 import { queryClient } from '../api/queryClient.ts';
+import { nextSessionGeneration } from '../api/sessionGeneration.ts';
 import { readStored, storageKeys, writeStored } from '../lib/storage.ts';
 import { platform } from '../platform/index.ts';
 
@@ -67,6 +68,7 @@ function forgetOtherSessionData(previous: Session, next: Session): void {
   const before = identity(previous);
   const after = identity(next);
   if (before === null || after === null || before === after) return;
+  nextSessionGeneration();
   queryClient.removeQueries({ predicate: (query) => !publicKeys.includes(String(query.queryKey[0])) });
 }
 

@@ -47,11 +47,32 @@ function withLatestPage(held: Conversation | undefined, page: MessagesResponse):
 }
 
 /**
+ * Messages that arrived while a conversation's first load was in flight (nothing held yet to add them to),
+ * laid into that load's answer: the page may have been read on the server before they were written.
+ */
+const arrivedWhileLoading = new WeakMap<QueryClient, Map<number, Message[]>>();
+
+function takeArrivedWhileLoading(client: QueryClient, conversationId: number): Message[] {
+  const waiting = arrivedWhileLoading.get(client);
+  const messages = waiting?.get(conversationId) ?? [];
+  waiting?.delete(conversationId);
+  return messages;
+}
+
+/**
  * Adds messages the cache does not hold yet (a sent message also comes back on the live stream; the copy
- * held first keeps its read mark). Only to a conversation already loaded: one never opened loads whole.
+ * held first keeps its read mark). Only to a conversation loaded or loading: one never opened loads whole.
  */
 export function addToConversation(client: QueryClient, conversationId: number, messages: Message[]): void {
-  client.setQueryData<Conversation>(queryKeys.conversation(conversationId), (held) => (held ? { ...held, messages: byId(messages, held.messages) } : held));
+  const key = queryKeys.conversation(conversationId);
+  const state = client.getQueryState<Conversation>(key);
+  if (state && state.data === undefined && state.fetchStatus === 'fetching') {
+    const waiting = arrivedWhileLoading.get(client) ?? new Map<number, Message[]>();
+    arrivedWhileLoading.set(client, waiting);
+    waiting.set(conversationId, [...(waiting.get(conversationId) ?? []), ...messages]);
+    return;
+  }
+  client.setQueryData<Conversation>(key, (held) => (held ? { ...held, messages: byId(messages, held.messages) } : held));
 }
 
 /** The other person read everything the caller sent in the conversation. */
@@ -75,7 +96,18 @@ export function useConversation(conversationId: number) {
   const key = queryKeys.conversation(conversationId);
   const query = useQuery({
     queryKey: key,
-    queryFn: async () => withLatestPage(client.getQueryData<Conversation>(key), await fetchPage(conversationId, defaultPageSize)),
+    queryFn: async () => {
+      try {
+        const page = await fetchPage(conversationId, defaultPageSize);
+        // The cache is read only now: what live events, a send or older pages added during the fetch stays.
+        const loaded = withLatestPage(client.getQueryData<Conversation>(key), page);
+        const arrived = takeArrivedWhileLoading(client, conversationId);
+        return arrived.length ? { ...loaded, messages: byId(arrived, loaded.messages) } : loaded;
+      } finally {
+        // After a failed load the retry reads them from the server.
+        takeArrivedWhileLoading(client, conversationId);
+      }
+    },
     refetchOnWindowFocus: true,
   });
   const [loadingOlder, setLoadingOlder] = useState(false);

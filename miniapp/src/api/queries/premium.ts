@@ -15,7 +15,7 @@ export function useSubscription() {
 
 /**
  * Creates the payment and opens it: Telegram's invoice sheet (which answers how it ended) or the payment
- * page (the web leaves for it). A paid invoice changes the subscription.
+ * page (the web leaves for it). A paid invoice changes the subscription, the plans and the likers list.
  */
 export function usePayment() {
   const client = useQueryClient();
@@ -27,7 +27,11 @@ export function usePayment() {
       return platform().openPayment(url);
     },
     onSuccess: (outcome) => {
-      if (outcome === 'paid') void client.invalidateQueries({ queryKey: queryKeys.subscription() });
+      if (outcome !== 'paid') return;
+      // Premium shows who liked the caller; the plans (today the same for everyone) are read with the rest.
+      void client.invalidateQueries({ queryKey: queryKeys.subscription() });
+      void client.invalidateQueries({ queryKey: queryKeys.plans() });
+      void client.invalidateQueries({ queryKey: queryKeys.likers() });
     },
   });
 }

@@ -40,8 +40,9 @@ type Progress = (fraction: number) => void;
 const message = z.object({ message: z.string() });
 
 /** The user's own profile (`GET /api/profile`). */
-export function useOwnProfile() {
-  return useQuery({ queryKey: queryKeys.ownProfile(), queryFn: () => api.get('/api/profile', ownProfileResponse) });
+export function useOwnProfile({ fresh = false }: { fresh?: boolean } = {}) {
+  // `fresh`: read again on every mount whatever the cache holds, for a form to start from.
+  return useQuery({ queryKey: queryKeys.ownProfile(), queryFn: () => api.get('/api/profile', ownProfileResponse), refetchOnMount: fresh ? 'always' : true });
 }
 
 /** The place's name at a position (`POST /api/get_city`). */

@@ -3,6 +3,7 @@ import { settingsResponse, type SettingsChanges } from '@contract/discovery.ts';
 import type { GenderFilter } from '../../lib/constants.ts';
 import { api } from '../client.ts';
 import { queryClient } from '../queryClient.ts';
+import { sessionGeneration } from '../sessionGeneration.ts';
 import { queryKeys } from './keys.ts';
 
 const saveSettings = (changes: SettingsChanges) => api.post('/api/settings', settingsResponse, changes);
@@ -21,8 +22,17 @@ export function useSaveSettings() {
   });
 }
 
-/** The gender preference the server last confirmed in this page's life (saved once, not per search). */
-let syncedGender: GenderFilter | null = null;
+/** A gender preference and the session (api/sessionGeneration.ts) it is for. */
+interface GenderFor {
+  gender: GenderFilter;
+  generation: number;
+}
+
+/** The preference the server last confirmed, and the newest one asked for. */
+let synced: GenderFor | null = null;
+let wanted: GenderFor | null = null;
+/** One POST at a time, so the server ends on the newest choice however fast the taps come. */
+let sending = false;
 
 /**
  * The deck's gender filter is also who the user wants to be shown to (others' reciprocal rule reads it),
@@ -31,12 +41,30 @@ let syncedGender: GenderFilter | null = null;
  * any screen's life (the deck's start, a tap in the menu), hence the shared client rather than a hook.
  */
 export async function syncGender(gender: GenderFilter): Promise<void> {
-  if (syncedGender === gender) return;
+  wanted = { gender, generation: sessionGeneration() };
+  // The POST under way sends this one after it.
+  if (sending) return;
+  sending = true;
   try {
-    const saved = await saveSettings({ preferred_gender: gender });
-    syncedGender = saved.preferred_gender;
-    queryClient.setQueryData(queryKeys.settings(), saved);
-  } catch {
-    syncedGender = null;
+    for (;;) {
+      const target: GenderFor = wanted;
+      // Asked for by someone signed in before: whoever is signed in now asks for their own.
+      if (target.generation !== sessionGeneration()) return;
+      if (synced?.generation === target.generation && synced.gender === target.gender) return;
+      try {
+        const saved = await saveSettings({ preferred_gender: target.gender });
+        // An answer for someone no longer signed in stays out of the new user's cache.
+        if (target.generation !== sessionGeneration()) continue;
+        synced = { gender: saved.preferred_gender, generation: target.generation };
+        queryClient.setQueryData(queryKeys.settings(), saved);
+        // A newer choice came meanwhile: the loop sends it unless the answer already matches it.
+        if (wanted === target) return;
+      } catch {
+        synced = null;
+        if (wanted === target) return;
+      }
+    }
+  } finally {
+    sending = false;
   }
 }

@@ -45,6 +45,8 @@ export default function VerifyScreen() {
     verify.mutate(code.trim(), { onSuccess: () => void refresh(() => void navigate('/search', { replace: true })) });
   }
 
+  // Not while a code is being checked (the button is disabled then): the reset would detach the check,
+  // and its success (the session read again, on to the deck) would never run.
   function resend() {
     verify.reset();
     setSecondsLeft(resendCountdownSeconds);
@@ -80,7 +82,7 @@ export default function VerifyScreen() {
           {busy ? t('app.common.wait') : t('app.verify.submit')}
         </button>
       </form>
-      <button type="button" className="button secondary block" disabled={secondsLeft > 0} onClick={resend}>
+      <button type="button" className="button secondary block" disabled={secondsLeft > 0 || busy} onClick={resend}>
         {secondsLeft > 0 ? t('app.verify.resendIn', { seconds: secondsLeft }) : t('app.verify.resend')}
       </button>
     </div>

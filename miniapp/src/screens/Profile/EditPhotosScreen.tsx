@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { maxPhotos, type OwnProfileResponse } from '@contract/profiles.ts';
 import { useEditPhotos, useOwnProfile } from '../../api/queries/profiles.ts';
-import { ErrorLine, QueryView } from '../../components/States.tsx';
+import { ErrorLine, Loading, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { photoUrl } from '../../lib/photos.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
@@ -13,7 +13,9 @@ import './Profile.css';
 
 /** `/edit_photo` (also `/Foto`, `/cropImage`): add (cropped), remove and reorder photos; at least one stays. */
 export default function EditPhotosScreen() {
-  const profile = useOwnProfile();
+  const profile = useOwnProfile({ fresh: true });
+  // The form copies the profile once: from the copy read now, not a cached one that may be out of date.
+  if (!profile.isFetchedAfterMount) return <Loading />;
   return (
     <QueryView query={profile} failedKey="app.errors.fetchProfileData">
       {(data) => <PhotoEditor profile={data} />}

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import type { OwnProfileResponse } from '@contract/profiles.ts';
 import { genders, maxAge, maxBioLength, maxNameLength, minAge } from '@contract/profiles.ts';
 import { useCityCheck, useEditProfile, useOwnProfile } from '../../api/queries/profiles.ts';
-import { ErrorLine, QueryView } from '../../components/States.tsx';
+import { ErrorLine, Loading, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { locateErrorText, useLocate } from '../../lib/locate.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
@@ -16,7 +16,9 @@ import './Profile.css';
  * the position search measures from always matches the city shown.
  */
 export default function EditProfileScreen() {
-  const profile = useOwnProfile();
+  const profile = useOwnProfile({ fresh: true });
+  // The form copies the profile once: from the copy read now, not a cached one that may be out of date.
+  if (!profile.isFetchedAfterMount) return <Loading />;
   return (
     <QueryView query={profile} failedKey="app.errors.fetchProfileData">
       {(data) => <EditForm profile={data} />}
