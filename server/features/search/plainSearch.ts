@@ -6,6 +6,7 @@ import { listPhotoNames } from '../profiles/repository.ts';
 import type { CardSearch } from './cardSearch.ts';
 import { flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
 import { likedYouBoostKm, premiumBoostKm, searchBoxSteps } from './rules.ts';
+import type { CandidateRow } from './candidates.ts';
 
 /**
  * The search written out plainly, as the correctness oracle for SearchService (searchEquivalence.test.ts):
@@ -124,18 +125,8 @@ export class PlainSearch implements CardSearch {
   }
 }
 
-interface Candidate {
-  id: number;
-  name: string;
-  age: number;
-  city: string;
-  gender: Gender;
-  bio: string;
-  latitude: number | null;
-  longitude: number | null;
-  premium_until: string | null;
-  liked_me: unknown;
-}
+/** A candidate row, shaped as the tuned search's (only the type is shared, never its query). */
+type Candidate = CandidateRow;
 
 /** The box a step searches: `step` degrees of latitude either way, and the same ground distance in longitude. */
 function insideBox(point: Point, step: number, c: Candidate): boolean {
