@@ -44,7 +44,15 @@ export const importBoundaries = [
     rules: {
       'import-x/no-restricted-paths': [
         'error',
-        { zones: [{ target: './db', from: ['./server', './bot', './miniapp', './scripts', './locales'], message: 'db imports nothing of ours (DESIGN.md section 2).' }] },
+        {
+          zones: [
+            {
+              target: './db',
+              from: ['./server', './bot', './miniapp', './scripts', './locales'],
+              message: 'db imports nothing of ours (DESIGN.md section 2).',
+            },
+          ],
+        },
       ],
     },
   },
@@ -56,7 +64,11 @@ export const importBoundaries = [
         'error',
         {
           zones: [
-            { target: './server', from: './bot', message: 'The server never imports bot/: the composition root (server/main.ts) passes the bot what it needs.' },
+            {
+              target: './server',
+              from: './bot',
+              message: 'The server never imports bot/: the composition root (server/main.ts) passes the bot what it needs.',
+            },
             // Globs rather than './server' with an exception, which lets through a file inside the `from` zone.
             { target: './server/contract', from: ['./server/{features,http,mail,test,assets}/**/*', './server/*.ts'], message: onlyContract },
             { target: './server/contract', from: ['./db', './miniapp', './scripts'], message: onlyContract },

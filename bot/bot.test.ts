@@ -62,8 +62,7 @@ describe.each(testDialects())('the bot on %s', (dialect) => {
     telegram.calls.length = 0;
   });
 
-  const userRow = (telegramId: number) =>
-    database.db.selectFrom('users').selectAll().where('telegram_id', '=', String(telegramId)).executeTakeFirstOrThrow();
+  const userRow = (telegramId: number) => database.db.selectFrom('users').selectAll().where('telegram_id', '=', String(telegramId)).executeTakeFirstOrThrow();
 
   it('/start greets in Russian with a web_app button to PUBLIC_URL and records that the user started the bot', async () => {
     const user = newUser('ru');

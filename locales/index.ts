@@ -14,11 +14,16 @@ export function languageFromAcceptLanguage(header: string | undefined): Language
     .split(',')
     .map((part) => {
       const [tag = '', ...params] = part.trim().split(';');
-      const q = Number(params.find((p) => p.trim().startsWith('q='))?.trim().slice(2) ?? '1');
+      const q = Number(
+        params
+          .find((p) => p.trim().startsWith('q='))
+          ?.trim()
+          .slice(2) ?? '1',
+      );
       return { base: tag.trim().toLowerCase().split('-')[0] ?? '', q: Number.isFinite(q) ? q : 0 };
     })
     .sort((a, b) => b.q - a.q);
-  return ranked.find((r) => isLanguage(r.base))?.base as Language | undefined ?? defaultLanguage;
+  return (ranked.find((r) => isLanguage(r.base))?.base as Language | undefined) ?? defaultLanguage;
 }
 
 const server = i18next.createInstance();

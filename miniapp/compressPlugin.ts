@@ -32,7 +32,10 @@ export function compressPlugin(): Plugin {
       for (const file of filesUnder(outDir)) {
         if (!compressible.has(path.extname(file)) || statSync(file).size < minBytes) continue;
         const source = readFileSync(file);
-        writeFileSync(`${file}.br`, brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length } }));
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length } }),
+        );
         writeFileSync(`${file}.gz`, gzipSync(source, { level: 9 }));
       }
     },

@@ -44,7 +44,11 @@ export default defineConfig({
             // contract with zod.
             { name: 'api', test: /node_modules[\\/]zod[\\/]|server[\\/]contract[\\/]|miniapp[\\/]src[\\/]api[\\/]/, priority: 2 },
             // Signing in and signing up share the Google and Telegram buttons.
-            { name: 'signIn', test: /src[\\/]screens[\\/]Auth[\\/](Login|Register)Screen\.tsx$|src[\\/]components[\\/]ExternalSignIn\.tsx$|src[\\/]platform[\\/]telegramLogin\.ts$/, priority: 1 },
+            {
+              name: 'signIn',
+              test: /src[\\/]screens[\\/]Auth[\\/](Login|Register)Screen\.tsx$|src[\\/]components[\\/]ExternalSignIn\.tsx$|src[\\/]platform[\\/]telegramLogin\.ts$/,
+              priority: 1,
+            },
             // The deck with its card, buttons and match dialog (also what /training and a liker's
             // profile use of it).
             {

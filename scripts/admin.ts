@@ -23,7 +23,9 @@ import { createLogger } from '../server/logger.ts';
 
 const [command = '', ...args] = process.argv.slice(2);
 const usage = () => {
-  console.error('usage: npm run admin -- reports | dismiss <id> | ban-report <id> | ban <user> | unban <user> | grant-premium <user> <days> | refund <paymentId> | flags | resolve-flag <id> | stats [days]');
+  console.error(
+    'usage: npm run admin -- reports | dismiss <id> | ban-report <id> | ban <user> | unban <user> | grant-premium <user> <days> | refund <paymentId> | flags | resolve-flag <id> | stats [days]',
+  );
   process.exit(64);
 };
 const idArg = (value: string | undefined): number => {

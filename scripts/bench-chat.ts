@@ -42,11 +42,26 @@ async function person(i: number): Promise<{ profileId: number; userId: number; c
     .executeTakeFirstOrThrow();
   const profile = await db
     .insertInto('profiles')
-    .values({ user_id: user.id, name: `P${i}`, age: 30, gender: i % 2 ? 'Male' : 'Female', preferred_gender: 'Any', bio: '', city: '', latitude: 55.75, longitude: 37.61, created_at: now, updated_at: now })
+    .values({
+      user_id: user.id,
+      name: `P${i}`,
+      age: 30,
+      gender: i % 2 ? 'Male' : 'Female',
+      preferred_gender: 'Any',
+      bio: '',
+      city: '',
+      latitude: 55.75,
+      longitude: 37.61,
+      created_at: now,
+      updated_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const sessionId = newSessionId();
-  await db.insertInto('sessions').values({ id_hash: hashSessionId(sessionId), user_id: user.id, created_at: now, expires_at: later }).execute();
+  await db
+    .insertInto('sessions')
+    .values({ id_hash: hashSessionId(sessionId), user_id: user.id, created_at: now, expires_at: later })
+    .execute();
   return { profileId: profile.id, userId: user.id, cookie: `iskra_session=${sessionId}` };
 }
 
@@ -57,10 +72,22 @@ const match = await db
   .values({ profile_low: sender.profileId, profile_high: receiver.profileId, created_at: now, unmatched_at: null })
   .returning('id')
   .executeTakeFirstOrThrow();
-const conversation = await db.insertInto('conversations').values({ match_id: match.id, created_at: now, last_message_at: now }).returning('id').executeTakeFirstOrThrow();
+const conversation = await db
+  .insertInto('conversations')
+  .values({ match_id: match.id, created_at: now, last_message_at: now })
+  .returning('id')
+  .executeTakeFirstOrThrow();
 await db
   .insertInto('messages')
-  .values(Array.from({ length: 1000 }, (_, i) => ({ conversation_id: conversation.id, sender_id: i % 2 ? sender.profileId : receiver.profileId, content: `message number ${i} with some ordinary text`, created_at: now, read_at: now })))
+  .values(
+    Array.from({ length: 1000 }, (_, i) => ({
+      conversation_id: conversation.id,
+      sender_id: i % 2 ? sender.profileId : receiver.profileId,
+      content: `message number ${i} with some ordinary text`,
+      created_at: now,
+      read_at: now,
+    })),
+  )
   .execute();
 
 console.log(`\nChat: one conversation of 1,000 messages; ${idleStreams} idle event streams`);
@@ -99,7 +126,12 @@ for (let i = 0; i < 10; i++) {
               match_id: (
                 await db
                   .insertInto('matches')
-                  .values({ profile_low: Math.min(other.profileId, receiver.profileId), profile_high: Math.max(other.profileId, receiver.profileId), created_at: now, unmatched_at: null })
+                  .values({
+                    profile_low: Math.min(other.profileId, receiver.profileId),
+                    profile_high: Math.max(other.profileId, receiver.profileId),
+                    created_at: now,
+                    unmatched_at: null,
+                  })
                   .returning('id')
                   .executeTakeFirstOrThrow()
               ).id,

@@ -81,7 +81,9 @@ const searcherOf = (p: PersonRow): Searcher => ({
 });
 const people = (where: string, limit: number) =>
   raw
-    .prepare(`select p.id, p.user_id, p.age, p.gender, p.preferred_gender from profiles p join users u on u.id = p.user_id where u.banned_at is null and ${where} order by random() limit ${limit}`)
+    .prepare(
+      `select p.id, p.user_id, p.age, p.gender, p.preferred_gender from profiles p join users u on u.id = p.user_id where u.banned_at is null and ${where} order by random() limit ${limit}`,
+    )
     .all() as PersonRow[];
 const heavyIds = built.info.heavy;
 const normal = people(`p.id not in (${heavyIds.join(',')})`, 1000).map(searcherOf);
@@ -116,7 +118,11 @@ async function floorQuery(db: Kysely<Database>, s: Searcher) {
     .where('p.id', '!=', me.id)
     // The same shape as findCandidates, so both seek profiles_search the same way.
     .where('p.gender', 'in', s.query.gender === 'Any' ? ['Female', 'Male', 'Other'] : [s.query.gender])
-    .where('p.age', 'in', Array.from({ length: s.query.ageMax - s.query.ageMin + 1 }, (_, i) => s.query.ageMin + i))
+    .where(
+      'p.age',
+      'in',
+      Array.from({ length: s.query.ageMax - s.query.ageMin + 1 }, (_, i) => s.query.ageMin + i),
+    )
     .where('p.preferred_gender', 'in', me.gender === 'Other' ? ['Any'] : ['Any', me.gender])
     .where('u.verified_at', 'is not', null)
     .where('u.banned_at', 'is', null);

@@ -122,7 +122,9 @@ const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
 const entryFiles = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1] ?? '');
 // What the server sends: the brotli twin, or the file itself when it is too small to have one.
 const brotliBytes = (file: string) => readFileSync(path.join(dist, existsSync(path.join(dist, `${file}.br`)) ? `${file}.br` : file)).length;
-console.log(`${'Entry JS (index.html + modulepreloads), brotli'.padEnd(44)} ${kB(entryFiles.reduce((sum, f) => sum + brotliBytes(f), 0))} (${entryFiles.length} files)`);
+console.log(
+  `${'Entry JS (index.html + modulepreloads), brotli'.padEnd(44)} ${kB(entryFiles.reduce((sum, f) => sum + brotliBytes(f), 0))} (${entryFiles.length} files)`,
+);
 // One language's texts, fetched beside the entry (see miniapp/localesPlugin.ts); not JavaScript, but on the critical path.
 for (const m of html.matchAll(/(ru|en)=\/(assets\/locale-[^;"]+\.json)/g)) {
   console.log(`${`Dictionary ${m[1]} (preloaded by boot.js), brotli`.padEnd(44)} ${kB(brotliBytes(m[2] ?? ''))}`);

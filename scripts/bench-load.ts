@@ -167,13 +167,29 @@ async function seed(db: ReturnType<typeof openDatabase>['db'], url: string): Pro
     if (!a || !b) break;
     const [low, high] = [a.person.profileId, b.person.profileId].sort((x, y) => x - y);
     if (low === undefined || high === undefined) break;
-    const match = await db.insertInto('matches').values({ profile_low: low, profile_high: high, created_at: hourAgo, unmatched_at: null }).returning('id').executeTakeFirstOrThrow();
-    const conversation = await db.insertInto('conversations').values({ match_id: match.id, created_at: hourAgo, last_message_at: hourAgo }).returning('id').executeTakeFirstOrThrow();
+    const match = await db
+      .insertInto('matches')
+      .values({ profile_low: low, profile_high: high, created_at: hourAgo, unmatched_at: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const conversation = await db
+      .insertInto('conversations')
+      .values({ match_id: match.id, created_at: hourAgo, last_message_at: hourAgo })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     for (const side of [a, b]) {
       if (!side.premium) {
         await db
           .insertInto('messages')
-          .values(Array.from({ length: earlierMessages }, (_, n) => ({ conversation_id: conversation.id, sender_id: side.person.profileId, content: `earlier ${n}`, created_at: hourAgo, read_at: hourAgo })))
+          .values(
+            Array.from({ length: earlierMessages }, (_, n) => ({
+              conversation_id: conversation.id,
+              sender_id: side.person.profileId,
+              content: `earlier ${n}`,
+              created_at: hourAgo,
+              read_at: hourAgo,
+            })),
+          )
           .execute();
       }
     }
@@ -222,7 +238,9 @@ async function act(client: Client, everyone: Client[], stats: Map<Route, RouteSt
     case 'POST /api/like': {
       // Several at once, as from two tabs or a quick double swipe: the like limit must hold under a race.
       const targets = Array.from({ length: burst() }, () => everyone[Math.floor(Math.random() * everyone.length)]?.person.profileId ?? 0);
-      await Promise.all(targets.filter((t) => t !== client.person.profileId).map((target) => timed(s, () => browser.post('/api/like', { profile_id: target }))));
+      await Promise.all(
+        targets.filter((t) => t !== client.person.profileId).map((target) => timed(s, () => browser.post('/api/like', { profile_id: target }))),
+      );
       return;
     }
     case 'POST /api/conversations/:id/messages':
@@ -283,7 +301,11 @@ async function runOn(dialect: Dialect): Promise<void> {
   }
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    server = await startServer({ DATA_DIR: dataDir, SESSION_SECRET: 'load-bench-secret-load-bench-secret-0000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+    server = await startServer({
+      DATA_DIR: dataDir,
+      SESSION_SECRET: 'load-bench-secret-load-bench-secret-0000',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    });
     console.log(
       `\nLoad on ${dialect}: ${clientCount} clients (${Math.ceil(clientCount / premiumEvery)} premium), ${streamCount} event streams, ${seconds} s measured after a ${warmupSeconds} s warm-up, think time 0-${2 * thinkMs} ms`,
     );
@@ -308,7 +330,8 @@ async function runOn(dialect: Dialect): Promise<void> {
       streams.push(entry);
     }
 
-    const emptyStats = () => new Map<Route, RouteStats>(mix.map(([route]) => [route, { latencies: [], ok: 0, limited: 0, otherClientErrors: 0, serverErrors: 0, networkErrors: 0 }]));
+    const emptyStats = () =>
+      new Map<Route, RouteStats>(mix.map(([route]) => [route, { latencies: [], ok: 0, limited: 0, otherClientErrors: 0, serverErrors: 0, networkErrors: 0 }]));
     // The first seconds open hundreds of connections at once and warm the server up: run, but not counted.
     const warmupStats = emptyStats();
     const stats = emptyStats();
@@ -340,7 +363,9 @@ async function runOn(dialect: Dialect): Promise<void> {
     const serverCpu = (cpuSecondsOf(serverPid) ?? Number.NaN) - (serverCpuBefore ?? Number.NaN);
     const ownCpu = process.cpuUsage(ownCpuBefore);
 
-    console.log(`${'route'.padEnd(38)} ${'requests'.padStart(8)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'ok'.padStart(6)} ${'429'.padStart(6)} ${'4xx'.padStart(5)} ${'5xx'.padStart(5)} ${'net err'.padStart(7)}`);
+    console.log(
+      `${'route'.padEnd(38)} ${'requests'.padStart(8)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'ok'.padStart(6)} ${'429'.padStart(6)} ${'4xx'.padStart(5)} ${'5xx'.padStart(5)} ${'net err'.padStart(7)}`,
+    );
     for (const [route, s] of stats) {
       const sorted = [...s.latencies].sort((a, b) => a - b);
       console.log(
@@ -350,7 +375,10 @@ async function runOn(dialect: Dialect): Promise<void> {
     const open = streams.filter((s) => !s.ended).length;
     const events = streams.reduce((sum, s) => sum + s.client.events.length, 0);
     line('event streams', `${streams.length} opened, ${open} still open at the end, ${events} events received`);
-    line('CPU', `server ${serverCpu.toFixed(1)} s, load generator ${((ownCpu.user + ownCpu.system) / 1e6).toFixed(1)} s, over ${wall.toFixed(1)} s of wall time`);
+    line(
+      'CPU',
+      `server ${serverCpu.toFixed(1)} s, load generator ${((ownCpu.user + ownCpu.system) / 1e6).toFixed(1)} s, over ${wall.toFixed(1)} s of wall time`,
+    );
     line('server error log lines', String(server.errorLines()));
     for (const s of streams) s.client.close();
 

@@ -29,8 +29,24 @@ const geocoder = cityGeocoder();
 console.log(`${'city data set: load and index (once)'.padEnd(44)} ${(performance.now() - loadStart).toFixed(1)} ms, ${geocoder.cities.length} cities`);
 
 // What people type: names in both scripts, with the usual variations, and a few unknown ones.
-const names = ['Москва', 'санкт петербург', 'Екатеринбург', 'Королев', 'Moscow', 'St Petersburg', 'London', 'New York', 'Almaty', 'Нью-Йорк', 'Атлантида', 'Gotham'];
-summary('forward: city name → city', measure(20_000, (i) => geocoder.findByName(names[i % names.length] ?? '')));
+const names = [
+  'Москва',
+  'санкт петербург',
+  'Екатеринбург',
+  'Королев',
+  'Moscow',
+  'St Petersburg',
+  'London',
+  'New York',
+  'Almaty',
+  'Нью-Йорк',
+  'Атлантида',
+  'Gotham',
+];
+summary(
+  'forward: city name → city',
+  measure(20_000, (i) => geocoder.findByName(names[i % names.length] ?? '')),
+);
 
 // Points near real cities (each city's centre, moved ~10 km) and points anywhere on the globe.
 const cities = geocoder.cities;

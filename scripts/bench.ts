@@ -97,7 +97,9 @@ const burst = await Promise.all(
 );
 const rssAfter = process.memoryUsage().rss;
 summary('POST /api/login, 20 at once (queued by 2)', burst);
-console.log(`${'  RSS growth during the burst'.padEnd(44)} ${((rssAfter - rssBefore) / 1024 / 1024).toFixed(1)} MiB (RSS ${(rssAfter / 1024 / 1024).toFixed(0)} MiB)`);
+console.log(
+  `${'  RSS growth during the burst'.padEnd(44)} ${((rssAfter - rssBefore) / 1024 / 1024).toFixed(1)} MiB (RSS ${(rssAfter / 1024 / 1024).toFixed(0)} MiB)`,
+);
 
 async function measureGet(url: string, headers: Record<string, string>, count: number) {
   const samples: number[] = [];

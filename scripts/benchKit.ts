@@ -13,9 +13,7 @@ export function summary(name: string, samples: number[]): { p50: number; p99: nu
   const sorted = [...samples].sort((a, b) => a - b);
   const p50 = quantile(sorted, 0.5);
   const p99 = quantile(sorted, 0.99);
-  console.log(
-    `${name.padEnd(44)} n=${String(samples.length).padStart(5)}  p50 ${p50.toFixed(3).padStart(8)} ms  p99 ${p99.toFixed(3).padStart(8)} ms`,
-  );
+  console.log(`${name.padEnd(44)} n=${String(samples.length).padStart(5)}  p50 ${p50.toFixed(3).padStart(8)} ms  p99 ${p99.toFixed(3).padStart(8)} ms`);
   return { p50, p99 };
 }
 

@@ -90,7 +90,11 @@ const idSpace = 2 ** 20;
 const pack = (swiper: number, target: number, liked: boolean) => (swiper * idSpace + target) * 2 + (liked ? 1 : 0);
 
 /** The cached data set's file, building it first when it is missing or of another version. */
-export async function ensureDataSet(dir: string, size: DataSetSize = fullSize, log: (message: string) => void = () => {}): Promise<{ file: string; info: DataSetInfo; builtNow: boolean; seconds: number }> {
+export async function ensureDataSet(
+  dir: string,
+  size: DataSetSize = fullSize,
+  log: (message: string) => void = () => {},
+): Promise<{ file: string; info: DataSetInfo; builtNow: boolean; seconds: number }> {
   const file = path.join(dir, `discovery-v${dataSetVersion}-${size.profiles}.sqlite`);
   if (existsSync(file)) {
     const sqlite = new SQLite(file, { readonly: true });
@@ -154,7 +158,9 @@ function fill(file: string, size: DataSetSize): DataSetInfo {
     byCity[city]?.push(person);
   }
 
-  const insertUser = sqlite.prepare('insert into users (id, email, password_hash, language, verified_at, banned_at, created_at, premium_until) values (?, ?, null, ?, ?, ?, ?, ?)');
+  const insertUser = sqlite.prepare(
+    'insert into users (id, email, password_hash, language, verified_at, banned_at, created_at, premium_until) values (?, ?, null, ?, ?, ?, ?, ?)',
+  );
   const insertProfile = sqlite.prepare(
     'insert into profiles (id, user_id, name, age, gender, preferred_gender, bio, city, latitude, longitude, created_at, updated_at, private_mode, notifications) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)',
   );
@@ -202,10 +208,32 @@ function fill(file: string, size: DataSetSize): DataSetInfo {
     for (const p of people) {
       const banned = rnd() < 0.005;
       const premium = rnd() < 0.04;
-      insertUser.run(p.id, `bench${p.id}@example.com`, 'ru', iso(90 * day), banned ? iso(day) : null, iso(120 * day), premium ? new Date(started + 30 * day).toISOString() : null);
+      insertUser.run(
+        p.id,
+        `bench${p.id}@example.com`,
+        'ru',
+        iso(90 * day),
+        banned ? iso(day) : null,
+        iso(120 * day),
+        premium ? new Date(started + 30 * day).toISOString() : null,
+      );
       const name = pick(p.gender === 'Male' ? maleNames : p.gender === 'Female' ? femaleNames : [...maleNames, ...femaleNames]);
       const [cityName] = cities[p.city] as [string, number, number, number];
-      insertProfile.run(p.id, p.id, name, p.age, p.gender, p.preferred, `Привет! Я ${name}, люблю путешествия и кофе.`, cityName, p.latitude, p.longitude, iso(100 * day), iso(10 * day), rnd() < 0.03 ? 1 : 0);
+      insertProfile.run(
+        p.id,
+        p.id,
+        name,
+        p.age,
+        p.gender,
+        p.preferred,
+        `Привет! Я ${name}, люблю путешествия и кофе.`,
+        cityName,
+        p.latitude,
+        p.longitude,
+        iso(100 * day),
+        iso(10 * day),
+        rnd() < 0.03 ? 1 : 0,
+      );
       const hex = p.id.toString(16).padStart(31, '0');
       insertPhoto.run(p.id, p.id, `a${hex}.jpg`, iso(100 * day), `b${hex}.jpg`);
     }
@@ -223,7 +251,9 @@ function fill(file: string, size: DataSetSize): DataSetInfo {
       if (blocked !== blocker) insertBlock.run(blocker.id, blocked.id, iso(rnd() * 30 * day));
     }
     sqlite.exec('create table bench_info (key text primary key, value text not null)');
-    sqlite.prepare('insert into bench_info (key, value) values (?, ?)').run('info', JSON.stringify({ heavy: heavy.map((h) => h.id), builtAt: now.toISOString() } satisfies DataSetInfo));
+    sqlite
+      .prepare('insert into bench_info (key, value) values (?, ?)')
+      .run('info', JSON.stringify({ heavy: heavy.map((h) => h.id), builtAt: now.toISOString() } satisfies DataSetInfo));
   })();
   sqlite.pragma('journal_mode = WAL');
   sqlite.close();

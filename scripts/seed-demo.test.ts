@@ -21,7 +21,11 @@ describe('npm run demo seeding', () => {
 
     const { db } = openDatabase({ dataDir });
     try {
-      const profiles = await db.selectFrom('profiles').innerJoin('users', 'users.id', 'profiles.user_id').select(['users.email', 'users.verified_at', 'profiles.latitude']).execute();
+      const profiles = await db
+        .selectFrom('profiles')
+        .innerJoin('users', 'users.id', 'profiles.user_id')
+        .select(['users.email', 'users.verified_at', 'profiles.latitude'])
+        .execute();
       expect(profiles).toHaveLength(7);
       expect(profiles.every((p) => p.verified_at !== null && p.latitude !== null)).toBe(true);
       const demo = await db.selectFrom('users').select('password_hash').where('email', '=', 'demo@iskra.local').executeTakeFirstOrThrow();

@@ -38,8 +38,46 @@ const cities: DemoCity[] = [
   { ru: 'Нижний Новгород', en: 'Nizhny Novgorod', lat: 56.3269, lon: 44.0059, weight: 1 },
 ];
 const names: Record<'Male' | 'Female', string[]> = {
-  Female: ['Анна', 'Мария', 'Екатерина', 'Ольга', 'Дарья', 'Алиса', 'Полина', 'Софья', 'Вера', 'Ксения', 'Anna', 'Maria', 'Kate', 'Olga', 'Daria', 'Alice', 'Polina', 'Sofia'],
-  Male: ['Иван', 'Алексей', 'Дмитрий', 'Сергей', 'Максим', 'Артём', 'Никита', 'Павел', 'Егор', 'Михаил', 'Ivan', 'Alexey', 'Dmitry', 'Sergey', 'Max', 'Artem', 'Nikita', 'Pavel'],
+  Female: [
+    'Анна',
+    'Мария',
+    'Екатерина',
+    'Ольга',
+    'Дарья',
+    'Алиса',
+    'Полина',
+    'Софья',
+    'Вера',
+    'Ксения',
+    'Anna',
+    'Maria',
+    'Kate',
+    'Olga',
+    'Daria',
+    'Alice',
+    'Polina',
+    'Sofia',
+  ],
+  Male: [
+    'Иван',
+    'Алексей',
+    'Дмитрий',
+    'Сергей',
+    'Максим',
+    'Артём',
+    'Никита',
+    'Павел',
+    'Егор',
+    'Михаил',
+    'Ivan',
+    'Alexey',
+    'Dmitry',
+    'Sergey',
+    'Max',
+    'Artem',
+    'Nikita',
+    'Pavel',
+  ],
 };
 const bios = [
   'Люблю горы, кофе и долгие прогулки по городу.',
@@ -94,7 +132,14 @@ try {
     ];
     for (let i = 0; i < profileCount; i++) {
       const gender: 'Male' | 'Female' = next() < 0.5 ? 'Female' : 'Male';
-      people.push({ email: `demo-${i}@iskra.local`, password: null, gender, city: pick(weighted), name: pick(names[gender]), age: 18 + Math.floor(next() * 30) });
+      people.push({
+        email: `demo-${i}@iskra.local`,
+        password: null,
+        gender,
+        city: pick(weighted),
+        name: pick(names[gender]),
+        age: 18 + Math.floor(next() * 30),
+      });
     }
     for (const [index, person] of people.entries()) {
       const photoCount = 1 + Math.floor(next() * 3);

@@ -18,7 +18,14 @@ function startServer(dataDir: string, port: number) {
   let output = '';
   const child = spawn(tsx, ['server/main.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SESSION_SECRET: 'crash-test-secret-that-is-long-enough-0000', CRON: 'off' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SESSION_SECRET: 'crash-test-secret-that-is-long-enough-0000',
+      CRON: 'off',
+    },
   });
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -55,8 +62,16 @@ describe('a crash in the middle of a write burst (SQLite)', () => {
     for (let i = 0; i + 1 < people.length; i += 2) {
       const [a, b] = [people[i] as Person, people[i + 1] as Person];
       const now = new Date().toISOString();
-      const match = await handle.db.insertInto('matches').values({ profile_low: Math.min(a.profileId, b.profileId), profile_high: Math.max(a.profileId, b.profileId), created_at: now, unmatched_at: null }).returning('id').executeTakeFirstOrThrow();
-      const conversation = await handle.db.insertInto('conversations').values({ match_id: match.id, created_at: now, last_message_at: null }).returning('id').executeTakeFirstOrThrow();
+      const match = await handle.db
+        .insertInto('matches')
+        .values({ profile_low: Math.min(a.profileId, b.profileId), profile_high: Math.max(a.profileId, b.profileId), created_at: now, unmatched_at: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const conversation = await handle.db
+        .insertInto('conversations')
+        .values({ match_id: match.id, created_at: now, last_message_at: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       conversations.push({ id: conversation.id, sender: a }, { id: conversation.id, sender: b });
     }
     await handle.db.destroy();

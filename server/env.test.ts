@@ -7,7 +7,14 @@ import { EnvError, loadEnv, parseEnv } from './env.ts';
 describe('environment', () => {
   it('starts with safe defaults when nothing is set', () => {
     const env = parseEnv({});
-    expect(env).toMatchObject({ PORT: 8080, PUBLIC_URL: 'http://localhost:8080', DATA_DIR: './data', BOT_MODE: 'off', PAYMENT_PROVIDER: 'test', TRUST_PROXY: false });
+    expect(env).toMatchObject({
+      PORT: 8080,
+      PUBLIC_URL: 'http://localhost:8080',
+      DATA_DIR: './data',
+      BOT_MODE: 'off',
+      PAYMENT_PROVIDER: 'test',
+      TRUST_PROXY: false,
+    });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.SMTP_URL).toBeUndefined();
   });

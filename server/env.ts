@@ -11,51 +11,52 @@ const optionalString = z
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
-  PUBLIC_URL: httpUrl.default('http://localhost:8080'),
-  DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: optionalString.pipe(
-    z
-      .string()
-      .regex(/^(postgres(ql)?:\/\/|sqlite:)/, 'must start with postgres:// or sqlite:')
-      .optional(),
-  ),
-  SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-  SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
-  MAIL_FROM: z.string().default('Iskra <no-reply@localhost>'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z
-    .enum(['true', 'false', '1', '0', ''])
-    .default('false')
-    .transform((v) => v === 'true' || v === '1'),
-  // How many reverse proxies of ours stand in front, each appending the address it saw to X-Forwarded-For.
-  // Unset: 1 with TRUST_PROXY. Anything further left was written by the client and is not believed.
-  TRUST_PROXY_HOPS: optionalString.pipe(z.coerce.number<string | undefined>().int().min(1).max(10).optional()),
-  BOT_TOKEN: optionalString,
-  BOT_USERNAME: optionalString,
-  // Unset: polling when BOT_TOKEN is set, else off (see below).
-  BOT_MODE: optionalString.pipe(z.enum(['off', 'polling', 'webhook']).optional()),
-  TELEGRAM_API_ROOT: httpUrl.default('https://api.telegram.org'),
-  GOOGLE_CLIENT_ID: optionalString,
-  GOOGLE_JWKS_URL: httpUrl.default('https://www.googleapis.com/oauth2/v3/certs'),
-  // Unset: the built-in test checkout on http (development), and no web payments at all on https, since the
-  // test checkout grants premium for free; a public site must choose `test` explicitly (see below).
-  PAYMENT_PROVIDER: optionalString.pipe(z.enum(['test', 'yookassa', 'off']).optional()),
-  YOOKASSA_SHOP_ID: optionalString,
-  YOOKASSA_SECRET_KEY: optionalString,
-  YOOKASSA_API_URL: httpUrl.default('https://api.yookassa.ru/v3'),
-  YOOKASSA_ALLOWED_IPS: optionalString,
-  ADMIN_TELEGRAM_IDS: optionalString,
-  SUPPORT_EMAIL: optionalString,
-  SUPPORT_TELEGRAM: optionalString,
-  LEGAL_NAME: optionalString,
-  LEGAL_INN: optionalString,
-  LEGAL_OGRNIP: optionalString,
-  CRON: z.enum(['on', 'off']).default('on'),
-})
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default('0.0.0.0'),
+    PUBLIC_URL: httpUrl.default('http://localhost:8080'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^(postgres(ql)?:\/\/|sqlite:)/, 'must start with postgres:// or sqlite:')
+        .optional(),
+    ),
+    SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+    MAIL_FROM: z.string().default('Iskra <no-reply@localhost>'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: z
+      .enum(['true', 'false', '1', '0', ''])
+      .default('false')
+      .transform((v) => v === 'true' || v === '1'),
+    // How many reverse proxies of ours stand in front, each appending the address it saw to X-Forwarded-For.
+    // Unset: 1 with TRUST_PROXY. Anything further left was written by the client and is not believed.
+    TRUST_PROXY_HOPS: optionalString.pipe(z.coerce.number<string | undefined>().int().min(1).max(10).optional()),
+    BOT_TOKEN: optionalString,
+    BOT_USERNAME: optionalString,
+    // Unset: polling when BOT_TOKEN is set, else off (see below).
+    BOT_MODE: optionalString.pipe(z.enum(['off', 'polling', 'webhook']).optional()),
+    TELEGRAM_API_ROOT: httpUrl.default('https://api.telegram.org'),
+    GOOGLE_CLIENT_ID: optionalString,
+    GOOGLE_JWKS_URL: httpUrl.default('https://www.googleapis.com/oauth2/v3/certs'),
+    // Unset: the built-in test checkout on http (development), and no web payments at all on https, since the
+    // test checkout grants premium for free; a public site must choose `test` explicitly (see below).
+    PAYMENT_PROVIDER: optionalString.pipe(z.enum(['test', 'yookassa', 'off']).optional()),
+    YOOKASSA_SHOP_ID: optionalString,
+    YOOKASSA_SECRET_KEY: optionalString,
+    YOOKASSA_API_URL: httpUrl.default('https://api.yookassa.ru/v3'),
+    YOOKASSA_ALLOWED_IPS: optionalString,
+    ADMIN_TELEGRAM_IDS: optionalString,
+    SUPPORT_EMAIL: optionalString,
+    SUPPORT_TELEGRAM: optionalString,
+    LEGAL_NAME: optionalString,
+    LEGAL_INN: optionalString,
+    LEGAL_OGRNIP: optionalString,
+    CRON: z.enum(['on', 'off']).default('on'),
+  })
   .superRefine((env, ctx) => {
     if (env.TRUST_PROXY_HOPS !== undefined && !env.TRUST_PROXY) {
       ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY_HOPS'], message: 'has no effect without TRUST_PROXY=true' });

@@ -186,7 +186,24 @@ const matrixValues = (original: JunkValue): JunkValue[] => [
  * The matrix for multipart text fields, where every value is text: one of each kind (a field that passes
  * costs a photo re-encode, so the many values that read the same as text are left out).
  */
-const formValues: readonly string[] = ['', 'true', '["Fuzz"]', 'a'.repeat(1_000), 'x'.repeat(70_000), '\u0000', 'a\u0000b', '\u202eevil\u202c', '\u200b\u200d', 'NaN', 'Infinity', '-0', '2147483648', '1e309', '-1', deepJson(5_000, 'object').text];
+const formValues: readonly string[] = [
+  '',
+  'true',
+  '["Fuzz"]',
+  'a'.repeat(1_000),
+  'x'.repeat(70_000),
+  '\u0000',
+  'a\u0000b',
+  '\u202eevil\u202c',
+  '\u200b\u200d',
+  'NaN',
+  'Infinity',
+  '-0',
+  '2147483648',
+  '1e309',
+  '-1',
+  deepJson(5_000, 'object').text,
+];
 
 const queryString = (pairs: [string, string][]) => pairs.map(([k, v]) => `${encodeJunk(k)}=${encodeJunk(v)}`).join('&');
 
@@ -278,7 +295,10 @@ function mutationsFor(route: AppRoute, shape: RouteSeed, fuzzer: Fuzzer, smallJp
       return { body: `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}` };
     });
     for (const raw of junkJsonBodies) add(`raw body ${raw.slice(0, 40)}`, () => ({ body: raw }));
-    add('invalid UTF-8 body', () => ({ body: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xed, 0xa0, 0x80, 0x22, 0x7d]), headers: { 'Content-Type': 'application/json' } }));
+    add('invalid UTF-8 body', () => ({
+      body: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xed, 0xa0, 0x80, 0x22, 0x7d]),
+      headers: { 'Content-Type': 'application/json' },
+    }));
     for (const type of junkContentTypes) add(`content type ${type}`, () => ({ headers: { 'Content-Type': type } }));
     add('no content type', (s) => ({ body: new Uint8Array(Buffer.from(jsonText(s.body ?? {}))) }));
   }
@@ -315,7 +335,11 @@ function mutationsFor(route: AppRoute, shape: RouteSeed, fuzzer: Fuzzer, smallJp
     send('multipart deep payload', multipart([...fields({ ...form, payload: deepJson(5_000, 'object').text }), photo]));
     for (let i = 0; i < randomCases / 2; i++) {
       const junkFields = Object.fromEntries(Object.keys(form).map((k) => [k, fuzzer.chance(0.5) ? plainText(fuzzer.value()) : (form[k] ?? '')]));
-      const files = Array.from({ length: fuzzer.int(3) }, () => ({ ...photo, name: fuzzer.pick([...shape.fileFields ?? [], 'x']), filename: fuzzer.string().slice(0, 100) }));
+      const files = Array.from({ length: fuzzer.int(3) }, () => ({
+        ...photo,
+        name: fuzzer.pick([...(shape.fileFields ?? []), 'x']),
+        filename: fuzzer.string().slice(0, 100),
+      }));
       send(`multipart random #${i}`, multipart([...fields(junkFields), ...files]));
     }
   }
@@ -367,7 +391,19 @@ function mutationsFor(route: AppRoute, shape: RouteSeed, fuzzer: Fuzzer, smallJp
     if (fuzzer.chance(0.2)) {
       const header = fuzzer.pick(['Accept-Language', 'Last-Event-ID', 'Origin', 'X-Forwarded-For', 'Authorization']);
       // Header values travel as Latin-1 bytes: fetch refuses anything else, so junk here stays ASCII.
-      const value = fuzzer.pick(['', 'ru;q=NaN,*;q=1e999', 'xx-YY-zz'.repeat(200), '-1', '99999999999999999999', 'null', 'Bearer', 'Bearer x', 'Bearer a.b.c', 'http://evil.example', '1.1.1.1, ::1, junk']);
+      const value = fuzzer.pick([
+        '',
+        'ru;q=NaN,*;q=1e999',
+        'xx-YY-zz'.repeat(200),
+        '-1',
+        '99999999999999999999',
+        'null',
+        'Bearer',
+        'Bearer x',
+        'Bearer a.b.c',
+        'http://evil.example',
+        '1.1.1.1, ::1, junk',
+      ]);
       // A junk bearer would sign the member out (a bearer wins over the cookie); only visitors get one.
       if (header !== 'Authorization' || identity === 'anonymous') {
         draws.push((_, parts) => {
@@ -408,7 +444,8 @@ async function send(baseUrl: string, identity: Identity, c: Case): Promise<Outco
     if (!type.startsWith('application/json')) return { status: res.status, code: undefined, problem: `${res.status} as ${type}: ${text.slice(0, 200)}` };
     const body = JSON.parse(text) as { error?: unknown; code?: unknown };
     const code = typeof body.code === 'string' ? body.code : undefined;
-    if (typeof body.error !== 'string' || code === undefined) return { status: res.status, code, problem: `${res.status} without string error and code: ${text.slice(0, 200)}` };
+    if (typeof body.error !== 'string' || code === undefined)
+      return { status: res.status, code, problem: `${res.status} without string error and code: ${text.slice(0, 200)}` };
     return { status: res.status, code, problem: undefined };
   } catch (error) {
     return { status: 0, code: undefined, problem: `request failed: ${error instanceof Error ? error.message : String(error)}` };
@@ -450,7 +487,11 @@ describe.each(testDialects())('API fuzz on %s', (dialect) => {
         allowedRanges: new AddressRanges('127.0.0.1/32,::1/128'),
       },
     });
-    smallJpeg = new Uint8Array(await sharp({ create: { width: 64, height: 64, channels: 3, background: '#c07050' } }).jpeg().toBuffer());
+    smallJpeg = new Uint8Array(
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: '#c07050' } })
+        .jpeg()
+        .toBuffer(),
+    );
   });
   afterAll(async () => {
     await yookassaApp.close();
@@ -478,7 +519,13 @@ describe.each(testDialects())('API fuzz on %s', (dialect) => {
   it('reads every route from the routers', () => {
     const keys = app.routes.map(routeKey);
     expect(keys.length).toBeGreaterThanOrEqual(45);
-    for (const known of ['GET /api/search', 'POST /api/create_profile', 'GET /api/events', 'POST /api/conversations/:id/messages', 'GET /api/uploads/:filename']) {
+    for (const known of [
+      'GET /api/search',
+      'POST /api/create_profile',
+      'GET /api/events',
+      'POST /api/conversations/:id/messages',
+      'GET /api/uploads/:filename',
+    ]) {
       expect(keys).toContain(known);
     }
   });
@@ -508,7 +555,12 @@ describe.each(testDialects())('API fuzz on %s', (dialect) => {
     const now = app.clock.now().toISOString();
     if (actor) {
       const session = actor.browser.cookie('iskra_session') ?? '';
-      const live = await db.selectFrom('sessions').select('user_id').where('id_hash', '=', hashSessionId(session)).where('expires_at', '>', now).executeTakeFirst();
+      const live = await db
+        .selectFrom('sessions')
+        .select('user_id')
+        .where('id_hash', '=', hashSessionId(session))
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
       if (!live) return false;
       if (profileless) {
         await db.deleteFrom('profiles').where('user_id', '=', actor.userId).execute();
@@ -522,7 +574,12 @@ describe.each(testDialects())('API fuzz on %s', (dialect) => {
       }
     }
     const pair = [world.member.profileId, world.partner.profileId];
-    const match = await db.selectFrom('matches').select('unmatched_at').where('profile_low', '=', Math.min(...pair)).where('profile_high', '=', Math.max(...pair)).executeTakeFirst();
+    const match = await db
+      .selectFrom('matches')
+      .select('unmatched_at')
+      .where('profile_low', '=', Math.min(...pair))
+      .where('profile_high', '=', Math.max(...pair))
+      .executeTakeFirst();
     const block = await db.selectFrom('blocks').select('blocker_id').where('blocker_id', 'in', pair).where('blocked_id', 'in', pair).executeTakeFirst();
     const payment = await db.selectFrom('payments').select('status').where('id', '=', Number(world.payment.id)).executeTakeFirst();
     return match !== undefined && match.unmatched_at === null && block === undefined && payment?.status === 'pending';
@@ -552,7 +609,8 @@ describe.each(testDialects())('API fuzz on %s', (dialect) => {
           sent++;
           const tally = outcome.code ?? String(outcome.status);
           codes.set(tally, (codes.get(tally) ?? 0) + 1);
-          if (outcome.problem) problems.set(`${routeKey(route)} ${outcome.status}`, `${identityName} ${c.method} ${c.url.slice(0, 120)} [${c.label}]: ${outcome.problem}`);
+          if (outcome.problem)
+            problems.set(`${routeKey(route)} ${outcome.status}`, `${identityName} ${c.method} ${c.url.slice(0, 120)} [${c.label}]: ${outcome.problem}`);
           // A limit reached: the next day, so later cases are checked beyond the limit too.
           if (outcome.status === 429) app.clock.advance(24 * 3600);
           // A change that succeeded may have signed the member out, unmatched the pair or paid: start over.

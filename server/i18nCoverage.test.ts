@@ -30,7 +30,8 @@ describe('locales', () => {
     for (const file of sourceFiles(path.join(import.meta.dirname))) {
       const text = readFileSync(file, 'utf8');
       // Codes appear as the first argument of the error helpers or as `code: '...'`.
-      for (const match of text.matchAll(/(?:badRequest|forbidden|conflict|notFound|tooManyRequests|AppError\(\d+,)\s*\(?\s*'([a-z_]+)'/g)) codes.add(match[1] ?? '');
+      for (const match of text.matchAll(/(?:badRequest|forbidden|conflict|notFound|tooManyRequests|AppError\(\d+,)\s*\(?\s*'([a-z_]+)'/g))
+        codes.add(match[1] ?? '');
     }
     const translated = new Set(Object.keys((en as { errors: Record<string, string> }).errors));
     const missing = [...codes].filter((code) => !translated.has(code));

@@ -37,24 +37,44 @@ describe('import boundaries (DESIGN.md arrows)', () => {
   it('refuses the server importing the bot, except in the composition root', async () => {
     const wrong = "import { launchBot } from '../../../bot/launch.ts';\nexport const x = launchBot;\n";
     expect(await violations('server/features/search/wrong.ts', wrong)).toEqual(['import-x/no-restricted-paths']);
-    expect(await violations('server/main2.ts', "import { launchBot } from '../bot/launch.ts';\nexport const x = launchBot;\n")).toEqual(['import-x/no-restricted-paths']);
+    expect(await violations('server/main2.ts', "import { launchBot } from '../bot/launch.ts';\nexport const x = launchBot;\n")).toEqual([
+      'import-x/no-restricted-paths',
+    ]);
     expect(await violations('server/main.ts', "import { launchBot } from '../bot/launch.ts';\nexport const x = launchBot;\n")).toEqual([]);
   });
 
   it('lets the app import only the contract and the locales', async () => {
-    expect(await violations('miniapp/src/screens/Wrong.tsx', "import { SearchService } from '../../../server/features/search/service.ts';\nexport const x = SearchService;\n")).toEqual([
-      'import-x/no-restricted-paths',
-    ]);
-    expect(await violations('miniapp/src/screens/Right.tsx', "import { searchResult } from '../../../server/contract/discovery.ts';\nexport const x = searchResult;\n")).toEqual([]);
+    expect(
+      await violations(
+        'miniapp/src/screens/Wrong.tsx',
+        "import { SearchService } from '../../../server/features/search/service.ts';\nexport const x = SearchService;\n",
+      ),
+    ).toEqual(['import-x/no-restricted-paths']);
+    expect(
+      await violations(
+        'miniapp/src/screens/Right.tsx',
+        "import { searchResult } from '../../../server/contract/discovery.ts';\nexport const x = searchResult;\n",
+      ),
+    ).toEqual([]);
     // Through the app's alias too: judged where it points, not skipped as unresolved.
-    expect(await violations('miniapp/src/screens/Alias.tsx', "import { searchResult } from '@contract/discovery.ts';\nexport const x = searchResult;\n")).toEqual([]);
-    expect(await violations('miniapp/src/screens/AliasWrong.tsx', "import { x } from '@contract/../features/search/service.ts';\nexport const y = x;\n")).toEqual(['import-x/no-restricted-paths']);
+    expect(
+      await violations('miniapp/src/screens/Alias.tsx', "import { searchResult } from '@contract/discovery.ts';\nexport const x = searchResult;\n"),
+    ).toEqual([]);
+    expect(
+      await violations('miniapp/src/screens/AliasWrong.tsx', "import { x } from '@contract/../features/search/service.ts';\nexport const y = x;\n"),
+    ).toEqual(['import-x/no-restricted-paths']);
   });
 
   it('keeps db and the contract free of our other code', async () => {
-    expect(await violations('db/wrong.ts', "import { systemClock } from '../server/clock.ts';\nexport const x = systemClock;\n")).toEqual(['import-x/no-restricted-paths']);
-    expect(await violations('server/contract/wrong.ts', "import { systemClock } from '../clock.ts';\nexport const x = systemClock;\n")).toEqual(['import-x/no-restricted-paths']);
-    expect(await violations('server/contract/wrong.ts', "import { SearchService } from '../features/search/service.ts';\nexport const x = SearchService;\n")).toEqual(['import-x/no-restricted-paths']);
+    expect(await violations('db/wrong.ts', "import { systemClock } from '../server/clock.ts';\nexport const x = systemClock;\n")).toEqual([
+      'import-x/no-restricted-paths',
+    ]);
+    expect(await violations('server/contract/wrong.ts', "import { systemClock } from '../clock.ts';\nexport const x = systemClock;\n")).toEqual([
+      'import-x/no-restricted-paths',
+    ]);
+    expect(
+      await violations('server/contract/wrong.ts', "import { SearchService } from '../features/search/service.ts';\nexport const x = SearchService;\n"),
+    ).toEqual(['import-x/no-restricted-paths']);
     expect(await violations('server/contract/right.ts', "import { searchResult } from './discovery.ts';\nexport const x = searchResult;\n")).toEqual([]);
   });
 

@@ -51,7 +51,9 @@ function startLockHolder(file: string) {
     settle();
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`lock holder exited (${code ?? 'signal'}) before saying it: ${errors}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`lock holder exited (${code ?? 'signal'}) before saying it: ${errors}`))),
+  );
   exited.catch(() => undefined);
   const said = (line: string) =>
     Promise.race([
@@ -86,84 +88,88 @@ describe.each(testDialects())('a database file locked by another process (%s)', 
     }
   });
 
-  it.runIf(dialect === 'sqlite')('keeps serving reads, answers writes 503 database_busy, reports it in health, and never freezes', async () => {
-    let app: TestApp | undefined;
-    let tool: DatabaseHandle | undefined;
-    let holder: ReturnType<typeof startLockHolder> | undefined;
-    try {
-      app = await createTestApp('sqlite');
-      const { database } = app;
-      const viewer = await createPerson(app, { gender: 'Male' });
-      const other = await createPerson(app, { gender: 'Female' });
-      const liked = await createPerson(app, { gender: 'Female' });
-      await viewer.browser.csrfToken();
-      const photoName = `${'c'.repeat(32)}.jpg`;
-      const photoBytes = Buffer.from('not really a jpeg, but bytes to compare');
-      mkdirSync(path.join(database.dataDir, 'uploads'), { recursive: true });
-      writeFileSync(path.join(database.dataDir, 'uploads', photoName), photoBytes);
-      // A command-line tool's own connection to the same file (as `npm run admin` opens it).
-      tool = openDatabase({ url: database.description, dataDir: database.dataDir, lockWaitMs: toolLockWaitMs });
+  it.runIf(dialect === 'sqlite')(
+    'keeps serving reads, answers writes 503 database_busy, reports it in health, and never freezes',
+    async () => {
+      let app: TestApp | undefined;
+      let tool: DatabaseHandle | undefined;
+      let holder: ReturnType<typeof startLockHolder> | undefined;
+      try {
+        app = await createTestApp('sqlite');
+        const { database } = app;
+        const viewer = await createPerson(app, { gender: 'Male' });
+        const other = await createPerson(app, { gender: 'Female' });
+        const liked = await createPerson(app, { gender: 'Female' });
+        await viewer.browser.csrfToken();
+        const photoName = `${'c'.repeat(32)}.jpg`;
+        const photoBytes = Buffer.from('not really a jpeg, but bytes to compare');
+        mkdirSync(path.join(database.dataDir, 'uploads'), { recursive: true });
+        writeFileSync(path.join(database.dataDir, 'uploads', photoName), photoBytes);
+        // A command-line tool's own connection to the same file (as `npm run admin` opens it).
+        tool = openDatabase({ url: database.description, dataDir: database.dataDir, lockWaitMs: toolLockWaitMs });
 
-      holder = startLockHolder(database.description.slice('sqlite:'.length));
-      await holder.locked;
+        holder = startLockHolder(database.description.slice('sqlite:'.length));
+        await holder.locked;
 
-      // The tool's write waits (asynchronously) for the lock rather than failing.
-      let toolWritten = false;
-      const toolWrite = tool.db
-        .insertInto('rate_counters')
-        .values({ key: 'tool-write', window_start: '2000-01-01T00:00:00.000Z', count: 1 })
-        .execute()
-        .then(() => (toolWritten = true));
-      toolWrite.catch(() => undefined);
+        // The tool's write waits (asynchronously) for the lock rather than failing.
+        let toolWritten = false;
+        const toolWrite = tool.db
+          .insertInto('rate_counters')
+          .values({ key: 'tool-write', window_start: '2000-01-01T00:00:00.000Z', count: 1 })
+          .execute()
+          .then(() => (toolWritten = true));
+        toolWrite.catch(() => undefined);
 
-      const lag = monitorEventLoopDelay({ resolution: 10 });
-      lag.enable();
-      const [health, photo, currentUser, matches, search, like] = await Promise.all([
-        fetch(`${app.url}/api/health`),
-        fetch(`${app.url}/api/uploads/${photoName}`),
-        viewer.browser.get('/api/current_user'),
-        viewer.browser.get('/api/matches'),
-        viewer.browser.get('/api/search?gender=Female'),
-        viewer.browser.post('/api/like', { profile_id: liked.profileId }),
-      ]);
-      lag.disable();
+        const lag = monitorEventLoopDelay({ resolution: 10 });
+        lag.enable();
+        const [health, photo, currentUser, matches, search, like] = await Promise.all([
+          fetch(`${app.url}/api/health`),
+          fetch(`${app.url}/api/uploads/${photoName}`),
+          viewer.browser.get('/api/current_user'),
+          viewer.browser.get('/api/matches'),
+          viewer.browser.get('/api/search?gender=Female'),
+          viewer.browser.post('/api/like', { profile_id: liked.profileId }),
+        ]);
+        lag.disable();
 
-      expect(health.status).toBe(503);
-      expect(await health.json()).toEqual({ status: 'error', database: 'busy', bot: 'off' });
-      expect(photo.status).toBe(200);
-      expect(Buffer.from(await photo.arrayBuffer())).toEqual(photoBytes);
-      expect(currentUser.status).toBe(200);
-      expect(await json(currentUser)).toMatchObject({ authorized: true, user_id: viewer.userId });
-      expect(matches.status).toBe(200);
-      for (const refused of [search, like]) {
-        expect(refused.status).toBe(503);
-        expect(refused.headers.get('retry-after')).toBe('2');
-        expect(await json(refused)).toEqual({ error: expect.any(String) as string, code: 'database_busy' });
+        expect(health.status).toBe(503);
+        expect(await health.json()).toEqual({ status: 'error', database: 'busy', bot: 'off' });
+        expect(photo.status).toBe(200);
+        expect(Buffer.from(await photo.arrayBuffer())).toEqual(photoBytes);
+        expect(currentUser.status).toBe(200);
+        expect(await json(currentUser)).toMatchObject({ authorized: true, user_id: viewer.userId });
+        expect(matches.status).toBe(200);
+        for (const refused of [search, like]) {
+          expect(refused.status).toBe(503);
+          expect(refused.headers.get('retry-after')).toBe('2');
+          expect(await json(refused)).toEqual({ error: expect.any(String) as string, code: 'database_busy' });
+        }
+        // While all that waited for the lock, the event loop kept turning (it stood still 5 s before).
+        expect(lag.max / 1e6).toBeLessThan(500);
+        expect(toolWritten).toBe(false);
+        // Nothing of the refused like was written.
+        const swipes = await database.db.selectFrom('swipes').select('target_id').where('swiper_id', '=', viewer.profileId).execute();
+        expect(swipes).toEqual([]);
+
+        await holder.release();
+        await toolWrite;
+        expect(toolWritten).toBe(true);
+        const searchAgain = await viewer.browser.get('/api/search?gender=Female');
+        expect(searchAgain.status).toBe(200);
+        expect([other.profileId, liked.profileId]).toContain((await json<{ profile_id: number }>(searchAgain)).profile_id);
+        expect((await viewer.browser.post('/api/like', { profile_id: liked.profileId })).status).toBe(200);
+        const healthAgain = await fetch(`${app.url}/api/health`);
+        expect(healthAgain.status).toBe(200);
+        expect(await healthAgain.json()).toEqual({ status: 'ok', database: 'ok', bot: 'off' });
+        // Both processes' writes are in the file.
+        const counters = await database.db.selectFrom('rate_counters').select('key').where('key', 'in', ['lock-holder', 'tool-write']).orderBy('key').execute();
+        expect(counters.map((c) => c.key)).toEqual(['lock-holder', 'tool-write']);
+      } finally {
+        holder?.stop();
+        await tool?.db.destroy();
+        await app?.close();
       }
-      // While all that waited for the lock, the event loop kept turning (it stood still 5 s before).
-      expect(lag.max / 1e6).toBeLessThan(500);
-      expect(toolWritten).toBe(false);
-      // Nothing of the refused like was written.
-      const swipes = await database.db.selectFrom('swipes').select('target_id').where('swiper_id', '=', viewer.profileId).execute();
-      expect(swipes).toEqual([]);
-
-      await holder.release();
-      await toolWrite;
-      expect(toolWritten).toBe(true);
-      const searchAgain = await viewer.browser.get('/api/search?gender=Female');
-      expect(searchAgain.status).toBe(200);
-      expect([other.profileId, liked.profileId]).toContain((await json<{ profile_id: number }>(searchAgain)).profile_id);
-      expect((await viewer.browser.post('/api/like', { profile_id: liked.profileId })).status).toBe(200);
-      const healthAgain = await fetch(`${app.url}/api/health`);
-      expect(healthAgain.status).toBe(200);
-      expect(await healthAgain.json()).toEqual({ status: 'ok', database: 'ok', bot: 'off' });
-      // Both processes' writes are in the file.
-      const counters = await database.db.selectFrom('rate_counters').select('key').where('key', 'in', ['lock-holder', 'tool-write']).orderBy('key').execute();
-      expect(counters.map((c) => c.key)).toEqual(['lock-holder', 'tool-write']);
-    } finally {
-      holder?.stop();
-      await tool?.db.destroy();
-      await app?.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

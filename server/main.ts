@@ -70,7 +70,9 @@ async function main(): Promise<void> {
   const notifications = launched.notifications;
   const app = createApp({ ...deps, telegramWebhook: bot.webhook }, services);
   if (env.PAYMENT_PROVIDER === 'off') {
-    logger.warn('web payments are off: POST /api/payment answers payments_unavailable (PAYMENT_PROVIDER=yookassa takes payments; unset on an https PUBLIC_URL means off)');
+    logger.warn(
+      'web payments are off: POST /api/payment answers payments_unavailable (PAYMENT_PROVIDER=yookassa takes payments; unset on an https PUBLIC_URL means off)',
+    );
   } else if (env.PAYMENT_PROVIDER === 'test' && env.PUBLIC_URL.startsWith('https:')) {
     logger.warn('PAYMENT_PROVIDER=test on a public site: the test checkout grants premium without any payment');
   }

@@ -158,19 +158,12 @@ export function buildServices(deps: AppDeps): Services {
     swipes: new SwipeService(deps.db, clock, eventBus, search, deps.notificationsQueued),
     safety: new SafetyService(deps.db, clock, search, deps.reportFiled),
     chat: new ChatService(deps.db, clock, rates, eventBus, deps.notificationsQueued),
-    premium: new PremiumService(
-      deps.db,
-      deps.dialect,
-      clock,
-      deps.sessionSecret,
-      deps.testPaymentProvider ?? !deps.yookassa,
-      {
-        yookassa: deps.yookassa ? { client: deps.yookassa.client, returnUrl: deps.yookassa.returnUrl } : undefined,
-        stars: deps.stars,
-        logger: deps.logger,
-        adminTelegramIds: deps.adminTelegramIds,
-      },
-    ),
+    premium: new PremiumService(deps.db, deps.dialect, clock, deps.sessionSecret, deps.testPaymentProvider ?? !deps.yookassa, {
+      yookassa: deps.yookassa ? { client: deps.yookassa.client, returnUrl: deps.yookassa.returnUrl } : undefined,
+      stars: deps.stars,
+      logger: deps.logger,
+      adminTelegramIds: deps.adminTelegramIds,
+    }),
     // Refunds go back through the same provider settings as the payments: Stars through the bot, rubles through YooKassa.
     admin: new AdminService(deps.db, clock, { stars: deps.stars, yookassa: deps.yookassa?.client }),
     yookassaRanges: deps.yookassa?.allowedRanges,

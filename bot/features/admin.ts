@@ -17,7 +17,9 @@ export function reportAlert(t: TFunction, report: OpenReport): { text: string; k
     comment: report.comment || '—',
     reporters: report.reporters,
   });
-  const keyboard = new InlineKeyboard().text(t('bot.admin.button_ban'), `report:ban:${report.id}`).text(t('bot.admin.button_dismiss'), `report:dismiss:${report.id}`);
+  const keyboard = new InlineKeyboard()
+    .text(t('bot.admin.button_ban'), `report:ban:${report.id}`)
+    .text(t('bot.admin.button_dismiss'), `report:dismiss:${report.id}`);
   return { text: report.held ? `${text}\n${t('bot.admin.held')}` : text, keyboard };
 }
 

@@ -7,8 +7,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   const id = postgres ? 'serial' : 'integer';
 
-  await db.schema.alterTable('profiles').addColumn('private_mode', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('profiles').addColumn('notifications', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('profiles')
+    .addColumn('private_mode', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('profiles')
+    .addColumn('notifications', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
   // The blurred copy free users see in their likes list, under its own random name so it cannot be
   // turned back into the name of the sharp photo.
   await db.schema.alterTable('photos').addColumn('blur_name', 'text').execute();

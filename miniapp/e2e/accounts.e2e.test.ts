@@ -137,7 +137,10 @@ describe.each(['ru', 'en'] as const)('the web app in %s', (language) => {
 
     const other = language === 'ru' ? 'en' : 'ru';
     await page.getByRole('switch', { name: t.app.menu.darkMode }).check();
-    await page.getByRole('group', { name: t.app.language.label }).getByRole('button', { name: new RegExp(texts[other].app.language.short[other]) }).click();
+    await page
+      .getByRole('group', { name: t.app.language.label })
+      .getByRole('button', { name: new RegExp(texts[other].app.language.short[other]) })
+      .click();
     // Reload once the switch has shown (as a person would), so the test checks what was kept, not a race.
     await page.getByRole('heading', { name: texts[other].app.menu.filters }).waitFor();
     await page.reload();
@@ -151,7 +154,10 @@ describe.each(['ru', 'en'] as const)('the web app in %s', (language) => {
     await expectAccessible(page, 'menu (dark)');
     // Back to how this language's run started.
     await page.getByRole('switch', { name: o.app.menu.darkMode }).uncheck();
-    await page.getByRole('group', { name: o.app.language.label }).getByRole('button', { name: new RegExp(t.app.language.short[language]) }).click();
+    await page
+      .getByRole('group', { name: o.app.language.label })
+      .getByRole('button', { name: new RegExp(t.app.language.short[language]) })
+      .click();
     expect(await page.getAttribute('html', 'data-theme')).toBe('light');
   });
 
@@ -178,7 +184,10 @@ describe.each(['ru', 'en'] as const)('the web app in %s', (language) => {
     await page.getByRole('heading', { name: t.app.result.successTitle }).waitFor();
     await page.getByRole('link', { name: t.app.result.backToMenu }).click();
     await page.waitForURL('**/menu');
-    await page.getByText(t.app.premium.activeUntil.split('{{')[0]?.trim() ?? 'missing').first().waitFor();
+    await page
+      .getByText(t.app.premium.activeUntil.split('{{')[0]?.trim() ?? 'missing')
+      .first()
+      .waitFor();
     await screenshot(page, `menu-premium-${language}`);
   });
 

@@ -73,7 +73,10 @@ describe.each(['ru', 'en'] as const)('dark mode in %s', (language) => {
 
     await page.goto('/WhoLike');
     // One of the two was matched on the search screen; the other still waits here.
-    await page.getByRole('link', { name: /Марк|Олег/ }).first().waitFor();
+    await page
+      .getByRole('link', { name: /Марк|Олег/ })
+      .first()
+      .waitFor();
     await screenshot(page, `likers-${language}-dark`);
     await expectAccessible(page, `likers dark ${language}`);
 

@@ -45,7 +45,14 @@ describe('two people meet', () => {
   it('register and build their profiles through the wizard with real photos', async () => {
     const files = await makePhotoFiles(dir);
     await registerThroughScreens(anna, site, 'ru', 'anna.journey@example.com');
-    await createProfileThroughWizard(anna, { language: 'ru', name: 'Анна', age: 28, gender: 'Female', location: { city: 'Казань' }, photos: [files.sideways, files.phone] });
+    await createProfileThroughWizard(anna, {
+      language: 'ru',
+      name: 'Анна',
+      age: 28,
+      gender: 'Female',
+      location: { city: 'Казань' },
+      photos: [files.sideways, files.phone],
+    });
     await registerThroughScreens(boris, site, 'en', 'boris.journey@example.com');
     await createProfileThroughWizard(boris, { language: 'en', name: 'Boris', age: 31, gender: 'Male', location: { city: 'Kazan' }, photos: [files.phone] });
   });

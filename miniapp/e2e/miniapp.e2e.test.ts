@@ -62,7 +62,14 @@ describe('the Mini App inside (faked) Telegram', () => {
       tgWebAppData: initData,
       tgWebAppVersion: '8.0',
       tgWebAppPlatform: 'android',
-      tgWebAppThemeParams: JSON.stringify({ bg_color: '#17212b', text_color: '#f5f5f5', hint_color: '#708499', button_color: '#5288c1', button_text_color: '#ffffff', secondary_bg_color: '#232e3c' }),
+      tgWebAppThemeParams: JSON.stringify({
+        bg_color: '#17212b',
+        text_color: '#f5f5f5',
+        hint_color: '#708499',
+        button_color: '#5288c1',
+        button_text_color: '#ffffff',
+        secondary_bg_color: '#232e3c',
+      }),
     });
     await page.goto(`/#${launch.toString()}`);
 
@@ -72,7 +79,9 @@ describe('the Mini App inside (faked) Telegram', () => {
       .waitFor()
       .catch(async (error: unknown) => {
         await page.screenshot({ path: 'artifacts/miniapp-failure.png' });
-        throw new Error(`${String(error)}\nerrors: ${errors.join('\n')}\nlogs: ${logs.join('\n')}\nsent: ${sent.length}\nhtml: ${(await page.content()).slice(0, 3000)}`);
+        throw new Error(
+          `${String(error)}\nerrors: ${errors.join('\n')}\nlogs: ${logs.join('\n')}\nsent: ${sent.length}\nhtml: ${(await page.content()).slice(0, 3000)}`,
+        );
       });
     expect(sent).toEqual([initData]);
     const token = (await page.evaluate(() => localStorage.getItem('jwtToken'))) ?? '';
@@ -89,10 +98,9 @@ describe('the Mini App inside (faked) Telegram', () => {
     // Telegram's back button on inner screens, hidden again on the landing.
     await page.getByRole('link', { name: ru.app.nav.menu }).click();
     await page.getByRole('heading', { name: ru.app.menu.filters }).waitFor();
-    await expect.poll(async () => (await events()).filter(([n]) => n === 'web_app_setup_back_button').at(-1)).toEqual([
-      'web_app_setup_back_button',
-      { is_visible: true },
-    ]);
+    await expect
+      .poll(async () => (await events()).filter(([n]) => n === 'web_app_setup_back_button').at(-1))
+      .toEqual(['web_app_setup_back_button', { is_visible: true }]);
     await context.close();
     expect(errors).toEqual([]);
   });
@@ -120,7 +128,9 @@ describe('the Mini App inside (faked) Telegram', () => {
 
     // No navigation: Telegram's invoice sheet is asked for by its slug, and the app waits for its answer.
     const events = async () => page.evaluate(() => (window as unknown as { __events: [string, unknown][] }).__events);
-    await expect.poll(async () => (await events()).find(([n]) => n === 'web_app_open_invoice')).toEqual(['web_app_open_invoice', { slug: 'iskra_e2e_invoice_1' }]);
+    await expect
+      .poll(async () => (await events()).find(([n]) => n === 'web_app_open_invoice'))
+      .toEqual(['web_app_open_invoice', { slug: 'iskra_e2e_invoice_1' }]);
     expect(invoices).toHaveLength(1);
     expect(new URL(page.url()).pathname).toBe('/subscription');
     await page.getByText(ru.app.premium.processing).waitFor();

@@ -39,7 +39,8 @@ describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
     return page;
   }
   /** Someone registering through the real sign-up and e-mail verification. */
-  const newUser = (email: string, geolocation?: { latitude: number; longitude: number }) => pageWith((context) => signInVerified(site, context, email), geolocation);
+  const newUser = (email: string, geolocation?: { latitude: number; longitude: number }) =>
+    pageWith((context) => signInVerified(site, context, email), geolocation);
   /** Someone made straight in the database, signed in with their session cookie. */
   const pageOf = (owner: Person, geolocation?: { latitude: number; longitude: number }) =>
     pageWith((context) => signInAs(site, context, owner.browser), geolocation);
@@ -113,7 +114,13 @@ describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
     await page.getByRole('button', { name: t.app.wizard.create, exact: true }).click();
     await page.waitForURL('**/training');
 
-    const own = (await page.evaluate(async (): Promise<unknown> => (await fetch('/api/profile')).json())) as { name: string; age: number; city: string; bio: string; photos: string[] };
+    const own = (await page.evaluate(async (): Promise<unknown> => (await fetch('/api/profile')).json())) as {
+      name: string;
+      age: number;
+      city: string;
+      bio: string;
+      photos: string[];
+    };
     expect([own.name, own.age, own.bio, own.photos.length]).toEqual(['Дарья', 27, 'Люблю горы', 2]);
     expect(own.city).toMatch(/Казань|Kazan/);
     // The first photo came out 640x852 and upright: red (the EXIF top) above blue.

@@ -78,12 +78,15 @@ describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
       new MutationObserver((changes) => {
         for (const change of Array.from(changes))
           for (const node of Array.from(change.addedNodes))
-            if (node instanceof HTMLElement && node.classList.contains('swipe-ghost')) seen.push({ className: node.className, hidden: node.getAttribute('aria-hidden') });
+            if (node instanceof HTMLElement && node.classList.contains('swipe-ghost'))
+              seen.push({ className: node.className, hidden: node.getAttribute('aria-hidden') });
       }).observe(document.querySelector('.deck') ?? document.body, { childList: true, subtree: true });
     });
     await dragCard(page, 60);
     // The liked card flies off to the right above the next one, which is already the deck's card.
-    await expect.poll(() => page.evaluate(() => (window as unknown as { leaving: unknown[] }).leaving)).toEqual([{ className: 'swipe-ghost like', hidden: 'true' }]);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { leaving: unknown[] }).leaving))
+      .toEqual([{ className: 'swipe-ghost like', hidden: 'true' }]);
     await expect.poll(() => topCardId(page)).not.toBe(first);
     await expect.poll(() => page.locator('.swipe-ghost').count()).toBe(0);
     const second = await topCardId(page);
@@ -118,9 +121,16 @@ describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
     const last = await topCardId(page);
     const other = site.app.database.db;
     // She already liked him: his like makes a match.
-    const her = await other.selectFrom('profiles').select('user_id').where('id', '=', last ?? 0).executeTakeFirstOrThrow();
+    const her = await other
+      .selectFrom('profiles')
+      .select('user_id')
+      .where('id', '=', last ?? 0)
+      .executeTakeFirstOrThrow();
     expect(her.user_id).toBeGreaterThan(0);
-    await other.insertInto('swipes').values({ swiper_id: last ?? 0, target_id: seeker.profileId, liked: 1, created_at: site.app.clock.now().toISOString() }).execute();
+    await other
+      .insertInto('swipes')
+      .values({ swiper_id: last ?? 0, target_id: seeker.profileId, liked: 1, created_at: site.app.clock.now().toISOString() })
+      .execute();
     await page.waitForTimeout(600);
     await dragCard(page, 80);
     const overlay = page.getByRole('dialog', { name: t.app.matchOverlay.title });
@@ -137,7 +147,10 @@ describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
     const db = site.app.database.db;
     for (let i = 0; i < 50; i++) {
       const target = await createPerson(site.app, { gender: 'Female', at: [43.1, 131.9] });
-      await db.insertInto('swipes').values({ swiper_id: limited.profileId, target_id: target.profileId, liked: 1, created_at: site.app.clock.now().toISOString() }).execute();
+      await db
+        .insertInto('swipes')
+        .values({ swiper_id: limited.profileId, target_id: target.profileId, liked: 1, created_at: site.app.clock.now().toISOString() })
+        .execute();
     }
     const page2 = await context.newPage();
     await signInAs(site, context, limited.browser);
@@ -159,8 +172,12 @@ describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
     const errors3 = watchErrors(page3);
     await signInAs(site, context, unlucky.browser);
     // The server breaks on the like; the dislike is refused as if the person were gone.
-    await page3.route('**/api/like', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'Internal error', code: 'internal' }) }));
-    await page3.route('**/api/dislike', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ error: 'Not found', code: 'not_found' }) }));
+    await page3.route('**/api/like', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'Internal error', code: 'internal' }) }),
+    );
+    await page3.route('**/api/dislike', (route) =>
+      route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ error: 'Not found', code: 'not_found' }) }),
+    );
     await page3.goto('/search');
     await page3.locator('.swipe-card').waitFor();
     const first = await topCardId(page3);

@@ -49,18 +49,20 @@ describe.each(['ru', 'en'] as const)('signing in with Telegram on the web in %s'
   const telegramIdOf = async (id: number) =>
     site.app.database.db.selectFrom('users').select(['id', 'telegram_id']).where('telegram_id', '=', String(id)).executeTakeFirst();
 
-  it('does nothing when the person closes Telegram\'s window', async () => {
+  it("does nothing when the person closes Telegram's window", async () => {
     await page.goto('/login');
     const button = page.getByRole('button', { name: t.app.auth.telegram });
     await button.waitFor();
     await screenshot(page, `login-telegram-${language}`);
     await expectAccessible(page, `login with Telegram ${language}`);
     await button.click();
-    await expect.poll(() => page.evaluate(() => (window as unknown as { telegramAsked?: unknown }).telegramAsked)).toEqual({
-      bot_id: botId,
-      request_access: 'write',
-      lang: language,
-    });
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { telegramAsked?: unknown }).telegramAsked))
+      .toEqual({
+        bot_id: botId,
+        request_access: 'write',
+        lang: language,
+      });
     await page.waitForTimeout(300);
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(await button.isEnabled()).toBe(true);

@@ -550,7 +550,7 @@ export const citiesAbroad: readonly CuratedName[] = [
   [281184, 'Иерусалим', 'Jerusalem'],
   [1518980, 'Шымкент', 'Shymkent'],
   [609655, 'Караганда', 'Karagandy'],
-  [627907, 'Гомель', 'Homyel\''],
+  [627907, 'Гомель', "Homyel'"],
   [625665, 'Могилёв', 'Mahilyow'],
   [627904, 'Гродно', 'Hrodna'],
   [629634, 'Брест', 'Brest'],

@@ -5,20 +5,12 @@ import { userProfileSummary } from './profiles.ts';
 export const passwordRule = /^(?=.*[A-Za-z])(?=.*\d)[A-Za-z\d@$!%*#?&]{8,}$/;
 export const passwordMessage = 'Password must contain at least 8 characters, including a letter, a number.';
 
-export const email = z
-  .string({ error: 'Email is required' })
-  .trim()
-  .toLowerCase()
-  .max(254, 'Email is too long')
-  .pipe(z.email('Invalid email address'));
+export const email = z.string({ error: 'Email is required' }).trim().toLowerCase().max(254, 'Email is too long').pipe(z.email('Invalid email address'));
 
 export const registerRequest = z.strictObject({
   email,
   // Capped so a megabyte "password" cannot make one hash expensive.
-  password: z
-    .string({ error: 'Password is required' })
-    .max(128, passwordMessage)
-    .regex(passwordRule, passwordMessage),
+  password: z.string({ error: 'Password is required' }).max(128, passwordMessage).regex(passwordRule, passwordMessage),
   csrf_token: z.string().optional(),
 });
 export type RegisterRequest = z.infer<typeof registerRequest>;

@@ -18,11 +18,7 @@ export const messagesQuery = z.strictObject({
 });
 
 export const sendMessageBody = z.strictObject({
-  content: z
-    .string({ error: 'Message is empty' })
-    .trim()
-    .min(1, 'Message is empty')
-    .max(maxMessageLength, 'Message must be at most 2000 characters.'),
+  content: z.string({ error: 'Message is empty' }).trim().min(1, 'Message is empty').max(maxMessageLength, 'Message must be at most 2000 characters.'),
 });
 
 export const message = z.object({

@@ -23,19 +23,14 @@ const blankToUndefined = (value: unknown) => (typeof value === 'string' && value
 const name = z.string({ error: requiredFieldsMessage }).trim().min(1, requiredFieldsMessage).max(maxNameLength, 'Name must be at most 40 characters.');
 const age = z.preprocess(
   blankToUndefined,
-  z.coerce
-    .number({ error: requiredFieldsMessage })
-    .int('Age must be a whole number.')
-    .min(minAge, minAgeMessage)
-    .max(maxAge, maxAgeMessage),
+  z.coerce.number({ error: requiredFieldsMessage }).int('Age must be a whole number.').min(minAge, minAgeMessage).max(maxAge, maxAgeMessage),
 );
 const city = z.string().trim().max(100, 'City must be at most 100 characters.');
 const bio = z.string().max(maxBioLength, 'Bio must be at most 500 characters.');
 const latitude = z.preprocess(blankToUndefined, z.coerce.number().min(-90, 'Invalid latitude').max(90, 'Invalid latitude').optional());
 const longitude = z.preprocess(blankToUndefined, z.coerce.number().min(-180, 'Invalid longitude').max(180, 'Invalid longitude').optional());
 
-const bothOrNeither = (v: { latitude?: number | undefined; longitude?: number | undefined }) =>
-  (v.latitude === undefined) === (v.longitude === undefined);
+const bothOrNeither = (v: { latitude?: number | undefined; longitude?: number | undefined }) => (v.latitude === undefined) === (v.longitude === undefined);
 const coordinatesTogether = { message: 'Latitude and longitude go together', path: ['latitude'] };
 
 export const createProfileFields = z

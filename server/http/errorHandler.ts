@@ -68,11 +68,7 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
   };
 }
 
-function respondWithError(
-  ctx: Parameters<Middleware<AppState>>[0],
-  thrown: unknown,
-  logger: Logger,
-): void {
+function respondWithError(ctx: Parameters<Middleware<AppState>>[0], thrown: unknown, logger: Logger): void {
   if (thrown instanceof DatabaseBusyError) {
     logger.warn({ reqId: ctx.state.requestId, waitedMs: thrown.waitedMs }, 'database locked by another process: answered 503');
   }

@@ -85,9 +85,7 @@ export async function readMultipart(ctx: AppContext, limits: MultipartLimits): P
     .sort((a, b) => arrival.indexOf(a.file) - arrival.indexOf(b.file))
     .map(({ field, file }) => ({ field, path: file.filepath, size: file.size }));
   const body: MultipartBody = {
-    fields: Object.fromEntries(
-      Object.entries(rawFields).flatMap(([key, values]) => (values?.length ? [[key, values[values.length - 1] ?? '']] : [])),
-    ),
+    fields: Object.fromEntries(Object.entries(rawFields).flatMap(([key, values]) => (values?.length ? [[key, values[values.length - 1] ?? '']] : []))),
     files,
     cleanup: removeAll,
   };

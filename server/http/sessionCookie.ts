@@ -11,13 +11,7 @@ export function cookieNames(policy: CookiePolicy) {
   return { session: `${prefix}iskra_session`, csrf: `${prefix}iskra_csrf`, device: `${prefix}iskra_device` };
 }
 
-export function setHttpOnlyCookie(
-  ctx: AppContext,
-  policy: CookiePolicy,
-  name: string,
-  value: string,
-  expires?: Date,
-): void {
+export function setHttpOnlyCookie(ctx: AppContext, policy: CookiePolicy, name: string, value: string, expires?: Date): void {
   // TLS usually ends at a proxy in front of us; PUBLIC_URL says whether the browser sees https.
   if (policy.secure) ctx.cookies.secure = true;
   ctx.cookies.set(name, value, {

@@ -58,7 +58,13 @@ export class EventStreamClient {
     if (found) return Promise.resolve(found);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('event not received in time')), timeoutMs);
-      this.waiters.push({ test, resolve: (e) => { clearTimeout(timer); resolve(e); } });
+      this.waiters.push({
+        test,
+        resolve: (e) => {
+          clearTimeout(timer);
+          resolve(e);
+        },
+      });
     });
   }
 

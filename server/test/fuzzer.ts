@@ -14,9 +14,7 @@ export type JunkValue = null | boolean | number | string | RawJson | JunkValue[]
 
 /** `levels` nested arrays or objects around a number, as raw JSON text (JSON.stringify would recurse that deep). */
 export function deepJson(levels: number, kind: 'array' | 'object'): RawJson {
-  return kind === 'array'
-    ? new RawJson(`${'['.repeat(levels)}1${']'.repeat(levels)}`)
-    : new RawJson(`${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`);
+  return kind === 'array' ? new RawJson(`${'['.repeat(levels)}1${']'.repeat(levels)}`) : new RawJson(`${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`);
 }
 
 /** Serialises a junk value; raw pieces go in verbatim, object keys such as `__proto__` stay own keys. */
@@ -24,7 +22,9 @@ export function jsonText(value: JunkValue): string {
   if (value instanceof RawJson) return value.text;
   if (Array.isArray(value)) return `[${value.map(jsonText).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`).join(',')}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -44,7 +44,10 @@ export function encodeJunk(text: string): string {
   let out = '';
   for (const char of text) {
     const code = char.codePointAt(0) ?? 0;
-    out += code >= 0xd800 && code <= 0xdfff ? `%ED%${(0xa0 | ((code >> 6) & 0x1f)).toString(16).toUpperCase()}%${(0x80 | (code & 0x3f)).toString(16).toUpperCase()}` : encodeURIComponent(char);
+    out +=
+      code >= 0xd800 && code <= 0xdfff
+        ? `%ED%${(0xa0 | ((code >> 6) & 0x1f)).toString(16).toUpperCase()}%${(0x80 | (code & 0x3f)).toString(16).toUpperCase()}`
+        : encodeURIComponent(char);
   }
   return out;
 }
@@ -134,7 +137,21 @@ export const junkNumbers: readonly (number | RawJson)[] = [
 ];
 
 /** Keys with a meaning to JavaScript objects, and other odd keys. */
-export const junkKeys: readonly string[] = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '', ' ', '\u0000', '\ud800', 'a'.repeat(300), 'a.b', 'a[0]', '$where'];
+export const junkKeys: readonly string[] = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '',
+  ' ',
+  '\u0000',
+  '\ud800',
+  'a'.repeat(300),
+  'a.b',
+  'a[0]',
+  '$where',
+];
 
 /** Path segments, already in URL form: junk ids, bad percent-encoding, traversal, huge. */
 export const junkSegments: readonly string[] = [

@@ -18,7 +18,9 @@ export function jpegWithGps(width = 1200, height = 1600): Promise<Buffer> {
  * right half blue: shown upright it is portrait with red on top.
  */
 export async function sidewaysJpeg(): Promise<Buffer> {
-  const red = await sharp({ create: { width: 600, height: 900, channels: 3, background: '#ff0000' } }).png().toBuffer();
+  const red = await sharp({ create: { width: 600, height: 900, channels: 3, background: '#ff0000' } })
+    .png()
+    .toBuffer();
   return sharp({ create: { width: 1200, height: 900, channels: 3, background: '#0000ff' } })
     .composite([{ input: red, left: 0, top: 0 }])
     .jpeg()
@@ -27,11 +29,15 @@ export async function sidewaysJpeg(): Promise<Buffer> {
 }
 
 export function png(width = 800, height = 800): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: '#33aa55' } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: '#33aa55' } })
+    .png()
+    .toBuffer();
 }
 
 export function webp(width = 900, height = 1200): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: '#5533aa' } }).webp().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: '#5533aa' } })
+    .webp()
+    .toBuffer();
 }
 
 /** 50 megapixels of one colour: a few hundred KB on disk, 150 MB once decoded. */

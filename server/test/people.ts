@@ -82,13 +82,24 @@ export async function createPerson(app: PersonHost, options: PersonOptions = {})
   for (let i = 0; i < (options.photos ?? 1); i++) {
     await db
       .insertInto('photos')
-      .values({ profile_id: profile.id, file_name: `${String(profile.id).padStart(8, '0')}${'a'.repeat(23)}${i}.jpg`, blur_name: `${String(profile.id).padStart(8, '0')}${'b'.repeat(23)}${i}.jpg`, position: i, created_at: now.toISOString() })
+      .values({
+        profile_id: profile.id,
+        file_name: `${String(profile.id).padStart(8, '0')}${'a'.repeat(23)}${i}.jpg`,
+        blur_name: `${String(profile.id).padStart(8, '0')}${'b'.repeat(23)}${i}.jpg`,
+        position: i,
+        created_at: now.toISOString(),
+      })
       .execute();
   }
   const sessionId = newSessionId();
   await db
     .insertInto('sessions')
-    .values({ id_hash: hashSessionId(sessionId), user_id: user.id, created_at: now.toISOString(), expires_at: new Date(now.getTime() + 86_400_000 * 30).toISOString() })
+    .values({
+      id_hash: hashSessionId(sessionId),
+      user_id: user.id,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + 86_400_000 * 30).toISOString(),
+    })
     .execute();
   const browser = new Browser(app.url);
   browser.setCookie('iskra_session', sessionId);

@@ -35,9 +35,7 @@ export class SmtpStandIn {
       onData: (stream, _session, callback) => {
         simpleParser(stream)
           .then((parsed) => {
-            const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((a) =>
-              a.value.map((v) => v.address ?? ''),
-            );
+            const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((a) => a.value.map((v) => v.address ?? ''));
             const mail: ReceivedMail = {
               to,
               from: parsed.from?.text ?? '',

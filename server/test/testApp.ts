@@ -53,7 +53,26 @@ export function routesOf(app: Koa<AppState>): AppRoute[] {
 }
 
 /** What a test may add: Telegram and Google settings pointing at stand-ins, a webhook handler, a shared database. */
-export type TestAppOptions = Partial<Pick<AppDeps, 'botToken' | 'google' | 'telegramWebhook' | 'eventBus' | 'frontendDist' | 'publicConfig' | 'botStatus' | 'shutdownSignal' | 'reportFiled' | 'yookassa' | 'testPaymentProvider' | 'stars' | 'adminTelegramIds' | 'trustedProxyHops' | 'publicUrl'>> & {
+export type TestAppOptions = Partial<
+  Pick<
+    AppDeps,
+    | 'botToken'
+    | 'google'
+    | 'telegramWebhook'
+    | 'eventBus'
+    | 'frontendDist'
+    | 'publicConfig'
+    | 'botStatus'
+    | 'shutdownSignal'
+    | 'reportFiled'
+    | 'yookassa'
+    | 'testPaymentProvider'
+    | 'stars'
+    | 'adminTelegramIds'
+    | 'trustedProxyHops'
+    | 'publicUrl'
+  >
+> & {
   /** Share another app's database (a second server process on the same data). */
   database?: TestDatabase;
   /** SQLite: start from this backup file, restored as the README says. */

@@ -101,7 +101,11 @@ export class YooKassaStandIn {
         description: body?.description,
         metadata: body?.metadata ?? {},
         created_at: new Date().toISOString(),
-        confirmation: { type: 'redirect', confirmation_url: `https://yoomoney.test/checkout/payments/v2/contract?orderId=${id}`, return_url: confirmation?.return_url },
+        confirmation: {
+          type: 'redirect',
+          confirmation_url: `https://yoomoney.test/checkout/payments/v2/contract?orderId=${id}`,
+          return_url: confirmation?.return_url,
+        },
       };
       this.payments.set(id, payment);
       this.byKey.set(key, id);
@@ -115,7 +119,9 @@ export class YooKassaStandIn {
       const payment = this.payments.get(typeof body?.payment_id === 'string' ? body.payment_id : '');
       const amount = body?.amount as { value?: string; currency?: string } | undefined;
       const paid = payment ? Number((payment.amount as { value: string }).value) : 0;
-      const already = [...this.refunds.values()].filter((r) => r.payment_id === payment?.id && r.status !== 'canceled').reduce((sum, r) => sum + Number(r.amount.value), 0);
+      const already = [...this.refunds.values()]
+        .filter((r) => r.payment_id === payment?.id && r.status !== 'canceled')
+        .reduce((sum, r) => sum + Number(r.amount.value), 0);
       if (!payment || payment.status !== 'succeeded') return send(400, { type: 'error', code: 'invalid_request', parameter: 'payment_id' });
       if (amount?.currency !== 'RUB' || !(Number(amount.value) > 0) || Number(amount.value) + already > paid) {
         return send(400, { type: 'error', code: 'invalid_request', parameter: 'amount' });

@@ -13,7 +13,13 @@ export async function unmatchFromProfile(page: Page, language: 'ru' | 'en'): Pro
 }
 
 /** On a profile or in a chat: the safety menu → Report with a reason (and comment) → sent. */
-export async function reportFromSafetyMenu(page: Page, language: 'ru' | 'en', name: string, reason: keyof typeof en.app.safety.reasons, comment = ''): Promise<void> {
+export async function reportFromSafetyMenu(
+  page: Page,
+  language: 'ru' | 'en',
+  name: string,
+  reason: keyof typeof en.app.safety.reasons,
+  comment = '',
+): Promise<void> {
   const t = texts[language];
   await page.getByRole('button', { name: t.app.safety.open.replace('{{name}}', name) }).click();
   await page.getByRole('dialog').getByRole('button', { name: t.app.safety.report, exact: true }).click();

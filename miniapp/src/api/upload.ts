@@ -34,7 +34,11 @@ export async function uploadForm(path: string, form: FormData, onProgress: (frac
       }
       const parsed = errorResponse.safeParse(payload);
       noticeRefusal(xhr.status, parsed.success ? parsed.data.code : null, token !== null);
-      reject(parsed.success ? new ApiError(xhr.status, parsed.data.code, parsed.data.error, parsed.data.fields) : new ApiError(xhr.status, null, `HTTP ${xhr.status}`));
+      reject(
+        parsed.success
+          ? new ApiError(xhr.status, parsed.data.code, parsed.data.error, parsed.data.fields)
+          : new ApiError(xhr.status, null, `HTTP ${xhr.status}`),
+      );
     };
     xhr.send(form);
   });

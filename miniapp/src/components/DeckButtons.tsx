@@ -12,7 +12,10 @@ export function DeckButtons({ onDecide, disabled = false }: { onDecide: (liked: 
       </button>
       <button type="button" className="round-button like" disabled={disabled} onClick={() => onDecide(true)} aria-label={t('app.search.like')}>
         <svg viewBox="0 0 24 24" width="30" height="30" aria-hidden="true">
-          <path fill="currentColor" d="M12 21.4 10.6 20C5.4 15.4 2 12.3 2 8.5 2 5.4 4.4 3 7.5 3c1.7 0 3.4.8 4.5 2.1C13.1 3.8 14.8 3 16.5 3 19.6 3 22 5.4 22 8.5c0 3.8-3.4 6.9-8.6 11.5z" />
+          <path
+            fill="currentColor"
+            d="M12 21.4 10.6 20C5.4 15.4 2 12.3 2 8.5 2 5.4 4.4 3 7.5 3c1.7 0 3.4.8 4.5 2.1C13.1 3.8 14.8 3 16.5 3 19.6 3 22 5.4 22 8.5c0 3.8-3.4 6.9-8.6 11.5z"
+          />
         </svg>
       </button>
     </div>

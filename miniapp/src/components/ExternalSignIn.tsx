@@ -94,7 +94,10 @@ export function ExternalSignIn({ onSignedIn, onError }: { onSignedIn: () => void
       {telegramBotId !== null && (
         <button type="button" className="telegram-login" onClick={signInWithTelegram} disabled={busy}>
           <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-            <path fill="currentColor" d="M21.4 4.2 18.3 19c-.2 1-.8 1.3-1.7.8l-4.6-3.4-2.2 2.1c-.2.2-.5.5-1 .5l.3-4.7 8.6-7.8c.4-.3-.1-.5-.6-.2L6.5 13 2 11.6c-1-.3-1-1 .2-1.5L20 3.2c.8-.3 1.6.2 1.4 1Z" />
+            <path
+              fill="currentColor"
+              d="M21.4 4.2 18.3 19c-.2 1-.8 1.3-1.7.8l-4.6-3.4-2.2 2.1c-.2.2-.5.5-1 .5l.3-4.7 8.6-7.8c.4-.3-.1-.5-.6-.2L6.5 13 2 11.6c-1-.3-1-1 .2-1.5L20 3.2c.8-.3 1.6.2 1.4 1Z"
+            />
           </svg>
           {t('app.auth.telegram')}
         </button>

@@ -24,7 +24,13 @@ export function MatchOverlay({ profile, onClose }: { profile: { id: number; name
         {photo && <img className="match-photo" src={photoUrl(photo)} alt={profile.name} width={240} height={320} />}
         <h2 id="match-title">{t('app.matchOverlay.title')}</h2>
         <p>{t('app.matchOverlay.text', { name: profile.name })}</p>
-        <button type="button" className="button block" disabled={busy} onClick={() => startChat.mutate(profile.id, { onSuccess: (id) => void navigate(`/chat/${id}`) })} autoFocus>
+        <button
+          type="button"
+          className="button block"
+          disabled={busy}
+          onClick={() => startChat.mutate(profile.id, { onSuccess: (id) => void navigate(`/chat/${id}`) })}
+          autoFocus
+        >
           {busy ? t('app.common.wait') : t('app.matchOverlay.startChat')}
         </button>
         <button type="button" className="button secondary block" onClick={onClose}>

@@ -15,7 +15,9 @@ export function usePlanCost() {
   return (plan: Plan) =>
     plan.stars
       ? t('app.premium.starsPrice', { count: plan.stars })
-      : new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'RUB', currencyDisplay: 'narrowSymbol', maximumFractionDigits: 0 }).format(plan.price);
+      : new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'RUB', currencyDisplay: 'narrowSymbol', maximumFractionDigits: 0 }).format(
+          plan.price,
+        );
 }
 
 /** The plan cards, as `/subscription` and the menu show them; choosing one is the caller's business. */

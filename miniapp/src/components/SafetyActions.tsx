@@ -53,7 +53,11 @@ export function SafetyActions({ profileId, name, onDone }: { profileId: number; 
           <circle cx="19" cy="12" r="2" fill="currentColor" />
         </svg>
       </button>
-      <BottomSheet open={step !== 'closed'} title={step === 'report' ? t('app.safety.reportTitle', { name }) : step === 'block' ? t('app.safety.blockTitle', { name }) : t('app.safety.title')} onClose={close}>
+      <BottomSheet
+        open={step !== 'closed'}
+        title={step === 'report' ? t('app.safety.reportTitle', { name }) : step === 'block' ? t('app.safety.blockTitle', { name }) : t('app.safety.title')}
+        onClose={close}
+      >
         {step === 'menu' && (
           <div className="sheet-actions">
             <button type="button" className="button secondary block" onClick={() => setStep('report')}>

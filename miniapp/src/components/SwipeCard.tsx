@@ -47,8 +47,7 @@ export function SwipeCard({
       } else if (verdict === 'collapse') {
         setExpanded(false);
         onExpand?.(false);
-      }
-      else if (verdict === 'nextPhoto') setPhotoIndex((i) => Math.min(photos.length - 1, i + 1));
+      } else if (verdict === 'nextPhoto') setPhotoIndex((i) => Math.min(photos.length - 1, i + 1));
       else if (verdict === 'previousPhoto') setPhotoIndex((i) => Math.max(0, i - 1));
     },
     onTouchEndOrOnMouseUp: () => place(0, 0),
@@ -112,7 +111,11 @@ export function LeavingCard({ card, liked, fromPx }: { card: Card; liked: boolea
   const { t } = useTranslation();
   const photo = card.photo.split(',').find(Boolean);
   return (
-    <div className={liked ? 'swipe-ghost like' : 'swipe-ghost nope'} style={{ '--from': `${fromPx}px`, '--tilt': `${fromPx / 24}deg` } as CSSProperties} aria-hidden="true">
+    <div
+      className={liked ? 'swipe-ghost like' : 'swipe-ghost nope'}
+      style={{ '--from': `${fromPx}px`, '--tilt': `${fromPx / 24}deg` } as CSSProperties}
+      aria-hidden="true"
+    >
       {photo && <img className="swipe-photo" src={photoUrl(photo)} alt="" width={640} height={852} draggable={false} />}
       <span className={liked ? 'stamp stamp-like' : 'stamp stamp-nope'}>{liked ? t('app.search.stampLike') : t('app.search.stampNope')}</span>
       <div className="swipe-info">

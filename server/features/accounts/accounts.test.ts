@@ -18,7 +18,14 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
   });
 
   const countUsers = async () =>
-    Number((await app.database.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await app.database.db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   async function registered(email = newEmail()) {
     const browser = new Browser(app.url);
@@ -51,12 +58,10 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
   it('sets an httpOnly SameSite=Lax session cookie of at least 128 random bits, and the answer is never cached', async () => {
     const browser = new Browser(app.url);
     await browser.csrfToken();
-    const res = await browser.request(
-      'POST',
-      '/api/register',
-      JSON.stringify({ email: newEmail(), password }),
-      { 'Content-Type': 'application/json', 'X-CSRF-Token': await browser.csrfToken() },
-    );
+    const res = await browser.request('POST', '/api/register', JSON.stringify({ email: newEmail(), password }), {
+      'Content-Type': 'application/json',
+      'X-CSRF-Token': await browser.csrfToken(),
+    });
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('iskra_session='));
     expect(cookie).toBeDefined();
     expect(cookie).toMatch(/httponly/i);

@@ -42,11 +42,7 @@ export class LoginThrottle {
       const oldest = recent[maxLoginFailures - 1];
       if (oldest) {
         const freeAt = addSeconds(new Date(oldest.failed_at), loginWindowSeconds);
-        throw tooManyRequests(
-          'too_many_login_attempts',
-          'Too many login attempts. Please try again later.',
-          (freeAt.getTime() - now.getTime()) / 1000,
-        );
+        throw tooManyRequests('too_many_login_attempts', 'Too many login attempts. Please try again later.', (freeAt.getTime() - now.getTime()) / 1000);
       }
       await insertLoginFailure(trx, key, now.toISOString());
     });

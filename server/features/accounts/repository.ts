@@ -2,19 +2,11 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database, NewUser } from '../../../db/schema.ts';
 
 export async function findUserByEmail(db: Kysely<Database>, email: string) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'email', 'password_hash', 'verified_at', 'banned_at', 'language'])
-    .where('email', '=', email)
-    .executeTakeFirst();
+  return db.selectFrom('users').select(['id', 'email', 'password_hash', 'verified_at', 'banned_at', 'language']).where('email', '=', email).executeTakeFirst();
 }
 
 export async function findUserById(db: Kysely<Database>, id: number) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'email', 'verified_at', 'banned_at', 'language'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return db.selectFrom('users').select(['id', 'email', 'verified_at', 'banned_at', 'language']).where('id', '=', id).executeTakeFirst();
 }
 
 export async function insertUser(db: Kysely<Database>, user: NewUser): Promise<number> {
@@ -31,7 +23,11 @@ export async function markUserVerified(db: Kysely<Database>, userId: number, at:
  * PostgreSQL and takes the write lock on SQLite), so two requests for one user cannot interleave.
  */
 export async function lockUser(db: Kysely<Database>, userId: number): Promise<void> {
-  await db.updateTable('users').set((eb) => ({ language: eb.ref('language') })).where('id', '=', userId).execute();
+  await db
+    .updateTable('users')
+    .set((eb) => ({ language: eb.ref('language') }))
+    .where('id', '=', userId)
+    .execute();
 }
 
 /** Up to `limit` failed logins under this throttle key after `since`, newest first. */

@@ -1,9 +1,4 @@
-import {
-  currentUserResponse,
-  loginRequest,
-  registerRequest,
-  type CurrentUserResponse,
-} from '../../contract/accounts.ts';
+import { currentUserResponse, loginRequest, registerRequest, type CurrentUserResponse } from '../../contract/accounts.ts';
 import { languageFromAcceptLanguage } from '../../../locales/index.ts';
 import type { AppContext, AppRouter } from '../../http/context.ts';
 import { clearCookie, cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';

@@ -67,9 +67,7 @@ export class AccountService {
     const device = this.devices.recognize(client.deviceCookie, email);
     const attempt = await this.throttle.begin(email, device ? { device } : { ip: client.device.ip });
     const user = await findUserByEmail(this.db, email);
-    const valid = user?.password_hash
-      ? await this.passwords.verify(user.password_hash, password)
-      : await this.passwords.verifyAgainstNothing(password);
+    const valid = user?.password_hash ? await this.passwords.verify(user.password_hash, password) : await this.passwords.verifyAgainstNothing(password);
     if (!user || !valid) throw unauthorized('Invalid email or password', 'invalid_credentials');
     await this.throttle.succeeded(attempt);
     if (user.banned_at) throw forbidden('banned', 'This account has been blocked');

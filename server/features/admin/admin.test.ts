@@ -28,7 +28,8 @@ interface InlineButton {
   text: string;
   callback_data?: string;
 }
-const buttonsOf = (payload: Record<string, unknown>) => ((payload.reply_markup as { inline_keyboard?: InlineButton[][] } | undefined)?.inline_keyboard ?? []).flat();
+const buttonsOf = (payload: Record<string, unknown>) =>
+  ((payload.reply_markup as { inline_keyboard?: InlineButton[][] } | undefined)?.inline_keyboard ?? []).flat();
 
 let place = 0;
 /** A spot of its own, so other tests' people never crowd the search. */
@@ -51,7 +52,11 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
     let alert: (reportId: number) => void = () => undefined;
     app = await createTestApp(dialect, { reportFiled: (id) => alert(id) });
     admin = new AdminService(app.database.db, app.clock);
-    alert = reportAlerter(adminMessenger(new Api(testBotToken, { apiRoot: telegram.apiRoot }), [adminChat.id], new TelegramUserService(app.database.db, app.clock), logger), admin, logger);
+    alert = reportAlerter(
+      adminMessenger(new Api(testBotToken, { apiRoot: telegram.apiRoot }), [adminChat.id], new TelegramUserService(app.database.db, app.clock), logger),
+      admin,
+      logger,
+    );
     bot = createBot({
       token: testBotToken,
       users: new TelegramUserService(app.database.db, app.clock),
@@ -139,7 +144,11 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
     const [row] = await openReportsAbout(target);
     await bot.handleUpdate(buttonPress(adminChat, `report:dismiss:${row?.id ?? 0}`));
     expect(telegram.callsOf('answerCallbackQuery').at(-1)).toMatchObject({ text: ru.bot.admin.dismissed });
-    const closed = await app.database.db.selectFrom('reports').select(['resolution', 'resolved_at']).where('id', '=', row?.id ?? 0).executeTakeFirstOrThrow();
+    const closed = await app.database.db
+      .selectFrom('reports')
+      .select(['resolution', 'resolved_at'])
+      .where('id', '=', row?.id ?? 0)
+      .executeTakeFirstOrThrow();
     expect(closed.resolution).toBe('dismissed');
     expect(closed.resolved_at).not.toBeNull();
     await expect(json<{ authorized: boolean }>(await target.browser.get('/api/current_user'))).resolves.toMatchObject({ authorized: true });
@@ -148,10 +157,18 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
   it('/stats answers admins with the day in numbers, and nobody else', async () => {
     await createPerson(app);
     await bot.handleUpdate(textMessage(stranger, '/stats'));
-    expect(telegram.callsOf('sendMessage').filter((p) => p.chat_id === stranger.id).map((p) => String(p.text))).not.toContainEqual(expect.stringContaining(ru.bot.admin.today_title));
+    expect(
+      telegram
+        .callsOf('sendMessage')
+        .filter((p) => p.chat_id === stranger.id)
+        .map((p) => String(p.text)),
+    ).not.toContainEqual(expect.stringContaining(ru.bot.admin.today_title));
     await bot.handleUpdate(textMessage(adminChat, '/stats'));
     const reply = telegram.callsOf('sendMessage').find((p) => p.chat_id === adminChat.id);
-    const users = await app.database.db.selectFrom('users').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const users = await app.database.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(String(reply?.text)).toContain(ru.bot.admin.today_title);
     expect(String(reply?.text)).toContain(`Пользователи: ${Number(users.n)}`);
     expect(en.bot.admin.today_title).not.toBe(ru.bot.admin.today_title);
@@ -176,13 +193,25 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
     expect(await admin.resolveFlag(flags.find((f) => f.user_id === spammer.userId)?.id ?? 0)).toBe(true);
   });
 
-  it('grants premium and takes a refunded payment\'s days back', async () => {
+  it("grants premium and takes a refunded payment's days back", async () => {
     const person = await createPerson(app);
     const until = await admin.grantPremium(person.userId, 30);
     expect(new Date(until).getTime() - app.clock.now().getTime()).toBe(30 * 86_400_000);
     const { id } = await app.database.db
       .insertInto('payments')
-      .values({ user_id: person.userId, provider: 'test', plan_id: 'month', amount: 299, currency: 'RUB', interval_days: 30, idempotence_key: `refund-${dialect}-${person.userId}`, provider_payment_id: null, status: 'succeeded', created_at: until, credited_at: until })
+      .values({
+        user_id: person.userId,
+        provider: 'test',
+        plan_id: 'month',
+        amount: 299,
+        currency: 'RUB',
+        interval_days: 30,
+        idempotence_key: `refund-${dialect}-${person.userId}`,
+        provider_payment_id: null,
+        status: 'succeeded',
+        created_at: until,
+        credited_at: until,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const refunded = await admin.refund(id);
@@ -190,33 +219,42 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
     await expect(admin.refund(id)).rejects.toMatchObject({ code: 'payment_not_refundable' });
   });
 
-  it.runIf(dialect === 'sqlite')('npm run admin lists reports, bans by e-mail, and refuses bad input with exit code 64', async () => {
-    const target = await createPerson(app, { gender: 'Female', name: 'ЧерезКонсоль' });
-    const reporter = await createPerson(app, { gender: 'Male' });
-    await report(reporter, target);
-    const email = (await app.database.db.selectFrom('users').select('email').where('id', '=', target.userId).executeTakeFirstOrThrow()).email ?? '';
-    const root = path.resolve(import.meta.dirname, '../../..');
-    const cli = async (...args: string[]) => {
-      const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['scripts/admin.ts', ...args], {
-        cwd: root,
-        env: { PATH: process.env.PATH ?? '', DATA_DIR: app.database.dataDir, DATABASE_URL: app.database.description, SESSION_SECRET: 'cli-test-secret-that-is-long-enough-0000' },
-      });
-      let out = '';
-      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-      const [code] = (await once(child, 'exit')) as [number];
-      return { code, lines: out.trim().split('\n') };
-    };
-    const listed = await cli('reports');
-    expect(listed.code).toBe(0);
-    expect(listed.lines.map((l) => JSON.parse(l) as { reported_name: string }).some((r) => r.reported_name === 'ЧерезКонсоль')).toBe(true);
-    const banned = await cli('ban', email);
-    expect(banned.code).toBe(0);
-    expect(JSON.parse(banned.lines.at(-1) ?? '')).toEqual({ userId: target.userId, banned: true });
-    expect((await json<{ authorized: boolean }>(await target.browser.get('/api/current_user'))).authorized).toBe(false);
-    expect((await cli('grant', email, 'lots')).code).toBe(64);
-    const missing = await cli('ban', 'nobody@example.com');
-    expect(missing.code).toBe(1);
-    expect(missing.lines.join('\n')).toContain('user_not_found');
-  }, 120_000);
+  it.runIf(dialect === 'sqlite')(
+    'npm run admin lists reports, bans by e-mail, and refuses bad input with exit code 64',
+    async () => {
+      const target = await createPerson(app, { gender: 'Female', name: 'ЧерезКонсоль' });
+      const reporter = await createPerson(app, { gender: 'Male' });
+      await report(reporter, target);
+      const email = (await app.database.db.selectFrom('users').select('email').where('id', '=', target.userId).executeTakeFirstOrThrow()).email ?? '';
+      const root = path.resolve(import.meta.dirname, '../../..');
+      const cli = async (...args: string[]) => {
+        const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['scripts/admin.ts', ...args], {
+          cwd: root,
+          env: {
+            PATH: process.env.PATH ?? '',
+            DATA_DIR: app.database.dataDir,
+            DATABASE_URL: app.database.description,
+            SESSION_SECRET: 'cli-test-secret-that-is-long-enough-0000',
+          },
+        });
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+        const [code] = (await once(child, 'exit')) as [number];
+        return { code, lines: out.trim().split('\n') };
+      };
+      const listed = await cli('reports');
+      expect(listed.code).toBe(0);
+      expect(listed.lines.map((l) => JSON.parse(l) as { reported_name: string }).some((r) => r.reported_name === 'ЧерезКонсоль')).toBe(true);
+      const banned = await cli('ban', email);
+      expect(banned.code).toBe(0);
+      expect(JSON.parse(banned.lines.at(-1) ?? '')).toEqual({ userId: target.userId, banned: true });
+      expect((await json<{ authorized: boolean }>(await target.browser.get('/api/current_user'))).authorized).toBe(false);
+      expect((await cli('grant', email, 'lots')).code).toBe(64);
+      const missing = await cli('ban', 'nobody@example.com');
+      expect(missing.code).toBe(1);
+      expect(missing.lines.join('\n')).toContain('user_not_found');
+    },
+    120_000,
+  );
 });

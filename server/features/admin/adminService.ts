@@ -205,7 +205,9 @@ export class AdminService {
   /** The user an admin names: a numeric id, or an e-mail address. */
   async findUserId(idOrEmail: string): Promise<number> {
     const id = /^\d+$/.test(idOrEmail)
-      ? ((await userExists(this.db, Number(idOrEmail))) ? Number(idOrEmail) : undefined)
+      ? (await userExists(this.db, Number(idOrEmail)))
+        ? Number(idOrEmail)
+        : undefined
       : await findUserIdByEmail(this.db, idOrEmail.trim().toLowerCase());
     if (id === undefined) throw notFound('user_not_found', `No user ${idOrEmail}`);
     return id;

@@ -41,7 +41,12 @@ export async function markReportDismissed(db: Kysely<Database>, reportId: number
 
 /** The user behind the profile a report is about, whether or not the report is still open. */
 export async function findReportedUserId(db: Kysely<Database>, reportId: number): Promise<number | undefined> {
-  const row = await db.selectFrom('reports as r').innerJoin('profiles as p', 'p.id', 'r.reported_id').select('p.user_id').where('r.id', '=', reportId).executeTakeFirst();
+  const row = await db
+    .selectFrom('reports as r')
+    .innerJoin('profiles as p', 'p.id', 'r.reported_id')
+    .select('p.user_id')
+    .where('r.id', '=', reportId)
+    .executeTakeFirst();
   return row?.user_id;
 }
 
@@ -121,17 +126,31 @@ export async function findOpenFlags(db: Kysely<Database>) {
 
 /** False when the flag does not exist or was already resolved. */
 export async function markFlagResolved(db: Kysely<Database>, flagId: number, now: string): Promise<boolean> {
-  const result = await db.updateTable('moderation_flags').set({ resolved_at: now }).where('id', '=', flagId).where('resolved_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('moderation_flags')
+    .set({ resolved_at: now })
+    .where('id', '=', flagId)
+    .where('resolved_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
 /** One open flag per person and reason is enough for an admin to look. */
 export async function hasOpenFlag(db: Kysely<Database>, userId: number, reason: ModerationFlagReason): Promise<boolean> {
-  const open = await db.selectFrom('moderation_flags').select('id').where('user_id', '=', userId).where('reason', '=', reason).where('resolved_at', 'is', null).executeTakeFirst();
+  const open = await db
+    .selectFrom('moderation_flags')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('reason', '=', reason)
+    .where('resolved_at', 'is', null)
+    .executeTakeFirst();
   return open !== undefined;
 }
 
-export async function insertFlag(db: Kysely<Database>, flag: { user_id: number; reason: ModerationFlagReason; details: string; created_at: string }): Promise<void> {
+export async function insertFlag(
+  db: Kysely<Database>,
+  flag: { user_id: number; reason: ModerationFlagReason; details: string; created_at: string },
+): Promise<void> {
   await db
     .insertInto('moderation_flags')
     .values({ ...flag, resolved_at: null })
@@ -148,7 +167,9 @@ export async function findUserIdByEmail(db: Kysely<Database>, email: string): Pr
  * sent was their first there.
  */
 export async function countOwnMessagesUpToTwo(db: Kysely<Database>, conversationId: number, senderProfileId: number): Promise<number> {
-  return (await db.selectFrom('messages').select('id').where('conversation_id', '=', conversationId).where('sender_id', '=', senderProfileId).limit(2).execute()).length;
+  return (
+    await db.selectFrom('messages').select('id').where('conversation_id', '=', conversationId).where('sender_id', '=', senderProfileId).limit(2).execute()
+  ).length;
 }
 
 /** In how many different conversations the sender wrote exactly this text since `since`. */
@@ -194,7 +215,10 @@ export async function statsSince(db: Kysely<Database>, since: Date): Promise<Sta
     count('messages', from),
     db
       .selectFrom('payments')
-      .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.sum<string | number | null>(eb.case().when('currency', '=', 'RUB').then(eb.ref('amount')).else(0).end()).as('rub')])
+      .select((eb) => [
+        eb.fn.countAll<string | number>().as('n'),
+        eb.fn.sum<string | number | null>(eb.case().when('currency', '=', 'RUB').then(eb.ref('amount')).else(0).end()).as('rub'),
+      ])
       .where('status', '=', 'succeeded')
       .where('credited_at', '>=', from)
       .executeTakeFirstOrThrow(),
@@ -205,5 +229,16 @@ export async function statsSince(db: Kysely<Database>, since: Date): Promise<Sta
       .executeTakeFirstOrThrow()
       .then((r) => Number(r.n)),
   ]);
-  return { since: from, users, newUsers, profiles, newProfiles, matches, messages, payments: Number(payments.n), revenueRub: Number(payments.rub ?? 0), openReports };
+  return {
+    since: from,
+    users,
+    newUsers,
+    profiles,
+    newProfiles,
+    matches,
+    messages,
+    payments: Number(payments.n),
+    revenueRub: Number(payments.rub ?? 0),
+    openReports,
+  };
 }

@@ -184,7 +184,7 @@ describe.each(testDialects())('chat on %s', (dialect) => {
     expect(await json(daily)).toMatchObject({ code: 'message_limit', limit: freeMessagesPerDay });
   });
 
-  it('pushes a message to the other person\'s open event stream, and replays what a reconnecting tab missed', async () => {
+  it("pushes a message to the other person's open event stream, and replays what a reconnecting tab missed", async () => {
     const [a, b] = await matched();
     const id = await start(a, b);
     const cookie = `iskra_session=${b.browser.cookie('iskra_session') ?? ''}`;

@@ -75,7 +75,8 @@ export class ChatService {
     if (!participant) throw conversationNotFound();
     const read = await this.db.transaction().execute(async (trx) => {
       const count = await markRead(trx, conversationId, me.id, now);
-      if (count > 0) await insertEvents(trx, [{ userId: participant.user_id, type: 'read', payload: { conversation_id: conversationId, reader_profile_id: me.id } }], now);
+      if (count > 0)
+        await insertEvents(trx, [{ userId: participant.user_id, type: 'read', payload: { conversation_id: conversationId, reader_profile_id: me.id } }], now);
       return count;
     });
     if (read > 0) await this.bus.publish([participant.user_id]);
@@ -94,7 +95,12 @@ export class ChatService {
 
   async send(userId: number, conversationId: number, content: string): Promise<Message> {
     const { me, otherId } = await this.membership(userId, conversationId);
-    await this.rates.hit(`messages:${me.id}`, [{ seconds: 60, limit: messagesPerMinute }], 'message_rate_limited', 'You are sending messages too fast. Please wait a moment.');
+    await this.rates.hit(
+      `messages:${me.id}`,
+      [{ seconds: 60, limit: messagesPerMinute }],
+      'message_rate_limited',
+      'You are sending messages too fast. Please wait a moment.',
+    );
     const now = this.clock.now();
     const premium = isPremium(me.premium_until, now);
     const other = await findParticipant(this.db, otherId);
@@ -102,7 +108,8 @@ export class ChatService {
     const message = await this.db.transaction().execute(async (trx) => {
       // Counted under the sender's lock in the transaction that writes: parallel sends cannot all pass one count.
       await lockUser(trx, userId);
-      if (!premium) assertAllowance(await countMessagesSince(trx, me.id, addSeconds(now, -messageAllowance.windowSeconds).toISOString()), messageAllowance, now);
+      if (!premium)
+        assertAllowance(await countMessagesSince(trx, me.id, addSeconds(now, -messageAllowance.windowSeconds).toISOString()), messageAllowance, now);
       const row = await insertMessage(trx, conversationId, me.id, content, now.toISOString());
       const payload: ChatMessageEvent = {
         conversation_id: conversationId,
@@ -112,7 +119,14 @@ export class ChatService {
         timestamp: row.created_at,
       };
       // Both sides: the recipient's tabs, and the sender's other tabs.
-      await insertEvents(trx, [{ userId: other.user_id, type: 'message', payload }, { userId, type: 'message', payload }], now.toISOString());
+      await insertEvents(
+        trx,
+        [
+          { userId: other.user_id, type: 'message', payload },
+          { userId, type: 'message', payload },
+        ],
+        now.toISOString(),
+      );
       const queued = await enqueueMessageNotification(trx, other.user_id, conversationId, me.name, content, now);
       return { ...payload, queued };
     });
@@ -120,7 +134,13 @@ export class ChatService {
     if (message.queued) this.notificationsQueued();
     // A moderation signal, not part of sending: a failure here must not fail the message.
     await flagRepeatedOpener(this.db, userId, me.id, conversationId, content, now).catch(() => false);
-    return { message_id: message.message_id, sender_profile_id: message.sender_profile_id, content: message.content, timestamp: message.timestamp, read: false };
+    return {
+      message_id: message.message_id,
+      sender_profile_id: message.sender_profile_id,
+      content: message.content,
+      timestamp: message.timestamp,
+      read: false,
+    };
   }
 
   async chats(userId: number): Promise<ChatListItem[]> {

@@ -22,11 +22,12 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
   async function fullAccount() {
     const me = await signUpVerified(app);
     const form = new FormData();
-    for (const [k, v] of Object.entries({ name: 'Мария', age: '29', gender: 'Female', city: 'Москва', bio: 'Моё', latitude: '55.75', longitude: '37.61' })) form.append(k, v);
+    for (const [k, v] of Object.entries({ name: 'Мария', age: '29', gender: 'Female', city: 'Москва', bio: 'Моё', latitude: '55.75', longitude: '37.61' }))
+      form.append(k, v);
     const photo = await jpegWithGps();
     for (const name of ['a.jpg', 'b.jpg']) form.append('photos', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), name);
     expect((await me.browser.postForm('/api/create_profile', form)).status).toBe(201);
-    const myProfile = (await json<{ id: number; photos: string[] }>(await me.browser.get('/api/profile')));
+    const myProfile = await json<{ id: number; photos: string[] }>(await me.browser.get('/api/profile'));
     const other = await createPerson(app, { name: 'Олег', gender: 'Male', premium: true });
     await me.browser.post('/api/like', { profile_id: other.profileId });
     await other.browser.post('/api/like', { profile_id: myProfile.id });
@@ -35,7 +36,19 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
     await other.browser.post(`/api/conversations/${conversation_id}/messages`, { content: 'его ответ' });
     await app.database.db
       .insertInto('payments')
-      .values({ user_id: me.userId, provider: 'test', plan_id: 'month', amount: 499, currency: 'RUB', interval_days: 30, idempotence_key: `k-${me.userId}`, provider_payment_id: null, status: 'pending', created_at: new Date().toISOString(), credited_at: null })
+      .values({
+        user_id: me.userId,
+        provider: 'test',
+        plan_id: 'month',
+        amount: 499,
+        currency: 'RUB',
+        interval_days: 30,
+        idempotence_key: `k-${me.userId}`,
+        provider_payment_id: null,
+        status: 'pending',
+        created_at: new Date().toISOString(),
+        credited_at: null,
+      })
       .execute();
     return { me, myProfile, other, conversation_id };
   }
@@ -81,17 +94,50 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
 
     // Every table: no row holds the user's id, profile id or e-mail.
     const db = app.database.db;
-    const tables = dialect === 'sqlite'
-      ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'`.execute(db)).rows.map((r) => r.name)
-      : (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_name not like 'kysely_%'`.execute(db)).rows.map((r) => r.name);
-    const byUser = ['users.id', 'profiles.user_id', 'sessions.user_id', 'verification_codes.user_id', 'events.user_id', 'notification_jobs.user_id', 'payments.user_id'];
-    const byProfile = ['profiles.id', 'photos.profile_id', 'swipes.swiper_id', 'swipes.target_id', 'matches.profile_low', 'matches.profile_high', 'blocks.blocker_id', 'blocks.blocked_id', 'reports.reporter_id', 'reports.reported_id', 'messages.sender_id'];
+    const tables =
+      dialect === 'sqlite'
+        ? (
+            await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'`.execute(
+              db,
+            )
+          ).rows.map((r) => r.name)
+        : (
+            await sql<{
+              name: string;
+            }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_name not like 'kysely_%'`.execute(db)
+          ).rows.map((r) => r.name);
+    const byUser = [
+      'users.id',
+      'profiles.user_id',
+      'sessions.user_id',
+      'verification_codes.user_id',
+      'events.user_id',
+      'notification_jobs.user_id',
+      'payments.user_id',
+    ];
+    const byProfile = [
+      'profiles.id',
+      'photos.profile_id',
+      'swipes.swiper_id',
+      'swipes.target_id',
+      'matches.profile_low',
+      'matches.profile_high',
+      'blocks.blocker_id',
+      'blocks.blocked_id',
+      'reports.reporter_id',
+      'reports.reported_id',
+      'messages.sender_id',
+    ];
     for (const table of tables) {
       const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db)).rows;
       expect(JSON.stringify(rows), table).not.toContain(me.email);
       for (const [key, value] of [...byUser.map((k) => [k, me.userId] as const), ...byProfile.map((k) => [k, myProfile.id] as const)]) {
         const [owner, column] = key.split('.') as [string, string];
-        if (owner === table) expect(rows.filter((r) => Number(r[column]) === value), key).toEqual([]);
+        if (owner === table)
+          expect(
+            rows.filter((r) => Number(r[column]) === value),
+            key,
+          ).toEqual([]);
       }
     }
     expect((await db.selectFrom('conversations').select('id').where('id', '=', conversation_id).execute()).length).toBe(0);

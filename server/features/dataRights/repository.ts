@@ -5,7 +5,19 @@ import type { Database } from '../../../db/schema.ts';
 export async function findAccountForExport(db: Kysely<Database>, userId: number) {
   return db
     .selectFrom('users')
-    .select(['id', 'email', 'language', 'created_at', 'verified_at', 'banned_at', 'premium_until', 'telegram_id', 'telegram_username', 'google_sub', 'bot_started_at'])
+    .select([
+      'id',
+      'email',
+      'language',
+      'created_at',
+      'verified_at',
+      'banned_at',
+      'premium_until',
+      'telegram_id',
+      'telegram_username',
+      'google_sub',
+      'bot_started_at',
+    ])
     .where('id', '=', userId)
     .executeTakeFirst();
 }
@@ -33,7 +45,12 @@ export async function listMatchesOf(db: Kysely<Database>, profileId: number) {
 
 /** Only what the profile wrote: the other side's messages are their personal data, not the caller's. */
 export async function listMessagesSentBy(db: Kysely<Database>, profileId: number) {
-  return db.selectFrom('messages').select(['id', 'conversation_id', 'content', 'created_at', 'read_at']).where('sender_id', '=', profileId).orderBy('id').execute();
+  return db
+    .selectFrom('messages')
+    .select(['id', 'conversation_id', 'content', 'created_at', 'read_at'])
+    .where('sender_id', '=', profileId)
+    .orderBy('id')
+    .execute();
 }
 
 export async function listBlocksBy(db: Kysely<Database>, profileId: number) {

@@ -14,18 +14,15 @@ export async function insertEvents(db: Kysely<Database>, events: readonly NewEve
 }
 
 export async function eventsAfter(db: Kysely<Database>, userId: number, afterId: number, limit: number) {
-  return db
-    .selectFrom('events')
-    .select(['id', 'type', 'payload'])
-    .where('user_id', '=', userId)
-    .where('id', '>', afterId)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  return db.selectFrom('events').select(['id', 'type', 'payload']).where('user_id', '=', userId).where('id', '>', afterId).orderBy('id').limit(limit).execute();
 }
 
 export async function lastEventId(db: Kysely<Database>, userId: number): Promise<number> {
-  const row = await db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).where('user_id', '=', userId).executeTakeFirst();
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return row?.id ?? 0;
 }
 

@@ -23,7 +23,14 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
   });
 
   const countUsers = async () =>
-    Number((await app.database.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await app.database.db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   async function googleLogin(browser: Browser, idToken: string) {
     return browser.post('/api/googlelogin', { id_token: idToken });
@@ -107,7 +114,10 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
 
   it('accepts a token for several audiences when it was issued to us (azp), as OpenID Connect requires', async () => {
     const sub = `sub-${unique()}`;
-    const res = await googleLogin(new Browser(app.url), await google.idToken({ sub, aud: [foreignClient, testGoogleClientId], azp: testGoogleClientId }, app.clock.now()));
+    const res = await googleLogin(
+      new Browser(app.url),
+      await google.idToken({ sub, aud: [foreignClient, testGoogleClientId], azp: testGoogleClientId }, app.clock.now()),
+    );
     expect(res.status).toBe(200);
     // One audience: azp may name another client of ours (cross-client sign-in) and is not compared.
     const single = await googleLogin(new Browser(app.url), await google.idToken({ sub, azp: 'android-client.apps.googleusercontent.com' }, app.clock.now()));
@@ -167,7 +177,10 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     const victimRow = await app.database.db.selectFrom('users').select(['google_sub', 'email']).where('id', '=', victimId).executeTakeFirstOrThrow();
     // The address stays with the squatted row (unique), so the victim's account has none.
     expect(victimRow.email).toBeNull();
-    const next = await googleLogin(new Browser(app.url), await google.idToken({ sub: victimRow.google_sub ?? '', email, email_verified: true }, app.clock.now()));
+    const next = await googleLogin(
+      new Browser(app.url),
+      await google.idToken({ sub: victimRow.google_sub ?? '', email, email_verified: true }, app.clock.now()),
+    );
     expect((await json<{ user_id: number }>(next)).user_id).toBe(victimId);
   });
 

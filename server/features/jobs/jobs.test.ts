@@ -141,8 +141,14 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     const db = app.database.db;
     const now = app.clock.now();
     const past = new Date(now.getTime() - 2 * day * 1000).toISOString();
-    await db.insertInto('sessions').values({ id_hash: `expired-${dialect}`, user_id: person.userId, created_at: past, expires_at: past }).execute();
-    await db.insertInto('verification_codes').values({ user_id: person.userId, email: 'x@example.com', code_hash: 'h', created_at: past, expires_at: past, attempts: 0, used_at: null }).execute();
+    await db
+      .insertInto('sessions')
+      .values({ id_hash: `expired-${dialect}`, user_id: person.userId, created_at: past, expires_at: past })
+      .execute();
+    await db
+      .insertInto('verification_codes')
+      .values({ user_id: person.userId, email: 'x@example.com', code_hash: 'h', created_at: past, expires_at: past, attempts: 0, used_at: null })
+      .execute();
     await db.insertInto('login_failures').values({ key_hash: 'k', failed_at: past }).execute();
     const results = await Promise.all([runJob(job('cleanup_expired'), ctx, 'a'), runJob(job('cleanup_expired'), secondCtx, 'b')]);
     expect(results.map((r) => r.status).sort()).toEqual(expect.arrayContaining(['ok']));
@@ -174,7 +180,11 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
 
   it('orphan_uploads removes day-old files no photo names, and nothing a photo uses or an upload in progress', async () => {
     const person = await createPerson(app, { photos: 1 });
-    const photo = await app.database.db.selectFrom('photos').select(['file_name', 'blur_name']).where('profile_id', '=', person.profileId).executeTakeFirstOrThrow();
+    const photo = await app.database.db
+      .selectFrom('photos')
+      .select(['file_name', 'blur_name'])
+      .where('profile_id', '=', person.profileId)
+      .executeTakeFirstOrThrow();
     const dir = ctx.photos.dir;
     mkdirSync(dir, { recursive: true });
     const kept = [photo.file_name, photo.file_name.replace(/\.jpg$/, '.thumb.jpg'), photo.blur_name ?? ''];
@@ -210,7 +220,10 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
       created_at: at(hoursAgo),
       credited_at: status === 'succeeded' ? at(hoursAgo) : null,
     });
-    await db.insertInto('payments').values([payment('old', 'pending', 30), payment('fresh', 'pending', 1), payment('paid', 'succeeded', 30)]).execute();
+    await db
+      .insertInto('payments')
+      .values([payment('old', 'pending', 30), payment('fresh', 'pending', 1), payment('paid', 'succeeded', 30)])
+      .execute();
     expect((await runJob(job('settle_payments'), ctx)).counts).toMatchObject({ abandoned: 1 });
     const rows = await db.selectFrom('payments').select(['idempotence_key', 'status']).where('user_id', '=', person.userId).orderBy('id').execute();
     expect(rows.map((r) => r.status)).toEqual(['canceled', 'pending', 'succeeded']);
@@ -224,15 +237,28 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     const later = await createPerson(app);
     const telegramId = 8_100_000_000 + ending.userId;
     const inDays = (days: number) => new Date(now.getTime() + days * day * 1000).toISOString();
-    await db.updateTable('users').set({ telegram_id: String(telegramId), bot_started_at: now.toISOString(), premium_until: inDays(2), language: 'en', online_until: inDays(1) }).where('id', '=', ending.userId).execute();
-    await db.updateTable('users').set({ telegram_id: String(telegramId + 1), bot_started_at: now.toISOString(), premium_until: inDays(10) }).where('id', '=', later.userId).execute();
+    await db
+      .updateTable('users')
+      .set({ telegram_id: String(telegramId), bot_started_at: now.toISOString(), premium_until: inDays(2), language: 'en', online_until: inDays(1) })
+      .where('id', '=', ending.userId)
+      .execute();
+    await db
+      .updateTable('users')
+      .set({ telegram_id: String(telegramId + 1), bot_started_at: now.toISOString(), premium_until: inDays(10) })
+      .where('id', '=', later.userId)
+      .execute();
     expect((await runJob(job('premium_reminders'), ctx)).counts).toMatchObject({ reminded: 1, queued: 1 });
     expect((await runJob(job('premium_reminders'), secondCtx)).counts).toMatchObject({ reminded: 0, queued: 0 });
     const queued = await db.selectFrom('notification_jobs').selectAll().where('kind', '=', 'premium_ending').execute();
     expect(queued.map((q) => q.user_id)).toEqual([ending.userId]);
 
     // Sent even while the user has the app open: a reminder is not something they would see live.
-    const worker = new NotificationWorker(db, createTelegramNotifier(new Api(testBotToken, { apiRoot: telegram.apiRoot }), 'https://iskra.test'), app.clock, ctx.logger);
+    const worker = new NotificationWorker(
+      db,
+      createTelegramNotifier(new Api(testBotToken, { apiRoot: telegram.apiRoot }), 'https://iskra.test'),
+      app.clock,
+      ctx.logger,
+    );
     await worker.drainOnce();
     const sent = await telegram.waitForCall('sendMessage', (p) => p.chat_id === telegramId);
     const date = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(inDays(2)));
@@ -240,7 +266,11 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     expect(JSON.stringify(sent.reply_markup)).toContain('startapp=subscription');
 
     // A renewal moves the end: the next end earns its own reminder.
-    await db.updateTable('users').set({ premium_until: inDays(2.5) }).where('id', '=', ending.userId).execute();
+    await db
+      .updateTable('users')
+      .set({ premium_until: inDays(2.5) })
+      .where('id', '=', ending.userId)
+      .execute();
     expect((await runJob(job('premium_reminders'), ctx)).counts).toMatchObject({ reminded: 1 });
   });
 
@@ -251,7 +281,11 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     const web = await createPerson(app);
     const quiet = await createPerson(app);
     const emailOf = async (userId: number) => (await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow()).email ?? '';
-    await db.updateTable('users').set({ premium_until: inDays(1.5), language: 'en' }).where('id', 'in', [web.userId, quiet.userId]).execute();
+    await db
+      .updateTable('users')
+      .set({ premium_until: inDays(1.5), language: 'en' })
+      .where('id', 'in', [web.userId, quiet.userId])
+      .execute();
     await db.updateTable('profiles').set({ notifications: 0 }).where('user_id', '=', quiet.userId).execute();
 
     const first = await runJob(job('premium_reminders'), ctx);
@@ -272,14 +306,21 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     expect(result.counts).toEqual({ admins: 2 });
     const texts = telegram.callsOf('sendMessage').filter((p) => p.chat_id === 7_000_000_001 || p.chat_id === 7_000_000_002);
     expect(texts).toHaveLength(2);
-    const users = await app.database.db.selectFrom('users').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const users = await app.database.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(String(texts[0]?.text)).toContain(`Пользователи: ${Number(users.n)}`);
   });
 
   it('stamps each sign-in session with a device hash that holds neither the address nor the browser', async () => {
     const first = await signUpVerified(app);
     const second = await signUpVerified(app);
-    const rows = await app.database.db.selectFrom('sessions').select(['user_id', 'device_hash']).where('user_id', 'in', [first.userId, second.userId]).execute();
+    const rows = await app.database.db
+      .selectFrom('sessions')
+      .select(['user_id', 'device_hash'])
+      .where('user_id', 'in', [first.userId, second.userId])
+      .execute();
     expect(rows).toHaveLength(2);
     const [a, b] = rows.map((r) => r.device_hash ?? '');
     expect(a).toMatch(/^[\w-]{43}$/);
@@ -291,11 +332,22 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     const db = app.database.db;
     const [a, b, alone] = [await createPerson(app), await createPerson(app), await createPerson(app)];
     const targets = await Promise.all(Array.from({ length: 30 }, () => createPerson(app)));
-    await db.updateTable('sessions').set({ device_hash: `shared-${dialect}` }).where('user_id', 'in', [a.userId, b.userId]).execute();
-    await db.updateTable('sessions').set({ device_hash: `alone-${dialect}` }).where('user_id', '=', alone.userId).execute();
+    await db
+      .updateTable('sessions')
+      .set({ device_hash: `shared-${dialect}` })
+      .where('user_id', 'in', [a.userId, b.userId])
+      .execute();
+    await db
+      .updateTable('sessions')
+      .set({ device_hash: `alone-${dialect}` })
+      .where('user_id', '=', alone.userId)
+      .execute();
     const now = app.clock.now().toISOString();
     for (const swiper of [a, b, alone]) {
-      await db.insertInto('swipes').values(targets.map((t) => ({ swiper_id: swiper.profileId, target_id: t.profileId, liked: 1, created_at: now }))).execute();
+      await db
+        .insertInto('swipes')
+        .values(targets.map((t) => ({ swiper_id: swiper.profileId, target_id: t.profileId, liked: 1, created_at: now })))
+        .execute();
     }
     expect((await runJob(job('shared_device_likes'), ctx)).counts).toMatchObject({ flagged: 2 });
     const flags = await db.selectFrom('moderation_flags').select(['user_id', 'reason']).where('reason', '=', 'shared_device_likes').execute();

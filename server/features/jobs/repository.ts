@@ -35,7 +35,11 @@ export async function insertJobRun(db: Kysely<Database>, run: Omit<Insertable<Da
   return id;
 }
 
-export async function finishJobRun(db: Kysely<Database>, runId: number, outcome: { finished_at: string; status: JobStatus; counts: string; error: string | null }): Promise<void> {
+export async function finishJobRun(
+  db: Kysely<Database>,
+  runId: number,
+  outcome: { finished_at: string; status: JobStatus; counts: string; error: string | null },
+): Promise<void> {
   await db.updateTable('job_runs').set(outcome).where('id', '=', runId).execute();
 }
 

@@ -22,11 +22,27 @@ export async function runJob(job: JobDefinition, ctx: JobContext, runner = defau
   const holder = `${runner}:${randomUUID()}`;
   const log = ctx.logger.child({ job: job.name, runner });
   if (!(await acquireJobLock(ctx.db, job.name, holder, startedAt, job.leaseSeconds))) {
-    await insertJobRun(ctx.db, { name: job.name, runner, started_at: startedAt.toISOString(), finished_at: startedAt.toISOString(), status: 'skipped', counts: '{}', error: null });
+    await insertJobRun(ctx.db, {
+      name: job.name,
+      runner,
+      started_at: startedAt.toISOString(),
+      finished_at: startedAt.toISOString(),
+      status: 'skipped',
+      counts: '{}',
+      error: null,
+    });
     log.info('job skipped: another process is running it');
     return { status: 'skipped', counts: {} };
   }
-  const runId = await insertJobRun(ctx.db, { name: job.name, runner, started_at: startedAt.toISOString(), finished_at: null, status: 'running', counts: '{}', error: null });
+  const runId = await insertJobRun(ctx.db, {
+    name: job.name,
+    runner,
+    started_at: startedAt.toISOString(),
+    finished_at: null,
+    status: 'running',
+    counts: '{}',
+    error: null,
+  });
   log.info('job started');
   const began = performance.now();
   let result: JobRunResult;
@@ -37,7 +53,12 @@ export async function runJob(job: JobDefinition, ctx: JobContext, runner = defau
     log.error({ err: error }, 'job failed');
   }
   const durationMs = Math.round(performance.now() - began);
-  await finishJobRun(ctx.db, runId, { finished_at: ctx.clock.now().toISOString(), status: result.status, counts: JSON.stringify(result.counts), error: result.error ?? null });
+  await finishJobRun(ctx.db, runId, {
+    finished_at: ctx.clock.now().toISOString(),
+    status: result.status,
+    counts: JSON.stringify(result.counts),
+    error: result.error ?? null,
+  });
   await releaseJobLock(ctx.db, job.name, holder);
   log.info({ status: result.status, durationMs, counts: result.counts }, 'job finished');
   return result;

@@ -30,7 +30,12 @@ export async function flagSharedDeviceLikes({ db, clock }: JobContext): Promise<
     if (liking.length < 2 || total <= freeLikesPerDay) continue;
     for (const userId of liking) {
       if (await hasOpenFlag(db, userId, 'shared_device_likes')) continue;
-      await insertFlag(db, { user_id: userId, reason: 'shared_device_likes', details: JSON.stringify({ accounts: liking, likes: total }), created_at: now.toISOString() });
+      await insertFlag(db, {
+        user_id: userId,
+        reason: 'shared_device_likes',
+        details: JSON.stringify({ accounts: liking, likes: total }),
+        created_at: now.toISOString(),
+      });
       flagged += 1;
     }
   }

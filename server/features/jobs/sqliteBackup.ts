@@ -13,7 +13,10 @@ export function backupDir(dataDir: string): string {
 
 /** `iskra-20261122T031500Z.sqlite`: sorts by time, and the time is read back from the name when pruning. */
 function nameFor(at: Date): string {
-  return `iskra-${at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z')}.sqlite`;
+  return `iskra-${at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z')}.sqlite`;
 }
 
 function timeOf(name: string): number | null {

@@ -32,12 +32,10 @@ function unicodeFolds(name: string): string {
 }
 
 function latinFolds(key: string): string {
-  return (
-    key
-      .replace(/\bst\b/g, 'saint')
-      .replace(/\bye(?=[a-z])/g, 'e')
-      .replace(/([a-z])(?:iy|yy)\b/g, '$1y')
-  );
+  return key
+    .replace(/\bst\b/g, 'saint')
+    .replace(/\bye(?=[a-z])/g, 'e')
+    .replace(/([a-z])(?:iy|yy)\b/g, '$1y');
 }
 
 /** Whether a key is written in Cyrillic: a Russian name, for which Russian cities come first. */

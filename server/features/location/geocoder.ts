@@ -46,7 +46,7 @@ export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: numbe
 const latCells = Math.round(180 / cellDegrees);
 const lonCells = Math.round(360 / cellDegrees);
 const latCell = (lat: number) => Math.min(latCells - 1, Math.max(0, Math.floor((lat + 90) / cellDegrees)));
-const lonCell = (lon: number) => (((Math.floor((lon + 180) / cellDegrees) % lonCells) + lonCells) % lonCells);
+const lonCell = (lon: number) => ((Math.floor((lon + 180) / cellDegrees) % lonCells) + lonCells) % lonCells;
 
 /** One cell of the reverse index, with what bounds the distance to any city in it. */
 interface Cell {
@@ -197,8 +197,15 @@ export function parseCityData(text: string): (City & { aliases: string[] })[] {
     if (!Array.isArray(row)) throw new Error(`cities.json: row ${i} is not an array`);
     const [en, ru, country, lat, lon, population, aliases = [], partOf] = row as unknown[];
     if (
-      !isString(en) || !isString(ru) || !isString(country) || !isNumber(lat) || !isNumber(lon) || !isNumber(population) ||
-      !Array.isArray(aliases) || !aliases.every(isString) || !(partOf === undefined || Number.isInteger(partOf))
+      !isString(en) ||
+      !isString(ru) ||
+      !isString(country) ||
+      !isNumber(lat) ||
+      !isNumber(lon) ||
+      !isNumber(population) ||
+      !Array.isArray(aliases) ||
+      !aliases.every(isString) ||
+      !(partOf === undefined || Number.isInteger(partOf))
     ) {
       throw new Error(`cities.json: row ${i} is malformed`);
     }

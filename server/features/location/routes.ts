@@ -1,11 +1,4 @@
-import {
-  cityCheckRequest,
-  cityCheckResponse,
-  getCityRequest,
-  getCityResponse,
-  type CityCheckResponse,
-  type GetCityResponse,
-} from '../../contract/location.ts';
+import { cityCheckRequest, cityCheckResponse, getCityRequest, getCityResponse, type CityCheckResponse, type GetCityResponse } from '../../contract/location.ts';
 import { languageFromAcceptLanguage, type Language } from '../../../locales/index.ts';
 import { notFound } from '../../errors.ts';
 import { requireUser } from '../../http/auth.ts';
@@ -26,8 +19,7 @@ export const cityNotFound = () =>
  */
 export function locationRoutes(router: AppRouter, _services: Services, geocoder: () => CityGeocoder = cityGeocoder): void {
   /** The account's language, else the browser's, else Russian (spec section 9). */
-  const languageOf = (ctx: AppContext): Language =>
-    ctx.state.auth?.language ?? languageFromAcceptLanguage(ctx.get('Accept-Language'));
+  const languageOf = (ctx: AppContext): Language => ctx.state.auth?.language ?? languageFromAcceptLanguage(ctx.get('Accept-Language'));
 
   router.post('/get_city', (ctx) => {
     requireUser(ctx);

@@ -46,14 +46,18 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     const chatId = ++telegramIds;
     await app.database.db
       .updateTable('users')
-      .set({ telegram_id: String(chatId), language: options.language ?? 'ru', bot_started_at: options.startedBot === false ? null : app.clock.now().toISOString() })
+      .set({
+        telegram_id: String(chatId),
+        language: options.language ?? 'ru',
+        bot_started_at: options.startedBot === false ? null : app.clock.now().toISOString(),
+      })
       .where('id', '=', person.userId)
       .execute();
     return { ...person, chatId };
   }
   const sentTo = (chatId: number) => telegram.callsOf('sendMessage').filter((p) => p.chat_id === chatId);
   const buttonUrl = (payload: Record<string, unknown> | undefined) =>
-    ((payload?.reply_markup as { inline_keyboard: { web_app?: { url: string } }[][] } | undefined)?.inline_keyboard[0]?.[0]?.web_app?.url) ?? '';
+    (payload?.reply_markup as { inline_keyboard: { web_app?: { url: string } }[][] } | undefined)?.inline_keyboard[0]?.[0]?.web_app?.url ?? '';
 
   async function matchedConversation(a: Person, b: Person): Promise<number> {
     await a.browser.post('/api/like', { profile_id: b.profileId });
@@ -91,7 +95,11 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     app.clock.advance(10 * 60 + 1);
     await a.browser.post(`/api/conversations/${id}/messages`, { content: 'третье' });
     await worker.drainOnce();
-    expect(sentTo(b.chatId).filter((p) => String(p.text).startsWith('Антон:')).map((p) => p.text)).toEqual([messages[0]?.text, 'Антон: третье']);
+    expect(
+      sentTo(b.chatId)
+        .filter((p) => String(p.text).startsWith('Антон:'))
+        .map((p) => p.text),
+    ).toEqual([messages[0]?.text, 'Антон: третье']);
   });
 
   it('sends nothing to someone who turned notifications off, never started the bot, or is online in the app', async () => {
@@ -124,7 +132,13 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     const sent = await a.browser.post(`/api/conversations/${id}/messages`, { content: 'дойдёт' });
     expect(sent.status).toBe(201);
     expect(await worker.drainOnce()).toBe(0);
-    const job = () => app.database.db.selectFrom('notification_jobs').select(['attempts', 'outcome']).where('user_id', '=', b.userId).where('kind', '=', 'message').executeTakeFirstOrThrow();
+    const job = () =>
+      app.database.db
+        .selectFrom('notification_jobs')
+        .select(['attempts', 'outcome'])
+        .where('user_id', '=', b.userId)
+        .where('kind', '=', 'message')
+        .executeTakeFirstOrThrow();
     expect(await job()).toEqual({ attempts: 1, outcome: null });
     const stored = await json<{ messages: { content: string }[] }>(await b.browser.get(`/api/conversations/${id}/messages`));
     expect(stored.messages.map((m) => m.content)).toEqual(['дойдёт']);

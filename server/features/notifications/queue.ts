@@ -16,14 +16,26 @@ export const previewLength = 80;
 
 export async function enqueueMatchNotification(db: Kysely<Database>, userId: number, otherName: string, now: Date): Promise<boolean> {
   if (!(await isReachableByBot(db, userId))) return false;
-  await insertNotificationJob(db, { user_id: userId, kind: 'match', conversation_id: null, payload: JSON.stringify({ name: otherName }), now: now.toISOString() });
+  await insertNotificationJob(db, {
+    user_id: userId,
+    kind: 'match',
+    conversation_id: null,
+    payload: JSON.stringify({ name: otherName }),
+    now: now.toISOString(),
+  });
   return true;
 }
 
 /** The subscription ends soon (the reminders job): opens the subscription screen. */
 export async function enqueuePremiumReminder(db: Kysely<Database>, userId: number, until: string, now: Date): Promise<boolean> {
   if (!(await isReachableByBot(db, userId))) return false;
-  await insertNotificationJob(db, { user_id: userId, kind: 'premium_ending', conversation_id: null, payload: JSON.stringify({ until }), now: now.toISOString() });
+  await insertNotificationJob(db, {
+    user_id: userId,
+    kind: 'premium_ending',
+    conversation_id: null,
+    payload: JSON.stringify({ until }),
+    now: now.toISOString(),
+  });
   return true;
 }
 
@@ -38,6 +50,12 @@ export async function enqueueMessageNotification(
   if (!(await isReachableByBot(db, userId))) return false;
   if (await hasConversationNotificationSince(db, userId, conversationId, addSeconds(now, -messageNotificationWindowSeconds).toISOString())) return false;
   const preview = content.length > previewLength ? `${content.slice(0, previewLength - 1)}…` : content;
-  await insertNotificationJob(db, { user_id: userId, kind: 'message', conversation_id: conversationId, payload: JSON.stringify({ name: senderName, preview }), now: now.toISOString() });
+  await insertNotificationJob(db, {
+    user_id: userId,
+    kind: 'message',
+    conversation_id: conversationId,
+    payload: JSON.stringify({ name: senderName, preview }),
+    now: now.toISOString(),
+  });
   return true;
 }

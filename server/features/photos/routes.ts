@@ -14,7 +14,12 @@ const defaultPhoto = path.join(path.dirname(fileURLToPath(import.meta.url)), '..
 export function uploadRoutes(router: AppRouter, { photoStore }: Services): void {
   router.get('/uploads/:filename', async (ctx) => {
     const file = photoStore.pathOf(ctx.params.filename ?? '');
-    const found = file ? await stat(file).then((s) => s.isFile(), () => false) : false;
+    const found = file
+      ? await stat(file).then(
+          (s) => s.isFile(),
+          () => false,
+        )
+      : false;
     ctx.type = 'image/jpeg';
     if (file && found) {
       ctx.set('Cache-Control', 'public, max-age=31536000, immutable');

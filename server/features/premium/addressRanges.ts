@@ -12,7 +12,10 @@ export class AddressRanges {
   private readonly list = new BlockList();
 
   constructor(cidrs: string) {
-    for (const entry of cidrs.split(',').map((c) => c.trim()).filter(Boolean)) {
+    for (const entry of cidrs
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean)) {
       const [address = '', prefixText] = entry.split('/');
       const type = isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : null;
       if (!type) throw new Error(`not an address range: ${entry}`);

@@ -48,7 +48,9 @@ describe.each(testDialects())('premium with the test provider on %s', (dialect) 
   }
 
   it('lists the spec plans with localized titles, and the test plan only with the test provider', async () => {
-    const body = await json<{ plans: { id: string; title: string; price: number; interval: number; discount: number | null }[]; test_provider: boolean }>(await buyer.browser.get('/api/plans'));
+    const body = await json<{ plans: { id: string; title: string; price: number; interval: number; discount: number | null }[]; test_provider: boolean }>(
+      await buyer.browser.get('/api/plans'),
+    );
     expect(body.test_provider).toBe(true);
     expect(body.plans.map((p) => [p.title, p.price, p.interval, p.discount])).toEqual([
       ['1 неделя', 249, 7, 10],
@@ -60,7 +62,13 @@ describe.each(testDialects())('premium with the test provider on %s', (dialect) 
   });
 
   it('refuses any {amount, interval} that is not a plan, writing nothing', async () => {
-    for (const body of [{ amount: 1, interval: 30 }, { amount: 499, interval: 31 }, { amount: 499 }, { amount: 499, interval: 30, user_id: 1 }, { amount: '499', interval: 30 }]) {
+    for (const body of [
+      { amount: 1, interval: 30 },
+      { amount: 499, interval: 31 },
+      { amount: 499 },
+      { amount: 499, interval: 30, user_id: 1 },
+      { amount: '499', interval: 30 },
+    ]) {
       const res = await buyer.browser.post('/api/payment', body);
       expect(res.status).toBe(400);
     }
@@ -142,7 +150,10 @@ describe.each(testDialects())('premium with web payments off on %s', (dialect) =
     const body = await json<{ plans: { id: string }[]; test_provider: boolean }>(await person.browser.get('/api/plans'));
     expect(body.plans.map((p) => p.id)).toEqual(['week', 'month', 'half_year', 'year']);
     expect(body.test_provider).toBe(false);
-    for (const plan of [{ amount: 499, interval: 30 }, { amount: 10, interval: 1 }]) {
+    for (const plan of [
+      { amount: 499, interval: 30 },
+      { amount: 10, interval: 1 },
+    ]) {
       const res = await person.browser.post('/api/payment', plan);
       expect(res.status).toBe(503);
       expect(await json(res)).toEqual({ error: 'Payments are not available at the moment', code: 'payments_unavailable' });

@@ -92,7 +92,12 @@ export async function findTestPayment(db: Kysely<Database>, paymentId: number) {
  * Moves a payment from pending to succeeded (recording the provider's id when given); answers whether it
  * moved, which is false when it was no longer pending.
  */
-export async function markPaymentSucceeded(db: Kysely<Database>, paymentId: number, creditedAt: string, providerPaymentId: string | undefined): Promise<boolean> {
+export async function markPaymentSucceeded(
+  db: Kysely<Database>,
+  paymentId: number,
+  creditedAt: string,
+  providerPaymentId: string | undefined,
+): Promise<boolean> {
   const moved = await db
     .updateTable('payments')
     .set({ status: 'succeeded', credited_at: creditedAt, ...(providerPaymentId ? { provider_payment_id: providerPaymentId } : {}) })

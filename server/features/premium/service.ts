@@ -100,7 +100,12 @@ export class PremiumService {
   }
 
   /** A pending payment for the plan matching `{amount, interval}`; anything that is not a plan is refused. */
-  async createPayment(userId: number, amount: number, interval: number, provider: PaymentProvider = 'test'): Promise<{ id: number; plan: PlanDefinition; idempotenceKey: string }> {
+  async createPayment(
+    userId: number,
+    amount: number,
+    interval: number,
+    provider: PaymentProvider = 'test',
+  ): Promise<{ id: number; plan: PlanDefinition; idempotenceKey: string }> {
     const plan = planFor(amount, interval, await this.offersTestPlan(userId));
     if (!plan) throw badRequest('invalid_plan', 'Error processing payment');
     const idempotenceKey = randomUUID();
@@ -133,7 +138,14 @@ export class PremiumService {
     // The receipt (54-FZ) and the provider's page speak Russian.
     const description = `Iskra: ${translatorFor('ru')(`premium.plans.${plan.id}`)}`;
     try {
-      const remote = await yookassa.client.createPayment({ idempotenceKey, amountRub: plan.price, description, returnUrl: yookassa.returnUrl, paymentId: id, email: email ?? null });
+      const remote = await yookassa.client.createPayment({
+        idempotenceKey,
+        amountRub: plan.price,
+        description,
+        returnUrl: yookassa.returnUrl,
+        paymentId: id,
+        email: email ?? null,
+      });
       await setProviderPaymentId(this.db, id, remote.id);
       const url = remote.confirmation?.confirmation_url;
       if (!url) throw new YooKassaError('no confirmation_url in the answer', 200);

@@ -186,7 +186,11 @@ describe.each(testDialects())('Telegram Stars on %s', (dialect) => {
 
   it('sells to a Telegram account signed in on the web (cookie session) through the web checkout, not Stars', async () => {
     const person = await createPerson(app);
-    await app.database.db.updateTable('users').set({ telegram_id: String(++nextTelegramId) }).where('id', '=', person.userId).execute();
+    await app.database.db
+      .updateTable('users')
+      .set({ telegram_id: String(++nextTelegramId) })
+      .where('id', '=', person.userId)
+      .execute();
     const invoices = telegram.callsOf('createInvoiceLink').length;
     const { plans } = await json<{ plans: { stars?: number }[] }>(await person.browser.get('/api/plans'));
     expect(plans.every((p) => p.stars === undefined)).toBe(true);

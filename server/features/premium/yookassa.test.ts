@@ -158,7 +158,10 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
   it('refuses a pair that is not a plan, and the test plan, without writing a row or calling YooKassa', async () => {
     const person = await createPerson(app);
     const calls = yookassa.created().length;
-    for (const body of [{ amount: 100, interval: 30 }, { amount: 10, interval: 1 }]) {
+    for (const body of [
+      { amount: 100, interval: 30 },
+      { amount: 10, interval: 1 },
+    ]) {
       const res = await person.browser.post('/api/payment', body);
       expect(res.status).toBe(400);
       expect(await json(res)).toMatchObject({ error: 'Error processing payment' });
@@ -172,7 +175,11 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
   it('offers admins (ADMIN_TELEGRAM_IDS) the 10-rouble test plan to try the real path, and nobody else', async () => {
     const person = await createPerson(app);
     const adminPerson = await createPerson(app);
-    await app.database.db.updateTable('users').set({ telegram_id: String(adminTelegramId) }).where('id', '=', adminPerson.userId).execute();
+    await app.database.db
+      .updateTable('users')
+      .set({ telegram_id: String(adminTelegramId) })
+      .where('id', '=', adminPerson.userId)
+      .execute();
     const planIds = async (who: Person) => (await json<{ plans: { id: string }[] }>(await who.browser.get('/api/plans'))).plans.map((p) => p.id);
     expect(await planIds(person)).not.toContain('test_day');
     expect(await planIds(adminPerson)).toContain('test_day');
@@ -234,7 +241,10 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
 
     // YooKassa cancels the refund, then is unreachable: the payment stays credited, the premium stays.
     yookassa.nextRefund = 'canceled';
-    await expect(admin.refund(paid?.id ?? 0)).rejects.toMatchObject({ code: 'payment_provider_error', message: expect.stringContaining('insufficient_funds') as unknown });
+    await expect(admin.refund(paid?.id ?? 0)).rejects.toMatchObject({
+      code: 'payment_provider_error',
+      message: expect.stringContaining('insufficient_funds') as unknown,
+    });
     yookassa.down = true;
     try {
       await expect(admin.refund(paid?.id ?? 0)).rejects.toMatchObject({ code: 'payment_provider_error' });

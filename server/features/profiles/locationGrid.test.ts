@@ -11,7 +11,13 @@ const km = (a: { latitude: number; longitude: number }, b: { latitude: number; l
 
 describe('snapCoordinates', () => {
   it('moves a point by less than a cell and never keeps the exact position', () => {
-    for (const [latitude, longitude] of [[55.75123, 37.61876], [59.93863, 30.31413], [-33.8688, 151.2093], [64.5401, 40.5433], [0.0001, -0.0001]] as const) {
+    for (const [latitude, longitude] of [
+      [55.75123, 37.61876],
+      [59.93863, 30.31413],
+      [-33.8688, 151.2093],
+      [64.5401, 40.5433],
+      [0.0001, -0.0001],
+    ] as const) {
       const snapped = snapCoordinates(latitude, longitude);
       expect(km({ latitude, longitude }, snapped)).toBeLessThan(1.1);
       expect(snapped).not.toEqual({ latitude, longitude });
@@ -20,7 +26,11 @@ describe('snapCoordinates', () => {
 
   it('maps every point of a cell to the same centre, so repeated queries learn nothing finer', () => {
     const centre = snapCoordinates(55.7512, 37.6187);
-    const neighbours = [[55.7505, 37.6181], [55.7549, 37.6199], [55.7451, 37.6185]] as const;
+    const neighbours = [
+      [55.7505, 37.6181],
+      [55.7549, 37.6199],
+      [55.7451, 37.6185],
+    ] as const;
     for (const [lat, lon] of neighbours) expect(snapCoordinates(lat, lon)).toEqual(centre);
     expect(snapCoordinates(centre.latitude, centre.longitude)).toEqual(centre);
   });

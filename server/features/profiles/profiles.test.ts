@@ -34,7 +34,14 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
   const uploadsDir = () => path.join(app.database.dataDir, 'uploads');
   const filesOnDisk = async () => (await readdir(uploadsDir()).catch(() => [] as string[])).sort();
   const countRows = async (table: 'profiles' | 'photos') =>
-    Number((await app.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await app.database.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   async function createProfile(browser: Browser, count = 1, fields: Fields = validFields) {
     const files = Array.from({ length: count }, (_, i) => ({ name: `p${i}.jpg`, data: photo }));
@@ -46,7 +53,17 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
   it('creates a profile with one photo: fields, opposite preferred gender, snapped coordinates, no premium', async () => {
     const { browser, userId } = await signUpVerified(app);
     const profile = await createProfile(browser, 1);
-    expect(profile).toMatchObject({ user_id: userId, name: 'Анна', age: 27, gender: 'Female', preferred_gender: 'Male', city: 'Москва', bio: 'Люблю горы', isActive: false, end_date: null });
+    expect(profile).toMatchObject({
+      user_id: userId,
+      name: 'Анна',
+      age: 27,
+      gender: 'Female',
+      preferred_gender: 'Male',
+      city: 'Москва',
+      bio: 'Люблю горы',
+      isActive: false,
+      end_date: null,
+    });
     expect(profile.photos).toHaveLength(1);
     expect(profile.photos[0]).toMatch(/^[0-9a-f]{32}\.jpg$/);
     // Snapped to the ~1 km grid: never the exact position sent.
@@ -58,7 +75,9 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
 
     expect(await json(await browser.get('/api/profile'))).toEqual(profile);
     expect(await json(await browser.get('/api/edit_profile'))).toEqual(profile);
-    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ userprofile: { id: profile.id, name: 'Анна', age: 27, photo: profile.photos[0] } });
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({
+      userprofile: { id: profile.id, name: 'Анна', age: 27, photo: profile.photos[0] },
+    });
   });
 
   it('creates a profile with six photos of any accepted format, each re-encoded to a 640x852 JPEG and a thumbnail', async () => {
@@ -89,7 +108,9 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
       expect([thumbMeta.width, thumbMeta.height]).toEqual([240, 320]);
     }
     // The sideways phone photo comes out upright: red (the stored left half) on top, blue at the bottom.
-    const upright = await sharp(Buffer.from(await (await fetch(`${app.url}/api/uploads/${profile.photos[5] ?? ''}`)).arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+    const upright = await sharp(Buffer.from(await (await fetch(`${app.url}/api/uploads/${profile.photos[5] ?? ''}`)).arrayBuffer()))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const pixel = (x: number, y: number) => Array.from(upright.data.subarray((y * upright.info.width + x) * 3, (y * upright.info.width + x) * 3 + 3));
     const [topR = 0, , topB = 0] = pixel(320, 40);
     const [bottomR = 0, , bottomB = 0] = pixel(320, 810);
@@ -121,20 +142,58 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
     });
 
     const cases: [string, () => FormData, number, string][] = [
-      ['a 7th photo', () => form(validFields, Array.from({ length: 7 }, (_, i) => ({ name: `${i}.jpg`, data: photo }))), 400, 'You can add at most 6 photos.'],
+      [
+        'a 7th photo',
+        () =>
+          form(
+            validFields,
+            Array.from({ length: 7 }, (_, i) => ({ name: `${i}.jpg`, data: photo })),
+          ),
+        400,
+        'You can add at most 6 photos.',
+      ],
       ['no photo', () => form(validFields, []), 400, 'Please add at least one photo.'],
       ['age 17', () => form({ ...validFields, age: '17' }, [{ name: 'a.jpg', data: photo }]), 400, 'Age must be at least 18 years.'],
       ['age 101', () => form({ ...validFields, age: '101' }, [{ name: 'a.jpg', data: photo }]), 400, 'Age must be at most 100 years.'],
       ['an empty name', () => form({ ...validFields, name: '  ' }, [{ name: 'a.jpg', data: photo }]), 400, 'Please fill in all required fields.'],
       ['no age', () => form({ ...validFields, age: '' }, [{ name: 'a.jpg', data: photo }]), 400, 'Please fill in all required fields.'],
       ['a wrong gender', () => form({ ...validFields, gender: 'Other' }, [{ name: 'a.jpg', data: photo }]), 400, 'Gender must be Male or Female.'],
-      ['a 41-character name', () => form({ ...validFields, name: 'x'.repeat(41) }, [{ name: 'a.jpg', data: photo }]), 400, 'Name must be at most 40 characters.'],
-      ['a 501-character bio', () => form({ ...validFields, bio: 'x'.repeat(501) }, [{ name: 'a.jpg', data: photo }]), 400, 'Bio must be at most 500 characters.'],
-      ['a premium field', () => form({ ...validFields, premium_until: '2100-01-01' }, [{ name: 'a.jpg', data: photo }]), 400, 'Unknown field(s): premium_until'],
+      [
+        'a 41-character name',
+        () => form({ ...validFields, name: 'x'.repeat(41) }, [{ name: 'a.jpg', data: photo }]),
+        400,
+        'Name must be at most 40 characters.',
+      ],
+      [
+        'a 501-character bio',
+        () => form({ ...validFields, bio: 'x'.repeat(501) }, [{ name: 'a.jpg', data: photo }]),
+        400,
+        'Bio must be at most 500 characters.',
+      ],
+      [
+        'a premium field',
+        () => form({ ...validFields, premium_until: '2100-01-01' }, [{ name: 'a.jpg', data: photo }]),
+        400,
+        'Unknown field(s): premium_until',
+      ],
       ['an owner field', () => form({ ...validFields, user_id: '1' }, [{ name: 'a.jpg', data: photo }]), 400, 'Unknown field(s): user_id'],
       ['a text file renamed .jpg', () => form(validFields, [{ name: 'me.jpg', data: textRenamedJpg() }]), 400, 'Only JPEG, PNG or WebP photos are accepted.'],
-      ['a good photo followed by a text file', () => form(validFields, [{ name: 'a.jpg', data: photo }, { name: 'b.jpg', data: textRenamedJpg() }]), 400, 'Only JPEG, PNG or WebP photos are accepted.'],
-      ['a 50-megapixel PNG bomb', () => form(validFields, [{ name: 'bomb.png', data: bomb, type: 'image/png' }]), 413, 'The photo is too large: at most 40 megapixels.'],
+      [
+        'a good photo followed by a text file',
+        () =>
+          form(validFields, [
+            { name: 'a.jpg', data: photo },
+            { name: 'b.jpg', data: textRenamedJpg() },
+          ]),
+        400,
+        'Only JPEG, PNG or WebP photos are accepted.',
+      ],
+      [
+        'a 50-megapixel PNG bomb',
+        () => form(validFields, [{ name: 'bomb.png', data: bomb, type: 'image/png' }]),
+        413,
+        'The photo is too large: at most 40 megapixels.',
+      ],
       ['a 16 MB file', () => form(validFields, [{ name: 'big.jpg', data: oversizedFile() }]), 413, 'Each photo must be at most 15 MB.'],
     ];
 
@@ -182,13 +241,23 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
     const before = await createProfile(browser, 4);
     const [first = '', second = '', third = '', fourth = ''] = before.photos;
     const blurOf = new Map(
-      (await app.database.db.selectFrom('photos').select(['file_name', 'blur_name']).where('profile_id', '=', before.id).execute()).map((r) => [r.file_name, r.blur_name ?? '']),
+      (await app.database.db.selectFrom('photos').select(['file_name', 'blur_name']).where('profile_id', '=', before.id).execute()).map((r) => [
+        r.file_name,
+        r.blur_name ?? '',
+      ]),
     );
     const filesOf = (name: string) => [name, name.replace('.jpg', '.thumb.jpg'), blurOf.get(name) ?? 'missing'];
     const filesBefore = await filesOnDisk();
 
     const edit = form(
-      { name: 'Аня', age: '28', gender: 'Other', city: 'Казань', bio: '', payload: JSON.stringify({ deletedPhotos: [first, third], newPhotos: 1, order: [fourth, second] }) },
+      {
+        name: 'Аня',
+        age: '28',
+        gender: 'Other',
+        city: 'Казань',
+        bio: '',
+        payload: JSON.stringify({ deletedPhotos: [first, third], newPhotos: 1, order: [fourth, second] }),
+      },
       [{ name: 'new.png', data: await png(), type: 'image/png' }],
       'newPhotos',
     );
@@ -228,7 +297,10 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
     const res = await intruder.post('/api/edit_profile', { deletedPhotos: [mine.photos[0]] });
     expect(res.status).toBe(400);
     expect(await json(res)).toMatchObject({ code: 'unknown_photo' });
-    const viaForm = await intruder.postForm('/api/edit_profile', form({ payload: JSON.stringify({ deletedPhotos: [mine.photos[1]] }), user_id: String(mine.user_id) }, []));
+    const viaForm = await intruder.postForm(
+      '/api/edit_profile',
+      form({ payload: JSON.stringify({ deletedPhotos: [mine.photos[1]] }), user_id: String(mine.user_id) }, []),
+    );
     expect(viaForm.status).toBe(400);
     expect(await filesOnDisk()).toEqual(files);
     expect(await json(await owner.get('/api/profile'))).toEqual(mine);
@@ -244,7 +316,7 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
     const profile = await createProfile(browser, 3);
     const files0 = await filesOnDisk();
     const blurNames = (await app.database.db.selectFrom('photos').select('blur_name').where('profile_id', '=', profile.id).execute()).map((r) => r.blur_name);
-    expect(blurNames.every((b) => b !== null && (files0.includes(b)))).toBe(true);
+    expect(blurNames.every((b) => b !== null && files0.includes(b))).toBe(true);
     const res = await browser.post('/api/delete_profile');
     expect(res.status).toBe(200);
     expect((await browser.get('/api/profile')).status).toBe(404);
@@ -271,8 +343,24 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
     const photos = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `${i}.jpg`, data: photo }));
 
     const cases: [string, () => FormData, number][] = [
-      ['too large', () => form(validFields, [{ name: 'a.jpg', data: photo }, { name: 'big.jpg', data: oversizedFile() }]), 413],
-      ['not an image', () => form(validFields, [{ name: 'a.jpg', data: photo }, { name: 'b.jpg', data: textRenamedJpg() }]), 400],
+      [
+        'too large',
+        () =>
+          form(validFields, [
+            { name: 'a.jpg', data: photo },
+            { name: 'big.jpg', data: oversizedFile() },
+          ]),
+        413,
+      ],
+      [
+        'not an image',
+        () =>
+          form(validFields, [
+            { name: 'a.jpg', data: photo },
+            { name: 'b.jpg', data: textRenamedJpg() },
+          ]),
+        400,
+      ],
       ['one photo too many', () => form(validFields, photos(7)), 400],
       ['far too many photos', () => form(validFields, photos(9)), 400],
       ['a file under an unknown field', () => form(validFields, [{ name: 'a.jpg', data: photo }], 'avatar'), 400],

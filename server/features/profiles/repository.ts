@@ -29,13 +29,7 @@ export async function listPhotoNames(db: Kysely<Database>, profileId: number): P
 }
 
 export async function listPhotos(db: Kysely<Database>, profileId: number): Promise<StoredPhoto[]> {
-  const rows = await db
-    .selectFrom('photos')
-    .select(['file_name', 'blur_name'])
-    .where('profile_id', '=', profileId)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
+  const rows = await db.selectFrom('photos').select(['file_name', 'blur_name']).where('profile_id', '=', profileId).orderBy('position').orderBy('id').execute();
   return rows.map((r) => ({ fileName: r.file_name, blurName: r.blur_name }));
 }
 
@@ -70,13 +64,7 @@ export async function findProfileSummary(db: Kysely<Database>, userId: number) {
       'profiles.id',
       'profiles.name',
       'profiles.age',
-      eb
-        .selectFrom('photos')
-        .select('photos.file_name')
-        .whereRef('photos.profile_id', '=', 'profiles.id')
-        .orderBy('photos.position')
-        .limit(1)
-        .as('photo'),
+      eb.selectFrom('photos').select('photos.file_name').whereRef('photos.profile_id', '=', 'profiles.id').orderBy('photos.position').limit(1).as('photo'),
     ])
     .where('profiles.user_id', '=', userId)
     .executeTakeFirst();

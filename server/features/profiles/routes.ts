@@ -44,7 +44,12 @@ export function profileRoutes(router: AppRouter, { profiles, uploadTempDir }: Se
     const body = await readPhotos(ctx, uploadTempDir, ['photos', 'photo']);
     try {
       const fields = parse(createProfileFields, body.fields);
-      const profile = await profiles.create(auth.userId, auth.verified, fields, body.files.map((f) => f.path));
+      const profile = await profiles.create(
+        auth.userId,
+        auth.verified,
+        fields,
+        body.files.map((f) => f.path),
+      );
       ctx.status = 201;
       ctx.body = { message: 'Profile created successfully', profile };
     } finally {
@@ -69,7 +74,12 @@ export function profileRoutes(router: AppRouter, { profiles, uploadTempDir }: Se
         const { payload, ...rest } = body.fields;
         const edits = parse(photoEdits, parseJsonField(payload));
         const fields = parse(editProfileFields, rest);
-        const profile = await profiles.edit(auth.userId, fields, edits, body.files.map((f) => f.path));
+        const profile = await profiles.edit(
+          auth.userId,
+          fields,
+          edits,
+          body.files.map((f) => f.path),
+        );
         ctx.body = { message: 'Profile updated successfully', profile };
       } finally {
         await body.cleanup();

@@ -42,9 +42,7 @@ function oppositeOf(gender: Gender): PreferredGender {
 }
 
 function snapped(fields: { latitude?: number | undefined; longitude?: number | undefined }) {
-  return fields.latitude !== undefined && fields.longitude !== undefined
-    ? snapCoordinates(fields.latitude, fields.longitude)
-    : undefined;
+  return fields.latitude !== undefined && fields.longitude !== undefined ? snapCoordinates(fields.latitude, fields.longitude) : undefined;
 }
 
 export class ProfileService {
@@ -58,10 +56,7 @@ export class ProfileService {
   async get(userId: number): Promise<OwnProfileResponse> {
     const profile = await findProfileByUser(this.db, userId);
     if (!profile) throw profileNotFound();
-    const [photos, premiumUntil] = await Promise.all([
-      listPhotoNames(this.db, profile.id),
-      findPremiumUntil(this.db, userId),
-    ]);
+    const [photos, premiumUntil] = await Promise.all([listPhotoNames(this.db, profile.id), findPremiumUntil(this.db, userId)]);
     return presentOwnProfile(profile, photos, premiumUntil, this.clock.now());
   }
 

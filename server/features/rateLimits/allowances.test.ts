@@ -40,7 +40,12 @@ describe.each(testDialects())('allowances under 30 parallel requests on %s', (di
       .values(earlier.map((p) => ({ swiper_id: free.profileId, target_id: p.profileId, liked: 1, created_at: hourAgo() })))
       .execute();
     const targets = await Promise.all(Array.from({ length: 30 }, () => createPerson(app)));
-    const answers = statuses(await burst(free, targets.map((t) => (p: Person) => p.browser.post('/api/like', { profile_id: t.profileId }))));
+    const answers = statuses(
+      await burst(
+        free,
+        targets.map((t) => (p: Person) => p.browser.post('/api/like', { profile_id: t.profileId })),
+      ),
+    );
     expect(count(answers, 200)).toBe(freeLikesPerDay - 45);
     expect(count(answers, 429)).toBe(30 - (freeLikesPerDay - 45));
     const given = await app.database.db.selectFrom('swipes').select('target_id').where('swiper_id', '=', free.profileId).where('liked', '=', 1).execute();
@@ -51,9 +56,22 @@ describe.each(testDialects())('allowances under 30 parallel requests on %s', (di
     const [a, conversation] = await conversationOf(app);
     await app.database.db
       .insertInto('messages')
-      .values(Array.from({ length: 95 }, (_, i) => ({ conversation_id: conversation, sender_id: a.profileId, content: `earlier ${i}`, created_at: hourAgo(), read_at: null })))
+      .values(
+        Array.from({ length: 95 }, (_, i) => ({
+          conversation_id: conversation,
+          sender_id: a.profileId,
+          content: `earlier ${i}`,
+          created_at: hourAgo(),
+          read_at: null,
+        })),
+      )
       .execute();
-    const answers = statuses(await burst(a, Array.from({ length: 30 }, (_, i) => (p: Person) => p.browser.post(`/api/conversations/${conversation}/messages`, { content: `now ${i}` }))));
+    const answers = statuses(
+      await burst(
+        a,
+        Array.from({ length: 30 }, (_, i) => (p: Person) => p.browser.post(`/api/conversations/${conversation}/messages`, { content: `now ${i}` })),
+      ),
+    );
     expect(count(answers, 201)).toBe(freeMessagesPerDay - 95);
     expect(count(answers, 429)).toBe(30 - (freeMessagesPerDay - 95));
     const sent = await app.database.db.selectFrom('messages').select('id').where('sender_id', '=', a.profileId).execute();
@@ -62,7 +80,12 @@ describe.each(testDialects())('allowances under 30 parallel requests on %s', (di
 
   it(`accepts exactly ${messagesPerMinute} messages a minute from a premium user sending 40 at once`, async () => {
     const [a, conversation] = await conversationOf(app, { premium: true });
-    const answers = statuses(await burst(a, Array.from({ length: 40 }, (_, i) => (p: Person) => p.browser.post(`/api/conversations/${conversation}/messages`, { content: `fast ${i}` }))));
+    const answers = statuses(
+      await burst(
+        a,
+        Array.from({ length: 40 }, (_, i) => (p: Person) => p.browser.post(`/api/conversations/${conversation}/messages`, { content: `fast ${i}` })),
+      ),
+    );
     expect(count(answers, 201)).toBe(messagesPerMinute);
     expect(count(answers, 429)).toBe(40 - messagesPerMinute);
   });
@@ -70,8 +93,18 @@ describe.each(testDialects())('allowances under 30 parallel requests on %s', (di
   it(`accepts exactly the ${searchPerMinute - 45} searches left in the minute when 30 arrive at once`, async () => {
     const viewer = await createPerson(app, { gender: 'Male' });
     const search = (p: Person) => p.browser.get('/api/search?gender=Female');
-    expect(statuses(await burst(viewer, Array.from({ length: 45 }, () => search))).every((s) => s === 404)).toBe(true);
-    const answers = await burst(viewer, Array.from({ length: 30 }, () => search));
+    expect(
+      statuses(
+        await burst(
+          viewer,
+          Array.from({ length: 45 }, () => search),
+        ),
+      ).every((s) => s === 404),
+    ).toBe(true);
+    const answers = await burst(
+      viewer,
+      Array.from({ length: 30 }, () => search),
+    );
     expect(count(statuses(answers), 404)).toBe(searchPerMinute - 45);
     const refused = answers.filter((r) => r.status === 429);
     expect(refused).toHaveLength(30 - (searchPerMinute - 45));
@@ -83,7 +116,9 @@ describe.each(testDialects())('allowances under 30 parallel requests on %s', (di
     const attacker = new Browser(app.url);
     const token = await attacker.csrfToken();
     const answers = statuses(
-      await Promise.all(Array.from({ length: 30 }, () => attacker.post('/api/login', { email, password: 'wrong-guess-1' }, { headers: { 'X-CSRF-Token': token } }))),
+      await Promise.all(
+        Array.from({ length: 30 }, () => attacker.post('/api/login', { email, password: 'wrong-guess-1' }, { headers: { 'X-CSRF-Token': token } })),
+      ),
     );
     expect(count(answers, 401)).toBe(maxLoginFailures);
     expect(count(answers, 429)).toBe(30 - maxLoginFailures);
@@ -91,7 +126,12 @@ describe.each(testDialects())('allowances under 30 parallel requests on %s', (di
 
   it('mails exactly one verification code when 30 requests for one arrive at once', async () => {
     const unverified = await createPerson(app, { verified: false });
-    const answers = statuses(await burst(unverified, Array.from({ length: 30 }, () => (p: Person) => p.browser.get('/api/send_verification_code'))));
+    const answers = statuses(
+      await burst(
+        unverified,
+        Array.from({ length: 30 }, () => (p: Person) => p.browser.get('/api/send_verification_code')),
+      ),
+    );
     expect(count(answers, 200)).toBe(1);
     expect(count(answers, 429)).toBe(29);
     const codes = await app.database.db.selectFrom('verification_codes').select('id').where('user_id', '=', unverified.userId).execute();

@@ -72,6 +72,10 @@ export async function endMatch(db: Kysely<Database>, a: number, b: number, now: 
  */
 export async function lockPair(db: Kysely<Database>, a: number, b: number): Promise<void> {
   for (const id of [Math.min(a, b), Math.max(a, b)]) {
-    await db.updateTable('profiles').set((eb) => ({ private_mode: eb.ref('private_mode') })).where('id', '=', id).execute();
+    await db
+      .updateTable('profiles')
+      .set((eb) => ({ private_mode: eb.ref('private_mode') }))
+      .where('id', '=', id)
+      .execute();
   }
 }

@@ -24,7 +24,11 @@ export async function insertReport(
   db: Kysely<Database>,
   report: { reporter_id: number; reported_id: number; reason: Database['reports']['reason']; comment: string; created_at: string },
 ): Promise<number> {
-  const { id } = await db.insertInto('reports').values({ ...report, resolved_at: null, resolution: null }).returning('id').executeTakeFirstOrThrow();
+  const { id } = await db
+    .insertInto('reports')
+    .values({ ...report, resolved_at: null, resolution: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const { reporters } = await db
     .selectFrom('reports')
     .select((eb) => eb.fn.count<string | number>('reporter_id').distinct().as('reporters'))

@@ -22,7 +22,9 @@ describe.each(testDialects())('safety on %s', (dialect) => {
     const res = await reporter.browser.post('/api/report', { profile_id: bad.profileId, reason: 'spam', comment: 'asks for money' });
     expect(res.status).toBe(200);
     const reports = await app.database.db.selectFrom('reports').selectAll().execute();
-    expect(reports).toMatchObject([{ reporter_id: reporter.profileId, reported_id: bad.profileId, reason: 'spam', comment: 'asks for money', resolved_at: null }]);
+    expect(reports).toMatchObject([
+      { reporter_id: reporter.profileId, reported_id: bad.profileId, reason: 'spam', comment: 'asks for money', resolved_at: null },
+    ]);
     expect(await ids(reporter)).not.toContain(bad.profileId);
     expect(await ids(bad, { gender: 'Any' })).not.toContain(reporter.profileId);
   });

@@ -34,8 +34,15 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
   const ageChanges = async (viewer: Person) => {
     const db = app.database.db;
     const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
-    await db.updateTable('profiles').set({ search_changed_at: ago(2) }).execute();
-    await db.updateTable('profiles').set({ search_changed_at: ago(1) }).where('id', '=', viewer.profileId).execute();
+    await db
+      .updateTable('profiles')
+      .set({ search_changed_at: ago(2) })
+      .execute();
+    await db
+      .updateTable('profiles')
+      .set({ search_changed_at: ago(1) })
+      .where('id', '=', viewer.profileId)
+      .execute();
   };
 
   /** Everyone the viewer is shown, in order, disliking each until nobody is left. */
@@ -110,7 +117,10 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     };
     await shownAfter(() => db.updateTable('users').set({ banned_at: null }).where('id', '=', banned.userId).execute(), banned);
     await shownAfter(() => hidden.browser.post('/api/settings', { private_mode: false }), hidden);
-    await shownAfter(() => db.updateTable('users').set({ verified_at: app.clock.now().toISOString() }).where('id', '=', unverified.userId).execute(), unverified);
+    await shownAfter(
+      () => db.updateTable('users').set({ verified_at: app.clock.now().toISOString() }).where('id', '=', unverified.userId).execute(),
+      unverified,
+    );
     await shownAfter(() => liker.browser.post('/api/like', { profile_id: viewer.profileId }), liker);
     const [latitude, longitude] = north(6);
     await shownAfter(() => db.updateTable('profiles').set({ latitude, longitude }).where('id', '=', mover.profileId).execute(), mover);
@@ -150,7 +160,10 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     for (let i = 0; people.size < 103; i++) {
       const km = 7 + (i % 17) * 1.1;
       const angle = i * 2.399;
-      const at: [number, number] = [moscow[0] + (km * Math.sin(angle)) / 111.2, moscow[1] + (km * Math.cos(angle)) / (111.2 * Math.cos((moscow[0] * Math.PI) / 180))];
+      const at: [number, number] = [
+        moscow[0] + (km * Math.sin(angle)) / 111.2,
+        moscow[1] + (km * Math.cos(angle)) / (111.2 * Math.cos((moscow[0] * Math.PI) / 180)),
+      ];
       people.add((await createPerson(app, { at })).profileId);
     }
     await ageChanges(viewer);
@@ -206,7 +219,14 @@ describe('CandidatePools', () => {
     expect(pools.take(1, 'k')?.candidates.map((c) => c.id)).toEqual([10, 11, 12]);
     now += poolTtlMs / 2;
     pools.put(1, { ...taken, watermark: 'w' });
-    expect(pools.take(1, 'k')).toMatchObject({ candidates: [{ id: 11, flat: 11, score: 11 }, { id: 12, flat: 12, score: 12 }], watermark: 'w', boundKm: 5 });
+    expect(pools.take(1, 'k')).toMatchObject({
+      candidates: [
+        { id: 11, flat: 11, score: 11 },
+        { id: 12, flat: 12, score: 12 },
+      ],
+      watermark: 'w',
+      boundKm: 5,
+    });
     now += poolTtlMs / 2;
     expect(pools.take(1, 'k')).toBeNull();
   });

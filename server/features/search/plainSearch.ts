@@ -54,40 +54,55 @@ export class PlainSearch implements CardSearch {
   private async eligible(me: { id: number; gender: Gender }, query: SearchQuery): Promise<Candidate[]> {
     // They liked the caller: a boost, and what lets the caller see them in private mode.
     const likedMe = (eb: ExpressionBuilder<Database & { p: Database['profiles'] }, 'p'>) =>
-      eb.exists(eb.selectFrom('swipes as l').select('l.swiper_id').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', me.id).where('l.liked', '=', 1));
-    return this.db
-      .selectFrom('profiles as p')
-      .innerJoin('users as u', 'u.id', 'p.user_id')
-      .select((eb) => ['p.id', 'p.name', 'p.age', 'p.city', 'p.gender', 'p.bio', 'p.latitude', 'p.longitude', 'u.premium_until', likedMe(eb).as('liked_me')])
-      // Not the caller.
-      .where('p.id', '!=', me.id)
-      // A verified account, not banned, not held for moderation.
-      .where('u.verified_at', 'is not', null)
-      .where('u.banned_at', 'is', null)
-      .where('p.held_at', 'is', null)
-      // Not swiped by the caller, either way.
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('swipes as s').select('s.target_id').where('s.swiper_id', '=', me.id).whereRef('s.target_id', '=', 'p.id'))))
-      // Neither has blocked the other.
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('blocks as b')
-              .select('b.blocker_id')
-              .where((b) => b.or([b.and([b('b.blocker_id', '=', me.id), b('b.blocked_id', '=', b.ref('p.id'))]), b.and([b('b.blocker_id', '=', b.ref('p.id')), b('b.blocked_id', '=', me.id)])])),
+      eb.exists(
+        eb.selectFrom('swipes as l').select('l.swiper_id').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', me.id).where('l.liked', '=', 1),
+      );
+    return (
+      this.db
+        .selectFrom('profiles as p')
+        .innerJoin('users as u', 'u.id', 'p.user_id')
+        .select((eb) => ['p.id', 'p.name', 'p.age', 'p.city', 'p.gender', 'p.bio', 'p.latitude', 'p.longitude', 'u.premium_until', likedMe(eb).as('liked_me')])
+        // Not the caller.
+        .where('p.id', '!=', me.id)
+        // A verified account, not banned, not held for moderation.
+        .where('u.verified_at', 'is not', null)
+        .where('u.banned_at', 'is', null)
+        .where('p.held_at', 'is', null)
+        // Not swiped by the caller, either way.
+        .where((eb) =>
+          eb.not(eb.exists(eb.selectFrom('swipes as s').select('s.target_id').where('s.swiper_id', '=', me.id).whereRef('s.target_id', '=', 'p.id'))),
+        )
+        // Neither has blocked the other.
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('blocks as b')
+                .select('b.blocker_id')
+                .where((b) =>
+                  b.or([
+                    b.and([b('b.blocker_id', '=', me.id), b('b.blocked_id', '=', b.ref('p.id'))]),
+                    b.and([b('b.blocker_id', '=', b.ref('p.id')), b('b.blocked_id', '=', me.id)]),
+                  ]),
+                ),
+            ),
           ),
-        ),
-      )
-      // In private mode only for the people they liked.
-      .where((eb) => eb.or([eb('p.private_mode', '=', 0), likedMe(eb)]))
-      // The caller's filters.
-      .where('p.age', '>=', query.ageMin)
-      .where('p.age', '<=', query.ageMax)
-      .$if(query.gender !== 'Any', (q) => q.where('p.gender', '=', query.gender as Gender))
-      // Reciprocal: the caller's gender suits what the candidate looks for (Any, or exactly the caller's
-      // gender; a preference cannot name 'Other', so such a caller suits only those looking for anyone).
-      .where((eb) => (me.gender === 'Other' ? eb('p.preferred_gender', '=', 'Any') : eb.or([eb('p.preferred_gender', '=', 'Any'), eb('p.preferred_gender', '=', me.gender)])))
-      .execute();
+        )
+        // In private mode only for the people they liked.
+        .where((eb) => eb.or([eb('p.private_mode', '=', 0), likedMe(eb)]))
+        // The caller's filters.
+        .where('p.age', '>=', query.ageMin)
+        .where('p.age', '<=', query.ageMax)
+        .$if(query.gender !== 'Any', (q) => q.where('p.gender', '=', query.gender as Gender))
+        // Reciprocal: the caller's gender suits what the candidate looks for (Any, or exactly the caller's
+        // gender; a preference cannot name 'Other', so such a caller suits only those looking for anyone).
+        .where((eb) =>
+          me.gender === 'Other'
+            ? eb('p.preferred_gender', '=', 'Any')
+            : eb.or([eb('p.preferred_gender', '=', 'Any'), eb('p.preferred_gender', '=', me.gender)]),
+        )
+        .execute()
+    );
   }
 
   /**
@@ -121,7 +136,17 @@ export class PlainSearch implements CardSearch {
 
   private async present(c: Candidate, point: Point | null): Promise<SearchResult> {
     const photos = await listPhotoNames(this.db, c.id);
-    return { user_id: c.id, profile_id: c.id, name: c.name, age: c.age, city: c.city, gender: c.gender, bio: c.bio, distance: shownDistanceKm(point, pointOf(c)), photo: photos.join(',') };
+    return {
+      user_id: c.id,
+      profile_id: c.id,
+      name: c.name,
+      age: c.age,
+      city: c.city,
+      gender: c.gender,
+      bio: c.bio,
+      distance: shownDistanceKm(point, pointOf(c)),
+      photo: photos.join(','),
+    };
   }
 }
 
@@ -132,7 +157,12 @@ type Candidate = CandidateRow;
 function insideBox(point: Point, step: number, c: Candidate): boolean {
   if (c.latitude === null || c.longitude === null) return false;
   const lonSpan = step / Math.max(Math.cos((point.latitude * Math.PI) / 180), 0.01);
-  return c.latitude >= point.latitude - step && c.latitude <= point.latitude + step && c.longitude >= point.longitude - lonSpan && c.longitude <= point.longitude + lonSpan;
+  return (
+    c.latitude >= point.latitude - step &&
+    c.latitude <= point.latitude + step &&
+    c.longitude >= point.longitude - lonSpan &&
+    c.longitude <= point.longitude + lonSpan
+  );
 }
 
 /** Within the box's inscribed circle: someone outside a box may be nearer than a corner of it. */

@@ -56,9 +56,14 @@ describe.each(testDialects())('search on %s', (dialect) => {
 
   it('keeps the age filter edges inclusive at 18 and 100', async () => {
     const viewer = await createPerson(app, { gender: 'Male' });
-    const [a18, a19, a99, a100] = [await createPerson(app, { age: 18 }), await createPerson(app, { age: 19 }), await createPerson(app, { age: 99 }), await createPerson(app, { age: 100 })];
-    expect((await ids(viewer, { ageMin: '18', ageMax: '18' }))).toEqual([a18.profileId]);
-    expect((await ids(viewer, { ageMin: '100', ageMax: '100' }))).toEqual([a100.profileId]);
+    const [a18, a19, a99, a100] = [
+      await createPerson(app, { age: 18 }),
+      await createPerson(app, { age: 19 }),
+      await createPerson(app, { age: 99 }),
+      await createPerson(app, { age: 100 }),
+    ];
+    expect(await ids(viewer, { ageMin: '18', ageMax: '18' })).toEqual([a18.profileId]);
+    expect(await ids(viewer, { ageMin: '100', ageMax: '100' })).toEqual([a100.profileId]);
     expect((await ids(viewer, { ageMin: '19', ageMax: '99' })).sort()).toEqual([a19.profileId, a99.profileId].sort());
     for (const bad of ['ageMin=17', 'ageMax=101', 'ageMin=50&ageMax=40', 'gender=Robot', 'exclude=1;2', 'spy=1']) {
       const res = await viewer.browser.get(`/api/search?${bad}`);
@@ -79,7 +84,14 @@ describe.each(testDialects())('search on %s', (dialect) => {
     const results = await searchAll(viewer);
     // premiumMid (10 km, boosted 5) passes mid (8 km); the 52 km premium liker (boost 15) passes the 40 km one;
     // nobody jumps from another distance band; people without a location come last.
-    expect(results.map((r) => r.id)).toEqual([near.profileId, premiumMid.profileId, mid.profileId, farPremiumLiker.profileId, far.profileId, nowhere.profileId]);
+    expect(results.map((r) => r.id)).toEqual([
+      near.profileId,
+      premiumMid.profileId,
+      mid.profileId,
+      farPremiumLiker.profileId,
+      far.profileId,
+      nowhere.profileId,
+    ]);
     // Distances are between grid cells: within a kilometre of the true one.
     const expected = [3, 10, 8, 52, 40];
     results.slice(0, 5).forEach((r, i) => {
@@ -108,7 +120,11 @@ describe.each(testDialects())('search on %s', (dialect) => {
     const viewer = await createPerson(app, { gender: 'Male' });
     const shy = await createPerson(app);
     expect(await json(await shy.browser.get('/api/settings'))).toEqual({ private_mode: false, notifications: true, preferred_gender: 'Male' });
-    expect(await json(await shy.browser.post('/api/settings', { private_mode: true }))).toEqual({ private_mode: true, notifications: true, preferred_gender: 'Male' });
+    expect(await json(await shy.browser.post('/api/settings', { private_mode: true }))).toEqual({
+      private_mode: true,
+      notifications: true,
+      preferred_gender: 'Male',
+    });
     expect((await shy.browser.post('/api/settings', { private_mode: 'yes' })).status).toBe(400);
     expect(await ids(viewer)).toEqual([]);
     await like(shy, viewer);
@@ -187,7 +203,13 @@ describe.each(testDialects())('search on %s', (dialect) => {
     const x = await createPerson(app, { at: p1 });
     const y = await createPerson(app, { at: p2 });
     const viewers = await Promise.all(
-      [[55.70, 37.50], [55.7512, 37.6130], [55.80, 37.70], [59.9386, 30.3141], [55.7489, 37.6111]].map((at) => createPerson(app, { gender: 'Male', at: at as [number, number] })),
+      [
+        [55.7, 37.5],
+        [55.7512, 37.613],
+        [55.8, 37.7],
+        [59.9386, 30.3141],
+        [55.7489, 37.6111],
+      ].map((at) => createPerson(app, { gender: 'Male', at: at as [number, number] })),
     );
     const look = async () => Promise.all(viewers.map(async (v) => searchAll(v)));
     const before = await look();
@@ -199,4 +221,5 @@ describe.each(testDialects())('search on %s', (dialect) => {
     expect((await x.browser.post('/api/edit_profile', { latitude: p2[0], longitude: p2[1] })).status).toBe(200);
     expect((await y.browser.post('/api/edit_profile', { latitude: p1[0], longitude: p1[1] })).status).toBe(200);
     expect(await look()).toEqual(before);
-  });});
+  });
+});

@@ -49,7 +49,9 @@ export async function changedNear(db: Kysely<Database>, since: string | null, po
 }
 
 const changedCount = prepared((db, from: string, limit: number) =>
-  db.selectFrom((eb) => eb.selectFrom('profiles').select('id').where('search_changed_at', '>=', from).limit(limit).as('recent')).select((eb) => eb.fn.countAll<number | string>().as('n')),
+  db
+    .selectFrom((eb) => eb.selectFrom('profiles').select('id').where('search_changed_at', '>=', from).limit(limit).as('recent'))
+    .select((eb) => eb.fn.countAll<number | string>().as('n')),
 );
 
 const changedInBox = prepared((db, from: string, south: number, north: number, west: number, east: number) =>

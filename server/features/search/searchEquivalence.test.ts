@@ -115,7 +115,10 @@ class Case {
     this.viewerUser = viewer.users[0] ?? 0;
     this.viewerProfile = viewer.profiles[0] ?? 0;
     const count = 4 + rng.int(56);
-    const others = await this.addPeople(Array.from({ length: count }, () => this.randomPerson()), true);
+    const others = await this.addPeople(
+      Array.from({ length: count }, () => this.randomPerson()),
+      true,
+    );
     this.profiles.push(...others.profiles);
     if (withProfile) await this.priorSwipes();
     this.log.push(`world: viewer user ${this.viewerUser} profile ${this.viewerProfile} at ${JSON.stringify(viewerPosition)}, ${count} others`);
@@ -137,7 +140,10 @@ class Case {
       const plainAnswer = await this.plain.next(this.viewerUser, query);
       compared += 1;
       this.log.push(`search ${JSON.stringify(query)} -> plain ${typeof plainAnswer === 'object' ? (plainAnswer?.profile_id ?? null) : plainAnswer}`);
-      expect(tunedAnswer, `seed ${seed}, case ${this.caseNo}, search ${compared}; replay with SEARCH_EQUIVALENCE_SEED=${seed} SEARCH_EQUIVALENCE_CASE=${this.caseNo}\n${this.log.join('\n')}`).toEqual(plainAnswer);
+      expect(
+        tunedAnswer,
+        `seed ${seed}, case ${this.caseNo}, search ${compared}; replay with SEARCH_EQUIVALENCE_SEED=${seed} SEARCH_EQUIVALENCE_CASE=${this.caseNo}\n${this.log.join('\n')}`,
+      ).toEqual(plainAnswer);
       await this.ageChanges();
       if (plainAnswer === 'no_profile') break;
       if (plainAnswer === null) continue;
@@ -208,7 +214,13 @@ class Case {
     });
     await this.db.insertInto('profiles').values(profiles).execute();
     const photos = profiles.flatMap((p) =>
-      Array.from({ length: rng.int(3) }, (_, i) => ({ profile_id: p.id, file_name: `p${p.id}-${i}.jpg`, blur_name: `b${p.id}-${i}.jpg`, position: i, created_at: now.toISOString() })),
+      Array.from({ length: rng.int(3) }, (_, i) => ({
+        profile_id: p.id,
+        file_name: `p${p.id}-${i}.jpg`,
+        blur_name: `b${p.id}-${i}.jpg`,
+        position: i,
+        created_at: now.toISOString(),
+      })),
     );
     if (photos.length) await this.db.insertInto('photos').values(photos).execute();
     return { users: users.map((u) => u.id), profiles: profiles.map((p) => p.id) };
@@ -240,14 +252,24 @@ class Case {
    */
   private async ageChanges(): Promise<void> {
     const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
-    await this.db.updateTable('profiles').set({ search_changed_at: ago(2) }).execute();
-    await this.db.updateTable('profiles').set({ search_changed_at: ago(1) }).where('id', '=', this.viewerProfile).execute();
+    await this.db
+      .updateTable('profiles')
+      .set({ search_changed_at: ago(2) })
+      .execute();
+    await this.db
+      .updateTable('profiles')
+      .set({ search_changed_at: ago(1) })
+      .where('id', '=', this.viewerProfile)
+      .execute();
   }
 
   /** The viewer swipes the card on screen; the tuned search is told, as SwipeService does, unless the swipe came through another process. */
   private async swipe(target: number): Promise<void> {
     const liked = this.rng.chance(0.5) ? 1 : 0;
-    await this.db.insertInto('swipes').values({ swiper_id: this.viewerProfile, target_id: target, liked, created_at: this.clock.now().toISOString() }).execute();
+    await this.db
+      .insertInto('swipes')
+      .values({ swiper_id: this.viewerProfile, target_id: target, liked, created_at: this.clock.now().toISOString() })
+      .execute();
     if (this.rng.chance(0.8)) this.tuned.forget(this.viewerProfile, target);
     this.log.push(`viewer ${liked ? 'likes' : 'dislikes'} ${target}`);
   }
@@ -261,7 +283,10 @@ class Case {
     const userOf = (profileId: number) => profileId - 500;
     const kind = rng.int(10);
     if (kind === 0 || someone === null) {
-      const added = await this.addPeople([{ ...this.randomPerson(), at: rng.chance(0.7) ? near(rng, this.viewerAt, rng.next() * 6) : position(rng, this.viewerAt) }], true);
+      const added = await this.addPeople(
+        [{ ...this.randomPerson(), at: rng.chance(0.7) ? near(rng, this.viewerAt, rng.next() * 6) : position(rng, this.viewerAt) }],
+        true,
+      );
       this.profiles.push(...added.profiles);
       this.log.push(`newcomer ${added.profiles.join()}`);
     } else if (kind === 1) {
@@ -269,7 +294,11 @@ class Case {
       const byViewer = rng.chance(0.5);
       await db
         .insertInto('blocks')
-        .values(byViewer ? { blocker_id: this.viewerProfile, blocked_id: someone, created_at: now } : { blocker_id: someone, blocked_id: this.viewerProfile, created_at: now })
+        .values(
+          byViewer
+            ? { blocker_id: this.viewerProfile, blocked_id: someone, created_at: now }
+            : { blocker_id: someone, blocked_id: this.viewerProfile, created_at: now },
+        )
         .onConflict((oc) => oc.doNothing())
         .execute();
       if (byViewer && rng.chance(0.8)) this.tuned.forget(this.viewerProfile, someone);
@@ -280,19 +309,35 @@ class Case {
       this.log.push(`${someone} private ${privateMode}`);
     } else if (kind === 3) {
       const banned = rng.chance(0.6);
-      await db.updateTable('users').set({ banned_at: banned ? now : null }).where('id', '=', userOf(someone)).execute();
+      await db
+        .updateTable('users')
+        .set({ banned_at: banned ? now : null })
+        .where('id', '=', userOf(someone))
+        .execute();
       this.log.push(`${someone} ${banned ? 'banned' : 'unbanned'}`);
     } else if (kind === 4) {
       const at = rng.chance(0.1) ? null : rng.chance(0.7) ? near(rng, this.viewerAt, rng.next() * 6) : position(rng, this.viewerAt);
-      await db.updateTable('profiles').set({ latitude: at?.latitude ?? null, longitude: at?.longitude ?? null }).where('id', '=', someone).execute();
+      await db
+        .updateTable('profiles')
+        .set({ latitude: at?.latitude ?? null, longitude: at?.longitude ?? null })
+        .where('id', '=', someone)
+        .execute();
       this.log.push(`${someone} moves to ${JSON.stringify(at)}`);
     } else if (kind === 5) {
       const held = rng.chance(0.5);
-      await db.updateTable('profiles').set({ held_at: held ? now : null }).where('id', '=', someone).execute();
+      await db
+        .updateTable('profiles')
+        .set({ held_at: held ? now : null })
+        .where('id', '=', someone)
+        .execute();
       this.log.push(`${someone} ${held ? 'held' : 'released'}`);
     } else if (kind === 6) {
       const verified = rng.chance(0.7);
-      await db.updateTable('users').set({ verified_at: verified ? now : null }).where('id', '=', userOf(someone)).execute();
+      await db
+        .updateTable('users')
+        .set({ verified_at: verified ? now : null })
+        .where('id', '=', userOf(someone))
+        .execute();
       this.log.push(`${someone} ${verified ? 'verified' : 'unverified'}`);
     } else if (kind === 7) {
       const change = { age: randomAge(rng), gender: rng.pick(genders), preferred_gender: rng.pick(preferences) };
@@ -314,7 +359,11 @@ class Case {
     } else {
       // The viewer moves: another pool key, so the tuned search scans afresh.
       const at = near(rng, this.viewerAt, rng.next() * 3);
-      await db.updateTable('profiles').set({ latitude: at?.latitude ?? null, longitude: at?.longitude ?? null }).where('id', '=', this.viewerProfile).execute();
+      await db
+        .updateTable('profiles')
+        .set({ latitude: at?.latitude ?? null, longitude: at?.longitude ?? null })
+        .where('id', '=', this.viewerProfile)
+        .execute();
       this.log.push(`viewer moves to ${JSON.stringify(at)}`);
     }
     // A caller without a position has a pool that is not told about changes and lasts two minutes.

@@ -11,16 +11,7 @@ import { CandidatePools, capped, mergeRanked, poolTtlMs, unplacedPoolTtlMs, type
 import { everywhereKm, findCandidates, type CandidateFilter, type CandidateRow } from './candidates.ts';
 import { changedNear, changedRecheckMax, latestSearchChange } from './searchChanges.ts';
 import { flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
-import {
-  likedYouBoostKm,
-  premiumBoostKm,
-  rankingPoolSize,
-  recheckBatch,
-  recheckBatches,
-  searchBoxSteps,
-  searchPerDay,
-  searchPerMinute,
-} from './rules.ts';
+import { likedYouBoostKm, premiumBoostKm, rankingPoolSize, recheckBatch, recheckBatches, searchBoxSteps, searchPerDay, searchPerMinute } from './rules.ts';
 
 /** A search's own filters; each query adds its box, bound or list of people. */
 type Search = Omit<CandidateFilter, 'box' | 'only' | 'beyondKm'>;
@@ -48,11 +39,26 @@ export class SearchService implements CardSearch {
    * only through `POST /api/settings`, since a GET is reachable by a cross-site link with the Lax cookie.
    */
   async next(userId: number, query: SearchQuery): Promise<SearchResult | null | 'no_profile'> {
-    await this.rates.hit(`search:${userId}`, [{ seconds: 60, limit: searchPerMinute }, { seconds: 86_400, limit: searchPerDay }], 'search_rate_limited', 'Too many searches. Please slow down.');
+    await this.rates.hit(
+      `search:${userId}`,
+      [
+        { seconds: 60, limit: searchPerMinute },
+        { seconds: 86_400, limit: searchPerDay },
+      ],
+      'search_rate_limited',
+      'Too many searches. Please slow down.',
+    );
     const me = await findMyProfile(this.db, userId);
     if (!me) return 'no_profile';
     const point = pointOf(me);
-    const filter: Search = { me: { id: me.id, gender: me.gender, point }, ageMin: query.ageMin, ageMax: query.ageMax, gender: query.gender, exclude: [], limit: rankingPoolSize };
+    const filter: Search = {
+      me: { id: me.id, gender: me.gender, point },
+      ageMin: query.ageMin,
+      ageMax: query.ageMax,
+      gender: query.gender,
+      exclude: [],
+      limit: rankingPoolSize,
+    };
     // Everything the pool's ranking depends on: other filters or another position make it stale.
     const poolKey = JSON.stringify([query.ageMin, query.ageMax, query.gender, me.gender, point?.latitude, point?.longitude]);
     const held = new Set(query.exclude);
@@ -119,7 +125,13 @@ export class SearchService implements CardSearch {
    * disc a used-up pool proved empty. People the client holds are read too (and pooled, since they may
    * come back) but never answered.
    */
-  private async scan(filter: Search, held: Set<number>, watermark: string | null, poolKey: string, beyond: { km: number; held: PooledCandidate[] } | undefined): Promise<CandidateRow | null> {
+  private async scan(
+    filter: Search,
+    held: Set<number>,
+    watermark: string | null,
+    poolKey: string,
+    beyond: { km: number; held: PooledCandidate[] } | undefined,
+  ): Promise<CandidateRow | null> {
     const meId = filter.me.id;
     const point = filter.me.point;
     const beyondKm = beyond?.km;
@@ -153,7 +165,8 @@ export class SearchService implements CardSearch {
     }
     // Nobody anywhere: remembered, so the next search only asks what changed (and about the unlocated). The
     // people the app holds stay pooled, as above: dropped unswiped, they must come back.
-    if (point) this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], heldSeen), boundKm: everywhereKm, watermark }), poolTtlMs);
+    if (point)
+      this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], heldSeen), boundKm: everywhereKm, watermark }), poolTtlMs);
     else this.pools.drop(meId);
     return null;
   }
@@ -161,17 +174,19 @@ export class SearchService implements CardSearch {
   /** Bounded boosts: premium and "liked you" move a person ahead of others about as near, never further. */
   private rank(rows: CandidateRow[], point: Point | null): PooledCandidate[] {
     const now = this.clock.now();
-    return rows
-      .map((row) => {
-        const there = pointOf(row);
-        const km = point && there ? haversineKm(point, there) : Number.POSITIVE_INFINITY;
-        const flat = point && there ? flatKm(point, there) : Number.POSITIVE_INFINITY;
-        const boost = (isPremium(row.premium_until, now) ? premiumBoostKm : 0) + (row.liked_me ? likedYouBoostKm : 0);
-        const score = Number.isFinite(km) ? km - Math.min(boost, km / 2) : Number.POSITIVE_INFINITY;
-        return { id: row.id, flat, score };
-      })
-      // Stable: equal scores keep the query's order (nearest, then id). Infinity - Infinity would be NaN.
-      .sort((a, b) => (a.score === b.score ? 0 : a.score < b.score ? -1 : 1));
+    return (
+      rows
+        .map((row) => {
+          const there = pointOf(row);
+          const km = point && there ? haversineKm(point, there) : Number.POSITIVE_INFINITY;
+          const flat = point && there ? flatKm(point, there) : Number.POSITIVE_INFINITY;
+          const boost = (isPremium(row.premium_until, now) ? premiumBoostKm : 0) + (row.liked_me ? likedYouBoostKm : 0);
+          const score = Number.isFinite(km) ? km - Math.min(boost, km / 2) : Number.POSITIVE_INFINITY;
+          return { id: row.id, flat, score };
+        })
+        // Stable: equal scores keep the query's order (nearest, then id). Infinity - Infinity would be NaN.
+        .sort((a, b) => (a.score === b.score ? 0 : a.score < b.score ? -1 : 1))
+    );
   }
 
   private async presentCandidate(row: CandidateRow, point: Point | null): Promise<SearchResult> {

@@ -112,7 +112,9 @@ export async function listLikers(db: Kysely<Database>, me: number) {
     .where('l.liked', '=', 1)
     .where('u.banned_at', 'is', null)
     .where('u.verified_at', 'is not', null)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('swipes as mine').select('mine.liked').where('mine.swiper_id', '=', me).whereRef('mine.target_id', '=', 'p.id'))))
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('swipes as mine').select('mine.liked').where('mine.swiper_id', '=', me).whereRef('mine.target_id', '=', 'p.id'))),
+    )
     .where(notBlockedWith(me, sql.ref('p.id')))
     .orderBy('l.created_at', 'desc')
     .limit(500)

@@ -83,7 +83,7 @@ describe.each(testDialects())('swipes on %s', (dialect) => {
     expect((await dislike(free, last)).status).toBe(200);
     for (const target of targets) expect((await like(premium, target)).status).toBe(200);
     app.clock.advance(24 * 3600 + 1);
-    expect((await like(free, (await createPerson(app)))).status).toBe(200);
+    expect((await like(free, await createPerson(app))).status).toBe(200);
   });
 
   it('shows free users blurred likers without names and refuses the liker profile with "no subscribe"; premium sees them', async () => {
@@ -126,7 +126,12 @@ describe.each(testDialects())('swipes on %s', (dialect) => {
     expect((await a.browser.post('/api/unmatch', { profile_id: b.profileId })).status).toBe(200);
     expect((await a.browser.post('/api/unmatch', { profile_id: b.profileId })).status).toBe(404);
     expect((await c.browser.post('/api/block', { profile_id: a.profileId })).status).toBe(200);
-    for (const [viewer, other] of [[a, b], [b, a], [a, c], [c, a]] as const) {
+    for (const [viewer, other] of [
+      [a, b],
+      [b, a],
+      [a, c],
+      [c, a],
+    ] as const) {
       expect((await json<PersonListItem[]>(await viewer.browser.get('/api/matches'))).map((m) => m.id)).not.toContain(other.profileId);
       expect((await json<PersonListItem[]>(await viewer.browser.get('/api/likes'))).map((m) => m.id)).not.toContain(other.profileId);
       expect((await viewer.browser.get(`/api/users_profile?profile_id=${other.profileId}`)).status).toBe(404);
@@ -160,7 +165,10 @@ describe.each(testDialects())('swipes on %s', (dialect) => {
     // Someone who liked the caller may be swiped back from the likers list, private or held.
     for (const admirer of [hidden, held]) {
       expect((await like(admirer, me)).status).toBe(200);
-      expect(await json(await like(me, admirer))).toEqual({ match: true, profile: { id: admirer.profileId, name: admirer.name, photo: expect.any(String) as unknown } });
+      expect(await json(await like(me, admirer))).toEqual({
+        match: true,
+        profile: { id: admirer.profileId, name: admirer.name, photo: expect.any(String) as unknown },
+      });
     }
   });
 });

@@ -31,11 +31,7 @@ export async function setBotStarted(db: Kysely<Database>, telegramId: number, at
 }
 
 export async function setBotUnreachable(db: Kysely<Database>, telegramId: number, at: Date): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ bot_unreachable_at: at.toISOString() })
-    .where('telegram_id', '=', telegramIdText(telegramId))
-    .execute();
+  await db.updateTable('users').set({ bot_unreachable_at: at.toISOString() }).where('telegram_id', '=', telegramIdText(telegramId)).execute();
 }
 
 export async function setLanguageByTelegramId(db: Kysely<Database>, telegramId: number, language: Language) {

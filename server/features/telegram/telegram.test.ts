@@ -17,7 +17,14 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
   });
 
   const countUsers = async () =>
-    Number((await app.database.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await app.database.db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   const postInitData = (initData: unknown) =>
     fetch(`${app.url}/api/auth/telegram`, {
@@ -117,7 +124,10 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
     const id = newTelegramId();
     const miniApp = await json<{ user_id: number }>(await postInitData(await signInitData({ id, first_name: 'Lena' }, app.clock.now())));
     const browser = new Browser(app.url);
-    const res = await browser.post('/api/auth', await signWidgetPayload({ id, first_name: 'Lena', photo_url: 'https://t.me/i/userpic/1.jpg' }, app.clock.now()));
+    const res = await browser.post(
+      '/api/auth',
+      await signWidgetPayload({ id, first_name: 'Lena', photo_url: 'https://t.me/i/userpic/1.jpg' }, app.clock.now()),
+    );
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ message: 'Login successful', user_id: miniApp.user_id });
     expect(browser.cookie('iskra_session')).toBeDefined();
@@ -127,7 +137,11 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
   it('answers a jwtToken instead of the cookie when the app asks for a token-only session', async () => {
     const id = newTelegramId();
     const browser = new Browser(app.url);
-    const res = await browser.post('/api/auth', { ...(await signWidgetPayload({ id, username: 'tok' }, app.clock.now())), session: 'token', csrf_token: 'ignored' });
+    const res = await browser.post('/api/auth', {
+      ...(await signWidgetPayload({ id, username: 'tok' }, app.clock.now())),
+      session: 'token',
+      csrf_token: 'ignored',
+    });
     expect(res.status).toBe(200);
     const body = await json<{ token: string; user_id: number }>(res);
     expect(browser.cookie('iskra_session')).toBeUndefined();

@@ -12,13 +12,7 @@ export async function deleteCode(db: Kysely<Database>, id: number): Promise<void
 
 /** Only the newest code of a user counts: asking for a new code retires the older ones. */
 export async function findNewestCode(db: Kysely<Database>, userId: number) {
-  return db
-    .selectFrom('verification_codes')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  return db.selectFrom('verification_codes').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
 
 /** Creation times of the codes sent to an address since `since`, newest first. */

@@ -8,14 +8,7 @@ import type { Logger } from '../../logger.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { safeEqual } from '../../safeEqual.ts';
 import { findUserById, lockUser, markUserVerified } from '../accounts/repository.ts';
-import {
-  countWrongAttempt,
-  deleteCode,
-  findNewestCode,
-  insertCode,
-  listCodeTimesForEmail,
-  markCodeUsed,
-} from './repository.ts';
+import { countWrongAttempt, deleteCode, findNewestCode, insertCode, listCodeTimesForEmail, markCodeUsed } from './repository.ts';
 
 export const codeLifetimeSeconds = 10 * 60;
 export const resendCooldownSeconds = 60;

@@ -1,15 +1,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { z } from 'zod';
-import {
-  chatListItem,
-  defaultPageSize,
-  message,
-  messagesResponse,
-  startConversationResponse,
-  type Message,
-  type MessagesResponse,
-} from '@contract/chat.ts';
+import { chatListItem, defaultPageSize, message, messagesResponse, startConversationResponse, type Message, type MessagesResponse } from '@contract/chat.ts';
 import { api } from '../client.ts';
 import { queryKeys } from './keys.ts';
 
@@ -121,7 +113,9 @@ export function useConversation(conversationId: number) {
     setLoadingOlder(true);
     try {
       const page = await fetchPage(conversationId, defaultPageSize, oldest.message_id);
-      client.setQueryData<Conversation>(key, (c) => (c ? { ...c, hasOlder: page.messages.length === defaultPageSize, messages: byId(c.messages, page.messages) } : c));
+      client.setQueryData<Conversation>(key, (c) =>
+        c ? { ...c, hasOlder: page.messages.length === defaultPageSize, messages: byId(c.messages, page.messages) } : c,
+      );
     } catch {
       // Scrolling up again tries again.
     } finally {

@@ -20,7 +20,8 @@ export const queryKeys = {
   conversation: (conversationId: number) => ['conversation', conversationId] as const,
   trainingCard: () => ['trainingCard'] as const,
   /** One deck fetch (see screens/Search/useSwipeDeck.ts): never reused, each answer is another person. */
-  searchCard: (ageRange: readonly [number, number], gender: string, exclude: readonly number[]) => ['searchCard', ageRange[0], ageRange[1], gender, exclude.join(',')] as const,
+  searchCard: (ageRange: readonly [number, number], gender: string, exclude: readonly number[]) =>
+    ['searchCard', ageRange[0], ageRange[1], gender, exclude.join(',')] as const,
 };
 
 /** Kept when the signed-in person changes: public, the same for everyone. */

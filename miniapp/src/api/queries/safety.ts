@@ -17,7 +17,11 @@ export function useSafetyAction(profileId: number) {
     mutationFn: (action: SafetyAction) =>
       action.kind === 'block'
         ? api.post('/api/block', message, { profile_id: profileId })
-        : api.post('/api/report', message, { profile_id: profileId, reason: action.reason, ...(action.comment.trim() ? { comment: action.comment.trim() } : {}) }),
+        : api.post('/api/report', message, {
+            profile_id: profileId,
+            reason: action.reason,
+            ...(action.comment.trim() ? { comment: action.comment.trim() } : {}),
+          }),
     onSuccess: () => forgetPerson(client, profileId),
   });
 }

@@ -56,14 +56,7 @@ export default function LoginScreen() {
         </label>
         <label className="field">
           <span>{t('app.auth.password')}</span>
-          <input
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
+          <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         </label>
         <p className="form-aside">
           {/* Spec section 2: the target is not specified; support (footer of the landing) resets passwords. */}

@@ -13,9 +13,7 @@ import { useSession } from '../../session/SessionProvider.tsx';
 export default function TelegramScreen() {
   const { t } = useTranslation();
   const { refresh } = useSession();
-  const [state, setState] = useState<'working' | 'done' | 'failed'>(
-    platform().kind === 'telegram' ? 'working' : 'failed',
-  );
+  const [state, setState] = useState<'working' | 'done' | 'failed'>(platform().kind === 'telegram' ? 'working' : 'failed');
   useEffect(() => {
     if (platform().kind !== 'telegram') return;
     void (async () => {

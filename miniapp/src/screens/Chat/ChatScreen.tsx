@@ -42,7 +42,9 @@ export default function ChatScreen() {
             <span className="chat-peer-name">{participant.name}</span>
           </Link>
         )}
-        {participant && <SafetyActions profileId={participant.profile_id} name={participant.name} onDone={() => void navigate('/ChatList', { replace: true })} />}
+        {participant && (
+          <SafetyActions profileId={participant.profile_id} name={participant.name} onDone={() => void navigate('/ChatList', { replace: true })} />
+        )}
       </header>
       <QueryView query={query} failedKey="app.chat.loadFailed">
         {(conversation) => (

@@ -93,28 +93,36 @@ export function MessageList({ messages, myProfileId, participantName, hasOlder, 
           {t('app.chat.loadingOlder')}
         </p>
       )}
-      <div className="message-list" ref={list} onScroll={onScroll} role="log" aria-live="polite" aria-label={t('app.chat.messagesWith', { name: participantName })} tabIndex={0}>
-      {!hasOlder && <p className="message-note">{t('app.chat.beginning', { name: participantName })}</p>}
-      {messages.map((m, i) => {
-        const mine = m.sender_profile_id === myProfileId;
-        const newDay = i === 0 || dayKey(messages[i - 1]?.timestamp ?? '') !== dayKey(m.timestamp);
-        return (
-          <Fragment key={m.message_id}>
-            {newDay && <p className="day-separator">{dayLabel(m.timestamp, i18n.language, labels)}</p>}
-            <div className={mine ? 'bubble mine' : 'bubble theirs'} data-message-id={m.message_id}>
-              <p className="bubble-text">{m.content}</p>
-              <span className="bubble-meta">
-                <time dateTime={m.timestamp}>{clock(m.timestamp, i18n.language)}</time>
-                {mine && (
-                  <span className={m.read ? 'tick read' : 'tick'} role="img" aria-label={m.read ? t('app.chat.read') : t('app.chat.sent')}>
-                    {m.read ? '✓✓' : '✓'}
-                  </span>
-                )}
-              </span>
-            </div>
-          </Fragment>
-        );
-      })}
+      <div
+        className="message-list"
+        ref={list}
+        onScroll={onScroll}
+        role="log"
+        aria-live="polite"
+        aria-label={t('app.chat.messagesWith', { name: participantName })}
+        tabIndex={0}
+      >
+        {!hasOlder && <p className="message-note">{t('app.chat.beginning', { name: participantName })}</p>}
+        {messages.map((m, i) => {
+          const mine = m.sender_profile_id === myProfileId;
+          const newDay = i === 0 || dayKey(messages[i - 1]?.timestamp ?? '') !== dayKey(m.timestamp);
+          return (
+            <Fragment key={m.message_id}>
+              {newDay && <p className="day-separator">{dayLabel(m.timestamp, i18n.language, labels)}</p>}
+              <div className={mine ? 'bubble mine' : 'bubble theirs'} data-message-id={m.message_id}>
+                <p className="bubble-text">{m.content}</p>
+                <span className="bubble-meta">
+                  <time dateTime={m.timestamp}>{clock(m.timestamp, i18n.language)}</time>
+                  {mine && (
+                    <span className={m.read ? 'tick read' : 'tick'} role="img" aria-label={m.read ? t('app.chat.read') : t('app.chat.sent')}>
+                      {m.read ? '✓✓' : '✓'}
+                    </span>
+                  )}
+                </span>
+              </div>
+            </Fragment>
+          );
+        })}
       </div>
     </div>
   );

@@ -21,5 +21,7 @@ export function dayLabel(iso: string, language: string, labels: { today: string;
   const yesterday = new Date(now);
   yesterday.setDate(now.getDate() - 1);
   if (date.toDateString() === yesterday.toDateString()) return labels.yesterday;
-  return new Intl.DateTimeFormat(language, { day: 'numeric', month: 'long', ...(date.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }) }).format(date);
+  return new Intl.DateTimeFormat(language, { day: 'numeric', month: 'long', ...(date.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }) }).format(
+    date,
+  );
 }

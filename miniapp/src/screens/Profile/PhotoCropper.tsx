@@ -13,7 +13,17 @@ export function PhotoCropper({ url, onDone, onCancel }: { url: string; onDone: (
   return (
     <div className="cropper">
       <div className="cropper-area">
-        <Cropper image={url} crop={crop} zoom={zoom} minZoom={1} maxZoom={3} aspect={photoAspect} onCropChange={setCrop} onZoomChange={setZoom} onCropComplete={(_, pixels) => setArea(pixels)} />
+        <Cropper
+          image={url}
+          crop={crop}
+          zoom={zoom}
+          minZoom={1}
+          maxZoom={3}
+          aspect={photoAspect}
+          onCropChange={setCrop}
+          onZoomChange={setZoom}
+          onCropComplete={(_, pixels) => setArea(pixels)}
+        />
       </div>
       <label className="field">
         <span>{t('app.wizard.zoom')}</span>

@@ -11,7 +11,12 @@ export function AboutStep({ state, dispatch }: { state: WizardState; dispatch: D
       <h2>{t('app.wizard.aboutTitle')}</h2>
       <label className="field">
         <span>{t('app.wizard.name')}</span>
-        <input value={state.name} maxLength={maxNameLength} onChange={(e) => dispatch({ type: 'edit', fields: { name: e.target.value } })} autoComplete="given-name" />
+        <input
+          value={state.name}
+          maxLength={maxNameLength}
+          onChange={(e) => dispatch({ type: 'edit', fields: { name: e.target.value } })}
+          autoComplete="given-name"
+        />
       </label>
       <label className="field">
         <span>{t('app.wizard.age')}</span>
