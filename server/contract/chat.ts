@@ -40,6 +40,8 @@ export type MessagesResponse = z.infer<typeof messagesResponse>;
 
 export const chatListItem = z.object({
   conversation_id: z.number().int(),
+  /** The other person's profile: a live `unmatched` or block event names the person, not the conversation. */
+  profile_id: z.number().int(),
   name: z.string(),
   photo: z.string().nullable(),
   last_message: z.string().nullable(),

@@ -72,13 +72,12 @@ export function forgetPerson(client: QueryClient, profileId: number): void {
   client.setQueryData(queryKeys.matches(), withoutThem);
   client.setQueryData(queryKeys.likers(), withoutThem);
   client.removeQueries({ queryKey: queryKeys.person(profileId), type: 'inactive' });
-  // The chat list names conversations, not people; the cached conversations say whose each one is.
+  // The chat list row names the person; their cached conversation is dropped too.
   const conversations = client
     .getQueryCache()
     .findAll({ queryKey: queryKeys.conversations() })
     .filter((query) => (query.state.data as Conversation | undefined)?.participant.profile_id === profileId);
-  const ids = new Set(conversations.map((query) => query.queryKey[1]));
-  client.setQueryData<ChatListItem[]>(queryKeys.chats(), (list) => list?.filter((c) => !ids.has(c.conversation_id)));
+  client.setQueryData<ChatListItem[]>(queryKeys.chats(), (list) => list?.filter((c) => c.profile_id !== profileId));
   for (const query of conversations) if (!query.isActive()) client.removeQueries({ queryKey: query.queryKey, exact: true });
   void client.invalidateQueries({ queryKey: queryKeys.matches() });
   void client.invalidateQueries({ queryKey: queryKeys.likers() });

@@ -157,6 +157,8 @@ describe.each(testDialects())('chat on %s', (dialect) => {
       [withC, 'Вика', 'от Вики', false, true],
       [withB, 'Белла', 'от Беллы', false, true],
     ]);
+    // Each row names the other person, so a block or unmatch can take their row away.
+    expect(chats.map((x) => x.profile_id)).toEqual([c.profileId, b.profileId]);
     // On the sender's side the same last message is their own.
     expect((await json<ChatListItem[]>(await c.browser.get('/api/chats'))).find((x) => x.conversation_id === withC)?.last_message_mine).toBe(true);
     await read(a, withC);

@@ -110,6 +110,7 @@ export async function listChats(db: Kysely<Database>, me: number) {
     .innerJoin('profiles as p', (join) => join.on(sql<boolean>`p.id = ${other}`))
     .select((eb) => [
       'c.id as conversation_id',
+      'p.id as profile_id',
       'p.name',
       eb.selectFrom('photos as ph').select('ph.file_name').whereRef('ph.profile_id', '=', 'p.id').orderBy('ph.position').limit(1).as('photo'),
       eb.selectFrom('messages as lm').select('lm.content').whereRef('lm.conversation_id', '=', 'c.id').orderBy('lm.id', 'desc').limit(1).as('last_message'),

@@ -148,6 +148,7 @@ export class ChatService {
     const rows = await listChats(this.db, me.id);
     return rows.map((r) => ({
       conversation_id: r.conversation_id,
+      profile_id: r.profile_id,
       name: r.name,
       photo: r.photo,
       last_message: r.last_message,
