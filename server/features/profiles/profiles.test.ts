@@ -289,6 +289,35 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
     expect(await filesOnDisk()).toEqual(filesAfter);
   });
 
+  it('answers create and edit with the profile and the user exactly as GET /api/profile and GET /api/current_user give them next', async () => {
+    const { browser } = await signUpVerified(app);
+    const sameAsTheGets = async (res: Response, message: string) => {
+      expect(res.ok).toBe(true);
+      const body = await json<{ profile: OwnProfileResponse; current_user: unknown }>(res);
+      expect(body).toEqual({
+        message,
+        profile: await json(await browser.get('/api/profile')),
+        current_user: await json(await browser.get('/api/current_user')),
+      });
+      return body;
+    };
+    const created = await sameAsTheGets(
+      await browser.postForm('/api/create_profile', form(validFields, [{ name: 'a.jpg', data: photo }])),
+      'Profile created successfully',
+    );
+    expect(created.current_user).toMatchObject({ userprofile: { id: created.profile.id, name: 'Анна', photo: created.profile.photos[0] } });
+    // A new name and a new first photo: the summary the top bar shows changes with them.
+    const edits = { name: 'Аня', payload: JSON.stringify({ deletedPhotos: created.profile.photos, newPhotos: 1 }) };
+    const edited = await sameAsTheGets(
+      await browser.postForm('/api/edit_profile', form(edits, [{ name: 'b.jpg', data: photo }], 'newPhotos')),
+      'Profile updated successfully',
+    );
+    expect(edited.profile.photos).not.toEqual(created.profile.photos);
+    expect(edited.current_user).toMatchObject({ userprofile: { name: 'Аня', photo: edited.profile.photos[0] } });
+    const viaJson = await sameAsTheGets(await browser.post('/api/edit_profile', { age: 30 }), 'Profile updated successfully');
+    expect(viaJson.current_user).toMatchObject({ userprofile: { age: 30 } });
+  });
+
   it('never lets another user edit or delete my profile or photos', async () => {
     const { browser: owner } = await signUpVerified(app);
     const mine = await createProfile(owner, 2);

@@ -1,4 +1,5 @@
 import { settingsBody } from '../../contract/discovery.ts';
+import type { ProfileSavedResponse } from '../../contract/profileSaved.ts';
 import { createProfileFields, editProfileFields, maxPhotos, photoEdits } from '../../contract/profiles.ts';
 import { badRequest } from '../../errors.ts';
 import { requireUser } from '../../http/auth.ts';
@@ -6,6 +7,7 @@ import type { AppContext, AppRouter } from '../../http/context.ts';
 import { readMultipart, type MultipartBody } from '../../http/multipart.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
+import { presentCurrentUser } from '../accounts/currentUser.ts';
 import { maxPhotoBytes, photoTooLarge } from '../photos/photoPipeline.ts';
 import { tooManyPhotos } from './service.ts';
 
@@ -28,7 +30,7 @@ function parseJsonField(text: string | undefined): unknown {
   }
 }
 
-export function profileRoutes(router: AppRouter, { profiles }: Services): void {
+export function profileRoutes(router: AppRouter, { db, profiles }: Services): void {
   router.get('/settings', async (ctx) => {
     ctx.body = await profiles.settings(requireUser(ctx).userId);
   });
@@ -49,7 +51,7 @@ export function profileRoutes(router: AppRouter, { profiles }: Services): void {
       body.files.map((f) => f.bytes),
     );
     ctx.status = 201;
-    ctx.body = { message: 'Profile created successfully', profile };
+    ctx.body = { message: 'Profile created successfully', profile, current_user: await presentCurrentUser(db, auth) } satisfies ProfileSavedResponse;
   });
 
   router.get('/profile', async (ctx) => {
@@ -74,14 +76,14 @@ export function profileRoutes(router: AppRouter, { profiles }: Services): void {
         edits,
         body.files.map((f) => f.bytes),
       );
-      ctx.body = { message: 'Profile updated successfully', profile };
+      ctx.body = { message: 'Profile updated successfully', profile, current_user: await presentCurrentUser(db, auth) } satisfies ProfileSavedResponse;
       return;
     }
     const { deletedPhotos, newPhotos, order, ...rest } = (ctx.request.body ?? {}) as Record<string, unknown>;
     const edits = parse(photoEdits, { deletedPhotos, newPhotos, order });
     const fields = parse(editProfileFields, rest);
     const profile = await profiles.edit(auth.userId, fields, edits, []);
-    ctx.body = { message: 'Profile updated successfully', profile };
+    ctx.body = { message: 'Profile updated successfully', profile, current_user: await presentCurrentUser(db, auth) } satisfies ProfileSavedResponse;
   });
 
   router.post('/delete_profile', async (ctx) => {
