@@ -1,4 +1,3 @@
-import { tmpdir } from 'node:os';
 import type { Middleware } from 'koa';
 import type { Kysely } from 'kysely';
 import type { PublicConfig } from './contract/config.ts';
@@ -45,8 +44,6 @@ export interface AppDeps {
   mailer: Mailer;
   /** Where photo files live (DATA_DIR/uploads). */
   uploadsDir: string;
-  /** Where uploads are written while they arrive (removed when their request ends); the system's when unset. */
-  uploadTempDir?: string;
   publicUrl: string;
   sessionSecret: string;
   /**
@@ -104,7 +101,6 @@ export interface Services {
   dataRights: DataRightsService;
   verification: VerificationService;
   photoStore: PhotoStore;
-  uploadTempDir: string;
   profiles: ProfileService;
   search: SearchService;
   swipes: SwipeService;
@@ -152,7 +148,6 @@ export function buildServices(deps: AppDeps): Services {
     dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl),
     verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
     photoStore,
-    uploadTempDir: deps.uploadTempDir ?? tmpdir(),
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger),
     search,
     swipes: new SwipeService(deps.db, clock, eventBus, search, deps.notificationsQueued),

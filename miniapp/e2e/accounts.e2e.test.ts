@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
-import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
+import { expectAccessible, recordApiRequests, screenshot, startSite, type Site } from './harness.ts';
 
 const texts = { ru, en } as const;
 const password = 'spark2026!';
@@ -110,8 +110,14 @@ describe.each(['ru', 'en'] as const)('the web app in %s', (language) => {
     await page.getByRole('alert').filter({ hasText: t.errors.invalid_credentials }).waitFor();
 
     await page.getByLabel(t.app.auth.password).fill(password);
+    const requests = recordApiRequests(page);
     await page.getByRole('button', { name: t.app.login.submit, exact: true }).click();
     await page.waitForURL('**/CreateProfile');
+    // Signed in as the login's answer says: the user was not asked for again.
+    await page.locator('header').getByRole('link', { name: t.app.nav.logout }).waitFor();
+    requests.stop();
+    expect(requests.calls()).toContain('POST /api/login');
+    expect(requests.calls()).not.toContain('GET /api/current_user');
   });
 
   it('keeps filters, and the language and dark mode across a reload', async () => {

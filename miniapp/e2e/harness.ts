@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { expect } from 'vitest';
 import type { PublicConfig } from '../../server/contract/config.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../server/test/testApp.ts';
@@ -108,6 +108,24 @@ export function watchErrors(page: Page, errors: string[] = []): string[] {
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;
+}
+
+/** The API requests a page makes from now on, as "GET /api/profile", with their Authorization header. */
+export interface ApiRequests {
+  readonly made: { call: string; authorization: string | undefined }[];
+  /** The calls made so far, e.g. to assert that a screen did not ask for what an answer already gave it. */
+  calls(): string[];
+  stop(): void;
+}
+
+export function recordApiRequests(page: Page): ApiRequests {
+  const made: ApiRequests['made'] = [];
+  const onRequest = (request: Request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/')) made.push({ call: `${request.method()} ${url.pathname}`, authorization: request.headers().authorization });
+  };
+  page.on('request', onRequest);
+  return { made, calls: () => made.map((r) => r.call), stop: () => page.off('request', onRequest) };
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

@@ -1,7 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ru from '../../locales/ru.json' with { type: 'json' };
-import { e2eBotToken, startSite, type Site } from './harness.ts';
+import { e2eBotToken, recordApiRequests, startSite, type Site } from './harness.ts';
 import { signInitData } from './signedIn.ts';
 import { createPerson } from '../../server/test/people.ts';
 
@@ -52,10 +52,7 @@ describe('the Mini App inside (faked) Telegram', () => {
     page.on('request', (request) => {
       if (request.url().endsWith('/api/auth/telegram')) sent.push((request.postDataJSON() as { initData: string }).initData);
     });
-    const authorizations: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().endsWith('/api/current_user')) authorizations.push(request.headers().authorization ?? '');
-    });
+    const requests = recordApiRequests(page);
 
     const initData = await signInitData(e2eBotToken, { id: 4242, first_name: 'Маша', language_code: 'ru' });
     const launch = new URLSearchParams({
@@ -86,7 +83,6 @@ describe('the Mini App inside (faked) Telegram', () => {
     expect(sent).toEqual([initData]);
     const token = (await page.evaluate(() => localStorage.getItem('jwtToken'))) ?? '';
     expect(token.split('.')).toHaveLength(3);
-    expect(authorizations.at(-1)).toBe(`Bearer ${token}`);
     expect(await page.getAttribute('html', 'data-platform')).toBe('telegram');
 
     const events = async () => page.evaluate(() => (window as unknown as { __events: [string, unknown][] }).__events);
@@ -98,6 +94,10 @@ describe('the Mini App inside (faked) Telegram', () => {
     // Telegram's back button on inner screens, hidden again on the landing.
     await page.getByRole('link', { name: ru.app.nav.menu }).click();
     await page.getByRole('heading', { name: ru.app.menu.filters }).waitFor();
+    // The sign-in's answer was the user: not asked for again; what the menu asks for carries the token.
+    const afterSignIn = requests.made.slice(requests.calls().indexOf('POST /api/auth/telegram') + 1);
+    expect(afterSignIn.map((r) => r.call)).not.toContain('GET /api/current_user');
+    await expect.poll(() => requests.made.some((r) => r.call.startsWith('GET ') && r.authorization === `Bearer ${token}`)).toBe(true);
     await expect
       .poll(async () => (await events()).filter(([n]) => n === 'web_app_setup_back_button').at(-1))
       .toEqual(['web_app_setup_back_button', { is_visible: true }]);

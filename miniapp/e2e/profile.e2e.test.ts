@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { addPhoto, createProfileThroughWizard, makePhotoFiles } from './flows/profile.ts';
-import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
+import { expectAccessible, recordApiRequests, screenshot, startSite, type Site } from './harness.ts';
 import { signInVerified, signInAs } from './signedIn.ts';
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { json } from '../../server/test/browser.ts';
@@ -170,11 +170,22 @@ describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
     await page.getByLabel(t.app.wizard.age).fill('25');
     await page.getByLabel(t.app.wizard.bio).fill('Новая строчка о себе');
     await screenshot(page, `edit-profile-${language}`);
+    const requests = recordApiRequests(page);
     await page.getByRole('button', { name: t.app.profile.save }).click();
     await page.waitForURL('**/profile');
     await page.getByRole('heading', { name: 'Софья, 25' }).waitFor();
     await page.getByText('Новая строчка о себе').waitFor();
     await screenshot(page, `own-profile-${language}`);
+    // The menu's card (the session's summary) has the new name and age too.
+    await page.locator('header').getByRole('link', { name: t.app.nav.menu }).click();
+    await page.locator('.card.own').getByText('Софья').waitFor();
+    expect(await page.locator('.card.own').textContent()).toContain('Софья, 25');
+    await page.locator('.card.own').getByRole('link').click();
+    await page.getByRole('heading', { name: 'Софья, 25' }).waitFor();
+    // Everything came with the save's answer: neither the profile nor the user was asked for again.
+    requests.stop();
+    expect(requests.calls()).toContain('POST /api/edit_profile');
+    expect(requests.calls().filter((call) => call === 'GET /api/profile' || call === 'GET /api/current_user')).toEqual([]);
 
     await page.getByRole('button', { name: t.app.profile.delete }).click();
     await page.getByRole('dialog').getByRole('button', { name: t.app.profile.deleteConfirm, exact: true }).click();
@@ -230,12 +241,21 @@ describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
     await addPhoto(page, language, files.phone);
     await screenshot(page, `edit-photos-${language}`);
     await expectAccessible(page, `edit photos ${language}`);
+    const requests = recordApiRequests(page);
     await page.getByRole('button', { name: t.app.profile.save }).click();
     await page.waitForURL('**/profile');
     const after = await json<{ photos: string[] }>(await owner.browser.get('/api/profile'));
     expect(after.photos).toHaveLength(2);
     expect(after.photos[0]).toBe(before.photos[1]);
     expect(after.photos).not.toContain(before.photos[0]);
+    // The screen shows the saved photos, and the menu's card the new first one, from the save's answer alone.
+    const shown = () => page.locator('.photo-strip img').evaluateAll((images) => images.map((image) => image.getAttribute('src') ?? ''));
+    await expect.poll(async () => (await shown()).length).toBe(2);
+    expect((await shown()).map((src) => src.split('/').pop())).toEqual(after.photos);
+    await page.locator('header').getByRole('link', { name: t.app.nav.menu }).click();
+    await expect.poll(() => page.locator('.card.own .avatar img').getAttribute('src')).toContain((after.photos[0] ?? '?').replace('.jpg', ''));
+    requests.stop();
+    expect(requests.calls().filter((call) => call === 'GET /api/profile' || call === 'GET /api/current_user')).toEqual([]);
   });
 
   it('has no console errors', () => {

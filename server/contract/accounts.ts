@@ -45,10 +45,16 @@ export const currentUserResponse = z.object({
 });
 export type CurrentUserResponse = z.infer<typeof currentUserResponse>;
 
+/**
+ * What a sign-in answers (register, login, Google, the Telegram widget): the spec's fields, plus the
+ * signed-in user exactly as `GET /api/current_user` gives it next, so the app need not ask again.
+ */
 export const sessionResponse = z.object({
   message: z.string(),
   user_id: z.number().int(),
   token: z.string().optional(),
+  current_user: currentUserResponse,
 });
+export type SessionResponse = z.infer<typeof sessionResponse>;
 
 export const messageResponse = z.object({ message: z.string() });

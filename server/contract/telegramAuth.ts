@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { currentUserResponse } from './accounts.ts';
 
 /** `POST /api/auth/telegram`: the Mini App's `Telegram.WebApp.initData`, exactly as Telegram gave it. */
 export const telegramInitDataRequest = z.strictObject({
@@ -7,7 +8,8 @@ export const telegramInitDataRequest = z.strictObject({
 });
 export type TelegramInitDataRequest = z.infer<typeof telegramInitDataRequest>;
 
-export const telegramTokenResponse = z.object({ token: z.string(), user_id: z.number().int() });
+/** The Mini App's sign-in: the token, and the user as `GET /api/current_user` gives it with that token. */
+export const telegramTokenResponse = z.object({ token: z.string(), user_id: z.number().int(), current_user: currentUserResponse });
 export type TelegramTokenResponse = z.infer<typeof telegramTokenResponse>;
 
 /** One field of the login widget's user object: Telegram sends ids and dates as numbers, names as strings. */

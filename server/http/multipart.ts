@@ -1,13 +1,10 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import { Writable } from 'node:stream';
-import formidable, { errors as formidableErrors, type File } from 'formidable';
+import formidable, { errors as formidableErrors } from 'formidable';
 import { AppError, badRequest } from '../errors.ts';
 import type { AppContext } from './context.ts';
 
 export interface MultipartLimits {
-  /** Where files are written while they arrive; each is removed when its request ends. */
-  tempDir: string;
   /** File field names accepted; a file under any other name is refused. */
   fileFields: readonly string[];
   maxFiles: number;
@@ -18,105 +15,121 @@ export interface MultipartLimits {
 
 export interface UploadedFile {
   field: string;
-  /** A temporary file; removed by `MultipartBody.cleanup`. */
-  path: string;
-  size: number;
+  bytes: Buffer;
 }
 
 export interface MultipartBody {
   /** Text fields; a repeated field keeps its last value. */
   fields: Record<string, string>;
+  /** In the order they arrived, which is the order the user chose. */
   files: UploadedFile[];
-  cleanup(): Promise<void>;
 }
 
 /**
- * Reads a multipart request into temporary files with hard limits, so a huge or endless upload is cut
- * off while streaming instead of after it filled the disk. The caller must `cleanup()` in a finally.
- *
- * Every file this request opened is removed whatever happens: formidable's own clean-up on an error misses
- * a file it opens after the error (the one over `maxFiles` is opened just after being refused, and a part
- * still being set up when the limit hit opens later), and unlinks before a pending open has created the
- * file. So the write streams are ours: on a failure they are all closed (a pending open finishes first),
- * any file begun afterwards goes nowhere, and then every path is removed.
+ * Reads a multipart request into memory. Every limit is checked while the body streams in and fails the
+ * request the moment it is passed: a file one byte over `maxFileBytes` (formidable itself would only look
+ * at a file's size once the file ended), one file too many, a file under an unknown field; so at most
+ * `maxFiles` x `maxFileBytes` is ever held. After a refusal formidable reads the rest of the body into
+ * nothing: the client, still sending, gets the answer on a connection it can go on using (a paused request
+ * would stall it until the keep-alive timeout), and Node's request timeout bounds an endless one. Nothing
+ * touches the disk, so a refused, failed or aborted upload leaves nothing to clean up.
  */
 export async function readMultipart(ctx: AppContext, limits: MultipartLimits): Promise<MultipartBody> {
   if (!ctx.is('multipart')) throw badRequest('invalid_input', 'Expected a multipart/form-data body');
-  await mkdir(limits.tempDir, { recursive: true });
-  const opened: { path: string; stream: WriteStream }[] = [];
-  let failed = false;
-  const removeAll = async () => {
-    await Promise.all(opened.map(({ stream }) => closed(stream)));
-    await Promise.all(opened.map((f) => rm(f.path, { force: true })));
-  };
+  const fieldOf = new Map<object, string>();
+  const received: { field: string; file: MemoryFile }[] = [];
+  // Kept here too: a stream's error reaches formidable a tick late, after a small request may have ended.
+  const refused: { error?: AppError } = {};
+  const refuse = (error: AppError) => (refused.error ??= error);
   const form = formidable({
-    uploadDir: limits.tempDir,
-    // One more than allowed, so "one too many" is told apart from a flood and answered precisely.
-    maxFiles: limits.maxFiles + 1,
+    maxFiles: limits.maxFiles,
     maxFileSize: limits.maxFileBytes,
-    maxTotalFileSize: (limits.maxFiles + 1) * limits.maxFileBytes,
+    // Formidable's default total is one file's size; the real bound is the count times the size.
+    maxTotalFileSize: limits.maxFiles * limits.maxFileBytes,
     maxFields: 30,
     maxFieldsSize: 64 * 1024,
     allowEmptyFiles: false,
     minFileSize: 1,
     fileWriteStreamHandler: (file) => {
-      const target = (file as { filepath?: unknown } | undefined)?.filepath;
-      if (failed || typeof target !== 'string') return discard();
-      const stream = createWriteStream(target, { flags: 'wx' });
-      opened.push({ path: target, stream });
-      return stream;
+      const field = file ? fieldOf.get(file) : undefined;
+      if (field === undefined || !limits.fileFields.includes(field)) {
+        return MemoryFile.refusing(refuse(badRequest('invalid_input', `Unexpected file field: ${String(field).slice(0, 64)}`)));
+      }
+      const memory = new MemoryFile(limits.maxFileBytes, () => refuse(limits.fileTooLarge()));
+      received.push({ field, file: memory });
+      return memory;
     },
   });
-  // Formidable lists a file when its write finishes, so a small photo can overtake a big one sent before
-  // it; the order the files arrived in is the order the user chose, so it is recorded here.
-  const arrival: File[] = [];
-  form.on('fileBegin', (_name, file) => arrival.push(file));
-  let parsed: [formidable.Fields, formidable.Files];
+  // Emitted just before formidable asks for the file's stream: how the stream learns its field.
+  form.on('fileBegin', (field, file) => fieldOf.set(file, field));
+  const cutShort = whenCutShort(ctx.req);
+  let rawFields: formidable.Fields;
   try {
-    parsed = await form.parse(ctx.req);
+    [rawFields] = await Promise.race([form.parse(ctx.req), cutShort.promise]);
   } catch (error) {
-    failed = true;
-    await removeAll();
-    throw translateFormidableError(error, limits);
+    throw refused.error ?? (error instanceof AppError ? error : translateFormidableError(error, limits));
+  } finally {
+    cutShort.stop();
   }
-  const [rawFields, rawFiles] = parsed;
-  const files: UploadedFile[] = Object.entries(rawFiles)
-    .flatMap(([field, list]) => (list ?? []).map((file: File) => ({ field, file })))
-    .sort((a, b) => arrival.indexOf(a.file) - arrival.indexOf(b.file))
-    .map(({ field, file }) => ({ field, path: file.filepath, size: file.size }));
-  const body: MultipartBody = {
+  if (refused.error) throw refused.error;
+  return {
     fields: Object.fromEntries(Object.entries(rawFields).flatMap(([key, values]) => (values?.length ? [[key, values[values.length - 1] ?? '']] : []))),
-    files,
-    cleanup: removeAll,
+    files: received.map(({ field, file }) => ({ field, bytes: file.bytes() })),
   };
-  const stray = files.find((f) => !limits.fileFields.includes(f.field));
-  if (stray) {
-    await body.cleanup();
-    throw badRequest('invalid_input', `Unexpected file field: ${stray.field}`);
-  }
-  if (files.length > limits.maxFiles) {
-    await body.cleanup();
-    throw limits.tooManyFiles();
-  }
-  return body;
 }
 
-/** Closes a temporary file's stream; resolves once its descriptor is closed (after a pending open). */
-async function closed(stream: WriteStream): Promise<void> {
-  if (stream.closed) return;
-  // Not events.once: a write cut short by the destruction emits 'error', which is expected here.
-  const done = new Promise<void>((resolve) => stream.once('close', () => resolve()));
-  stream.destroy();
-  await done;
+/** One uploaded file's bytes, refused with `tooLarge` as soon as they pass `maxBytes`. */
+class MemoryFile extends Writable {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly tooLarge: () => AppError,
+    private readonly refusal?: AppError,
+  ) {
+    super();
+  }
+
+  /** A file that fails the request before taking a byte (its stream errors; formidable then stops). */
+  static refusing(error: AppError): MemoryFile {
+    return new MemoryFile(0, () => error, error);
+  }
+
+  override _construct(callback: (error?: Error | null) => void): void {
+    callback(this.refusal ?? null);
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) {
+      callback(this.tooLarge());
+      return;
+    }
+    this.chunks.push(chunk);
+    callback();
+  }
+
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks, this.size);
+  }
 }
 
-/** Where a file begun after the request already failed is written: nowhere. */
-function discard(): Writable {
-  return new Writable({
-    write(_chunk, _encoding, callback) {
-      callback();
-    },
+/**
+ * Rejects when the client goes away before its body ended. Formidable listens to the request only once
+ * parsing starts, so a client gone before then (while the session was looked up) would leave it waiting
+ * for the body forever.
+ */
+function whenCutShort(req: IncomingMessage): { promise: Promise<never>; stop: () => void } {
+  let gone = () => {};
+  const promise = new Promise<never>((_resolve, reject) => {
+    gone = () => {
+      if (!req.complete) reject(badRequest('invalid_input', 'The request ended before its body did'));
+    };
   });
+  if (req.destroyed) gone();
+  else req.once('close', gone);
+  return { promise, stop: () => req.off('close', gone) };
 }
 
 function translateFormidableError(error: unknown, limits: MultipartLimits): AppError {

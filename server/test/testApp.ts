@@ -101,7 +101,6 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     logger,
     mailer: createSmtpMailer(smtpUrl, 'Iskra <no-reply@iskra.test>'),
     uploadsDir: path.join(database.dataDir, 'uploads'),
-    uploadTempDir: path.join(database.dataDir, 'upload-tmp'),
     publicUrl: 'http://localhost:8080',
     sessionSecret: testSessionSecret,
     clock,

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import type { CurrentUserResponse } from '@contract/accounts.ts';
 import { useTranslation } from 'react-i18next';
 import { usePublicConfig } from '../api/queries/config.ts';
 import { useGoogleLogin, useTelegramWidgetLogin } from '../api/queries/session.ts';
@@ -31,8 +32,9 @@ function loadScript(src: string, attributes: Record<string, string> = {}, parent
 /**
  * The Google button and Telegram's login (platform/telegramLogin.ts) on the web sign-in screens, each only when the server is
  * configured for it (`GET /api/config`). Inside Telegram the init data sign the user in instead.
+ * `onSignedIn` gets the user the sign-in answered (what `GET /api/current_user` would give).
  */
-export function ExternalSignIn({ onSignedIn, onError }: { onSignedIn: () => void; onError: (message: string) => void }) {
+export function ExternalSignIn({ onSignedIn, onError }: { onSignedIn: (user: CurrentUserResponse) => void; onError: (message: string) => void }) {
   const { t, i18n } = useTranslation();
   const config = usePublicConfig(platform().kind === 'web');
   const googleRef = useRef<HTMLDivElement>(null);
@@ -51,7 +53,7 @@ export function ExternalSignIn({ onSignedIn, onError }: { onSignedIn: () => void
           client_id: clientId,
           callback: ({ credential }) => {
             googleLogin(credential, {
-              onSuccess: onSignedIn,
+              onSuccess: (answer) => onSignedIn(answer.current_user),
               onError: (error) => onError(errorText(t, error, 'app.errors.googleLoginFailed', 'app.errors.googleLoginError')),
             });
           },
@@ -77,7 +79,7 @@ export function ExternalSignIn({ onSignedIn, onError }: { onSignedIn: () => void
         // Closing Telegram's window is a change of mind, not an error.
         if (!signed) return;
         telegramLogin.mutate(signed, {
-          onSuccess: onSignedIn,
+          onSuccess: (answer) => onSignedIn(answer.current_user),
           onError: (error) => onError(errorText(t, error, 'app.errors.telegramLoginError')),
         });
       })

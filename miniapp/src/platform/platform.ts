@@ -1,3 +1,5 @@
+import type { CurrentUserResponse } from '@contract/accounts.ts';
+
 /** What differs between the web site and the Telegram Mini App; screens only ever see this. */
 export type HapticKind = 'like' | 'dislike' | 'match' | 'success' | 'error' | 'selection';
 export type InvoiceOutcome = 'paid' | 'cancelled' | 'failed' | 'pending';
@@ -9,10 +11,10 @@ export interface Platform {
   /** Tell the host the first screen can render (Telegram hides its placeholder). */
   ready(): void;
   /**
-   * Sign in without a form when the host vouches for the user (Telegram init data → jwtToken).
-   * Resolves true when a token was stored.
+   * Sign in without a form when the host vouches for the user (Telegram init data → jwtToken). Resolves
+   * the signed-in user (as `GET /api/current_user` gives it) once a token was stored, else null.
    */
-  signIn(): Promise<boolean>;
+  signIn(): Promise<CurrentUserResponse | null>;
   /** The host's back button on inner screens (Telegram); the web uses the browser's. */
   setBackButton(onBack: (() => void) | null): void;
   haptic(kind: HapticKind): void;

@@ -62,7 +62,7 @@ export function createTelegramPlatform(): Platform | null {
     },
     async signIn() {
       const raw = retrieveRawInitData();
-      if (!raw) return false;
+      if (!raw) return null;
       return signInWithTelegram(raw);
     },
     setBackButton(handler) {

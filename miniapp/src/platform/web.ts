@@ -22,7 +22,7 @@ export function createWebPlatform(): Platform {
     ready() {
       document.documentElement.dataset.ready = 'true';
     },
-    signIn: () => Promise.resolve(false),
+    signIn: () => Promise.resolve(null),
     setBackButton() {
       /* the browser has one */
     },

@@ -24,10 +24,15 @@ export type Session =
 interface SessionContextValue {
   session: Session;
   /**
-   * Fetches the current user again (after sign-in, sign-out, verification). `alongside` (a navigation) is
-   * applied in the same render as the new session, so no screen ever sees one without the other.
+   * Fetches the current user again (after sign-out, verification). `alongside` (a navigation) is applied in
+   * the same render as the new session, so no screen ever sees one without the other.
    */
   refresh: (alongside?: () => void) => Promise<Session>;
+  /**
+   * Takes the current user from an answer that carries it (a sign-in, a profile saved: the server's
+   * `current_user`, what `GET /api/current_user` would give now), instead of asking for it again.
+   */
+  adopt: (user: CurrentUserResponse, alongside?: () => void) => Session;
 }
 
 const SessionContext = createContext<SessionContextValue | null>(null);
@@ -41,16 +46,15 @@ async function fetchSession(): Promise<{ session: Session; user: CurrentUserResp
   // Fetched directly, not through the cache's own fetching: that would hand a check started later the
   // answer to one already under way (sent without the token just stored, or before the sign-in just made).
   const user = await fetchCurrentUser();
-  const tokenOnly = sent !== null;
-  if (!user.authorized) {
-    // A stored token the server no longer accepts (logged out elsewhere, expired): forget it.
-    if (tokenOnly && readStored(storageKeys.jwtToken) === sent) writeStored(storageKeys.jwtToken, null);
-    return { session: { status: 'anonymous' }, user };
-  }
-  return {
-    session: { status: 'signedIn', userId: user.user_id, verified: user.user_verified, profile: user.user_verified ? user.userprofile : null, tokenOnly },
-    user,
-  };
+  // A stored token the server no longer accepts (logged out elsewhere, expired): forget it.
+  if (!user.authorized && sent !== null && readStored(storageKeys.jwtToken) === sent) writeStored(storageKeys.jwtToken, null);
+  return { session: sessionOf(user, sent !== null), user };
+}
+
+/** The session a current-user answer describes; `tokenOnly`: it came with a stored token. */
+function sessionOf(user: CurrentUserResponse, tokenOnly: boolean): Session {
+  if (!user.authorized) return { status: 'anonymous' };
+  return { status: 'signedIn', userId: user.user_id, verified: user.user_verified, profile: user.user_verified ? user.userprofile : null, tokenOnly };
 }
 
 /** Whose data the cache holds: a signed-in user with (or without) a profile, or nobody. */
@@ -79,34 +83,53 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     current.current = session;
   }, [session]);
 
-  // Only the newest check may set the session: an older answer arriving late (a 401's refetch racing a
-  // sign-in's) must not undo it.
+  // Only the newest check or answer may set the session: an older answer arriving late (a 401's refetch
+  // racing a sign-in) must not undo it.
   const latest = useRef(0);
-  const refresh = useCallback(async (alongside?: () => void) => {
-    const ticket = ++latest.current;
-    try {
-      const { session: next, user } = await fetchSession();
-      if (ticket !== latest.current) return next;
-      forgetOtherSessionData(current.current, next);
-      // Kept in the cache too, for what reads it outside React (the live events need the own profile id).
-      queryClient.setQueryData(queryKeys.currentUser(), user);
-      if (alongside) {
-        // React Router navigates in a transition; the session must change in that same transition.
-        startTransition(() => {
-          alongside();
-          setSession(next);
-        });
-      } else setSession(next);
-      return next;
-    } catch (error) {
-      // Spec section 8: a failed current-user fetch is logged only; the visitor stays where they are.
-      console.warn('current user not loaded', error);
-      const next: Session = { status: 'anonymous', unconfirmed: true };
-      if (ticket !== latest.current) return next;
-      setSession((previous) => (previous.status === 'loading' ? next : previous));
-      return next;
-    }
+  const apply = useCallback((next: Session, user: CurrentUserResponse, alongside?: () => void) => {
+    forgetOtherSessionData(current.current, next);
+    // Kept in the cache too, for what reads it outside React (the live events need the own profile id).
+    queryClient.setQueryData(queryKeys.currentUser(), user);
+    if (alongside) {
+      // React Router navigates in a transition; the session must change in that same transition.
+      startTransition(() => {
+        alongside();
+        setSession(next);
+      });
+    } else setSession(next);
+    // Read by the next apply before React has rendered this one (an adopt right after a refresh).
+    current.current = next;
   }, []);
+
+  const adopt = useCallback(
+    (user: CurrentUserResponse, alongside?: () => void) => {
+      ++latest.current;
+      const next = sessionOf(user, readStored(storageKeys.jwtToken) !== null);
+      apply(next, user, alongside);
+      return next;
+    },
+    [apply],
+  );
+
+  const refresh = useCallback(
+    async (alongside?: () => void) => {
+      const ticket = ++latest.current;
+      try {
+        const { session: next, user } = await fetchSession();
+        if (ticket !== latest.current) return next;
+        apply(next, user, alongside);
+        return next;
+      } catch (error) {
+        // Spec section 8: a failed current-user fetch is logged only; the visitor stays where they are.
+        console.warn('current user not loaded', error);
+        const next: Session = { status: 'anonymous', unconfirmed: true };
+        if (ticket !== latest.current) return next;
+        setSession((previous) => (previous.status === 'loading' ? next : previous));
+        return next;
+      }
+    },
+    [apply],
+  );
 
   useEffect(() => {
     let stop: (() => void) | undefined;
@@ -122,16 +145,22 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     void (async () => {
-      // Inside Telegram the init data sign the user in before the first fetch (spec section 4).
-      if (platform().kind === 'telegram' && readStored(storageKeys.jwtToken) === null && (await platform().signIn())) {
-        // Notifications come from the bot: ask once when the user never started it (Telegram remembers).
-        void platform().requestWriteAccess();
+      // Inside Telegram the init data sign the user in before the first fetch (spec section 4), and the
+      // sign-in's answer is the current user: nothing to fetch then.
+      if (platform().kind === 'telegram' && readStored(storageKeys.jwtToken) === null) {
+        const user = await platform().signIn();
+        if (user) {
+          // Notifications come from the bot: ask once when the user never started it (Telegram remembers).
+          void platform().requestWriteAccess();
+          adopt(user);
+          return;
+        }
       }
       await refresh();
     })();
-  }, [refresh]);
+  }, [adopt, refresh]);
 
-  const value = useMemo(() => ({ session, refresh }), [session, refresh]);
+  const value = useMemo(() => ({ session, refresh, adopt }), [session, refresh, adopt]);
   return <SessionContext value={value}>{children}</SessionContext>;
 }
 

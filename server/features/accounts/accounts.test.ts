@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpVerified, testPassword } from '../../test/accounts.ts';
 import { Browser, json } from '../../test/browser.ts';
+import { jpegWithGps } from '../../test/images.ts';
 import { codeFrom } from '../../test/smtpStandIn.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
@@ -7,6 +9,13 @@ import { testDialects } from '../../test/testDatabase.ts';
 const password = 'secret123!';
 let counter = 0;
 const newEmail = () => `user${++counter}-${Date.now()}@example.com`;
+
+function profileForm(photo: Buffer): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries({ name: 'Анна', age: '27', gender: 'Female', city: 'Москва' })) form.append(key, value);
+  form.append('photos', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'me.jpg');
+  return form;
+}
 
 describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
   let app: TestApp;
@@ -53,6 +62,29 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     const verify = await browser.post('/api/verify', { code });
     expect(verify.status).toBe(200);
     expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true, user_verified: true });
+  });
+
+  it('answers every sign-in with the user exactly as GET /api/current_user gives it next', async () => {
+    const fresh = new Browser(app.url);
+    const register = await json<{ current_user: unknown }>(await fresh.post('/api/register', { email: newEmail(), password }));
+    expect(register.current_user).toEqual(await json(await fresh.get('/api/current_user')));
+    expect(register.current_user).toMatchObject({ authorized: true, user_verified: false, userprofile: null });
+
+    // A verified account with a profile: the answer names the profile the top bar shows.
+    const { browser: owner, email } = await signUpVerified(app);
+    const created = await owner.postForm('/api/create_profile', profileForm(await jpegWithGps()));
+    expect(created.status).toBe(201);
+    const cookie = new Browser(app.url);
+    const login = await json<{ current_user: unknown }>(await cookie.post('/api/login', { email, password: testPassword }));
+    expect(login.current_user).toMatchObject({ authorized: true, user_verified: true, userprofile: { name: 'Анна', age: 27 } });
+    expect(login.current_user).toEqual(await json(await cookie.get('/api/current_user')));
+    const tokenLogin = await json<{ token: string; current_user: unknown }>(
+      await new Browser(app.url).post('/api/login', { email, password: testPassword, session: 'token' }),
+    );
+    const bearer = new Browser(app.url);
+    bearer.bearer = tokenLogin.token;
+    expect(tokenLogin.current_user).toEqual(await json(await bearer.get('/api/current_user')));
+    expect(tokenLogin.current_user).toEqual(login.current_user);
   });
 
   it('sets an httpOnly SameSite=Lax session cookie of at least 128 random bits, and the answer is never cached', async () => {

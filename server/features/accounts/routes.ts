@@ -1,11 +1,11 @@
-import { currentUserResponse, loginRequest, registerRequest, type CurrentUserResponse } from '../../contract/accounts.ts';
+import { loginRequest, registerRequest, type SessionResponse } from '../../contract/accounts.ts';
 import { languageFromAcceptLanguage } from '../../../locales/index.ts';
 import type { AppContext, AppRouter } from '../../http/context.ts';
 import { clearCookie, cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
-import { findProfileSummary } from '../profiles/repository.ts';
 import { deviceOf } from '../sessions/service.ts';
+import { presentCurrentUser, presentSignedInUser } from './currentUser.ts';
 import { deviceCookieDays } from './loginDevices.ts';
 import type { SignedInWithPassword } from './service.ts';
 
@@ -41,13 +41,24 @@ export function accountRoutes(router: AppRouter, services: Services): void {
       logger.warn({ err: error, userId: signedIn.userId }, 'registration: first verification code not sent');
     });
     ctx.status = 201;
-    ctx.body = { message: 'Registration successful', user_id: signedIn.userId, ...extra };
+    ctx.body = {
+      message: 'Registration successful',
+      user_id: signedIn.userId,
+      ...extra,
+      current_user: await presentSignedInUser(services.db, sessions, signedIn.session),
+    } satisfies SessionResponse;
   });
 
   router.post('/login', async (ctx) => {
     const input = parse(loginRequest, ctx.request.body);
     const signedIn = await accounts.login(input.email, input.password, { device: deviceOf(ctx), deviceCookie: ctx.cookies.get(names.device) });
-    ctx.body = { message: 'Login successful', user_id: signedIn.userId, ...(await signIn(ctx, signedIn, input.session)) };
+    const extra = await signIn(ctx, signedIn, input.session);
+    ctx.body = {
+      message: 'Login successful',
+      user_id: signedIn.userId,
+      ...extra,
+      current_user: await presentSignedInUser(services.db, sessions, signedIn.session),
+    } satisfies SessionResponse;
   });
 
   router.post('/logout', async (ctx) => {
@@ -58,11 +69,6 @@ export function accountRoutes(router: AppRouter, services: Services): void {
   });
 
   router.get('/current_user', async (ctx) => {
-    const auth = ctx.state.auth;
-    const userprofile = auth ? ((await findProfileSummary(services.db, auth.userId)) ?? null) : null;
-    const body: CurrentUserResponse = auth
-      ? { authorized: true, user_verified: auth.verified, userprofile, user_id: auth.userId }
-      : { authorized: false, user_verified: false, userprofile: null, user_id: null };
-    ctx.body = currentUserResponse.parse(body);
+    ctx.body = await presentCurrentUser(services.db, ctx.state.auth);
   });
 }

@@ -55,14 +55,17 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     const browser = new Browser(app.url);
     const res = await googleLogin(browser, await google.idToken({ sub, email, email_verified: true }, app.clock.now()));
     expect(res.status).toBe(200);
-    const body = await json<{ user_id: number }>(res);
+    const body = await json<{ user_id: number; current_user: unknown }>(res);
     expect(browser.cookie('iskra_session')).toBeDefined();
-    expect(await json(await browser.get('/api/current_user'))).toEqual({
+    const current = await json(await browser.get('/api/current_user'));
+    expect(current).toEqual({
       authorized: true,
       user_verified: true,
       userprofile: null,
       user_id: body.user_id,
     });
+    // The answer carries the user as the GET gives it, so the app need not ask.
+    expect(body.current_user).toEqual(current);
     const row = await app.database.db.selectFrom('users').selectAll().where('id', '=', body.user_id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ google_sub: sub, email, password_hash: null });
 
@@ -79,11 +82,13 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
       id_token: await google.idToken({ sub: `sub-${unique()}` }, app.clock.now()),
       session: 'token',
     });
-    const body = await json<{ token: string; user_id: number }>(res);
+    const body = await json<{ token: string; user_id: number; current_user: unknown }>(res);
     expect(browser.cookie('iskra_session')).toBeUndefined();
     const bearer = new Browser(app.url);
     bearer.bearer = body.token;
-    expect(await json(await bearer.get('/api/current_user'))).toMatchObject({ authorized: true, user_id: body.user_id });
+    const current = await json(await bearer.get('/api/current_user'));
+    expect(current).toMatchObject({ authorized: true, user_id: body.user_id });
+    expect(body.current_user).toEqual(current);
   });
 
   it('refuses wrong audience (or several without us as azp), wrong issuer, expired, unsigned and foreign-key tokens with 401, creating nothing', async () => {

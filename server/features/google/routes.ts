@@ -5,6 +5,7 @@ import type { AppRouter } from '../../http/context.ts';
 import { cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
+import { presentSignedInUser } from '../accounts/currentUser.ts';
 import { deviceOf } from '../sessions/service.ts';
 
 export function googleAuthRoutes(router: AppRouter, services: Services): void {
@@ -16,11 +17,12 @@ export function googleAuthRoutes(router: AppRouter, services: Services): void {
     const input = parse(googleLoginRequest, ctx.request.body);
     const signedIn = await googleSignIn.signIn(input.id_token, languageFromAcceptLanguage(ctx.get('Accept-Language')), deviceOf(ctx));
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
+    const current_user = await presentSignedInUser(services.db, sessions, signedIn.session);
     if (input.session === 'token') {
-      ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token });
+      ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token, current_user });
       return;
     }
     setHttpOnlyCookie(ctx, services.cookies, names.session, signedIn.session.sessionId, signedIn.session.expiresAt);
-    ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId });
+    ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, current_user });
   });
 }

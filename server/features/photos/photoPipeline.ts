@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { AppError, badRequest } from '../../errors.ts';
 
@@ -44,10 +43,7 @@ export async function derivedImages(photo: Buffer): Promise<Omit<ProcessedPhoto,
  * decompression bomb) is refused; then it is turned upright from its EXIF orientation and re-encoded to a
  * 640x852 JPEG, cover-cropped at 3:4. Re-encoding without `withMetadata` drops EXIF, GPS, XMP and ICC.
  */
-export async function processPhoto(path: string): Promise<ProcessedPhoto> {
-  // At most 15 MB (the multipart limit): one read, then libvips works from memory, which measured
-  // faster than letting it read the temporary file itself.
-  const bytes = await readFile(path);
+export async function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
   const format = sniffImageFormat(bytes.subarray(0, 16));
   if (!format) throw invalidImage();
   let width: number | undefined;

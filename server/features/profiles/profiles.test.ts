@@ -1,5 +1,7 @@
-import { readdir } from 'node:fs/promises';
-import { request } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { watch } from 'node:fs';
+import { readdir, rm, writeFile } from 'node:fs/promises';
+import { request, type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -287,6 +289,35 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
     expect(await filesOnDisk()).toEqual(filesAfter);
   });
 
+  it('answers create and edit with the profile and the user exactly as GET /api/profile and GET /api/current_user give them next', async () => {
+    const { browser } = await signUpVerified(app);
+    const sameAsTheGets = async (res: Response, message: string) => {
+      expect(res.ok).toBe(true);
+      const body = await json<{ profile: OwnProfileResponse; current_user: unknown }>(res);
+      expect(body).toEqual({
+        message,
+        profile: await json(await browser.get('/api/profile')),
+        current_user: await json(await browser.get('/api/current_user')),
+      });
+      return body;
+    };
+    const created = await sameAsTheGets(
+      await browser.postForm('/api/create_profile', form(validFields, [{ name: 'a.jpg', data: photo }])),
+      'Profile created successfully',
+    );
+    expect(created.current_user).toMatchObject({ userprofile: { id: created.profile.id, name: 'Анна', photo: created.profile.photos[0] } });
+    // A new name and a new first photo: the summary the top bar shows changes with them.
+    const edits = { name: 'Аня', payload: JSON.stringify({ deletedPhotos: created.profile.photos, newPhotos: 1 }) };
+    const edited = await sameAsTheGets(
+      await browser.postForm('/api/edit_profile', form(edits, [{ name: 'b.jpg', data: photo }], 'newPhotos')),
+      'Profile updated successfully',
+    );
+    expect(edited.profile.photos).not.toEqual(created.profile.photos);
+    expect(edited.current_user).toMatchObject({ userprofile: { name: 'Аня', photo: edited.profile.photos[0] } });
+    const viaJson = await sameAsTheGets(await browser.post('/api/edit_profile', { age: 30 }), 'Profile updated successfully');
+    expect(viaJson.current_user).toMatchObject({ userprofile: { age: 30 } });
+  });
+
   it('never lets another user edit or delete my profile or photos', async () => {
     const { browser: owner } = await signUpVerified(app);
     const mine = await createProfile(owner, 2);
@@ -334,15 +365,43 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
     await createProfile(browser, 1);
   });
 
-  describe('refused uploads leave no temporary files', () => {
+  describe('uploads are read in memory: nothing but the stored photos reaches the disk', () => {
     let browser: Browser;
     beforeAll(async () => {
       ({ browser } = await signUpVerified(app));
     });
-    const tempFiles = async () => readdir(path.join(app.database.dataDir, 'upload-tmp')).catch(() => [] as string[]);
     const photos = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `${i}.jpg`, data: photo }));
 
-    const cases: [string, () => FormData, number][] = [
+    /**
+     * Every path created or changed under the data folder while `work` runs, except the stored photos and the
+     * database's own files: a temporary file shows here even when it is removed before the request ends.
+     */
+    async function writtenDuring(work: () => Promise<void>): Promise<string[]> {
+      const seen = new Set<string>();
+      const watcher = watch(app.database.dataDir, { recursive: true }, (_event, name) => {
+        if (name) seen.add(name);
+      });
+      try {
+        await work();
+        // Written last: once its event is in, the events of everything written before it are too.
+        const marker = `marker-${randomBytes(6).toString('hex')}`;
+        await writeFile(path.join(app.database.dataDir, marker), '');
+        await expect.poll(() => seen.has(marker)).toBe(true);
+        await rm(path.join(app.database.dataDir, marker));
+      } finally {
+        watcher.close();
+      }
+      return [...seen].filter((name) => !/^(marker-|uploads(\/|$)|iskra\.sqlite)/.test(name));
+    }
+
+    /** The number of create_profile requests the server has finished (logged), to wait for one cut short. */
+    const createRequestsLogged = () =>
+      app.logs.filter((line) => {
+        const entry = JSON.parse(line) as { msg?: string; path?: string };
+        return entry.msg === 'request' && entry.path === '/api/create_profile';
+      }).length;
+
+    const cases: [string, () => FormData, number, string][] = [
       [
         'too large',
         () =>
@@ -351,6 +410,7 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
             { name: 'big.jpg', data: oversizedFile() },
           ]),
         413,
+        'photo_too_large',
       ],
       [
         'not an image',
@@ -360,38 +420,91 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
             { name: 'b.jpg', data: textRenamedJpg() },
           ]),
         400,
+        'invalid_image',
       ],
-      ['one photo too many', () => form(validFields, photos(7)), 400],
-      ['far too many photos', () => form(validFields, photos(9)), 400],
-      ['a file under an unknown field', () => form(validFields, [{ name: 'a.jpg', data: photo }], 'avatar'), 400],
+      ['one photo too many', () => form(validFields, photos(7)), 400, 'too_many_photos'],
+      ['far too many photos', () => form(validFields, photos(9)), 400, 'too_many_photos'],
+      ['a file under an unknown field', () => form(validFields, [{ name: 'a.jpg', data: photo }], 'avatar'), 400, 'invalid_input'],
     ];
 
-    it.each(cases)('%s', async (_name, makeForm, status) => {
-      expect(await tempFiles()).toEqual([]);
-      for (let i = 0; i < 3; i++) expect((await browser.postForm('/api/create_profile', makeForm())).status).toBe(status);
-      expect(await tempFiles()).toEqual([]);
+    it.each(cases)('refused: %s', async (_name, makeForm, status, code) => {
+      const written = await writtenDuring(async () => {
+        for (let i = 0; i < 3; i++) {
+          const res = await browser.postForm('/api/create_profile', makeForm());
+          expect(res.status).toBe(status);
+          expect(await json(res)).toMatchObject({ code });
+        }
+      });
+      expect(written).toEqual([]);
+    });
+
+    it('accepted: a new profile and a photo edit write only their photos', async () => {
+      const { browser: owner } = await signUpVerified(app);
+      const written = await writtenDuring(async () => {
+        const created = await createProfile(owner, 2);
+        const edited = await owner.postForm(
+          '/api/edit_profile',
+          form({ payload: JSON.stringify({ deletedPhotos: [created.photos[0]], newPhotos: 1 }) }, [{ name: 'n.jpg', data: photo }], 'newPhotos'),
+        );
+        expect(edited.status).toBe(200);
+      });
+      expect(written).toEqual([]);
+      expect((await filesOnDisk()).length).toBeGreaterThan(0);
     });
 
     it('an upload the client aborts half-way', async () => {
       const boundary = 'iskra-aborted-upload';
       const cookies = ['iskra_session', 'iskra_csrf'].map((name) => `${name}=${browser.cookie(name) ?? ''}`).join('; ');
+      const csrf = await browser.csrfToken();
+      const before = createRequestsLogged();
+      const written = await writtenDuring(async () => {
+        const upload = request(`${app.url}/api/create_profile`, {
+          method: 'POST',
+          headers: {
+            'Content-Type': `multipart/form-data; boundary=${boundary}`,
+            'Content-Length': String(8 * 1024 * 1024),
+            'X-CSRF-Token': csrf,
+            Cookie: cookies,
+          },
+        });
+        upload.on('error', () => undefined); // the connection is cut on purpose
+        upload.write(`--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+        upload.write(photo.subarray(0, Math.min(photo.length, 64 * 1024)), () => upload.destroy());
+        // The server reads what was sent before it sees the connection end, and then answers the request.
+        await expect.poll(createRequestsLogged, { timeout: 10_000 }).toBe(before + 1);
+      });
+      expect(written).toEqual([]);
+    });
+
+    it('a file over 15 MB is refused while it still arrives, not once it ended', async () => {
+      const boundary = 'iskra-endless-upload';
+      const cookies = ['iskra_session', 'iskra_csrf'].map((name) => `${name}=${browser.cookie(name) ?? ''}`).join('; ');
       const upload = request(`${app.url}/api/create_profile`, {
         method: 'POST',
+        // Announced as far more than any limit (formidable's own file limit is checked only when a file ends).
         headers: {
           'Content-Type': `multipart/form-data; boundary=${boundary}`,
-          'Content-Length': String(8 * 1024 * 1024),
+          'Content-Length': String(200 * 1024 * 1024),
           'X-CSRF-Token': await browser.csrfToken(),
           Cookie: cookies,
         },
       });
-      upload.on('error', () => undefined); // the connection is cut on purpose
+      upload.on('error', () => undefined); // cut below, with most of the announced body never sent
+      const answered = new Promise<IncomingMessage>((resolve) => upload.once('response', resolve));
       upload.write(`--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
-      upload.write(photo.subarray(0, Math.min(photo.length, 64 * 1024)));
-      // The file is being written...
-      await expect.poll(async () => (await tempFiles()).length, { timeout: 10_000 }).toBe(1);
-      upload.destroy();
-      // ...and goes once the server sees the connection end.
-      await expect.poll(tempFiles, { timeout: 10_000 }).toEqual([]);
+      upload.write(oversizedFile(15 * 1024 * 1024 + 64 * 1024));
+      try {
+        const res = await answered;
+        const body = await new Promise<string>((resolve) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve(text));
+        });
+        expect(res.statusCode).toBe(413);
+        expect(JSON.parse(body)).toEqual({ error: 'Each photo must be at most 15 MB.', code: 'photo_too_large' });
+      } finally {
+        upload.destroy();
+      }
     });
   });
 

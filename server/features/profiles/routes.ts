@@ -1,4 +1,5 @@
 import { settingsBody } from '../../contract/discovery.ts';
+import type { ProfileSavedResponse } from '../../contract/profileSaved.ts';
 import { createProfileFields, editProfileFields, maxPhotos, photoEdits } from '../../contract/profiles.ts';
 import { badRequest } from '../../errors.ts';
 import { requireUser } from '../../http/auth.ts';
@@ -6,12 +7,12 @@ import type { AppContext, AppRouter } from '../../http/context.ts';
 import { readMultipart, type MultipartBody } from '../../http/multipart.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
+import { presentCurrentUser } from '../accounts/currentUser.ts';
 import { maxPhotoBytes, photoTooLarge } from '../photos/photoPipeline.ts';
 import { tooManyPhotos } from './service.ts';
 
-function readPhotos(ctx: AppContext, tempDir: string, fileFields: string[]): Promise<MultipartBody> {
+function readPhotos(ctx: AppContext, fileFields: string[]): Promise<MultipartBody> {
   return readMultipart(ctx, {
-    tempDir,
     fileFields,
     maxFiles: maxPhotos,
     maxFileBytes: maxPhotoBytes,
@@ -29,7 +30,7 @@ function parseJsonField(text: string | undefined): unknown {
   }
 }
 
-export function profileRoutes(router: AppRouter, { profiles, uploadTempDir }: Services): void {
+export function profileRoutes(router: AppRouter, { db, profiles }: Services): void {
   router.get('/settings', async (ctx) => {
     ctx.body = await profiles.settings(requireUser(ctx).userId);
   });
@@ -41,20 +42,16 @@ export function profileRoutes(router: AppRouter, { profiles, uploadTempDir }: Se
 
   router.post('/create_profile', async (ctx) => {
     const auth = requireUser(ctx);
-    const body = await readPhotos(ctx, uploadTempDir, ['photos', 'photo']);
-    try {
-      const fields = parse(createProfileFields, body.fields);
-      const profile = await profiles.create(
-        auth.userId,
-        auth.verified,
-        fields,
-        body.files.map((f) => f.path),
-      );
-      ctx.status = 201;
-      ctx.body = { message: 'Profile created successfully', profile };
-    } finally {
-      await body.cleanup();
-    }
+    const body = await readPhotos(ctx, ['photos', 'photo']);
+    const fields = parse(createProfileFields, body.fields);
+    const profile = await profiles.create(
+      auth.userId,
+      auth.verified,
+      fields,
+      body.files.map((f) => f.bytes),
+    );
+    ctx.status = 201;
+    ctx.body = { message: 'Profile created successfully', profile, current_user: await presentCurrentUser(db, auth) } satisfies ProfileSavedResponse;
   });
 
   router.get('/profile', async (ctx) => {
@@ -69,28 +66,24 @@ export function profileRoutes(router: AppRouter, { profiles, uploadTempDir }: Se
   router.post('/edit_profile', async (ctx) => {
     const auth = requireUser(ctx);
     if (ctx.is('multipart')) {
-      const body = await readPhotos(ctx, uploadTempDir, ['newPhotos', 'photos']);
-      try {
-        const { payload, ...rest } = body.fields;
-        const edits = parse(photoEdits, parseJsonField(payload));
-        const fields = parse(editProfileFields, rest);
-        const profile = await profiles.edit(
-          auth.userId,
-          fields,
-          edits,
-          body.files.map((f) => f.path),
-        );
-        ctx.body = { message: 'Profile updated successfully', profile };
-      } finally {
-        await body.cleanup();
-      }
+      const body = await readPhotos(ctx, ['newPhotos', 'photos']);
+      const { payload, ...rest } = body.fields;
+      const edits = parse(photoEdits, parseJsonField(payload));
+      const fields = parse(editProfileFields, rest);
+      const profile = await profiles.edit(
+        auth.userId,
+        fields,
+        edits,
+        body.files.map((f) => f.bytes),
+      );
+      ctx.body = { message: 'Profile updated successfully', profile, current_user: await presentCurrentUser(db, auth) } satisfies ProfileSavedResponse;
       return;
     }
     const { deletedPhotos, newPhotos, order, ...rest } = (ctx.request.body ?? {}) as Record<string, unknown>;
     const edits = parse(photoEdits, { deletedPhotos, newPhotos, order });
     const fields = parse(editProfileFields, rest);
     const profile = await profiles.edit(auth.userId, fields, edits, []);
-    ctx.body = { message: 'Profile updated successfully', profile };
+    ctx.body = { message: 'Profile updated successfully', profile, current_user: await presentCurrentUser(db, auth) } satisfies ProfileSavedResponse;
   });
 
   router.post('/delete_profile', async (ctx) => {

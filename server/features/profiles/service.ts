@@ -60,7 +60,7 @@ export class ProfileService {
     return presentOwnProfile(profile, photos, premiumUntil, this.clock.now());
   }
 
-  async create(userId: number, verified: boolean, fields: CreateProfileFields, uploads: string[]): Promise<OwnProfileResponse> {
+  async create(userId: number, verified: boolean, fields: CreateProfileFields, uploads: Buffer[]): Promise<OwnProfileResponse> {
     if (!verified) throw forbidden('not_verified', 'Please verify your account first');
     if (uploads.length === 0) throw noPhoto();
     if (uploads.length > maxPhotos) throw tooManyPhotos();
@@ -94,7 +94,7 @@ export class ProfileService {
     return this.get(userId);
   }
 
-  async edit(userId: number, fields: EditProfileFields, edits: PhotoEdits, uploads: string[]): Promise<OwnProfileResponse> {
+  async edit(userId: number, fields: EditProfileFields, edits: PhotoEdits, uploads: Buffer[]): Promise<OwnProfileResponse> {
     const profile = await findProfileByUser(this.db, userId);
     if (!profile) throw profileNotFound();
     if (typeof edits.newPhotos === 'number' && edits.newPhotos !== uploads.length) {
@@ -165,7 +165,7 @@ export class ProfileService {
   }
 
   /** Checks and re-encodes every upload before any is stored, so a bad third photo stores nothing at all. */
-  private async processAndSave(uploads: string[]): Promise<StoredPhoto[]> {
+  private async processAndSave(uploads: Buffer[]): Promise<StoredPhoto[]> {
     const processed = [];
     for (const upload of uploads) processed.push(await processPhoto(upload));
     const saved: StoredPhoto[] = [];

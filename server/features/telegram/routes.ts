@@ -4,6 +4,7 @@ import type { AppRouter } from '../../http/context.ts';
 import { cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
+import { presentSignedInUser } from '../accounts/currentUser.ts';
 import { deviceOf } from '../sessions/service.ts';
 
 /** The two paths of this feature that never use the session cookie, and so need no CSRF token. */
@@ -21,7 +22,11 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
   router.post('/auth/telegram', async (ctx) => {
     const input = parse(telegramInitDataRequest, ctx.request.body);
     const signedIn = await telegramAuth.signInWithInitData(input.initData, deviceOf(ctx));
-    ctx.body = { token: signedIn.session.token, user_id: signedIn.userId } satisfies TelegramTokenResponse;
+    ctx.body = {
+      token: signedIn.session.token,
+      user_id: signedIn.userId,
+      current_user: await presentSignedInUser(services.db, sessions, signedIn.session),
+    } satisfies TelegramTokenResponse;
   });
 
   /**
@@ -37,11 +42,12 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
     delete payload.session;
     const signedIn = await telegramAuth.signInWithWidget(payload, deviceOf(ctx));
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
+    const current_user = await presentSignedInUser(services.db, sessions, signedIn.session);
     if (mode === 'token') {
-      ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token });
+      ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token, current_user });
       return;
     }
     setHttpOnlyCookie(ctx, services.cookies, names.session, signedIn.session.sessionId, signedIn.session.expiresAt);
-    ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId });
+    ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, current_user });
   });
 }

@@ -37,17 +37,20 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
     const id = newTelegramId();
     const res = await postInitData(await signInitData({ id, first_name: 'Anna', username: 'anna_tg', language_code: 'en' }, app.clock.now()));
     expect(res.status).toBe(200);
-    const body = await json<{ token: string; user_id: number }>(res);
+    const body = await json<{ token: string; user_id: number; current_user: unknown }>(res);
     expect(res.headers.getSetCookie()).toEqual([]);
 
     const browser = new Browser(app.url);
     browser.bearer = body.token;
-    expect(await json(await browser.get('/api/current_user'))).toEqual({
+    const current = await json(await browser.get('/api/current_user'));
+    expect(current).toEqual({
       authorized: true,
       user_verified: true,
       userprofile: null,
       user_id: body.user_id,
     });
+    // The answer carries the user as the GET gives it, so the Mini App need not ask.
+    expect(body.current_user).toEqual(current);
     const row = await app.database.db.selectFrom('users').selectAll().where('id', '=', body.user_id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ telegram_id: String(id), telegram_username: 'anna_tg', language: 'en', email: null });
     expect(row.verified_at).not.toBeNull();
@@ -129,9 +132,10 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
       await signWidgetPayload({ id, first_name: 'Lena', photo_url: 'https://t.me/i/userpic/1.jpg' }, app.clock.now()),
     );
     expect(res.status).toBe(200);
-    expect(await json(res)).toEqual({ message: 'Login successful', user_id: miniApp.user_id });
+    const current = await json(await browser.get('/api/current_user'));
+    expect(await json(res)).toEqual({ message: 'Login successful', user_id: miniApp.user_id, current_user: current });
     expect(browser.cookie('iskra_session')).toBeDefined();
-    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true, user_verified: true, user_id: miniApp.user_id });
+    expect(current).toMatchObject({ authorized: true, user_verified: true, user_id: miniApp.user_id });
   });
 
   it('answers a jwtToken instead of the cookie when the app asks for a token-only session', async () => {
@@ -143,11 +147,13 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
       csrf_token: 'ignored',
     });
     expect(res.status).toBe(200);
-    const body = await json<{ token: string; user_id: number }>(res);
+    const body = await json<{ token: string; user_id: number; current_user: unknown }>(res);
     expect(browser.cookie('iskra_session')).toBeUndefined();
     const bearer = new Browser(app.url);
     bearer.bearer = body.token;
-    expect(await json(await bearer.get('/api/current_user'))).toMatchObject({ authorized: true, user_id: body.user_id });
+    const current = await json(await bearer.get('/api/current_user'));
+    expect(current).toMatchObject({ authorized: true, user_id: body.user_id });
+    expect(body.current_user).toEqual(current);
   });
 
   it('refuses a forged, stale or cross-site Login Widget sign-in', async () => {

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { cityCheckResponse, getCityResponse } from '@contract/location.ts';
+import { profileSavedResponse } from '@contract/profileSaved.ts';
 import { ownProfileResponse } from '@contract/profiles.ts';
 import { api } from '../client.ts';
 import { uploadForm } from '../upload.ts';
@@ -37,12 +38,22 @@ export interface PhotoEdits {
 /** Upload progress of a multipart call, 0 to 1. */
 type Progress = (fraction: number) => void;
 
-const message = z.object({ message: z.string() });
+/**
+ * How long a copy of the own profile is good. It changes only when its owner saves it, and every save
+ * answers the new profile into the cache, so the screen opened after a save need not read it again; an
+ * edit made on another device shows within this.
+ */
+const ownProfileFreshMs = 60_000;
 
 /** The user's own profile (`GET /api/profile`). */
 export function useOwnProfile({ fresh = false }: { fresh?: boolean } = {}) {
   // `fresh`: read again on every mount whatever the cache holds, for a form to start from.
-  return useQuery({ queryKey: queryKeys.ownProfile(), queryFn: () => api.get('/api/profile', ownProfileResponse), refetchOnMount: fresh ? 'always' : true });
+  return useQuery({
+    queryKey: queryKeys.ownProfile(),
+    queryFn: () => api.get('/api/profile', ownProfileResponse),
+    staleTime: ownProfileFreshMs,
+    refetchOnMount: fresh ? 'always' : true,
+  });
 }
 
 /** The place's name at a position (`POST /api/get_city`). */
@@ -55,7 +66,10 @@ export function useCityCheck() {
   return useMutation({ mutationFn: (name: string) => api.post('/api/citycheck', cityCheckResponse, { citycheck: name }) });
 }
 
-/** Creates the profile; the session fetched after it starts from an empty cache (a new profile, a new person). */
+/**
+ * Creates the profile. The answer's `current_user` goes to the session (a new profile empties the cache,
+ * so its `profile` is not kept: it is read when the own profile is first shown).
+ */
 export function useCreateProfile() {
   return useMutation({
     mutationFn: ({ profile, onProgress }: { profile: NewProfile; onProgress: Progress }) => {
@@ -70,14 +84,15 @@ export function useCreateProfile() {
         form.set('longitude', String(profile.longitude));
       }
       profile.photos.forEach((photo, i) => form.append('photos', photo, `photo-${i + 1}.jpg`));
-      return uploadForm('/api/create_profile', form, onProgress);
+      return uploadForm('/api/create_profile', form, onProgress).then((answer) => profileSavedResponse.parse(answer));
     },
   });
 }
 
 /**
- * Field edits go as multipart (spec section 7), like the photo edits of the same endpoint. The own
- * profile is read again before the mutation counts as done, so the screen shown next has the new one.
+ * Field edits go as multipart (spec section 7), like the photo edits of the same endpoint. The answer
+ * carries the saved profile, put in the cache before the mutation counts as done, so the screen shown
+ * next has it without reading it again; its `current_user` is for the session.
  */
 export function useEditProfile() {
   const client = useQueryClient();
@@ -85,13 +100,13 @@ export function useEditProfile() {
     mutationFn: (fields: ProfileFieldEdits) => {
       const form = new FormData();
       for (const [key, value] of Object.entries(fields)) form.set(key, String(value));
-      return uploadForm('/api/edit_profile', form, () => undefined).then((answer) => message.parse(answer));
+      return uploadForm('/api/edit_profile', form, () => undefined).then((answer) => profileSavedResponse.parse(answer));
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.ownProfile(), refetchType: 'all' }),
+    onSuccess: (saved) => client.setQueryData(queryKeys.ownProfile(), saved.profile),
   });
 }
 
-/** Photo edits (spec section 7): `payload` JSON {deletedPhotos, newPhotos, order} and the new files. */
+/** Photo edits (spec section 7): `payload` JSON {deletedPhotos, newPhotos, order} and the new files; answered as field edits are. */
 export function useEditPhotos() {
   const client = useQueryClient();
   return useMutation({
@@ -99,9 +114,9 @@ export function useEditPhotos() {
       const form = new FormData();
       form.set('payload', JSON.stringify({ deletedPhotos: edits.deleted, newPhotos: edits.added.length, order: edits.order }));
       edits.added.forEach((photo, i) => form.append('newPhotos', photo, `new-${i + 1}.jpg`));
-      return uploadForm('/api/edit_profile', form, onProgress).then((answer) => message.parse(answer));
+      return uploadForm('/api/edit_profile', form, onProgress).then((answer) => profileSavedResponse.parse(answer));
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.ownProfile(), refetchType: 'all' }),
+    onSuccess: (saved) => client.setQueryData(queryKeys.ownProfile(), saved.profile),
   });
 }
 

@@ -16,6 +16,11 @@ interface Credentials {
   password: string;
 }
 
+/*
+ * Every sign-in answers `current_user` (what `GET /api/current_user` would give next): the screens hand
+ * it to the session (`adopt` in session/SessionProvider.tsx), which keeps it in the cache.
+ */
+
 export function useLogin() {
   return useMutation({ mutationFn: ({ email, password }: Credentials) => api.post('/api/login', sessionResponse, { email, password }) });
 }
@@ -25,7 +30,7 @@ export function useRegister() {
 }
 
 export function useGoogleLogin() {
-  return useMutation({ mutationFn: (idToken: string) => api.post('/api/googlelogin', messageResponse.partial(), { id_token: idToken }) });
+  return useMutation({ mutationFn: (idToken: string) => api.post('/api/googlelogin', sessionResponse, { id_token: idToken }) });
 }
 
 /** The signed user object Telegram's Login Widget hands over, posted as is (the server checks its hash). */

@@ -1,6 +1,7 @@
 import { useCallback, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
+import type { CurrentUserResponse } from '@contract/accounts.ts';
 import { useLogin } from '../../api/queries/session.ts';
 import { ExternalSignIn } from '../../components/ExternalSignIn.tsx';
 import { ErrorLine } from '../../components/States.tsx';
@@ -8,13 +9,13 @@ import { errorText } from '../../lib/errorText.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
 
 /**
- * `/login`: e-mail and password; success refetches the user and goes to /search (spec sections 2, 4), or
- * back to the screen that asked for a sign-in.
+ * `/login`: e-mail and password; success takes the user the answer carries (spec sections 2, 4: "then user
+ * refetched", without a second request) and goes to /search, or back to the screen that asked for a sign-in.
  */
 export default function LoginScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { refresh } = useSession();
+  const { adopt } = useSession();
   // Sent here from a members-only screen (components/Layout.tsx): back there after signing in.
   const from = (useLocation().state as { from?: unknown } | null)?.from;
   const destination = typeof from === 'string' && /^\/(?![/\\])/.test(from) && !from.includes('\\') ? from : '/search';
@@ -35,14 +36,12 @@ export default function LoginScreen() {
     [resetLogin],
   );
 
-  const signedIn = useCallback(() => {
-    void refresh().then(() => navigate(destination));
-  }, [destination, navigate, refresh]);
+  const signedIn = useCallback((user: CurrentUserResponse) => adopt(user, () => void navigate(destination)), [adopt, destination, navigate]);
 
   function submit(event: SyntheticEvent) {
     event.preventDefault();
     setExternalError(null);
-    login.mutate({ email, password }, { onSuccess: signedIn });
+    login.mutate({ email, password }, { onSuccess: (answer) => signedIn(answer.current_user) });
   }
 
   return (

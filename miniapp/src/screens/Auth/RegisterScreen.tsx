@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type SyntheticEvent } from 'r
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 // Spec section 5: the server's own rule, checked before sending.
-import { passwordRule } from '@contract/accounts.ts';
+import { passwordRule, type CurrentUserResponse, type SessionResponse } from '@contract/accounts.ts';
 import { loadCsrfToken } from '../../api/client.ts';
 import { useRegister } from '../../api/queries/session.ts';
 import { ExternalSignIn } from '../../components/ExternalSignIn.tsx';
@@ -13,13 +13,13 @@ import { useSession } from '../../session/SessionProvider.tsx';
 
 /**
  * `/register` (spec sections 2, 4, 5): e-mail, password, privacy checkbox (a 3 s warning when unticked),
- * the password rule; the server signs the new account in, the user is refetched and sent to /search
+ * the password rule; the server signs the new account in and answers the user, who is sent to /search
  * (from where an unverified account goes on to /verify).
  */
 export default function RegisterScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { refresh } = useSession();
+  const { adopt } = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [agreed, setAgreed] = useState(false);
@@ -39,9 +39,7 @@ export default function RegisterScreen() {
     return () => window.clearTimeout(warningTimer.current);
   }, []);
 
-  const signedIn = useCallback(() => {
-    void refresh().then(() => navigate('/search'));
-  }, [navigate, refresh]);
+  const signedIn = useCallback((user: CurrentUserResponse) => adopt(user, () => void navigate('/search')), [adopt, navigate]);
 
   async function submit(event: SyntheticEvent) {
     event.preventDefault();
@@ -57,20 +55,21 @@ export default function RegisterScreen() {
       return;
     }
     setPasswordError(false);
+    let answer: SessionResponse;
     try {
-      await register.mutateAsync({ email, password });
+      answer = await register.mutateAsync({ email, password });
     } catch (failure) {
       setError(errorText(t, failure, 'app.errors.registerFailed'));
       return;
     }
     setSigningIn(true);
-    const session = await refresh();
-    if (session.status !== 'signedIn') {
+    // The answer carries the signed-in user; without a session in it the account exists but is not signed in.
+    if (!answer.current_user.authorized) {
       setError(t('app.errors.registerLoginFailed'));
       setSigningIn(false);
       return;
     }
-    void navigate('/search');
+    signedIn(answer.current_user);
   }
 
   return (

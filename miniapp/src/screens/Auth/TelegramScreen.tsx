@@ -12,16 +12,22 @@ import { useSession } from '../../session/SessionProvider.tsx';
  */
 export default function TelegramScreen() {
   const { t } = useTranslation();
-  const { refresh } = useSession();
+  const { refresh, adopt } = useSession();
   const [state, setState] = useState<'working' | 'done' | 'failed'>(platform().kind === 'telegram' ? 'working' : 'failed');
   useEffect(() => {
     if (platform().kind !== 'telegram') return;
     void (async () => {
-      const ok = readStored(storageKeys.jwtToken) !== null || (await platform().signIn());
-      if (ok) await refresh();
-      setState(ok ? 'done' : 'failed');
+      if (readStored(storageKeys.jwtToken) !== null) {
+        await refresh();
+        setState('done');
+        return;
+      }
+      // The sign-in answers the user: nothing to fetch after it.
+      const user = await platform().signIn();
+      if (user) adopt(user);
+      setState(user ? 'done' : 'failed');
     })();
-  }, [refresh]);
+  }, [adopt, refresh]);
   if (state === 'working') return <Loading />;
   if (state === 'done') return <Navigate to="/search" replace />;
   return (

@@ -28,7 +28,7 @@ type Item = { kind: 'kept'; name: string; url: string } | { kind: 'added'; blob:
 function PhotoEditor({ profile }: { profile: OwnProfileResponse }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { refresh } = useSession();
+  const { adopt } = useSession();
   const [items, setItems] = useState<Item[]>(profile.photos.map((name) => ({ kind: 'kept', name, url: photoUrl(name, 'thumb') })));
   const [cropping, setCropping] = useState<string | null>(null);
   const editPhotos = useEditPhotos();
@@ -62,7 +62,8 @@ function PhotoEditor({ profile }: { profile: OwnProfileResponse }) {
     setProgress(0);
     editPhotos.mutate(
       { edits: { deleted: profile.photos.filter((n) => !kept.includes(n)), order: kept, added }, onProgress: setProgress },
-      { onSuccess: () => void refresh(() => void navigate('/profile', { replace: true })) },
+      // The menu's photo comes from the session: the answer carries it as it is now.
+      { onSuccess: (saved) => adopt(saved.current_user, () => void navigate('/profile', { replace: true })) },
     );
   }
 

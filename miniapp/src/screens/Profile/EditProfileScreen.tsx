@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import type { ProfileSavedResponse } from '@contract/profileSaved.ts';
 import type { OwnProfileResponse } from '@contract/profiles.ts';
 import { genders, maxAge, maxBioLength, maxNameLength, minAge } from '@contract/profiles.ts';
 import { useCityCheck, useEditProfile, useOwnProfile } from '../../api/queries/profiles.ts';
@@ -29,7 +30,7 @@ export default function EditProfileScreen() {
 function EditForm({ profile }: { profile: OwnProfileResponse }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { refresh } = useSession();
+  const { adopt } = useSession();
   const [name, setName] = useState(profile.name);
   const [age, setAge] = useState(String(profile.age));
   const [gender, setGender] = useState(profile.gender);
@@ -40,7 +41,7 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
   const locate = useLocate();
   const cityCheck = useCityCheck();
   const edit = useEditProfile();
-  // Saved: still busy while the session is read again and the app goes back to /profile.
+  // Saved: still busy while the app goes back to /profile.
   const busy = cityCheck.isPending || edit.isPending || edit.isSuccess;
   /** The form's one message line: a check of its own, the position, the city lookup or the save. */
   const [error, setError] = useState<string | null>(null);
@@ -71,12 +72,14 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
       }
     }
     const position = place.coords ? { latitude: place.coords[0], longitude: place.coords[1] } : {};
+    let saved: ProfileSavedResponse;
     try {
-      await edit.mutateAsync({ name: name.trim(), age: years, gender, city: place.city, bio, ...position });
+      saved = await edit.mutateAsync({ name: name.trim(), age: years, gender, city: place.city, bio, ...position });
     } catch (failure) {
       return setError(errorText(t, failure, 'app.errors.updateProfile'));
     }
-    await refresh(() => void navigate('/profile', { replace: true }));
+    // The menu's name and age come from the session: the answer carries it as it is now.
+    adopt(saved.current_user, () => void navigate('/profile', { replace: true }));
   }
 
   return (

@@ -20,7 +20,7 @@ import '../Profile.css';
 export default function CreateProfileScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { refresh } = useSession();
+  const { adopt } = useSession();
   const [state, dispatch] = useReducer(wizardReducer, initialWizard);
   const createProfile = useCreateProfile();
   const [progress, setProgress] = useState(0);
@@ -60,7 +60,7 @@ export default function CreateProfileScreen() {
         onProgress: setProgress,
       },
       {
-        onSuccess: () => void refresh(() => void navigate('/training', { replace: true })),
+        onSuccess: (created) => adopt(created.current_user, () => void navigate('/training', { replace: true })),
         onError: (failure) => dispatch({ type: 'failed', message: errorText(t, failure, 'app.errors.submitProfile', 'app.errors.createProfile') }),
       },
     );

@@ -1,0 +1,23 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import { currentUserResponse, type CurrentUserResponse } from '../../contract/accounts.ts';
+import type { SessionAuth } from '../../http/context.ts';
+import { findProfileSummary } from '../profiles/repository.ts';
+import type { SessionService, StartedSession } from '../sessions/service.ts';
+
+const anonymous: CurrentUserResponse = { authorized: false, user_verified: false, userprofile: null, user_id: null };
+
+/**
+ * `GET /api/current_user` for a session, or for none. The answers that change what it says (a sign-in, a
+ * profile saved) carry it too, made here, so they always equal what the GET gives next.
+ */
+export async function presentCurrentUser(db: Kysely<Database>, auth: Pick<SessionAuth, 'userId' | 'verified'> | null): Promise<CurrentUserResponse> {
+  if (!auth) return anonymous;
+  const userprofile = (await findProfileSummary(db, auth.userId)) ?? null;
+  return currentUserResponse.parse({ authorized: true, user_verified: auth.verified, userprofile, user_id: auth.userId });
+}
+
+/** The same for a session just started: read back as the next request carrying it will be. */
+export async function presentSignedInUser(db: Kysely<Database>, sessions: SessionService, started: StartedSession): Promise<CurrentUserResponse> {
+  return presentCurrentUser(db, await sessions.resolveSessionId(started.sessionId, 'cookie'));
+}
