@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { z } from 'zod/mini';
 import { currentUserResponse, messageResponse, sessionResponse, type CurrentUserResponse } from '@contract/accounts.ts';
 import { api } from '../client.ts';
 
@@ -25,7 +26,7 @@ export function useRegister() {
 }
 
 export function useGoogleLogin() {
-  return useMutation({ mutationFn: (idToken: string) => api.post('/api/googlelogin', messageResponse.partial(), { id_token: idToken }) });
+  return useMutation({ mutationFn: (idToken: string) => api.post('/api/googlelogin', z.partial(messageResponse), { id_token: idToken }) });
 }
 
 /** The signed user object Telegram's Login Widget hands over, posted as is (the server checks its hash). */
