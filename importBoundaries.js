@@ -1,6 +1,6 @@
 /**
  * DESIGN.md's dependency arrows as lint rules, so the next wrong arrow fails `npm run lint`:
- *   db imports nothing of ours; server/contract imports only zod (and other contract files);
+ *   db imports nothing of ours; server/contract imports only zod/mini (and other contract files);
  *   the app (miniapp/src) imports only server/contract and locales; nothing under server/ imports bot/
  *   but the composition root (server/main.ts) and tests that drive the bot; no import circles anywhere.
  * Kept apart from eslint.config.js so its own test (server/importBoundaries.test.ts) lints wrong imports
@@ -28,6 +28,8 @@ export const importResolverSettings = {
 };
 
 const onlyContract = 'server/contract imports only zod: it is the API contract the app shares.';
+const onlyZodMini =
+  "server/contract imports zod as 'zod/mini': the app checks answers with these schemas on its first screens, and full zod would add about 20 kB to every first load (scripts/bench-frontend.ts).";
 const appImports = 'The app imports only server/contract and locales (DESIGN.md section 2).';
 
 export const importBoundaries = [
@@ -75,6 +77,12 @@ export const importBoundaries = [
           ],
         },
       ],
+    },
+  },
+  {
+    files: ['server/contract/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'zod', message: onlyZodMini }], patterns: [{ regex: '^zod/(?!mini$)', message: onlyZodMini }] }],
     },
   },
   {

@@ -40,9 +40,14 @@ export default defineConfig({
               test: /miniapp[\\/]src[\\/]main\.tsx$|node_modules[\\/]@tanstack[\\/]|src[\\/]api[\\/]queries[\\/]config\.ts$|src[\\/]lib[\\/](photos|constants|filters)\.ts$|src[\\/]components[\\/]LanguageSwitcher\.tsx$/,
               priority: 3,
             },
-            // Loaded right after the first paint (the session check): the API client, its hooks and the
-            // contract with zod.
-            { name: 'api', test: /node_modules[\\/]zod[\\/]|server[\\/]contract[\\/]|miniapp[\\/]src[\\/]api[\\/]/, priority: 2 },
+            // Loaded right after the first paint (the session check): zod, the API client, the session's
+            // calls and the contract they read. A screen's own calls and contract travel with the screen
+            // (a group takes a captured module's imports along), so / and /login do not carry the deck's.
+            {
+              name: 'api',
+              test: /node_modules[\\/]zod[\\/]|server[\\/]contract[\\/](accounts|config|errors|ids|profiles)\.ts$|src[\\/]api[\\/](client|queries[\\/]session)\.ts$/,
+              priority: 2,
+            },
             // Signing in and signing up share the Google and Telegram buttons.
             {
               name: 'signIn',
@@ -50,7 +55,9 @@ export default defineConfig({
               priority: 1,
             },
             // The deck with its card, buttons and match dialog (also what /training and a liker's
-            // profile use of it).
+            // profile use of it), and the calls it makes: the next card, likes, the live events a match
+            // arrives by. The match, chat and menu screens read those calls from here too: opened first
+            // (a bot's chat link), they fetch the deck's 3 kB of screen code with them.
             {
               name: 'search',
               test: /src[\\/]screens[\\/]Search[\\/]|src[\\/]components[\\/](SwipeCard|DeckButtons|MatchOverlay)\.tsx$|src[\\/]lib[\\/]swipeRules\.ts$|node_modules[\\/]react-swipeable[\\/]/,

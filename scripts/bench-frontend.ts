@@ -3,14 +3,16 @@
  *   - First-load JavaScript as the browser receives it: in a fresh browser profile, the Chrome DevTools
  *     Protocol's encoded bytes of every script response (`Network.loadingFinished` encodedDataLength:
  *     the compressed body and its headers) until the network is idle, for `/`, `/login` and a signed-in
- *     user's `/search`. Beside them, the floor: an empty React 19 app built the same way (Vite, the React
- *     plugin, the brotli twins) and served by the same server, measured in the same run. Goal: at most
- *     100 kB (1 kB = 1024 bytes) per page.
+ *     user's `/search`. Beside them, two floors built the same way (Vite, the React plugin, the brotli
+ *     twins), served by the same server and measured in the same run: an empty React 19 app, and an empty
+ *     app with the libraries every first screen runs (react-router, i18next, TanStack Query), the part of
+ *     each page no change to the app's own code can remove. Goal: at most 100 kB (1 kB = 1024 bytes) per
+ *     page; each page's line says whether it is within it.
  *   - What index.html itself pulls in before the first render (the entry and its modulepreloads).
  *   - First load in headless Chromium with Lighthouse's mobile profile (slow 4G: 150 ms RTT, 1.6 Mbit/s
  *     down, 750 kbit/s up; CPU slowed 4x), cold cache: largest contentful paint and the time of ready()
  *     (the `iskra:ready` mark, set when the first screen has rendered, where Telegram's ready() is called).
- * Figures only, no thresholds.
+ * Figures only, no thresholds. `--wire-only` stops after the bytes (the throttled loads take a while).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -29,23 +31,60 @@ const runs = 5;
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const budget = 100 * 1024;
+const wireOnly = process.argv.includes('--wire-only');
+
+/** An empty React 19 app: what any React page costs. */
+const reactFloorApp =
+  "import { StrictMode } from 'react';\nimport { createRoot } from 'react-dom/client';\ncreateRoot(document.getElementById('root') as HTMLElement).render(<StrictMode><p>React</p></StrictMode>);\n";
 
 /**
- * The floor: an empty React 19 app (createRoot, one element), built with the app's Vite settings and
- * compressed the same way. Under data/ (ignored by git) so it resolves the repository's node_modules.
+ * An empty app with the libraries the first screens run, used the way the app uses them (declarative
+ * routes with links, i18next through react-i18next, a query and a mutation), so each is kept whole by
+ * tree-shaking as it is in the app.
  */
-async function buildReactFloor(): Promise<string> {
-  const root = path.join(repoRoot, 'data', 'bench-react-floor');
+const librariesFloorApp = `import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter, createRoutesFromElements, Link, matchRoutes, Navigate, NavLink, Outlet, Route, useLocation, useNavigate, useParams, useRoutes, useSearchParams } from 'react-router';
+import i18next from 'i18next';
+import { initReactI18next, useTranslation } from 'react-i18next';
+import { QueryClient, QueryClientProvider, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+await i18next.use(initReactI18next).init({ resources: { en: { translation: { hello: 'Hello' } } }, lng: 'en' });
+const client = new QueryClient();
+function Home() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  const { data } = useQuery({ queryKey: ['x', pathname, params.get('q')], queryFn: () => 1 });
+  const save = useMutation({ mutationFn: async () => 2 });
+  useQueryClient();
+  return <p onClick={() => { save.mutate(); void navigate('/a'); }}>{t('hello')} {data} <Link to="/a">a</Link> <NavLink to="/b">b</NavLink></p>;
+}
+function Page() {
+  const { id } = useParams();
+  return id ? <p>{id}</p> : <Navigate to="/" />;
+}
+const routes = createRoutesFromElements(<Route element={<Outlet />}><Route path="/" element={<Home />} /><Route path="/p/:id" element={<Page />} /></Route>);
+function Routes() {
+  return matchRoutes(routes, '/') ? useRoutes(routes) : null;
+}
+createRoot(document.getElementById('root') as HTMLElement).render(<StrictMode><QueryClientProvider client={client}><BrowserRouter><Routes /></BrowserRouter></QueryClientProvider></StrictMode>);
+`;
+
+/**
+ * A floor: `main` as the whole app, built with the app's Vite settings and compressed the same way. Under
+ * data/ (ignored by git) so it resolves the repository's node_modules.
+ */
+async function buildFloor(name: string, main: string): Promise<string> {
+  const root = path.join(repoRoot, 'data', name);
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
   writeFileSync(
     path.join(root, 'index.html'),
     '<!doctype html><html><head><meta charset="UTF-8" /><title>floor</title></head><body><div id="root"></div><script type="module" src="/main.tsx"></script></body></html>',
   );
-  writeFileSync(
-    path.join(root, 'main.tsx'),
-    "import { StrictMode } from 'react';\nimport { createRoot } from 'react-dom/client';\ncreateRoot(document.getElementById('root') as HTMLElement).render(<StrictMode><p>React</p></StrictMode>);\n",
-  );
+  writeFileSync(path.join(root, 'main.tsx'), main);
   const previous = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
@@ -93,9 +132,9 @@ async function freshContext(browser: Browser, cookie?: { value: string; url: str
 }
 
 await buildFrontend();
-const floorDist = await buildReactFloor();
 const app = await createTestApp('sqlite', { frontendDist: dist });
-const floor = await createTestApp('sqlite', { frontendDist: floorDist });
+const floor = await createTestApp('sqlite', { frontendDist: await buildFloor('bench-react-floor', reactFloorApp) });
+const librariesFloor = await createTestApp('sqlite', { frontendDist: await buildFloor('bench-libraries-floor', librariesFloorApp) });
 // A member with a profile and people to find, so /search shows a card (and prefetches the next).
 const member = await createPerson(app, { name: 'Bench', gender: 'Male' });
 for (let i = 0; i < 3; i++) await createPerson(app, { gender: 'Female', name: `Person ${i}` });
@@ -103,18 +142,28 @@ const memberCookie = { value: member.browser.cookie('iskra_session') ?? '', url:
 const { browser, close } = await launchChromium();
 
 console.log(`\nIskra front end bench, Chromium ${browser.version()}, ${new Date().toISOString()}`);
-console.log('First-load JavaScript on the wire (CDP encoded bytes, headers included), fresh profile, until idle:');
+console.log(`First-load JavaScript on the wire (CDP encoded bytes, headers included), fresh profile, until idle; goal at most ${kB(budget)} a page:`);
+const measure = async (url: string, cookie?: { value: string; url: string }) => {
+  const context = await freshContext(browser, cookie);
+  const result = await scriptsOnTheWire(context, url);
+  await context.close();
+  return result;
+};
+const line = (label: string, { bytes, files }: { bytes: number; files: number }) =>
+  `  ${label.padEnd(48)} ${kB(bytes).padStart(9)} in ${files} script${files === 1 ? '' : 's'}`;
+const reactFloor = await measure(floor.url + '/');
+console.log(line('React 19 floor (empty app)', reactFloor));
+const libraries = await measure(librariesFloor.url + '/');
+console.log(line('Floor + react-router, i18next, TanStack Query', libraries));
 const pages = [
-  { label: 'React 19 floor (empty app)', url: floor.url + '/', cookie: undefined },
   { label: '/', url: app.url + '/', cookie: undefined },
   { label: '/login', url: app.url + '/login', cookie: undefined },
   { label: '/search (signed in)', url: app.url + '/search', cookie: memberCookie },
 ];
 for (const { label, url, cookie } of pages) {
-  const context = await freshContext(browser, cookie);
-  const { bytes, files } = await scriptsOnTheWire(context, url);
-  await context.close();
-  console.log(`  ${label.padEnd(42)} ${kB(bytes).padStart(9)} in ${files} scripts`);
+  const page = await measure(url, cookie);
+  const verdict = page.bytes <= budget ? 'within 100 kB' : `over 100 kB by ${kB(page.bytes - budget)}`;
+  console.log(`${line(label, page)}  (floor + ${kB(page.bytes - reactFloor.bytes)}; ${verdict})`);
 }
 
 // What index.html itself pulls in before the first render: the entry script and its modulepreloads.
@@ -130,7 +179,7 @@ for (const m of html.matchAll(/(ru|en)=\/(assets\/locale-[^;"]+\.json)/g)) {
   console.log(`${`Dictionary ${m[1]} (preloaded by boot.js), brotli`.padEnd(44)} ${kB(brotliBytes(m[2] ?? ''))}`);
 }
 
-for (const route of ['/', '/search']) {
+for (const route of wireOnly ? [] : ['/', '/search']) {
   const lcps: number[] = [];
   const readies: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -176,3 +225,4 @@ for (const route of ['/', '/search']) {
 await close();
 await app.close();
 await floor.close();
+await librariesFloor.close();

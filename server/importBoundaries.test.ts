@@ -78,6 +78,16 @@ describe('import boundaries (DESIGN.md arrows)', () => {
     expect(await violations('server/contract/right.ts', "import { searchResult } from './discovery.ts';\nexport const x = searchResult;\n")).toEqual([]);
   });
 
+  it('keeps full zod out of the contract: only zod/mini', async () => {
+    const schema = (from: string) => `import { z } from '${from}';\nexport const x = z.string();\n`;
+    expect(await violations('server/contract/wrong.ts', schema('zod'))).toEqual(['no-restricted-imports']);
+    expect(await violations('server/contract/wrong.ts', schema('zod/v4'))).toEqual(['no-restricted-imports']);
+    expect(await violations('server/contract/wrong.ts', "import type { z } from 'zod';\nexport type X = z.ZodString;\n")).toEqual(['no-restricted-imports']);
+    expect(await violations('server/contract/right.ts', schema('zod/mini'))).toEqual([]);
+    // Elsewhere on the server full zod stays fine.
+    expect(await violations('server/features/search/right.ts', schema('zod'))).toEqual([]);
+  });
+
   it('finds an import circle', async () => {
     const dir = mkdtempSync(path.join(root, 'server', 'cycle-'));
     made.push(dir);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { rowId } from './ids.ts';
 
 export const maxMessageLength = 2000;
@@ -8,22 +8,24 @@ export const startConversationBody = z.strictObject({
   profile_id: rowId('profile_id'),
 });
 
-export const startConversationResponse = z.object({ conversation_id: z.number().int() });
+export const startConversationResponse = z.object({ conversation_id: z.number().check(z.int()) });
 
 export const conversationParams = z.object({ id: rowId('id') });
 
 export const messagesQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(50).default(defaultPageSize),
-  before_message_id: rowId('before_message_id').optional(),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(50)), defaultPageSize),
+  before_message_id: z.optional(rowId('before_message_id')),
 });
 
 export const sendMessageBody = z.strictObject({
-  content: z.string({ error: 'Message is empty' }).trim().min(1, 'Message is empty').max(maxMessageLength, 'Message must be at most 2000 characters.'),
+  content: z
+    .string({ error: 'Message is empty' })
+    .check(z.trim(), z.minLength(1, 'Message is empty'), z.maxLength(maxMessageLength, 'Message must be at most 2000 characters.')),
 });
 
 export const message = z.object({
-  message_id: z.number().int(),
-  sender_profile_id: z.number().int(),
+  message_id: z.number().check(z.int()),
+  sender_profile_id: z.number().check(z.int()),
   content: z.string(),
   timestamp: z.string(),
   /** For the caller's own messages: the other person has read it. */
@@ -34,18 +36,18 @@ export type Message = z.infer<typeof message>;
 export const messagesResponse = z.object({
   /** Oldest first within the page; the first page holds the newest messages. */
   messages: z.array(message),
-  participant: z.object({ profile_id: z.number().int(), name: z.string(), photo: z.string().nullable() }),
+  participant: z.object({ profile_id: z.number().check(z.int()), name: z.string(), photo: z.nullable(z.string()) }),
 });
 export type MessagesResponse = z.infer<typeof messagesResponse>;
 
 export const chatListItem = z.object({
-  conversation_id: z.number().int(),
+  conversation_id: z.number().check(z.int()),
   /** The other person's profile: a live `unmatched` or block event names the person, not the conversation. */
-  profile_id: z.number().int(),
+  profile_id: z.number().check(z.int()),
   name: z.string(),
-  photo: z.string().nullable(),
-  last_message: z.string().nullable(),
-  last_message_time: z.string().nullable(),
+  photo: z.nullable(z.string()),
+  last_message: z.nullable(z.string()),
+  last_message_time: z.nullable(z.string()),
   /** The last message is the caller's own (the list shows "You: …"). */
   last_message_mine: z.boolean(),
   has_unread: z.boolean(),
@@ -54,14 +56,14 @@ export type ChatListItem = z.infer<typeof chatListItem>;
 
 /** `event: message` on /api/events: a new message in one of the caller's conversations (either side). */
 export const chatMessageEvent = z.object({
-  conversation_id: z.number().int(),
-  message_id: z.number().int(),
-  sender_profile_id: z.number().int(),
+  conversation_id: z.number().check(z.int()),
+  message_id: z.number().check(z.int()),
+  sender_profile_id: z.number().check(z.int()),
   content: z.string(),
   timestamp: z.string(),
 });
 export type ChatMessageEvent = z.infer<typeof chatMessageEvent>;
 
 /** `event: read` on /api/events: the other person has read the caller's messages in a conversation. */
-export const chatReadEvent = z.object({ conversation_id: z.number().int(), reader_profile_id: z.number().int() });
+export const chatReadEvent = z.object({ conversation_id: z.number().check(z.int()), reader_profile_id: z.number().check(z.int()) });
 export type ChatReadEvent = z.infer<typeof chatReadEvent>;

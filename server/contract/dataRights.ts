@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** `POST /api/delete_account`: password accounts confirm with their password; others need a fresh sign-in. */
 export const deleteAccountBody = z.strictObject({
-  password: z.string().max(200).optional(),
+  password: z.optional(z.string().check(z.maxLength(200))),
 });
 export type DeleteAccountBody = z.infer<typeof deleteAccountBody>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { rowId } from './ids.ts';
 
 export const searchGenders = ['Any', 'Male', 'Female'] as const;
@@ -8,18 +8,19 @@ const profileId = rowId('profile_id');
 
 export const searchQuery = z
   .strictObject({
-    ageMin: z.coerce.number().int().min(18).max(100).default(18),
-    ageMax: z.coerce.number().int().min(18).max(100).default(100),
-    gender: z.enum(searchGenders).default('Any'),
+    ageMin: z._default(z.coerce.number().check(z.int(), z.gte(18), z.lte(100)), 18),
+    ageMax: z._default(z.coerce.number().check(z.int(), z.gte(18), z.lte(100)), 100),
+    gender: z._default(z.enum(searchGenders), 'Any'),
     /** Profiles the app already holds (the card on screen, the prefetched one): never answered again. */
-    exclude: z
-      .string()
-      .max(200)
-      .regex(/^(\d+(,\d+)*)?$/, 'exclude must be comma-separated profile ids')
-      .transform((v) => (v ? v.split(',').map(Number).slice(0, 20) : []))
-      .default([]),
+    exclude: z._default(
+      z.pipe(
+        z.string().check(z.maxLength(200), z.regex(/^(\d+(,\d+)*)?$/, 'exclude must be comma-separated profile ids')),
+        z.transform((v) => (v ? v.split(',').map(Number).slice(0, 20) : [])),
+      ),
+      [],
+    ),
   })
-  .refine((q) => q.ageMin <= q.ageMax, { message: 'ageMin must not exceed ageMax', path: ['ageMin'] });
+  .check(z.refine((q) => q.ageMin <= q.ageMax, { message: 'ageMin must not exceed ageMax', path: ['ageMin'] }));
 export type SearchQuery = z.infer<typeof searchQuery>;
 
 export const profileIdBody = z.strictObject({ profile_id: profileId });
@@ -28,27 +29,27 @@ export const profileIdQuery = z.strictObject({ profile_id: profileId });
 export const reportBody = z.strictObject({
   profile_id: profileId,
   reason: z.enum(reportReasons, { error: 'Choose a reason: fake, spam, offensive, underage or other' }),
-  comment: z.string().trim().max(1000, 'Comment must be at most 1000 characters.').optional(),
+  comment: z.optional(z.string().check(z.trim(), z.maxLength(1000, 'Comment must be at most 1000 characters.'))),
 });
 
 /** Spec "search result profile". `user_id` is the profile's id, the one /api/like takes as profile_id. */
 export const searchResult = z.object({
-  user_id: z.number().int(),
-  profile_id: z.number().int(),
+  user_id: z.number().check(z.int()),
+  profile_id: z.number().check(z.int()),
   name: z.string(),
-  age: z.number().int(),
+  age: z.number().check(z.int()),
   city: z.string(),
   gender: z.string(),
   bio: z.string(),
   /** Whole kilometres between grid cells, never below 1; null when either side has no location. */
-  distance: z.number().int().min(1).nullable(),
+  distance: z.nullable(z.number().check(z.int(), z.gte(1))),
   /** Comma-separated photo file names (spec). */
   photo: z.string(),
 });
 export type SearchResult = z.infer<typeof searchResult>;
 
 /** The other person, for the match overlay only: a swipe that makes no match names nobody. */
-export const matchedProfile = z.object({ id: z.number().int(), name: z.string(), photo: z.string().nullable() });
+export const matchedProfile = z.object({ id: z.number().check(z.int()), name: z.string(), photo: z.nullable(z.string()) });
 export type MatchedProfile = z.infer<typeof matchedProfile>;
 
 export const likeResponse = z.discriminatedUnion('match', [
@@ -59,33 +60,33 @@ export type LikeResponse = z.infer<typeof likeResponse>;
 
 /** Match and liker list items. Free users see likers blurred: no id, name or age, a blurred photo. */
 export const personListItem = z.object({
-  id: z.number().int().nullable(),
-  name: z.string().nullable(),
-  age: z.number().int().nullable(),
-  latest_photo: z.string().nullable(),
-  blurred: z.boolean().optional(),
+  id: z.nullable(z.number().check(z.int())),
+  name: z.nullable(z.string()),
+  age: z.nullable(z.number().check(z.int())),
+  latest_photo: z.nullable(z.string()),
+  blurred: z.optional(z.boolean()),
 });
 export type PersonListItem = z.infer<typeof personListItem>;
 
 export const usersProfileResponse = z.object({
   users_profile: z.object({
-    id: z.number().int(),
+    id: z.number().check(z.int()),
     name: z.string(),
-    age: z.number().int(),
+    age: z.number().check(z.int()),
     city: z.string(),
     gender: z.string(),
     bio: z.string(),
     photos: z.array(z.string()),
-    distance: z.number().int().min(1).nullable(),
+    distance: z.nullable(z.number().check(z.int(), z.gte(1))),
   }),
 });
 export type UsersProfileResponse = z.infer<typeof usersProfileResponse>;
 
 export const settingsBody = z.strictObject({
-  private_mode: z.boolean().optional(),
-  notifications: z.boolean().optional(),
+  private_mode: z.optional(z.boolean()),
+  notifications: z.optional(z.boolean()),
   /** The deck's gender filter as the stored preference the other side's reciprocal rule reads. */
-  preferred_gender: z.enum(searchGenders).optional(),
+  preferred_gender: z.optional(z.enum(searchGenders)),
 });
 export type SettingsChanges = z.infer<typeof settingsBody>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { chatMessageEvent, chatReadEvent } from './chat.ts';
 import { matchedProfile } from './discovery.ts';
 

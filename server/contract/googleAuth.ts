@@ -1,15 +1,15 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** `POST /api/googlelogin`: the ID token (a JWT) from Google Identity Services. */
 export const googleLoginRequest = z.strictObject({
-  id_token: z
-    .string({ error: 'id_token is required' })
-    .min(1, 'id_token is required')
+  id_token: z.string({ error: 'id_token is required' }).check(
+    z.minLength(1, 'id_token is required'),
     // Google ID tokens are about 1 KB; a JWT is three base64url parts.
-    .max(8192, 'id_token is too long')
-    .regex(/^[\w-]*\.[\w-]*\.[\w-]*$/, 'id_token is not a JWT'),
-  csrf_token: z.string().optional(),
+    z.maxLength(8192, 'id_token is too long'),
+    z.regex(/^[\w-]*\.[\w-]*\.[\w-]*$/, 'id_token is not a JWT'),
+  ),
+  csrf_token: z.optional(z.string()),
   /** `token` answers with a jwtToken instead of setting the cookie, as `POST /api/login` does. */
-  session: z.enum(['cookie', 'token']).default('cookie'),
+  session: z._default(z.enum(['cookie', 'token']), 'cookie'),
 });
 export type GoogleLoginRequest = z.infer<typeof googleLoginRequest>;

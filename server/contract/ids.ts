@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * Row ids are 32-bit in the database (`serial`/`integer` on PostgreSQL): a larger number names no row, and
@@ -11,7 +11,5 @@ export const maxRowId = 2_147_483_647;
 export function rowId(name: string) {
   return z.coerce
     .number({ error: `${name} is required` })
-    .int(`${name} must be a whole number`)
-    .positive(`${name} must be positive`)
-    .max(maxRowId, `${name} is too large`);
+    .check(z.int(`${name} must be a whole number`), z.positive(`${name} must be positive`), z.lte(maxRowId, `${name} is too large`));
 }

@@ -1,12 +1,13 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** POST /api/get_city: the browser's coordinates (spec section 7). */
 export const getCityRequest = z.strictObject({
-  latitude: z.number({ error: 'Latitude must be a number' }).min(-90, 'Latitude must be between -90 and 90').max(90, 'Latitude must be between -90 and 90'),
+  latitude: z
+    .number({ error: 'Latitude must be a number' })
+    .check(z.gte(-90, 'Latitude must be between -90 and 90'), z.lte(90, 'Latitude must be between -90 and 90')),
   longitude: z
     .number({ error: 'Longitude must be a number' })
-    .min(-180, 'Longitude must be between -180 and 180')
-    .max(180, 'Longitude must be between -180 and 180'),
+    .check(z.gte(-180, 'Longitude must be between -180 and 180'), z.lte(180, 'Longitude must be between -180 and 180')),
 });
 export type GetCityRequest = z.infer<typeof getCityRequest>;
 
@@ -15,7 +16,7 @@ export type GetCityResponse = z.infer<typeof getCityResponse>;
 
 /** POST /api/citycheck: a city name typed by hand in wizard step 2 (spec sections 4, 5). */
 export const cityCheckRequest = z.strictObject({
-  citycheck: z.string({ error: 'City is required' }).trim().min(1, 'City is required').max(100, 'City name is too long'),
+  citycheck: z.string({ error: 'City is required' }).check(z.trim(), z.minLength(1, 'City is required'), z.maxLength(100, 'City name is too long')),
 });
 export type CityCheckRequest = z.infer<typeof cityCheckRequest>;
 

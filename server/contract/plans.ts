@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * `GET /api/plans` (premium issue): the plans of spec section 3, each with a title, a price in roubles,
@@ -7,11 +7,11 @@ import { z } from 'zod';
 export const plan = z.object({
   id: z.string(),
   title: z.string(),
-  price: z.number().nonnegative(),
-  interval: z.number().int().positive(),
-  discount: z.number().int().min(0).max(100).nullable().optional(),
+  price: z.number().check(z.nonnegative()),
+  interval: z.number().check(z.int(), z.positive()),
+  discount: z.optional(z.nullable(z.number().check(z.int(), z.gte(0), z.lte(100)))),
   /** Present when this caller pays in Telegram Stars (the Mini App of a Telegram account): the price in Stars. */
-  stars: z.number().int().positive().optional(),
+  stars: z.optional(z.number().check(z.int(), z.positive())),
 });
 export type Plan = z.infer<typeof plan>;
 
@@ -23,9 +23,9 @@ export const plansResponse = z.object({
 export type PlansResponse = z.infer<typeof plansResponse>;
 
 /** `GET /api/subscription`: spec section 3. */
-export const subscriptionResponse = z.object({ isActive: z.boolean(), end_date: z.string().nullable() });
+export const subscriptionResponse = z.object({ isActive: z.boolean(), end_date: z.nullable(z.string()) });
 export type SubscriptionResponse = z.infer<typeof subscriptionResponse>;
 
 /** `POST /api/payment`: spec section 7. */
-export const paymentRequest = z.object({ amount: z.number().positive(), interval: z.number().int().positive() });
-export const paymentResponse = z.object({ payment_url: z.string().optional(), invoice_url: z.string().optional() });
+export const paymentRequest = z.object({ amount: z.number().check(z.positive()), interval: z.number().check(z.int(), z.positive()) });
+export const paymentResponse = z.object({ payment_url: z.optional(z.string()), invoice_url: z.optional(z.string()) });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { currentUserResponse } from './accounts.ts';
 import { ownProfileResponse } from './profiles.ts';
 

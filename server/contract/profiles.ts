@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** Spec section 5 messages, shown as they are by the app. */
 export const requiredFieldsMessage = 'Please fill in all required fields.';
@@ -17,84 +17,91 @@ export const maxBioLength = 500;
 export const creationGenders = ['Male', 'Female'] as const;
 export const genders = ['Male', 'Female', 'Other'] as const;
 
+/** `z.preprocess` of full zod (a transform piped into the schema), which zod/mini leaves out. */
+const preprocess = <T extends z.ZodMiniType>(fn: (value: unknown) => unknown, schema: T) => z.pipe(z.transform(fn), schema);
+
 /** Multipart fields arrive as text: an empty field means "not given". */
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
-const name = z.string({ error: requiredFieldsMessage }).trim().min(1, requiredFieldsMessage).max(maxNameLength, 'Name must be at most 40 characters.');
-const age = z.preprocess(
+const name = z
+  .string({ error: requiredFieldsMessage })
+  .check(z.trim(), z.minLength(1, requiredFieldsMessage), z.maxLength(maxNameLength, 'Name must be at most 40 characters.'));
+const age = preprocess(
   blankToUndefined,
-  z.coerce.number({ error: requiredFieldsMessage }).int('Age must be a whole number.').min(minAge, minAgeMessage).max(maxAge, maxAgeMessage),
+  z.coerce.number({ error: requiredFieldsMessage }).check(z.int('Age must be a whole number.'), z.gte(minAge, minAgeMessage), z.lte(maxAge, maxAgeMessage)),
 );
-const city = z.string().trim().max(100, 'City must be at most 100 characters.');
-const bio = z.string().max(maxBioLength, 'Bio must be at most 500 characters.');
-const latitude = z.preprocess(blankToUndefined, z.coerce.number().min(-90, 'Invalid latitude').max(90, 'Invalid latitude').optional());
-const longitude = z.preprocess(blankToUndefined, z.coerce.number().min(-180, 'Invalid longitude').max(180, 'Invalid longitude').optional());
+const city = z.string().check(z.trim(), z.maxLength(100, 'City must be at most 100 characters.'));
+const bio = z.string().check(z.maxLength(maxBioLength, 'Bio must be at most 500 characters.'));
+const latitude = preprocess(blankToUndefined, z.optional(z.coerce.number().check(z.gte(-90, 'Invalid latitude'), z.lte(90, 'Invalid latitude'))));
+const longitude = preprocess(blankToUndefined, z.optional(z.coerce.number().check(z.gte(-180, 'Invalid longitude'), z.lte(180, 'Invalid longitude'))));
 
 const bothOrNeither = (v: { latitude?: number | undefined; longitude?: number | undefined }) => (v.latitude === undefined) === (v.longitude === undefined);
 const coordinatesTogether = { message: 'Latitude and longitude go together', path: ['latitude'] };
 
 export const createProfileFields = z
   .strictObject({
-    name: z.preprocess(blankToUndefined, name),
+    name: preprocess(blankToUndefined, name),
     age,
-    gender: z.preprocess(blankToUndefined, z.enum(creationGenders, { error: 'Gender must be Male or Female.' })),
-    city: city.optional(),
-    bio: bio.optional(),
+    gender: preprocess(blankToUndefined, z.enum(creationGenders, { error: 'Gender must be Male or Female.' })),
+    city: z.optional(city),
+    bio: z.optional(bio),
     latitude,
     longitude,
   })
-  .refine(bothOrNeither, coordinatesTogether);
+  .check(z.refine(bothOrNeither, coordinatesTogether));
 export type CreateProfileFields = z.infer<typeof createProfileFields>;
 
 /** One of our photo names, as listed in `photos`. */
-export const photoFileName = z.string().regex(/^[0-9a-f]{32}\.jpg$/, 'Unknown photo');
+export const photoFileName = z.string().check(z.regex(/^[0-9a-f]{32}\.jpg$/, 'Unknown photo'));
 
 export const photoEdits = z.strictObject({
-  deletedPhotos: z.array(photoFileName).max(maxPhotos).default([]),
+  deletedPhotos: z._default(z.array(photoFileName).check(z.maxLength(maxPhotos)), []),
   /** How many new files come with the request (a count, or the client's list of their names). */
-  newPhotos: z.union([z.number().int().min(0).max(maxPhotos), z.array(z.string().max(255)).max(maxPhotos)]).optional(),
+  newPhotos: z.optional(
+    z.union([z.number().check(z.int(), z.gte(0), z.lte(maxPhotos)), z.array(z.string().check(z.maxLength(255))).check(z.maxLength(maxPhotos))]),
+  ),
   /** The kept photos in their new order; new photos follow them. */
-  order: z.array(photoFileName).max(maxPhotos).optional(),
+  order: z.optional(z.array(photoFileName).check(z.maxLength(maxPhotos))),
 });
 export type PhotoEdits = z.infer<typeof photoEdits>;
 
 /** Field edits: every field optional, but a given field must be valid (name, city, age, gender non-empty). */
 export const editProfileFields = z
   .strictObject({
-    name: name.optional(),
-    age: z.preprocess((v) => (v === '' ? Number.NaN : v), age.optional()),
-    gender: z.enum(genders, { error: 'Gender must be Male, Female or Other.' }).optional(),
-    city: city.min(1, requiredFieldsMessage).optional(),
-    bio: bio.optional(),
+    name: z.optional(name),
+    age: preprocess((v) => (v === '' ? Number.NaN : v), z.optional(age)),
+    gender: z.optional(z.enum(genders, { error: 'Gender must be Male, Female or Other.' })),
+    city: z.optional(city.check(z.minLength(1, requiredFieldsMessage))),
+    bio: z.optional(bio),
     latitude,
     longitude,
   })
-  .refine(bothOrNeither, coordinatesTogether);
+  .check(z.refine(bothOrNeither, coordinatesTogether));
 export type EditProfileFields = z.infer<typeof editProfileFields>;
 
 export const ownProfileResponse = z.object({
-  id: z.number().int(),
-  user_id: z.number().int(),
+  id: z.number().check(z.int()),
+  user_id: z.number().check(z.int()),
   name: z.string(),
-  age: z.number().int(),
+  age: z.number().check(z.int()),
   gender: z.enum(genders),
   preferred_gender: z.enum(['Male', 'Female', 'Any']),
   bio: z.string(),
   city: z.string(),
   /** The owner's own snapped coordinates; other people never see coordinates at all. */
-  latitude: z.number().nullable(),
-  longitude: z.number().nullable(),
+  latitude: z.nullable(z.number()),
+  longitude: z.nullable(z.number()),
   photos: z.array(z.string()),
   isActive: z.boolean(),
-  end_date: z.string().nullable(),
+  end_date: z.nullable(z.string()),
 });
 export type OwnProfileResponse = z.infer<typeof ownProfileResponse>;
 
 /** `userprofile` of /api/current_user: enough for the top bar and the menu. */
 export const userProfileSummary = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   name: z.string(),
-  age: z.number().int(),
-  photo: z.string().nullable(),
+  age: z.number().check(z.int()),
+  photo: z.nullable(z.string()),
 });
 export type UserProfileSummary = z.infer<typeof userProfileSummary>;

@@ -1,19 +1,19 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { currentUserResponse } from './accounts.ts';
 
 /** `POST /api/auth/telegram`: the Mini App's `Telegram.WebApp.initData`, exactly as Telegram gave it. */
 export const telegramInitDataRequest = z.strictObject({
   // Real init data is well under 2 KB; the cap keeps a huge string from being hashed.
-  initData: z.string({ error: 'initData is required' }).min(1, 'initData is required').max(8192, 'initData is too long'),
+  initData: z.string({ error: 'initData is required' }).check(z.minLength(1, 'initData is required'), z.maxLength(8192, 'initData is too long')),
 });
 export type TelegramInitDataRequest = z.infer<typeof telegramInitDataRequest>;
 
 /** The Mini App's sign-in: the token, and the user as `GET /api/current_user` gives it with that token. */
-export const telegramTokenResponse = z.object({ token: z.string(), user_id: z.number().int(), current_user: currentUserResponse });
+export const telegramTokenResponse = z.object({ token: z.string(), user_id: z.number().check(z.int()), current_user: currentUserResponse });
 export type TelegramTokenResponse = z.infer<typeof telegramTokenResponse>;
 
 /** One field of the login widget's user object: Telegram sends ids and dates as numbers, names as strings. */
-const widgetValue = z.union([z.string().max(1024), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)]);
+const widgetValue = z.union([z.string().check(z.maxLength(1024)), z.number().check(z.int(), z.nonnegative(), z.lte(Number.MAX_SAFE_INTEGER))]);
 
 /**
  * `POST /api/auth`: the object the Telegram Login Widget hands to its `onauth` callback, posted as is.
@@ -22,26 +22,28 @@ const widgetValue = z.union([z.string().max(1024), z.number().int().nonnegative(
  */
 export const telegramWidgetRequest = z
   .looseObject({
-    id: z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,15}$/)]),
-    auth_date: z.union([z.number().int().nonnegative(), z.string().regex(/^\d{1,12}$/)]),
-    hash: z.string().regex(/^[0-9a-fA-F]{64}$/, 'hash must be 64 hex digits'),
-    first_name: z.string().max(1024).optional(),
-    last_name: z.string().max(1024).optional(),
-    username: z.string().max(64).optional(),
-    photo_url: z.string().max(1024).optional(),
-    csrf_token: z.string().max(256).optional(),
+    id: z.union([z.number().check(z.int(), z.positive(), z.lte(Number.MAX_SAFE_INTEGER)), z.string().check(z.regex(/^\d{1,15}$/))]),
+    auth_date: z.union([z.number().check(z.int(), z.nonnegative()), z.string().check(z.regex(/^\d{1,12}$/))]),
+    hash: z.string().check(z.regex(/^[0-9a-fA-F]{64}$/, 'hash must be 64 hex digits')),
+    first_name: z.optional(z.string().check(z.maxLength(1024))),
+    last_name: z.optional(z.string().check(z.maxLength(1024))),
+    username: z.optional(z.string().check(z.maxLength(64))),
+    photo_url: z.optional(z.string().check(z.maxLength(1024))),
+    csrf_token: z.optional(z.string().check(z.maxLength(256))),
     /** `token` answers with a jwtToken (the spec's token-only session) instead of setting the cookie. */
-    session: z.enum(['cookie', 'token']).optional(),
+    session: z.optional(z.enum(['cookie', 'token'])),
   })
-  .superRefine((value, ctx) => {
-    const entries = Object.entries(value);
-    if (entries.length > 20) ctx.addIssue({ code: 'custom', message: 'Too many fields' });
-    for (const [key, field] of entries) {
-      if (!/^[a-z_]{1,32}$/.test(key) || !widgetValue.safeParse(field).success) {
-        ctx.addIssue({ code: 'custom', message: `Invalid field ${key.slice(0, 32)}`, path: [key.slice(0, 32)] });
+  .check(
+    z.superRefine((value, ctx) => {
+      const entries = Object.entries(value);
+      if (entries.length > 20) ctx.addIssue({ code: 'custom', message: 'Too many fields' });
+      for (const [key, field] of entries) {
+        if (!/^[a-z_]{1,32}$/.test(key) || !widgetValue.safeParse(field).success) {
+          ctx.addIssue({ code: 'custom', message: `Invalid field ${key.slice(0, 32)}`, path: [key.slice(0, 32)] });
+        }
       }
-    }
-  });
+    }),
+  );
 export type TelegramWidgetRequest = z.infer<typeof telegramWidgetRequest>;
 
 /** The names the app's client uses for the same contract. */

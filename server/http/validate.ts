@@ -1,5 +1,13 @@
-import type { z } from 'zod';
+import { z } from 'zod/mini';
 import { badRequest } from '../errors.ts';
+
+/**
+ * The contract is written with zod/mini (so the app's first load stays small), and zod/mini carries no
+ * texts of its own: the built-in messages (a wrong type, an unknown option) are full zod's English ones,
+ * as the API has always answered. Set here, where requests are parsed, rather than left to whichever
+ * module happens to build a full-zod schema first (that also installs them, in the same shared config).
+ */
+z.config(z.locales.en());
 
 /** A UTF-16 surrogate without its pair. */
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -32,10 +40,10 @@ function findUnstorableText(input: unknown): string | undefined {
  * Parses untrusted input with a contract schema. The first problem becomes the message (the app shows it
  * as is), and every problem is listed under `fields` so a form can mark each input.
  */
-export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+export function parse<S extends z.core.$ZodType>(schema: S, input: unknown): z.output<S> {
   const badText = findUnstorableText(input);
   if (badText !== undefined) throw badRequest('invalid_input', unstorableTextMessage, { [badText]: unstorableTextMessage });
-  const result = schema.safeParse(input ?? {});
+  const result = z.safeParse(schema, input ?? {});
   if (result.success) return result.data;
   const fields: Record<string, string> = {};
   for (const issue of result.error.issues) {

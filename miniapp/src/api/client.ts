@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { csrfTokenResponse } from '@contract/accounts.ts';
 import { errorResponse } from '@contract/errors.ts';
 import { readStored, storageKeys } from '../lib/storage.ts';
@@ -21,7 +21,7 @@ export function loadCsrfToken(force = false): Promise<string> {
 
 type Method = 'GET' | 'POST';
 
-async function send<S extends z.ZodType>(method: Method, path: string, schema: S, body?: unknown, retried = false): Promise<z.output<S>> {
+async function send<S extends z.ZodMiniType>(method: Method, path: string, schema: S, body?: unknown, retried = false): Promise<z.output<S>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   // Spec section 7: the token when one is stored, otherwise the cookie session (with CSRF on POSTs).
   const token = readStored(storageKeys.jwtToken);
@@ -77,6 +77,6 @@ export function onUnauthorized(listener: () => void): () => void {
 }
 
 export const api = {
-  get: <S extends z.ZodType>(path: string, schema: S) => send('GET', path, schema),
-  post: <S extends z.ZodType>(path: string, schema: S, body: unknown = {}) => send('POST', path, schema, body),
+  get: <S extends z.ZodMiniType>(path: string, schema: S) => send('GET', path, schema),
+  post: <S extends z.ZodMiniType>(path: string, schema: S, body: unknown = {}) => send('POST', path, schema, body),
 };

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { chatListItem, defaultPageSize, message, messagesResponse, startConversationResponse, type Message, type MessagesResponse } from '@contract/chat.ts';
 import { api } from '../client.ts';
 import { queryKeys } from './keys.ts';

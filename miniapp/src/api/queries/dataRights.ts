@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { api } from '../client.ts';
 
 /** Everything the server holds about the user, as JSON (`GET /api/export`), fetched when asked for. */

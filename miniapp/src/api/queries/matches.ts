@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { likeResponse, personListItem, usersProfileResponse } from '@contract/discovery.ts';
 import { ApiError, api } from '../client.ts';
 import { forgetPerson, matchMade } from '../liveCache.ts';

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { cityCheckResponse, getCityResponse } from '@contract/location.ts';
 import { profileSavedResponse } from '@contract/profileSaved.ts';
 import { ownProfileResponse } from '@contract/profiles.ts';

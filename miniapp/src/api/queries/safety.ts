@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { reportReasons } from '@contract/discovery.ts';
 import { api } from '../client.ts';
 import { forgetPerson } from '../liveCache.ts';

@@ -1,5 +1,5 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { searchResult } from '@contract/discovery.ts';
 import type { GenderFilter } from '../../lib/constants.ts';
 import { ApiError, api } from '../client.ts';
