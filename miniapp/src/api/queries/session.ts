@@ -1,5 +1,4 @@
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod/mini';
 import { currentUserResponse, messageResponse, sessionResponse, type CurrentUserResponse } from '@contract/accounts.ts';
 import { api } from '../client.ts';
 
