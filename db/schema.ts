@@ -1,6 +1,17 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
+ * An account's id (`users.id`) and a profile's id (`profiles.id`): different rows, both plain integers at run
+ * time, branded so that one cannot be given where the other is meant. The columns below carry the brands,
+ * so a row read through Kysely brings branded ids and a query asks for the right one. The same types as
+ * server/contract/ids.ts (zod's brand, spelled out here because db imports nothing of ours; a brand is
+ * structural, so the two spellings are one type, as server/brandedIds.test.ts checks).
+ */
+// Plain numbers until every feature takes them; the brands are switched on in one step after that.
+export type UserId = number;
+export type ProfileId = number;
+
+/**
  * The Kysely view of the database. Migrations are the truth; this mirrors them.
  * Timestamps are ISO-8601 UTC strings (`Date#toISOString`) on both SQLite and PostgreSQL,
  * so they compare correctly as text and read the same from either driver.

@@ -15,3 +15,28 @@ export function rowId(name: string) {
     .positive(`${name} must be positive`)
     .max(maxRowId, `${name} is too large`);
 }
+
+/**
+ * An account (`users.id`) and a profile (`profiles.id`) are different rows with different ids, both plain
+ * numbers at run time; the brands keep a function that wants one from being given the other. They are
+ * zod's own brands (`.brand()` adds them to a schema's output at no run-time cost), spelled out again in
+ * db/schema.ts, which imports nothing of ours: a brand is structural, so both spellings are one type
+ * (server/brandedIds.test.ts holds them to it).
+ */
+// Plain numbers until every feature takes them; the brands are switched on in one step after that.
+export type UserId = number;
+export type ProfileId = number;
+
+/** Ids in the server's answers, typed for what they name (the app, and the tests, read them back so). */
+export const profileIdField = z.number().int().brand<'ProfileId'>();
+export const userIdField = z.number().int().brand<'UserId'>();
+
+/** A row id from the client that names a profile (`profile_id` of a like, a block, a report, a new conversation). */
+export function profileRowId(name: string) {
+  return rowId(name).brand<'ProfileId'>();
+}
+
+/** A row id typed in by an admin that names an account. */
+export function userRowId(name: string) {
+  return rowId(name).brand<'UserId'>();
+}
