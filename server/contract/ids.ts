@@ -23,9 +23,8 @@ export function rowId(name: string) {
  * db/schema.ts, which imports nothing of ours: a brand is structural, so both spellings are one type
  * (server/brandedIds.test.ts holds them to it).
  */
-// Plain numbers until every feature takes them; the brands are switched on in one step after that.
-export type UserId = number;
-export type ProfileId = number;
+export type UserId = number & z.$brand<'UserId'>;
+export type ProfileId = number & z.$brand<'ProfileId'>;
 
 /** Ids in the server's answers, typed for what they name (the app, and the tests, read them back so). */
 export const profileIdField = z.number().int().brand<'ProfileId'>();
