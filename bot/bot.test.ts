@@ -14,6 +14,7 @@ import { createTestDatabase, testDialects, type TestDatabase } from '../server/t
 import { createBot } from './bot.ts';
 import type { BotContext } from './context.ts';
 import { webhookHandler, webhookSecret } from './webhook.ts';
+import type { UserId } from '../db/schema.ts';
 
 const publicUrl = 'https://iskra.test/';
 let nextTelegramId = 6_000_000_000;
@@ -126,7 +127,7 @@ describe.each(testDialects())('the bot on %s', (dialect) => {
         body: JSON.stringify({ initData: await signInitData(user, app.clock.now()) }),
       });
       expect(res.status).toBe(200);
-      const { user_id } = (await res.json()) as { user_id: number };
+      const { user_id } = (await res.json()) as { user_id: UserId };
       const row = await app.database.db.selectFrom('users').selectAll().where('id', '=', user_id).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ telegram_id: String(user.id), language: 'en' });
       expect(row.bot_started_at).not.toBeNull();

@@ -5,6 +5,7 @@ import type { TelegramUserService } from '../server/features/telegram/telegramUs
 import type { Logger } from '../server/logger.ts';
 import type { AdminService } from '../server/features/admin/adminService.ts';
 import type { PremiumService } from '../server/features/premium/service.ts';
+import type { UserId } from '../db/schema.ts';
 
 /** What the bot needs from the accounts side: the same Telegram-keyed accounts the Mini App signs in to. */
 export type BotUsers = Pick<TelegramUserService, 'ensure' | 'markBotStarted' | 'markUnreachable' | 'setLanguage'>;
@@ -32,7 +33,7 @@ export interface BotDeps {
 
 /** The sender's account and a translator in their language, set for every update that has a sender. */
 export interface AccountFlavor {
-  account: { userId: number; language: Language };
+  account: { userId: UserId; language: Language };
   t: TFunction;
 }
 

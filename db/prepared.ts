@@ -15,9 +15,9 @@ type Slots<A extends unknown[]> = { [K in keyof A]: A[K] };
  * written with the ordinary type-safe builder; `build` receives stand-ins for the arguments, which must be
  * used as plain values (a `where` operand, say), never inspected or computed with.
  *
- *   const findSwipe = prepared((db, swiper: number, target: number) =>
+ *   const findSwipe = prepared((db, swiper: ProfileId, target: ProfileId) =>
  *     db.selectFrom('swipes').select('liked').where('swiper_id', '=', swiper).where('target_id', '=', target));
- *   const row = await findSwipe.first(db, 1, 2);
+ *   const row = await findSwipe.first(db, me.id, them.id);
  */
 export function prepared<A extends unknown[], R>(build: (db: Kysely<Database>, ...args: Slots<A>) => Compilable<R>) {
   // Keyed by the dialect adapter: shared by a Kysely instance and all its transactions, and different

@@ -1,4 +1,15 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { $brand } from 'zod';
+
+/**
+ * An account's id (`users.id`) and a profile's id (`profiles.id`): different rows, both plain integers at run
+ * time, branded so that one cannot be given where the other is meant. The columns below carry the brands,
+ * so a row read through Kysely brings branded ids and a query asks for the right one. The same types as
+ * server/contract/ids.ts (zod's brand, spelled out here because db imports nothing of ours; a brand is
+ * structural, so the two spellings are one type, as server/brandedIds.test.ts checks).
+ */
+export type UserId = number & $brand<'UserId'>;
+export type ProfileId = number & $brand<'ProfileId'>;
 
 /**
  * The Kysely view of the database. Migrations are the truth; this mirrors them.
@@ -28,7 +39,7 @@ export interface Database {
 }
 
 export interface UsersTable {
-  id: Generated<number>;
+  id: Generated<UserId>;
   /** Lower-cased; null for accounts that sign in only through Telegram or Google. */
   email: string | null;
   password_hash: string | null;
@@ -60,7 +71,7 @@ export type UserUpdate = Updateable<UsersTable>;
 export interface SessionsTable {
   /** SHA-256 of the session id; the id itself only lives in the cookie or the JWT. */
   id_hash: string;
-  user_id: number;
+  user_id: UserId;
   created_at: string;
   expires_at: string;
   /** Keyed hash of the sign-in's address and browser, for the shared-device moderation signal; null before. */
@@ -71,7 +82,7 @@ export type NewSession = Insertable<SessionsTable>;
 
 export interface VerificationCodesTable {
   id: Generated<number>;
-  user_id: number;
+  user_id: UserId;
   email: string;
   /** HMAC-SHA256 of the code under the server secret: a leaked table does not give the codes away. */
   code_hash: string;
@@ -94,8 +105,8 @@ export type Gender = 'Male' | 'Female' | 'Other';
 export type PreferredGender = 'Male' | 'Female' | 'Any';
 
 export interface ProfilesTable {
-  id: Generated<number>;
-  user_id: number;
+  id: Generated<ProfileId>;
+  user_id: UserId;
   name: string;
   age: number;
   gender: Gender;
@@ -122,7 +133,7 @@ export type ProfileUpdate = Updateable<ProfilesTable>;
 
 export interface PhotosTable {
   id: Generated<number>;
-  profile_id: number;
+  profile_id: ProfileId;
   /** `<32 hex>.jpg` under DATA_DIR/uploads; the thumbnail is `<32 hex>.thumb.jpg`. */
   file_name: string;
   position: number;
@@ -134,8 +145,8 @@ export type Photo = Selectable<PhotosTable>;
 export type NewPhoto = Insertable<PhotosTable>;
 
 export interface SwipesTable {
-  swiper_id: number;
-  target_id: number;
+  swiper_id: ProfileId;
+  target_id: ProfileId;
   /** 1 like, 0 dislike. */
   liked: number;
   created_at: string;
@@ -144,15 +155,15 @@ export interface SwipesTable {
 export interface MatchesTable {
   id: Generated<number>;
   /** The pair ordered by id, so the unique index allows one match per pair. */
-  profile_low: number;
-  profile_high: number;
+  profile_low: ProfileId;
+  profile_high: ProfileId;
   created_at: string;
   unmatched_at: string | null;
 }
 
 export interface BlocksTable {
-  blocker_id: number;
-  blocked_id: number;
+  blocker_id: ProfileId;
+  blocked_id: ProfileId;
   created_at: string;
 }
 
@@ -160,8 +171,8 @@ export type ReportReason = 'fake' | 'spam' | 'offensive' | 'underage' | 'other';
 
 export interface ReportsTable {
   id: Generated<number>;
-  reporter_id: number;
-  reported_id: number;
+  reporter_id: ProfileId;
+  reported_id: ProfileId;
   reason: ReportReason;
   comment: string;
   created_at: string;
@@ -186,7 +197,7 @@ export interface MessagesTable {
   id: Generated<number>;
   conversation_id: number;
   /** The sender's profile id. */
-  sender_id: number;
+  sender_id: ProfileId;
   /** Plain text, stored and returned as typed; the app renders it as text, never HTML. */
   content: string;
   created_at: string;
@@ -197,7 +208,7 @@ export type EventType = 'message' | 'match' | 'read';
 
 export interface EventsTable {
   id: Generated<number>;
-  user_id: number;
+  user_id: UserId;
   type: EventType;
   /** JSON text. */
   payload: string;
@@ -208,7 +219,7 @@ export type NotificationKind = 'match' | 'message' | 'premium_ending';
 
 export interface NotificationJobsTable {
   id: Generated<number>;
-  user_id: number;
+  user_id: UserId;
   kind: NotificationKind;
   conversation_id: number | null;
   /** JSON: who and what, e.g. the sender's name and the start of the text. */
@@ -225,7 +236,7 @@ export type PaymentStatus = 'pending' | 'succeeded' | 'canceled' | 'refunded';
 
 export interface PaymentsTable {
   id: Generated<number>;
-  user_id: number;
+  user_id: UserId;
   /** test | yookassa | stars */
   provider: string;
   plan_id: string;
@@ -265,7 +276,7 @@ export type ModerationFlagReason = 'repeated_first_message' | 'shared_device_lik
 
 export interface ModerationFlagsTable {
   id: Generated<number>;
-  user_id: number;
+  user_id: UserId;
   reason: ModerationFlagReason;
   /** JSON: what triggered it. */
   details: string;

@@ -8,12 +8,14 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { createApp } from '../server/app.ts';
 import { pageOfMessages } from '../server/features/chat/repository.ts';
+import { pair } from '../server/features/relationships/repository.ts';
 import { createLogger } from '../server/logger.ts';
 import { EventStreamClient } from '../server/test/eventStream.ts';
 import { createTestDatabase } from '../server/test/testDatabase.ts';
 import { hashSessionId, newSessionId } from '../server/features/sessions/sessionIds.ts';
 import { Browser } from '../server/test/browser.ts';
 import { line, listen, summary, time } from './benchKit.ts';
+import type { UserId, ProfileId } from '../db/schema.ts';
 
 const idleStreams = Number(process.env.BENCH_IDLE_STREAMS ?? 1000);
 const database = await createTestDatabase('sqlite');
@@ -34,7 +36,7 @@ const app = await listen(
 const now = new Date().toISOString();
 const later = new Date(Date.now() + 86_400_000).toISOString();
 /** A verified, premium (no message limit) person with a profile and a session cookie. */
-async function person(i: number): Promise<{ profileId: number; userId: number; cookie: string }> {
+async function person(i: number): Promise<{ profileId: ProfileId; userId: UserId; cookie: string }> {
   const user = await db
     .insertInto('users')
     .values({ email: `c${i}@example.com`, password_hash: null, language: 'ru', verified_at: now, banned_at: null, created_at: now, premium_until: later })
@@ -127,8 +129,8 @@ for (let i = 0; i < 10; i++) {
                 await db
                   .insertInto('matches')
                   .values({
-                    profile_low: Math.min(other.profileId, receiver.profileId),
-                    profile_high: Math.max(other.profileId, receiver.profileId),
+                    profile_low: pair(other.profileId, receiver.profileId).low,
+                    profile_high: pair(other.profileId, receiver.profileId).high,
                     created_at: now,
                     unmatched_at: null,
                   })

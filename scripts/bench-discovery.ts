@@ -22,7 +22,7 @@ import SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import type { Database, Gender, PreferredGender } from '../db/schema.ts';
+import type { Database, Gender, PreferredGender, ProfileId, UserId } from '../db/schema.ts';
 import { systemClock } from '../server/clock.ts';
 import type { SearchQuery } from '../server/contract/discovery.ts';
 import { findCandidates } from '../server/features/search/candidates.ts';
@@ -36,6 +36,7 @@ import { SwipeService } from '../server/features/swipes/service.ts';
 import { CandidatePools } from '../server/features/search/candidatePool.ts';
 import { RateCounter } from '../server/features/rateLimits/rateCounter.ts';
 import { hashSessionId, newSessionId } from '../server/features/sessions/sessionIds.ts';
+import { testProfileId } from '../server/test/testIds.ts';
 import { line, openLoop, summary, time } from './benchKit.ts';
 import { ensureDataSet } from './discoveryDataSet.ts';
 
@@ -70,10 +71,10 @@ const swipeService = new SwipeService(db, systemClock, new InProcessEventBus(), 
 const coldService = new SearchService(db, systemClock, new NoRateLimit(db, systemClock), new CandidatePools(() => Date.now(), 0));
 
 interface Searcher {
-  userId: number;
+  userId: UserId;
   query: SearchQuery;
 }
-type PersonRow = { id: number; user_id: number; age: number; gender: Gender; preferred_gender: PreferredGender };
+type PersonRow = { id: ProfileId; user_id: UserId; age: number; gender: Gender; preferred_gender: PreferredGender };
 const searcherOf = (p: PersonRow): Searcher => ({
   userId: p.user_id,
   // Their own preference and an age range around their own, as people set it.
@@ -227,12 +228,12 @@ if (runs('search')) {
 if (runs('profile')) {
   console.log('\nOne profile by id (goal: repository <= 1.5x raw)');
   const maxId = (raw.prepare('select max(id) as n from profiles').get() as { n: number }).n;
-  const ids = Array.from({ length: 5000 }, () => 1 + Math.floor(Math.random() * maxId));
+  const ids = Array.from({ length: 5000 }, () => testProfileId(1 + Math.floor(Math.random() * maxId)));
   const compiled = db
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
     .select(['p.id', 'p.user_id', 'p.name', 'p.age', 'p.city', 'p.gender', 'p.bio', 'p.latitude', 'p.longitude'])
-    .where('p.id', '=', 0)
+    .where('p.id', '=', testProfileId(0))
     .where('u.verified_at', 'is not', null)
     .where('u.banned_at', 'is', null)
     .compile();
@@ -261,8 +262,8 @@ if (runs('like')) {
          and not exists (select 1 from blocks k where (k.blocker_id = a.id and k.blocked_id = b.id) or (k.blocker_id = b.id and k.blocked_id = a.id))
        order by random() limit 9000`,
     )
-    .all() as { swiper: number; user: number; target: number }[];
-  const likeTransaction = async ({ swiper, target }: { swiper: number; target: number }) => {
+    .all() as { swiper: ProfileId; user: UserId; target: ProfileId }[];
+  const likeTransaction = async ({ swiper, target }: { swiper: ProfileId; target: ProfileId }) => {
     const now = new Date().toISOString();
     await db.transaction().execute(async (trx) => {
       await lockPair(trx, swiper, target);
@@ -274,8 +275,8 @@ if (runs('like')) {
     });
   };
   const bareInsert = raw.prepare('insert into swipes (swiper_id, target_id, liked, created_at) values (?, ?, 1, ?)');
-  const bareLikeOf = (p: { swiper: number; target: number }) => Promise.resolve(bareInsert.run(p.swiper, p.target, new Date().toISOString()));
-  const serviceLike = (p: { user: number; target: number }) => swipeService.swipe(p.user, p.target, true);
+  const bareLikeOf = (p: { swiper: ProfileId; target: ProfileId }) => Promise.resolve(bareInsert.run(p.swiper, p.target, new Date().toISOString()));
+  const serviceLike = (p: { user: UserId; target: ProfileId }) => swipeService.swipe(p.user, p.target, true);
   // Each pair is used once: the first 200 of each slice warm up, the rest are measured.
   const measured = (from: number, run: (p: (typeof pairs)[number]) => Promise<unknown>) =>
     sample(pairs.slice(from, from + 200), 200, run, 0).then(() => sample(pairs.slice(from + 200, from + 3000), 2800, run, 0));

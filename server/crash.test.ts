@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { systemClock } from './clock.ts';
+import { pair } from './features/relationships/repository.ts';
 import { createPerson, type Person } from './test/people.ts';
 import { freePort } from './test/freePort.ts';
 
@@ -62,9 +63,10 @@ describe('a crash in the middle of a write burst (SQLite)', () => {
     for (let i = 0; i + 1 < people.length; i += 2) {
       const [a, b] = [people[i] as Person, people[i + 1] as Person];
       const now = new Date().toISOString();
+      const { low, high } = pair(a.profileId, b.profileId);
       const match = await handle.db
         .insertInto('matches')
-        .values({ profile_low: Math.min(a.profileId, b.profileId), profile_high: Math.max(a.profileId, b.profileId), created_at: now, unmatched_at: null })
+        .values({ profile_low: low, profile_high: high, created_at: now, unmatched_at: null })
         .returning('id')
         .executeTakeFirstOrThrow();
       const conversation = await handle.db

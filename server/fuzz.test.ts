@@ -15,6 +15,7 @@ import {
   RawJson,
   type JunkValue,
 } from './test/fuzzer.ts';
+import { pair as orderedPair } from './features/relationships/repository.ts';
 import { hashSessionId } from './features/sessions/sessionIds.ts';
 import { Browser } from './test/browser.ts';
 import { GoogleStandIn, testGoogleClientId } from './test/googleStandIn.ts';
@@ -574,12 +575,8 @@ describe.each(testDialects())('API fuzz on %s', (dialect) => {
       }
     }
     const pair = [world.member.profileId, world.partner.profileId];
-    const match = await db
-      .selectFrom('matches')
-      .select('unmatched_at')
-      .where('profile_low', '=', Math.min(...pair))
-      .where('profile_high', '=', Math.max(...pair))
-      .executeTakeFirst();
+    const { low, high } = orderedPair(world.member.profileId, world.partner.profileId);
+    const match = await db.selectFrom('matches').select('unmatched_at').where('profile_low', '=', low).where('profile_high', '=', high).executeTakeFirst();
     const block = await db.selectFrom('blocks').select('blocker_id').where('blocker_id', 'in', pair).where('blocked_id', 'in', pair).executeTakeFirst();
     const payment = await db.selectFrom('payments').select('status').where('id', '=', Number(world.payment.id)).executeTakeFirst();
     return match !== undefined && match.unmatched_at === null && block === undefined && payment?.status === 'pending';

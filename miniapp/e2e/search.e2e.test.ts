@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson, type Person } from '../../server/test/people.ts';
+import { testProfileId } from '../../server/test/testIds.ts';
 import { dragCard, topCardId } from './flows/search.ts';
 import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
@@ -124,12 +125,12 @@ describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
     const her = await other
       .selectFrom('profiles')
       .select('user_id')
-      .where('id', '=', last ?? 0)
+      .where('id', '=', testProfileId(last ?? 0))
       .executeTakeFirstOrThrow();
     expect(her.user_id).toBeGreaterThan(0);
     await other
       .insertInto('swipes')
-      .values({ swiper_id: last ?? 0, target_id: seeker.profileId, liked: 1, created_at: site.app.clock.now().toISOString() })
+      .values({ swiper_id: testProfileId(last ?? 0), target_id: seeker.profileId, liked: 1, created_at: site.app.clock.now().toISOString() })
       .execute();
     await page.waitForTimeout(600);
     await dragCard(page, 80);

@@ -1,11 +1,11 @@
 import { z } from 'zod/mini';
-import { rowId } from './ids.ts';
+import { profileRowId, rowId } from './ids.ts';
 
 export const maxMessageLength = 2000;
 export const defaultPageSize = 20;
 
 export const startConversationBody = z.strictObject({
-  profile_id: rowId('profile_id'),
+  profile_id: profileRowId('profile_id'),
 });
 
 export const startConversationResponse = z.object({ conversation_id: z.number().check(z.int()) });

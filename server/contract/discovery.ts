@@ -1,10 +1,10 @@
 import { z } from 'zod/mini';
-import { rowId } from './ids.ts';
+import { profileIdField, profileRowId } from './ids.ts';
 
 export const searchGenders = ['Any', 'Male', 'Female'] as const;
 export const reportReasons = ['fake', 'spam', 'offensive', 'underage', 'other'] as const;
 
-const profileId = rowId('profile_id');
+const profileId = profileRowId('profile_id');
 
 export const searchQuery = z
   .strictObject({
@@ -32,10 +32,11 @@ export const reportBody = z.strictObject({
   comment: z.optional(z.string().check(z.trim(), z.maxLength(1000, 'Comment must be at most 1000 characters.'))),
 });
 
-/** Spec "search result profile". `user_id` is the profile's id, the one /api/like takes as profile_id. */
+/** Spec "search result profile". */
 export const searchResult = z.object({
-  user_id: z.number().check(z.int()),
-  profile_id: z.number().check(z.int()),
+  /** The spec names it `user_id`, but it is the profile's id (`profiles.id`, the same as `profile_id`, the one /api/like takes), not the account's. */
+  user_id: profileIdField,
+  profile_id: profileIdField,
   name: z.string(),
   age: z.number().check(z.int()),
   city: z.string(),

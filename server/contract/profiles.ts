@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { profileIdField, userIdField } from './ids.ts';
 
 /** Spec section 5 messages, shown as they are by the app. */
 export const requiredFieldsMessage = 'Please fill in all required fields.';
@@ -80,8 +81,9 @@ export const editProfileFields = z
 export type EditProfileFields = z.infer<typeof editProfileFields>;
 
 export const ownProfileResponse = z.object({
-  id: z.number().check(z.int()),
-  user_id: z.number().check(z.int()),
+  id: profileIdField,
+  /** The owner's account, not the profile. */
+  user_id: userIdField,
   name: z.string(),
   age: z.number().check(z.int()),
   gender: z.enum(genders),

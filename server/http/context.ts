@@ -1,8 +1,10 @@
 import type { ParameterizedContext } from 'koa';
 import type Router from '@koa/router';
+import type { UserId } from '../../db/schema.ts';
 
 export interface SessionAuth {
-  userId: number;
+  /** The account (`users.id`), not its profile. */
+  userId: UserId;
   /** SHA-256 of the session id, the key of the sessions row. */
   sessionHash: string;
   /** How this request presented the session: the cookie needs CSRF protection, a bearer token does not. */

@@ -1,4 +1,4 @@
-import type { Gender, PreferredGender } from '../../db/schema.ts';
+import type { Gender, PreferredGender, ProfileId, UserId } from '../../db/schema.ts';
 import { hashSessionId, newSessionId } from '../features/sessions/sessionIds.ts';
 import { snapCoordinates } from '../features/profiles/locationGrid.ts';
 import { Browser } from './browser.ts';
@@ -21,8 +21,8 @@ export interface PersonOptions {
 
 export interface Person {
   browser: Browser;
-  userId: number;
-  profileId: number;
+  userId: UserId;
+  profileId: ProfileId;
   name: string;
 }
 

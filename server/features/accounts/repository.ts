@@ -1,20 +1,20 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import type { Database, NewUser } from '../../../db/schema.ts';
+import type { Database, NewUser, UserId } from '../../../db/schema.ts';
 
 export async function findUserByEmail(db: Kysely<Database>, email: string) {
   return db.selectFrom('users').select(['id', 'email', 'password_hash', 'verified_at', 'banned_at', 'language']).where('email', '=', email).executeTakeFirst();
 }
 
-export async function findUserById(db: Kysely<Database>, id: number) {
+export async function findUserById(db: Kysely<Database>, id: UserId) {
   return db.selectFrom('users').select(['id', 'email', 'verified_at', 'banned_at', 'language']).where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertUser(db: Kysely<Database>, user: NewUser): Promise<number> {
+export async function insertUser(db: Kysely<Database>, user: NewUser): Promise<UserId> {
   const row = await db.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
 
-export async function markUserVerified(db: Kysely<Database>, userId: number, at: Date): Promise<void> {
+export async function markUserVerified(db: Kysely<Database>, userId: UserId, at: Date): Promise<void> {
   await db.updateTable('users').set({ verified_at: at.toISOString() }).where('id', '=', userId).execute();
 }
 
@@ -22,7 +22,7 @@ export async function markUserVerified(db: Kysely<Database>, userId: number, at:
  * Takes the user's row lock for the rest of the transaction (a no-op write works as `FOR UPDATE` on
  * PostgreSQL and takes the write lock on SQLite), so two requests for one user cannot interleave.
  */
-export async function lockUser(db: Kysely<Database>, userId: number): Promise<void> {
+export async function lockUser(db: Kysely<Database>, userId: UserId): Promise<void> {
   await db
     .updateTable('users')
     .set((eb) => ({ language: eb.ref('language') }))

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../../db/errors.ts';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import { conflict, forbidden, unauthorized } from '../../errors.ts';
@@ -11,7 +11,7 @@ import type { PasswordHasher } from './passwords.ts';
 import { findUserByEmail, insertUser } from './repository.ts';
 
 export interface SignedIn {
-  userId: number;
+  userId: UserId;
   session: StartedSession;
 }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
+import { userRowId } from '../../contract/ids.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { StarsApi } from '../premium/stars.ts';
 import type { YooKassaClient } from '../premium/yookassa.ts';
@@ -34,8 +35,8 @@ export interface OpenReport {
   reason: string;
   comment: string;
   created_at: string;
-  reported_profile_id: number;
-  reported_user_id: number;
+  reported_profile_id: ProfileId;
+  reported_user_id: UserId;
   reported_name: string;
   /** Different people with an open report against the same profile. */
   reporters: number;
@@ -94,7 +95,7 @@ export class AdminService {
    * Bans at once: every session ends (the next request is signed out), the profile leaves search, matches
    * and likes lists (they all skip banned accounts), and sign-in is refused. Open reports against them close.
    */
-  async ban(userId: number): Promise<boolean> {
+  async ban(userId: UserId): Promise<boolean> {
     const now = this.clock.now().toISOString();
     return this.db.transaction().execute(async (trx) => {
       if (!(await markUserBanned(trx, userId, now))) {
@@ -107,7 +108,7 @@ export class AdminService {
     });
   }
 
-  async unban(userId: number): Promise<boolean> {
+  async unban(userId: UserId): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       if (!(await clearUserBan(trx, userId))) return false;
       await releaseHoldsOfUser(trx, userId);
@@ -116,7 +117,7 @@ export class AdminService {
   }
 
   /** Premium as a gift (support, compensation): extends the current end like a payment would. */
-  async grantPremium(userId: number, days: number): Promise<string> {
+  async grantPremium(userId: UserId, days: number): Promise<string> {
     return this.db.transaction().execute(async (trx) => {
       const user = await findPremiumUntil(trx, userId);
       if (!user) throw notFound('user_not_found', 'No such user');
@@ -131,7 +132,7 @@ export class AdminService {
    * The money goes back through the provider first (Stars through Telegram, rubles through YooKassa); a
    * refusal there changes nothing here. The test provider's payments moved no money and are just marked.
    */
-  async refund(paymentId: number): Promise<{ userId: number; premiumUntil: string | null; providerRefund?: { id: string; status: string } }> {
+  async refund(paymentId: number): Promise<{ userId: UserId; premiumUntil: string | null; providerRefund?: { id: string; status: string } }> {
     const now = this.clock.now();
     const payment = await findPaymentForRefund(this.db, paymentId);
     if (!payment || payment.status !== 'succeeded') throw notFound('payment_not_refundable', 'No credited payment with this id');
@@ -203,10 +204,11 @@ export class AdminService {
   }
 
   /** The user an admin names: a numeric id, or an e-mail address. */
-  async findUserId(idOrEmail: string): Promise<number> {
+  async findUserId(idOrEmail: string): Promise<UserId> {
+    const typedId = userRowId('user').safeParse(idOrEmail).data;
     const id = /^\d+$/.test(idOrEmail)
-      ? (await userExists(this.db, Number(idOrEmail)))
-        ? Number(idOrEmail)
+      ? typedId !== undefined && (await userExists(this.db, typedId))
+        ? typedId
         : undefined
       : await findUserIdByEmail(this.db, idOrEmail.trim().toLowerCase());
     if (id === undefined) throw notFound('user_not_found', `No user ${idOrEmail}`);

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import { addSeconds } from '../../clock.ts';
 import { countConversationsWithText, countOwnMessagesUpToTwo, hasOpenFlag, insertFlag } from './repository.ts';
 
@@ -13,8 +13,8 @@ export const repeatedOpenerThreshold = 5;
  */
 export async function flagRepeatedOpener(
   db: Kysely<Database>,
-  userId: number,
-  profileId: number,
+  userId: UserId,
+  profileId: ProfileId,
   conversationId: number,
   content: string,
   now: Date,

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, ModerationFlagReason } from '../../../db/schema.ts';
+import type { Database, ModerationFlagReason, ProfileId, UserId } from '../../../db/schema.ts';
 
 /** Reports nobody has decided on yet, oldest first, with how many different people report the same profile. */
 export async function findOpenReports(db: Kysely<Database>, limit: number) {
@@ -30,7 +30,7 @@ export async function findOpenReports(db: Kysely<Database>, limit: number) {
 }
 
 /** The profile an open report is about; undefined when there is no such report or it is already decided. */
-export async function findOpenReportTarget(db: Kysely<Database>, reportId: number): Promise<number | undefined> {
+export async function findOpenReportTarget(db: Kysely<Database>, reportId: number): Promise<ProfileId | undefined> {
   const row = await db.selectFrom('reports').select('reported_id').where('id', '=', reportId).where('resolved_at', 'is', null).executeTakeFirst();
   return row?.reported_id;
 }
@@ -40,7 +40,7 @@ export async function markReportDismissed(db: Kysely<Database>, reportId: number
 }
 
 /** The user behind the profile a report is about, whether or not the report is still open. */
-export async function findReportedUserId(db: Kysely<Database>, reportId: number): Promise<number | undefined> {
+export async function findReportedUserId(db: Kysely<Database>, reportId: number): Promise<UserId | undefined> {
   const row = await db
     .selectFrom('reports as r')
     .innerJoin('profiles as p', 'p.id', 'r.reported_id')
@@ -51,51 +51,51 @@ export async function findReportedUserId(db: Kysely<Database>, reportId: number)
 }
 
 /** Lets a held profile back into search. */
-export async function releaseProfileHold(db: Kysely<Database>, profileId: number): Promise<void> {
+export async function releaseProfileHold(db: Kysely<Database>, profileId: ProfileId): Promise<void> {
   await db.updateTable('profiles').set({ held_at: null }).where('id', '=', profileId).execute();
 }
 
-export async function releaseHoldsOfUser(db: Kysely<Database>, userId: number): Promise<void> {
+export async function releaseHoldsOfUser(db: Kysely<Database>, userId: UserId): Promise<void> {
   await db.updateTable('profiles').set({ held_at: null }).where('user_id', '=', userId).execute();
 }
 
-export async function userExists(db: Kysely<Database>, userId: number): Promise<boolean> {
+export async function userExists(db: Kysely<Database>, userId: UserId): Promise<boolean> {
   return (await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined;
 }
 
 /** Answers false when the user is already banned (or does not exist): conditional, so a second ban does nothing. */
-export async function markUserBanned(db: Kysely<Database>, userId: number, now: string): Promise<boolean> {
+export async function markUserBanned(db: Kysely<Database>, userId: UserId, now: string): Promise<boolean> {
   const result = await db.updateTable('users').set({ banned_at: now }).where('id', '=', userId).where('banned_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
 /** Answers false when the user was not banned (or does not exist). */
-export async function clearUserBan(db: Kysely<Database>, userId: number): Promise<boolean> {
+export async function clearUserBan(db: Kysely<Database>, userId: UserId): Promise<boolean> {
   const result = await db.updateTable('users').set({ banned_at: null }).where('id', '=', userId).where('banned_at', 'is not', null).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
 /** Every session of the user: the next request with any of them is signed out. */
-export async function deleteSessionsOfUser(db: Kysely<Database>, userId: number): Promise<void> {
+export async function deleteSessionsOfUser(db: Kysely<Database>, userId: UserId): Promise<void> {
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
 }
 
 /** Closes every open report against the user's profile as decided by their ban. */
-export async function markOpenReportsAgainstUserBanned(db: Kysely<Database>, userId: number, now: string): Promise<void> {
+export async function markOpenReportsAgainstUserBanned(db: Kysely<Database>, userId: UserId, now: string): Promise<void> {
   await db
     .updateTable('reports')
     .set({ resolved_at: now, resolution: 'banned' })
     .where('resolved_at', 'is', null)
-    .where('reported_id', 'in', (eb) => eb.selectFrom('profiles').select('id').where('user_id', '=', userId))
+    .where('reported_id', 'in', (eb) => eb.selectFrom('profiles').select('profiles.id').where('user_id', '=', userId))
     .execute();
 }
 
 /** The user's current premium end; undefined when there is no such user (null: never had premium). */
-export async function findPremiumUntil(db: Kysely<Database>, userId: number): Promise<{ premium_until: string | null } | undefined> {
+export async function findPremiumUntil(db: Kysely<Database>, userId: UserId): Promise<{ premium_until: string | null } | undefined> {
   return db.selectFrom('users').select('premium_until').where('id', '=', userId).executeTakeFirst();
 }
 
-export async function setPremiumUntil(db: Kysely<Database>, userId: number, until: string | null): Promise<void> {
+export async function setPremiumUntil(db: Kysely<Database>, userId: UserId, until: string | null): Promise<void> {
   await db.updateTable('users').set({ premium_until: until }).where('id', '=', userId).execute();
 }
 
@@ -136,7 +136,7 @@ export async function markFlagResolved(db: Kysely<Database>, flagId: number, now
 }
 
 /** One open flag per person and reason is enough for an admin to look. */
-export async function hasOpenFlag(db: Kysely<Database>, userId: number, reason: ModerationFlagReason): Promise<boolean> {
+export async function hasOpenFlag(db: Kysely<Database>, userId: UserId, reason: ModerationFlagReason): Promise<boolean> {
   const open = await db
     .selectFrom('moderation_flags')
     .select('id')
@@ -149,7 +149,7 @@ export async function hasOpenFlag(db: Kysely<Database>, userId: number, reason: 
 
 export async function insertFlag(
   db: Kysely<Database>,
-  flag: { user_id: number; reason: ModerationFlagReason; details: string; created_at: string },
+  flag: { user_id: UserId; reason: ModerationFlagReason; details: string; created_at: string },
 ): Promise<void> {
   await db
     .insertInto('moderation_flags')
@@ -158,7 +158,7 @@ export async function insertFlag(
 }
 
 /** `email` as stored: trimmed and lower-cased by the caller. */
-export async function findUserIdByEmail(db: Kysely<Database>, email: string): Promise<number | undefined> {
+export async function findUserIdByEmail(db: Kysely<Database>, email: string): Promise<UserId | undefined> {
   return (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst())?.id;
 }
 
@@ -166,14 +166,14 @@ export async function findUserIdByEmail(db: Kysely<Database>, email: string): Pr
  * How many messages the sender has in a conversation, counting at most two: one means the message just
  * sent was their first there.
  */
-export async function countOwnMessagesUpToTwo(db: Kysely<Database>, conversationId: number, senderProfileId: number): Promise<number> {
+export async function countOwnMessagesUpToTwo(db: Kysely<Database>, conversationId: number, senderProfileId: ProfileId): Promise<number> {
   return (
     await db.selectFrom('messages').select('id').where('conversation_id', '=', conversationId).where('sender_id', '=', senderProfileId).limit(2).execute()
   ).length;
 }
 
 /** In how many different conversations the sender wrote exactly this text since `since`. */
-export async function countConversationsWithText(db: Kysely<Database>, senderProfileId: number, content: string, since: string): Promise<number> {
+export async function countConversationsWithText(db: Kysely<Database>, senderProfileId: ProfileId, content: string, since: string): Promise<number> {
   const { conversations } = await db
     .selectFrom('messages')
     .select((eb) => eb.fn.count<string | number>('conversation_id').distinct().as('conversations'))

@@ -1,12 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, ProfileId } from '../../../db/schema.ts';
 import { notBlockedWith } from '../relationships/repository.ts';
 
 /**
  * A conversation the profile belongs to and may still use: its match is live and neither side has
  * blocked the other. Anything else is treated as if it did not exist.
  */
-export async function findUsableConversation(db: Kysely<Database>, conversationId: number, profileId: number) {
+export async function findUsableConversation(db: Kysely<Database>, conversationId: number, profileId: ProfileId) {
   return db
     .selectFrom('conversations as c')
     .innerJoin('matches as m', 'm.id', 'c.match_id')
@@ -56,7 +56,7 @@ export async function pageOfMessages(db: Kysely<Database>, conversationId: numbe
   return query.execute();
 }
 
-export async function markRead(db: Kysely<Database>, conversationId: number, readerId: number, now: string): Promise<number> {
+export async function markRead(db: Kysely<Database>, conversationId: number, readerId: ProfileId, now: string): Promise<number> {
   const result = await db
     .updateTable('messages')
     .set({ read_at: now })
@@ -67,7 +67,7 @@ export async function markRead(db: Kysely<Database>, conversationId: number, rea
   return Number(result.numUpdatedRows);
 }
 
-export async function insertMessage(db: Kysely<Database>, conversationId: number, senderId: number, content: string, now: string) {
+export async function insertMessage(db: Kysely<Database>, conversationId: number, senderId: ProfileId, content: string, now: string) {
   const row = await db
     .insertInto('messages')
     .values({ conversation_id: conversationId, sender_id: senderId, content, created_at: now, read_at: null })
@@ -77,7 +77,7 @@ export async function insertMessage(db: Kysely<Database>, conversationId: number
   return row;
 }
 
-export async function countMessagesSince(db: Kysely<Database>, senderId: number, since: string): Promise<{ count: number; oldest: string | null }> {
+export async function countMessagesSince(db: Kysely<Database>, senderId: ProfileId, since: string): Promise<{ count: number; oldest: string | null }> {
   const row = await db
     .selectFrom('messages')
     .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')])
@@ -88,7 +88,7 @@ export async function countMessagesSince(db: Kysely<Database>, senderId: number,
 }
 
 /** The other member's name, main photo and account, for the chat header and for events. */
-export async function findParticipant(db: Kysely<Database>, profileId: number) {
+export async function findParticipant(db: Kysely<Database>, profileId: ProfileId) {
   return db
     .selectFrom('profiles as p')
     .select((eb) => [
@@ -102,8 +102,8 @@ export async function findParticipant(db: Kysely<Database>, profileId: number) {
 }
 
 /** The chat list in one query: the other person, the last message and whether anything is unread. */
-export async function listChats(db: Kysely<Database>, me: number) {
-  const other = sql<number>`(case when m.profile_low = ${me} then m.profile_high else m.profile_low end)`;
+export async function listChats(db: Kysely<Database>, me: ProfileId) {
+  const other = sql<ProfileId>`(case when m.profile_low = ${me} then m.profile_high else m.profile_low end)`;
   return db
     .selectFrom('conversations as c')
     .innerJoin('matches as m', 'm.id', 'c.match_id')

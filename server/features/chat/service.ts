@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import { flagRepeatedOpener } from '../admin/moderationSignals.ts';
 import type { ChatListItem, ChatMessageEvent, Message, MessagesResponse } from '../../contract/chat.ts';
@@ -44,12 +44,12 @@ export class ChatService {
     private readonly notificationsQueued: () => void = () => undefined,
   ) {}
 
-  private me(userId: number) {
+  private me(userId: UserId) {
     return requireMyProfile(this.db, userId);
   }
 
   /** Idempotent: starting twice answers the same conversation. Only with a current match. */
-  async start(userId: number, profileId: number): Promise<number> {
+  async start(userId: UserId, profileId: ProfileId): Promise<number> {
     const me = await this.me(userId);
     const match = await findLiveMatch(this.db, me.id, profileId);
     if (!match || (await isBlockedEitherWay(this.db, me.id, profileId))) throw notFound('chat_not_allowed', 'Failed to start chat');
@@ -59,7 +59,7 @@ export class ChatService {
     return conversation.id;
   }
 
-  private async membership(userId: number, conversationId: number) {
+  private async membership(userId: UserId, conversationId: number) {
     const me = await this.me(userId);
     const conversation = await findUsableConversation(this.db, conversationId, me.id);
     if (!conversation) throw conversationNotFound();
@@ -68,7 +68,7 @@ export class ChatService {
   }
 
   /** A page of messages; reading it marks the other person's messages read and tells them so. */
-  async messages(userId: number, conversationId: number, limit: number, beforeId?: number): Promise<MessagesResponse> {
+  async messages(userId: UserId, conversationId: number, limit: number, beforeId?: number): Promise<MessagesResponse> {
     const { me, otherId } = await this.membership(userId, conversationId);
     const now = this.clock.now().toISOString();
     const [rows, participant] = await Promise.all([pageOfMessages(this.db, conversationId, limit, beforeId), findParticipant(this.db, otherId)]);
@@ -93,7 +93,7 @@ export class ChatService {
     };
   }
 
-  async send(userId: number, conversationId: number, content: string): Promise<Message> {
+  async send(userId: UserId, conversationId: number, content: string): Promise<Message> {
     const { me, otherId } = await this.membership(userId, conversationId);
     await this.rates.hit(
       `messages:${me.id}`,
@@ -143,7 +143,7 @@ export class ChatService {
     };
   }
 
-  async chats(userId: number): Promise<ChatListItem[]> {
+  async chats(userId: UserId): Promise<ChatListItem[]> {
     const me = await this.me(userId);
     const rows = await listChats(this.db, me.id);
     return rows.map((r) => ({

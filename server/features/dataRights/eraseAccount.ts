@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, UserId } from '../../../db/schema.ts';
 import type { PhotoStore } from '../photos/photoStore.ts';
 import { deleteProfileOfUser, deleteUser, listPhotoFilesOfUser } from './repository.ts';
 
@@ -8,7 +8,7 @@ import { deleteProfileOfUser, deleteUser, listPhotoFilesOfUser } from './reposit
  * are removed after the transaction commits (a failed delete leaves the files of a user who still exists).
  * Answers whether there was such a user.
  */
-export async function eraseAccount(db: Kysely<Database>, photos: PhotoStore, userId: number): Promise<boolean> {
+export async function eraseAccount(db: Kysely<Database>, photos: PhotoStore, userId: UserId): Promise<boolean> {
   const { files, deleted } = await db.transaction().execute(async (trx) => {
     const rows = await listPhotoFilesOfUser(trx, userId);
     // The profile first, then the account: a like or a message in flight locks profile rows before it

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 
 /** Everything of the account but the password hash (a secret, not personal data to hand out). */
-export async function findAccountForExport(db: Kysely<Database>, userId: number) {
+export async function findAccountForExport(db: Kysely<Database>, userId: UserId) {
   return db
     .selectFrom('users')
     .select([
@@ -22,20 +22,20 @@ export async function findAccountForExport(db: Kysely<Database>, userId: number)
     .executeTakeFirst();
 }
 
-export async function findProfileOfUser(db: Kysely<Database>, userId: number) {
+export async function findProfileOfUser(db: Kysely<Database>, userId: UserId) {
   return db.selectFrom('profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
-export async function listPhotosOfProfile(db: Kysely<Database>, profileId: number) {
+export async function listPhotosOfProfile(db: Kysely<Database>, profileId: ProfileId) {
   return db.selectFrom('photos').select(['file_name', 'position', 'created_at']).where('profile_id', '=', profileId).orderBy('position').execute();
 }
 
-export async function listSwipesBy(db: Kysely<Database>, profileId: number) {
+export async function listSwipesBy(db: Kysely<Database>, profileId: ProfileId) {
   return db.selectFrom('swipes').select(['target_id', 'liked', 'created_at']).where('swiper_id', '=', profileId).orderBy('created_at').execute();
 }
 
 /** Every match the profile was ever in, ended ones included. */
-export async function listMatchesOf(db: Kysely<Database>, profileId: number) {
+export async function listMatchesOf(db: Kysely<Database>, profileId: ProfileId) {
   return db
     .selectFrom('matches')
     .selectAll()
@@ -44,7 +44,7 @@ export async function listMatchesOf(db: Kysely<Database>, profileId: number) {
 }
 
 /** Only what the profile wrote: the other side's messages are their personal data, not the caller's. */
-export async function listMessagesSentBy(db: Kysely<Database>, profileId: number) {
+export async function listMessagesSentBy(db: Kysely<Database>, profileId: ProfileId) {
   return db
     .selectFrom('messages')
     .select(['id', 'conversation_id', 'content', 'created_at', 'read_at'])
@@ -53,20 +53,20 @@ export async function listMessagesSentBy(db: Kysely<Database>, profileId: number
     .execute();
 }
 
-export async function listBlocksBy(db: Kysely<Database>, profileId: number) {
+export async function listBlocksBy(db: Kysely<Database>, profileId: ProfileId) {
   return db.selectFrom('blocks').select(['blocked_id', 'created_at']).where('blocker_id', '=', profileId).execute();
 }
 
-export async function listReportsBy(db: Kysely<Database>, profileId: number) {
+export async function listReportsBy(db: Kysely<Database>, profileId: ProfileId) {
   return db.selectFrom('reports').select(['reported_id', 'reason', 'comment', 'created_at']).where('reporter_id', '=', profileId).execute();
 }
 
-export async function listPaymentsOf(db: Kysely<Database>, userId: number) {
+export async function listPaymentsOf(db: Kysely<Database>, userId: UserId) {
   return db.selectFrom('payments').selectAll().where('user_id', '=', userId).orderBy('id').execute();
 }
 
 /** The hash to check a deletion against; undefined when there is no such user, null for a password-less account. */
-export async function findPasswordHash(db: Kysely<Database>, userId: number): Promise<{ password_hash: string | null } | undefined> {
+export async function findPasswordHash(db: Kysely<Database>, userId: UserId): Promise<{ password_hash: string | null } | undefined> {
   return db.selectFrom('users').select(['password_hash']).where('id', '=', userId).executeTakeFirst();
 }
 
@@ -76,7 +76,7 @@ export async function findSessionCreatedAt(db: Kysely<Database>, sessionHash: st
 }
 
 /** The photo files (and their blurred copies) of the user's profile, to remove from storage after the rows go. */
-export async function listPhotoFilesOfUser(db: Kysely<Database>, userId: number) {
+export async function listPhotoFilesOfUser(db: Kysely<Database>, userId: UserId) {
   return db
     .selectFrom('photos')
     .innerJoin('profiles', 'profiles.id', 'photos.profile_id')
@@ -87,11 +87,11 @@ export async function listPhotoFilesOfUser(db: Kysely<Database>, userId: number)
 
 /** Deletes the user; everything else of theirs goes by the database's cascades. False when there was no such user. */
 /** The user's profile and, by its cascades, their photos, swipes, matches, conversations and blocks. */
-export async function deleteProfileOfUser(db: Kysely<Database>, userId: number): Promise<void> {
+export async function deleteProfileOfUser(db: Kysely<Database>, userId: UserId): Promise<void> {
   await db.deleteFrom('profiles').where('user_id', '=', userId).execute();
 }
 
-export async function deleteUser(db: Kysely<Database>, userId: number): Promise<boolean> {
+export async function deleteUser(db: Kysely<Database>, userId: UserId): Promise<boolean> {
   const result = await db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

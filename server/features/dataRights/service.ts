@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import { reauthWindowMinutes } from '../../contract/dataRights.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
@@ -37,18 +37,21 @@ export class DataRightsService {
     private readonly publicUrl: string,
   ) {}
 
-  async export(userId: number): Promise<Record<string, unknown>> {
+  async export(userId: UserId): Promise<Record<string, unknown>> {
     const account = await findAccountForExport(this.db, userId);
     if (!account) throw notFound();
     const profile = await findProfileOfUser(this.db, userId);
-    const me = profile?.id ?? -1;
+    const me = profile?.id;
+    // Without a profile there are no photos, likes, matches, messages, blocks or reports of theirs.
+    const mine = <T>(list: (db: Kysely<Database>, profileId: ProfileId) => Promise<T[]>): Promise<T[]> =>
+      me === undefined ? Promise.resolve([]) : list(this.db, me);
     const [photos, swipes, matches, messages, blocks, reports, payments] = await Promise.all([
-      listPhotosOfProfile(this.db, me),
-      listSwipesBy(this.db, me),
-      listMatchesOf(this.db, me),
-      listMessagesSentBy(this.db, me),
-      listBlocksBy(this.db, me),
-      listReportsBy(this.db, me),
+      mine(listPhotosOfProfile),
+      mine(listSwipesBy),
+      mine(listMatchesOf),
+      mine(listMessagesSentBy),
+      mine(listBlocksBy),
+      mine(listReportsBy),
       listPaymentsOf(this.db, userId),
     ]);
     return {
@@ -71,7 +74,7 @@ export class DataRightsService {
   }
 
   /** Deletes the account after re-authentication: the password, or (without one) a sign-in of the last minutes. */
-  async deleteAccount(userId: number, sessionHash: string, password: string | undefined): Promise<void> {
+  async deleteAccount(userId: UserId, sessionHash: string, password: string | undefined): Promise<void> {
     const user = await findPasswordHash(this.db, userId);
     if (!user) throw notFound();
     if (user.password_hash) {

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { Logger } from '../../logger.ts';
+import type { UserId } from '../../../db/schema.ts';
 
 /**
  * Tells open event streams that a user has new events (the events themselves are rows, read by the
@@ -8,8 +9,8 @@ import type { Logger } from '../../logger.ts';
  * one database, so a message sent through one process reaches a tab connected to another.
  */
 export interface EventBus {
-  publish(userIds: readonly number[]): Promise<void>;
-  subscribe(userId: number, listener: () => void): () => void;
+  publish(userIds: readonly UserId[]): Promise<void>;
+  subscribe(userId: UserId, listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -21,12 +22,12 @@ export class InProcessEventBus implements EventBus {
     this.emitter.setMaxListeners(0);
   }
 
-  publish(userIds: readonly number[]): Promise<void> {
+  publish(userIds: readonly UserId[]): Promise<void> {
     for (const id of new Set(userIds)) this.emitter.emit(String(id));
     return Promise.resolve();
   }
 
-  subscribe(userId: number, listener: () => void): () => void {
+  subscribe(userId: UserId, listener: () => void): () => void {
     this.emitter.on(String(userId), listener);
     return () => this.emitter.off(String(userId), listener);
   }
@@ -71,7 +72,7 @@ export class PostgresEventBus extends InProcessEventBus {
     this.listener = client;
   }
 
-  override async publish(userIds: readonly number[]): Promise<void> {
+  override async publish(userIds: readonly UserId[]): Promise<void> {
     if (userIds.length === 0) return;
     await this.pool.query('select pg_notify($1, $2)', [this.channel, [...new Set(userIds)].join(',')]);
   }

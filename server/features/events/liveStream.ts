@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, UserId } from '../../../db/schema.ts';
 import type { Logger } from '../../logger.ts';
 import type { EventBus } from './eventBus.ts';
 import { eventsAfter } from './repository.ts';
@@ -12,7 +12,7 @@ export interface LiveStreamOptions {
   db: Kysely<Database>;
   bus: EventBus;
   logger: Logger;
-  userId: number;
+  userId: UserId;
   /** The last event the client has: everything after it is sent first. */
   cursor: number;
   /** Called on every heartbeat (presence). */

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
 import { setOnlineUntil } from './repository.ts';
@@ -20,16 +20,16 @@ export class Presence {
     private readonly onlineForMs: number,
   ) {}
 
-  async opened(userId: number): Promise<void> {
+  async opened(userId: UserId): Promise<void> {
     this.openStreams.set(userId, (this.openStreams.get(userId) ?? 0) + 1);
     await this.mark(userId, true);
   }
 
-  beat(userId: number): void {
+  beat(userId: UserId): void {
     void this.mark(userId, true);
   }
 
-  closed(userId: number): void {
+  closed(userId: UserId): void {
     const left = (this.openStreams.get(userId) ?? 1) - 1;
     if (left > 0) {
       this.openStreams.set(userId, left);
@@ -39,7 +39,7 @@ export class Presence {
     void this.mark(userId, false);
   }
 
-  private mark(userId: number, online: boolean): Promise<void> {
+  private mark(userId: UserId, online: boolean): Promise<void> {
     const until = new Date(this.clock.now().getTime() + (online ? this.onlineForMs : 0)).toISOString();
     return setOnlineUntil(this.db, userId, until).catch((error: unknown) => this.logger.warn({ err: error }, 'event stream: presence not written'));
   }

@@ -4,6 +4,7 @@ import { GoogleStandIn, testGoogleClientId, unsignedToken } from '../../test/goo
 import { codeFrom } from '../../test/smtpStandIn.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
+import type { UserId } from '../../../db/schema.ts';
 
 const password = 'secret123!';
 let counter = 0;
@@ -41,7 +42,7 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     const browser = new Browser(app.url);
     const res = await browser.post('/api/register', { email, password });
     expect(res.status).toBe(201);
-    const { user_id } = await json<{ user_id: number }>(res);
+    const { user_id } = await json<{ user_id: UserId }>(res);
     if (verify) {
       const code = codeFrom(await app.smtp.lastMailTo(email));
       expect((await browser.post('/api/verify', { code })).status).toBe(200);
@@ -55,7 +56,7 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     const browser = new Browser(app.url);
     const res = await googleLogin(browser, await google.idToken({ sub, email, email_verified: true }, app.clock.now()));
     expect(res.status).toBe(200);
-    const body = await json<{ user_id: number; current_user: unknown }>(res);
+    const body = await json<{ user_id: UserId; current_user: unknown }>(res);
     expect(browser.cookie('iskra_session')).toBeDefined();
     const current = await json(await browser.get('/api/current_user'));
     expect(current).toEqual({
@@ -73,7 +74,7 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     const again = new Browser(app.url);
     const second = await googleLogin(again, await google.idToken({ sub, iss: 'accounts.google.com' }, app.clock.now()));
     expect(second.status).toBe(200);
-    expect((await json<{ user_id: number }>(second)).user_id).toBe(body.user_id);
+    expect((await json<{ user_id: UserId }>(second)).user_id).toBe(body.user_id);
   });
 
   it('answers a jwtToken instead of a cookie when asked', async () => {
@@ -82,7 +83,7 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
       id_token: await google.idToken({ sub: `sub-${unique()}` }, app.clock.now()),
       session: 'token',
     });
-    const body = await json<{ token: string; user_id: number; current_user: unknown }>(res);
+    const body = await json<{ token: string; user_id: UserId; current_user: unknown }>(res);
     expect(browser.cookie('iskra_session')).toBeUndefined();
     const bearer = new Browser(app.url);
     bearer.bearer = body.token;
@@ -142,7 +143,7 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     const browser = new Browser(app.url);
     const res = await googleLogin(browser, await google.idToken({ sub, email: email.toUpperCase(), email_verified: true }, app.clock.now()));
     expect(res.status).toBe(200);
-    expect((await json<{ user_id: number }>(res)).user_id).toBe(userId);
+    expect((await json<{ user_id: UserId }>(res)).user_id).toBe(userId);
     expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true, user_id: userId });
     // The session opened before the link is over.
     expect(await json(await old.get('/api/current_user'))).toMatchObject({ authorized: false });
@@ -157,7 +158,7 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     const { userId } = await passwordAccount(email, true);
     const res = await googleLogin(new Browser(app.url), await google.idToken({ sub: `sub-${unique()}`, email, email_verified: false }, app.clock.now()));
     expect(res.status).toBe(200);
-    const body = await json<{ user_id: number }>(res);
+    const body = await json<{ user_id: UserId }>(res);
     expect(body.user_id).not.toBe(userId);
     const owner = await app.database.db.selectFrom('users').select(['google_sub', 'email']).where('id', '=', userId).executeTakeFirstOrThrow();
     expect(owner).toEqual({ google_sub: null, email });
@@ -170,14 +171,14 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     const victim = new Browser(app.url);
     const res = await googleLogin(victim, await google.idToken({ sub: `sub-${unique()}`, email, email_verified: true }, app.clock.now()));
     expect(res.status).toBe(200);
-    const { user_id: victimId } = await json<{ user_id: number }>(res);
+    const { user_id: victimId } = await json<{ user_id: UserId }>(res);
     expect(victimId).not.toBe(squatted);
     // The squatted account gains no Google link; the attacker's password and session still lead only there.
     const squattedRow = await app.database.db.selectFrom('users').select('google_sub').where('id', '=', squatted).executeTakeFirstOrThrow();
     expect(squattedRow.google_sub).toBeNull();
     expect(await json(await attacker.get('/api/current_user'))).toMatchObject({ user_id: squatted });
     const login = await new Browser(app.url).post('/api/login', { email, password });
-    expect((await json<{ user_id: number }>(login)).user_id).toBe(squatted);
+    expect((await json<{ user_id: UserId }>(login)).user_id).toBe(squatted);
     // And the victim's next Google sign-in reaches the victim's account again.
     const victimRow = await app.database.db.selectFrom('users').select(['google_sub', 'email']).where('id', '=', victimId).executeTakeFirstOrThrow();
     // The address stays with the squatted row (unique), so the victim's account has none.
@@ -186,7 +187,7 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
       new Browser(app.url),
       await google.idToken({ sub: victimRow.google_sub ?? '', email, email_verified: true }, app.clock.now()),
     );
-    expect((await json<{ user_id: number }>(next)).user_id).toBe(victimId);
+    expect((await json<{ user_id: UserId }>(next)).user_id).toBe(victimId);
   });
 
   it('refuses a cross-site Google sign-in (login CSRF) and a banned account', async () => {
@@ -194,7 +195,7 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     const token = await google.idToken({ sub }, app.clock.now());
     const crossSite = await new Browser(app.url).post('/api/googlelogin', { id_token: token }, { csrf: false });
     expect(crossSite.status).toBe(403);
-    const ok = await json<{ user_id: number }>(await googleLogin(new Browser(app.url), token));
+    const ok = await json<{ user_id: UserId }>(await googleLogin(new Browser(app.url), token));
     await app.database.db.updateTable('users').set({ banned_at: app.clock.now().toISOString() }).where('id', '=', ok.user_id).execute();
     const banned = await googleLogin(new Browser(app.url), token);
     expect(banned.status).toBe(403);

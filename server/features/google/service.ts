@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../../db/errors.ts';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, forbidden, unauthorized } from '../../errors.ts';
@@ -69,7 +69,7 @@ export class GoogleSignInService {
     }
   }
 
-  private async startSession(db: Kysely<Database>, user: { id: number; banned_at: string | null }, device: SignInDevice): Promise<SignedIn> {
+  private async startSession(db: Kysely<Database>, user: { id: UserId; banned_at: string | null }, device: SignInDevice): Promise<SignedIn> {
     if (user.banned_at) throw forbidden('banned', 'This account has been blocked');
     return { userId: user.id, session: await this.sessions.start(user.id, device, db) };
   }

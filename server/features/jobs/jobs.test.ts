@@ -23,6 +23,7 @@ import { acquireJobLock } from './repository.ts';
 import { jobNamed } from './jobs.ts';
 import { runJob } from './runJob.ts';
 import { backupDir, checkBackup } from './sqliteBackup.ts';
+import type { UserId } from '../../../db/schema.ts';
 
 const day = 24 * 3600;
 
@@ -280,7 +281,7 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     const inDays = (days: number) => new Date(now.getTime() + days * day * 1000).toISOString();
     const web = await createPerson(app);
     const quiet = await createPerson(app);
-    const emailOf = async (userId: number) => (await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow()).email ?? '';
+    const emailOf = async (userId: UserId) => (await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow()).email ?? '';
     await db
       .updateTable('users')
       .set({ premium_until: inDays(1.5), language: 'en' })

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, UserId } from '../../../db/schema.ts';
 import { translatorFor } from '../../../locales/index.ts';
 import { addSeconds } from '../../clock.ts';
 import type { Mailer } from '../../mail/mailer.ts';
@@ -47,7 +47,7 @@ export async function sendPremiumReminders({ db, clock, mailer, publicUrl, logge
 }
 
 /** The e-mail version, for a verified address whose owner has not turned notifications off. */
-async function mailReminder(db: Kysely<Database>, mailer: Mailer, publicUrl: string, userId: number, until: string): Promise<boolean> {
+async function mailReminder(db: Kysely<Database>, mailer: Mailer, publicUrl: string, userId: UserId, until: string): Promise<boolean> {
   const user = await findReminderMailRecipient(db, userId);
   if (!user?.email || !user.verified_at || user.banned_at || user.notifications === 0) return false;
   const t = translatorFor(user.language);

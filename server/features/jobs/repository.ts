@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { Database, JobStatus } from '../../../db/schema.ts';
+import type { Database, JobStatus, UserId } from '../../../db/schema.ts';
 import { addSeconds } from '../../clock.ts';
 
 /*
@@ -74,7 +74,7 @@ export async function deleteSettledNotificationsBefore(db: Kysely<Database>, cut
 // delete_unverified
 
 /** Accounts never confirmed, created before the cutoff. */
-export async function listUnverifiedUserIdsBefore(db: Kysely<Database>, cutoff: string): Promise<number[]> {
+export async function listUnverifiedUserIdsBefore(db: Kysely<Database>, cutoff: string): Promise<UserId[]> {
   return (await db.selectFrom('users').select('id').where('verified_at', 'is', null).where('created_at', '<', cutoff).execute()).map((r) => r.id);
 }
 
@@ -120,7 +120,7 @@ export async function listPremiumEndingUnreminded(db: Kysely<Database>, now: str
  * Records that the reminder for this end is being sent. Conditional on the end being unchanged and not yet
  * reminded of, so of two runs (or servers) only one gets true.
  */
-export async function claimPremiumReminder(db: Kysely<Database>, userId: number, until: string): Promise<boolean> {
+export async function claimPremiumReminder(db: Kysely<Database>, userId: UserId, until: string): Promise<boolean> {
   const claimed = await db
     .updateTable('users')
     .set({ premium_reminded_for: until })
@@ -132,12 +132,12 @@ export async function claimPremiumReminder(db: Kysely<Database>, userId: number,
 }
 
 /** Undoes a claim whose reminder could not be sent, so the next run tries again. */
-export async function releasePremiumReminderClaim(db: Kysely<Database>, userId: number, until: string): Promise<void> {
+export async function releasePremiumReminderClaim(db: Kysely<Database>, userId: UserId, until: string): Promise<void> {
   await db.updateTable('users').set({ premium_reminded_for: null }).where('id', '=', userId).where('premium_reminded_for', '=', until).execute();
 }
 
 /** What deciding on and writing the reminder e-mail needs (notifications is null without a profile). */
-export async function findReminderMailRecipient(db: Kysely<Database>, userId: number) {
+export async function findReminderMailRecipient(db: Kysely<Database>, userId: UserId) {
   return db
     .selectFrom('users as u')
     .leftJoin('profiles as p', 'p.user_id', 'u.id')
@@ -160,8 +160,8 @@ const likesBatchSize = 500;
  * Likes given since `since` by each of these users who is not premium at `now` (premium accounts have no
  * limit to get around). Users without such likes are absent from the map.
  */
-export async function countFreeLikesSince(db: Kysely<Database>, userIds: number[], since: string, now: string): Promise<Map<number, number>> {
-  const counts = new Map<number, number>();
+export async function countFreeLikesSince(db: Kysely<Database>, userIds: UserId[], since: string, now: string): Promise<Map<UserId, number>> {
+  const counts = new Map<UserId, number>();
   for (let i = 0; i < userIds.length; i += likesBatchSize) {
     const rows = await db
       .selectFrom('swipes as w')

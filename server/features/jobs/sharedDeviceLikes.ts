@@ -3,6 +3,7 @@ import { freeLikesPerDay } from '../swipes/rules.ts';
 import { hasOpenFlag, insertFlag } from '../admin/repository.ts';
 import type { JobContext, JobCounts } from './job.ts';
 import { countFreeLikesSince, listLiveDeviceSessions } from './repository.ts';
+import type { UserId } from '../../../db/schema.ts';
 
 /**
  * Several free accounts signed in from one device (the sessions' device hash) whose likes of the last day
@@ -13,10 +14,10 @@ export async function flagSharedDeviceLikes({ db, clock }: JobContext): Promise<
   const now = clock.now();
   const since = addSeconds(now, -86_400).toISOString();
   const sessions = await listLiveDeviceSessions(db, now.toISOString());
-  const devices = new Map<string, Set<number>>();
+  const devices = new Map<string, Set<UserId>>();
   for (const s of sessions) {
     if (!s.device_hash) continue;
-    const users = devices.get(s.device_hash) ?? new Set<number>();
+    const users = devices.get(s.device_hash) ?? new Set<UserId>();
     users.add(s.user_id);
     devices.set(s.device_hash, users);
   }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, UserId } from '../../../db/schema.ts';
 import { addSeconds } from '../../clock.ts';
 import { hasConversationNotificationSince, insertNotificationJob, isReachableByBot } from './repository.ts';
 
@@ -14,7 +14,7 @@ export const previewLength = 80;
  * request's transaction.
  */
 
-export async function enqueueMatchNotification(db: Kysely<Database>, userId: number, otherName: string, now: Date): Promise<boolean> {
+export async function enqueueMatchNotification(db: Kysely<Database>, userId: UserId, otherName: string, now: Date): Promise<boolean> {
   if (!(await isReachableByBot(db, userId))) return false;
   await insertNotificationJob(db, {
     user_id: userId,
@@ -27,7 +27,7 @@ export async function enqueueMatchNotification(db: Kysely<Database>, userId: num
 }
 
 /** The subscription ends soon (the reminders job): opens the subscription screen. */
-export async function enqueuePremiumReminder(db: Kysely<Database>, userId: number, until: string, now: Date): Promise<boolean> {
+export async function enqueuePremiumReminder(db: Kysely<Database>, userId: UserId, until: string, now: Date): Promise<boolean> {
   if (!(await isReachableByBot(db, userId))) return false;
   await insertNotificationJob(db, {
     user_id: userId,
@@ -41,7 +41,7 @@ export async function enqueuePremiumReminder(db: Kysely<Database>, userId: numbe
 
 export async function enqueueMessageNotification(
   db: Kysely<Database>,
-  userId: number,
+  userId: UserId,
   conversationId: number,
   senderName: string,
   content: string,

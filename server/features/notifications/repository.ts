@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { Database, NotificationKind } from '../../../db/schema.ts';
+import type { Database, NotificationKind, UserId } from '../../../db/schema.ts';
 
 /**
  * Whether the bot may write to the user: a Telegram account that has started the bot, has not blocked it,
  * and whose profile has notifications on.
  */
-export async function isReachableByBot(db: Kysely<Database>, userId: number): Promise<boolean> {
+export async function isReachableByBot(db: Kysely<Database>, userId: UserId): Promise<boolean> {
   const row = await db
     .selectFrom('users as u')
     .innerJoin('profiles as p', 'p.user_id', 'u.id')
@@ -22,7 +22,7 @@ export async function isReachableByBot(db: Kysely<Database>, userId: number): Pr
 /** Queues a notification, due at once. */
 export async function insertNotificationJob(
   db: Kysely<Database>,
-  job: { user_id: number; kind: NotificationKind; conversation_id: number | null; payload: string; now: string },
+  job: { user_id: UserId; kind: NotificationKind; conversation_id: number | null; payload: string; now: string },
 ): Promise<void> {
   const { now, ...values } = job;
   await db
@@ -32,7 +32,7 @@ export async function insertNotificationJob(
 }
 
 /** Whether the user was already notified about this conversation since `since` (sent or still queued). */
-export async function hasConversationNotificationSince(db: Kysely<Database>, userId: number, conversationId: number, since: string): Promise<boolean> {
+export async function hasConversationNotificationSince(db: Kysely<Database>, userId: UserId, conversationId: number, since: string): Promise<boolean> {
   const recent = await db
     .selectFrom('notification_jobs')
     .select('id')

@@ -1,28 +1,28 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Dialect } from '../../../db/client.ts';
-import type { Database, PaymentsTable, UsersTable } from '../../../db/schema.ts';
+import type { Database, PaymentsTable, UserId, UsersTable } from '../../../db/schema.ts';
 
 export type NewPayment = Insertable<PaymentsTable>;
 
 /** The user's Telegram id, null when they have no Telegram account (undefined when there is no such user). */
-export async function findUserTelegramId(db: Kysely<Database>, userId: number): Promise<string | null | undefined> {
+export async function findUserTelegramId(db: Kysely<Database>, userId: UserId): Promise<string | null | undefined> {
   const user = await db.selectFrom('users').select('telegram_id').where('id', '=', userId).executeTakeFirst();
   return user?.telegram_id;
 }
 
 /** The stored end of the user's premium, null when they never had it (undefined when there is no such user). */
-export async function findPremiumUntil(db: Kysely<Database>, userId: number): Promise<string | null | undefined> {
+export async function findPremiumUntil(db: Kysely<Database>, userId: UserId): Promise<string | null | undefined> {
   const row = await db.selectFrom('users').select('premium_until').where('id', '=', userId).executeTakeFirst();
   return row?.premium_until;
 }
 
 /** The e-mail a provider's receipt goes to, when the user has one. */
-export async function findUserEmail(db: Kysely<Database>, userId: number): Promise<string | null | undefined> {
+export async function findUserEmail(db: Kysely<Database>, userId: UserId): Promise<string | null | undefined> {
   const user = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
   return user?.email;
 }
 
-export async function findUserLanguage(db: Kysely<Database>, userId: number): Promise<UsersTable['language'] | undefined> {
+export async function findUserLanguage(db: Kysely<Database>, userId: UserId): Promise<UsersTable['language'] | undefined> {
   const user = await db.selectFrom('users').select('language').where('id', '=', userId).executeTakeFirst();
   return user?.language;
 }
@@ -118,7 +118,7 @@ export async function findPaymentTerm(db: Kysely<Database>, paymentId: number) {
 }
 
 /** The user's premium end, read with the row locked (FOR UPDATE) on PostgreSQL until the transaction ends. */
-export async function findPremiumUntilForUpdate(db: Kysely<Database>, dialect: Dialect, userId: number): Promise<string | null> {
+export async function findPremiumUntilForUpdate(db: Kysely<Database>, dialect: Dialect, userId: UserId): Promise<string | null> {
   const user = await db
     .selectFrom('users')
     .select('premium_until')
@@ -128,7 +128,7 @@ export async function findPremiumUntilForUpdate(db: Kysely<Database>, dialect: D
   return user.premium_until;
 }
 
-export async function extendPremiumUntil(db: Kysely<Database>, userId: number, until: string): Promise<void> {
+export async function extendPremiumUntil(db: Kysely<Database>, userId: UserId, until: string): Promise<void> {
   await db.updateTable('users').set({ premium_until: until }).where('id', '=', userId).execute();
 }
 

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { sqliteSynchronousLevel, type Dialect } from '../../../db/client.ts';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
@@ -66,7 +66,7 @@ export class PremiumService {
   ) {}
 
   /** The 1-day test plan: with the test provider for everyone, otherwise only for admins. */
-  async offersTestPlan(userId: number | null): Promise<boolean> {
+  async offersTestPlan(userId: UserId | null): Promise<boolean> {
     if (this.testProvider) return true;
     const admins = this.providers.adminTelegramIds ?? [];
     if (userId === null || admins.length === 0) return false;
@@ -83,7 +83,7 @@ export class PremiumService {
   }
 
   /** Whether this user's purchases inside Telegram are sold in Stars: a bot is running and they have a Telegram account. */
-  async paysInStars(userId: number): Promise<boolean> {
+  async paysInStars(userId: UserId): Promise<boolean> {
     if (!this.providers.stars) return false;
     return Boolean(await findUserTelegramId(this.db, userId));
   }
@@ -94,14 +94,14 @@ export class PremiumService {
   }
 
   /** Derived from the stored end date at read time: nothing has to expire a subscription. */
-  async subscription(userId: number): Promise<SubscriptionState> {
+  async subscription(userId: UserId): Promise<SubscriptionState> {
     const end = (await findPremiumUntil(this.db, userId)) ?? null;
     return { isActive: end !== null && end > this.clock.now().toISOString(), end_date: end };
   }
 
   /** A pending payment for the plan matching `{amount, interval}`; anything that is not a plan is refused. */
   async createPayment(
-    userId: number,
+    userId: UserId,
     amount: number,
     interval: number,
     provider: PaymentProvider = 'test',
@@ -130,7 +130,7 @@ export class PremiumService {
    * the API call under the row's idempotence key. An outage answers "Error processing payment" and leaves the
    * row pending for the reconciliation job. Answers YooKassa's confirmation_url.
    */
-  async startYooKassa(userId: number, amount: number, interval: number): Promise<string> {
+  async startYooKassa(userId: UserId, amount: number, interval: number): Promise<string> {
     const yookassa = this.yookassa;
     if (!yookassa) throw new AppError(503, 'provider_unavailable', 'Error processing payment');
     const { id, plan, idempotenceKey } = await this.createPayment(userId, amount, interval, 'yookassa');
@@ -211,7 +211,7 @@ export class PremiumService {
    * Stars subscription that renews every 30 days, the others once). The app opens the link with the Mini
    * App's invoice call; the bot credits on successful_payment.
    */
-  async startStars(userId: number, amount: number, interval: number): Promise<string> {
+  async startStars(userId: UserId, amount: number, interval: number): Promise<string> {
     const stars = this.providers.stars;
     if (!stars) throw new AppError(503, 'provider_unavailable', 'Error processing payment');
     const { id, plan } = await this.createPayment(userId, amount, interval, 'stars');

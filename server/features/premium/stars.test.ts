@@ -15,6 +15,7 @@ import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 import { PremiumService } from './service.ts';
 import { starsApiFor, starsSubscriptionPeriod } from './stars.ts';
+import type { UserId } from '../../../db/schema.ts';
 
 const day = 86_400_000;
 let nextTelegramId = 7_500_000_000;
@@ -57,7 +58,7 @@ describe.each(testDialects())('Telegram Stars on %s', (dialect) => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ initData: await signInitData(tg, app.clock.now()) }),
     });
-    const { token, user_id } = await json<{ token: string; user_id: number }>(res);
+    const { token, user_id } = await json<{ token: string; user_id: UserId }>(res);
     const browser = new Browser(app.url);
     browser.bearer = token;
     return { tg, browser, userId: user_id };

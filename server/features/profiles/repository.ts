@@ -1,40 +1,40 @@
 import type { Kysely } from 'kysely';
 import { prepared } from '../../../db/prepared.ts';
-import type { Database, NewProfile, PreferredGender, ProfileUpdate } from '../../../db/schema.ts';
+import type { Database, NewProfile, PreferredGender, ProfileId, ProfileUpdate, UserId } from '../../../db/schema.ts';
 import type { StoredPhoto } from '../photos/photoStore.ts';
 
-export async function findProfileByUser(db: Kysely<Database>, userId: number) {
+export async function findProfileByUser(db: Kysely<Database>, userId: UserId) {
   return db.selectFrom('profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
-export async function insertProfile(db: Kysely<Database>, profile: NewProfile): Promise<number> {
+export async function insertProfile(db: Kysely<Database>, profile: NewProfile): Promise<ProfileId> {
   const row = await db.insertInto('profiles').values(profile).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
 
-export async function updateProfile(db: Kysely<Database>, profileId: number, update: ProfileUpdate): Promise<void> {
+export async function updateProfile(db: Kysely<Database>, profileId: ProfileId, update: ProfileUpdate): Promise<void> {
   await db.updateTable('profiles').set(update).where('id', '=', profileId).execute();
 }
 
-export async function deleteProfileRow(db: Kysely<Database>, profileId: number): Promise<void> {
+export async function deleteProfileRow(db: Kysely<Database>, profileId: ProfileId): Promise<void> {
   await db.deleteFrom('profiles').where('id', '=', profileId).execute();
 }
 
-const photoNames = prepared((db, profileId: number) =>
+const photoNames = prepared((db, profileId: ProfileId) =>
   db.selectFrom('photos').select('file_name').where('profile_id', '=', profileId).orderBy('position').orderBy('id'),
 );
 /** A profile's photo file names in display order (compiled once: search and swipes read them per card). */
-export async function listPhotoNames(db: Kysely<Database>, profileId: number): Promise<string[]> {
+export async function listPhotoNames(db: Kysely<Database>, profileId: ProfileId): Promise<string[]> {
   return (await photoNames.all(db, profileId)).map((r) => r.file_name);
 }
 
-export async function listPhotos(db: Kysely<Database>, profileId: number): Promise<StoredPhoto[]> {
+export async function listPhotos(db: Kysely<Database>, profileId: ProfileId): Promise<StoredPhoto[]> {
   const rows = await db.selectFrom('photos').select(['file_name', 'blur_name']).where('profile_id', '=', profileId).orderBy('position').orderBy('id').execute();
   return rows.map((r) => ({ fileName: r.file_name, blurName: r.blur_name }));
 }
 
 /** Replaces the photo list of a profile with `photos` in that order (rows kept where names stay). */
-export async function setPhotos(db: Kysely<Database>, profileId: number, photos: StoredPhoto[], now: string): Promise<void> {
+export async function setPhotos(db: Kysely<Database>, profileId: ProfileId, photos: StoredPhoto[], now: string): Promise<void> {
   const existing = new Set(await listPhotoNames(db, profileId));
   const wanted = photos.map((p) => p.fileName);
   const removed = [...existing].filter((name) => !wanted.includes(name));
@@ -51,13 +51,13 @@ export async function setPhotos(db: Kysely<Database>, profileId: number, photos:
   }
 }
 
-export async function findPremiumUntil(db: Kysely<Database>, userId: number): Promise<string | null> {
+export async function findPremiumUntil(db: Kysely<Database>, userId: UserId): Promise<string | null> {
   const row = await db.selectFrom('users').select('premium_until').where('id', '=', userId).executeTakeFirst();
   return row?.premium_until ?? null;
 }
 
 /** The top-bar summary for /api/current_user: the profile and its first photo in one query. */
-export async function findProfileSummary(db: Kysely<Database>, userId: number) {
+export async function findProfileSummary(db: Kysely<Database>, userId: UserId) {
   return db
     .selectFrom('profiles')
     .select((eb) => [
@@ -71,13 +71,13 @@ export async function findProfileSummary(db: Kysely<Database>, userId: number) {
 }
 
 /** The menu's server-side switches and the stored gender preference, all kept on the profile. */
-export async function findSettings(db: Kysely<Database>, userId: number) {
+export async function findSettings(db: Kysely<Database>, userId: UserId) {
   return db.selectFrom('profiles').select(['id', 'private_mode', 'notifications', 'preferred_gender']).where('user_id', '=', userId).executeTakeFirst();
 }
 
 export async function updateSettings(
   db: Kysely<Database>,
-  profileId: number,
+  profileId: ProfileId,
   changes: { private_mode?: boolean | undefined; notifications?: boolean | undefined; preferred_gender?: PreferredGender | undefined },
 ): Promise<void> {
   await db

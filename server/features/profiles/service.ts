@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, Gender, PreferredGender } from '../../../db/schema.ts';
+import type { Database, Gender, PreferredGender, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import {
   atLeastOnePhotoMessage,
@@ -53,14 +53,14 @@ export class ProfileService {
     private readonly logger: Logger,
   ) {}
 
-  async get(userId: number): Promise<OwnProfileResponse> {
+  async get(userId: UserId): Promise<OwnProfileResponse> {
     const profile = await findProfileByUser(this.db, userId);
     if (!profile) throw profileNotFound();
     const [photos, premiumUntil] = await Promise.all([listPhotoNames(this.db, profile.id), findPremiumUntil(this.db, userId)]);
     return presentOwnProfile(profile, photos, premiumUntil, this.clock.now());
   }
 
-  async create(userId: number, verified: boolean, fields: CreateProfileFields, uploads: Buffer[]): Promise<OwnProfileResponse> {
+  async create(userId: UserId, verified: boolean, fields: CreateProfileFields, uploads: Buffer[]): Promise<OwnProfileResponse> {
     if (!verified) throw forbidden('not_verified', 'Please verify your account first');
     if (uploads.length === 0) throw noPhoto();
     if (uploads.length > maxPhotos) throw tooManyPhotos();
@@ -94,7 +94,7 @@ export class ProfileService {
     return this.get(userId);
   }
 
-  async edit(userId: number, fields: EditProfileFields, edits: PhotoEdits, uploads: Buffer[]): Promise<OwnProfileResponse> {
+  async edit(userId: UserId, fields: EditProfileFields, edits: PhotoEdits, uploads: Buffer[]): Promise<OwnProfileResponse> {
     const profile = await findProfileByUser(this.db, userId);
     if (!profile) throw profileNotFound();
     if (typeof edits.newPhotos === 'number' && edits.newPhotos !== uploads.length) {
@@ -135,7 +135,7 @@ export class ProfileService {
   }
 
   /** Removes the profile and everything hanging off it (cascades), then its files once that is committed. */
-  async delete(userId: number): Promise<void> {
+  async delete(userId: UserId): Promise<void> {
     const files = await this.db.transaction().execute(async (trx) => {
       await lockUser(trx, userId);
       const profile = await findProfileByUser(trx, userId);
@@ -188,13 +188,13 @@ export class ProfileService {
   }
 
   /** The menu's server-side switches (private mode, bot notifications) and the stored gender preference. */
-  async settings(userId: number): Promise<SettingsResponse> {
+  async settings(userId: UserId): Promise<SettingsResponse> {
     const row = await findSettings(this.db, userId);
     if (!row) throw profileRequired();
     return { private_mode: row.private_mode === 1, notifications: row.notifications === 1, preferred_gender: row.preferred_gender };
   }
 
-  async updateSettings(userId: number, changes: SettingsChanges): Promise<SettingsResponse> {
+  async updateSettings(userId: UserId, changes: SettingsChanges): Promise<SettingsResponse> {
     const row = await findSettings(this.db, userId);
     if (!row) throw profileRequired();
     if (changes.private_mode === undefined && changes.notifications === undefined && changes.preferred_gender === undefined) {

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { prepared } from '../../../db/prepared.ts';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 
 /**
  * What search, swipes, safety and chat all ask about two people: who the caller is, whether either has
@@ -8,24 +8,24 @@ import type { Database } from '../../../db/schema.ts';
  */
 
 /** The caller's own profile with what discovery needs about them. */
-const myProfile = prepared((db, userId: number) =>
+const myProfile = prepared((db, userId: UserId) =>
   db
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
     .select(['p.id', 'p.name', 'p.gender', 'p.preferred_gender', 'p.latitude', 'p.longitude', 'u.premium_until'])
     .where('p.user_id', '=', userId),
 );
-export async function findMyProfile(db: Kysely<Database>, userId: number) {
+export async function findMyProfile(db: Kysely<Database>, userId: UserId) {
   return myProfile.first(db, userId);
 }
 
-const blockEitherWay = prepared((db, a: number, b: number) =>
+const blockEitherWay = prepared((db, a: ProfileId, b: ProfileId) =>
   db
     .selectFrom('blocks')
     .select('blocker_id')
     .where((eb) => eb.or([eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]), eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)])])),
 );
-export async function isBlockedEitherWay(db: Kysely<Database>, a: number, b: number): Promise<boolean> {
+export async function isBlockedEitherWay(db: Kysely<Database>, a: ProfileId, b: ProfileId): Promise<boolean> {
   return (await blockEitherWay.first(db, a, b)) !== undefined;
 }
 
@@ -33,27 +33,27 @@ export async function isBlockedEitherWay(db: Kysely<Database>, a: number, b: num
  * "Neither has blocked the other", for lists: `other` is the outer query's profile column. One place for the
  * rule that a block hides both people from each other everywhere.
  */
-export const notBlockedWith = (me: number, other: RawBuilder<unknown>) =>
+export const notBlockedWith = (me: ProfileId, other: RawBuilder<unknown>) =>
   sql<boolean>`not exists (select 1 from blocks bl where (bl.blocker_id = ${me} and bl.blocked_id = ${other}) or (bl.blocked_id = ${me} and bl.blocker_id = ${other}))`;
 
-const swipe = prepared((db, swiperId: number, targetId: number) =>
+const swipe = prepared((db, swiperId: ProfileId, targetId: ProfileId) =>
   db.selectFrom('swipes').select(['liked', 'created_at']).where('swiper_id', '=', swiperId).where('target_id', '=', targetId),
 );
-export async function findSwipe(db: Kysely<Database>, swiperId: number, targetId: number) {
+export async function findSwipe(db: Kysely<Database>, swiperId: ProfileId, targetId: ProfileId) {
   return swipe.first(db, swiperId, targetId);
 }
 
-export const pair = (a: number, b: number) => ({ low: Math.min(a, b), high: Math.max(a, b) });
+export const pair = (a: ProfileId, b: ProfileId) => (a < b ? { low: a, high: b } : { low: b, high: a });
 
-const liveMatch = prepared((db, low: number, high: number) =>
+const liveMatch = prepared((db, low: ProfileId, high: ProfileId) =>
   db.selectFrom('matches').select(['id', 'created_at']).where('profile_low', '=', low).where('profile_high', '=', high).where('unmatched_at', 'is', null),
 );
-export async function findLiveMatch(db: Kysely<Database>, a: number, b: number) {
+export async function findLiveMatch(db: Kysely<Database>, a: ProfileId, b: ProfileId) {
   const { low, high } = pair(a, b);
   return liveMatch.first(db, low, high);
 }
 
-export async function endMatch(db: Kysely<Database>, a: number, b: number, now: string): Promise<number> {
+export async function endMatch(db: Kysely<Database>, a: ProfileId, b: ProfileId, now: string): Promise<number> {
   const { low, high } = pair(a, b);
   const result = await db
     .updateTable('matches')
@@ -70,8 +70,9 @@ export async function endMatch(db: Kysely<Database>, a: number, b: number, now: 
  * (liking each other, a like and a block) is serialised and the second sees the first's work (no lost
  * match, no match made after a block, no deadlock).
  */
-export async function lockPair(db: Kysely<Database>, a: number, b: number): Promise<void> {
-  for (const id of [Math.min(a, b), Math.max(a, b)]) {
+export async function lockPair(db: Kysely<Database>, a: ProfileId, b: ProfileId): Promise<void> {
+  const { low, high } = pair(a, b);
+  for (const id of [low, high]) {
     await db
       .updateTable('profiles')
       .set((eb) => ({ private_mode: eb.ref('private_mode') }))

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, ProfileId } from '../../../db/schema.ts';
 
-export async function profileExists(db: Kysely<Database>, profileId: number): Promise<boolean> {
+export async function profileExists(db: Kysely<Database>, profileId: ProfileId): Promise<boolean> {
   return (await db.selectFrom('profiles').select('id').where('id', '=', profileId).executeTakeFirst()) !== undefined;
 }
 
-export async function insertBlock(db: Kysely<Database>, blocker: number, blocked: number, now: string): Promise<void> {
+export async function insertBlock(db: Kysely<Database>, blocker: ProfileId, blocked: ProfileId, now: string): Promise<void> {
   await db
     .insertInto('blocks')
     .values({ blocker_id: blocker, blocked_id: blocked, created_at: now })
@@ -22,7 +22,7 @@ export const holdAfterReporters = 3;
  */
 export async function insertReport(
   db: Kysely<Database>,
-  report: { reporter_id: number; reported_id: number; reason: Database['reports']['reason']; comment: string; created_at: string },
+  report: { reporter_id: ProfileId; reported_id: ProfileId; reason: Database['reports']['reason']; comment: string; created_at: string },
 ): Promise<number> {
   const { id } = await db
     .insertInto('reports')

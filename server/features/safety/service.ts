@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { requireMyProfile } from '../relationships/myProfile.ts';
@@ -20,7 +20,7 @@ export class SafetyService {
   ) {}
 
   /** Blocks (and a report also blocks): neither sees, likes or messages the other again; a match ends. */
-  async block(userId: number, profileId: number, report?: { reason: Database['reports']['reason']; comment: string }): Promise<void> {
+  async block(userId: UserId, profileId: ProfileId, report?: { reason: Database['reports']['reason']; comment: string }): Promise<void> {
     const me = await requireMyProfile(this.db, userId);
     if (profileId === me.id) throw badRequest('cannot_block_self', 'You cannot block or report yourself');
     if (!(await profileExists(this.db, profileId))) throw personNotFound();

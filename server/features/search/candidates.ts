@@ -1,10 +1,10 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { preparedByShape } from '../../../db/prepared.ts';
-import type { Database, Gender } from '../../../db/schema.ts';
+import type { Database, Gender, ProfileId } from '../../../db/schema.ts';
 import { kmPerDegree, type Point } from './distance.ts';
 
 export interface CandidateFilter {
-  me: { id: number; gender: Gender; point: Point | null };
+  me: { id: ProfileId; gender: Gender; point: Point | null };
   ageMin: number;
   ageMax: number;
   gender: 'Any' | 'Male' | 'Female';
@@ -19,7 +19,7 @@ export interface CandidateFilter {
 }
 
 export interface CandidateRow {
-  id: number;
+  id: ProfileId;
   name: string;
   age: number;
   city: string;

@@ -1,4 +1,5 @@
 import type { SearchQuery, SearchResult } from '../../contract/discovery.ts';
+import type { UserId } from '../../../db/schema.ts';
 
 /**
  * The next card for a user: the person to show, null when nobody is left, 'no_profile' when the caller has
@@ -7,5 +8,5 @@ import type { SearchQuery, SearchResult } from '../../contract/discovery.ts';
  * searchEquivalence.test.ts holds the tuned one to.
  */
 export interface CardSearch {
-  next(userId: number, query: SearchQuery): Promise<SearchResult | null | 'no_profile'>;
+  next(userId: UserId, query: SearchQuery): Promise<SearchResult | null | 'no_profile'>;
 }

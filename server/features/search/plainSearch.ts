@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { Database, Gender } from '../../../db/schema.ts';
+import type { Database, Gender, ProfileId, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import type { SearchQuery, SearchResult } from '../../contract/discovery.ts';
 import { listPhotoNames } from '../profiles/repository.ts';
@@ -36,7 +36,7 @@ export class PlainSearch implements CardSearch {
     private readonly clock: Clock,
   ) {}
 
-  async next(userId: number, query: SearchQuery): Promise<SearchResult | null | 'no_profile'> {
+  async next(userId: UserId, query: SearchQuery): Promise<SearchResult | null | 'no_profile'> {
     const me = await this.db.selectFrom('profiles').select(['id', 'gender', 'latitude', 'longitude']).where('user_id', '=', userId).executeTakeFirst();
     if (!me) return 'no_profile';
     const point = pointOf(me);
@@ -51,7 +51,7 @@ export class PlainSearch implements CardSearch {
   }
 
   /** Everyone the rules let this caller see, anywhere, in no particular order. */
-  private async eligible(me: { id: number; gender: Gender }, query: SearchQuery): Promise<Candidate[]> {
+  private async eligible(me: { id: ProfileId; gender: Gender }, query: SearchQuery): Promise<Candidate[]> {
     // They liked the caller: a boost, and what lets the caller see them in private mode.
     const likedMe = (eb: ExpressionBuilder<Database & { p: Database['profiles'] }, 'p'>) =>
       eb.exists(

@@ -1,10 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../../../db/client.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Gender, PreferredGender } from '../../../db/schema.ts';
+import type { Database, Gender, PreferredGender, ProfileId } from '../../../db/schema.ts';
 import type { SearchQuery } from '../../contract/discovery.ts';
 import { snapCoordinates } from '../profiles/locationGrid.ts';
 import { RateCounter } from '../rateLimits/rateCounter.ts';
+import { testProfileId, testUserId } from '../../test/testIds.ts';
 import { Fuzzer } from '../../test/fuzzer.ts';
 import { TestClock } from '../../test/testClock.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/testDatabase.ts';
@@ -84,10 +85,10 @@ class Case {
   private readonly plain: PlainSearch;
   /** Ids are the case's own (profiles offset from users, so mixing the two up shows), and replay alike. */
   private nextUser: number;
-  private readonly profiles: number[] = [];
+  private readonly profiles: ProfileId[] = [];
   private readonly log: string[] = [];
-  private viewerUser = 0;
-  private viewerProfile = 0;
+  private viewerUser = testUserId(0);
+  private viewerProfile = testProfileId(0);
   private viewerAt: [number, number] = [0, 0];
 
   constructor(
@@ -112,8 +113,8 @@ class Case {
     const viewerPosition = rng.chance(0.9) ? snapCoordinates(this.viewerAt[0], this.viewerAt[1]) : null;
     const withProfile = !rng.chance(0.02);
     const viewer = await this.addPeople([{ at: viewerPosition, verified: true, banned: false, held: false, privateMode: rng.chance(0.1) }], withProfile);
-    this.viewerUser = viewer.users[0] ?? 0;
-    this.viewerProfile = viewer.profiles[0] ?? 0;
+    this.viewerUser = viewer.users[0] ?? testUserId(0);
+    this.viewerProfile = viewer.profiles[0] ?? testProfileId(0);
     const count = 4 + rng.int(56);
     const others = await this.addPeople(
       Array.from({ length: count }, () => this.randomPerson()),
@@ -125,7 +126,7 @@ class Case {
     await this.ageChanges();
 
     let filter = randomQuery(rng);
-    let held: number[] = [];
+    let held: ProfileId[] = [];
     const steps = 2 + rng.int(10);
     let compared = 0;
     for (let step = 0; step < steps; step++) {
@@ -176,7 +177,7 @@ class Case {
     const now = this.clock.now();
     const day = 86_400_000;
     const users = people.map((p) => {
-      const id = this.nextUser++;
+      const id = testUserId(this.nextUser++);
       const premium = rng.next();
       return {
         id,
@@ -193,10 +194,10 @@ class Case {
     await this.db.insertInto('users').values(users).execute();
     if (!withProfiles) return { users: users.map((u) => u.id), profiles: [] };
     const profiles = people.map((p, i) => {
-      const userId = users[i]?.id ?? 0;
+      const userId = users[i]?.id ?? testUserId(0);
       const gender = rng.chance(0.1) ? 'Other' : rng.pick(genders);
       return {
-        id: userId + 500,
+        id: testProfileId(userId + 500),
         user_id: userId,
         name: `Person ${userId}`,
         age: randomAge(rng),
@@ -230,8 +231,8 @@ class Case {
   private async priorSwipes(): Promise<void> {
     const rng = this.rng;
     const at = this.clock.now().toISOString();
-    const swipes: { swiper_id: number; target_id: number; liked: number; created_at: string }[] = [];
-    const blocks: { blocker_id: number; blocked_id: number; created_at: string }[] = [];
+    const swipes: { swiper_id: ProfileId; target_id: ProfileId; liked: number; created_at: string }[] = [];
+    const blocks: { blocker_id: ProfileId; blocked_id: ProfileId; created_at: string }[] = [];
     for (const id of this.profiles) {
       if (rng.chance(0.15)) swipes.push({ swiper_id: this.viewerProfile, target_id: id, liked: rng.chance(0.5) ? 1 : 0, created_at: at });
       if (rng.chance(0.25)) swipes.push({ swiper_id: id, target_id: this.viewerProfile, liked: rng.chance(0.7) ? 1 : 0, created_at: at });
@@ -264,7 +265,7 @@ class Case {
   }
 
   /** The viewer swipes the card on screen; the tuned search is told, as SwipeService does, unless the swipe came through another process. */
-  private async swipe(target: number): Promise<void> {
+  private async swipe(target: ProfileId): Promise<void> {
     const liked = this.rng.chance(0.5) ? 1 : 0;
     await this.db
       .insertInto('swipes')
@@ -280,7 +281,7 @@ class Case {
     const db = this.db;
     const now = this.clock.now().toISOString();
     const someone = this.profiles.length ? rng.pick(this.profiles) : null;
-    const userOf = (profileId: number) => profileId - 500;
+    const userOf = (profileId: ProfileId) => testUserId(profileId - 500);
     const kind = rng.int(10);
     if (kind === 0 || someone === null) {
       const added = await this.addPeople(

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import type { SearchQuery, SearchResult } from '../../contract/discovery.ts';
 import { isPremium } from '../premium/isPremium.ts';
@@ -29,7 +29,7 @@ export class SearchService implements CardSearch {
   ) {}
 
   /** The viewer swiped or blocked this person: they leave the viewer's pool at once. */
-  forget(viewerId: number, personId: number): void {
+  forget(viewerId: ProfileId, personId: ProfileId): void {
     this.pools.forget(viewerId, personId);
   }
 
@@ -38,7 +38,7 @@ export class SearchService implements CardSearch {
    * in-memory pool: the gender filter becomes the stored preference (which others' reciprocal rule reads)
    * only through `POST /api/settings`, since a GET is reachable by a cross-site link with the Lax cookie.
    */
-  async next(userId: number, query: SearchQuery): Promise<SearchResult | null | 'no_profile'> {
+  async next(userId: UserId, query: SearchQuery): Promise<SearchResult | null | 'no_profile'> {
     await this.rates.hit(
       `search:${userId}`,
       [

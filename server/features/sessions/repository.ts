@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { prepared } from '../../../db/prepared.ts';
-import type { Database, NewSession } from '../../../db/schema.ts';
+import type { Database, NewSession, UserId } from '../../../db/schema.ts';
 
 export async function insertSession(db: Kysely<Database>, session: NewSession): Promise<void> {
   await db.insertInto('sessions').values(session).execute();
@@ -24,6 +24,6 @@ export async function deleteSession(db: Kysely<Database>, idHash: string): Promi
   await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
 }
 
-export async function deleteSessionsOfUser(db: Kysely<Database>, userId: number): Promise<void> {
+export async function deleteSessionsOfUser(db: Kysely<Database>, userId: UserId): Promise<void> {
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
 }

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, UserId } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { SessionAuth } from '../../http/context.ts';
 import { deleteSession, findLiveSession, insertSession } from './repository.ts';
@@ -39,7 +39,7 @@ export class SessionService {
    * can see several accounts used from one device; neither the address nor the browser string is stored,
    * and the mark goes with the session when it expires.
    */
-  async start(userId: number, device: SignInDevice, db: Kysely<Database> = this.db): Promise<StartedSession> {
+  async start(userId: UserId, device: SignInDevice, db: Kysely<Database> = this.db): Promise<StartedSession> {
     const now = this.clock.now();
     const sessionId = newSessionId();
     const expiresAt = addSeconds(now, sessionLifetimeSeconds);

@@ -1,4 +1,5 @@
 import { SignJWT, jwtVerify } from 'jose';
+import type { UserId } from '../../../db/schema.ts';
 
 /**
  * The jwtToken of the spec: an HS256 JWT that carries the revocable session id. Only HS256 is accepted,
@@ -11,7 +12,7 @@ export class SessionTokens {
     this.key = new TextEncoder().encode(`jwt:${secret}`);
   }
 
-  async sign(sessionId: string, userId: number, issuedAt: Date, expiresAt: Date): Promise<string> {
+  async sign(sessionId: string, userId: UserId, issuedAt: Date, expiresAt: Date): Promise<string> {
     return new SignJWT({ sid: sessionId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(String(userId))

@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import { prepared } from '../../../db/prepared.ts';
-import type { Database, Gender, PreferredGender } from '../../../db/schema.ts';
+import type { Database, Gender, PreferredGender, ProfileId } from '../../../db/schema.ts';
 import { notBlockedWith, pair } from '../relationships/repository.ts';
 
 /** Another person's profile, only if their account is in good standing (verified, not banned). */
-const visibleProfile = prepared((db, profileId: number) =>
+const visibleProfile = prepared((db, profileId: ProfileId) =>
   db
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
@@ -13,7 +13,7 @@ const visibleProfile = prepared((db, profileId: number) =>
     .where('u.verified_at', 'is not', null)
     .where('u.banned_at', 'is', null),
 );
-export async function findVisibleProfile(db: Kysely<Database>, profileId: number) {
+export async function findVisibleProfile(db: Kysely<Database>, profileId: ProfileId) {
   return visibleProfile.first(db, profileId);
 }
 
@@ -25,7 +25,7 @@ export async function findVisibleProfile(db: Kysely<Database>, profileId: number
  * like a missing profile. `accepted`: the preferences that accept the caller's gender (two slots, the
  * second repeating 'Any' for the gender Other, so the statement has one shape).
  */
-const swipeableProfile = prepared((db, me: number, profileId: number, acceptsA: PreferredGender, acceptsB: PreferredGender) =>
+const swipeableProfile = prepared((db, me: ProfileId, profileId: ProfileId, acceptsA: PreferredGender, acceptsB: PreferredGender) =>
   db
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
@@ -41,11 +41,11 @@ const swipeableProfile = prepared((db, me: number, profileId: number, acceptsA: 
       ]),
     ),
 );
-export async function findSwipeableProfile(db: Kysely<Database>, me: { id: number; gender: Gender }, profileId: number) {
+export async function findSwipeableProfile(db: Kysely<Database>, me: { id: ProfileId; gender: Gender }, profileId: ProfileId) {
   return swipeableProfile.first(db, me.id, profileId, 'Any', me.gender === 'Other' ? 'Any' : me.gender);
 }
 
-export async function countLikesSince(db: Kysely<Database>, swiperId: number, since: string): Promise<{ count: number; oldest: string | null }> {
+export async function countLikesSince(db: Kysely<Database>, swiperId: ProfileId, since: string): Promise<{ count: number; oldest: string | null }> {
   const row = await db
     .selectFrom('swipes')
     .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')])
@@ -56,7 +56,7 @@ export async function countLikesSince(db: Kysely<Database>, swiperId: number, si
   return { count: Number(row.n), oldest: row.oldest };
 }
 
-export async function upsertSwipe(db: Kysely<Database>, swiperId: number, targetId: number, liked: boolean, now: string): Promise<void> {
+export async function upsertSwipe(db: Kysely<Database>, swiperId: ProfileId, targetId: ProfileId, liked: boolean, now: string): Promise<void> {
   await db
     .insertInto('swipes')
     .values({ swiper_id: swiperId, target_id: targetId, liked: liked ? 1 : 0, created_at: now })
@@ -65,7 +65,7 @@ export async function upsertSwipe(db: Kysely<Database>, swiperId: number, target
 }
 
 /** True when this call created the match (false when it already existed). */
-export async function insertMatch(db: Kysely<Database>, a: number, b: number, now: string): Promise<boolean> {
+export async function insertMatch(db: Kysely<Database>, a: ProfileId, b: ProfileId, now: string): Promise<boolean> {
   const { low, high } = pair(a, b);
   const row = await db
     .insertInto('matches')
@@ -81,7 +81,7 @@ const mainPhoto = (column: 'file_name' | 'blur_name') =>
   sql<string | null>`(select ph.${sql.ref(column)} from photos ph where ph.profile_id = p.id order by ph.position, ph.id limit 1)`;
 
 /** Current matches, newest first, in one query. */
-export async function listMatches(db: Kysely<Database>, me: number) {
+export async function listMatches(db: Kysely<Database>, me: ProfileId) {
   return db
     .selectFrom('matches as m')
     .innerJoin('profiles as p', (join) =>
@@ -102,7 +102,7 @@ export async function listMatches(db: Kysely<Database>, me: number) {
 }
 
 /** People who liked me and whom I have not swiped, not blocked either way, newest first, in one query. */
-export async function listLikers(db: Kysely<Database>, me: number) {
+export async function listLikers(db: Kysely<Database>, me: ProfileId) {
   return db
     .selectFrom('swipes as l')
     .innerJoin('profiles as p', 'p.id', 'l.swiper_id')

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { LikeResponse, PersonListItem, UsersProfileResponse } from '../../contract/discovery.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
@@ -40,7 +40,7 @@ export class SwipeService {
     return isPremium(premiumUntil, this.clock.now());
   }
 
-  private me(userId: number): Promise<MyProfile> {
+  private me(userId: UserId): Promise<MyProfile> {
     return requireMyProfile(this.db, userId);
   }
 
@@ -50,7 +50,7 @@ export class SwipeService {
    * all pass a count taken before any of them wrote) and the match. The answer names the other person only
    * for a match: a swipe must not reveal anyone search would not show.
    */
-  async swipe(userId: number, targetId: number, liked: boolean): Promise<LikeResponse> {
+  async swipe(userId: UserId, targetId: ProfileId, liked: boolean): Promise<LikeResponse> {
     const me = await this.me(userId);
     if (targetId === me.id) throw badRequest('cannot_swipe_self', 'You cannot like or dislike yourself');
     const now = this.clock.now();
@@ -99,14 +99,14 @@ export class SwipeService {
     return { match: true, profile: { id: outcome.target.id, name: outcome.target.name, photo: outcome.photo } };
   }
 
-  async matches(userId: number): Promise<PersonListItem[]> {
+  async matches(userId: UserId): Promise<PersonListItem[]> {
     const me = await this.me(userId);
     const rows = await listMatches(this.db, me.id);
     return rows.map((r) => ({ id: r.id, name: r.name, age: r.age, latest_photo: r.latest_photo }));
   }
 
   /** Premium sees who liked them; free users see how many, as blurred photos without names. */
-  async likers(userId: number): Promise<PersonListItem[]> {
+  async likers(userId: UserId): Promise<PersonListItem[]> {
     const me = await this.me(userId);
     const rows = await listLikers(this.db, me.id);
     if (this.isPremium(me.premium_until)) return rows.map((r) => ({ id: r.id, name: r.name, age: r.age, latest_photo: r.latest_photo }));
@@ -114,13 +114,13 @@ export class SwipeService {
   }
 
   /** A match's profile; anyone else is "not found", whether they exist or not. */
-  async matchProfile(userId: number, profileId: number): Promise<UsersProfileResponse> {
+  async matchProfile(userId: UserId, profileId: ProfileId): Promise<UsersProfileResponse> {
     const me = await this.me(userId);
     if (!(await findLiveMatch(this.db, me.id, profileId)) || (await isBlockedEitherWay(this.db, me.id, profileId))) throw personNotFound();
     return this.presentProfile(me, profileId);
   }
 
-  async likerProfile(userId: number, profileId: number): Promise<UsersProfileResponse> {
+  async likerProfile(userId: UserId, profileId: ProfileId): Promise<UsersProfileResponse> {
     const me = await this.me(userId);
     if (!this.isPremium(me.premium_until)) throw noSubscribe();
     const theirs = await findSwipe(this.db, profileId, me.id);
@@ -129,7 +129,7 @@ export class SwipeService {
     return this.presentProfile(me, profileId);
   }
 
-  private async presentProfile(me: MyProfile, profileId: number): Promise<UsersProfileResponse> {
+  private async presentProfile(me: MyProfile, profileId: ProfileId): Promise<UsersProfileResponse> {
     const other = await findVisibleProfile(this.db, profileId);
     if (!other) throw personNotFound();
     return {
@@ -146,7 +146,7 @@ export class SwipeService {
     };
   }
 
-  async unmatch(userId: number, profileId: number): Promise<void> {
+  async unmatch(userId: UserId, profileId: ProfileId): Promise<void> {
     const me = await this.me(userId);
     const ended = await endMatch(this.db, me.id, profileId, this.clock.now().toISOString());
     if (ended === 0) throw notFound('match_not_found', 'Failed to unmatch.');

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, NewUser } from '../../../db/schema.ts';
+import type { Database, NewUser, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 
 /** Telegram ids are stored as decimal text (see the migration); this is the one place that converts. */
@@ -13,12 +13,12 @@ export async function findUserByTelegramId(db: Kysely<Database>, telegramId: num
     .executeTakeFirst();
 }
 
-export async function insertTelegramUser(db: Kysely<Database>, user: NewUser): Promise<number> {
+export async function insertTelegramUser(db: Kysely<Database>, user: NewUser): Promise<UserId> {
   const row = await db.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
 
-export async function updateTelegramUsername(db: Kysely<Database>, userId: number, username: string | null) {
+export async function updateTelegramUsername(db: Kysely<Database>, userId: UserId, username: string | null) {
   await db.updateTable('users').set({ telegram_username: username }).where('id', '=', userId).execute();
 }
 

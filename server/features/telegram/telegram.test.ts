@@ -3,6 +3,7 @@ import { Browser, json } from '../../test/browser.ts';
 import { signInitData, signWidgetPayload, testBotToken } from '../../test/telegramSigning.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
+import type { UserId } from '../../../db/schema.ts';
 
 let nextId = 5_000_000_000; // above 32 bits, as real Telegram ids are
 const newTelegramId = () => ++nextId;
@@ -37,7 +38,7 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
     const id = newTelegramId();
     const res = await postInitData(await signInitData({ id, first_name: 'Anna', username: 'anna_tg', language_code: 'en' }, app.clock.now()));
     expect(res.status).toBe(200);
-    const body = await json<{ token: string; user_id: number; current_user: unknown }>(res);
+    const body = await json<{ token: string; user_id: UserId; current_user: unknown }>(res);
     expect(res.headers.getSetCookie()).toEqual([]);
 
     const browser = new Browser(app.url);
@@ -61,9 +62,9 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
 
   it('reaches the same account on a second sign-in, and takes Russian for other languages', async () => {
     const id = newTelegramId();
-    const first = await json<{ user_id: number; token: string }>(await postInitData(await signInitData({ id, language_code: 'de' }, app.clock.now())));
+    const first = await json<{ user_id: UserId; token: string }>(await postInitData(await signInitData({ id, language_code: 'de' }, app.clock.now())));
     app.clock.advance(30);
-    const second = await json<{ user_id: number; token: string }>(
+    const second = await json<{ user_id: UserId; token: string }>(
       await postInitData(await signInitData({ id, username: 'renamed', language_code: 'en' }, app.clock.now())),
     );
     expect(second.user_id).toBe(first.user_id);
@@ -116,7 +117,7 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
 
   it('refuses a banned Telegram account', async () => {
     const id = newTelegramId();
-    const first = await json<{ user_id: number }>(await postInitData(await signInitData({ id }, app.clock.now())));
+    const first = await json<{ user_id: UserId }>(await postInitData(await signInitData({ id }, app.clock.now())));
     await app.database.db.updateTable('users').set({ banned_at: app.clock.now().toISOString() }).where('id', '=', first.user_id).execute();
     const again = await postInitData(await signInitData({ id }, app.clock.now()));
     expect(again.status).toBe(403);
@@ -125,7 +126,7 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
 
   it('signs a web user in through the Login Widget with a cookie, on the same account as the Mini App', async () => {
     const id = newTelegramId();
-    const miniApp = await json<{ user_id: number }>(await postInitData(await signInitData({ id, first_name: 'Lena' }, app.clock.now())));
+    const miniApp = await json<{ user_id: UserId }>(await postInitData(await signInitData({ id, first_name: 'Lena' }, app.clock.now())));
     const browser = new Browser(app.url);
     const res = await browser.post(
       '/api/auth',
@@ -147,7 +148,7 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
       csrf_token: 'ignored',
     });
     expect(res.status).toBe(200);
-    const body = await json<{ token: string; user_id: number; current_user: unknown }>(res);
+    const body = await json<{ token: string; user_id: UserId; current_user: unknown }>(res);
     expect(browser.cookie('iskra_session')).toBeUndefined();
     const bearer = new Browser(app.url);
     bearer.bearer = body.token;

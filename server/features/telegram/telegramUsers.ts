@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../../db/errors.ts';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import {
@@ -16,7 +16,7 @@ import {
 import { languageFromTelegram, type TelegramIdentity } from './telegramIdentity.ts';
 
 export interface TelegramAccount {
-  userId: number;
+  userId: UserId;
   language: Language;
   banned: boolean;
 }

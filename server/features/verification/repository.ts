@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, NewVerificationCode } from '../../../db/schema.ts';
+import type { Database, NewVerificationCode, UserId } from '../../../db/schema.ts';
 
 export async function insertCode(db: Kysely<Database>, code: NewVerificationCode): Promise<number> {
   const row = await db.insertInto('verification_codes').values(code).returning('id').executeTakeFirstOrThrow();
@@ -11,7 +11,7 @@ export async function deleteCode(db: Kysely<Database>, id: number): Promise<void
 }
 
 /** Only the newest code of a user counts: asking for a new code retires the older ones. */
-export async function findNewestCode(db: Kysely<Database>, userId: number) {
+export async function findNewestCode(db: Kysely<Database>, userId: UserId) {
   return db.selectFrom('verification_codes').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
 

@@ -1,6 +1,6 @@
 import { createHmac, randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database, UserId } from '../../../db/schema.ts';
 import { translatorFor, type Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import { AppError, badRequest, conflict, tooManyRequests } from '../../errors.ts';
@@ -31,7 +31,7 @@ export class VerificationService {
    * hold against parallel requests) and removed again when the mail cannot be sent: a failed send leaves
    * no code behind and does not hold the user in the resend cooldown.
    */
-  async sendCode(userId: number): Promise<void> {
+  async sendCode(userId: UserId): Promise<void> {
     const now = this.clock.now();
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const { id, email, language } = await this.db.transaction().execute(async (trx) => {
@@ -60,7 +60,7 @@ export class VerificationService {
     }
   }
 
-  async verify(userId: number, code: string): Promise<VerifyOutcome> {
+  async verify(userId: UserId, code: string): Promise<VerifyOutcome> {
     const now = this.clock.now();
     // The transaction returns the outcome instead of throwing, so a wrong attempt's count is committed.
     const outcome = await this.db.transaction().execute(async (trx) => {
@@ -110,7 +110,7 @@ export class VerificationService {
   }
 
   /** Keyed by the server secret and bound to the user: a leaked table cannot be turned back into codes. */
-  private hashCode(userId: number, code: string): string {
+  private hashCode(userId: UserId, code: string): string {
     return createHmac('sha256', `verify:${this.secret}`).update(`${userId}:${code}`).digest('base64url');
   }
 }
