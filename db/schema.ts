@@ -193,7 +193,7 @@ export interface MessagesTable {
   read_at: string | null;
 }
 
-export type EventType = 'message' | 'match' | 'read';
+export type EventType = 'message' | 'match' | 'read' | 'badges' | 'match_seen' | 'unmatched';
 
 export interface EventsTable {
   id: Generated<number>;
