@@ -6,7 +6,7 @@ import { profileIdBody, searchResult, type SearchResult } from './contract/disco
 import { maxRowId, profileRowId, userRowId, type ProfileId, type UserId } from './contract/ids.ts';
 import type { OwnProfileResponse } from './contract/profiles.ts';
 import type { SessionAuth } from './http/context.ts';
-import { enqueueMatchNotification } from './features/notifications/queue.ts';
+import { NotificationQueue } from './features/notifications/queue.ts';
 import { requireMyProfile } from './features/relationships/myProfile.ts';
 import { findSwipe, isBlockedEitherWay } from './features/relationships/repository.ts';
 import type { SafetyService } from './features/safety/service.ts';
@@ -65,7 +65,7 @@ describe('branded ids', () => {
     expectTypeOf<SafetyService['block']>().parameter(1).toEqualTypeOf<ProfileId>();
     expectTypeOf<SearchService['forget']>().parameters.toEqualTypeOf<[ProfileId, ProfileId]>();
     expectTypeOf(requireMyProfile).parameter(1).toEqualTypeOf<UserId>();
-    expectTypeOf(enqueueMatchNotification).parameter(1).toEqualTypeOf<UserId>();
+    expectTypeOf<NotificationQueue['match']>().parameter(1).toEqualTypeOf<UserId>();
   });
 
   it('refuses one id where the other is meant', () => {
@@ -81,7 +81,7 @@ describe('branded ids', () => {
       // @ts-expect-error: swipes are between profiles
       void findSwipe(db, user, profile);
       // @ts-expect-error: notifications go to an account
-      void enqueueMatchNotification(db, profile, 'Anna', new Date());
+      void new NotificationQueue().match(db, profile, { profileId: profile, name: 'Anna' }, 1, new Date());
       // @ts-expect-error: a plain number is neither
       void isBlockedEitherWay(db, 1, 2);
     }).toBeFunction();

@@ -50,7 +50,7 @@ export const searchResult = z.object({
 export type SearchResult = z.infer<typeof searchResult>;
 
 /** The other person, for the match overlay only: a swipe that makes no match names nobody. */
-export const matchedProfile = z.object({ id: z.number().check(z.int()), name: z.string(), photo: z.nullable(z.string()) });
+export const matchedProfile = z.object({ id: profileIdField, name: z.string(), photo: z.nullable(z.string()) });
 export type MatchedProfile = z.infer<typeof matchedProfile>;
 
 export const likeResponse = z.discriminatedUnion('match', [

@@ -1,10 +1,29 @@
 import { z } from 'zod/mini';
+import { badgeCounts } from './badges.ts';
 import { chatMessageEvent, chatReadEvent } from './chat.ts';
 import { matchedProfile } from './discovery.ts';
+import { profileIdField, rowId } from './ids.ts';
 
 /** `event: match` on /api/events: a mutual like, with what the match overlay shows of the other person. */
 export const matchEvent = z.object({ profile: matchedProfile });
 export type MatchEvent = z.infer<typeof matchEvent>;
+
+/** `event: match_seen`: the user marked the overlay of the match with this profile seen on some device; the others close theirs. */
+export const matchSeenEvent = z.object({ profile_id: profileIdField });
+export type MatchSeenEvent = z.infer<typeof matchSeenEvent>;
+
+/**
+ * `event: unmatched`: the match with this profile ended (unmatch, block or account deletion), told to both
+ * people, so the person disappears from matches, chats, likers, the deck and an open conversation everywhere.
+ */
+export const unmatchedEvent = z.object({ profile_id: profileIdField });
+export type UnmatchedEvent = z.infer<typeof unmatchedEvent>;
+
+/**
+ * `POST /api/events/ack {ids}`: the app displayed these live events (by their SSE `id:`): a match overlay, a
+ * message shown in the open conversation. Ids that are not the caller's are ignored. Answers `markResponse`.
+ */
+export const eventAckBody = z.strictObject({ ids: z.array(rowId('ids')).check(z.minLength(1), z.maxLength(100)) });
 
 /**
  * Every live event `/api/events` sends, by its SSE `event:` name: the server writes only these shapes
@@ -14,6 +33,10 @@ export const liveEventPayloads = {
   message: chatMessageEvent,
   read: chatReadEvent,
   match: matchEvent,
+  /** The caller's badge counts, sent whenever one of them may have changed. */
+  badges: badgeCounts,
+  match_seen: matchSeenEvent,
+  unmatched: unmatchedEvent,
 } as const;
 
 export type LiveEventType = keyof typeof liveEventPayloads;
