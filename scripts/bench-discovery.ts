@@ -153,7 +153,6 @@ async function boxesTried(s: Searcher): Promise<number> {
       ageMin: s.query.ageMin,
       ageMax: s.query.ageMax,
       gender: s.query.gender,
-      exclude: [],
       box: box === 180 ? null : box,
       limit: rankingPoolSize,
     });

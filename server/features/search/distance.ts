@@ -39,3 +39,6 @@ export function flatKm(from: Point, to: Point): number {
   const cos = Math.cos((from.latitude * Math.PI) / 180);
   return Math.hypot(to.latitude - from.latitude, (to.longitude - from.longitude) * cos) * kmPerDegree;
 }
+
+/** A bound farther than anything on Earth in the flat metric: "everywhere was scanned". */
+export const everywhereKm = 1_000_000;

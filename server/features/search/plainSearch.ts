@@ -1,5 +1,5 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { Database, Gender, ProfileId, UserId } from '../../../db/schema.ts';
+import type { Kysely } from 'kysely';
+import type { Database, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import type { SearchQuery, SearchResult } from '../../contract/discovery.ts';
 import { listPhotoNames } from '../profiles/repository.ts';
@@ -7,13 +7,15 @@ import type { CardSearch } from './cardSearch.ts';
 import { flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
 import { likedYouBoostKm, premiumBoostKm, searchBoxSteps } from './rules.ts';
 import type { CandidateRow } from './candidates.ts';
+import { plainConditions, type Seeker } from './filters.ts';
 
 /**
  * The search written out plainly, as the correctness oracle for SearchService (searchEquivalence.test.ts):
  * no pool, no prepared queries, no frontier, no indexes to please. One query reads every person the rules
- * allow; the rest is done in memory with the meaning the tuned search gives a fresh scan: for each box step
- * in turn, the candidates inside the box and within its inscribed circle, ranked by the bounded-boost score,
- * and the first the app does not already hold is the answer. Slow on purpose (it reads everyone eligible
+ * allow (each rule's `plain` form in filters.ts, written beside the tuned one but plainly); the rest is
+ * done in memory with the meaning the tuned search gives a fresh scan: for each box step in turn, the
+ * candidates inside the box and within its inscribed circle, ranked by the bounded-boost score, and the
+ * first the app does not already hold is the answer. Slow on purpose (it reads everyone eligible
  * anywhere); never serves traffic. Rate limits are the caller's business, as they are not a search rule.
  *
  * Where the tuned search answers differently, by design (the property test keeps its worlds clear of these):
@@ -40,8 +42,9 @@ export class PlainSearch implements CardSearch {
     const me = await this.db.selectFrom('profiles').select(['id', 'gender', 'latitude', 'longitude']).where('user_id', '=', userId).executeTakeFirst();
     if (!me) return 'no_profile';
     const point = pointOf(me);
-    const everyone = await this.eligible(me, query);
-    const held = new Set(query.exclude);
+    const { exclude, ...params } = query;
+    const everyone = await this.eligible({ ...params, me: { id: me.id, gender: me.gender, point } });
+    const held = new Set(exclude);
     for (const step of point ? searchBoxSteps : [null]) {
       const inStep = point && step !== null && step !== 180 ? everyone.filter((c) => insideBox(point, step, c) && withinCircle(point, step, c)) : everyone;
       const best = this.ranked(inStep, point).find((c) => !held.has(c.id));
@@ -50,59 +53,35 @@ export class PlainSearch implements CardSearch {
     return null;
   }
 
-  /** Everyone the rules let this caller see, anywhere, in no particular order. */
-  private async eligible(me: { id: ProfileId; gender: Gender }, query: SearchQuery): Promise<Candidate[]> {
-    // They liked the caller: a boost, and what lets the caller see them in private mode.
-    const likedMe = (eb: ExpressionBuilder<Database & { p: Database['profiles'] }, 'p'>) =>
-      eb.exists(
-        eb.selectFrom('swipes as l').select('l.swiper_id').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', me.id).where('l.liked', '=', 1),
-      );
-    return (
-      this.db
-        .selectFrom('profiles as p')
-        .innerJoin('users as u', 'u.id', 'p.user_id')
-        .select((eb) => ['p.id', 'p.name', 'p.age', 'p.city', 'p.gender', 'p.bio', 'p.latitude', 'p.longitude', 'u.premium_until', likedMe(eb).as('liked_me')])
-        // Not the caller.
-        .where('p.id', '!=', me.id)
-        // A verified account, not banned, not held for moderation.
-        .where('u.verified_at', 'is not', null)
-        .where('u.banned_at', 'is', null)
-        .where('p.held_at', 'is', null)
-        // Not swiped by the caller, either way.
-        .where((eb) =>
-          eb.not(eb.exists(eb.selectFrom('swipes as s').select('s.target_id').where('s.swiper_id', '=', me.id).whereRef('s.target_id', '=', 'p.id'))),
-        )
-        // Neither has blocked the other.
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('blocks as b')
-                .select('b.blocker_id')
-                .where((b) =>
-                  b.or([
-                    b.and([b('b.blocker_id', '=', me.id), b('b.blocked_id', '=', b.ref('p.id'))]),
-                    b.and([b('b.blocker_id', '=', b.ref('p.id')), b('b.blocked_id', '=', me.id)]),
-                  ]),
-                ),
-            ),
-          ),
-        )
-        // In private mode only for the people they liked.
-        .where((eb) => eb.or([eb('p.private_mode', '=', 0), likedMe(eb)]))
-        // The caller's filters.
-        .where('p.age', '>=', query.ageMin)
-        .where('p.age', '<=', query.ageMax)
-        .$if(query.gender !== 'Any', (q) => q.where('p.gender', '=', query.gender as Gender))
-        // Reciprocal: the caller's gender suits what the candidate looks for (Any, or exactly the caller's
-        // gender; a preference cannot name 'Other', so such a caller suits only those looking for anyone).
-        .where((eb) =>
-          me.gender === 'Other'
-            ? eb('p.preferred_gender', '=', 'Any')
-            : eb.or([eb('p.preferred_gender', '=', 'Any'), eb('p.preferred_gender', '=', me.gender)]),
-        )
-        .execute()
-    );
+  /** Everyone the rules (filters.ts, in their plain form) let this caller see, anywhere, in no particular order. */
+  private async eligible(seeker: Seeker): Promise<Candidate[]> {
+    let query = this.db
+      .selectFrom('profiles as p')
+      .innerJoin('users as u', 'u.id', 'p.user_id')
+      .select((eb) => [
+        'p.id',
+        'p.name',
+        'p.age',
+        'p.city',
+        'p.gender',
+        'p.bio',
+        'p.latitude',
+        'p.longitude',
+        'u.premium_until',
+        // They liked the caller: a boost.
+        eb
+          .exists(
+            eb
+              .selectFrom('swipes as l')
+              .select('l.swiper_id')
+              .whereRef('l.swiper_id', '=', 'p.id')
+              .where('l.target_id', '=', seeker.me.id)
+              .where('l.liked', '=', 1),
+          )
+          .as('liked_me'),
+      ]);
+    for (const condition of plainConditions(seeker)) query = query.where(condition);
+    return query.execute();
   }
 
   /**

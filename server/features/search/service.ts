@@ -8,9 +8,10 @@ import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import { findMyProfile } from '../relationships/repository.ts';
 import type { CardSearch } from './cardSearch.ts';
 import { CandidatePools, capped, mergeRanked, poolTtlMs, unplacedPoolTtlMs, type Pool, type PooledCandidate } from './candidatePool.ts';
-import { everywhereKm, findCandidates, type CandidateFilter, type CandidateRow } from './candidates.ts';
+import { findCandidates, type CandidateFilter, type CandidateRow } from './candidates.ts';
+import { poolKeyOf } from './filters.ts';
 import { changedNear, changedRecheckMax, latestSearchChange } from './searchChanges.ts';
-import { flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
+import { everywhereKm, flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
 import { likedYouBoostKm, premiumBoostKm, rankingPoolSize, recheckBatch, recheckBatches, searchBoxSteps, searchPerDay, searchPerMinute } from './rules.ts';
 
 /** A search's own filters; each query adds its box, bound or list of people. */
@@ -51,17 +52,11 @@ export class SearchService implements CardSearch {
     const me = await findMyProfile(this.db, userId);
     if (!me) return 'no_profile';
     const point = pointOf(me);
-    const filter: Search = {
-      me: { id: me.id, gender: me.gender, point },
-      ageMin: query.ageMin,
-      ageMax: query.ageMax,
-      gender: query.gender,
-      exclude: [],
-      limit: rankingPoolSize,
-    };
-    // Everything the pool's ranking depends on: other filters or another position make it stale.
-    const poolKey = JSON.stringify([query.ageMin, query.ageMax, query.gender, me.gender, point?.latitude, point?.longitude]);
-    const held = new Set(query.exclude);
+    const { exclude, ...params } = query;
+    const filter: Search = { ...params, me: { id: me.id, gender: me.gender, point }, limit: rankingPoolSize };
+    // Everything the pool's ranking depends on (filters.ts): other filters or another position make it stale.
+    const poolKey = poolKeyOf(filter);
+    const held = new Set(exclude);
     // Read before anything else: whatever changes after it is asked about by the next search.
     const watermark = point ? await latestSearchChange(this.db) : null;
     const pool = this.pools.take(me.id, poolKey);

@@ -1,0 +1,190 @@
+import { DummyDriver, expressionBuilder, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Dialect } from '../../../db/client.ts';
+import type { Database } from '../../../db/schema.ts';
+import { searchQuery } from '../../contract/discovery.ts';
+import { createTestDatabase, testDialects, type TestDatabase } from '../../test/testDatabase.ts';
+import { testProfileId } from '../../test/testIds.ts';
+import {
+  filterPoolKey,
+  searchFilters,
+  type CandidateTables,
+  type Reading,
+  type SearchFilter,
+  type SearchParams,
+  type Seeker,
+  type Watched,
+} from './filters.ts';
+
+/**
+ * What the filter registry (filters.ts) cannot enforce by itself: that the triggers installed by the
+ * migrations stamp every column a filter watches, on both databases (a migration never changes once
+ * applied, so a new filter's column needs a new one), and that its pool key covers what decides who
+ * passes. The filters' conditions are held to their plain forms by searchEquivalence.test.ts.
+ */
+
+/** A trigger as installed, read back from the database's catalog. */
+interface InstalledTrigger {
+  name: string;
+  table: string;
+  event: 'INSERT' | 'UPDATE' | 'DELETE';
+  /** UPDATE OF these columns; null when any update fires it. */
+  columns: string[] | null;
+  /** Its WHEN condition, if any. */
+  condition: string | null;
+  /** What it runs: the trigger's body (SQLite) or its function's source (PostgreSQL). */
+  action: string;
+}
+
+const sqliteTrigger =
+  /^\s*CREATE\s+(?:TEMP(?:ORARY)?\s+)?TRIGGER\s+(?:IF\s+NOT\s+EXISTS\s+)?[\w."]+\s+(?:(?:BEFORE|AFTER|INSTEAD\s+OF)\s+)?(INSERT|UPDATE|DELETE)(?:\s+OF\s+(.+?))?\s+ON\s+"?(\w+)"?\s+(?:FOR\s+EACH\s+ROW\s+)?(?:WHEN\s+([\s\S]+?)\s+)?BEGIN\b([\s\S]*)\bEND\s*$/i;
+
+async function installedTriggers(db: Kysely<Database>, dialect: Dialect): Promise<InstalledTrigger[]> {
+  if (dialect === 'sqlite') {
+    const rows = await sql<{ name: string; sql: string }>`select name, sql from sqlite_master where type = 'trigger'`.execute(db);
+    return rows.rows.map((row) => {
+      const m = sqliteTrigger.exec(row.sql);
+      if (!m) throw new Error(`cannot read trigger ${row.name}: ${row.sql}`);
+      const [, event, columns, table, condition, body] = m;
+      return {
+        name: row.name,
+        table: table ?? '',
+        event: (event ?? '').toUpperCase() as InstalledTrigger['event'],
+        columns: columns ? columns.split(',').map((c) => c.trim().replace(/"/g, '')) : null,
+        condition: condition ?? null,
+        action: body ?? '',
+      };
+    });
+  }
+  const triggers = await sql<{ name: string; table: string; event: InstalledTrigger['event']; condition: string | null; statement: string }>`
+    select trigger_name as name, event_object_table as "table", event_manipulation as event, action_condition as condition,
+      action_statement as statement
+    from information_schema.triggers where trigger_schema = current_schema()`.execute(db);
+  const columns = await sql<{ name: string; table: string; column: string }>`
+    select trigger_name as name, event_object_table as "table", event_object_column as "column"
+    from information_schema.triggered_update_columns where trigger_schema = current_schema()`.execute(db);
+  const functions = await sql<{ name: string; source: string }>`
+    select p.proname as name, p.prosrc as source from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+    where n.nspname = current_schema()`.execute(db);
+  return triggers.rows.map((t) => {
+    const fn = /EXECUTE\s+(?:FUNCTION|PROCEDURE)\s+(?:"?\w+"?\.)?"?(\w+)"?\s*\(/i.exec(t.statement)?.[1];
+    const source = functions.rows.find((f) => f.name === fn)?.source;
+    if (source === undefined) throw new Error(`cannot read the function of trigger ${t.name}: ${t.statement}`);
+    const of = columns.rows.filter((c) => c.name === t.name && c.table === t.table).map((c) => c.column);
+    return { name: t.name, table: t.table, event: t.event, columns: t.event === 'UPDATE' && of.length ? of : null, condition: t.condition, action: source };
+  });
+}
+
+/**
+ * Why no trigger stamps `profiles.search_changed_at` when this column changes: for each way it can
+ * change (an update of it; a new row, except for users, whose row comes before the profile, which is
+ * stamped when it is made), no trigger fires on it (UPDATE OF, and a WHEN that reads it) and stamps.
+ */
+function unstamped(watched: Watched, triggers: InstalledTrigger[]): string[] {
+  const [table, column] = watched.split('.') as [string, string];
+  const readsColumn = new RegExp(`\\b(?:new|old)\\."?${column}"?\\b`, 'i');
+  const stamps = (t: InstalledTrigger) => /\bsearch_changed_at\b/i.test(t.action);
+  const fires = (t: InstalledTrigger, event: InstalledTrigger['event']) =>
+    t.table === table && t.event === event && (t.columns === null || t.columns.includes(column)) && (t.condition === null || readsColumn.test(t.condition));
+  const missing: string[] = [];
+  if (!triggers.some((t) => fires(t, 'UPDATE') && stamps(t))) missing.push(`${watched}: no trigger stamps search_changed_at when it is updated`);
+  if (table !== 'users' && !triggers.some((t) => fires(t, 'INSERT') && stamps(t)))
+    missing.push(`${watched}: no trigger stamps search_changed_at when a row is inserted`);
+  return missing;
+}
+
+describe.each(testDialects())('search filters against the triggers installed on %s', (dialect) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('stamps search_changed_at on every change of a column a filter watches', async () => {
+    const triggers = await installedTriggers(database.db, dialect);
+    // A filter added without the trigger migration its watched column needs (README, "Discovery") fails here, naming it.
+    const missing = searchFilters.flatMap((f) => f.watches.flatMap((w) => unstamped(w, triggers).map((why) => `${f.name}: ${why}`)));
+    expect(missing).toEqual([]);
+  });
+
+  it('tells a column no trigger watches from one a new trigger does', async () => {
+    // The check itself, on this database's catalog: bio is watched by nothing until a trigger is added for it.
+    const before = unstamped('profiles.bio', await installedTriggers(database.db, dialect));
+    expect(before).toEqual(['profiles.bio: no trigger stamps search_changed_at when it is updated']);
+    // A trigger on bio whose WHEN never reads bio still leaves it unwatched.
+    await sql
+      .raw(
+        dialect === 'sqlite'
+          ? `CREATE TRIGGER bio_wrong AFTER UPDATE OF bio ON profiles WHEN OLD.name IS NOT NEW.name
+             BEGIN UPDATE profiles SET search_changed_at = 'x' WHERE id = NEW.id; END`
+          : `CREATE TRIGGER bio_wrong BEFORE UPDATE OF bio ON profiles FOR EACH ROW WHEN (OLD.name IS DISTINCT FROM NEW.name)
+             EXECUTE FUNCTION profiles_search_touch()`,
+      )
+      .execute(database.db);
+    expect(unstamped('profiles.bio', await installedTriggers(database.db, dialect))).toEqual(before);
+    await sql
+      .raw(
+        dialect === 'sqlite'
+          ? `CREATE TRIGGER bio_right AFTER UPDATE OF bio ON profiles WHEN OLD.bio IS NOT NEW.bio
+             BEGIN UPDATE profiles SET search_changed_at = 'x' WHERE id = NEW.id; END`
+          : `CREATE TRIGGER bio_right BEFORE UPDATE OF bio ON profiles FOR EACH ROW WHEN (OLD.bio IS DISTINCT FROM NEW.bio)
+             EXECUTE FUNCTION profiles_search_touch()`,
+      )
+      .execute(database.db);
+    expect(unstamped('profiles.bio', await installedTriggers(database.db, dialect))).toEqual([]);
+  });
+});
+
+/** Compiles without a database: enough to compare what two conditions say. */
+const compiler = new Kysely<Database>({
+  dialect: {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  },
+});
+const candidate = expressionBuilder<CandidateTables, 'p' | 'u'>();
+
+/** What a filter does for a caller: its values in a scan, beyond a bound and in a re-check, and its plain SQL with values. */
+function outcome(f: SearchFilter, s: Seeker): string {
+  const readings: Reading[] = [{ box: 0.02 }, { box: null, beyondKm: 40 }, { box: null, only: [1, 2] }];
+  let plain = compiler.selectFrom('profiles as p').innerJoin('users as u', 'u.id', 'p.user_id').select('p.id');
+  for (const condition of f.plain(candidate, s)) plain = plain.where(condition);
+  const compiled = plain.compile();
+  return JSON.stringify([readings.map((r) => f.bind?.(s, r) ?? {}), compiled.sql, compiled.parameters]);
+}
+
+describe('the search filter registry', () => {
+  it('reads every request parameter of GET /api/search in some filter', () => {
+    const read = new Set<string>(searchFilters.flatMap((f) => f.params ?? []));
+    const params = Object.keys(searchQuery.shape).filter((p) => p !== 'exclude');
+    expect(params.filter((p) => !read.has(p))).toEqual([]);
+  });
+
+  it('puts into the pool key whatever changes who passes a filter', () => {
+    const base: Seeker = { ageMin: 18, ageMax: 100, gender: 'Any', me: { id: testProfileId(7), gender: 'Male', point: { latitude: 55.75, longitude: 37.62 } } };
+    // Every request parameter must be here (the type asks for it), with values other than the base's.
+    const otherParams: { [K in keyof SearchParams]: SearchParams[K][] } = { ageMin: [30], ageMax: [40], gender: ['Male', 'Female'] };
+    const variants: [string, Seeker][] = [
+      ...Object.entries(otherParams).flatMap(([param, values]) => values.map((value): [string, Seeker] => [param, { ...base, [param]: value }])),
+      ...(['Female', 'Other'] as const).map((gender): [string, Seeker] => ['me.gender', { ...base, me: { ...base.me, gender } }]),
+      ...[null, { latitude: 55.8, longitude: 37.62 }].map((point): [string, Seeker] => ['me.point', { ...base, me: { ...base.me, point } }]),
+    ];
+    const changed: string[] = [];
+    const unkeyed: string[] = [];
+    for (const [what, variant] of variants) {
+      for (const f of searchFilters) {
+        if (outcome(f, variant) === outcome(f, base)) continue;
+        changed.push(what);
+        if (JSON.stringify(filterPoolKey(f, variant)) === JSON.stringify(filterPoolKey(f, base))) unkeyed.push(`${f.name}: ${what}`);
+      }
+    }
+    // A filter that reads something of the caller without declaring it (params, poolKey) would reuse a pool made for others.
+    expect(unkeyed).toEqual([]);
+    // And the check sees every change: each variant changes what some filter does.
+    expect([...new Set(changed)].sort()).toEqual([...new Set(variants.map(([what]) => what))].sort());
+  });
+});

@@ -1,0 +1,345 @@
+import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Database, Gender, PreferredGender, ProfileId } from '../../../db/schema.ts';
+import type { SearchQuery } from '../../contract/discovery.ts';
+import { everywhereKm, kmPerDegree, type Point } from './distance.ts';
+import { bindParts, type Binding } from './queryBindings.ts';
+
+/**
+ * The rules of discovery, each declared once: who may appear in someone's search. Everything that
+ * depends on the set of rules is derived from the list at the bottom (`searchFilters`):
+ * - the candidate query (candidates.ts), for a scan and for re-checking listed people: `where`, built
+ *   once per shape from stand-ins (`bind`), so the compiled query's shape key is derived too;
+ * - the pool key (service.ts): the request parameters a rule reads (`params`) and whatever else of the
+ *   caller it depends on (`poolKey`); a pool made under other values is not reused;
+ * - the plain search (plainSearch.ts), the correctness oracle: `plain`, the same rule written plainly,
+ *   which searchEquivalence.test.ts holds `where` to;
+ * - what must stamp `profiles.search_changed_at` (`watches`), the only way the change query
+ *   (searchChanges.ts) learns of a person: it asks who was stamped near the caller, and the re-check
+ *   applies every rule. The stamps are triggers in migrations, which never change once applied, so a
+ *   new watched column needs a new migration; filters.test.ts reads the triggers installed on both
+ *   databases and names every watched column none of them stamps.
+ * How to add a filter: README, "Discovery".
+ */
+
+/** The request's filters (GET /api/search). `exclude`, the cards the app holds, is the service's business. */
+export type SearchParams = Omit<SearchQuery, 'exclude'>;
+
+/** Who searches and with which filters: all a rule may depend on. */
+export interface Seeker extends SearchParams {
+  me: { id: ProfileId; gender: Gender; point: Point | null };
+}
+
+/** How one query reads people: a scan, nearest first within a box (and beyond a bound), or a re-check. */
+export interface Reading {
+  /** Only these people (re-checking pooled candidates against every rule); no box, no order. */
+  only?: readonly number[];
+  /** Half-height of the search box in degrees of latitude; null searches everywhere. */
+  box: number | null;
+  /** Only people at least this far (km, the ordering's metric, see distance.ts) or without a position. */
+  beyondKm?: number;
+}
+
+/** What a rule's condition reads: the candidate's profile `p` and account `u` (and any table in a subquery). */
+export type CandidateTables = Database & { p: Database['profiles']; u: Database['users'] };
+type Candidate = ExpressionBuilder<CandidateTables, 'p' | 'u'>;
+type Condition = Expression<SqlBool>;
+
+/** A column whose change must stamp `profiles.search_changed_at`, as `table.column`. */
+type ColumnOf<T extends keyof Database> = `${T}.${keyof Database[T] & string}`;
+export type Watched = ColumnOf<'profiles'> | ColumnOf<'users'> | ColumnOf<'swipes'>;
+
+export interface SearchFilter<B extends Binding = Binding> {
+  /** Names the rule in test messages. */
+  readonly name: string;
+  /** The request parameters it reads; their values are part of the pool key. */
+  readonly params?: readonly (keyof SearchParams)[];
+  /** What else of the caller decides who passes (their gender, their position): part of the pool key. */
+  poolKey?(s: Seeker): unknown;
+  /**
+   * The values `where` uses in one query. Lists' lengths, switches and which values are present make up
+   * the compiled query's shape; the values themselves are bound on each run.
+   */
+  bind?(s: Seeker, r: Reading): B;
+  /**
+   * The rule in the candidate query, in terms SQLite tests in the order written (see the list's order).
+   * Built once per shape: `b` holds stand-ins for the values, to be used only as operands, never computed
+   * with; lists' lengths and switches are real and may decide the terms. `recheck`: listed people are
+   * read by id, so no term may invite an index seek of its own.
+   */
+  where(eb: Candidate, b: B, recheck: boolean): Condition[];
+  /** The same rule written plainly, with the caller's values, for PlainSearch. */
+  plain(eb: Candidate, s: Seeker): Condition[];
+  /**
+   * Columns whose change can let someone pass who did not, or move them: each must stamp
+   * `profiles.search_changed_at` (a trigger, in a migration) or a pool would never learn of it. A rule
+   * that only ever takes people out watches nothing: every pooled person is re-checked before being shown.
+   */
+  readonly watches: readonly Watched[];
+}
+
+/** A rule with its binding's type checked against its own `where` (the list holds them all alike). */
+function searchFilter<B extends Binding = Record<string, never>>(filter: SearchFilter<B>): SearchFilter {
+  return filter;
+}
+
+const allGenders: readonly Gender[] = ['Female', 'Male', 'Other'];
+
+/** Every whole age of the filter (at most 83: the contract bounds ages to 18..100). */
+function agesBetween(min: number, max: number): number[] {
+  return Array.from({ length: Math.max(0, max - min + 1) }, (_, i) => min + i);
+}
+
+/**
+ * `exists (select 1 ...)` rather than selecting a column: the probe is then answered from the primary-key
+ * index alone, without reading the swipe row (a heavy swiper has thousands of these probes per search).
+ */
+export const one = sql<number>`1`.as('one');
+
+const notMe = searchFilter({
+  name: 'notMe',
+  bind: (s) => ({ me: s.me.id }),
+  where: (eb, { me }) => [eb('p.id', '!=', me)],
+  plain: (eb, s) => [eb('p.id', '!=', s.me.id)],
+  watches: [],
+});
+
+/**
+ * The caller's gender filter. Ages and genders as lists, not ranges: each (gender, age) pair is one seek
+ * into profiles_search, which then reads only a latitude range; a range on age would leave latitude
+ * unusable for the seek. Re-checking listed people, the lists are wrapped so no planner takes them for
+ * index seeks: with a few dozen ids SQLite preferred seeking every (gender, age) pair worldwide to
+ * reading the ids (5 ms).
+ */
+const gender = searchFilter({
+  name: 'gender',
+  params: ['gender'],
+  bind: (s) => ({ genders: s.gender === 'Any' ? allGenders : [s.gender] }),
+  where: (eb, { genders }, recheck) => [eb(recheck ? sql<Gender>`p.gender || ''` : eb.ref('p.gender'), 'in', genders)],
+  plain: (eb, s) => (s.gender === 'Any' ? [] : [eb('p.gender', '=', s.gender)]),
+  watches: ['profiles.gender'],
+});
+
+/** The caller's age range, as a list for the same reasons as the genders. */
+const age = searchFilter({
+  name: 'age',
+  params: ['ageMin', 'ageMax'],
+  bind: (s) => ({ ages: agesBetween(s.ageMin, s.ageMax) }),
+  where: (eb, { ages }, recheck) => [eb(recheck ? sql<number>`p.age + 0` : eb.ref('p.age'), 'in', ages)],
+  plain: (eb, s) => [eb('p.age', '>=', s.ageMin), eb('p.age', '<=', s.ageMax)],
+  watches: ['profiles.age'],
+});
+
+/**
+ * Reciprocal: the caller's gender suits what the candidate looks for (Any, or exactly the caller's gender;
+ * a preference cannot name 'Other', so such a caller suits only those looking for anyone).
+ */
+const reciprocal = searchFilter({
+  name: 'reciprocal',
+  poolKey: (s) => s.me.gender,
+  bind(s) {
+    const preferred: PreferredGender[] = s.me.gender === 'Other' ? ['Any'] : ['Any', s.me.gender];
+    return { preferred };
+  },
+  where: (eb, { preferred }) => [eb('p.preferred_gender', 'in', preferred)],
+  plain: (eb, s) =>
+    s.me.gender === 'Other'
+      ? [eb('p.preferred_gender', '=', 'Any')]
+      : [eb.or([eb('p.preferred_gender', '=', 'Any'), eb('p.preferred_gender', '=', s.me.gender)])],
+  watches: ['profiles.preferred_gender'],
+});
+
+type PositionBinding = {
+  south?: number;
+  north?: number;
+  west?: number;
+  east?: number;
+  /** Beyond everywhere: only people without a position are left (one seek per gender and age). */
+  unlocatedOnly?: boolean;
+  lat?: number;
+  lon?: number;
+  cos?: number;
+  /** The squared bound, in squared degrees. */
+  beyond2?: number;
+};
+
+/**
+ * Where a scan looks: inside its box, and beyond the disc a used-up pool proved empty. Not a rule of who
+ * may be seen, so the plain search has no term for it (it draws the same boxes in memory); but someone
+ * moving changes who is inside a pool's bound, so positions are watched, and the caller's own is part of
+ * the pool key.
+ */
+const position = searchFilter({
+  name: 'position',
+  poolKey: (s) => [s.me.point?.latitude, s.me.point?.longitude],
+  bind(s, r): PositionBinding {
+    const point = s.me.point;
+    if (r.only !== undefined || point === null) return {};
+    const cos = Math.cos((point.latitude * Math.PI) / 180);
+    const unlocatedOnly = r.beyondKm !== undefined && r.beyondKm >= everywhereKm;
+    const binding: PositionBinding = { unlocatedOnly };
+    if (r.box !== null) {
+      const lonSpan = r.box / Math.max(cos, 0.01);
+      Object.assign(binding, {
+        south: point.latitude - r.box,
+        north: point.latitude + r.box,
+        west: point.longitude - lonSpan,
+        east: point.longitude + lonSpan,
+      });
+    }
+    if (r.beyondKm !== undefined && !unlocatedOnly) {
+      // A hair inside the bound, so rounding never drops someone standing exactly on it.
+      const deg = (r.beyondKm - 1e-6) / kmPerDegree;
+      Object.assign(binding, { lat: point.latitude, lon: point.longitude, cos, beyond2: deg * deg });
+    }
+    return binding;
+  },
+  where(eb, b) {
+    const terms: Condition[] = [];
+    // On the index's own columns, before the subqueries: someone outside the box or inside the
+    // known-empty disc costs no swipe or block probe.
+    if (b.south !== undefined) {
+      terms.push(sql<SqlBool>`p.latitude >= ${b.south}`, sql<SqlBool>`p.latitude <= ${b.north}`);
+      terms.push(sql<SqlBool>`p.longitude >= ${b.west}`, sql<SqlBool>`p.longitude <= ${b.east}`);
+    }
+    if (b.unlocatedOnly) terms.push(eb('p.latitude', 'is', null));
+    if (b.beyond2 !== undefined) {
+      const dLat = sql<number>`(p.latitude - ${b.lat})`;
+      const dLon = sql<number>`((p.longitude - ${b.lon}) * ${b.cos})`;
+      terms.push(sql<SqlBool>`(p.latitude is null or ${dLat} * ${dLat} + ${dLon} * ${dLon} >= ${b.beyond2})`);
+    }
+    return terms;
+  },
+  plain: () => [],
+  watches: ['profiles.latitude', 'profiles.longitude'],
+});
+
+/**
+ * Not swiped by the caller, either way. Probes that need only the id the index holds come next, the
+ * caller's own swipes first: for a heavy swiper nearly everyone nearby fails there, before their profile
+ * and account rows are read at all. Watches nothing: a swipe takes the person out of the caller's pool at
+ * once (SearchService.forget), and swipes are never undone.
+ */
+const notSwiped = searchFilter({
+  name: 'notSwiped',
+  bind: (s) => ({ me: s.me.id }),
+  where: (eb, { me }) => [eb.not(eb.exists(eb.selectFrom('swipes as s').select(one).where('s.swiper_id', '=', me).whereRef('s.target_id', '=', 'p.id')))],
+  plain: (eb, s) => [
+    eb.not(eb.exists(eb.selectFrom('swipes as s').select('s.target_id').where('s.swiper_id', '=', s.me.id).whereRef('s.target_id', '=', 'p.id'))),
+  ],
+  watches: [],
+});
+
+/** Neither has blocked the other. Watches nothing: a block only takes people out, and is never undone. */
+const notBlocked = searchFilter({
+  name: 'notBlocked',
+  bind: (s) => ({ me: s.me.id }),
+  where: (eb, { me }) => [
+    eb.not(eb.exists(eb.selectFrom('blocks as b').select(one).where('b.blocker_id', '=', me).whereRef('b.blocked_id', '=', 'p.id'))),
+    eb.not(eb.exists(eb.selectFrom('blocks as b2').select(one).whereRef('b2.blocker_id', '=', 'p.id').where('b2.blocked_id', '=', me))),
+  ],
+  plain: (eb, s) => [
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom('blocks as b')
+          .select('b.blocker_id')
+          .where((b) =>
+            b.or([
+              b.and([b('b.blocker_id', '=', s.me.id), b('b.blocked_id', '=', b.ref('p.id'))]),
+              b.and([b('b.blocker_id', '=', b.ref('p.id')), b('b.blocked_id', '=', s.me.id)]),
+            ]),
+          ),
+      ),
+    ),
+  ],
+  watches: [],
+});
+
+/** A verified account. */
+const verified = searchFilter({
+  name: 'verified',
+  where: (eb) => [eb('u.verified_at', 'is not', null)],
+  plain: (eb) => [eb('u.verified_at', 'is not', null)],
+  watches: ['users.verified_at'],
+});
+
+const notBanned = searchFilter({
+  name: 'notBanned',
+  where: (eb) => [eb('u.banned_at', 'is', null)],
+  plain: (eb) => [eb('u.banned_at', 'is', null)],
+  watches: ['users.banned_at'],
+});
+
+/** Reported by three different people: out of search until an admin decides. */
+const notHeld = searchFilter({
+  name: 'notHeld',
+  where: (eb) => [eb('p.held_at', 'is', null)],
+  plain: (eb) => [eb('p.held_at', 'is', null)],
+  watches: ['profiles.held_at'],
+});
+
+/** In private mode, seen only by the people they liked: a like from them lets the person liked see them. */
+const privateMode = searchFilter({
+  name: 'privateMode',
+  bind: (s) => ({ me: s.me.id }),
+  where: (eb, { me }) => [
+    eb.or([
+      eb('p.private_mode', '=', 0),
+      eb.exists(eb.selectFrom('swipes as pl').select(one).whereRef('pl.swiper_id', '=', 'p.id').where('pl.target_id', '=', me).where('pl.liked', '=', 1)),
+    ]),
+  ],
+  plain: (eb, s) => [
+    eb.or([
+      eb('p.private_mode', '=', 0),
+      eb.exists(
+        eb.selectFrom('swipes as l').select('l.swiper_id').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', s.me.id).where('l.liked', '=', 1),
+      ),
+    ]),
+  ],
+  watches: ['profiles.private_mode', 'swipes.liked'],
+});
+
+/**
+ * Every rule, in the order the candidate query tests them: SQLite tests terms in the order written, so
+ * the cheap ones on the search index's own columns come first and the probes of other tables last.
+ */
+export const searchFilters: readonly SearchFilter[] = [
+  notMe,
+  gender,
+  age,
+  reciprocal,
+  position,
+  notSwiped,
+  notBlocked,
+  verified,
+  notBanned,
+  notHeld,
+  privateMode,
+];
+
+/** What of the caller and their filters decides who passes one rule: its request parameters and its `poolKey`. */
+export function filterPoolKey(f: SearchFilter, s: Seeker): unknown[] {
+  return [f.params?.map((p) => s[p]) ?? null, f.poolKey?.(s) ?? null];
+}
+
+/** Everything of the caller and their filters that decides who passes: a pool made under another key is stale. */
+export function poolKeyOf(s: Seeker): string {
+  return JSON.stringify(searchFilters.map((f) => filterPoolKey(f, s)));
+}
+
+/** The values of one query: its own part first (`own`: selection, order, limit), then every rule's (queryBindings.ts). */
+export function bindFilters(own: Binding, s: Seeker, r: Reading): { key: string; values: Record<string, unknown> } {
+  return bindParts([own, ...searchFilters.map((f) => f.bind?.(s, r) ?? {})]);
+}
+
+const candidate = expressionBuilder<CandidateTables, 'p' | 'u'>();
+
+/** Every rule's terms, from their bindings' stand-ins (those after the query's own part, `standInsOf`). */
+export function filterConditions(bindings: readonly Binding[], recheck: boolean): Condition[] {
+  return searchFilters.flatMap((f, i) => f.where(candidate, bindings[i] ?? {}, recheck));
+}
+
+/** Every rule written plainly, with the caller's values (PlainSearch). */
+export function plainConditions(s: Seeker): Condition[] {
+  return searchFilters.flatMap((f) => f.plain(candidate, s));
+}
