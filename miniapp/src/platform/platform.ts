@@ -1,5 +1,5 @@
 /** What differs between the web site and the Telegram Mini App; screens only ever see this. */
-export type HapticKind = 'like' | 'dislike' | 'match' | 'success' | 'error' | 'selection';
+export type HapticKind = 'like' | 'dislike' | 'match' | 'message' | 'success' | 'error' | 'selection';
 export type InvoiceOutcome = 'paid' | 'cancelled' | 'failed' | 'pending';
 
 export interface Platform {
