@@ -14,13 +14,15 @@ function render(n: Notification): { text: string; button: string; target: string
       return { text: t('bot.notify.match', { name: n.name }), button: t('bot.notify.open_matches'), target: 'matches' };
     case 'message':
       return { text: t('bot.notify.message', { name: n.name, preview: n.preview }), button: t('bot.notify.open_chat'), target: `chat_${n.conversationId}` };
+    case 'like':
+      return { text: t('bot.notify.like', { name: n.name }), button: t('bot.notify.open_likes'), target: 'likes' };
   }
 }
 
 /**
- * Match, message and renewal notifications through the bot, in the recipient's language, with a button that opens
- * the Mini App on that chat (a `chat_<id>` start parameter) or on the matches, or
- * on the subscription for a renewal reminder.
+ * Match, message, like and renewal notifications through the bot, in the recipient's language, with a button that
+ * opens the Mini App on that chat (a `chat_<id>` start parameter), on the matches, on the likers, or on the
+ * subscription for a renewal reminder.
  */
 export function createTelegramNotifier(api: Api, publicUrl: string): Notifier {
   return {

@@ -48,8 +48,6 @@ export interface UsersTable {
   bot_started_at: string | null;
   /** When Telegram last refused a message to them (403: blocked the bot); cleared by the next /start. */
   bot_unreachable_at: string | null;
-  /** Set ahead by the open event streams' heartbeats; in the past when no tab is open. */
-  online_until: string | null;
   /** The `premium_until` a renewal reminder went out for (one reminder per subscription end). */
   premium_reminded_for: string | null;
 }
@@ -139,6 +137,8 @@ export interface SwipesTable {
   /** 1 like, 0 dislike. */
   liked: number;
   created_at: string;
+  /** 1 once the target opened their Likes screen after this like (POST /api/likes/seen); 0 again when a swipe becomes a like. */
+  target_seen: Generated<number>;
 }
 
 export interface MatchesTable {
@@ -148,7 +148,13 @@ export interface MatchesTable {
   profile_high: number;
   created_at: string;
   unmatched_at: string | null;
+  /** How far each side has taken notice of the match, only ever raised (see MatchSeen). */
+  low_seen: Generated<MatchSeen>;
+  high_seen: Generated<MatchSeen>;
 }
+
+/** 0 not yet, 1 the match overlay was shown (POST /api/matches/seen), 2 opened: its profile or chat (implies shown). */
+export type MatchSeen = 0 | 1 | 2;
 
 export interface BlocksTable {
   blocker_id: number;
@@ -204,20 +210,24 @@ export interface EventsTable {
   created_at: string;
 }
 
-export type NotificationKind = 'match' | 'message' | 'premium_ending';
+export type NotificationKind = 'match' | 'message' | 'like' | 'premium_ending';
 
 export interface NotificationJobsTable {
   id: Generated<number>;
   user_id: number;
   kind: NotificationKind;
   conversation_id: number | null;
+  /** The live event it announces: acknowledging that event (POST /api/events/ack) settles it. */
+  event_id: number | null;
+  /** The person it is about (the match, the liker, the sender); null for a renewal reminder. */
+  other_profile_id: number | null;
   /** JSON: who and what, e.g. the sender's name and the start of the text. */
   payload: string;
   created_at: string;
   next_attempt_at: string;
   attempts: number;
   done_at: string | null;
-  /** sent, online (skipped), disabled, unreachable, gave_up */
+  /** sent; seen (the app showed it in time), stale (no longer true), disabled, unreachable, gave_up */
   outcome: string | null;
 }
 

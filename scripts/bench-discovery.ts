@@ -35,6 +35,7 @@ import { SearchService } from '../server/features/search/service.ts';
 import { SwipeService } from '../server/features/swipes/service.ts';
 import { CandidatePools } from '../server/features/search/candidatePool.ts';
 import { RateCounter } from '../server/features/rateLimits/rateCounter.ts';
+import { NotificationQueue } from '../server/features/notifications/queue.ts';
 import { hashSessionId, newSessionId } from '../server/features/sessions/sessionIds.ts';
 import { line, openLoop, summary, time } from './benchKit.ts';
 import { ensureDataSet } from './discoveryDataSet.ts';
@@ -65,7 +66,7 @@ class NoRateLimit extends RateCounter {
   }
 }
 const searchService = new SearchService(db, systemClock, new NoRateLimit(db, systemClock));
-const swipeService = new SwipeService(db, systemClock, new InProcessEventBus(), searchService);
+const swipeService = new SwipeService(db, systemClock, new InProcessEventBus(), searchService, new NotificationQueue());
 /** The same service keeping no candidate pool: every search is a first search (a fresh scan). */
 const coldService = new SearchService(db, systemClock, new NoRateLimit(db, systemClock), new CandidatePools(() => Date.now(), 0));
 

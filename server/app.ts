@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { accountRoutes } from './features/accounts/routes.ts';
+import { badgeRoutes } from './features/badges/routes.ts';
 import { chatRoutes } from './features/chat/routes.ts';
 import { dataRightsRoutes } from './features/dataRights/routes.ts';
 import { premiumCsrfExemptions, premiumRoutes } from './features/premium/routes.ts';
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   swipeRoutes(api, services);
   safetyRoutes(api, services);
   chatRoutes(api, services);
+  badgeRoutes(api, services);
   dataRightsRoutes(api, services);
   premiumRoutes(api, services);
   eventRoutes(api, services);

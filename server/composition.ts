@@ -19,7 +19,7 @@ export function parseAdminIds(value: string | undefined): number[] {
 }
 
 /** What only the process that runs them can give: the event bus, the bot's parts, the shutdown signal. */
-export type Wiring = Partial<Pick<AppDeps, 'eventBus' | 'stars' | 'notificationsQueued' | 'reportFiled' | 'botStatus' | 'shutdownSignal' | 'telegramWebhook'>>;
+export type Wiring = Partial<Pick<AppDeps, 'eventBus' | 'stars' | 'reportFiled' | 'botStatus' | 'shutdownSignal' | 'telegramWebhook'>>;
 
 /**
  * The one recipe from the environment to the app's deps, shared by the server (server/main.ts), `npm run job`
@@ -39,6 +39,7 @@ export function appDepsFromEnv(env: Env, handle: DatabaseHandle, logger: Logger,
     testPaymentProvider: env.PAYMENT_PROVIDER === 'test',
     yookassa: yookassaFromEnv(env),
     adminTelegramIds: parseAdminIds(env.ADMIN_TELEGRAM_IDS),
+    notifyGraceSeconds: env.NOTIFY_GRACE_SECONDS,
     botToken: env.BOT_TOKEN,
     google: env.GOOGLE_CLIENT_ID ? { clientId: env.GOOGLE_CLIENT_ID, jwksUrl: env.GOOGLE_JWKS_URL } : undefined,
     frontendDist: existsSync(frontendDist) ? frontendDist : undefined,

@@ -36,14 +36,13 @@ async function main(): Promise<void> {
   const eventBus = dialect === 'postgres' && env.DATABASE_URL ? await PostgresEventBus.start(env.DATABASE_URL, schema ?? 'public', logger) : undefined;
   const stopping = new AbortController();
   // The bot needs the services (accounts, Stars settlement, admin tools) and some services need the bot's
-  // client (Stars invoices, notifications, report alerts): the services reach the bot through `launched`,
+  // client (Stars invoices, report alerts): the services reach the bot through `launched`,
   // filled in once the bot exists, a few lines below.
-  const launched: { api?: Api; status?: () => Promise<BotStatus>; notifications?: NotificationWorker; reportAlert?: (reportId: number) => void } = {};
+  const launched: { api?: Api; status?: () => Promise<BotStatus>; reportAlert?: (reportId: number) => void } = {};
   const botRuns = env.BOT_TOKEN !== undefined && env.BOT_MODE !== 'off';
   const { deps, services } = servicesFromEnv(env, handle, logger, {
     ...(eventBus ? { eventBus } : {}),
     stars: botRuns ? starsApiOnceLaunched(() => launched.api) : undefined,
-    notificationsQueued: () => void launched.notifications?.kick(),
     reportFiled: (reportId) => launched.reportAlert?.(reportId),
     botStatus: () => launched.status?.() ?? Promise.resolve('off'),
     shutdownSignal: stopping.signal,
@@ -64,10 +63,10 @@ async function main(): Promise<void> {
   const tellAdmins = bot.api && adminIds.length > 0 ? adminMessenger(bot.api, adminIds, services.telegramUsers, logger) : undefined;
   launched.api = bot.api;
   launched.status = () => bot.status();
-  // Bot notifications leave through a queue drained here, never inside a request.
-  launched.notifications = bot.api ? new NotificationWorker(db, createTelegramNotifier(bot.api, env.PUBLIC_URL), services.clock, logger) : undefined;
+  // Bot notifications leave through a queue drained here, never inside a request: each is due after its grace
+  // period (NOTIFY_GRACE_SECONDS), and the worker looks every 2 s.
+  const notifications = bot.api ? new NotificationWorker(db, createTelegramNotifier(bot.api, env.PUBLIC_URL), services.clock, logger) : undefined;
   launched.reportAlert = tellAdmins ? reportAlerter(tellAdmins, services.admin, logger) : undefined;
-  const notifications = launched.notifications;
   const app = createApp({ ...deps, telegramWebhook: bot.webhook }, services);
   if (env.PAYMENT_PROVIDER === 'off') {
     logger.warn(

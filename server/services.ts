@@ -24,6 +24,8 @@ import { SearchService } from './features/search/service.ts';
 import { SwipeService } from './features/swipes/service.ts';
 import { RateCounter } from './features/rateLimits/rateCounter.ts';
 import { ChatService } from './features/chat/service.ts';
+import { BadgeService } from './features/badges/service.ts';
+import { NotificationQueue } from './features/notifications/queue.ts';
 import { AdminService } from './features/admin/adminService.ts';
 import { PremiumService } from './features/premium/service.ts';
 import type { YooKassaClient } from './features/premium/yookassa.ts';
@@ -60,8 +62,8 @@ export interface AppDeps {
   eventBus?: EventBus;
   /** PAYMENT_PROVIDER=test: the built-in checkout and the 10-rouble test plan. */
   testPaymentProvider?: boolean;
-  /** Called after a bot notification was queued (main.ts wakes the notification worker). */
-  notificationsQueued?: () => void;
+  /** NOTIFY_GRACE_SECONDS: how long a match, message or like notification waits for the app to show its event. */
+  notifyGraceSeconds?: number;
   /** Checks Mini App init data and Login Widget hashes; without it Telegram sign-in answers 503. */
   botToken?: string | undefined;
   /** Google sign-in; without a client id it answers 503. */
@@ -110,6 +112,7 @@ export interface Services {
   swipes: SwipeService;
   safety: SafetyService;
   chat: ChatService;
+  badges: BadgeService;
   eventBus: EventBus;
   premium: PremiumService;
   admin: AdminService;
@@ -135,6 +138,7 @@ export function buildServices(deps: AppDeps): Services {
   const eventBus = deps.eventBus ?? new InProcessEventBus();
   const telegramUsers = new TelegramUserService(deps.db, clock);
   const search = new SearchService(deps.db, clock, rates);
+  const notifications = new NotificationQueue(deps.notifyGraceSeconds);
   return {
     db: deps.db,
     dialect: deps.dialect,
@@ -149,15 +153,16 @@ export function buildServices(deps: AppDeps): Services {
     }),
     sessions,
     accounts: new AccountService(deps.db, passwords, sessions, throttle, new LoginDevices(deps.sessionSecret), clock),
-    dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl),
+    dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl, eventBus),
     verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
     photoStore,
     uploadTempDir: deps.uploadTempDir ?? tmpdir(),
-    profiles: new ProfileService(deps.db, photoStore, clock, deps.logger),
+    profiles: new ProfileService(deps.db, photoStore, clock, deps.logger, eventBus),
     search,
-    swipes: new SwipeService(deps.db, clock, eventBus, search, deps.notificationsQueued),
-    safety: new SafetyService(deps.db, clock, search, deps.reportFiled),
-    chat: new ChatService(deps.db, clock, rates, eventBus, deps.notificationsQueued),
+    swipes: new SwipeService(deps.db, clock, eventBus, search, notifications),
+    safety: new SafetyService(deps.db, clock, search, eventBus, deps.reportFiled),
+    chat: new ChatService(deps.db, clock, rates, eventBus, notifications),
+    badges: new BadgeService(deps.db, clock, eventBus),
     premium: new PremiumService(deps.db, deps.dialect, clock, deps.sessionSecret, deps.testPaymentProvider ?? !deps.yookassa, {
       yookassa: deps.yookassa ? { client: deps.yookassa.client, returnUrl: deps.yookassa.returnUrl } : undefined,
       stars: deps.stars,

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { notBlockedWith } from '../relationships/repository.ts';
 
@@ -101,13 +101,27 @@ export async function findParticipant(db: Kysely<Database>, profileId: number) {
     .executeTakeFirst();
 }
 
-/** The chat list in one query: the other person, the last message and whether anything is unread. */
-export async function listChats(db: Kysely<Database>, me: number) {
+/**
+ * My conversations with a live match and a partner neither of us has blocked, with that partner as `p`: the
+ * rule of the chat list, shared with the Chats badge so the two cannot drift apart.
+ */
+function usableChatsOf(db: Kysely<Database>, me: number) {
   const other = sql<number>`(case when m.profile_low = ${me} then m.profile_high else m.profile_low end)`;
   return db
     .selectFrom('conversations as c')
     .innerJoin('matches as m', 'm.id', 'c.match_id')
     .innerJoin('profiles as p', (join) => join.on(sql<boolean>`p.id = ${other}`))
+    .where('m.unmatched_at', 'is', null)
+    .where((eb) => eb.or([eb('m.profile_low', '=', me), eb('m.profile_high', '=', me)]))
+    .where(notBlockedWith(me, sql.ref('p.id')));
+}
+
+/** The conversation `c` holds a message to me I have not read (found through the messages_unread index). */
+const unreadTo = (me: number) => sql<SqlBool>`exists (select 1 from messages u where u.conversation_id = c.id and u.sender_id <> ${me} and u.read_at is null)`;
+
+/** The chat list in one query: the other person, the last message and whether anything is unread. */
+export async function listChats(db: Kysely<Database>, me: number) {
+  return usableChatsOf(db, me)
     .select((eb) => [
       'c.id as conversation_id',
       'p.name',
@@ -115,21 +129,16 @@ export async function listChats(db: Kysely<Database>, me: number) {
       eb.selectFrom('messages as lm').select('lm.content').whereRef('lm.conversation_id', '=', 'c.id').orderBy('lm.id', 'desc').limit(1).as('last_message'),
       eb.selectFrom('messages as ls').select('ls.sender_id').whereRef('ls.conversation_id', '=', 'c.id').orderBy('ls.id', 'desc').limit(1).as('last_sender'),
       'c.last_message_at as last_message_time',
-      eb
-        .exists(
-          eb
-            .selectFrom('messages as u')
-            .select('u.id')
-            .whereRef('u.conversation_id', '=', 'c.id')
-            .where('u.sender_id', '!=', me)
-            .where('u.read_at', 'is', null),
-        )
-        .as('has_unread'),
+      unreadTo(me).as('has_unread'),
     ])
-    .where('m.unmatched_at', 'is', null)
-    .where((eb) => eb.or([eb('m.profile_low', '=', me), eb('m.profile_high', '=', me)]))
-    .where(notBlockedWith(me, sql.ref('p.id')))
     .orderBy(sql`coalesce(c.last_message_at, c.created_at)`, 'desc')
     .orderBy('c.id', 'desc')
     .execute();
+}
+
+/** How many of those conversations hold a message to me I have not read, as a subquery (the Chats badge). */
+export function countUnreadChats(db: Kysely<Database>, me: number) {
+  return usableChatsOf(db, me)
+    .where(unreadTo(me))
+    .select((eb) => eb.fn.countAll().as('n'));
 }

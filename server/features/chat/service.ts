@@ -8,9 +8,10 @@ import { lockUser } from '../accounts/repository.ts';
 import { requireMyProfile } from '../relationships/myProfile.ts';
 import { findLiveMatch, isBlockedEitherWay } from '../relationships/repository.ts';
 import { isPremium } from '../premium/isPremium.ts';
+import { markMatch } from '../badges/marks.ts';
 import type { EventBus } from '../events/eventBus.ts';
-import { enqueueMessageNotification } from '../notifications/queue.ts';
-import { insertEvents } from '../events/repository.ts';
+import type { NotificationQueue } from '../notifications/queue.ts';
+import { insertBadgeMarkers, insertEvents } from '../events/repository.ts';
 import { assertAllowance, type Allowance } from '../rateLimits/allowance.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import {
@@ -41,20 +42,25 @@ export class ChatService {
     private readonly clock: Clock,
     private readonly rates: RateCounter,
     private readonly bus: EventBus,
-    private readonly notificationsQueued: () => void = () => undefined,
+    private readonly notifications: NotificationQueue,
   ) {}
 
   private me(userId: number) {
     return requireMyProfile(this.db, userId);
   }
 
-  /** Idempotent: starting twice answers the same conversation. Only with a current match. */
+  /** Idempotent: starting twice answers the same conversation. Only with a current match, which it marks opened. */
   async start(userId: number, profileId: number): Promise<number> {
     const me = await this.me(userId);
     const match = await findLiveMatch(this.db, me.id, profileId);
     if (!match || (await isBlockedEitherWay(this.db, me.id, profileId))) throw notFound('chat_not_allowed', 'Failed to start chat');
-    await insertConversation(this.db, match.id, this.clock.now().toISOString());
-    const conversation = await findConversationByMatch(this.db, match.id);
+    const now = this.clock.now().toISOString();
+    const { conversation, opened } = await this.db.transaction().execute(async (trx) => {
+      await insertConversation(trx, match.id, now);
+      const opened = await markMatch(trx, { userId, profileId: me.id }, { id: match.id, otherId: profileId }, 2, now);
+      return { conversation: await findConversationByMatch(trx, match.id), opened };
+    });
+    if (opened) await this.bus.publish([userId]);
     if (!conversation) throw conversationNotFound();
     return conversation.id;
   }
@@ -75,11 +81,14 @@ export class ChatService {
     if (!participant) throw conversationNotFound();
     const read = await this.db.transaction().execute(async (trx) => {
       const count = await markRead(trx, conversationId, me.id, now);
-      if (count > 0)
+      if (count > 0) {
         await insertEvents(trx, [{ userId: participant.user_id, type: 'read', payload: { conversation_id: conversationId, reader_profile_id: me.id } }], now);
+        // The reader's unread count drops on all their devices.
+        await insertBadgeMarkers(trx, [userId], now);
+      }
       return count;
     });
-    if (read > 0) await this.bus.publish([participant.user_id]);
+    if (read > 0) await this.bus.publish([participant.user_id, userId]);
     return {
       messages: rows.reverse().map((r) => ({
         message_id: r.id,
@@ -119,7 +128,7 @@ export class ChatService {
         timestamp: row.created_at,
       };
       // Both sides: the recipient's tabs, and the sender's other tabs.
-      await insertEvents(
+      const [recipientEvent] = await insertEvents(
         trx,
         [
           { userId: other.user_id, type: 'message', payload },
@@ -127,11 +136,12 @@ export class ChatService {
         ],
         now.toISOString(),
       );
-      const queued = await enqueueMessageNotification(trx, other.user_id, conversationId, me.name, content, now);
-      return { ...payload, queued };
+      await insertBadgeMarkers(trx, [other.user_id], now.toISOString());
+      if (recipientEvent !== undefined)
+        await this.notifications.message(trx, other.user_id, conversationId, { profileId: me.id, name: me.name }, content, recipientEvent, now);
+      return payload;
     });
     await this.bus.publish([other.user_id, userId]);
-    if (message.queued) this.notificationsQueued();
     // A moderation signal, not part of sending: a failure here must not fail the message.
     await flagRepeatedOpener(this.db, userId, me.id, conversationId, content, now).catch(() => false);
     return {

@@ -1,21 +1,30 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
+import type { Clock } from '../../clock.ts';
+import type { EventBus } from '../events/eventBus.ts';
+import { writeProfileLeaving } from '../events/notices.ts';
 import type { PhotoStore } from '../photos/photoStore.ts';
-import { deleteProfileOfUser, deleteUser, listPhotoFilesOfUser } from './repository.ts';
+import { deleteProfileOfUser, deleteUser, findProfileOfUser, listPhotoFilesOfUser } from './repository.ts';
 
 /**
  * Deletes a user and everything of theirs: rows go by the database's cascades from `users`, photo files
  * are removed after the transaction commits (a failed delete leaves the files of a user who still exists).
- * Answers whether there was such a user.
+ * The people in a match with them hear it ended (the streams of `bus`). Answers whether there was such a user.
  */
-export async function eraseAccount(db: Kysely<Database>, photos: PhotoStore, userId: number): Promise<boolean> {
-  const { files, deleted } = await db.transaction().execute(async (trx) => {
+export async function eraseAccount(
+  { db, photos, clock, bus }: { db: Kysely<Database>; photos: PhotoStore; clock: Clock; bus: Pick<EventBus, 'publish'> },
+  userId: number,
+): Promise<boolean> {
+  const { files, deleted, told } = await db.transaction().execute(async (trx) => {
     const rows = await listPhotoFilesOfUser(trx, userId);
+    const profile = await findProfileOfUser(trx, userId);
+    const told = profile ? await writeProfileLeaving(trx, profile.id, clock.now().toISOString()) : [];
     // The profile first, then the account: a like or a message in flight locks profile rows before it
     // touches the account row (an event's foreign key), so taking them in the same order cannot deadlock.
     await deleteProfileOfUser(trx, userId);
-    return { files: rows, deleted: await deleteUser(trx, userId) };
+    return { files: rows, deleted: await deleteUser(trx, userId), told };
   });
+  await bus.publish(told);
   await photos.remove(files.map((f) => ({ fileName: f.file_name, blurName: f.blur_name })));
   return deleted;
 }

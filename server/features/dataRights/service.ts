@@ -4,6 +4,7 @@ import { addSeconds, type Clock } from '../../clock.ts';
 import { reauthWindowMinutes } from '../../contract/dataRights.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
 import type { PasswordHasher } from '../accounts/passwords.ts';
+import type { EventBus } from '../events/eventBus.ts';
 import type { PhotoStore } from '../photos/photoStore.ts';
 import { eraseAccount } from './eraseAccount.ts';
 import {
@@ -35,6 +36,7 @@ export class DataRightsService {
     private readonly passwords: PasswordHasher,
     private readonly photos: PhotoStore,
     private readonly publicUrl: string,
+    private readonly bus: EventBus,
   ) {}
 
   async export(userId: number): Promise<Record<string, unknown>> {
@@ -82,6 +84,6 @@ export class DataRightsService {
       const freshSince = addSeconds(this.clock.now(), -reauthWindowMinutes * 60).toISOString();
       if (sessionCreatedAt === undefined || sessionCreatedAt < freshSince) throw new AppError(403, 'reauth_required', 'Sign in again to delete the account');
     }
-    await eraseAccount(this.db, this.photos, userId);
+    await eraseAccount({ db: this.db, photos: this.photos, clock: this.clock, bus: this.bus }, userId);
   }
 }

@@ -1,7 +1,9 @@
 import { PassThrough } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
+import { matchEvent } from '../../contract/events.ts';
 import type { Logger } from '../../logger.ts';
+import { badgeCountsOf, matchesStillToAnnounce } from '../badges/repository.ts';
 import type { EventBus } from './eventBus.ts';
 import { eventsAfter } from './repository.ts';
 
@@ -15,8 +17,53 @@ export interface LiveStreamOptions {
   userId: number;
   /** The last event the client has: everything after it is sent first. */
   cursor: number;
-  /** Called on every heartbeat (presence). */
-  onBeat: () => void;
+}
+
+type EventRow = Awaited<ReturnType<typeof eventsAfter>>[number];
+
+/** The other person of a `match` row; null when the row cannot be read as one (then it is not sent). */
+function matchPartner(row: EventRow): number | null {
+  try {
+    const parsed = matchEvent.safeParse(JSON.parse(row.payload));
+    return parsed.success ? parsed.data.profile.id : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What of a batch of rows goes out, in order, as SSE text. A `badges` row carries no counts: the current ones
+ * are read now, once per batch, and sent at the last such row's place (earlier ones would only be older
+ * news). A `match` goes out only while its match is live and not yet marked seen by the user, so a resuming
+ * tab or a second device does not show an overlay already dealt with.
+ */
+async function render(db: Kysely<Database>, userId: number, rows: readonly EventRow[]): Promise<string> {
+  const lastBadges = rows.findLast((r) => r.type === 'badges')?.id;
+  const partners = rows.filter((r) => r.type === 'match').map(matchPartner);
+  const [counts, announce] = await Promise.all([
+    lastBadges === undefined ? undefined : badgeCountsOf(db, userId),
+    partners.length === 0
+      ? new Set<number>()
+      : matchesStillToAnnounce(
+          db,
+          userId,
+          partners.filter((p) => p !== null),
+        ),
+  ]);
+  let text = '';
+  for (const row of rows) {
+    let payload = row.payload;
+    if (row.type === 'badges') {
+      if (row.id !== lastBadges) continue;
+      payload = JSON.stringify(counts);
+    }
+    if (row.type === 'match') {
+      const partner = matchPartner(row);
+      if (partner === null || !announce.has(partner)) continue;
+    }
+    text += `id: ${row.id}\nevent: ${row.type}\ndata: ${payload}\n\n`;
+  }
+  return text;
 }
 
 /**
@@ -36,10 +83,12 @@ export function openLiveStream(options: LiveStreamOptions): { stream: PassThroug
       .then(async () => {
         while (!closed) {
           const rows = await eventsAfter(db, userId, cursor, backlogLimit);
-          for (const row of rows) {
-            stream.write(`id: ${row.id}\nevent: ${row.type}\ndata: ${row.payload}\n\n`);
-            cursor = row.id;
-          }
+          if (rows.length === 0) return;
+          const text = await render(db, userId, rows);
+          // Closed while the counts were read: nothing more is written.
+          if (stream.writableEnded) return;
+          if (text) stream.write(text);
+          cursor = rows.at(-1)?.id ?? cursor;
           if (rows.length < backlogLimit) return;
         }
       })
@@ -47,10 +96,7 @@ export function openLiveStream(options: LiveStreamOptions): { stream: PassThroug
   };
   stream.write(`retry: 3000\n: connected\n\n`);
   const unsubscribe = options.bus.subscribe(userId, drain);
-  const heartbeat = setInterval(() => {
-    stream.write(': ping\n\n');
-    options.onBeat();
-  }, heartbeatMs);
+  const heartbeat = setInterval(() => stream.write(': ping\n\n'), heartbeatMs);
   drain();
   const close = () => {
     if (closed) return;

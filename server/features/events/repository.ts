@@ -2,14 +2,34 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { LiveEvent } from '../../contract/events.ts';
 
-/** A live event for one user: the type decides the payload's shape (server/contract/events.ts). */
-export type NewEvent = LiveEvent & { userId: number };
+/**
+ * A live event for one user: the type decides the payload's shape (server/contract/events.ts). `badges` is
+ * not among them: its counts are read when the stream sends it (insertBadgeMarkers).
+ */
+export type NewEvent = Exclude<LiveEvent, { type: 'badges' }> & { userId: number };
 
-export async function insertEvents(db: Kysely<Database>, events: readonly NewEvent[], now: string): Promise<void> {
-  if (events.length === 0) return;
-  await db
+/** Answers the new rows' ids in the order of `events` (one statement numbers its rows in order on both databases). */
+export async function insertEvents(db: Kysely<Database>, events: readonly NewEvent[], now: string): Promise<number[]> {
+  if (events.length === 0) return [];
+  const rows = await db
     .insertInto('events')
     .values(events.map((e) => ({ user_id: e.userId, type: e.type, payload: JSON.stringify(e.payload), created_at: now })))
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
+/**
+ * Tells these users' streams that their badge counts may have changed. The row holds no counts: the stream
+ * reads them when it sends the event (liveStream.ts), after every write that led to it has committed, so the
+ * last `badges` a tab receives is the truth whatever order concurrent transactions committed in.
+ */
+export async function insertBadgeMarkers(db: Kysely<Database>, userIds: readonly number[], now: string): Promise<void> {
+  const users = [...new Set(userIds)];
+  if (users.length === 0) return;
+  await db
+    .insertInto('events')
+    .values(users.map((userId) => ({ user_id: userId, type: 'badges' as const, payload: '{}', created_at: now })))
     .execute();
 }
 
@@ -24,9 +44,4 @@ export async function lastEventId(db: Kysely<Database>, userId: number): Promise
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return row?.id ?? 0;
-}
-
-/** Until when the user counts as having the app open (the notification worker skips them until then). */
-export async function setOnlineUntil(db: Kysely<Database>, userId: number, until: string): Promise<void> {
-  await db.updateTable('users').set({ online_until: until }).where('id', '=', userId).execute();
 }

@@ -1,12 +1,13 @@
 import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
+import { eventAckBody } from '../../contract/events.ts';
 import { maxRowId } from '../../contract/ids.ts';
 import { requireUser } from '../../http/auth.ts';
 import type { AppRouter } from '../../http/context.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
-import { heartbeatMs, openLiveStream } from './liveStream.ts';
-import { Presence } from './presence.ts';
+import { settleAcknowledged } from '../notifications/repository.ts';
+import { openLiveStream } from './liveStream.ts';
 import { lastEventId } from './repository.ts';
 
 const eventsQuery = z.object({
@@ -14,14 +15,13 @@ const eventsQuery = z.object({
   lastEventId: z.coerce.number().int().min(0).max(maxRowId).optional(),
 });
 
-/** Long enough to outlast two missed heartbeats. */
-const onlineForMs = heartbeatMs * 2 + 10_000;
-
-/** `GET /api/events`: the signed-in user's live events as Server-Sent Events (liveStream.ts). */
+/**
+ * `GET /api/events`: the signed-in user's live events as Server-Sent Events (liveStream.ts); `POST
+ * /api/events/ack`: the app displayed some of them.
+ */
 export function eventRoutes(router: AppRouter, { db, eventBus, logger, clock, shutdownSignal }: Services): void {
   // Every open stream listens for the shutdown: thousands of listeners on one signal are expected here.
   setMaxListeners(0, shutdownSignal);
-  const presence = new Presence(db, clock, logger, onlineForMs);
 
   router.get('/events', async (ctx) => {
     const auth = requireUser(ctx);
@@ -33,25 +33,25 @@ export function eventRoutes(router: AppRouter, { db, eventBus, logger, clock, sh
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
     ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
-    const live = openLiveStream({ db, bus: eventBus, logger, userId: auth.userId, cursor, onBeat: () => presence.beat(auth.userId) });
+    const live = openLiveStream({ db, bus: eventBus, logger, userId: auth.userId, cursor });
     ctx.status = 200;
     ctx.body = live.stream;
-    // Every way the stream can end is watched before anything is awaited: a client gone during the await
-    // would otherwise leave its heartbeat, subscription and "online" mark behind for good.
-    const state = { opened: false, ended: false };
+    // Every way the stream can end is watched, so its heartbeat and subscription never stay behind.
     const end = () => {
-      if (state.ended) return;
-      state.ended = true;
       live.close();
       shutdownSignal.removeEventListener('abort', end);
-      if (state.opened) presence.closed(auth.userId);
     };
     ctx.req.on('close', end);
     live.stream.on('close', end);
     // On shutdown the stream ends, so the server can close; the browser reconnects (to another process).
     shutdownSignal.addEventListener('abort', end);
-    await presence.opened(auth.userId);
-    state.opened = true;
-    if (state.ended) presence.closed(auth.userId);
+  });
+
+  // Only the caller's own notifications are settled: another user's ids change nothing and say nothing.
+  router.post('/events/ack', async (ctx) => {
+    const auth = requireUser(ctx);
+    const { ids } = parse(eventAckBody, ctx.request.body);
+    await settleAcknowledged(db, auth.userId, ids, clock.now().toISOString());
+    ctx.body = { ok: true };
   });
 }

@@ -239,7 +239,7 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     const inDays = (days: number) => new Date(now.getTime() + days * day * 1000).toISOString();
     await db
       .updateTable('users')
-      .set({ telegram_id: String(telegramId), bot_started_at: now.toISOString(), premium_until: inDays(2), language: 'en', online_until: inDays(1) })
+      .set({ telegram_id: String(telegramId), bot_started_at: now.toISOString(), premium_until: inDays(2), language: 'en' })
       .where('id', '=', ending.userId)
       .execute();
     await db
@@ -252,7 +252,7 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     const queued = await db.selectFrom('notification_jobs').selectAll().where('kind', '=', 'premium_ending').execute();
     expect(queued.map((q) => q.user_id)).toEqual([ending.userId]);
 
-    // Sent even while the user has the app open: a reminder is not something they would see live.
+    // Due at once: a reminder is not a live event the app could show first.
     const worker = new NotificationWorker(
       db,
       createTelegramNotifier(new Api(testBotToken, { apiRoot: telegram.apiRoot }), 'https://iskra.test'),

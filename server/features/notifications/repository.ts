@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, NotificationKind } from '../../../db/schema.ts';
+import { notBlockedWith, pair } from '../relationships/repository.ts';
 
 /**
  * Whether the bot may write to the user: a Telegram account that has started the bot, has not blocked it,
@@ -19,28 +20,67 @@ export async function isReachableByBot(db: Kysely<Database>, userId: number): Pr
   return row !== undefined;
 }
 
-/** Queues a notification, due at once. */
-export async function insertNotificationJob(
-  db: Kysely<Database>,
-  job: { user_id: number; kind: NotificationKind; conversation_id: number | null; payload: string; now: string },
-): Promise<void> {
-  const { now, ...values } = job;
+/** Whether the user's premium is active at `now` (only premium users hear who liked them). */
+export async function hasPremium(db: Kysely<Database>, userId: number, now: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('id', '=', userId).where('premium_until', '>', now).executeTakeFirst();
+  return row !== undefined;
+}
+
+export interface NewNotification {
+  user_id: number;
+  kind: NotificationKind;
+  conversation_id: number | null;
+  event_id: number | null;
+  other_profile_id: number | null;
+  payload: string;
+}
+
+/** Queues a notification, first tried at `due`. */
+export async function insertNotificationJob(db: Kysely<Database>, job: NewNotification, now: string, due: string): Promise<void> {
   await db
     .insertInto('notification_jobs')
-    .values({ ...values, created_at: now, next_attempt_at: now, attempts: 0 })
+    .values({ ...job, created_at: now, next_attempt_at: due, attempts: 0 })
     .execute();
 }
 
-/** Whether the user was already notified about this conversation since `since` (sent or still queued). */
-export async function hasConversationNotificationSince(db: Kysely<Database>, userId: number, conversationId: number, since: string): Promise<boolean> {
-  const recent = await db
+/** Outcomes of a notification the user did not need: the app showed its event in time, or it stopped being true. */
+export const seenOutcome = 'seen';
+export const staleOutcome = 'stale';
+
+/** The newest notification of this kind (and conversation) created since `since` that is still waiting or was sent; `done_at` null: waiting. */
+export async function findRecentNotification(db: Kysely<Database>, userId: number, kind: NotificationKind, conversationId: number | null, since: string) {
+  return db
     .selectFrom('notification_jobs')
-    .select('id')
+    .select(['id', 'done_at'])
     .where('user_id', '=', userId)
-    .where('conversation_id', '=', conversationId)
+    .where('conversation_id', conversationId === null ? 'is' : '=', conversationId)
+    .where('kind', '=', kind)
     .where('created_at', '>', since)
+    .where((eb) => eb.or([eb('done_at', 'is', null), eb('outcome', '=', 'sent')]))
+    .orderBy('id', 'desc')
+    .limit(1)
     .executeTakeFirst();
-  return recent !== undefined;
+}
+
+/** A waiting notification now announces a newer event (the latest message, the latest liker); false if it was settled meanwhile. */
+export async function renewWaitingNotification(
+  db: Kysely<Database>,
+  jobId: number,
+  update: { event_id: number | null; other_profile_id: number; payload: string },
+): Promise<boolean> {
+  const result = await db.updateTable('notification_jobs').set(update).where('id', '=', jobId).where('done_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The app displayed these events of the user's: their waiting notifications are settled as seen. Others' ids match nothing. */
+export async function settleAcknowledged(db: Kysely<Database>, userId: number, eventIds: readonly number[], now: string): Promise<void> {
+  await db
+    .updateTable('notification_jobs')
+    .set({ done_at: now, outcome: seenOutcome })
+    .where('user_id', '=', userId)
+    .where('event_id', 'in', [...new Set(eventIds)])
+    .where('done_at', 'is', null)
+    .execute();
 }
 
 /** Unfinished jobs due by `now`, oldest first, with what sending needs to know about the recipient. */
@@ -48,12 +88,71 @@ export async function listDueNotifications(db: Kysely<Database>, now: string, li
   return db
     .selectFrom('notification_jobs as j')
     .innerJoin('users as u', 'u.id', 'j.user_id')
-    .select(['j.id', 'j.kind', 'j.conversation_id', 'j.payload', 'j.attempts', 'u.telegram_id', 'u.language', 'u.online_until', 'u.bot_unreachable_at'])
+    .leftJoin('profiles as p', 'p.user_id', 'u.id')
+    .select([
+      'j.id',
+      'j.kind',
+      'j.conversation_id',
+      'j.other_profile_id',
+      'j.payload',
+      'j.attempts',
+      'u.telegram_id',
+      'u.language',
+      'u.bot_unreachable_at',
+      'u.premium_until',
+      'p.id as profile_id',
+      'p.notifications',
+    ])
     .where('j.done_at', 'is', null)
     .where('j.next_attempt_at', '<=', now)
     .orderBy('j.id')
     .limit(limit)
     .execute();
+}
+
+/** The match of `me` and `other` is live and `me` has not been shown it yet. */
+export async function isMatchUnseen(db: Kysely<Database>, me: number, other: number): Promise<boolean> {
+  const { low, high } = pair(me, other);
+  const row = await db
+    .selectFrom('matches')
+    .select('id')
+    .where('profile_low', '=', low)
+    .where('profile_high', '=', high)
+    .where('unmatched_at', 'is', null)
+    .where(low === me ? 'low_seen' : 'high_seen', '=', 0)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The conversation still has a live match, no block, and a message to `me` that `me` has not read. */
+export async function hasUnreadIn(db: Kysely<Database>, me: number, conversationId: number): Promise<boolean> {
+  const other = sql<number>`(case when m.profile_low = ${me} then m.profile_high else m.profile_low end)`;
+  const row = await db
+    .selectFrom('conversations as c')
+    .innerJoin('matches as m', 'm.id', 'c.match_id')
+    .select('c.id')
+    .where('c.id', '=', conversationId)
+    .where('m.unmatched_at', 'is', null)
+    .where((eb) => eb.or([eb('m.profile_low', '=', me), eb('m.profile_high', '=', me)]))
+    .where(notBlockedWith(me, other))
+    .where(sql<boolean>`exists (select 1 from messages u where u.conversation_id = c.id and u.sender_id <> ${me} and u.read_at is null)`)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** `liker` likes `me`, `me` has neither answered nor opened the Likes screen since, and neither blocked the other. */
+export async function isLikeUnseen(db: Kysely<Database>, me: number, liker: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('swipes as l')
+    .select('l.swiper_id')
+    .where('l.swiper_id', '=', liker)
+    .where('l.target_id', '=', me)
+    .where('l.liked', '=', 1)
+    .where('l.target_seen', '=', 0)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('swipes as mine').select('mine.liked').where('mine.swiper_id', '=', me).where('mine.target_id', '=', liker))))
+    .where(notBlockedWith(me, sql`${liker}`))
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**
@@ -71,7 +170,7 @@ export async function claimNotification(db: Kysely<Database>, jobId: number, now
   return Number(claimed.numUpdatedRows) > 0;
 }
 
-/** Finishes a job with its outcome (sent, online, unreachable). */
+/** Finishes a job with its outcome (sent, seen, stale, disabled, unreachable). */
 export async function settleNotification(db: Kysely<Database>, jobId: number, now: string, outcome: string): Promise<void> {
   await db.updateTable('notification_jobs').set({ done_at: now, outcome }).where('id', '=', jobId).execute();
 }

@@ -4,18 +4,31 @@ import type { Database, NotificationKind } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
-import { claimNotification, giveUpNotification, listDueNotifications, scheduleNotificationRetry, settleNotification } from './repository.ts';
+import { isPremium } from '../premium/isPremium.ts';
+import {
+  claimNotification,
+  giveUpNotification,
+  hasUnreadIn,
+  isLikeUnseen,
+  isMatchUnseen,
+  listDueNotifications,
+  scheduleNotificationRetry,
+  settleNotification,
+  staleOutcome,
+} from './repository.ts';
 
 /** What a notification says, by kind: each kind carries exactly what its message and button need. */
 export type NotificationContent =
   | { kind: 'match'; name: string }
   | { kind: 'message'; name: string; preview: string; conversationId: number }
+  /** Someone liked a premium user, who may see who it was. */
+  | { kind: 'like'; name: string }
   /** `until`: when the subscription ends (ISO). */
   | { kind: 'premium_ending'; until: string };
 
 export type Notification = { telegramId: string; language: Language } & NotificationContent;
 
-const matchPayload = z.object({ name: z.string() });
+const namePayload = z.object({ name: z.string() });
 const messagePayload = z.object({ name: z.string(), preview: z.string() });
 const premiumPayload = z.object({ until: z.iso.datetime() });
 
@@ -28,9 +41,10 @@ export function contentOf(job: { kind: NotificationKind; payload: string; conver
     return null;
   }
   switch (job.kind) {
-    case 'match': {
-      const parsed = matchPayload.safeParse(stored);
-      return parsed.success ? { kind: 'match', name: parsed.data.name } : null;
+    case 'match':
+    case 'like': {
+      const parsed = namePayload.safeParse(stored);
+      return parsed.success ? { kind: job.kind, name: parsed.data.name } : null;
     }
     case 'message': {
       const parsed = messagePayload.safeParse(stored);
@@ -54,9 +68,13 @@ export class PermanentNotificationError extends Error {}
 export const maxAttempts = 8;
 const batchSize = 25;
 
+type DueJob = Awaited<ReturnType<typeof listDueNotifications>>[number];
+
 /**
  * Drains the notification queue: due jobs are sent one by one, a failure is retried later with a growing
- * delay, and a user who is online in the app when their turn comes gets no notification (they see it live).
+ * delay. A match, message or like is sent only if it is still news when its turn comes (after the grace
+ * period the queue gave it): an acknowledged event was settled already, and here a match already shown, a
+ * conversation already read or a like already seen or answered, or anything no longer true, is skipped.
  * Safe with several processes: each job is claimed by moving its next attempt ahead before sending.
  */
 export class NotificationWorker {
@@ -110,9 +128,12 @@ export class NotificationWorker {
         await settle('unreachable');
         continue;
       }
-      // Someone using the app sees a new match or message live; a renewal reminder they would not see.
-      if (job.kind !== 'premium_ending' && job.online_until && job.online_until > now.toISOString()) {
-        await settle('online');
+      if (job.notifications !== 1) {
+        await settle('disabled');
+        continue;
+      }
+      if (!(await this.stillNews(job, now))) {
+        await settle(staleOutcome);
         continue;
       }
       const content = contentOf(job);
@@ -142,5 +163,22 @@ export class NotificationWorker {
       }
     }
     return finished;
+  }
+
+  /** Whether what the job announces is still new to its user; a renewal reminder always is. */
+  private async stillNews(job: DueJob, now: Date): Promise<boolean> {
+    const me = job.profile_id;
+    if (me === null) return false;
+    switch (job.kind) {
+      case 'match':
+        return job.other_profile_id !== null && isMatchUnseen(this.db, me, job.other_profile_id);
+      case 'message':
+        return job.conversation_id !== null && hasUnreadIn(this.db, me, job.conversation_id);
+      case 'like':
+        // Only premium users may learn who liked them, so a subscription ended meanwhile ends the notification too.
+        return isPremium(job.premium_until, now) && job.other_profile_id !== null && isLikeUnseen(this.db, me, job.other_profile_id);
+      case 'premium_ending':
+        return true;
+    }
   }
 }

@@ -14,6 +14,8 @@ import type { SettingsChanges, SettingsResponse } from '../../contract/discovery
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { lockUser } from '../accounts/repository.ts';
+import type { EventBus } from '../events/eventBus.ts';
+import { writeProfileLeaving } from '../events/notices.ts';
 import { profileRequired } from '../relationships/myProfile.ts';
 import { processPhoto } from '../photos/photoPipeline.ts';
 import type { PhotoStore, StoredPhoto } from '../photos/photoStore.ts';
@@ -51,6 +53,7 @@ export class ProfileService {
     private readonly photos: PhotoStore,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly bus: EventBus,
   ) {}
 
   async get(userId: number): Promise<OwnProfileResponse> {
@@ -134,16 +137,21 @@ export class ProfileService {
     return this.get(userId);
   }
 
-  /** Removes the profile and everything hanging off it (cascades), then its files once that is committed. */
+  /**
+   * Removes the profile and everything hanging off it (cascades), then its files once that is committed. Its
+   * matches hear they ended, and people it liked that their counts changed.
+   */
   async delete(userId: number): Promise<void> {
-    const files = await this.db.transaction().execute(async (trx) => {
+    const { files, told } = await this.db.transaction().execute(async (trx) => {
       await lockUser(trx, userId);
       const profile = await findProfileByUser(trx, userId);
       if (!profile) throw profileNotFound();
       const photos = await listPhotos(trx, profile.id);
+      const told = await writeProfileLeaving(trx, profile.id, this.clock.now().toISOString());
       await deleteProfileRow(trx, profile.id);
-      return photos;
+      return { files: photos, told };
     });
+    await this.bus.publish(told);
     await this.removeFiles(files);
   }
 

@@ -79,3 +79,32 @@ export async function lockPair(db: Kysely<Database>, a: number, b: number): Prom
       .execute();
   }
 }
+
+/** The account of a profile (any standing), for telling its owner's streams. */
+export async function findUserOfProfile(db: Kysely<Database>, profileId: number): Promise<number | undefined> {
+  return (await db.selectFrom('profiles').select('user_id').where('id', '=', profileId).executeTakeFirst())?.user_id;
+}
+
+/** The other people of a profile's live matches, with their accounts. */
+export async function listLiveMatchPartners(db: Kysely<Database>, profileId: number) {
+  return db
+    .selectFrom('matches as m')
+    .innerJoin('profiles as p', (join) => join.on(sql<boolean>`p.id = (case when m.profile_low = ${profileId} then m.profile_high else m.profile_low end)`))
+    .select(['p.id as profile_id', 'p.user_id'])
+    .where('m.unmatched_at', 'is', null)
+    .where((eb) => eb.or([eb('m.profile_low', '=', profileId), eb('m.profile_high', '=', profileId)]))
+    .execute();
+}
+
+/** The accounts of people this profile liked who have not seen that like yet (it counts on their Likes badge). */
+export async function listUnseenLikeTargets(db: Kysely<Database>, profileId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('swipes as l')
+    .innerJoin('profiles as p', 'p.id', 'l.target_id')
+    .select('p.user_id')
+    .where('l.swiper_id', '=', profileId)
+    .where('l.liked', '=', 1)
+    .where('l.target_seen', '=', 0)
+    .execute();
+  return rows.map((r) => r.user_id);
+}

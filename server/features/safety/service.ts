@@ -2,8 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
+import type { EventBus } from '../events/eventBus.ts';
+import { writeMatchEnded } from '../events/notices.ts';
+import { insertBadgeMarkers, insertEvents } from '../events/repository.ts';
 import { requireMyProfile } from '../relationships/myProfile.ts';
-import { endMatch, lockPair } from '../relationships/repository.ts';
+import { endMatch, findUserOfProfile, lockPair } from '../relationships/repository.ts';
 import type { SearchService } from '../search/service.ts';
 import { insertBlock, insertReport, profileExists } from './repository.ts';
 
@@ -15,24 +18,43 @@ export class SafetyService {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly search: Pick<SearchService, 'forget'>,
+    private readonly bus: EventBus,
     /** Called with a new report's id after it is committed (main.ts tells the admins in the bot). */
     private readonly reportFiled: (reportId: number) => void = () => undefined,
   ) {}
 
-  /** Blocks (and a report also blocks): neither sees, likes or messages the other again; a match ends. */
+  /**
+   * Blocks (and a report also blocks): neither sees, likes or messages the other again; a match ends. The
+   * blocker's devices hear `unmatched` (the person disappears from every screen); the person blocked hears it
+   * only when a match ended, which they would notice anyway: a block alone is never told to them. Both may
+   * see their counts change.
+   */
   async block(userId: number, profileId: number, report?: { reason: Database['reports']['reason']; comment: string }): Promise<void> {
     const me = await requireMyProfile(this.db, userId);
     if (profileId === me.id) throw badRequest('cannot_block_self', 'You cannot block or report yourself');
     if (!(await profileExists(this.db, profileId))) throw personNotFound();
     const now = this.clock.now().toISOString();
-    const reportId = await this.db.transaction().execute(async (trx) => {
+    const { reportId, told } = await this.db.transaction().execute(async (trx) => {
       // The like's locks: a like racing this block either commits first (and its match ends here) or sees the block.
       await lockPair(trx, me.id, profileId);
       await insertBlock(trx, me.id, profileId, now);
-      await endMatch(trx, me.id, profileId, now);
-      return report ? insertReport(trx, { reporter_id: me.id, reported_id: profileId, reason: report.reason, comment: report.comment, created_at: now }) : null;
+      const ended = await endMatch(trx, me.id, profileId, now);
+      const other = await findUserOfProfile(trx, profileId);
+      let told: number[] = [];
+      if (other !== undefined && ended > 0) told = await writeMatchEnded(trx, { userId, profileId: me.id }, { userId: other, profileId }, now);
+      else if (other !== undefined) {
+        await insertEvents(trx, [{ userId, type: 'unmatched', payload: { profile_id: profileId } }], now);
+        // Either may have counted the other's like on their Likes badge.
+        told = [userId, other];
+        await insertBadgeMarkers(trx, told, now);
+      }
+      const reportId = report
+        ? await insertReport(trx, { reporter_id: me.id, reported_id: profileId, reason: report.reason, comment: report.comment, created_at: now })
+        : null;
+      return { reportId, told };
     });
     this.search.forget(me.id, profileId);
+    await this.bus.publish(told);
     if (reportId !== null) this.reportFiled(reportId);
   }
 }

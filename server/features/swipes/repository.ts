@@ -56,11 +56,12 @@ export async function countLikesSince(db: Kysely<Database>, swiperId: number, si
   return { count: Number(row.n), oldest: row.oldest };
 }
 
+/** A swipe that becomes a like is new to the person liked: unseen on their Likes badge. */
 export async function upsertSwipe(db: Kysely<Database>, swiperId: number, targetId: number, liked: boolean, now: string): Promise<void> {
   await db
     .insertInto('swipes')
-    .values({ swiper_id: swiperId, target_id: targetId, liked: liked ? 1 : 0, created_at: now })
-    .onConflict((oc) => oc.columns(['swiper_id', 'target_id']).doUpdateSet({ liked: liked ? 1 : 0, created_at: now }))
+    .values({ swiper_id: swiperId, target_id: targetId, liked: liked ? 1 : 0, created_at: now, target_seen: 0 })
+    .onConflict((oc) => oc.columns(['swiper_id', 'target_id']).doUpdateSet({ liked: liked ? 1 : 0, created_at: now, target_seen: 0 }))
     .execute();
 }
 
@@ -80,8 +81,11 @@ export async function insertMatch(db: Kysely<Database>, a: number, b: number, no
 const mainPhoto = (column: 'file_name' | 'blur_name') =>
   sql<string | null>`(select ph.${sql.ref(column)} from photos ph where ph.profile_id = p.id order by ph.position, ph.id limit 1)`;
 
-/** Current matches, newest first, in one query. */
-export async function listMatches(db: Kysely<Database>, me: number) {
+/**
+ * My current matches with the other person's profile and account (not banned): the rule of the matches list,
+ * shared with the Matches badge so the two cannot drift apart.
+ */
+function liveMatchesOf(db: Kysely<Database>, me: number) {
   return db
     .selectFrom('matches as m')
     .innerJoin('profiles as p', (join) =>
@@ -93,21 +97,35 @@ export async function listMatches(db: Kysely<Database>, me: number) {
       ),
     )
     .innerJoin('users as u', 'u.id', 'p.user_id')
-    .select(['p.id', 'p.name', 'p.age', mainPhoto('file_name').as('latest_photo')])
     .where('m.unmatched_at', 'is', null)
-    .where('u.banned_at', 'is', null)
+    .where('u.banned_at', 'is', null);
+}
+
+/** Current matches, newest first, in one query. */
+export async function listMatches(db: Kysely<Database>, me: number) {
+  return liveMatchesOf(db, me)
+    .select(['p.id', 'p.name', 'p.age', mainPhoto('file_name').as('latest_photo')])
     .orderBy('m.created_at', 'desc')
     .orderBy('m.id', 'desc')
     .execute();
 }
 
-/** People who liked me and whom I have not swiped, not blocked either way, newest first, in one query. */
-export async function listLikers(db: Kysely<Database>, me: number) {
+/** How many of my current matches I have not opened yet, as a subquery (the Matches badge). */
+export function countNewMatches(db: Kysely<Database>, me: number) {
+  return liveMatchesOf(db, me)
+    .where(sql<number>`(case when m.profile_low = ${me} then m.low_seen else m.high_seen end)`, '<', 2)
+    .select((eb) => eb.fn.countAll().as('n'));
+}
+
+/**
+ * People who liked me and whom I have not swiped, their account in good standing, not blocked either way
+ * (no match either: a match needs my like): the rule of the likers list, shared with the Likes badge.
+ */
+function pendingLikersOf(db: Kysely<Database>, me: number) {
   return db
     .selectFrom('swipes as l')
     .innerJoin('profiles as p', 'p.id', 'l.swiper_id')
     .innerJoin('users as u', 'u.id', 'p.user_id')
-    .select(['p.id', 'p.name', 'p.age', mainPhoto('file_name').as('latest_photo'), mainPhoto('blur_name').as('blurred_photo')])
     .where('l.target_id', '=', me)
     .where('l.liked', '=', 1)
     .where('u.banned_at', 'is', null)
@@ -115,8 +133,33 @@ export async function listLikers(db: Kysely<Database>, me: number) {
     .where((eb) =>
       eb.not(eb.exists(eb.selectFrom('swipes as mine').select('mine.liked').where('mine.swiper_id', '=', me).whereRef('mine.target_id', '=', 'p.id'))),
     )
-    .where(notBlockedWith(me, sql.ref('p.id')))
+    .where(notBlockedWith(me, sql.ref('p.id')));
+}
+
+/** People who liked me and whom I have not swiped, not blocked either way, newest first, in one query. */
+export async function listLikers(db: Kysely<Database>, me: number) {
+  return pendingLikersOf(db, me)
+    .select(['p.id', 'p.name', 'p.age', mainPhoto('file_name').as('latest_photo'), mainPhoto('blur_name').as('blurred_photo')])
     .orderBy('l.created_at', 'desc')
     .limit(500)
     .execute();
+}
+
+/** How many of them liked me since I last opened the Likes screen, as a subquery (the Likes badge). */
+export function countNewLikers(db: Kysely<Database>, me: number) {
+  return pendingLikersOf(db, me)
+    .where('l.target_seen', '=', 0)
+    .select((eb) => eb.fn.countAll().as('n'));
+}
+
+/** Everything that liked me so far counts as seen (the Likes screen was opened); answers how many changed. */
+export async function markLikesSeen(db: Kysely<Database>, me: number): Promise<number> {
+  const result = await db
+    .updateTable('swipes')
+    .set({ target_seen: 1 })
+    .where('target_id', '=', me)
+    .where('liked', '=', 1)
+    .where('target_seen', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

@@ -4,13 +4,14 @@ import { addSeconds, type Clock } from '../../clock.ts';
 import type { LikeResponse, PersonListItem, UsersProfileResponse } from '../../contract/discovery.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import type { EventBus } from '../events/eventBus.ts';
-import { insertEvents } from '../events/repository.ts';
-import { enqueueMatchNotification } from '../notifications/queue.ts';
+import { writeMatchEnded } from '../events/notices.ts';
+import { insertBadgeMarkers, insertEvents } from '../events/repository.ts';
+import type { NotificationQueue } from '../notifications/queue.ts';
 import { isPremium } from '../premium/isPremium.ts';
 import { listPhotoNames } from '../profiles/repository.ts';
 import { assertAllowance, type Allowance } from '../rateLimits/allowance.ts';
 import { requireMyProfile, type MyProfile } from '../relationships/myProfile.ts';
-import { endMatch, findLiveMatch, findSwipe, isBlockedEitherWay, lockPair } from '../relationships/repository.ts';
+import { endMatch, findLiveMatch, findSwipe, findUserOfProfile, isBlockedEitherWay, lockPair } from '../relationships/repository.ts';
 import { pointOf, shownDistanceKm } from '../search/distance.ts';
 import type { SearchService } from '../search/service.ts';
 import { countLikesSince, findSwipeableProfile, findVisibleProfile, insertMatch, listLikers, listMatches, upsertSwipe } from './repository.ts';
@@ -33,7 +34,7 @@ export class SwipeService {
     private readonly clock: Clock,
     private readonly bus: EventBus,
     private readonly search: Pick<SearchService, 'forget'>,
-    private readonly notificationsQueued: () => void = () => undefined,
+    private readonly notifications: NotificationQueue,
   ) {}
 
   private isPremium(premiumUntil: string | null): boolean {
@@ -48,7 +49,8 @@ export class SwipeService {
    * A like or dislike. Everything is decided inside one transaction holding both profiles' row locks: the
    * visibility check, the free like allowance (counted under the caller's lock, so parallel likes cannot
    * all pass a count taken before any of them wrote) and the match. The answer names the other person only
-   * for a match: a swipe must not reveal anyone search would not show.
+   * for a match: a swipe must not reveal anyone search would not show. Whose counts it may change hear
+   * `badges`: the person newly liked, both people of a new match, and the caller when they answered a liker.
    */
   async swipe(userId: number, targetId: number, liked: boolean): Promise<LikeResponse> {
     const me = await this.me(userId);
@@ -64,19 +66,22 @@ export class SwipeService {
         assertAllowance(await countLikesSince(trx, me.id, addSeconds(now, -likeAllowance.windowSeconds).toISOString()), likeAllowance, now);
       }
       // A dislike never undoes a like; a like may follow a dislike (from the likers list).
-      if (!current || (liked && current.liked === 0)) await upsertSwipe(trx, me.id, targetId, liked, now.toISOString());
-      let created = false;
-      if (liked) {
-        const theirs = await findSwipe(trx, targetId, me.id);
-        if (theirs?.liked === 1) created = await insertMatch(trx, me.id, targetId, now.toISOString());
+      const recorded = !current || (liked && current.liked === 0);
+      if (recorded) await upsertSwipe(trx, me.id, targetId, liked, now.toISOString());
+      const theirs = await findSwipe(trx, targetId, me.id);
+      const created = liked && theirs?.liked === 1 && (await insertMatch(trx, me.id, targetId, now.toISOString()));
+      // Answering someone who liked me takes them off my likers.
+      const told = recorded && theirs?.liked === 1 ? [userId] : [];
+      if (recorded && liked && !created) {
+        told.push(target.user_id);
+        await this.notifications.like(trx, target.user_id, { profileId: me.id, name: me.name }, now);
       }
       const match = created || (await findLiveMatch(trx, me.id, targetId)) !== undefined;
-      if (!match) return { target, match: false as const, created };
-      const theirPhoto = (await listPhotoNames(trx, targetId))[0] ?? null;
+      const theirPhoto = match ? ((await listPhotoNames(trx, targetId))[0] ?? null) : null;
       if (created) {
         const myPhoto = (await listPhotoNames(trx, me.id))[0] ?? null;
-        // Both sides hear of the match on their open tabs (and later through the bot).
-        await insertEvents(
+        // Both sides hear of the match on their open tabs (and later through the bot, unless the app showed it).
+        const [mine, theirsEvent] = await insertEvents(
           trx,
           [
             { userId: userId, type: 'match', payload: { profile: { id: target.id, name: target.name, photo: theirPhoto } } },
@@ -84,17 +89,16 @@ export class SwipeService {
           ],
           now.toISOString(),
         );
-        await enqueueMatchNotification(trx, userId, target.name, now);
-        await enqueueMatchNotification(trx, target.user_id, me.name, now);
+        told.push(userId, target.user_id);
+        if (mine !== undefined) await this.notifications.match(trx, userId, { profileId: target.id, name: target.name }, mine, now);
+        if (theirsEvent !== undefined) await this.notifications.match(trx, target.user_id, { profileId: me.id, name: me.name }, theirsEvent, now);
       }
-      return { target, match: true as const, created, photo: theirPhoto };
+      await insertBadgeMarkers(trx, told, now.toISOString());
+      return { target, match, photo: theirPhoto, told };
     });
     if (!outcome) throw personNotFound();
     this.search.forget(me.id, targetId);
-    if (outcome.created) {
-      await this.bus.publish([userId, outcome.target.user_id]);
-      this.notificationsQueued();
-    }
+    if (outcome.told.length > 0) await this.bus.publish(outcome.told);
     if (!outcome.match) return { match: false };
     return { match: true, profile: { id: outcome.target.id, name: outcome.target.name, photo: outcome.photo } };
   }
@@ -146,9 +150,16 @@ export class SwipeService {
     };
   }
 
+  /** Ends a current match; both people's streams hear it (`unmatched`, `badges`). */
   async unmatch(userId: number, profileId: number): Promise<void> {
     const me = await this.me(userId);
-    const ended = await endMatch(this.db, me.id, profileId, this.clock.now().toISOString());
-    if (ended === 0) throw notFound('match_not_found', 'Failed to unmatch.');
+    const now = this.clock.now().toISOString();
+    const told = await this.db.transaction().execute(async (trx) => {
+      if ((await endMatch(trx, me.id, profileId, now)) === 0) return null;
+      const other = await findUserOfProfile(trx, profileId);
+      return other === undefined ? [] : writeMatchEnded(trx, { userId, profileId: me.id }, { userId: other, profileId }, now);
+    });
+    if (told === null) throw notFound('match_not_found', 'Failed to unmatch.');
+    await this.bus.publish(told);
   }
 }
