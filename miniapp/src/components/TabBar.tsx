@@ -67,9 +67,11 @@ export function TabBar() {
               </span>
             )}
           </span>
-          <span className="tab-label">{tab.label}</span>
-          {/* Read after the label: "Chats, 3 unread chats". */}
-          {tab.badge && tab.badge.count > 0 && <span className="visually-hidden">, {tab.badge.name}</span>}
+          <span className="tab-label">
+            {tab.label}
+            {/* The name says the count after the label: "Chats 3 unread chats". */}
+            {tab.badge && tab.badge.count > 0 && <span className="visually-hidden"> {tab.badge.name}</span>}
+          </span>
         </NavLink>
       ))}
     </nav>
