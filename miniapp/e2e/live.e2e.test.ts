@@ -105,12 +105,15 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
 
     // Boris, in Russian, finds her on his deck and likes her back: his own overlay, once.
     const { page: bob } = await open(boris, 'ru');
+    const bobStream = streamOpened(bob);
     await bob.goto('/search');
     await bob.locator('.swipe-card', { hasText: 'Anna' }).waitFor();
+    // His stream too is open: the match reaches him both as the like's answer and as an event.
+    await bobStream;
     await bob.getByRole('button', { name: ru.app.search.like, exact: true }).click();
     const bobOverlay = bob.getByRole('dialog', { name: ru.app.matchOverlay.title });
     await bobOverlay.waitFor();
-    // His Matches badge comes by the stream after the match event did: the deck's overlay was not doubled.
+    // His Matches badge comes by the stream after the match event did: one overlay, not two at once.
     await bob.locator('.tabbar a[href="/matches"] .tab-badge[data-count="1"]').waitFor({ state: 'attached' });
     expect(await bob.getByRole('dialog').count()).toBe(1);
 
@@ -139,6 +142,8 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
     const conversation = Number(new URL(bob.url()).pathname.split('/').pop());
     const hello = 'Привет, Anna! Как прошёл твой день? Расскажешь, что слушаешь сейчас?';
     await sendMessage(bob, 'ru', hello);
+    // The stream's `match` event for the same match was folded into the deck's overlay, not queued after it.
+    expect(await bob.getByRole('dialog').count()).toBe(0);
 
     // Her Chats badge counts 1 on both tabs, and a toast on the deck says who and the first words.
     await tab(deck, en, counted(en.app.badges.unreadChats_one, 1)).waitFor();

@@ -102,16 +102,13 @@ export function forgetPerson(client: QueryClient, profileId: number): void {
  */
 export function connectLiveCache(client: QueryClient): () => void {
   const stopEvents = onLiveEvent((event) => applyLiveEvent(client, event));
-  const stopOpen = onLiveOpen((reconnected) => {
-    // The counts are read again whenever the stream opens: a change between the first `GET /api/badges`
-    // and the stream's start is on neither.
-    void client.invalidateQueries({ queryKey: queryKeys.badges() });
-    if (!reconnected) return;
-    // The stream replays from the last id it saw, but one cut before its first event starts afresh.
-    void client.invalidateQueries({ queryKey: queryKeys.conversations() });
-    void client.invalidateQueries({ queryKey: queryKeys.chats() });
-    void client.invalidateQueries({ queryKey: queryKeys.matches() });
-    void client.invalidateQueries({ queryKey: queryKeys.likers() });
+  // Whenever the stream opens, what it cannot tell is read again: a screen loaded before the server fixed
+  // the stream's starting point (the usual case at start, the stream being opened after the first screen),
+  // and a stream cut before its first event starts afresh. Only what a screen shows is fetched.
+  const stopOpen = onLiveOpen(() => {
+    for (const queryKey of [queryKeys.badges(), queryKeys.chats(), queryKeys.conversations(), queryKeys.matches(), queryKeys.likers()]) {
+      void client.invalidateQueries({ queryKey });
+    }
   });
   return () => {
     stopEvents();

@@ -5,8 +5,6 @@ import { readStored, storageKeys } from '../lib/storage.ts';
 export type ReceivedEvent = LiveEvent & { id: number | null };
 
 type Listener = (event: ReceivedEvent) => void;
-/** `reconnected`: the stream opened again after a drop, so what it missed meanwhile may need reading again. */
-type OpenListener = (reconnected: boolean) => void;
 
 /**
  * The app's one `/api/events` stream (Server-Sent Events), opened by the app shell while a member is
@@ -19,11 +17,10 @@ type OpenListener = (reconnected: boolean) => void;
  * shows again or the network comes back, without waiting out the pause.
  */
 const listeners = new Set<Listener>();
-const openListeners = new Set<OpenListener>();
+const openListeners = new Set<() => void>();
 let source: EventSource | null = null;
 let running = false;
 let lastEventId: number | null = null;
-let everOpened = false;
 let retryTimer: number | undefined;
 let retryDelayMs = 1000;
 const maxRetryDelayMs = 30_000;
@@ -70,9 +67,7 @@ function connect(): void {
   }
   stream.onopen = () => {
     retryDelayMs = 1000;
-    const reconnected = everOpened;
-    everOpened = true;
-    for (const listener of openListeners) listener(reconnected);
+    for (const listener of openListeners) listener();
   };
   stream.onerror = () => {
     // CONNECTING: the browser is retrying by itself (with Last-Event-ID). CLOSED: it gave up.
@@ -105,7 +100,6 @@ function reviveNow(): void {
 export function startLiveEvents(): () => void {
   running = true;
   lastEventId = null;
-  everOpened = false;
   retryDelayMs = 1000;
   connect();
   document.addEventListener('visibilitychange', reviveNow);
@@ -127,8 +121,8 @@ export function onLiveEvent(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Calls `listener` whenever the stream (re)opens. */
-export function onLiveOpen(listener: OpenListener): () => void {
+/** Calls `listener` whenever the stream (re)opens: what it could not tell may need reading again. */
+export function onLiveOpen(listener: () => void): () => void {
   openListeners.add(listener);
   return () => openListeners.delete(listener);
 }
