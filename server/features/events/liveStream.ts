@@ -7,7 +7,7 @@ import { badgeCountsOf, matchesStillToAnnounce } from '../badges/repository.ts';
 import type { EventBus } from './eventBus.ts';
 import { eventsAfter } from './repository.ts';
 
-export const heartbeatMs = 25_000;
+const heartbeatMs = 25_000;
 const backlogLimit = 500;
 
 export interface LiveStreamOptions {
