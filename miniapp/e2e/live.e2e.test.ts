@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson, type Person } from '../../server/test/people.ts';
-import { expectMessage, sendMessage } from './flows/chat.ts';
+import { expectMessage, matchAndStartChat, sendMessage } from './flows/chat.ts';
 import { e2eBotToken, expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
 import { signInAs, signInitData } from './signedIn.ts';
 
@@ -182,6 +182,24 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
     await deck.waitForURL('**/ChatList');
     await tabWithoutBadge(deck, en, en.app.nav.chats).waitFor();
     expect(await back.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('takes the person away everywhere when they unmatch: the open conversation closes, the lists lose them', async () => {
+    const vera = await createPerson(site.app, { name: 'Вера', gender: 'Female' });
+    const oleg = await createPerson(site.app, { name: 'Олег', gender: 'Male' });
+    const conversation = await matchAndStartChat(vera, oleg);
+    expect((await oleg.browser.post(`/api/conversations/${conversation}/messages`, { content: 'Привет, Вера' })).status).toBe(201);
+    const { page } = await open(vera, 'ru');
+    const stream = streamOpened(page);
+    await page.goto(`/chat/${conversation}`);
+    await expectMessage(page, 'Привет, Вера');
+    await stream;
+
+    expect((await oleg.browser.post('/api/unmatch', { profile_id: vera.profileId })).status).toBe(200);
+    await page.waitForURL('**/ChatList');
+    await page.getByText(ru.app.errors.noChats).waitFor();
+    await tab(page, ru, ru.app.nav.matches).click();
+    await page.getByText(ru.app.errors.noMatches).waitFor();
   });
 
   it('inside (faked) Telegram: the tab bar above the safe area, the current tab marked, the overlay with Telegram haptics', async () => {
