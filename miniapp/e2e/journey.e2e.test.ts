@@ -70,7 +70,7 @@ describe('two people meet', () => {
     const overlay = boris.getByRole('dialog', { name: en.app.matchOverlay.title });
     await overlay.waitFor();
     await screenshot(boris, 'journey-match');
-    await overlay.getByRole('button', { name: en.app.matchOverlay.startChat }).click();
+    await overlay.getByRole('button', { name: en.app.matchOverlay.write_female }).click();
     await boris.waitForURL(/\/chat\/\d+$/);
     conversation = Number(new URL(boris.url()).pathname.split('/').pop());
 

@@ -76,7 +76,7 @@ describe.each(['ru', 'en'] as const)('matches, likers and safety in %s', (langua
     const overlay = page.getByRole('dialog', { name: t.app.matchOverlay.title });
     await overlay.getByText(t.app.matchOverlay.text.replace('{{name}}', 'Иван')).waitFor();
     await screenshot(page, `match-overlay-${language}`);
-    await overlay.getByRole('button', { name: t.app.matchOverlay.startChat }).click();
+    await overlay.getByRole('button', { name: t.app.matchOverlay.write_male }).click();
     await page.waitForURL(/\/chat\/\d+$/);
     expect(await matchIds(ivan)).toEqual([olga.profileId]);
 

@@ -57,7 +57,7 @@ describe.each(['ru', 'en'] as const)('members-only screens in %s', (language) =>
     expect(path()).toBe('/WhoLike');
     // Signed out on another device: every session of this browser's user ends on the server.
     await site.app.database.db.deleteFrom('sessions').execute();
-    await page.locator('header').getByRole('link', { name: t.app.nav.matches }).click();
+    await page.getByRole('navigation', { name: t.app.nav.label }).getByRole('link', { name: t.app.nav.matches }).click();
     await page.waitForURL('**/login');
     await page.getByRole('heading', { name: t.app.login.title }).waitFor();
   });

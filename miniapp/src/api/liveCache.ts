@@ -1,17 +1,19 @@
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import type { CurrentUserResponse } from '@contract/accounts.ts';
+import type { BadgeCounts } from '@contract/badges.ts';
 import type { ChatListItem } from '@contract/chat.ts';
 import type { PersonListItem } from '@contract/discovery.ts';
-import { liveEventPayloads, type LiveEvent, type LiveEventType } from '@contract/events.ts';
+import type { LiveEvent } from '@contract/events.ts';
 import { onLiveEvent, onLiveOpen } from './liveEvents.ts';
 import { addToConversation, markMineRead, type Conversation } from './queries/chat.ts';
 import { queryKeys } from './queries/keys.ts';
 
 /**
  * Server state changed elsewhere, applied to the cache in one place (DESIGN rule 10): the live events of
- * `/api/events` (a message, a read mark, a match) and the same changes when this tab causes them (a match
- * made here, someone unmatched or blocked here), so every screen shows the same thing.
+ * `/api/events` (a message, a read mark, a match, the tab bar's counts, a match ended) and the same changes
+ * when this tab causes them (a match made here, someone unmatched or blocked here), so every screen shows
+ * the same thing. What the events show beyond the cache (the match overlay, message toasts) is the app
+ * shell's (components/LiveShell.tsx).
  */
 
 /** Chat-list refreshes wait this long for more of a burst of messages. */
@@ -53,6 +55,15 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
     case 'match':
       matchMade(client);
       return;
+    case 'badges':
+      client.setQueryData<BadgeCounts>(queryKeys.badges(), event.payload);
+      return;
+    case 'unmatched':
+      forgetPerson(client, event.payload.profile_id);
+      return;
+    case 'match_seen':
+      // Only the overlay cares; the counts come in their own event.
+      return;
   }
 }
 
@@ -84,53 +95,23 @@ export function forgetPerson(client: QueryClient, profileId: number): void {
   void client.invalidateQueries({ queryKey: queryKeys.chats() });
 }
 
-/** An event's data checked against the contract; anything else is ignored. */
-function parseLiveEvent(type: LiveEventType, data: unknown): LiveEvent | null {
-  const parsed = liveEventPayloads[type].safeParse(data);
-  // The type and its schema come from the same entry, which TypeScript cannot follow through the lookup.
-  return parsed.success ? ({ type, payload: parsed.data } as LiveEvent) : null;
-}
-
-/** Listens to every event type of the contract and applies each event to the cache. */
-function connect(client: QueryClient): () => void {
-  const types = Object.keys(liveEventPayloads) as LiveEventType[];
-  const off = types.map((type) =>
-    onLiveEvent(type, (data) => {
-      const event = parseLiveEvent(type, data);
-      if (event) applyLiveEvent(client, event);
-    }),
-  );
-  // After a reconnection: read again what the stream may have missed (it replays too; merging makes both safe).
-  let opened = false;
-  off.push(
-    onLiveOpen(() => {
-      if (opened) {
-        void client.invalidateQueries({ queryKey: queryKeys.conversations() });
-        void client.invalidateQueries({ queryKey: queryKeys.chats() });
-      }
-      opened = true;
-    }),
-  );
-  return () => {
-    for (const stop of off) stop();
-  };
-}
-
-let users = 0;
-let disconnect: (() => void) | null = null;
-
 /**
- * Keeps the cache live while the calling screen is open (the chat list, a conversation): however many
- * screens ask, each event is applied once. The stream closes when nobody listens (api/liveEvents.ts).
+ * Applies every live event to the cache while the app shell keeps the stream open (LiveShell.tsx), and
+ * reads again what a dropped stream may have missed. Returns the function that stops.
  */
-export function useLiveCache(): void {
-  const client = useQueryClient();
-  useEffect(() => {
-    if (users++ === 0) disconnect = connect(client);
-    return () => {
-      if (--users > 0) return;
-      disconnect?.();
-      disconnect = null;
-    };
-  }, [client]);
+export function connectLiveCache(client: QueryClient): () => void {
+  const stopEvents = onLiveEvent((event) => applyLiveEvent(client, event));
+  // Whenever the stream opens, what it cannot tell is read again: a screen loaded before the server fixed
+  // the stream's starting point (the usual case at start, the stream being opened after the first screen),
+  // and a stream cut before its first event starts afresh. Only what a screen shows is fetched.
+  const stopOpen = onLiveOpen(() => {
+    for (const queryKey of [queryKeys.badges(), queryKeys.chats(), queryKeys.conversations(), queryKeys.matches(), queryKeys.likers()]) {
+      void client.invalidateQueries({ queryKey });
+    }
+  });
+  return () => {
+    stopEvents();
+    stopOpen();
+    window.clearTimeout(chatsRefresh);
+  };
 }

@@ -1,92 +1,128 @@
+import { liveEventPayloads, type LiveEvent, type LiveEventType } from '@contract/events.ts';
 import { readStored, storageKeys } from '../lib/storage.ts';
 
-type Listener = (data: unknown) => void;
+/** A live event as it arrived: its contract type and payload, and its row id (what `POST /api/events/ack` takes). */
+export type ReceivedEvent = LiveEvent & { id: number | null };
+
+type Listener = (event: ReceivedEvent) => void;
 
 /**
- * One `/api/events` stream per tab, shared by every screen that listens (Server-Sent Events). The browser
- * reconnects by itself after a dropped connection and sends `Last-Event-ID`, so nothing is missed; when
- * it gives up (the server answered an error, or the network was gone for long) this module opens a new
- * stream with growing pauses and passes the last id it saw. The stream closes when nobody listens.
+ * The app's one `/api/events` stream (Server-Sent Events), opened by the app shell while a member is
+ * signed in (components/LiveShell.tsx) and shared by everything that listens. After a dropped connection
+ * the browser reconnects by itself and sends `Last-Event-ID`, so nothing is missed; when it gives up (the
+ * server answered an error, or the network was gone for long) this module opens a new stream after a
+ * growing, jittered pause (1 s doubling to 30 s), passing the last id it saw as `?lastEventId=`. A tab
+ * that is hidden keeps its stream (badges and the chat list are true the moment it shows again); a
+ * stream the browser lost meanwhile (a phone suspends background pages) reconnects at once when the tab
+ * shows again or the network comes back, without waiting out the pause.
  */
-const listeners = new Map<string, Set<Listener>>();
+const listeners = new Set<Listener>();
 const openListeners = new Set<() => void>();
 let source: EventSource | null = null;
-let lastEventId: string | null = null;
+let running = false;
+let lastEventId: number | null = null;
 let retryTimer: number | undefined;
 let retryDelayMs = 1000;
-const attached = new Set<string>();
+const maxRetryDelayMs = 30_000;
 
 function streamUrl(): string {
   const params = new URLSearchParams();
   // EventSource cannot set headers: a Mini App session (token, no cookie) rides in the URL.
   const token = readStored(storageKeys.jwtToken);
   if (token) params.set('token', token);
-  if (lastEventId) params.set('lastEventId', lastEventId);
+  if (lastEventId !== null) params.set('lastEventId', String(lastEventId));
   const query = params.toString();
   return query ? `/api/events?${query}` : '/api/events';
 }
 
-function attach(type: string) {
-  if (!source || attached.has(type)) return;
-  attached.add(type);
-  source.addEventListener(type, (event: MessageEvent<string>) => {
-    if (event.lastEventId) lastEventId = event.lastEventId;
-    let data: unknown;
-    try {
-      data = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    for (const listener of listeners.get(type) ?? []) listener(data);
-  });
+function receive(type: LiveEventType, message: MessageEvent<string>): void {
+  const id = message.lastEventId ? Number(message.lastEventId) : null;
+  // The server sends each stream's events in id order from its cursor: an id not past the last one is a
+  // copy (a replay racing a live send) and was handled already.
+  if (id !== null && Number.isInteger(id)) {
+    if (lastEventId !== null && id <= lastEventId) return;
+    lastEventId = id;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(message.data);
+  } catch {
+    return;
+  }
+  const parsed = liveEventPayloads[type].safeParse(data);
+  if (!parsed.success) return;
+  // The type and its schema come from the same entry, which TypeScript cannot follow through the lookup.
+  const event = { type, payload: parsed.data, id } as ReceivedEvent;
+  for (const listener of listeners) listener(event);
 }
 
-function connect() {
-  window.clearTimeout(retryTimer);
-  retryTimer = undefined;
-  attached.clear();
-  source = new EventSource(streamUrl(), { withCredentials: true });
-  for (const type of listeners.keys()) attach(type);
-  source.onopen = () => {
-    retryDelayMs = 1000;
-    for (const listener of openListeners) listener();
-  };
-  source.onerror = () => {
-    if (source?.readyState !== EventSource.CLOSED) return;
-    source.close();
-    source = null;
-    retryTimer = window.setTimeout(connect, retryDelayMs);
-    retryDelayMs = Math.min(retryDelayMs * 2, 30_000);
-  };
-}
-
-function disconnectWhenUnused() {
-  if (listeners.size > 0 || openListeners.size > 0) return;
+function connect(): void {
   window.clearTimeout(retryTimer);
   retryTimer = undefined;
   source?.close();
-  source = null;
-}
-
-/** Calls `listener` with each event of `type` (its JSON data); returns the unsubscribe function. */
-export function onLiveEvent(type: string, listener: Listener): () => void {
-  let set = listeners.get(type);
-  if (!set) listeners.set(type, (set = new Set()));
-  set.add(listener);
-  if (!source && retryTimer === undefined) connect();
-  else attach(type);
-  return () => {
-    set.delete(listener);
-    if (set.size === 0) listeners.delete(type);
-    disconnectWhenUnused();
+  const stream = new EventSource(streamUrl(), { withCredentials: true });
+  source = stream;
+  for (const type of Object.keys(liveEventPayloads) as LiveEventType[]) {
+    stream.addEventListener(type, (message: MessageEvent<string>) => receive(type, message));
+  }
+  stream.onopen = () => {
+    retryDelayMs = 1000;
+    for (const listener of openListeners) listener();
+  };
+  stream.onerror = () => {
+    // CONNECTING: the browser is retrying by itself (with Last-Event-ID). CLOSED: it gave up.
+    if (stream.readyState !== EventSource.CLOSED || source !== stream) return;
+    stream.close();
+    source = null;
+    scheduleRetry();
   };
 }
 
-/** Calls `listener` whenever the stream (re)opens: a screen may refresh what it shows. */
+function scheduleRetry(): void {
+  if (!running || retryTimer !== undefined) return;
+  // Jitter: many tabs cut by one server restart do not all come back in the same instant.
+  const delay = retryDelayMs / 2 + Math.random() * (retryDelayMs / 2);
+  retryDelayMs = Math.min(retryDelayMs * 2, maxRetryDelayMs);
+  retryTimer = window.setTimeout(connect, delay);
+}
+
+/** Back now (tab shown, network up): a stream the browser gave up on, or is slowly retrying, starts again at once. */
+function reviveNow(): void {
+  if (!running || document.visibilityState !== 'visible' || source?.readyState === EventSource.OPEN) return;
+  retryDelayMs = 1000;
+  connect();
+}
+
+/**
+ * Opens the stream and keeps it open until the returned function is called (sign-out, someone else signs
+ * in). The first event id is the server's newest at that moment: events from before are not replayed.
+ */
+export function startLiveEvents(): () => void {
+  running = true;
+  lastEventId = null;
+  retryDelayMs = 1000;
+  connect();
+  document.addEventListener('visibilitychange', reviveNow);
+  window.addEventListener('online', reviveNow);
+  return () => {
+    running = false;
+    window.clearTimeout(retryTimer);
+    retryTimer = undefined;
+    source?.close();
+    source = null;
+    document.removeEventListener('visibilitychange', reviveNow);
+    window.removeEventListener('online', reviveNow);
+  };
+}
+
+/** Calls `listener` with each live event (parsed against the contract); returns the unsubscribe function. */
+export function onLiveEvent(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Calls `listener` whenever the stream (re)opens: what it could not tell may need reading again. */
 export function onLiveOpen(listener: () => void): () => void {
   openListeners.add(listener);
-  return () => {
-    openListeners.delete(listener);
-    disconnectWhenUnused();
-  };
+  return () => openListeners.delete(listener);
 }

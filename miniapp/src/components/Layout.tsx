@@ -1,10 +1,15 @@
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { platform } from '../platform/index.ts';
+import { memberKey, useSession } from '../session/SessionProvider.tsx';
 import { StartParamRedirect } from './StartParamRedirect.tsx';
 import { Loading } from './States.tsx';
+import { TabBar } from './TabBar.tsx';
 import { TopBar } from './TopBar.tsx';
+
+// The live connection with its overlay and toasts: after the first paint, and only for members.
+const LiveShell = lazy(() => import('./LiveShell.tsx'));
 
 /**
  * How the frame looks around a screen, given in the route table as the route's `handle`: `framed` for
@@ -37,14 +42,20 @@ function BackButton({ topLevel }: { topLevel: boolean }) {
 }
 
 /**
- * The frame around every screen: skip link, top bar, the main area. Which screens need a session, a
- * verified address or a profile is in the route table too (session/RouteGuards.tsx). `frameAt` reads the
- * matched route's frame, known before the screen's own chunk has loaded.
+ * The frame around every screen: skip link, top bar, the main area, and for members the tab bar and the
+ * live connection (one stream for the whole app: LiveShell.tsx). Which screens need a session, a verified
+ * address or a profile is in the route table too (session/RouteGuards.tsx). `frameAt` reads the matched
+ * route's frame, known before the screen's own chunk has loaded.
  */
 export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame }) {
   const frame = frameAt(useLocation().pathname);
+  const member = memberKey(useSession().session);
+  // Not in a conversation: there the composer owns the bottom of the screen (and the keyboard rises under
+  // it), and the header leads back to the chats. Nor around the legal documents, a page inside the page.
+  const tabs = member !== null && !frame.look;
+  const classes = ['app', frame.look === 'chat' ? 'chat-mode' : frame.look === 'framed' ? 'framed' : '', tabs ? 'with-tabs' : ''];
   return (
-    <div className={frame.look ? `app ${frame.look === 'chat' ? 'chat-mode' : 'framed'}` : 'app'}>
+    <div className={classes.filter(Boolean).join(' ')}>
       <a href="#main" className="skip-link">
         <SkipText />
       </a>
@@ -57,6 +68,12 @@ export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame
           <ReadySignal />
         </Suspense>
       </main>
+      {tabs && <TabBar />}
+      {member !== null && (
+        <Suspense fallback={null}>
+          <LiveShell key={member} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,40 +1,94 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useStartChat } from '../api/queries/chat.ts';
+import { useMatchProfile } from '../api/queries/matches.ts';
 import { errorText } from '../lib/errorText.ts';
+import { dismissMatch, matchShown, type MatchAnnouncement } from '../lib/matchAnnouncements.ts';
 import { photoUrl } from '../lib/photos.ts';
 import { platform } from '../platform/index.ts';
+import { useSession } from '../session/SessionProvider.tsx';
 
-/** "It's a match" (spec section 9): the other person's name and photo, Start chat and Close. */
-export function MatchOverlay({ profile, onClose }: { profile: { id: number; name: string; photo: string | null }; onClose: () => void }) {
+/** The first of a comma-separated photo list. */
+function firstPhoto(photos: string | null | undefined): string | undefined {
+  return photos?.split(',')[0] || undefined;
+}
+
+/**
+ * "It's a match" (spec section 9, issue 19), over whatever screen is open: both photos, "Write to her/him"
+ * (the conversation), "Keep swiping" (the deck) and a close button that stays where the user is. Rendered
+ * by the app shell for the first waiting announcement (lib/matchAnnouncements.ts); once on screen it is
+ * marked seen on the server.
+ */
+export default function MatchOverlay({ match }: { match: MatchAnnouncement }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const onDeck = useLocation().pathname.toLowerCase() === '/search';
+  const { session } = useSession();
+  const mine = session.status === 'signedIn' ? firstPhoto(session.profile?.photo) : undefined;
+  const { profile } = match;
+  // "Write to her" or "him": the announcement knows the gender when it came from the deck's card;
+  // otherwise the person's profile says (the neutral wording until then).
+  const details = useMatchProfile(profile.id, match.gender === null);
+  const gender = match.gender ?? details.data?.gender ?? null;
   const startChat = useStartChat();
   // On the way to the chat: the button stays disabled until it opens.
   const busy = startChat.isPending || startChat.isSuccess;
   const error = startChat.error ? errorText(t, startChat.error, 'app.errors.startChatFailed', 'app.errors.startChatError') : null;
-  const photo = profile.photo?.split(',')[0];
+  const theirs = firstPhoto(profile.photo);
 
-  // Once when the overlay appears, not on every render.
-  useEffect(() => platform().haptic('match'), []);
+  // Once when it appears, not on every render.
+  useEffect(() => {
+    platform().haptic('match');
+    matchShown(profile.id);
+  }, [profile.id]);
+
+  const close = () => dismissMatch(profile.id);
   return (
-    <div className="match-overlay" role="dialog" aria-modal="true" aria-labelledby="match-title">
+    <div
+      className="match-overlay"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="match-title"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') close();
+      }}
+    >
       <div className="match-card">
-        {photo && <img className="match-photo" src={photoUrl(photo)} alt={profile.name} width={240} height={320} />}
+        <button type="button" className="sheet-close match-close" aria-label={t('app.common.close')} onClick={close}>
+          ×
+        </button>
+        <div className="match-photos">
+          {mine && <img className="match-photo" src={photoUrl(mine)} alt={t('app.matchOverlay.you')} width={240} height={320} />}
+          {theirs && <img className="match-photo" src={photoUrl(theirs)} alt={profile.name} width={240} height={320} />}
+        </div>
         <h2 id="match-title">{t('app.matchOverlay.title')}</h2>
         <p>{t('app.matchOverlay.text', { name: profile.name })}</p>
         <button
           type="button"
           className="button block"
           disabled={busy}
-          onClick={() => startChat.mutate(profile.id, { onSuccess: (id) => void navigate(`/chat/${id}`) })}
+          onClick={() =>
+            startChat.mutate(profile.id, {
+              onSuccess: (id) => {
+                dismissMatch(profile.id);
+                void navigate(`/chat/${id}`);
+              },
+            })
+          }
           autoFocus
         >
-          {busy ? t('app.common.wait') : t('app.matchOverlay.startChat')}
+          {busy ? t('app.common.wait') : t('app.matchOverlay.write', { context: gender === 'Female' ? 'female' : gender === 'Male' ? 'male' : undefined })}
         </button>
-        <button type="button" className="button secondary block" onClick={onClose}>
-          {t('app.common.close')}
+        <button
+          type="button"
+          className="button secondary block"
+          onClick={() => {
+            close();
+            if (!onDeck) void navigate('/search');
+          }}
+        >
+          {t('app.matchOverlay.keepSwiping')}
         </button>
         {error && (
           <p className="error-line" role="alert">

@@ -1,19 +1,33 @@
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
-import { useSession } from '../session/SessionProvider.tsx';
+import { memberKey, useSession } from '../session/SessionProvider.tsx';
+
+function Brand() {
+  const { t } = useTranslation();
+  return (
+    <Link to="/search" className="brand" aria-label={t('app.brand.home')}>
+      <img src="/favicon.svg" alt="" width="28" height="28" />
+      <span>{t('app.brand.name')}</span>
+    </Link>
+  );
+}
 
 /** Spec section 2: what the top bar offers in each session state; the brand goes to /search. */
 export function TopBar() {
   const { t } = useTranslation();
   const { session } = useSession();
-  const fullMenu = session.status === 'signedIn' && (session.profile !== null || session.tokenOnly);
+  // A member's screens are in the tab bar (TabBar.tsx).
+  if (memberKey(session) !== null) {
+    return (
+      <header className="topbar">
+        <Brand />
+      </header>
+    );
+  }
   return (
-    // Three or four links leave no room for the brand's name on a narrow phone (see app.css).
-    <header className={session.status === 'anonymous' || fullMenu ? 'topbar crowded' : 'topbar'}>
-      <Link to="/search" className="brand" aria-label={t('app.brand.home')}>
-        <img src="/favicon.svg" alt="" width="28" height="28" />
-        <span>{t('app.brand.name')}</span>
-      </Link>
+    // Three links leave no room for the brand's name on a narrow phone (see app.css).
+    <header className={session.status === 'anonymous' ? 'topbar crowded' : 'topbar'}>
+      <Brand />
       <nav aria-label={t('app.nav.label')} className="topnav">
         {session.status === 'loading' && <span className="topnav-placeholder" aria-hidden="true" />}
         {session.status === 'anonymous' && (
@@ -27,15 +41,7 @@ export function TopBar() {
             </Link>
           </>
         )}
-        {session.status === 'signedIn' && fullMenu && (
-          <>
-            <NavLink to="/ChatList">{t('app.nav.chats')}</NavLink>
-            <NavLink to="/WhoLike">{t('app.nav.likes')}</NavLink>
-            <NavLink to="/matches">{t('app.nav.matches')}</NavLink>
-            <NavLink to="/Menu">{t('app.nav.menu')}</NavLink>
-          </>
-        )}
-        {session.status === 'signedIn' && !fullMenu && <NavLink to="/logout">{t('app.nav.logout')}</NavLink>}
+        {session.status === 'signedIn' && <NavLink to="/logout">{t('app.nav.logout')}</NavLink>}
       </nav>
     </header>
   );

@@ -1,7 +1,7 @@
 import type { CurrentUserResponse } from '@contract/accounts.ts';
 
 /** What differs between the web site and the Telegram Mini App; screens only ever see this. */
-export type HapticKind = 'like' | 'dislike' | 'match' | 'success' | 'error' | 'selection';
+export type HapticKind = 'like' | 'dislike' | 'match' | 'message' | 'success' | 'error' | 'selection';
 export type InvoiceOutcome = 'paid' | 'cancelled' | 'failed' | 'pending';
 
 export interface Platform {

@@ -72,7 +72,7 @@ export function createTelegramPlatform(): Platform | null {
     },
     haptic(kind: HapticKind) {
       if (kind === 'like') hapticFeedback.impactOccurred.ifAvailable('medium');
-      else if (kind === 'dislike') hapticFeedback.impactOccurred.ifAvailable('light');
+      else if (kind === 'dislike' || kind === 'message') hapticFeedback.impactOccurred.ifAvailable('light');
       else if (kind === 'selection') hapticFeedback.selectionChanged.ifAvailable();
       else hapticFeedback.notificationOccurred.ifAvailable(kind === 'error' ? 'error' : 'success');
     },

@@ -2,13 +2,15 @@ import { startParamFromAddress, type HapticKind, type Platform } from './platfor
 
 /**
  * Vibration patterns (ms) standing in for Telegram's haptics where the browser can vibrate (Android Chrome):
- * a tap for a like, a lighter one for a dislike, a little rhythm for a match or a purchase. Selection
- * changes stay silent: a buzz on every slider step would be noise.
+ * a tap for a like, a lighter one for a dislike, a double tap for a message arriving on another screen, a
+ * little rhythm for a match or a purchase. Selection changes stay silent: a buzz on every slider step
+ * would be noise.
  */
 export const webVibration: Record<HapticKind, number | number[] | null> = {
   like: 18,
   dislike: 8,
   match: [30, 60, 45],
+  message: [12, 50, 12],
   success: [20, 40, 20],
   error: [60, 40, 60],
   selection: null,

@@ -65,6 +65,16 @@ function identity(session: Session): string | null {
 }
 
 /**
+ * The member whose app this is, or null: a signed-in user with a profile, or a Telegram or token session
+ * (which finds a missing profile through the deck). Members get the tab bar and the live connection;
+ * the key changes, and the connection restarts, for someone else.
+ */
+export function memberKey(session: Session): string | null {
+  if (session.status !== 'signedIn' || (session.profile === null && !session.tokenOnly)) return null;
+  return identity(session);
+}
+
+/**
  * Someone else now (signed out, another account) or a profile created or deleted: nothing cached for
  * before may be shown. Called before the new session is set, so no screen renders it with the old data.
  */

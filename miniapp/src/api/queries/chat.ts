@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { z } from 'zod/mini';
 import { chatListItem, defaultPageSize, message, messagesResponse, startConversationResponse, type Message, type MessagesResponse } from '@contract/chat.ts';
@@ -75,8 +75,10 @@ export function markMineRead(client: QueryClient, conversationId: number, myProf
 }
 
 /** `/api/chats`: the conversations, newest first, with unread marks (kept live by api/liveCache.ts). */
+export const chatsQuery = () => queryOptions({ queryKey: queryKeys.chats(), queryFn: () => api.get('/api/chats', z.array(chatListItem)) });
+
 export function useChats() {
-  return useQuery({ queryKey: queryKeys.chats(), queryFn: () => api.get('/api/chats', z.array(chatListItem)) });
+  return useQuery(chatsQuery());
 }
 
 /**

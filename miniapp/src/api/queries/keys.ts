@@ -15,6 +15,8 @@ export const queryKeys = {
   person: (profileId: number) => ['person', profileId] as const,
   matchProfile: (profileId: number) => ['person', profileId, 'match'] as const,
   likerProfile: (profileId: number) => ['person', profileId, 'liker'] as const,
+  /** The tab bar's counts (`GET /api/badges`), kept true by the live stream. */
+  badges: () => ['badges'] as const,
   chats: () => ['chats'] as const,
   conversations: () => ['conversation'] as const,
   conversation: (conversationId: number) => ['conversation', conversationId] as const,

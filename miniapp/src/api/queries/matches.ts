@@ -19,11 +19,12 @@ export function useLikers() {
   return useQuery({ queryKey: queryKeys.likers(), queryFn: () => api.get('/api/likes', z.array(personListItem)) });
 }
 
-export function useMatchProfile(profileId: number) {
+export function useMatchProfile(profileId: number, enabled = true) {
   return useQuery({
     queryKey: queryKeys.matchProfile(profileId),
     queryFn: () => api.get(`/api/users_profile?profile_id=${profileId}`, usersProfileResponse).then((r) => r.users_profile),
     gcTime: 0,
+    enabled,
   });
 }
 

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useLiveCache } from '../../api/liveCache.ts';
 import { useChats } from '../../api/queries/chat.ts';
 import { EmptyState, QueryView } from '../../components/States.tsx';
 import { Avatar } from './Avatar.tsx';
@@ -10,9 +9,8 @@ import './Chat.css';
 /** `/ChatList` (spec sections 2, 3): conversations newest first, with unread marks kept live. */
 export default function ChatListScreen() {
   const { t, i18n } = useTranslation();
-  const chats = useChats();
   // A new message anywhere moves that conversation up and marks it unread (api/liveCache.ts).
-  useLiveCache();
+  const chats = useChats();
 
   return (
     <section className="chat-list-screen" aria-labelledby="chats-title">

@@ -1,7 +1,7 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useLiveCache } from '../../api/liveCache.ts';
+import { markMatchOpened } from '../../api/queries/badges.ts';
 import { useConversation } from '../../api/queries/chat.ts';
 import { SafetyActions } from '../../components/SafetyActions.tsx';
 import { QueryView } from '../../components/States.tsx';
@@ -9,6 +9,7 @@ import { useSession } from '../../session/SessionProvider.tsx';
 import { Avatar } from './Avatar.tsx';
 import { Composer } from './Composer.tsx';
 import { MessageList } from './MessageList.tsx';
+import { useAcknowledgeShown } from './useAcknowledgeShown.ts';
 import { useMarkArrivalsRead } from './useMarkArrivalsRead.ts';
 import './Chat.css';
 
@@ -21,11 +22,16 @@ export default function ChatScreen() {
   const conversationId = Number.isInteger(id) && id > 0 ? id : 0;
   const myProfileId = session.status === 'signedIn' ? (session.profile?.id ?? null) : null;
   // New messages from either side and the other person's read marks come into the cache (api/liveCache.ts).
-  useLiveCache();
   const { query, loadingOlder, loadOlder } = useConversation(conversationId);
   useMarkArrivalsRead(conversationId, query.data?.messages, myProfileId);
+  useAcknowledgeShown(conversationId, myProfileId);
   const [sentCount, setSentCount] = useState(0);
   const participant = query.data?.participant ?? null;
+  // Their chat opened: the match is no longer new (the Matches badge).
+  const partnerId = participant?.profile_id ?? null;
+  useEffect(() => {
+    if (partnerId !== null) void markMatchOpened(partnerId).catch(() => undefined);
+  }, [partnerId]);
   const needOlder = useCallback(() => void loadOlder(), [loadOlder]);
 
   return (

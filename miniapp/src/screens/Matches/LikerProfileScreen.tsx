@@ -1,20 +1,19 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { MatchedProfile } from '@contract/discovery.ts';
 import { ApiError } from '../../api/client.ts';
 import { useLikerProfile, useSwipe } from '../../api/queries/matches.ts';
-import { MatchOverlay } from '../../components/MatchOverlay.tsx';
 import { ProfileDetails } from '../../components/ProfileDetails.tsx';
 import { SafetyActions } from '../../components/SafetyActions.tsx';
 import { ErrorLine, Loading, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
+import { announceMatch } from '../../lib/matchAnnouncements.ts';
 import { platform } from '../../platform/index.ts';
 import { useProfileIdParam } from './profileIdParam.ts';
 
 /**
  * `/UsersProfileLiker/{profileId}` (spec section 9): someone who liked the user. Like makes a match (the
- * dialog offers a chat), dislike goes back to /WhoLike; without premium the server answers 403 "no
+ * overlay offers a chat over the likers list), dislike goes back to /WhoLike; without premium the server answers 403 "no
  * subscribe" and the app goes to /subscription.
  */
 export default function LikerProfileScreen() {
@@ -23,7 +22,6 @@ export default function LikerProfileScreen() {
   const profileId = useProfileIdParam();
   const profile = useLikerProfile(profileId);
   const swipe = useSwipe();
-  const [match, setMatch] = useState<MatchedProfile | null>(null);
 
   // Spec section 4: a 403 saying "no subscribe" (not a ban or an unverified account) leads to the plans.
   const noSubscription = profile.error instanceof ApiError && profile.error.status === 403 && profile.error.code === 'no_subscribe';
@@ -37,14 +35,15 @@ export default function LikerProfileScreen() {
       { profileId, liked },
       {
         onSuccess: (result) => {
-          if (result.match) setMatch(result.profile);
-          else void navigate('/WhoLike', { replace: true });
+          // A match: the app's overlay (components/LiveShell.tsx) announces it over the likers list.
+          if (result.match) announceMatch(result.profile, { gender: profile.data?.gender ?? null });
+          void navigate('/WhoLike', { replace: true });
         },
       },
     );
   }
 
-  // Decided: the buttons stay disabled while the dialog shows or the list comes back.
+  // Decided: the buttons stay disabled until the list comes back.
   const busy = swipe.isPending || swipe.isSuccess;
   const error = !swipe.error
     ? null
@@ -70,7 +69,6 @@ export default function LikerProfileScreen() {
             </button>
           </div>
           <ErrorLine message={error} />
-          {match && <MatchOverlay profile={match} onClose={() => void navigate('/WhoLike', { replace: true })} />}
         </section>
       )}
     </QueryView>

@@ -1,5 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { markLikesSeen } from '../../api/queries/badges.ts';
 import { useChatWithLiker, useLikers } from '../../api/queries/matches.ts';
 import { EmptyState, ErrorLine, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
@@ -15,6 +18,11 @@ export default function LikersScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const likers = useLikers();
+  // Opened: nobody among them is new any more (the Likes badge).
+  const client = useQueryClient();
+  useEffect(() => {
+    void markLikesSeen(client).catch(() => undefined);
+  }, [client]);
   const chat = useChatWithLiker();
   // On the way to the chat: every button stays disabled until it opens.
   const starting = chat.isPending || chat.isSuccess;

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { markMatchOpened } from '../../api/queries/badges.ts';
 import { useStartChat } from '../../api/queries/chat.ts';
 import { useMatchProfile, useUnmatch } from '../../api/queries/matches.ts';
 import { ConfirmSheet } from '../../components/ConfirmSheet.tsx';
@@ -16,6 +17,11 @@ export default function MatchProfileScreen() {
   const navigate = useNavigate();
   const profileId = useProfileIdParam();
   const profile = useMatchProfile(profileId);
+  // Their profile opened: the match is no longer new (the Matches badge). Only once it is known to be theirs.
+  const shown = profile.isSuccess;
+  useEffect(() => {
+    if (shown) void markMatchOpened(profileId).catch(() => undefined);
+  }, [shown, profileId]);
   const [confirming, setConfirming] = useState(false);
   const startChat = useStartChat();
   const unmatch = useUnmatch();

@@ -1,13 +1,13 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { MatchedProfile } from '@contract/discovery.ts';
 import type { Card } from '../../api/queries/search.ts';
 import { DeckButtons } from '../../components/DeckButtons.tsx';
-import { MatchOverlay } from '../../components/MatchOverlay.tsx';
 import { EmptyState, ErrorState, Loading } from '../../components/States.tsx';
 import { LeavingCard, SwipeCard } from '../../components/SwipeCard.tsx';
 import { errorText } from '../../lib/errorText.ts';
+import { announceMatch } from '../../lib/matchAnnouncements.ts';
 import { actionGuardMs, leaveMs } from '../../lib/swipeRules.ts';
 import { platform } from '../../platform/index.ts';
 import { useSwipeDeck } from './useSwipeDeck.ts';
@@ -16,13 +16,16 @@ import './Search.css';
 /** How long a failed like or dislike is said before the message goes. */
 const swipeFailureMs = 4000;
 
+/** The deck's card knows the gender ("Write to her"); the overlay is the app's (components/LiveShell.tsx). */
+function announceMatchFromCard(profile: MatchedProfile, gender: string): void {
+  announceMatch(profile, { gender });
+}
+
 /** `/search` (spec sections 2, 9): the swipe deck with buttons, the match overlay and the like limit. */
 export default function SearchScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [match, setMatch] = useState<MatchedProfile | null>(null);
-  const onMatch = useCallback((profile: MatchedProfile) => setMatch(profile), []);
-  const deck = useSwipeDeck(onMatch);
+  const deck = useSwipeDeck(announceMatchFromCard);
   const lastAction = useRef(Number.NEGATIVE_INFINITY);
   const [leaving, setLeaving] = useState<{ card: Card; liked: boolean; fromPx: number; at: number } | null>(null);
   useEffect(() => {
@@ -88,7 +91,6 @@ export default function SearchScreen() {
         </div>
       )}
       <DeckButtons onDecide={decide} disabled={state.status !== 'ready'} />
-      {match && <MatchOverlay profile={match} onClose={() => setMatch(null)} />}
     </section>
   );
 }

@@ -29,7 +29,7 @@ type Pending = Promise<Card | null | 'no_profile'>;
  * (`fetchDeckCard`); likes and dislikes are the same mutation the likers' screens use, so the matches
  * and likers in the cache follow.
  */
-export function useSwipeDeck(onMatch: (profile: MatchedProfile) => void) {
+export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) => void) {
   const client = useQueryClient();
   const { mutateAsync: swipe } = useSwipe();
   const [state, setState] = useState<DeckState>({ status: 'loading' });
@@ -96,7 +96,7 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile) => void) {
       swipe({ profileId: card.profile_id, liked }).then(
         (result) => {
           inFlight.current.delete(card.profile_id);
-          if (result.match) onMatch(result.profile);
+          if (result.match) onMatch(result.profile, card.gender);
         },
         (error: unknown) => {
           inFlight.current.delete(card.profile_id);
