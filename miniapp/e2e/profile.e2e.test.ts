@@ -177,7 +177,7 @@ describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
     await page.getByText('Новая строчка о себе').waitFor();
     await screenshot(page, `own-profile-${language}`);
     // The menu's card (the session's summary) has the new name and age too.
-    await page.locator('header').getByRole('link', { name: t.app.nav.menu }).click();
+    await page.getByRole('navigation', { name: t.app.nav.label }).getByRole('link', { name: t.app.nav.menu, exact: true }).click();
     await page.locator('.card.own').getByText('Софья').waitFor();
     expect(await page.locator('.card.own').textContent()).toContain('Софья, 25');
     await page.locator('.card.own').getByRole('link').click();
@@ -252,7 +252,7 @@ describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
     const shown = () => page.locator('.photo-strip img').evaluateAll((images) => images.map((image) => image.getAttribute('src') ?? ''));
     await expect.poll(async () => (await shown()).length).toBe(2);
     expect((await shown()).map((src) => src.split('/').pop())).toEqual(after.photos);
-    await page.locator('header').getByRole('link', { name: t.app.nav.menu }).click();
+    await page.getByRole('navigation', { name: t.app.nav.label }).getByRole('link', { name: t.app.nav.menu, exact: true }).click();
     await expect.poll(() => page.locator('.card.own .avatar img').getAttribute('src')).toContain((after.photos[0] ?? '?').replace('.jpg', ''));
     requests.stop();
     expect(requests.calls().filter((call) => call === 'GET /api/profile' || call === 'GET /api/current_user')).toEqual([]);
