@@ -90,7 +90,11 @@ export interface VerificationCodesTable {
   expires_at: string;
   attempts: number;
   used_at: string | null;
+  /** What the code is for; each kind has its own newest code, cooldown and hourly cap. */
+  purpose: Generated<CodePurpose>;
 }
+/** `verify`: the address at sign-up; `reset`: a forgotten password. */
+export type CodePurpose = 'verify' | 'reset';
 export type VerificationCode = Selectable<VerificationCodesTable>;
 export type NewVerificationCode = Insertable<VerificationCodesTable>;
 

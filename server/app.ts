@@ -17,6 +17,7 @@ import { uploadRoutes } from './features/photos/routes.ts';
 import { profileRoutes } from './features/profiles/routes.ts';
 import { locationRoutes } from './features/location/routes.ts';
 import { verificationRoutes } from './features/verification/routes.ts';
+import { passwordResetRoutes } from './features/passwordReset/routes.ts';
 import { sessionLoader } from './http/auth.ts';
 import type { AppState } from './http/context.ts';
 import { errorHandler } from './http/errorHandler.ts';
@@ -44,6 +45,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   healthRoutes(api, services);
   accountRoutes(api, services);
   verificationRoutes(api, services);
+  passwordResetRoutes(api, services);
   profileRoutes(api, services);
   uploadRoutes(api, services);
   searchRoutes(api, services);

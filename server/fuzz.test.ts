@@ -97,6 +97,8 @@ function seedsFor(world: World): Record<string, RouteSeed> {
     'GET /api/current_user': {},
     'GET /api/send_verification_code': {},
     'POST /api/verify': { body: { code: '123456' } },
+    'POST /api/password/forgot': { body: { email: 'fuzz@example.com' } },
+    'POST /api/password/reset': { body: { email: 'fuzz@example.com', code: '123456', password: 'secret456!' } },
     'POST /api/create_profile': {
       form: { name: 'Fuzz', age: '30', gender: 'Female', city: 'Москва', bio: 'hi', latitude: '55.75', longitude: '37.61' },
       fileFields: ['photos', 'photo'],

@@ -15,7 +15,9 @@ import { PasswordHasher } from './features/accounts/passwords.ts';
 import { DataRightsService } from './features/dataRights/service.ts';
 import { SessionService } from './features/sessions/service.ts';
 import { SessionTokens } from './features/sessions/tokens.ts';
+import { EmailCodes } from './features/verification/codes.ts';
 import { VerificationService } from './features/verification/service.ts';
+import { PasswordResetService } from './features/passwordReset/service.ts';
 import { PhotoStore } from './features/photos/photoStore.ts';
 import { ProfileService } from './features/profiles/service.ts';
 import { SafetyService } from './features/safety/service.ts';
@@ -100,6 +102,7 @@ export interface Services {
   accounts: AccountService;
   dataRights: DataRightsService;
   verification: VerificationService;
+  passwordReset: PasswordResetService;
   photoStore: PhotoStore;
   profiles: ProfileService;
   search: SearchService;
@@ -131,6 +134,8 @@ export function buildServices(deps: AppDeps): Services {
   const eventBus = deps.eventBus ?? new InProcessEventBus();
   const telegramUsers = new TelegramUserService(deps.db, clock);
   const search = new SearchService(deps.db, clock, rates);
+  const codes = new EmailCodes(deps.sessionSecret);
+  const devices = new LoginDevices(deps.sessionSecret);
   return {
     db: deps.db,
     dialect: deps.dialect,
@@ -144,9 +149,10 @@ export function buildServices(deps: AppDeps): Services {
       publicOrigin: publicUrl.origin,
     }),
     sessions,
-    accounts: new AccountService(deps.db, passwords, sessions, throttle, new LoginDevices(deps.sessionSecret), clock),
+    accounts: new AccountService(deps.db, passwords, sessions, throttle, devices, clock),
     dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl),
-    verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
+    verification: new VerificationService(deps.db, codes, deps.mailer, clock, deps.logger),
+    passwordReset: new PasswordResetService(deps.db, codes, passwords, sessions, devices, deps.mailer, clock, deps.logger),
     photoStore,
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger),
     search,

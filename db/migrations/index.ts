@@ -9,6 +9,7 @@ import * as discoveryIndexes from './2026_11_22_0740_discovery_indexes.ts';
 import * as createPayments from './2026_11_22_0750_create_payments.ts';
 import * as opsJobs from './2026_11_22_1410_ops_jobs.ts';
 import * as searchChanges from './2026_11_23_1500_search_changes.ts';
+import * as codePurposes from './2026_11_24_1200_code_purposes.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_0750_create_payments': createPayments,
   '2026_11_22_1410_ops_jobs': opsJobs,
   '2026_11_23_1500_search_changes': searchChanges,
+  '2026_11_24_1200_code_purposes': codePurposes,
 };

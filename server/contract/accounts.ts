@@ -10,10 +10,21 @@ export const email = z.pipe(
   z.email('Invalid email address'),
 );
 
+// Capped so a megabyte "password" cannot make one hash expensive.
+const newPassword = z.string({ error: 'Password is required' }).check(z.maxLength(128, passwordMessage), z.regex(passwordRule, passwordMessage));
+
+/** Six digits, as every mailed code. */
+const mailedCode = z.string({ error: 'Code is required' }).check(z.trim(), z.regex(/^\d{6}$/, 'Invalid verification code. Please try again.'));
+
+/**
+ * `token` answers with a jwtToken instead of setting the cookie, for clients that keep the token
+ * themselves (the same session either way).
+ */
+const sessionKind = z._default(z.enum(['cookie', 'token']), 'cookie');
+
 export const registerRequest = z.strictObject({
   email,
-  // Capped so a megabyte "password" cannot make one hash expensive.
-  password: z.string({ error: 'Password is required' }).check(z.maxLength(128, passwordMessage), z.regex(passwordRule, passwordMessage)),
+  password: newPassword,
   csrf_token: z.optional(z.string()),
 });
 export type RegisterRequest = z.infer<typeof registerRequest>;
@@ -22,17 +33,24 @@ export const loginRequest = z.strictObject({
   email,
   password: z.string({ error: 'Password is required' }).check(z.minLength(1, 'Password is required'), z.maxLength(128)),
   csrf_token: z.optional(z.string()),
-  /**
-   * `token` answers with a jwtToken instead of setting the cookie, for clients that keep the
-   * token themselves (the same session either way).
-   */
-  session: z._default(z.enum(['cookie', 'token']), 'cookie'),
+  session: sessionKind,
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 
-export const verifyRequest = z.strictObject({
-  code: z.string({ error: 'Code is required' }).check(z.trim(), z.regex(/^\d{6}$/, 'Invalid verification code. Please try again.')),
+export const verifyRequest = z.strictObject({ code: mailedCode });
+
+/** `POST /api/password/forgot`: mails a reset code when the address belongs to a verified account. */
+export const forgotPasswordRequest = z.strictObject({ email, csrf_token: z.optional(z.string()) });
+
+/** `POST /api/password/reset`: the mailed code and the new password; answers as a sign-in. */
+export const resetPasswordRequest = z.strictObject({
+  email,
+  code: mailedCode,
+  password: newPassword,
+  csrf_token: z.optional(z.string()),
+  session: sessionKind,
 });
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
 
 export const csrfTokenResponse = z.object({ csrf_token: z.string() });
 
