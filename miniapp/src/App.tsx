@@ -12,6 +12,7 @@ const Login = lazy(() => import('./screens/Auth/LoginScreen.tsx'));
 const Register = lazy(() => import('./screens/Auth/RegisterScreen.tsx'));
 const Logout = lazy(() => import('./screens/Auth/LogoutScreen.tsx'));
 const Verify = lazy(() => import('./screens/Auth/VerifyScreen.tsx'));
+const ForgotPassword = lazy(() => import('./screens/Auth/ForgotPasswordScreen.tsx'));
 const Token = lazy(() => import('./screens/Auth/TokenScreen.tsx'));
 const TelegramEntry = lazy(() => import('./screens/Auth/TelegramScreen.tsx'));
 const Menu = lazy(() => import('./screens/Menu/MenuScreen.tsx'));
@@ -59,6 +60,7 @@ const routes = createRoutesFromElements(
     <Route element={<RequireVerified />}>
       <Route path="/login" element={<Login />} />
       <Route path="/register" element={<Register />} />
+      <Route path="/forgot-password" element={<ForgotPassword />} />
       <Route path="/token" element={<Token />} />
       <Route path="/telegram" element={<TelegramEntry />} />
 
