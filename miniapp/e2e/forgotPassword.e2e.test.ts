@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
+import { emptyPublicConfig } from '../../server/contract/config.ts';
 import { Browser } from '../../server/test/browser.ts';
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
@@ -79,5 +80,36 @@ describe.each(['ru', 'en'] as const)('password reset in %s', (language) => {
     // The session made before the reset is over; the new password signs in.
     expect((await person.browser.get('/api/profile')).status).toBe(401);
     expect((await new Browser(site.app.url).post('/api/login', { email, password: newPassword })).status).toBe(200);
+  });
+});
+
+describe('the support line of the reset screen', () => {
+  it('shows the contacts when set, and nothing at all (never a link to /) when unset', async () => {
+    const withSupport = await startSite();
+    const without = await startSite({ publicConfig: emptyPublicConfig });
+    try {
+      const opened = await withSupport.page({ language: 'ru' });
+      await opened.page.goto('/forgot-password');
+      await opened.page.getByRole('link', { name: 'support@iskra.test' }).waitFor();
+      expect(await opened.page.getByRole('link', { name: '@iskra_support' }).getAttribute('href')).toBe('https://t.me/iskra_support');
+      await opened.context.close();
+
+      const bare = await without.page({ language: 'ru' });
+      const configArrived = bare.page.waitForResponse((r) => r.url().endsWith('/api/config'));
+      await bare.page.goto('/forgot-password');
+      await bare.page.getByRole('heading', { name: ru.app.forgot.title }).waitFor();
+      // The absence counts only once the screen has the (empty) config and has drawn a frame with it.
+      await configArrived;
+      await bare.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      expect(await bare.page.getByText(ru.app.forgot.support).count()).toBe(0);
+      expect(await bare.page.locator('main a[href="/"]').count()).toBe(0);
+      await bare.page.goto('/login');
+      expect(await bare.page.getByRole('link', { name: ru.app.login.forgot }).getAttribute('href')).toBe('/forgot-password');
+      await bare.context.close();
+      expect([...opened.errors, ...bare.errors]).toEqual([]);
+    } finally {
+      await withSupport.close();
+      await without.close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { passwordRule } from '@contract/accounts.ts';
 import { ApiError } from '../../api/ApiError.ts';
 import { useForgotPassword, useResetPassword } from '../../api/queries/passwordReset.ts';
 import { ErrorLine } from '../../components/States.tsx';
+import { SupportContact } from '../../components/SupportContact.tsx';
 import { resendCountdownSeconds } from '../../lib/constants.ts';
 import { errorText } from '../../lib/errorText.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
@@ -166,6 +167,7 @@ export default function ForgotPasswordScreen() {
       <p className="switch">
         <Link to="/login">{t('app.forgot.backToLogin')}</Link>
       </p>
+      <SupportContact />
     </div>
   );
 }
