@@ -99,6 +99,12 @@ function seedsFor(world: World): Record<string, RouteSeed> {
     'POST /api/verify': { body: { code: '123456' } },
     'POST /api/password/forgot': { body: { email: 'fuzz@example.com' } },
     'POST /api/password/reset': { body: { email: 'fuzz@example.com', code: '123456', password: 'secret456!' } },
+    'GET /api/account': {},
+    'POST /api/account/password': { body: { current_password: 'secret123!', password: 'secret456!' } },
+    'POST /api/account/email': { body: { email: 'fuzz-next@example.com', current_password: 'secret123!' } },
+    'POST /api/account/email/confirm': { body: { code: '123456' } },
+    'POST /api/account/sessions/end': { body: { id: 'not-a-session' } },
+    'POST /api/account/sessions/end_others': { body: {} },
     'POST /api/create_profile': {
       form: { name: 'Fuzz', age: '30', gender: 'Female', city: 'Москва', bio: 'hi', latitude: '55.75', longitude: '37.61' },
       fileFields: ['photos', 'photo'],

@@ -18,6 +18,7 @@ import { SessionTokens } from './features/sessions/tokens.ts';
 import { EmailCodes } from './features/verification/codes.ts';
 import { VerificationService } from './features/verification/service.ts';
 import { PasswordResetService } from './features/passwordReset/service.ts';
+import { AccountSettingsService } from './features/accountSettings/service.ts';
 import { PhotoStore } from './features/photos/photoStore.ts';
 import { ProfileService } from './features/profiles/service.ts';
 import { SafetyService } from './features/safety/service.ts';
@@ -103,6 +104,7 @@ export interface Services {
   dataRights: DataRightsService;
   verification: VerificationService;
   passwordReset: PasswordResetService;
+  accountSettings: AccountSettingsService;
   photoStore: PhotoStore;
   profiles: ProfileService;
   search: SearchService;
@@ -153,6 +155,7 @@ export function buildServices(deps: AppDeps): Services {
     dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl),
     verification: new VerificationService(deps.db, codes, deps.mailer, clock, deps.logger),
     passwordReset: new PasswordResetService(deps.db, codes, passwords, sessions, devices, deps.mailer, clock, deps.logger),
+    accountSettings: new AccountSettingsService(deps.db, codes, passwords, deps.mailer, clock, deps.logger),
     photoStore,
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger),
     search,

@@ -16,6 +16,7 @@ const ForgotPassword = lazy(() => import('./screens/Auth/ForgotPasswordScreen.ts
 const Token = lazy(() => import('./screens/Auth/TokenScreen.tsx'));
 const TelegramEntry = lazy(() => import('./screens/Auth/TelegramScreen.tsx'));
 const Menu = lazy(() => import('./screens/Menu/MenuScreen.tsx'));
+const Account = lazy(() => import('./screens/Menu/AccountScreen.tsx'));
 const Subscription = lazy(() => import('./screens/Premium/SubscriptionScreen.tsx'));
 const PaymentResult = lazy(() => import('./screens/Premium/PaymentResultScreen.tsx'));
 const Offer = lazy(() => import('./screens/Documents/OfferScreen.tsx'));
@@ -66,6 +67,7 @@ const routes = createRoutesFromElements(
 
       <Route element={<RequireMember />}>
         <Route path="/Menu" element={<Menu />} />
+        <Route path="/account" element={<Account />} />
         <Route path="/subscription" element={<Subscription />} />
         <Route path="/CreateProfile" element={<CreateProfile />} />
 

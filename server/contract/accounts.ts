@@ -52,6 +52,36 @@ export const resetPasswordRequest = z.strictObject({
 });
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
 
+/** `GET /api/account`: the own sign-in details and live sessions (Menu → Account). */
+export const accountSession = z.object({
+  /** Opaque to the app; what `POST /api/account/sessions/end` takes. */
+  id: z.string(),
+  /** "Chrome · Android", or null when the browser was not recognised. The place is not shown: no IP lookup exists. */
+  device: z.nullable(z.string()),
+  signed_in_at: z.string(),
+  last_seen_at: z.nullable(z.string()),
+  current: z.boolean(),
+});
+export const accountResponse = z.object({
+  email: z.nullable(z.string()),
+  has_password: z.boolean(),
+  sessions: z.array(accountSession),
+});
+export type AccountResponse = z.infer<typeof accountResponse>;
+
+const currentPassword = z.string({ error: 'Password is required' }).check(z.minLength(1, 'Password is required'), z.maxLength(128));
+
+export const changePasswordRequest = z.strictObject({ current_password: currentPassword, password: newPassword, csrf_token: z.optional(z.string()) });
+
+/** The new address gets a code; the account's password is asked when it has one. */
+export const changeEmailRequest = z.strictObject({ email, current_password: z.optional(currentPassword), csrf_token: z.optional(z.string()) });
+export const confirmEmailRequest = z.strictObject({ code: mailedCode, csrf_token: z.optional(z.string()) });
+
+export const endSessionRequest = z.strictObject({
+  id: z.string().check(z.minLength(1, 'Session is required'), z.maxLength(100)),
+  csrf_token: z.optional(z.string()),
+});
+
 export const csrfTokenResponse = z.object({ csrf_token: z.string() });
 
 export const currentUserResponse = z.object({
