@@ -103,6 +103,9 @@ function seedsFor(world: World): Record<string, RouteSeed> {
     'POST /api/account/password': { body: { current_password: 'secret123!', password: 'secret456!' } },
     'POST /api/account/email': { body: { email: 'fuzz-next@example.com', current_password: 'secret123!' } },
     'POST /api/account/email/confirm': { body: { code: '123456' } },
+    'POST /api/account/password/add': { body: { password: 'secret456!' } },
+    'POST /api/account/google': { body: { id_token: 'a.b.c' } },
+    'POST /api/account/unlink': { body: { method: 'password' } },
     'POST /api/account/sessions/end': { body: { id: 'not-a-session' } },
     'POST /api/account/sessions/end_others': { body: {} },
     'POST /api/create_profile': {

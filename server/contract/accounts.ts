@@ -62,9 +62,14 @@ export const accountSession = z.object({
   last_seen_at: z.nullable(z.string()),
   current: z.boolean(),
 });
+/** The ways into an account: e-mail and password, Telegram, Google. */
+export const signInMethod = z.enum(['password', 'telegram', 'google']);
+export type SignInMethod = z.infer<typeof signInMethod>;
+
 export const accountResponse = z.object({
   email: z.nullable(z.string()),
   has_password: z.boolean(),
+  sign_in_methods: z.array(signInMethod),
   sessions: z.array(accountSession),
 });
 export type AccountResponse = z.infer<typeof accountResponse>;
@@ -76,6 +81,12 @@ export const changePasswordRequest = z.strictObject({ current_password: currentP
 /** The new address gets a code; the account's password is asked when it has one. */
 export const changeEmailRequest = z.strictObject({ email, current_password: z.optional(currentPassword), csrf_token: z.optional(z.string()) });
 export const confirmEmailRequest = z.strictObject({ code: mailedCode, csrf_token: z.optional(z.string()) });
+
+/** A password for an account that has none yet (a Telegram or Google account that added its e-mail). */
+export const addPasswordRequest = z.strictObject({ password: newPassword, csrf_token: z.optional(z.string()) });
+
+/** Removes a way into the account; the last one cannot go. */
+export const unlinkRequest = z.strictObject({ method: signInMethod, csrf_token: z.optional(z.string()) });
 
 export const endSessionRequest = z.strictObject({
   id: z.string().check(z.minLength(1, 'Session is required'), z.maxLength(100)),

@@ -1,11 +1,19 @@
-import { changeEmailRequest, changePasswordRequest, confirmEmailRequest, endSessionRequest } from '../../contract/accounts.ts';
+import {
+  addPasswordRequest,
+  changeEmailRequest,
+  changePasswordRequest,
+  confirmEmailRequest,
+  endSessionRequest,
+  unlinkRequest,
+} from '../../contract/accounts.ts';
+import { googleLoginRequest } from '../../contract/googleAuth.ts';
 import { requireUser } from '../../http/auth.ts';
 import type { AppRouter } from '../../http/context.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
 
 /** Menu → Account (AccountSettingsService). */
-export function accountSettingsRoutes(router: AppRouter, { accountSettings }: Services): void {
+export function accountSettingsRoutes(router: AppRouter, { accountSettings, googleSignIn }: Services): void {
   router.get('/account', async (ctx) => {
     const auth = requireUser(ctx);
     ctx.body = await accountSettings.overview(auth.userId, auth.sessionHash);
@@ -30,6 +38,27 @@ export function accountSettingsRoutes(router: AppRouter, { accountSettings }: Se
     const { code } = parse(confirmEmailRequest, ctx.request.body);
     const email = await accountSettings.confirmEmailChange(auth.userId, code);
     ctx.body = { message: 'Email changed', email };
+  });
+
+  router.post('/account/password/add', async (ctx) => {
+    const auth = requireUser(ctx);
+    const { password } = parse(addPasswordRequest, ctx.request.body);
+    await accountSettings.addPassword(auth.userId, password);
+    ctx.body = { message: 'Password added' };
+  });
+
+  router.post('/account/google', async (ctx) => {
+    const auth = requireUser(ctx);
+    const { id_token } = parse(googleLoginRequest, ctx.request.body);
+    await googleSignIn.link(auth.userId, id_token);
+    ctx.body = { message: 'Google account linked' };
+  });
+
+  router.post('/account/unlink', async (ctx) => {
+    const auth = requireUser(ctx);
+    const { method } = parse(unlinkRequest, ctx.request.body);
+    await accountSettings.unlink(auth.userId, method);
+    ctx.body = { message: 'Sign-in method removed' };
   });
 
   router.post('/account/sessions/end', async (ctx) => {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../../db/errors.ts';
 import type { Database, UserId } from '../../../db/schema.ts';
 import { translatorFor, type Language } from '../../../locales/index.ts';
-import type { AccountResponse } from '../../contract/accounts.ts';
+import type { AccountResponse, SignInMethod } from '../../contract/accounts.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
@@ -12,7 +12,7 @@ import { findUserByEmail, lockUser, setPasswordHash } from '../accounts/reposito
 import { deleteOtherSessions, deleteSessionOfUser, listLiveSessions } from '../sessions/repository.ts';
 import { codeLifetimeSeconds, codeRefusal, type EmailCodes } from '../verification/codes.ts';
 import { deleteCode, findNewestCode } from '../verification/repository.ts';
-import { findAccountCredentials, setEmail } from './repository.ts';
+import { findAccountCredentials, removeSignInMethod, setEmail } from './repository.ts';
 
 const wrongPassword = () => new AppError(403, 'wrong_password', 'Wrong password');
 const emailTaken = () => conflict('email_taken', 'Email already registered');
@@ -38,6 +38,7 @@ export class AccountSettingsService {
     return {
       email: user.email,
       has_password: user.password_hash !== null,
+      sign_in_methods: signInMethods(user),
       sessions: sessions.map((s) => ({
         id: s.id_hash,
         device: s.device_label ?? null,
@@ -115,6 +116,31 @@ export class AccountSettingsService {
     return newEmail;
   }
 
+  /** A first password, for an account that signs in through Telegram or Google and has added its e-mail. */
+  async addPassword(userId: UserId, password: string): Promise<void> {
+    const passwordHash = await this.passwords.hash(password);
+    await this.db.transaction().execute(async (trx) => {
+      await lockUser(trx, userId);
+      const user = await findAccountCredentials(trx, userId);
+      if (!user?.email) throw badRequest('no_email', 'This account has no e-mail address');
+      if (user.password_hash) throw conflict('password_exists', 'This account already has a password');
+      await setPasswordHash(trx, userId, passwordHash);
+    });
+  }
+
+  /** Removes a way into the account, never the last one (under the user's lock, so two removals cannot race past it). */
+  async unlink(userId: UserId, method: SignInMethod): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await lockUser(trx, userId);
+      const user = await findAccountCredentials(trx, userId);
+      if (!user) throw notFound();
+      const methods = signInMethods(user);
+      if (!methods.includes(method)) throw badRequest('not_linked', 'This sign-in method is not linked');
+      if (methods.length === 1) throw conflict('last_sign_in_method', 'The last way to sign in cannot be removed');
+      await removeSignInMethod(trx, userId, method);
+    });
+  }
+
   async endSession(userId: UserId, id: string): Promise<void> {
     if (!(await deleteSessionOfUser(this.db, userId, id))) throw notFound('session_not_found', 'No such session');
   }
@@ -122,6 +148,15 @@ export class AccountSettingsService {
   async endOtherSessions(userId: UserId, sessionHash: string): Promise<void> {
     await deleteOtherSessions(this.db, userId, sessionHash);
   }
+}
+
+/** The ways in: a password counts only with an address to sign in with. */
+function signInMethods(user: { email: string | null; password_hash: string | null; telegram_id: string | null; google_sub: string | null }): SignInMethod[] {
+  const methods: SignInMethod[] = [];
+  if (user.email && user.password_hash) methods.push('password');
+  if (user.telegram_id) methods.push('telegram');
+  if (user.google_sub) methods.push('google');
+  return methods;
 }
 
 function mail(language: Language, kind: 'emailChange' | 'emailChanged', to: string, values: Record<string, string | number>) {
