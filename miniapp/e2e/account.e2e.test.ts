@@ -42,6 +42,10 @@ describe.each(['ru', 'en'] as const)('the account screen in %s', (language) => {
     const phoneRow = page.locator('.device', { hasText: 'Chrome · Android' });
     await phoneRow.waitFor();
     await page.locator('.device', { hasText: t.app.account.thisDevice }).waitFor();
+    // The only way in cannot be removed: its button is off and the screen says why.
+    const passwordMethod = page.locator('.device', { hasText: t.app.account.method.password });
+    expect(await passwordMethod.getByRole('button', { name: t.app.account.remove }).isDisabled()).toBe(true);
+    await page.getByText(t.app.account.lastMethod).waitFor();
     await expectAccessible(page, 'account');
     await page.getByRole('heading', { name: t.app.account.devicesTitle }).scrollIntoViewIfNeeded();
     await screenshot(page, `account-devices-${language}`);

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod/mini';
-import { accountResponse, messageResponse } from '@contract/accounts.ts';
+import { accountResponse, messageResponse, type SignInMethod } from '@contract/accounts.ts';
 import { api } from '../client.ts';
 import { queryKeys } from './keys.ts';
 
@@ -35,4 +35,12 @@ export function useEndSession() {
 
 export function useEndOtherSessions() {
   return useAccountChange(() => api.post('/api/account/sessions/end_others', messageResponse));
+}
+
+export function useAddPassword() {
+  return useAccountChange((password: string) => api.post('/api/account/password/add', messageResponse, { password }));
+}
+
+export function useUnlink() {
+  return useAccountChange((method: SignInMethod) => api.post('/api/account/unlink', messageResponse, { method }));
 }

@@ -1,7 +1,16 @@
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { passwordRule, type AccountResponse } from '@contract/accounts.ts';
-import { useAccount, useChangePassword, useConfirmEmailChange, useEndOtherSessions, useEndSession, useRequestEmailChange } from '../../api/queries/account.ts';
+import {
+  useAccount,
+  useAddPassword,
+  useChangePassword,
+  useConfirmEmailChange,
+  useEndOtherSessions,
+  useEndSession,
+  useRequestEmailChange,
+  useUnlink,
+} from '../../api/queries/account.ts';
 import { ErrorLine, Loading } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 
@@ -14,10 +23,74 @@ export default function AccountScreen() {
   return (
     <div className="menu">
       <h1>{t('app.account.title')}</h1>
+      <MethodsSection account={account.data} />
       {account.data.has_password && <PasswordSection />}
       <EmailSection account={account.data} />
       <DevicesSection sessions={account.data.sessions} />
     </div>
+  );
+}
+
+/** The ways into the account; each can go but the last (the server refuses that too). */
+function MethodsSection({ account }: { account: AccountResponse }) {
+  const { t } = useTranslation();
+  const unlink = useUnlink();
+  const addPassword = useAddPassword();
+  const [password, setPassword] = useState('');
+  const [ruleBroken, setRuleBroken] = useState(false);
+  const only = account.sign_in_methods.length === 1;
+
+  function add(event: SyntheticEvent) {
+    event.preventDefault();
+    if (!passwordRule.test(password)) {
+      setRuleBroken(true);
+      return;
+    }
+    setRuleBroken(false);
+    addPassword.mutate(password, { onSuccess: () => setPassword('') });
+  }
+
+  return (
+    <section className="card" aria-labelledby="methods-title">
+      <h2 id="methods-title">{t('app.account.methodsTitle')}</h2>
+      <ul className="device-list">
+        {account.sign_in_methods.map((method) => (
+          <li key={method} className="device">
+            <strong>{t(`app.account.method.${method}`)}</strong>
+            <button type="button" className="button secondary small" disabled={only || unlink.isPending} onClick={() => unlink.mutate(method)}>
+              {t('app.account.remove')}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {only && <p className="hint">{t('app.account.lastMethod')}</p>}
+      <ErrorLine message={unlink.error ? errorText(t, unlink.error, 'app.account.removeFailed') : null} />
+      {!account.has_password && account.email && (
+        <form onSubmit={add}>
+          <label className="field">
+            <span>{t('app.account.addPassword')}</span>
+            <input
+              type="password"
+              name="first-password"
+              autoComplete="new-password"
+              required
+              aria-invalid={ruleBroken}
+              aria-describedby="first-password-hint"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            <small id="first-password-hint" className={ruleBroken ? 'hint hint-error' : 'hint'} role={ruleBroken ? 'alert' : undefined}>
+              {t('app.register.passwordRule')}
+            </small>
+          </label>
+          <ErrorLine message={addPassword.error ? errorText(t, addPassword.error, 'app.account.passwordFailed') : null} />
+          <button type="submit" className="button block" disabled={addPassword.isPending}>
+            {addPassword.isPending ? t('app.common.wait') : t('app.account.savePassword')}
+          </button>
+        </form>
+      )}
+      {!account.has_password && !account.email && <p className="hint">{t('app.account.emailFirst')}</p>}
+    </section>
   );
 }
 
