@@ -105,6 +105,7 @@ function seedsFor(world: World): Record<string, RouteSeed> {
     'POST /api/account/email/confirm': { body: { code: '123456' } },
     'POST /api/account/password/add': { body: { password: 'secret456!' } },
     'POST /api/account/google': { body: { id_token: 'a.b.c' } },
+    'POST /api/account/telegram': { body: { id: 1, auth_date: 1, hash: '0'.repeat(64) } },
     'POST /api/account/unlink': { body: { method: 'password' } },
     'POST /api/account/sessions/end': { body: { id: 'not-a-session' } },
     'POST /api/account/sessions/end_others': { body: {} },

@@ -5,6 +5,7 @@ import { Browser, json } from '../../test/browser.ts';
 import { GoogleStandIn, testGoogleClientId } from '../../test/googleStandIn.ts';
 import { createPerson } from '../../test/people.ts';
 import { codeFrom } from '../../test/smtpStandIn.ts';
+import { signWidgetPayload, testBotToken } from '../../test/telegramSigning.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 
@@ -15,7 +16,7 @@ describe.each(testDialects())('linking and unlinking sign-in methods on %s', (di
   const google = new GoogleStandIn();
   beforeAll(async () => {
     const jwksUrl = await google.start();
-    app = await createTestApp(dialect, { google: { clientId: testGoogleClientId, jwksUrl } });
+    app = await createTestApp(dialect, { google: { clientId: testGoogleClientId, jwksUrl }, botToken: testBotToken });
   });
   afterAll(async () => {
     await app.close();
@@ -69,6 +70,28 @@ describe.each(testDialects())('linking and unlinking sign-in methods on %s', (di
     expect(await methods(browser)).toEqual(['password', 'google']);
     const viaGoogle = await json<{ user_id: number }>(await new Browser(app.url).post('/api/googlelogin', { id_token: await googleToken(free) }));
     expect(viaGoogle.user_id).toBe(userId);
+  });
+
+  it('links a Telegram account through the Login Widget, and refuses one that another account holds', async () => {
+    counter += 1;
+    const heldId = 8_000_000_000 + counter * 1000 + process.pid;
+    const holder = new Browser(app.url);
+    const held = await json<{ user_id: number }>(await holder.post('/api/auth', await signWidgetPayload({ id: heldId, first_name: 'Held' }, app.clock.now())));
+
+    const { browser, userId } = await signUpVerified(app);
+    const refused = await browser.post('/api/account/telegram', await signWidgetPayload({ id: heldId, first_name: 'Held' }, app.clock.now()));
+    expect(await code(refused)).toEqual([409, 'identity_taken']);
+    const stillThere = await json<{ user_id: number }>(await new Browser(app.url).post('/api/auth', await signWidgetPayload({ id: heldId }, app.clock.now())));
+    expect(stillThere.user_id).toBe(held.user_id);
+
+    const forged = { ...(await signWidgetPayload({ id: heldId + 1 }, app.clock.now())), first_name: 'Changed' };
+    expect((await browser.post('/api/account/telegram', forged)).status).toBe(401);
+
+    const ownId = heldId + 2;
+    expect((await browser.post('/api/account/telegram', await signWidgetPayload({ id: ownId, username: 'own_tg' }, app.clock.now()))).status).toBe(200);
+    expect(await methods(browser)).toEqual(['password', 'telegram']);
+    const viaTelegram = await json<{ user_id: number }>(await new Browser(app.url).post('/api/auth', await signWidgetPayload({ id: ownId }, app.clock.now())));
+    expect(viaTelegram.user_id).toBe(userId);
   });
 
   it('never removes the last way to sign in, also when two removals arrive at once', async () => {

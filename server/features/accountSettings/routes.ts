@@ -7,13 +7,14 @@ import {
   unlinkRequest,
 } from '../../contract/accounts.ts';
 import { googleLoginRequest } from '../../contract/googleAuth.ts';
+import { telegramWidgetRequest } from '../../contract/telegramAuth.ts';
 import { requireUser } from '../../http/auth.ts';
 import type { AppRouter } from '../../http/context.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
 
 /** Menu → Account (AccountSettingsService). */
-export function accountSettingsRoutes(router: AppRouter, { accountSettings, googleSignIn }: Services): void {
+export function accountSettingsRoutes(router: AppRouter, { accountSettings, googleSignIn, telegramAuth }: Services): void {
   router.get('/account', async (ctx) => {
     const auth = requireUser(ctx);
     ctx.body = await accountSettings.overview(auth.userId, auth.sessionHash);
@@ -52,6 +53,17 @@ export function accountSettingsRoutes(router: AppRouter, { accountSettings, goog
     const { id_token } = parse(googleLoginRequest, ctx.request.body);
     await googleSignIn.link(auth.userId, id_token);
     ctx.body = { message: 'Google account linked' };
+  });
+
+  // The Login Widget's signed user object, as POST /api/auth takes it, for a web account adding Telegram.
+  router.post('/account/telegram', async (ctx) => {
+    const auth = requireUser(ctx);
+    const input = parse(telegramWidgetRequest, ctx.request.body);
+    const payload = { ...input } as Record<string, string | number>;
+    delete payload.csrf_token;
+    delete payload.session;
+    await telegramAuth.linkWithWidget(auth.userId, payload);
+    ctx.body = { message: 'Telegram account linked' };
   });
 
   router.post('/account/unlink', async (ctx) => {
