@@ -63,8 +63,8 @@ describe.each(testDialects())('account settings on %s', (dialect) => {
     const { browser } = await signUpVerified(app);
     const before = (await account(browser)).sessions.find((s) => s.current)?.last_seen_at ?? '';
     app.clock.advance(10 * 60);
-    const after = (await account(browser)).sessions.find((s) => s.current)?.last_seen_at ?? '';
-    expect(after > before).toBe(true);
+    // Written beside the request, not before its answer: wait for it.
+    await expect.poll(async () => ((await account(browser)).sessions.find((s) => s.current)?.last_seen_at ?? '') > before).toBe(true);
   });
 
   it('signs out one device, and everywhere else; another account cannot end a session it does not own', async () => {

@@ -64,9 +64,10 @@ export class SessionService {
     const now = this.clock.now();
     const row = await findLiveSession(this.db, sessionHash, now);
     if (!row || row.banned_at) return null;
-    // Bookkeeping for the owner's devices list, not a change a GET makes to anything the user sees.
+    // Bookkeeping for the owner's devices list, not a change a GET makes to anything the user sees. Not
+    // awaited and its failure ignored: a busy or locked database must not slow or refuse a read for it.
     if (!row.last_seen_at || row.last_seen_at < addSeconds(now, -lastSeenIntervalSeconds).toISOString()) {
-      await touchSession(this.db, sessionHash, now.toISOString());
+      touchSession(this.db, sessionHash, now.toISOString()).catch(() => undefined);
     }
     return {
       userId: row.user_id,
