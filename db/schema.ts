@@ -74,6 +74,10 @@ export interface SessionsTable {
   expires_at: string;
   /** Keyed hash of the sign-in's address and browser, for the shared-device moderation signal; null before. */
   device_hash?: string | null;
+  /** A coarse label of the browser and system it signed in from ("Chrome · Android"); never the User-Agent. */
+  device_label?: string | null;
+  /** When a request last used it, written at most every few minutes; null until then. */
+  last_seen_at?: string | null;
 }
 export type Session = Selectable<SessionsTable>;
 export type NewSession = Insertable<SessionsTable>;
@@ -88,7 +92,11 @@ export interface VerificationCodesTable {
   expires_at: string;
   attempts: number;
   used_at: string | null;
+  /** What the code is for; each kind has its own newest code, cooldown and hourly cap. */
+  purpose: Generated<CodePurpose>;
 }
+/** `verify`: the address at sign-up; `reset`: a forgotten password; `email_change`: a new address, mailed there. */
+export type CodePurpose = 'verify' | 'reset' | 'email_change';
 export type VerificationCode = Selectable<VerificationCodesTable>;
 export type NewVerificationCode = Insertable<VerificationCodesTable>;
 

@@ -18,6 +18,8 @@ import { uploadRoutes } from './features/photos/routes.ts';
 import { profileRoutes } from './features/profiles/routes.ts';
 import { locationRoutes } from './features/location/routes.ts';
 import { verificationRoutes } from './features/verification/routes.ts';
+import { passwordResetRoutes } from './features/passwordReset/routes.ts';
+import { accountSettingsRoutes } from './features/accountSettings/routes.ts';
 import { sessionLoader } from './http/auth.ts';
 import type { AppState } from './http/context.ts';
 import { errorHandler } from './http/errorHandler.ts';
@@ -45,6 +47,8 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   healthRoutes(api, services);
   accountRoutes(api, services);
   verificationRoutes(api, services);
+  passwordResetRoutes(api, services);
+  accountSettingsRoutes(api, services);
   profileRoutes(api, services);
   uploadRoutes(api, services);
   searchRoutes(api, services);

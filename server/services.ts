@@ -15,7 +15,10 @@ import { PasswordHasher } from './features/accounts/passwords.ts';
 import { DataRightsService } from './features/dataRights/service.ts';
 import { SessionService } from './features/sessions/service.ts';
 import { SessionTokens } from './features/sessions/tokens.ts';
+import { EmailCodes } from './features/verification/codes.ts';
 import { VerificationService } from './features/verification/service.ts';
+import { PasswordResetService } from './features/passwordReset/service.ts';
+import { AccountSettingsService } from './features/accountSettings/service.ts';
 import { PhotoStore } from './features/photos/photoStore.ts';
 import { ProfileService } from './features/profiles/service.ts';
 import { SafetyService } from './features/safety/service.ts';
@@ -102,6 +105,8 @@ export interface Services {
   accounts: AccountService;
   dataRights: DataRightsService;
   verification: VerificationService;
+  passwordReset: PasswordResetService;
+  accountSettings: AccountSettingsService;
   photoStore: PhotoStore;
   profiles: ProfileService;
   search: SearchService;
@@ -135,6 +140,8 @@ export function buildServices(deps: AppDeps): Services {
   const telegramUsers = new TelegramUserService(deps.db, clock);
   const search = new SearchService(deps.db, clock, rates);
   const notifications = new NotificationQueue(deps.notifyGraceSeconds);
+  const codes = new EmailCodes(deps.sessionSecret);
+  const devices = new LoginDevices(deps.sessionSecret);
   return {
     db: deps.db,
     dialect: deps.dialect,
@@ -148,9 +155,11 @@ export function buildServices(deps: AppDeps): Services {
       publicOrigin: publicUrl.origin,
     }),
     sessions,
-    accounts: new AccountService(deps.db, passwords, sessions, throttle, new LoginDevices(deps.sessionSecret), clock),
+    accounts: new AccountService(deps.db, passwords, sessions, throttle, devices, clock),
     dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl, eventBus),
-    verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
+    verification: new VerificationService(deps.db, codes, deps.mailer, clock, deps.logger),
+    passwordReset: new PasswordResetService(deps.db, codes, passwords, sessions, devices, deps.mailer, clock, deps.logger),
+    accountSettings: new AccountSettingsService(deps.db, codes, passwords, deps.mailer, clock, deps.logger),
     photoStore,
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger, eventBus),
     search,

@@ -10,6 +10,8 @@ import * as createPayments from './2026_11_22_0750_create_payments.ts';
 import * as opsJobs from './2026_11_22_1410_ops_jobs.ts';
 import * as searchChanges from './2026_11_23_1500_search_changes.ts';
 import * as trackSeenMarks from './2026_11_24_0900_track_seen_marks.ts';
+import * as codePurposes from './2026_11_24_1200_code_purposes.ts';
+import * as sessionDevices from './2026_11_24_1230_session_devices.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -27,4 +29,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_22_1410_ops_jobs': opsJobs,
   '2026_11_23_1500_search_changes': searchChanges,
   '2026_11_24_0900_track_seen_marks': trackSeenMarks,
+  '2026_11_24_1200_code_purposes': codePurposes,
+  '2026_11_24_1230_session_devices': sessionDevices,
 };

@@ -12,9 +12,11 @@ const Login = lazy(() => import('./screens/Auth/LoginScreen.tsx'));
 const Register = lazy(() => import('./screens/Auth/RegisterScreen.tsx'));
 const Logout = lazy(() => import('./screens/Auth/LogoutScreen.tsx'));
 const Verify = lazy(() => import('./screens/Auth/VerifyScreen.tsx'));
+const ForgotPassword = lazy(() => import('./screens/Auth/ForgotPasswordScreen.tsx'));
 const Token = lazy(() => import('./screens/Auth/TokenScreen.tsx'));
 const TelegramEntry = lazy(() => import('./screens/Auth/TelegramScreen.tsx'));
 const Menu = lazy(() => import('./screens/Menu/MenuScreen.tsx'));
+const Account = lazy(() => import('./screens/Menu/AccountScreen.tsx'));
 const Subscription = lazy(() => import('./screens/Premium/SubscriptionScreen.tsx'));
 const PaymentResult = lazy(() => import('./screens/Premium/PaymentResultScreen.tsx'));
 const Offer = lazy(() => import('./screens/Documents/OfferScreen.tsx'));
@@ -59,11 +61,13 @@ const routes = createRoutesFromElements(
     <Route element={<RequireVerified />}>
       <Route path="/login" element={<Login />} />
       <Route path="/register" element={<Register />} />
+      <Route path="/forgot-password" element={<ForgotPassword />} />
       <Route path="/token" element={<Token />} />
       <Route path="/telegram" element={<TelegramEntry />} />
 
       <Route element={<RequireMember />}>
         <Route path="/Menu" element={<Menu />} />
+        <Route path="/account" element={<Account />} />
         <Route path="/subscription" element={<Subscription />} />
         <Route path="/CreateProfile" element={<CreateProfile />} />
 

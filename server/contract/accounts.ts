@@ -10,10 +10,21 @@ export const email = z.pipe(
   z.email('Invalid email address'),
 );
 
+// Capped so a megabyte "password" cannot make one hash expensive.
+const newPassword = z.string({ error: 'Password is required' }).check(z.maxLength(128, passwordMessage), z.regex(passwordRule, passwordMessage));
+
+/** Six digits, as every mailed code. */
+const mailedCode = z.string({ error: 'Code is required' }).check(z.trim(), z.regex(/^\d{6}$/, 'Invalid verification code. Please try again.'));
+
+/**
+ * `token` answers with a jwtToken instead of setting the cookie, for clients that keep the token
+ * themselves (the same session either way).
+ */
+const sessionKind = z._default(z.enum(['cookie', 'token']), 'cookie');
+
 export const registerRequest = z.strictObject({
   email,
-  // Capped so a megabyte "password" cannot make one hash expensive.
-  password: z.string({ error: 'Password is required' }).check(z.maxLength(128, passwordMessage), z.regex(passwordRule, passwordMessage)),
+  password: newPassword,
   csrf_token: z.optional(z.string()),
 });
 export type RegisterRequest = z.infer<typeof registerRequest>;
@@ -22,16 +33,64 @@ export const loginRequest = z.strictObject({
   email,
   password: z.string({ error: 'Password is required' }).check(z.minLength(1, 'Password is required'), z.maxLength(128)),
   csrf_token: z.optional(z.string()),
-  /**
-   * `token` answers with a jwtToken instead of setting the cookie, for clients that keep the
-   * token themselves (the same session either way).
-   */
-  session: z._default(z.enum(['cookie', 'token']), 'cookie'),
+  session: sessionKind,
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 
-export const verifyRequest = z.strictObject({
-  code: z.string({ error: 'Code is required' }).check(z.trim(), z.regex(/^\d{6}$/, 'Invalid verification code. Please try again.')),
+export const verifyRequest = z.strictObject({ code: mailedCode });
+
+/** `POST /api/password/forgot`: mails a reset code when the address belongs to a verified account. */
+export const forgotPasswordRequest = z.strictObject({ email, csrf_token: z.optional(z.string()) });
+
+/** `POST /api/password/reset`: the mailed code and the new password; answers as a sign-in. */
+export const resetPasswordRequest = z.strictObject({
+  email,
+  code: mailedCode,
+  password: newPassword,
+  csrf_token: z.optional(z.string()),
+  session: sessionKind,
+});
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
+
+/** `GET /api/account`: the own sign-in details and live sessions (Menu → Account). */
+export const accountSession = z.object({
+  /** Opaque to the app; what `POST /api/account/sessions/end` takes. */
+  id: z.string(),
+  /** "Chrome · Android", or null when the browser was not recognised. The place is not shown: no IP lookup exists. */
+  device: z.nullable(z.string()),
+  signed_in_at: z.string(),
+  last_seen_at: z.nullable(z.string()),
+  current: z.boolean(),
+});
+/** The ways into an account: e-mail and password, Telegram, Google. */
+export const signInMethod = z.enum(['password', 'telegram', 'google']);
+export type SignInMethod = z.infer<typeof signInMethod>;
+
+export const accountResponse = z.object({
+  email: z.nullable(z.string()),
+  has_password: z.boolean(),
+  sign_in_methods: z.array(signInMethod),
+  sessions: z.array(accountSession),
+});
+export type AccountResponse = z.infer<typeof accountResponse>;
+
+const currentPassword = z.string({ error: 'Password is required' }).check(z.minLength(1, 'Password is required'), z.maxLength(128));
+
+export const changePasswordRequest = z.strictObject({ current_password: currentPassword, password: newPassword, csrf_token: z.optional(z.string()) });
+
+/** The new address gets a code; the account's password is asked when it has one. */
+export const changeEmailRequest = z.strictObject({ email, current_password: z.optional(currentPassword), csrf_token: z.optional(z.string()) });
+export const confirmEmailRequest = z.strictObject({ code: mailedCode, csrf_token: z.optional(z.string()) });
+
+/** A password for an account that has none yet (a Telegram or Google account that added its e-mail). */
+export const addPasswordRequest = z.strictObject({ password: newPassword, csrf_token: z.optional(z.string()) });
+
+/** Removes a way into the account; the last one cannot go. */
+export const unlinkRequest = z.strictObject({ method: signInMethod, csrf_token: z.optional(z.string()) });
+
+export const endSessionRequest = z.strictObject({
+  id: z.string().check(z.minLength(1, 'Session is required'), z.maxLength(100)),
+  csrf_token: z.optional(z.string()),
 });
 
 export const csrfTokenResponse = z.object({ csrf_token: z.string() });

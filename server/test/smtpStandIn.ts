@@ -82,6 +82,24 @@ export class SmtpStandIn {
     });
   }
 
+  /** The `count`-th mail to `address` (1 is the first), waiting for it when fewer have arrived. */
+  async nthMailTo(address: string, count: number, timeoutMs = 5000): Promise<ReceivedMail> {
+    for (;;) {
+      const mail = this.mailsTo(address)[count - 1];
+      if (mail) return mail;
+      await new Promise<ReceivedMail>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no mail number ${count} to ${address} within ${timeoutMs} ms`)), timeoutMs);
+        this.waiters.push({
+          to: address,
+          resolve: (arrived) => {
+            clearTimeout(timer);
+            resolve(arrived);
+          },
+        });
+      });
+    }
+  }
+
   stop(): Promise<void> {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }

@@ -18,6 +18,10 @@ export async function markUserVerified(db: Kysely<Database>, userId: UserId, at:
   await db.updateTable('users').set({ verified_at: at.toISOString() }).where('id', '=', userId).execute();
 }
 
+export async function setPasswordHash(db: Kysely<Database>, userId: UserId, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+}
+
 /**
  * Takes the user's row lock for the rest of the transaction (a no-op write works as `FOR UPDATE` on
  * PostgreSQL and takes the write lock on SQLite), so two requests for one user cannot interleave.

@@ -1,31 +1,16 @@
 import { loginRequest, registerRequest, type SessionResponse } from '../../contract/accounts.ts';
 import { languageFromAcceptLanguage } from '../../../locales/index.ts';
-import type { AppContext, AppRouter } from '../../http/context.ts';
-import { clearCookie, cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
+import type { AppRouter } from '../../http/context.ts';
+import { clearCookie, cookieNames } from '../../http/sessionCookie.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
 import { deviceOf } from '../sessions/service.ts';
 import { presentCurrentUser, presentSignedInUser } from './currentUser.ts';
-import { deviceCookieDays } from './loginDevices.ts';
-import type { SignedInWithPassword } from './service.ts';
+import { startWebSession } from './webSignIn.ts';
 
 export function accountRoutes(router: AppRouter, services: Services): void {
   const { accounts, verification, sessions, csrf, logger } = services;
   const names = cookieNames(services.cookies);
-
-  /**
-   * Web sign-in: replace any older cookie session of this browser, then set the new one; the browser is
-   * now known for this address (device cookie, see loginDevices.ts), whichever kind of session it took.
-   */
-  async function signIn(ctx: AppContext, signedIn: SignedInWithPassword, mode: 'cookie' | 'token') {
-    if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
-    setHttpOnlyCookie(ctx, services.cookies, names.device, signedIn.deviceCookie, new Date(services.clock.now().getTime() + deviceCookieDays * 86_400_000));
-    if (mode === 'cookie') {
-      setHttpOnlyCookie(ctx, services.cookies, names.session, signedIn.session.sessionId, signedIn.session.expiresAt);
-      return {};
-    }
-    return { token: signedIn.session.token };
-  }
 
   router.get('/csrf_token', (ctx) => {
     ctx.body = { csrf_token: csrf.issue(ctx) };
@@ -35,7 +20,7 @@ export function accountRoutes(router: AppRouter, services: Services): void {
     const input = parse(registerRequest, ctx.request.body);
     const language = languageFromAcceptLanguage(ctx.get('Accept-Language'));
     const signedIn = await accounts.register(input.email, input.password, language, deviceOf(ctx));
-    const extra = await signIn(ctx, signedIn, 'cookie');
+    const extra = await startWebSession(ctx, services, signedIn, 'cookie');
     // The account is complete without the mail: if sending fails, the user asks for a new code on /verify.
     await verification.sendCode(signedIn.userId).catch((error: unknown) => {
       logger.warn({ err: error, userId: signedIn.userId }, 'registration: first verification code not sent');
@@ -52,7 +37,7 @@ export function accountRoutes(router: AppRouter, services: Services): void {
   router.post('/login', async (ctx) => {
     const input = parse(loginRequest, ctx.request.body);
     const signedIn = await accounts.login(input.email, input.password, { device: deviceOf(ctx), deviceCookie: ctx.cookies.get(names.device) });
-    const extra = await signIn(ctx, signedIn, input.session);
+    const extra = await startWebSession(ctx, services, signedIn, input.session);
     ctx.body = {
       message: 'Login successful',
       user_id: signedIn.userId,

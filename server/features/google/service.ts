@@ -3,7 +3,8 @@ import { isUniqueViolation } from '../../../db/errors.ts';
 import type { Database, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
-import { AppError, forbidden, unauthorized } from '../../errors.ts';
+import { AppError, conflict, forbidden, unauthorized } from '../../errors.ts';
+import { lockUser } from '../accounts/repository.ts';
 import type { SignedIn } from '../accounts/service.ts';
 import { deleteSessionsOfUser } from '../sessions/repository.ts';
 import type { SessionService, SignInDevice } from '../sessions/service.ts';
@@ -12,6 +13,7 @@ import { findUserByEmailForGoogle, findUserByGoogleSub, insertGoogleUser, linkGo
 
 /** Spec section 8: the app shows the server's text, else "Google login failed". */
 const googleFailed = () => unauthorized('Google login failed', 'google_login_failed');
+const identityTaken = () => conflict('identity_taken', 'This Google account is linked to another Iskra account');
 const notConfigured = () => new AppError(503, 'google_not_configured', 'Google sign-in is not configured');
 
 /**
@@ -66,6 +68,29 @@ export class GoogleSignInService {
       const winner = await findUserByGoogleSub(this.db, identity.sub);
       if (!winner) throw error;
       return this.startSession(this.db, winner, device);
+    }
+  }
+
+  /**
+   * Adds this Google account as a way into the signed-in account. An identity another account holds is
+   * refused, never moved or merged: the person signs in there and unlinks it first.
+   */
+  async link(userId: UserId, idToken: string): Promise<void> {
+    if (!this.verifier) throw notConfigured();
+    const identity = await this.verifier.verify(idToken);
+    if (!identity) throw googleFailed();
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await lockUser(trx, userId);
+        const owner = await findUserByGoogleSub(trx, identity.sub);
+        if (owner?.id === userId) return;
+        if (owner) throw identityTaken();
+        if (!(await linkGoogleSub(trx, userId, identity.sub))) throw conflict('google_already_linked', 'Another Google account is linked already');
+      });
+    } catch (error) {
+      // The same Google account linked to two accounts at once: the unique index lets one through.
+      if (isUniqueViolation(error)) throw identityTaken();
+      throw error;
     }
   }
 

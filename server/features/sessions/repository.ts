@@ -10,7 +10,7 @@ const liveSession = prepared((db, idHash: string, now: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id_hash', 'sessions.user_id', 'users.verified_at', 'users.language', 'users.banned_at'])
+    .select(['sessions.id_hash', 'sessions.user_id', 'sessions.last_seen_at', 'users.verified_at', 'users.language', 'users.banned_at'])
     .where('sessions.id_hash', '=', idHash)
     .where('sessions.expires_at', '>', now),
 );
@@ -26,4 +26,30 @@ export async function deleteSession(db: Kysely<Database>, idHash: string): Promi
 
 export async function deleteSessionsOfUser(db: Kysely<Database>, userId: UserId): Promise<void> {
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}
+
+export async function touchSession(db: Kysely<Database>, idHash: string, at: string): Promise<void> {
+  await db.updateTable('sessions').set({ last_seen_at: at }).where('id_hash', '=', idHash).execute();
+}
+
+/** The live sessions of a user, most recently used first, for the owner's list of devices. */
+export async function listLiveSessions(db: Kysely<Database>, userId: UserId, now: string) {
+  return db
+    .selectFrom('sessions')
+    .select(['id_hash', 'device_label', 'created_at', 'last_seen_at'])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .orderBy((eb) => eb.fn.coalesce('last_seen_at', 'created_at'), 'desc')
+    .execute();
+}
+
+/** Ends one session of this user; false when the user has no such session. */
+export async function deleteSessionOfUser(db: Kysely<Database>, userId: UserId, idHash: string): Promise<boolean> {
+  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).where('id_hash', '=', idHash).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Ends every session of the user but `keepHash` (the one making the request). */
+export async function deleteOtherSessions(db: Kysely<Database>, userId: UserId, keepHash: string): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).where('id_hash', '!=', keepHash).execute();
 }

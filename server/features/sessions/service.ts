@@ -3,12 +3,16 @@ import type { Kysely } from 'kysely';
 import type { Database, UserId } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { SessionAuth } from '../../http/context.ts';
-import { deleteSession, findLiveSession, insertSession } from './repository.ts';
+import { deviceLabel } from './deviceLabel.ts';
+import { deleteSession, findLiveSession, insertSession, touchSession } from './repository.ts';
 import { hashSessionId, newSessionId } from './sessionIds.ts';
 import type { SessionTokens } from './tokens.ts';
 
 /** Sessions end 30 days after sign-in, whatever happens in between. */
 export const sessionLifetimeSeconds = 30 * 24 * 60 * 60;
+
+/** How stale a session's "last seen" may get before a request writes it again: one write per session per interval. */
+export const lastSeenIntervalSeconds = 5 * 60;
 
 /** Where a sign-in comes from: the client address (ctx.ip) and the browser's User-Agent. */
 export interface SignInDevice {
@@ -49,14 +53,22 @@ export class SessionService {
       created_at: now.toISOString(),
       expires_at: expiresAt.toISOString(),
       device_hash: createHmac('sha256', `device:${this.deviceSecret}`).update(`${device.ip}|${device.userAgent}`).digest('base64url'),
+      device_label: deviceLabel(device.userAgent),
+      last_seen_at: now.toISOString(),
     });
     return { sessionId, expiresAt, token: await this.tokens.sign(sessionId, userId, now, expiresAt) };
   }
 
   async resolveSessionId(sessionId: string, via: SessionAuth['via']): Promise<SessionAuth | null> {
     const sessionHash = hashSessionId(sessionId);
-    const row = await findLiveSession(this.db, sessionHash, this.clock.now());
+    const now = this.clock.now();
+    const row = await findLiveSession(this.db, sessionHash, now);
     if (!row || row.banned_at) return null;
+    // Bookkeeping for the owner's devices list, not a change a GET makes to anything the user sees. Not
+    // awaited and its failure ignored: a busy or locked database must not slow or refuse a read for it.
+    if (!row.last_seen_at || row.last_seen_at < addSeconds(now, -lastSeenIntervalSeconds).toISOString()) {
+      touchSession(this.db, sessionHash, now.toISOString()).catch(() => undefined);
+    }
     return {
       userId: row.user_id,
       sessionHash,

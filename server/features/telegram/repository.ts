@@ -44,3 +44,14 @@ export async function findLanguagesByTelegramIds(db: Kysely<Database>, telegramI
   const rows = await db.selectFrom('users').select(['telegram_id', 'language']).where('telegram_id', 'in', telegramIds.map(telegramIdText)).execute();
   return new Map(rows.flatMap((r) => (r.telegram_id ? [[r.telegram_id, r.language] as const] : [])));
 }
+
+/** Sets the Telegram id of an account that has none; false when it has one already. */
+export async function linkTelegramId(db: Kysely<Database>, userId: UserId, telegramId: number, username: string | null): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ telegram_id: telegramIdText(telegramId), telegram_username: username })
+    .where('id', '=', userId)
+    .where('telegram_id', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

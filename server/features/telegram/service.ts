@@ -1,3 +1,4 @@
+import type { UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, forbidden, unauthorized } from '../../errors.ts';
 import type { SignedIn } from '../accounts/service.ts';
@@ -32,6 +33,14 @@ export class TelegramAuthService {
     const result = validateLoginWidget(payload, this.botToken, this.clock.now());
     if (!result.ok) throw refused();
     return this.signIn(result.user, device);
+  }
+
+  /** Links the Telegram account the Login Widget vouches for to the signed-in account (TelegramUserService.link). */
+  async linkWithWidget(userId: UserId, payload: Readonly<Record<string, string | number>>): Promise<void> {
+    if (!this.botToken) throw notConfigured();
+    const result = validateLoginWidget(payload, this.botToken, this.clock.now());
+    if (!result.ok) throw refused();
+    await this.users.link(userId, result.user);
   }
 
   private async signIn(identity: TelegramIdentity, device: SignInDevice): Promise<SignedIn> {

@@ -3,10 +3,13 @@ import { isUniqueViolation } from '../../../db/errors.ts';
 import type { Database, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
+import { conflict } from '../../errors.ts';
+import { lockUser } from '../accounts/repository.ts';
 import {
   findLanguagesByTelegramIds,
   findUserByTelegramId,
   insertTelegramUser,
+  linkTelegramId,
   setBotStarted,
   setBotUnreachable,
   setLanguageByTelegramId,
@@ -58,6 +61,28 @@ export class TelegramUserService {
       const winner = await findUserByTelegramId(db, identity.id);
       if (!winner) throw error;
       return { userId: winner.id, language: winner.language, banned: winner.banned_at !== null };
+    }
+  }
+
+  /**
+   * Adds this Telegram account as a way into a signed-in (web) account. One that another account holds is
+   * refused, never moved or merged: its chats, matches and payments stay where they are.
+   */
+  async link(userId: UserId, identity: TelegramIdentity): Promise<void> {
+    const identityTaken = () => conflict('identity_taken', 'This Telegram account is linked to another Iskra account');
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await lockUser(trx, userId);
+        const owner = await findUserByTelegramId(trx, identity.id);
+        if (owner?.id === userId) return;
+        if (owner) throw identityTaken();
+        if (!(await linkTelegramId(trx, userId, identity.id, identity.username ?? null))) {
+          throw conflict('telegram_already_linked', 'Another Telegram account is linked already');
+        }
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw identityTaken();
+      throw error;
     }
   }
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, NewVerificationCode, UserId } from '../../../db/schema.ts';
+import type { CodePurpose, Database, NewVerificationCode, UserId } from '../../../db/schema.ts';
 
 export async function insertCode(db: Kysely<Database>, code: NewVerificationCode): Promise<number> {
   const row = await db.insertInto('verification_codes').values(code).returning('id').executeTakeFirstOrThrow();
@@ -10,16 +10,24 @@ export async function deleteCode(db: Kysely<Database>, id: number): Promise<void
   await db.deleteFrom('verification_codes').where('id', '=', id).execute();
 }
 
-/** Only the newest code of a user counts: asking for a new code retires the older ones. */
-export async function findNewestCode(db: Kysely<Database>, userId: UserId) {
-  return db.selectFrom('verification_codes').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+/** Only the newest code of a kind counts: asking for a new code retires the older ones of that kind. */
+export async function findNewestCode(db: Kysely<Database>, purpose: CodePurpose, userId: UserId) {
+  return db
+    .selectFrom('verification_codes')
+    .selectAll()
+    .where('purpose', '=', purpose)
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
-/** Creation times of the codes sent to an address since `since`, newest first. */
-export async function listCodeTimesForEmail(db: Kysely<Database>, email: string, since: string) {
+/** Creation times of the codes of a kind sent to an address since `since`, newest first. */
+export async function listCodeTimesForEmail(db: Kysely<Database>, purpose: CodePurpose, email: string, since: string) {
   const rows = await db
     .selectFrom('verification_codes')
     .select('created_at')
+    .where('purpose', '=', purpose)
     .where('email', '=', email)
     .where('created_at', '>', since)
     .orderBy('created_at', 'desc')

@@ -8,6 +8,7 @@ export const queryKeys = {
   config: () => ['config'] as const,
   ownProfile: () => ['ownProfile'] as const,
   settings: () => ['settings'] as const,
+  account: () => ['account'] as const,
   plans: () => ['premium', 'plans'] as const,
   subscription: () => ['premium', 'subscription'] as const,
   matches: () => ['matches'] as const,

@@ -58,8 +58,7 @@ export default function LoginScreen() {
           <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         </label>
         <p className="form-aside">
-          {/* Spec section 2: the target is not specified; support (footer of the landing) resets passwords. */}
-          <Link to="/" className="quiet-link">
+          <Link to="/forgot-password" className="quiet-link">
             {t('app.login.forgot')}
           </Link>
         </p>

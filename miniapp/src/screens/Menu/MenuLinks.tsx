@@ -9,6 +9,11 @@ export function MenuLinks({ signedIn }: { signedIn: boolean }) {
   const supportTelegram = config?.support_telegram?.replace(/^@/, '');
   return (
     <nav className="card links" aria-label={t('app.menu.more')}>
+      {signedIn && (
+        <Link to="/account" className="row link-row">
+          {t('app.menu.account')}
+        </Link>
+      )}
       <Link to="/training" className="row link-row">
         {t('app.menu.training')}
       </Link>

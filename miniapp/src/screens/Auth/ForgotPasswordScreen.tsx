@@ -1,0 +1,173 @@
+import { useEffect, useState, type SyntheticEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+// Spec section 5: the server's own rule, checked before sending.
+import { passwordRule } from '@contract/accounts.ts';
+import { ApiError } from '../../api/ApiError.ts';
+import { useForgotPassword, useResetPassword } from '../../api/queries/passwordReset.ts';
+import { ErrorLine } from '../../components/States.tsx';
+import { SupportContact } from '../../components/SupportContact.tsx';
+import { resendCountdownSeconds } from '../../lib/constants.ts';
+import { errorText } from '../../lib/errorText.ts';
+import { useSession } from '../../session/SessionProvider.tsx';
+
+type Step = 'email' | 'code' | 'password';
+
+/** Refusals of the code itself: the person goes back to the code step to type it again or ask for another. */
+const codeRefusals = new Set(['invalid_code', 'code_expired', 'too_many_attempts']);
+
+/**
+ * `/forgot-password`: the e-mail, then the 6-digit code from the mail, then the new password; the reset
+ * signs this device in (every other session ends) and goes on to the deck. The code step says the same
+ * for any address, as the server does.
+ */
+export default function ForgotPasswordScreen() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { adopt } = useSession();
+  const [step, setStep] = useState<Step>('email');
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState(false);
+  const [secondsLeft, setSecondsLeft] = useState(0);
+  const forgot = useForgotPassword();
+  const reset = useResetPassword();
+  const busy = reset.isPending || reset.isSuccess;
+
+  useEffect(() => {
+    if (secondsLeft <= 0) return;
+    const timer = window.setTimeout(() => setSecondsLeft((s) => s - 1), 1000);
+    return () => window.clearTimeout(timer);
+  }, [secondsLeft]);
+
+  const codeRefused = reset.error instanceof ApiError && codeRefusals.has(reset.error.code ?? '');
+  const error = reset.error
+    ? errorText(t, reset.error, 'app.forgot.failed', 'app.forgot.error')
+    : forgot.error
+      ? errorText(t, forgot.error, 'app.forgot.sendFailed', 'app.forgot.sendError')
+      : null;
+
+  function sendCode(onSent?: () => void) {
+    reset.reset();
+    setSecondsLeft(resendCountdownSeconds);
+    forgot.mutate(email.trim(), { onSuccess: onSent });
+  }
+
+  function submitEmail(event: SyntheticEvent) {
+    event.preventDefault();
+    sendCode(() => setStep('code'));
+  }
+
+  function submitCode(event: SyntheticEvent) {
+    event.preventDefault();
+    reset.reset();
+    forgot.reset();
+    setStep('password');
+  }
+
+  function submitPassword(event: SyntheticEvent) {
+    event.preventDefault();
+    if (!passwordRule.test(password)) {
+      setPasswordError(true);
+      return;
+    }
+    setPasswordError(false);
+    reset.mutate(
+      { email: email.trim(), code, password },
+      {
+        onSuccess: (answer) => adopt(answer.current_user, () => void navigate('/search', { replace: true })),
+        onError: (failure) => {
+          if (failure instanceof ApiError && codeRefusals.has(failure.code ?? '')) setStep('code');
+        },
+      },
+    );
+  }
+
+  return (
+    <div className="card auth">
+      <h1>{t('app.forgot.title')}</h1>
+      {step === 'email' && (
+        <form onSubmit={submitEmail}>
+          <p className="muted">{t('app.forgot.emailStep')}</p>
+          <label className="field">
+            <span>{t('app.auth.email')}</span>
+            <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          </label>
+          <ErrorLine message={error} />
+          <button type="submit" className="button large block" disabled={forgot.isPending}>
+            {forgot.isPending ? t('app.common.wait') : t('app.forgot.sendCode')}
+          </button>
+        </form>
+      )}
+      {step === 'code' && (
+        <>
+          <form onSubmit={submitCode}>
+            <p className="muted">{t('app.forgot.codeStep', { email: email.trim() })}</p>
+            <label className="field">
+              <span>{t('app.forgot.code')}</span>
+              <input
+                className="code-input"
+                name="code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                pattern="[0-9]{6}"
+                maxLength={6}
+                required
+                value={code}
+                onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+              />
+            </label>
+            {/* Only the code's own refusal belongs here; anything else was said on the step it happened. */}
+            <ErrorLine message={codeRefused || forgot.error ? error : null} />
+            {forgot.isSuccess && secondsLeft < resendCountdownSeconds && !reset.error && (
+              <p className="notice" role="status">
+                {t('app.forgot.sent')}
+              </p>
+            )}
+            <button type="submit" className="button large block" disabled={code.length !== 6}>
+              {t('app.forgot.next')}
+            </button>
+          </form>
+          <button type="button" className="button secondary block" disabled={secondsLeft > 0 || forgot.isPending} onClick={() => sendCode()}>
+            {secondsLeft > 0 ? t('app.forgot.resendIn', { seconds: secondsLeft }) : t('app.forgot.resend')}
+          </button>
+          <p className="switch">
+            <button type="button" className="text-button" onClick={() => setStep('email')}>
+              {t('app.forgot.otherEmail')}
+            </button>
+          </p>
+        </>
+      )}
+      {step === 'password' && (
+        <form onSubmit={submitPassword}>
+          <p className="muted">{t('app.forgot.passwordStep')}</p>
+          <label className="field">
+            <span>{t('app.forgot.newPassword')}</span>
+            <input
+              type="password"
+              name="new-password"
+              autoComplete="new-password"
+              required
+              aria-invalid={passwordError}
+              aria-describedby="password-hint"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            <small id="password-hint" className={passwordError ? 'hint hint-error' : 'hint'} role={passwordError ? 'alert' : undefined}>
+              {t('app.register.passwordRule')}
+            </small>
+          </label>
+          <ErrorLine message={codeRefused ? null : error} />
+          <button type="submit" className="button large block" disabled={busy}>
+            {busy ? t('app.common.wait') : t('app.forgot.submit')}
+          </button>
+        </form>
+      )}
+      <p className="switch">
+        <Link to="/login">{t('app.forgot.backToLogin')}</Link>
+      </p>
+      <SupportContact />
+    </div>
+  );
+}

@@ -1,0 +1,287 @@
+import { useState, type SyntheticEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { passwordRule, type AccountResponse } from '@contract/accounts.ts';
+import {
+  useAccount,
+  useAddPassword,
+  useChangePassword,
+  useConfirmEmailChange,
+  useEndOtherSessions,
+  useEndSession,
+  useRequestEmailChange,
+  useUnlink,
+} from '../../api/queries/account.ts';
+import { ErrorLine, Loading } from '../../components/States.tsx';
+import { errorText } from '../../lib/errorText.ts';
+
+/** `/account` (Menu → Account): the password, the e-mail address and the signed-in devices. */
+export default function AccountScreen() {
+  const { t } = useTranslation();
+  const account = useAccount();
+  if (account.isPending) return <Loading />;
+  if (account.isError) return <ErrorLine message={errorText(t, account.error, 'app.account.loadFailed')} />;
+  return (
+    <div className="menu">
+      <h1>{t('app.account.title')}</h1>
+      <MethodsSection account={account.data} />
+      {account.data.has_password && <PasswordSection />}
+      <EmailSection account={account.data} />
+      <DevicesSection sessions={account.data.sessions} />
+    </div>
+  );
+}
+
+/** The ways into the account; each can go but the last (the server refuses that too). */
+function MethodsSection({ account }: { account: AccountResponse }) {
+  const { t } = useTranslation();
+  const unlink = useUnlink();
+  const addPassword = useAddPassword();
+  const [password, setPassword] = useState('');
+  const [ruleBroken, setRuleBroken] = useState(false);
+  const only = account.sign_in_methods.length === 1;
+
+  function add(event: SyntheticEvent) {
+    event.preventDefault();
+    if (!passwordRule.test(password)) {
+      setRuleBroken(true);
+      return;
+    }
+    setRuleBroken(false);
+    addPassword.mutate(password, { onSuccess: () => setPassword('') });
+  }
+
+  return (
+    <section className="card" aria-labelledby="methods-title">
+      <h2 id="methods-title">{t('app.account.methodsTitle')}</h2>
+      <ul className="device-list">
+        {account.sign_in_methods.map((method) => (
+          <li key={method} className="device">
+            <strong>{t(`app.account.method.${method}`)}</strong>
+            <button type="button" className="button secondary small" disabled={only || unlink.isPending} onClick={() => unlink.mutate(method)}>
+              {t('app.account.remove')}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {only && <p className="hint">{t('app.account.lastMethod')}</p>}
+      <ErrorLine message={unlink.error ? errorText(t, unlink.error, 'app.account.removeFailed') : null} />
+      {!account.has_password && account.email && (
+        <form onSubmit={add}>
+          <label className="field">
+            <span>{t('app.account.addPassword')}</span>
+            <input
+              type="password"
+              name="first-password"
+              autoComplete="new-password"
+              required
+              aria-invalid={ruleBroken}
+              aria-describedby="first-password-hint"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            <small id="first-password-hint" className={ruleBroken ? 'hint hint-error' : 'hint'} role={ruleBroken ? 'alert' : undefined}>
+              {t('app.register.passwordRule')}
+            </small>
+          </label>
+          <ErrorLine message={addPassword.error ? errorText(t, addPassword.error, 'app.account.passwordFailed') : null} />
+          <button type="submit" className="button block" disabled={addPassword.isPending}>
+            {addPassword.isPending ? t('app.common.wait') : t('app.account.savePassword')}
+          </button>
+        </form>
+      )}
+      {!account.has_password && !account.email && <p className="hint">{t('app.account.emailFirst')}</p>}
+    </section>
+  );
+}
+
+function PasswordSection() {
+  const { t } = useTranslation();
+  const [current, setCurrent] = useState('');
+  const [password, setPassword] = useState('');
+  const [ruleBroken, setRuleBroken] = useState(false);
+  const change = useChangePassword();
+
+  function submit(event: SyntheticEvent) {
+    event.preventDefault();
+    if (!passwordRule.test(password)) {
+      setRuleBroken(true);
+      return;
+    }
+    setRuleBroken(false);
+    change.mutate(
+      { current_password: current, password },
+      {
+        onSuccess: () => {
+          setCurrent('');
+          setPassword('');
+        },
+      },
+    );
+  }
+
+  return (
+    <section className="card" aria-labelledby="password-title">
+      <h2 id="password-title">{t('app.account.passwordTitle')}</h2>
+      <form onSubmit={submit}>
+        <label className="field">
+          <span>{t('app.account.currentPassword')}</span>
+          <input
+            type="password"
+            name="current-password"
+            autoComplete="current-password"
+            required
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span>{t('app.forgot.newPassword')}</span>
+          <input
+            type="password"
+            name="new-password"
+            autoComplete="new-password"
+            required
+            aria-invalid={ruleBroken}
+            aria-describedby="account-password-hint"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <small id="account-password-hint" className={ruleBroken ? 'hint hint-error' : 'hint'} role={ruleBroken ? 'alert' : undefined}>
+            {t('app.register.passwordRule')}
+          </small>
+        </label>
+        <ErrorLine message={change.error ? errorText(t, change.error, 'app.account.passwordFailed') : null} />
+        {change.isSuccess && (
+          <p className="notice" role="status">
+            {t('app.account.passwordChanged')}
+          </p>
+        )}
+        <button type="submit" className="button block" disabled={change.isPending}>
+          {change.isPending ? t('app.common.wait') : t('app.account.changePassword')}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function EmailSection({ account }: { account: AccountResponse }) {
+  const { t } = useTranslation();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const request = useRequestEmailChange();
+  const confirm = useConfirmEmailChange();
+  const waitingForCode = request.isSuccess && !confirm.isSuccess;
+
+  function ask(event: SyntheticEvent) {
+    event.preventDefault();
+    confirm.reset();
+    request.mutate({ email: email.trim(), ...(account.has_password ? { current_password: password } : {}) });
+  }
+
+  function submitCode(event: SyntheticEvent) {
+    event.preventDefault();
+    confirm.mutate(code, {
+      onSuccess: () => {
+        request.reset();
+        setEmail('');
+        setPassword('');
+        setCode('');
+      },
+    });
+  }
+
+  return (
+    <section className="card" aria-labelledby="email-title">
+      <h2 id="email-title">{t('app.account.emailTitle')}</h2>
+      <p className="muted">{account.email ? t('app.account.emailNow', { email: account.email }) : t('app.account.noEmail')}</p>
+      {confirm.isSuccess && (
+        <p className="notice" role="status">
+          {t('app.account.emailChanged')}
+        </p>
+      )}
+      {waitingForCode ? (
+        <form onSubmit={submitCode}>
+          <p className="muted">{t('app.account.codeSent', { email: email.trim() })}</p>
+          <label className="field">
+            <span>{t('app.forgot.code')}</span>
+            <input
+              className="code-input"
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9]{6}"
+              maxLength={6}
+              required
+              value={code}
+              onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+            />
+          </label>
+          <ErrorLine message={confirm.error ? errorText(t, confirm.error, 'app.account.emailFailed') : null} />
+          <button type="submit" className="button block" disabled={confirm.isPending || code.length !== 6}>
+            {confirm.isPending ? t('app.common.wait') : t('app.account.confirmEmail')}
+          </button>
+        </form>
+      ) : (
+        <form onSubmit={ask}>
+          <label className="field">
+            <span>{t('app.account.newEmail')}</span>
+            <input type="email" name="new-email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          </label>
+          {account.has_password && (
+            <label className="field">
+              <span>{t('app.account.currentPassword')}</span>
+              <input
+                type="password"
+                name="email-password"
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            </label>
+          )}
+          <ErrorLine message={request.error ? errorText(t, request.error, 'app.account.emailFailed') : null} />
+          <button type="submit" className="button block" disabled={request.isPending}>
+            {request.isPending ? t('app.common.wait') : t('app.account.sendCode')}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function DevicesSection({ sessions }: { sessions: AccountResponse['sessions'] }) {
+  const { t, i18n } = useTranslation();
+  const endSession = useEndSession();
+  const endOthers = useEndOtherSessions();
+  const when = (iso: string) => new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const failure = endSession.error ?? endOthers.error;
+  return (
+    <section className="card" aria-labelledby="devices-title">
+      <h2 id="devices-title">{t('app.account.devicesTitle')}</h2>
+      <ul className="device-list">
+        {sessions.map((session) => (
+          <li key={session.id} className="device">
+            <div>
+              <strong>{session.device ?? t('app.account.unknownDevice')}</strong>
+              {session.current && <span className="device-current"> · {t('app.account.thisDevice')}</span>}
+              <small className="hint">{t('app.account.lastSeen', { time: when(session.last_seen_at ?? session.signed_in_at) })}</small>
+            </div>
+            {!session.current && (
+              <button type="button" className="button secondary small" disabled={endSession.isPending} onClick={() => endSession.mutate(session.id)}>
+                {t('app.account.signOut')}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <ErrorLine message={failure ? errorText(t, failure, 'app.account.signOutFailed') : null} />
+      {sessions.length > 1 && (
+        <button type="button" className="button secondary block" disabled={endOthers.isPending} onClick={() => endOthers.mutate()}>
+          {t('app.account.signOutOthers')}
+        </button>
+      )}
+    </section>
+  );
+}

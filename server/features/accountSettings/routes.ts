@@ -1,0 +1,88 @@
+import {
+  addPasswordRequest,
+  changeEmailRequest,
+  changePasswordRequest,
+  confirmEmailRequest,
+  endSessionRequest,
+  unlinkRequest,
+} from '../../contract/accounts.ts';
+import { googleLoginRequest } from '../../contract/googleAuth.ts';
+import { telegramWidgetRequest } from '../../contract/telegramAuth.ts';
+import { requireUser } from '../../http/auth.ts';
+import type { AppRouter } from '../../http/context.ts';
+import { parse } from '../../http/validate.ts';
+import type { Services } from '../../services.ts';
+
+/** Menu → Account (AccountSettingsService). */
+export function accountSettingsRoutes(router: AppRouter, { accountSettings, googleSignIn, telegramAuth }: Services): void {
+  router.get('/account', async (ctx) => {
+    const auth = requireUser(ctx);
+    ctx.body = await accountSettings.overview(auth.userId, auth.sessionHash);
+  });
+
+  router.post('/account/password', async (ctx) => {
+    const auth = requireUser(ctx);
+    const input = parse(changePasswordRequest, ctx.request.body);
+    await accountSettings.changePassword(auth.userId, auth.sessionHash, input.current_password, input.password);
+    ctx.body = { message: 'Password changed' };
+  });
+
+  router.post('/account/email', async (ctx) => {
+    const auth = requireUser(ctx);
+    const input = parse(changeEmailRequest, ctx.request.body);
+    await accountSettings.requestEmailChange(auth.userId, input.email, input.current_password);
+    ctx.body = { message: 'Verification code sent' };
+  });
+
+  router.post('/account/email/confirm', async (ctx) => {
+    const auth = requireUser(ctx);
+    const { code } = parse(confirmEmailRequest, ctx.request.body);
+    const email = await accountSettings.confirmEmailChange(auth.userId, code);
+    ctx.body = { message: 'Email changed', email };
+  });
+
+  router.post('/account/password/add', async (ctx) => {
+    const auth = requireUser(ctx);
+    const { password } = parse(addPasswordRequest, ctx.request.body);
+    await accountSettings.addPassword(auth.userId, password);
+    ctx.body = { message: 'Password added' };
+  });
+
+  router.post('/account/google', async (ctx) => {
+    const auth = requireUser(ctx);
+    const { id_token } = parse(googleLoginRequest, ctx.request.body);
+    await googleSignIn.link(auth.userId, id_token);
+    ctx.body = { message: 'Google account linked' };
+  });
+
+  // The Login Widget's signed user object, as POST /api/auth takes it, for a web account adding Telegram.
+  router.post('/account/telegram', async (ctx) => {
+    const auth = requireUser(ctx);
+    const input = parse(telegramWidgetRequest, ctx.request.body);
+    const payload = { ...input } as Record<string, string | number>;
+    delete payload.csrf_token;
+    delete payload.session;
+    await telegramAuth.linkWithWidget(auth.userId, payload);
+    ctx.body = { message: 'Telegram account linked' };
+  });
+
+  router.post('/account/unlink', async (ctx) => {
+    const auth = requireUser(ctx);
+    const { method } = parse(unlinkRequest, ctx.request.body);
+    await accountSettings.unlink(auth.userId, method);
+    ctx.body = { message: 'Sign-in method removed' };
+  });
+
+  router.post('/account/sessions/end', async (ctx) => {
+    const auth = requireUser(ctx);
+    const { id } = parse(endSessionRequest, ctx.request.body);
+    await accountSettings.endSession(auth.userId, id);
+    ctx.body = { message: 'Signed out' };
+  });
+
+  router.post('/account/sessions/end_others', async (ctx) => {
+    const auth = requireUser(ctx);
+    await accountSettings.endOtherSessions(auth.userId, auth.sessionHash);
+    ctx.body = { message: 'Signed out everywhere else' };
+  });
+}

@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUpVerified, testPassword, uniqueEmail } from '../../test/accounts.ts';
+import { Browser, json } from '../../test/browser.ts';
+import { codeFrom } from '../../test/smtpStandIn.ts';
+import { createTestApp, type TestApp } from '../../test/testApp.ts';
+import { testDialects } from '../../test/testDatabase.ts';
+
+const newPassword = 'fresh456!';
+
+describe.each(testDialects())('password reset by e-mail code on %s', (dialect) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp(dialect);
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  /** A verified account, signed out: the person who forgot the password. */
+  async function account() {
+    const { email, userId } = await signUpVerified(app);
+    return { email, userId, browser: new Browser(app.url) };
+  }
+
+  const resetCodes = (email: string) =>
+    app.database.db.selectFrom('verification_codes').selectAll().where('email', '=', email).where('purpose', '=', 'reset').execute();
+
+  /** Asks for a reset code and reads it from the mail that arrives over SMTP. */
+  async function mailedCode(browser: Browser, email: string): Promise<string> {
+    const before = app.smtp.mailsTo(email).length;
+    expect((await browser.post('/api/password/forgot', { email })).status).toBe(200);
+    const mail = await app.smtp.nthMailTo(email, before + 1);
+    expect(mail.subject).toMatch(/парол|password/i);
+    return codeFrom(mail);
+  }
+
+  async function signsIn(email: string, password: string): Promise<number> {
+    return (await new Browser(app.url).post('/api/login', { email, password })).status;
+  }
+
+  it('answers a known and an unknown address identically, and mails a code only to the known one', async () => {
+    const { email } = await account();
+    const unknown = uniqueEmail('nobody');
+    const unverified = uniqueEmail('unverified');
+    expect((await new Browser(app.url).post('/api/register', { email: unverified, password: testPassword })).status).toBe(201);
+
+    const answers = await Promise.all(
+      [email, unknown, unverified].map(async (address) => {
+        const res = await new Browser(app.url).post('/api/password/forgot', { email: address });
+        return { status: res.status, body: await res.text(), cookies: res.headers.getSetCookie().length };
+      }),
+    );
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    expect(answers[0]?.status).toBe(200);
+
+    const mail = await app.smtp.lastMailTo(email);
+    expect(mail.subject).toContain(codeFrom(mail));
+    expect(await resetCodes(email)).toHaveLength(1);
+    expect(await resetCodes(unknown)).toHaveLength(0);
+    expect(await resetCodes(unverified)).toHaveLength(0);
+    // The code is kept as a keyed hash, never as the six digits.
+    expect(JSON.stringify(await resetCodes(email))).not.toContain(codeFrom(mail));
+  });
+
+  it('also answers the same inside the resend cooldown, without a second code', async () => {
+    const { email, browser } = await account();
+    await mailedCode(browser, email);
+    const again = await browser.post('/api/password/forgot', { email });
+    expect(again.status).toBe(200);
+    expect(await json(again)).toEqual({ message: 'If this address belongs to an account, a code has been sent to it' });
+    expect(await resetCodes(email)).toHaveLength(1);
+  });
+
+  it('sets the new password with the mailed code and signs this device in', async () => {
+    const { email, userId, browser } = await account();
+    const code = await mailedCode(browser, email);
+    const res = await browser.post('/api/password/reset', { email: email.toUpperCase(), code, password: newPassword });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({ message: 'Password changed', user_id: userId, current_user: { authorized: true, user_id: userId } });
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true, user_id: userId });
+    expect(await signsIn(email, testPassword)).toBe(401);
+    expect(await signsIn(email, newPassword)).toBe(200);
+  });
+
+  it('ends every earlier cookie session and jwtToken of the account', async () => {
+    const { email, browser } = await account();
+    const cookieClient = new Browser(app.url);
+    expect((await cookieClient.post('/api/login', { email, password: testPassword })).status).toBe(200);
+    const tokenClient = new Browser(app.url);
+    tokenClient.bearer = (await json<{ token: string }>(await tokenClient.post('/api/login', { email, password: testPassword, session: 'token' }))).token;
+    expect(await json(await tokenClient.get('/api/current_user'))).toMatchObject({ authorized: true });
+
+    const code = await mailedCode(browser, email);
+    expect((await browser.post('/api/password/reset', { email, code, password: newPassword })).status).toBe(200);
+    expect(await json(await cookieClient.get('/api/current_user'))).toMatchObject({ authorized: false });
+    expect(await json(await tokenClient.get('/api/current_user'))).toMatchObject({ authorized: false });
+    expect((await tokenClient.get('/api/profile')).status).toBe(401);
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true });
+  });
+
+  it('refuses a wrong code and leaves the password as it was', async () => {
+    const { email, browser } = await account();
+    const code = await mailedCode(browser, email);
+    const wrong = await browser.post('/api/password/reset', { email, code: code === '111111' ? '222222' : '111111', password: newPassword });
+    expect(wrong.status).toBe(400);
+    expect(await json(wrong)).toMatchObject({ code: 'invalid_code' });
+    expect(browser.cookie('iskra_session')).toBeUndefined();
+    expect(await signsIn(email, testPassword)).toBe(200);
+  });
+
+  it('refuses a code after its 10 minutes', async () => {
+    const { email, browser } = await account();
+    const code = await mailedCode(browser, email);
+    app.clock.advance(10 * 60 + 1);
+    const expired = await browser.post('/api/password/reset', { email, code, password: newPassword });
+    expect(expired.status).toBe(400);
+    expect(await json(expired)).toMatchObject({ code: 'code_expired' });
+    expect(await signsIn(email, testPassword)).toBe(200);
+  });
+
+  it('kills a code after 5 wrong tries: the sixth is refused even when right', async () => {
+    const { email, browser } = await account();
+    const code = await mailedCode(browser, email);
+    const wrongCode = code === '999999' ? '888888' : '999999';
+    for (let i = 0; i < 5; i++) expect((await browser.post('/api/password/reset', { email, code: wrongCode, password: newPassword })).status).toBe(400);
+    const sixth = await browser.post('/api/password/reset', { email, code, password: newPassword });
+    expect(sixth.status).toBe(429);
+    expect(await json(sixth)).toMatchObject({ code: 'too_many_attempts' });
+    expect(await signsIn(email, testPassword)).toBe(200);
+  });
+
+  it('refuses a code used once already', async () => {
+    const { email, browser } = await account();
+    const code = await mailedCode(browser, email);
+    expect((await browser.post('/api/password/reset', { email, code, password: newPassword })).status).toBe(200);
+    const again = await new Browser(app.url).post('/api/password/reset', { email, code, password: 'another789!' });
+    expect(again.status).toBe(400);
+    expect(await json(again)).toMatchObject({ code: 'code_expired' });
+    expect(await signsIn(email, newPassword)).toBe(200);
+  });
+
+  it('refuses an unknown address as one that asked for no code, and a weak password before the code is tried', async () => {
+    const unknown = await new Browser(app.url).post('/api/password/reset', { email: uniqueEmail('ghost'), code: '123456', password: newPassword });
+    expect(unknown.status).toBe(400);
+    expect(await json(unknown)).toMatchObject({ code: 'code_expired' });
+
+    const { email, browser } = await account();
+    const code = await mailedCode(browser, email);
+    const weak = await browser.post('/api/password/reset', { email, code, password: 'short' });
+    expect(weak.status).toBe(400);
+    expect(await json(weak)).toMatchObject({ code: 'invalid_input' });
+    expect((await resetCodes(email))[0]).toMatchObject({ attempts: 0, used_at: null });
+    expect((await browser.post('/api/password/reset', { email, code, password: newPassword })).status).toBe(200);
+  });
+
+  it('mails exactly one code when 30 requests for one arrive at once, and answers each the same', async () => {
+    const { email } = await account();
+    const browser = new Browser(app.url);
+    await browser.csrfToken();
+    const answers = await Promise.all(Array.from({ length: 30 }, () => browser.post('/api/password/forgot', { email })));
+    expect(answers.map((r) => r.status)).toEqual(Array.from({ length: 30 }, () => 200));
+    expect(await resetCodes(email)).toHaveLength(1);
+  });
+
+  it('refuses a cookie POST without the CSRF token', async () => {
+    const res = await new Browser(app.url).post('/api/password/forgot', { email: uniqueEmail() }, { csrf: false });
+    expect(res.status).toBe(403);
+  });
+
+  it('does not count a reset against the login throttle of the address', async () => {
+    const { email } = await account();
+    const guesser = new Browser(app.url);
+    for (let i = 0; i < 9; i++) expect((await guesser.post('/api/login', { email, password: `wrong${i}abc` })).status).toBe(401);
+    const code = await mailedCode(guesser, email);
+    expect((await guesser.post('/api/password/reset', { email, code, password: newPassword })).status).toBe(200);
+    // The tenth attempt from this address (a browser without the device cookie) is still allowed.
+    expect(await signsIn(email, newPassword)).toBe(200);
+  });
+});

@@ -1,0 +1,30 @@
+import { forgotPasswordRequest, resetPasswordRequest, type SessionResponse } from '../../contract/accounts.ts';
+import type { AppRouter } from '../../http/context.ts';
+import { parse } from '../../http/validate.ts';
+import type { Services } from '../../services.ts';
+import { presentSignedInUser } from '../accounts/currentUser.ts';
+import { startWebSession } from '../accounts/webSignIn.ts';
+import { deviceOf } from '../sessions/service.ts';
+
+export function passwordResetRoutes(router: AppRouter, services: Services): void {
+  const { passwordReset } = services;
+
+  // One answer for every address, registered or not (see PasswordResetService.forgot).
+  router.post('/password/forgot', async (ctx) => {
+    const { email } = parse(forgotPasswordRequest, ctx.request.body);
+    await passwordReset.forgot(email);
+    ctx.body = { message: 'If this address belongs to an account, a code has been sent to it' };
+  });
+
+  router.post('/password/reset', async (ctx) => {
+    const input = parse(resetPasswordRequest, ctx.request.body);
+    const signedIn = await passwordReset.reset(input.email, input.code, input.password, deviceOf(ctx));
+    const extra = await startWebSession(ctx, services, signedIn, input.session);
+    ctx.body = {
+      message: 'Password changed',
+      user_id: signedIn.userId,
+      ...extra,
+      current_user: await presentSignedInUser(services.db, services.sessions, signedIn.session),
+    } satisfies SessionResponse;
+  });
+}

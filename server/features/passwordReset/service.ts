@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import { translatorFor, type Language } from '../../../locales/index.ts';
+import type { Clock } from '../../clock.ts';
+import { AppError } from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import { findUserByEmail, lockUser, setPasswordHash } from '../accounts/repository.ts';
+import type { LoginDevices } from '../accounts/loginDevices.ts';
+import type { PasswordHasher } from '../accounts/passwords.ts';
+import type { SignedInWithPassword } from '../accounts/service.ts';
+import { deleteSessionsOfUser } from '../sessions/repository.ts';
+import type { SessionService, SignInDevice } from '../sessions/service.ts';
+import { codeLifetimeSeconds, codeRefusal, type EmailCodes } from '../verification/codes.ts';
+import { deleteCode } from '../verification/repository.ts';
+
+/**
+ * A forgotten password, reset by a code mailed to the account's verified address (the verification codes'
+ * machinery, kind `reset`). Nothing here tells whether an address is registered: `forgot` answers the
+ * same for any address (the mail goes out after the answer), and `reset` refuses an unknown address with
+ * the same error as one that asked for no code.
+ */
+export class PasswordResetService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly codes: EmailCodes,
+    private readonly passwords: PasswordHasher,
+    private readonly sessions: SessionService,
+    private readonly devices: LoginDevices,
+    private readonly mailer: Mailer,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Makes a code for a verified, unblocked account and mails it without waiting, so the answer takes the
+   * same time for a registered address and for any other. A refusal by the cooldown or the hourly cap is
+   * kept quiet for the same reason (only registered addresses could be refused).
+   */
+  async forgot(email: string): Promise<void> {
+    const now = this.clock.now();
+    const user = await findUserByEmail(this.db, email);
+    if (!user?.verified_at || user.banned_at) return;
+    let created: { id: number; code: string };
+    try {
+      created = await this.db.transaction().execute(async (trx) => {
+        await lockUser(trx, user.id);
+        return this.codes.create(trx, 'reset', user.id, email, now);
+      });
+    } catch (error) {
+      if (error instanceof AppError && error.status === 429) return;
+      throw error;
+    }
+    void this.mailer.send(resetMail(email, created.code, user.language)).catch(async (error: unknown) => {
+      // No code stays behind a mail that never left, so the user may ask again at once.
+      this.logger.error({ err: error, userId: user.id }, 'password reset mail failed');
+      await deleteCode(this.db, created.id).catch((cleanup: unknown) => this.logger.error({ err: cleanup }, 'password reset code not removed'));
+    });
+  }
+
+  /**
+   * Checks the code and, when right, in one transaction: sets the new password, ends every session of the
+   * account (cookies and jwtTokens alike: a token names its session) and starts this device's. The new
+   * password is hashed before the user's lock is taken, so the lock is never held through argon2.
+   */
+  async reset(email: string, code: string, password: string, device: SignInDevice): Promise<SignedInWithPassword> {
+    const passwordHash = await this.passwords.hash(password);
+    const now = this.clock.now();
+    const outcome = await this.db.transaction().execute(async (trx) => {
+      const user = await findUserByEmail(trx, email);
+      // An unknown address is refused as one that never asked for a code.
+      if (!user?.verified_at || user.banned_at) return { checked: 'expired' as const };
+      await lockUser(trx, user.id);
+      const checked = await this.codes.check(trx, 'reset', user.id, code, now);
+      if (checked !== 'accepted') return { checked };
+      await setPasswordHash(trx, user.id, passwordHash);
+      await deleteSessionsOfUser(trx, user.id);
+      return { checked, userId: user.id, session: await this.sessions.start(user.id, device, trx) };
+    });
+    if (outcome.checked !== 'accepted') throw codeRefusal(outcome.checked);
+    return { userId: outcome.userId, session: outcome.session, deviceCookie: this.devices.issue(email) };
+  }
+}
+
+function resetMail(to: string, code: string, language: Language) {
+  const t = translatorFor(language);
+  return { to, subject: t('mail.passwordReset.subject', { code }), text: t('mail.passwordReset.text', { code, minutes: codeLifetimeSeconds / 60 }) };
+}
