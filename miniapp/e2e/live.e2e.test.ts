@@ -255,6 +255,43 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
     await expectAccessible(page, 'tab bar in the Mini App');
   });
 
+  it('signs out to the home page even when a call of the member frame answers 401 meanwhile', async () => {
+    const lena = await createPerson(site.app, { name: 'Лена', gender: 'Female' });
+    const { page } = await open(lena, 'ru');
+    // The order the race needs, held by conditions: the tab bar's count request (the member frame is up)
+    // reaches the server only after the sign-out, so it answers 401 and asks for the session again; the
+    // sign-out's own check waits until that newer check has gone out.
+    const seen = { badges: false, loggedOut: false, checksAfter: 0 };
+    let releaseBadges = () => {};
+    const badgesHeld = new Promise<void>((resolve) => (releaseBadges = resolve));
+    let releaseCheck = () => {};
+    const checkHeld = new Promise<void>((resolve) => (releaseCheck = resolve));
+    await page.route('**/api/badges', async (route) => {
+      seen.badges = true;
+      await badgesHeld;
+      await route.continue();
+    });
+    await page.route('**/api/logout', async (route) => {
+      await expect.poll(() => seen.badges).toBe(true);
+      const response = await route.fetch();
+      seen.loggedOut = true;
+      await route.fulfill({ response });
+      releaseBadges();
+    });
+    await page.route('**/api/current_user', async (route) => {
+      if (!seen.loggedOut) return route.continue();
+      seen.checksAfter += 1;
+      if (seen.checksAfter === 1) await checkHeld;
+      else releaseCheck();
+      await route.continue();
+    });
+    await page.goto('/logout');
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.locator('header').getByRole('link', { name: ru.app.nav.login }).waitFor();
+    expect(seen.checksAfter).toBe(2);
+    expect(await page.locator('.tabbar').count()).toBe(0);
+  });
+
   for (const language of ['ru', 'en'] as const) {
     for (const dark of [false, true]) {
       const theme = dark ? 'dark' : 'light';
