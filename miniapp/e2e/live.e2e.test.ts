@@ -255,6 +255,36 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
     await expectAccessible(page, 'tab bar in the Mini App');
   });
 
+  it('keeps the keyboard in the match overlay: Tab stays inside, Escape closes it, focus goes back', async () => {
+    const nina = await createPerson(site.app, { name: 'Нина', gender: 'Female' });
+    const ivan = await createPerson(site.app, { name: 'Иван', gender: 'Male' });
+    expect((await nina.browser.post('/api/like', { profile_id: ivan.profileId })).status).toBe(200);
+    const { page } = await open(nina, 'en');
+    const stream = streamOpened(page);
+    await page.goto('/Menu');
+    await page.getByRole('heading', { name: en.app.menu.filters }).waitFor();
+    await stream;
+    const matchesTab = tab(page, en, en.app.nav.matches);
+    await matchesTab.focus();
+
+    expect((await ivan.browser.post('/api/like', { profile_id: nina.profileId })).status).toBe(200);
+    const overlay = page.getByRole('dialog', { name: en.app.matchOverlay.title });
+    await overlay.getByRole('button', { name: en.app.matchOverlay.write_male }).waitFor();
+    // Nothing behind it takes the focus (past its last button Chromium may pass through its own UI: the body).
+    const focusBehind = () =>
+      page.evaluate(() => {
+        const focused = document.activeElement;
+        return focused && focused !== document.body && !focused.closest('dialog, [role="dialog"]') ? focused.outerHTML.slice(0, 80) : null;
+      });
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press('Tab');
+      expect(await focusBehind()).toBeNull();
+    }
+    await page.keyboard.press('Escape');
+    await overlay.waitFor({ state: 'detached' });
+    await expect.poll(() => matchesTab.evaluate((el) => el === document.activeElement)).toBe(true);
+  });
+
   it('signs out to the home page even when a call of the member frame answers 401 meanwhile', async () => {
     const lena = await createPerson(site.app, { name: 'Лена', gender: 'Female' });
     const { page } = await open(lena, 'ru');
