@@ -285,6 +285,21 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
     await expect.poll(() => matchesTab.evaluate((el) => el === document.activeElement)).toBe(true);
   });
 
+  it('shows a like that arrives on the open Likes screen, and keeps it seen there', async () => {
+    const zoya = await createPerson(site.app, { name: 'Зоя', gender: 'Female' });
+    const { page } = await open(zoya, 'en');
+    const stream = streamOpened(page);
+    await page.goto('/WhoLike');
+    await page.getByText(en.app.errors.noLikes).waitFor();
+    await stream;
+
+    const liker = await createPerson(site.app, { name: 'Кирилл', gender: 'Male' });
+    expect((await liker.browser.post('/api/like', { profile_id: zoya.profileId })).status).toBe(200);
+    await page.getByText(counted(en.app.matches.blurredTitle_one, 1)).waitFor();
+    await expect.poll(async () => ((await (await zoya.browser.get('/api/badges')).json()) as { new_likers: number }).new_likers).toBe(0);
+    await tabWithoutBadge(page, en, en.app.nav.likes).waitFor();
+  });
+
   it('signs out to the home page even when a call of the member frame answers 401 meanwhile', async () => {
     const lena = await createPerson(site.app, { name: 'Лена', gender: 'Female' });
     const { page } = await open(lena, 'ru');
