@@ -300,6 +300,45 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
     await tabWithoutBadge(page, en, en.app.nav.likes).waitFor();
   });
 
+  it('makes no toast for a message whose conversation was opened while the toast looked up its sender', async () => {
+    const rita = await createPerson(site.app, { name: 'Рита', gender: 'Female' });
+    const artem = await createPerson(site.app, { name: 'Артём', gender: 'Male' });
+    const boris = await createPerson(site.app, { name: 'Борис', gender: 'Male' });
+    const withArtem = await matchAndStartChat(rita, artem);
+    const withBoris = await matchAndStartChat(rita, boris);
+    const { page } = await open(rita, 'ru');
+    const stream = streamOpened(page);
+    await page.goto('/Menu');
+    await page.getByRole('heading', { name: ru.app.menu.filters }).waitFor();
+    await stream;
+
+    // The toast asks the chat list who wrote; that answer is held until she has opened the conversation.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    await page.route('**/api/chats', async (route) => {
+      asked = true;
+      await held;
+      await route.continue();
+    });
+    expect((await artem.browser.post(`/api/conversations/${withArtem}/messages`, { content: 'Привет от Артёма' })).status).toBe(201);
+    await expect.poll(() => asked).toBe(true);
+    await page.evaluate((path) => {
+      history.pushState({}, '', path);
+      dispatchEvent(new PopStateEvent('popstate'));
+    }, `/chat/${withArtem}`);
+    await expectMessage(page, 'Привет от Артёма');
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/chats');
+    release();
+    await answered;
+
+    // Another conversation's message is toasted after it: by then the first one was decided.
+    expect((await boris.browser.post(`/api/conversations/${withBoris}/messages`, { content: 'Привет от Бориса' })).status).toBe(201);
+    const toasts = page.getByRole('log', { name: ru.app.toasts.label });
+    await toasts.getByRole('link', { name: /Борис/ }).waitFor();
+    expect(await toasts.getByRole('link', { name: /Артём/ }).count()).toBe(0);
+  });
+
   it('signs out to the home page even when a call of the member frame answers 401 meanwhile', async () => {
     const lena = await createPerson(site.app, { name: 'Лена', gender: 'Female' });
     const { page } = await open(lena, 'ru');
