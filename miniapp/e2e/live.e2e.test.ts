@@ -255,6 +255,127 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
     await expectAccessible(page, 'tab bar in the Mini App');
   });
 
+  it('keeps the keyboard in the match overlay: Tab stays inside, Escape closes it, focus goes back', async () => {
+    const nina = await createPerson(site.app, { name: 'Нина', gender: 'Female' });
+    const ivan = await createPerson(site.app, { name: 'Иван', gender: 'Male' });
+    expect((await nina.browser.post('/api/like', { profile_id: ivan.profileId })).status).toBe(200);
+    const { page } = await open(nina, 'en');
+    const stream = streamOpened(page);
+    await page.goto('/Menu');
+    await page.getByRole('heading', { name: en.app.menu.filters }).waitFor();
+    await stream;
+    const matchesTab = tab(page, en, en.app.nav.matches);
+    await matchesTab.focus();
+
+    expect((await ivan.browser.post('/api/like', { profile_id: nina.profileId })).status).toBe(200);
+    const overlay = page.getByRole('dialog', { name: en.app.matchOverlay.title });
+    await overlay.getByRole('button', { name: en.app.matchOverlay.write_male }).waitFor();
+    // Nothing behind it takes the focus (past its last button Chromium may pass through its own UI: the body).
+    const focusBehind = () =>
+      page.evaluate(() => {
+        const focused = document.activeElement;
+        return focused && focused !== document.body && !focused.closest('dialog, [role="dialog"]') ? focused.outerHTML.slice(0, 80) : null;
+      });
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press('Tab');
+      expect(await focusBehind()).toBeNull();
+    }
+    await page.keyboard.press('Escape');
+    await overlay.waitFor({ state: 'detached' });
+    await expect.poll(() => matchesTab.evaluate((el) => el === document.activeElement)).toBe(true);
+  });
+
+  it('shows a like that arrives on the open Likes screen, and keeps it seen there', async () => {
+    const zoya = await createPerson(site.app, { name: 'Зоя', gender: 'Female' });
+    const { page } = await open(zoya, 'en');
+    const stream = streamOpened(page);
+    await page.goto('/WhoLike');
+    await page.getByText(en.app.errors.noLikes).waitFor();
+    await stream;
+
+    const liker = await createPerson(site.app, { name: 'Кирилл', gender: 'Male' });
+    expect((await liker.browser.post('/api/like', { profile_id: zoya.profileId })).status).toBe(200);
+    await page.getByText(counted(en.app.matches.blurredTitle_one, 1)).waitFor();
+    await expect.poll(async () => ((await (await zoya.browser.get('/api/badges')).json()) as { new_likers: number }).new_likers).toBe(0);
+    await tabWithoutBadge(page, en, en.app.nav.likes).waitFor();
+  });
+
+  it('makes no toast for a message whose conversation was opened while the toast looked up its sender', async () => {
+    const rita = await createPerson(site.app, { name: 'Рита', gender: 'Female' });
+    const artem = await createPerson(site.app, { name: 'Артём', gender: 'Male' });
+    const boris = await createPerson(site.app, { name: 'Борис', gender: 'Male' });
+    const withArtem = await matchAndStartChat(rita, artem);
+    const withBoris = await matchAndStartChat(rita, boris);
+    const { page } = await open(rita, 'ru');
+    const stream = streamOpened(page);
+    await page.goto('/Menu');
+    await page.getByRole('heading', { name: ru.app.menu.filters }).waitFor();
+    await stream;
+
+    // The toast asks the chat list who wrote; that answer is held until she has opened the conversation.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    await page.route('**/api/chats', async (route) => {
+      asked = true;
+      await held;
+      await route.continue();
+    });
+    expect((await artem.browser.post(`/api/conversations/${withArtem}/messages`, { content: 'Привет от Артёма' })).status).toBe(201);
+    await expect.poll(() => asked).toBe(true);
+    await page.evaluate((path) => {
+      history.pushState({}, '', path);
+      dispatchEvent(new PopStateEvent('popstate'));
+    }, `/chat/${withArtem}`);
+    await expectMessage(page, 'Привет от Артёма');
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/chats');
+    release();
+    await answered;
+
+    // Another conversation's message is toasted after it: by then the first one was decided.
+    expect((await boris.browser.post(`/api/conversations/${withBoris}/messages`, { content: 'Привет от Бориса' })).status).toBe(201);
+    const toasts = page.getByRole('log', { name: ru.app.toasts.label });
+    await toasts.getByRole('link', { name: /Борис/ }).waitFor();
+    expect(await toasts.getByRole('link', { name: /Артём/ }).count()).toBe(0);
+  });
+
+  it('signs out to the home page even when a call of the member frame answers 401 meanwhile', async () => {
+    const lena = await createPerson(site.app, { name: 'Лена', gender: 'Female' });
+    const { page } = await open(lena, 'ru');
+    // The order the race needs, held by conditions: the tab bar's count request (the member frame is up)
+    // reaches the server only after the sign-out, so it answers 401 and asks for the session again; the
+    // sign-out's own check waits until that newer check has gone out.
+    const seen = { badges: false, loggedOut: false, checksAfter: 0 };
+    let releaseBadges = () => {};
+    const badgesHeld = new Promise<void>((resolve) => (releaseBadges = resolve));
+    let releaseCheck = () => {};
+    const checkHeld = new Promise<void>((resolve) => (releaseCheck = resolve));
+    await page.route('**/api/badges', async (route) => {
+      seen.badges = true;
+      await badgesHeld;
+      await route.continue();
+    });
+    await page.route('**/api/logout', async (route) => {
+      await expect.poll(() => seen.badges).toBe(true);
+      const response = await route.fetch();
+      seen.loggedOut = true;
+      await route.fulfill({ response });
+      releaseBadges();
+    });
+    await page.route('**/api/current_user', async (route) => {
+      if (!seen.loggedOut) return route.continue();
+      seen.checksAfter += 1;
+      if (seen.checksAfter === 1) await checkHeld;
+      else releaseCheck();
+      await route.continue();
+    });
+    await page.goto('/logout');
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.locator('header').getByRole('link', { name: ru.app.nav.login }).waitFor();
+    expect(seen.checksAfter).toBe(2);
+    expect(await page.locator('.tabbar').count()).toBe(0);
+  });
+
   for (const language of ['ru', 'en'] as const) {
     for (const dark of [false, true]) {
       const theme = dark ? 'dark' : 'light';

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useStartChat } from '../api/queries/chat.ts';
@@ -43,17 +43,24 @@ export default function MatchOverlay({ match }: { match: MatchAnnouncement }) {
     matchShown(profile.id);
   }, [profile.id]);
 
+  // A modal <dialog> (it comes over whatever the user was doing): the screen behind is inert, so Tab
+  // stays in it, Escape closes it, and the focus goes back where it was (a half-typed message, say).
+  const dialog = useRef<HTMLDialogElement>(null);
+  const write = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    const el = dialog.current;
+    const before = document.activeElement;
+    el?.showModal();
+    write.current?.focus();
+    return () => {
+      if (el?.open) el.close();
+      if (before instanceof HTMLElement && before.isConnected) before.focus();
+    };
+  }, []);
+
   const close = () => dismissMatch(profile.id);
   return (
-    <div
-      className="match-overlay"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby="match-title"
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') close();
-      }}
-    >
+    <dialog ref={dialog} className="match-overlay" aria-labelledby="match-title" onClose={close}>
       <div className="match-card">
         <button type="button" className="sheet-close match-close" aria-label={t('app.common.close')} onClick={close}>
           ×
@@ -76,7 +83,7 @@ export default function MatchOverlay({ match }: { match: MatchAnnouncement }) {
               },
             })
           }
-          autoFocus
+          ref={write}
         >
           {busy ? t('app.common.wait') : t('app.matchOverlay.write', { context: gender === 'Female' ? 'female' : gender === 'Male' ? 'male' : undefined })}
         </button>
@@ -96,6 +103,6 @@ export default function MatchOverlay({ match }: { match: MatchAnnouncement }) {
           </p>
         )}
       </div>
-    </div>
+    </dialog>
   );
 }

@@ -78,6 +78,8 @@ export function MessageToasts() {
         if (document.visibilityState !== 'visible') return;
         platform().haptic('message');
         void senderOf(client, m.conversation_id).then((sender) => {
+          // The screen may have changed while the sender was looked up (to this very conversation, say).
+          if (showsItAlready(where.current.pathname, m.conversation_id)) return;
           const toast: Toast = { messageId: m.message_id, conversationId: m.conversation_id, ...sender, text: firstWords(m.content) };
           // One per conversation: the newest message replaces the one before.
           setToasts((list) => [...list.filter((x) => x.conversationId !== m.conversation_id), toast].slice(-maxToasts));

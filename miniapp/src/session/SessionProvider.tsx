@@ -25,7 +25,8 @@ interface SessionContextValue {
   session: Session;
   /**
    * Fetches the current user again (after sign-out, verification). `alongside` (a navigation) is applied in
-   * the same render as the new session, so no screen ever sees one without the other.
+   * the same render as the new session, so no screen ever sees one without the other; overtaken by a newer
+   * check, it is applied with that one's answer.
    */
   refresh: (alongside?: () => void) => Promise<Session>;
   /**
@@ -96,6 +97,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // Only the newest check or answer may set the session: an older answer arriving late (a 401's refetch
   // racing a sign-in) must not undo it.
   const latest = useRef(0);
+  // What a check asked to do with its answer (the sign-out's way home) is not lost when a newer check
+  // overtakes it (a 401 of a call still on its way at the sign-out asks again): the newest answer does it.
+  const carried = useRef<(() => void) | undefined>(undefined);
   const apply = useCallback((next: Session, user: CurrentUserResponse, alongside?: () => void) => {
     forgetOtherSessionData(current.current, next);
     // Kept in the cache too, for what reads it outside React (the live events need the own profile id).
@@ -114,6 +118,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const adopt = useCallback(
     (user: CurrentUserResponse, alongside?: () => void) => {
       ++latest.current;
+      // An answer that signs someone in goes its own way, not where an overtaken check was going.
+      carried.current = undefined;
       const next = sessionOf(user, readStored(storageKeys.jwtToken) !== null);
       apply(next, user, alongside);
       return next;
@@ -124,16 +130,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const refresh = useCallback(
     async (alongside?: () => void) => {
       const ticket = ++latest.current;
+      if (alongside) carried.current = alongside;
       try {
         const { session: next, user } = await fetchSession();
         if (ticket !== latest.current) return next;
-        apply(next, user, alongside);
+        const then = carried.current;
+        carried.current = undefined;
+        apply(next, user, then);
         return next;
       } catch (error) {
         // Spec section 8: a failed current-user fetch is logged only; the visitor stays where they are.
         console.warn('current user not loaded', error);
         const next: Session = { status: 'anonymous', unconfirmed: true };
         if (ticket !== latest.current) return next;
+        carried.current = undefined;
         setSession((previous) => (previous.status === 'loading' ? next : previous));
         return next;
       }

@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { markLikesSeen } from '../../api/queries/badges.ts';
+import { markLikesSeen, useBadges } from '../../api/queries/badges.ts';
+import { queryKeys } from '../../api/queries/keys.ts';
 import { useChatWithLiker, useLikers } from '../../api/queries/matches.ts';
 import { EmptyState, ErrorLine, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
@@ -18,11 +19,19 @@ export default function LikersScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const likers = useLikers();
-  // Opened: nobody among them is new any more (the Likes badge).
+  // Opened: nobody among them is new any more (the Likes badge). A like arriving while it is open comes
+  // only as a count (the `badges` event): the list is read again, and the newcomer is seen here too.
   const client = useQueryClient();
+  const arrived = useBadges().data?.new_likers ?? 0;
+  const opened = useRef(false);
   useEffect(() => {
+    if (opened.current) {
+      if (arrived === 0) return;
+      void client.invalidateQueries({ queryKey: queryKeys.likers() });
+    }
+    opened.current = true;
     void markLikesSeen(client).catch(() => undefined);
-  }, [client]);
+  }, [client, arrived]);
   const chat = useChatWithLiker();
   // On the way to the chat: every button stays disabled until it opens.
   const starting = chat.isPending || chat.isSuccess;
