@@ -4,6 +4,7 @@ import type { UserProfileSummary } from '@contract/profiles.ts';
 import { publicKeys, queryKeys } from '../api/queries/keys.ts';
 import { queryClient } from '../api/queryClient.ts';
 import { nextSessionGeneration } from '../api/sessionGeneration.ts';
+import { followAccountLanguage } from '../i18n.ts';
 import { readStored, storageKeys, writeStored } from '../lib/storage.ts';
 import { platform } from '../platform/index.ts';
 
@@ -48,7 +49,13 @@ async function fetchSession(): Promise<{ session: Session; user: CurrentUserResp
   const user = await fetchCurrentUser();
   // A stored token the server no longer accepts (logged out elsewhere, expired): forget it.
   if (!user.authorized && sent !== null && readStored(storageKeys.jwtToken) === sent) writeStored(storageKeys.jwtToken, null);
+  await speakAccountLanguage(user);
   return { session: sessionOf(user, sent !== null), user };
+}
+
+/** Switches to the account's language before the session shows a screen; a dictionary not loaded keeps the current one. */
+async function speakAccountLanguage(user: CurrentUserResponse): Promise<void> {
+  await followAccountLanguage(user.language).catch((error: unknown) => console.warn('account language not loaded', error));
 }
 
 /** The session a current-user answer describes; `tokenOnly`: it came with a stored token. */
@@ -104,6 +111,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const adopt = useCallback(
     (user: CurrentUserResponse, alongside?: () => void) => {
       ++latest.current;
+      // A sign-in on this device: the account may speak the other language (the sign-in forms' own switch
+      // is this device's; the account's choice wins). Not awaited: the answer is applied as it came.
+      void speakAccountLanguage(user);
       const next = sessionOf(user, readStored(storageKeys.jwtToken) !== null);
       apply(next, user, alongside);
       return next;
@@ -152,6 +162,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         if (user) {
           // Notifications come from the bot: ask once when the user never started it (Telegram remembers).
           void platform().requestWriteAccess();
+          // The first screen in the account's language (a new user's comes from Telegram's language_code).
+          await speakAccountLanguage(user);
           adopt(user);
           return;
         }

@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database, NewUser, UserId } from '../../../db/schema.ts';
+import type { Language } from '../../../locales/index.ts';
 
 export async function findUserByEmail(db: Kysely<Database>, email: string) {
   return db.selectFrom('users').select(['id', 'email', 'password_hash', 'verified_at', 'banned_at', 'language']).where('email', '=', email).executeTakeFirst();
@@ -16,6 +17,10 @@ export async function insertUser(db: Kysely<Database>, user: NewUser): Promise<U
 
 export async function markUserVerified(db: Kysely<Database>, userId: UserId, at: Date): Promise<void> {
   await db.updateTable('users').set({ verified_at: at.toISOString() }).where('id', '=', userId).execute();
+}
+
+export async function setUserLanguage(db: Kysely<Database>, userId: UserId, language: Language): Promise<void> {
+  await db.updateTable('users').set({ language }).where('id', '=', userId).execute();
 }
 
 /**
