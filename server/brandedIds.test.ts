@@ -81,7 +81,7 @@ describe('branded ids', () => {
       // @ts-expect-error: swipes are between profiles
       void findSwipe(db, user, profile);
       // @ts-expect-error: notifications go to an account
-      void enqueueMatchNotification(db, profile, 'Anna', new Date());
+      void enqueueMatchNotification(db, profile, 'Anna', profile, new Date());
       // @ts-expect-error: a plain number is neither
       void isBlockedEitherWay(db, 1, 2);
     }).toBeFunction();

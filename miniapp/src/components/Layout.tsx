@@ -36,6 +36,16 @@ function BackButton({ topLevel }: { topLevel: boolean }) {
   return null;
 }
 
+/** Telegram's Settings item opens the app's menu. */
+function SettingsButton() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    platform().onSettings(() => void navigate('/Menu'));
+    return () => platform().onSettings(null);
+  }, [navigate]);
+  return null;
+}
+
 /**
  * The frame around every screen: skip link, top bar, the main area. Which screens need a session, a
  * verified address or a profile is in the route table too (session/RouteGuards.tsx). `frameAt` reads the
@@ -50,6 +60,7 @@ export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame
       </a>
       <TopBar />
       <BackButton topLevel={frame.topLevel ?? false} />
+      <SettingsButton />
       <StartParamRedirect />
       <main id="main" className="main" tabIndex={-1}>
         <Suspense fallback={<Loading />}>

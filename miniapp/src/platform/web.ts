@@ -23,6 +23,13 @@ export function createWebPlatform(): Platform {
       document.documentElement.dataset.ready = 'true';
     },
     signIn: () => Promise.resolve(null),
+    userLanguage: () => null,
+    openTelegramLink(url) {
+      window.location.assign(url);
+    },
+    onSettings() {
+      /* the web has no host menu: the top bar links to the menu */
+    },
     setBackButton() {
       /* the browser has one */
     },

@@ -4,15 +4,19 @@ import type { UserProfileSummary } from '@contract/profiles.ts';
 import { publicKeys, queryKeys } from '../api/queries/keys.ts';
 import { queryClient } from '../api/queryClient.ts';
 import { nextSessionGeneration } from '../api/sessionGeneration.ts';
+import { languageOfTag } from '@locales/languages.ts';
 import { followAccountLanguage } from '../i18n.ts';
 import { readStored, storageKeys, writeStored } from '../lib/storage.ts';
-import { platform } from '../platform/index.ts';
+import { platform, type LaunchFailure } from '../platform/index.ts';
 
 /** The four session states of spec section 4, plus loading before the first answer. */
 export type Session =
   | { status: 'loading' }
-  /** `unconfirmed`: the check failed (network, restart); the visitor may well be signed in, so stay put. */
-  | { status: 'anonymous'; unconfirmed?: true }
+  /**
+   * `unconfirmed`: the check failed (network, restart); the visitor may well be signed in, so stay put.
+   * `launchFailure`: inside Telegram, why the launch data did not sign the user in (the reopen screen).
+   */
+  | { status: 'anonymous'; unconfirmed?: true; launchFailure?: LaunchFailure }
   | {
       status: 'signedIn';
       userId: number | null;
@@ -58,9 +62,15 @@ async function speakAccountLanguage(user: CurrentUserResponse): Promise<void> {
   await followAccountLanguage(user.language).catch((error: unknown) => console.warn('account language not loaded', error));
 }
 
+/**
+ * Why Telegram's launch data failed, once they did: every later anonymous session of this page load
+ * keeps it (a 401 elsewhere checks the session again, and the reopen screen must still say why).
+ */
+let launchFailure: LaunchFailure | undefined;
+
 /** The session a current-user answer describes; `tokenOnly`: it came with a stored token. */
 function sessionOf(user: CurrentUserResponse, tokenOnly: boolean): Session {
-  if (!user.authorized) return { status: 'anonymous' };
+  if (!user.authorized) return launchFailure ? { status: 'anonymous', launchFailure } : { status: 'anonymous' };
   return { status: 'signedIn', userId: user.user_id, verified: user.user_verified, profile: user.user_verified ? user.userprofile : null, tokenOnly };
 }
 
@@ -158,13 +168,24 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       // Inside Telegram the init data sign the user in before the first fetch (spec section 4), and the
       // sign-in's answer is the current user: nothing to fetch then.
       if (platform().kind === 'telegram' && readStored(storageKeys.jwtToken) === null) {
-        const user = await platform().signIn();
-        if (user) {
+        const signedIn = await platform().signIn();
+        if (signedIn && 'user' in signedIn) {
           // Notifications come from the bot: ask once when the user never started it (Telegram remembers).
           void platform().requestWriteAccess();
           // The first screen in the account's language (a new user's comes from Telegram's language_code).
-          await speakAccountLanguage(user);
-          adopt(user);
+          await speakAccountLanguage(signedIn.user);
+          adopt(signedIn.user);
+          return;
+        }
+        // Inside Telegram there is no other way in (no forms): the app says why and offers to reopen it,
+        // in the language the user's Telegram speaks (no account to ask).
+        if (signedIn) {
+          launchFailure = signedIn.failure;
+          const spoken = platform().userLanguage();
+          if (spoken) await followAccountLanguage(languageOfTag(spoken)).catch(() => undefined);
+          // A check the refusal's 401 set off may have answered meanwhile: anonymous too, so this wins.
+          const failed: Session = { status: 'anonymous', launchFailure };
+          setSession((previous) => (previous.status === 'signedIn' ? previous : failed));
           return;
         }
       }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, UserId } from '../../../db/schema.ts';
+import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import { addSeconds } from '../../clock.ts';
 import { hasConversationNotificationSince, insertNotificationJob, isReachableByBot } from './repository.ts';
 
@@ -14,13 +14,14 @@ export const previewLength = 80;
  * request's transaction.
  */
 
-export async function enqueueMatchNotification(db: Kysely<Database>, userId: UserId, otherName: string, now: Date): Promise<boolean> {
+/** A new match: the button opens the other's profile (`match_<profileId>`). */
+export async function enqueueMatchNotification(db: Kysely<Database>, userId: UserId, otherName: string, otherProfile: ProfileId, now: Date): Promise<boolean> {
   if (!(await isReachableByBot(db, userId))) return false;
   await insertNotificationJob(db, {
     user_id: userId,
     kind: 'match',
     conversation_id: null,
-    payload: JSON.stringify({ name: otherName }),
+    payload: JSON.stringify({ name: otherName, profile_id: otherProfile }),
     now: now.toISOString(),
   });
   return true;

@@ -8,14 +8,15 @@ import { claimNotification, giveUpNotification, listDueNotifications, scheduleNo
 
 /** What a notification says, by kind: each kind carries exactly what its message and button need. */
 export type NotificationContent =
-  | { kind: 'match'; name: string }
+  /** `profileId`: absent in jobs queued before it was stored (their button opens the matches). */
+  | { kind: 'match'; name: string; profileId?: number | undefined }
   | { kind: 'message'; name: string; preview: string; conversationId: number }
   /** `until`: when the subscription ends (ISO). */
   | { kind: 'premium_ending'; until: string };
 
 export type Notification = { telegramId: string; language: Language } & NotificationContent;
 
-const matchPayload = z.object({ name: z.string() });
+const matchPayload = z.object({ name: z.string(), profile_id: z.number().int().positive().optional() });
 const messagePayload = z.object({ name: z.string(), preview: z.string() });
 const premiumPayload = z.object({ until: z.iso.datetime() });
 
@@ -30,7 +31,7 @@ export function contentOf(job: { kind: NotificationKind; payload: string; conver
   switch (job.kind) {
     case 'match': {
       const parsed = matchPayload.safeParse(stored);
-      return parsed.success ? { kind: 'match', name: parsed.data.name } : null;
+      return parsed.success ? { kind: 'match', name: parsed.data.name, profileId: parsed.data.profile_id } : null;
     }
     case 'message': {
       const parsed = messagePayload.safeParse(stored);

@@ -84,8 +84,8 @@ export class SwipeService {
           ],
           now.toISOString(),
         );
-        await enqueueMatchNotification(trx, userId, target.name, now);
-        await enqueueMatchNotification(trx, target.user_id, me.name, now);
+        await enqueueMatchNotification(trx, userId, target.name, target.id, now);
+        await enqueueMatchNotification(trx, target.user_id, me.name, me.id, now);
       }
       return { target, match: true as const, created, photo: theirPhoto };
     });

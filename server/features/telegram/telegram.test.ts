@@ -82,6 +82,26 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
     expect(res.status).toBe(200);
   });
 
+  it('logs why launch data were refused, under the request id of the refused request', async () => {
+    const now = app.clock.now();
+    const id = newTelegramId();
+    const stale = await signInitData({ id }, new Date(now.getTime() - 86_401_000));
+    const forged = (await signInitData({ id, first_name: 'Eve' }, now)).replace('Eve', 'Eva');
+    for (const [initData, reason] of [
+      [stale, 'stale'],
+      [forged, 'bad_signature'],
+      ['', 'missing'],
+      ['garbage', 'malformed'],
+    ] as const) {
+      const before = app.logs.length;
+      expect((await postInitData(initData)).status).toBeGreaterThanOrEqual(400);
+      const records = app.logs.slice(before).map((line) => JSON.parse(line) as { msg: string; reqId?: string; reason?: string; path?: string });
+      const refusal = records.find((r) => r.msg === 'Mini App launch data refused');
+      expect(refusal, reason).toMatchObject({ reason });
+      expect(records.find((r) => r.msg === 'request' && r.path === '/api/auth/telegram')?.reqId).toBe(refusal?.reqId);
+    }
+  });
+
   it('refuses a changed field, a wrong token, stale or missing signatures and garbage, creating no account', async () => {
     const users = await countUsers();
     const now = app.clock.now();
@@ -91,7 +111,7 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
       [good.replace('Eve', 'Eva'), 401, 'telegram_auth_failed'],
       [good.replace(String(id), String(id + 1)), 401, 'telegram_auth_failed'],
       [await signInitData({ id, first_name: 'Eve' }, now, { botToken: '987654321:AAother-bot-token' }), 401, 'telegram_auth_failed'],
-      [await signInitData({ id }, new Date(now.getTime() - 86_401_000)), 401, 'telegram_auth_failed'],
+      [await signInitData({ id }, new Date(now.getTime() - 86_401_000)), 401, 'telegram_data_expired'],
       [good.replace(/&hash=[0-9a-f]+/, ''), 400, 'invalid_init_data'],
       ['garbage', 400, 'invalid_init_data'],
       ['%%%&&&===', 400, 'invalid_init_data'],

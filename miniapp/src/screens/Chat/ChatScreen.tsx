@@ -5,6 +5,7 @@ import { useLiveCache } from '../../api/liveCache.ts';
 import { useConversation } from '../../api/queries/chat.ts';
 import { SafetyActions } from '../../components/SafetyActions.tsx';
 import { QueryView } from '../../components/States.tsx';
+import { useDeepLinkFallback } from '../../components/StartParamRedirect.tsx';
 import { useSession } from '../../session/SessionProvider.tsx';
 import { Avatar } from './Avatar.tsx';
 import { Composer } from './Composer.tsx';
@@ -23,6 +24,7 @@ export default function ChatScreen() {
   // New messages from either side and the other person's read marks come into the cache (api/liveCache.ts).
   useLiveCache();
   const { query, loadingOlder, loadOlder } = useConversation(conversationId);
+  useDeepLinkFallback(query.error);
   useMarkArrivalsRead(conversationId, query.data?.messages, myProfileId);
   const [sentCount, setSentCount] = useState(0);
   const participant = query.data?.participant ?? null;

@@ -7,6 +7,7 @@ import { ConfirmSheet } from '../../components/ConfirmSheet.tsx';
 import { ProfileDetails } from '../../components/ProfileDetails.tsx';
 import { SafetyActions } from '../../components/SafetyActions.tsx';
 import { ErrorLine, QueryView } from '../../components/States.tsx';
+import { useDeepLinkFallback } from '../../components/StartParamRedirect.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { useProfileIdParam } from './profileIdParam.ts';
 
@@ -16,6 +17,7 @@ export default function MatchProfileScreen() {
   const navigate = useNavigate();
   const profileId = useProfileIdParam();
   const profile = useMatchProfile(profileId);
+  useDeepLinkFallback(profile.error);
   const [confirming, setConfirming] = useState(false);
   const startChat = useStartChat();
   const unmatch = useUnmatch();
