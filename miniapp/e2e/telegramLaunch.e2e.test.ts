@@ -253,4 +253,20 @@ describe('opening the Mini App inside (faked) Telegram', () => {
     await page.waitForURL('**/Menu');
     await page.getByRole('heading', { name: ru.app.menu.filters }).waitFor();
   });
+
+  it("stores the app's language switch on the account, so the next load (and the bot) speak it", async () => {
+    const { person, telegramId } = await telegramPerson('Дина');
+    const launch = { user: { id: telegramId, first_name: 'Дина', language_code: 'ru' } };
+    const page = await openInTelegram(launch);
+    await page.getByRole('region', { name: ru.app.search.title }).waitFor();
+    await page.goto('/Menu');
+    await page.locator('button[lang="en"]').click();
+    await page.getByRole('heading', { name: en.app.menu.filters }).waitFor();
+    const accountLanguage = async () =>
+      (await site.app.database.db.selectFrom('users').select('language').where('id', '=', person.userId).executeTakeFirstOrThrow()).language;
+    await expect.poll(accountLanguage).toBe('en');
+    // Another device (a fresh profile whose browser speaks Russian) opens in English.
+    const other = await openInTelegram(launch);
+    await other.getByRole('region', { name: en.app.search.title }).waitFor();
+  });
 });
