@@ -269,4 +269,21 @@ describe('opening the Mini App inside (faked) Telegram', () => {
     const other = await openInTelegram(launch);
     await other.getByRole('region', { name: en.app.search.title }).waitFor();
   });
+
+  it('asks Telegram to confirm closing while the wizard or a message box holds unsent text', async () => {
+    const closing = async (page: Page) => (await telegramEvents(page)).filter(([name]) => name === 'web_app_setup_closing_behavior').at(-1)?.[1] ?? null;
+    const wizard = await openInTelegram({ user: { id: ++nextTelegramId, first_name: 'Emma', language_code: 'en' } });
+    await wizard.getByRole('heading', { name: en.app.wizard.title }).waitFor();
+    await wizard.getByLabel(en.app.wizard.name).fill('Emma');
+    await expect.poll(() => closing(wizard)).toEqual({ need_confirmation: true });
+    await wizard.getByLabel(en.app.wizard.name).fill('');
+    await expect.poll(() => closing(wizard)).toEqual({ need_confirmation: false });
+
+    const { person: ann, telegramId } = await telegramPerson('Ася');
+    const conversation = await matchAndStartChat(ann, await createPerson(site.app, { name: 'Гоша', gender: 'Male' }));
+    const chat = await openInTelegram({ user: { id: telegramId, first_name: 'Ася', language_code: 'ru' }, startParam: `chat_${conversation}` });
+    await chat.waitForURL(`**/chat/${conversation}`);
+    await chat.getByRole('textbox').fill('черновик');
+    await expect.poll(() => closing(chat)).toEqual({ need_confirmation: true });
+  });
 });

@@ -28,6 +28,8 @@ export interface Platform {
   openTelegramLink(url: string): void;
   /** Telegram's Settings item in its own menu (Bot API 7.0 SettingsButton): what it opens. */
   onSettings(handler: (() => void) | null): void;
+  /** Telegram: ask before closing the Mini App (unsaved text in a form or a message box). */
+  confirmClosing(ask: boolean): void;
   /** The host's back button on inner screens (Telegram); the web uses the browser's. */
   setBackButton(onBack: (() => void) | null): void;
   haptic(kind: HapticKind): void;

@@ -1,5 +1,6 @@
 import {
   backButton,
+  closingBehavior,
   hapticFeedback,
   init,
   initData,
@@ -56,6 +57,7 @@ export function createTelegramPlatform(): Platform | null {
   // Expand at once too: mounting waits for Telegram's answer, the expansion need not.
   viewport.expand.ifAvailable();
 
+  closingBehavior.mount.ifAvailable();
   // Telegram's own Settings item (the ⋮ menu): the app's menu, where the settings are.
   settingsButton.mount.ifAvailable();
   settingsButton.show.ifAvailable();
@@ -89,6 +91,10 @@ export function createTelegramPlatform(): Platform | null {
     },
     openTelegramLink(url) {
       if (!openTelegramLink.ifAvailable(url)[0]) window.location.assign(url);
+    },
+    confirmClosing(ask) {
+      if (ask) closingBehavior.enableConfirmation.ifAvailable();
+      else closingBehavior.disableConfirmation.ifAvailable();
     },
     onSettings(handler) {
       settingsHandler = handler;

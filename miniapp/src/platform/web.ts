@@ -27,6 +27,9 @@ export function createWebPlatform(): Platform {
     openTelegramLink(url) {
       window.location.assign(url);
     },
+    confirmClosing() {
+      /* a web page is left through the browser, which keeps its own history */
+    },
     onSettings() {
       /* the web has no host menu: the top bar links to the menu */
     },
