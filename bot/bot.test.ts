@@ -136,6 +136,49 @@ describe.each(testDialects())('the bot on %s', (dialect) => {
     }
   });
 
+  it("/language en makes the app English on its next load, and the app's switch changes the bot's next message", async () => {
+    const app = await createTestApp(dialect, { botToken: testBotToken });
+    try {
+      const appBot = createBot({
+        token: testBotToken,
+        users: new TelegramUserService(app.database.db, app.clock),
+        logger: createLogger('silent'),
+        publicUrl,
+        apiRoot: telegram.apiRoot,
+        botInfo: testBotInfo,
+      });
+      const user = newUser('ru');
+      const openApp = async () => {
+        const res = await fetch(`${app.url}/api/auth/telegram`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ initData: await signInitData(user, app.clock.now()) }),
+        });
+        expect(res.status).toBe(200);
+        return (await res.json()) as { token: string; current_user: { language?: string } };
+      };
+      expect((await openApp()).current_user.language).toBe('ru');
+
+      await appBot.handleUpdate(textMessage(user, '/language en'));
+      expect(telegram.callsOf('sendMessage').at(-1)).toMatchObject({ text: en.bot.language.changed });
+      // The app's next load: the account's language, though Telegram still says ru.
+      const opened = await openApp();
+      expect(opened.current_user.language).toBe('en');
+
+      // The app's switch (a bearer session, as inside Telegram) is the account's too: the bot follows.
+      const switched = await fetch(`${app.url}/api/language`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${opened.token}` },
+        body: JSON.stringify({ language: 'ru' }),
+      });
+      expect(switched.status).toBe(200);
+      await appBot.handleUpdate(textMessage(user, '/help'));
+      expect(telegram.callsOf('sendMessage').at(-1)).toMatchObject({ text: ru.bot.help });
+    } finally {
+      await app.close();
+    }
+  });
+
   it('marks a user who blocked the bot unreachable without failing, and a new /start makes them reachable', async () => {
     const user = newUser('ru');
     await bot.handleUpdate(textMessage(user, '/help'));

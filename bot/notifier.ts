@@ -8,10 +8,14 @@ function render(n: Notification): { text: string; button: string; target: string
   switch (n.kind) {
     case 'premium_ending': {
       const date = new Intl.DateTimeFormat(n.language, { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(n.until));
-      return { text: t('bot.notify.premium_ending', { date }), button: t('bot.notify.open_subscription'), target: 'subscription' };
+      return { text: t('bot.notify.premium_ending', { date }), button: t('bot.notify.open_subscription'), target: 'premium' };
     }
     case 'match':
-      return { text: t('bot.notify.match', { name: n.name }), button: t('bot.notify.open_matches'), target: 'matches' };
+      return {
+        text: t('bot.notify.match', { name: n.name }),
+        button: t('bot.notify.open_matches'),
+        target: n.profileId === undefined ? 'matches' : `match_${n.profileId}`,
+      };
     case 'message':
       return { text: t('bot.notify.message', { name: n.name, preview: n.preview }), button: t('bot.notify.open_chat'), target: `chat_${n.conversationId}` };
     case 'like':
@@ -21,8 +25,8 @@ function render(n: Notification): { text: string; button: string; target: string
 
 /**
  * Match, message, like and renewal notifications through the bot, in the recipient's language, with a button that
- * opens the Mini App on that chat (a `chat_<id>` start parameter), on the matches, on the likers, or on the
- * subscription for a renewal reminder.
+ * opens the Mini App where the news is (start parameters, see the README): the chat (`chat_<id>`), the
+ * match's profile (`match_<profileId>`), the likers (`likes`), or the subscription for a renewal reminder (`premium`).
  */
 export function createTelegramNotifier(api: Api, publicUrl: string): Notifier {
   return {

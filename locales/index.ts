@@ -1,13 +1,16 @@
 import i18next, { type TFunction } from 'i18next';
 import en from './en.json' with { type: 'json' };
 import ru from './ru.json' with { type: 'json' };
-import { defaultLanguage, fallbackLanguage, isLanguage, languages, type Language } from './languages.ts';
+import { defaultLanguage, fallbackLanguage, isLanguage, languageOfTag, languages, type Language } from './languages.ts';
 
-export { defaultLanguage, fallbackLanguage, isLanguage, languages, type Language };
+export { defaultLanguage, fallbackLanguage, isLanguage, languageOfTag, languages, type Language };
 
 export const resources = { ru: { translation: ru }, en: { translation: en } } as const;
 
-/** Picks ru or en from an Accept-Language header by the client's own preference order. */
+/**
+ * The language for an Accept-Language header: its most preferred tag, by the same rule as everywhere
+ * (`languageOfTag`), so the account gets the language the app showed on the first visit.
+ */
 export function languageFromAcceptLanguage(header: string | undefined): Language {
   if (!header) return defaultLanguage;
   const ranked = header
@@ -20,10 +23,11 @@ export function languageFromAcceptLanguage(header: string | undefined): Language
           ?.trim()
           .slice(2) ?? '1',
       );
-      return { base: tag.trim().toLowerCase().split('-')[0] ?? '', q: Number.isFinite(q) ? q : 0 };
+      return { tag: tag.trim(), q: Number.isFinite(q) ? q : 0 };
     })
+    .filter((r) => r.tag !== '' && r.tag !== '*' && r.q > 0)
     .sort((a, b) => b.q - a.q);
-  return (ranked.find((r) => isLanguage(r.base))?.base as Language | undefined) ?? defaultLanguage;
+  return languageOfTag(ranked[0]?.tag);
 }
 
 const server = i18next.createInstance();

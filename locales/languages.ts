@@ -9,5 +9,18 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (languages as readonly string[]).includes(value);
 }
 
+/** Languages whose speakers mostly read Russian: the app speaks Russian to them, English to all others. */
+const russianReaders = new Set(['ru', 'uk', 'be', 'kk']);
+
+/**
+ * The interface language for a person whose language tag (Telegram's `language_code`, the browser's
+ * language) is `tag`: Russian for ru/uk/be/kk, English for any other; the default when there is none.
+ */
+export function languageOfTag(tag: string | null | undefined): Language {
+  const base = tag?.trim().toLowerCase().split(/[-_]/)[0];
+  if (!base) return defaultLanguage;
+  return russianReaders.has(base) ? 'ru' : 'en';
+}
+
 /** The dictionary sections the app uses; the rest (mail, bot, …) is the server's. */
 export const appSections = ['app', 'errors'] as const;

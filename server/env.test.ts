@@ -19,6 +19,11 @@ describe('environment', () => {
     expect(env.SMTP_URL).toBeUndefined();
   });
 
+  it('names this machine at PORT as the public address when PUBLIC_URL is unset', () => {
+    expect(parseEnv({ PORT: '3000' }).PUBLIC_URL).toBe('http://localhost:3000');
+    expect(parseEnv({ PORT: '3000', PUBLIC_URL: 'https://iskra.example' }).PUBLIC_URL).toBe('https://iskra.example');
+  });
+
   it('reports every problem at once', () => {
     let caught: unknown;
     try {

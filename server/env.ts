@@ -16,7 +16,8 @@ const envSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
     HOST: z.string().default('0.0.0.0'),
-    PUBLIC_URL: httpUrl.default('http://localhost:8080'),
+    /** Unset: this machine at PORT (so a newcomer's `PORT=3000 npm run demo` prints links that work). */
+    PUBLIC_URL: httpUrl.optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: optionalString.pipe(
       z
@@ -71,10 +72,11 @@ const envSchema = z
   })
   .transform((env) => ({
     ...env,
+    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     BOT_MODE: env.BOT_MODE ?? (env.BOT_TOKEN ? 'polling' : 'off'),
     // 0: no proxy is trusted and the socket's address is the client's.
     TRUST_PROXY_HOPS: env.TRUST_PROXY ? (env.TRUST_PROXY_HOPS ?? 1) : 0,
-    PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? (new URL(env.PUBLIC_URL).protocol === 'https:' ? 'off' : 'test'),
+    PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? (env.PUBLIC_URL?.startsWith('https:') ? 'off' : 'test'),
   }));
 
 export type Env = z.output<typeof envSchema> & { SESSION_SECRET: string };

@@ -80,7 +80,10 @@ async function main(): Promise<void> {
   const server = app.listen(env.PORT, env.HOST);
   answerClientErrorsInJson(server);
   await once(server, 'listening');
-  logger.info({ url: env.PUBLIC_URL, port: env.PORT }, 'Iskra is listening');
+  // The port really taken (PORT=0 picks a free one), and where to open it.
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  logger.info({ url: env.PUBLIC_URL, port }, `Iskra is listening on port ${port}: open ${env.PUBLIC_URL}`);
   bot.startPolling();
   notifications?.start();
   // CRON=off for extra processes that should only serve requests (the job locks make it optional).

@@ -53,6 +53,13 @@ export interface Site {
   close(): Promise<void>;
 }
 
+/**
+ * The language a context was made with (its stored choice and browser locale). An account signed in there
+ * takes it too (signedIn.ts): the account's language wins on every device, so a test's people speak the
+ * language of the test's pages.
+ */
+export const contextLanguages = new WeakMap<BrowserContext, 'ru' | 'en'>();
+
 /** The bot token the site checks Mini App init data against. */
 export const e2eBotToken = '123456789:e2e-test-bot-token';
 
@@ -73,6 +80,7 @@ export async function startSite(options: Pick<TestAppOptions, 'stars' | 'publicC
         baseURL: app.url,
         colorScheme: 'light',
       });
+      if (language) contextLanguages.set(context, language);
       const stored: Record<string, string> = {};
       if (language) stored.language = language;
       if (dark !== undefined) stored.darkMode = String(dark);

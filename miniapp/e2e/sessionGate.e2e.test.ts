@@ -40,7 +40,8 @@ describe.each(['ru', 'en'] as const)('members-only screens in %s', (language) =>
     const hash = await new PasswordHasher(1).hash(password);
     const { email } = await site.app.database.db
       .updateTable('users')
-      .set({ password_hash: hash })
+      // The account's language wins once signed in: this test's.
+      .set({ password_hash: hash, language })
       .where('id', '=', person.userId)
       .returning('email')
       .executeTakeFirstOrThrow();

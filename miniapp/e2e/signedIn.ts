@@ -2,7 +2,7 @@ import type { BrowserContext } from 'playwright-core';
 import { signInitData as signTelegramInitData } from '../../server/contract/telegramSignedData.ts';
 import { Browser } from '../../server/test/browser.ts';
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
-import type { Site } from './harness.ts';
+import { contextLanguages, type Site } from './harness.ts';
 
 /** A verified account made through the real API (as a browser would), its cookie handed to a context. */
 export async function signInVerified(site: Site, context: BrowserContext, email: string): Promise<void> {
@@ -15,10 +15,18 @@ export async function signInVerified(site: Site, context: BrowserContext, email:
   await signInAs(site, context, client);
 }
 
-/** Hands a signed-in test client's session cookie (a `createPerson` person's `browser`, say) to a browser profile. */
-export async function signInAs(site: Site, context: BrowserContext, client: Pick<Browser, 'cookie'>): Promise<void> {
+/**
+ * Hands a signed-in test client's session cookie (a `createPerson` person's `browser`, say) to a browser
+ * profile; the account takes the profile's language, as if chosen there (the account's language wins).
+ */
+export async function signInAs(site: Site, context: BrowserContext, client: Pick<Browser, 'cookie' | 'post'>): Promise<void> {
   const session = client.cookie('iskra_session');
   if (!session) throw new Error('no session cookie');
+  const language = contextLanguages.get(context);
+  if (language) {
+    const chosen = await client.post('/api/language', { language });
+    if (chosen.status !== 200) throw new Error(`language: ${chosen.status}`);
+  }
   await context.addCookies([{ name: 'iskra_session', value: session, url: site.app.url, httpOnly: true, sameSite: 'Lax' }]);
 }
 

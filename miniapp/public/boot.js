@@ -13,10 +13,15 @@
   var isDark = dark === 'true' || (dark !== 'false' && window.matchMedia && matchMedia('(prefers-color-scheme: dark)').matches);
   root.setAttribute('data-theme', isDark ? 'dark' : 'light');
   root.style.colorScheme = isDark ? 'dark' : 'light';
-  if (lang === 'ru' || lang === 'en') root.lang = lang;
+  if (lang !== 'ru' && lang !== 'en') {
+    // A first visit: the browser's language by the app's rule (i18n.ts, languageOfTag).
+    var tag = ((navigator.languages && navigator.languages[0]) || navigator.language || '').toLowerCase().split(/[-_]/)[0];
+    lang = !tag || tag === 'ru' || tag === 'uk' || tag === 'be' || tag === 'kk' ? 'ru' : 'en';
+  }
+  root.lang = lang;
   // Start fetching the chosen language's texts now, in parallel with the entry script (see localesPlugin.ts).
   var listed = document.querySelector('meta[name="iskra-locales"]');
-  var wanted = lang === 'en' ? 'en' : 'ru';
+  var wanted = lang;
   var pairs = listed ? listed.getAttribute('content').split(';') : [];
   for (var i = 0; i < pairs.length; i++) {
     var pair = pairs[i].split('=');

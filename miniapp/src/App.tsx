@@ -5,9 +5,9 @@ import { queryClient } from './api/queryClient.ts';
 import { Layout, type ScreenFrame } from './components/Layout.tsx';
 import { RequireMember, RequireProfile, RequireVerified } from './session/RouteGuards.tsx';
 import { SessionProvider } from './session/SessionProvider.tsx';
+import { HomeRoute, WebOnly } from './session/TelegramRoutes.tsx';
 
 // Route-level code splitting: the first screen loads only its own chunk (DESIGN section 6).
-const Landing = lazy(() => import('./screens/Landing/LandingScreen.tsx'));
 const Login = lazy(() => import('./screens/Auth/LoginScreen.tsx'));
 const Register = lazy(() => import('./screens/Auth/RegisterScreen.tsx'));
 const Logout = lazy(() => import('./screens/Auth/LogoutScreen.tsx'));
@@ -47,8 +47,10 @@ const chat: ScreenFrame = { look: 'chat' };
 const routes = createRoutesFromElements(
   <Route element={<Layout frameAt={frameAt} />}>
     {/* Open to everyone, also before the e-mail address is verified. */}
-    <Route path="/" element={<Landing />} handle={topLevel} />
-    <Route path="/verify" element={<Verify />} />
+    <Route path="/" element={<HomeRoute />} handle={topLevel} />
+    <Route element={<WebOnly />}>
+      <Route path="/verify" element={<Verify />} />
+    </Route>
     <Route path="/logout" element={<Logout />} />
     <Route path="/offer" element={<Offer />} handle={framed} />
     <Route path="/privacy-policy" element={<PrivacyPolicy />} handle={framed} />
@@ -59,10 +61,12 @@ const routes = createRoutesFromElements(
     <Route path="/failtrig" element={<PaymentResult outcome="failure" />} />
 
     <Route element={<RequireVerified />}>
-      <Route path="/login" element={<Login />} />
-      <Route path="/register" element={<Register />} />
-      <Route path="/forgot-password" element={<ForgotPassword />} />
-      <Route path="/token" element={<Token />} />
+      <Route element={<WebOnly />}>
+        <Route path="/login" element={<Login />} />
+        <Route path="/register" element={<Register />} />
+        <Route path="/forgot-password" element={<ForgotPassword />} />
+        <Route path="/token" element={<Token />} />
+      </Route>
       <Route path="/telegram" element={<TelegramEntry />} />
 
       <Route element={<RequireMember />}>

@@ -1,14 +1,17 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { defaultLanguage, isLanguage, languages, type Language } from '@locales/languages.ts';
+import { isLanguage, languageOfTag, languages, type Language } from '@locales/languages.ts';
 import { readStored, storageKeys, writeStored } from './lib/storage.ts';
 
 export { languages, type Language };
 
-/** Russian by default (spec section 9); the choice is kept under `language`. */
+/**
+ * The choice kept under `language` (the account's, once signed in: see followAccountLanguage); on a first
+ * visit the browser's own language by the rule the server uses for new accounts (languageOfTag).
+ */
 export function initialLanguage(): Language {
   const stored = readStored(storageKeys.language);
-  return isLanguage(stored) ? stored : defaultLanguage;
+  return isLanguage(stored) ? stored : languageOfTag(navigator.languages[0] ?? navigator.language);
 }
 
 type Dictionary = Record<string, unknown>;
@@ -49,4 +52,12 @@ export async function changeLanguage(language: Language): Promise<void> {
   }
   document.documentElement.lang = language;
   await i18next.changeLanguage(language);
+}
+
+/**
+ * The account's language wins over this device's choice (spec: one language per person, also in the
+ * bot). Resolves once the screens speak it, so a first screen is never drawn in the other language.
+ */
+export async function followAccountLanguage(account: Language | undefined): Promise<void> {
+  if (account && account !== i18next.language) await changeLanguage(account);
 }

@@ -101,6 +101,11 @@ export const currentUserResponse = z.object({
   /** The own profile once the profiles feature exists; null until the user has one. */
   userprofile: z.nullable(userProfileSummary),
   user_id: z.nullable(z.number().check(z.int())),
+  /**
+   * The account's interface language, signed in only: it wins over what this device stored, so the app,
+   * the bot and every device speak one language.
+   */
+  language: z.optional(z.enum(['ru', 'en'])),
 });
 export type CurrentUserResponse = z.infer<typeof currentUserResponse>;
 
@@ -115,5 +120,9 @@ export const sessionResponse = z.object({
   current_user: currentUserResponse,
 });
 export type SessionResponse = z.infer<typeof sessionResponse>;
+
+/** `POST /api/language`: the account's interface language (the bot's messages follow it too). */
+export const languageRequest = z.strictObject({ language: z.enum(['ru', 'en']), csrf_token: z.optional(z.string()) });
+export const languageResponse = z.object({ language: z.enum(['ru', 'en']) });
 
 export const messageResponse = z.object({ message: z.string() });

@@ -41,6 +41,16 @@ function BackButton({ topLevel }: { topLevel: boolean }) {
   return null;
 }
 
+/** Telegram's Settings item opens the app's menu. */
+function SettingsButton() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    platform().onSettings(() => void navigate('/Menu'));
+    return () => platform().onSettings(null);
+  }, [navigate]);
+  return null;
+}
+
 /**
  * The frame around every screen: skip link, top bar, the main area, and for members the tab bar and the
  * live connection (one stream for the whole app: LiveShell.tsx). Which screens need a session, a verified
@@ -61,6 +71,7 @@ export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame
       </a>
       <TopBar />
       <BackButton topLevel={frame.topLevel ?? false} />
+      <SettingsButton />
       <StartParamRedirect />
       <main id="main" className="main" tabIndex={-1}>
         <Suspense fallback={<Loading />}>

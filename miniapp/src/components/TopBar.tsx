@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
+import { platform } from '../platform/index.ts';
 import { memberKey, useSession } from '../session/SessionProvider.tsx';
 
 function Brand() {
@@ -24,13 +25,15 @@ export function TopBar() {
       </header>
     );
   }
+  // Inside Telegram the web site's ways in (home, sign-in, register) do not exist.
+  const webLinks = session.status === 'anonymous' && platform().kind !== 'telegram';
   return (
     // Three links leave no room for the brand's name on a narrow phone (see app.css).
-    <header className={session.status === 'anonymous' ? 'topbar crowded' : 'topbar'}>
+    <header className={webLinks ? 'topbar crowded' : 'topbar'}>
       <Brand />
       <nav aria-label={t('app.nav.label')} className="topnav">
         {session.status === 'loading' && <span className="topnav-placeholder" aria-hidden="true" />}
-        {session.status === 'anonymous' && (
+        {webLinks && (
           <>
             <NavLink to="/" end>
               {t('app.nav.home')}

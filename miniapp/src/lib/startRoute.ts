@@ -1,11 +1,25 @@
 /**
- * Where a deep-link parameter leads: the bot's buttons open the Mini App with `chat_<id>` (a message),
- * `matches` (a new match) or `subscription` (the renewal reminder). Anything else opens the app normally.
+ * Where a deep-link parameter (`startapp`, see the README) leads: `chat_<conversationId>` the
+ * conversation, `match_<profileId>` the match's profile, `likes` the likers, `premium` the subscription
+ * screen; the older names the bot's buttons used (`matches`, `subscription`, …) still work. An invitation
+ * (`ref_<code>`) opens the app normally; anything else is unknown: the deck, with a short notice.
  */
-export function startRoute(param: string | null): string | null {
-  if (!param) return null;
-  const chat = /^chat_(\d{1,12})$/.exec(param);
-  if (chat) return `/chat/${chat[1] ?? ''}`;
-  const fixed: Record<string, string> = { matches: '/matches', likes: '/WhoLike', chats: '/ChatList', subscription: '/subscription', search: '/search' };
-  return Object.hasOwn(fixed, param) ? (fixed[param] ?? null) : null;
+export type StartTarget = { route: string } | { unknown: true };
+
+const fixed: Record<string, string> = {
+  likes: '/WhoLike',
+  premium: '/subscription',
+  matches: '/matches',
+  chats: '/ChatList',
+  subscription: '/subscription',
+  search: '/search',
+};
+
+export function startTarget(param: string | null): StartTarget | null {
+  if (!param || /^ref_[\w-]{1,60}$/.test(param)) return null;
+  const chat = /^chat_([1-9]\d{0,11})$/.exec(param);
+  if (chat) return { route: `/chat/${chat[1] ?? ''}` };
+  const match = /^match_([1-9]\d{0,11})$/.exec(param);
+  if (match) return { route: `/UsersProfile/${match[1] ?? ''}` };
+  return Object.hasOwn(fixed, param) ? { route: fixed[param] ?? '/search' } : { unknown: true };
 }

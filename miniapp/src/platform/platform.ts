@@ -3,6 +3,10 @@ import type { CurrentUserResponse } from '@contract/accounts.ts';
 /** What differs between the web site and the Telegram Mini App; screens only ever see this. */
 export type HapticKind = 'like' | 'dislike' | 'match' | 'message' | 'success' | 'error' | 'selection';
 export type InvoiceOutcome = 'paid' | 'cancelled' | 'failed' | 'pending';
+/** Why Telegram's launch data did not sign the user in: too old, not signed by our bot, absent, or no answer. */
+export type LaunchFailure = 'expired' | 'invalid' | 'missing' | 'unavailable';
+/** A Mini App sign-in: the signed-in user (as `GET /api/current_user` gives it) or why it failed. */
+export type LaunchSignIn = { user: CurrentUserResponse } | { failure: LaunchFailure };
 
 export interface Platform {
   readonly kind: 'web' | 'telegram';
@@ -11,10 +15,21 @@ export interface Platform {
   /** Tell the host the first screen can render (Telegram hides its placeholder). */
   ready(): void;
   /**
-   * Sign in without a form when the host vouches for the user (Telegram init data → jwtToken). Resolves
-   * the signed-in user (as `GET /api/current_user` gives it) once a token was stored, else null.
+   * Sign in without a form when the host vouches for the user (Telegram init data → jwtToken): the user
+   * once a token was stored, or why not; null on the web (no host to vouch).
    */
-  signIn(): Promise<CurrentUserResponse | null>;
+  signIn(): Promise<LaunchSignIn | null>;
+  /**
+   * Telegram: the language the user's client says (`language_code`, unchecked), for a screen shown before
+   * any account is known (the launch-failure screen). Null on the web.
+   */
+  userLanguage(): string | null;
+  /** Opens a t.me link: inside Telegram without leaving it (the Mini App closes), on the web as a page. */
+  openTelegramLink(url: string): void;
+  /** Telegram's Settings item in its own menu (Bot API 7.0 SettingsButton): what it opens. */
+  onSettings(handler: (() => void) | null): void;
+  /** Telegram: ask before closing the Mini App (unsaved text in a form or a message box). */
+  confirmClosing(ask: boolean): void;
   /** The host's back button on inner screens (Telegram); the web uses the browser's. */
   setBackButton(onBack: (() => void) | null): void;
   haptic(kind: HapticKind): void;

@@ -1,17 +1,21 @@
 import {
   backButton,
+  closingBehavior,
   hapticFeedback,
   init,
   initData,
   invoice,
   miniApp,
+  openTelegramLink,
   requestWriteAccess,
   retrieveRawInitData,
+  settingsButton,
   swipeBehavior,
   themeParams,
   viewport,
 } from '@telegram-apps/sdk-react';
 import { signInWithTelegram } from '../api/queries/telegramAuth.ts';
+import { applyDark, storedDarkMode } from '../lib/theme.ts';
 import { startParamFromAddress, type HapticKind, type InvoiceOutcome, type Platform } from './platform.ts';
 
 /**
@@ -27,6 +31,12 @@ export function createTelegramPlatform(): Platform | null {
     return null;
   }
   document.documentElement.dataset.platform = 'telegram';
+  try {
+    // The init data's fields (user, start_param) read below: parsed once from the launch parameters.
+    initData.restore();
+  } catch (error) {
+    console.warn('Telegram init data not readable', error);
+  }
 
   miniApp.mountSync.ifAvailable();
   themeParams.mountSync.ifAvailable();
@@ -47,11 +57,23 @@ export function createTelegramPlatform(): Platform | null {
   // Expand at once too: mounting waits for Telegram's answer, the expansion need not.
   viewport.expand.ifAvailable();
 
+  closingBehavior.mount.ifAvailable();
+  // Telegram's own Settings item (the ⋮ menu): the app's menu, where the settings are.
+  settingsButton.mount.ifAvailable();
+  settingsButton.show.ifAvailable();
+  let settingsHandler: (() => void) | null = null;
+  settingsButton.onClick.ifAvailable(() => settingsHandler?.());
+
   let backHandler: (() => void) | null = null;
   const onBack = () => backHandler?.();
   backButton.onClick.ifAvailable(onBack);
 
   const prefersDark = themeParams.isDark();
+  // A theme switched while the app is open (Telegram's theme_changed): the colours follow through the
+  // bound CSS variables, light or dark at once here, unless the user chose one in the app's menu.
+  themeParams.isDark.sub((dark) => {
+    if (storedDarkMode() === null) applyDark(dark);
+  });
 
   return {
     kind: 'telegram',
@@ -61,9 +83,21 @@ export function createTelegramPlatform(): Platform | null {
       document.documentElement.dataset.ready = 'true';
     },
     async signIn() {
-      const raw = retrieveRawInitData();
-      if (!raw) return null;
-      return signInWithTelegram(raw);
+      // Absent init data are posted too (as ''): the server logs the refusal under its request id.
+      return signInWithTelegram(retrieveRawInitData() ?? '');
+    },
+    userLanguage() {
+      return initData.user()?.language_code ?? null;
+    },
+    openTelegramLink(url) {
+      if (!openTelegramLink.ifAvailable(url)[0]) window.location.assign(url);
+    },
+    confirmClosing(ask) {
+      if (ask) closingBehavior.enableConfirmation.ifAvailable();
+      else closingBehavior.disableConfirmation.ifAvailable();
+    },
+    onSettings(handler) {
+      settingsHandler = handler;
     },
     setBackButton(handler) {
       backHandler = handler;

@@ -25,6 +25,16 @@ export function createWebPlatform(): Platform {
       document.documentElement.dataset.ready = 'true';
     },
     signIn: () => Promise.resolve(null),
+    userLanguage: () => null,
+    openTelegramLink(url) {
+      window.location.assign(url);
+    },
+    confirmClosing() {
+      /* a web page is left through the browser, which keeps its own history */
+    },
+    onSettings() {
+      /* the web has no host menu: the top bar links to the menu */
+    },
     setBackButton() {
       /* the browser has one */
     },

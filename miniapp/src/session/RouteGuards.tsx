@@ -1,4 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { platform } from '../platform/index.ts';
 import { useSession } from './SessionProvider.tsx';
 
 /**
@@ -15,11 +16,16 @@ export function RequireVerified() {
   return <Outlet />;
 }
 
-/** Members only: an anonymous visitor signs in first, and comes back here after (LoginScreen reads `from`). */
+/**
+ * Members only: an anonymous visitor signs in first, and comes back here after (LoginScreen reads `from`).
+ * Inside Telegram there is no sign-in form: `/` says why the launch data failed and offers to reopen.
+ */
 export function RequireMember() {
   const { session } = useSession();
   const { pathname } = useLocation();
-  if (session.status === 'anonymous' && !session.unconfirmed) return <Navigate to="/login" replace state={{ from: pathname }} />;
+  if (session.status === 'anonymous' && !session.unconfirmed) {
+    return platform().kind === 'telegram' ? <Navigate to="/" replace /> : <Navigate to="/login" replace state={{ from: pathname }} />;
+  }
   return <Outlet />;
 }
 

@@ -4,14 +4,19 @@ import type { UserProfileSummary } from '@contract/profiles.ts';
 import { publicKeys, queryKeys } from '../api/queries/keys.ts';
 import { queryClient } from '../api/queryClient.ts';
 import { nextSessionGeneration } from '../api/sessionGeneration.ts';
+import { languageOfTag } from '@locales/languages.ts';
+import { followAccountLanguage } from '../i18n.ts';
 import { readStored, storageKeys, writeStored } from '../lib/storage.ts';
-import { platform } from '../platform/index.ts';
+import { platform, type LaunchFailure } from '../platform/index.ts';
 
 /** The four session states of spec section 4, plus loading before the first answer. */
 export type Session =
   | { status: 'loading' }
-  /** `unconfirmed`: the check failed (network, restart); the visitor may well be signed in, so stay put. */
-  | { status: 'anonymous'; unconfirmed?: true }
+  /**
+   * `unconfirmed`: the check failed (network, restart); the visitor may well be signed in, so stay put.
+   * `launchFailure`: inside Telegram, why the launch data did not sign the user in (the reopen screen).
+   */
+  | { status: 'anonymous'; unconfirmed?: true; launchFailure?: LaunchFailure }
   | {
       status: 'signedIn';
       userId: number | null;
@@ -49,12 +54,24 @@ async function fetchSession(): Promise<{ session: Session; user: CurrentUserResp
   const user = await fetchCurrentUser();
   // A stored token the server no longer accepts (logged out elsewhere, expired): forget it.
   if (!user.authorized && sent !== null && readStored(storageKeys.jwtToken) === sent) writeStored(storageKeys.jwtToken, null);
+  await speakAccountLanguage(user);
   return { session: sessionOf(user, sent !== null), user };
 }
 
+/** Switches to the account's language before the session shows a screen; a dictionary not loaded keeps the current one. */
+async function speakAccountLanguage(user: CurrentUserResponse): Promise<void> {
+  await followAccountLanguage(user.language).catch((error: unknown) => console.warn('account language not loaded', error));
+}
+
+/**
+ * Why Telegram's launch data failed, once they did: every later anonymous session of this page load
+ * keeps it (a 401 elsewhere checks the session again, and the reopen screen must still say why).
+ */
+let launchFailure: LaunchFailure | undefined;
+
 /** The session a current-user answer describes; `tokenOnly`: it came with a stored token. */
 function sessionOf(user: CurrentUserResponse, tokenOnly: boolean): Session {
-  if (!user.authorized) return { status: 'anonymous' };
+  if (!user.authorized) return launchFailure ? { status: 'anonymous', launchFailure } : { status: 'anonymous' };
   return { status: 'signedIn', userId: user.user_id, verified: user.user_verified, profile: user.user_verified ? user.userprofile : null, tokenOnly };
 }
 
@@ -120,6 +137,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       ++latest.current;
       // An answer that signs someone in goes its own way, not where an overtaken check was going.
       carried.current = undefined;
+      // A sign-in on this device: the account may speak the other language (the sign-in forms' own switch
+      // is this device's; the account's choice wins). Not awaited: the answer is applied as it came.
+      void speakAccountLanguage(user);
       const next = sessionOf(user, readStored(storageKeys.jwtToken) !== null);
       apply(next, user, alongside);
       return next;
@@ -168,11 +188,24 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       // Inside Telegram the init data sign the user in before the first fetch (spec section 4), and the
       // sign-in's answer is the current user: nothing to fetch then.
       if (platform().kind === 'telegram' && readStored(storageKeys.jwtToken) === null) {
-        const user = await platform().signIn();
-        if (user) {
+        const signedIn = await platform().signIn();
+        if (signedIn && 'user' in signedIn) {
           // Notifications come from the bot: ask once when the user never started it (Telegram remembers).
           void platform().requestWriteAccess();
-          adopt(user);
+          // The first screen in the account's language (a new user's comes from Telegram's language_code).
+          await speakAccountLanguage(signedIn.user);
+          adopt(signedIn.user);
+          return;
+        }
+        // Inside Telegram there is no other way in (no forms): the app says why and offers to reopen it,
+        // in the language the user's Telegram speaks (no account to ask).
+        if (signedIn) {
+          launchFailure = signedIn.failure;
+          const spoken = platform().userLanguage();
+          if (spoken) await followAccountLanguage(languageOfTag(spoken)).catch(() => undefined);
+          // A check the refusal's 401 set off may have answered meanwhile: anonymous too, so this wins.
+          const failed: Session = { status: 'anonymous', launchFailure };
+          setSession((previous) => (previous.status === 'signedIn' ? previous : failed));
           return;
         }
       }

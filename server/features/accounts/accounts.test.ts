@@ -53,7 +53,7 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     expect(body).not.toHaveProperty('token');
 
     const before = await json(await browser.get('/api/current_user'));
-    expect(before).toEqual({ authorized: true, user_verified: false, userprofile: null, user_id: body.user_id });
+    expect(before).toEqual({ authorized: true, user_verified: false, userprofile: null, user_id: body.user_id, language: 'ru' });
 
     const mail = await app.smtp.lastMailTo(email);
     const code = codeFrom(mail);
@@ -85,6 +85,19 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     bearer.bearer = tokenLogin.token;
     expect(tokenLogin.current_user).toEqual(await json(await bearer.get('/api/current_user')));
     expect(tokenLogin.current_user).toEqual(login.current_user);
+  });
+
+  it('stores the language switch on the account, which every later current_user (any device) then names', async () => {
+    const { browser } = await registered();
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ language: 'ru' });
+    const res = await browser.post('/api/language', { language: 'en' });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ language: 'en' });
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ language: 'en' });
+    // Only the two languages; nothing changes on a bad one, and a visitor has no account to change.
+    expect((await browser.post('/api/language', { language: 'de' })).status).toBe(400);
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ language: 'en' });
+    expect((await new Browser(app.url).post('/api/language', { language: 'ru' })).status).toBe(401);
   });
 
   it('sets an httpOnly SameSite=Lax session cookie of at least 128 random bits, and the answer is never cached', async () => {

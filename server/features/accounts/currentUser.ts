@@ -11,10 +11,13 @@ const anonymous: CurrentUserResponse = { authorized: false, user_verified: false
  * `GET /api/current_user` for a session, or for none. The answers that change what it says (a sign-in, a
  * profile saved) carry it too, made here, so they always equal what the GET gives next.
  */
-export async function presentCurrentUser(db: Kysely<Database>, auth: Pick<SessionAuth, 'userId' | 'verified'> | null): Promise<CurrentUserResponse> {
+export async function presentCurrentUser(
+  db: Kysely<Database>,
+  auth: Pick<SessionAuth, 'userId' | 'verified' | 'language'> | null,
+): Promise<CurrentUserResponse> {
   if (!auth) return anonymous;
   const userprofile = (await findProfileSummary(db, auth.userId)) ?? null;
-  return currentUserResponse.parse({ authorized: true, user_verified: auth.verified, userprofile, user_id: auth.userId });
+  return currentUserResponse.parse({ authorized: true, user_verified: auth.verified, userprofile, user_id: auth.userId, language: auth.language });
 }
 
 /** The same for a session just started: read back as the next request carrying it will be. */

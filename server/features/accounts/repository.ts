@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database, NewUser, UserId } from '../../../db/schema.ts';
+import type { Language } from '../../../locales/index.ts';
 
 export async function findUserByEmail(db: Kysely<Database>, email: string) {
   return db.selectFrom('users').select(['id', 'email', 'password_hash', 'verified_at', 'banned_at', 'language']).where('email', '=', email).executeTakeFirst();
@@ -20,6 +21,10 @@ export async function markUserVerified(db: Kysely<Database>, userId: UserId, at:
 
 export async function setPasswordHash(db: Kysely<Database>, userId: UserId, passwordHash: string): Promise<void> {
   await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+}
+
+export async function setUserLanguage(db: Kysely<Database>, userId: UserId, language: Language): Promise<void> {
+  await db.updateTable('users').set({ language }).where('id', '=', userId).execute();
 }
 
 /**

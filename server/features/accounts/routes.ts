@@ -1,7 +1,8 @@
-import { loginRequest, registerRequest, type SessionResponse } from '../../contract/accounts.ts';
+import { languageRequest, loginRequest, registerRequest, type SessionResponse } from '../../contract/accounts.ts';
 import { languageFromAcceptLanguage } from '../../../locales/index.ts';
-import type { AppRouter } from '../../http/context.ts';
-import { clearCookie, cookieNames } from '../../http/sessionCookie.ts';
+import type { AppContext, AppRouter } from '../../http/context.ts';
+import { clearCookie, cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
+import { requireUser } from '../../http/auth.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
 import { deviceOf } from '../sessions/service.ts';
@@ -55,5 +56,12 @@ export function accountRoutes(router: AppRouter, services: Services): void {
 
   router.get('/current_user', async (ctx) => {
     ctx.body = await presentCurrentUser(services.db, ctx.state.auth);
+  });
+
+  /** The app's language switch: stored on the account, so the other devices and the bot follow. */
+  router.post('/language', async (ctx) => {
+    const { language } = parse(languageRequest, ctx.request.body);
+    await accounts.setLanguage(requireUser(ctx).userId, language);
+    ctx.body = { language };
   });
 }

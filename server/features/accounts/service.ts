@@ -8,7 +8,7 @@ import type { SessionService, SignInDevice, StartedSession } from '../sessions/s
 import type { LoginDevices } from './loginDevices.ts';
 import type { LoginThrottle } from './loginThrottle.ts';
 import type { PasswordHasher } from './passwords.ts';
-import { findUserByEmail, insertUser } from './repository.ts';
+import { findUserByEmail, insertUser, setUserLanguage } from './repository.ts';
 
 export interface SignedIn {
   userId: UserId;
@@ -38,6 +38,11 @@ export class AccountService {
     private readonly devices: LoginDevices,
     private readonly clock: Clock,
   ) {}
+
+  /** The account's interface language: the app on every device and the bot's messages follow it. */
+  async setLanguage(userId: UserId, language: Language): Promise<void> {
+    await setUserLanguage(this.db, userId, language);
+  }
 
   /** Creates an unverified account and signs it in, in one transaction: no account without its session. */
   async register(email: string, password: string, language: Language, device: SignInDevice): Promise<SignedInWithPassword> {

@@ -64,6 +64,7 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
       user_verified: true,
       userprofile: null,
       user_id: body.user_id,
+      language: 'ru',
     });
     // The answer carries the user as the GET gives it, so the app need not ask.
     expect(body.current_user).toEqual(current);

@@ -88,7 +88,9 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     const [toBella] = sentTo(bella.chatId);
     expect(toAnton?.text).toBe('У вас новая пара: Bella! Напишите первым 💬');
     expect(toBella?.text).toBe('You have a new match: Антон! Say hi first 💬');
-    expect(buttonUrl(toBella)).toBe(`${publicUrl}/?startapp=matches`);
+    // Each button opens the other's profile (match_<profileId>).
+    expect(buttonUrl(toBella)).toBe(`${publicUrl}/?startapp=match_${anton.profileId}`);
+    expect(buttonUrl(toAnton)).toBe(`${publicUrl}/?startapp=match_${bella.profileId}`);
     expect(await worker.drainOnce()).toBe(0);
     expect(telegram.callsOf('sendMessage')).toHaveLength(2);
   });

@@ -19,7 +19,8 @@ import {
 
 /** What a notification says, by kind: each kind carries exactly what its message and button need. */
 export type NotificationContent =
-  | { kind: 'match'; name: string }
+  /** `profileId`: absent in jobs queued before the job named the other person (their button opens the matches). */
+  | { kind: 'match'; name: string; profileId?: number | undefined }
   | { kind: 'message'; name: string; preview: string; conversationId: number }
   /** Someone liked a premium user, who may see who it was. */
   | { kind: 'like'; name: string }
@@ -33,7 +34,12 @@ const messagePayload = z.object({ name: z.string(), preview: z.string() });
 const premiumPayload = z.object({ until: z.iso.datetime() });
 
 /** A queued job's stored payload read back as its kind's content; null when the row cannot be one (never sent). */
-export function contentOf(job: { kind: NotificationKind; payload: string; conversation_id: number | null }): NotificationContent | null {
+export function contentOf(job: {
+  kind: NotificationKind;
+  payload: string;
+  conversation_id: number | null;
+  other_profile_id: number | null;
+}): NotificationContent | null {
   let stored: unknown;
   try {
     stored = JSON.parse(job.payload);
@@ -41,10 +47,14 @@ export function contentOf(job: { kind: NotificationKind; payload: string; conver
     return null;
   }
   switch (job.kind) {
-    case 'match':
+    case 'match': {
+      // The button opens the match's profile (`match_<profileId>`): the person is the job's other profile.
+      const parsed = namePayload.safeParse(stored);
+      return parsed.success ? { kind: 'match', name: parsed.data.name, profileId: job.other_profile_id ?? undefined } : null;
+    }
     case 'like': {
       const parsed = namePayload.safeParse(stored);
-      return parsed.success ? { kind: job.kind, name: parsed.data.name } : null;
+      return parsed.success ? { kind: 'like', name: parsed.data.name } : null;
     }
     case 'message': {
       const parsed = messagePayload.safeParse(stored);

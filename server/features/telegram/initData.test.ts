@@ -101,11 +101,13 @@ describe('Login Widget validation', () => {
 });
 
 describe('language from Telegram', () => {
-  it('takes ru or en from the language code, else Russian', () => {
+  it('takes Russian for ru/uk/be/kk, English for any other code, Russian when there is none', () => {
     expect(languageFromTelegram('en')).toBe('en');
     expect(languageFromTelegram('en-GB')).toBe('en');
-    expect(languageFromTelegram('ru')).toBe('ru');
-    expect(languageFromTelegram('de')).toBe('ru');
+    expect(languageFromTelegram('de')).toBe('en');
+    expect(languageFromTelegram('pt-br')).toBe('en');
+    for (const code of ['ru', 'uk', 'be', 'kk', 'RU-ru']) expect(languageFromTelegram(code)).toBe('ru');
     expect(languageFromTelegram(undefined)).toBe('ru');
+    expect(languageFromTelegram('')).toBe('ru');
   });
 });

@@ -3,9 +3,18 @@ import { telegramInitDataRequest, telegramWidgetRequest, type TelegramTokenRespo
 import type { AppRouter } from '../../http/context.ts';
 import { cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
 import { parse } from '../../http/validate.ts';
+import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { presentSignedInUser } from '../accounts/currentUser.ts';
 import { deviceOf } from '../sessions/service.ts';
+
+/** Why launch data were refused, by the error's code: missing, malformed, stale or wrongly signed. */
+const launchFailureReasons: Partial<Record<string, string>> = {
+  invalid_input: 'missing',
+  invalid_init_data: 'malformed',
+  telegram_data_expired: 'stale',
+  telegram_auth_failed: 'bad_signature',
+};
 
 /** The two paths of this feature that never use the session cookie, and so need no CSRF token. */
 export const telegramCsrfExemptPaths = ['/api/auth/telegram'];
@@ -20,8 +29,16 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
    * a token for their own, Telegram-signed account, in a response they cannot read).
    */
   router.post('/auth/telegram', async (ctx) => {
-    const input = parse(telegramInitDataRequest, ctx.request.body);
-    const signedIn = await telegramAuth.signInWithInitData(input.initData, deviceOf(ctx));
+    let signedIn;
+    try {
+      const input = parse(telegramInitDataRequest, ctx.request.body);
+      signedIn = await telegramAuth.signInWithInitData(input.initData, deviceOf(ctx));
+    } catch (error) {
+      // The Mini App shows a "reopen it" screen; the log says why, findable by the request id.
+      const reason = error instanceof AppError ? launchFailureReasons[error.code] : undefined;
+      if (reason) services.logger.warn({ reqId: ctx.state.requestId, reason }, 'Mini App launch data refused');
+      throw error;
+    }
     ctx.body = {
       token: signedIn.session.token,
       user_id: signedIn.userId,

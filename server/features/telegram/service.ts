@@ -11,6 +11,7 @@ import type { TelegramUserService } from './telegramUsers.ts';
 const notConfigured = () => new AppError(503, 'telegram_not_configured', 'Telegram sign-in is not configured');
 const malformed = () => badRequest('invalid_init_data', 'Malformed Telegram data');
 const refused = () => unauthorized('Telegram authentication failed', 'telegram_auth_failed');
+const expired = () => unauthorized('Telegram launch data expired', 'telegram_data_expired');
 
 /** Sign-in with data Telegram signed: the Mini App's init data and the Login Widget's user object. */
 export class TelegramAuthService {
@@ -24,7 +25,8 @@ export class TelegramAuthService {
   async signInWithInitData(initData: string, device: SignInDevice): Promise<SignedIn> {
     if (!this.botToken) throw notConfigured();
     const result = validateInitData(initData, this.botToken, this.clock.now());
-    if (!result.ok) throw result.reason === 'malformed' ? malformed() : refused();
+    // Expired data has its own code: the app tells the user to reopen it (an old chat button, a tab left open).
+    if (!result.ok) throw result.reason === 'malformed' ? malformed() : result.reason === 'stale' ? expired() : refused();
     return this.signIn(result.data.user, device);
   }
 

@@ -49,6 +49,7 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
       user_verified: true,
       userprofile: null,
       user_id: body.user_id,
+      language: 'en',
     });
     // The answer carries the user as the GET gives it, so the Mini App need not ask.
     expect(body.current_user).toEqual(current);
@@ -60,9 +61,9 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
     expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: false });
   });
 
-  it('reaches the same account on a second sign-in, and takes Russian for other languages', async () => {
+  it('reaches the same account on a second sign-in, and takes Russian for Ukrainian', async () => {
     const id = newTelegramId();
-    const first = await json<{ user_id: UserId; token: string }>(await postInitData(await signInitData({ id, language_code: 'de' }, app.clock.now())));
+    const first = await json<{ user_id: UserId; token: string }>(await postInitData(await signInitData({ id, language_code: 'uk' }, app.clock.now())));
     app.clock.advance(30);
     const second = await json<{ user_id: UserId; token: string }>(
       await postInitData(await signInitData({ id, username: 'renamed', language_code: 'en' }, app.clock.now())),
@@ -81,6 +82,26 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
     expect(res.status).toBe(200);
   });
 
+  it('logs why launch data were refused, under the request id of the refused request', async () => {
+    const now = app.clock.now();
+    const id = newTelegramId();
+    const stale = await signInitData({ id }, new Date(now.getTime() - 86_401_000));
+    const forged = (await signInitData({ id, first_name: 'Eve' }, now)).replace('Eve', 'Eva');
+    for (const [initData, reason] of [
+      [stale, 'stale'],
+      [forged, 'bad_signature'],
+      ['', 'missing'],
+      ['garbage', 'malformed'],
+    ] as const) {
+      const before = app.logs.length;
+      expect((await postInitData(initData)).status).toBeGreaterThanOrEqual(400);
+      const records = app.logs.slice(before).map((line) => JSON.parse(line) as { msg: string; reqId?: string; reason?: string; path?: string });
+      const refusal = records.find((r) => r.msg === 'Mini App launch data refused');
+      expect(refusal, reason).toMatchObject({ reason });
+      expect(records.find((r) => r.msg === 'request' && r.path === '/api/auth/telegram')?.reqId).toBe(refusal?.reqId);
+    }
+  });
+
   it('refuses a changed field, a wrong token, stale or missing signatures and garbage, creating no account', async () => {
     const users = await countUsers();
     const now = app.clock.now();
@@ -90,7 +111,7 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
       [good.replace('Eve', 'Eva'), 401, 'telegram_auth_failed'],
       [good.replace(String(id), String(id + 1)), 401, 'telegram_auth_failed'],
       [await signInitData({ id, first_name: 'Eve' }, now, { botToken: '987654321:AAother-bot-token' }), 401, 'telegram_auth_failed'],
-      [await signInitData({ id }, new Date(now.getTime() - 86_401_000)), 401, 'telegram_auth_failed'],
+      [await signInitData({ id }, new Date(now.getTime() - 86_401_000)), 401, 'telegram_data_expired'],
       [good.replace(/&hash=[0-9a-f]+/, ''), 400, 'invalid_init_data'],
       ['garbage', 400, 'invalid_init_data'],
       ['%%%&&&===', 400, 'invalid_init_data'],

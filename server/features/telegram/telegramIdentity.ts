@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defaultLanguage, isLanguage, type Language } from '../../../locales/index.ts';
+import { languageOfTag, type Language } from '../../../locales/index.ts';
 
 /** Who Telegram says the user is. Identity is the numeric id; names and usernames change. */
 export interface TelegramIdentity {
@@ -20,8 +20,7 @@ export const webAppUser = z.looseObject({
   language_code: z.string().max(35).optional(),
 });
 
-/** The account language from Telegram's IETF tag: ru or en, anything else the default (Russian). */
+/** The account language from Telegram's IETF tag (ru/uk/be/kk Russian, others English; none: Russian). */
 export function languageFromTelegram(code: string | undefined): Language {
-  const base = code?.trim().toLowerCase().split(/[-_]/)[0];
-  return isLanguage(base) ? base : defaultLanguage;
+  return languageOfTag(code);
 }

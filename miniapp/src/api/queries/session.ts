@@ -1,10 +1,16 @@
 import { useMutation } from '@tanstack/react-query';
-import { currentUserResponse, messageResponse, sessionResponse, type CurrentUserResponse } from '@contract/accounts.ts';
+import { currentUserResponse, languageResponse, messageResponse, sessionResponse, type CurrentUserResponse } from '@contract/accounts.ts';
+import type { Language } from '@locales/languages.ts';
 import { api } from '../client.ts';
 
 /** Accounts and sessions (server/features/accounts). The session itself is kept by session/SessionProvider.tsx. */
 export function fetchCurrentUser(): Promise<CurrentUserResponse> {
   return api.get('/api/current_user', currentUserResponse);
+}
+
+/** The language switch, kept on the account: the other devices and the bot's messages follow it. */
+export function saveLanguage(language: Language) {
+  return api.post('/api/language', languageResponse, { language });
 }
 
 export function logout() {

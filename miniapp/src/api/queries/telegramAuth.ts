@@ -1,20 +1,28 @@
-import type { CurrentUserResponse } from '@contract/accounts.ts';
 import { telegramAuthResponse } from '@contract/telegramAuth.ts';
 import { writeStored, storageKeys } from '../../lib/storage.ts';
+import type { LaunchFailure, LaunchSignIn } from '../../platform/platform.ts';
+import { ApiError } from '../ApiError.ts';
 import { api } from '../client.ts';
+
+/** What each refusal of `POST /api/auth/telegram` means for the user (anything else: no answer). */
+const failures: Partial<Record<string, LaunchFailure>> = {
+  telegram_data_expired: 'expired',
+  telegram_auth_failed: 'invalid',
+  invalid_init_data: 'invalid',
+  invalid_input: 'missing',
+};
 
 /**
  * Spec section 4: the Mini App sends its init data and keeps the returned token under jwtToken. Resolves
- * the signed-in user as the answer gives it (what `GET /api/current_user` would), or null on failure.
+ * the signed-in user as the answer gives it (what `GET /api/current_user` would), or why it failed.
  */
-export async function signInWithTelegram(initData: string): Promise<CurrentUserResponse | null> {
+export async function signInWithTelegram(initData: string): Promise<LaunchSignIn> {
   try {
     const { token, current_user } = await api.post('/api/auth/telegram', telegramAuthResponse, { initData });
     writeStored(storageKeys.jwtToken, token);
-    return current_user;
+    return { user: current_user };
   } catch (error) {
-    // Spec section 8: a failed Mini App sign-in is logged only; the landing page still works.
     console.warn('Telegram sign-in failed', error);
-    return null;
+    return { failure: (error instanceof ApiError && error.code ? failures[error.code] : undefined) ?? 'unavailable' };
   }
 }

@@ -23,9 +23,9 @@ export default function TelegramScreen() {
         return;
       }
       // The sign-in answers the user: nothing to fetch after it.
-      const user = await platform().signIn();
-      if (user) adopt(user);
-      setState(user ? 'done' : 'failed');
+      const signedIn = await platform().signIn();
+      if (signedIn && 'user' in signedIn) adopt(signedIn.user);
+      setState(signedIn && 'user' in signedIn ? 'done' : 'failed');
     })();
   }, [adopt, refresh]);
   if (state === 'working') return <Loading />;

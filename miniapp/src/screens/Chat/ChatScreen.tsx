@@ -5,6 +5,7 @@ import { markMatchOpened } from '../../api/queries/badges.ts';
 import { useConversation } from '../../api/queries/chat.ts';
 import { SafetyActions } from '../../components/SafetyActions.tsx';
 import { QueryView } from '../../components/States.tsx';
+import { useDeepLinkFallback } from '../../components/StartParamRedirect.tsx';
 import { useSession } from '../../session/SessionProvider.tsx';
 import { Avatar } from './Avatar.tsx';
 import { Composer } from './Composer.tsx';
@@ -23,6 +24,7 @@ export default function ChatScreen() {
   const myProfileId = session.status === 'signedIn' ? (session.profile?.id ?? null) : null;
   // New messages from either side and the other person's read marks come into the cache (api/liveCache.ts).
   const { query, loadingOlder, loadOlder } = useConversation(conversationId);
+  useDeepLinkFallback(query.error);
   useMarkArrivalsRead(conversationId, query.data?.messages, myProfileId);
   useAcknowledgeShown(conversationId, myProfileId);
   const [sentCount, setSentCount] = useState(0);

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { maxMessageLength } from '@contract/chat.ts';
 import { ApiError } from '../../api/client.ts';
 import { useSendMessage } from '../../api/queries/chat.ts';
+import { useClosingConfirmation } from '../../components/useClosingConfirmation.ts';
 import { errorText } from '../../lib/errorText.ts';
 
 /**
@@ -15,6 +16,7 @@ export function Composer({ conversationId, onSent }: { conversationId: number; o
   const [text, setText] = useState('');
   const send = useSendMessage(conversationId);
   const content = text.trim();
+  useClosingConfirmation(content !== '');
   const failure = send.error;
 
   function submit(event?: SyntheticEvent) {

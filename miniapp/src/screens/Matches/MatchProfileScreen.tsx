@@ -8,6 +8,7 @@ import { ConfirmSheet } from '../../components/ConfirmSheet.tsx';
 import { ProfileDetails } from '../../components/ProfileDetails.tsx';
 import { SafetyActions } from '../../components/SafetyActions.tsx';
 import { ErrorLine, QueryView } from '../../components/States.tsx';
+import { useDeepLinkFallback } from '../../components/StartParamRedirect.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { useProfileIdParam } from './profileIdParam.ts';
 
@@ -22,6 +23,7 @@ export default function MatchProfileScreen() {
   useEffect(() => {
     if (shown) void markMatchOpened(profileId).catch(() => undefined);
   }, [shown, profileId]);
+  useDeepLinkFallback(profile.error);
   const [confirming, setConfirming] = useState(false);
   const startChat = useStartChat();
   const unmatch = useUnmatch();

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCreateProfile } from '../../../api/queries/profiles.ts';
 import { ErrorLine } from '../../../components/States.tsx';
+import { useClosingConfirmation } from '../../../components/useClosingConfirmation.ts';
 import { errorText } from '../../../lib/errorText.ts';
 import { useSession } from '../../../session/SessionProvider.tsx';
 import { AboutStep } from './AboutStep.tsx';
@@ -27,6 +28,8 @@ export default function CreateProfileScreen() {
   // Uploading, or created and on the way to /training.
   const uploading = createProfile.isPending || createProfile.isSuccess;
   const { step } = state;
+  // Anything entered and not yet created: Telegram asks before closing.
+  useClosingConfirmation(!uploading && (state.name !== '' || state.age !== '' || state.bio !== '' || state.cityInput !== '' || state.photos.length > 0));
 
   // Previews live as object URLs: let them go when the wizard closes.
   const previews = useRef(state.photos);

@@ -1,0 +1,36 @@
+import { lazy } from 'react';
+import { Navigate, Outlet } from 'react-router';
+import { useStartNavigation } from '../components/StartParamRedirect.tsx';
+import { Loading } from '../components/States.tsx';
+import { platform } from '../platform/index.ts';
+import { useSession } from './SessionProvider.tsx';
+
+const Landing = lazy(() => import('../screens/Landing/LandingScreen.tsx'));
+const LaunchFailed = lazy(() => import('../screens/Launch/LaunchFailedScreen.tsx'));
+
+const insideTelegram = () => platform().kind === 'telegram';
+
+/**
+ * `/`: the landing page on the web. Inside Telegram the app is no web site: it opens straight on the deck
+ * (or the profile wizard for a new user), or, when the launch data failed, on the screen that says so.
+ */
+export function HomeRoute() {
+  return insideTelegram() ? <TelegramHome /> : <Landing />;
+}
+
+function TelegramHome() {
+  const { session } = useSession();
+  const deepLink = useStartNavigation();
+  if (session.status === 'loading') return <Loading />;
+  if (session.status === 'signedIn') {
+    if (deepLink) return <Navigate to={deepLink.to} state={deepLink.state} replace />;
+    return <Navigate to={session.profile ? '/search' : '/CreateProfile'} replace />;
+  }
+  return <LaunchFailed failure={session.launchFailure ?? 'unavailable'} />;
+}
+
+/** The web's own ways in (e-mail forms, the token page): never inside Telegram, where `/` decides. */
+export function WebOnly() {
+  if (insideTelegram()) return <Navigate to="/" replace />;
+  return <Outlet />;
+}
