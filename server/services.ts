@@ -32,6 +32,9 @@ import type { StarsApi } from './features/premium/stars.ts';
 import type { AddressRanges } from './features/premium/addressRanges.ts';
 import { InProcessEventBus, type EventBus } from './features/events/eventBus.ts';
 import { Csrf } from './http/csrf.ts';
+import { UploadBudget } from './http/multipart.ts';
+import { maxPhotos } from './contract/profiles.ts';
+import { maxPhotoBytes } from './features/photos/photoPipeline.ts';
 import type { CookiePolicy } from './http/sessionCookie.ts';
 import type { Logger } from './logger.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -46,6 +49,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Where photo files live (DATA_DIR/uploads). */
   uploadsDir: string;
+  /** What all uploads in memory may hold together (multipart.ts UploadBudget); three full uploads when unset. */
+  uploadMemoryBytes?: number;
   publicUrl: string;
   sessionSecret: string;
   /**
@@ -103,6 +108,7 @@ export interface Services {
   dataRights: DataRightsService;
   verification: VerificationService;
   photoStore: PhotoStore;
+  uploadBudget: UploadBudget;
   profiles: ProfileService;
   search: SearchService;
   swipes: SwipeService;
@@ -152,6 +158,7 @@ export function buildServices(deps: AppDeps): Services {
     dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl, eventBus),
     verification: new VerificationService(deps.db, deps.mailer, clock, deps.sessionSecret, deps.logger),
     photoStore,
+    uploadBudget: new UploadBudget(deps.uploadMemoryBytes ?? 3 * maxPhotos * maxPhotoBytes),
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger, eventBus),
     search,
     swipes: new SwipeService(deps.db, clock, eventBus, search, notifications),
