@@ -140,21 +140,6 @@ export async function hasUnreadIn(db: Kysely<Database>, me: ProfileId, conversat
   return row !== undefined;
 }
 
-/** `liker` likes `me`, `me` has neither answered nor opened the Likes screen since, and neither blocked the other. */
-export async function isLikeUnseen(db: Kysely<Database>, me: ProfileId, liker: ProfileId): Promise<boolean> {
-  const row = await db
-    .selectFrom('swipes as l')
-    .select('l.swiper_id')
-    .where('l.swiper_id', '=', liker)
-    .where('l.target_id', '=', me)
-    .where('l.liked', '=', 1)
-    .where('l.target_seen', '=', 0)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('swipes as mine').select('mine.liked').where('mine.swiper_id', '=', me).where('mine.target_id', '=', liker))))
-    .where(notBlockedWith(me, sql`${liker}`))
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /**
  * Claims a due job by moving its next attempt to `until`: another process reading the same row then sees
  * it as not yet due. False when someone else claimed or finished it first.

@@ -5,11 +5,11 @@ import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
 import { isPremium } from '../premium/isPremium.ts';
+import { isNewLiker } from '../swipes/repository.ts';
 import {
   claimNotification,
   giveUpNotification,
   hasUnreadIn,
-  isLikeUnseen,
   isMatchUnseen,
   listDueNotifications,
   scheduleNotificationRetry,
@@ -176,7 +176,7 @@ export class NotificationWorker {
         return job.conversation_id !== null && hasUnreadIn(this.db, me, job.conversation_id);
       case 'like':
         // Only premium users may learn who liked them, so a subscription ended meanwhile ends the notification too.
-        return isPremium(job.premium_until, now) && job.other_profile_id !== null && isLikeUnseen(this.db, me, job.other_profile_id);
+        return isPremium(job.premium_until, now) && job.other_profile_id !== null && isNewLiker(this.db, me, job.other_profile_id);
       case 'premium_ending':
         return true;
     }
