@@ -267,6 +267,18 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     expect(telegram.callsOf('sendMessage')).toEqual([]);
   });
 
+  it('does not announce a match the matches list no longer shows by the time it is due (partner banned meanwhile)', async () => {
+    const anton = await telegramPerson({ gender: 'Male' });
+    const bella = await telegramPerson({ name: 'Белла' });
+    await anton.browser.post('/api/like', { profile_id: bella.profileId });
+    await bella.browser.post('/api/like', { profile_id: anton.profileId });
+    await app.database.db.updateTable('users').set({ banned_at: app.clock.now().toISOString() }).where('id', '=', bella.userId).execute();
+    expect(await json(await anton.browser.get('/api/matches'))).toEqual([]);
+    afterGrace();
+    await worker.drainOnce();
+    expect(sentTo(anton.chatId)).toEqual([]);
+  });
+
   it('does not name a liker who is off the likers list by the time it is due (banned meanwhile)', async () => {
     const target = await telegramPerson({ gender: 'Male', premium: true });
     const admirer = await telegramPerson({ name: 'Ника' });

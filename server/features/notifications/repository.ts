@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, NotificationKind, ProfileId, UserId } from '../../../db/schema.ts';
-import { notBlockedWith, pair } from '../relationships/repository.ts';
+import { notBlockedWith } from '../relationships/repository.ts';
 
 /**
  * Whether the bot may write to the user: a Telegram account that has started the bot, has not blocked it,
@@ -108,20 +108,6 @@ export async function listDueNotifications(db: Kysely<Database>, now: string, li
     .orderBy('j.id')
     .limit(limit)
     .execute();
-}
-
-/** The match of `me` and `other` is live and `me` has not been shown it yet. */
-export async function isMatchUnseen(db: Kysely<Database>, me: ProfileId, other: ProfileId): Promise<boolean> {
-  const { low, high } = pair(me, other);
-  const row = await db
-    .selectFrom('matches')
-    .select('id')
-    .where('profile_low', '=', low)
-    .where('profile_high', '=', high)
-    .where('unmatched_at', 'is', null)
-    .where(low === me ? 'low_seen' : 'high_seen', '=', 0)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /** The conversation still has a live match, no block, and a message to `me` that `me` has not read. */

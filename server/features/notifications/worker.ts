@@ -5,12 +5,11 @@ import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
 import { isPremium } from '../premium/isPremium.ts';
-import { isNewLiker } from '../swipes/repository.ts';
+import { isNewLiker, isUnannouncedMatch } from '../swipes/repository.ts';
 import {
   claimNotification,
   giveUpNotification,
   hasUnreadIn,
-  isMatchUnseen,
   listDueNotifications,
   scheduleNotificationRetry,
   settleNotification,
@@ -171,7 +170,7 @@ export class NotificationWorker {
     if (me === null) return false;
     switch (job.kind) {
       case 'match':
-        return job.other_profile_id !== null && isMatchUnseen(this.db, me, job.other_profile_id);
+        return job.other_profile_id !== null && isUnannouncedMatch(this.db, me, job.other_profile_id);
       case 'message':
         return job.conversation_id !== null && hasUnreadIn(this.db, me, job.conversation_id);
       case 'like':
