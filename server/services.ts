@@ -35,6 +35,9 @@ import type { StarsApi } from './features/premium/stars.ts';
 import type { AddressRanges } from './features/premium/addressRanges.ts';
 import { InProcessEventBus, type EventBus } from './features/events/eventBus.ts';
 import { Csrf } from './http/csrf.ts';
+import { UploadBudget } from './http/multipart.ts';
+import { maxPhotos } from './contract/profiles.ts';
+import { maxPhotoBytes } from './features/photos/photoPipeline.ts';
 import type { CookiePolicy } from './http/sessionCookie.ts';
 import type { Logger } from './logger.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -49,6 +52,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Where photo files live (DATA_DIR/uploads). */
   uploadsDir: string;
+  /** What all uploads in memory may hold together (multipart.ts UploadBudget); three full uploads when unset. */
+  uploadMemoryBytes?: number;
   publicUrl: string;
   sessionSecret: string;
   /**
@@ -108,6 +113,7 @@ export interface Services {
   passwordReset: PasswordResetService;
   accountSettings: AccountSettingsService;
   photoStore: PhotoStore;
+  uploadBudget: UploadBudget;
   profiles: ProfileService;
   search: SearchService;
   swipes: SwipeService;
@@ -161,6 +167,7 @@ export function buildServices(deps: AppDeps): Services {
     passwordReset: new PasswordResetService(deps.db, codes, passwords, sessions, devices, deps.mailer, clock, deps.logger),
     accountSettings: new AccountSettingsService(deps.db, codes, passwords, deps.mailer, clock, deps.logger),
     photoStore,
+    uploadBudget: new UploadBudget(deps.uploadMemoryBytes ?? 3 * maxPhotos * maxPhotoBytes),
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger, eventBus),
     search,
     swipes: new SwipeService(deps.db, clock, eventBus, search, notifications),

@@ -11,7 +11,34 @@ export interface MultipartLimits {
   maxFileBytes: number;
   tooManyFiles: () => AppError;
   fileTooLarge: () => AppError;
+  /** Shared by every request of the process: what all uploads together may hold in memory. */
+  budget: UploadBudget;
 }
+
+/**
+ * The bytes every upload in memory holds together. One request holds at most `maxFiles` x `maxFileBytes`,
+ * but parallel requests would add up without bound; past the budget an upload is refused (503, try again)
+ * rather than the process running out of memory. Bytes are given back when their request's response ends
+ * (answered, failed or cut), since the handler works on them until then.
+ */
+export class UploadBudget {
+  private held = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  /** Takes `bytes` if they fit; false, taking nothing, if they do not. */
+  take(bytes: number): boolean {
+    if (this.held + bytes > this.maxBytes) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.held -= bytes;
+  }
+}
+
+const uploadsBusy = () => new AppError(503, 'uploads_busy', 'The server is busy with other uploads. Please try again in a moment.', { retryAfterSeconds: 5 });
 
 export interface UploadedFile {
   field: string;
@@ -28,8 +55,9 @@ export interface MultipartBody {
 /**
  * Reads a multipart request into memory. Every limit is checked while the body streams in and fails the
  * request the moment it is passed: a file one byte over `maxFileBytes` (formidable itself would only look
- * at a file's size once the file ended), one file too many, a file under an unknown field; so at most
- * `maxFiles` x `maxFileBytes` is ever held. After a refusal formidable reads the rest of the body into
+ * at a file's size once the file ended), one file too many, a file under an unknown field, the shared
+ * budget spent by other uploads; so at most `maxFiles` x `maxFileBytes` is ever held by one request, and
+ * the budget by all together. After a refusal formidable reads the rest of the body into
  * nothing: the client, still sending, gets the answer on a connection it can go on using (a paused request
  * would stall it until the keep-alive timeout), and Node's request timeout bounds an endless one. Nothing
  * touches the disk, so a refused, failed or aborted upload leaves nothing to clean up.
@@ -41,6 +69,14 @@ export async function readMultipart(ctx: AppContext, limits: MultipartLimits): P
   // Kept here too: a stream's error reaches formidable a tick late, after a small request may have ended.
   const refused: { error?: AppError } = {};
   const refuse = (error: AppError) => (refused.error ??= error);
+  // What this request took from the shared budget, given back once its response is over.
+  let taken = 0;
+  const charge = (bytes: number) => {
+    if (!limits.budget.take(bytes)) return false;
+    taken += bytes;
+    return true;
+  };
+  ctx.res.once('close', () => limits.budget.give(taken));
   const form = formidable({
     maxFiles: limits.maxFiles,
     maxFileSize: limits.maxFileBytes,
@@ -55,7 +91,12 @@ export async function readMultipart(ctx: AppContext, limits: MultipartLimits): P
       if (field === undefined || !limits.fileFields.includes(field)) {
         return MemoryFile.refusing(refuse(badRequest('invalid_input', `Unexpected file field: ${String(field).slice(0, 64)}`)));
       }
-      const memory = new MemoryFile(limits.maxFileBytes, () => refuse(limits.fileTooLarge()));
+      const memory = new MemoryFile(
+        limits.maxFileBytes,
+        () => refuse(limits.fileTooLarge()),
+        charge,
+        () => refuse(uploadsBusy()),
+      );
       received.push({ field, file: memory });
       return memory;
     },
@@ -86,6 +127,9 @@ class MemoryFile extends Writable {
   constructor(
     private readonly maxBytes: number,
     private readonly tooLarge: () => AppError,
+    /** Takes bytes from the shared budget; false when they do not fit. */
+    private readonly charge: (bytes: number) => boolean,
+    private readonly busy: () => AppError,
     private readonly refusal?: AppError,
   ) {
     super();
@@ -93,7 +137,13 @@ class MemoryFile extends Writable {
 
   /** A file that fails the request before taking a byte (its stream errors; formidable then stops). */
   static refusing(error: AppError): MemoryFile {
-    return new MemoryFile(0, () => error, error);
+    return new MemoryFile(
+      0,
+      () => error,
+      () => false,
+      () => error,
+      error,
+    );
   }
 
   override _construct(callback: (error?: Error | null) => void): void {
@@ -104,6 +154,10 @@ class MemoryFile extends Writable {
     this.size += chunk.length;
     if (this.size > this.maxBytes) {
       callback(this.tooLarge());
+      return;
+    }
+    if (!this.charge(chunk.length)) {
+      callback(this.busy());
       return;
     }
     this.chunks.push(chunk);

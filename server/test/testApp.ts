@@ -71,6 +71,7 @@ export type TestAppOptions = Partial<
     | 'adminTelegramIds'
     | 'trustedProxyHops'
     | 'publicUrl'
+    | 'uploadMemoryBytes'
   >
 > & {
   /** Share another app's database (a second server process on the same data). */

@@ -9,6 +9,14 @@ import { eventsAfter } from './repository.ts';
 
 const heartbeatMs = 25_000;
 const backlogLimit = 500;
+/**
+ * How long an event may still appear below ids already read. PostgreSQL numbers a row when it is inserted
+ * but shows it when its transaction commits, so two transactions writing to one user (two people messaging
+ * them, a message and their own read) can commit out of id order: a cursor at the highest id sent would skip
+ * the late one for good. So each read looks back over the ids of this last while and sends what it has not.
+ * A late one goes out after higher ids, so a reconnect right after it replays those again: repeated, never lost.
+ */
+const lateCommitMs = 30_000;
 
 export interface LiveStreamOptions {
   db: Kysely<Database>;
@@ -74,23 +82,35 @@ async function render(db: Kysely<Database>, userId: UserId, rows: readonly Event
 export function openLiveStream(options: LiveStreamOptions): { stream: PassThrough; close: () => void } {
   const { db, logger, userId } = options;
   const stream = new PassThrough();
-  let cursor = options.cursor;
+  // Every id up to `floor` was sent or will never come; above it, `sent` holds what went out, and `reads`
+  // the highest id read at each time, which becomes the floor once `lateCommitMs` have passed.
+  let floor = options.cursor;
+  let top = options.cursor;
+  const sent = new Set<number>();
+  const reads: { at: number; top: number }[] = [];
   let draining: Promise<void> = Promise.resolve();
   let closed = false;
   // Serialised: two announcements close together must not send the same rows twice.
   const drain = () => {
     draining = draining
       .then(async () => {
+        const now = Date.now();
+        while (reads[0] !== undefined && reads[0].at <= now - lateCommitMs) floor = Math.max(floor, reads.shift()?.top ?? floor);
+        for (const id of sent) if (id <= floor) sent.delete(id);
+        let from = floor;
         while (!closed) {
-          const rows = await eventsAfter(db, userId, cursor, backlogLimit);
-          if (rows.length === 0) return;
-          const text = await render(db, userId, rows);
+          const rows = await eventsAfter(db, userId, from, backlogLimit);
+          const fresh = rows.filter((r) => !sent.has(r.id));
+          const text = fresh.length === 0 ? '' : await render(db, userId, fresh);
           // Closed while the counts were read: nothing more is written.
           if (stream.writableEnded) return;
           if (text) stream.write(text);
-          cursor = rows.at(-1)?.id ?? cursor;
-          if (rows.length < backlogLimit) return;
+          for (const row of fresh) sent.add(row.id);
+          from = rows.at(-1)?.id ?? from;
+          top = Math.max(top, from);
+          if (rows.length < backlogLimit) break;
         }
+        reads.push({ at: now, top });
       })
       .catch((error: unknown) => logger.warn({ err: error }, 'event stream: read failed'));
   };

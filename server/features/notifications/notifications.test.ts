@@ -269,6 +269,30 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     expect(telegram.callsOf('sendMessage')).toEqual([]);
   });
 
+  it('does not announce a match the matches list no longer shows by the time it is due (partner banned meanwhile)', async () => {
+    const anton = await telegramPerson({ gender: 'Male' });
+    const bella = await telegramPerson({ name: 'Белла' });
+    await anton.browser.post('/api/like', { profile_id: bella.profileId });
+    await bella.browser.post('/api/like', { profile_id: anton.profileId });
+    await app.database.db.updateTable('users').set({ banned_at: app.clock.now().toISOString() }).where('id', '=', bella.userId).execute();
+    expect(await json(await anton.browser.get('/api/matches'))).toEqual([]);
+    afterGrace();
+    await worker.drainOnce();
+    expect(sentTo(anton.chatId)).toEqual([]);
+  });
+
+  it('does not name a liker who is off the likers list by the time it is due (banned meanwhile)', async () => {
+    const target = await telegramPerson({ gender: 'Male', premium: true });
+    const admirer = await telegramPerson({ name: 'Ника' });
+    expect((await admirer.browser.post('/api/like', { profile_id: target.profileId })).status).toBe(200);
+    await app.database.db.updateTable('users').set({ banned_at: app.clock.now().toISOString() }).where('id', '=', admirer.userId).execute();
+    // The likers list and the badge no longer show them: the bot must not either.
+    expect(await json(await target.browser.get('/api/likes'))).toEqual([]);
+    afterGrace();
+    expect(await worker.drainOnce()).toBe(1);
+    expect(sentTo(target.chatId)).toEqual([]);
+  });
+
   it('sends nothing to someone who turned notifications off (even during the grace period) or never started the bot', async () => {
     const sender = await telegramPerson({ gender: 'Male', name: 'Антон' });
     const quiet = await telegramPerson();

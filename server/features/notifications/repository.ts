@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, NotificationKind, ProfileId, UserId } from '../../../db/schema.ts';
-import { notBlockedWith, pair } from '../relationships/repository.ts';
+import { notBlockedWith } from '../relationships/repository.ts';
 
 /**
  * Whether the bot may write to the user: a Telegram account that has started the bot, has not blocked it,
@@ -110,20 +110,6 @@ export async function listDueNotifications(db: Kysely<Database>, now: string, li
     .execute();
 }
 
-/** The match of `me` and `other` is live and `me` has not been shown it yet. */
-export async function isMatchUnseen(db: Kysely<Database>, me: ProfileId, other: ProfileId): Promise<boolean> {
-  const { low, high } = pair(me, other);
-  const row = await db
-    .selectFrom('matches')
-    .select('id')
-    .where('profile_low', '=', low)
-    .where('profile_high', '=', high)
-    .where('unmatched_at', 'is', null)
-    .where(low === me ? 'low_seen' : 'high_seen', '=', 0)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** The conversation still has a live match, no block, and a message to `me` that `me` has not read. */
 export async function hasUnreadIn(db: Kysely<Database>, me: ProfileId, conversationId: number): Promise<boolean> {
   const other = sql<number>`(case when m.profile_low = ${me} then m.profile_high else m.profile_low end)`;
@@ -136,21 +122,6 @@ export async function hasUnreadIn(db: Kysely<Database>, me: ProfileId, conversat
     .where((eb) => eb.or([eb('m.profile_low', '=', me), eb('m.profile_high', '=', me)]))
     .where(notBlockedWith(me, other))
     .where(sql<boolean>`exists (select 1 from messages u where u.conversation_id = c.id and u.sender_id <> ${me} and u.read_at is null)`)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** `liker` likes `me`, `me` has neither answered nor opened the Likes screen since, and neither blocked the other. */
-export async function isLikeUnseen(db: Kysely<Database>, me: ProfileId, liker: ProfileId): Promise<boolean> {
-  const row = await db
-    .selectFrom('swipes as l')
-    .select('l.swiper_id')
-    .where('l.swiper_id', '=', liker)
-    .where('l.target_id', '=', me)
-    .where('l.liked', '=', 1)
-    .where('l.target_seen', '=', 0)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('swipes as mine').select('mine.liked').where('mine.swiper_id', '=', me).where('mine.target_id', '=', liker))))
-    .where(notBlockedWith(me, sql`${liker}`))
     .executeTakeFirst();
   return row !== undefined;
 }

@@ -5,12 +5,11 @@ import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
 import { isPremium } from '../premium/isPremium.ts';
+import { isNewLiker, isUnannouncedMatch } from '../swipes/repository.ts';
 import {
   claimNotification,
   giveUpNotification,
   hasUnreadIn,
-  isLikeUnseen,
-  isMatchUnseen,
   listDueNotifications,
   scheduleNotificationRetry,
   settleNotification,
@@ -181,12 +180,12 @@ export class NotificationWorker {
     if (me === null) return false;
     switch (job.kind) {
       case 'match':
-        return job.other_profile_id !== null && isMatchUnseen(this.db, me, job.other_profile_id);
+        return job.other_profile_id !== null && isUnannouncedMatch(this.db, me, job.other_profile_id);
       case 'message':
         return job.conversation_id !== null && hasUnreadIn(this.db, me, job.conversation_id);
       case 'like':
         // Only premium users may learn who liked them, so a subscription ended meanwhile ends the notification too.
-        return isPremium(job.premium_until, now) && job.other_profile_id !== null && isLikeUnseen(this.db, me, job.other_profile_id);
+        return isPremium(job.premium_until, now) && job.other_profile_id !== null && isNewLiker(this.db, me, job.other_profile_id);
       case 'premium_ending':
         return true;
     }

@@ -521,3 +521,59 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
     }
   });
 });
+
+describe.each(testDialects())('uploads held in memory on %s', (dialect) => {
+  // A budget of 1 MB for every upload in memory together, so a few hundred kilobytes fill it.
+  const budgetBytes = 1024 * 1024;
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp(dialect, { uploadMemoryBytes: budgetBytes });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('refuses the upload that would pass the budget shared by all, and gives the bytes back when uploads end', async () => {
+    const { browser } = await signUpVerified(app);
+    const boundary = 'iskra-held-upload';
+    const cookies = ['iskra_session', 'iskra_csrf'].map((name) => `${name}=${browser.cookie(name) ?? ''}`).join('; ');
+    const csrf = await browser.csrfToken();
+    // Sends 600 KB of a photo and then stalls, as a slow (or hostile) client would: its bytes stay held.
+    const stalledUpload = () => {
+      const upload = request(`${app.url}/api/create_profile`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Content-Length': String(8 * 1024 * 1024),
+          'X-CSRF-Token': csrf,
+          Cookie: cookies,
+        },
+      });
+      upload.on('error', () => undefined); // cut below on purpose
+      const answer = new Promise<{ status: number | undefined; body: string }>((resolve) =>
+        upload.once('response', (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode, body }));
+        }),
+      );
+      upload.write(`--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+      upload.write(oversizedFile(600 * 1024));
+      return { upload, answer };
+    };
+    const uploads = [stalledUpload(), stalledUpload()];
+    try {
+      // Together they pass the 1 MB budget: whichever crosses it is answered at once; the other stays held.
+      const refused = await Promise.race(uploads.map((u) => u.answer));
+      expect(refused.status).toBe(503);
+      expect(JSON.parse(refused.body)).toEqual({ error: 'The server is busy with other uploads. Please try again in a moment.', code: 'uploads_busy' });
+    } finally {
+      for (const { upload } of uploads) upload.destroy();
+    }
+    // Once both connections ended their bytes are given back: an upload of 400 KB fits again.
+    const another = () => browser.postForm('/api/create_profile', form(validFields, [{ name: 'b.jpg', data: oversizedFile(400 * 1024) }]));
+    await expect.poll(async () => (await another()).status, { timeout: 15_000 }).toBe(400);
+    // An answered upload gives its bytes back too: one after another, each fits (400 KB each, 1 MB in all).
+    for (let i = 0; i < 4; i += 1) expect((await another()).status).toBe(400);
+  });
+});

@@ -4,15 +4,16 @@ import { createProfileFields, editProfileFields, maxPhotos, photoEdits } from '.
 import { badRequest } from '../../errors.ts';
 import { requireUser } from '../../http/auth.ts';
 import type { AppContext, AppRouter } from '../../http/context.ts';
-import { readMultipart, type MultipartBody } from '../../http/multipart.ts';
+import { readMultipart, type MultipartBody, type UploadBudget } from '../../http/multipart.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
 import { presentCurrentUser } from '../accounts/currentUser.ts';
 import { maxPhotoBytes, photoTooLarge } from '../photos/photoPipeline.ts';
 import { tooManyPhotos } from './service.ts';
 
-function readPhotos(ctx: AppContext, fileFields: string[]): Promise<MultipartBody> {
+function readPhotos(ctx: AppContext, budget: UploadBudget, fileFields: string[]): Promise<MultipartBody> {
   return readMultipart(ctx, {
+    budget,
     fileFields,
     maxFiles: maxPhotos,
     maxFileBytes: maxPhotoBytes,
@@ -30,7 +31,7 @@ function parseJsonField(text: string | undefined): unknown {
   }
 }
 
-export function profileRoutes(router: AppRouter, { db, profiles }: Services): void {
+export function profileRoutes(router: AppRouter, { db, profiles, uploadBudget }: Services): void {
   router.get('/settings', async (ctx) => {
     ctx.body = await profiles.settings(requireUser(ctx).userId);
   });
@@ -42,7 +43,7 @@ export function profileRoutes(router: AppRouter, { db, profiles }: Services): vo
 
   router.post('/create_profile', async (ctx) => {
     const auth = requireUser(ctx);
-    const body = await readPhotos(ctx, ['photos', 'photo']);
+    const body = await readPhotos(ctx, uploadBudget, ['photos', 'photo']);
     const fields = parse(createProfileFields, body.fields);
     const profile = await profiles.create(
       auth.userId,
@@ -66,7 +67,7 @@ export function profileRoutes(router: AppRouter, { db, profiles }: Services): vo
   router.post('/edit_profile', async (ctx) => {
     const auth = requireUser(ctx);
     if (ctx.is('multipart')) {
-      const body = await readPhotos(ctx, ['newPhotos', 'photos']);
+      const body = await readPhotos(ctx, uploadBudget, ['newPhotos', 'photos']);
       const { payload, ...rest } = body.fields;
       const edits = parse(photoEdits, parseJsonField(payload));
       const fields = parse(editProfileFields, rest);

@@ -152,6 +152,25 @@ export function countNewLikers(db: Kysely<Database>, me: ProfileId) {
     .select((eb) => eb.fn.countAll().as('n'));
 }
 
+/** Whether `other` is one of my current matches (the matches list's rule) whose overlay I have not been shown. */
+export async function isUnannouncedMatch(db: Kysely<Database>, me: ProfileId, other: ProfileId): Promise<boolean> {
+  const row = await liveMatchesOf(db, me)
+    .select('p.id')
+    .where('p.id', '=', other)
+    .where(sql<number>`(case when m.profile_low = ${me} then m.low_seen else m.high_seen end)`, '=', 0)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Whether `liker` is one of my pending likers (the likers list's rule) who liked me since I last opened the
+ * Likes screen: a like notification is still news only then, so it never names someone the list hides.
+ */
+export async function isNewLiker(db: Kysely<Database>, me: ProfileId, liker: ProfileId): Promise<boolean> {
+  const row = await pendingLikersOf(db, me).select('p.id').where('p.id', '=', liker).where('l.target_seen', '=', 0).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Everything that liked me so far counts as seen (the Likes screen was opened); answers how many changed. */
 export async function markLikesSeen(db: Kysely<Database>, me: ProfileId): Promise<number> {
   const result = await db
