@@ -1,7 +1,7 @@
 import { languageRequest, loginRequest, registerRequest, type SessionResponse } from '../../contract/accounts.ts';
 import { languageFromAcceptLanguage } from '../../../locales/index.ts';
-import type { AppContext, AppRouter } from '../../http/context.ts';
-import { clearCookie, cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
+import type { AppRouter } from '../../http/context.ts';
+import { clearCookie, cookieNames } from '../../http/sessionCookie.ts';
 import { requireUser } from '../../http/auth.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
