@@ -94,6 +94,7 @@ function seedsFor(world: World): Record<string, RouteSeed> {
     'POST /api/register': { body: { email: 'fuzz@example.com', password: 'secret123!' } },
     'POST /api/login': { body: { email: 'fuzz@example.com', password: 'secret123!', session: 'token' } },
     'POST /api/logout': { body: {} },
+    'POST /api/language': { body: { language: 'en' } },
     'GET /api/current_user': {},
     'GET /api/send_verification_code': {},
     'POST /api/verify': { body: { code: '123456' } },
