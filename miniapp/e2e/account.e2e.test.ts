@@ -11,7 +11,7 @@ const texts = { ru, en } as const;
 const password = 'spark2026!';
 const phoneUserAgent = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36';
 
-/** Menu → Account at phone size: the devices list, signing a device out, the password and the e-mail. */
+/** Menu → Account at phone size: the devices list, signing a device out, the e-mail and the password. */
 describe.each(['ru', 'en'] as const)('the account screen in %s', (language) => {
   const t = texts[language];
   const email = `account.${language}.${process.pid}@example.com`;
@@ -67,5 +67,22 @@ describe.each(['ru', 'en'] as const)('the account screen in %s', (language) => {
     expect((await site.app.smtp.nthMailTo(email, 2)).text).toContain(nextEmail);
     await page.getByRole('heading', { name: t.app.account.emailTitle }).scrollIntoViewIfNeeded();
     await screenshot(page, `account-email-changed-${language}`);
+  });
+
+  it('changes the password: a weak one shows the rule as an alert, a good one is saved', async () => {
+    const section = page.getByRole('region', { name: t.app.account.passwordTitle, exact: true });
+    const newPassword = section.getByLabel(t.app.forgot.newPassword);
+    await section.getByLabel(t.app.account.currentPassword).fill(password);
+    await newPassword.fill('short');
+    await section.getByRole('button', { name: t.app.account.changePassword }).click();
+    await section.getByRole('alert').filter({ hasText: t.app.register.passwordRule }).waitFor();
+    expect(await newPassword.getAttribute('aria-invalid')).toBe('true');
+
+    await newPassword.fill('spark2027!');
+    await section.getByRole('button', { name: t.app.account.changePassword }).click();
+    await section.getByText(t.app.account.passwordChanged).waitFor();
+    expect(await newPassword.inputValue()).toBe('');
+    expect(await newPassword.getAttribute('aria-invalid')).toBe('false');
+    expect((await new Browser(site.app.url).post('/api/login', { email: nextEmail, password: 'spark2027!' })).status).toBe(200);
   });
 });

@@ -1,11 +1,11 @@
 import { useEffect, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-// Spec section 5: the server's own rule, checked before sending.
-import { passwordRule } from '@contract/accounts.ts';
 import { ApiError } from '../../api/ApiError.ts';
 import { useForgotPassword, useResetPassword } from '../../api/queries/passwordReset.ts';
+import { CodeField, codeLength } from '../../components/CodeField.tsx';
 import { ErrorLine } from '../../components/States.tsx';
+import { NewPasswordField, useNewPassword } from '../../components/NewPasswordField.tsx';
 import { SupportContact } from '../../components/SupportContact.tsx';
 import { resendCountdownSeconds } from '../../lib/constants.ts';
 import { errorText } from '../../lib/errorText.ts';
@@ -28,8 +28,7 @@ export default function ForgotPasswordScreen() {
   const [step, setStep] = useState<Step>('email');
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [passwordError, setPasswordError] = useState(false);
+  const password = useNewPassword();
   const [secondsLeft, setSecondsLeft] = useState(0);
   const forgot = useForgotPassword();
   const reset = useResetPassword();
@@ -68,13 +67,9 @@ export default function ForgotPasswordScreen() {
 
   function submitPassword(event: SyntheticEvent) {
     event.preventDefault();
-    if (!passwordRule.test(password)) {
-      setPasswordError(true);
-      return;
-    }
-    setPasswordError(false);
+    if (!password.check()) return;
     reset.mutate(
-      { email: email.trim(), code, password },
+      { email: email.trim(), code, password: password.value },
       {
         onSuccess: (answer) => adopt(answer.current_user, () => void navigate('/search', { replace: true })),
         onError: (failure) => {
@@ -104,20 +99,7 @@ export default function ForgotPasswordScreen() {
         <>
           <form onSubmit={submitCode}>
             <p className="muted">{t('app.forgot.codeStep', { email: email.trim() })}</p>
-            <label className="field">
-              <span>{t('app.forgot.code')}</span>
-              <input
-                className="code-input"
-                name="code"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                pattern="[0-9]{6}"
-                maxLength={6}
-                required
-                value={code}
-                onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
-              />
-            </label>
+            <CodeField label={t('app.forgot.code')} value={code} onChange={setCode} />
             {/* Only the code's own refusal belongs here; anything else was said on the step it happened. */}
             <ErrorLine message={codeRefused || forgot.error ? error : null} />
             {forgot.isSuccess && secondsLeft < resendCountdownSeconds && !reset.error && (
@@ -125,7 +107,7 @@ export default function ForgotPasswordScreen() {
                 {t('app.forgot.sent')}
               </p>
             )}
-            <button type="submit" className="button large block" disabled={code.length !== 6}>
+            <button type="submit" className="button large block" disabled={code.length !== codeLength}>
               {t('app.forgot.next')}
             </button>
           </form>
@@ -142,22 +124,7 @@ export default function ForgotPasswordScreen() {
       {step === 'password' && (
         <form onSubmit={submitPassword}>
           <p className="muted">{t('app.forgot.passwordStep')}</p>
-          <label className="field">
-            <span>{t('app.forgot.newPassword')}</span>
-            <input
-              type="password"
-              name="new-password"
-              autoComplete="new-password"
-              required
-              aria-invalid={passwordError}
-              aria-describedby="password-hint"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-            <small id="password-hint" className={passwordError ? 'hint hint-error' : 'hint'} role={passwordError ? 'alert' : undefined}>
-              {t('app.register.passwordRule')}
-            </small>
-          </label>
+          <NewPasswordField label={t('app.forgot.newPassword')} name="new-password" hintId="password-hint" field={password} />
           <ErrorLine message={codeRefused ? null : error} />
           <button type="submit" className="button large block" disabled={busy}>
             {busy ? t('app.common.wait') : t('app.forgot.submit')}

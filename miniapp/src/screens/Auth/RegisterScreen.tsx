@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-// Spec section 5: the server's own rule, checked before sending.
-import { passwordRule, type CurrentUserResponse, type SessionResponse } from '@contract/accounts.ts';
+import type { CurrentUserResponse, SessionResponse } from '@contract/accounts.ts';
 import { loadCsrfToken } from '../../api/client.ts';
 import { useRegister } from '../../api/queries/session.ts';
 import { ExternalSignIn } from '../../components/ExternalSignIn.tsx';
 import { ErrorLine } from '../../components/States.tsx';
+import { NewPasswordField, useNewPassword } from '../../components/NewPasswordField.tsx';
 import { privacyWarningMs } from '../../lib/constants.ts';
 import { errorText } from '../../lib/errorText.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
@@ -21,10 +21,9 @@ export default function RegisterScreen() {
   const navigate = useNavigate();
   const { adopt } = useSession();
   const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
+  const password = useNewPassword();
   const [agreed, setAgreed] = useState(false);
   const [privacyWarning, setPrivacyWarning] = useState(false);
-  const [passwordError, setPasswordError] = useState(false);
   /** The form's one message line: the server's refusal, the sign-in after it, or Google's or Telegram's. */
   const [error, setError] = useState<string | null>(null);
   const register = useRegister();
@@ -50,14 +49,10 @@ export default function RegisterScreen() {
       warningTimer.current = window.setTimeout(() => setPrivacyWarning(false), privacyWarningMs);
       return;
     }
-    if (!passwordRule.test(password)) {
-      setPasswordError(true);
-      return;
-    }
-    setPasswordError(false);
+    if (!password.check()) return;
     let answer: SessionResponse;
     try {
-      answer = await register.mutateAsync({ email, password });
+      answer = await register.mutateAsync({ email, password: password.value });
     } catch (failure) {
       setError(errorText(t, failure, 'app.errors.registerFailed'));
       return;
@@ -81,22 +76,7 @@ export default function RegisterScreen() {
           <span>{t('app.auth.email')}</span>
           <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         </label>
-        <label className="field">
-          <span>{t('app.auth.password')}</span>
-          <input
-            type="password"
-            name="password"
-            autoComplete="new-password"
-            required
-            aria-invalid={passwordError}
-            aria-describedby="password-hint"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <small id="password-hint" className={passwordError ? 'hint hint-error' : 'hint'} role={passwordError ? 'alert' : undefined}>
-            {t('app.register.passwordRule')}
-          </small>
-        </label>
+        <NewPasswordField label={t('app.auth.password')} name="password" hintId="password-hint" field={password} />
         <label className="check">
           <input type="checkbox" name="privacy" checked={agreed} onChange={(e) => setAgreed(e.target.checked)} />
           <span>

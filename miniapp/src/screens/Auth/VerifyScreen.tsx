@@ -2,6 +2,7 @@ import { useEffect, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { useResendCode, useVerifyCode } from '../../api/queries/verification.ts';
+import { CodeField, codeLength } from '../../components/CodeField.tsx';
 import { ErrorLine, Loading } from '../../components/States.tsx';
 import { resendCountdownSeconds } from '../../lib/constants.ts';
 import { errorText } from '../../lib/errorText.ts';
@@ -58,27 +59,14 @@ export default function VerifyScreen() {
       <h1>{t('app.verify.title')}</h1>
       <p className="muted">{t('app.verify.subtitle')}</p>
       <form onSubmit={submit}>
-        <label className="field">
-          <span>{t('app.verify.code')}</span>
-          <input
-            className="code-input"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="[0-9]{6}"
-            maxLength={6}
-            required
-            value={code}
-            onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
-          />
-        </label>
+        <CodeField label={t('app.verify.code')} value={code} onChange={setCode} />
         <ErrorLine message={error} />
         {notice && (
           <p className="notice" role="status">
             {notice}
           </p>
         )}
-        <button type="submit" className="button large block" disabled={busy || code.length !== 6}>
+        <button type="submit" className="button large block" disabled={busy || code.length !== codeLength}>
           {busy ? t('app.common.wait') : t('app.verify.submit')}
         </button>
       </form>

@@ -1,6 +1,6 @@
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { passwordRule, type AccountResponse } from '@contract/accounts.ts';
+import type { AccountResponse } from '@contract/accounts.ts';
 import {
   useAccount,
   useAddPassword,
@@ -11,7 +11,9 @@ import {
   useRequestEmailChange,
   useUnlink,
 } from '../../api/queries/account.ts';
+import { CodeField, codeLength } from '../../components/CodeField.tsx';
 import { ErrorLine, Loading } from '../../components/States.tsx';
+import { NewPasswordField, useNewPassword } from '../../components/NewPasswordField.tsx';
 import { errorText } from '../../lib/errorText.ts';
 
 /** `/account` (Menu → Account): the password, the e-mail address and the signed-in devices. */
@@ -36,18 +38,13 @@ function MethodsSection({ account }: { account: AccountResponse }) {
   const { t } = useTranslation();
   const unlink = useUnlink();
   const addPassword = useAddPassword();
-  const [password, setPassword] = useState('');
-  const [ruleBroken, setRuleBroken] = useState(false);
+  const password = useNewPassword();
   const only = account.sign_in_methods.length === 1;
 
   function add(event: SyntheticEvent) {
     event.preventDefault();
-    if (!passwordRule.test(password)) {
-      setRuleBroken(true);
-      return;
-    }
-    setRuleBroken(false);
-    addPassword.mutate(password, { onSuccess: () => setPassword('') });
+    if (!password.check()) return;
+    addPassword.mutate(password.value, { onSuccess: () => password.setValue('') });
   }
 
   return (
@@ -67,22 +64,7 @@ function MethodsSection({ account }: { account: AccountResponse }) {
       <ErrorLine message={unlink.error ? errorText(t, unlink.error, 'app.account.removeFailed') : null} />
       {!account.has_password && account.email && (
         <form onSubmit={add}>
-          <label className="field">
-            <span>{t('app.account.addPassword')}</span>
-            <input
-              type="password"
-              name="first-password"
-              autoComplete="new-password"
-              required
-              aria-invalid={ruleBroken}
-              aria-describedby="first-password-hint"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-            <small id="first-password-hint" className={ruleBroken ? 'hint hint-error' : 'hint'} role={ruleBroken ? 'alert' : undefined}>
-              {t('app.register.passwordRule')}
-            </small>
-          </label>
+          <NewPasswordField label={t('app.account.addPassword')} name="first-password" hintId="first-password-hint" field={password} />
           <ErrorLine message={addPassword.error ? errorText(t, addPassword.error, 'app.account.passwordFailed') : null} />
           <button type="submit" className="button block" disabled={addPassword.isPending}>
             {addPassword.isPending ? t('app.common.wait') : t('app.account.savePassword')}
@@ -97,23 +79,18 @@ function MethodsSection({ account }: { account: AccountResponse }) {
 function PasswordSection() {
   const { t } = useTranslation();
   const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [ruleBroken, setRuleBroken] = useState(false);
+  const password = useNewPassword();
   const change = useChangePassword();
 
   function submit(event: SyntheticEvent) {
     event.preventDefault();
-    if (!passwordRule.test(password)) {
-      setRuleBroken(true);
-      return;
-    }
-    setRuleBroken(false);
+    if (!password.check()) return;
     change.mutate(
-      { current_password: current, password },
+      { current_password: current, password: password.value },
       {
         onSuccess: () => {
           setCurrent('');
-          setPassword('');
+          password.setValue('');
         },
       },
     );
@@ -123,33 +100,8 @@ function PasswordSection() {
     <section className="card" aria-labelledby="password-title">
       <h2 id="password-title">{t('app.account.passwordTitle')}</h2>
       <form onSubmit={submit}>
-        <label className="field">
-          <span>{t('app.account.currentPassword')}</span>
-          <input
-            type="password"
-            name="current-password"
-            autoComplete="current-password"
-            required
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span>{t('app.forgot.newPassword')}</span>
-          <input
-            type="password"
-            name="new-password"
-            autoComplete="new-password"
-            required
-            aria-invalid={ruleBroken}
-            aria-describedby="account-password-hint"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <small id="account-password-hint" className={ruleBroken ? 'hint hint-error' : 'hint'} role={ruleBroken ? 'alert' : undefined}>
-            {t('app.register.passwordRule')}
-          </small>
-        </label>
+        <CurrentPasswordField name="current-password" value={current} onChange={setCurrent} />
+        <NewPasswordField label={t('app.forgot.newPassword')} name="new-password" hintId="account-password-hint" field={password} />
         <ErrorLine message={change.error ? errorText(t, change.error, 'app.account.passwordFailed') : null} />
         {change.isSuccess && (
           <p className="notice" role="status">
@@ -203,22 +155,9 @@ function EmailSection({ account }: { account: AccountResponse }) {
       {waitingForCode ? (
         <form onSubmit={submitCode}>
           <p className="muted">{t('app.account.codeSent', { email: email.trim() })}</p>
-          <label className="field">
-            <span>{t('app.forgot.code')}</span>
-            <input
-              className="code-input"
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="[0-9]{6}"
-              maxLength={6}
-              required
-              value={code}
-              onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
-            />
-          </label>
+          <CodeField label={t('app.forgot.code')} value={code} onChange={setCode} />
           <ErrorLine message={confirm.error ? errorText(t, confirm.error, 'app.account.emailFailed') : null} />
-          <button type="submit" className="button block" disabled={confirm.isPending || code.length !== 6}>
+          <button type="submit" className="button block" disabled={confirm.isPending || code.length !== codeLength}>
             {confirm.isPending ? t('app.common.wait') : t('app.account.confirmEmail')}
           </button>
         </form>
@@ -228,19 +167,7 @@ function EmailSection({ account }: { account: AccountResponse }) {
             <span>{t('app.account.newEmail')}</span>
             <input type="email" name="new-email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
           </label>
-          {account.has_password && (
-            <label className="field">
-              <span>{t('app.account.currentPassword')}</span>
-              <input
-                type="password"
-                name="email-password"
-                autoComplete="current-password"
-                required
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-            </label>
-          )}
+          {account.has_password && <CurrentPasswordField name="email-password" value={password} onChange={setPassword} />}
           <ErrorLine message={request.error ? errorText(t, request.error, 'app.account.emailFailed') : null} />
           <button type="submit" className="button block" disabled={request.isPending}>
             {request.isPending ? t('app.common.wait') : t('app.account.sendCode')}
@@ -248,6 +175,17 @@ function EmailSection({ account }: { account: AccountResponse }) {
         </form>
       )}
     </section>
+  );
+}
+
+/** The password the account has now, asked again before it or the e-mail address changes. */
+function CurrentPasswordField({ name, value, onChange }: { name: string; value: string; onChange: (value: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <label className="field">
+      <span>{t('app.account.currentPassword')}</span>
+      <input type="password" name={name} autoComplete="current-password" required value={value} onChange={(e) => onChange(e.target.value)} />
+    </label>
   );
 }
 
