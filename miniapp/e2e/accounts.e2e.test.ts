@@ -27,6 +27,13 @@ describe.each(['ru', 'en'] as const)('the web app in %s', (language) => {
     expect(errors).toEqual([]);
   });
 
+  /** The language stored on the account (the app's switch saves it there; it wins when the app starts). */
+  async function accountLanguage() {
+    const db = site?.app.database.db;
+    if (!db) throw new Error('no site');
+    return (await db.selectFrom('users').select('language').where('email', '=', email).executeTakeFirst())?.language;
+  }
+
   it('shows the landing with sign-in, try-now, support links and legal details', async () => {
     await page.goto('/');
     await expect.poll(() => page.locator('h1').textContent()).toBe(t.app.landing.title);
@@ -147,8 +154,10 @@ describe.each(['ru', 'en'] as const)('the web app in %s', (language) => {
       .getByRole('group', { name: t.app.language.label })
       .getByRole('button', { name: new RegExp(texts[other].app.language.short[other]) })
       .click();
-    // Reload once the switch has shown (as a person would), so the test checks what was kept, not a race.
+    // Reload once the switch has shown and reached the account (whose language wins at the next start), so
+    // the test checks what was kept, not a race.
     await page.getByRole('heading', { name: texts[other].app.menu.filters }).waitFor();
+    await expect.poll(accountLanguage).toBe(other);
     await page.reload();
     const o = texts[other];
     await page.getByRole('heading', { name: o.app.menu.filters }).waitFor();
@@ -165,6 +174,7 @@ describe.each(['ru', 'en'] as const)('the web app in %s', (language) => {
       .getByRole('button', { name: new RegExp(t.app.language.short[language]) })
       .click();
     expect(await page.getAttribute('html', 'data-theme')).toBe('light');
+    await expect.poll(accountLanguage).toBe(language);
   });
 
   it('shows the offer and the privacy policy in this language in a full-page frame', async () => {
