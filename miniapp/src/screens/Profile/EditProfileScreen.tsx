@@ -109,6 +109,12 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
           </button>
         ))}
       </fieldset>
+      {/* Other matches only those who look for anyone (search's reciprocal rule): said where it is chosen. */}
+      {gender === 'Other' && (
+        <p className="gender-note" role="note">
+          {t('app.profile.otherGenderNote')}
+        </p>
+      )}
       <label className="field">
         <span>{t('app.wizard.city')}</span>
         <input

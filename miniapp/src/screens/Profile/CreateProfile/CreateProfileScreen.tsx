@@ -2,7 +2,8 @@ import { useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCreateProfile } from '../../../api/queries/profiles.ts';
-import { ErrorLine } from '../../../components/States.tsx';
+import { ConfirmSheet } from '../../../components/ConfirmSheet.tsx';
+import { ErrorLine, Loading } from '../../../components/States.tsx';
 import { useClosingConfirmation } from '../../../components/useClosingConfirmation.ts';
 import { errorText } from '../../../lib/errorText.ts';
 import { useSession } from '../../../session/SessionProvider.tsx';
@@ -10,26 +11,46 @@ import { AboutStep } from './AboutStep.tsx';
 import { LocationStep } from './LocationStep.tsx';
 import { PhotosStep } from './PhotosStep.tsx';
 import { ReviewStep } from './ReviewStep.tsx';
+import { clearDraft, type Draft, newDraftId, readDraft, readDraftPhotos, writeDraft, writeDraftPhotos } from './wizardDraft.ts';
 import { initialWizard, stepCount, stepProblem, wizardReducer } from './wizardState.ts';
 import '../Profile.css';
 
 /**
  * `/CreateProfile` (spec sections 2, 5, 9): 1 name, age, gender; 2 location (automatic or by city name);
  * 3 photos cropped in the browser; 4 review and Create, with upload progress. Each step checks its own
- * fields before Next; Back from step 2 on. The steps share one state (wizardState.ts).
+ * fields before Next; Back from step 2 on. The steps share one state (wizardState.ts), kept as a draft
+ * of this user's across reloads until Create or Cancel (wizardDraft.ts).
  */
 export default function CreateProfileScreen() {
+  const { session } = useSession();
+  // The draft is the user's: wait to know who that is (a reload starts with the session loading).
+  if (session.status === 'loading') return <Loading />;
+  const userId = session.status === 'signedIn' ? session.userId : null;
+  return <Wizard key={userId ?? 'nobody'} userId={userId} />;
+}
+
+function Wizard({ userId }: { userId: number | null }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { adopt } = useSession();
-  const [state, dispatch] = useReducer(wizardReducer, initialWizard);
+  // Read once: the draft left by a reload, or a new one (none kept without a user id).
+  const [draft] = useState<Draft | null>(() => (userId === null ? null : (readDraft(userId) ?? { id: newDraftId(userId), fields: initialWizard })));
+  const [state, dispatch] = useReducer(wizardReducer, draft ? { ...initialWizard, ...draft.fields } : initialWizard);
+  /** The draft's photos are back from IndexedDB (or there were none): only then are changes written. */
+  const [photosRestored, setPhotosRestored] = useState(false);
+  /** Created or cancelled: nothing more is written to the draft. */
+  const finished = useRef(false);
+  const [cancelling, setCancelling] = useState(false);
+  const [leaving, setLeaving] = useState(false);
   const createProfile = useCreateProfile();
   const [progress, setProgress] = useState(0);
   // Uploading, or created and on the way to /training.
   const uploading = createProfile.isPending || createProfile.isSuccess;
   const { step } = state;
   // Anything entered and not yet created: Telegram asks before closing.
-  useClosingConfirmation(!uploading && (state.name !== '' || state.age !== '' || state.bio !== '' || state.cityInput !== '' || state.photos.length > 0));
+  useClosingConfirmation(
+    !uploading && !leaving && (state.name !== '' || state.age !== '' || state.bio !== '' || state.cityInput !== '' || state.photos.length > 0),
+  );
 
   // Previews live as object URLs: let them go when the wizard closes.
   const previews = useRef(state.photos);
@@ -37,6 +58,43 @@ export default function CreateProfileScreen() {
     previews.current = state.photos;
   }, [state.photos]);
   useEffect(() => () => previews.current.forEach((p) => URL.revokeObjectURL(p.url)), []);
+
+  useEffect(() => {
+    if (!draft) return;
+    let live = true;
+    void readDraftPhotos(draft.id).then((blobs) => {
+      if (!live) return;
+      if (blobs.length) dispatch({ type: 'photosRestored', photos: blobs.map((blob) => ({ blob, url: URL.createObjectURL(blob) })) });
+      setPhotosRestored(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, [draft]);
+
+  const { name, age, gender, city, coords, manual, cityInput, bio, photos } = state;
+  useEffect(() => {
+    if (!draft || userId === null || finished.current) return;
+    writeDraft(userId, { id: draft.id, fields: { step, name, age, gender, city, coords, manual, cityInput, bio } });
+  }, [draft, userId, step, name, age, gender, city, coords, manual, cityInput, bio]);
+  useEffect(() => {
+    if (!draft || !photosRestored || finished.current) return;
+    void writeDraftPhotos(
+      draft.id,
+      photos.map((p) => p.blob),
+    );
+  }, [draft, photosRestored, photos]);
+
+  /** Create or Cancel: the draft goes, and nothing writes it again. */
+  function finish(): Promise<void> {
+    finished.current = true;
+    return draft && userId !== null ? clearDraft(userId, draft.id) : Promise.resolve();
+  }
+
+  function cancel() {
+    setLeaving(true);
+    void finish().then(() => void navigate('/Menu', { replace: true }));
+  }
 
   function next() {
     const problem = stepProblem(state);
@@ -63,7 +121,10 @@ export default function CreateProfileScreen() {
         onProgress: setProgress,
       },
       {
-        onSuccess: (created) => adopt(created.current_user, () => void navigate('/training', { replace: true })),
+        onSuccess: (created) => {
+          void finish();
+          adopt(created.current_user, () => void navigate('/training', { replace: true }));
+        },
         onError: (failure) => dispatch({ type: 'failed', message: errorText(t, failure, 'app.errors.submitProfile', 'app.errors.createProfile') }),
       },
     );
@@ -71,7 +132,15 @@ export default function CreateProfileScreen() {
 
   return (
     <section className="wizard" aria-labelledby="wizard-title">
-      <h1 id="wizard-title">{t('app.wizard.title')}</h1>
+      <div className="wizard-head">
+        <h1 id="wizard-title">{t('app.wizard.title')}</h1>
+        {/* Not while cropping: the cropper has its own Cancel, for the one photo. */}
+        {!state.cropping && (
+          <button type="button" className="button secondary small" disabled={uploading} onClick={() => setCancelling(true)}>
+            {t('app.wizard.cancel')}
+          </button>
+        )}
+      </div>
       <div className="wizard-progress">
         <progress max={stepCount} value={step} aria-label={t('app.wizard.stepOf', { step, total: stepCount })} />
         <span className="muted">{t('app.wizard.stepOf', { step, total: stepCount })}</span>
@@ -101,6 +170,15 @@ export default function CreateProfileScreen() {
           )}
         </div>
       )}
+      <ConfirmSheet
+        open={cancelling}
+        title={t('app.wizard.cancelTitle')}
+        text={t('app.wizard.cancelText')}
+        confirmLabel={t('app.wizard.cancelConfirm')}
+        busy={leaving}
+        onConfirm={cancel}
+        onClose={() => setCancelling(false)}
+      />
     </section>
   );
 }

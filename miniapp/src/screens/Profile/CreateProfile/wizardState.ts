@@ -59,7 +59,11 @@ export type WizardAction =
   | { type: 'cropStarted'; url: string }
   | { type: 'cropEnded'; photo: WizardPhoto | null }
   | { type: 'photoRemoved'; photo: WizardPhoto }
-  | { type: 'failed'; message: string | null };
+  | { type: 'failed'; message: string | null }
+  /** The draft's photos, read back from IndexedDB after a reload: before any added since. */
+  | { type: 'photosRestored'; photos: WizardPhoto[] }
+  /** Cancel: everything entered goes. */
+  | { type: 'reset' };
 
 export function wizardReducer(state: WizardState, action: WizardAction): WizardState {
   switch (action.type) {
@@ -83,6 +87,10 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
       return { ...state, photos: state.photos.filter((p) => p !== action.photo) };
     case 'failed':
       return { ...state, error: action.message };
+    case 'photosRestored':
+      return { ...state, photos: [...action.photos, ...state.photos] };
+    case 'reset':
+      return initialWizard;
   }
 }
 
