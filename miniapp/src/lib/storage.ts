@@ -1,4 +1,7 @@
-/** Browser storage keys of spec section 3; nothing else is stored. */
+/**
+ * Browser storage keys of spec section 3 (localStorage). Beside them only the profile wizard's draft is kept
+ * (sessionStorage and IndexedDB, screens/Profile/CreateProfile/wizardDraft.ts) until Create or Cancel.
+ */
 export const storageKeys = {
   jwtToken: 'jwtToken',
   ageRange: 'ageRange',
