@@ -34,10 +34,14 @@ function Wizard({ userId }: { userId: number | null }) {
   const navigate = useNavigate();
   const { adopt } = useSession();
   // Read once: the draft left by a reload, or a new one (none kept without a user id).
-  const [draft] = useState<Draft | null>(() => (userId === null ? null : (readDraft(userId) ?? { id: newDraftId(userId), fields: initialWizard })));
+  const [stored] = useState<Draft | null>(() => (userId === null ? null : readDraft(userId)));
+  const [draft] = useState<Draft | null>(() => stored ?? (userId === null ? null : { id: newDraftId(userId), fields: initialWizard }));
   const [state, dispatch] = useReducer(wizardReducer, draft ? { ...initialWizard, ...draft.fields } : initialWizard);
-  /** The draft's photos are back from IndexedDB (or there were none): only then are changes written. */
-  const [photosRestored, setPhotosRestored] = useState(false);
+  /**
+   * The stored draft's photos are back from IndexedDB (a new draft has none to wait for): only then are
+   * changes written, and Next and Create wait for it, so nothing goes on without the photos.
+   */
+  const [photosRestored, setPhotosRestored] = useState(stored === null);
   /** Created or cancelled: nothing more is written to the draft. */
   const finished = useRef(false);
   const [cancelling, setCancelling] = useState(false);
@@ -60,9 +64,9 @@ function Wizard({ userId }: { userId: number | null }) {
   useEffect(() => () => previews.current.forEach((p) => URL.revokeObjectURL(p.url)), []);
 
   useEffect(() => {
-    if (!draft) return;
+    if (!stored) return;
     let live = true;
-    void readDraftPhotos(draft.id).then((blobs) => {
+    void readDraftPhotos(stored.id).then((blobs) => {
       if (!live) return;
       if (blobs.length) dispatch({ type: 'photosRestored', photos: blobs.map((blob) => ({ blob, url: URL.createObjectURL(blob) })) });
       setPhotosRestored(true);
@@ -70,7 +74,7 @@ function Wizard({ userId }: { userId: number | null }) {
     return () => {
       live = false;
     };
-  }, [draft]);
+  }, [stored]);
 
   const { name, age, gender, city, coords, manual, cityInput, bio, photos } = state;
   useEffect(() => {
@@ -160,11 +164,11 @@ function Wizard({ userId }: { userId: number | null }) {
             </button>
           )}
           {step < stepCount ? (
-            <button type="button" className="button" onClick={next}>
+            <button type="button" className="button" disabled={!photosRestored} onClick={next}>
               {t('app.wizard.next')}
             </button>
           ) : (
-            <button type="button" className="button" disabled={uploading} onClick={create}>
+            <button type="button" className="button" disabled={uploading || !photosRestored} onClick={create}>
               {uploading ? t('app.wizard.uploading') : t('app.wizard.create')}
             </button>
           )}
