@@ -55,6 +55,7 @@ export default function CreateProfileScreen() {
           age: Number(state.age),
           gender,
           city: state.city,
+          placeId: state.placeId,
           bio: state.bio,
           latitude: state.coords?.[0] ?? null,
           longitude: state.coords?.[1] ?? null,
