@@ -2,6 +2,7 @@ import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../locales/en.json' with { type: 'json' };
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { screenshot, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
@@ -52,5 +53,32 @@ describe('city names on the deck', () => {
     await expect(page.getByText(notShown, { exact: false }).count()).resolves.toBe(0);
     await shot(page, `city-card-${language}${dark ? '-dark' : ''}`);
     await page.context().close();
+  });
+
+  it('the profile form sends the place found by position, and a Russian reader then sees its Russian name', async () => {
+    const owner = await createPerson(site.app, { name: 'Sam', gender: 'Male', at: [48, 10] });
+    const { page, context } = await site.page({
+      language: 'en',
+      async prepare(context) {
+        await context.grantPermissions(['geolocation']);
+        await context.setGeolocation({ latitude: 59.9386, longitude: 30.3141 });
+        await signInAs(site, context, owner.browser);
+      },
+    });
+    await page.goto('/edit_profile');
+    await page.getByRole('button', { name: en.app.wizard.useLocation }).click();
+    const city = page.getByLabel(en.app.wizard.city, { exact: true });
+    await expect.poll(() => city.inputValue()).toBe('Saint Petersburg');
+    const sent = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/api/edit_profile');
+    await page.getByRole('button', { name: en.app.profile.save }).click();
+    expect((await sent).postData() ?? '').toMatch(/name="place_id"\r\n\r\n498817\r\n/);
+    await page.waitForURL('**/profile');
+    await context.close();
+
+    const stored = await site.app.database.db.selectFrom('profiles').select(['city', 'place_id']).where('id', '=', owner.profileId).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ city: 'Saint Petersburg', place_id: 498817 });
+    const reader = await createPerson(site.app, { name: 'Ольга', gender: 'Female', at: [59.9386, 30.3141] });
+    const card = await reader.browser.get('/api/search');
+    expect(await card.json()).toMatchObject({ profile_id: owner.profileId, city: 'Санкт-Петербург' });
   });
 });
