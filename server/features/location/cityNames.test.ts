@@ -83,6 +83,14 @@ describe.each(testDialects())('city names in the reader language on %s', (dialec
     expect(await shown(russian)).toBe('Москва');
     expect(await shown(english)).toBe('Moscow');
 
+    // A premium English reader she liked first sees her on the likers' profile screen in English.
+    const premium = await createPerson(app, { gender: 'Male', at: [10 + spot * 2, 20], premium: true });
+    expect((await premium.browser.post('/api/language', { language: 'en' })).status).toBe(200);
+    expect((await browser.post('/api/like', { profile_id: premium.profileId })).status).toBe(200);
+    const liker = await premium.browser.get(`/api/users_profile_liker?profile_id=${profile.id}`);
+    expect(liker.status).toBe(200);
+    expect((await json<{ users_profile: { city: string } }>(liker)).users_profile.city).toBe('Moscow');
+
     // The owner switches to English: her own profile follows.
     expect((await browser.post('/api/language', { language: 'en' })).status).toBe(200);
     expect(await json(await browser.get('/api/profile'))).toMatchObject({ city: 'Moscow', place_id: moscowId });
