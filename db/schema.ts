@@ -118,7 +118,10 @@ export interface ProfilesTable {
   gender: Gender;
   preferred_gender: PreferredGender;
   bio: string;
+  /** The city as typed: shown as it is when `place_id` is null (a place the city data set does not know). */
   city: string;
+  /** The city as a place of the data set (its GeoNames id, server/features/location/cities.json), named in each reader's language. */
+  place_id: number | null;
   /** Snapped to the ~1 km grid (features/profiles/locationGrid.ts); never the exact position. */
   latitude: number | null;
   longitude: number | null;

@@ -167,7 +167,7 @@ if (runs('search')) {
   const rounds = 2000;
   // Heavy users' searches were 100 ms and more before the indexes; `sample` stops each series after 20 s.
   console.log('\nSearch, SQL level (service.next without rate limiting; goal p50 <= 1 ms, p99 <= 5 ms)');
-  const searchOf = (s: Searcher) => coldService.next(s.userId, s.query);
+  const searchOf = (s: Searcher) => coldService.next(s.userId, s.query, 'ru');
   const normalSearch = summary('first search (fresh scan), normal users', await sample(normal, rounds, searchOf));
   const heavySearch = summary('first search, heavy users (10,000 swipes)', await sample(heavy, rounds, searchOf));
   // The app's pattern: it holds the card shown and asks for the next one (exclude), served from the pool
@@ -177,9 +177,9 @@ if (runs('search')) {
     const deadline = performance.now() + 20_000;
     for (let i = 0; i < rounds && performance.now() < deadline; i++) {
       const s = who[i % who.length] as Searcher;
-      const shown = await searchService.next(s.userId, s.query);
+      const shown = await searchService.next(s.userId, s.query, 'ru');
       if (!shown || shown === 'no_profile') continue;
-      samples.push(await time(() => searchService.next(s.userId, { ...s.query, exclude: [shown.profile_id] })));
+      samples.push(await time(() => searchService.next(s.userId, { ...s.query, exclude: [shown.profile_id] }, 'ru')));
     }
     return samples;
   };
@@ -204,7 +204,7 @@ if (runs('search')) {
     for (const s of who) {
       for (let i = 0; i < cards && performance.now() < deadline; i++) {
         const start = performance.now();
-        const card = await searchService.next(s.userId, s.query);
+        const card = await searchService.next(s.userId, s.query, 'ru');
         samples.push(performance.now() - start);
         if (!card || card === 'no_profile') break;
         await swipeService.swipe(s.userId, card.profile_id, false);
@@ -218,7 +218,7 @@ if (runs('search')) {
   raw.prepare('update profiles set search_changed_at = ? where id % 100 = 7').run(new Date().toISOString());
   const comeBack = async (who: Searcher[]) => {
     const samples: number[] = [];
-    for (const s of who) samples.push(await time(() => searchService.next(s.userId, s.query)));
+    for (const s of who) samples.push(await time(() => searchService.next(s.userId, s.query, 'ru')));
     return samples;
   };
   summary('coming back, 1% changed since, normal', await comeBack(normal.slice(0, 60)));
@@ -316,7 +316,7 @@ if (runs('http')) {
     }
   })();
   const firstPerson = sessionPeople[0];
-  const sampleBody = firstPerson ? await searchService.next(firstPerson.user_id, searcherOf(firstPerson).query) : null;
+  const sampleBody = firstPerson ? await searchService.next(firstPerson.user_id, searcherOf(firstPerson).query, 'ru') : null;
   const server = fork(path.join(import.meta.dirname, 'benchDiscoveryServer.ts'), [work, JSON.stringify(sampleBody)], { stdio: 'inherit' });
   const [urls] = (await once(server, 'message')) as [{ iskra: string; bare: string }];
   let turn = 0;

@@ -30,6 +30,20 @@ describe('npm run demo seeding', () => {
       expect(profiles.every((p) => p.verified_at !== null && p.latitude !== null)).toBe(true);
       const demo = await db.selectFrom('users').select('password_hash').where('email', '=', 'demo@iskra.local').executeTakeFirstOrThrow();
       expect(demo.password_hash).toMatch(/^\$argon2id\$/);
+      // Each person's name, bio and city are in their own language, and the city is a place of the data set.
+      const people = await db
+        .selectFrom('profiles')
+        .innerJoin('users', 'users.id', 'profiles.user_id')
+        .select(['users.language', 'profiles.name', 'profiles.bio', 'profiles.city', 'profiles.place_id'])
+        .execute();
+      expect(new Set(people.map((p) => p.language))).toEqual(new Set(['ru', 'en']));
+      for (const person of people) {
+        const script = person.language === 'ru' ? /^[А-Яа-яЁё\s-]+$/ : /^[A-Za-z\s-]+$/;
+        expect(person.name, person.name).toMatch(script);
+        expect(person.city, person.name).toMatch(script);
+        expect(person.bio.replace(/[^A-Za-zА-Яа-яЁё]/g, ''), person.bio).toMatch(person.language === 'ru' ? /^[А-Яа-яЁё]*$/ : /^[A-Za-z]*$/);
+        expect(person.place_id, person.city).toBeGreaterThan(0);
+      }
       const photoRows = await db.selectFrom('photos').select('file_name').execute();
       const files = readdirSync(path.join(dataDir, 'uploads'));
       for (const row of photoRows) expect(files).toContain(row.file_name);

@@ -9,9 +9,11 @@ import sharp from 'sharp';
 import { openDatabase, toolLockWaitMs } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { Gender } from '../db/schema.ts';
+import type { Language } from '../locales/index.ts';
 import { PasswordHasher } from '../server/features/accounts/passwords.ts';
 import { findUserByEmail, insertUser } from '../server/features/accounts/repository.ts';
 import { derivedImages, photoHeight, photoWidth, type ProcessedPhoto } from '../server/features/photos/photoPipeline.ts';
+import { cityGeocoder, cityName, type City } from '../server/features/location/geocoder.ts';
 import { PhotoStore, type StoredPhoto } from '../server/features/photos/photoStore.ts';
 import { snapCoordinates } from '../server/features/profiles/locationGrid.ts';
 import { insertProfile, setPhotos } from '../server/features/profiles/repository.ts';
@@ -21,73 +23,56 @@ export const demoEmail = 'demo@iskra.local';
 export const demoPassword = 'demo12345';
 const profileCount = Number(process.env.DEMO_PROFILES ?? 300);
 
+/**
+ * A demo city: its name in the city data set (the geocoder resolves it to its place id, which each reader
+ * sees in their own language) and its centre.
+ */
 interface DemoCity {
-  ru: string;
   en: string;
   lat: number;
   lon: number;
   weight: number;
 }
-const moscow: DemoCity = { ru: 'Москва', en: 'Moscow', lat: 55.7558, lon: 37.6173, weight: 5 };
+const moscow: DemoCity = { en: 'Moscow', lat: 55.7558, lon: 37.6173, weight: 5 };
 const cities: DemoCity[] = [
   moscow,
-  { ru: 'Санкт-Петербург', en: 'Saint Petersburg', lat: 59.9386, lon: 30.3141, weight: 3 },
-  { ru: 'Казань', en: 'Kazan', lat: 55.7964, lon: 49.1089, weight: 1 },
-  { ru: 'Новосибирск', en: 'Novosibirsk', lat: 55.0084, lon: 82.9357, weight: 1 },
-  { ru: 'Екатеринбург', en: 'Yekaterinburg', lat: 56.8389, lon: 60.6057, weight: 1 },
-  { ru: 'Нижний Новгород', en: 'Nizhny Novgorod', lat: 56.3269, lon: 44.0059, weight: 1 },
+  { en: 'Saint Petersburg', lat: 59.9386, lon: 30.3141, weight: 3 },
+  { en: 'Kazan', lat: 55.7964, lon: 49.1089, weight: 1 },
+  { en: 'Novosibirsk', lat: 55.0084, lon: 82.9357, weight: 1 },
+  { en: 'Yekaterinburg', lat: 56.8389, lon: 60.6057, weight: 1 },
+  { en: 'Nizhny Novgorod', lat: 56.3269, lon: 44.0059, weight: 1 },
 ];
-const names: Record<'Male' | 'Female', string[]> = {
-  Female: [
-    'Анна',
-    'Мария',
-    'Екатерина',
-    'Ольга',
-    'Дарья',
-    'Алиса',
-    'Полина',
-    'Софья',
-    'Вера',
-    'Ксения',
-    'Anna',
-    'Maria',
-    'Kate',
-    'Olga',
-    'Daria',
-    'Alice',
-    'Polina',
-    'Sofia',
-  ],
-  Male: [
-    'Иван',
-    'Алексей',
-    'Дмитрий',
-    'Сергей',
-    'Максим',
-    'Артём',
-    'Никита',
-    'Павел',
-    'Егор',
-    'Михаил',
-    'Ivan',
-    'Alexey',
-    'Dmitry',
-    'Sergey',
-    'Max',
-    'Artem',
-    'Nikita',
-    'Pavel',
-  ],
+/**
+ * A demo person speaks Russian or English, and everything they wrote is in that language: their name, their
+ * bio and their city as typed (kept beside the place id, as a real profile's typed text is).
+ */
+const names: Record<Language, Record<'Male' | 'Female', string[]>> = {
+  ru: {
+    Female: ['Анна', 'Мария', 'Екатерина', 'Ольга', 'Дарья', 'Алиса', 'Полина', 'Софья', 'Вера', 'Ксения'],
+    Male: ['Иван', 'Алексей', 'Дмитрий', 'Сергей', 'Максим', 'Артём', 'Никита', 'Павел', 'Егор', 'Михаил'],
+  },
+  en: {
+    Female: ['Anna', 'Maria', 'Kate', 'Olga', 'Daria', 'Alice', 'Polina', 'Sofia'],
+    Male: ['Ivan', 'Alexey', 'Dmitry', 'Sergey', 'Max', 'Artem', 'Nikita', 'Pavel'],
+  },
 };
-const bios = [
-  'Люблю горы, кофе и долгие прогулки по городу.',
-  'Ищу того, с кем можно смеяться до слёз.',
-  'Фотограф-любитель, кошатник, иногда бегаю марафоны.',
-  'Coffee, books and weekend trips. Say hi!',
-  'Готовлю лучшую пасту в городе. Проверим?',
-  'Into climbing, jazz and bad puns.',
-  '',
-];
+const bios: Record<Language, string[]> = {
+  ru: [
+    'Люблю горы, кофе и долгие прогулки по городу.',
+    'Ищу того, с кем можно смеяться до слёз.',
+    'Фотограф-любитель, кошатник, иногда бегаю марафоны.',
+    'Готовлю лучшую пасту в городе. Проверим?',
+    '',
+  ],
+  en: ['Coffee, books and weekend trips. Say hi!', 'Into climbing, jazz and bad puns.', ''],
+};
+
+/** The data set's place of a demo city: a name it does not know is a mistake in this file. */
+function placeOf(city: DemoCity): City {
+  const place = cityGeocoder().findByName(city.en);
+  if (!place) throw new Error(`${city.en} is not in the city data set`);
+  return place;
+}
 
 /** A deterministic pseudo-random sequence, so every demo database looks the same. */
 function random(seed: number): () => number {
@@ -127,21 +112,25 @@ try {
     const start = performance.now();
 
     const passwordHash = await new PasswordHasher().hash(demoPassword);
-    const people: { email: string; password: string | null; gender: Gender; city: DemoCity; name: string; age: number }[] = [
-      { email: demoEmail, password: passwordHash, gender: 'Male', city: moscow, name: 'Демо', age: 29 },
+    const people: { email: string; password: string | null; language: Language; gender: Gender; city: DemoCity; name: string; age: number }[] = [
+      { email: demoEmail, password: passwordHash, language: 'ru', gender: 'Male', city: moscow, name: 'Демо', age: 29 },
     ];
     for (let i = 0; i < profileCount; i++) {
       const gender: 'Male' | 'Female' = next() < 0.5 ? 'Female' : 'Male';
+      // A third of the people speak English.
+      const language: Language = (i + 1) % 3 === 0 ? 'en' : 'ru';
       people.push({
         email: `demo-${i}@iskra.local`,
         password: null,
+        language,
         gender,
         city: pick(weighted),
-        name: pick(names[gender]),
+        name: pick(names[language][gender]),
         age: 18 + Math.floor(next() * 30),
       });
     }
-    for (const [index, person] of people.entries()) {
+    for (const person of people) {
+      const place = placeOf(person.city);
       const photoCount = 1 + Math.floor(next() * 3);
       const files: StoredPhoto[] = [];
       for (let p = 0; p < photoCount; p++) files.push(await store.save(await demoPhoto(Math.floor(next() * 360), person.name.slice(0, 1))));
@@ -151,7 +140,7 @@ try {
         const userId = await insertUser(trx, {
           email: person.email,
           password_hash: person.password,
-          language: index % 3 === 0 ? 'en' : 'ru',
+          language: person.language,
           verified_at: now,
           banned_at: null,
           created_at: now,
@@ -162,8 +151,9 @@ try {
           age: person.age,
           gender: person.gender,
           preferred_gender: person.gender === 'Male' ? 'Female' : 'Male',
-          bio: pick(bios),
-          city: person.city.ru,
+          bio: pick(bios[person.language]),
+          city: cityName(place, person.language),
+          place_id: place.id,
           latitude: spot.latitude,
           longitude: spot.longitude,
           created_at: now,

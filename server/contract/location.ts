@@ -11,7 +11,8 @@ export const getCityRequest = z.strictObject({
 });
 export type GetCityRequest = z.infer<typeof getCityRequest>;
 
-export const getCityResponse = z.object({ city: z.string() });
+/** `place_id`: the place's id, for create_profile/edit_profile, so each reader sees the city in their language. */
+export const getCityResponse = z.object({ city: z.string(), place_id: z.number().check(z.int()) });
 export type GetCityResponse = z.infer<typeof getCityResponse>;
 
 /** POST /api/citycheck: a city name typed by hand in wizard step 2 (spec sections 4, 5). */
@@ -22,6 +23,7 @@ export type CityCheckRequest = z.infer<typeof cityCheckRequest>;
 
 export const cityCheckResponse = z.object({
   city: z.string(),
+  place_id: z.number().check(z.int()),
   /** [latitude, longitude] of the city centre. */
   coords: z.tuple([z.number(), z.number()]),
 });

@@ -32,6 +32,14 @@ const age = preprocess(
   z.coerce.number({ error: requiredFieldsMessage }).check(z.int('Age must be a whole number.'), z.gte(minAge, minAgeMessage), z.lte(maxAge, maxAgeMessage)),
 );
 const city = z.string().check(z.trim(), z.maxLength(100, 'City must be at most 100 characters.'));
+/**
+ * The city as a place of the geocoder's data set (its id, from /api/get_city or /api/citycheck); `city` then
+ * only keeps the text as typed. Multipart sends it as text.
+ */
+const placeId = preprocess(
+  blankToUndefined,
+  z.optional(z.coerce.number({ error: 'Unknown place' }).check(z.int('Unknown place'), z.gte(1, 'Unknown place'), z.lte(2_147_483_647, 'Unknown place'))),
+);
 const bio = z.string().check(z.maxLength(maxBioLength, 'Bio must be at most 500 characters.'));
 const latitude = preprocess(blankToUndefined, z.optional(z.coerce.number().check(z.gte(-90, 'Invalid latitude'), z.lte(90, 'Invalid latitude'))));
 const longitude = preprocess(blankToUndefined, z.optional(z.coerce.number().check(z.gte(-180, 'Invalid longitude'), z.lte(180, 'Invalid longitude'))));
@@ -45,6 +53,7 @@ export const createProfileFields = z
     age,
     gender: preprocess(blankToUndefined, z.enum(creationGenders, { error: 'Gender must be Male or Female.' })),
     city: z.optional(city),
+    place_id: placeId,
     bio: z.optional(bio),
     latitude,
     longitude,
@@ -73,6 +82,7 @@ export const editProfileFields = z
     age: preprocess((v) => (v === '' ? Number.NaN : v), z.optional(age)),
     gender: z.optional(z.enum(genders, { error: 'Gender must be Male, Female or Other.' })),
     city: z.optional(city.check(z.minLength(1, requiredFieldsMessage))),
+    place_id: placeId,
     bio: z.optional(bio),
     latitude,
     longitude,
@@ -89,7 +99,10 @@ export const ownProfileResponse = z.object({
   gender: z.enum(genders),
   preferred_gender: z.enum(['Male', 'Female', 'Any']),
   bio: z.string(),
+  /** In the reader's (the owner's) language when it is a known place. */
   city: z.string(),
+  /** The place the city is (see `place_id` of the edit fields); null for a city typed as text only. */
+  place_id: z.nullable(z.number().check(z.int())),
   /** The owner's own snapped coordinates; other people never see coordinates at all. */
   latitude: z.nullable(z.number()),
   longitude: z.nullable(z.number()),

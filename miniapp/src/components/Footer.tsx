@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { usePublicConfig } from '../api/queries/config.ts';
+import { namesLegalForm } from '../lib/legalName.ts';
 
 /** The landing's footer (spec section 2): support links and legal details from the server's config. */
 export function Footer() {
@@ -22,7 +23,7 @@ export function Footer() {
       </nav>
       {config?.legal_name && (
         <p className="legal">
-          {t('app.footer.entrepreneur', { name: config.legal_name })}
+          {namesLegalForm(config.legal_name) ? config.legal_name : t('app.footer.entrepreneur', { name: config.legal_name })}
           {config.legal_inn && <> · {t('app.footer.inn', { inn: config.legal_inn })}</>}
           {config.legal_ogrnip && <> · {t('app.footer.ogrnip', { ogrnip: config.legal_ogrnip })}</>}
         </p>

@@ -25,9 +25,10 @@ export function locateErrorText(t: TFunction, failure: unknown): string {
 }
 
 /** The city where the person is: the browser's position, then the server's name for the place. */
-export async function cityHere(): Promise<{ city: string; coords: [number, number] }> {
+export async function cityHere(): Promise<{ city: string; placeId: number; coords: [number, number] }> {
   const coords = await currentPosition();
-  return { city: await cityAt(coords[0], coords[1]), coords };
+  const place = await cityAt(coords[0], coords[1]);
+  return { city: place.city, placeId: place.place_id, coords };
 }
 
 /** The browser's position, as [latitude, longitude]; a fix up to ten minutes old will do. */

@@ -307,7 +307,16 @@ describe('reverse geocoding (coordinates → city)', () => {
   });
 
   it('looks across the antimeridian', () => {
-    const city = (en: string, lat: number, lon: number): City => ({ en, ru: '', country: 'XX', lat, lon, population: 10_000, partOf: null });
+    const city = (en: string, lat: number, lon: number): City => ({
+      id: lat * 1000 + lon,
+      en,
+      ru: '',
+      country: 'XX',
+      lat,
+      lon,
+      population: 10_000,
+      partOf: null,
+    });
     const small = new CityGeocoder([city('East', 65, 179.9), city('Far', 10, 10)]);
     expect(small.nearest(65, -179.95)?.en).toBe('East');
     expect(small.nearest(65, 179.99)?.en).toBe('East');
@@ -322,11 +331,18 @@ describe('the data set file', () => {
     expect(geocoder.cities.every((city) => city.en.length > 0)).toBe(true);
   });
 
+  it('names every place by a unique GeoNames id, the place id profiles store', () => {
+    expect(new Set(geocoder.cities.map((city) => city.id)).size).toBe(geocoder.cities.length);
+    expect(geocoder.findById(524901)).toMatchObject({ en: 'Moscow', ru: 'Москва' });
+    expect(geocoder.findById(498817)).toMatchObject({ en: 'Saint Petersburg', ru: 'Санкт-Петербург' });
+    expect(geocoder.findById(1)).toBeNull();
+  });
+
   it('is refused when a row is malformed, rather than answering nonsense', () => {
-    expect(() => parseCityData('{"cities":[["Moscow","Москва","RU","55.7",37.6,1000]]}')).toThrow(/row 0/);
-    expect(() => parseCityData('{"cities":[["A","","RU",1,1,1,[],5]]}')).toThrow(/missing row 5/);
+    expect(() => parseCityData('{"cities":[[1,"Moscow","Москва","RU","55.7",37.6,1000]]}')).toThrow(/row 0/);
+    expect(() => parseCityData('{"cities":[[1,"A","","RU",1,1,1,[],5]]}')).toThrow(/missing row 5/);
     expect(() => parseCityData('{}')).toThrow(/cities/);
-    const [city, district] = parseCityData('{"cities":[["A","А","RU",1,1,1],["B","","RU",1,1,1,["Bee"],0]]}');
+    const [city, district] = parseCityData('{"cities":[[1,"A","А","RU",1,1,1],[2,"B","","RU",1,1,1,["Bee"],0]]}');
     expect(district?.partOf).toBe(city);
     expect(district?.aliases).toEqual(['Bee']);
   });

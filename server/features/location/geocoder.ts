@@ -4,6 +4,8 @@ import { cityNameKey, isCyrillic } from './cityNameKey.ts';
 
 /** One city of the data set (server/features/location/cities.json, built by scripts/build-cities.ts). */
 export interface City {
+  /** The GeoNames id: the place id a profile stores (profiles.place_id); it never changes between rebuilds. */
+  id: number;
   en: string;
   /** Empty when the data set has no Russian name for it: Russian speakers then get the English one. */
   ru: string;
@@ -61,6 +63,7 @@ interface Cell {
 export class CityGeocoder {
   /** Search key → cities of that name or alias, in preference order (largest first). */
   private readonly byName = new Map<string, City[]>();
+  private readonly byId = new Map<number, City>();
   private readonly grid = new Map<number, Cell>();
   private readonly maxRadiusKm: number;
   /** Every city, largest first. */
@@ -71,6 +74,7 @@ export class CityGeocoder {
     this.cities = cities;
     let maxRadius = 0;
     for (const city of cities) {
+      this.byId.set(city.id, city);
       for (const name of [city.en, city.ru, ...(city.aliases ?? [])]) {
         const key = cityNameKey(name);
         if (!key) continue;
@@ -91,6 +95,11 @@ export class CityGeocoder {
       maxRadius = Math.max(maxRadius, radius);
     }
     this.maxRadiusKm = maxRadius;
+  }
+
+  /** The place of a place id (GeoNames id), or null when the data set does not hold it. */
+  findById(id: number): City | null {
+    return this.byId.get(id) ?? null;
   }
 
   /**
@@ -195,8 +204,9 @@ export function parseCityData(text: string): (City & { aliases: string[] })[] {
   const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
   const parsed = (rows as unknown[]).map((row, i) => {
     if (!Array.isArray(row)) throw new Error(`cities.json: row ${i} is not an array`);
-    const [en, ru, country, lat, lon, population, aliases = [], partOf] = row as unknown[];
+    const [id, en, ru, country, lat, lon, population, aliases = [], partOf] = row as unknown[];
     if (
+      !(Number.isInteger(id) && (id as number) > 0) ||
       !isString(en) ||
       !isString(ru) ||
       !isString(country) ||
@@ -209,7 +219,7 @@ export function parseCityData(text: string): (City & { aliases: string[] })[] {
     ) {
       throw new Error(`cities.json: row ${i} is malformed`);
     }
-    const city = { en, ru, country, lat, lon, population, aliases, partOf: null as City | null };
+    const city = { id: id as number, en, ru, country, lat, lon, population, aliases, partOf: null as City | null };
     return { city, partOf: partOf as number | undefined };
   });
   for (const [i, { city, partOf }] of parsed.entries()) {

@@ -26,7 +26,7 @@ export function locationRoutes(router: AppRouter, _services: Services, geocoder:
     const { latitude, longitude } = parse(getCityRequest, ctx.request.body);
     const city = geocoder().nearest(latitude, longitude);
     if (!city) throw cityNotFound();
-    const body: GetCityResponse = { city: cityName(city, languageOf(ctx)) };
+    const body: GetCityResponse = { city: cityName(city, languageOf(ctx)), place_id: city.id };
     ctx.body = getCityResponse.parse(body);
   });
 
@@ -35,7 +35,7 @@ export function locationRoutes(router: AppRouter, _services: Services, geocoder:
     const { citycheck } = parse(cityCheckRequest, ctx.request.body);
     const city = geocoder().findByName(citycheck);
     if (!city) throw cityNotFound();
-    const body: CityCheckResponse = { city: cityName(city, languageOf(ctx)), coords: [city.lat, city.lon] };
+    const body: CityCheckResponse = { city: cityName(city, languageOf(ctx)), place_id: city.id, coords: [city.lat, city.lon] };
     ctx.body = cityCheckResponse.parse(body);
   });
 }

@@ -1,9 +1,14 @@
 import { isPremium } from '../premium/isPremium.ts';
 import type { Profile } from '../../../db/schema.ts';
+import type { Language } from '../../../locales/index.ts';
+import { cityForReader } from '../location/places.ts';
 import type { OwnProfileResponse } from '../../contract/profiles.ts';
 
-/** The owner's view of their profile. An allow-list: a new column shows up only when added here. */
-export function presentOwnProfile(profile: Profile, photos: string[], premiumUntil: string | null, now: Date): OwnProfileResponse {
+/**
+ * The owner's view of their profile. An allow-list: a new column shows up only when added here. The city is
+ * named in the owner's language.
+ */
+export function presentOwnProfile(profile: Profile, photos: string[], premiumUntil: string | null, now: Date, language: Language): OwnProfileResponse {
   return {
     id: profile.id,
     user_id: profile.user_id,
@@ -12,7 +17,8 @@ export function presentOwnProfile(profile: Profile, photos: string[], premiumUnt
     gender: profile.gender,
     preferred_gender: profile.preferred_gender,
     bio: profile.bio,
-    city: profile.city,
+    city: cityForReader(profile, language),
+    place_id: profile.place_id,
     latitude: profile.latitude,
     longitude: profile.longitude,
     photos,

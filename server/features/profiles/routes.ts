@@ -50,17 +50,20 @@ export function profileRoutes(router: AppRouter, { db, profiles, uploadBudget }:
       auth.verified,
       fields,
       body.files.map((f) => f.bytes),
+      auth.language,
     );
     ctx.status = 201;
     ctx.body = { message: 'Profile created successfully', profile, current_user: await presentCurrentUser(db, auth) } satisfies ProfileSavedResponse;
   });
 
   router.get('/profile', async (ctx) => {
-    ctx.body = await profiles.get(requireUser(ctx).userId);
+    const auth = requireUser(ctx);
+    ctx.body = await profiles.get(auth.userId, auth.language);
   });
 
   router.get('/edit_profile', async (ctx) => {
-    ctx.body = await profiles.get(requireUser(ctx).userId);
+    const auth = requireUser(ctx);
+    ctx.body = await profiles.get(auth.userId, auth.language);
   });
 
   /** Multipart (fields, `payload` JSON with the photo edits, files under `newPhotos`) or plain JSON. */
@@ -76,6 +79,7 @@ export function profileRoutes(router: AppRouter, { db, profiles, uploadBudget }:
         fields,
         edits,
         body.files.map((f) => f.bytes),
+        auth.language,
       );
       ctx.body = { message: 'Profile updated successfully', profile, current_user: await presentCurrentUser(db, auth) } satisfies ProfileSavedResponse;
       return;
@@ -83,7 +87,7 @@ export function profileRoutes(router: AppRouter, { db, profiles, uploadBudget }:
     const { deletedPhotos, newPhotos, order, ...rest } = (ctx.request.body ?? {}) as Record<string, unknown>;
     const edits = parse(photoEdits, { deletedPhotos, newPhotos, order });
     const fields = parse(editProfileFields, rest);
-    const profile = await profiles.edit(auth.userId, fields, edits, []);
+    const profile = await profiles.edit(auth.userId, fields, edits, [], auth.language);
     ctx.body = { message: 'Profile updated successfully', profile, current_user: await presentCurrentUser(db, auth) } satisfies ProfileSavedResponse;
   });
 

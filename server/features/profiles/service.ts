@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, Gender, PreferredGender, UserId } from '../../../db/schema.ts';
+import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import {
   atLeastOnePhotoMessage,
@@ -16,6 +17,7 @@ import type { Logger } from '../../logger.ts';
 import { lockUser } from '../accounts/repository.ts';
 import type { EventBus } from '../events/eventBus.ts';
 import { writeProfileLeaving } from '../events/notices.ts';
+import { storedCity } from '../location/places.ts';
 import { profileRequired } from '../relationships/myProfile.ts';
 import { processPhoto } from '../photos/photoPipeline.ts';
 import type { PhotoStore, StoredPhoto } from '../photos/photoStore.ts';
@@ -56,15 +58,18 @@ export class ProfileService {
     private readonly bus: EventBus,
   ) {}
 
-  async get(userId: UserId): Promise<OwnProfileResponse> {
+  /** `language`: the owner's, in which their city is named. */
+  async get(userId: UserId, language: Language): Promise<OwnProfileResponse> {
     const profile = await findProfileByUser(this.db, userId);
     if (!profile) throw profileNotFound();
     const [photos, premiumUntil] = await Promise.all([listPhotoNames(this.db, profile.id), findPremiumUntil(this.db, userId)]);
-    return presentOwnProfile(profile, photos, premiumUntil, this.clock.now());
+    return presentOwnProfile(profile, photos, premiumUntil, this.clock.now(), language);
   }
 
-  async create(userId: UserId, verified: boolean, fields: CreateProfileFields, uploads: Buffer[]): Promise<OwnProfileResponse> {
+  async create(userId: UserId, verified: boolean, fields: CreateProfileFields, uploads: Buffer[], language: Language): Promise<OwnProfileResponse> {
     if (!verified) throw forbidden('not_verified', 'Please verify your account first');
+    // Before the photos are processed: an unknown place id is refused without any work.
+    const city = storedCity(fields) ?? { city: '', place_id: null };
     if (uploads.length === 0) throw noPhoto();
     if (uploads.length > maxPhotos) throw tooManyPhotos();
     if (await findProfileByUser(this.db, userId)) throw conflict('profile_exists', 'You already have a profile');
@@ -82,7 +87,8 @@ export class ProfileService {
           gender: fields.gender,
           preferred_gender: oppositeOf(fields.gender),
           bio: fields.bio ?? '',
-          city: fields.city ?? '',
+          city: city.city,
+          place_id: city.place_id,
           latitude: coordinates?.latitude ?? null,
           longitude: coordinates?.longitude ?? null,
           created_at: now,
@@ -94,12 +100,13 @@ export class ProfileService {
       await this.photos.remove(saved);
       throw error;
     }
-    return this.get(userId);
+    return this.get(userId, language);
   }
 
-  async edit(userId: UserId, fields: EditProfileFields, edits: PhotoEdits, uploads: Buffer[]): Promise<OwnProfileResponse> {
+  async edit(userId: UserId, fields: EditProfileFields, edits: PhotoEdits, uploads: Buffer[], language: Language): Promise<OwnProfileResponse> {
     const profile = await findProfileByUser(this.db, userId);
     if (!profile) throw profileNotFound();
+    const city = storedCity(fields);
     if (typeof edits.newPhotos === 'number' && edits.newPhotos !== uploads.length) {
       throw badRequest('invalid_input', 'newPhotos does not match the number of uploaded files');
     }
@@ -122,7 +129,7 @@ export class ProfileService {
           ...(fields.name !== undefined ? { name: fields.name } : {}),
           ...(fields.age !== undefined ? { age: fields.age } : {}),
           ...(fields.gender !== undefined ? { gender: fields.gender } : {}),
-          ...(fields.city !== undefined ? { city: fields.city } : {}),
+          ...(city ?? {}),
           ...(fields.bio !== undefined ? { bio: fields.bio } : {}),
           ...(coordinates ? coordinates : {}),
           updated_at: now,
@@ -134,7 +141,7 @@ export class ProfileService {
     }
     // Files go only after the commit: a rolled-back edit must still find its photos on disk.
     await this.removeFiles(removed);
-    return this.get(userId);
+    return this.get(userId, language);
   }
 
   /**

@@ -14,6 +14,7 @@ export interface CandidateRow {
   name: string;
   age: number;
   city: string;
+  place_id: number | null;
   gender: Gender;
   bio: string;
   latitude: number | null;
@@ -54,6 +55,7 @@ const candidatesQuery = preparedByShape(
         'p.name',
         'p.age',
         'p.city',
+        'p.place_id',
         'p.gender',
         'p.bio',
         'p.latitude',

@@ -1,5 +1,6 @@
 import type { SearchQuery, SearchResult } from '../../contract/discovery.ts';
 import type { UserId } from '../../../db/schema.ts';
+import type { Language } from '../../../locales/index.ts';
 
 /**
  * The next card for a user: the person to show, null when nobody is left, 'no_profile' when the caller has
@@ -8,5 +9,6 @@ import type { UserId } from '../../../db/schema.ts';
  * searchEquivalence.test.ts holds the tuned one to.
  */
 export interface CardSearch {
-  next(userId: UserId, query: SearchQuery): Promise<SearchResult | null | 'no_profile'>;
+  /** `language`: the reader's, in which the card names the person's city. */
+  next(userId: UserId, query: SearchQuery, language: Language): Promise<SearchResult | null | 'no_profile'>;
 }

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database, UserId } from '../../../db/schema.ts';
+import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { SearchQuery, SearchResult } from '../../contract/discovery.ts';
+import { cityForReader } from '../location/places.ts';
 import { listPhotoNames } from '../profiles/repository.ts';
 import type { CardSearch } from './cardSearch.ts';
 import { flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
@@ -38,7 +40,7 @@ export class PlainSearch implements CardSearch {
     private readonly clock: Clock,
   ) {}
 
-  async next(userId: UserId, query: SearchQuery): Promise<SearchResult | null | 'no_profile'> {
+  async next(userId: UserId, query: SearchQuery, language: Language): Promise<SearchResult | null | 'no_profile'> {
     const me = await this.db.selectFrom('profiles').select(['id', 'gender', 'latitude', 'longitude']).where('user_id', '=', userId).executeTakeFirst();
     if (!me) return 'no_profile';
     const point = pointOf(me);
@@ -48,7 +50,7 @@ export class PlainSearch implements CardSearch {
     for (const step of point ? searchBoxSteps : [null]) {
       const inStep = point && step !== null && step !== 180 ? everyone.filter((c) => insideBox(point, step, c) && withinCircle(point, step, c)) : everyone;
       const best = this.ranked(inStep, point).find((c) => !held.has(c.id));
-      if (best) return this.present(best, point);
+      if (best) return this.present(best, point, language);
     }
     return null;
   }
@@ -63,6 +65,7 @@ export class PlainSearch implements CardSearch {
         'p.name',
         'p.age',
         'p.city',
+        'p.place_id',
         'p.gender',
         'p.bio',
         'p.latitude',
@@ -113,14 +116,14 @@ export class PlainSearch implements CardSearch {
       .map((k) => k.c);
   }
 
-  private async present(c: Candidate, point: Point | null): Promise<SearchResult> {
+  private async present(c: Candidate, point: Point | null, language: Language): Promise<SearchResult> {
     const photos = await listPhotoNames(this.db, c.id);
     return {
       user_id: c.id,
       profile_id: c.id,
       name: c.name,
       age: c.age,
-      city: c.city,
+      city: cityForReader(c, language),
       gender: c.gender,
       bio: c.bio,
       distance: shownDistanceKm(point, pointOf(c)),

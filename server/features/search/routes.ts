@@ -10,7 +10,7 @@ export function searchRoutes(router: AppRouter, { search }: Services): void {
   router.get('/search', async (ctx) => {
     const auth = requireUser(ctx);
     const query = parse(searchQuery, ctx.query);
-    const result = await search.next(auth.userId, query);
+    const result = await search.next(auth.userId, query, auth.language);
     if (result === 'no_profile') {
       // The spec's flag: the app sends the user to /CreateProfile.
       ctx.body = { userprofile: false };

@@ -137,8 +137,8 @@ class Case {
         held = [];
       }
       const query: SearchQuery = { ...filter, exclude: [...held] };
-      const tunedAnswer = await this.tuned.next(this.viewerUser, query);
-      const plainAnswer = await this.plain.next(this.viewerUser, query);
+      const tunedAnswer = await this.tuned.next(this.viewerUser, query, 'ru');
+      const plainAnswer = await this.plain.next(this.viewerUser, query, 'ru');
       compared += 1;
       this.log.push(`search ${JSON.stringify(query)} -> plain ${typeof plainAnswer === 'object' ? (plainAnswer?.profile_id ?? null) : plainAnswer}`);
       expect(

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
+import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { SearchQuery, SearchResult } from '../../contract/discovery.ts';
 import { isPremium } from '../premium/isPremium.ts';
+import { cityForReader } from '../location/places.ts';
 import { listPhotoNames } from '../profiles/repository.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import { findMyProfile } from '../relationships/repository.ts';
@@ -39,7 +41,7 @@ export class SearchService implements CardSearch {
    * in-memory pool: the gender filter becomes the stored preference (which others' reciprocal rule reads)
    * only through `POST /api/settings`, since a GET is reachable by a cross-site link with the Lax cookie.
    */
-  async next(userId: UserId, query: SearchQuery): Promise<SearchResult | null | 'no_profile'> {
+  async next(userId: UserId, query: SearchQuery, language: Language): Promise<SearchResult | null | 'no_profile'> {
     await this.rates.hit(
       `search:${userId}`,
       [
@@ -65,14 +67,14 @@ export class SearchService implements CardSearch {
       const shown = await this.fromPool(filter, pool, held, watermark);
       if (typeof shown === 'object') {
         this.pools.put(me.id, pool);
-        return this.presentCandidate(shown, point);
+        return this.presentCandidate(shown, point, language);
       }
       // Used up: nobody nearer than the bound is left but the people the app holds (kept in the new pool,
       // since the app may drop them unswiped), so only the ring beyond the bound needs a scan.
       if (shown === 'used_up' && point) beyond = { km: pool.boundKm, held: pool.candidates };
     }
     const found = await this.scan(filter, held, watermark, poolKey, beyond);
-    return found ? this.presentCandidate(found, point) : null;
+    return found ? this.presentCandidate(found, point, language) : null;
   }
 
   /**
@@ -184,14 +186,14 @@ export class SearchService implements CardSearch {
     );
   }
 
-  private async presentCandidate(row: CandidateRow, point: Point | null): Promise<SearchResult> {
+  private async presentCandidate(row: CandidateRow, point: Point | null, language: Language): Promise<SearchResult> {
     const photos = await listPhotoNames(this.db, row.id);
     return {
       user_id: row.id,
       profile_id: row.id,
       name: row.name,
       age: row.age,
-      city: row.city,
+      city: cityForReader(row, language),
       gender: row.gender,
       bio: row.bio,
       distance: shownDistanceKm(point, pointOf(row)),

@@ -25,12 +25,14 @@ export function swipeRoutes(router: AppRouter, { swipes }: Services): void {
 
   router.get('/users_profile', async (ctx) => {
     const { profile_id } = parse(profileIdQuery, ctx.query);
-    ctx.body = await swipes.matchProfile(requireUser(ctx).userId, profile_id);
+    const auth = requireUser(ctx);
+    ctx.body = await swipes.matchProfile(auth.userId, profile_id, auth.language);
   });
 
   router.get('/users_profile_liker', async (ctx) => {
     const { profile_id } = parse(profileIdQuery, ctx.query);
-    ctx.body = await swipes.likerProfile(requireUser(ctx).userId, profile_id);
+    const auth = requireUser(ctx);
+    ctx.body = await swipes.likerProfile(auth.userId, profile_id, auth.language);
   });
 
   router.post('/unmatch', async (ctx) => {

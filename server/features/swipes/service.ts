@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
+import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { LikeResponse, PersonListItem, UsersProfileResponse } from '../../contract/discovery.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
@@ -7,6 +8,7 @@ import type { EventBus } from '../events/eventBus.ts';
 import { writeMatchEnded } from '../events/notices.ts';
 import { insertBadgeMarkers, insertEvents } from '../events/repository.ts';
 import type { NotificationQueue } from '../notifications/queue.ts';
+import { cityForReader } from '../location/places.ts';
 import { isPremium } from '../premium/isPremium.ts';
 import { listPhotoNames } from '../profiles/repository.ts';
 import { assertAllowance, type Allowance } from '../rateLimits/allowance.ts';
@@ -118,22 +120,23 @@ export class SwipeService {
   }
 
   /** A match's profile; anyone else is "not found", whether they exist or not. */
-  async matchProfile(userId: UserId, profileId: ProfileId): Promise<UsersProfileResponse> {
+  async matchProfile(userId: UserId, profileId: ProfileId, language: Language): Promise<UsersProfileResponse> {
     const me = await this.me(userId);
     if (!(await findLiveMatch(this.db, me.id, profileId)) || (await isBlockedEitherWay(this.db, me.id, profileId))) throw personNotFound();
-    return this.presentProfile(me, profileId);
+    return this.presentProfile(me, profileId, language);
   }
 
-  async likerProfile(userId: UserId, profileId: ProfileId): Promise<UsersProfileResponse> {
+  async likerProfile(userId: UserId, profileId: ProfileId, language: Language): Promise<UsersProfileResponse> {
     const me = await this.me(userId);
     if (!this.isPremium(me.premium_until)) throw noSubscribe();
     const theirs = await findSwipe(this.db, profileId, me.id);
     const mine = await findSwipe(this.db, me.id, profileId);
     if (theirs?.liked !== 1 || mine || (await isBlockedEitherWay(this.db, me.id, profileId))) throw personNotFound();
-    return this.presentProfile(me, profileId);
+    return this.presentProfile(me, profileId, language);
   }
 
-  private async presentProfile(me: MyProfile, profileId: ProfileId): Promise<UsersProfileResponse> {
+  /** `language`: the reader's, in which the person's city is named. */
+  private async presentProfile(me: MyProfile, profileId: ProfileId, language: Language): Promise<UsersProfileResponse> {
     const other = await findVisibleProfile(this.db, profileId);
     if (!other) throw personNotFound();
     return {
@@ -141,7 +144,7 @@ export class SwipeService {
         id: other.id,
         name: other.name,
         age: other.age,
-        city: other.city,
+        city: cityForReader(other, language),
         gender: other.gender,
         bio: other.bio,
         photos: await listPhotoNames(this.db, other.id),

@@ -12,6 +12,8 @@ export interface NewProfile {
   age: number;
   gender: 'Male' | 'Female';
   city: string;
+  /** The geocoder's place of `city`: the server names it in each reader's language. */
+  placeId: number | null;
   bio: string;
   latitude: number | null;
   longitude: number | null;
@@ -23,6 +25,8 @@ export interface ProfileFieldEdits {
   age: number;
   gender: 'Male' | 'Female' | 'Other';
   city: string;
+  /** The geocoder's place of `city`, when it is one. */
+  place_id?: number;
   bio: string;
   /** A new position (the browser's, or the city's looked up); absent keeps the stored one. */
   latitude?: number;
@@ -56,9 +60,9 @@ export function useOwnProfile({ fresh = false }: { fresh?: boolean } = {}) {
   });
 }
 
-/** The place's name at a position (`POST /api/get_city`). */
-export function cityAt(latitude: number, longitude: number): Promise<string> {
-  return api.post('/api/get_city', getCityResponse, { latitude, longitude }).then((r) => r.city);
+/** The place at a position (`POST /api/get_city`): its name in the user's language and its id. */
+export function cityAt(latitude: number, longitude: number): Promise<{ city: string; place_id: number }> {
+  return api.post('/api/get_city', getCityResponse, { latitude, longitude });
 }
 
 /** A city typed by hand, looked up: its proper name and position, or the server's refusal. */
@@ -78,6 +82,7 @@ export function useCreateProfile() {
       form.set('age', String(profile.age));
       form.set('gender', profile.gender);
       form.set('city', profile.city);
+      if (profile.placeId !== null) form.set('place_id', String(profile.placeId));
       form.set('bio', profile.bio);
       if (profile.latitude !== null && profile.longitude !== null) {
         form.set('latitude', String(profile.latitude));

@@ -35,6 +35,8 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
   const [age, setAge] = useState(String(profile.age));
   const [gender, setGender] = useState(profile.gender);
   const [city, setCity] = useState(profile.city);
+  /** The geocoder's place of the city shown: kept while the text is, dropped when it is typed over. */
+  const [placeId, setPlaceId] = useState(profile.place_id);
   const [bio, setBio] = useState(profile.bio);
   /** A new position, once found; null keeps the stored one. */
   const [coords, setCoords] = useState<[number, number] | null>(null);
@@ -51,6 +53,7 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
     locate.mutate(undefined, {
       onSuccess: (here) => {
         setCity(here.city);
+        setPlaceId(here.placeId);
         setCoords(here.coords);
       },
       onError: (failure) => setError(locateErrorText(t, failure)),
@@ -63,7 +66,7 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
     if (!Number.isInteger(years) || years < minAge) return setError(t('app.wizard.minAge'));
     if (years > maxAge) return setError(t('app.wizard.maxAge'));
     setError(null);
-    let place: { city: string; coords: [number, number] | null } = { city: city.trim(), coords };
+    let place: { city: string; place_id: number | null; coords: [number, number] | null } = { city: city.trim(), place_id: placeId, coords };
     if (!coords && place.city !== profile.city) {
       try {
         place = await cityCheck.mutateAsync(place.city);
@@ -74,7 +77,8 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
     const position = place.coords ? { latitude: place.coords[0], longitude: place.coords[1] } : {};
     let saved: ProfileSavedResponse;
     try {
-      saved = await edit.mutateAsync({ name: name.trim(), age: years, gender, city: place.city, bio, ...position });
+      const chosen = place.place_id !== null ? { place_id: place.place_id } : {};
+      saved = await edit.mutateAsync({ name: name.trim(), age: years, gender, city: place.city, ...chosen, bio, ...position });
     } catch (failure) {
       return setError(errorText(t, failure, 'app.errors.updateProfile'));
     }
@@ -122,6 +126,7 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
           autoComplete="address-level2"
           onChange={(e) => {
             setCity(e.target.value);
+            setPlaceId(null);
             setCoords(null);
           }}
         />

@@ -117,6 +117,7 @@ function Wizard({ userId }: { userId: number | null }) {
           age: Number(state.age),
           gender,
           city: state.city,
+          placeId: state.placeId,
           bio: state.bio,
           latitude: state.coords?.[0] ?? null,
           longitude: state.coords?.[1] ?? null,

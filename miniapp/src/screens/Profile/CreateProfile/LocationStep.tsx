@@ -14,7 +14,7 @@ export function LocationStep({ state, dispatch }: { state: WizardState; dispatch
   function locateHere() {
     dispatch({ type: 'failed', message: null });
     locate.mutate(undefined, {
-      onSuccess: (here) => dispatch({ type: 'located', city: here.city, coords: here.coords }),
+      onSuccess: (here) => dispatch({ type: 'located', city: here.city, placeId: here.placeId, coords: here.coords }),
       onError: (failure) => dispatch({ type: 'locateFailed', message: locateErrorText(t, failure) }),
     });
   }
@@ -24,7 +24,7 @@ export function LocationStep({ state, dispatch }: { state: WizardState; dispatch
     if (!state.cityInput.trim()) return dispatch({ type: 'failed', message: t('app.wizard.cityMissing') });
     dispatch({ type: 'failed', message: null });
     cityCheck.mutate(state.cityInput, {
-      onSuccess: (found) => dispatch({ type: 'cityFound', city: found.city, coords: found.coords }),
+      onSuccess: (found) => dispatch({ type: 'cityFound', city: found.city, placeId: found.place_id, coords: found.coords }),
       onError: (failure) => dispatch({ type: 'failed', message: errorText(t, failure, 'app.errors.cityFailed', 'app.errors.cityFetch') }),
     });
   }

@@ -19,6 +19,8 @@ export interface WizardState {
   gender: Gender | null;
   /** The city found (by position or by name); empty until then. */
   city: string;
+  /** The geocoder's place of `city` (sent as place_id, so each reader sees the city in their language); null until found. */
+  placeId: number | null;
   coords: [number, number] | null;
   /** The manual entry: shown after "Enter city" or when the position could not be had. */
   manual: boolean;
@@ -37,6 +39,7 @@ export const initialWizard: WizardState = {
   age: '',
   gender: null,
   city: '',
+  placeId: null,
   coords: null,
   manual: false,
   cityInput: '',
@@ -52,10 +55,10 @@ export type WizardAction =
   | { type: 'next'; problem: string | null }
   | { type: 'back' }
   /** The browser's position gave a city: spec section 9 moves straight on to the photos. */
-  | { type: 'located'; city: string; coords: [number, number] }
+  | { type: 'located'; city: string; placeId: number; coords: [number, number] }
   /** The position could not be had: the message, and the manual entry instead. */
   | { type: 'locateFailed'; message: string }
-  | { type: 'cityFound'; city: string; coords: [number, number] | null }
+  | { type: 'cityFound'; city: string; placeId: number; coords: [number, number] | null }
   | { type: 'cropStarted'; url: string }
   | { type: 'cropEnded'; photo: WizardPhoto | null }
   | { type: 'photoRemoved'; photo: WizardPhoto }
@@ -74,11 +77,11 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
     case 'back':
       return { ...state, step: Math.max(1, state.step - 1) as Step };
     case 'located':
-      return { ...state, city: action.city, coords: action.coords, error: null, step: 3 };
+      return { ...state, city: action.city, placeId: action.placeId, coords: action.coords, error: null, step: 3 };
     case 'locateFailed':
       return { ...state, error: action.message, manual: true };
     case 'cityFound':
-      return { ...state, city: action.city, coords: action.coords, error: null };
+      return { ...state, city: action.city, placeId: action.placeId, coords: action.coords, error: null };
     case 'cropStarted':
       return { ...state, cropping: action.url };
     case 'cropEnded':
