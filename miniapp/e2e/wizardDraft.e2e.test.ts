@@ -111,6 +111,12 @@ describe.each(['ru', 'en'] as const)('the profile wizard draft in %s', (language
     const found = await page.locator('.wizard-city').textContent();
     await reload(page);
     expect(await page.locator('.wizard-city').textContent()).toBe(found);
+    // The found city's place id is kept too, so the profile is created with it after the reload.
+    const storedPlace = await page.evaluate(() => {
+      const key = Object.keys(sessionStorage).find((k) => k.startsWith('profileDraft'));
+      return key ? (JSON.parse(sessionStorage.getItem(key) ?? '{}') as { fields?: { placeId?: unknown } }).fields?.placeId : undefined;
+    });
+    expect(typeof storedPlace).toBe('number');
     await screenshot(page, `wizard-draft-location-${language}`);
     await page.getByRole('button', { name: t.app.wizard.next }).click();
 
@@ -146,8 +152,9 @@ describe.each(['ru', 'en'] as const)('the profile wizard draft in %s', (language
       age: number;
       bio: string;
       photos: string[];
+      place_id: number | null;
     };
-    expect([own.name, own.age, own.bio, own.photos.length]).toEqual(['Дарья', 27, 'Люблю горы', 2]);
+    expect([own.name, own.age, own.bio, own.photos.length, own.place_id]).toEqual(['Дарья', 27, 'Люблю горы', 2, storedPlace]);
     await expect.poll(() => storedDrafts(page)).toEqual({ keys: [], photos: 0 });
     // Nothing comes back: the wizard opened again is empty.
     await page.goto('/CreateProfile');

@@ -76,11 +76,11 @@ function Wizard({ userId }: { userId: number | null }) {
     };
   }, [stored]);
 
-  const { name, age, gender, city, coords, manual, cityInput, bio, photos } = state;
+  const { name, age, gender, city, placeId, coords, manual, cityInput, bio, photos } = state;
   useEffect(() => {
     if (!draft || userId === null || finished.current) return;
-    writeDraft(userId, { id: draft.id, fields: { step, name, age, gender, city, coords, manual, cityInput, bio } });
-  }, [draft, userId, step, name, age, gender, city, coords, manual, cityInput, bio]);
+    writeDraft(userId, { id: draft.id, fields: { step, name, age, gender, city, placeId, coords, manual, cityInput, bio } });
+  }, [draft, userId, step, name, age, gender, city, placeId, coords, manual, cityInput, bio]);
   useEffect(() => {
     if (!draft || !photosRestored || finished.current) return;
     void writeDraftPhotos(

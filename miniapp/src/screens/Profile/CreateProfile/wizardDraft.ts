@@ -9,7 +9,7 @@ import type { Gender, Step, WizardState } from './wizardState.ts';
  */
 
 /** What of the wizard's state is kept: not the cropper, the message line or the photos (kept apart). */
-export type DraftFields = Pick<WizardState, 'step' | 'name' | 'age' | 'gender' | 'city' | 'coords' | 'manual' | 'cityInput' | 'bio'>;
+export type DraftFields = Pick<WizardState, 'step' | 'name' | 'age' | 'gender' | 'city' | 'placeId' | 'coords' | 'manual' | 'cityInput' | 'bio'>;
 export interface Draft {
   /** The IndexedDB key of this draft's photos. */
   id: string;
@@ -38,7 +38,7 @@ function parseDraft(text: string): Draft | null {
   if (typeof value !== 'object' || value === null) return null;
   const { id, fields } = value as { id?: unknown; fields?: unknown };
   if (typeof id !== 'string' || typeof fields !== 'object' || fields === null) return null;
-  const { step, name, age, gender, city, coords, manual, cityInput, bio } = fields as Record<string, unknown>;
+  const { step, name, age, gender, city, placeId, coords, manual, cityInput, bio } = fields as Record<string, unknown>;
   const text_ = (v: unknown) => (typeof v === 'string' ? v : '');
   const point = Array.isArray(coords) && coords.length === 2 && coords.every((c) => typeof c === 'number') ? (coords as [number, number]) : null;
   return {
@@ -49,6 +49,8 @@ function parseDraft(text: string): Draft | null {
       age: text_(age),
       gender: genders.includes(gender as Gender) ? (gender as Gender) : null,
       city: text_(city),
+      // The geocoder's place id, so the restored city is still shown in each reader's language.
+      placeId: typeof placeId === 'number' && Number.isSafeInteger(placeId) && placeId > 0 ? placeId : null,
       coords: point,
       manual: manual === true,
       cityInput: text_(cityInput),
