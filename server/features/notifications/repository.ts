@@ -141,15 +141,34 @@ export async function claimNotification(db: Kysely<Database>, jobId: number, now
   return Number(claimed.numUpdatedRows) > 0;
 }
 
+/*
+ * The finishing writes below take the claim's lease (the `next_attempt_at` the claim set): a process whose
+ * lease ran out and was claimed again by another then changes nothing, rather than overwriting its outcome.
+ */
 /** Finishes a job with its outcome (sent, seen, stale, disabled, unreachable). */
-export async function settleNotification(db: Kysely<Database>, jobId: number, now: string, outcome: string): Promise<void> {
-  await db.updateTable('notification_jobs').set({ done_at: now, outcome }).where('id', '=', jobId).execute();
+export async function settleNotification(db: Kysely<Database>, jobId: number, now: string, outcome: string, lease?: string): Promise<void> {
+  await db
+    .updateTable('notification_jobs')
+    .set({ done_at: now, outcome })
+    .where('id', '=', jobId)
+    .$if(lease !== undefined, (qb) => qb.where('next_attempt_at', '=', lease as string))
+    .execute();
 }
 
-export async function giveUpNotification(db: Kysely<Database>, jobId: number, attempts: number, now: string): Promise<void> {
-  await db.updateTable('notification_jobs').set({ attempts, done_at: now, outcome: 'gave_up' }).where('id', '=', jobId).execute();
+export async function giveUpNotification(db: Kysely<Database>, jobId: number, attempts: number, now: string, lease?: string): Promise<void> {
+  await db
+    .updateTable('notification_jobs')
+    .set({ attempts, done_at: now, outcome: 'gave_up' })
+    .where('id', '=', jobId)
+    .$if(lease !== undefined, (qb) => qb.where('next_attempt_at', '=', lease as string))
+    .execute();
 }
 
-export async function scheduleNotificationRetry(db: Kysely<Database>, jobId: number, attempts: number, at: string): Promise<void> {
-  await db.updateTable('notification_jobs').set({ attempts, next_attempt_at: at }).where('id', '=', jobId).execute();
+export async function scheduleNotificationRetry(db: Kysely<Database>, jobId: number, attempts: number, at: string, lease?: string): Promise<void> {
+  await db
+    .updateTable('notification_jobs')
+    .set({ attempts, next_attempt_at: at })
+    .where('id', '=', jobId)
+    .$if(lease !== undefined, (qb) => qb.where('next_attempt_at', '=', lease as string))
+    .execute();
 }
