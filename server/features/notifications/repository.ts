@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, NotificationKind, ProfileId, UserId } from '../../../db/schema.ts';
+import { unreadTo } from '../chat/repository.ts';
 import { notBlockedWith } from '../relationships/repository.ts';
 
 /**
@@ -110,7 +111,7 @@ export async function listDueNotifications(db: Kysely<Database>, now: string, li
     .execute();
 }
 
-/** The conversation still has a live match, no block, and a message to `me` that `me` has not read. */
+/** The conversation still has a live match, no block, and a message to `me` that `me` has not read (the Chats badge's rule). */
 export async function hasUnreadIn(db: Kysely<Database>, me: ProfileId, conversationId: number): Promise<boolean> {
   const other = sql<number>`(case when m.profile_low = ${me} then m.profile_high else m.profile_low end)`;
   const row = await db
@@ -121,7 +122,7 @@ export async function hasUnreadIn(db: Kysely<Database>, me: ProfileId, conversat
     .where('m.unmatched_at', 'is', null)
     .where((eb) => eb.or([eb('m.profile_low', '=', me), eb('m.profile_high', '=', me)]))
     .where(notBlockedWith(me, other))
-    .where(sql<boolean>`exists (select 1 from messages u where u.conversation_id = c.id and u.sender_id <> ${me} and u.read_at is null)`)
+    .where(unreadTo(me))
     .executeTakeFirst();
   return row !== undefined;
 }
