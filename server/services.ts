@@ -181,7 +181,7 @@ export function buildServices(deps: AppDeps): Services {
       adminTelegramIds: deps.adminTelegramIds,
     }),
     // Refunds go back through the same provider settings as the payments: Stars through the bot, rubles through YooKassa.
-    admin: new AdminService(deps.db, clock, { stars: deps.stars, yookassa: deps.yookassa?.client }),
+    admin: new AdminService(deps.db, clock, { stars: deps.stars, yookassa: deps.yookassa?.client }, eventBus),
     yookassaRanges: deps.yookassa?.allowedRanges,
     eventBus,
     telegramUsers,

@@ -2,9 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BadgeCounts } from '../../contract/badges.ts';
 import { createLogger } from '../../logger.ts';
 import { json } from '../../test/browser.ts';
+import { EventStreamClient } from '../../test/eventStream.ts';
 import { createPerson, type Person } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
+import { InProcessEventBus } from '../events/eventBus.ts';
 import { defaultNotifyGraceSeconds } from '../notifications/queue.ts';
 import { NotificationWorker, type Notification } from '../notifications/worker.ts';
 import { AdminService } from './adminService.ts';
@@ -15,8 +17,10 @@ describe.each(testDialects())('what a ban takes off other people’s badges and 
   let app: TestApp;
   let admin: AdminService;
   beforeEach(async () => {
-    app = await createTestApp(dialect);
-    admin = new AdminService(app.database.db, app.clock);
+    // The admin tools share the app's bus, as in the server process (the bot's Ban button).
+    const eventBus = new InProcessEventBus();
+    app = await createTestApp(dialect, { eventBus });
+    admin = new AdminService(app.database.db, app.clock, {}, eventBus);
   });
   afterEach(async () => {
     await app.close();
@@ -69,5 +73,29 @@ describe.each(testDialects())('what a ban takes off other people’s badges and 
       .where('kind', '=', 'message')
       .execute();
     expect(jobs.map((j) => j.outcome)).toEqual(['stale']);
+  });
+
+  it('tells the open apps of people whose badges a ban or an unban changes (a match, a message, a like)', async () => {
+    const me = await createPerson(app, { gender: 'Male' });
+    const other = await createPerson(app, { gender: 'Male' });
+    const banned = await createPerson(app);
+    await messaged(me, banned, 'привет');
+    expect((await other.browser.post('/api/like', { profile_id: banned.profileId })).status).toBe(200);
+    expect((await banned.browser.post('/api/like', { profile_id: other.profileId })).status).toBe(200);
+    const liked = await createPerson(app, { gender: 'Male' });
+    expect((await banned.browser.post('/api/like', { profile_id: liked.profileId })).status).toBe(200);
+    expect(await badges(liked)).toEqual({ unread_chats: 0, new_matches: 0, new_likers: 1 });
+    const cookie = (p: Person) => ({ Cookie: `iskra_session=${p.browser.cookie('iskra_session') ?? ''}` });
+    const streams = await Promise.all([me, liked].map((p) => EventStreamClient.open(`${app.url}/api/events`, cookie(p))));
+    const [mine, theirs] = streams as [EventStreamClient, EventStreamClient];
+    const counts = (expected: BadgeCounts) => (e: { type: string; data: unknown }) =>
+      e.type === 'badges' && JSON.stringify(e.data) === JSON.stringify(expected);
+    expect(await admin.ban(banned.userId)).toBe(true);
+    await mine.waitFor(counts({ unread_chats: 0, new_matches: 0, new_likers: 0 }));
+    await theirs.waitFor(counts({ unread_chats: 0, new_matches: 0, new_likers: 0 }));
+    expect(await admin.unban(banned.userId)).toBe(true);
+    await mine.waitFor(counts({ unread_chats: 1, new_matches: 1, new_likers: 0 }));
+    await theirs.waitFor(counts({ unread_chats: 0, new_matches: 0, new_likers: 1 }));
+    for (const stream of streams) stream.close();
   });
 });
