@@ -62,4 +62,33 @@ describe('message toasts and the match overlay', () => {
     await page.clock.runFor(6_000);
     await fromPavel.waitFor({ state: 'detached' });
   });
+
+  it('announces a new match with someone whose earlier match ended in this session', async () => {
+    const vera = await createPerson(site.app, { name: 'Вера', gender: 'Female' });
+    const yuri = await createPerson(site.app, { name: 'Юрий', gender: 'Male' });
+    const page = await open(vera, '/Menu');
+    const overlay = page.getByRole('dialog', { name: ru.app.matchOverlay.title });
+    const match = async () => {
+      expect((await vera.browser.post('/api/like', { profile_id: yuri.profileId })).status).toBe(200);
+      expect((await yuri.browser.post('/api/like', { profile_id: vera.profileId })).status).toBe(200);
+    };
+    await match();
+    await overlay.waitFor();
+    await overlay.getByRole('button', { name: ru.app.common.close }).click();
+    await overlay.waitFor({ state: 'detached' });
+    // He unmatches: her stream tells her before anything that comes after (one stream, in order).
+    expect((await yuri.browser.post('/api/unmatch', { profile_id: vera.profileId })).status).toBe(200);
+    // Later they match again: what the server does once their old match and swipes are gone.
+    await site.app.database.db
+      .deleteFrom('matches')
+      .where((eb) => eb.or([eb('profile_low', '=', vera.profileId), eb('profile_high', '=', vera.profileId)]))
+      .execute();
+    await site.app.database.db
+      .deleteFrom('swipes')
+      .where((eb) => eb.or([eb('swiper_id', '=', vera.profileId), eb('target_id', '=', vera.profileId)]))
+      .execute();
+    await match();
+    await overlay.waitFor();
+    await overlay.getByText(ru.app.matchOverlay.text.replace('{{name}}', 'Юрий')).waitFor();
+  });
 });
