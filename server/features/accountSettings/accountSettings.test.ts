@@ -147,7 +147,7 @@ describe.each(testDialects())('account settings on %s', (dialect) => {
     // Past the limit even the right password is not checked: nothing changes, and the answer says to wait.
     const refused = await browser.post('/api/account/password', { current_password: testPassword, password: newPassword });
     expect(refused.headers.get('retry-after')).not.toBeNull();
-    expect(await codeOf(refused)).toEqual([429, 'too_many_attempts']);
+    expect(await codeOf(refused)).toEqual([429, 'too_many_password_attempts']);
     expect((await new Browser(app.url).post('/api/login', { email, password: testPassword })).status).toBe(200);
     // The hour passes: the owner may change it again.
     app.clock.advance(3600);

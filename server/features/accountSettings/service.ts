@@ -44,7 +44,7 @@ export class AccountSettingsService {
     await this.rates.hit(
       `account_password:${userId}`,
       [{ seconds: 3600, limit: passwordTriesPerHour }],
-      'too_many_attempts',
+      'too_many_password_attempts',
       'Too many password attempts. Please try again later.',
     );
     return given !== undefined && this.passwords.verify(hash, given);
