@@ -4,6 +4,7 @@ import { signUpVerified, testPassword, uniqueEmail } from '../../test/accounts.t
 import { Browser, json } from '../../test/browser.ts';
 import { codeFrom } from '../../test/smtpStandIn.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
+import { maxSendsPerHour } from '../verification/codes.ts';
 import { passwordTriesPerHour } from './service.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 
@@ -152,5 +153,13 @@ describe.each(testDialects())('account settings on %s', (dialect) => {
     // The hour passes: the owner may change it again.
     app.clock.advance(3600);
     expect((await browser.post('/api/account/password', { current_password: testPassword, password: newPassword })).status).toBe(200);
+  });
+
+  it('mails at most a few e-mail change codes an hour per account, whatever the addresses', async () => {
+    const { browser } = await signUpVerified(app);
+    const ask = () => browser.post('/api/account/email', { email: uniqueEmail('stranger'), current_password: testPassword });
+    for (let i = 0; i < maxSendsPerHour; i += 1) expect((await ask()).status).toBe(200);
+    const refused = await ask();
+    expect([refused.status, (await json<{ code: string }>(refused)).code]).toEqual([429, 'too_many_codes']);
   });
 });

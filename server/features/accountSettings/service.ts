@@ -11,7 +11,7 @@ import type { PasswordHasher } from '../accounts/passwords.ts';
 import { findUserByEmail, lockUser, setPasswordHash } from '../accounts/repository.ts';
 import { deleteOtherSessions, deleteSessionOfUser, listLiveSessions } from '../sessions/repository.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
-import { codeLifetimeSeconds, codeRefusal, type EmailCodes } from '../verification/codes.ts';
+import { codeLifetimeSeconds, codeRefusal, maxSendsPerHour, type EmailCodes } from '../verification/codes.ts';
 import { deleteCode, findNewestCode } from '../verification/repository.ts';
 import { findAccountCredentials, removeSignInMethod, setEmail } from './repository.ts';
 
@@ -91,6 +91,13 @@ export class AccountSettingsService {
     if (user.password_hash && !(await this.isCurrentPassword(userId, user.password_hash, currentPassword))) throw wrongPassword();
     if (user.email === email) throw badRequest('same_email', 'This is already your e-mail address');
     if (await findUserByEmail(this.db, email)) throw emailTaken();
+    // The codes' own limits count per address: without this, one account could mail any number of strangers.
+    await this.rates.hit(
+      `email_change:${userId}`,
+      [{ seconds: 3600, limit: maxSendsPerHour }],
+      'too_many_codes',
+      'Too many codes this hour. Please try again later.',
+    );
     const now = this.clock.now();
     const { id, code } = await this.db.transaction().execute(async (trx) => {
       await lockUser(trx, userId);
