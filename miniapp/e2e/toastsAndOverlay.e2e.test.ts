@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { matchAndStartChat } from './flows/chat.ts';
-import { startSite, type Site } from './harness.ts';
+import { screenshot, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 /** Resolves once the page's live stream has been answered: later events reach it. */
@@ -47,6 +47,7 @@ describe('message toasts and the match overlay', () => {
     await fromOleg.focus();
     await page.clock.runFor(30_000);
     expect(await fromOleg.count()).toBe(1);
+    await screenshot(page, 'toast-held-ru');
     // Focus leaves: the toast goes after a while.
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.clock.runFor(6_000);
@@ -90,5 +91,6 @@ describe('message toasts and the match overlay', () => {
     await match();
     await overlay.waitFor();
     await overlay.getByText(ru.app.matchOverlay.text.replace('{{name}}', 'Юрий')).waitFor();
+    await screenshot(page, 'match-again-ru');
   });
 });
