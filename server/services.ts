@@ -165,7 +165,7 @@ export function buildServices(deps: AppDeps): Services {
     dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl, eventBus),
     verification: new VerificationService(deps.db, codes, deps.mailer, clock, deps.logger),
     passwordReset: new PasswordResetService(deps.db, codes, passwords, sessions, devices, deps.mailer, clock, deps.logger),
-    accountSettings: new AccountSettingsService(deps.db, codes, passwords, deps.mailer, clock, deps.logger),
+    accountSettings: new AccountSettingsService(deps.db, codes, passwords, deps.mailer, clock, deps.logger, rates),
     photoStore,
     uploadBudget: new UploadBudget(deps.uploadMemoryBytes ?? 3 * maxPhotos * maxPhotoBytes),
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger, eventBus),
@@ -181,7 +181,7 @@ export function buildServices(deps: AppDeps): Services {
       adminTelegramIds: deps.adminTelegramIds,
     }),
     // Refunds go back through the same provider settings as the payments: Stars through the bot, rubles through YooKassa.
-    admin: new AdminService(deps.db, clock, { stars: deps.stars, yookassa: deps.yookassa?.client }),
+    admin: new AdminService(deps.db, clock, { stars: deps.stars, yookassa: deps.yookassa?.client }, eventBus),
     yookassaRanges: deps.yookassa?.allowedRanges,
     eventBus,
     telegramUsers,

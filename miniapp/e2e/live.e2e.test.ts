@@ -372,7 +372,9 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
     await page.goto('/logout');
     await page.waitForURL((url) => url.pathname === '/');
     await page.locator('header').getByRole('link', { name: ru.app.nav.login }).waitFor();
-    expect(seen.checksAfter).toBe(2);
+    // Two at least: the 401's and the sign-out's. The live stream, refused too when it reached the server after
+    // the sign-out, may have its own check go out as well (api/liveEvents.ts asks rather than retrying).
+    expect(seen.checksAfter).toBeGreaterThanOrEqual(2);
     expect(await page.locator('.tabbar').count()).toBe(0);
   });
 

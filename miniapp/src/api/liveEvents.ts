@@ -1,5 +1,7 @@
+import { badgeCounts } from '@contract/badges.ts';
 import { liveEventPayloads, type LiveEvent, type LiveEventType } from '@contract/events.ts';
 import { readStored, storageKeys } from '../lib/storage.ts';
+import { api, ApiError } from './client.ts';
 
 /** A live event as it arrived: its contract type and payload, and its row id (what `POST /api/events/ack` takes). */
 export type ReceivedEvent = LiveEvent & { id: number | null };
@@ -23,6 +25,10 @@ let running = false;
 let lastEventId: number | null = null;
 let retryTimer: number | undefined;
 let retryDelayMs = 1000;
+/** The server refused the session: no more tries until the stream is started again (a new sign-in). */
+let refused = false;
+/** Counts the starts, so an answer arriving after a stop and a new start is not taken for the new one. */
+let runs = 0;
 const maxRetryDelayMs = 30_000;
 
 function streamUrl(): string {
@@ -74,12 +80,33 @@ function connect(): void {
     if (stream.readyState !== EventSource.CLOSED || source !== stream) return;
     stream.close();
     source = null;
-    scheduleRetry();
+    void retryUnlessSignedOut();
   };
 }
 
+/**
+ * An EventSource cannot tell why it gave up: a 401 (the session ended) looks like a network failure. So the
+ * session is tried once through the API client first (a small members-only read), whose 401 tells the session
+ * layer (sign-out, which stops this stream); only a stream that may still be answered is tried again, never
+ * an ended session.
+ */
+async function retryUnlessSignedOut(): Promise<void> {
+  const run = runs;
+  let signedOut = false;
+  try {
+    await api.get('/api/badges', badgeCounts);
+  } catch (error) {
+    signedOut = error instanceof ApiError && error.status === 401;
+  }
+  // Stopped and started again meanwhile (a sign-out, someone else's sign-in), or already reopened (the tab
+  // shown again): this answer is not about the stream now running.
+  if (run !== runs || source !== null) return;
+  if (signedOut) refused = true;
+  else scheduleRetry();
+}
+
 function scheduleRetry(): void {
-  if (!running || retryTimer !== undefined) return;
+  if (!running || refused || retryTimer !== undefined) return;
   // Jitter: many tabs cut by one server restart do not all come back in the same instant.
   const delay = retryDelayMs / 2 + Math.random() * (retryDelayMs / 2);
   retryDelayMs = Math.min(retryDelayMs * 2, maxRetryDelayMs);
@@ -88,7 +115,7 @@ function scheduleRetry(): void {
 
 /** Back now (tab shown, network up): a stream the browser gave up on, or is slowly retrying, starts again at once. */
 function reviveNow(): void {
-  if (!running || document.visibilityState !== 'visible' || source?.readyState === EventSource.OPEN) return;
+  if (!running || refused || document.visibilityState !== 'visible' || source?.readyState === EventSource.OPEN) return;
   retryDelayMs = 1000;
   connect();
 }
@@ -99,6 +126,8 @@ function reviveNow(): void {
  */
 export function startLiveEvents(): () => void {
   running = true;
+  runs += 1;
+  refused = false;
   lastEventId = null;
   retryDelayMs = 1000;
   connect();

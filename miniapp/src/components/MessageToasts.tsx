@@ -10,6 +10,8 @@ import { useSession } from '../session/SessionProvider.tsx';
 
 /** How long a toast stays: long enough to read a name and a few words. The chat list and badge keep the rest. */
 const toastMs = 5000;
+/** After a hover or focus leaves it, a toast stays at least this long, so it does not vanish under the pointer's way out. */
+const afterHoldMs = 2000;
 /** More at once would cover the screen: the oldest goes. */
 const maxToasts = 3;
 /** What the toast quotes of a message. */
@@ -112,13 +114,31 @@ function ToastItem({ toast, onGone }: { toast: Toast; onGone: () => void }) {
   useEffect(() => {
     gone.current = onGone;
   }, [onGone]);
+  // Hovered or focused, the toast stays (WCAG 2.2.1): its time runs only while nobody is on it, and what was
+  // left of it (at least afterHoldMs) runs on after.
+  const [held, setHeld] = useState({ hovered: false, focused: false });
+  const left = useRef(toastMs);
+  const paused = held.hovered || held.focused;
   useEffect(() => {
-    const timer = window.setTimeout(() => gone.current(), toastMs);
-    return () => window.clearTimeout(timer);
-  }, []);
+    if (paused) return;
+    const started = performance.now();
+    const timer = window.setTimeout(() => gone.current(), left.current);
+    return () => {
+      window.clearTimeout(timer);
+      left.current = Math.max(afterHoldMs, left.current - (performance.now() - started));
+    };
+  }, [paused]);
   const name = toast.name ?? t('app.toasts.newMessage');
   return (
-    <Link className="toast" to={`/chat/${toast.conversationId}`} onClick={onGone}>
+    <Link
+      className="toast"
+      to={`/chat/${toast.conversationId}`}
+      onClick={onGone}
+      onPointerEnter={() => setHeld((h) => ({ ...h, hovered: true }))}
+      onPointerLeave={() => setHeld((h) => ({ ...h, hovered: false }))}
+      onFocus={() => setHeld((h) => ({ ...h, focused: true }))}
+      onBlur={() => setHeld((h) => ({ ...h, focused: false }))}
+    >
       {toast.photo ? (
         <img className="toast-photo" src={photoUrl(toast.photo, 'thumb')} alt="" width={40} height={40} />
       ) : (

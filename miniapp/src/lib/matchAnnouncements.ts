@@ -85,9 +85,13 @@ export function matchSeenElsewhere(profileId: number): void {
   if (entry) setQueue(queue.filter((e) => e !== entry));
 }
 
-/** The match ended (unmatch, block): nothing to announce. */
+/**
+ * The match ended (unmatch, block): nothing to announce. Its person is forgotten too, so a new match with
+ * them later in this session is announced as the new match it is (the stream sends a `match` only while its
+ * match is live and unseen, so the ended one cannot come back this way).
+ */
 export function forgetMatch(profileId: number): void {
-  finished.set(profileId, false);
+  finished.delete(profileId);
   if (queue.some((e) => e.profile.id === profileId)) setQueue(queue.filter((e) => e.profile.id !== profileId));
 }
 

@@ -40,8 +40,10 @@ export function createWebPlatform(): Platform {
     },
     haptic(kind) {
       const pattern = webVibration[kind];
-      // Silence where the browser cannot vibrate (iOS Safari, desktops) or before the first tap.
-      if (pattern !== null && 'vibrate' in navigator) navigator.vibrate(pattern);
+      // Silence where the browser cannot vibrate (iOS Safari, desktops) or before the first tap (Chrome refuses
+      // it then, with a console error: a message or a match can arrive before the person touched the page).
+      const touched = !('userActivation' in navigator) || navigator.userActivation.hasBeenActive;
+      if (pattern !== null && 'vibrate' in navigator && touched) navigator.vibrate(pattern);
     },
     openPayment(url) {
       // Spec section 4: on receiving payment_url the whole window navigates to it.

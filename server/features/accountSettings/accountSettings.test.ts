@@ -4,6 +4,8 @@ import { signUpVerified, testPassword, uniqueEmail } from '../../test/accounts.t
 import { Browser, json } from '../../test/browser.ts';
 import { codeFrom } from '../../test/smtpStandIn.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
+import { maxSendsPerHour } from '../verification/codes.ts';
+import { passwordTriesPerHour } from './service.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 
 const newPassword = 'changed789!';
@@ -131,5 +133,33 @@ describe.each(testDialects())('account settings on %s', (dialect) => {
     expect((await anonymous.get('/api/account')).status).toBe(401);
     const { browser } = await signUpVerified(app);
     expect((await browser.post('/api/account/sessions/end_others', {}, { csrf: false })).status).toBe(403);
+  });
+
+  it('stops guessing the current password after a few tries an hour, on the password and the e-mail change alike', async () => {
+    const { browser, email } = await signUpVerified(app);
+    const codeOf = async (res: Response) => [res.status, (await json<{ code: string }>(res)).code];
+    for (let i = 0; i < passwordTriesPerHour; i += 1) {
+      const guess =
+        i % 2 === 0
+          ? browser.post('/api/account/password', { current_password: `guess-${i}-xyz`, password: newPassword })
+          : browser.post('/api/account/email', { email: uniqueEmail('guess'), current_password: `guess-${i}-xyz` });
+      expect(await codeOf(await guess)).toEqual([403, 'wrong_password']);
+    }
+    // Past the limit even the right password is not checked: nothing changes, and the answer says to wait.
+    const refused = await browser.post('/api/account/password', { current_password: testPassword, password: newPassword });
+    expect(refused.headers.get('retry-after')).not.toBeNull();
+    expect(await codeOf(refused)).toEqual([429, 'too_many_password_attempts']);
+    expect((await new Browser(app.url).post('/api/login', { email, password: testPassword })).status).toBe(200);
+    // The hour passes: the owner may change it again.
+    app.clock.advance(3600);
+    expect((await browser.post('/api/account/password', { current_password: testPassword, password: newPassword })).status).toBe(200);
+  });
+
+  it('mails at most a few e-mail change codes an hour per account, whatever the addresses', async () => {
+    const { browser } = await signUpVerified(app);
+    const ask = () => browser.post('/api/account/email', { email: uniqueEmail('stranger'), current_password: testPassword });
+    for (let i = 0; i < maxSendsPerHour; i += 1) expect((await ask()).status).toBe(200);
+    const refused = await ask();
+    expect([refused.status, (await json<{ code: string }>(refused)).code]).toEqual([429, 'too_many_codes']);
   });
 });

@@ -10,12 +10,19 @@ import type { Mailer } from '../../mail/mailer.ts';
 import type { PasswordHasher } from '../accounts/passwords.ts';
 import { findUserByEmail, lockUser, setPasswordHash } from '../accounts/repository.ts';
 import { deleteOtherSessions, deleteSessionOfUser, listLiveSessions } from '../sessions/repository.ts';
-import { codeLifetimeSeconds, codeRefusal, type EmailCodes } from '../verification/codes.ts';
+import type { RateCounter } from '../rateLimits/rateCounter.ts';
+import { codeLifetimeSeconds, codeRefusal, maxSendsPerHour, type EmailCodes } from '../verification/codes.ts';
 import { deleteCode, findNewestCode } from '../verification/repository.ts';
 import { findAccountCredentials, removeSignInMethod, setEmail } from './repository.ts';
 
 const wrongPassword = () => new AppError(403, 'wrong_password', 'Wrong password');
 const emailTaken = () => conflict('email_taken', 'Email already registered');
+/**
+ * Tries of the current password per account and hour. Without a limit, whoever holds a session (a phone left
+ * unlocked, a stolen cookie) could guess the password here, unthrottled unlike the login, and with it change
+ * the address and keep the account.
+ */
+export const passwordTriesPerHour = 10;
 
 /**
  * Menu → Account: the own sign-in details, the password, the e-mail address and the signed-in devices.
@@ -29,7 +36,19 @@ export class AccountSettingsService {
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly rates: RateCounter,
   ) {}
+
+  /** Whether `given` is the account's password, counted against the hourly tries (429 past them, before any check). */
+  private async isCurrentPassword(userId: UserId, hash: string, given: string | undefined): Promise<boolean> {
+    await this.rates.hit(
+      `account_password:${userId}`,
+      [{ seconds: 3600, limit: passwordTriesPerHour }],
+      'too_many_password_attempts',
+      'Too many password attempts. Please try again later.',
+    );
+    return given !== undefined && this.passwords.verify(hash, given);
+  }
 
   async overview(userId: UserId, sessionHash: string): Promise<AccountResponse> {
     const user = await findAccountCredentials(this.db, userId);
@@ -53,7 +72,7 @@ export class AccountSettingsService {
   async changePassword(userId: UserId, sessionHash: string, currentPassword: string, password: string): Promise<void> {
     const user = await findAccountCredentials(this.db, userId);
     if (!user?.password_hash) throw badRequest('no_password', 'This account signs in without a password');
-    if (!(await this.passwords.verify(user.password_hash, currentPassword))) throw wrongPassword();
+    if (!(await this.isCurrentPassword(userId, user.password_hash, currentPassword))) throw wrongPassword();
     const passwordHash = await this.passwords.hash(password);
     await this.db.transaction().execute(async (trx) => {
       await lockUser(trx, userId);
@@ -69,9 +88,16 @@ export class AccountSettingsService {
   async requestEmailChange(userId: UserId, email: string, currentPassword: string | undefined): Promise<void> {
     const user = await findAccountCredentials(this.db, userId);
     if (!user) throw notFound();
-    if (user.password_hash && !(currentPassword && (await this.passwords.verify(user.password_hash, currentPassword)))) throw wrongPassword();
+    if (user.password_hash && !(await this.isCurrentPassword(userId, user.password_hash, currentPassword))) throw wrongPassword();
     if (user.email === email) throw badRequest('same_email', 'This is already your e-mail address');
     if (await findUserByEmail(this.db, email)) throw emailTaken();
+    // The codes' own limits count per address: without this, one account could mail any number of strangers.
+    await this.rates.hit(
+      `email_change:${userId}`,
+      [{ seconds: 3600, limit: maxSendsPerHour }],
+      'too_many_codes',
+      'Too many codes this hour. Please try again later.',
+    );
     const now = this.clock.now();
     const { id, code } = await this.db.transaction().execute(async (trx) => {
       await lockUser(trx, userId);

@@ -3,6 +3,8 @@ import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import { userRowId } from '../../contract/ids.ts';
 import { AppError, notFound } from '../../errors.ts';
+import type { EventBus } from '../events/eventBus.ts';
+import { insertBadgeMarkers } from '../events/repository.ts';
 import type { StarsApi } from '../premium/stars.ts';
 import type { YooKassaClient } from '../premium/yookassa.ts';
 import { extendedEnd } from '../premium/plans.ts';
@@ -15,6 +17,7 @@ import {
   findPaymentForRefund,
   findPaymentTerms,
   findPremiumUntil,
+  findBadgeWatchersOf,
   findReportedUserId,
   findUserIdByEmail,
   markFlagResolved,
@@ -61,6 +64,8 @@ export class AdminService {
     private readonly clock: Clock,
     /** Without a provider's channel, refunds of its payments are refused (nothing changes here). */
     private readonly refunds: RefundChannels = {},
+    /** Tells the open apps of the people whose badges a ban or an unban changes. */
+    private readonly bus?: EventBus,
   ) {}
 
   async openReports(limit = 50): Promise<OpenReport[]> {
@@ -97,23 +102,35 @@ export class AdminService {
    */
   async ban(userId: UserId): Promise<boolean> {
     const now = this.clock.now().toISOString();
-    return this.db.transaction().execute(async (trx) => {
+    const watchers = await this.db.transaction().execute(async (trx) => {
       if (!(await markUserBanned(trx, userId, now))) {
         if (!(await userExists(trx, userId))) throw notFound('user_not_found', 'No such user');
-        return false;
+        return undefined;
       }
       await deleteSessionsOfUser(trx, userId);
       await markOpenReportsAgainstUserBanned(trx, userId, now);
-      return true;
+      return this.markBadgesOfWatchers(trx, userId, now);
     });
+    if (watchers) await this.bus?.publish(watchers);
+    return watchers !== undefined;
   }
 
   async unban(userId: UserId): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      if (!(await clearUserBan(trx, userId))) return false;
+    const now = this.clock.now().toISOString();
+    const watchers = await this.db.transaction().execute(async (trx) => {
+      if (!(await clearUserBan(trx, userId))) return undefined;
       await releaseHoldsOfUser(trx, userId);
-      return true;
+      return this.markBadgesOfWatchers(trx, userId, now);
     });
+    if (watchers) await this.bus?.publish(watchers);
+    return watchers !== undefined;
+  }
+
+  /** Their matches, likes and messages leave (or return to) others' badges: those others get a `badges` event. */
+  private async markBadgesOfWatchers(trx: Kysely<Database>, userId: UserId, now: string): Promise<UserId[]> {
+    const watchers = await findBadgeWatchersOf(trx, userId);
+    await insertBadgeMarkers(trx, watchers, now);
+    return watchers;
   }
 
   /** Premium as a gift (support, compensation): extends the current end like a payment would. */

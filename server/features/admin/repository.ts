@@ -75,6 +75,35 @@ export async function clearUserBan(db: Kysely<Database>, userId: UserId): Promis
   return Number(result.numUpdatedRows) > 0;
 }
 
+/**
+ * The people whose badge counts can include this user: the other side of their live matches (new matches,
+ * unread chats) and those they liked (new likers). A ban or an unban changes what those counts show.
+ */
+export async function findBadgeWatchersOf(db: Kysely<Database>, userId: UserId): Promise<UserId[]> {
+  const rows = await db
+    .selectFrom('profiles as me')
+    .innerJoin('matches as m', (join) => join.on((eb) => eb.or([eb('m.profile_low', '=', eb.ref('me.id')), eb('m.profile_high', '=', eb.ref('me.id'))])))
+    .innerJoin('profiles as o', (join) =>
+      join.on((eb) =>
+        eb.and([eb('o.id', '!=', eb.ref('me.id')), eb.or([eb('o.id', '=', eb.ref('m.profile_low')), eb('o.id', '=', eb.ref('m.profile_high'))])]),
+      ),
+    )
+    .select('o.user_id')
+    .where('me.user_id', '=', userId)
+    .where('m.unmatched_at', 'is', null)
+    .union(
+      db
+        .selectFrom('profiles as me')
+        .innerJoin('swipes as s', 's.swiper_id', 'me.id')
+        .innerJoin('profiles as o', 'o.id', 's.target_id')
+        .select('o.user_id')
+        .where('me.user_id', '=', userId)
+        .where('s.liked', '=', 1),
+    )
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
 /** Every session of the user: the next request with any of them is signed out. */
 export async function deleteSessionsOfUser(db: Kysely<Database>, userId: UserId): Promise<void> {
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();

@@ -116,9 +116,13 @@ function usableChatsOf(db: Kysely<Database>, me: ProfileId) {
     .where(notBlockedWith(me, sql.ref('p.id')));
 }
 
-/** The conversation `c` holds a message to me I have not read (found through the messages_unread index). */
-const unreadTo = (me: ProfileId) =>
-  sql<SqlBool>`exists (select 1 from messages u where u.conversation_id = c.id and u.sender_id <> ${me} and u.read_at is null)`;
+/**
+ * The conversation `c` holds a message to me I have not read (found through the messages_unread index), from
+ * a sender whose account is not banned: a ban takes their unread messages off the badge and out of notifications.
+ */
+export const unreadTo = (me: ProfileId) =>
+  sql<SqlBool>`exists (select 1 from messages u where u.conversation_id = c.id and u.sender_id <> ${me} and u.read_at is null
+    and not exists (select 1 from profiles sp inner join users su on su.id = sp.user_id where sp.id = u.sender_id and su.banned_at is not null))`;
 
 /** The chat list in one query: the other person, the last message and whether anything is unread. */
 export async function listChats(db: Kysely<Database>, me: ProfileId) {

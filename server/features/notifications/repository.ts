@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, NotificationKind, ProfileId, UserId } from '../../../db/schema.ts';
+import { unreadTo } from '../chat/repository.ts';
 import { notBlockedWith } from '../relationships/repository.ts';
 
 /**
@@ -110,7 +111,7 @@ export async function listDueNotifications(db: Kysely<Database>, now: string, li
     .execute();
 }
 
-/** The conversation still has a live match, no block, and a message to `me` that `me` has not read. */
+/** The conversation still has a live match, no block, and a message to `me` that `me` has not read (the Chats badge's rule). */
 export async function hasUnreadIn(db: Kysely<Database>, me: ProfileId, conversationId: number): Promise<boolean> {
   const other = sql<number>`(case when m.profile_low = ${me} then m.profile_high else m.profile_low end)`;
   const row = await db
@@ -121,7 +122,7 @@ export async function hasUnreadIn(db: Kysely<Database>, me: ProfileId, conversat
     .where('m.unmatched_at', 'is', null)
     .where((eb) => eb.or([eb('m.profile_low', '=', me), eb('m.profile_high', '=', me)]))
     .where(notBlockedWith(me, other))
-    .where(sql<boolean>`exists (select 1 from messages u where u.conversation_id = c.id and u.sender_id <> ${me} and u.read_at is null)`)
+    .where(unreadTo(me))
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -141,15 +142,34 @@ export async function claimNotification(db: Kysely<Database>, jobId: number, now
   return Number(claimed.numUpdatedRows) > 0;
 }
 
+/*
+ * The finishing writes below take the claim's lease (the `next_attempt_at` the claim set): a process whose
+ * lease ran out and was claimed again by another then changes nothing, rather than overwriting its outcome.
+ */
 /** Finishes a job with its outcome (sent, seen, stale, disabled, unreachable). */
-export async function settleNotification(db: Kysely<Database>, jobId: number, now: string, outcome: string): Promise<void> {
-  await db.updateTable('notification_jobs').set({ done_at: now, outcome }).where('id', '=', jobId).execute();
+export async function settleNotification(db: Kysely<Database>, jobId: number, now: string, outcome: string, lease?: string): Promise<void> {
+  await db
+    .updateTable('notification_jobs')
+    .set({ done_at: now, outcome })
+    .where('id', '=', jobId)
+    .$if(lease !== undefined, (qb) => qb.where('next_attempt_at', '=', lease as string))
+    .execute();
 }
 
-export async function giveUpNotification(db: Kysely<Database>, jobId: number, attempts: number, now: string): Promise<void> {
-  await db.updateTable('notification_jobs').set({ attempts, done_at: now, outcome: 'gave_up' }).where('id', '=', jobId).execute();
+export async function giveUpNotification(db: Kysely<Database>, jobId: number, attempts: number, now: string, lease?: string): Promise<void> {
+  await db
+    .updateTable('notification_jobs')
+    .set({ attempts, done_at: now, outcome: 'gave_up' })
+    .where('id', '=', jobId)
+    .$if(lease !== undefined, (qb) => qb.where('next_attempt_at', '=', lease as string))
+    .execute();
 }
 
-export async function scheduleNotificationRetry(db: Kysely<Database>, jobId: number, attempts: number, at: string): Promise<void> {
-  await db.updateTable('notification_jobs').set({ attempts, next_attempt_at: at }).where('id', '=', jobId).execute();
+export async function scheduleNotificationRetry(db: Kysely<Database>, jobId: number, attempts: number, at: string, lease?: string): Promise<void> {
+  await db
+    .updateTable('notification_jobs')
+    .set({ attempts, next_attempt_at: at })
+    .where('id', '=', jobId)
+    .$if(lease !== undefined, (qb) => qb.where('next_attempt_at', '=', lease as string))
+    .execute();
 }

@@ -75,6 +75,8 @@ export interface Notifier {
 export class PermanentNotificationError extends Error {}
 
 export const maxAttempts = 8;
+/** How long a claimed job stays invisible to other processes: longer than one send, Telegram's pacing included. */
+const claimLeaseSeconds = 5 * 60;
 const batchSize = 25;
 
 type DueJob = Awaited<ReturnType<typeof listDueNotifications>>[number];
@@ -123,14 +125,17 @@ export class NotificationWorker {
 
   /** Sends what is due; answers how many jobs were finished (sent or settled otherwise). */
   async drainOnce(): Promise<number> {
-    const now = this.clock.now();
-    const due = await listDueNotifications(this.db, now.toISOString(), batchSize);
+    const due = await listDueNotifications(this.db, this.clock.now().toISOString(), batchSize);
     let finished = 0;
     for (const job of due) {
-      // Claim: another process reading the same row sees it as not yet due.
-      if (!(await claimNotification(this.db, job.id, now.toISOString(), addSeconds(now, 60).toISOString()))) continue;
+      // Claim: another process reading the same row sees it as not yet due. The clock is read again per job: a
+      // batch can outlast a lease (slow sends, Telegram's pacing), and a lease counted from the batch's start
+      // could be over before it was taken, letting a second process claim and send the same job again.
+      const now = this.clock.now();
+      const lease = addSeconds(now, claimLeaseSeconds).toISOString();
+      if (!(await claimNotification(this.db, job.id, now.toISOString(), lease))) continue;
       const settle = async (outcome: string) => {
-        await settleNotification(this.db, job.id, now.toISOString(), outcome);
+        await settleNotification(this.db, job.id, now.toISOString(), outcome, lease);
         finished += 1;
       };
       if (!job.telegram_id || job.bot_unreachable_at) {
@@ -148,7 +153,7 @@ export class NotificationWorker {
       const content = contentOf(job);
       if (!content) {
         this.logger.error({ jobId: job.id, kind: job.kind }, 'notification job with an unreadable payload: given up');
-        await giveUpNotification(this.db, job.id, job.attempts, now.toISOString());
+        await giveUpNotification(this.db, job.id, job.attempts, now.toISOString(), lease);
         finished += 1;
         continue;
       }
@@ -162,11 +167,11 @@ export class NotificationWorker {
         }
         const attempts = job.attempts + 1;
         if (attempts >= maxAttempts) {
-          await giveUpNotification(this.db, job.id, attempts, now.toISOString());
+          await giveUpNotification(this.db, job.id, attempts, now.toISOString(), lease);
           finished += 1;
         } else {
           // 30 s, 1 min, 2 min, … so a Telegram outage is ridden out without hammering it.
-          await scheduleNotificationRetry(this.db, job.id, attempts, addSeconds(now, 30 * 2 ** (attempts - 1)).toISOString());
+          await scheduleNotificationRetry(this.db, job.id, attempts, addSeconds(now, 30 * 2 ** (attempts - 1)).toISOString(), lease);
         }
         this.logger.warn({ err: error, job: job.id, attempts }, 'notifications: sending failed, will retry');
       }

@@ -109,6 +109,21 @@ describe.each(testDialects())('password reset by e-mail code on %s', (dialect) =
     expect(await signsIn(email, testPassword)).toBe(200);
   });
 
+  it('refuses a code mailed to the address the account had before an e-mail change', async () => {
+    const { email, browser } = await account();
+    const code = await mailedCode(browser, email);
+    // Signed in elsewhere, the owner moves the account to a new address (the old mailbox may be someone else's now).
+    const owner = new Browser(app.url);
+    expect((await owner.post('/api/login', { email, password: testPassword })).status).toBe(200);
+    const next = uniqueEmail('moved');
+    expect((await owner.post('/api/account/email', { email: next, current_password: testPassword })).status).toBe(200);
+    expect((await owner.post('/api/account/email/confirm', { code: codeFrom(await app.smtp.lastMailTo(next)) })).status).toBe(200);
+    const late = await browser.post('/api/password/reset', { email: next, code, password: newPassword });
+    expect([late.status, await json(late)]).toMatchObject([400, { code: 'code_expired' }]);
+    expect(browser.cookie('iskra_session')).toBeUndefined();
+    expect(await signsIn(next, testPassword)).toBe(200);
+  });
+
   it('refuses a code after its 10 minutes', async () => {
     const { email, browser } = await account();
     const code = await mailedCode(browser, email);

@@ -12,7 +12,7 @@ import type { SignedInWithPassword } from '../accounts/service.ts';
 import { deleteSessionsOfUser } from '../sessions/repository.ts';
 import type { SessionService, SignInDevice } from '../sessions/service.ts';
 import { codeLifetimeSeconds, codeRefusal, type EmailCodes } from '../verification/codes.ts';
-import { deleteCode } from '../verification/repository.ts';
+import { deleteCode, findNewestCode } from '../verification/repository.ts';
 
 /**
  * A forgotten password, reset by a code mailed to the account's verified address (the verification codes'
@@ -71,6 +71,9 @@ export class PasswordResetService {
       // An unknown address is refused as one that never asked for a code.
       if (!user?.verified_at || user.banned_at) return { checked: 'expired' as const };
       await lockUser(trx, user.id);
+      // A code mailed to an address the account has since left (an e-mail change) no longer opens it: whoever
+      // still reads the old mailbox must not set the password.
+      if ((await findNewestCode(trx, 'reset', user.id))?.email !== email) return { checked: 'expired' as const };
       const checked = await this.codes.check(trx, 'reset', user.id, code, now);
       if (checked !== 'accepted') return { checked };
       await setPasswordHash(trx, user.id, passwordHash);
