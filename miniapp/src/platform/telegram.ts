@@ -10,12 +10,14 @@ import {
   requestWriteAccess,
   retrieveRawInitData,
   settingsButton,
+  shareURL,
   swipeBehavior,
   themeParams,
   viewport,
 } from '@telegram-apps/sdk-react';
 import { signInWithTelegram } from '../api/queries/telegramAuth.ts';
 import { applyDark, storedDarkMode } from '../lib/theme.ts';
+import { shareOnTheWeb } from './web.ts';
 import { startParamFromAddress, type HapticKind, type InvoiceOutcome, type Platform } from './platform.ts';
 
 /**
@@ -135,6 +137,11 @@ export function createTelegramPlatform(): Platform | null {
         fromInitData = undefined;
       }
       return fromInitData ?? startParamFromAddress();
+    },
+    shareLink(url, text) {
+      // Telegram's own chat picker (t.me/share/url); the Mini App stays open on current clients.
+      if (shareURL.ifAvailable(url, text)[0]) return Promise.resolve('shared');
+      return shareOnTheWeb(url, text);
     },
   };
 }
