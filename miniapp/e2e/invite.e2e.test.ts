@@ -5,7 +5,7 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import type { UserId } from '../../db/schema.ts';
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
 import { createPerson, type Person } from '../../server/test/people.ts';
-import { hostLikeTelegram, telegramEvents, telegramLaunchHash, type TelegramLaunch, type TelegramTheme } from './flows/telegram.ts';
+import { hostLikeTelegram, telegramEvents, telegramLaunchHash, telegramThemes, type TelegramLaunch, type TelegramTheme } from './flows/telegram.ts';
 import { screenshot, startSite, testConfig, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
@@ -64,6 +64,12 @@ describe('inviting a friend from the menu', () => {
         await page.getByRole('heading', { name: t.app.invite.title }).waitFor();
         await page.getByRole('button', { name: t.app.invite.button }).scrollIntoViewIfNeeded();
         await screenshot(page, `invite-telegram-${language}-${theme}`);
+        // Form fields take Telegram's palette: its secondary background and text colour.
+        const field = await page.evaluate(() => {
+          const style = getComputedStyle(document.documentElement);
+          return [style.getPropertyValue('--surface-2').trim(), style.getPropertyValue('--text').trim()];
+        });
+        expect(field).toEqual([telegramThemes[theme].secondary_bg_color, telegramThemes[theme].text_color]);
         await page.getByRole('button', { name: t.app.invite.button }).click();
         const shared = async () => (await telegramEvents(page)).find(([name]) => name === 'web_app_open_tg_link')?.[1] as { path_full: string } | undefined;
         await expect.poll(shared).toBeDefined();
