@@ -131,3 +131,32 @@ describe('npm run demo: the Mini App link', () => {
     }
   }, 120_000);
 });
+
+describe('the start-up log', () => {
+  it('names the address the server really listens on, also when PORT=0 picks the port', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-port-'));
+    const server = spawn(tsx, ['server/main.ts'], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SESSION_SECRET: sessionSecret },
+    });
+    let output = '';
+    try {
+      const port = await new Promise<string>((resolve, reject) => {
+        const take = (chunk: Buffer) => {
+          output += chunk.toString();
+          const found = /listening on port (\d+): open (\S+)"/.exec(output);
+          if (found?.[1]) resolve(found[1]);
+        };
+        server.stdout.on('data', take);
+        server.stderr.on('data', take);
+        server.once('exit', () => reject(new Error(output)));
+      });
+      expect(Number(port)).toBeGreaterThan(0);
+      expect(output).toContain(`open http://localhost:${port}"`);
+      expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
+    } finally {
+      await stop(server);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
