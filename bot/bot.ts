@@ -6,6 +6,7 @@ import { adminFeature } from './features/admin.ts';
 import { helpFeature } from './features/help.ts';
 import { languageFeature } from './features/language.ts';
 import { preCheckoutFeature, successfulPaymentFeature } from './features/payments.ts';
+import { shortcutsFeature } from './features/shortcuts.ts';
 import { startFeature } from './features/start.ts';
 import { unhandledFeature } from './features/unhandled.ts';
 import { messageRateLimiter, telegramLimits } from './rateLimiter.ts';
@@ -37,6 +38,7 @@ export function createBot(deps: BotDeps): Bot<BotContext> {
       startFeature(deps.users, deps.publicUrl),
       languageFeature(deps.users, deps.publicUrl),
       helpFeature(),
+      shortcutsFeature(deps.publicUrl),
       ...(deps.admins ? [adminFeature(deps.admins.ids, deps.admins.service)] : []),
     )
     .use(unhandledFeature());

@@ -1,6 +1,7 @@
 import type { Api } from 'grammy';
 import type { TFunction } from 'i18next';
 import { languages, translatorFor } from '../locales/index.ts';
+import { shortcutCommands } from './features/shortcuts.ts';
 
 /** The chat menu button opens the Mini App; per chat it speaks the user's language. */
 export async function setChatMenu(api: Api, publicUrl: string, t: TFunction, chatId?: number): Promise<void> {
@@ -12,12 +13,12 @@ export async function setChatMenu(api: Api, publicUrl: string, t: TFunction, cha
 
 /**
  * Once per deployment (at polling start, or by `npm run bot:set-webhook`): the command lists in both
- * languages (Russian is the default for everyone else) and the default menu button.
+ * languages (the bot's menu, with /likes and /premium opening those screens of the Mini App) (Russian is the default for everyone else) and the default menu button.
  */
 export async function configureBot(api: Api, publicUrl: string): Promise<void> {
   for (const language of languages) {
     const t = translatorFor(language);
-    const commands = (['start', 'language', 'help'] as const).map((command) => ({
+    const commands = (['start', ...shortcutCommands, 'language', 'help'] as const).map((command) => ({
       command,
       description: t(`bot.commands.${command}`),
     }));

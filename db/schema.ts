@@ -36,6 +36,8 @@ export interface Database {
   job_runs: JobRunsTable;
   job_locks: JobLocksTable;
   moderation_flags: ModerationFlagsTable;
+  referral_codes: ReferralCodesTable;
+  referrals: ReferralsTable;
 }
 
 export interface UsersTable {
@@ -303,4 +305,19 @@ export interface ModerationFlagsTable {
   details: string;
   created_at: string;
   resolved_at: string | null;
+}
+
+/** An account's invitation code (random; made on first demand). */
+export interface ReferralCodesTable {
+  user_id: UserId;
+  code: string;
+  created_at: string;
+}
+
+/** The account `referred_user_id` signed up through `code` (once per account). */
+export interface ReferralsTable {
+  referred_user_id: UserId;
+  referrer_user_id: UserId;
+  code: string;
+  created_at: string;
 }

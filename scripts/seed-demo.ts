@@ -18,8 +18,8 @@ import { PhotoStore, type StoredPhoto } from '../server/features/photos/photoSto
 import { snapCoordinates } from '../server/features/profiles/locationGrid.ts';
 import { insertProfile, setPhotos } from '../server/features/profiles/repository.ts';
 import { parseEnv } from '../server/env.ts';
+import { demoEmail } from './demoTelegram.ts';
 
-export const demoEmail = 'demo@iskra.local';
 export const demoPassword = 'demo12345';
 const profileCount = Number(process.env.DEMO_PROFILES ?? 300);
 

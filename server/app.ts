@@ -10,6 +10,7 @@ import { safetyRoutes } from './features/safety/routes.ts';
 import { searchRoutes } from './features/search/routes.ts';
 import { swipeRoutes } from './features/swipes/routes.ts';
 import { eventRoutes } from './features/events/routes.ts';
+import { referralRoutes } from './features/referrals/routes.ts';
 import { googleAuthRoutes } from './features/google/routes.ts';
 import { telegramAuthRoutes, telegramCsrfExemptPaths } from './features/telegram/routes.ts';
 import { configRoutes } from './features/config/routes.ts';
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   locationRoutes(api, services);
   telegramAuthRoutes(api, services);
   googleAuthRoutes(api, services);
+  referralRoutes(api, services);
   configRoutes(api, deps.publicConfig ?? emptyPublicConfig);
 
   app.use(securityHeaders({ https: services.cookies.secure }));

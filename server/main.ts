@@ -83,7 +83,9 @@ async function main(): Promise<void> {
   // The port really taken (PORT=0 picks a free one), and where to open it.
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
-  logger.info({ url: env.PUBLIC_URL, port }, `Iskra is listening on port ${port}: open ${env.PUBLIC_URL}`);
+  // Without PUBLIC_URL the address is this machine on the port really taken (PORT=0 picks one at random).
+  const openAt = process.env.PUBLIC_URL?.trim() ? env.PUBLIC_URL : `http://localhost:${port}`;
+  logger.info({ url: openAt, port }, `Iskra is listening on port ${port}: open ${openAt}`);
   bot.startPolling();
   notifications?.start();
   // CRON=off for extra processes that should only serve requests (the job locks make it optional).

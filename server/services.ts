@@ -38,6 +38,7 @@ import { Csrf } from './http/csrf.ts';
 import { UploadBudget } from './http/multipart.ts';
 import { maxPhotos } from './contract/profiles.ts';
 import { maxPhotoBytes } from './features/photos/photoPipeline.ts';
+import { ReferralService } from './features/referrals/service.ts';
 import type { CookiePolicy } from './http/sessionCookie.ts';
 import type { Logger } from './logger.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -127,6 +128,7 @@ export interface Services {
   telegramUsers: TelegramUserService;
   telegramAuth: TelegramAuthService;
   googleSignIn: GoogleSignInService;
+  referrals: ReferralService;
   botStatus: () => Promise<'off' | 'ok' | 'unreachable'>;
   databaseProbe: () => Promise<'ok' | 'busy'>;
   shutdownSignal: AbortSignal;
@@ -185,6 +187,7 @@ export function buildServices(deps: AppDeps): Services {
     yookassaRanges: deps.yookassa?.allowedRanges,
     eventBus,
     telegramUsers,
+    referrals: new ReferralService(deps.db, clock, deps.logger, { publicUrl: deps.publicUrl, botUsername: deps.publicConfig?.bot_username ?? null }),
     telegramAuth: new TelegramAuthService(deps.botToken, telegramUsers, sessions, clock),
     botStatus: deps.botStatus ?? (() => Promise.resolve('off' as const)),
     databaseProbe: deps.databaseProbe,

@@ -2,11 +2,13 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { initI18n } from './i18n.ts';
+import { rememberReferral } from './lib/referral.ts';
 import { applyDark, storedDarkMode } from './lib/theme.ts';
 import { detectPlatform, setPlatform } from './platform/index.ts';
 import './styles/app.css';
 
 async function start(): Promise<void> {
+  rememberReferral();
   const [platform] = await Promise.all([detectPlatform(), initI18n()]);
   setPlatform(platform);
   // Inside Telegram its colour scheme wins unless the user chose one here (boot.js applied the stored one).

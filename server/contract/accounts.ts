@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { referralField } from './referrals.ts';
 import { userProfileSummary } from './profiles.ts';
 
 /** Spec section 5: letters, digits and @$!%*#?& only, at least 8, with a letter and a digit. */
@@ -26,6 +27,8 @@ export const registerRequest = z.strictObject({
   email,
   password: newPassword,
   csrf_token: z.optional(z.string()),
+  /** The invitation's code the visitor arrived with (`?ref=`), if any. */
+  ref: referralField,
 });
 export type RegisterRequest = z.infer<typeof registerRequest>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { referralField } from './referrals.ts';
 
 /** `POST /api/googlelogin`: the ID token (a JWT) from Google Identity Services. */
 export const googleLoginRequest = z.strictObject({
@@ -11,5 +12,7 @@ export const googleLoginRequest = z.strictObject({
   csrf_token: z.optional(z.string()),
   /** `token` answers with a jwtToken instead of setting the cookie, as `POST /api/login` does. */
   session: z._default(z.enum(['cookie', 'token']), 'cookie'),
+  /** The invitation's code the visitor arrived with (`?ref=`): counted if this creates the account. */
+  ref: referralField,
 });
 export type GoogleLoginRequest = z.infer<typeof googleLoginRequest>;

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { currentUserResponse } from './accounts.ts';
+import { referralField } from './referrals.ts';
 
 /** `POST /api/auth/telegram`: the Mini App's `Telegram.WebApp.initData`, exactly as Telegram gave it. */
 export const telegramInitDataRequest = z.strictObject({
@@ -17,8 +18,8 @@ const widgetValue = z.union([z.string().check(z.maxLength(1024)), z.number().che
 
 /**
  * `POST /api/auth`: the object the Telegram Login Widget hands to its `onauth` callback, posted as is.
- * Unknown fields are kept, because Telegram signs every field it sends and may add new ones. `csrf_token`
- * and `session` are ours (Telegram never sends them) and stay out of the signed data.
+ * Unknown fields are kept, because Telegram signs every field it sends and may add new ones. `csrf_token`,
+ * `session` and `ref` are ours (Telegram never sends them) and stay out of the signed data.
  */
 export const telegramWidgetRequest = z
   .looseObject({
@@ -32,6 +33,8 @@ export const telegramWidgetRequest = z
     csrf_token: z.optional(z.string().check(z.maxLength(256))),
     /** `token` answers with a jwtToken (the spec's token-only session) instead of setting the cookie. */
     session: z.optional(z.enum(['cookie', 'token'])),
+    /** Ours too: the invitation's code the visitor arrived with (`?ref=`). */
+    ref: referralField,
   })
   .check(
     z.superRefine((value, ctx) => {

@@ -8,6 +8,8 @@ export const storageKeys = {
   selectedGender: 'selectedGender',
   language: 'language',
   darkMode: 'darkMode',
+  /** The invitation's code a visitor arrived with (`?ref=`), sent with their sign-up. */
+  referral: 'iskra.referral',
 } as const;
 type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
 

@@ -2,7 +2,16 @@ import { isTelegramLaunch, wantsTelegramMock } from './detect.ts';
 import type { Platform } from './platform.ts';
 import { createWebPlatform } from './web.ts';
 
-export { platform, setPlatform, type Platform, type HapticKind, type InvoiceOutcome, type LaunchFailure, type LaunchSignIn } from './platform.ts';
+export {
+  platform,
+  setPlatform,
+  type Platform,
+  type HapticKind,
+  type InvoiceOutcome,
+  type LaunchFailure,
+  type LaunchSignIn,
+  type ShareOutcome,
+} from './platform.ts';
 
 /** Picks the platform; the Telegram SDK is a separate chunk loaded only inside Telegram. */
 export async function detectPlatform(): Promise<Platform> {

@@ -7,6 +7,8 @@ export type InvoiceOutcome = 'paid' | 'cancelled' | 'failed' | 'pending';
 export type LaunchFailure = 'expired' | 'invalid' | 'missing' | 'unavailable';
 /** A Mini App sign-in: the signed-in user (as `GET /api/current_user` gives it) or why it failed. */
 export type LaunchSignIn = { user: CurrentUserResponse } | { failure: LaunchFailure };
+/** How sharing a link went: handed to a share sheet, copied for the user to paste, closed, or impossible. */
+export type ShareOutcome = 'shared' | 'copied' | 'cancelled' | 'failed';
 
 export interface Platform {
   readonly kind: 'web' | 'telegram';
@@ -39,6 +41,8 @@ export interface Platform {
   requestWriteAccess(): Promise<boolean>;
   /** The deep-link parameter the app was opened with (a bot button's `startapp`), if any. */
   startParam(): string | null;
+  /** Shares a link (an invitation): Telegram's share sheet, else the browser's (Web Share API), else the clipboard. */
+  shareLink(url: string, text: string): Promise<ShareOutcome>;
 }
 
 /** `startapp` in the address (a bot's web_app button) or the one Telegram hands to Mini App links. */

@@ -6,16 +6,19 @@ import {
   initData,
   invoice,
   miniApp,
+  mockTelegramEnv,
   openTelegramLink,
   requestWriteAccess,
   retrieveRawInitData,
   settingsButton,
+  shareURL,
   swipeBehavior,
   themeParams,
   viewport,
 } from '@telegram-apps/sdk-react';
 import { signInWithTelegram } from '../api/queries/telegramAuth.ts';
 import { applyDark, storedDarkMode } from '../lib/theme.ts';
+import { shareOnTheWeb } from './web.ts';
 import { startParamFromAddress, type HapticKind, type InvoiceOutcome, type Platform } from './platform.ts';
 
 /**
@@ -24,6 +27,7 @@ import { startParamFromAddress, type HapticKind, type InvoiceOutcome, type Platf
  * its back button on inner screens, haptics, init data → jwtToken, invoices. Null outside Telegram.
  */
 export function createTelegramPlatform(): Platform | null {
+  emulateMissingHost();
   try {
     init();
   } catch (error) {
@@ -136,5 +140,31 @@ export function createTelegramPlatform(): Platform | null {
       }
       return fromInitData ?? startParamFromAddress();
     },
+    shareLink(url, text) {
+      // Telegram's own chat picker (t.me/share/url); the Mini App stays open on current clients.
+      if (shareURL.ifAvailable(url, text)[0]) return Promise.resolve('shared');
+      return shareOnTheWeb(url, text);
+    },
   };
+}
+
+/**
+ * Launch parameters in a plain browser tab, with no Telegram client around the page (`npm run demo`'s
+ * link): the SDK would find nowhere to post its calls, so they are kept in `window.__telegramEvents`
+ * instead, and the app runs as inside Telegram. Harmless anywhere: the server still checks the launch
+ * data's signature, and a real client always provides one of these three channels (the SDK's own test).
+ */
+function emulateMissingHost(): void {
+  const page = window as unknown as { TelegramWebviewProxy?: unknown; external?: { notify?: unknown }; __telegramEvents?: unknown[] };
+  const hosted = window.parent !== window || page.TelegramWebviewProxy !== undefined || typeof page.external?.notify === 'function';
+  if (hosted) return;
+  const events: unknown[] = [];
+  page.__telegramEvents = events;
+  const launch = window.location.hash.slice(1);
+  mockTelegramEnv({
+    ...(launch.includes('tgWebAppData=') ? { launchParams: launch } : {}),
+    onEvent(event) {
+      events.push(event);
+    },
+  });
 }

@@ -1,4 +1,4 @@
-import { startParamFromAddress, type HapticKind, type Platform } from './platform.ts';
+import { startParamFromAddress, type HapticKind, type Platform, type ShareOutcome } from './platform.ts';
 
 /**
  * Vibration patterns (ms) standing in for Telegram's haptics where the browser can vibrate (Android Chrome):
@@ -52,5 +52,25 @@ export function createWebPlatform(): Platform {
     },
     requestWriteAccess: () => Promise.resolve(false),
     startParam: () => startParamFromAddress(),
+    shareLink: shareOnTheWeb,
   };
+}
+
+/** The browser's share sheet where there is one (phones), else the link copied for the user to paste. */
+export async function shareOnTheWeb(url: string, text: string): Promise<ShareOutcome> {
+  if (typeof navigator.share === 'function') {
+    try {
+      await navigator.share({ url, text });
+      return 'shared';
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'AbortError') return 'cancelled';
+      // Not allowed here (an insecure page, a desktop without targets): the clipboard then.
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(url);
+    return 'copied';
+  } catch {
+    return 'failed';
+  }
 }

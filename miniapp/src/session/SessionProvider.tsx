@@ -190,8 +190,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       if (platform().kind === 'telegram' && readStored(storageKeys.jwtToken) === null) {
         const signedIn = await platform().signIn();
         if (signedIn && 'user' in signedIn) {
-          // Notifications come from the bot: ask once when the user never started it (Telegram remembers).
-          void platform().requestWriteAccess();
+          // Notifications (on by default) come from the bot: a newcomer who never started it is asked
+          // on arrival; later only when turning notifications on (Menu), not on every launch.
+          if (signedIn.user.userprofile === null) void platform().requestWriteAccess();
           // The first screen in the account's language (a new user's comes from Telegram's language_code).
           await speakAccountLanguage(signedIn.user);
           adopt(signedIn.user);

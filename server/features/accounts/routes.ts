@@ -21,6 +21,7 @@ export function accountRoutes(router: AppRouter, services: Services): void {
     const input = parse(registerRequest, ctx.request.body);
     const language = languageFromAcceptLanguage(ctx.get('Accept-Language'));
     const signedIn = await accounts.register(input.email, input.password, language, deviceOf(ctx));
+    await services.referrals.recordSignUp(signedIn.userId, input.ref);
     const extra = await startWebSession(ctx, services, signedIn, 'cookie');
     // The account is complete without the mail: if sending fails, the user asks for a new code on /verify.
     await verification.sendCode(signedIn.userId).catch((error: unknown) => {

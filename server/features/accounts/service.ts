@@ -13,6 +13,8 @@ import { findUserByEmail, insertUser, setUserLanguage } from './repository.ts';
 export interface SignedIn {
   userId: UserId;
   session: StartedSession;
+  /** This sign-in created the account (a sign-up): an invitation's code is recorded only then. */
+  created?: boolean;
 }
 
 /** A password sign-in also marks the browser as known for the address (its new device cookie value). */
@@ -58,7 +60,7 @@ export class AccountService {
           banned_at: null,
           created_at: this.clock.now().toISOString(),
         });
-        return { userId, session: await this.sessions.start(userId, device, trx), deviceCookie: this.devices.issue(email) };
+        return { userId, session: await this.sessions.start(userId, device, trx), deviceCookie: this.devices.issue(email), created: true };
       });
     } catch (error) {
       // Two registrations of one address at the same moment: the unique index decides.

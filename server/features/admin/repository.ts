@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { signUpsPerCode } from '../referrals/repository.ts';
 import type { Database, ModerationFlagReason, ProfileId, UserId } from '../../../db/schema.ts';
 
 /** Reports nobody has decided on yet, oldest first, with how many different people report the same profile. */
@@ -225,6 +226,8 @@ export interface Stats {
   /** Roubles of web payments credited in the period (Stars are counted in payments only). */
   revenueRub: number;
   openReports: number;
+  /** Sign-ups in the period that came through an invitation, per referral code (most first). */
+  referrals: { code: string; signUps: number }[];
 }
 
 /** What happened since `since`, and the totals, for the admins' /stats, the CLI and the weekly report. */
@@ -235,7 +238,7 @@ export async function statsSince(db: Kysely<Database>, since: Date): Promise<Sta
     if (after !== undefined) query = query.where('created_at', '>=', after);
     return query.executeTakeFirstOrThrow().then((r) => Number(r.n));
   };
-  const [users, newUsers, profiles, newProfiles, matches, messages, payments, openReports] = await Promise.all([
+  const [users, newUsers, profiles, newProfiles, matches, messages, payments, openReports, referrals] = await Promise.all([
     count('users'),
     count('users', from),
     count('profiles'),
@@ -257,6 +260,7 @@ export async function statsSince(db: Kysely<Database>, since: Date): Promise<Sta
       .where('resolved_at', 'is', null)
       .executeTakeFirstOrThrow()
       .then((r) => Number(r.n)),
+    signUpsPerCode(db, from),
   ]);
   return {
     since: from,
@@ -269,5 +273,6 @@ export async function statsSince(db: Kysely<Database>, since: Date): Promise<Sta
     payments: Number(payments.n),
     revenueRub: Number(payments.rub ?? 0),
     openReports,
+    referrals,
   };
 }

@@ -16,6 +16,7 @@ export function googleAuthRoutes(router: AppRouter, services: Services): void {
   router.post('/googlelogin', async (ctx) => {
     const input = parse(googleLoginRequest, ctx.request.body);
     const signedIn = await googleSignIn.signIn(input.id_token, languageFromAcceptLanguage(ctx.get('Accept-Language')), deviceOf(ctx));
+    if (signedIn.created) await services.referrals.recordSignUp(signedIn.userId, input.ref);
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
     const current_user = await presentSignedInUser(services.db, sessions, signedIn.session);
     if (input.session === 'token') {

@@ -59,7 +59,7 @@ export class GoogleSignInService {
           verified_at: now,
           created_at: now,
         });
-        return { userId, session: await this.sessions.start(userId, device, trx) };
+        return { userId, session: await this.sessions.start(userId, device, trx), created: true };
       });
     } catch (error) {
       // The same Google account signing in twice at once: the unique index on google_sub lets one create;

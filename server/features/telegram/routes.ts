@@ -6,6 +6,7 @@ import { parse } from '../../http/validate.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { presentSignedInUser } from '../accounts/currentUser.ts';
+import { referralFromStartParam } from '../referrals/service.ts';
 import { deviceOf } from '../sessions/service.ts';
 
 /** Why launch data were refused, by the error's code: missing, malformed, stale or wrongly signed. */
@@ -33,6 +34,8 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
     try {
       const input = parse(telegramInitDataRequest, ctx.request.body);
       signedIn = await telegramAuth.signInWithInitData(input.initData, deviceOf(ctx));
+      // A new account opened through an invitation (startapp=ref_<code>) counts for the inviter.
+      if (signedIn.created) await services.referrals.recordSignUp(signedIn.userId, referralFromStartParam(signedIn.startParam));
     } catch (error) {
       // The Mini App shows a "reopen it" screen; the log says why, findable by the request id.
       const reason = error instanceof AppError ? launchFailureReasons[error.code] : undefined;
@@ -57,7 +60,9 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
     const payload = { ...input } as Record<string, string | number>;
     delete payload.csrf_token;
     delete payload.session;
+    delete payload.ref;
     const signedIn = await telegramAuth.signInWithWidget(payload, deviceOf(ctx));
+    if (signedIn.created) await services.referrals.recordSignUp(signedIn.userId, input.ref);
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
     const current_user = await presentSignedInUser(services.db, sessions, signedIn.session);
     if (mode === 'token') {

@@ -22,12 +22,14 @@ export class TelegramAuthService {
     private readonly clock: Clock,
   ) {}
 
-  async signInWithInitData(initData: string, device: SignInDevice): Promise<SignedIn> {
+  /** The sign-in, and the launch's start parameter (a `ref_<code>` invitation counts for a new account). */
+  async signInWithInitData(initData: string, device: SignInDevice): Promise<SignedIn & { startParam?: string }> {
     if (!this.botToken) throw notConfigured();
     const result = validateInitData(initData, this.botToken, this.clock.now());
     // Expired data has its own code: the app tells the user to reopen it (an old chat button, a tab left open).
     if (!result.ok) throw result.reason === 'malformed' ? malformed() : result.reason === 'stale' ? expired() : refused();
-    return this.signIn(result.data.user, device);
+    const signedIn = await this.signIn(result.data.user, device);
+    return result.data.startParam === undefined ? signedIn : { ...signedIn, startParam: result.data.startParam };
   }
 
   async signInWithWidget(payload: Readonly<Record<string, string | number>>, device: SignInDevice): Promise<SignedIn> {
@@ -48,6 +50,6 @@ export class TelegramAuthService {
   private async signIn(identity: TelegramIdentity, device: SignInDevice): Promise<SignedIn> {
     const account = await this.users.ensure(identity);
     if (account.banned) throw forbidden('banned', 'This account has been blocked');
-    return { userId: account.userId, session: await this.sessions.start(account.userId, device) };
+    return { userId: account.userId, session: await this.sessions.start(account.userId, device), created: account.created };
   }
 }

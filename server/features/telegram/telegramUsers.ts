@@ -22,6 +22,8 @@ export interface TelegramAccount {
   userId: UserId;
   language: Language;
   banned: boolean;
+  /** This call created the account (first contact). */
+  created: boolean;
 }
 
 /**
@@ -42,7 +44,7 @@ export class TelegramUserService {
     const existing = await findUserByTelegramId(db, identity.id);
     if (existing) {
       if (existing.telegram_username !== username) await updateTelegramUsername(db, existing.id, username);
-      return { userId: existing.id, language: existing.language, banned: existing.banned_at !== null };
+      return { userId: existing.id, language: existing.language, banned: existing.banned_at !== null, created: false };
     }
     const now = this.clock.now().toISOString();
     const language = languageFromTelegram(identity.languageCode);
@@ -54,13 +56,13 @@ export class TelegramUserService {
         verified_at: now,
         created_at: now,
       });
-      return { userId, language, banned: false };
+      return { userId, language, banned: false, created: true };
     } catch (error) {
       // Two first contacts at once (the bot and the Mini App): the unique index picks one row, use it.
       if (!isUniqueViolation(error)) throw error;
       const winner = await findUserByTelegramId(db, identity.id);
       if (!winner) throw error;
-      return { userId: winner.id, language: winner.language, banned: winner.banned_at !== null };
+      return { userId: winner.id, language: winner.language, banned: winner.banned_at !== null, created: false };
     }
   }
 

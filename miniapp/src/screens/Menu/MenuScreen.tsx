@@ -3,6 +3,7 @@ import { Loading } from '../../components/States.tsx';
 import { useSession } from '../../session/SessionProvider.tsx';
 import { DataRights } from './DataRights.tsx';
 import { FiltersSection } from './FiltersSection.tsx';
+import { InviteFriend } from './InviteFriend.tsx';
 import { MenuLinks } from './MenuLinks.tsx';
 import { OwnCard } from './OwnCard.tsx';
 import { SettingsSection } from './SettingsSection.tsx';
@@ -22,6 +23,7 @@ export default function MenuScreen() {
       {signedIn && <SubscriptionBanner />}
       <FiltersSection hasProfile={profile !== null} />
       <SettingsSection signedIn={signedIn} hasProfile={profile !== null} />
+      {signedIn && <InviteFriend />}
       <MenuLinks signedIn={signedIn} />
       {signedIn && <DataRights />}
     </div>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSaveSettings, useSettings } from '../../api/queries/settings.ts';
 import { ErrorLine } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
+import { platform } from '../../platform/index.ts';
 
 type Key = 'notifications' | 'private_mode';
 const switches: { key: Key; label: string; hint: string }[] = [
@@ -24,6 +25,8 @@ export function ServerSwitches({ hasProfile }: { hasProfile: boolean }) {
   const [pending, setPending] = useState<Partial<Record<Key, boolean>>>({});
 
   function flip(key: Key, value: boolean) {
+    // Inside Telegram the bot brings the notifications: one that may not write to the user yet asks now.
+    if (key === 'notifications' && value) void platform().requestWriteAccess();
     setPending((shown) => ({ ...shown, [key]: value }));
     void save
       .mutateAsync({ [key]: value })
