@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { Footer } from '../../components/Footer.tsx';
@@ -10,6 +11,10 @@ export default function LandingScreen() {
   const { session } = useSession();
   // Arrived here from deleting the account (Menu → Your data): say it is done.
   const accountDeleted = (useLocation().state as { accountDeleted?: boolean } | null)?.accountDeleted === true;
+  // The menu was scrolled down to the delete button: the notice is at the top, so the page starts there.
+  useEffect(() => {
+    if (accountDeleted) window.scrollTo(0, 0);
+  }, [accountDeleted]);
   return (
     <div className="landing">
       {accountDeleted && (
