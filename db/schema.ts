@@ -30,6 +30,7 @@ export interface Database {
   rate_counters: RateCountersTable;
   conversations: ConversationsTable;
   messages: MessagesTable;
+  departed_conversations: DepartedConversationsTable;
   events: EventsTable;
   notification_jobs: NotificationJobsTable;
   payments: PaymentsTable;
@@ -221,6 +222,15 @@ export interface MessagesTable {
   content: string;
   created_at: string;
   read_at: string | null;
+  /** The sender's app's name for the message: a repeat with the same key is the same message. */
+  client_key: string | null;
+}
+
+/** A conversation that ended because the other person deleted their profile; told to `profile_id`, who stays. */
+export interface DepartedConversationsTable {
+  conversation_id: number;
+  profile_id: ProfileId;
+  departed_at: string;
 }
 
 export type EventType = 'message' | 'match' | 'read' | 'badges' | 'match_seen' | 'unmatched';

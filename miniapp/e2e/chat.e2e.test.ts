@@ -5,7 +5,8 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { blockFromSafetyMenu } from './flows/matches.ts';
 import { expectMessage, loadedMessages, matchAndStartChat, scrollUpForOlder, sendMessage } from './flows/chat.ts';
-import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
+import { testPassword } from '../../server/test/accounts.ts';
+import { expectAccessible, screenshot, screenshotLightAndDark, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -151,6 +152,97 @@ describe.each(['ru', 'en'] as const)('chat in %s', (language) => {
     await page.waitForURL('**/ChatList');
     await page.getByText(t.app.errors.noChats).waitFor();
     expect((await max.browser.get(`/api/conversations/${id}/messages`)).status).toBe(404);
+  });
+
+  /** How many of the conversation's newest 50 messages have exactly this text (as the server holds them). */
+  async function storedCount(content: string): Promise<number> {
+    const res = await ann.browser.get(`/api/conversations/${conversation}/messages?limit=50`);
+    const page = (await res.json()) as { messages: { content: string }[] };
+    return page.messages.filter((m) => m.content === content).length;
+  }
+
+  it('keeps text sent while offline, says so, and delivers it once when the connection is back', async () => {
+    const context = contexts[1];
+    if (!context) throw new Error('no context for Boris');
+    await annPage.goto(`/chat/${conversation}`);
+    await expectMessage(annPage, 'message 45');
+    await borisPage.goto(`/chat/${conversation}`);
+    await expectMessage(borisPage, 'message 45');
+    const box = borisPage.getByLabel(t.app.chat.placeholder, { exact: true });
+    const text = `${language}: написано без сети`;
+    await context.setOffline(true);
+    await box.fill(text);
+    await box.press('Enter');
+    const notice = borisPage.getByRole('alert').filter({ hasText: t.app.chat.offlinePending });
+    await notice.waitFor();
+    expect(await box.inputValue()).toBe(text);
+    await borisPage.getByRole('button', { name: t.app.chat.sendAgain }).waitFor();
+    await screenshotLightAndDark(borisPage, `chat-offline-${language}`);
+    // Back online: the notice goes, the text is sent by itself, and Ann sees it.
+    await context.setOffline(false);
+    await notice.waitFor({ state: 'detached' });
+    await expectMessage(annPage, text);
+    await expect.poll(() => box.inputValue()).toBe('');
+    await expectMessage(borisPage, text);
+    expect(await borisPage.locator('.bubble-text', { hasText: text }).count()).toBe(1);
+    expect(await annPage.locator('.bubble-text', { hasText: text }).count()).toBe(1);
+    expect(await storedCount(text)).toBe(1);
+  });
+
+  it('sends again under the same key when the answer was lost, so the message arrives once', async () => {
+    await borisPage.goto(`/chat/${conversation}`);
+    await expectMessage(borisPage, 'message 45');
+    const text = `${language}: ответ потерялся`;
+    // The request reaches the real server and is written; its answer never reaches the page.
+    let reached = 0;
+    await borisPage.route(`**/api/conversations/${conversation}/messages`, async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      reached++;
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    const box = borisPage.getByLabel(t.app.chat.placeholder, { exact: true });
+    await box.fill(text);
+    await box.press('Enter');
+    await borisPage.getByRole('alert').filter({ hasText: t.app.chat.offlinePending }).waitFor();
+    // (The live stream reopening meanwhile may send it again by itself: still under the same key.)
+    expect(reached).toBeGreaterThanOrEqual(1);
+    expect(await storedCount(text)).toBe(1);
+    expect(await box.inputValue()).toBe(text);
+    await borisPage.unroute(`**/api/conversations/${conversation}/messages`);
+    await borisPage.getByRole('button', { name: t.app.chat.sendAgain }).click();
+    await expect.poll(() => box.inputValue()).toBe('');
+    await expect.poll(() => borisPage.getByRole('alert').count()).toBe(0);
+    await expectMessage(borisPage, text);
+    expect(await borisPage.locator('.bubble-text', { hasText: text }).count()).toBe(1);
+    expect(await storedCount(text)).toBe(1);
+  });
+
+  it('says so when the other person deletes their account, with no composer and no retry', async () => {
+    const lena = await createPerson(site.app, { name: 'Лена', gender: 'Female', premium: true });
+    const oleg = await createPerson(site.app, { name: 'Олег', gender: 'Male', premium: true });
+    const id = await matchAndStartChat(lena, oleg);
+    expect((await oleg.browser.post(`/api/conversations/${id}/messages`, { content: 'привет' })).status).toBe(201);
+    const page = await open(lena);
+    await page.goto(`/chat/${id}`);
+    await expectMessage(page, 'привет');
+    // Oleg deletes his account while Lena has the conversation open: it says so at once (the live event).
+    expect((await oleg.browser.post('/api/delete_account', { password: testPassword })).status).toBe(200);
+    const notice = page.getByRole('heading', { name: t.app.chat.partnerDeletedTitle });
+    await notice.waitFor();
+    expect(await page.getByLabel(t.app.chat.placeholder, { exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: t.app.common.retry }).count()).toBe(0);
+    expect(await page.locator('.bubble').count()).toBe(0);
+    expect(page.url()).toContain(`/chat/${id}`);
+    await screenshotLightAndDark(page, `chat-partner-deleted-${language}`);
+    await expectAccessible(page, `partner deleted ${language}`);
+    // Opened later (a notification's link): the same, from the server's answer.
+    await page.reload();
+    await notice.waitFor();
+    expect(await page.getByLabel(t.app.chat.placeholder, { exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: t.app.common.retry }).count()).toBe(0);
+    await page.getByRole('link', { name: t.app.chat.backToChats }).first().click();
+    await page.waitForURL('**/ChatList');
   });
 
   it('has no console errors', () => {

@@ -157,6 +157,16 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
   expect(bad, `${label}: ${JSON.stringify(bad, null, 2)}`).toEqual([]);
 }
 
+/** The screen as it is (`name`), and the same screen in the dark theme (`name-dark`); the theme is put back. */
+export async function screenshotLightAndDark(page: Page, name: string): Promise<void> {
+  const before = await page.evaluate(() => document.documentElement.dataset.theme ?? '');
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+  await screenshot(page, name);
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+  await screenshot(page, `${name}-dark`);
+  await page.evaluate((theme) => (document.documentElement.dataset.theme = theme), before);
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(artifactsDir, { recursive: true });
   // Let fonts and transitions settle so the picture shows the screen as a person sees it.

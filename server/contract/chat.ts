@@ -21,6 +21,11 @@ export const sendMessageBody = z.strictObject({
   content: z
     .string({ error: 'Message is empty' })
     .check(z.trim(), z.minLength(1, 'Message is empty'), z.maxLength(maxMessageLength, 'Message must be at most 2000 characters.')),
+  /**
+   * The app's own name for this message (e.g. a UUID), kept while it is unsent: sending again with the same
+   * key after a lost answer gives back the message already written, never a second one.
+   */
+  client_key: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{8,64}$/, 'Invalid message key'))),
 });
 
 export const message = z.object({

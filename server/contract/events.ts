@@ -16,7 +16,11 @@ export type MatchSeenEvent = z.infer<typeof matchSeenEvent>;
  * `event: unmatched`: the match with this profile ended (unmatch, block or account deletion), told to both
  * people, so the person disappears from matches, chats, likers, the deck and an open conversation everywhere.
  */
-export const unmatchedEvent = z.object({ profile_id: profileIdField });
+export const unmatchedEvent = z.object({
+  profile_id: profileIdField,
+  /** The person deleted their profile (or account): an open conversation with them says so rather than closing. */
+  deleted: z.optional(z.boolean()),
+});
 export type UnmatchedEvent = z.infer<typeof unmatchedEvent>;
 
 /**

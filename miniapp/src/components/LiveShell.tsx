@@ -64,7 +64,12 @@ export default function LiveShell() {
         forgetMatch(event.payload.profile_id);
         const conversationOf = (id: number) => client.getQueryData<Conversation>(queryKeys.conversation(id));
         const away = screenLeftWithoutThem(where.current.pathname, event.payload.profile_id, conversationOf);
-        if (away) void where.current.navigate(away, { replace: true });
+        // They deleted their profile while their chat is open: it stays, reads again and says so (ChatScreen).
+        const chatOpen = away === '/ChatList';
+        if (chatOpen && event.payload.deleted) {
+          const [, , id = ''] = where.current.pathname.split('/');
+          void client.refetchQueries({ queryKey: queryKeys.conversation(Number(id)), exact: true });
+        } else if (away) void where.current.navigate(away, { replace: true });
       }
     });
     const stopStream = startLiveEvents();

@@ -114,6 +114,24 @@ describe.each(testDialects())('account settings on %s', (dialect) => {
     expect((await new Browser(app.url).post('/api/login', { email, password: testPassword })).status).toBe(401);
   });
 
+  it('lets an unverified account correct its address: the code sent to the new address sets it and verifies the account, and the typo is told nothing', async () => {
+    const browser = new Browser(app.url);
+    const typo = uniqueEmail('typo');
+    expect((await browser.post('/api/register', { email: typo, password: testPassword })).status).toBe(201);
+    await app.smtp.lastMailTo(typo);
+    expect((await account(browser)).email).toBe(typo);
+    const right = uniqueEmail('right');
+    expect((await browser.post('/api/account/email', { email: right, current_password: testPassword })).status).toBe(200);
+    const done = await browser.post('/api/account/email/confirm', { code: codeFrom(await app.smtp.lastMailTo(right)) });
+    expect(done.status).toBe(200);
+    expect((await json<{ user_verified: boolean }>(await browser.get('/api/current_user'))).user_verified).toBe(true);
+    expect((await account(browser)).email).toBe(right);
+    // Only the registration's code went to the typo: no notice naming the new address.
+    expect(app.smtp.mailsTo(typo).length).toBe(1);
+    // The typo is free again.
+    expect((await new Browser(app.url).post('/api/register', { email: typo, password: testPassword })).status).toBe(201);
+  });
+
   it('refuses an address another account has, before and after the code', async () => {
     const { browser } = await signUpVerified(app);
     const other = await signUpVerified(app);

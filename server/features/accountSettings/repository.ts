@@ -3,7 +3,11 @@ import type { Database, UserId } from '../../../db/schema.ts';
 import type { SignInMethod } from '../../contract/accounts.ts';
 
 export async function findAccountCredentials(db: Kysely<Database>, userId: UserId) {
-  return db.selectFrom('users').select(['email', 'password_hash', 'language', 'telegram_id', 'google_sub']).where('id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['email', 'password_hash', 'language', 'telegram_id', 'google_sub', 'verified_at'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
 }
 
 /** Removes one way into the account (the password with its hash; Telegram with the username kept for support). */

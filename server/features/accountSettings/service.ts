@@ -124,7 +124,9 @@ export class AccountSettingsService {
         const checked = await this.codes.check(trx, 'email_change', userId, code, now);
         if (checked !== 'accepted' || !user || !pending) return { checked: checked === 'accepted' ? ('expired' as const) : checked };
         await setEmail(trx, userId, pending.email, now);
-        return { checked, oldEmail: user.email, newEmail: pending.email, language: user.language };
+        // An address never proven (an unverified account correcting a typo on /verify) may be a stranger's:
+        // it is not told where the account went.
+        return { checked, oldEmail: user.verified_at ? user.email : null, newEmail: pending.email, language: user.language };
       });
     } catch (error) {
       // Someone registered the address between the request and the code.

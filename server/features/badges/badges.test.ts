@@ -162,7 +162,7 @@ describe.each(testDialects())('badges and seen marks on %s', (dialect) => {
     expect((await badges(admirer)).new_likers).toBe(1);
     const [mine, theirs] = [await streamOf(me), await streamOf(admirer)];
     expect((await leaving.browser.post('/api/delete_profile', {})).status).toBe(200);
-    expect((await mine.waitFor((e) => e.type === 'unmatched')).data).toEqual({ profile_id: leaving.profileId });
+    expect((await mine.waitFor((e) => e.type === 'unmatched')).data).toEqual({ profile_id: leaving.profileId, deleted: true });
     await mine.waitFor(sameCounts(none));
     await theirs.waitFor(sameCounts(none));
     expect(await badges(me)).toEqual(none);

@@ -5,6 +5,7 @@ import { createLogger } from '../../logger.ts';
 import { Browser, json } from '../../test/browser.ts';
 import { SessionTokens } from '../sessions/tokens.ts';
 import { EventStreamClient } from '../../test/eventStream.ts';
+import { testPassword } from '../../test/accounts.ts';
 import { createPerson, type Person } from '../../test/people.ts';
 import { createTestApp, testSessionSecret, type TestApp } from '../../test/testApp.ts';
 import { createTestDatabase, testDialects } from '../../test/testDatabase.ts';
@@ -104,6 +105,62 @@ describe.each(testDialects())('chat on %s', (dialect) => {
       expect((await send(who, id, 'hm')).status).toBe(404);
       expect(await json(await who.browser.get('/api/chats'))).toEqual([]);
     }
+  });
+
+  it('writes a message sent twice with the same client key once, and tells the other side once', async () => {
+    const [a, b] = await matched();
+    const id = await start(a, b);
+    const stream = await EventStreamClient.open(`${app.url}/api/events`, { Cookie: `iskra_session=${b.browser.cookie('iskra_session') ?? ''}` });
+    try {
+      const body = { content: 'only once', client_key: 'key-0123456789abcdef' };
+      const first = await a.browser.post(`/api/conversations/${id}/messages`, body);
+      expect(first.status).toBe(201);
+      const sent = await json<Message>(first);
+      // The answer was lost; the app sends again under the same key, twice at once for good measure.
+      const repeats = await Promise.all([1, 2].map(() => a.browser.post(`/api/conversations/${id}/messages`, body)));
+      for (const repeat of repeats) {
+        expect(repeat.status).toBe(201);
+        expect(await json<Message>(repeat)).toEqual(sent);
+      }
+      // Another message after it: the stream delivers it right after the first, with no copy between.
+      expect((await send(a, id, 'next')).status).toBe(201);
+      await stream.waitFor((e) => (e.data as { content?: string }).content === 'next');
+      expect(stream.events.filter((e) => e.type === 'message').map((e) => (e.data as { content: string }).content)).toEqual(['only once', 'next']);
+      const page = await json<MessagesResponse>(await read(b, id));
+      expect(page.messages.map((m) => m.content)).toEqual(['only once', 'next']);
+      // The key names one message: other text, or another conversation, under it is refused and writes nothing.
+      const reused = await a.browser.post(`/api/conversations/${id}/messages`, { content: 'different', client_key: body.client_key });
+      expect(reused.status).toBe(409);
+      expect(await json(reused)).toEqual({ error: 'This message key was already used for another message', code: 'client_key_reused' });
+      // Keys are the sender's own: the other person may use the same one.
+      expect((await b.browser.post(`/api/conversations/${id}/messages`, { content: 'mine', client_key: body.client_key })).status).toBe(201);
+      for (const bad of ['short', 'has space in it', 'x'.repeat(65), 42])
+        expect((await a.browser.post(`/api/conversations/${id}/messages`, { content: 'hi', client_key: bad })).status).toBe(400);
+      expect((await json<MessagesResponse>(await read(b, id))).messages.map((m) => m.content)).toEqual(['only once', 'next', 'mine']);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('answers 410 partner_deleted for a conversation whose other person deleted their account, and 404 after an unmatch', async () => {
+    const [a, b] = await matched();
+    const id = await start(a, b);
+    await send(a, id, 'are you there?');
+    expect((await b.browser.post('/api/delete_account', { password: testPassword })).status).toBe(200);
+    const gone = await read(a, id);
+    expect(gone.status).toBe(410);
+    expect(await json(gone)).toEqual({ error: 'This person deleted their profile', code: 'partner_deleted' });
+    const refused = await send(a, id, 'hello?');
+    expect(refused.status).toBe(410);
+    expect(await json(await a.browser.get('/api/chats'))).toEqual([]);
+    // Only the one who stayed is told: to anyone else it is not found.
+    const stranger = await createPerson(app);
+    expect((await read(stranger, id)).status).toBe(404);
+    // A profile deleted alone (the account stays) is told the same way.
+    const [c, d] = await matched();
+    const id2 = await start(c, d);
+    expect((await d.browser.post('/api/delete_profile', {})).status).toBe(200);
+    expect((await read(c, id2)).status).toBe(410);
   });
 
   it('refuses empty, whitespace and over-long messages and keeps text as typed', async () => {

@@ -67,10 +67,27 @@ export async function markRead(db: Kysely<Database>, conversationId: number, rea
   return Number(result.numUpdatedRows);
 }
 
-export async function insertMessage(db: Kysely<Database>, conversationId: number, senderId: ProfileId, content: string, now: string) {
+/** The sender's message with this key of their app's (a repeat of a send whose answer was lost). */
+export async function findMessageByClientKey(db: Kysely<Database>, senderId: ProfileId, clientKey: string) {
+  return db
+    .selectFrom('messages')
+    .select(['id', 'conversation_id', 'content', 'created_at', 'read_at'])
+    .where('sender_id', '=', senderId)
+    .where('client_key', '=', clientKey)
+    .executeTakeFirst();
+}
+
+export async function insertMessage(
+  db: Kysely<Database>,
+  conversationId: number,
+  senderId: ProfileId,
+  content: string,
+  now: string,
+  clientKey: string | null = null,
+) {
   const row = await db
     .insertInto('messages')
-    .values({ conversation_id: conversationId, sender_id: senderId, content, created_at: now, read_at: null })
+    .values({ conversation_id: conversationId, sender_id: senderId, content, created_at: now, read_at: null, client_key: clientKey })
     .returning(['id', 'created_at'])
     .executeTakeFirstOrThrow();
   await db.updateTable('conversations').set({ last_message_at: now }).where('id', '=', conversationId).execute();
@@ -147,4 +164,35 @@ export function countUnreadChats(db: Kysely<Database>, me: ProfileId) {
   return usableChatsOf(db, me)
     .where(unreadTo(me))
     .select((eb) => eb.fn.countAll().as('n'));
+}
+
+/**
+ * The profile is about to be deleted: each person in a live conversation with it keeps a note that it ended
+ * so (the conversation itself goes with the profile). Call it before the delete, in the same transaction.
+ */
+export async function recordDepartures(db: Kysely<Database>, leavingId: ProfileId, now: string): Promise<void> {
+  const rows = await db
+    .selectFrom('conversations as c')
+    .innerJoin('matches as m', 'm.id', 'c.match_id')
+    .select(['c.id', 'm.profile_low', 'm.profile_high'])
+    .where('m.unmatched_at', 'is', null)
+    .where((eb) => eb.or([eb('m.profile_low', '=', leavingId), eb('m.profile_high', '=', leavingId)]))
+    .execute();
+  if (rows.length === 0) return;
+  await db
+    .insertInto('departed_conversations')
+    .values(rows.map((r) => ({ conversation_id: r.id, profile_id: r.profile_low === leavingId ? r.profile_high : r.profile_low, departed_at: now })))
+    .onConflict((oc) => oc.columns(['conversation_id', 'profile_id']).doNothing())
+    .execute();
+}
+
+/** Whether this conversation of the profile's ended because the other person deleted their profile. */
+export async function isDeparted(db: Kysely<Database>, conversationId: number, profileId: ProfileId): Promise<boolean> {
+  const row = await db
+    .selectFrom('departed_conversations')
+    .select('conversation_id')
+    .where('conversation_id', '=', conversationId)
+    .where('profile_id', '=', profileId)
+    .executeTakeFirst();
+  return row !== undefined;
 }

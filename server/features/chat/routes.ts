@@ -20,9 +20,9 @@ export function chatRoutes(router: AppRouter, { chat }: Services): void {
   router.post('/conversations/:id/messages', async (ctx) => {
     const auth = requireUser(ctx);
     const { id } = parse(conversationParams, ctx.params);
-    const { content } = parse(sendMessageBody, ctx.request.body);
+    const { content, client_key } = parse(sendMessageBody, ctx.request.body);
     ctx.status = 201;
-    ctx.body = await chat.send(auth.userId, id, content);
+    ctx.body = await chat.send(auth.userId, id, content, client_key ?? null);
   });
 
   router.get('/chats', async (ctx) => {

@@ -3,7 +3,7 @@ import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import { flagRepeatedOpener } from '../admin/moderationSignals.ts';
 import type { ChatListItem, ChatMessageEvent, Message, MessagesResponse } from '../../contract/chat.ts';
-import { notFound } from '../../errors.ts';
+import { AppError, conflict, notFound } from '../../errors.ts';
 import { lockUser } from '../accounts/repository.ts';
 import { requireMyProfile } from '../relationships/myProfile.ts';
 import { findLiveMatch, isBlockedEitherWay } from '../relationships/repository.ts';
@@ -17,10 +17,12 @@ import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import {
   countMessagesSince,
   findConversationByMatch,
+  findMessageByClientKey,
   findParticipant,
   findUsableConversation,
   insertConversation,
   insertMessage,
+  isDeparted,
   listChats,
   markRead,
   pageOfMessages,
@@ -35,6 +37,8 @@ const messageAllowance: Allowance = {
 };
 
 const conversationNotFound = () => notFound('conversation_not_found', 'Conversation not found');
+/** Not "not found": the app says the other person left, and offers no retry and no composer. */
+const partnerDeleted = () => new AppError(410, 'partner_deleted', 'This person deleted their profile');
 
 export class ChatService {
   constructor(
@@ -68,7 +72,7 @@ export class ChatService {
   private async membership(userId: UserId, conversationId: number) {
     const me = await this.me(userId);
     const conversation = await findUsableConversation(this.db, conversationId, me.id);
-    if (!conversation) throw conversationNotFound();
+    if (!conversation) throw (await isDeparted(this.db, conversationId, me.id)) ? partnerDeleted() : conversationNotFound();
     const otherId = conversation.profile_low === me.id ? conversation.profile_high : conversation.profile_low;
     return { me, conversation, otherId };
   }
@@ -102,7 +106,11 @@ export class ChatService {
     };
   }
 
-  async send(userId: UserId, conversationId: number, content: string): Promise<Message> {
+  /**
+   * Writes a message and tells both sides. With `clientKey` (the app's name for it) a repeat of a send whose
+   * answer was lost answers the message already written, and writes and tells nothing again.
+   */
+  async send(userId: UserId, conversationId: number, content: string, clientKey: string | null = null): Promise<Message> {
     const { me, otherId } = await this.membership(userId, conversationId);
     await this.rates.hit(
       `messages:${me.id}`,
@@ -114,12 +122,25 @@ export class ChatService {
     const premium = isPremium(me.premium_until, now);
     const other = await findParticipant(this.db, otherId);
     if (!other) throw conversationNotFound();
-    const message = await this.db.transaction().execute(async (trx) => {
+    const outcome = await this.db.transaction().execute(async (trx) => {
       // Counted under the sender's lock in the transaction that writes: parallel sends cannot all pass one count.
+      // The same lock makes a repeat wait for the first to commit, so it finds the message.
       await lockUser(trx, userId);
+      if (clientKey !== null) {
+        const earlier = await findMessageByClientKey(trx, me.id, clientKey);
+        if (earlier) {
+          if (earlier.conversation_id !== conversationId || earlier.content !== content)
+            throw conflict('client_key_reused', 'This message key was already used for another message');
+          return {
+            repeat: true as const,
+            message: { message_id: earlier.id, sender_profile_id: me.id, content, timestamp: earlier.created_at },
+            read: earlier.read_at !== null,
+          };
+        }
+      }
       if (!premium)
         assertAllowance(await countMessagesSince(trx, me.id, addSeconds(now, -messageAllowance.windowSeconds).toISOString()), messageAllowance, now);
-      const row = await insertMessage(trx, conversationId, me.id, content, now.toISOString());
+      const row = await insertMessage(trx, conversationId, me.id, content, now.toISOString(), clientKey);
       const payload: ChatMessageEvent = {
         conversation_id: conversationId,
         message_id: row.id,
@@ -139,8 +160,10 @@ export class ChatService {
       await insertBadgeMarkers(trx, [other.user_id], now.toISOString());
       if (recipientEvent !== undefined)
         await this.notifications.message(trx, other.user_id, conversationId, { profileId: me.id, name: me.name }, content, recipientEvent, now);
-      return payload;
+      return { repeat: false as const, message: payload, read: false };
     });
+    const { message } = outcome;
+    if (outcome.repeat) return { ...message, read: outcome.read };
     await this.bus.publish([other.user_id, userId]);
     // A moderation signal, not part of sending: a failure here must not fail the message.
     await flagRepeatedOpener(this.db, userId, me.id, conversationId, content, now).catch(() => false);

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import { listLiveMatchPartners, listUnseenLikeTargets } from '../relationships/repository.ts';
+import { recordDepartures } from '../chat/repository.ts';
 import { insertBadgeMarkers, insertEvents } from './repository.ts';
 
 /** One side of a relationship, as its streams are reached (user) and as the other side names it (profile). */
@@ -36,9 +37,10 @@ export async function writeMatchEnded(db: Kysely<Database>, a: Party, b: Party, 
 export async function writeProfileLeaving(db: Kysely<Database>, profileId: ProfileId, now: string): Promise<UserId[]> {
   const partners = await listLiveMatchPartners(db, profileId);
   const likedUsers = await listUnseenLikeTargets(db, profileId);
+  await recordDepartures(db, profileId, now);
   await insertEvents(
     db,
-    partners.map((p) => ({ userId: p.user_id, type: 'unmatched' as const, payload: { profile_id: profileId } })),
+    partners.map((p) => ({ userId: p.user_id, type: 'unmatched' as const, payload: { profile_id: profileId, deleted: true } })),
     now,
   );
   const told = [...partners.map((p) => p.user_id), ...likedUsers];

@@ -5,8 +5,8 @@ import { api } from '../client.ts';
 import { queryKeys } from './keys.ts';
 
 /** Menu → Account (server/features/accountSettings): sign-in details and the signed-in devices. */
-export function useAccount() {
-  return useQuery({ queryKey: queryKeys.account(), queryFn: () => api.get('/api/account', accountResponse) });
+export function useAccount(enabled = true) {
+  return useQuery({ queryKey: queryKeys.account(), queryFn: () => api.get('/api/account', accountResponse), enabled });
 }
 
 /** A change that alters the account's details or its devices: the list is read again after it. */

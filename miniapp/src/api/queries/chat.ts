@@ -135,10 +135,28 @@ export function markConversationRead(conversationId: number): Promise<unknown> {
   return fetchPage(conversationId, 1);
 }
 
+/** A message on its way: the text and the app's name for it (`client_key`), the same for every attempt. */
+export interface OutgoingMessage {
+  content: string;
+  clientKey: string;
+}
+
+/** A fresh `client_key`: 32 hex digits (getRandomValues works outside secure contexts too, unlike randomUUID). */
+export function newClientKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Sends a message. Sending again under the same key after a lost answer gives back the message already
+ * written (the server keeps one per key), so a retry can never post it twice. `networkMode: 'always'`: a
+ * send without a connection fails at once and says so, rather than waiting paused and silent.
+ */
 export function useSendMessage(conversationId: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (content: string) => api.post(`/api/conversations/${conversationId}/messages`, message, { content }),
+    networkMode: 'always',
+    mutationFn: ({ content, clientKey }: OutgoingMessage) =>
+      api.post(`/api/conversations/${conversationId}/messages`, message, { content, client_key: clientKey }),
     onSuccess: (sent) => {
       addToConversation(client, conversationId, [sent]);
       void client.invalidateQueries({ queryKey: queryKeys.chats() });

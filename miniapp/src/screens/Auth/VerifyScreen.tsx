@@ -1,6 +1,7 @@
 import { useEffect, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
+import { useAccount, useConfirmEmailChange, useRequestEmailChange } from '../../api/queries/account.ts';
 import { useResendCode, useVerifyCode } from '../../api/queries/verification.ts';
 import { CodeField, codeLength } from '../../components/CodeField.tsx';
 import { ErrorLine, Loading } from '../../components/States.tsx';
@@ -9,25 +10,35 @@ import { errorText } from '../../lib/errorText.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
 
 /**
- * `/verify` (spec sections 2, 4, 8): the 6-digit code from the mail; Resend stays disabled for a 60 s
- * countdown (a code was just sent at registration, and the server allows one per minute).
+ * `/verify` (spec sections 2, 4, 8): the 6-digit code from the mail, and the address it went to; Resend
+ * stays disabled for a 60 s countdown (a code was just sent at registration, and the server allows one
+ * per minute). A mistyped address is corrected here with "Change e-mail": the account's e-mail change
+ * (POST /api/account/email, then /confirm) mails a code to the new address, and that code both sets the
+ * address and verifies the account (it proves the new address), so nothing unproven is ever trusted.
  */
 export default function VerifyScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { session, refresh } = useSession();
   const [code, setCode] = useState('');
+  const account = useAccount(session.status === 'signedIn');
+  // Set once a code went to a corrected address: the code entered then confirms that address.
+  const [changedTo, setChangedTo] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
   const verify = useVerifyCode();
+  const confirmNew = useConfirmEmailChange();
+  const check = changedTo ? confirmNew : verify;
   const resendCode = useResendCode();
   // Verified: still busy while the session is read again and the app moves on.
-  const busy = verify.isPending || verify.isSuccess;
+  const busy = check.isPending || check.isSuccess;
   // The latest of the two calls speaks: each clears the other when it starts.
-  const error = verify.error
-    ? errorText(t, verify.error, 'app.errors.verifyInvalid', 'app.errors.verifyError')
+  const error = check.error
+    ? errorText(t, check.error, 'app.errors.verifyInvalid', 'app.errors.verifyError')
     : resendCode.error
       ? errorText(t, resendCode.error, 'app.errors.resendFailed', 'app.errors.resendError')
       : null;
   const notice = resendCode.isSuccess ? t('app.verify.sent') : null;
+  const address = changedTo ?? account.data?.email ?? null;
   const [secondsLeft, setSecondsLeft] = useState(resendCountdownSeconds);
 
   useEffect(() => {
@@ -43,13 +54,30 @@ export default function VerifyScreen() {
   function submit(event: SyntheticEvent) {
     event.preventDefault();
     resendCode.reset();
-    verify.mutate(code.trim(), { onSuccess: () => void refresh(() => void navigate('/search', { replace: true })) });
+    check.mutate(code.trim(), { onSuccess: () => void refresh(() => void navigate('/search', { replace: true })) });
   }
+
+  if (editing)
+    return (
+      <ChangeAddress
+        current={address}
+        hasPassword={account.data?.has_password ?? true}
+        onCancel={() => setEditing(false)}
+        onSent={(email) => {
+          setChangedTo(email);
+          setEditing(false);
+          setCode('');
+          verify.reset();
+          resendCode.reset();
+          setSecondsLeft(resendCountdownSeconds);
+        }}
+      />
+    );
 
   // Not while a code is being checked (the button is disabled then): the reset would detach the check,
   // and its success (the session read again, on to the deck) would never run.
   function resend() {
-    verify.reset();
+    check.reset();
     setSecondsLeft(resendCountdownSeconds);
     resendCode.mutate();
   }
@@ -58,6 +86,14 @@ export default function VerifyScreen() {
     <div className="card auth">
       <h1>{t('app.verify.title')}</h1>
       <p className="muted">{t('app.verify.subtitle')}</p>
+      {address && (
+        <p className="verify-address">
+          {t('app.verify.sentTo')} <strong>{address}</strong>{' '}
+          <button type="button" className="text-button" onClick={() => setEditing(true)} disabled={busy}>
+            {t('app.verify.changeEmail')}
+          </button>
+        </p>
+      )}
       <form onSubmit={submit}>
         <CodeField label={t('app.verify.code')} value={code} onChange={setCode} />
         <ErrorLine message={error} />
@@ -70,8 +106,59 @@ export default function VerifyScreen() {
           {busy ? t('app.common.wait') : t('app.verify.submit')}
         </button>
       </form>
-      <button type="button" className="button secondary block" disabled={secondsLeft > 0 || busy} onClick={resend}>
+      {/* A corrected address gets its next code through "Change e-mail" again (the change sends it). */}
+      <button type="button" className="button secondary block" disabled={secondsLeft > 0 || busy || changedTo !== null} onClick={resend}>
         {secondsLeft > 0 ? t('app.verify.resendIn', { seconds: secondsLeft }) : t('app.verify.resend')}
+      </button>
+    </div>
+  );
+}
+
+/** The address corrected: a code goes to the new one (the account's password is asked when it has one). */
+function ChangeAddress({
+  current,
+  hasPassword,
+  onCancel,
+  onSent,
+}: {
+  current: string | null;
+  hasPassword: boolean;
+  onCancel: () => void;
+  onSent: (email: string) => void;
+}) {
+  const { t } = useTranslation();
+  const [email, setEmail] = useState(current ?? '');
+  const [password, setPassword] = useState('');
+  const request = useRequestEmailChange();
+
+  function submit(event: SyntheticEvent) {
+    event.preventDefault();
+    const address = email.trim().toLowerCase();
+    request.mutate({ email: address, ...(hasPassword ? { current_password: password } : {}) }, { onSuccess: () => onSent(address) });
+  }
+
+  return (
+    <div className="card auth">
+      <h1>{t('app.verify.changeTitle')}</h1>
+      <p className="muted">{t('app.verify.changeText')}</p>
+      <form onSubmit={submit}>
+        <label className="field">
+          <span>{t('app.verify.newEmail')}</span>
+          <input type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        {hasPassword && (
+          <label className="field">
+            <span>{t('app.verify.password')}</span>
+            <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          </label>
+        )}
+        <ErrorLine message={request.error ? errorText(t, request.error, 'app.verify.changeFailed') : null} />
+        <button type="submit" className="button large block" disabled={request.isPending || !email.trim()}>
+          {request.isPending ? t('app.common.wait') : t('app.verify.sendToNew')}
+        </button>
+      </form>
+      <button type="button" className="button secondary block" onClick={onCancel} disabled={request.isPending}>
+        {t('app.matches.cancel')}
       </button>
     </div>
   );

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { ApiError } from '../../api/client.ts';
 import { markMatchOpened } from '../../api/queries/badges.ts';
 import { useConversation } from '../../api/queries/chat.ts';
 import { SafetyActions } from '../../components/SafetyActions.tsx';
@@ -35,6 +36,9 @@ export default function ChatScreen() {
     if (partnerId !== null) void markMatchOpened(partnerId).catch(() => undefined);
   }, [partnerId]);
   const needOlder = useCallback(() => void loadOlder(), [loadOlder]);
+  // The other person deleted their profile (410 partner_deleted): the conversation is over, so no retry
+  // and no composer, and nothing of theirs (it went with them).
+  const departed = query.error instanceof ApiError && query.error.code === 'partner_deleted';
 
   return (
     <section className="chat-screen" aria-label={participant ? t('app.chat.conversationWith', { name: participant.name }) : t('app.chat.title')}>
@@ -44,32 +48,42 @@ export default function ChatScreen() {
             <path fill="currentColor" d="M15.4 5.4 14 4l-8 8 8 8 1.4-1.4L8.8 12z" />
           </svg>
         </Link>
-        {participant && (
+        {participant && !departed && (
           <Link className="chat-peer" to={`/UsersProfile/${participant.profile_id}`} aria-label={t('app.chat.viewProfile', { name: participant.name })}>
             <Avatar name={participant.name} photo={participant.photo} size={36} />
             <span className="chat-peer-name">{participant.name}</span>
           </Link>
         )}
-        {participant && (
+        {participant && !departed && (
           <SafetyActions profileId={participant.profile_id} name={participant.name} onDone={() => void navigate('/ChatList', { replace: true })} />
         )}
       </header>
-      <QueryView query={query} failedKey="app.chat.loadFailed">
-        {(conversation) => (
-          <>
-            <MessageList
-              messages={conversation.messages}
-              myProfileId={myProfileId}
-              participantName={conversation.participant.name}
-              hasOlder={conversation.hasOlder}
-              loadingOlder={loadingOlder}
-              onNeedOlder={needOlder}
-              scrollToEndSignal={sentCount}
-            />
-            <Composer conversationId={conversationId} onSent={() => setSentCount((n) => n + 1)} />
-          </>
-        )}
-      </QueryView>
+      {departed ? (
+        <div className="chat-departed" role="status">
+          <h2>{t('app.chat.partnerDeletedTitle')}</h2>
+          <p>{t('app.chat.partnerDeletedText')}</p>
+          <Link className="button secondary" to="/ChatList">
+            {t('app.chat.backToChats')}
+          </Link>
+        </div>
+      ) : (
+        <QueryView query={query} failedKey="app.chat.loadFailed">
+          {(conversation) => (
+            <>
+              <MessageList
+                messages={conversation.messages}
+                myProfileId={myProfileId}
+                participantName={conversation.participant.name}
+                hasOlder={conversation.hasOlder}
+                loadingOlder={loadingOlder}
+                onNeedOlder={needOlder}
+                scrollToEndSignal={sentCount}
+              />
+              <Composer conversationId={conversationId} onSent={() => setSentCount((n) => n + 1)} />
+            </>
+          )}
+        </QueryView>
+      )}
     </section>
   );
 }

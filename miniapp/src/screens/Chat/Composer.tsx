@@ -1,15 +1,21 @@
-import { useState, type KeyboardEvent, type SyntheticEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { maxMessageLength } from '@contract/chat.ts';
 import { ApiError } from '../../api/client.ts';
-import { useSendMessage } from '../../api/queries/chat.ts';
+import { onLiveOpen } from '../../api/liveEvents.ts';
+import { newClientKey, useSendMessage, type OutgoingMessage } from '../../api/queries/chat.ts';
 import { useClosingConfirmation } from '../../components/useClosingConfirmation.ts';
 import { errorText } from '../../lib/errorText.ts';
 
+const isOffline = (error: unknown) => error instanceof ApiError && error.code === 'network';
+
 /**
  * The message box. Whitespace-only text is never sent (spec section 8): the button stays disabled and
- * Enter does nothing. Enter sends, Shift+Enter breaks the line. A failed send keeps the text.
+ * Enter does nothing. Enter sends, Shift+Enter breaks the line. A failed send keeps the text. One lost to
+ * the connection is sent again by itself once the connection is back (the browser's `online`, or the live
+ * stream opening again), or at once with "Send again"; every attempt carries the same `client_key`, so the
+ * message arrives once however many attempts reached the server.
  */
 export function Composer({ conversationId, onSent }: { conversationId: number; onSent: () => void }) {
   const { t } = useTranslation();
@@ -18,17 +24,46 @@ export function Composer({ conversationId, onSent }: { conversationId: number; o
   const content = text.trim();
   useClosingConfirmation(content !== '');
   const failure = send.error;
+  const offline = isOffline(failure);
+  // The message being sent, or waiting to be sent again: its key stays while its text does.
+  const outgoing = useRef<OutgoingMessage | null>(null);
 
-  function submit(event?: SyntheticEvent) {
-    event?.preventDefault();
-    if (!content || send.isPending) return;
-    send.mutate(content, {
+  function deliver(next: OutgoingMessage) {
+    outgoing.current = next;
+    send.mutate(next, {
       onSuccess: () => {
-        setText('');
+        outgoing.current = null;
+        // Only the text that went: anything typed since stays in the box.
+        setText((now) => (now.trim() === next.content ? '' : now));
         onSent();
       },
     });
   }
+
+  function submit(event?: SyntheticEvent) {
+    event?.preventDefault();
+    if (!content || send.isPending) return;
+    const same = outgoing.current?.content === content ? outgoing.current : null;
+    deliver(same ?? { content, clientKey: newClientKey() });
+  }
+
+  // Back online: what the connection lost goes again, once per reconnection.
+  const resend = useRef<() => void>(() => undefined);
+  useEffect(() => {
+    resend.current = () => {
+      const waiting = outgoing.current;
+      if (offline && waiting && !send.isPending) deliver(waiting);
+    };
+  });
+  useEffect(() => {
+    const again = () => resend.current();
+    window.addEventListener('online', again);
+    const stopLive = onLiveOpen(again);
+    return () => {
+      window.removeEventListener('online', again);
+      stopLive();
+    };
+  }, []);
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -39,7 +74,15 @@ export function Composer({ conversationId, onSent }: { conversationId: number; o
 
   return (
     <form className="composer" onSubmit={submit}>
-      {failure && (
+      {failure && offline && (
+        <div className="composer-error offline" role="alert">
+          <span>{t('app.chat.offlinePending')}</span>
+          <button type="button" className="link-button" onClick={() => submit()} disabled={!content}>
+            {t('app.chat.sendAgain')}
+          </button>
+        </div>
+      )}
+      {failure && !offline && (
         <p className="composer-error" role="alert">
           {errorText(t, failure, 'app.chat.sendFailed')}{' '}
           {failure instanceof ApiError && failure.code === 'message_limit' && <Link to="/subscription">{t('app.chat.getPremium')}</Link>}

@@ -1,5 +1,6 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { Footer } from '../../components/Footer.tsx';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher.tsx';
 import { useSession } from '../../session/SessionProvider.tsx';
@@ -8,8 +9,20 @@ import { useSession } from '../../session/SessionProvider.tsx';
 export default function LandingScreen() {
   const { t } = useTranslation();
   const { session } = useSession();
+  // Arrived here from deleting the account (Menu → Your data): say it is done.
+  const accountDeleted = (useLocation().state as { accountDeleted?: boolean } | null)?.accountDeleted === true;
+  // The menu was scrolled down to the delete button: the notice is at the top, so the page starts there.
+  useEffect(() => {
+    if (accountDeleted) window.scrollTo(0, 0);
+  }, [accountDeleted]);
   return (
     <div className="landing">
+      {accountDeleted && (
+        <section className="card account-deleted" role="status" aria-labelledby="account-deleted-title">
+          <h2 id="account-deleted-title">{t('app.dataRights.deletedTitle')}</h2>
+          <p>{t('app.dataRights.deletedText')}</p>
+        </section>
+      )}
       <section className="hero" aria-labelledby="landing-title">
         <div className="hero-lang">
           <LanguageSwitcher />

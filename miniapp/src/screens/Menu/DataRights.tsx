@@ -34,11 +34,19 @@ export function DataRights() {
     });
   }
 
+  // Cancel changes nothing: the typed password and any refusal go with the sheet.
+  function cancel() {
+    setConfirming(false);
+    setPassword('');
+    deleteAccount.reset();
+  }
+
   function remove() {
     deleteAccount.mutate(password, {
       onSuccess: () => {
         writeStored(storageKeys.jwtToken, null);
-        void refresh(() => void navigate('/', { replace: true }));
+        // The landing page says it is done (LandingScreen reads the state), so the tap does not end in silence.
+        void refresh(() => void navigate('/', { replace: true, state: { accountDeleted: true } }));
       },
     });
   }
@@ -55,7 +63,7 @@ export function DataRights() {
       <button type="button" className="row link-row danger" onClick={() => setConfirming(true)}>
         {t('app.dataRights.delete')}
       </button>
-      <BottomSheet open={confirming} title={t('app.dataRights.deleteTitle')} onClose={() => setConfirming(false)}>
+      <BottomSheet open={confirming} title={t('app.dataRights.deleteTitle')} onClose={cancel}>
         <form
           className="sheet-actions"
           onSubmit={(e) => {
@@ -73,6 +81,9 @@ export function DataRights() {
           {/* Deleted: still busy while the session ends and the app leaves for /. */}
           <button type="submit" className="button block danger" disabled={deleteAccount.isPending || deleteAccount.isSuccess}>
             {deleteAccount.isPending || deleteAccount.isSuccess ? t('app.common.wait') : t('app.dataRights.deleteConfirm')}
+          </button>
+          <button type="button" className="button secondary block" disabled={deleteAccount.isPending || deleteAccount.isSuccess} onClick={cancel}>
+            {t('app.matches.cancel')}
           </button>
         </form>
       </BottomSheet>
