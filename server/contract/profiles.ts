@@ -87,7 +87,7 @@ export const ownProfileResponse = z.object({
   name: z.string(),
   age: z.number().check(z.int()),
   gender: z.enum(genders),
-  preferred_gender: z.enum(['Male', 'Female', 'Any']),
+  preferred_gender: z.enum(['Male', 'Female', 'Other', 'Any']),
   bio: z.string(),
   city: z.string(),
   /** The owner's own snapped coordinates; other people never see coordinates at all. */
