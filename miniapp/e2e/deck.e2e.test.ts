@@ -168,7 +168,7 @@ describe.each(['ru', 'en'] as const)('the full-height deck and the galleries in 
       },
     });
     await page.goto('/search');
-    await page.getByText(t.app.search.emptyTitle).waitFor();
+    await page.getByText(t.app.errors.noMoreProfiles).waitFor();
     // No faded like/dislike on the empty deck: the offers stand in their place.
     expect(await page.locator('.deck-buttons').count()).toBe(0);
     await shot(page, `deck-empty-phone-${language}-light`);
@@ -181,7 +181,7 @@ describe.each(['ru', 'en'] as const)('the full-height deck and the galleries in 
 
     // Other: the filter reaches the server and finds the person of that gender who looks for Other.
     await page.getByRole('button', { name: t.app.search.dislike, exact: true }).click();
-    await page.getByText(t.app.search.emptyTitle).waitFor();
+    await page.getByText(t.app.errors.noMoreProfiles).waitFor();
     await page.getByRole('button', { name: t.app.menu.genders.Other, exact: true }).click();
     await expect.poll(() => topCardId(page)).toBe(other.profileId);
     expect(await page.evaluate(() => localStorage.getItem('selectedGender'))).toBe('Other');
@@ -196,7 +196,7 @@ describe.each(['ru', 'en'] as const)('the full-height deck and the galleries in 
     // Refresh asks again: the deck is empty once Sam is decided, and comes back empty.
     await page.getByRole('button', { name: t.app.search.like, exact: true }).click();
     await page.getByRole('button', { name: t.app.search.refresh }).click();
-    await page.getByText(t.app.search.emptyTitle).waitFor();
+    await page.getByText(t.app.errors.noMoreProfiles).waitFor();
     await context.close();
   });
 

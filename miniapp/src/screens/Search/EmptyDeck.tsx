@@ -14,7 +14,7 @@ export function EmptyDeck({ filters, onChange, onRefresh }: { filters: DeckFilte
   const narrowed = low > defaultAgeRange[0] || high < defaultAgeRange[1];
   return (
     <div className="state state-empty empty-deck">
-      <p className="state-title">{t('app.search.emptyTitle')}</p>
+      <p className="state-title">{t('app.errors.noMoreProfiles')}</p>
       <p className="muted">{t('app.search.emptyText')}</p>
       {narrowed && (
         <button type="button" className="button block" onClick={() => onChange({ ageRange: [...defaultAgeRange] })}>
