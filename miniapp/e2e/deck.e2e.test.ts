@@ -179,9 +179,15 @@ describe.each(['ru', 'en'] as const)('the full-height deck and the galleries in 
     expect(await page.evaluate(() => localStorage.getItem('ageRange'))).toBe('[18,100]');
     await page.locator('.deck-buttons').waitFor();
 
-    // Other: the filter reaches the server and finds the person of that gender who looks for Other.
     await page.getByRole('button', { name: t.app.search.dislike, exact: true }).click();
     await page.getByText(t.app.errors.noMoreProfiles).waitFor();
+    // Refresh asks the server again (someone may have joined since).
+    const asked = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/search');
+    await page.getByRole('button', { name: t.app.search.refresh }).click();
+    expect((await asked).status()).toBe(404);
+    await page.getByText(t.app.errors.noMoreProfiles).waitFor();
+
+    // Other: the filter reaches the server and finds the person of that gender who looks for Other.
     await page.getByRole('button', { name: t.app.menu.genders.Other, exact: true }).click();
     await expect.poll(() => topCardId(page)).toBe(other.profileId);
     expect(await page.evaluate(() => localStorage.getItem('selectedGender'))).toBe('Other');
@@ -192,11 +198,12 @@ describe.each(['ru', 'en'] as const)('the full-height deck and the galleries in 
             .preferred_gender,
       )
       .toBe('Other');
-
-    // Refresh asks again: the deck is empty once Sam is decided, and comes back empty.
-    await page.getByRole('button', { name: t.app.search.like, exact: true }).click();
-    await page.getByRole('button', { name: t.app.search.refresh }).click();
-    await page.getByText(t.app.errors.noMoreProfiles).waitFor();
+    // The menu's filter says the same: Other chosen.
+    await page.goto('/Menu');
+    const filters = page.getByRole('group', { name: t.app.menu.gender });
+    await expect.poll(() => filters.getByRole('button', { name: t.app.menu.genders.Other, exact: true }).getAttribute('aria-pressed')).toBe('true');
+    await filters.scrollIntoViewIfNeeded();
+    await shot(page, `menu-filters-phone-${language}-light`);
     await context.close();
   });
 
