@@ -19,12 +19,17 @@ export function SwipeCard({
   onDecide,
   expanded: expandedProp,
   onExpand,
+  photoIndex: photoIndexProp,
+  onPhotoIndex,
 }: {
   card: Card;
   /** `fromPx`: where the card was let go, so it flies on from there. */
   onDecide: (liked: boolean, fromPx: number) => void;
   expanded?: boolean;
   onExpand?: (expanded: boolean) => void;
+  /** The photo shown, when the screen keeps it (the card flying off shows the same one). */
+  photoIndex?: number;
+  onPhotoIndex?: (index: number) => void;
 }) {
   const { t } = useTranslation();
   const element = useRef<HTMLDivElement | null>(null);
@@ -36,7 +41,12 @@ export function SwipeCard({
   };
   /** The pointer moved since it went down: the click that ends a drag is no tap on the photo. */
   const dragged = useRef(false);
-  const [photoIndex, setPhotoIndex] = useState(0);
+  const [ownPhotoIndex, setOwnPhotoIndex] = useState(0);
+  const photoIndex = photoIndexProp ?? ownPhotoIndex;
+  const setPhotoIndex = (index: number) => {
+    setOwnPhotoIndex(index);
+    onPhotoIndex?.(index);
+  };
   const photos = card.photo.split(',').filter(Boolean);
 
   const place = (dx: number, dy: number) => {
@@ -58,8 +68,8 @@ export function SwipeCard({
       if (verdict === 'like' || verdict === 'dislike') onDecide(verdict === 'like', e.deltaX);
       else if (verdict === 'expand') setExpanded(true);
       else if (verdict === 'collapse') setExpanded(false);
-      else if (verdict === 'nextPhoto') setPhotoIndex((i) => Math.min(photos.length - 1, i + 1));
-      else if (verdict === 'previousPhoto') setPhotoIndex((i) => Math.max(0, i - 1));
+      else if (verdict === 'nextPhoto') setPhotoIndex(Math.min(photos.length - 1, photoIndex + 1));
+      else if (verdict === 'previousPhoto') setPhotoIndex(Math.max(0, photoIndex - 1));
     },
     onTouchEndOrOnMouseUp: () => place(0, 0),
     trackMouse: true,
@@ -121,9 +131,10 @@ export function SwipeCard({
  * there: the next person shows at once and the leaving one still reads as a like or a pass. Transform
  * and opacity only; a copy outside the deck's interactive card, so nothing can grab it mid-flight.
  */
-export function LeavingCard({ card, liked, fromPx }: { card: Card; liked: boolean; fromPx: number }) {
+export function LeavingCard({ card, liked, fromPx, photoIndex = 0 }: { card: Card; liked: boolean; fromPx: number; photoIndex?: number }) {
   const { t } = useTranslation();
-  const photo = card.photo.split(',').find(Boolean);
+  const photos = card.photo.split(',').filter(Boolean);
+  const photo = photos[Math.min(photoIndex, photos.length - 1)];
   return (
     <div
       className={liked ? 'swipe-ghost like' : 'swipe-ghost nope'}

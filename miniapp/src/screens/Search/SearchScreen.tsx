@@ -32,7 +32,9 @@ export default function SearchScreen() {
   const navigate = useNavigate();
   const deck = useSwipeDeck(announceMatchFromCard);
   const lastAction = useRef(Number.NEGATIVE_INFINITY);
-  const [leaving, setLeaving] = useState<{ card: Card; liked: boolean; fromPx: number; at: number } | null>(null);
+  /** The photo the card on screen shows, so the card flying off shows it too. */
+  const [photoAt, setPhotoAt] = useState<{ id: number; index: number } | null>(null);
+  const [leaving, setLeaving] = useState<{ card: Card; liked: boolean; fromPx: number; photoIndex: number; at: number } | null>(null);
   useEffect(() => {
     if (!leaving) return;
     const timer = setTimeout(() => setLeaving(null), leaveMs);
@@ -56,7 +58,8 @@ export default function SearchScreen() {
     if (now - lastAction.current < actionGuardMs) return;
     lastAction.current = now;
     platform().haptic(liked ? 'like' : 'dislike');
-    if (deck.state.status === 'ready') setLeaving({ card: deck.state.card, liked, fromPx, at: now });
+    if (deck.state.status === 'ready')
+      setLeaving({ card: deck.state.card, liked, fromPx, photoIndex: photoAt?.id === deck.state.card.profile_id ? photoAt.index : 0, at: now });
     deck.decide(liked);
   };
 
@@ -82,9 +85,11 @@ export default function SearchScreen() {
             onDecide={decide}
             expanded={expanded}
             onExpand={(open) => setExpandedFor(open ? state.card.profile_id : null)}
+            photoIndex={photoAt?.id === state.card.profile_id ? photoAt.index : 0}
+            onPhotoIndex={(index) => setPhotoAt({ id: state.card.profile_id, index })}
           />
         )}
-        {leaving && <LeavingCard key={leaving.at} card={leaving.card} liked={leaving.liked} fromPx={leaving.fromPx} />}
+        {leaving && <LeavingCard key={leaving.at} card={leaving.card} liked={leaving.liked} fromPx={leaving.fromPx} photoIndex={leaving.photoIndex} />}
         {/* Over the deck, not under it: a message coming and going must not move the buttons. */}
         {swipeFailure && (
           <p className="deck-toast" role="alert">
