@@ -111,7 +111,7 @@ export interface LoginFailuresTable {
 }
 
 export type Gender = 'Male' | 'Female' | 'Other';
-export type PreferredGender = 'Male' | 'Female' | 'Any';
+export type PreferredGender = 'Male' | 'Female' | 'Other' | 'Any';
 
 export interface ProfilesTable {
   id: Generated<ProfileId>;

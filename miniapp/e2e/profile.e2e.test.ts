@@ -249,9 +249,11 @@ describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
     expect(after.photos[0]).toBe(before.photos[1]);
     expect(after.photos).not.toContain(before.photos[0]);
     // The screen shows the saved photos, and the menu's card the new first one, from the save's answer alone.
-    const shown = () => page.locator('.photo-strip img').evaluateAll((images) => images.map((image) => image.getAttribute('src') ?? ''));
-    await expect.poll(async () => (await shown()).length).toBe(2);
-    expect((await shown()).map((src) => src.split('/').pop())).toEqual(after.photos);
+    const shown = async () => ((await page.locator('.other-profile .gallery-photo').getAttribute('src')) ?? '').split('/').pop();
+    await expect.poll(() => page.locator('.other-profile .gallery-segments span').count()).toBe(2);
+    await expect.poll(shown).toBe(after.photos[0]);
+    await page.locator('.other-profile').getByRole('button', { name: t.app.gallery.next }).click();
+    await expect.poll(shown).toBe(after.photos[1]);
     await page.getByRole('navigation', { name: t.app.nav.label }).getByRole('link', { name: t.app.nav.menu, exact: true }).click();
     await expect.poll(() => page.locator('.card.own .avatar img').getAttribute('src')).toContain((after.photos[0] ?? '?').replace('.jpg', ''));
     requests.stop();

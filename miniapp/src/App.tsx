@@ -36,6 +36,7 @@ const EditProfile = lazy(() => import('./screens/Profile/EditProfileScreen.tsx')
 const NotFound = lazy(() => import('./screens/Placeholder/NotFoundScreen.tsx'));
 
 const topLevel: ScreenFrame = { topLevel: true };
+const deck: ScreenFrame = { topLevel: true, fill: true };
 const framed: ScreenFrame = { look: 'framed' };
 const chat: ScreenFrame = { look: 'chat' };
 
@@ -76,7 +77,7 @@ const routes = createRoutesFromElements(
         <Route path="/CreateProfile" element={<CreateProfile />} />
 
         <Route element={<RequireProfile />}>
-          <Route path="/search" element={<Search />} handle={topLevel} />
+          <Route path="/search" element={<Search />} handle={deck} />
           <Route path="/training" element={<Training />} />
           <Route path="/matches" element={<Matches />} />
           <Route path="/WhoLike" element={<Likers />} />

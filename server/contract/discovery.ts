@@ -1,7 +1,8 @@
 import { z } from 'zod/mini';
 import { profileIdField, profileRowId } from './ids.ts';
 
-export const searchGenders = ['Any', 'Male', 'Female'] as const;
+/** The deck's gender filter; Other too, so people of that gender can be looked for (and look for each other). */
+export const searchGenders = ['Any', 'Male', 'Female', 'Other'] as const;
 export const reportReasons = ['fake', 'spam', 'offensive', 'underage', 'other'] as const;
 
 const profileId = profileRowId('profile_id');

@@ -97,7 +97,7 @@ export const ownProfileResponse = z.object({
   name: z.string(),
   age: z.number().check(z.int()),
   gender: z.enum(genders),
-  preferred_gender: z.enum(['Male', 'Female', 'Any']),
+  preferred_gender: z.enum(['Male', 'Female', 'Other', 'Any']),
   bio: z.string(),
   /** In the reader's (the owner's) language when it is a known place. */
   city: z.string(),

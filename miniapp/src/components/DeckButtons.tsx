@@ -1,10 +1,13 @@
 import { useTranslation } from 'react-i18next';
 
-/** Nope and Like under the deck (search and training); `disabled` while there is no card to decide on. */
-export function DeckButtons({ onDecide, disabled = false }: { onDecide: (liked: boolean) => void; disabled?: boolean }) {
+/**
+ * Nope and Like (search and training): under the deck, or `overlay` on the card's lower edge where the
+ * thumb is; `disabled` while the next card is on its way.
+ */
+export function DeckButtons({ onDecide, disabled = false, overlay = false }: { onDecide: (liked: boolean) => void; disabled?: boolean; overlay?: boolean }) {
   const { t } = useTranslation();
   return (
-    <div className="deck-buttons">
+    <div className={overlay ? 'deck-buttons overlay' : 'deck-buttons'}>
       <button type="button" className="round-button nope" disabled={disabled} onClick={() => onDecide(false)} aria-label={t('app.search.dislike')}>
         <svg viewBox="0 0 24 24" width="30" height="30" aria-hidden="true">
           <path fill="currentColor" d="M18.3 5.7 12 12l6.3 6.3-1.4 1.4L10.6 13.4 4.3 19.7 2.9 18.3 9.2 12 2.9 5.7l1.4-1.4 6.3 6.3 6.3-6.3z" />

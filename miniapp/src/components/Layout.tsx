@@ -19,6 +19,8 @@ const LiveShell = lazy(() => import('./LiveShell.tsx'));
 export interface ScreenFrame {
   look?: 'framed' | 'chat';
   topLevel?: boolean;
+  /** The deck: the screen is exactly the space between the top bar and the tab bar (no page scroll). */
+  fill?: boolean;
 }
 
 /** Tells the host the first screen has rendered (Telegram's ready(); a mark for the bench). */
@@ -63,7 +65,12 @@ export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame
   // Not in a conversation: there the composer owns the bottom of the screen (and the keyboard rises under
   // it), and the header leads back to the chats. Nor around the legal documents, a page inside the page.
   const tabs = member !== null && !frame.look;
-  const classes = ['app', frame.look === 'chat' ? 'chat-mode' : frame.look === 'framed' ? 'framed' : '', tabs ? 'with-tabs' : ''];
+  const classes = [
+    'app',
+    frame.look === 'chat' ? 'chat-mode' : frame.look === 'framed' ? 'framed' : '',
+    tabs ? 'with-tabs' : '',
+    frame.fill ? 'fill-mode' : '',
+  ];
   return (
     <div className={classes.filter(Boolean).join(' ')}>
       <a href="#main" className="skip-link">

@@ -1,27 +1,17 @@
 import { useTranslation } from 'react-i18next';
 import type { UsersProfileResponse } from '@contract/discovery.ts';
-import { photoUrl } from '../lib/photos.ts';
+import { PhotoGallery } from './PhotoGallery.tsx';
 import './ProfileDetails.css';
 
 export type OtherProfile = UsersProfileResponse['users_profile'];
 
-/** Another person's profile: photos to swipe through (scroll snap), name, age, city, distance, bio. */
+/** Someone's profile (another person's, or the own one as others see it): the photo gallery as on the deck, name, age, city, distance, bio. */
 export function ProfileDetails({ profile }: { profile: OtherProfile }) {
   const { t } = useTranslation();
   return (
     <article className="other-profile" aria-labelledby="other-name">
-      <div className="photo-strip" tabIndex={0} aria-label={t('app.matches.photos', { name: profile.name })}>
-        {profile.photos.map((photo, i) => (
-          <img
-            key={photo}
-            src={photoUrl(photo)}
-            alt={t('app.matches.photoOf', { n: i + 1, total: profile.photos.length, name: profile.name })}
-            width={640}
-            height={852}
-            loading={i === 0 ? 'eager' : 'lazy'}
-            decoding="async"
-          />
-        ))}
+      <div className="profile-gallery" role="group" aria-label={t('app.matches.photos', { name: profile.name })}>
+        <PhotoGallery photos={profile.photos} name={profile.name} />
       </div>
       <h1 id="other-name">
         {profile.name}, {profile.age}

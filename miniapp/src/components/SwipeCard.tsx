@@ -3,28 +3,50 @@ import { useTranslation } from 'react-i18next';
 import { useSwipeable } from 'react-swipeable';
 import type { Card } from '../api/queries/search.ts';
 import { photoUrl } from '../lib/photos.ts';
+import { PhotoGallery } from './PhotoGallery.tsx';
 import { indicatorOf, verdictOf } from '../lib/swipeRules.ts';
 import './SwipeCard.css';
 
 /**
- * The card on top of the deck. While a finger or the mouse drags it, only its transform changes (set on
- * the element, not through React state: no re-render per pointer event, so it keeps 60 fps), and the
- * LIKE / NOPE stamp appears after 15 px. Released past 50 px it decides; short of that it springs back.
+ * The card on top of the deck: the person's photos (PhotoGallery: bars, tap zones), and over a gradient
+ * at the bottom name, age, city and distance. While a finger or the mouse drags it, only its transform
+ * changes (set on the element, not through React state: no re-render per pointer event, so it keeps
+ * 60 fps), and the LIKE / NOPE stamp appears after 15 px. Released past 50 px it decides; short of that
+ * it springs back. `expanded` (the details) is the screen's, so the keyboard's ↑ can open it too.
  */
 export function SwipeCard({
   card,
   onDecide,
+  expanded: expandedProp,
   onExpand,
+  photoIndex: photoIndexProp,
+  onPhotoIndex,
 }: {
   card: Card;
   /** `fromPx`: where the card was let go, so it flies on from there. */
   onDecide: (liked: boolean, fromPx: number) => void;
+  expanded?: boolean;
   onExpand?: (expanded: boolean) => void;
+  /** The photo shown, when the screen keeps it (the card flying off shows the same one). */
+  photoIndex?: number;
+  onPhotoIndex?: (index: number) => void;
 }) {
   const { t } = useTranslation();
   const element = useRef<HTMLDivElement | null>(null);
-  const [expanded, setExpanded] = useState(false);
-  const [photoIndex, setPhotoIndex] = useState(0);
+  const [ownExpanded, setOwnExpanded] = useState(false);
+  const expanded = expandedProp ?? ownExpanded;
+  const setExpanded = (value: boolean) => {
+    setOwnExpanded(value);
+    onExpand?.(value);
+  };
+  /** The pointer moved since it went down: the click that ends a drag is no tap on the photo. */
+  const dragged = useRef(false);
+  const [ownPhotoIndex, setOwnPhotoIndex] = useState(0);
+  const photoIndex = photoIndexProp ?? ownPhotoIndex;
+  const setPhotoIndex = (index: number) => {
+    setOwnPhotoIndex(index);
+    onPhotoIndex?.(index);
+  };
   const photos = card.photo.split(',').filter(Boolean);
 
   const place = (dx: number, dy: number) => {
@@ -36,26 +58,24 @@ export function SwipeCard({
   };
 
   const handlers = useSwipeable({
+    onSwipeStart: () => {
+      dragged.current = true;
+    },
     onSwiping: (e) => place(e.deltaX, e.deltaY),
     onSwiped: (e) => {
       place(0, 0);
       const verdict = verdictOf(e.deltaX, e.deltaY, expanded);
       if (verdict === 'like' || verdict === 'dislike') onDecide(verdict === 'like', e.deltaX);
-      else if (verdict === 'expand') {
-        setExpanded(true);
-        onExpand?.(true);
-      } else if (verdict === 'collapse') {
-        setExpanded(false);
-        onExpand?.(false);
-      } else if (verdict === 'nextPhoto') setPhotoIndex((i) => Math.min(photos.length - 1, i + 1));
-      else if (verdict === 'previousPhoto') setPhotoIndex((i) => Math.max(0, i - 1));
+      else if (verdict === 'expand') setExpanded(true);
+      else if (verdict === 'collapse') setExpanded(false);
+      else if (verdict === 'nextPhoto') setPhotoIndex(Math.min(photos.length - 1, photoIndex + 1));
+      else if (verdict === 'previousPhoto') setPhotoIndex(Math.max(0, photoIndex - 1));
     },
     onTouchEndOrOnMouseUp: () => place(0, 0),
     trackMouse: true,
     preventScrollOnSwipe: true,
     delta: 4,
   });
-  const photo = photos[Math.min(photoIndex, photos.length - 1)];
 
   return (
     <div
@@ -64,19 +84,23 @@ export function SwipeCard({
         handlers.ref(el);
         element.current = el;
       }}
+      onPointerDown={() => {
+        dragged.current = false;
+      }}
       className={expanded ? 'swipe-card expanded' : 'swipe-card'}
       data-profile-id={card.profile_id}
       aria-label={t('app.search.cardLabel', { name: card.name, age: card.age })}
       role="group"
     >
-      {photo && <img className="swipe-photo" src={photoUrl(photo)} alt="" width={640} height={852} draggable={false} />}
-      {photos.length > 1 && (
-        <div className="photo-dots" aria-hidden="true">
-          {photos.map((p, i) => (
-            <span key={p} className={i === photoIndex ? 'on' : ''} />
-          ))}
-        </div>
-      )}
+      <PhotoGallery
+        photos={photos}
+        name={card.name}
+        index={photoIndex}
+        onIndexChange={setPhotoIndex}
+        onMiddle={() => setExpanded(!expanded)}
+        middleLabel={t('app.search.info')}
+        ignoreTap={() => dragged.current}
+      />
       <span className="stamp stamp-like" aria-hidden="true">
         {t('app.search.stampLike')}
       </span>
@@ -88,7 +112,7 @@ export function SwipeCard({
           <h2>
             {card.name}, {card.age}
           </h2>
-          <button type="button" className="info-button" aria-expanded={expanded} onClick={() => setExpanded((v) => !v)} aria-label={t('app.search.info')}>
+          <button type="button" className="info-button" aria-expanded={expanded} onClick={() => setExpanded(!expanded)} aria-label={t('app.search.info')}>
             i
           </button>
         </div>
@@ -107,9 +131,10 @@ export function SwipeCard({
  * there: the next person shows at once and the leaving one still reads as a like or a pass. Transform
  * and opacity only; a copy outside the deck's interactive card, so nothing can grab it mid-flight.
  */
-export function LeavingCard({ card, liked, fromPx }: { card: Card; liked: boolean; fromPx: number }) {
+export function LeavingCard({ card, liked, fromPx, photoIndex = 0 }: { card: Card; liked: boolean; fromPx: number; photoIndex?: number }) {
   const { t } = useTranslation();
-  const photo = card.photo.split(',').find(Boolean);
+  const photos = card.photo.split(',').filter(Boolean);
+  const photo = photos[Math.min(photoIndex, photos.length - 1)];
   return (
     <div
       className={liked ? 'swipe-ghost like' : 'swipe-ghost nope'}

@@ -130,21 +130,18 @@ const age = searchFilter({
 });
 
 /**
- * Reciprocal: the caller's gender suits what the candidate looks for (Any, or exactly the caller's gender;
- * a preference cannot name 'Other', so such a caller suits only those looking for anyone).
+ * Reciprocal: the caller's gender suits what the candidate looks for (Any, or exactly the caller's gender,
+ * Other included).
  */
 const reciprocal = searchFilter({
   name: 'reciprocal',
   poolKey: (s) => s.me.gender,
   bind(s) {
-    const preferred: PreferredGender[] = s.me.gender === 'Other' ? ['Any'] : ['Any', s.me.gender];
+    const preferred: PreferredGender[] = ['Any', s.me.gender];
     return { preferred };
   },
   where: (eb, { preferred }) => [eb('p.preferred_gender', 'in', preferred)],
-  plain: (eb, s) =>
-    s.me.gender === 'Other'
-      ? [eb('p.preferred_gender', '=', 'Any')]
-      : [eb.or([eb('p.preferred_gender', '=', 'Any'), eb('p.preferred_gender', '=', s.me.gender)])],
+  plain: (eb, s) => [eb.or([eb('p.preferred_gender', '=', 'Any'), eb('p.preferred_gender', '=', s.me.gender)])],
   watches: ['profiles.preferred_gender'],
 });
 

@@ -140,10 +140,25 @@ describe.each(testDialects())('search on %s', (dialect) => {
     expect(await preference()).toBe('Female');
     // A cross-site form cannot make the change: the CSRF token is required.
     expect((await viewer.browser.post('/api/settings', { preferred_gender: 'Male' }, { csrf: false })).status).toBe(403);
-    expect((await viewer.browser.post('/api/settings', { preferred_gender: 'Other' })).status).toBe(400);
+    expect((await viewer.browser.post('/api/settings', { preferred_gender: 'Neither' })).status).toBe(400);
     expect(await preference()).toBe('Female');
     expect(await json(await viewer.browser.post('/api/settings', { preferred_gender: 'Any' }))).toMatchObject({ preferred_gender: 'Any' });
     expect(await preference()).toBe('Any');
+  });
+
+  it('finds people of the gender Other with the Other filter, and shows an Other viewer to those looking for Other', async () => {
+    const viewer = await createPerson(app, { gender: 'Other', preferred: 'Other' });
+    const lookingForOther = await createPerson(app, { gender: 'Other', preferred: 'Other' });
+    const lookingForMen = await createPerson(app, { gender: 'Other', preferred: 'Male' });
+    const woman = await createPerson(app, { gender: 'Female', preferred: 'Any' });
+    expect(await ids(viewer, { gender: 'Other' })).toEqual([lookingForOther.profileId]);
+    expect(await ids(viewer, { gender: 'Any' })).toEqual(expect.arrayContaining([lookingForOther.profileId, woman.profileId]));
+    expect(await ids(viewer, { gender: 'Any' })).not.toContain(lookingForMen.profileId);
+    // The preference is stored through the settings endpoint and read back as given.
+    expect(await json(await viewer.browser.post('/api/settings', { preferred_gender: 'Other' }))).toMatchObject({ preferred_gender: 'Other' });
+    // Liking works both ways under the reciprocal rule (someone who looks for Other accepts an Other viewer).
+    expect((await like(viewer, lookingForOther)).status).toBe(200);
+    expect((await like(lookingForOther, viewer)).status).toBe(200);
   });
 
   it('limits search to 60 calls a minute per user', async () => {

@@ -22,8 +22,8 @@ export async function findVisibleProfile(db: Kysely<Database>, profileId: Profil
  * review, not blocked either way, not hiding in private mode, and open to the caller's gender: the
  * reciprocal rule, so nobody lands in the likers of someone who does not want their gender) or someone who
  * already liked them (the likers list). Profile ids are sequential, so anything else must look exactly
- * like a missing profile. `accepted`: the preferences that accept the caller's gender (two slots, the
- * second repeating 'Any' for the gender Other, so the statement has one shape).
+ * like a missing profile. `accepted`: the preferences that accept the caller's gender (Any and the caller's
+ * own gender, Other included).
  */
 const swipeableProfile = prepared((db, me: ProfileId, profileId: ProfileId, acceptsA: PreferredGender, acceptsB: PreferredGender) =>
   db
@@ -42,7 +42,7 @@ const swipeableProfile = prepared((db, me: ProfileId, profileId: ProfileId, acce
     ),
 );
 export async function findSwipeableProfile(db: Kysely<Database>, me: { id: ProfileId; gender: Gender }, profileId: ProfileId) {
-  return swipeableProfile.first(db, me.id, profileId, 'Any', me.gender === 'Other' ? 'Any' : me.gender);
+  return swipeableProfile.first(db, me.id, profileId, 'Any', me.gender);
 }
 
 export async function countLikesSince(db: Kysely<Database>, swiperId: ProfileId, since: string): Promise<{ count: number; oldest: string | null }> {

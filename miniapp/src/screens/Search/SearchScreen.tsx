@@ -4,12 +4,14 @@ import { Link, useNavigate } from 'react-router';
 import type { MatchedProfile } from '@contract/discovery.ts';
 import type { Card } from '../../api/queries/search.ts';
 import { DeckButtons } from '../../components/DeckButtons.tsx';
-import { EmptyState, ErrorState, Loading } from '../../components/States.tsx';
+import { ErrorState, Loading } from '../../components/States.tsx';
 import { LeavingCard, SwipeCard } from '../../components/SwipeCard.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { announceMatch } from '../../lib/matchAnnouncements.ts';
 import { actionGuardMs, leaveMs } from '../../lib/swipeRules.ts';
 import { platform } from '../../platform/index.ts';
+import { EmptyDeck } from './EmptyDeck.tsx';
+import { KeyHint, useDeckKeys } from './deckKeys.tsx';
 import { useSwipeDeck } from './useSwipeDeck.ts';
 import './Search.css';
 
@@ -21,13 +23,18 @@ function announceMatchFromCard(profile: MatchedProfile, gender: string): void {
   announceMatch(profile, { gender });
 }
 
-/** `/search` (spec sections 2, 9): the swipe deck with buttons, the match overlay and the like limit. */
+/**
+ * `/search` (spec sections 2, 9): the swipe deck filling the screen, its buttons over the card, the keys on
+ * a wide screen, the match overlay, the like limit, and a way on when nobody is left.
+ */
 export default function SearchScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const deck = useSwipeDeck(announceMatchFromCard);
   const lastAction = useRef(Number.NEGATIVE_INFINITY);
-  const [leaving, setLeaving] = useState<{ card: Card; liked: boolean; fromPx: number; at: number } | null>(null);
+  /** The photo the card on screen shows, so the card flying off shows it too. */
+  const [photoAt, setPhotoAt] = useState<{ id: number; index: number } | null>(null);
+  const [leaving, setLeaving] = useState<{ card: Card; liked: boolean; fromPx: number; photoIndex: number; at: number } | null>(null);
   useEffect(() => {
     if (!leaving) return;
     const timer = setTimeout(() => setLeaving(null), leaveMs);
@@ -51,25 +58,38 @@ export default function SearchScreen() {
     if (now - lastAction.current < actionGuardMs) return;
     lastAction.current = now;
     platform().haptic(liked ? 'like' : 'dislike');
-    if (deck.state.status === 'ready') setLeaving({ card: deck.state.card, liked, fromPx, at: now });
+    if (deck.state.status === 'ready')
+      setLeaving({ card: deck.state.card, liked, fromPx, photoIndex: photoAt?.id === deck.state.card.profile_id ? photoAt.index : 0, at: now });
     deck.decide(liked);
   };
 
   const { state } = deck;
+  // The details of the card on screen: open for that person only, so the next card starts closed.
+  const [expandedFor, setExpandedFor] = useState<number | null>(null);
+  const shownId = state.status === 'ready' ? state.card.profile_id : null;
+  const expanded = shownId !== null && expandedFor === shownId;
+  useDeckKeys(state.status === 'ready', {
+    decide,
+    details: () => setExpandedFor(expanded ? null : shownId),
+  });
   return (
     <section className="search-screen" aria-label={t('app.search.title')}>
       <div className="deck">
         {state.status === 'loading' && <Loading />}
         {state.status === 'error' && <ErrorState message={errorText(t, state.error, 'app.search.failed')} onRetry={deck.reload} />}
-        {state.status === 'empty' && (
-          <EmptyState title={t('app.errors.noMoreProfiles')}>
-            <Link className="button" to="/Menu">
-              {t('app.search.changeFilters')}
-            </Link>
-          </EmptyState>
+        {state.status === 'empty' && <EmptyDeck filters={deck.filters} onChange={deck.changeFilters} onRefresh={deck.reload} />}
+        {state.status === 'ready' && (
+          <SwipeCard
+            key={state.card.profile_id}
+            card={state.card}
+            onDecide={decide}
+            expanded={expanded}
+            onExpand={(open) => setExpandedFor(open ? state.card.profile_id : null)}
+            photoIndex={photoAt?.id === state.card.profile_id ? photoAt.index : 0}
+            onPhotoIndex={(index) => setPhotoAt({ id: state.card.profile_id, index })}
+          />
         )}
-        {state.status === 'ready' && <SwipeCard key={state.card.profile_id} card={state.card} onDecide={decide} />}
-        {leaving && <LeavingCard key={leaving.at} card={leaving.card} liked={leaving.liked} fromPx={leaving.fromPx} />}
+        {leaving && <LeavingCard key={leaving.at} card={leaving.card} liked={leaving.liked} fromPx={leaving.fromPx} photoIndex={leaving.photoIndex} />}
         {/* Over the deck, not under it: a message coming and going must not move the buttons. */}
         {swipeFailure && (
           <p className="deck-toast" role="alert">
@@ -78,7 +98,10 @@ export default function SearchScreen() {
               : errorText(t, swipeFailure.error, 'app.errors.dislikeFailed', 'app.errors.dislikeError')}
           </p>
         )}
+        {/* Over the card's lower edge; only while there is a card to decide on (the empty deck has its own offers). */}
+        {(state.status === 'ready' || state.status === 'loading') && <DeckButtons overlay onDecide={decide} disabled={state.status !== 'ready'} />}
       </div>
+      <KeyHint />
       {deck.limitReached && (
         <div className="like-limit card" role="alert">
           <p>{errorText(t, deck.limitReached, 'errors.like_limit')}</p>
@@ -90,7 +113,6 @@ export default function SearchScreen() {
           </button>
         </div>
       )}
-      <DeckButtons onDecide={decide} disabled={state.status !== 'ready'} />
     </section>
   );
 }

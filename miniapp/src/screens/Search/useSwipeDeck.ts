@@ -5,7 +5,8 @@ import { ApiError } from '../../api/client.ts';
 import { useSwipe } from '../../api/queries/matches.ts';
 import { fetchDeckCard, type Card } from '../../api/queries/search.ts';
 import { syncGender } from '../../api/queries/settings.ts';
-import { storedAgeRange, storedGender } from '../../lib/filters.ts';
+import type { DeckFilters } from '../../api/queries/search.ts';
+import { storeAgeRange, storedAgeRange, storedGender, storeGender } from '../../lib/filters.ts';
 
 export type DeckState =
   | { status: 'loading' }
@@ -39,7 +40,9 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
   const next = useRef<Pending | null>(null);
   const current = useRef<Card | null>(null);
   const inFlight = useRef(new Set<number>());
-  const filters = useRef({ ageRange: storedAgeRange(), gender: storedGender() });
+  const filters = useRef<DeckFilters>({ ageRange: storedAgeRange(), gender: storedGender() });
+  /** The same filters for the screen to show (the empty deck's offers). */
+  const [shownFilters, setShownFilters] = useState<DeckFilters>(() => ({ ageRange: storedAgeRange(), gender: storedGender() }));
 
   const fetchAfter = useCallback(
     (held: number[]) => {
@@ -115,6 +118,31 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
     [fetchAfter, show, onMatch, swipe],
   );
 
+  /** The empty deck's own way out: other filters, kept as the menu keeps them, and the deck starts over. */
+  const changeFilters = useCallback(
+    (change: Partial<DeckFilters>) => {
+      const changed = { ...filters.current, ...change };
+      filters.current = changed;
+      setShownFilters(changed);
+      storeAgeRange(changed.ageRange);
+      storeGender(changed.gender);
+      if (change.gender) void syncGender(changed.gender);
+      next.current = null;
+      reload();
+    },
+    [reload],
+  );
+
   const dismissSwipeFailure = useCallback(() => setSwipeFailure(null), []);
-  return { state, decide, reload, limitReached, dismissLimit: () => setLimitReached(null), swipeFailure, dismissSwipeFailure };
+  return {
+    state,
+    filters: shownFilters,
+    changeFilters,
+    decide,
+    reload,
+    limitReached,
+    dismissLimit: () => setLimitReached(null),
+    swipeFailure,
+    dismissSwipeFailure,
+  };
 }

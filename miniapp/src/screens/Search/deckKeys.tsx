@@ -1,0 +1,53 @@
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** Someone typing or a dialog (a sheet, the match overlay) over the deck: the arrows are theirs. */
+function keysBelongElsewhere(event: KeyboardEvent): boolean {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return true;
+  const target = event.target;
+  if (target instanceof HTMLElement && (target.isContentEditable || target.closest('input, textarea, select, [contenteditable]'))) return true;
+  return document.querySelector('dialog[open]') !== null;
+}
+
+/**
+ * The deck's keys on a computer: ← dislike, → like, ↑ the details. Read through a ref, so the listener
+ * is added once and always calls the screen's newest handlers.
+ */
+export function useDeckKeys(active: boolean, actions: { decide: (liked: boolean) => void; details: () => void }) {
+  const latest = useRef(actions);
+  useEffect(() => {
+    latest.current = actions;
+  });
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || keysBelongElsewhere(event)) return;
+      const act = { ArrowLeft: () => latest.current.decide(false), ArrowRight: () => latest.current.decide(true), ArrowUp: () => latest.current.details() }[
+        event.key
+      ];
+      if (!act) return;
+      event.preventDefault();
+      act();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [active]);
+}
+
+/** The keys, said under the deck where there is room for it (CSS shows it on wide screens only). */
+export function KeyHint() {
+  const { t } = useTranslation();
+  return (
+    <p className="deck-keys muted" aria-hidden="true">
+      <span>
+        <kbd>←</kbd> {t('app.search.keyDislike')}
+      </span>
+      <span>
+        <kbd>→</kbd> {t('app.search.keyLike')}
+      </span>
+      <span>
+        <kbd>↑</kbd> {t('app.search.keyDetails')}
+      </span>
+    </p>
+  );
+}
