@@ -164,7 +164,7 @@ export function buildServices(deps: AppDeps): Services {
     }),
     sessions,
     accounts: new AccountService(deps.db, passwords, sessions, throttle, devices, clock),
-    dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl, eventBus),
+    dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl, eventBus, rates),
     verification: new VerificationService(deps.db, codes, deps.mailer, clock, deps.logger),
     passwordReset: new PasswordResetService(deps.db, codes, passwords, sessions, devices, deps.mailer, clock, deps.logger),
     accountSettings: new AccountSettingsService(deps.db, codes, passwords, deps.mailer, clock, deps.logger, rates),

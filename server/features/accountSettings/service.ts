@@ -7,6 +7,7 @@ import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import type { Mailer } from '../../mail/mailer.ts';
+import { isCurrentPassword } from '../accounts/currentPassword.ts';
 import type { PasswordHasher } from '../accounts/passwords.ts';
 import { findUserByEmail, lockUser, setPasswordHash } from '../accounts/repository.ts';
 import { deleteOtherSessions, deleteSessionOfUser, listLiveSessions } from '../sessions/repository.ts';
@@ -17,12 +18,7 @@ import { findAccountCredentials, removeSignInMethod, setEmail } from './reposito
 
 const wrongPassword = () => new AppError(403, 'wrong_password', 'Wrong password');
 const emailTaken = () => conflict('email_taken', 'Email already registered');
-/**
- * Tries of the current password per account and hour. Without a limit, whoever holds a session (a phone left
- * unlocked, a stolen cookie) could guess the password here, unthrottled unlike the login, and with it change
- * the address and keep the account.
- */
-export const passwordTriesPerHour = 10;
+export { passwordTriesPerHour } from '../accounts/currentPassword.ts';
 
 /**
  * Menu → Account: the own sign-in details, the password, the e-mail address and the signed-in devices.
@@ -39,15 +35,9 @@ export class AccountSettingsService {
     private readonly rates: RateCounter,
   ) {}
 
-  /** Whether `given` is the account's password, counted against the hourly tries (429 past them, before any check). */
-  private async isCurrentPassword(userId: UserId, hash: string, given: string | undefined): Promise<boolean> {
-    await this.rates.hit(
-      `account_password:${userId}`,
-      [{ seconds: 3600, limit: passwordTriesPerHour }],
-      'too_many_password_attempts',
-      'Too many password attempts. Please try again later.',
-    );
-    return given !== undefined && this.passwords.verify(hash, given);
+  /** Whether `given` is the account's password, counted against the hourly tries shared with deleting the account. */
+  private isCurrentPassword(userId: UserId, hash: string, given: string | undefined): Promise<boolean> {
+    return isCurrentPassword({ rates: this.rates, passwords: this.passwords }, userId, hash, given);
   }
 
   async overview(userId: UserId, sessionHash: string): Promise<AccountResponse> {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signUpVerified, testPassword } from '../../test/accounts.ts';
+import { passwordTriesPerHour } from '../accounts/currentPassword.ts';
 import { json } from '../../test/browser.ts';
 import { jpegWithGps } from '../../test/images.ts';
 import { createPerson } from '../../test/people.ts';
@@ -158,5 +159,24 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
     const fresh = await createPerson(app, { name: 'Свежий' });
     expect((await fresh.browser.post('/api/delete_account', {})).status).toBe(200);
     expect((await app.database.db.selectFrom('users').select('id').where('id', '=', fresh.userId).execute()).length).toBe(0);
+  });
+
+  it('stops guessing the password after the hourly tries, shared with the account settings', async () => {
+    const me = await signUpVerified(app);
+    const codeOf = async (res: Response) => [res.status, (await json<{ code: string }>(res)).code];
+    // Half the tries spent on the password change, the rest here: one counter for every check of the password.
+    for (let i = 0; i < passwordTriesPerHour; i += 1) {
+      const guess =
+        i % 2 === 0
+          ? me.browser.post('/api/account/password', { current_password: `guess-${i}-xyz`, password: 'AnotherPassw0rd!' })
+          : me.browser.post('/api/delete_account', { password: `guess-${i}-xyz` });
+      expect(await codeOf(await guess)).toEqual([403, 'wrong_password']);
+    }
+    // Past the limit even the right password is not checked, and the account stays.
+    const refused = await me.browser.post('/api/delete_account', { password: testPassword });
+    expect(await codeOf(refused)).toEqual([429, 'too_many_password_attempts']);
+    expect((await app.database.db.selectFrom('users').select('id').where('id', '=', me.userId).execute()).length).toBe(1);
+    app.clock.advance(3600);
+    expect((await me.browser.post('/api/delete_account', { password: testPassword })).status).toBe(200);
   });
 });

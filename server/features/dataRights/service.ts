@@ -3,7 +3,9 @@ import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import { reauthWindowMinutes } from '../../contract/dataRights.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
+import { isCurrentPassword } from '../accounts/currentPassword.ts';
 import type { PasswordHasher } from '../accounts/passwords.ts';
+import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import type { EventBus } from '../events/eventBus.ts';
 import type { PhotoStore } from '../photos/photoStore.ts';
 import { eraseAccount } from './eraseAccount.ts';
@@ -37,6 +39,7 @@ export class DataRightsService {
     private readonly photos: PhotoStore,
     private readonly publicUrl: string,
     private readonly bus: EventBus,
+    private readonly rates: RateCounter,
   ) {}
 
   async export(userId: UserId): Promise<Record<string, unknown>> {
@@ -81,7 +84,8 @@ export class DataRightsService {
     if (!user) throw notFound();
     if (user.password_hash) {
       if (!password) throw badRequest('password_required', 'Enter your password to delete the account');
-      if (!(await this.passwords.verify(user.password_hash, password))) throw new AppError(403, 'wrong_password', 'Wrong password');
+      if (!(await isCurrentPassword({ rates: this.rates, passwords: this.passwords }, userId, user.password_hash, password)))
+        throw new AppError(403, 'wrong_password', 'Wrong password');
     } else {
       const sessionCreatedAt = await findSessionCreatedAt(this.db, sessionHash);
       const freshSince = addSeconds(this.clock.now(), -reauthWindowMinutes * 60).toISOString();
