@@ -1,5 +1,5 @@
 import { translatorFor, type Language } from '../../../locales/index.ts';
-import { checkoutParams, checkoutQuery, paymentBody, yookassaNotification } from '../../contract/payments.ts';
+import { checkoutParams, checkoutQuery, paymentBody, paymentParams, yookassaNotification } from '../../contract/payments.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { requireUser } from '../../http/auth.ts';
 import type { AppRouter, SessionAuth } from '../../http/context.ts';
@@ -44,6 +44,13 @@ export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logg
 
   router.get('/subscription', async (ctx) => {
     ctx.body = await premium.subscription(requireUser(ctx).userId);
+  });
+
+  /** What became of one of the caller's payments (/confirm asks, and asks again while it is pending). */
+  router.get('/payments/:id', async (ctx) => {
+    const { userId } = requireUser(ctx);
+    const { id } = parse(paymentParams, ctx.params);
+    ctx.body = await premium.paymentStatus(userId, id);
   });
 
   router.post('/payment', async (ctx) => {
@@ -111,10 +118,11 @@ export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logg
     await premium.pendingCheckout(id, key);
     if (ctx.params.verb === 'pay') {
       await premium.credit(id);
-      ctx.redirect('/confirm');
+      // The app's page asks the server what became of this payment rather than trusting the address.
+      ctx.redirect(`/confirm?payment=${id}`);
     } else if (ctx.params.verb === 'cancel') {
       await premium.cancel(id);
-      ctx.redirect('/fail');
+      ctx.redirect(`/fail?payment=${id}`);
     } else {
       throw notFound();
     }
