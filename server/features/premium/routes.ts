@@ -59,18 +59,24 @@ export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logg
     // Telegram allows digital goods inside a Mini App only for Stars: the Mini App (a bearer session of a
     // Telegram account) gets an invoice link, which it opens with the invoice call instead of navigating.
     if (await paysInStars(auth)) {
-      ctx.body = { payment_url: await premium.startStars(auth.userId, amount, interval) };
+      const { url, id } = await premium.startStars(auth.userId, amount, interval);
+      // payment_id: the app asks GET /api/payments/:id about it while the bot has not yet heard of the payment.
+      ctx.body = { payment_url: url, payment_id: id };
       return;
     }
     if (premium.webProvider === 'yookassa') {
-      ctx.body = { payment_url: await premium.startYooKassa(auth.userId, amount, interval) };
+      const { url, id } = await premium.startYooKassa(auth.userId, amount, interval);
+      ctx.body = { payment_url: url, payment_id: id };
       return;
     }
     // No web provider (PAYMENT_PROVIDER off, the default on an https site without one): said plainly.
     if (premium.webProvider !== 'test') throw new AppError(503, 'payments_unavailable', 'Payments are not available at the moment');
     const payment = await premium.createPayment(auth.userId, amount, interval);
     // Same-site and relative: the window navigates there as it would to a provider's page.
-    ctx.body = { payment_url: `/api/payments/test/checkout/${payment.id}?key=${encodeURIComponent(premium.checkoutKey(payment.id))}` };
+    ctx.body = {
+      payment_url: `/api/payments/test/checkout/${payment.id}?key=${encodeURIComponent(premium.checkoutKey(payment.id))}`,
+      payment_id: payment.id,
+    };
   });
 
   /**

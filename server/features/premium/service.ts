@@ -151,7 +151,7 @@ export class PremiumService {
    * the API call under the row's idempotence key. An outage answers "Error processing payment" and leaves the
    * row pending for the reconciliation job. Answers YooKassa's confirmation_url.
    */
-  async startYooKassa(userId: UserId, amount: number, interval: number): Promise<string> {
+  async startYooKassa(userId: UserId, amount: number, interval: number): Promise<{ url: string; id: number }> {
     const yookassa = this.yookassa;
     if (!yookassa) throw new AppError(503, 'provider_unavailable', 'Error processing payment');
     const { id, plan, idempotenceKey } = await this.createPayment(userId, amount, interval, 'yookassa');
@@ -171,7 +171,7 @@ export class PremiumService {
       await setProviderPaymentId(this.db, id, remote.id);
       const url = remote.confirmation?.confirmation_url;
       if (!url) throw new YooKassaError('no confirmation_url in the answer', 200);
-      return url;
+      return { url, id };
     } catch (error) {
       if (!(error instanceof YooKassaError)) throw error;
       this.logger?.warn({ err: error, payment: id }, 'YooKassa: payment not created');
@@ -233,19 +233,20 @@ export class PremiumService {
    * Stars subscription that renews every 30 days, the others once). The app opens the link with the Mini
    * App's invoice call; the bot credits on successful_payment.
    */
-  async startStars(userId: UserId, amount: number, interval: number): Promise<string> {
+  async startStars(userId: UserId, amount: number, interval: number): Promise<{ url: string; id: number }> {
     const stars = this.providers.stars;
     if (!stars) throw new AppError(503, 'provider_unavailable', 'Error processing payment');
     const { id, plan } = await this.createPayment(userId, amount, interval, 'stars');
     const t = translatorFor((await findUserLanguage(this.db, userId)) ?? 'ru');
     try {
-      return await stars.createInvoiceLink({
+      const url = await stars.createInvoiceLink({
         title: t('premium.stars.title', { plan: t(`premium.plans.${plan.id}`) }),
         description: t('premium.stars.description'),
         payload: invoicePayload(id),
         stars: plan.stars,
         subscriptionPeriod: plan.id === 'month' ? starsSubscriptionPeriod : undefined,
       });
+      return { url, id };
     } catch (error) {
       this.logger?.warn({ err: error, payment: id }, 'Telegram: invoice link not created');
       await this.cancel(id);
