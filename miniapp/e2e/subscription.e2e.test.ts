@@ -58,7 +58,7 @@ describe('the subscription screen and the payment outcome', () => {
         await page.reload();
         await page.getByRole('heading', { name: t.app.premium.activeTitle }).waitFor();
         const date = await pageDate(page, end.toISOString(), language);
-        await page.getByText(t.app.premium.activeUntil.replace('{{date}}', date)).waitFor();
+        await page.getByText(t.app.premium.until.replace('{{date}}', date)).waitFor();
         await page.getByRole('heading', { name: t.app.premium.includes }).waitFor();
         expect(await page.locator('.plan').count()).toBe(0);
         expect(await page.getByRole('button', { name: t.app.premium.buyNow }).count()).toBe(0);

@@ -16,12 +16,15 @@ export function useSubscription() {
   return useQuery({ queryKey: queryKeys.subscription(), queryFn: () => api.get('/api/subscription', subscriptionResponse) });
 }
 
-/** What a paid payment changes: the subscription, the user (premium shows in it), the plans, the likers list. */
+/**
+ * What a paid payment changes: the subscription, the user's own profile (its isActive and end_date; the
+ * current_user answer carries nothing of premium), the plans, the likers list.
+ */
 function usePremiumChanged() {
   const client = useQueryClient();
   return useCallback(() => {
     void client.invalidateQueries({ queryKey: queryKeys.subscription() });
-    void client.invalidateQueries({ queryKey: queryKeys.currentUser() });
+    void client.invalidateQueries({ queryKey: queryKeys.ownProfile() });
     void client.invalidateQueries({ queryKey: queryKeys.plans() });
     void client.invalidateQueries({ queryKey: queryKeys.likers() });
   }, [client]);

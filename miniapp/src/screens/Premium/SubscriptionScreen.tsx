@@ -34,7 +34,7 @@ function ActivePlan({ endDate }: { endDate: string | null }) {
       <h1 id="premium-status-title">{t('app.premium.activeTitle')}</h1>
       {endDate && (
         <>
-          <p className="premium-until">{t('app.premium.activeUntil', { date: formatDate(endDate, i18n.language) })}</p>
+          <p className="premium-until">{t('app.premium.until', { date: formatDate(endDate, i18n.language) })}</p>
           <p className="muted">{t('app.premium.daysLeft', { count: daysUntil(endDate) })}</p>
         </>
       )}
