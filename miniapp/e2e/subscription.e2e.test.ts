@@ -70,6 +70,23 @@ describe('the subscription screen and the payment outcome', () => {
     }
   }
 
+  it('on a desktop the plans and the active card keep to the app column (1280x800)', async () => {
+    const person = await createPerson(site.app);
+    const { context, page, errors } = await open(person, 'en');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/subscription');
+    const best = page.locator('.plan.best');
+    await best.waitFor();
+    expect((await best.boundingBox())?.width ?? 0).toBeLessThan(800);
+    await screenshot(page, 'subscription-free-en-light-desktop');
+    await setPremiumUntil(person, new Date(site.app.clock.now().getTime() + 7 * day));
+    await page.reload();
+    await page.getByRole('heading', { name: en.app.premium.activeTitle }).waitFor();
+    await screenshot(page, 'subscription-active-en-light-desktop');
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+
   it('offers a lapsed subscriber renewal, naming when it ended', async () => {
     const person = await createPerson(site.app);
     const ended = new Date(site.app.clock.now().getTime() - 3 * day);
