@@ -151,6 +151,7 @@ function seedsFor(world: World): Record<string, RouteSeed> {
     'GET /api/plans': {},
     'GET /api/subscription': {},
     'POST /api/payment': { body: { amount: 499, interval: 30 } },
+    'GET /api/payments/:id': { params: { id: world.payment.id } },
     'POST /api/payments/yookassa/notify': {
       body: { type: 'notification', event: 'payment.succeeded', object: { id: '2d1b6a3c-000f-5000-9000-1a2b3c4d5e6f' } },
       yookassa: true,

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { e2eBotToken, recordApiRequests, startSite, type Site } from './harness.ts';
 import { signInitData } from './signedIn.ts';
+import { PremiumService } from '../../server/features/premium/service.ts';
 import { createPerson } from '../../server/test/people.ts';
+import { testSessionSecret } from '../../server/test/testApp.ts';
 
 /**
  * The Mini App path in a normal Chromium, faked the way Telegram's Android client hosts it: launch
@@ -106,7 +108,7 @@ describe('the Mini App inside (faked) Telegram', () => {
     expect(errors).toEqual([]);
   });
 
-  it('buys premium with a Stars invoice opened by the invoice call, then shows the result page', async () => {
+  it('buys premium with a Stars invoice opened by the invoice call; "paid" turns the subscription screen active without a reload', async () => {
     invoices = [];
     // Someone who already has a profile (people without one are sent to create it first).
     const person = await createPerson(site.app, { name: 'Оля' });
@@ -118,6 +120,7 @@ describe('the Mini App inside (faked) Telegram', () => {
       tgWebAppPlatform: 'android',
       tgWebAppThemeParams: JSON.stringify({ bg_color: '#ffffff', text_color: '#000000', button_color: '#5288c1', button_text_color: '#ffffff' }),
     });
+    const requests = recordApiRequests(page);
     await page.goto(`/#${launch.toString()}`);
     await page.getByRole('link', { name: ru.app.nav.menu }).click();
     // The menu's plan card opens the month's details on /subscription.
@@ -138,12 +141,25 @@ describe('the Mini App inside (faked) Telegram', () => {
     await page.screenshot({ path: 'artifacts/screenshots/stars-invoice-waiting-ru.png' });
 
     // Telegram reports the sheet closed after paying.
+    // A mark on this document: a reload would lose it.
+    await page.evaluate(() => Object.assign(window, { __beforePaid: true }));
+    const checksBefore = requests.calls().filter((c) => c === 'GET /api/subscription').length;
     await page.evaluate(() => {
       const webView = (window as unknown as { Telegram: { WebView: { receiveEvent(name: string, data: unknown): void } } }).Telegram.WebView;
       webView.receiveEvent('invoice_closed', { slug: 'iskra_e2e_invoice_1', status: 'paid' });
     });
-    await page.waitForURL('**/confirm');
-    await page.getByRole('heading', { name: ru.app.result.successTitle }).waitFor();
+    // Still here: the bot has not yet heard from Telegram, so the payment is confirmed with the server.
+    await page.getByText(ru.app.premium.confirming).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/subscription');
+    // The bot's successful_payment arrives (what the bot does with it: settleStars, tested in stars.test.ts).
+    const [row] = await site.app.database.db.selectFrom('payments').select(['id']).where('user_id', '=', person.userId).execute();
+    await new PremiumService(site.app.database.db, 'sqlite', site.app.clock, testSessionSecret, true).credit(row?.id ?? 0);
+    // The same screen, no reload: the subscription read again, active, nothing to buy.
+    await page.getByRole('heading', { name: ru.app.premium.activeTitle }).waitFor();
+    expect(await page.locator('.plan').count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe('/subscription');
+    expect(await page.evaluate(() => (window as unknown as { __beforePaid?: boolean }).__beforePaid)).toBe(true);
+    expect(requests.calls().filter((c) => c === 'GET /api/subscription').length).toBeGreaterThan(checksBefore);
     await page.screenshot({ path: 'artifacts/screenshots/stars-paid-ru.png' });
     await context.close();
     expect(errors).toEqual([]);

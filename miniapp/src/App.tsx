@@ -55,8 +55,8 @@ const routes = createRoutesFromElements(
     <Route path="/logout" element={<Logout />} />
     <Route path="/offer" element={<Offer />} handle={framed} />
     <Route path="/privacy-policy" element={<PrivacyPolicy />} handle={framed} />
-    <Route path="/confirm" element={<PaymentResult outcome="success" />} />
-    <Route path="/fail" element={<PaymentResult outcome="failure" />} />
+    <Route path="/confirm" element={<PaymentResult outcome="success" check />} />
+    <Route path="/fail" element={<PaymentResult outcome="failure" check />} />
     {/* Spec section 2: outcome pages of their own; /successtrig is the menu's test link. */}
     <Route path="/successtrig" element={<PaymentResult outcome="success" />} />
     <Route path="/failtrig" element={<PaymentResult outcome="failure" />} />

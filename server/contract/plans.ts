@@ -28,4 +28,9 @@ export type SubscriptionResponse = z.infer<typeof subscriptionResponse>;
 
 /** `POST /api/payment`: spec section 7. */
 export const paymentRequest = z.object({ amount: z.number().check(z.positive()), interval: z.number().check(z.int(), z.positive()) });
-export const paymentResponse = z.object({ payment_url: z.optional(z.string()), invoice_url: z.optional(z.string()) });
+export const paymentResponse = z.object({
+  payment_url: z.optional(z.string()),
+  invoice_url: z.optional(z.string()),
+  /** The payment just created: GET /api/payments/:id tells what became of it. */
+  payment_id: z.optional(z.number().check(z.int())),
+});

@@ -20,16 +20,28 @@ export function usePlanCost() {
         );
 }
 
-/** The plan cards, as `/subscription` and the menu show them; choosing one is the caller's business. */
+/** The plan that gives the most for the money: the largest discount (the longer plan on a tie). */
+export function bestValuePlan(plans: readonly Plan[]): Plan | undefined {
+  return plans.reduce<Plan | undefined>((best, plan) => {
+    const discount = plan.discount ?? 0;
+    if (discount === 0) return best;
+    const bestDiscount = best?.discount ?? 0;
+    return !best || discount > bestDiscount || (discount === bestDiscount && plan.interval > best.interval) ? plan : best;
+  }, undefined);
+}
+
+/** The plan cards, as `/subscription` and the menu show them, the best value marked; choosing one is the caller's business. */
 export function PlanList({ plans, onChoose }: { plans: Plan[]; onChoose: (plan: Plan) => void }) {
   const { t } = useTranslation();
   const title = usePlanTitle();
   const cost = usePlanCost();
+  const best = bestValuePlan(plans);
   return (
     <ul className="plans" aria-label={t('app.premium.choose')}>
       {plans.map((plan) => (
         <li key={plan.id}>
-          <button type="button" className="plan" onClick={() => onChoose(plan)}>
+          <button type="button" className={plan === best ? 'plan best' : 'plan'} onClick={() => onChoose(plan)}>
+            {plan === best && <span className="plan-flag">{t('app.premium.bestValue')}</span>}
             <span className="plan-title">{title(plan)}</span>
             <span className="plan-price">{cost(plan)}</span>
             {plan.discount ? <span className="badge">{t('app.premium.discount', { percent: plan.discount })}</span> : null}

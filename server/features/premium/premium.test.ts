@@ -80,7 +80,8 @@ describe.each(testDialects())('premium with the test provider on %s', (dialect) 
     expect(await json(await buyer.browser.get('/api/subscription'))).toEqual({ isActive: false, end_date: null });
     const paid = await checkout(499, 30, 'pay');
     expect(paid.status).toBe(303);
-    expect(paid.headers.get('location')).toBe('/confirm');
+    const [created] = await payments();
+    expect(paid.headers.get('location')).toBe(`/confirm?payment=${created?.id}`);
     const sub = await json<{ isActive: boolean; end_date: string }>(await buyer.browser.get('/api/subscription'));
     expect(sub.isActive).toBe(true);
     expect(Math.abs(Date.parse(sub.end_date) - (app.clock.now().getTime() + 30 * day))).toBeLessThan(5000);
@@ -95,7 +96,7 @@ describe.each(testDialects())('premium with the test provider on %s', (dialect) 
   it('cancels to /fail and changes nothing', async () => {
     const before = await json<{ end_date: string }>(await buyer.browser.get('/api/subscription'));
     const canceled = await checkout(249, 7, 'cancel');
-    expect(canceled.headers.get('location')).toBe('/fail');
+    expect(canceled.headers.get('location')).toMatch(/^\/fail\?payment=\d+$/);
     expect((await payments()).filter((p) => p.status === 'canceled')).toHaveLength(1);
     expect(await json(await buyer.browser.get('/api/subscription'))).toEqual({ isActive: true, end_date: before.end_date });
   });

@@ -84,6 +84,16 @@ export async function findStarsPayment(db: Kysely<Database>, paymentId: number, 
     .executeTakeFirst();
 }
 
+/** A payment by id, only when it is this user's own (another user's payment is as absent as an unknown one). */
+export async function findOwnPayment(db: Kysely<Database>, paymentId: number, userId: UserId) {
+  return db
+    .selectFrom('payments')
+    .select(['id', 'plan_id', 'interval_days', 'status'])
+    .where('id', '=', paymentId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
 export async function findTestPayment(db: Kysely<Database>, paymentId: number) {
   return db.selectFrom('payments').selectAll().where('id', '=', paymentId).where('provider', '=', 'test').executeTakeFirst();
 }

@@ -1,5 +1,5 @@
 import { translatorFor, type Language } from '../../../locales/index.ts';
-import { checkoutParams, checkoutQuery, paymentBody, yookassaNotification } from '../../contract/payments.ts';
+import { checkoutParams, checkoutQuery, paymentBody, paymentParams, yookassaNotification } from '../../contract/payments.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { requireUser } from '../../http/auth.ts';
 import type { AppRouter, SessionAuth } from '../../http/context.ts';
@@ -46,24 +46,37 @@ export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logg
     ctx.body = await premium.subscription(requireUser(ctx).userId);
   });
 
+  /** What became of one of the caller's payments (/confirm asks, and asks again while it is pending). */
+  router.get('/payments/:id', async (ctx) => {
+    const { userId } = requireUser(ctx);
+    const { id } = parse(paymentParams, ctx.params);
+    ctx.body = await premium.paymentStatus(userId, id);
+  });
+
   router.post('/payment', async (ctx) => {
     const auth = requireUser(ctx);
     const { amount, interval } = parse(paymentBody, ctx.request.body);
     // Telegram allows digital goods inside a Mini App only for Stars: the Mini App (a bearer session of a
     // Telegram account) gets an invoice link, which it opens with the invoice call instead of navigating.
     if (await paysInStars(auth)) {
-      ctx.body = { payment_url: await premium.startStars(auth.userId, amount, interval) };
+      const { url, id } = await premium.startStars(auth.userId, amount, interval);
+      // payment_id: the app asks GET /api/payments/:id about it while the bot has not yet heard of the payment.
+      ctx.body = { payment_url: url, payment_id: id };
       return;
     }
     if (premium.webProvider === 'yookassa') {
-      ctx.body = { payment_url: await premium.startYooKassa(auth.userId, amount, interval) };
+      const { url, id } = await premium.startYooKassa(auth.userId, amount, interval);
+      ctx.body = { payment_url: url, payment_id: id };
       return;
     }
     // No web provider (PAYMENT_PROVIDER off, the default on an https site without one): said plainly.
     if (premium.webProvider !== 'test') throw new AppError(503, 'payments_unavailable', 'Payments are not available at the moment');
     const payment = await premium.createPayment(auth.userId, amount, interval);
     // Same-site and relative: the window navigates there as it would to a provider's page.
-    ctx.body = { payment_url: `/api/payments/test/checkout/${payment.id}?key=${encodeURIComponent(premium.checkoutKey(payment.id))}` };
+    ctx.body = {
+      payment_url: `/api/payments/test/checkout/${payment.id}?key=${encodeURIComponent(premium.checkoutKey(payment.id))}`,
+      payment_id: payment.id,
+    };
   });
 
   /**
@@ -111,10 +124,11 @@ export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logg
     await premium.pendingCheckout(id, key);
     if (ctx.params.verb === 'pay') {
       await premium.credit(id);
-      ctx.redirect('/confirm');
+      // The app's page asks the server what became of this payment rather than trusting the address.
+      ctx.redirect(`/confirm?payment=${id}`);
     } else if (ctx.params.verb === 'cancel') {
       await premium.cancel(id);
-      ctx.redirect('/fail');
+      ctx.redirect(`/fail?payment=${id}`);
     } else {
       throw notFound();
     }

@@ -6,6 +6,7 @@ import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { translatorFor } from '../../../locales/index.ts';
+import type { PaymentStatusResponse } from '../../contract/payments.ts';
 import { YooKassaError, type YooKassaClient } from './yookassa.ts';
 import { invoicePayload, paymentIdOf, starsSubscriptionPeriod, type StarsApi, type StarsCheckout, type StarsPayment } from './stars.ts';
 import { safeEqual } from '../../safeEqual.ts';
@@ -14,6 +15,7 @@ import {
   extendPremiumUntil,
   findPaymentByProviderPaymentId,
   findPaymentTerm,
+  findOwnPayment,
   findPendingYooKassaPayments,
   findPremiumUntil,
   findPremiumUntilForUpdate,
@@ -44,6 +46,13 @@ export interface YooKassaSetup {
   client: YooKassaClient;
   /** The app's /confirm page (PUBLIC_URL + /confirm). */
   returnUrl: string;
+}
+
+/** The provider's way back, naming our payment so /confirm can ask the server about it. */
+function returnUrlFor(base: string, paymentId: number): string {
+  const url = new URL(base);
+  url.searchParams.set('payment', String(paymentId));
+  return url.toString();
 }
 
 /** A pending web payment older than this is asked about (or given up when it never reached the provider). */
@@ -99,6 +108,18 @@ export class PremiumService {
     return { isActive: end !== null && end > this.clock.now().toISOString(), end_date: end };
   }
 
+  /**
+   * The caller's own payment as the app tells it: paid, pending or failed. Unknown and someone else's
+   * answer the same 404, so an id says nothing about other people's payments.
+   */
+  async paymentStatus(userId: UserId, paymentId: number): Promise<PaymentStatusResponse> {
+    const payment = await findOwnPayment(this.db, paymentId, userId);
+    if (!payment) throw notFound('payment_not_found', 'Payment not found');
+    const status = payment.status === 'succeeded' ? 'paid' : payment.status === 'pending' ? 'pending' : 'failed';
+    const end = status === 'paid' ? ((await findPremiumUntil(this.db, userId)) ?? null) : null;
+    return { id: payment.id, status, interval: payment.interval_days, end_date: end };
+  }
+
   /** A pending payment for the plan matching `{amount, interval}`; anything that is not a plan is refused. */
   async createPayment(
     userId: UserId,
@@ -130,7 +151,7 @@ export class PremiumService {
    * the API call under the row's idempotence key. An outage answers "Error processing payment" and leaves the
    * row pending for the reconciliation job. Answers YooKassa's confirmation_url.
    */
-  async startYooKassa(userId: UserId, amount: number, interval: number): Promise<string> {
+  async startYooKassa(userId: UserId, amount: number, interval: number): Promise<{ url: string; id: number }> {
     const yookassa = this.yookassa;
     if (!yookassa) throw new AppError(503, 'provider_unavailable', 'Error processing payment');
     const { id, plan, idempotenceKey } = await this.createPayment(userId, amount, interval, 'yookassa');
@@ -142,14 +163,15 @@ export class PremiumService {
         idempotenceKey,
         amountRub: plan.price,
         description,
-        returnUrl: yookassa.returnUrl,
+        // Back on /confirm the app asks about this very payment (it may still be pending there).
+        returnUrl: returnUrlFor(yookassa.returnUrl, id),
         paymentId: id,
         email: email ?? null,
       });
       await setProviderPaymentId(this.db, id, remote.id);
       const url = remote.confirmation?.confirmation_url;
       if (!url) throw new YooKassaError('no confirmation_url in the answer', 200);
-      return url;
+      return { url, id };
     } catch (error) {
       if (!(error instanceof YooKassaError)) throw error;
       this.logger?.warn({ err: error, payment: id }, 'YooKassa: payment not created');
@@ -211,19 +233,20 @@ export class PremiumService {
    * Stars subscription that renews every 30 days, the others once). The app opens the link with the Mini
    * App's invoice call; the bot credits on successful_payment.
    */
-  async startStars(userId: UserId, amount: number, interval: number): Promise<string> {
+  async startStars(userId: UserId, amount: number, interval: number): Promise<{ url: string; id: number }> {
     const stars = this.providers.stars;
     if (!stars) throw new AppError(503, 'provider_unavailable', 'Error processing payment');
     const { id, plan } = await this.createPayment(userId, amount, interval, 'stars');
     const t = translatorFor((await findUserLanguage(this.db, userId)) ?? 'ru');
     try {
-      return await stars.createInvoiceLink({
+      const url = await stars.createInvoiceLink({
         title: t('premium.stars.title', { plan: t(`premium.plans.${plan.id}`) }),
         description: t('premium.stars.description'),
         payload: invoicePayload(id),
         stars: plan.stars,
         subscriptionPeriod: plan.id === 'month' ? starsSubscriptionPeriod : undefined,
       });
+      return { url, id };
     } catch (error) {
       this.logger?.warn({ err: error, payment: id }, 'Telegram: invoice link not created');
       await this.cancel(id);

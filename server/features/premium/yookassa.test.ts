@@ -82,7 +82,7 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
     expect(request?.body).toMatchObject({
       amount: { value: '499.00', currency: 'RUB' },
       capture: true,
-      confirmation: { type: 'redirect', return_url: 'https://iskra.test/confirm' },
+      confirmation: { type: 'redirect', return_url: `https://iskra.test/confirm?payment=${row?.id}` },
       metadata: { payment_id: String(row?.id) },
       receipt: { customer: { email }, items: [{ quantity: '1.00', amount: { value: '499.00', currency: 'RUB' } }] },
     });

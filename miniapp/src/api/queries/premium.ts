@@ -1,10 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
 import { paymentResponse, plansResponse, subscriptionResponse, type Plan } from '@contract/plans.ts';
-import { platform } from '../../platform/index.ts';
+import { paymentStatusResponse } from '@contract/payments.ts';
+import { platform, type InvoiceOutcome } from '../../platform/index.ts';
+import { ApiError } from '../ApiError.ts';
 import { api } from '../client.ts';
 import { queryKeys } from './keys.ts';
 
-/** The premium API: plans, the own subscription, paying for a plan. */
+/** The premium API: plans, the own subscription, paying for a plan, what became of a payment. */
 export function usePlans() {
   return useQuery({ queryKey: queryKeys.plans(), queryFn: () => api.get('/api/plans', plansResponse) });
 }
@@ -14,24 +17,68 @@ export function useSubscription() {
 }
 
 /**
+ * What a paid payment changes: the subscription, the user's own profile (its isActive and end_date; the
+ * current_user answer carries nothing of premium), the plans, the likers list.
+ */
+function usePremiumChanged() {
+  const client = useQueryClient();
+  return useCallback(() => {
+    void client.invalidateQueries({ queryKey: queryKeys.subscription() });
+    void client.invalidateQueries({ queryKey: queryKeys.ownProfile() });
+    void client.invalidateQueries({ queryKey: queryKeys.plans() });
+    void client.invalidateQueries({ queryKey: queryKeys.likers() });
+  }, [client]);
+}
+
+export interface PaymentOutcome {
+  outcome: InvoiceOutcome;
+  /** Our payment, to ask the server about (the sheet's "paid" comes before the bot has credited it). */
+  paymentId: number | null;
+}
+
+/**
  * Creates the payment and opens it: Telegram's invoice sheet (which answers how it ended) or the payment
- * page (the web leaves for it). A paid invoice changes the subscription, the plans and the likers list.
+ * page (the web leaves for it).
  */
 export function usePayment() {
-  const client = useQueryClient();
+  const changed = usePremiumChanged();
   return useMutation({
-    mutationFn: async (plan: Plan) => {
-      const { payment_url, invoice_url } = await api.post('/api/payment', paymentResponse, { amount: plan.price, interval: plan.interval });
+    mutationFn: async (plan: Plan): Promise<PaymentOutcome> => {
+      const { payment_url, invoice_url, payment_id } = await api.post('/api/payment', paymentResponse, { amount: plan.price, interval: plan.interval });
       const url = invoice_url ?? payment_url;
       if (!url) throw new Error('no payment url');
-      return platform().openPayment(url);
+      return { outcome: await platform().openPayment(url), paymentId: payment_id ?? null };
     },
-    onSuccess: (outcome) => {
-      if (outcome !== 'paid') return;
-      // Premium shows who liked the caller; the plans (today the same for everyone) are read with the rest.
-      void client.invalidateQueries({ queryKey: queryKeys.subscription() });
-      void client.invalidateQueries({ queryKey: queryKeys.plans() });
-      void client.invalidateQueries({ queryKey: queryKeys.likers() });
+    onSuccess: ({ outcome }) => {
+      if (outcome === 'paid') changed();
     },
   });
 }
+
+/** Re-asks about a pending payment after 1 s, then ever later, at most every 15 s. */
+export function pendingPollDelay(answers: number): number {
+  return Math.min(1000 * 1.6 ** Math.max(0, answers - 1), 15_000);
+}
+
+/**
+ * `GET /api/payments/:id`: paid, pending (asked again, with backoff, until it settles) or failed; a 404
+ * (unknown, or not the caller's) is an answer too, not something to retry. Once paid, what premium
+ * changes is read again.
+ */
+export function usePaymentStatus(paymentId: number | null) {
+  const changed = usePremiumChanged();
+  const query = useQuery({
+    queryKey: ['premium', 'payment', paymentId] as const,
+    queryFn: () => api.get(`/api/payments/${paymentId}`, paymentStatusResponse),
+    enabled: paymentId !== null,
+    refetchInterval: (q) => (q.state.data?.status === 'pending' ? pendingPollDelay(q.state.dataUpdateCount) : false),
+  });
+  const paid = query.data?.status === 'paid';
+  useEffect(() => {
+    // Once, when it turns paid.
+    if (paid) changed();
+  }, [paid, changed]);
+  return query;
+}
+
+export const isPaymentNotFound = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 401);

@@ -1,27 +1,67 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
-import type { Plan } from '@contract/plans.ts';
-import { usePayment, usePlans } from '../../api/queries/premium.ts';
+import { Link, useLocation, useNavigate } from 'react-router';
+import type { Plan, SubscriptionResponse } from '@contract/plans.ts';
+import { usePayment, usePlans, useSubscription } from '../../api/queries/premium.ts';
 import { PlanList, usePlanCost, usePlanTitle } from '../../components/PlanList.tsx';
 import { EmptyState, ErrorLine, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { platform } from '../../platform/index.ts';
+import { PaymentStatusCard } from './PaymentStatusCard.tsx';
+import { daysUntil, formatDate } from './formatDate.ts';
 
 const benefits = ['likes', 'messages', 'whoLiked', 'support', 'boost'] as const;
 
-/**
- * `/subscription` (spec sections 2, 4): the plans from `/api/plans`, a plan's details with Back and
- * Buy Now, "Processing..." while the payment is created, then the payment page or Telegram's invoice.
- */
-export default function SubscriptionScreen() {
+function Benefits({ included = false }: { included?: boolean }) {
   const { t } = useTranslation();
+  return (
+    <ul className={included ? 'benefits included' : 'benefits'}>
+      {benefits.map((b) => (
+        <li key={b}>{t(`app.premium.benefits.${b}`)}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** An active subscription: until when, how long is left, what it includes; nothing to buy. */
+function ActivePlan({ endDate }: { endDate: string | null }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <section className="card premium-status" aria-labelledby="premium-status-title">
+      <div className="premium-status-mark" aria-hidden="true">
+        ★
+      </div>
+      <h1 id="premium-status-title">{t('app.premium.activeTitle')}</h1>
+      {endDate && (
+        <>
+          <p className="premium-until">{t('app.premium.until', { date: formatDate(endDate, i18n.language) })}</p>
+          <p className="muted">{t('app.premium.daysLeft', { count: daysUntil(endDate) })}</p>
+        </>
+      )}
+      <h2>{t('app.premium.includes')}</h2>
+      <Benefits included />
+      <Link to="/menu" className="button secondary block">
+        {t('app.result.backToMenu')}
+      </Link>
+    </section>
+  );
+}
+
+/**
+ * The plans (for someone without premium, or whose premium lapsed: then as a renewal), a plan's details
+ * with Back and Buy Now, "Processing..." while the payment is created, then the payment page or
+ * Telegram's invoice. A paid invoice stays here: the payment is confirmed with the server, and the
+ * subscription read again shows it active.
+ */
+function Offer({ lapsedOn }: { lapsedOn: string | null }) {
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const title = usePlanTitle();
   const cost = usePlanCost();
   const plans = usePlans();
   const payment = usePayment();
   const [chosen, setChosen] = useState<Plan | null>(null);
+  const [settling, setSettling] = useState<number | null>(null);
   // Until the outcome is known (Telegram's sheet) or the payment page opens (the web).
   const processing = payment.isPending || payment.isSuccess;
 
@@ -36,10 +76,10 @@ export default function SubscriptionScreen() {
 
   function buy(plan: Plan) {
     payment.mutate(plan, {
-      onSuccess: (outcome) => {
+      onSuccess: ({ outcome, paymentId }) => {
         if (outcome === 'paid') {
           platform().haptic('success');
-          void navigate('/confirm');
+          setSettling(paymentId);
         } else if (outcome === 'failed' || outcome === 'cancelled') {
           platform().haptic('error');
           void navigate('/fail');
@@ -48,15 +88,22 @@ export default function SubscriptionScreen() {
     });
   }
 
+  // Telegram said paid; the bot credits it when Telegram tells it, so the server is asked until it has.
+  if (settling !== null) {
+    return (
+      <>
+        <p className="muted center">{t('app.premium.confirming')}</p>
+        <PaymentStatusCard paymentId={settling} />
+      </>
+    );
+  }
+
   return (
-    <div className="subscription">
+    <>
       <header className="premium-hero">
-        <h1>{t('app.premium.heading')}</h1>
-        <ul className="benefits">
-          {benefits.map((b) => (
-            <li key={b}>{t(`app.premium.benefits.${b}`)}</li>
-          ))}
-        </ul>
+        <h1>{lapsedOn ? t('app.premium.lapsedTitle') : t('app.premium.heading')}</h1>
+        {lapsedOn && <p className="muted">{t('app.premium.lapsedText', { date: formatDate(lapsedOn, i18n.language) })}</p>}
+        <Benefits />
       </header>
       {!chosen && (
         <QueryView
@@ -80,11 +127,27 @@ export default function SubscriptionScreen() {
               {t('app.common.back')}
             </button>
             <button type="button" className="button" disabled={processing} onClick={() => buy(chosen)}>
-              {processing ? t('app.premium.processing') : t('app.premium.buyNow')}
+              {processing ? t('app.premium.processing') : lapsedOn ? t('app.premium.renewNow') : t('app.premium.buyNow')}
             </button>
           </div>
         </section>
       )}
+    </>
+  );
+}
+
+/**
+ * `/subscription` (spec sections 2, 4, 7): asks `GET /api/subscription` first. Active: the end date and
+ * what it includes; otherwise the plans (a renewal when it lapsed), the best value marked. When the check
+ * fails: "Error checking subscription" with Retry, and no plans (nobody should buy twice by mistake).
+ */
+export default function SubscriptionScreen() {
+  const subscription = useSubscription();
+  return (
+    <div className="subscription">
+      <QueryView query={subscription} failedKey="app.errors.subscriptionCheck">
+        {(current: SubscriptionResponse) => (current.isActive ? <ActivePlan endDate={current.end_date} /> : <Offer lapsedOn={current.end_date} />)}
+      </QueryView>
     </div>
   );
 }
