@@ -20,6 +20,7 @@ import { locationRoutes } from './features/location/routes.ts';
 import { verificationRoutes } from './features/verification/routes.ts';
 import { passwordResetRoutes } from './features/passwordReset/routes.ts';
 import { accountSettingsRoutes } from './features/accountSettings/routes.ts';
+import { emailUnsubscribeRoutes, unsubscribeCsrfExemptPrefix } from './features/notifications/routes.ts';
 import { sessionLoader } from './http/auth.ts';
 import type { AppState } from './http/context.ts';
 import { errorHandler } from './http/errorHandler.ts';
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   locationRoutes(api, services);
   telegramAuthRoutes(api, services);
   googleAuthRoutes(api, services);
+  emailUnsubscribeRoutes(api, services);
   configRoutes(api, deps.publicConfig ?? emptyPublicConfig);
 
   app.use(securityHeaders({ https: services.cookies.secure }));
@@ -73,7 +75,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   app.use(
     services.csrf.middleware({
       paths: [...telegramCsrfExemptPaths, ...premiumCsrfExemptions.paths, ...(deps.telegramWebhook ? [telegramWebhookPath] : [])],
-      prefixes: premiumCsrfExemptions.prefixes,
+      prefixes: [...premiumCsrfExemptions.prefixes, unsubscribeCsrfExemptPrefix],
     }),
   );
   app.use(

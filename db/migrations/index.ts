@@ -12,6 +12,7 @@ import * as searchChanges from './2026_11_23_1500_search_changes.ts';
 import * as trackSeenMarks from './2026_11_24_0900_track_seen_marks.ts';
 import * as codePurposes from './2026_11_24_1200_code_purposes.ts';
 import * as sessionDevices from './2026_11_24_1230_session_devices.ts';
+import * as emailNotifications from './2026_11_24_1420_email_notifications.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0900_track_seen_marks': trackSeenMarks,
   '2026_11_24_1200_code_purposes': codePurposes,
   '2026_11_24_1230_session_devices': sessionDevices,
+  '2026_11_24_1420_email_notifications': emailNotifications,
 };
