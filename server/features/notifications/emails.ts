@@ -53,10 +53,10 @@ export function notificationEmail(
 <body style="margin:0;padding:24px 12px;background:#f6f2ef;font-family:-apple-system,Segoe UI,Roboto,Arial,sans-serif;color:#2b2220">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:480px;background:#ffffff;border-radius:16px;padding:28px 24px">
-<tr><td style="font-size:22px;font-weight:700;color:#e4572e;padding-bottom:16px">Искра · Iskra</td></tr>
+<tr><td style="font-size:22px;font-weight:700;color:#e11d48;padding-bottom:16px">Искра · Iskra</td></tr>
 <tr><td style="font-size:16px;line-height:1.5;padding-bottom:8px">${escapeHtml(t('mail.notify.greeting'))}</td></tr>
 <tr><td style="font-size:16px;line-height:1.5;padding-bottom:24px">${escapeHtml(line)}</td></tr>
-<tr><td style="padding-bottom:28px"><a href="${escapeHtml(target)}" style="display:inline-block;background:#e4572e;color:#ffffff;text-decoration:none;font-weight:600;padding:12px 22px;border-radius:12px">${escapeHtml(button)}</a></td></tr>
+<tr><td style="padding-bottom:28px"><a href="${escapeHtml(target)}" style="display:inline-block;background:#e11d48;color:#ffffff;text-decoration:none;font-weight:600;padding:12px 22px;border-radius:12px">${escapeHtml(button)}</a></td></tr>
 <tr><td style="font-size:12px;line-height:1.5;color:#7a6d69">${escapeHtml(t('mail.notify.why'))}<br><a href="${escapeHtml(links.unsubscribeUrl)}" style="color:#7a6d69">${escapeHtml(t('mail.notify.unsubscribe'))}</a></td></tr>
 </table></td></tr></table>
 </body></html>

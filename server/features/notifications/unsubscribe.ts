@@ -58,7 +58,7 @@ export class EmailUnsubscribeService {
     const t = translatorFor(language);
     return `<!doctype html>
 <html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(t('mail.unsubscribe.title'))}</title>
-<style>body{margin:0;padding:48px 20px;font-family:-apple-system,Segoe UI,Roboto,Arial,sans-serif;background:#f6f2ef;color:#2b2220}main{max-width:420px;margin:0 auto;background:#fff;border-radius:16px;padding:28px 24px}h1{font-size:22px;margin:0 0 16px;color:#e4572e}p{font-size:16px;line-height:1.5}button{font:inherit;font-weight:600;background:#e4572e;color:#fff;border:0;border-radius:12px;padding:12px 22px;cursor:pointer}a{color:#e4572e}@media (prefers-color-scheme:dark){body{background:#1c1716;color:#f2ebe8}main{background:#2a2321}}</style>
+<style>body{margin:0;padding:48px 20px;font-family:-apple-system,Segoe UI,Roboto,Arial,sans-serif;background:#f6f2ef;color:#2b2220}main{max-width:420px;margin:0 auto;background:#fff;border-radius:16px;padding:28px 24px}h1{font-size:22px;margin:0 0 16px;color:#e11d48}p{font-size:16px;line-height:1.5}button{font:inherit;font-weight:600;background:#e11d48;color:#fff;border:0;border-radius:12px;padding:12px 22px;cursor:pointer}a{color:#e11d48}@media (prefers-color-scheme:dark){body{background:#1c1716;color:#f2ebe8}main{background:#2a2321}}</style>
 </head><body><main><h1>${escapeHtml(t('mail.unsubscribe.title'))}</h1>${body}</main></body></html>
 `;
   }
