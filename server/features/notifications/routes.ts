@@ -6,6 +6,8 @@ import { unsubscribePathPrefix } from './emails.ts';
 /** The unsubscribe link's path inside the /api router. */
 const unsubscribePath = `${unsubscribePathPrefix.slice('/api'.length)}:token`;
 
+const invalidLink = () => notFound('unsubscribe_link_invalid', 'This unsubscribe link is not valid');
+
 /** Mail clients POST the one-click unsubscribe without a session or CSRF token (RFC 8058): the link's token is the proof. */
 export const unsubscribeCsrfExemptPrefix = unsubscribePathPrefix;
 
@@ -13,7 +15,7 @@ export function emailUnsubscribeRoutes(router: AppRouter, { emailUnsubscribe }: 
   // Shows a button; changes nothing (link scanners and previews fetch links).
   router.get(unsubscribePath, async (ctx) => {
     const page = await emailUnsubscribe.confirmPage(ctx.params.token ?? '');
-    ctx.status = page.status;
+    if (!page) throw invalidLink();
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.body = page.html;
@@ -22,7 +24,7 @@ export function emailUnsubscribeRoutes(router: AppRouter, { emailUnsubscribe }: 
   // The body (`List-Unsubscribe=One-Click`) is not needed: the POST to this address is the request.
   router.post(unsubscribePath, async (ctx) => {
     const page = await emailUnsubscribe.unsubscribe(ctx.params.token ?? '');
-    if (!page) throw notFound('unsubscribe_link_invalid', 'This unsubscribe link is not valid');
+    if (!page) throw invalidLink();
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.body = page.html;

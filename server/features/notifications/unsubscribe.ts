@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import { defaultLanguage, translatorFor, type Language } from '../../../locales/index.ts';
+import { translatorFor, type Language } from '../../../locales/index.ts';
 import { findEmailPreference, setEmailNotifications } from './repository.ts';
 import type { UnsubscribeTokens } from './unsubscribeTokens.ts';
 
-export type UnsubscribePage = { status: number; html: string };
+export type UnsubscribePage = { html: string };
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
@@ -20,12 +20,13 @@ export class EmailUnsubscribeService {
     private readonly publicUrl: string,
   ) {}
 
-  async confirmPage(token: string): Promise<UnsubscribePage> {
+  /** The page with the button; null for a token that names no account. */
+  async confirmPage(token: string): Promise<UnsubscribePage | null> {
     const account = await this.accountOf(token);
-    if (!account) return this.invalid();
+    if (!account) return null;
     const t = translatorFor(account.language);
     const form = `<form method="post"><button type="submit">${escapeHtml(t('mail.unsubscribe.button'))}</button></form>`;
-    return { status: 200, html: this.page(account.language, `<p>${escapeHtml(t('mail.unsubscribe.question'))}</p>${form}`) };
+    return { html: this.page(account.language, `<p>${escapeHtml(t('mail.unsubscribe.question'))}</p>${form}`) };
   }
 
   /** Turns e-mails off; null for a token that names no account (nothing changes). */
@@ -35,7 +36,7 @@ export class EmailUnsubscribeService {
     await setEmailNotifications(this.db, account.userId, false);
     const t = translatorFor(account.language);
     const open = `<p><a href="${escapeHtml(this.publicUrl)}">${escapeHtml(t('mail.unsubscribe.open'))}</a></p>`;
-    return { status: 200, html: this.page(account.language, `<p role="status">${escapeHtml(t('mail.unsubscribe.done'))}</p>${open}`) };
+    return { html: this.page(account.language, `<p role="status">${escapeHtml(t('mail.unsubscribe.done'))}</p>${open}`) };
   }
 
   private async accountOf(token: string): Promise<{ userId: NonNullable<ReturnType<UnsubscribeTokens['verify']>>; language: Language } | null> {
@@ -43,15 +44,6 @@ export class EmailUnsubscribeService {
     if (userId === null) return null;
     const row = await findEmailPreference(this.db, userId);
     return row ? { userId, language: row.language } : null;
-  }
-
-  private invalid(): UnsubscribePage {
-    const t = translatorFor(defaultLanguage);
-    const en = translatorFor('en');
-    return {
-      status: 404,
-      html: this.page(defaultLanguage, `<p>${escapeHtml(t('mail.unsubscribe.invalid'))}</p><p>${escapeHtml(en('mail.unsubscribe.invalid'))}</p>`),
-    };
   }
 
   private page(language: Language, body: string): string {
