@@ -24,6 +24,23 @@ describe('notification switches, the bot link and the e-mail unsubscribe page', 
     await site.close();
   });
 
+  it('the two switches and the bot link read well in the dark theme', async () => {
+    const t = texts.ru;
+    const person = await createPerson(site.app, { name: 'Вера' });
+    const { context, page, errors } = await site.page({ language: 'ru', dark: true, prepare: (c) => signInAs(site, c, person.browser) });
+    await page.goto('/Menu');
+    const mail = page.getByRole('switch', { name: new RegExp(t.app.menu.emailNotifications) });
+    await expect.poll(() => mail.isEnabled()).toBe(true);
+    await mail.scrollIntoViewIfNeeded();
+    await screenshot(page, 'mail-menu-switches-dark-ru');
+    await page.goto('/account');
+    await page.getByRole('button', { name: t.app.account.linkViaBot }).waitFor();
+    await screenshot(page, 'mail-account-dark-ru');
+    await expectAccessible(page, 'account dark');
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+
   for (const language of ['ru', 'en'] as const) {
     it(`bot messages and e-mails switch separately; the Account screen offers the bot link (${language})`, async () => {
       const t = texts[language];
