@@ -5,6 +5,7 @@ import { accountFeature } from './features/account.ts';
 import { adminFeature } from './features/admin.ts';
 import { helpFeature } from './features/help.ts';
 import { languageFeature } from './features/language.ts';
+import { linkFeature } from './features/link.ts';
 import { preCheckoutFeature, successfulPaymentFeature } from './features/payments.ts';
 import { shortcutsFeature } from './features/shortcuts.ts';
 import { startFeature } from './features/start.ts';
@@ -33,6 +34,7 @@ export function createBot(deps: BotDeps): Bot<BotContext> {
     .errorBoundary(
       handleError,
       ...(deps.stars ? [preCheckoutFeature(deps.stars, deps.logger)] : []),
+      ...(deps.links ? [linkFeature(deps.links, deps.publicUrl)] : []),
       accountFeature(deps.users),
       ...(deps.stars ? [successfulPaymentFeature(deps.stars)] : []),
       startFeature(deps.users, deps.publicUrl),

@@ -6,6 +6,10 @@ import type { Logger } from '../server/logger.ts';
 import type { AdminService } from '../server/features/admin/adminService.ts';
 import type { PremiumService } from '../server/features/premium/service.ts';
 import type { UserId } from '../db/schema.ts';
+import type { TelegramBotLinkService } from '../server/features/telegram/botLink.ts';
+
+/** Redeems the web account's one-time `link_<token>` (the server's service). */
+export type BotLinks = Pick<TelegramBotLinkService, 'redeem'>;
 
 /** What the bot needs from the accounts side: the same Telegram-keyed accounts the Mini App signs in to. */
 export type BotUsers = Pick<TelegramUserService, 'ensure' | 'markBotStarted' | 'markUnreachable' | 'setLanguage'>;
@@ -27,6 +31,8 @@ export interface BotDeps {
   admins?: { ids: readonly number[]; service: AdminService } | undefined;
   /** Telegram Stars purchases: the pre-checkout check and the crediting; without it they are not handled. */
   stars?: StarsSettlement | undefined;
+  /** `/start link_<token>`: links this Telegram to a web account; without it such a start is an ordinary /start. */
+  links?: BotLinks | undefined;
   /** Outgoing message pacing; Telegram's limits by default. */
   limits?: { perChatIntervalMs: number; minGapMs: number } | undefined;
 }

@@ -17,6 +17,7 @@ export interface LaunchOptions {
   logger: Logger;
   admins?: BotDeps['admins'];
   stars?: BotDeps['stars'];
+  links?: BotDeps['links'];
 }
 
 export interface LaunchedBot {
@@ -74,6 +75,7 @@ export function launchBot(options: LaunchOptions): LaunchedBot {
     apiRoot: options.apiRoot,
     admins: options.admins,
     stars: options.stars,
+    links: options.links,
   });
 
   if (options.mode === 'webhook') {

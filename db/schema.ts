@@ -39,6 +39,7 @@ export interface Database {
   moderation_flags: ModerationFlagsTable;
   referral_codes: ReferralCodesTable;
   referrals: ReferralsTable;
+  telegram_link_tokens: TelegramLinkTokensTable;
 }
 
 export interface UsersTable {
@@ -134,6 +135,8 @@ export interface ProfilesTable {
   private_mode: Generated<number>;
   /** 1: the bot may send match and message notifications. */
   notifications: Generated<number>;
+  /** 1: match and message e-mails may go to a user without Telegram (the one-click unsubscribe sets 0). */
+  email_notifications: Generated<number>;
   /** Set when three different users reported the profile: hidden from search until an admin decides. */
   held_at: string | null;
   /** Set by triggers (migration search_changes) whenever the person's eligibility for others' searches may have changed. */
@@ -261,8 +264,23 @@ export interface NotificationJobsTable {
   next_attempt_at: string;
   attempts: number;
   done_at: string | null;
-  /** sent; seen (the app showed it in time), stale (no longer true), disabled, unreachable, gave_up */
+  /** sent; seen (the app showed it in time), stale (no longer true), disabled, unreachable, gave_up, throttled, interrupted */
   outcome: string | null;
+  /** Through the bot or by e-mail (to users without Telegram). */
+  channel: Generated<NotificationChannel>;
+  /** An e-mail job: when it was handed to SMTP; set but not done means a worker died mid-send (never sent again). */
+  sending_at: string | null;
+}
+
+export type NotificationChannel = 'bot' | 'email';
+
+/** `t.me/<bot>?start=link_<token>`: the token's SHA-256 only; single use, short-lived. */
+export interface TelegramLinkTokensTable {
+  token_hash: string;
+  user_id: UserId;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 export type PaymentStatus = 'pending' | 'succeeded' | 'canceled' | 'refunded';

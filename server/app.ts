@@ -21,6 +21,7 @@ import { locationRoutes } from './features/location/routes.ts';
 import { verificationRoutes } from './features/verification/routes.ts';
 import { passwordResetRoutes } from './features/passwordReset/routes.ts';
 import { accountSettingsRoutes } from './features/accountSettings/routes.ts';
+import { emailUnsubscribeRoutes, unsubscribeCsrfExemptPrefix } from './features/notifications/routes.ts';
 import { sessionLoader } from './http/auth.ts';
 import type { AppState } from './http/context.ts';
 import { errorHandler } from './http/errorHandler.ts';
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   telegramAuthRoutes(api, services);
   googleAuthRoutes(api, services);
   referralRoutes(api, services);
+  emailUnsubscribeRoutes(api, services);
   configRoutes(api, deps.publicConfig ?? emptyPublicConfig);
 
   app.use(securityHeaders({ https: services.cookies.secure }));
@@ -75,7 +77,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   app.use(
     services.csrf.middleware({
       paths: [...telegramCsrfExemptPaths, ...premiumCsrfExemptions.paths, ...(deps.telegramWebhook ? [telegramWebhookPath] : [])],
-      prefixes: premiumCsrfExemptions.prefixes,
+      prefixes: [...premiumCsrfExemptions.prefixes, unsubscribeCsrfExemptPrefix],
     }),
   );
   app.use(

@@ -59,6 +59,7 @@ const envSchema = z
     CRON: z.enum(['on', 'off']).default('on'),
     // How long a match, message or like notification waits for the app to show its event before the bot sends it.
     NOTIFY_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+    EMAIL_DAILY_CAP: z.coerce.number().int().min(0).max(100).default(5),
   })
   .superRefine((env, ctx) => {
     if (env.TRUST_PROXY_HOPS !== undefined && !env.TRUST_PROXY) {

@@ -20,6 +20,7 @@ import { hashSessionId } from './features/sessions/sessionIds.ts';
 import { Browser } from './test/browser.ts';
 import { GoogleStandIn, testGoogleClientId } from './test/googleStandIn.ts';
 import { createPerson, type Person } from './test/people.ts';
+import { emptyPublicConfig } from './contract/config.ts';
 import { createTestApp, type AppRoute, type TestApp } from './test/testApp.ts';
 import { testDialects } from './test/testDatabase.ts';
 import { YooKassaStandIn } from './test/yookassaStandIn.ts';
@@ -108,6 +109,9 @@ function seedsFor(world: World): Record<string, RouteSeed> {
     'POST /api/account/google': { body: { id_token: 'a.b.c' } },
     'POST /api/account/telegram': { body: { id: 1, auth_date: 1, hash: '0'.repeat(64) } },
     'POST /api/account/unlink': { body: { method: 'password' } },
+    'POST /api/account/telegram/bot-link': { body: {} },
+    'GET /api/email/unsubscribe/:token': { params: { token: `${world.member.userId}.${'A'.repeat(43)}` } },
+    'POST /api/email/unsubscribe/:token': { params: { token: `${world.member.userId}.${'A'.repeat(43)}` } },
     'POST /api/account/sessions/end': { body: { id: 'not-a-session' } },
     'POST /api/account/sessions/end_others': { body: {} },
     'POST /api/create_profile': {
@@ -498,7 +502,12 @@ describe.each(testDialects())('API fuzz on %s', (dialect) => {
     await yookassa.start();
     google = new GoogleStandIn();
     const jwksUrl = await google.start();
-    app = await createTestApp(dialect, { botToken: '123456:fuzz-bot-token', google: { clientId: testGoogleClientId, jwksUrl } });
+    app = await createTestApp(dialect, {
+      botToken: '123456:fuzz-bot-token',
+      google: { clientId: testGoogleClientId, jwksUrl },
+      // The bot link is served only with a bot name (503 bot_unavailable without, like Telegram sign-in without a token).
+      publicConfig: { ...emptyPublicConfig, bot_username: 'fuzz_bot' },
+    });
     yookassaApp = await createTestApp(dialect, {
       database: app.database,
       testPaymentProvider: false,

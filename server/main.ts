@@ -59,13 +59,21 @@ async function main(): Promise<void> {
     admins: { ids: adminIds, service: services.admin },
     // The bot settles Stars purchases with the same premium service the app's payments use.
     stars: services.premium,
+    // `/start link_<token>`: the web account's one-time link, redeemed by the server's service.
+    links: services.telegramBotLinks,
   });
   const tellAdmins = bot.api && adminIds.length > 0 ? adminMessenger(bot.api, adminIds, services.telegramUsers, logger) : undefined;
   launched.api = bot.api;
   launched.status = () => bot.status();
-  // Bot notifications leave through a queue drained here, never inside a request: each is due after its grace
-  // period (NOTIFY_GRACE_SECONDS), and the worker looks every 2 s.
-  const notifications = bot.api ? new NotificationWorker(db, createTelegramNotifier(bot.api, env.PUBLIC_URL), services.clock, logger) : undefined;
+  // Bot notifications and e-mails (to users without Telegram) leave through one queue drained here, never
+  // inside a request: each is due after its grace period (NOTIFY_GRACE_SECONDS; an unread-message e-mail
+  // after 30 minutes), and the worker looks every 2 s.
+  const notifications = new NotificationWorker(db, bot.api ? createTelegramNotifier(bot.api, env.PUBLIC_URL) : undefined, services.clock, logger, {
+    mailer: services.mailer,
+    publicUrl: env.PUBLIC_URL,
+    unsubscribeToken: (userId) => services.unsubscribeTokens.issue(userId),
+    dailyCap: env.EMAIL_DAILY_CAP,
+  });
   launched.reportAlert = tellAdmins ? reportAlerter(tellAdmins, services.admin, logger) : undefined;
   const app = createApp({ ...deps, telegramWebhook: bot.webhook }, services);
   if (env.PAYMENT_PROVIDER === 'off') {
@@ -87,7 +95,7 @@ async function main(): Promise<void> {
   const openAt = process.env.PUBLIC_URL?.trim() ? env.PUBLIC_URL : `http://localhost:${port}`;
   logger.info({ url: openAt, port }, `Iskra is listening on port ${port}: open ${openAt}`);
   bot.startPolling();
-  notifications?.start();
+  notifications.start();
   // CRON=off for extra processes that should only serve requests (the job locks make it optional).
   const scheduler =
     env.CRON === 'on' ? startScheduler(jobs, jobContextFor(handle, services, { dataDir: env.DATA_DIR, publicUrl: env.PUBLIC_URL }, tellAdmins)) : undefined;
@@ -98,7 +106,7 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     server.close(() => {
-      void Promise.all([bot.stop(), notifications?.stop(), scheduler?.stop()])
+      void Promise.all([bot.stop(), notifications.stop(), scheduler?.stop()])
         .catch(() => undefined)
         .then(() => Promise.all([db.destroy(), eventBus?.close()]))
         .then(() => {

@@ -28,6 +28,9 @@ import { RateCounter } from './features/rateLimits/rateCounter.ts';
 import { ChatService } from './features/chat/service.ts';
 import { BadgeService } from './features/badges/service.ts';
 import { NotificationQueue } from './features/notifications/queue.ts';
+import { EmailUnsubscribeService } from './features/notifications/unsubscribe.ts';
+import { UnsubscribeTokens } from './features/notifications/unsubscribeTokens.ts';
+import { TelegramBotLinkService } from './features/telegram/botLink.ts';
 import { AdminService } from './features/admin/adminService.ts';
 import { PremiumService } from './features/premium/service.ts';
 import type { YooKassaClient } from './features/premium/yookassa.ts';
@@ -70,6 +73,8 @@ export interface AppDeps {
   testPaymentProvider?: boolean;
   /** NOTIFY_GRACE_SECONDS: how long a match, message or like notification waits for the app to show its event. */
   notifyGraceSeconds?: number;
+  /** EMAIL_DAILY_CAP: notification e-mails per user in 24 hours. */
+  emailDailyCap?: number;
   /** Checks Mini App init data and Login Widget hashes; without it Telegram sign-in answers 503. */
   botToken?: string | undefined;
   /** Google sign-in; without a client id it answers 503. */
@@ -127,6 +132,11 @@ export interface Services {
   yookassaRanges: AddressRanges | undefined;
   telegramUsers: TelegramUserService;
   telegramAuth: TelegramAuthService;
+  /** The one-time t.me deep link that adds Telegram to a web account (the bot redeems it). */
+  telegramBotLinks: TelegramBotLinkService;
+  /** Signs the one-click unsubscribe links of notification e-mails. */
+  unsubscribeTokens: UnsubscribeTokens;
+  emailUnsubscribe: EmailUnsubscribeService;
   googleSignIn: GoogleSignInService;
   referrals: ReferralService;
   botStatus: () => Promise<'off' | 'ok' | 'unreachable'>;
@@ -150,6 +160,7 @@ export function buildServices(deps: AppDeps): Services {
   const notifications = new NotificationQueue(deps.notifyGraceSeconds);
   const codes = new EmailCodes(deps.sessionSecret);
   const devices = new LoginDevices(deps.sessionSecret);
+  const unsubscribeTokens = new UnsubscribeTokens(deps.sessionSecret);
   return {
     db: deps.db,
     dialect: deps.dialect,
@@ -189,6 +200,9 @@ export function buildServices(deps: AppDeps): Services {
     telegramUsers,
     referrals: new ReferralService(deps.db, clock, deps.logger, { publicUrl: deps.publicUrl, botUsername: deps.publicConfig?.bot_username ?? null }),
     telegramAuth: new TelegramAuthService(deps.botToken, telegramUsers, sessions, clock),
+    telegramBotLinks: new TelegramBotLinkService(deps.db, telegramUsers, clock, deps.publicConfig?.bot_username ?? null),
+    unsubscribeTokens,
+    emailUnsubscribe: new EmailUnsubscribeService(deps.db, unsubscribeTokens, deps.publicUrl),
     botStatus: deps.botStatus ?? (() => Promise.resolve('off' as const)),
     databaseProbe: deps.databaseProbe,
     shutdownSignal: deps.shutdownSignal ?? new AbortController().signal,

@@ -13,6 +13,7 @@ import * as trackSeenMarks from './2026_11_24_0900_track_seen_marks.ts';
 import * as codePurposes from './2026_11_24_1200_code_purposes.ts';
 import * as sessionDevices from './2026_11_24_1230_session_devices.ts';
 import * as cityPlaceIds from './2026_11_24_1410_city_place_ids.ts';
+import * as emailNotifications from './2026_11_24_1420_email_notifications.ts';
 import * as messageKeysDepartures from './2026_11_24_1430_message_keys_departures.ts';
 import * as referrals from './2026_11_24_1430_referrals.ts';
 
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_1200_code_purposes': codePurposes,
   '2026_11_24_1230_session_devices': sessionDevices,
   '2026_11_24_1410_city_place_ids': cityPlaceIds,
+  '2026_11_24_1420_email_notifications': emailNotifications,
   '2026_11_24_1430_message_keys_departures': messageKeysDepartures,
   '2026_11_24_1430_referrals': referrals,
 };

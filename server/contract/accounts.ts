@@ -129,3 +129,7 @@ export const languageRequest = z.strictObject({ language: z.enum(['ru', 'en']), 
 export const languageResponse = z.object({ language: z.enum(['ru', 'en']) });
 
 export const messageResponse = z.object({ message: z.string() });
+
+/** `POST /api/account/telegram/bot-link`: the one-time `https://t.me/<bot>?start=link_<token>` (10 minutes). */
+export const telegramBotLinkResponse = z.object({ url: z.string(), expires_at: z.string() });
+export type TelegramBotLinkResponse = z.infer<typeof telegramBotLinkResponse>;

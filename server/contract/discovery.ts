@@ -86,12 +86,20 @@ export type UsersProfileResponse = z.infer<typeof usersProfileResponse>;
 
 export const settingsBody = z.strictObject({
   private_mode: z.optional(z.boolean()),
+  /** The bot's match, message and like notifications. */
   notifications: z.optional(z.boolean()),
+  /** Match and message e-mails (sent to users without Telegram). */
+  email_notifications: z.optional(z.boolean()),
   /** The deck's gender filter as the stored preference the other side's reciprocal rule reads. */
   preferred_gender: z.optional(z.enum(searchGenders)),
 });
 export type SettingsChanges = z.infer<typeof settingsBody>;
 
 /** `GET|POST /api/settings`: the menu's server-side switches and the gender preference (on the profile). */
-export const settingsResponse = z.object({ private_mode: z.boolean(), notifications: z.boolean(), preferred_gender: z.enum(searchGenders) });
+export const settingsResponse = z.object({
+  private_mode: z.boolean(),
+  notifications: z.boolean(),
+  email_notifications: z.boolean(),
+  preferred_gender: z.enum(searchGenders),
+});
 export type SettingsResponse = z.infer<typeof settingsResponse>;

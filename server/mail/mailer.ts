@@ -5,6 +5,10 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative to `text` (notification e-mails). */
+  html?: string;
+  /** Extra headers, e.g. List-Unsubscribe (RFC 2369) and List-Unsubscribe-Post (RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 /** How the server sends e-mail; main.ts picks SMTP or the log, tests use a real SMTP server on loopback. */

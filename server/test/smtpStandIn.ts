@@ -7,6 +7,10 @@ export interface ReceivedMail {
   from: string;
   subject: string;
   text: string;
+  /** The HTML part; empty when there is none. */
+  html: string;
+  /** Raw header values by lower-case name (the first of each), e.g. `list-unsubscribe`. */
+  headers: Record<string, string>;
 }
 
 /**
@@ -16,6 +20,11 @@ export interface ReceivedMail {
 export class SmtpStandIn {
   readonly received: ReceivedMail[] = [];
   refuseRecipients = false;
+  /**
+   * Called once a mail has arrived whole and before the server answers 250: a test can kill the sender
+   * here, so the mail exists while the sender never learns it was accepted.
+   */
+  beforeAccept: ((mail: ReceivedMail) => void) | undefined;
   private readonly waiters: { to: string; resolve: (mail: ReceivedMail) => void }[] = [];
   private readonly server: SMTPServer;
 
@@ -41,8 +50,13 @@ export class SmtpStandIn {
               from: parsed.from?.text ?? '',
               subject: parsed.subject ?? '',
               text: parsed.text ?? '',
+              html: typeof parsed.html === 'string' ? parsed.html : '',
+              headers: Object.fromEntries(
+                [...parsed.headerLines].reverse().map(({ key, line }) => [key.toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+              ),
             };
             this.received.push(mail);
+            this.beforeAccept?.(mail);
             for (const waiter of this.waiters.filter((w) => to.includes(w.to))) {
               this.waiters.splice(this.waiters.indexOf(waiter), 1);
               waiter.resolve(mail);
@@ -106,7 +120,7 @@ export class SmtpStandIn {
 }
 
 /** The six-digit code of a verification mail. */
-export function codeFrom(mail: ReceivedMail): string {
+export function codeFrom(mail: Pick<ReceivedMail, 'to' | 'from' | 'subject' | 'text'>): string {
   const match = /\b(\d{6})\b/.exec(mail.text);
   if (!match?.[1]) throw new Error(`no code in mail: ${mail.text}`);
   return match[1];

@@ -5,6 +5,7 @@ import {
   confirmEmailRequest,
   endSessionRequest,
   unlinkRequest,
+  type TelegramBotLinkResponse,
 } from '../../contract/accounts.ts';
 import { googleLoginRequest } from '../../contract/googleAuth.ts';
 import { telegramWidgetRequest } from '../../contract/telegramAuth.ts';
@@ -14,7 +15,7 @@ import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
 
 /** Menu → Account (AccountSettingsService). */
-export function accountSettingsRoutes(router: AppRouter, { accountSettings, googleSignIn, telegramAuth }: Services): void {
+export function accountSettingsRoutes(router: AppRouter, { accountSettings, googleSignIn, telegramAuth, telegramBotLinks }: Services): void {
   router.get('/account', async (ctx) => {
     const auth = requireUser(ctx);
     ctx.body = await accountSettings.overview(auth.userId, auth.sessionHash);
@@ -64,6 +65,12 @@ export function accountSettingsRoutes(router: AppRouter, { accountSettings, goog
     delete payload.session;
     await telegramAuth.linkWithWidget(auth.userId, payload);
     ctx.body = { message: 'Telegram account linked' };
+  });
+
+  // A POST: each call makes a new token (and ends the user's earlier unused one).
+  router.post('/account/telegram/bot-link', async (ctx) => {
+    const auth = requireUser(ctx);
+    ctx.body = (await telegramBotLinks.issue(auth.userId)) satisfies TelegramBotLinkResponse;
   });
 
   router.post('/account/unlink', async (ctx) => {

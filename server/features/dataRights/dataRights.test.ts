@@ -114,6 +114,7 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
       'verification_codes.user_id',
       'events.user_id',
       'notification_jobs.user_id',
+      'telegram_link_tokens.user_id',
       'payments.user_id',
     ];
     const byProfile = [

@@ -3,6 +3,7 @@ import type { JobContext, JobCounts } from './job.ts';
 import {
   deleteCodesCreatedBefore,
   deleteEventsBefore,
+  deleteLinkTokensExpiredBefore,
   deleteLoginFailuresBefore,
   deleteRateCountersBefore,
   deleteSessionsExpiredBefore,
@@ -12,7 +13,7 @@ import {
 const day = 24 * 3600;
 
 /**
- * Expired sessions and verification codes, and the bookkeeping rows that only matter for a short window.
+ * Expired sessions, verification codes and Telegram link tokens, and the bookkeeping rows that only matter for a short window.
  * Codes are kept a day past creation because the hourly resend limit counts them; login failures and rate
  * counters a day past their window; delivered events and settled notifications a week (SSE resume and
  * support questions need no more).
@@ -27,5 +28,6 @@ export async function cleanupExpired({ db, clock }: JobContext): Promise<JobCoun
   const rateCounters = await deleteRateCountersBefore(db, dayAgo);
   const events = await deleteEventsBefore(db, weekAgo);
   const notifications = await deleteSettledNotificationsBefore(db, weekAgo);
-  return { sessions, codes, loginFailures, rateCounters, events, notifications };
+  const telegramLinks = await deleteLinkTokensExpiredBefore(db, now.toISOString());
+  return { sessions, codes, loginFailures, rateCounters, events, notifications, telegramLinks };
 }

@@ -151,11 +151,23 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
       .values({ user_id: person.userId, email: 'x@example.com', code_hash: 'h', created_at: past, expires_at: past, attempts: 0, used_at: null })
       .execute();
     await db.insertInto('login_failures').values({ key_hash: 'k', failed_at: past }).execute();
+    const future = new Date(now.getTime() + 600_000).toISOString();
+    await db
+      .insertInto('telegram_link_tokens')
+      .values([
+        { token_hash: `expired-${dialect}`, user_id: person.userId, created_at: past, expires_at: past, used_at: null },
+        { token_hash: `live-${dialect}`, user_id: person.userId, created_at: now.toISOString(), expires_at: future, used_at: null },
+      ])
+      .execute();
     const results = await Promise.all([runJob(job('cleanup_expired'), ctx, 'a'), runJob(job('cleanup_expired'), secondCtx, 'b')]);
     expect(results.map((r) => r.status).sort()).toEqual(expect.arrayContaining(['ok']));
     const deletedSessions = results.reduce((sum, r) => sum + (r.counts.sessions ?? 0), 0);
     expect(deletedSessions).toBe(1);
     expect(results.reduce((sum, r) => sum + (r.counts.codes ?? 0), 0)).toBe(1);
+    // An expired Telegram link token goes; a live one stays.
+    expect((await db.selectFrom('telegram_link_tokens').select('token_hash').where('user_id', '=', person.userId).execute()).map((r) => r.token_hash)).toEqual([
+      `live-${dialect}`,
+    ]);
     expect(await db.selectFrom('sessions').select('id_hash').where('id_hash', '=', `expired-${dialect}`).executeTakeFirst()).toBeUndefined();
     expect((await person.browser.get('/api/current_user')).status).toBe(200);
     expect(((await person.browser.get('/api/current_user').then((r) => r.json())) as { authorized: boolean }).authorized).toBe(true);

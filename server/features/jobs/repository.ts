@@ -66,6 +66,11 @@ export async function deleteEventsBefore(db: Kysely<Database>, cutoff: string): 
   return Number((await db.deleteFrom('events').where('created_at', '<', cutoff).executeTakeFirst()).numDeletedRows);
 }
 
+/** One-time Telegram link tokens past their expiry (used or not: either way they link nothing any more). */
+export async function deleteLinkTokensExpiredBefore(db: Kysely<Database>, now: string): Promise<number> {
+  return Number((await db.deleteFrom('telegram_link_tokens').where('expires_at', '<', now).executeTakeFirst()).numDeletedRows);
+}
+
 /** Notifications settled (sent, skipped, given up) before the cutoff; queued ones stay whatever their age. */
 export async function deleteSettledNotificationsBefore(db: Kysely<Database>, cutoff: string): Promise<number> {
   return Number((await db.deleteFrom('notification_jobs').where('done_at', '<', cutoff).executeTakeFirst()).numDeletedRows);

@@ -1,12 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Database, NotificationKind, ProfileId, UserId } from '../../../db/schema.ts';
 import { addSeconds } from '../../clock.ts';
-import { findRecentNotification, hasPremium, insertNotificationJob, isReachableByBot, renewWaitingNotification } from './repository.ts';
+import { findRecentNotification, hasPremium, insertNotificationJob, isReachableByBot, isReachableByEmail, renewWaitingNotification } from './repository.ts';
 
 /** At most one message notification per conversation and recipient in this window (one like notification per recipient). */
 export const messageNotificationWindowSeconds = 10 * 60;
 /** Enough of a message to know what it is about, not the whole of it. */
 export const previewLength = 80;
+/** A message e-mail waits this long: only a message still unread by then is mailed. */
+export const emailUnreadSeconds = 30 * 60;
+/** At most one message e-mail per conversation and recipient in this window. */
+export const emailConversationWindowSeconds = 6 * 60 * 60;
 /** NOTIFY_GRACE_SECONDS unset. */
 export const defaultNotifyGraceSeconds = 30;
 
@@ -30,9 +34,13 @@ export class NotificationQueue {
 
   /** A new match, announced by the user's `match` event `eventId`. */
   async match(db: Kysely<Database>, userId: UserId, other: { profileId: ProfileId; name: string }, eventId: number, now: Date): Promise<void> {
-    if (!(await isReachableByBot(db, userId))) return;
     const job = { user_id: userId, kind: 'match' as const, conversation_id: null, event_id: eventId, other_profile_id: other.profileId };
-    await insertNotificationJob(db, { ...job, payload: JSON.stringify({ name: other.name }) }, now.toISOString(), this.due(now));
+    const payload = JSON.stringify({ name: other.name });
+    if (await isReachableByBot(db, userId)) {
+      await insertNotificationJob(db, { ...job, payload }, now.toISOString(), this.due(now));
+    } else if (await isReachableByEmail(db, userId)) {
+      await insertNotificationJob(db, { ...job, payload, channel: 'email' }, now.toISOString(), this.due(now));
+    }
   }
 
   /** A message to the user, announced by their `message` event `eventId`; one notification per conversation in the window. */
@@ -47,7 +55,31 @@ export class NotificationQueue {
   ): Promise<void> {
     const preview = content.length > previewLength ? `${content.slice(0, previewLength - 1)}…` : content;
     const update = { event_id: eventId, other_profile_id: sender.profileId, payload: JSON.stringify({ name: sender.name, preview }) };
+    if (await isReachableByEmail(db, userId)) {
+      await this.emailThrottled(db, userId, conversationId, update, now);
+      return;
+    }
     await this.throttled(db, userId, 'message', conversationId, update, now);
+  }
+
+  /**
+   * Someone without Telegram: one e-mail per conversation in 6 hours, due 30 minutes after the first unread
+   * message (the worker mails it only if something is still unread then). A waiting one tells of the newest.
+   */
+  private async emailThrottled(
+    db: Kysely<Database>,
+    userId: UserId,
+    conversationId: number,
+    update: { event_id: number | null; other_profile_id: ProfileId; payload: string },
+    now: Date,
+  ): Promise<void> {
+    const since = addSeconds(now, -emailConversationWindowSeconds).toISOString();
+    const recent = await findRecentNotification(db, userId, 'message', conversationId, since, 'email');
+    if (recent && recent.done_at !== null) return;
+    if (recent && (await renewWaitingNotification(db, recent.id, update))) return;
+    if (recent && (await findRecentNotification(db, userId, 'message', conversationId, since, 'email'))) return;
+    const due = addSeconds(now, emailUnreadSeconds).toISOString();
+    await insertNotificationJob(db, { user_id: userId, kind: 'message', conversation_id: conversationId, ...update, channel: 'email' }, now.toISOString(), due);
   }
 
   /** A like to a premium user (who may see who it was), without an event of its own; one notification in the window. */

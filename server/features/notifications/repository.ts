@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, NotificationKind, ProfileId, UserId } from '../../../db/schema.ts';
+import type { Database, NotificationChannel, NotificationKind, ProfileId, UserId } from '../../../db/schema.ts';
 import { unreadTo } from '../chat/repository.ts';
 import { notBlockedWith } from '../relationships/repository.ts';
 
@@ -21,6 +21,25 @@ export async function isReachableByBot(db: Kysely<Database>, userId: UserId): Pr
   return row !== undefined;
 }
 
+/**
+ * Whether match and message e-mails may go to the user: no Telegram linked (those hear through the bot), a
+ * verified address, not banned, and e-mail notifications on.
+ */
+export async function isReachableByEmail(db: Kysely<Database>, userId: UserId): Promise<boolean> {
+  const row = await db
+    .selectFrom('users as u')
+    .innerJoin('profiles as p', 'p.user_id', 'u.id')
+    .select('u.id')
+    .where('u.id', '=', userId)
+    .where('u.telegram_id', 'is', null)
+    .where('u.email', 'is not', null)
+    .where('u.verified_at', 'is not', null)
+    .where('u.banned_at', 'is', null)
+    .where('p.email_notifications', '=', 1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Whether the user's premium is active at `now` (only premium users hear who liked them). */
 export async function hasPremium(db: Kysely<Database>, userId: UserId, now: string): Promise<boolean> {
   const row = await db.selectFrom('users').select('id').where('id', '=', userId).where('premium_until', '>', now).executeTakeFirst();
@@ -34,6 +53,8 @@ export interface NewNotification {
   event_id: number | null;
   other_profile_id: ProfileId | null;
   payload: string;
+  /** 'bot' when absent. */
+  channel?: NotificationChannel;
 }
 
 /** Queues a notification, first tried at `due`. */
@@ -49,11 +70,19 @@ export const seenOutcome = 'seen';
 export const staleOutcome = 'stale';
 
 /** The newest notification of this kind (and conversation) created since `since` that is still waiting or was sent; `done_at` null: waiting. */
-export async function findRecentNotification(db: Kysely<Database>, userId: UserId, kind: NotificationKind, conversationId: number | null, since: string) {
+export async function findRecentNotification(
+  db: Kysely<Database>,
+  userId: UserId,
+  kind: NotificationKind,
+  conversationId: number | null,
+  since: string,
+  channel: NotificationChannel = 'bot',
+) {
   return db
     .selectFrom('notification_jobs')
     .select(['id', 'done_at'])
     .where('user_id', '=', userId)
+    .where('channel', '=', channel)
     .where('conversation_id', conversationId === null ? 'is' : '=', conversationId)
     .where('kind', '=', kind)
     .where('created_at', '>', since)
@@ -84,8 +113,8 @@ export async function settleAcknowledged(db: Kysely<Database>, userId: UserId, e
     .execute();
 }
 
-/** Unfinished jobs due by `now`, oldest first, with what sending needs to know about the recipient. */
-export async function listDueNotifications(db: Kysely<Database>, now: string, limit: number) {
+/** Unfinished jobs of these channels due by `now`, oldest first, with what sending needs to know about the recipient. */
+export async function listDueNotifications(db: Kysely<Database>, now: string, limit: number, channels: readonly NotificationChannel[]) {
   return db
     .selectFrom('notification_jobs as j')
     .innerJoin('users as u', 'u.id', 'j.user_id')
@@ -97,14 +126,22 @@ export async function listDueNotifications(db: Kysely<Database>, now: string, li
       'j.other_profile_id',
       'j.payload',
       'j.attempts',
+      'j.channel',
+      'j.sending_at',
+      'j.user_id',
+      'u.email',
+      'u.verified_at',
+      'u.banned_at',
       'u.telegram_id',
       'u.language',
       'u.bot_unreachable_at',
       'u.premium_until',
       'p.id as profile_id',
       'p.notifications',
+      'p.email_notifications',
     ])
     .where('j.done_at', 'is', null)
+    .where('j.channel', 'in', [...channels])
     .where('j.next_attempt_at', '<=', now)
     .orderBy('j.id')
     .limit(limit)
@@ -165,11 +202,76 @@ export async function giveUpNotification(db: Kysely<Database>, jobId: number, at
     .execute();
 }
 
+/** A failed attempt (known not to have been delivered): tried again at `at`. */
 export async function scheduleNotificationRetry(db: Kysely<Database>, jobId: number, attempts: number, at: string, lease?: string): Promise<void> {
   await db
     .updateTable('notification_jobs')
-    .set({ attempts, next_attempt_at: at })
+    .set({ attempts, next_attempt_at: at, sending_at: null })
     .where('id', '=', jobId)
     .$if(lease !== undefined, (qb) => qb.where('next_attempt_at', '=', lease as string))
     .execute();
+}
+
+/**
+ * Records, before an e-mail is handed to SMTP, that it is leaving: if the worker dies before settling it,
+ * the next worker finds `sending_at` set and settles it as interrupted instead of sending it a second time.
+ */
+export async function markSending(db: Kysely<Database>, jobId: number, now: string, lease: string): Promise<boolean> {
+  // Only under this worker's own lease: one whose lease ran out (and was claimed again) must not send.
+  const marked = await db
+    .updateTable('notification_jobs')
+    .set({ sending_at: now })
+    .where('id', '=', jobId)
+    .where('done_at', 'is', null)
+    .where('sending_at', 'is', null)
+    .where('next_attempt_at', '=', lease)
+    .executeTakeFirst();
+  return Number(marked.numUpdatedRows) > 0;
+}
+
+/** How many e-mails went to the user since `since` (the daily cap). */
+export async function countSentEmails(db: Kysely<Database>, userId: UserId, since: string): Promise<number> {
+  const row = await db
+    .selectFrom('notification_jobs')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('user_id', '=', userId)
+    .where('channel', '=', 'email')
+    .where('outcome', '=', 'sent')
+    .where('done_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Whether a message e-mail about this conversation went to the user since `since` (one per conversation per window). */
+export async function sentConversationEmailSince(db: Kysely<Database>, userId: UserId, conversationId: number, since: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('notification_jobs')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('channel', '=', 'email')
+    .where('conversation_id', '=', conversationId)
+    .where('outcome', '=', 'sent')
+    .where('done_at', '>', since)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** E-mail notifications on or off for the user (the menu's switch, or the one-click unsubscribe). */
+export async function setEmailNotifications(db: Kysely<Database>, userId: UserId, on: boolean): Promise<boolean> {
+  const result = await db
+    .updateTable('profiles')
+    .set({ email_notifications: on ? 1 : 0 })
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The account's language and whether e-mails are on, for the unsubscribe page; undefined for no such account. */
+export async function findEmailPreference(db: Kysely<Database>, userId: UserId) {
+  return db
+    .selectFrom('users as u')
+    .leftJoin('profiles as p', 'p.user_id', 'u.id')
+    .select(['u.language', 'p.email_notifications'])
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
 }

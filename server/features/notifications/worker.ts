@@ -1,17 +1,23 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { Database, NotificationKind } from '../../../db/schema.ts';
+import type { Database, NotificationChannel, NotificationKind } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
+import type { Mailer } from '../../mail/mailer.ts';
 import { isPremium } from '../premium/isPremium.ts';
 import { isNewLiker, isUnannouncedMatch } from '../swipes/repository.ts';
+import { notificationEmail, unsubscribeUrl } from './emails.ts';
+import { emailConversationWindowSeconds } from './queue.ts';
 import {
   claimNotification,
+  countSentEmails,
   giveUpNotification,
   hasUnreadIn,
   listDueNotifications,
+  markSending,
   scheduleNotificationRetry,
+  sentConversationEmailSince,
   settleNotification,
   staleOutcome,
 } from './repository.ts';
@@ -74,6 +80,18 @@ export interface Notifier {
 /** Thrown by a Notifier when retrying cannot help (the user blocked the bot). */
 export class PermanentNotificationError extends Error {}
 
+/** How e-mail notifications leave: the server's mailer, links into the web app, the unsubscribe tokens, the daily cap. */
+export interface EmailChannel {
+  mailer: Mailer;
+  publicUrl: string;
+  unsubscribeToken: (userId: DueJob['user_id']) => string;
+  /** EMAIL_DAILY_CAP: at most this many e-mails per user in 24 hours. */
+  dailyCap: number;
+}
+
+/** EMAIL_DAILY_CAP unset. */
+export const defaultEmailDailyCap = 5;
+
 export const maxAttempts = 8;
 /** How long a claimed job stays invisible to other processes: longer than one send, Telegram's pacing included. */
 const claimLeaseSeconds = 5 * 60;
@@ -92,12 +110,19 @@ export class NotificationWorker {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
 
+  private readonly channels: NotificationChannel[];
+
+  /** `notifier`: the bot (absent without one); `email`: e-mails to users without Telegram (absent: none sent). */
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly notifier: Notifier,
+    private readonly notifier: Notifier | undefined,
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {}
+    private readonly email?: EmailChannel,
+  ) {
+    // Jobs of a channel this process cannot send stay queued for one that can.
+    this.channels = [...(notifier ? (['bot'] as const) : []), ...(email ? (['email'] as const) : [])];
+  }
 
   start(intervalMs = 2000): void {
     this.timer = setInterval(() => void this.kick(), intervalMs);
@@ -125,7 +150,8 @@ export class NotificationWorker {
 
   /** Sends what is due; answers how many jobs were finished (sent or settled otherwise). */
   async drainOnce(): Promise<number> {
-    const due = await listDueNotifications(this.db, this.clock.now().toISOString(), batchSize);
+    if (this.channels.length === 0) return 0;
+    const due = await listDueNotifications(this.db, this.clock.now().toISOString(), batchSize, this.channels);
     let finished = 0;
     for (const job of due) {
       // Claim: another process reading the same row sees it as not yet due. The clock is read again per job: a
@@ -138,6 +164,11 @@ export class NotificationWorker {
         await settleNotification(this.db, job.id, now.toISOString(), outcome, lease);
         finished += 1;
       };
+      if (job.channel === 'email') {
+        if (this.email) await this.sendEmail(job, now, lease, this.email, settle);
+        continue;
+      }
+      if (!this.notifier) continue;
       if (!job.telegram_id || job.bot_unreachable_at) {
         await settle('unreachable');
         continue;
@@ -177,6 +208,60 @@ export class NotificationWorker {
       }
     }
     return finished;
+  }
+
+  /**
+   * An e-mail job: sent at most once. `sending_at` is written before SMTP gets the mail, so a worker killed
+   * after sending and before settling leaves a mark the next one settles as `interrupted` instead of mailing
+   * again (the price: a crash in that instant before the mail left loses it). Mail is not live, so besides
+   * still being news it must fit the per-conversation window and the daily cap when its turn comes.
+   */
+  private async sendEmail(job: DueJob, now: Date, lease: string, email: EmailChannel, settle: (outcome: string) => Promise<void>): Promise<void> {
+    if (job.sending_at !== null) {
+      this.logger.warn({ job: job.id }, 'notifications: an e-mail was being sent when a worker stopped; not sent again');
+      await settle('interrupted');
+      return;
+    }
+    if (job.telegram_id || !job.email || !job.verified_at || job.banned_at) {
+      await settle('unreachable');
+      return;
+    }
+    if (job.email_notifications !== 1) {
+      await settle('disabled');
+      return;
+    }
+    if (!(await this.stillNews(job, now))) {
+      await settle(staleOutcome);
+      return;
+    }
+    const content = contentOf(job);
+    if (content?.kind !== 'match' && content?.kind !== 'message') {
+      this.logger.error({ jobId: job.id, kind: job.kind }, 'e-mail notification job with an unreadable payload: given up');
+      await giveUpNotification(this.db, job.id, job.attempts, now.toISOString(), lease);
+      return;
+    }
+    const windowStart = addSeconds(now, -emailConversationWindowSeconds).toISOString();
+    const conversationMailed = content.kind === 'message' && (await sentConversationEmailSince(this.db, job.user_id, content.conversationId, windowStart));
+    if (conversationMailed || (await countSentEmails(this.db, job.user_id, addSeconds(now, -86_400).toISOString())) >= email.dailyCap) {
+      await settle('throttled');
+      return;
+    }
+    if (!(await markSending(this.db, job.id, now.toISOString(), lease))) return;
+    const message = notificationEmail(job.email, job.language, content, {
+      publicUrl: email.publicUrl,
+      unsubscribeUrl: unsubscribeUrl(email.publicUrl, email.unsubscribeToken(job.user_id)),
+    });
+    try {
+      await email.mailer.send(message);
+    } catch (error) {
+      // The SMTP server refused or was unreachable: known not delivered, so a retry cannot make a second one.
+      const attempts = job.attempts + 1;
+      if (attempts >= maxAttempts) await giveUpNotification(this.db, job.id, attempts, now.toISOString(), lease);
+      else await scheduleNotificationRetry(this.db, job.id, attempts, addSeconds(now, 30 * 2 ** (attempts - 1)).toISOString(), lease);
+      this.logger.warn({ err: error, job: job.id, attempts }, 'notifications: e-mail failed, will retry');
+      return;
+    }
+    await settle('sent');
   }
 
   /** Whether what the job announces is still new to its user; a renewal reminder always is. */

@@ -72,19 +72,29 @@ export async function findProfileSummary(db: Kysely<Database>, userId: UserId) {
 
 /** The menu's server-side switches and the stored gender preference, all kept on the profile. */
 export async function findSettings(db: Kysely<Database>, userId: UserId) {
-  return db.selectFrom('profiles').select(['id', 'private_mode', 'notifications', 'preferred_gender']).where('user_id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('profiles')
+    .select(['id', 'private_mode', 'notifications', 'email_notifications', 'preferred_gender'])
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 export async function updateSettings(
   db: Kysely<Database>,
   profileId: ProfileId,
-  changes: { private_mode?: boolean | undefined; notifications?: boolean | undefined; preferred_gender?: PreferredGender | undefined },
+  changes: {
+    private_mode?: boolean | undefined;
+    notifications?: boolean | undefined;
+    email_notifications?: boolean | undefined;
+    preferred_gender?: PreferredGender | undefined;
+  },
 ): Promise<void> {
   await db
     .updateTable('profiles')
     .set({
       ...(changes.private_mode !== undefined ? { private_mode: changes.private_mode ? 1 : 0 } : {}),
       ...(changes.notifications !== undefined ? { notifications: changes.notifications ? 1 : 0 } : {}),
+      ...(changes.email_notifications !== undefined ? { email_notifications: changes.email_notifications ? 1 : 0 } : {}),
       ...(changes.preferred_gender !== undefined ? { preferred_gender: changes.preferred_gender } : {}),
     })
     .where('id', '=', profileId)

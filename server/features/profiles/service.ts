@@ -202,17 +202,23 @@ export class ProfileService {
     }
   }
 
-  /** The menu's server-side switches (private mode, bot notifications) and the stored gender preference. */
+  /** The menu's server-side switches (private mode, bot notifications, e-mails) and the stored gender preference. */
   async settings(userId: UserId): Promise<SettingsResponse> {
     const row = await findSettings(this.db, userId);
     if (!row) throw profileRequired();
-    return { private_mode: row.private_mode === 1, notifications: row.notifications === 1, preferred_gender: row.preferred_gender };
+    return {
+      private_mode: row.private_mode === 1,
+      notifications: row.notifications === 1,
+      email_notifications: row.email_notifications === 1,
+      preferred_gender: row.preferred_gender,
+    };
   }
 
   async updateSettings(userId: UserId, changes: SettingsChanges): Promise<SettingsResponse> {
     const row = await findSettings(this.db, userId);
     if (!row) throw profileRequired();
-    if (changes.private_mode === undefined && changes.notifications === undefined && changes.preferred_gender === undefined) {
+    // Parsed from JSON: a field the body leaves out is absent, never undefined.
+    if (Object.keys(changes).length === 0) {
       throw badRequest('nothing_to_change', 'Nothing to change');
     }
     await updateSettings(this.db, row.id, changes);

@@ -119,10 +119,16 @@ describe.each(testDialects())('search on %s', (dialect) => {
   it('hides a private profile until it likes someone, through the settings endpoint', async () => {
     const viewer = await createPerson(app, { gender: 'Male' });
     const shy = await createPerson(app);
-    expect(await json(await shy.browser.get('/api/settings'))).toEqual({ private_mode: false, notifications: true, preferred_gender: 'Male' });
+    expect(await json(await shy.browser.get('/api/settings'))).toEqual({
+      private_mode: false,
+      notifications: true,
+      email_notifications: true,
+      preferred_gender: 'Male',
+    });
     expect(await json(await shy.browser.post('/api/settings', { private_mode: true }))).toEqual({
       private_mode: true,
       notifications: true,
+      email_notifications: true,
       preferred_gender: 'Male',
     });
     expect((await shy.browser.post('/api/settings', { private_mode: 'yes' })).status).toBe(400);

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod/mini';
-import { accountResponse, messageResponse, type SignInMethod } from '@contract/accounts.ts';
+import { accountResponse, messageResponse, telegramBotLinkResponse, type SignInMethod } from '@contract/accounts.ts';
 import { api } from '../client.ts';
 import { queryKeys } from './keys.ts';
 
@@ -43,4 +43,9 @@ export function useAddPassword() {
 
 export function useUnlink() {
   return useAccountChange((method: SignInMethod) => api.post('/api/account/unlink', messageResponse, { method }));
+}
+
+/** A fresh one-time `t.me/<bot>?start=link_<token>` (each call ends the previous one); the bot links on Start. */
+export function useTelegramBotLink() {
+  return useMutation({ mutationFn: () => api.post('/api/account/telegram/bot-link', telegramBotLinkResponse) });
 }

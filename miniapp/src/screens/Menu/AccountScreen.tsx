@@ -9,8 +9,10 @@ import {
   useEndOtherSessions,
   useEndSession,
   useRequestEmailChange,
+  useTelegramBotLink,
   useUnlink,
 } from '../../api/queries/account.ts';
+import { usePublicConfig } from '../../api/queries/config.ts';
 import { CodeField, codeLength } from '../../components/CodeField.tsx';
 import { ErrorLine, Loading } from '../../components/States.tsx';
 import { NewPasswordField, useNewPassword } from '../../components/NewPasswordField.tsx';
@@ -72,7 +74,35 @@ function MethodsSection({ account }: { account: AccountResponse }) {
         </form>
       )}
       {!account.has_password && !account.email && <p className="hint">{t('app.account.emailFirst')}</p>}
+      {!account.sign_in_methods.includes('telegram') && <BotLink />}
     </section>
+  );
+}
+
+/**
+ * "Link Telegram via the bot": asks for a one-time deep link, then offers it to open (a link the user taps,
+ * so no pop-up blocker stands in the way after the request). Shown only when the server has a bot.
+ */
+function BotLink() {
+  const { t } = useTranslation();
+  const config = usePublicConfig();
+  const link = useTelegramBotLink();
+  if (!config?.bot_username) return null;
+  return (
+    <div className="bot-link">
+      <h3>{t('app.account.method.telegram')}</h3>
+      {link.data ? (
+        <a className="button block" href={link.data.url} target="_blank" rel="noopener noreferrer" data-testid="bot-link">
+          {t('app.account.openBot')}
+        </a>
+      ) : (
+        <button type="button" className="button secondary block" disabled={link.isPending} onClick={() => link.mutate()}>
+          {link.isPending ? t('app.common.wait') : t('app.account.linkViaBot')}
+        </button>
+      )}
+      <p className="hint">{t('app.account.linkViaBotHint')}</p>
+      <ErrorLine message={link.error ? errorText(t, link.error, 'app.account.linkFailed') : null} />
+    </div>
   );
 }
 

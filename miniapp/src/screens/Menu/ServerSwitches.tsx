@@ -5,14 +5,15 @@ import { ErrorLine } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { platform } from '../../platform/index.ts';
 
-type Key = 'notifications' | 'private_mode';
+type Key = 'notifications' | 'email_notifications' | 'private_mode';
 const switches: { key: Key; label: string; hint: string }[] = [
   { key: 'notifications', label: 'app.menu.notifications', hint: 'app.menu.notificationsHint' },
+  { key: 'email_notifications', label: 'app.menu.emailNotifications', hint: 'app.menu.emailNotificationsHint' },
   { key: 'private_mode', label: 'app.menu.privateMode', hint: 'app.menu.privateModeHint' },
 ];
 
 /**
- * Notifications and private mode live on the server (the bot and the search honour them), so each flip
+ * Notifications (the bot's and the e-mails, each its own switch) and private mode live on the server (the bot and the search honour them), so each flip
  * is saved at once; the switch shows the new state while saving (set in the same event, so the checkbox
  * never flips back first) and springs back if the server refuses.
  */
