@@ -14,7 +14,7 @@ import { createTestApp, testSessionSecret, type TestApp } from '../../test/testA
 import { testDialects } from '../../test/testDatabase.ts';
 import { defaultNotifyGraceSeconds, emailConversationWindowSeconds, emailUnreadSeconds } from './queue.ts';
 import { UnsubscribeTokens } from './unsubscribeTokens.ts';
-import { NotificationWorker } from './worker.ts';
+import { claimLeaseSeconds, NotificationWorker } from './worker.ts';
 
 const publicUrl = 'https://iskra.example';
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -274,7 +274,7 @@ describe.each(testDialects())('notification e-mails to web-only users on %s', (d
     expect(mailsTo(b).slice(before)).toHaveLength(1);
 
     // Its claim runs out; the next drain finds the job half-done and settles it instead of mailing again.
-    app.clock.advance(61);
+    app.clock.advance(claimLeaseSeconds + 1);
     expect(await worker.drainOnce()).toBe(1);
     app.clock.advance(3600);
     await worker.drainOnce();

@@ -94,7 +94,7 @@ export const defaultEmailDailyCap = 5;
 
 export const maxAttempts = 8;
 /** How long a claimed job stays invisible to other processes: longer than one send, Telegram's pacing included. */
-const claimLeaseSeconds = 5 * 60;
+export const claimLeaseSeconds = 5 * 60;
 const batchSize = 25;
 
 type DueJob = Awaited<ReturnType<typeof listDueNotifications>>[number];
