@@ -114,6 +114,22 @@ describe.each(testDialects())('linking Telegram to a web account through the bot
     expect(await accountsWith(tg.id)).toEqual([]);
   });
 
+  it('keeps one live link per account when the Account screen asks several times at once', async () => {
+    const web = await createPerson(app);
+    const payloads = await Promise.all(Array.from({ length: 6 }, () => payloadFor(web)));
+    const live = await app.database.db
+      .selectFrom('telegram_link_tokens')
+      .select('token_hash')
+      .where('user_id', '=', web.userId)
+      .where('used_at', 'is', null)
+      .execute();
+    expect(live).toHaveLength(1);
+    // Only one of the answers works: the others' tokens are gone.
+    const tg = telegramUser('ru');
+    for (const payload of payloads) await bot.handleUpdate(textMessage(tg, `/start ${payload}`));
+    expect(repliesTo(tg.id).filter((m) => m.text === ru.bot.link.done)).toHaveLength(1);
+  });
+
   it('gives the link only to a signed-in user, and answers 503 without a bot', async () => {
     expect((await fetch(`${app.url}/api/account/telegram/bot-link`, { method: 'POST' })).status).toBe(403);
     const withoutBot = await createTestApp(dialect);

@@ -12,7 +12,7 @@ import { PostgresEventBus } from './features/events/eventBus.ts';
 import { jobContextFor } from './features/jobs/jobContext.ts';
 import { jobs } from './features/jobs/jobs.ts';
 import { startScheduler } from './features/jobs/scheduler.ts';
-import { NotificationWorker } from './features/notifications/worker.ts';
+import { NotificationWorker, type EmailChannel } from './features/notifications/worker.ts';
 import { starsApiOnceLaunched } from './features/premium/stars.ts';
 import { answerClientErrorsInJson } from './http/clientErrors.ts';
 import { createLogger } from './logger.ts';
@@ -68,12 +68,16 @@ async function main(): Promise<void> {
   // Bot notifications and e-mails (to users without Telegram) leave through one queue drained here, never
   // inside a request: each is due after its grace period (NOTIFY_GRACE_SECONDS; an unread-message e-mail
   // after 30 minutes), and the worker looks every 2 s.
-  const notifications = new NotificationWorker(db, bot.api ? createTelegramNotifier(bot.api, env.PUBLIC_URL) : undefined, services.clock, logger, {
-    mailer: services.mailer,
-    publicUrl: env.PUBLIC_URL,
-    unsubscribeToken: (userId) => services.unsubscribeTokens.issue(userId),
-    dailyCap: env.EMAIL_DAILY_CAP,
-  });
+  // Without SMTP_URL the mailer only prints to the log: no e-mail channel then (nothing is queued for it either).
+  const emailChannel: EmailChannel | undefined = services.mailer.printsOnly
+    ? undefined
+    : {
+        mailer: services.mailer,
+        publicUrl: env.PUBLIC_URL,
+        unsubscribeToken: (userId) => services.unsubscribeTokens.issue(userId),
+        dailyCap: env.EMAIL_DAILY_CAP,
+      };
+  const notifications = new NotificationWorker(db, bot.api ? createTelegramNotifier(bot.api, env.PUBLIC_URL) : undefined, services.clock, logger, emailChannel);
   launched.reportAlert = tellAdmins ? reportAlerter(tellAdmins, services.admin, logger) : undefined;
   const app = createApp({ ...deps, telegramWebhook: bot.webhook }, services);
   if (env.PAYMENT_PROVIDER === 'off') {

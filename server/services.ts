@@ -157,7 +157,8 @@ export function buildServices(deps: AppDeps): Services {
   const eventBus = deps.eventBus ?? new InProcessEventBus();
   const telegramUsers = new TelegramUserService(deps.db, clock);
   const search = new SearchService(deps.db, clock, rates);
-  const notifications = new NotificationQueue(deps.notifyGraceSeconds);
+  // Without SMTP mail is printed to the log: no notification e-mails then (their names and previews would land there).
+  const notifications = new NotificationQueue(deps.notifyGraceSeconds, !deps.mailer.printsOnly);
   const codes = new EmailCodes(deps.sessionSecret);
   const devices = new LoginDevices(deps.sessionSecret);
   const unsubscribeTokens = new UnsubscribeTokens(deps.sessionSecret);

@@ -16,6 +16,8 @@ export interface SessionAuth {
 export interface AppState {
   requestId: string;
   auth: SessionAuth | null;
+  /** The path as the request log records it, when the real one carries a secret (an unsubscribe token). */
+  logPath?: string;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

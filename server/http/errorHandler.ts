@@ -57,7 +57,7 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
         {
           reqId: ctx.state.requestId,
           method: ctx.method,
-          path: ctx.path,
+          path: ctx.state.logPath ?? ctx.path,
           status: ctx.status,
           ms: Math.round((performance.now() - started) * 10) / 10,
           user: ctx.state.auth?.userId,

@@ -14,6 +14,11 @@ export interface MailMessage {
 /** How the server sends e-mail; main.ts picks SMTP or the log, tests use a real SMTP server on loopback. */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+  /**
+   * True when mail only goes to the log (no SMTP_URL): fine for sign-in codes on a developer's machine, but
+   * notification e-mails (addresses, names, message previews) must then not be made at all.
+   */
+  readonly printsOnly?: boolean;
 }
 
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
@@ -31,6 +36,7 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
  */
 export function createLogMailer(logger: Logger): Mailer {
   return {
+    printsOnly: true,
     send(message) {
       logger.warn({ mailTo: message.to, subject: message.subject, text: message.text }, 'SMTP_URL is not set: e-mail printed instead of sent');
       // …and once as a plain line a newcomer reads at a glance (the subject carries the code).

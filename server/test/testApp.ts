@@ -72,6 +72,7 @@ export type TestAppOptions = Partial<
     | 'trustedProxyHops'
     | 'publicUrl'
     | 'uploadMemoryBytes'
+    | 'mailer'
   >
 > & {
   /** Share another app's database (a second server process on the same data). */

@@ -36,6 +36,64 @@ describe.each(testDialects())('what a ban takes off other people’s badges and 
     return id;
   }
 
+  it('bans someone who liked more people than one statement may name (a premium spammer): every one of them is told', async () => {
+    const spammer = await createPerson(app, { gender: 'Male', premium: true });
+    const db = app.database.db;
+    const now = app.clock.now().toISOString();
+    // More than SQLite's 32766 bound variables allow at 4 per badge marker, and PostgreSQL's 65535.
+    const liked = 17_000;
+    const run = `${process.pid}-${Date.now()}`;
+    for (let start = 0; start < liked; start += 500) {
+      const count = Math.min(500, liked - start);
+      const users = await db
+        .insertInto('users')
+        .values(
+          Array.from({ length: count }, (_, i) => ({
+            email: `liked${start + i}-${run}@example.com`,
+            password_hash: null,
+            language: 'ru' as const,
+            verified_at: now,
+            banned_at: null,
+            created_at: now,
+          })),
+        )
+        .returning('id')
+        .execute();
+      const profiles = await db
+        .insertInto('profiles')
+        .values(
+          users.map((u) => ({
+            user_id: u.id,
+            name: 'L',
+            age: 30,
+            gender: 'Female' as const,
+            preferred_gender: 'Male' as const,
+            bio: '',
+            city: '',
+            latitude: null,
+            longitude: null,
+            created_at: now,
+            updated_at: now,
+            private_mode: 0,
+          })),
+        )
+        .returning('id')
+        .execute();
+      await db
+        .insertInto('swipes')
+        .values(profiles.map((p) => ({ swiper_id: spammer.profileId, target_id: p.id, liked: 1, created_at: now })))
+        .execute();
+    }
+    expect(await admin.ban(spammer.userId)).toBe(true);
+    const told = await db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('type', '=', 'badges')
+      .where('created_at', '=', now)
+      .executeTakeFirstOrThrow();
+    expect(Number(told.n)).toBeGreaterThanOrEqual(liked);
+  }, 120_000);
+
   it('drops a banned sender’s unread messages from the Chats badge, the chat list and the bot’s notification', async () => {
     const me = await createPerson(app, { gender: 'Male' });
     const telegramId = String(++telegramIds);

@@ -73,8 +73,7 @@ export class PostgresEventBus extends InProcessEventBus {
   }
 
   override async publish(userIds: readonly UserId[]): Promise<void> {
-    if (userIds.length === 0) return;
-    await this.pool.query('select pg_notify($1, $2)', [this.channel, [...new Set(userIds)].join(',')]);
+    for (const payload of notifyPayloads([...new Set(userIds)])) await this.pool.query('select pg_notify($1, $2)', [this.channel, payload]);
   }
 
   override async close(): Promise<void> {
@@ -82,4 +81,23 @@ export class PostgresEventBus extends InProcessEventBus {
     await this.listener?.end().catch(() => undefined);
     await this.pool.end();
   }
+}
+
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: a long list of ids (a ban, a deletion) goes in several. */
+const maxNotifyPayload = 7900;
+
+function notifyPayloads(ids: readonly UserId[]): string[] {
+  const payloads: string[] = [];
+  let current = '';
+  for (const id of ids) {
+    const next = current ? `${current},${id}` : String(id);
+    if (next.length > maxNotifyPayload) {
+      payloads.push(current);
+      current = String(id);
+    } else {
+      current = next;
+    }
+  }
+  if (current) payloads.push(current);
+  return payloads;
 }

@@ -26,12 +26,17 @@ export async function insertEvents(db: Kysely<Database>, events: readonly NewEve
  */
 export async function insertBadgeMarkers(db: Kysely<Database>, userIds: readonly UserId[], now: string): Promise<void> {
   const users = [...new Set(userIds)];
-  if (users.length === 0) return;
-  await db
-    .insertInto('events')
-    .values(users.map((userId) => ({ user_id: userId, type: 'badges' as const, payload: '{}', created_at: now })))
-    .execute();
+  // In slices: one statement may bind only so many values (SQLite 32766, PostgreSQL 65535; 4 a row), and a
+  // ban or a deletion can tell thousands of people (everyone a spammer liked).
+  for (let start = 0; start < users.length; start += badgeMarkersPerInsert) {
+    await db
+      .insertInto('events')
+      .values(users.slice(start, start + badgeMarkersPerInsert).map((userId) => ({ user_id: userId, type: 'badges' as const, payload: '{}', created_at: now })))
+      .execute();
+  }
 }
+
+const badgeMarkersPerInsert = 1000;
 
 export async function eventsAfter(db: Kysely<Database>, userId: UserId, afterId: number, limit: number) {
   return db.selectFrom('events').select(['id', 'type', 'payload']).where('user_id', '=', userId).where('id', '>', afterId).orderBy('id').limit(limit).execute();

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import en from '../../../locales/en.json' with { type: 'json' };
 import ru from '../../../locales/ru.json' with { type: 'json' };
 import { createLogger } from '../../logger.ts';
-import { createSmtpMailer } from '../../mail/mailer.ts';
+import { createLogMailer, createSmtpMailer } from '../../mail/mailer.ts';
 import { json } from '../../test/browser.ts';
 import { createPerson, type Person, type PersonOptions } from '../../test/people.ts';
 import { SmtpStandIn, type ReceivedMail } from '../../test/smtpStandIn.ts';
@@ -158,6 +158,40 @@ describe.each(testDialects())('notification e-mails to web-only users on %s', (d
     app.clock.advance(emailUnreadSeconds);
     expect(await worker.drainOnce()).toBe(1); // settled as stale, not sent
     expect(mailsTo(b).slice(before)).toEqual([]);
+  });
+
+  it('makes no notification e-mails when mail only goes to the log (no SMTP_URL): names and message previews stay out of it', async () => {
+    const logged = await createTestApp(dialect, { mailer: createLogMailer(createLogger('silent')) });
+    try {
+      const person = (options: PersonOptions) => createPerson(logged, options);
+      const a = await person({ gender: 'Male', name: 'Антон' });
+      const b = await person({ name: 'Белла' });
+      await a.browser.post('/api/like', { profile_id: b.profileId });
+      await b.browser.post('/api/like', { profile_id: a.profileId });
+      const start = await b.browser.post('/api/conversations/start', { profile_id: a.profileId });
+      const id = (await json<{ conversation_id: number }>(start)).conversation_id;
+      expect((await b.browser.post(`/api/conversations/${id}/messages`, { content: 'секретное слово' })).status).toBe(201);
+      const jobs = await logged.database.db.selectFrom('notification_jobs').select('id').where('channel', '=', 'email').execute();
+      expect(jobs).toEqual([]);
+    } finally {
+      await logged.close();
+    }
+  });
+
+  it('keeps the unsubscribe token out of the request log (it never expires: whoever reads the log could use it)', async () => {
+    const a = await webPerson({ gender: 'Male', name: 'Антон' });
+    const b = await webPerson({ name: 'Белла', language: 'en' });
+    await match(a, b);
+    app.clock.advance(defaultNotifyGraceSeconds + 1);
+    await worker.drainOnce();
+    const [mail] = mailsTo(b);
+    if (!mail) throw new Error('no match e-mail');
+    const token = unsubscribePath(mail).split('/').pop() ?? 'missing';
+    expect((await fetch(`${app.url}${unsubscribePath(mail)}`)).status).toBe(200);
+    expect((await oneClick(mail)).status).toBe(200);
+    const log = app.logs.join('');
+    expect(log).toContain('"path":"/api/email/unsubscribe/');
+    expect(log).not.toContain(token.split('.')[1] ?? 'missing');
   });
 
   it('stops mailing someone who unsubscribed with the one-click POST; the link page alone (GET) changes nothing', async () => {

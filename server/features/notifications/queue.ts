@@ -26,7 +26,11 @@ export const defaultNotifyGraceSeconds = 30;
  * Having the app open somewhere is not enough: the user may be on another screen or another device.
  */
 export class NotificationQueue {
-  constructor(private readonly graceSeconds: number = defaultNotifyGraceSeconds) {}
+  /** `emails`: false when mail would only be printed to the log, where notification e-mails must not go. */
+  constructor(
+    private readonly graceSeconds: number = defaultNotifyGraceSeconds,
+    private readonly emails = true,
+  ) {}
 
   private due(now: Date): string {
     return addSeconds(now, this.graceSeconds).toISOString();
@@ -38,7 +42,7 @@ export class NotificationQueue {
     const payload = JSON.stringify({ name: other.name });
     if (await isReachableByBot(db, userId)) {
       await insertNotificationJob(db, { ...job, payload }, now.toISOString(), this.due(now));
-    } else if (await isReachableByEmail(db, userId)) {
+    } else if (this.emails && (await isReachableByEmail(db, userId))) {
       await insertNotificationJob(db, { ...job, payload, channel: 'email' }, now.toISOString(), this.due(now));
     }
   }
@@ -55,7 +59,7 @@ export class NotificationQueue {
   ): Promise<void> {
     const preview = content.length > previewLength ? `${content.slice(0, previewLength - 1)}…` : content;
     const update = { event_id: eventId, other_profile_id: sender.profileId, payload: JSON.stringify({ name: sender.name, preview }) };
-    if (await isReachableByEmail(db, userId)) {
+    if (this.emails && (await isReachableByEmail(db, userId))) {
       await this.emailThrottled(db, userId, conversationId, update, now);
       return;
     }

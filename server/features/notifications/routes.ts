@@ -6,6 +6,9 @@ import { unsubscribePathPrefix } from './emails.ts';
 /** The unsubscribe link's path inside the /api router. */
 const unsubscribePath = `${unsubscribePathPrefix.slice('/api'.length)}:token`;
 
+/** The token never expires and needs no sign-in: the request log keeps the path without it. */
+const loggedPath = `${unsubscribePathPrefix}[redacted]`;
+
 const invalidLink = () => notFound('unsubscribe_link_invalid', 'This unsubscribe link is not valid');
 
 /** Mail clients POST the one-click unsubscribe without a session or CSRF token (RFC 8058): the link's token is the proof. */
@@ -14,6 +17,7 @@ export const unsubscribeCsrfExemptPrefix = unsubscribePathPrefix;
 export function emailUnsubscribeRoutes(router: AppRouter, { emailUnsubscribe }: Services): void {
   // Shows a button; changes nothing (link scanners and previews fetch links).
   router.get(unsubscribePath, async (ctx) => {
+    ctx.state.logPath = loggedPath;
     const page = await emailUnsubscribe.confirmPage(ctx.params.token ?? '');
     if (!page) throw invalidLink();
     ctx.type = 'text/html; charset=utf-8';
@@ -23,6 +27,7 @@ export function emailUnsubscribeRoutes(router: AppRouter, { emailUnsubscribe }: 
 
   // The body (`List-Unsubscribe=One-Click`) is not needed: the POST to this address is the request.
   router.post(unsubscribePath, async (ctx) => {
+    ctx.state.logPath = loggedPath;
     const page = await emailUnsubscribe.unsubscribe(ctx.params.token ?? '');
     if (!page) throw invalidLink();
     ctx.type = 'text/html; charset=utf-8';

@@ -4,6 +4,7 @@ import type { Database, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
+import { lockUser } from '../accounts/repository.ts';
 import { consumeLinkToken, findLanguage, insertLinkToken } from './botLinkRepository.ts';
 import { setBotStarted } from './repository.ts';
 import type { TelegramIdentity } from './telegramIdentity.ts';
@@ -38,7 +39,11 @@ export class TelegramBotLinkService {
     const token = randomBytes(32).toString('base64url');
     const now = this.clock.now();
     const expiresAt = addSeconds(now, linkTokenLifetimeSeconds).toISOString();
-    await this.db.transaction().execute((trx) => insertLinkToken(trx, userId, hash(token), now.toISOString(), expiresAt));
+    await this.db.transaction().execute(async (trx) => {
+      // Under the user's lock: parallel asks would otherwise each delete nothing yet and leave several live links.
+      await lockUser(trx, userId);
+      await insertLinkToken(trx, userId, hash(token), now.toISOString(), expiresAt);
+    });
     return { url: `https://t.me/${encodeURIComponent(this.botUsername)}?start=${linkPayloadPrefix}${token}`, expires_at: expiresAt };
   }
 
