@@ -127,6 +127,23 @@ describe.each(['ru', 'en'] as const)('the full-height deck and the galleries in 
     await context.close();
   });
 
+  it("decides once for a held arrow: the keyboard's auto-repeat is not another swipe", async () => {
+    const seeker = await withPhotos(site, { name: 'Holder', gender: 'Male', photos: 1 });
+    await withPhotos(site, { name: 'Una', gender: 'Female', photos: 1 });
+    await withPhotos(site, { name: 'Ida', gender: 'Female', photos: 1 });
+    const { context, page } = await open(seeker);
+    await page.setViewportSize(desktop);
+    await page.goto('/search');
+    await page.locator('.swipe-card').waitFor();
+    const top = await topCardId(page);
+    // → held down from before the deck had focus: only its auto-repeats arrive here, none of them a decision.
+    await page.evaluate(() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', repeat: true, bubbles: true, cancelable: true })));
+    await page.keyboard.press('ArrowLeft');
+    const swipes = () => site.app.database.db.selectFrom('swipes').select(['target_id', 'liked']).where('swiper_id', '=', seeker.profileId).execute();
+    await expect.poll(swipes).toEqual([{ target_id: top, liked: 0 }]);
+    await context.close();
+  });
+
   it('keeps the arrows for the text while typing in a field', async () => {
     const seeker = await withPhotos(site, { name: 'Typist', gender: 'Male', photos: 1 });
     await withPhotos(site, { name: 'Zoe', gender: 'Female', photos: 1 });

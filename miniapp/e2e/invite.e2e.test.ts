@@ -162,6 +162,43 @@ describe('inviting a friend from the menu', () => {
     expect(referral).toEqual({ referrer_user_id: inviter.userId, code });
   });
 
+  it('counts the invitation once: the next person signing up in the same browser is not counted for the inviter', async () => {
+    const inviter = await createPerson(site.app, { name: 'Вера' });
+    const { code } = (await (await inviter.browser.post('/api/referral')).json()) as { code: string };
+    const context = await site.context({ language: 'ru' });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const signUp = async (email: string) => {
+      await page.getByLabel(ru.app.auth.email).fill(email);
+      await page.getByLabel(ru.app.auth.password).fill('spark2026!');
+      await page.getByRole('checkbox').check();
+      await page.getByRole('button', { name: ru.app.register.submit }).click();
+      await page.waitForURL('**/verify');
+    };
+    const referrerOf = async (email: string) =>
+      (
+        await site.app.database.db
+          .selectFrom('referrals')
+          .innerJoin('users', 'users.id', 'referrals.referred_user_id')
+          .select('referrals.referrer_user_id')
+          .where('users.email', '=', email)
+          .executeTakeFirst()
+      )?.referrer_user_id ?? null;
+    await page.goto(`/register?ref=${code}`);
+    const invited = `invited-first-${Date.now()}@example.com`;
+    await signUp(invited);
+    expect(await referrerOf(invited)).toBe(inviter.userId);
+    // Signed out; a flatmate opens the site on the same browser, without any invitation, and signs up.
+    await page.goto('/logout');
+    await page.waitForURL((url) => url.pathname !== '/logout');
+    await page.goto('/register');
+    const flatmate = `flatmate-${Date.now()}@example.com`;
+    await signUp(flatmate);
+    expect(await site.app.database.db.selectFrom('users').select('id').where('email', '=', flatmate).executeTakeFirst()).toBeDefined();
+    expect(await referrerOf(flatmate)).toBeNull();
+  });
+
   it('asks Telegram for write access when notifications are turned on and the bot may not write yet', async () => {
     const writeAccessAsked = async (page: Page) => (await telegramEvents(page)).some(([name]) => name === 'web_app_request_write_access');
     for (const allows of [false, true]) {

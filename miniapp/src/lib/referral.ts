@@ -11,6 +11,14 @@ export function rememberReferral(search: string = window.location.search): void 
   if (code !== null && referralCodePattern.test(code)) writeStored(storageKeys.referral, code);
 }
 
+/**
+ * The invitation has been answered (an account signed up or in with it): the server has decided, so it goes.
+ * Kept, it would count the next person to sign up in this browser (a flatmate, after a sign-out) for the inviter.
+ */
+export function forgetReferral(): void {
+  writeStored(storageKeys.referral, null);
+}
+
 /** `{ ref }` for a sign-up request, or nothing. */
 export function referralField(): { ref?: string } {
   const code = readStored(storageKeys.referral);

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { currentUserResponse, languageResponse, messageResponse, sessionResponse, type CurrentUserResponse } from '@contract/accounts.ts';
 import type { Language } from '@locales/languages.ts';
-import { referralField } from '../../lib/referral.ts';
+import { forgetReferral, referralField } from '../../lib/referral.ts';
 import { api } from '../client.ts';
 
 /** Accounts and sessions (server/features/accounts). The session itself is kept by session/SessionProvider.tsx. */
@@ -33,14 +33,23 @@ export function useLogin() {
 }
 
 export function useRegister() {
-  return useMutation({ mutationFn: ({ email, password }: Credentials) => api.post('/api/register', sessionResponse, { email, password, ...referralField() }) });
+  return useMutation({
+    mutationFn: ({ email, password }: Credentials) => api.post('/api/register', sessionResponse, { email, password, ...referralField() }),
+    onSuccess: forgetReferral,
+  });
 }
 
 export function useGoogleLogin() {
-  return useMutation({ mutationFn: (idToken: string) => api.post('/api/googlelogin', sessionResponse, { id_token: idToken, ...referralField() }) });
+  return useMutation({
+    mutationFn: (idToken: string) => api.post('/api/googlelogin', sessionResponse, { id_token: idToken, ...referralField() }),
+    onSuccess: forgetReferral,
+  });
 }
 
 /** The signed user object Telegram's Login Widget hands over, posted as is (the server checks its hash). */
 export function useTelegramWidgetLogin() {
-  return useMutation({ mutationFn: (signed: Record<string, string | number>) => api.post('/api/auth', sessionResponse, { ...signed, ...referralField() }) });
+  return useMutation({
+    mutationFn: (signed: Record<string, string | number>) => api.post('/api/auth', sessionResponse, { ...signed, ...referralField() }),
+    onSuccess: forgetReferral,
+  });
 }

@@ -79,7 +79,9 @@ export default function ChatScreen() {
                 onNeedOlder={needOlder}
                 scrollToEndSignal={sentCount}
               />
-              <Composer conversationId={conversationId} onSent={() => setSentCount((n) => n + 1)} />
+              {/* A fresh box per conversation: the route stays mounted from one to the next (a toast, Back), and a
+                  draft or a message waiting for the connection belongs to the conversation it was written in. */}
+              <Composer key={conversationId} conversationId={conversationId} onSent={() => setSentCount((n) => n + 1)} />
             </>
           )}
         </QueryView>

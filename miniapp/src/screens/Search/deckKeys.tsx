@@ -9,6 +9,8 @@ function keysBelongElsewhere(event: KeyboardEvent): boolean {
   return document.querySelector('dialog[open]') !== null;
 }
 
+const keyActions = { ArrowLeft: true, ArrowRight: true, ArrowUp: true } as const;
+
 /**
  * The deck's keys on a computer: ← dislike, → like, ↑ the details. Read through a ref, so the listener
  * is added once and always calls the screen's newest handlers.
@@ -21,7 +23,13 @@ export function useDeckKeys(active: boolean, actions: { decide: (liked: boolean)
   useEffect(() => {
     if (!active) return;
     const onKey = (event: KeyboardEvent) => {
+      // A held key repeats every few dozen ms: one press, one decision (the 500 ms guard alone would let a
+      // held → like someone new twice a second).
       if (event.defaultPrevented || keysBelongElsewhere(event)) return;
+      if (event.repeat) {
+        if (event.key in keyActions) event.preventDefault();
+        return;
+      }
       const act = { ArrowLeft: () => latest.current.decide(false), ArrowRight: () => latest.current.decide(true), ArrowUp: () => latest.current.details() }[
         event.key
       ];
