@@ -3,14 +3,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import en from '../locales/en.json' with { type: 'json' };
 import ru from '../locales/ru.json' with { type: 'json' };
 import { emptyPublicConfig } from '../server/contract/config.ts';
-import { TelegramBotLinkService, linkTokenLifetimeSeconds } from '../server/features/telegram/botLink.ts';
+import { TelegramBotLinkService, linkTokenLifetimeSeconds, maskEmail } from '../server/features/telegram/botLink.ts';
 import { TelegramUserService } from '../server/features/telegram/telegramUsers.ts';
 import { createLogger } from '../server/logger.ts';
 import { json } from '../server/test/browser.ts';
 import { createPerson, type Person } from '../server/test/people.ts';
 import { testBotToken } from '../server/test/telegramSigning.ts';
 import { TelegramStandIn, testBotInfo } from '../server/test/telegramStandIn.ts';
-import { textMessage } from '../server/test/telegramUpdates.ts';
+import { buttonPress, textMessage } from '../server/test/telegramUpdates.ts';
 import { createTestApp, type TestApp } from '../server/test/testApp.ts';
 import { testDialects } from '../server/test/testDatabase.ts';
 import { createBot } from './bot.ts';
@@ -54,6 +54,11 @@ describe.each(testDialects())('linking Telegram to a web account through the bot
     expect(url).toMatch(/^https:\/\/t\.me\/iskra_test_bot\?start=link_[\w-]{43}$/);
     return new URL(url).searchParams.get('start') ?? '';
   }
+  /** Start with the link, then press the confirm button the bot answers with (as the person who started). */
+  async function startAndConfirm(tg: ReturnType<typeof telegramUser>, payload: string): Promise<void> {
+    await bot.handleUpdate(textMessage(tg, `/start ${payload}`));
+    await bot.handleUpdate(buttonPress(tg, `link:${payload.slice('link_'.length)}`));
+  }
   const setLanguage = (person: Person, language: 'ru' | 'en') =>
     app.database.db.updateTable('users').set({ language }).where('id', '=', person.userId).execute();
   const repliesTo = (chatId: number) => telegram.callsOf('sendMessage').filter((p) => p.chat_id === chatId);
@@ -61,7 +66,7 @@ describe.each(testDialects())('linking Telegram to a web account through the bot
   const accountsWith = async (telegramId: number) =>
     (await app.database.db.selectFrom('users').select('id').where('telegram_id', '=', String(telegramId)).execute()).map((r) => r.id);
 
-  it('links the Telegram that presses Start to the web account, once, and keeps only the token hash', async () => {
+  it('asks first, naming the account masked, then links the Telegram that confirms, once, and keeps only the token hash', async () => {
     const web = await createPerson(app);
     const payload = await payloadFor(web);
     const token = payload.slice('link_'.length);
@@ -71,8 +76,15 @@ describe.each(testDialects())('linking Telegram to a web account through the bot
 
     const tg = telegramUser('en');
     await bot.handleUpdate(textMessage(tg, `/start ${payload}`));
+    // Start alone changes nothing: the bot names the account (masked) and asks, in the web account's language.
+    const email = (await app.database.db.selectFrom('users').select('email').where('id', '=', web.userId).executeTakeFirstOrThrow()).email ?? '';
+    const account = email ? maskEmail(email) : '—';
+    expect(repliesTo(tg.id).map((m) => m.text)).toEqual([ru.bot.link.confirm.replace('{{account}}', account)]);
+    expect(account).not.toBe(email);
+    expect(await accountsWith(tg.id)).toEqual([]);
+    await bot.handleUpdate(buttonPress(tg, `link:${token}`));
     // In the web account's language (Russian), not Telegram's.
-    expect(repliesTo(tg.id).map((m) => m.text)).toEqual([ru.bot.link.done]);
+    expect(repliesTo(tg.id).map((m) => m.text)).toEqual([ru.bot.link.confirm.replace('{{account}}', account), ru.bot.link.done]);
     // The web account now holds this Telegram, no second account was made, and the bot may write to it.
     expect(await accountsWith(tg.id)).toEqual([web.userId]);
     expect(await methods(web)).toContain('telegram');
@@ -81,8 +93,8 @@ describe.each(testDialects())('linking Telegram to a web account through the bot
 
     // The same link a second time (another Telegram): used up.
     const other = telegramUser('ru');
-    await bot.handleUpdate(textMessage(other, `/start ${payload}`));
-    expect(repliesTo(other.id).map((m) => m.text)).toEqual([ru.bot.link.invalid]);
+    await startAndConfirm(other, payload);
+    expect(repliesTo(other.id).map((m) => m.text)).toEqual([ru.bot.link.invalid, ru.bot.link.invalid]);
     expect(await accountsWith(tg.id)).toEqual([web.userId]);
   });
 
@@ -93,7 +105,7 @@ describe.each(testDialects())('linking Telegram to a web account through the bot
     const [owner] = await accountsWith(tg.id);
     const web = await createPerson(app);
     await setLanguage(web, 'en');
-    await bot.handleUpdate(textMessage(tg, `/start ${await payloadFor(web)}`));
+    await startAndConfirm(tg, await payloadFor(web));
     expect(repliesTo(tg.id).at(-1)?.text).toBe(en.bot.link.taken);
     expect(await accountsWith(tg.id)).toEqual([owner]);
     expect(await methods(web)).not.toContain('telegram');
@@ -126,8 +138,21 @@ describe.each(testDialects())('linking Telegram to a web account through the bot
     expect(live).toHaveLength(1);
     // Only one of the answers works: the others' tokens are gone.
     const tg = telegramUser('ru');
-    for (const payload of payloads) await bot.handleUpdate(textMessage(tg, `/start ${payload}`));
+    for (const payload of payloads) await startAndConfirm(tg, payload);
     expect(repliesTo(tg.id).filter((m) => m.text === ru.bot.link.done)).toHaveLength(1);
+  });
+
+  it('links nothing when the person cancels, or on a confirm button for a link that is not live', async () => {
+    const web = await createPerson(app);
+    const payload = await payloadFor(web);
+    const tg = telegramUser('en');
+    await bot.handleUpdate(textMessage(tg, `/start ${payload}`));
+    await bot.handleUpdate(buttonPress(tg, 'link_cancel'));
+    expect(repliesTo(tg.id).at(-1)?.text).toBe(en.bot.link.cancelled);
+    await bot.handleUpdate(buttonPress(tg, `link:${'B'.repeat(43)}`));
+    expect(repliesTo(tg.id).at(-1)?.text).toBe(en.bot.link.invalid);
+    expect(await accountsWith(tg.id)).toEqual([]);
+    expect(await methods(web)).not.toContain('telegram');
   });
 
   it('gives the link only to a signed-in user, and answers 503 without a bot', async () => {

@@ -9,7 +9,7 @@ import type { UserId } from '../db/schema.ts';
 import type { TelegramBotLinkService } from '../server/features/telegram/botLink.ts';
 
 /** Redeems the web account's one-time `link_<token>` (the server's service). */
-export type BotLinks = Pick<TelegramBotLinkService, 'redeem'>;
+export type BotLinks = Pick<TelegramBotLinkService, 'preview' | 'redeem'>;
 
 /** What the bot needs from the accounts side: the same Telegram-keyed accounts the Mini App signs in to. */
 export type BotUsers = Pick<TelegramUserService, 'ensure' | 'markBotStarted' | 'markUnreachable' | 'setLanguage'>;

@@ -13,10 +13,25 @@ import { miniAppUrl } from '../miniAppUrl.ts';
  */
 export function linkFeature(links: BotLinks, publicUrl: string): Composer<BotContext> {
   const feature = new Composer<BotContext>();
+  // Nothing is linked by the tap on Start alone: a link someone else sent would otherwise tie this Telegram
+  // to their account. The bot names the account (masked) and links only on the confirm button.
   feature.chatType('private').command('start', async (ctx, next) => {
     if (!ctx.match.startsWith(linkPayloadPrefix) || ctx.from.is_bot) return next();
+    const token = ctx.match.slice(linkPayloadPrefix.length);
+    const preview = await links.preview(token);
+    const t = translatorFor(preview?.language ?? languageFromTelegram(ctx.from.language_code));
+    if (!preview) {
+      await ctx.reply(t('bot.link.invalid'));
+      return;
+    }
+    await ctx.reply(t('bot.link.confirm', { account: preview.account }), {
+      reply_markup: new InlineKeyboard().text(t('bot.link.confirmButton'), `${confirmPrefix}${token}`).row().text(t('bot.link.cancelButton'), cancelData),
+    });
+  });
+  feature.chatType('private').callbackQuery(confirmPattern, async (ctx) => {
+    await ctx.answerCallbackQuery();
     const identity = { id: ctx.from.id, username: ctx.from.username, languageCode: ctx.from.language_code };
-    const result = await links.redeem(ctx.match.slice(linkPayloadPrefix.length), identity);
+    const result = await links.redeem(ctx.match[1] ?? '', identity);
     const t = translatorFor(result.language ?? languageFromTelegram(ctx.from.language_code));
     const text = {
       linked: t('bot.link.done'),
@@ -26,5 +41,14 @@ export function linkFeature(links: BotLinks, publicUrl: string): Composer<BotCon
     }[result.outcome];
     await ctx.reply(text, { reply_markup: new InlineKeyboard().webApp(t('bot.start.open_app'), miniAppUrl(publicUrl, '')) });
   });
+  feature.chatType('private').callbackQuery(cancelData, async (ctx) => {
+    await ctx.answerCallbackQuery();
+    await ctx.reply(translatorFor(languageFromTelegram(ctx.from.language_code))('bot.link.cancelled'));
+  });
   return feature;
 }
+
+/** Callback data of the confirm button: the prefix and the 43-character token (48 bytes, within Telegram's 64). */
+const confirmPrefix = 'link:';
+const confirmPattern = /^link:([A-Za-z0-9_-]{43})$/;
+const cancelData = 'link_cancel';

@@ -5,7 +5,7 @@ import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
 import { lockUser } from '../accounts/repository.ts';
-import { consumeLinkToken, findLanguage, insertLinkToken } from './botLinkRepository.ts';
+import { consumeLinkToken, findLanguage, findLiveLinkToken, insertLinkToken } from './botLinkRepository.ts';
 import { setBotStarted } from './repository.ts';
 import type { TelegramIdentity } from './telegramIdentity.ts';
 import type { TelegramUserService } from './telegramUsers.ts';
@@ -19,6 +19,15 @@ export const linkPayloadPrefix = 'link_';
 export type BotLinkOutcome = { outcome: 'linked' | 'taken' | 'other_telegram' | 'invalid'; language: Language | null };
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+/** 32 random bytes in base64url: anything else is not one of ours. */
+export const isTokenShaped = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
+
+/** `anna@example.com` → `a***@example.com`: enough for the owner to recognise, little for anyone else. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '***';
+  return `${email.slice(0, 1)}***${email.slice(at)}`;
+}
 
 /**
  * The one-time `https://t.me/<bot>?start=link_<token>` deep link that adds Telegram to a web account: the
@@ -48,11 +57,23 @@ export class TelegramBotLinkService {
   }
 
   /**
-   * The bot's /start link_<token>: links this Telegram identity to the token's account. Refused, never
+   * The bot's /start link_<token>, before anything changes: which account the link would join, shown masked
+   * (`a***@example.com`) so the person can tell whether it is theirs. A link sent by someone else (tap
+   * Start, and your Telegram opens their account) is then refused by a person who reads the question.
+   */
+  async preview(token: string): Promise<{ account: string; language: Language | null } | null> {
+    if (!isTokenShaped(token)) return null;
+    const row = await findLiveLinkToken(this.db, hash(token), this.clock.now().toISOString());
+    if (!row) return null;
+    return { account: row.email ? maskEmail(row.email) : '—', language: row.language ?? null };
+  }
+
+  /**
+   * The bot's confirm button under that question: links this Telegram identity to the token's account. Refused, never
    * merged, when the identity belongs to another account or the account has another Telegram already.
    */
   async redeem(token: string, identity: TelegramIdentity): Promise<BotLinkOutcome> {
-    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { outcome: 'invalid', language: null };
+    if (!isTokenShaped(token)) return { outcome: 'invalid', language: null };
     const now = this.clock.now();
     const userId = await consumeLinkToken(this.db, hash(token), now.toISOString());
     if (userId === undefined) return { outcome: 'invalid', language: null };

@@ -29,3 +29,15 @@ export async function consumeLinkToken(db: Kysely<Database>, tokenHash: string, 
 export async function findLanguage(db: Kysely<Database>, userId: UserId) {
   return db.selectFrom('users').select('language').where('id', '=', userId).executeTakeFirst();
 }
+
+/** The account a live token was made for (unused, unexpired), without using it up: the bot asks first. */
+export async function findLiveLinkToken(db: Kysely<Database>, tokenHash: string, now: string) {
+  return db
+    .selectFrom('telegram_link_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select(['u.email', 'u.language'])
+    .where('t.token_hash', '=', tokenHash)
+    .where('t.used_at', 'is', null)
+    .where('t.expires_at', '>', now)
+    .executeTakeFirst();
+}
