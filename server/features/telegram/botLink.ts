@@ -65,7 +65,7 @@ export class TelegramBotLinkService {
     if (!isTokenShaped(token)) return null;
     const row = await findLiveLinkToken(this.db, hash(token), this.clock.now().toISOString());
     if (!row) return null;
-    return { account: row.email ? maskEmail(row.email) : '—', language: row.language ?? null };
+    return { account: row.email ? maskEmail(row.email) : '—', language: row.language };
   }
 
   /**
