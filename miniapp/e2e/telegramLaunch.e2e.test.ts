@@ -5,6 +5,7 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import { signInitData } from '../../server/contract/telegramSignedData.ts';
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { expectMessage, matchAndStartChat } from './flows/chat.ts';
+import { telegramThemes as themes, type TelegramTheme as Theme } from './flows/telegram.ts';
 import { e2eBotToken, screenshot, startSite, testConfig, type Site } from './harness.ts';
 
 /**
@@ -13,28 +14,6 @@ import { e2eBotToken, screenshot, startSite, testConfig, type Site } from './har
  * and `window.TelegramWebviewProxy.postEvent` receiving the app's calls.
  */
 const botUsername = 'iskra_e2e_bot';
-
-const themes = {
-  dark: {
-    bg_color: '#17212b',
-    text_color: '#f5f5f5',
-    hint_color: '#708499',
-    link_color: '#6ab3f3',
-    button_color: '#5288c1',
-    button_text_color: '#ffffff',
-    secondary_bg_color: '#232e3c',
-  },
-  light: {
-    bg_color: '#ffffff',
-    text_color: '#000000',
-    hint_color: '#999999',
-    link_color: '#2481cc',
-    button_color: '#2481cc',
-    button_text_color: '#ffffff',
-    secondary_bg_color: '#efeff3',
-  },
-} as const;
-type Theme = keyof typeof themes;
 
 let nextTelegramId = 8_100_000_000;
 
