@@ -128,6 +128,23 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     expect(await next(viewer, holding)).toBeNull();
   });
 
+  it('does not show a pooled person at the place they left when they move out of the bound or lose their position', async () => {
+    const db = app.database.db;
+    const viewer = await createPerson(app, { gender: 'Male', at: moscow });
+    const shown = await createPerson(app, { at: north(3) });
+    const mover = await createPerson(app, { at: north(3.5) });
+    const unplaced = await createPerson(app, { at: north(3.8) });
+    const near = await createPerson(app, { at: north(4) });
+    await ageChanges(viewer);
+    // The first search pools all four, within a bound of about 5.5 km.
+    expect(await next(viewer)).toBe(shown.profileId);
+    const [latitude, longitude] = north(160);
+    await db.updateTable('profiles').set({ latitude, longitude }).where('id', '=', mover.profileId).execute();
+    await db.updateTable('profiles').set({ latitude: null, longitude: null }).where('id', '=', unplaced.profileId).execute();
+    // The app holds the card on screen; the change query looks only inside the bound, where neither is now.
+    expect(await dislikeAll(viewer, { exclude: String(shown.profileId) })).toEqual([near.profileId, mover.profileId, unplaced.profileId]);
+  });
+
   it('loses nobody when more people changed than one search re-checks', async () => {
     const viewer = await createPerson(app, { gender: 'Male', at: moscow });
     const far = await createPerson(app, { at: north(60) });
