@@ -156,6 +156,20 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     expect(await dislikeAll(viewer, { exclude: String(far.profileId) })).toEqual(newcomers);
   });
 
+  it('does not show a pooled person ahead of nearer changed people it had no room to re-check', async () => {
+    const viewer = await createPerson(app, { gender: 'Male', at: moscow });
+    const shown = await createPerson(app, { at: moscow });
+    // One grid cell north and one east: about 1.6 km, inside the first search's 2.2 km bound.
+    const pooled = await createPerson(app, { at: [moscow[0] + 0.01, moscow[1] + 0.018] });
+    await ageChanges(viewer);
+    expect(await next(viewer)).toBe(shown.profileId);
+    // More newcomers than one search re-checks in the viewer's own cell, and the rest a cell north (1.1 km).
+    const newcomers: number[] = [];
+    for (let i = 0; i < changedRecheckMax + 3; i++) newcomers.push((await createPerson(app, { at: i < changedRecheckMax ? moscow : north(1.1) })).profileId);
+    // The pool's bound shrinks to the first newcomer left unchecked; the pooled person beyond it waits for them.
+    expect(await dislikeAll(viewer, { exclude: String(shown.profileId) })).toEqual([...newcomers, pooled.profileId]);
+  });
+
   it('keeps a held card when a used-up pool is replaced, so a card the app drops unswiped comes back', async () => {
     const viewer = await createPerson(app, { gender: 'Male', at: moscow });
     const near = await createPerson(app, { at: north(2) });

@@ -92,7 +92,12 @@ export class SearchService implements CardSearch {
       if (changed === null) return 'stale';
       const nearest = changed.filter((c) => c.id !== meId);
       const leftOver = nearest[changedRecheckMax];
-      if (leftOver) pool.boundKm = leftOver.km;
+      if (leftOver) {
+        // Whoever is pooled beyond the drawn-in bound waits for the scan beyond it, which meets the changed
+        // people left unchecked there too: shown from the pool, they would go ahead of those nearer.
+        pool.boundKm = leftOver.km;
+        pool.candidates = pool.candidates.filter((c) => c.flat < leftOver.km);
+      }
       const others = nearest.slice(0, changedRecheckMax).map((c) => c.id);
       if (others.length) {
         const rows = await findCandidates(this.db, { ...filter, box: null, limit: others.length, only: others });
