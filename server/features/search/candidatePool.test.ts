@@ -128,6 +128,23 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     expect(await next(viewer, holding)).toBeNull();
   });
 
+  it('does not show a pooled person at the place they left when they move out of the bound or lose their position', async () => {
+    const db = app.database.db;
+    const viewer = await createPerson(app, { gender: 'Male', at: moscow });
+    const shown = await createPerson(app, { at: north(3) });
+    const mover = await createPerson(app, { at: north(3.5) });
+    const unplaced = await createPerson(app, { at: north(3.8) });
+    const near = await createPerson(app, { at: north(4) });
+    await ageChanges(viewer);
+    // The first search pools all four, within a bound of about 5.5 km.
+    expect(await next(viewer)).toBe(shown.profileId);
+    const [latitude, longitude] = north(160);
+    await db.updateTable('profiles').set({ latitude, longitude }).where('id', '=', mover.profileId).execute();
+    await db.updateTable('profiles').set({ latitude: null, longitude: null }).where('id', '=', unplaced.profileId).execute();
+    // The app holds the card on screen; the change query looks only inside the bound, where neither is now.
+    expect(await dislikeAll(viewer, { exclude: String(shown.profileId) })).toEqual([near.profileId, mover.profileId, unplaced.profileId]);
+  });
+
   it('loses nobody when more people changed than one search re-checks', async () => {
     const viewer = await createPerson(app, { gender: 'Male', at: moscow });
     const far = await createPerson(app, { at: north(60) });
@@ -137,6 +154,20 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     for (let km = 2; newcomers.length < changedRecheckMax + 3; km++) newcomers.push((await createPerson(app, { at: north(km) })).profileId);
     // Nearest first, the ones past the re-check limit found by the scan beyond the shrunken bound.
     expect(await dislikeAll(viewer, { exclude: String(far.profileId) })).toEqual(newcomers);
+  });
+
+  it('does not show a pooled person ahead of nearer changed people it had no room to re-check', async () => {
+    const viewer = await createPerson(app, { gender: 'Male', at: moscow });
+    const shown = await createPerson(app, { at: moscow });
+    // One grid cell north and one east: about 1.6 km, inside the first search's 2.2 km bound.
+    const pooled = await createPerson(app, { at: [moscow[0] + 0.01, moscow[1] + 0.018] });
+    await ageChanges(viewer);
+    expect(await next(viewer)).toBe(shown.profileId);
+    // More newcomers than one search re-checks in the viewer's own cell, and the rest a cell north (1.1 km).
+    const newcomers: number[] = [];
+    for (let i = 0; i < changedRecheckMax + 3; i++) newcomers.push((await createPerson(app, { at: i < changedRecheckMax ? moscow : north(1.1) })).profileId);
+    // The pool's bound shrinks to the first newcomer left unchecked; the pooled person beyond it waits for them.
+    expect(await dislikeAll(viewer, { exclude: String(shown.profileId) })).toEqual([...newcomers, pooled.profileId]);
   });
 
   it('keeps a held card when a used-up pool is replaced, so a card the app drops unswiped comes back', async () => {

@@ -45,7 +45,7 @@ const centres: [number, number][] = [
 ];
 
 const genders: Gender[] = ['Female', 'Male', 'Other'];
-const preferences: PreferredGender[] = ['Male', 'Female', 'Any'];
+const preferences: PreferredGender[] = ['Male', 'Female', 'Other', 'Any'];
 
 type At = { latitude: number; longitude: number } | null;
 
@@ -74,7 +74,7 @@ function randomAge(rng: Fuzzer): number {
 function randomQuery(rng: Fuzzer): Omit<SearchQuery, 'exclude'> {
   const ageMin = rng.chance(0.5) ? 18 : 18 + rng.int(30);
   const ageMax = rng.chance(0.5) ? 100 : Math.min(100, ageMin + rng.int(25));
-  return { ageMin, ageMax, gender: rng.pick(['Any', 'Any', 'Male', 'Female'] as const) };
+  return { ageMin, ageMax, gender: rng.pick(['Any', 'Any', 'Male', 'Female', 'Other'] as const) };
 }
 
 /** One case: a world of its own (everything before it deleted), a viewer and a session. */

@@ -79,9 +79,9 @@ export class SearchService implements CardSearch {
 
   /**
    * The next person from a pool: first whoever changed inside its bound since it was made (they join the
-   * ranking), then the pooled people in order, each re-checked against every rule. 'used_up' when none is
-   * left to show; 'stale' when the pool cannot be trusted (too many changes, or too many pooled people
-   * failing their re-check) and a full scan must decide.
+   * ranking), then the pooled people in order, each re-checked against every rule and re-ranked where
+   * they now are (`rerank`). 'used_up' when none is left to show; 'stale' when the pool cannot be trusted
+   * (too many changes, or too many pooled people failing their re-check) and a full scan must decide.
    */
   private async fromPool(filter: Search, pool: Pool, held: Set<number>, watermark: string | null): Promise<CandidateRow | 'used_up' | 'stale'> {
     const meId = filter.me.id;
@@ -92,7 +92,12 @@ export class SearchService implements CardSearch {
       if (changed === null) return 'stale';
       const nearest = changed.filter((c) => c.id !== meId);
       const leftOver = nearest[changedRecheckMax];
-      if (leftOver) pool.boundKm = leftOver.km;
+      if (leftOver) {
+        // Whoever is pooled beyond the drawn-in bound waits for the scan beyond it, which meets the changed
+        // people left unchecked there too: shown from the pool, they would go ahead of those nearer.
+        pool.boundKm = leftOver.km;
+        pool.candidates = pool.candidates.filter((c) => c.flat < leftOver.km);
+      }
       const others = nearest.slice(0, changedRecheckMax).map((c) => c.id);
       if (others.length) {
         const rows = await findCandidates(this.db, { ...filter, box: null, limit: others.length, only: others });
@@ -102,17 +107,18 @@ export class SearchService implements CardSearch {
       // Everyone changed since the old watermark is now in the pool or known to be out.
       pool.watermark = watermark;
     }
-    for (let batch = 0; batch < recheckBatches; batch++) {
+    for (let batch = 0; batch < recheckBatches;) {
       const next = pool.candidates.filter((c) => !held.has(c.id)).slice(0, recheckBatch);
       if (!next.length) return 'used_up';
       const unchecked = next.filter((c) => !fresh.has(c.id)).map((c) => c.id);
-      if (unchecked.length) {
-        for (const row of await findCandidates(this.db, { ...filter, box: null, limit: unchecked.length, only: unchecked })) fresh.set(row.id, row);
-      }
+      const reread = unchecked.length ? await findCandidates(this.db, { ...filter, box: null, limit: unchecked.length, only: unchecked }) : [];
+      for (const row of reread) fresh.set(row.id, row);
       // The pool in hand, not whatever is stored for the user now (another tab may search other filters).
       pool.candidates = pool.candidates.filter((c) => fresh.has(c.id) || !next.includes(c));
+      if (point && this.rerank(pool, reread, point)) continue;
       const first = next.find((c) => fresh.has(c.id));
       if (first) return fresh.get(first.id) as CandidateRow;
+      batch++;
     }
     return 'stale';
   }
@@ -166,6 +172,33 @@ export class SearchService implements CardSearch {
       this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], heldSeen), boundKm: everywhereKm, watermark }), poolTtlMs);
     else this.pools.drop(meId);
     return null;
+  }
+
+  /**
+   * Pooled people re-read with another place (or score) than the pool holds for them, put where they now
+   * belong; true when the pool changed, so the caller must look at its head again. The change query only
+   * finds people inside the bound by where they are now: someone pooled who moved out of it (or lost their
+   * position) is found only here, by the re-check, and leaves the pool, since beyond the bound it is the
+   * scan beyond the bound that ranks them among the people there. Kept, they would be shown at the place
+   * they left, ahead of everyone now nearer.
+   */
+  private rerank(pool: Pool, rows: CandidateRow[], point: Point): boolean {
+    if (!rows.length) return false;
+    const pooled = new Map(pool.candidates.map((c) => [c.id, c]));
+    const moved = this.rank(rows, point).filter((c) => {
+      const was = pooled.get(c.id);
+      return was !== undefined && (was.flat !== c.flat || was.score !== c.score);
+    });
+    if (!moved.length) return false;
+    // Only a move takes someone out: a boost that changed merely reorders them (a pooled person may lie
+    // beyond a bound the pool's cap drew in, see capped()).
+    const gone = new Set(moved.filter((c) => c.flat !== pooled.get(c.id)?.flat && !(c.flat < pool.boundKm)).map((c) => c.id));
+    const kept = moved.filter((c) => !gone.has(c.id));
+    pool.candidates = mergeRanked(
+      pool.candidates.filter((c) => !gone.has(c.id)),
+      kept,
+    );
+    return true;
   }
 
   /** Bounded boosts: premium and "liked you" move a person ahead of others about as near, never further. */
