@@ -27,9 +27,9 @@ describe('the live stream of a session that ended', () => {
     const requests = recordApiRequests(page);
     // Signed out on another device, and the stream cut (a restart): the browser's reconnection is answered 401.
     await site.app.database.db.deleteFrom('sessions').where('user_id', '=', person.userId).execute();
-    const refused = eventsAnswered(page, 401);
+    // Whether the browser's own reconnection is answered 401 first, or Chromium gives the cut stream up at once
+    // (a cut mid-response can end it as a failure), the app's one session check is what must notice.
     site.app.dropConnections();
-    await refused;
     // Nothing else on the menu asks the server: only the stream's own check can tell the session layer.
     await page.waitForURL('**/login');
     await page.getByRole('heading', { name: ru.app.login.title }).waitFor();
