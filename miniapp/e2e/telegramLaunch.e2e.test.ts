@@ -2,11 +2,10 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
-import { signInitData } from '../../server/contract/telegramSignedData.ts';
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { expectMessage, matchAndStartChat } from './flows/chat.ts';
-import { telegramThemes as themes, type TelegramTheme as Theme } from './flows/telegram.ts';
-import { e2eBotToken, screenshot, startSite, testConfig, type Site } from './harness.ts';
+import { hostLikeTelegram, telegramLaunchHash as launchHash, telegramThemes as themes, type TelegramLaunch as Launch } from './flows/telegram.ts';
+import { screenshot, startSite, testConfig, type Site } from './harness.ts';
 
 /**
  * The Mini App as a Telegram user meets it: launch parameters in the URL's hash (as Telegram's Android
@@ -16,49 +15,6 @@ import { e2eBotToken, screenshot, startSite, testConfig, type Site } from './har
 const botUsername = 'iskra_e2e_bot';
 
 let nextTelegramId = 8_100_000_000;
-
-interface Launch {
-  user: Record<string, unknown>;
-  theme?: Theme;
-  /** Seconds since the epoch; now by default. */
-  authDate?: number;
-  botToken?: string;
-  startParam?: string;
-}
-
-/** The hash Telegram opens the Mini App with. */
-async function launchHash({ user, theme = 'light', authDate = Math.floor(Date.now() / 1000), botToken = e2eBotToken, startParam }: Launch): Promise<string> {
-  const tgWebAppData = await signInitData(botToken, {
-    auth_date: String(authDate),
-    query_id: 'AAH-e2e-launch',
-    signature: 'ZTJlLXRlc3Qtc2lnbmF0dXJl',
-    user: JSON.stringify(user),
-    ...(startParam ? { start_param: startParam } : {}),
-  });
-  const params = new URLSearchParams({
-    tgWebAppData,
-    tgWebAppVersion: '8.0',
-    tgWebAppPlatform: 'android',
-    tgWebAppThemeParams: JSON.stringify(themes[theme]),
-  });
-  if (startParam) params.set('tgWebAppStartParam', startParam);
-  return `#${params.toString()}`;
-}
-
-/** Telegram's Android client as the page sees it: postEvent receives the app's calls, kept in `__events`. */
-async function hostLikeTelegram(context: BrowserContext): Promise<void> {
-  await context.addInitScript(() => {
-    const events: [string, unknown][] = [];
-    Object.assign(window, {
-      __events: events,
-      TelegramWebviewProxy: {
-        postEvent(type: string, data: string) {
-          events.push([type, data ? (JSON.parse(data) as unknown) : null]);
-        },
-      },
-    });
-  });
-}
 
 const telegramEvents = (page: Page) => page.evaluate(() => (window as unknown as { __events: [string, unknown][] }).__events);
 

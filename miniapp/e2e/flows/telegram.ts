@@ -32,13 +32,23 @@ export type TelegramTheme = keyof typeof telegramThemes;
 export interface TelegramLaunch {
   user: Record<string, unknown>;
   theme?: TelegramTheme;
+  /** Seconds since the epoch; now by default (older for stale launch data). */
+  authDate?: number;
+  /** The token the data is signed with: the site's by default (another for a wrong signature). */
+  botToken?: string;
   startParam?: string;
 }
 
 /** The hash Telegram opens the Mini App with. */
-export async function telegramLaunchHash({ user, theme = 'light', startParam }: TelegramLaunch): Promise<string> {
-  const tgWebAppData = await signInitData(e2eBotToken, {
-    auth_date: String(Math.floor(Date.now() / 1000)),
+export async function telegramLaunchHash({
+  user,
+  theme = 'light',
+  authDate = Math.floor(Date.now() / 1000),
+  botToken = e2eBotToken,
+  startParam,
+}: TelegramLaunch): Promise<string> {
+  const tgWebAppData = await signInitData(botToken, {
+    auth_date: String(authDate),
     query_id: 'AAH-e2e-launch',
     signature: 'ZTJlLXRlc3Qtc2lnbmF0dXJl',
     user: JSON.stringify(user),
