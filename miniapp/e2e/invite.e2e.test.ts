@@ -131,7 +131,9 @@ describe('inviting a friend from the menu', () => {
     await page.goto('/Menu');
     await page.getByRole('button', { name: ru.app.invite.button }).click();
     const shared = () => page.evaluate(() => (window as unknown as { __shared: unknown[] }).__shared);
-    await expect.poll(shared).toEqual([{ url: `http://localhost:8080/?ref=${await codeOf(person.userId)}`, text: ru.app.invite.text }]);
+    // The code is made by the tap's request: read it only once the share sheet was handed the link.
+    await expect.poll(async () => (await shared()).length).toBe(1);
+    expect(await shared()).toEqual([{ url: `http://localhost:8080/?ref=${await codeOf(person.userId)}`, text: ru.app.invite.text }]);
     expect(await page.getByText(ru.app.invite.copied).count()).toBe(0);
   });
 
