@@ -30,7 +30,7 @@ export interface OpenDatabaseOptions {
   url?: string | undefined;
   dataDir: string;
   /** PostgreSQL schema to work in (tests give each run its own); it must already exist. */
-  searchPath?: string;
+  searchPath?: string | undefined;
   poolSize?: number;
   /**
    * SQLite: how long a statement may keep finding the file's write lock with another process before it

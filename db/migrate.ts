@@ -23,3 +23,12 @@ export async function migrateToLatest(db: Kysely<Database>, schema?: string): Pr
   }
   return results ?? [];
 }
+
+/**
+ * The migrations this code knows that the database has not run: a web or worker process refuses to start
+ * on an older schema rather than migrate it itself (several of them starting at once would race to).
+ */
+export async function pendingMigrations(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  const known = await createMigrator(db, schema).getMigrations();
+  return known.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}

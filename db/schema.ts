@@ -315,12 +315,16 @@ export interface JobRunsTable {
   /** JSON object of what the job did, e.g. {"deleted": 3}. */
   counts: string;
   error: string | null;
+  /** The cron slot (scheduled time, ISO) this run was for; null for a run by hand. */
+  slot: string | null;
 }
 
 export interface JobLocksTable {
   name: string;
   holder: string;
   expires_at: string;
+  /** The cron slot (scheduled time, ISO) the job last ran for; null for runs by hand only. */
+  last_slot: string | null;
 }
 
 export type ModerationFlagReason = 'repeated_first_message' | 'shared_device_likes';

@@ -22,7 +22,7 @@ if (!job) {
 }
 const env = loadEnv();
 const logger = createLogger(env.LOG_LEVEL);
-const handle = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, lockWaitMs: toolLockWaitMs });
+const handle = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, searchPath: env.DATABASE_SCHEMA, lockWaitMs: toolLockWaitMs });
 await migrateToLatest(handle.db, handle.schema);
 const api = env.BOT_TOKEN ? new Api(env.BOT_TOKEN, { apiRoot: env.TELEGRAM_API_ROOT }) : undefined;
 // The same services as the server's, built by the same recipe.

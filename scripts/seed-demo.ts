@@ -14,10 +14,12 @@ import { PasswordHasher } from '../server/features/accounts/passwords.ts';
 import { findUserByEmail, insertUser } from '../server/features/accounts/repository.ts';
 import { derivedImages, photoHeight, photoWidth, type ProcessedPhoto } from '../server/features/photos/photoPipeline.ts';
 import { cityGeocoder, cityName, type City } from '../server/features/location/geocoder.ts';
-import { PhotoStore, type StoredPhoto } from '../server/features/photos/photoStore.ts';
+import type { StoredPhoto } from '../server/features/photos/photoStore.ts';
 import { snapCoordinates } from '../server/features/profiles/locationGrid.ts';
 import { insertProfile, setPhotos } from '../server/features/profiles/repository.ts';
 import { parseEnv } from '../server/env.ts';
+import { photoBucketFromEnv } from '../server/composition.ts';
+import { buildPhotoStore } from '../server/services.ts';
 import { demoEmail } from './demoTelegram.ts';
 
 export const demoPassword = 'demo12345';
@@ -98,13 +100,14 @@ async function demoPhoto(hue: number, initial: string): Promise<ProcessedPhoto> 
 }
 
 const env = parseEnv(process.env);
-const { db, description, schema } = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, lockWaitMs: toolLockWaitMs });
+const { db, description, schema } = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, searchPath: env.DATABASE_SCHEMA, lockWaitMs: toolLockWaitMs });
 try {
   await migrateToLatest(db, schema);
   if (await findUserByEmail(db, demoEmail)) {
     console.log(`${description}: demo data already there (sign in as ${demoEmail} / ${demoPassword})`);
   } else {
-    const store = new PhotoStore(path.join(env.DATA_DIR, 'uploads'));
+    // Where the server will look for them: the bucket when S3_BUCKET is set.
+    const store = buildPhotoStore({ uploadsDir: path.join(env.DATA_DIR, 'uploads'), photoBucket: photoBucketFromEnv(env) });
     const next = random(42);
     const pick = <T>(list: T[]): T => list[Math.floor(next() * list.length)] as T;
     const weighted = cities.flatMap((c) => Array<typeof c>(c.weight).fill(c));

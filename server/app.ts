@@ -68,7 +68,8 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   emailUnsubscribeRoutes(api, services);
   configRoutes(api, deps.publicConfig ?? emptyPublicConfig);
 
-  app.use(securityHeaders({ https: services.cookies.secure }));
+  const photoUrl = services.photoStore.publicUrl;
+  app.use(securityHeaders({ https: services.cookies.secure, photoOrigin: photoUrl ? new URL(photoUrl).origin : null }));
   app.use(errorHandler(deps.logger));
   // The built React app, for every GET the API does not answer (SPA fallback); none without a dist folder.
   if (deps.frontendDist) app.use(staticApp(deps.frontendDist));

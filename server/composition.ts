@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { Env } from './env.ts';
+import type { PhotoBucketSettings } from './features/photos/s3PhotoStore.ts';
 import { yookassaFromEnv } from './features/premium/yookassaSetup.ts';
 import type { Logger } from './logger.ts';
 import { createLogMailer, createSmtpMailer } from './mail/mailer.ts';
@@ -33,6 +34,7 @@ export function appDepsFromEnv(env: Env, handle: DatabaseHandle, logger: Logger,
     logger,
     mailer: env.SMTP_URL ? createSmtpMailer(env.SMTP_URL, env.MAIL_FROM) : createLogMailer(logger),
     uploadsDir: path.join(env.DATA_DIR, 'uploads'),
+    photoBucket: photoBucketFromEnv(env),
     publicUrl: env.PUBLIC_URL,
     sessionSecret: env.SESSION_SECRET,
     trustedProxyHops: env.TRUST_PROXY_HOPS,
@@ -55,6 +57,22 @@ export function appDepsFromEnv(env: Env, handle: DatabaseHandle, logger: Logger,
       legal_ogrnip: env.LEGAL_OGRNIP ?? null,
     },
     ...wiring,
+  };
+}
+
+/** S3_BUCKET and the rest (env.ts checked that the keys come with it); undefined: photos stay on disk. */
+export function photoBucketFromEnv(
+  env: Pick<Env, 'S3_BUCKET' | 'S3_ENDPOINT' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE' | 'PHOTO_PUBLIC_URL'>,
+): PhotoBucketSettings | undefined {
+  if (!env.S3_BUCKET || !env.S3_ACCESS_KEY_ID || !env.S3_SECRET_ACCESS_KEY) return undefined;
+  return {
+    bucket: env.S3_BUCKET,
+    endpoint: env.S3_ENDPOINT,
+    region: env.S3_REGION,
+    accessKeyId: env.S3_ACCESS_KEY_ID,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    publicUrl: env.PHOTO_PUBLIC_URL,
   };
 }
 

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { photoBucketFromEnv } from './composition.ts';
 import { EnvError, loadEnv, parseEnv } from './env.ts';
 
 describe('environment', () => {
@@ -36,6 +37,36 @@ describe('environment', () => {
     for (const name of ['PORT', 'PUBLIC_URL', 'DATABASE_URL', 'SESSION_SECRET', 'BOT_MODE']) expect(problems).toContain(name);
   });
 
+  it('runs every role in one process by default, and splits roles only on PostgreSQL', () => {
+    const pg = { DATABASE_URL: 'postgres://iskra@db.internal:5432/iskra', SESSION_SECRET: 'a-secret-every-process-shares-0000000' };
+    expect(parseEnv({}).ROLE).toBe('all');
+    expect(parseEnv({ ...pg, ROLE: 'web' }).ROLE).toBe('web');
+    expect(parseEnv({ ...pg, ROLE: 'worker' }).ROLE).toBe('worker');
+    expect(parseEnv({ ROLE: 'all' }).ROLE).toBe('all');
+    expect(() => parseEnv({ ...pg, ROLE: 'both' })).toThrow(/ROLE/);
+    // Every process has its own data folder: a secret generated into it would differ from the others'.
+    expect(() => parseEnv({ DATABASE_URL: pg.DATABASE_URL, ROLE: 'web' })).toThrow('SESSION_SECRET: is required with ROLE=web');
+    for (const role of ['web', 'worker']) {
+      for (const sqlite of [{}, { DATABASE_URL: 'sqlite:/tmp/iskra.sqlite' }]) {
+        expect(() => parseEnv({ ...sqlite, ROLE: role })).toThrow(
+          `ROLE: ${role} needs PostgreSQL (DATABASE_URL=postgres://…); on SQLite one process does everything`,
+        );
+      }
+    }
+  });
+
+  it('takes a PostgreSQL schema and a shutdown grace period', () => {
+    const pg = 'postgres://iskra@db.internal:5432/iskra';
+    expect(parseEnv({ DATABASE_URL: pg, DATABASE_SCHEMA: 'iskra_staging' }).DATABASE_SCHEMA).toBe('iskra_staging');
+    expect(parseEnv({ DATABASE_URL: pg }).DATABASE_SCHEMA).toBeUndefined();
+    // Put into the connection's options: only a plain identifier may pass.
+    expect(() => parseEnv({ DATABASE_URL: pg, DATABASE_SCHEMA: 'x; drop table users' })).toThrow(/DATABASE_SCHEMA/);
+    expect(() => parseEnv({ DATABASE_SCHEMA: 'iskra' })).toThrow(/DATABASE_SCHEMA: is for PostgreSQL only/);
+    expect(parseEnv({}).SHUTDOWN_GRACE_MS).toBe(10_000);
+    expect(parseEnv({ SHUTDOWN_GRACE_MS: '30000' }).SHUTDOWN_GRACE_MS).toBe(30_000);
+    expect(() => parseEnv({ SHUTDOWN_GRACE_MS: 'soon' })).toThrow(/SHUTDOWN_GRACE_MS/);
+  });
+
   it('polls for Telegram updates by default once BOT_TOKEN is set, unless BOT_MODE says otherwise', () => {
     expect(parseEnv({ BOT_TOKEN: '1:abc' }).BOT_MODE).toBe('polling');
     expect(parseEnv({ BOT_TOKEN: '1:abc', BOT_MODE: 'webhook' }).BOT_MODE).toBe('webhook');
@@ -58,6 +89,60 @@ describe('environment', () => {
     expect(parseEnv({ PUBLIC_URL: 'https://iskra.example', PAYMENT_PROVIDER: 'test' }).PAYMENT_PROVIDER).toBe('test');
     expect(parseEnv({ PAYMENT_PROVIDER: 'off' }).PAYMENT_PROVIDER).toBe('off');
     expect(() => parseEnv({ PAYMENT_PROVIDER: 'free' })).toThrow(/PAYMENT_PROVIDER/);
+  });
+
+  it('keeps photos on disk unless S3_BUCKET is set, and reads the bucket settings when it is', () => {
+    const disk = parseEnv({});
+    expect(disk.S3_BUCKET).toBeUndefined();
+    expect(photoBucketFromEnv(disk)).toBeUndefined();
+    const env = parseEnv({
+      S3_BUCKET: 'iskra-photos',
+      S3_ENDPOINT: 'https://storage.yandexcloud.net',
+      S3_REGION: 'ru-central1',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'true',
+      PHOTO_PUBLIC_URL: 'https://photos.iskra.example/',
+    });
+    expect(photoBucketFromEnv(env)).toEqual({
+      bucket: 'iskra-photos',
+      endpoint: 'https://storage.yandexcloud.net',
+      region: 'ru-central1',
+      accessKeyId: 'key',
+      secretAccessKey: 'secret',
+      forcePathStyle: true,
+      publicUrl: 'https://photos.iskra.example',
+    });
+    // AWS itself: no endpoint, virtual-hosted addressing, the first region.
+    expect(photoBucketFromEnv(parseEnv({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_ENDPOINT: '' }))).toMatchObject({
+      endpoint: undefined,
+      region: 'us-east-1',
+      forcePathStyle: false,
+      publicUrl: undefined,
+    });
+  });
+
+  it('lists every bucket problem at once: bad addresses, missing keys, settings without S3_BUCKET', () => {
+    const problemsOf = (source: NodeJS.ProcessEnv): string[] => {
+      try {
+        parseEnv(source);
+      } catch (error) {
+        if (error instanceof EnvError) return error.problems;
+        throw error;
+      }
+      return [];
+    };
+    const malformed = problemsOf({ S3_BUCKET: 'iskra-photos', S3_ENDPOINT: 'ftp://storage', PHOTO_PUBLIC_URL: 'photos.example', S3_FORCE_PATH_STYLE: 'yes' });
+    for (const name of ['S3_ENDPOINT', 'PHOTO_PUBLIC_URL', 'S3_FORCE_PATH_STYLE']) expect(malformed.join('\n')).toContain(`${name}:`);
+    // Checked once every value parses (zod runs cross-field rules last), both keys in one go.
+    expect(problemsOf({ S3_BUCKET: 'iskra-photos' })).toEqual([
+      'S3_ACCESS_KEY_ID: is required when S3_BUCKET is set',
+      'S3_SECRET_ACCESS_KEY: is required when S3_BUCKET is set',
+    ]);
+    expect(problemsOf({ S3_ACCESS_KEY_ID: 'k', PHOTO_PUBLIC_URL: 'https://cdn.example' })).toEqual([
+      'S3_ACCESS_KEY_ID: has no effect without S3_BUCKET',
+      'PHOTO_PUBLIC_URL: has no effect without S3_BUCKET',
+    ]);
   });
 
   it('treats empty values as unset, as an .env file with blank lines writes them', () => {

@@ -25,6 +25,18 @@ const envSchema = z
         .regex(/^(postgres(ql)?:\/\/|sqlite:)/, 'must start with postgres:// or sqlite:')
         .optional(),
     ),
+    // PostgreSQL: the schema the tables live in (it must exist; `npm run db:migrate` creates it). Unset: public.
+    DATABASE_SCHEMA: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case PostgreSQL identifier (letters, digits, _)')
+        .optional(),
+    ),
+    // all: one process does everything (the default, the only choice on SQLite). web: HTTP only (the API, the
+    // app, the bot's webhook). worker: scheduled jobs, the notification outbox, bot polling; no HTTP server.
+    ROLE: z.enum(['all', 'web', 'worker']).default('all'),
+    // How long a stopping process lets requests in flight, a running job or a notification being sent finish.
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
     SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
     MAIL_FROM: z.string().default('Iskra <no-reply@localhost>'),
@@ -57,13 +69,57 @@ const envSchema = z
     LEGAL_INN: optionalString,
     LEGAL_OGRNIP: optionalString,
     CRON: z.enum(['on', 'off']).default('on'),
+    // `name=cron expression;…`: other schedules for some jobs (server/features/jobs/scheduler.ts withSchedules).
+    JOB_SCHEDULES: optionalString,
     // How long a match, message or like notification waits for the app to show its event before the bot sends it.
     NOTIFY_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
     EMAIL_DAILY_CAP: z.coerce.number().int().min(0).max(100).default(5),
+    // Photos in an S3-compatible bucket instead of DATA_DIR/uploads (README: Photos in object storage).
+    S3_BUCKET: optionalString,
+    // Unset: AWS itself; for any other S3-compatible store its address, e.g. https://storage.yandexcloud.net.
+    S3_ENDPOINT: optionalString.pipe(httpUrl.optional()),
+    S3_REGION: optionalString.pipe(z.string().optional()),
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    S3_FORCE_PATH_STYLE: z
+      .enum(['true', 'false', '1', '0', ''])
+      .default('false')
+      .transform((v) => v === 'true' || v === '1'),
+    // A CDN (or the bucket's own public address) serving the same names: /api/uploads/<name> redirects there.
+    PHOTO_PUBLIC_URL: optionalString.pipe(httpUrl.optional()),
   })
   .superRefine((env, ctx) => {
+    const postgres = env.DATABASE_URL !== undefined && /^postgres(ql)?:\/\//.test(env.DATABASE_URL);
+    // A SQLite file lives on one machine and takes one writer: splitting the roles there would only make
+    // processes wait for each other's lock. So on SQLite the one process does everything.
+    if (env.ROLE !== 'all' && !postgres) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ROLE'],
+        message: `${env.ROLE} needs PostgreSQL (DATABASE_URL=postgres://…); on SQLite one process does everything: ROLE=all (or unset)`,
+      });
+    }
+    // Each process has its own DATA_DIR, so a generated secret would differ between them and a session
+    // signed by one web process would be refused by the next.
+    if (env.ROLE !== 'all' && env.SESSION_SECRET === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: `is required with ROLE=${env.ROLE}: every process must share it` });
+    }
+    if (env.DATABASE_SCHEMA !== undefined && !postgres) {
+      ctx.addIssue({ code: 'custom', path: ['DATABASE_SCHEMA'], message: 'is for PostgreSQL only (DATABASE_URL=postgres://…)' });
+    }
     if (env.TRUST_PROXY_HOPS !== undefined && !env.TRUST_PROXY) {
       ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY_HOPS'], message: 'has no effect without TRUST_PROXY=true' });
+    }
+    if (env.S3_BUCKET) {
+      // Static keys, required: S3-compatible stores outside AWS have no instance credentials to fall back
+      // on, and a missing key is better found at start than at the first upload.
+      for (const key of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when S3_BUCKET is set' });
+      }
+    } else {
+      for (const key of ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'PHOTO_PUBLIC_URL'] as const) {
+        if (env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'has no effect without S3_BUCKET' });
+      }
     }
     if (env.PAYMENT_PROVIDER === 'yookassa') {
       for (const key of ['YOOKASSA_SHOP_ID', 'YOOKASSA_SECRET_KEY'] as const) {
@@ -78,6 +134,9 @@ const envSchema = z
     // 0: no proxy is trusted and the socket's address is the client's.
     TRUST_PROXY_HOPS: env.TRUST_PROXY ? (env.TRUST_PROXY_HOPS ?? 1) : 0,
     PAYMENT_PROVIDER: env.PAYMENT_PROVIDER ?? (env.PUBLIC_URL?.startsWith('https:') ? 'off' : 'test'),
+    // Any region will do for most S3-compatible stores; AWS's first is what their examples use.
+    S3_REGION: env.S3_REGION ?? 'us-east-1',
+    PHOTO_PUBLIC_URL: env.PHOTO_PUBLIC_URL?.replace(/\/+$/, ''),
   }));
 
 export type Env = z.output<typeof envSchema> & { SESSION_SECRET: string };

@@ -31,3 +31,6 @@ export const tooManyRequests = (code: string, message: string, retryAfterSeconds
  * than a request may wait. Such locks last moments, so the client is told to try again shortly.
  */
 export const databaseBusy = () => new AppError(503, 'database_busy', 'The service is busy. Please try again in a moment.', { retryAfterSeconds: 2 });
+/** The photo store (S3_BUCKET) failed or did not answer: see PhotoStoreUnavailableError. */
+export const photosUnavailable = () =>
+  new AppError(503, 'photos_unavailable', 'Photos are unavailable for a moment. Please try again shortly.', { retryAfterSeconds: 5 });

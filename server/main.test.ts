@@ -125,3 +125,20 @@ describe('npm run job', () => {
     expect(unknown.output()).toContain('cleanup_expired');
   }, 120_000);
 });
+
+describe('ROLE on SQLite', () => {
+  it('refuses ROLE=worker with a message saying what to do, before touching any data', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-role-'));
+    try {
+      const worker = run('server/main.ts', { ROLE: 'worker', DATA_DIR: dataDir, SESSION_SECRET: sessionSecret });
+      const [code] = (await once(worker.child, 'exit')) as [number];
+      expect(code).toBe(1);
+      expect(worker.output()).toContain(
+        'ROLE: worker needs PostgreSQL (DATABASE_URL=postgres://…); on SQLite one process does everything: ROLE=all (or unset)',
+      );
+      expect(readdirSync(dataDir)).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

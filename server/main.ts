@@ -1,36 +1,36 @@
-import { once } from 'node:events';
 import type { Api } from 'grammy';
 import { adminMessenger, reportAlerter } from '../bot/admins.ts';
 import { launchBot, type BotStatus } from '../bot/launch.ts';
 import { createTelegramNotifier } from '../bot/notifier.ts';
-import { openDatabase, toolLockWaitMs } from '../db/client.ts';
-import { migrateToLatest } from '../db/migrate.ts';
 import { createApp } from './app.ts';
 import { frontendDist, servicesFromEnv } from './composition.ts';
 import { EnvError, loadEnv } from './env.ts';
 import { PostgresEventBus } from './features/events/eventBus.ts';
 import { jobContextFor } from './features/jobs/jobContext.ts';
 import { jobs } from './features/jobs/jobs.ts';
-import { startScheduler } from './features/jobs/scheduler.ts';
+import { startScheduler, withSchedules } from './features/jobs/scheduler.ts';
 import { NotificationWorker, type EmailChannel } from './features/notifications/worker.ts';
 import { starsApiOnceLaunched } from './features/premium/stars.ts';
-import { answerClientErrorsInJson } from './http/clientErrors.ts';
 import { createLogger } from './logger.ts';
+import { NotMigratedError, openDatabaseForRole } from './roles/database.ts';
+import { listenWeb, type WebServer } from './roles/web.ts';
+import { startWorker, type RunningWorker } from './roles/worker.ts';
 
 /**
  * The composition root: the only place that builds real things (environment, database, mail, the bot, the
  * HTTP server) and every service, once (composition.ts), handed to the app, the bot and the jobs alike.
+ * server/roles/ holds its parts for each ROLE: `all` (one process, the default), `web` (HTTP: the API, the
+ * app, the bot's webhook) and `worker` (scheduled jobs, the notification outbox, bot polling; no HTTP).
  */
 async function main(): Promise<void> {
   const env = loadEnv();
-  const logger = createLogger(env.LOG_LEVEL);
-  // Migrations run before anything is served, so they may wait for a lock as long as the CLIs do (a job or
-  // an admin command holding the SQLite file must not make a restart fail); serving then uses the short budget.
-  const migrating = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, lockWaitMs: toolLockWaitMs });
-  const applied = await migrateToLatest(migrating.db, migrating.schema).finally(() => migrating.db.destroy());
-  const handle = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
-  const { db, dialect, description, schema } = handle;
-  logger.info({ database: description, migrationsApplied: applied.length }, 'database ready');
+  const logger = createLogger(env.LOG_LEVEL).child({ role: env.ROLE });
+  const serves = env.ROLE !== 'worker';
+  const works = env.ROLE !== 'web';
+  const scheduled = withSchedules(jobs, env.JOB_SCHEDULES);
+  if (scheduled.problems.length > 0) throw new EnvError(scheduled.problems);
+  const handle = await openDatabaseForRole(env, logger);
+  const { db, dialect, schema } = handle;
 
   // Several processes on one PostgreSQL database tell each other of new events through LISTEN/NOTIFY.
   const eventBus = dialect === 'postgres' && env.DATABASE_URL ? await PostgresEventBus.start(env.DATABASE_URL, schema ?? 'public', logger) : undefined;
@@ -65,21 +65,7 @@ async function main(): Promise<void> {
   const tellAdmins = bot.api && adminIds.length > 0 ? adminMessenger(bot.api, adminIds, services.telegramUsers, logger) : undefined;
   launched.api = bot.api;
   launched.status = () => bot.status();
-  // Bot notifications and e-mails (to users without Telegram) leave through one queue drained here, never
-  // inside a request: each is due after its grace period (NOTIFY_GRACE_SECONDS; an unread-message e-mail
-  // after 30 minutes), and the worker looks every 2 s.
-  // Without SMTP_URL the mailer only prints to the log: no e-mail channel then (nothing is queued for it either).
-  const emailChannel: EmailChannel | undefined = services.mailer.printsOnly
-    ? undefined
-    : {
-        mailer: services.mailer,
-        publicUrl: env.PUBLIC_URL,
-        unsubscribeToken: (userId) => services.unsubscribeTokens.issue(userId),
-        dailyCap: env.EMAIL_DAILY_CAP,
-      };
-  const notifications = new NotificationWorker(db, bot.api ? createTelegramNotifier(bot.api, env.PUBLIC_URL) : undefined, services.clock, logger, emailChannel);
   launched.reportAlert = tellAdmins ? reportAlerter(tellAdmins, services.admin, logger) : undefined;
-  const app = createApp({ ...deps, telegramWebhook: bot.webhook }, services);
   if (env.PAYMENT_PROVIDER === 'off') {
     logger.warn(
       'web payments are off: POST /api/payment answers payments_unavailable (PAYMENT_PROVIDER=yookassa takes payments; unset on an https PUBLIC_URL means off)',
@@ -87,50 +73,71 @@ async function main(): Promise<void> {
   } else if (env.PAYMENT_PROVIDER === 'test' && env.PUBLIC_URL.startsWith('https:')) {
     logger.warn('PAYMENT_PROVIDER=test on a public site: the test checkout grants premium without any payment');
   }
-  if (!deps.frontendDist) logger.warn({ frontendDist }, 'no built front end: serving the API only (npm run build)');
 
-  const server = app.listen(env.PORT, env.HOST);
-  answerClientErrorsInJson(server);
-  await once(server, 'listening');
-  // The port really taken (PORT=0 picks a free one), and where to open it.
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : env.PORT;
-  // Without PUBLIC_URL the address is this machine on the port really taken (PORT=0 picks one at random).
-  const openAt = process.env.PUBLIC_URL?.trim() ? env.PUBLIC_URL : `http://localhost:${port}`;
-  logger.info({ url: openAt, port }, `Iskra is listening on port ${port}: open ${openAt}`);
-  bot.startPolling();
-  notifications.start();
-  // CRON=off for extra processes that should only serve requests (the job locks make it optional).
-  const scheduler =
-    env.CRON === 'on' ? startScheduler(jobs, jobContextFor(handle, services, { dataDir: env.DATA_DIR, publicUrl: env.PUBLIC_URL }, tellAdmins)) : undefined;
-  if (!scheduler) logger.info('CRON=off: scheduled jobs do not run in this process');
-
-  // Stop taking requests, let those in flight finish (event streams are cut: clients reconnect elsewhere),
-  // let a running job finish, then close the database; forced after 10 s.
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    server.close(() => {
-      void Promise.all([bot.stop(), notifications.stop(), scheduler?.stop()])
-        .catch(() => undefined)
-        .then(() => Promise.all([db.destroy(), eventBus?.close()]))
-        .then(() => {
-          logger.info('stopped cleanly');
-          process.exit(0);
-        });
+  let web: WebServer | undefined;
+  if (serves) {
+    if (!deps.frontendDist) logger.warn({ frontendDist }, 'no built front end: serving the API only (npm run build)');
+    web = await listenWeb(createApp({ ...deps, telegramWebhook: bot.webhook }, services), env.PORT, env.HOST);
+    // Without PUBLIC_URL the address is this machine on the port really taken (PORT=0 picks one at random).
+    const openAt = process.env.PUBLIC_URL?.trim() ? env.PUBLIC_URL : `http://localhost:${web.port}`;
+    logger.info({ url: openAt, port: web.port }, `Iskra is listening on port ${web.port}: open ${openAt}`);
+    if (!works && env.BOT_MODE === 'polling' && env.BOT_TOKEN) logger.info('ROLE=web: the bot polls in the worker process, not here');
+  }
+  let worker: RunningWorker | undefined;
+  if (works) {
+    // Bot notifications and e-mails (to users without Telegram) leave through one queue drained here, never
+    // inside a request: each is due after its grace period (NOTIFY_GRACE_SECONDS; an unread-message e-mail
+    // after 30 minutes), and the worker looks every 2 s.
+    // Without SMTP_URL the mailer only prints to the log: no e-mail channel then (nothing is queued for it either).
+    const emailChannel: EmailChannel | undefined = services.mailer.printsOnly
+      ? undefined
+      : {
+          mailer: services.mailer,
+          publicUrl: env.PUBLIC_URL,
+          unsubscribeToken: (userId) => services.unsubscribeTokens.issue(userId),
+          dailyCap: env.EMAIL_DAILY_CAP,
+        };
+    const outbox = new NotificationWorker(db, bot.api ? createTelegramNotifier(bot.api, env.PUBLIC_URL) : undefined, services.clock, logger, emailChannel);
+    worker = startWorker({
+      outbox,
+      bot,
+      logger,
+      startScheduler:
+        env.CRON === 'on'
+          ? () => startScheduler(scheduled.jobs, jobContextFor(handle, services, { dataDir: env.DATA_DIR, publicUrl: env.PUBLIC_URL }, tellAdmins))
+          : undefined,
     });
-    stopping.abort();
-    server.closeIdleConnections();
+    // A worker has no HTTP server: its supervisor (systemd) watches the process, and this line says it is up.
+    if (!serves) logger.info('Iskra worker started: scheduled jobs, notification outbox, bot polling');
+  }
+
+  // Web: stop accepting, tell event streams to reconnect elsewhere (the shutdown signal), let requests in
+  // flight finish. Worker: take no more work, let a running job and a notification being sent finish. Both
+  // within SHUTDOWN_GRACE_MS; then the database closes. Exit 0 when everything finished in time, else 1.
+  const shutdown = async (signal: string) => {
+    logger.info({ signal, graceMs: env.SHUTDOWN_GRACE_MS }, 'shutting down');
+    // Should closing the database itself hang, the process still ends.
     setTimeout(() => {
-      logger.warn('shutdown took over 10 s: exiting anyway');
+      logger.warn('shutdown did not complete: exiting anyway');
       process.exit(1);
-    }, 10_000).unref();
+    }, env.SHUTDOWN_GRACE_MS + 5000).unref();
+    stopping.abort();
+    const [served, worked] = await Promise.all([web?.close(env.SHUTDOWN_GRACE_MS), worker?.stop(env.SHUTDOWN_GRACE_MS)]);
+    if (!worker) await bot.stop();
+    await Promise.all([db.destroy(), eventBus?.close()]).catch((error: unknown) => logger.warn({ err: error }, 'closing the database failed'));
+    if (served === 'cut' || worked === 'cut') {
+      logger.warn({ requests: served, work: worked }, `shutdown took over ${env.SHUTDOWN_GRACE_MS} ms: what was left was cut off`);
+      process.exit(1);
+    }
+    logger.info('stopped cleanly');
+    process.exit(0);
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof EnvError) console.error(error.message);
+  if (error instanceof EnvError || error instanceof NotMigratedError) console.error(error.message);
   else console.error(error);
   process.exit(1);
 });

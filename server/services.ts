@@ -19,7 +19,9 @@ import { EmailCodes } from './features/verification/codes.ts';
 import { VerificationService } from './features/verification/service.ts';
 import { PasswordResetService } from './features/passwordReset/service.ts';
 import { AccountSettingsService } from './features/accountSettings/service.ts';
-import { PhotoStore } from './features/photos/photoStore.ts';
+import { DiskPhotoStore } from './features/photos/diskPhotoStore.ts';
+import type { PhotoStore } from './features/photos/photoStore.ts';
+import { S3PhotoStore, type PhotoBucketSettings } from './features/photos/s3PhotoStore.ts';
 import { ProfileService } from './features/profiles/service.ts';
 import { SafetyService } from './features/safety/service.ts';
 import { SearchService } from './features/search/service.ts';
@@ -54,8 +56,10 @@ export interface AppDeps {
   databaseProbe: () => Promise<'ok' | 'busy'>;
   logger: Logger;
   mailer: Mailer;
-  /** Where photo files live (DATA_DIR/uploads). */
+  /** Where photo files live (DATA_DIR/uploads) unless `photoBucket` is given. */
   uploadsDir: string;
+  /** S3_BUCKET and its settings: every photo goes to this bucket instead, nothing to `uploadsDir`. */
+  photoBucket?: PhotoBucketSettings | undefined;
   /** What all uploads in memory may hold together (multipart.ts UploadBudget); three full uploads when unset. */
   uploadMemoryBytes?: number;
   publicUrl: string;
@@ -144,6 +148,11 @@ export interface Services {
   shutdownSignal: AbortSignal;
 }
 
+/** The bucket when one is configured, else the folder; the CLIs that write photos (seed-demo) choose the same way. */
+export function buildPhotoStore(deps: Pick<AppDeps, 'uploadsDir' | 'photoBucket'>): PhotoStore {
+  return deps.photoBucket ? new S3PhotoStore(deps.photoBucket) : new DiskPhotoStore(deps.uploadsDir);
+}
+
 export function buildServices(deps: AppDeps): Services {
   const clock = deps.clock ?? systemClock;
   const publicUrl = new URL(deps.publicUrl);
@@ -152,7 +161,7 @@ export function buildServices(deps: AppDeps): Services {
   const passwords = deps.passwords ?? new PasswordHasher();
   const sessions = new SessionService(deps.db, new SessionTokens(deps.sessionSecret), clock, deps.sessionSecret);
   const throttle = new LoginThrottle(deps.db, clock, deps.sessionSecret);
-  const photoStore = new PhotoStore(deps.uploadsDir);
+  const photoStore = buildPhotoStore(deps);
   const rates = new RateCounter(deps.db, clock);
   const eventBus = deps.eventBus ?? new InProcessEventBus();
   const telegramUsers = new TelegramUserService(deps.db, clock);
@@ -176,7 +185,7 @@ export function buildServices(deps: AppDeps): Services {
     }),
     sessions,
     accounts: new AccountService(deps.db, passwords, sessions, throttle, devices, clock),
-    dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl, eventBus, rates),
+    dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl, eventBus, rates, deps.logger),
     verification: new VerificationService(deps.db, codes, deps.mailer, clock, deps.logger),
     passwordReset: new PasswordResetService(deps.db, codes, passwords, sessions, devices, deps.mailer, clock, deps.logger),
     accountSettings: new AccountSettingsService(deps.db, codes, passwords, deps.mailer, clock, deps.logger, rates),

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { DatabaseBusyError } from '../../db/errors.ts';
 import type { ErrorResponse } from '../contract/errors.ts';
-import { AppError, databaseBusy } from '../errors.ts';
+import { AppError, databaseBusy, photosUnavailable } from '../errors.ts';
+import { PhotoStoreUnavailableError } from '../features/photos/photoStore.ts';
 import type { Logger } from '../logger.ts';
 import type { AppState } from './context.ts';
 
@@ -72,7 +73,11 @@ function respondWithError(ctx: Parameters<Middleware<AppState>>[0], thrown: unkn
   if (thrown instanceof DatabaseBusyError) {
     logger.warn({ reqId: ctx.state.requestId, waitedMs: thrown.waitedMs }, 'database locked by another process: answered 503');
   }
-  const error = thrown instanceof DatabaseBusyError ? databaseBusy() : thrown;
+  if (thrown instanceof PhotoStoreUnavailableError) {
+    // The cause (the bucket's answer or the network error) is for the log only.
+    logger.error({ reqId: ctx.state.requestId, err: thrown }, 'photo store unavailable: answered 503');
+  }
+  const error = thrown instanceof DatabaseBusyError ? databaseBusy() : thrown instanceof PhotoStoreUnavailableError ? photosUnavailable() : thrown;
   if (error instanceof AppError) {
     ctx.status = error.status;
     if (error.details.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.details.retryAfterSeconds));

@@ -5,11 +5,12 @@ import type { Middleware } from 'koa';
  * sign-in button are the only outside code. `frame-ancestors` lets Telegram's web clients embed the
  * Mini App and nobody else, which is why there is no `X-Frame-Options: DENY`.
  */
+const imageSources = "img-src 'self' data: blob: https://t.me https://telegram.org https://*.googleusercontent.com";
 const contentSecurityPolicy = [
   "default-src 'self'",
   "script-src 'self' https://telegram.org https://accounts.google.com/gsi/client",
   "style-src 'self' 'unsafe-inline' https://accounts.google.com/gsi/style",
-  "img-src 'self' data: blob: https://t.me https://telegram.org https://*.googleusercontent.com",
+  imageSources,
   // oauth.telegram.org: the login script asks there for the result when the popup closes without a message.
   "connect-src 'self' https://accounts.google.com/gsi/ https://oauth.telegram.org",
   // 'self': /offer and /privacy-policy show the static documents in a full-page frame (spec section 2).
@@ -28,10 +29,15 @@ const contentSecurityPolicy = [
  */
 const strictTransportSecurity = 'max-age=31536000; includeSubDomains';
 
-export function securityHeaders(options: { https: boolean }): Middleware {
+/**
+ * `photoOrigin`: PHOTO_PUBLIC_URL's origin, where /api/uploads redirects photos; an <img> follows a redirect
+ * only when the policy allows where it lands.
+ */
+export function securityHeaders(options: { https: boolean; photoOrigin?: string | null }): Middleware {
+  const policy = options.photoOrigin ? contentSecurityPolicy.replace(imageSources, `${imageSources} ${options.photoOrigin}`) : contentSecurityPolicy;
   return async (ctx, next) => {
     ctx.set({
-      'Content-Security-Policy': contentSecurityPolicy,
+      'Content-Security-Policy': policy,
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'strict-origin-when-cross-origin',
       'Cross-Origin-Opener-Policy': 'same-origin-allow-popups',

@@ -39,6 +39,11 @@ export class Browser {
     return this.cookies.get(name);
   }
 
+  /** The Cookie header this tab sends, for a request made by hand (a raw `http.request`). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
   setCookie(name: string, value: string): void {
     this.cookies.set(name, value);
   }

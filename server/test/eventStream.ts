@@ -1,4 +1,5 @@
 export interface ReceivedEvent {
+  /** NaN for an event without an `id:` line (it leaves the last id as it was, as in a browser). */
   id: number;
   type: string;
   data: unknown;
@@ -7,6 +8,8 @@ export interface ReceivedEvent {
 /** A real Server-Sent Events client over fetch: parses the stream as a browser's EventSource would. */
 export class EventStreamClient {
   readonly events: ReceivedEvent[] = [];
+  /** The last `retry:` the server sent (ms): when a browser would reconnect after the stream ends. */
+  retryMs: number | undefined;
   private readonly controller = new AbortController();
   private readonly waiters: { test: (e: ReceivedEvent) => boolean; resolve: (e: ReceivedEvent) => void }[] = [];
   /** Settles when the server ends the stream (or close() aborts it). */
@@ -37,6 +40,7 @@ export class EventStreamClient {
               .filter((line) => !line.startsWith(':') && line.includes(':'))
               .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]),
           ) as Record<string, string>;
+          if (fields.retry !== undefined && /^\d+$/.test(fields.retry)) this.retryMs = Number(fields.retry);
           if (fields.data === undefined) continue;
           const event = { id: Number(fields.id), type: fields.event ?? 'message', data: JSON.parse(fields.data) as unknown };
           this.events.push(event);
@@ -68,8 +72,9 @@ export class EventStreamClient {
     });
   }
 
+  /** What a browser would send as Last-Event-ID: the last id received (events without one leave it). */
   lastId(): number {
-    return this.events.at(-1)?.id ?? 0;
+    return this.events.findLast((e) => Number.isFinite(e.id))?.id ?? 0;
   }
 
   close(): void {

@@ -73,6 +73,7 @@ export type TestAppOptions = Partial<
     | 'publicUrl'
     | 'uploadMemoryBytes'
     | 'mailer'
+    | 'photoBucket'
   >
 > & {
   /** Share another app's database (a second server process on the same data). */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
+import type { Logger } from '../../logger.ts';
 import type { EventBus } from '../events/eventBus.ts';
 import { writeProfileLeaving } from '../events/notices.ts';
 import type { PhotoStore } from '../photos/photoStore.ts';
@@ -9,10 +10,11 @@ import { deleteProfileOfUser, deleteUser, findProfileOfUser, listPhotoFilesOfUse
 /**
  * Deletes a user and everything of theirs: rows go by the database's cascades from `users`, photo files
  * are removed after the transaction commits (a failed delete leaves the files of a user who still exists).
+ * A store that fails then does not undo the deletion: it is logged, and the orphan sweep removes the files.
  * The people in a match with them hear it ended (the streams of `bus`). Answers whether there was such a user.
  */
 export async function eraseAccount(
-  { db, photos, clock, bus }: { db: Kysely<Database>; photos: PhotoStore; clock: Clock; bus: Pick<EventBus, 'publish'> },
+  { db, photos, clock, bus, logger }: { db: Kysely<Database>; photos: PhotoStore; clock: Clock; bus: Pick<EventBus, 'publish'>; logger: Pick<Logger, 'warn'> },
   userId: UserId,
 ): Promise<boolean> {
   const { files, deleted, told } = await db.transaction().execute(async (trx) => {
@@ -25,6 +27,8 @@ export async function eraseAccount(
     return { files: rows, deleted: await deleteUser(trx, userId), told };
   });
   await bus.publish(told);
-  await photos.remove(files.map((f) => ({ fileName: f.file_name, blurName: f.blur_name })));
+  await photos.remove(files.map((f) => ({ fileName: f.file_name, blurName: f.blur_name }))).catch((error: unknown) => {
+    logger.warn({ err: error, files: files.length }, 'photo files of a deleted account not removed');
+  });
   return deleted;
 }

@@ -8,6 +8,7 @@ import type { PasswordHasher } from '../accounts/passwords.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import type { EventBus } from '../events/eventBus.ts';
 import type { PhotoStore } from '../photos/photoStore.ts';
+import type { Logger } from '../../logger.ts';
 import { eraseAccount } from './eraseAccount.ts';
 import {
   findAccountForExport,
@@ -29,7 +30,7 @@ const photoLink = (publicUrl: string, name: string) => new URL(`/api/uploads/${n
  * The user's rights over their data (152-FZ, GDPR): everything we hold about them in one download, and
  * deleting the account with everything of it. Rows go by the database's cascades from `users` (profile,
  * photos, swipes, matches, conversations and every message in them, blocks, reports, sessions, codes,
- * events, notifications, payments); photo files are removed from disk after the transaction commits.
+ * events, notifications, payments); photo files are removed from the store after the transaction commits.
  */
 export class DataRightsService {
   constructor(
@@ -40,6 +41,7 @@ export class DataRightsService {
     private readonly publicUrl: string,
     private readonly bus: EventBus,
     private readonly rates: RateCounter,
+    private readonly logger: Logger,
   ) {}
 
   async export(userId: UserId): Promise<Record<string, unknown>> {
@@ -91,6 +93,6 @@ export class DataRightsService {
       const freshSince = addSeconds(this.clock.now(), -reauthWindowMinutes * 60).toISOString();
       if (sessionCreatedAt === undefined || sessionCreatedAt < freshSince) throw new AppError(403, 'reauth_required', 'Sign in again to delete the account');
     }
-    await eraseAccount({ db: this.db, photos: this.photos, clock: this.clock, bus: this.bus }, userId);
+    await eraseAccount({ db: this.db, photos: this.photos, clock: this.clock, bus: this.bus, logger: this.logger }, userId);
   }
 }

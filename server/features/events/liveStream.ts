@@ -75,11 +75,23 @@ async function render(db: Kysely<Database>, userId: UserId, rows: readonly Event
 }
 
 /**
+ * The last words of a stream whose process is stopping: a short reconnection time, then the end. The browser's
+ * EventSource reconnects by itself after `retry` ms with `Last-Event-ID` (a clean end is not an error it gives up
+ * on), and the balancer sends it to another process, which resumes after that id. The time is spread over a
+ * couple of seconds so the streams of a whole process do not all land on the others in one instant. The
+ * `reconnect` event carries no id (the last id the client holds stays) and the app listens for no such type.
+ */
+export function reconnectNotice(random: () => number = Math.random): string {
+  const retryMs = 500 + Math.floor(random() * 2000);
+  return `retry: ${retryMs}\nevent: reconnect\ndata: {"reason":"shutdown"}\n\n`;
+}
+
+/**
  * One Server-Sent Events stream of a user's events: what came after the cursor first (a reconnecting tab
  * misses nothing), then whatever the bus announces, with a comment line as heartbeat so proxies keep the
- * connection open. `close` is idempotent.
+ * connection open. `close` is idempotent; `close('shutdown')` first tells the client to reconnect soon.
  */
-export function openLiveStream(options: LiveStreamOptions): { stream: PassThrough; close: () => void } {
+export function openLiveStream(options: LiveStreamOptions): { stream: PassThrough; close: (reason?: 'shutdown') => void } {
   const { db, logger, userId } = options;
   const stream = new PassThrough();
   // Every id up to `floor` was sent or will never come; above it, `sent` holds what went out, and `reads`
@@ -118,13 +130,14 @@ export function openLiveStream(options: LiveStreamOptions): { stream: PassThroug
   const unsubscribe = options.bus.subscribe(userId, drain);
   const heartbeat = setInterval(() => stream.write(': ping\n\n'), heartbeatMs);
   drain();
-  const close = () => {
+  const close = (reason?: 'shutdown') => {
     if (closed) return;
     closed = true;
     clearInterval(heartbeat);
     unsubscribe();
+    if (reason === 'shutdown' && !stream.writableEnded) stream.write(reconnectNotice());
     stream.end();
   };
-  stream.on('error', close);
+  stream.on('error', () => close());
   return { stream, close };
 }

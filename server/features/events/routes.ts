@@ -39,12 +39,19 @@ export function eventRoutes(router: AppRouter, { db, eventBus, logger, clock, sh
     // Every way the stream can end is watched, so its heartbeat and subscription never stay behind.
     const end = () => {
       live.close();
-      shutdownSignal.removeEventListener('abort', end);
+      shutdownSignal.removeEventListener('abort', endForShutdown);
+    };
+    // On shutdown the stream says "reconnect soon" and ends, so the server can close; the browser comes back
+    // (through the balancer, to another process) with Last-Event-ID and misses nothing.
+    const endForShutdown = () => {
+      live.close('shutdown');
+      end();
     };
     ctx.req.on('close', end);
     live.stream.on('close', end);
-    // On shutdown the stream ends, so the server can close; the browser reconnects (to another process).
-    shutdownSignal.addEventListener('abort', end);
+    shutdownSignal.addEventListener('abort', endForShutdown);
+    // A request on a kept-alive connection after the shutdown began: told to go elsewhere at once.
+    if (shutdownSignal.aborted) endForShutdown();
   });
 
   // Only the caller's own notifications are settled: another user's ids change nothing and say nothing.

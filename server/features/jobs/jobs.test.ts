@@ -17,7 +17,7 @@ import { testBotToken } from '../../test/telegramSigning.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 import { NotificationWorker } from '../notifications/worker.ts';
-import { PhotoStore } from '../photos/photoStore.ts';
+import { DiskPhotoStore } from '../photos/diskPhotoStore.ts';
 import type { JobContext, JobDefinition } from './job.ts';
 import { acquireJobLock } from './repository.ts';
 import { jobNamed } from './jobs.ts';
@@ -36,6 +36,7 @@ function job(name: string): JobDefinition {
 describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
   let app: TestApp;
   let ctx: JobContext;
+  let uploadsDir: string;
   let second: DatabaseHandle;
   let secondCtx: JobContext;
   let telegram: TelegramStandIn;
@@ -57,13 +58,14 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     );
     const { database } = app;
     const api = new Api(testBotToken, { apiRoot: telegram.apiRoot });
+    uploadsDir = path.join(database.dataDir, 'uploads');
     ctx = {
       db: database.db,
       dialect,
       clock: app.clock,
       logger,
       dataDir: database.dataDir,
-      photos: new PhotoStore(path.join(database.dataDir, 'uploads')),
+      photos: new DiskPhotoStore(uploadsDir),
       sqlite: database.sqlite,
       tellAdmins: adminMessenger(api, [7_000_000_001, 7_000_000_002], new TelegramUserService(database.db, app.clock), logger),
       mailer: createSmtpMailer(await smtp.start(), 'Iskra <no-reply@iskra.test>'),
@@ -137,6 +139,27 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     expect(await acquireJobLock(second.db, 'test_lease', 'other', app.clock.now(), 60)).toBe(true);
   });
 
+  it('runs a cron slot once even when a second process fires it after the first run finished', async () => {
+    let runs = 0;
+    const quick: JobDefinition = {
+      name: 'test_slot',
+      schedule: '* * * * *',
+      leaseSeconds: 60,
+      run: () => Promise.resolve({ runs: ++runs }),
+    };
+    const slot = new Date('2026-11-24T19:15:00.000Z');
+    expect(await runJob(quick, ctx, 'worker-a', slot)).toMatchObject({ status: 'ok' });
+    // Worker B's timer fired late: A's run is over and its lock released, but this slot was done.
+    expect(await runJob(quick, secondCtx, 'worker-b', slot)).toEqual({ status: 'skipped', counts: {} });
+    expect(runs).toBe(1);
+    expect(await runJob(quick, secondCtx, 'worker-b', new Date('2026-11-24T19:16:00.000Z'))).toMatchObject({ status: 'ok' });
+    // A run by hand (npm run job) names no slot and is not held back by one.
+    expect(await runJob(quick, ctx, 'by-hand')).toMatchObject({ status: 'ok' });
+    expect(runs).toBe(3);
+    // An older slot (a worker whose clock lags) does not run again either.
+    expect(await runJob(quick, ctx, 'worker-a', slot)).toMatchObject({ status: 'skipped' });
+  });
+
   it('cleanup_expired deletes expired sessions and stale codes, keeps live sessions; twice at once is harmless', async () => {
     const person = await createPerson(app);
     const db = app.database.db;
@@ -182,12 +205,12 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     const eightDaysAgo = new Date(app.clock.now().getTime() - 8 * day * 1000).toISOString();
     await db.updateTable('users').set({ created_at: eightDaysAgo }).where('id', 'in', [stale.userId, verified.userId]).execute();
     const photo = await db.selectFrom('photos').select('file_name').where('profile_id', '=', stale.profileId).executeTakeFirstOrThrow();
-    mkdirSync(ctx.photos.dir, { recursive: true });
-    writeFileSync(path.join(ctx.photos.dir, photo.file_name), 'jpeg');
+    mkdirSync(uploadsDir, { recursive: true });
+    writeFileSync(path.join(uploadsDir, photo.file_name), 'jpeg');
     expect((await runJob(job('delete_unverified'), ctx)).counts).toEqual({ deleted: 1 });
     const left = await db.selectFrom('users').select('id').where('id', 'in', [stale.userId, recent.userId, verified.userId]).execute();
     expect(left.map((u) => u.id).sort((a, b) => a - b)).toEqual([recent.userId, verified.userId].sort((a, b) => a - b));
-    expect(existsSync(path.join(ctx.photos.dir, photo.file_name))).toBe(false);
+    expect(existsSync(path.join(uploadsDir, photo.file_name))).toBe(false);
     expect((await runJob(job('delete_unverified'), ctx)).counts).toEqual({ deleted: 0 });
   });
 
@@ -198,7 +221,7 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
       .select(['file_name', 'blur_name'])
       .where('profile_id', '=', person.profileId)
       .executeTakeFirstOrThrow();
-    const dir = ctx.photos.dir;
+    const dir = uploadsDir;
     mkdirSync(dir, { recursive: true });
     const kept = [photo.file_name, photo.file_name.replace(/\.jpg$/, '.thumb.jpg'), photo.blur_name ?? ''];
     const orphanOld = [`${'c'.repeat(32)}.jpg`, `${'c'.repeat(32)}.thumb.jpg`];

@@ -1,42 +1,29 @@
-import { readdir, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { addSeconds } from '../../clock.ts';
-import { thumbNameOf, uploadNamePattern } from '../photos/photoStore.ts';
+import { storedNamesOf } from '../photos/photoStore.ts';
 import type { JobContext, JobCounts } from './job.ts';
 import { findPhotosNaming } from './repository.ts';
 
-const batchSize = 400;
-
 /**
- * Photo files no row names: left by an upload whose transaction failed, or a crash between the commit of a
- * deletion and the removal of its files. Only files older than a day go, so an upload being written right
- * now (its row not yet committed) is never touched. Names are checked against the database in batches.
+ * Photo files (or bucket objects) no row names: left by an upload whose transaction failed, or a crash
+ * between the commit of a deletion and the removal of its files. Only those written over a day ago go, so
+ * an upload being written right now (its row not yet committed) is never touched. The store is listed a
+ * page at a time (a folder, or ListObjectsV2 with continuation), each page checked against the database.
  */
 export async function deleteOrphanUploads({ db, clock, photos }: JobContext): Promise<JobCounts> {
-  const dir = photos.dir;
-  let names: string[];
-  try {
-    names = (await readdir(dir)).filter((n) => uploadNamePattern.test(n));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { checked: 0, deleted: 0 };
-    throw error;
-  }
   const cutoff = addSeconds(clock.now(), -24 * 3600).getTime();
+  let checked = 0;
   let deleted = 0;
-  for (let i = 0; i < names.length; i += batchSize) {
-    const batch = names.slice(i, i + batchSize);
+  for await (const page of photos.list()) {
+    checked += page.length;
+    if (page.length === 0) continue;
+    const names = page.map((p) => p.name);
     // A thumbnail belongs to the photo of the same stem.
-    const owners = batch.map((n) => n.replace(/\.thumb\.jpg$/, '.jpg'));
-    const rows = await findPhotosNaming(db, owners, batch);
-    const referenced = new Set(rows.flatMap((r) => [r.file_name, thumbNameOf(r.file_name), ...(r.blur_name ? [r.blur_name] : [])]));
-    for (const name of batch) {
-      if (referenced.has(name)) continue;
-      const file = path.join(dir, name);
-      const info = await stat(file).catch(() => null);
-      if (!info || info.mtimeMs > cutoff) continue;
-      await rm(file, { force: true });
-      deleted += 1;
-    }
+    const owners = names.map((n) => n.replace(/\.thumb\.jpg$/, '.jpg'));
+    const rows = await findPhotosNaming(db, owners, names);
+    const referenced = new Set(storedNamesOf(rows.map((r) => ({ fileName: r.file_name, blurName: r.blur_name }))));
+    const orphans = page.filter(({ name, writtenAt }) => !referenced.has(name) && writtenAt.getTime() <= cutoff).map((p) => p.name);
+    await photos.removeNames(orphans);
+    deleted += orphans.length;
   }
-  return { checked: names.length, deleted };
+  return { checked, deleted };
 }

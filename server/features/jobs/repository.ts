@@ -13,20 +13,35 @@ import { addSeconds } from '../../clock.ts';
  * Takes the job's lock unless someone else holds an unexpired one. One statement, so two processes racing
  * for it cannot both win: on PostgreSQL the second insert waits for the first and then sees its row; SQLite
  * has one writer. The lease lets the lock of a process that died mid-run lapse instead of blocking forever.
+ * `slot` (a cron firing's scheduled time, ISO): refused when this slot or a later one already ran, so a
+ * worker whose cron fired a moment after another's quick run finished does not run the same slot again.
  */
-export async function acquireJobLock(db: Kysely<Database>, name: string, holder: string, now: Date, leaseSeconds: number): Promise<boolean> {
+export async function acquireJobLock(db: Kysely<Database>, name: string, holder: string, now: Date, leaseSeconds: number, slot?: string): Promise<boolean> {
   const expires = addSeconds(now, leaseSeconds).toISOString();
   const result = await db
     .insertInto('job_locks')
-    .values({ name, holder, expires_at: expires })
-    .onConflict((oc) => oc.column('name').doUpdateSet({ holder, expires_at: expires }).where('job_locks.expires_at', '<', now.toISOString()))
+    .values({ name, holder, expires_at: expires, last_slot: slot ?? null })
+    .onConflict((oc) =>
+      oc
+        .column('name')
+        .doUpdateSet((eb) => ({ holder, expires_at: expires, last_slot: slot ?? eb.ref('job_locks.last_slot') }))
+        .where((eb) =>
+          eb.and([
+            eb('job_locks.expires_at', '<', now.toISOString()),
+            ...(slot === undefined ? [] : [eb.or([eb('job_locks.last_slot', 'is', null), eb('job_locks.last_slot', '<', slot)])]),
+          ]),
+        ),
+    )
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
+/** A released lock's expiry: long past, so the next run takes it; the row stays for its `last_slot`. */
+const released = new Date(0).toISOString();
+
 /** Only the holder's own lock: a run that outlived its lease must not release the next holder's. */
 export async function releaseJobLock(db: Kysely<Database>, name: string, holder: string): Promise<void> {
-  await db.deleteFrom('job_locks').where('name', '=', name).where('holder', '=', holder).execute();
+  await db.updateTable('job_locks').set({ expires_at: released }).where('name', '=', name).where('holder', '=', holder).execute();
 }
 
 /** Records a run (started, or skipped and already finished); answers its id. */

@@ -15,13 +15,15 @@ export const defaultRunner = `${hostname()}:${process.pid}`;
 
 /**
  * Runs a job once under its database lock and records the run in job_runs. When another process holds the
- * lock the run is recorded as skipped and nothing else happens, so cron firing on every server is harmless.
+ * lock, or already ran this cron `slot` (the firing's scheduled time; absent for a run by hand), the run is
+ * recorded as skipped and nothing else happens, so cron firing on every worker is harmless.
  */
-export async function runJob(job: JobDefinition, ctx: JobContext, runner = defaultRunner): Promise<JobRunResult> {
+export async function runJob(job: JobDefinition, ctx: JobContext, runner = defaultRunner, slot?: Date): Promise<JobRunResult> {
   const startedAt = ctx.clock.now();
   const holder = `${runner}:${randomUUID()}`;
   const log = ctx.logger.child({ job: job.name, runner });
-  if (!(await acquireJobLock(ctx.db, job.name, holder, startedAt, job.leaseSeconds))) {
+  const slotIso = slot?.toISOString() ?? null;
+  if (!(await acquireJobLock(ctx.db, job.name, holder, startedAt, job.leaseSeconds, slotIso ?? undefined))) {
     await insertJobRun(ctx.db, {
       name: job.name,
       runner,
@@ -30,8 +32,9 @@ export async function runJob(job: JobDefinition, ctx: JobContext, runner = defau
       status: 'skipped',
       counts: '{}',
       error: null,
+      slot: slotIso,
     });
-    log.info('job skipped: another process is running it');
+    log.info('job skipped: another process is running it or ran this slot');
     return { status: 'skipped', counts: {} };
   }
   const runId = await insertJobRun(ctx.db, {
@@ -42,6 +45,7 @@ export async function runJob(job: JobDefinition, ctx: JobContext, runner = defau
     status: 'running',
     counts: '{}',
     error: null,
+    slot: slotIso,
   });
   log.info('job started');
   const began = performance.now();

@@ -3,17 +3,18 @@ import type { JobContext, JobDefinition } from './job.ts';
 import { runJob } from './runJob.ts';
 
 /**
- * Starts every job on its cron schedule (UTC). Every server process may do this: the job's database lock
- * lets one of them run it and records the others as skipped. `stop` waits for runs in progress, so a
- * shutdown never cuts a job off half-way.
+ * Starts every job on its cron schedule (UTC). Every worker process may do this: the job's database lock
+ * lets one of them run each firing (its slot) and records the others as skipped. `stop` waits for runs in
+ * progress, so a shutdown never cuts a job off half-way.
  */
 export function startScheduler(definitions: readonly JobDefinition[], ctx: JobContext): { stop(): Promise<void> } {
   const running = new Set<Promise<unknown>>();
   const tasks: ScheduledTask[] = definitions.map((job) =>
     cron.schedule(
       job.schedule,
-      () => {
-        const run = runJob(job, ctx).catch((error: unknown) => ctx.logger.error({ err: error, job: job.name }, 'job could not run'));
+      // `date` is the slot's scheduled time, the same in every process whenever its timer really fired.
+      ({ date }) => {
+        const run = runJob(job, ctx, undefined, date).catch((error: unknown) => ctx.logger.error({ err: error, job: job.name }, 'job could not run'));
         running.add(run);
         void run.finally(() => running.delete(run));
       },
@@ -26,4 +27,28 @@ export function startScheduler(definitions: readonly JobDefinition[], ctx: JobCo
       await Promise.all([...running]);
     },
   };
+}
+
+/**
+ * JOB_SCHEDULES: `name=cron expression`, separated by `;`, replaces those jobs' schedules (a quieter hour
+ * for a heavy job; the multi-process test fires jobs every few seconds). Answers the jobs with their
+ * schedules, or the problems (an unknown job, an expression node-cron refuses).
+ */
+export function withSchedules(definitions: readonly JobDefinition[], spec: string | undefined): { jobs: readonly JobDefinition[]; problems: string[] } {
+  const problems: string[] = [];
+  const overrides = new Map<string, string>();
+  for (const entry of (spec ?? '').split(';')) {
+    if (!entry.trim()) continue;
+    const at = entry.indexOf('=');
+    const name = entry.slice(0, at).trim();
+    const expression = entry.slice(at + 1).trim();
+    if (at < 0 || !definitions.some((j) => j.name === name)) {
+      problems.push(`JOB_SCHEDULES: "${entry.trim()}" names no job (${definitions.map((j) => j.name).join(', ')})`);
+    } else if (!cron.validate(expression)) {
+      problems.push(`JOB_SCHEDULES: "${expression}" is not a cron expression (for ${name})`);
+    } else {
+      overrides.set(name, expression);
+    }
+  }
+  return { jobs: definitions.map((job) => ({ ...job, schedule: overrides.get(job.name) ?? job.schedule })), problems };
 }

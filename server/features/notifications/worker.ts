@@ -109,6 +109,7 @@ type DueJob = Awaited<ReturnType<typeof listDueNotifications>>[number];
 export class NotificationWorker {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private stopping = false;
 
   private readonly channels: NotificationChannel[];
 
@@ -129,7 +130,14 @@ export class NotificationWorker {
     this.timer.unref();
   }
 
+  /**
+   * Claims nothing more and waits for the send in hand, which is finished rather than cut off (a message
+   * half-handed to Telegram cannot be taken back, so releasing it could send it twice). Jobs of the batch not
+   * yet claimed were never taken: another worker sends them at once. A worker killed mid-send leaves its one
+   * claimed job to come due again when its lease (claimLeaseSeconds) ends.
+   */
   async stop(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.timer);
     await this.running;
   }
@@ -154,6 +162,7 @@ export class NotificationWorker {
     const due = await listDueNotifications(this.db, this.clock.now().toISOString(), batchSize, this.channels);
     let finished = 0;
     for (const job of due) {
+      if (this.stopping) break;
       // Claim: another process reading the same row sees it as not yet due. The clock is read again per job: a
       // batch can outlast a lease (slow sends, Telegram's pacing), and a lease counted from the batch's start
       // could be over before it was taken, letting a second process claim and send the same job again.

@@ -53,4 +53,33 @@ describe.each(testDialects())('notification claims with two worker processes on 
     const outcomes = await app.database.db.selectFrom('notification_jobs').select('outcome').execute();
     expect(outcomes.map((o) => o.outcome)).toEqual(['sent', 'sent']);
   });
+
+  it('on stop finishes the send in hand and claims nothing more, leaving the rest due for another worker', async () => {
+    const first = await reminderFor();
+    await reminderFor();
+    const sent: string[] = [];
+    let stopped: Promise<void> | undefined;
+    const worker: NotificationWorker = new NotificationWorker(
+      app.database.db,
+      {
+        send(n: Notification) {
+          // SIGTERM arrives while the first message is with Telegram.
+          stopped ??= worker.stop();
+          sent.push(n.telegramId);
+          return Promise.resolve();
+        },
+      },
+      app.clock,
+      createLogger('silent'),
+    );
+    expect(await worker.drainOnce()).toBe(1);
+    await stopped;
+    expect(sent).toEqual([first]);
+    // The second was never claimed: still due now, so another worker sends it at once rather than after a lease.
+    const other: string[] = [];
+    const next = new NotificationWorker(app.database.db, { send: (n) => Promise.resolve(void other.push(n.telegramId)) }, app.clock, createLogger('silent'));
+    expect(await next.drainOnce()).toBe(1);
+    expect(other).toHaveLength(1);
+    expect(other[0]).not.toBe(first);
+  });
 });

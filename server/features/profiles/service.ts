@@ -97,7 +97,7 @@ export class ProfileService {
         await setPhotos(trx, profileId, saved, now);
       });
     } catch (error) {
-      await this.photos.remove(saved);
+      await this.removeFiles(saved);
       throw error;
     }
     return this.get(userId, language);
@@ -136,7 +136,7 @@ export class ProfileService {
         });
       });
     } catch (error) {
-      await this.photos.remove(saved);
+      await this.removeFiles(saved);
       throw error;
     }
     // Files go only after the commit: a rolled-back edit must still find its photos on disk.
@@ -187,7 +187,7 @@ export class ProfileService {
     try {
       for (const photo of processed) saved.push(await this.photos.save(photo));
     } catch (error) {
-      await this.photos.remove(saved);
+      await this.removeFiles(saved);
       throw error;
     }
     return saved;
@@ -197,7 +197,8 @@ export class ProfileService {
     try {
       await this.photos.remove(photos);
     } catch (error) {
-      // The rows are gone; an orphaned file is swept by the cleanup job, never served to anyone.
+      // The rows are gone (or were never written); an orphaned file is swept by the cleanup job, never
+      // served to anyone. Not thrown: a failed clean-up must not hide the error that caused it.
       this.logger.warn({ err: error, files: photos.length }, 'photo files not removed');
     }
   }
