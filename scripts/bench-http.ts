@@ -10,9 +10,10 @@
  * same PostgreSQL, migrated by its own `scripts/migrate.ts`, then given the same rows. The cells alternate
  * between the servers, so both meet the same spells of load from the rest of the machine.
  *
- * Usage: `npm run bench:http [-- --against <dir>] [--seconds n]` (3 s per cell after 0.5 s of warm-up);
- * PostgreSQL from TEST_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test,
- * skipped (said so) when it does not answer. Figures only: nothing here is asserted in tests.
+ * Usage: `npm run bench:http [-- --against <dir>] [--seconds n] [--only <endpoint>]` (3 s per cell after
+ * 0.5 s of warm-up); PostgreSQL from TEST_DATABASE_URL, else DATABASE_URL, else
+ * postgres://postgres@127.0.0.1:5432/test, skipped (said so) when it does not answer. Figures only: nothing
+ * here is asserted in tests.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -34,6 +35,8 @@ const seconds = Number(option('--seconds') ?? 3);
 const warmupSeconds = 0.5;
 const concurrencies = [1, 10, 50];
 const against = option('--against');
+/** Only the endpoints whose name contains this (`--only like`), to look at one closer. */
+const only = option('--only');
 const root = path.resolve(import.meta.dirname, '..');
 const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -197,6 +200,7 @@ try {
   );
   let cellNumber = 0;
   for (const [endpoint, next] of endpoints(data)) {
+    if (only && !endpoint.includes(only)) continue;
     for (const concurrency of concurrencies) {
       // Alternating which server goes first, so neither always meets the machine right after the other's load.
       const order = cellNumber++ % 2 ? [...targets].reverse() : targets;
