@@ -30,7 +30,7 @@ const thinkMs = Number(process.env.SCALE_THINK_MS ?? 10);
 const warmupSeconds = 2;
 const cores = availableParallelism();
 
-const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+const pgUrl = [process.env.TEST_DATABASE_URL, process.env.DATABASE_URL].find((url) => url && /^postgres(ql)?:\/\//.test(url));
 console.log(`\nScale: one web process against two behind a round-robin balancer (PostgreSQL), ${cores} cores`);
 if (!pgUrl) {
   console.log('skipped: several web processes need PostgreSQL (set TEST_DATABASE_URL or DATABASE_URL to postgres://…)');
