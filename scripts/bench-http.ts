@@ -22,21 +22,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { withAdminClient } from '../server/test/testDatabase.ts';
-import { line, quantile } from './benchKit.ts';
+import { argOption, line, quantile } from './benchKit.ts';
 import { pgAnswers, startServer, stopServer, type StartedServer } from './benchCrowd.ts';
 import { benchDataDir, benchPassword, loadHttpBenchData, makeHttpBenchData, type HttpBenchData } from './benchHttpData.ts';
 
-const argv = process.argv.slice(2);
-const option = (name: string) => {
-  const index = argv.indexOf(name);
-  return index >= 0 ? argv[index + 1] : undefined;
-};
-const seconds = Number(option('--seconds') ?? 3);
+const seconds = Number(argOption('--seconds') ?? 3);
 const warmupSeconds = 0.5;
 const concurrencies = [1, 10, 50];
-const against = option('--against');
+const against = argOption('--against');
 /** Only the endpoints whose name contains this (`--only like`), to look at one closer. */
-const only = option('--only');
+const only = argOption('--only');
 const root = path.resolve(import.meta.dirname, '..');
 const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 

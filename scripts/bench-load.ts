@@ -27,19 +27,15 @@ import { freeLikesPerDay, likeWindowSeconds } from '../server/features/swipes/ru
 import { freeMessagesPerDay } from '../server/features/chat/rules.ts';
 import { EventStreamClient } from '../server/test/eventStream.ts';
 import { withAdminClient } from '../server/test/testDatabase.ts';
-import { line } from './benchKit.ts';
+import { argOption, line } from './benchKit.ts';
 import { cpuSecondsOf, pgAnswers, printRouteTable, runCrowd, seedCrowd, startServer, stopServer, type Client } from './benchCrowd.ts';
 
 const argv = process.argv.slice(2);
-const option = (name: string) => {
-  const index = argv.indexOf(name);
-  return index >= 0 ? argv[index + 1] : undefined;
-};
-const seconds = Number(option('--seconds') ?? process.env.LOAD_SECONDS ?? 60);
+const seconds = Number(argOption('--seconds') ?? process.env.LOAD_SECONDS ?? 60);
 const clientCount = Number(process.env.LOAD_CLIENTS ?? 200);
 const streamCount = Number(process.env.LOAD_STREAMS ?? 300);
 const thinkMs = Number(process.env.LOAD_THINK_MS ?? 50);
-const pgUrl = option('--pg') ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const pgUrl = argOption('--pg') ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const premiumEvery = 10;
 /** Messages each free user "sent an hour ago", so the daily limit is within reach of a short run. */
 const earlierMessages = freeMessagesPerDay - 15;

@@ -12,7 +12,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { argon2Options } from '../server/features/accounts/passwords.ts';
 import { hashSessionId, newSessionId } from '../server/features/sessions/sessionIds.ts';
-import { ensureDataSet, type DataSetSize } from './discoveryDataSet.ts';
+import { ensureDataSet, random as seededRandom, type DataSetSize } from './discoveryDataSet.ts';
 
 export const httpDataSetSize: DataSetSize = { profiles: 10_000, swipes: 350_000, heavyUsers: 100, heavySwipes: 3_000, blocks: 200 };
 export const benchPassword = 'bench-http-password-1';
@@ -45,15 +45,6 @@ interface ProfileRow {
   banned: number;
 }
 
-/** A seeded generator, so both servers and every run get the same pairs. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 4294967296;
-  };
-}
-
 export async function makeHttpBenchData(dir: string, log: (message: string) => void): Promise<HttpBenchData> {
   const built = await ensureDataSet(dir, httpDataSetSize, log);
   const sqlite = new SQLite(built.file, { readonly: true });
@@ -84,7 +75,8 @@ export async function makeHttpBenchData(dir: string, log: (message: string) => v
       sessions.push({ id_hash: hashSessionId(id), user_id: p.user_id, created_at: iso(now), expires_at: iso(now + 30 * 86_400_000) });
     }
 
-    const random = seeded(20261124);
+    // Seeded, so every run and both servers get the same pairs.
+    const random = seededRandom(20261124);
     const usable = profiles.filter((p) => !p.banned && !heavy.has(p.id));
     const searchPath = (p: ProfileRow) => `/api/search?ageMin=${Math.max(18, p.age - 5)}&ageMax=${Math.min(100, p.age + 7)}&gender=${p.preferred_gender}`;
     const normalSearches = usable.slice(0, 300).map((p) => ({ userId: p.user_id, path: searchPath(p) }));
