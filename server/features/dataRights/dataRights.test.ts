@@ -8,6 +8,7 @@ import { json } from '../../test/browser.ts';
 import { jpegWithGps } from '../../test/images.ts';
 import { createPerson } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
+import { testProfileId } from '../../test/testIds.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 
 describe.each(testDialects())('data export and account deletion on %s', (dialect) => {
@@ -80,7 +81,7 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
     const { me, myProfile, other, conversation_id } = await fullAccount();
     // A search stores the caller's discovery pool, which must go with the account.
     await me.browser.get('/api/search');
-    expect(await app.database.db.selectFrom('search_pools').select('profile_id').where('profile_id', '=', myProfile.id).execute()).toHaveLength(1);
+    expect(await app.database.db.selectFrom('search_pools').select('profile_id').where('profile_id', '=', testProfileId(myProfile.id)).execute()).toHaveLength(1);
     const uploads = path.join(app.database.dataDir, 'uploads');
     expect(myProfile.photos.every((name) => existsSync(path.join(uploads, name)))).toBe(true);
 
