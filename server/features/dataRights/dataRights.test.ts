@@ -81,7 +81,9 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
     const { me, myProfile, other, conversation_id } = await fullAccount();
     // A search stores the caller's discovery pool, which must go with the account.
     await me.browser.get('/api/search');
-    expect(await app.database.db.selectFrom('search_pools').select('profile_id').where('profile_id', '=', testProfileId(myProfile.id)).execute()).toHaveLength(1);
+    expect(await app.database.db.selectFrom('search_pools').select('profile_id').where('profile_id', '=', testProfileId(myProfile.id)).execute()).toHaveLength(
+      1,
+    );
     const uploads = path.join(app.database.dataDir, 'uploads');
     expect(myProfile.photos.every((name) => existsSync(path.join(uploads, name)))).toBe(true);
 

@@ -137,13 +137,7 @@ export class CandidatePools implements PoolStore {
 }
 
 function sameStored(a: Stored, b: Stored): boolean {
-  return (
-    a.key === b.key &&
-    a.expiresAt === b.expiresAt &&
-    a.boundKm === b.boundKm &&
-    a.watermark === b.watermark &&
-    a.packed.equals(b.packed)
-  );
+  return a.key === b.key && a.expiresAt === b.expiresAt && a.boundKm === b.boundKm && a.watermark === b.watermark && a.packed.equals(b.packed);
 }
 
 /**
