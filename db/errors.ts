@@ -5,6 +5,12 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** True for a foreign key violation on either database (the row referred to was deleted meanwhile). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
+  return error.code === '23503' || error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 /** True for SQLite's "database is locked" (SQLITE_BUSY and its extended codes): another connection has the lock. */
 export function isSqliteBusy(error: unknown): boolean {
   if (typeof error !== 'object' || error === null || !('code' in error)) return false;

@@ -40,6 +40,7 @@ export interface Database {
   referral_codes: ReferralCodesTable;
   referrals: ReferralsTable;
   telegram_link_tokens: TelegramLinkTokensTable;
+  search_pools: SearchPoolsTable;
 }
 
 export interface UsersTable {
@@ -352,4 +353,17 @@ export interface ReferralsTable {
   referrer_user_id: UserId;
   code: string;
   created_at: string;
+}
+
+/** A profile's discovery pool and frontier (features/search/candidatePool.ts); a hint, re-checked before use. */
+export interface SearchPoolsTable {
+  profile_id: ProfileId;
+  /** The filters and position the pool was ranked for (search/filters.ts, poolKeyOf). */
+  pool_key: string;
+  expires_at: string;
+  bound_km: number;
+  /** The newest `profiles.search_changed_at` the pool has seen, null without a position. */
+  watermark: string | null;
+  /** Packed ids, flat distances and scores (candidatePool.ts, packCandidates). */
+  candidates: Uint8Array;
 }

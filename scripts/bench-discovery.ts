@@ -33,7 +33,7 @@ import { searchBoxSteps, rankingPoolSize } from '../server/features/search/rules
 import { InProcessEventBus } from '../server/features/events/eventBus.ts';
 import { SearchService } from '../server/features/search/service.ts';
 import { SwipeService } from '../server/features/swipes/service.ts';
-import { CandidatePools } from '../server/features/search/candidatePool.ts';
+import type { PoolStore } from '../server/features/search/candidatePool.ts';
 import { RateCounter } from '../server/features/rateLimits/rateCounter.ts';
 import { NotificationQueue } from '../server/features/notifications/queue.ts';
 import { hashSessionId, newSessionId } from '../server/features/sessions/sessionIds.ts';
@@ -67,9 +67,15 @@ class NoRateLimit extends RateCounter {
   }
 }
 const searchService = new SearchService(db, systemClock, new NoRateLimit(db, systemClock));
-const swipeService = new SwipeService(db, systemClock, new InProcessEventBus(), searchService, new NotificationQueue());
-/** The same service keeping no candidate pool: every search is a first search (a fresh scan). */
-const coldService = new SearchService(db, systemClock, new NoRateLimit(db, systemClock), new CandidatePools(() => Date.now(), 0));
+const swipeService = new SwipeService(db, systemClock, new InProcessEventBus(), new NotificationQueue());
+/** Keeps nothing: every search of the service below is a first search (a fresh scan). */
+const noPools: PoolStore = {
+  take: () => Promise.resolve(null),
+  keep: () => Promise.resolve(),
+  put: () => Promise.resolve(),
+  drop: () => Promise.resolve(),
+};
+const coldService = new SearchService(db, systemClock, new NoRateLimit(db, systemClock), noPools);
 
 interface Searcher {
   userId: UserId;

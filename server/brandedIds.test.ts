@@ -10,6 +10,7 @@ import { NotificationQueue } from './features/notifications/queue.ts';
 import { requireMyProfile } from './features/relationships/myProfile.ts';
 import { findSwipe, isBlockedEitherWay } from './features/relationships/repository.ts';
 import type { SafetyService } from './features/safety/service.ts';
+import type { PoolStore } from './features/search/candidatePool.ts';
 import type { SearchService } from './features/search/service.ts';
 import type { SwipeService } from './features/swipes/service.ts';
 
@@ -63,19 +64,20 @@ describe('branded ids', () => {
     expectTypeOf<SwipeService['swipe']>().parameters.toEqualTypeOf<[UserId, ProfileId, boolean]>();
     expectTypeOf<SafetyService['block']>().parameter(0).toEqualTypeOf<UserId>();
     expectTypeOf<SafetyService['block']>().parameter(1).toEqualTypeOf<ProfileId>();
-    expectTypeOf<SearchService['forget']>().parameters.toEqualTypeOf<[ProfileId, ProfileId]>();
+    expectTypeOf<PoolStore['take']>().parameter(0).toEqualTypeOf<ProfileId>();
+    expectTypeOf<SearchService['next']>().parameter(0).toEqualTypeOf<UserId>();
     expectTypeOf(requireMyProfile).parameter(1).toEqualTypeOf<UserId>();
     expectTypeOf<NotificationQueue['match']>().parameter(1).toEqualTypeOf<UserId>();
   });
 
   it('refuses one id where the other is meant', () => {
-    expectTypeOf((db: Kysely<Database>, swipes: SwipeService, safety: SafetyService, search: SearchService, user: UserId, profile: ProfileId) => {
+    expectTypeOf((db: Kysely<Database>, swipes: SwipeService, safety: SafetyService, pools: PoolStore, user: UserId, profile: ProfileId) => {
       // @ts-expect-error: the one who likes is an account, the one liked a profile
       void swipes.swipe(profile, user, true);
       // @ts-expect-error: the one blocked is a profile
       void safety.block(user, user);
       // @ts-expect-error: search pools belong to profiles
-      search.forget(user, profile);
+      void pools.take(user, 'key');
       // @ts-expect-error: a profile is found by its account
       void requireMyProfile(db, profile);
       // @ts-expect-error: swipes are between profiles

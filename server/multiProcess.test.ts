@@ -213,6 +213,37 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
     expect(images).toEqual([]);
   }, 60_000);
 
+  it("continues one user's search frontier whichever web process each search reaches, each card once, nearest first", async () => {
+    // In Kazan, and of an age nobody else here has: no other test's people can come between them.
+    const kazan: [number, number] = [55.7963, 49.1088];
+    const north = (km: number): [number, number] => [kazan[0] + km / 111.2, kazan[1]];
+    const viewer = await person({ gender: 'Male', age: 71, at: kazan });
+    // Inside the first search box (2.2 km), so the first search pools them all; then one 60 km away.
+    const near: number[] = [];
+    for (const km of [0.3, 0.6, 0.9, 1.2, 1.5, 1.8]) near.push((await person({ age: 71, at: north(km) })).profileId);
+    const far = (await person({ age: 71, at: north(60) })).profileId;
+    const tabs = [via(viewer, webA), via(viewer, webB)] as const;
+    const expiry = async () =>
+      (await handle.db.selectFrom('search_pools').select('expires_at').where('profile_id', '=', viewer.profileId).executeTakeFirst())?.expires_at;
+    const seen: number[] = [];
+    let made: string | undefined;
+    for (let turn = 0; turn < 20; turn++) {
+      const tab = tabs[turn % 2] as Browser;
+      const res = await tab.get('/api/search?ageMin=71&ageMax=71');
+      if (res.status === 404) break;
+      expect(res.status).toBe(200);
+      const shown = ((await res.json()) as { profile_id: number }).profile_id;
+      seen.push(shown);
+      if (turn === 0) made = await expiry();
+      // The pool the first search stored serves every near card, on either process: a new scan would
+      // have stored a pool expiring later.
+      else if (near.includes(shown)) expect(await expiry()).toBe(made);
+      expect((await tab.post('/api/dislike', { profile_id: shown })).status).toBe(200);
+    }
+    expect(made).toBeDefined();
+    expect(seen).toEqual([...near, far]);
+  }, 60_000);
+
   it('resumes a live-event stream on the other process after one is killed, with every event exactly once', async () => {
     const [alice, bob] = [await person({ premium: true }), await person({ premium: true, gender: 'Male' })];
     await like(via(alice, webA), bob);

@@ -193,8 +193,8 @@ export function buildServices(deps: AppDeps): Services {
     uploadBudget: new UploadBudget(deps.uploadMemoryBytes ?? 3 * maxPhotos * maxPhotoBytes),
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger, eventBus),
     search,
-    swipes: new SwipeService(deps.db, clock, eventBus, search, notifications),
-    safety: new SafetyService(deps.db, clock, search, eventBus, deps.reportFiled),
+    swipes: new SwipeService(deps.db, clock, eventBus, notifications),
+    safety: new SafetyService(deps.db, clock, eventBus, deps.reportFiled),
     chat: new ChatService(deps.db, clock, rates, eventBus, notifications),
     badges: new BadgeService(deps.db, clock, eventBus),
     premium: new PremiumService(deps.db, deps.dialect, clock, deps.sessionSecret, deps.testPaymentProvider ?? !deps.yookassa, {

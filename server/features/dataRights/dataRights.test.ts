@@ -8,6 +8,7 @@ import { json } from '../../test/browser.ts';
 import { jpegWithGps } from '../../test/images.ts';
 import { createPerson } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
+import { testProfileId } from '../../test/testIds.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 
 describe.each(testDialects())('data export and account deletion on %s', (dialect) => {
@@ -78,6 +79,11 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
 
   it('deletes the account only with the password, and leaves no row or file that identifies the user', async () => {
     const { me, myProfile, other, conversation_id } = await fullAccount();
+    // A search stores the caller's discovery pool, which must go with the account.
+    await me.browser.get('/api/search');
+    expect(await app.database.db.selectFrom('search_pools').select('profile_id').where('profile_id', '=', testProfileId(myProfile.id)).execute()).toHaveLength(
+      1,
+    );
     const uploads = path.join(app.database.dataDir, 'uploads');
     expect(myProfile.photos.every((name) => existsSync(path.join(uploads, name)))).toBe(true);
 
@@ -129,6 +135,7 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
       'reports.reporter_id',
       'reports.reported_id',
       'messages.sender_id',
+      'search_pools.profile_id',
     ];
     for (const table of tables) {
       const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db)).rows;

@@ -7,13 +7,14 @@ import {
   deleteLoginFailuresBefore,
   deleteRateCountersBefore,
   deleteSessionsExpiredBefore,
+  deleteSearchPoolsExpiredBefore,
   deleteSettledNotificationsBefore,
 } from './repository.ts';
 
 const day = 24 * 3600;
 
 /**
- * Expired sessions, verification codes and Telegram link tokens, and the bookkeeping rows that only matter for a short window.
+ * Expired sessions, verification codes, Telegram link tokens and discovery pools, and the bookkeeping rows that only matter for a short window.
  * Codes are kept a day past creation because the hourly resend limit counts them; login failures and rate
  * counters a day past their window; delivered events and settled notifications a week (SSE resume and
  * support questions need no more).
@@ -29,5 +30,7 @@ export async function cleanupExpired({ db, clock }: JobContext): Promise<JobCoun
   const events = await deleteEventsBefore(db, weekAgo);
   const notifications = await deleteSettledNotificationsBefore(db, weekAgo);
   const telegramLinks = await deleteLinkTokensExpiredBefore(db, now.toISOString());
-  return { sessions, codes, loginFailures, rateCounters, events, notifications, telegramLinks };
+  // A search ignores an expired pool; without this a user who stopped searching would keep theirs.
+  const searchPools = await deleteSearchPoolsExpiredBefore(db, now.toISOString());
+  return { sessions, codes, loginFailures, rateCounters, events, notifications, telegramLinks, searchPools };
 }

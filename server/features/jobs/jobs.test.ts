@@ -182,6 +182,15 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
         { token_hash: `live-${dialect}`, user_id: person.userId, created_at: now.toISOString(), expires_at: future, used_at: null },
       ])
       .execute();
+    // Discovery pools: one expired (its user stopped searching), one live.
+    const other = await createPerson(app);
+    await db
+      .insertInto('search_pools')
+      .values([
+        { profile_id: person.profileId, pool_key: 'k', expires_at: past, bound_km: 1, watermark: null, candidates: Buffer.alloc(0) },
+        { profile_id: other.profileId, pool_key: 'k', expires_at: future, bound_km: 1, watermark: null, candidates: Buffer.alloc(0) },
+      ])
+      .execute();
     const results = await Promise.all([runJob(job('cleanup_expired'), ctx, 'a'), runJob(job('cleanup_expired'), secondCtx, 'b')]);
     expect(results.map((r) => r.status).sort()).toEqual(expect.arrayContaining(['ok']));
     const deletedSessions = results.reduce((sum, r) => sum + (r.counts.sessions ?? 0), 0);
@@ -192,6 +201,7 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
       `live-${dialect}`,
     ]);
     expect(await db.selectFrom('sessions').select('id_hash').where('id_hash', '=', `expired-${dialect}`).executeTakeFirst()).toBeUndefined();
+    expect((await db.selectFrom('search_pools').select('profile_id').execute()).map((r) => r.profile_id)).toEqual([other.profileId]);
     expect((await person.browser.get('/api/current_user')).status).toBe(200);
     expect(((await person.browser.get('/api/current_user').then((r) => r.json())) as { authorized: boolean }).authorized).toBe(true);
     expect((await runJob(job('cleanup_expired'), ctx)).counts).toMatchObject({ sessions: 0, codes: 0, loginFailures: 0 });

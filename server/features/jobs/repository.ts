@@ -77,6 +77,10 @@ export async function deleteRateCountersBefore(db: Kysely<Database>, cutoff: str
   return Number((await db.deleteFrom('rate_counters').where('window_start', '<', cutoff).executeTakeFirst()).numDeletedRows);
 }
 
+export async function deleteSearchPoolsExpiredBefore(db: Kysely<Database>, cutoff: string): Promise<number> {
+  return Number((await db.deleteFrom('search_pools').where('expires_at', '<', cutoff).executeTakeFirst()).numDeletedRows);
+}
+
 export async function deleteEventsBefore(db: Kysely<Database>, cutoff: string): Promise<number> {
   return Number((await db.deleteFrom('events').where('created_at', '<', cutoff).executeTakeFirst()).numDeletedRows);
 }

@@ -7,7 +7,6 @@ import { writeMatchEnded } from '../events/notices.ts';
 import { insertBadgeMarkers, insertEvents } from '../events/repository.ts';
 import { requireMyProfile } from '../relationships/myProfile.ts';
 import { endMatch, findUserOfProfile, lockPair } from '../relationships/repository.ts';
-import type { SearchService } from '../search/service.ts';
 import { insertBlock, insertReport, profileExists } from './repository.ts';
 
 const personNotFound = () => notFound('profile_not_found', 'Profile not found');
@@ -17,7 +16,6 @@ export class SafetyService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
-    private readonly search: Pick<SearchService, 'forget'>,
     private readonly bus: EventBus,
     /** Called with a new report's id after it is committed (main.ts tells the admins in the bot). */
     private readonly reportFiled: (reportId: number) => void = () => undefined,
@@ -53,7 +51,6 @@ export class SafetyService {
         : null;
       return { reportId, told };
     });
-    this.search.forget(me.id, profileId);
     await this.bus.publish(told);
     if (reportId !== null) this.reportFiled(reportId);
   }

@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SearchResult } from '../../contract/discovery.ts';
+import { Browser } from '../../test/browser.ts';
 import { createPerson, type Person } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
-import { CandidatePools, capped, mergeRanked, poolSize, poolTtlMs, type PooledCandidate } from './candidatePool.ts';
+import { CandidatePools, capped, mergeRanked, packCandidates, poolSize, poolTtlMs, unpackCandidates, type PooledCandidate } from './candidatePool.ts';
+import { everywhereKm } from './distance.ts';
 import { changedRecheckMax } from './searchChanges.ts';
 
 const moscow: [number, number] = [55.7558, 37.6173];
@@ -211,46 +213,145 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     }
     expect(await next(viewer, { exclude: held.join(',') })).toBeNull();
   });
+
+  /** The viewer's tab, talking to another app instance on the same database (their session cookie, its CSRF token). */
+  const tabOn = (other: TestApp, viewer: Person): Person => {
+    const browser = new Browser(other.url);
+    for (const pair of viewer.browser.cookieHeader().split('; ')) {
+      const index = pair.indexOf('=');
+      browser.setCookie(pair.slice(0, index), pair.slice(index + 1));
+    }
+    return { ...viewer, browser };
+  };
+  const storedPool = (viewer: Person) =>
+    app.database.db.selectFrom('search_pools').select(['expires_at', 'bound_km']).where('profile_id', '=', viewer.profileId).executeTakeFirst();
+  /** Six people inside the first search box (2.2 km), one far: all of them found by the first search but the far one. */
+  const neighbourhood = async () => {
+    const near: number[] = [];
+    for (const km of [0.3, 0.6, 0.9, 1.2, 1.5, 1.8]) near.push((await createPerson(app, { at: north(km) })).profileId);
+    const far = (await createPerson(app, { at: north(60) })).profileId;
+    return { near, far };
+  };
+
+  it('continues one frontier across app instances on one database, giving the cards one instance would give', async () => {
+    const second = await createTestApp(dialect, { database: app.database });
+    try {
+      const viewer = await createPerson(app, { gender: 'Male', at: moscow });
+      const { near, far } = await neighbourhood();
+      const tabs = [viewer, tabOn(second, viewer)];
+      const seen: number[] = [];
+      let made: string | undefined;
+      for (let turn = 0; ; turn++) {
+        app.clock.advance(1.5);
+        second.clock.advance(1.5);
+        const tab = tabs[turn % 2] as Person;
+        const shown = await next(tab);
+        if (shown === null) break;
+        seen.push(shown);
+        if (turn === 0) made = (await storedPool(viewer))?.expires_at;
+        // Until the near people are used up, every search continues the first one's pool: a new scan
+        // (on either instance, whose clocks have moved on) would store a pool of another expiry.
+        else if (near.includes(shown)) expect((await storedPool(viewer))?.expires_at).toBe(made);
+        expect((await tab.browser.post('/api/dislike', { profile_id: shown })).status).toBe(200);
+      }
+      expect(made).toBeDefined();
+      expect(seen).toEqual([...near, far]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('continues the frontier after a restart: a new instance takes the pool the old one stored', async () => {
+    const viewer = await createPerson(app, { gender: 'Male', at: moscow });
+    const { near, far } = await neighbourhood();
+    expect(await next(viewer)).toBe(near[0]);
+    expect((await viewer.browser.post('/api/dislike', { profile_id: near[0] })).status).toBe(200);
+    const before = await storedPool(viewer);
+    expect(before?.bound_km).toBeGreaterThan(1.8);
+    const restarted = await createTestApp(dialect, { database: app.database });
+    try {
+      restarted.clock.advance(60);
+      const tab = tabOn(restarted, viewer);
+      const seen: number[] = [];
+      for (;;) {
+        restarted.clock.advance(1.5);
+        const shown = await next(tab);
+        if (shown === null) break;
+        // The old pool (its expiry, its bound) serves every near card: no rescan after the restart.
+        if (near.includes(shown)) expect(await storedPool(viewer)).toEqual(before);
+        seen.push(shown);
+        expect((await tab.browser.post('/api/dislike', { profile_id: shown })).status).toBe(200);
+      }
+      expect(seen).toEqual([...near.slice(1), far]);
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('never fails when one user searches in several tabs at once; the pool stored is a whole one', async () => {
+    const viewer = await createPerson(app, { gender: 'Male', at: moscow });
+    const { near } = await neighbourhood();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => viewer.browser.get('/api/search')));
+    expect(answers.map((r) => r.status)).toEqual(Array.from({ length: 8 }, () => 200));
+    const ids = await Promise.all(answers.map(async (r) => ((await r.json()) as SearchResult).profile_id));
+    expect(new Set(ids)).toEqual(new Set([near[0]]));
+    const pools = new CandidatePools(app.database.db, () => app.clock.now().getTime());
+    const row = await app.database.db.selectFrom('search_pools').select('pool_key').where('profile_id', '=', viewer.profileId).executeTakeFirstOrThrow();
+    expect((await pools.take(viewer.profileId, row.pool_key))?.candidates.map((c) => c.id)).toEqual(near);
+  });
 });
 
-describe('CandidatePools', () => {
+describe.each(testDialects())('the stored pools on %s', (dialect) => {
+  let app: TestApp;
+  beforeEach(async () => {
+    app = await createTestApp(dialect);
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
   const candidate = (id: number): PooledCandidate => ({ id, flat: id, score: id });
   const pool = (...ids: number[]) => ({ key: 'k', candidates: ids.map(candidate), boundKm: 5, watermark: null });
+  const start = Date.parse('2026-11-24T12:00:00.000Z');
 
-  it('keeps at most the configured number of users, dropping the least recently used', () => {
-    const pools = new CandidatePools(() => 0, 2);
-    pools.keep(1, pool(10), poolTtlMs);
-    pools.keep(2, pool(20), poolTtlMs);
-    expect(pools.take(1, 'k')?.candidates).toHaveLength(1);
-    pools.keep(3, pool(30), poolTtlMs);
-    expect(pools.size).toBe(2);
-    expect(pools.take(2, 'k')).toBeNull();
-    expect(pools.take(1, 'k')?.candidates[0]?.id).toBe(10);
-  });
-
-  it('forgets swiped people, and answers nothing for another key or after the time to live', () => {
-    let now = 0;
-    const pools = new CandidatePools(() => now);
-    pools.keep(1, pool(10, 11), poolTtlMs);
-    pools.forget(1, 10);
-    expect(pools.take(1, 'k')?.candidates.map((c) => c.id)).toEqual([11]);
-    expect(pools.take(1, 'other')).toBeNull();
-    pools.keep(1, pool(10), poolTtlMs);
+  it('keeps one pool per profile in the database, for every process; none for another key or after the time to live', async () => {
+    const me = (await createPerson(app)).profileId;
+    let now = start;
+    const pools = new CandidatePools(app.database.db, () => now);
+    const elsewhere = new CandidatePools(app.database.db, () => now);
+    await pools.keep(me, pool(10, 11), poolTtlMs);
+    expect((await elsewhere.take(me, 'k'))?.candidates.map((c) => c.id)).toEqual([10, 11]);
+    expect(await elsewhere.take(me, 'other')).toBeNull();
+    await elsewhere.keep(me, pool(12), poolTtlMs);
+    expect((await pools.take(me, 'k'))?.candidates.map((c) => c.id)).toEqual([12]);
+    expect(await app.database.db.selectFrom('search_pools').select('profile_id').where('profile_id', '=', me).execute()).toHaveLength(1);
     now += poolTtlMs;
-    expect(pools.take(1, 'k')).toBeNull();
+    expect(await pools.take(me, 'k')).toBeNull();
+    await pools.drop(me);
+    now = start;
+    expect(await pools.take(me, 'k')).toBeNull();
   });
 
-  it('hands out copies: what a search changed is kept only when put back, with its time to live', () => {
-    let now = 0;
-    const pools = new CandidatePools(() => now);
-    pools.keep(1, pool(10, 11, 12), poolTtlMs);
-    const taken = pools.take(1, 'k');
+  it('hands out copies: what a search changed is kept only when put back, and putting back an unchanged pool writes nothing', async () => {
+    const db = app.database.db;
+    const me = (await createPerson(app)).profileId;
+    let now = start;
+    const pools = new CandidatePools(db, () => now);
+    await pools.keep(me, pool(10, 11, 12), poolTtlMs);
+    const unchanged = await pools.take(me, 'k');
+    if (!unchanged) throw new Error('no pool');
+    // Marked behind the store's back: a write of the unchanged pool would restore the null watermark.
+    await db.updateTable('search_pools').set({ watermark: 'marked' }).where('profile_id', '=', me).execute();
+    await pools.put(me, unchanged);
+    expect((await db.selectFrom('search_pools').select('watermark').where('profile_id', '=', me).executeTakeFirstOrThrow()).watermark).toBe('marked');
+
+    const taken = await pools.take(me, 'k');
     if (!taken) throw new Error('no pool');
     taken.candidates = taken.candidates.slice(1);
-    expect(pools.take(1, 'k')?.candidates.map((c) => c.id)).toEqual([10, 11, 12]);
+    expect((await pools.take(me, 'k'))?.candidates.map((c) => c.id)).toEqual([10, 11, 12]);
     now += poolTtlMs / 2;
-    pools.put(1, { ...taken, watermark: 'w' });
-    expect(pools.take(1, 'k')).toMatchObject({
+    await pools.put(me, { ...taken, watermark: 'w' });
+    expect(await pools.take(me, 'k')).toMatchObject({
       candidates: [
         { id: 11, flat: 11, score: 11 },
         { id: 12, flat: 12, score: 12 },
@@ -259,8 +360,44 @@ describe('CandidatePools', () => {
       boundKm: 5,
     });
     now += poolTtlMs / 2;
-    expect(pools.take(1, 'k')).toBeNull();
+    expect(await pools.take(me, 'k')).toBeNull();
   });
+
+  it('stores the candidates exactly, the infinitely far unplaced ones and an empty pool too', async () => {
+    const me = (await createPerson(app)).profileId;
+    const pools = new CandidatePools(app.database.db, () => start);
+    const candidates = [
+      { id: 2 ** 31 - 1, flat: 0.1 + 0.2, score: -1.25 },
+      { id: 7, flat: 1234.567891234, score: 1 / 3 },
+      { id: 8, flat: Number.POSITIVE_INFINITY, score: Number.POSITIVE_INFINITY },
+    ];
+    expect(unpackCandidates(packCandidates(candidates))).toEqual(candidates);
+    await pools.keep(me, { key: 'k', candidates, boundKm: 2.2238985, watermark: '2026-11-24T11:00:00.000Z' }, poolTtlMs);
+    expect(await pools.take(me, 'k')).toEqual({
+      key: 'k',
+      candidates,
+      boundKm: 2.2238985,
+      watermark: '2026-11-24T11:00:00.000Z',
+      expiresAt: start + poolTtlMs,
+    });
+    await pools.keep(me, { key: 'k', candidates: [], boundKm: everywhereKm, watermark: null }, poolTtlMs);
+    expect(await pools.take(me, 'k')).toMatchObject({ candidates: [], boundKm: everywhereKm });
+  });
+
+  it('keeps no pool for a profile deleted while its search ran, without failing that search', async () => {
+    const person = await createPerson(app);
+    const pools = new CandidatePools(app.database.db, () => start);
+    await pools.keep(person.profileId, pool(10), poolTtlMs);
+    // The account is erased: its pool goes with the profile.
+    await app.database.db.deleteFrom('profiles').where('id', '=', person.profileId).execute();
+    expect(await app.database.db.selectFrom('search_pools').select('profile_id').execute()).toEqual([]);
+    await expect(pools.keep(person.profileId, pool(11), poolTtlMs)).resolves.toBeUndefined();
+    expect(await app.database.db.selectFrom('search_pools').select('profile_id').execute()).toEqual([]);
+  });
+});
+
+describe('pool ranking', () => {
+  const candidate = (id: number): PooledCandidate => ({ id, flat: id, score: id });
 
   it('drops the worst ranked past its size and draws the bound in to the nearest of them', () => {
     const many = Array.from({ length: poolSize + 2 }, (_, i) => candidate(i + 1));

@@ -1,3 +1,8 @@
+import type { Kysely } from 'kysely';
+import { isForeignKeyViolation } from '../../../db/errors.ts';
+import type { Database, ProfileId } from '../../../db/schema.ts';
+import { deleteSearchPool, findSearchPool, upsertSearchPool } from './repository.ts';
+
 /** The most people a pool holds; beyond it the worst ranked are dropped and the bound drawn in. */
 export const poolSize = 200;
 /**
@@ -8,8 +13,6 @@ export const poolSize = 200;
 export const poolTtlMs = 6 * 60 * 60_000;
 /** Without a position there is no bound to ask about, so such a pool is simply recomputed this often. */
 export const unplacedPoolTtlMs = 2 * 60_000;
-/** Users whose pools are kept (least recently used dropped first): at most 4 kB each, packed. */
-export const poolUsers = 5000;
 
 export interface PooledCandidate {
   id: number;
@@ -35,88 +38,106 @@ export interface Pool {
   watermark: string | null;
 }
 
-/** A pool as kept between searches: the candidates packed in typed arrays (20 bytes each, not ~90). */
-interface StoredPool extends Omit<Pool, 'candidates'> {
-  ids: Int32Array;
-  flat: Float64Array;
-  score: Float64Array;
+/** Bytes per pooled person in the stored blob: an int32 id, then float64 flat distance and score. */
+const packedBytes = 20;
+
+/** The candidates as stored: all ids, then all flat distances, then all scores, little-endian (20 bytes each). */
+export function packCandidates(candidates: PooledCandidate[]): Buffer {
+  const n = candidates.length;
+  // A Buffer, not a bare Uint8Array: what both drivers bind as a blob (bytea).
+  const bytes = Buffer.alloc(n * packedBytes);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  candidates.forEach((c, i) => {
+    view.setInt32(i * 4, c.id, true);
+    view.setFloat64(n * 4 + i * 8, c.flat, true);
+    view.setFloat64(n * 12 + i * 8, c.score, true);
+  });
+  return bytes;
 }
 
-function pack(pool: Pool): StoredPool {
-  const { candidates, ...rest } = pool;
-  return {
-    ...rest,
-    ids: Int32Array.from(candidates, (c) => c.id),
-    flat: Float64Array.from(candidates, (c) => c.flat),
-    score: Float64Array.from(candidates, (c) => c.score),
-  };
+export function unpackCandidates(bytes: Uint8Array): PooledCandidate[] {
+  const n = Math.floor(bytes.byteLength / packedBytes);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Array.from({ length: n }, (_, i) => ({
+    id: view.getInt32(i * 4, true),
+    flat: view.getFloat64(n * 4 + i * 8, true),
+    score: view.getFloat64(n * 12 + i * 8, true),
+  }));
 }
 
-function unpack(stored: StoredPool): Pool {
-  const { ids, flat, score, ...rest } = stored;
-  return { ...rest, candidates: Array.from(ids, (id, i) => ({ id, flat: flat[i] as number, score: score[i] as number })) };
+/** Where the pools live between searches. */
+export interface PoolStore {
+  /** The pool for this search, or null when there is none for these exact filters (or it expired). */
+  take(meId: ProfileId, key: string): Promise<Pool | null>;
+  /** A new pool, living `ttlMs` from now. */
+  keep(meId: ProfileId, pool: Omit<Pool, 'expiresAt'>, ttlMs: number): Promise<void>;
+  /** A pool taken and updated (or made by `keep`), stored as the user's newest. */
+  put(meId: ProfileId, pool: Pool): Promise<void>;
+  drop(meId: ProfileId): Promise<void>;
 }
+
+type Stored = Omit<Pool, 'candidates'> & { packed: Buffer };
 
 /**
- * Pools per user, per process (several processes each keep their own). A pool is only a hint: every
- * person taken from it is checked against all the rules again before being shown, so a swipe, block,
- * ban or private mode since the pool was made can never leak through it. `take` hands out a copy; what
- * a search learned goes back with `put`.
+ * Pools per profile in the database (`search_pools`), so every web process continues the same frontier
+ * and a restart forgets nothing: one read by primary key per search, one upsert when the search changed
+ * the pool. A pool is only a hint: every person taken from it is checked against all the rules again
+ * before being shown, so a swipe, block, ban or private mode since the pool was made can never leak
+ * through it, and a swiped person needs no write of their own (the next search's re-check, one query it
+ * makes anyway, drops them). Two searches of one user at once (two tabs) each work on their own copy;
+ * the last to finish is stored. `take` hands out a copy; what a search learned goes back with `put`.
  */
-export class CandidatePools {
-  private readonly pools = new Map<number, StoredPool>();
+export class CandidatePools implements PoolStore {
+  /** What each handed-out pool was when read, so that putting it back unchanged writes nothing. */
+  private readonly taken = new WeakMap<Pool, Stored>();
 
   constructor(
+    private readonly db: Kysely<Database>,
     private readonly now: () => number,
-    private readonly maxUsers = poolUsers,
   ) {}
 
-  /** The pool for this search, or null when there is none for these exact filters. */
-  take(meId: number, key: string): Pool | null {
-    const stored = this.pools.get(meId);
-    if (!stored) return null;
-    if (stored.key !== key || stored.expiresAt <= this.now()) {
-      this.pools.delete(meId);
-      return null;
+  async take(meId: ProfileId, key: string): Promise<Pool | null> {
+    const row = await findSearchPool(this.db, meId);
+    if (!row) return null;
+    const expiresAt = Date.parse(row.expires_at);
+    // Another key's or an expired pool is left for the next `keep` to overwrite (or the cleanup job).
+    if (row.pool_key !== key || expiresAt <= this.now()) return null;
+    const stored: Stored = { key, expiresAt, boundKm: row.bound_km, watermark: row.watermark, packed: Buffer.from(row.candidates) };
+    const pool: Pool = { key, expiresAt, boundKm: row.bound_km, watermark: row.watermark, candidates: unpackCandidates(row.candidates) };
+    this.taken.set(pool, stored);
+    return pool;
+  }
+
+  async keep(meId: ProfileId, pool: Omit<Pool, 'expiresAt'>, ttlMs: number): Promise<void> {
+    await this.put(meId, { ...pool, expiresAt: this.now() + ttlMs });
+  }
+
+  async put(meId: ProfileId, pool: Pool): Promise<void> {
+    const packed = packCandidates(pool.candidates);
+    const was = this.taken.get(pool);
+    if (was && sameStored(was, { ...pool, packed })) return;
+    try {
+      await upsertSearchPool(this.db, {
+        profile_id: meId,
+        pool_key: pool.key,
+        expires_at: new Date(pool.expiresAt).toISOString(),
+        bound_km: pool.boundKm,
+        watermark: pool.watermark,
+        candidates: packed,
+      });
+    } catch (error) {
+      // The profile was deleted while its last search ran: there is nobody to keep a pool for.
+      if (!isForeignKeyViolation(error)) throw error;
     }
-    // Re-inserted: Map order is the LRU order.
-    this.pools.delete(meId);
-    this.pools.set(meId, stored);
-    return unpack(stored);
   }
 
-  /** A new pool, living `ttlMs` from now. */
-  keep(meId: number, pool: Omit<Pool, 'expiresAt'>, ttlMs: number): void {
-    this.put(meId, { ...pool, expiresAt: this.now() + ttlMs });
+  async drop(meId: ProfileId): Promise<void> {
+    await deleteSearchPool(this.db, meId);
   }
+}
 
-  /** A pool taken and updated (or made by `keep`), stored as the user's newest. */
-  put(meId: number, pool: Pool): void {
-    this.pools.delete(meId);
-    if (this.maxUsers === 0) return;
-    this.pools.set(meId, pack(pool));
-    while (this.pools.size > this.maxUsers) {
-      const oldest = this.pools.keys().next().value;
-      if (oldest === undefined) break;
-      this.pools.delete(oldest);
-    }
-  }
-
-  /** The caller swiped or blocked this person: not worth checking again. */
-  forget(meId: number, targetId: number): void {
-    const stored = this.pools.get(meId);
-    if (!stored?.ids.includes(targetId)) return;
-    const pool = unpack(stored);
-    this.pools.set(meId, pack({ ...pool, candidates: pool.candidates.filter((c) => c.id !== targetId) }));
-  }
-
-  drop(meId: number): void {
-    this.pools.delete(meId);
-  }
-
-  get size(): number {
-    return this.pools.size;
-  }
+function sameStored(a: Stored, b: Stored): boolean {
+  return a.key === b.key && a.expiresAt === b.expiresAt && a.boundKm === b.boundKm && a.watermark === b.watermark && a.packed.equals(b.packed);
 }
 
 /**

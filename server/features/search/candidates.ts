@@ -66,7 +66,7 @@ const candidatesQuery = preparedByShape(
           .as('liked_me'),
       ]);
     for (const condition of filterConditions(filterStandIns, own.only !== undefined)) query = query.where(condition);
-    // Pooled ids are plain numbers (packed in typed arrays); here they are only stand-ins for bound values.
+    // Pooled ids are plain numbers (unpacked from the stored pool); here they are only stand-ins for bound values.
     if (own.only !== undefined) return query.where('p.id', 'in', own.only as readonly ProfileId[]).limit(own.limit);
     if (own.cos === undefined) return query.orderBy('p.id', 'desc').limit(own.limit);
     const dLat = sql<number>`(p.latitude - ${own.lat})`;

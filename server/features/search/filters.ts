@@ -213,8 +213,8 @@ const position = searchFilter({
 /**
  * Not swiped by the caller, either way. Probes that need only the id the index holds come next, the
  * caller's own swipes first: for a heavy swiper nearly everyone nearby fails there, before their profile
- * and account rows are read at all. Watches nothing: a swipe takes the person out of the caller's pool at
- * once (SearchService.forget), and swipes are never undone.
+ * and account rows are read at all. Watches nothing: a swiped person still pooled fails the next search's
+ * re-check and leaves the pool then, and swipes are never undone.
  */
 const notSwiped = searchFilter({
   name: 'notSwiped',

@@ -264,14 +264,13 @@ class Case {
       .execute();
   }
 
-  /** The viewer swipes the card on screen; the tuned search is told, as SwipeService does, unless the swipe came through another process. */
+  /** The viewer swipes the card on screen. Nobody tells the search: the next one's re-check drops them from the pool. */
   private async swipe(target: ProfileId): Promise<void> {
     const liked = this.rng.chance(0.5) ? 1 : 0;
     await this.db
       .insertInto('swipes')
       .values({ swiper_id: this.viewerProfile, target_id: target, liked, created_at: this.clock.now().toISOString() })
       .execute();
-    if (this.rng.chance(0.8)) this.tuned.forget(this.viewerProfile, target);
     this.log.push(`viewer ${liked ? 'likes' : 'dislikes'} ${target}`);
   }
 
@@ -302,7 +301,6 @@ class Case {
         )
         .onConflict((oc) => oc.doNothing())
         .execute();
-      if (byViewer && rng.chance(0.8)) this.tuned.forget(this.viewerProfile, someone);
       this.log.push(byViewer ? `viewer blocks ${someone}` : `${someone} blocks viewer`);
     } else if (kind === 2) {
       const privateMode = rng.chance(0.5) ? 1 : 0;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
+import type { Database, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { SearchQuery, SearchResult } from '../../contract/discovery.ts';
@@ -9,7 +9,7 @@ import { listPhotoNames } from '../profiles/repository.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import { findMyProfile } from '../relationships/repository.ts';
 import type { CardSearch } from './cardSearch.ts';
-import { CandidatePools, capped, mergeRanked, poolTtlMs, unplacedPoolTtlMs, type Pool, type PooledCandidate } from './candidatePool.ts';
+import { CandidatePools, capped, mergeRanked, poolTtlMs, unplacedPoolTtlMs, type Pool, type PooledCandidate, type PoolStore } from './candidatePool.ts';
 import { findCandidates, type CandidateFilter, type CandidateRow } from './candidates.ts';
 import { poolKeyOf } from './filters.ts';
 import { changedNear, changedRecheckMax, latestSearchChange } from './searchChanges.ts';
@@ -28,17 +28,12 @@ export class SearchService implements CardSearch {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly rates: RateCounter,
-    private readonly pools = new CandidatePools(() => clock.now().getTime()),
+    private readonly pools: PoolStore = new CandidatePools(db, () => clock.now().getTime()),
   ) {}
-
-  /** The viewer swiped or blocked this person: they leave the viewer's pool at once. */
-  forget(viewerId: ProfileId, personId: ProfileId): void {
-    this.pools.forget(viewerId, personId);
-  }
 
   /**
    * The next person to show, or null when nobody is left. Read-only but for the rate counter and the
-   * in-memory pool: the gender filter becomes the stored preference (which others' reciprocal rule reads)
+   * stored pool: the gender filter becomes the stored preference (which others' reciprocal rule reads)
    * only through `POST /api/settings`, since a GET is reachable by a cross-site link with the Lax cookie.
    */
   async next(userId: UserId, query: SearchQuery, language: Language): Promise<SearchResult | null | 'no_profile'> {
@@ -61,12 +56,12 @@ export class SearchService implements CardSearch {
     const held = new Set(exclude);
     // Read before anything else: whatever changes after it is asked about by the next search.
     const watermark = point ? await latestSearchChange(this.db) : null;
-    const pool = this.pools.take(me.id, poolKey);
+    const pool = await this.pools.take(me.id, poolKey);
     let beyond: { km: number; held: PooledCandidate[] } | undefined;
     if (pool) {
       const shown = await this.fromPool(filter, pool, held, watermark);
       if (typeof shown === 'object') {
-        this.pools.put(me.id, pool);
+        await this.pools.put(me.id, pool);
         return this.presentCandidate(shown, point, language);
       }
       // Used up: nobody nearer than the bound is left but the people the app holds (kept in the new pool,
@@ -160,17 +155,17 @@ export class SearchService implements CardSearch {
         // far as the scan saw (infinitely far when unlocated: every located person was read).
         const last = rows.length === limit ? rows[rows.length - 1] : undefined;
         const boundKm = Math.min(box === null ? everywhereKm : box * kmPerDegree, last ? flatOf(last) : Number.POSITIVE_INFINITY);
-        this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], ranked), boundKm, watermark }), poolTtlMs);
+        await this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], ranked), boundKm, watermark }), poolTtlMs);
       } else {
-        this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm: 0, watermark: null }, unplacedPoolTtlMs);
+        await this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm: 0, watermark: null }, unplacedPoolTtlMs);
       }
       return rows.find((r) => r.id === best.id) ?? null;
     }
     // Nobody anywhere: remembered, so the next search only asks what changed (and about the unlocated). The
     // people the app holds stay pooled, as above: dropped unswiped, they must come back.
     if (point)
-      this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], heldSeen), boundKm: everywhereKm, watermark }), poolTtlMs);
-    else this.pools.drop(meId);
+      await this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], heldSeen), boundKm: everywhereKm, watermark }), poolTtlMs);
+    else await this.pools.drop(meId);
     return null;
   }
 

@@ -15,7 +15,6 @@ import { assertAllowance, type Allowance } from '../rateLimits/allowance.ts';
 import { requireMyProfile, type MyProfile } from '../relationships/myProfile.ts';
 import { endMatch, findLiveMatch, findSwipe, findUserOfProfile, isBlockedEitherWay, lockPair } from '../relationships/repository.ts';
 import { pointOf, shownDistanceKm } from '../search/distance.ts';
-import type { SearchService } from '../search/service.ts';
 import { countLikesSince, findSwipeableProfile, findVisibleProfile, insertMatch, listLikers, listMatches, upsertSwipe } from './repository.ts';
 import { freeLikesPerDay, likeWindowSeconds } from './rules.ts';
 
@@ -35,7 +34,6 @@ export class SwipeService {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly bus: EventBus,
-    private readonly search: Pick<SearchService, 'forget'>,
     private readonly notifications: NotificationQueue,
   ) {}
 
@@ -99,7 +97,6 @@ export class SwipeService {
       return { target, match, photo: theirPhoto, told };
     });
     if (!outcome) throw personNotFound();
-    this.search.forget(me.id, targetId);
     if (outcome.told.length > 0) await this.bus.publish(outcome.told);
     if (!outcome.match) return { match: false };
     return { match: true, profile: { id: outcome.target.id, name: outcome.target.name, photo: outcome.photo } };
