@@ -17,6 +17,7 @@ import * as emailNotifications from './2026_11_24_1420_email_notifications.ts';
 import * as messageKeysDepartures from './2026_11_24_1430_message_keys_departures.ts';
 import * as referrals from './2026_11_24_1430_referrals.ts';
 import * as addJobSlots from './2026_11_24_1910_add_job_slots.ts';
+import * as sessionChangeNotices from './2026_11_24_2020_session_change_notices.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_1430_message_keys_departures': messageKeysDepartures,
   '2026_11_24_1430_referrals': referrals,
   '2026_11_24_1910_add_job_slots': addJobSlots,
+  '2026_11_24_2020_session_change_notices': sessionChangeNotices,
 };
