@@ -48,6 +48,12 @@ async function listen(app: Koa): Promise<{ server: Server; url: string }> {
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
+// BENCH_OPEN_LOOP_ONLY=1: only the open-loop part (quicker while iterating on the request path).
+if (process.env.BENCH_OPEN_LOOP_ONLY) {
+  await openLoopBench();
+  process.exit(0);
+}
+
 const database = await createTestDatabase('sqlite');
 const iskra = await listen(
   createApp({
@@ -174,7 +180,7 @@ async function openLoopBench(): Promise<void> {
   const devNull = await open('/dev/null', 'w');
   const sink = devNull.createWriteStream();
   const servers: Server[] = [];
-  const iskraWith = async (level: 'info' | 'silent') => {
+  const iskraWith = async (level: 'info' | 'silent', listening = true) => {
     const served = await listen(
       createApp({
         db: db.db,
@@ -186,7 +192,7 @@ async function openLoopBench(): Promise<void> {
         publicUrl: 'http://localhost:8080',
         sessionSecret: 'bench-secret-bench-secret-bench-secret',
         clock,
-        ...(bus ? { eventBus: bus } : {}),
+        ...(bus && listening ? { eventBus: bus } : {}),
       }),
     );
     servers.push(served.server);
@@ -194,9 +200,11 @@ async function openLoopBench(): Promise<void> {
   };
   const logged = await iskraWith('info');
   const quiet = await iskraWith('silent');
+  // Without the LISTEN connection there is no session cache: every request reads its session (as before it).
+  const uncached = bus ? await iskraWith('info', false) : undefined;
   // Searchers a few hundred metres apart, enough of them that none reaches the search limit (60 a minute).
   const people = await Promise.all(
-    Array.from({ length: 120 }, (_, i) =>
+    Array.from({ length: 160 }, (_, i) =>
       createPerson({ database: db, clock, url: logged }, { gender: i % 2 ? 'Male' : 'Female', at: [55.75 + (i % 10) * 0.003, 37.61 + Math.floor(i / 10) * 0.003] }),
     ),
   );
@@ -233,9 +241,11 @@ async function openLoopBench(): Promise<void> {
     const floor = await run(`GET ${path} (bare Koa, same body)`, bareServed.url, path);
     const info = await run(`GET ${path} (Iskra, log at info)`, logged, path);
     const silent = await run(`GET ${path} (Iskra, no log)`, quiet, path);
+    const reading = uncached ? await run(`GET ${path} (Iskra, info, no session cache)`, uncached, path) : undefined;
     const ratio = (s: { p50: number; p99: number }) => `p50 ${(s.p50 / floor.p50).toFixed(2)}x  p99 ${(s.p99 / floor.p99).toFixed(2)}x`;
     console.log(`${`${path} Iskra (info) / bare`.padEnd(44)} ${ratio(info)}`);
     console.log(`${`${path} Iskra (no log) / bare`.padEnd(44)} ${ratio(silent)}`);
+    if (reading) console.log(`${`${path} Iskra (no session cache) / bare`.padEnd(44)} ${ratio(reading)}`);
   }
   for (const server of servers) {
     server.closeAllConnections();
