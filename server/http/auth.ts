@@ -23,7 +23,10 @@ export function sessionLoader(sessions: SessionService, policy: CookiePolicy): M
       if (cookie) ctx.state.auth = await sessions.resolveSessionId(cookie, 'cookie');
     }
     const auth = ctx.state.auth;
-    if (!auth || ctx.method === 'GET' || ctx.method === 'HEAD') return next();
+    if (!auth || ctx.method === 'GET' || ctx.method === 'HEAD') {
+      await next();
+      return;
+    }
     try {
       await next();
     } finally {

@@ -21,7 +21,9 @@ for (const dialect of testDialects()) {
     let b: TestApp;
 
     const startBus = async (): Promise<EventBus> =>
-      dialect === 'postgres' ? PostgresEventBus.start(process.env.TEST_DATABASE_URL ?? '', database.schema ?? 'public', createLogger('silent')) : new InProcessEventBus();
+      dialect === 'postgres'
+        ? PostgresEventBus.start(process.env.TEST_DATABASE_URL ?? '', database.schema ?? 'public', createLogger('silent'))
+        : new InProcessEventBus();
 
     beforeAll(async () => {
       database = await createTestDatabase(dialect);
