@@ -4,7 +4,12 @@
  *   - POST /api/login (argon2id m=19456, t=2, p=1), sequential, then a burst of parallel logins
  *     (the hashing queue keeps at most two at once; the burst shows its latency and memory);
  *   - GET /api/current_user with a session cookie against the same route on a bare Koa app,
- *     printing p50/p99 of both and the ratio: the price of sessions, CSRF, headers and logging.
+ *     printing p50/p99 of both and the ratio: the price of sessions, CSRF, headers and logging;
+ *   - an open-loop load (BENCH_RATE requests a second, 200, for BENCH_SECONDS, 6, each after 1 s of warm-up)
+ *     of GET /api/current_user and GET /api/search from signed-in people against a bare Koa route answering
+ *     the same body, on PostgreSQL when TEST_DATABASE_URL is set (else SQLite), with the request log at
+ *     `info` (written synchronously to /dev/null, as pino writes to a server's stdout) and without it. Latency counts from
+ *     the moment a request was due, so a slow answer delays none of the next ones' clocks.
  * Figures only, no thresholds: timings are never asserted in tests.
  */
 import { once } from 'node:events';
@@ -12,7 +17,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
+import { pino } from 'pino';
 import { createApp } from '../server/app.ts';
+import { PostgresEventBus } from '../server/features/events/eventBus.ts';
+import { createPerson } from '../server/test/people.ts';
+import { TestClock } from '../server/test/testClock.ts';
 import { createLogger } from '../server/logger.ts';
 import { Browser } from '../server/test/browser.ts';
 import { createTestDatabase } from '../server/test/testDatabase.ts';
@@ -37,6 +46,12 @@ async function listen(app: Koa): Promise<{ server: Server; url: string }> {
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+// BENCH_OPEN_LOOP_ONLY=1: only the open-loop part (quicker while iterating on the request path).
+if (process.env.BENCH_OPEN_LOOP_ONLY) {
+  await openLoopBench();
+  process.exit(0);
 }
 
 const database = await createTestDatabase('sqlite');
@@ -123,3 +138,132 @@ bare.server.closeAllConnections();
 iskra.server.close();
 bare.server.close();
 await database.drop();
+
+await openLoopBench();
+
+/** Sends `rate` requests a second for `seconds`, each at its due time whatever the earlier ones do; answers the latencies (ms). */
+async function openLoop(rate: number, seconds: number, send: (i: number) => Promise<number>): Promise<{ samples: number[]; errors: number }> {
+  const total = Math.round(rate * seconds);
+  const intervalMs = 1000 / rate;
+  const samples: number[] = [];
+  let errors = 0;
+  const inFlight: Promise<void>[] = [];
+  const start = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = start + i * intervalMs;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    inFlight.push(
+      send(i).then(
+        (status) => {
+          if (status === 200) samples.push(performance.now() - due);
+          else errors += 1;
+        },
+        () => {
+          errors += 1;
+        },
+      ),
+    );
+  }
+  await Promise.all(inFlight);
+  return { samples, errors };
+}
+
+async function openLoopBench(): Promise<void> {
+  const rate = Number(process.env.BENCH_RATE ?? 200);
+  const seconds = Number(process.env.BENCH_SECONDS ?? 6);
+  const dialect = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+  const db = await createTestDatabase(dialect);
+  const clock = new TestClock();
+  // Every process of a PostgreSQL deployment listens for changes (main.ts); so does this one.
+  const bus =
+    dialect === 'postgres' ? await PostgresEventBus.start(process.env.TEST_DATABASE_URL ?? '', db.schema ?? 'public', createLogger('silent')) : undefined;
+  // Synchronous writes of each line, as pino writes to a server's stdout.
+  const sink = pino.destination({ dest: '/dev/null', sync: true });
+  const servers: Server[] = [];
+  const iskraWith = async (level: 'info' | 'silent', listening = true) => {
+    const served = await listen(
+      createApp({
+        db: db.db,
+        dialect,
+        databaseProbe: db.probe,
+        logger: createLogger(level, sink),
+        mailer: { send: () => Promise.resolve() },
+        uploadsDir: `${db.dataDir}/uploads`,
+        publicUrl: 'http://localhost:8080',
+        sessionSecret: 'bench-secret-bench-secret-bench-secret',
+        clock,
+        ...(bus && listening ? { eventBus: bus } : {}),
+      }),
+    );
+    servers.push(served.server);
+    return served.url;
+  };
+  const logged = await iskraWith('info');
+  const quiet = await iskraWith('silent');
+  // Without the LISTEN connection there is no session cache: every request reads its session (as before it).
+  const uncached = bus ? await iskraWith('info', false) : undefined;
+  // Searchers a few hundred metres apart, enough of them that none reaches the search limit (60 a minute).
+  const people = await Promise.all(
+    Array.from({ length: 160 }, (_, i) =>
+      createPerson(
+        { database: db, clock, url: logged },
+        { gender: i % 2 ? 'Male' : 'Female', at: [55.75 + (i % 10) * 0.003, 37.61 + Math.floor(i / 10) * 0.003] },
+      ),
+    ),
+  );
+  const cookies = people.map((p) => `iskra_session=${p.browser.cookie('iskra_session') ?? ''}`);
+  const bodyOf = async (url: string): Promise<unknown> => (await fetch(url, { headers: { Cookie: cookies[0] ?? '' } })).json();
+  const currentUserBody = await bodyOf(`${logged}/api/current_user`);
+  const searchBody = await bodyOf(`${logged}/api/search`);
+  const bareApp = new Koa();
+  const bareRouter = new Router({ prefix: '/api' });
+  bareRouter.get('/current_user', (ctx) => {
+    ctx.body = currentUserBody;
+  });
+  bareRouter.get('/search', (ctx) => {
+    ctx.body = searchBody;
+  });
+  bareApp.use(bareRouter.routes());
+  const bareServed = await listen(bareApp);
+  servers.push(bareServed.server);
+
+  // Each instance builds a person's candidate pool at their first search: built for everyone before timing.
+  const instances = [logged, quiet, ...(uncached ? [uncached] : [])];
+  for (const base of instances) {
+    for (let i = 0; i < cookies.length; i += 8) {
+      await Promise.all(cookies.slice(i, i + 8).map(async (cookie) => (await fetch(`${base}/api/search`, { headers: { Cookie: cookie } })).arrayBuffer()));
+    }
+  }
+
+  console.log(`\nOpen loop, ${rate} req/s for ${seconds} s each (after 1 s of warm-up), ${dialect}, ${people.length} signed-in people`);
+  const run = async (name: string, base: string, path: string) => {
+    const send = async (i: number) => {
+      const res = await fetch(`${base}${path}`, { headers: { Cookie: cookies[i % cookies.length] ?? '' } });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    await openLoop(rate, 1, send);
+    const { samples, errors } = await openLoop(rate, seconds, send);
+    const stats = summary(name, samples);
+    if (errors) console.log(`  ${errors} answers other than 200`);
+    return stats;
+  };
+  for (const path of ['/api/current_user', '/api/search']) {
+    const floor = await run(`GET ${path} (bare Koa, same body)`, bareServed.url, path);
+    const info = await run(`GET ${path} (Iskra, log at info)`, logged, path);
+    const silent = await run(`GET ${path} (Iskra, no log)`, quiet, path);
+    const reading = uncached ? await run(`GET ${path} (Iskra, info, no session cache)`, uncached, path) : undefined;
+    const ratio = (s: { p50: number; p99: number }) => `p50 ${(s.p50 / floor.p50).toFixed(2)}x  p99 ${(s.p99 / floor.p99).toFixed(2)}x`;
+    console.log(`${`${path} Iskra (info) / bare`.padEnd(44)} ${ratio(info)}`);
+    console.log(`${`${path} Iskra (no log) / bare`.padEnd(44)} ${ratio(silent)}`);
+    if (reading) console.log(`${`${path} Iskra (no session cache) / bare`.padEnd(44)} ${ratio(reading)}`);
+  }
+  for (const server of servers) {
+    server.closeAllConnections();
+    server.close();
+  }
+  await bus?.close();
+  sink.destroy();
+  await db.drop();
+}

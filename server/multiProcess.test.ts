@@ -166,6 +166,18 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
     }
   }, 60_000);
 
+  it('refuses a session signed out on one web process on the other at once, though the other had it cached', async () => {
+    const bob = await person();
+    const [onA, onB] = [via(bob, webA), via(bob, webB)];
+    const signedIn = async (browser: Browser) => ((await (await browser.get('/api/current_user')).json()) as { authorized: boolean }).authorized;
+    // Read twice on B: the session is in B's cache from then on.
+    expect(await signedIn(onB)).toBe(true);
+    expect(await signedIn(onB)).toBe(true);
+    expect((await onA.post('/api/logout')).status).toBe(200);
+    expect(await signedIn(onB)).toBe(false);
+    expect((await onB.get('/api/account')).status).toBe(401);
+  });
+
   it('holds the free daily like limit when parallel likes are split across the processes', async () => {
     const free = await person({ premium: false, gender: 'Male' });
     const targets = await Promise.all(Array.from({ length: freeLikesPerDay + 10 }, () => person()));

@@ -159,11 +159,11 @@ export function buildServices(deps: AppDeps): Services {
   const cookies: CookiePolicy = { secure: publicUrl.protocol === 'https:' };
   // One hasher (and its concurrency gate) for sign-in and account deletion.
   const passwords = deps.passwords ?? new PasswordHasher();
-  const sessions = new SessionService(deps.db, new SessionTokens(deps.sessionSecret), clock, deps.sessionSecret);
+  const eventBus: EventBus = deps.eventBus ?? new InProcessEventBus();
+  const sessions = new SessionService(deps.db, new SessionTokens(deps.sessionSecret), clock, deps.sessionSecret, eventBus.sessionChanges);
   const throttle = new LoginThrottle(deps.db, clock, deps.sessionSecret);
   const photoStore = buildPhotoStore(deps);
   const rates = new RateCounter(deps.db, clock);
-  const eventBus = deps.eventBus ?? new InProcessEventBus();
   const telegramUsers = new TelegramUserService(deps.db, clock);
   const search = new SearchService(deps.db, clock, rates);
   // Without SMTP mail is printed to the log: no notification e-mails then (their names and previews would land there).

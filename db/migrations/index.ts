@@ -18,6 +18,7 @@ import * as messageKeysDepartures from './2026_11_24_1430_message_keys_departure
 import * as referrals from './2026_11_24_1430_referrals.ts';
 import * as addJobSlots from './2026_11_24_1910_add_job_slots.ts';
 import * as searchPools from './2026_11_24_2010_search_pools.ts';
+import * as sessionChangeNotices from './2026_11_24_2020_session_change_notices.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_1430_referrals': referrals,
   '2026_11_24_1910_add_job_slots': addJobSlots,
   '2026_11_24_2010_search_pools': searchPools,
+  '2026_11_24_2020_session_change_notices': sessionChangeNotices,
 };

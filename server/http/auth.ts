@@ -22,7 +22,18 @@ export function sessionLoader(sessions: SessionService, policy: CookiePolicy): M
       const cookie = ctx.cookies.get(names.session);
       if (cookie) ctx.state.auth = await sessions.resolveSessionId(cookie, 'cookie');
     }
-    await next();
+    const auth = ctx.state.auth;
+    if (!auth || ctx.method === 'GET' || ctx.method === 'HEAD') {
+      await next();
+      return;
+    }
+    try {
+      await next();
+    } finally {
+      // A request that may change things (its sign-out, verification, language, password) is followed by a
+      // fresh read of its user's sessions here, not by a cached one that its change notice has yet to clear.
+      sessions.forgetUser(auth.userId);
+    }
   };
 }
 

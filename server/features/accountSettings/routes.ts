@@ -15,7 +15,9 @@ import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
 
 /** Menu → Account (AccountSettingsService). */
-export function accountSettingsRoutes(router: AppRouter, { accountSettings, googleSignIn, telegramAuth, telegramBotLinks }: Services): void {
+export function accountSettingsRoutes(router: AppRouter, { accountSettings, googleSignIn, telegramAuth, telegramBotLinks, sessions }: Services): void {
+  // Every change below that ends sessions or changes what a session says waits for sessions.settle() before
+  // answering, so no server process serves the ended session from its cache once the answer is out.
   router.get('/account', async (ctx) => {
     const auth = requireUser(ctx);
     ctx.body = await accountSettings.overview(auth.userId, auth.sessionHash);
@@ -25,6 +27,7 @@ export function accountSettingsRoutes(router: AppRouter, { accountSettings, goog
     const auth = requireUser(ctx);
     const input = parse(changePasswordRequest, ctx.request.body);
     await accountSettings.changePassword(auth.userId, auth.sessionHash, input.current_password, input.password);
+    await sessions.settle();
     ctx.body = { message: 'Password changed' };
   });
 
@@ -39,6 +42,7 @@ export function accountSettingsRoutes(router: AppRouter, { accountSettings, goog
     const auth = requireUser(ctx);
     const { code } = parse(confirmEmailRequest, ctx.request.body);
     const email = await accountSettings.confirmEmailChange(auth.userId, code);
+    await sessions.settle();
     ctx.body = { message: 'Email changed', email };
   });
 
@@ -84,12 +88,14 @@ export function accountSettingsRoutes(router: AppRouter, { accountSettings, goog
     const auth = requireUser(ctx);
     const { id } = parse(endSessionRequest, ctx.request.body);
     await accountSettings.endSession(auth.userId, id);
+    await sessions.settle();
     ctx.body = { message: 'Signed out' };
   });
 
   router.post('/account/sessions/end_others', async (ctx) => {
     const auth = requireUser(ctx);
     await accountSettings.endOtherSessions(auth.userId, auth.sessionHash);
+    await sessions.settle();
     ctx.body = { message: 'Signed out everywhere else' };
   });
 }

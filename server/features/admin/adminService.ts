@@ -111,6 +111,8 @@ export class AdminService {
       await markOpenReportsAgainstUserBanned(trx, userId, now);
       return this.markBadgesOfWatchers(trx, userId, now);
     });
+    // The sessions' end reaches every process's session cache before the ban is reported done.
+    await this.bus?.sessionChanges?.settle();
     if (watchers) await this.bus?.publish(watchers);
     return watchers !== undefined;
   }

@@ -5,7 +5,7 @@ import type { AppRouter } from '../../http/context.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
 
-export function dataRightsRoutes(router: AppRouter, { dataRights, cookies }: Services): void {
+export function dataRightsRoutes(router: AppRouter, { dataRights, cookies, sessions }: Services): void {
   router.get('/export', async (ctx) => {
     const auth = requireUser(ctx);
     ctx.set('Content-Disposition', 'attachment; filename="iskra-my-data.json"');
@@ -17,6 +17,8 @@ export function dataRightsRoutes(router: AppRouter, { dataRights, cookies }: Ser
     const auth = requireUser(ctx);
     const { password } = parse(deleteAccountBody, ctx.request.body);
     await dataRights.deleteAccount(auth.userId, auth.sessionHash, password);
+    // Its sessions went with it: refused by every process before this answer is out.
+    await sessions.settle();
     const names = cookieNames(cookies);
     clearCookie(ctx, cookies, names.session);
     // The browser's mark of having signed in to the deleted address goes with it.

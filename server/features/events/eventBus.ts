@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { Logger } from '../../logger.ts';
 import type { UserId } from '../../../db/schema.ts';
+import type { SessionChangeFeed } from '../sessions/sessionCache.ts';
 
 /**
  * Tells open event streams that a user has new events (the events themselves are rows, read by the
@@ -12,6 +14,8 @@ export interface EventBus {
   publish(userIds: readonly UserId[]): Promise<void>;
   subscribe(userId: UserId, listener: () => void): () => void;
   close(): Promise<void>;
+  /** The database's session change notices, when this bus hears the database (PostgreSQL); none in process. */
+  readonly sessionChanges?: SessionChangeFeed | undefined;
 }
 
 export class InProcessEventBus implements EventBus {
@@ -40,36 +44,132 @@ export class InProcessEventBus implements EventBus {
 
 export class PostgresEventBus extends InProcessEventBus {
   private listener: pg.Client | undefined;
+  private closed = false;
+  private readonly sessionsChannel: string;
+  private readonly sessionListeners = new Set<(users: readonly UserId[] | 'all') => void>();
+  /** Our own settle notices not heard back yet, by payload. */
+  private readonly settling = new Map<string, () => void>();
+  private readonly settlePrefix = `sync:${randomBytes(6).toString('hex')}:`;
+  private settleCount = 0;
 
   private constructor(
     private readonly pool: pg.Pool,
     private readonly channel: string,
+    schema: string,
     private readonly logger: Logger,
   ) {
     super();
+    // Named by the triggers of db/migrations/2026_11_24_2020_session_change_notices.ts the same way.
+    this.sessionsChannel = `iskra_sessions_${schema.replace(/\W/g, '_')}`;
   }
 
   /** `channel` is per schema, so databases shared by several deployments (or test runs) stay apart. */
   static async start(url: string, schema: string, logger: Logger): Promise<PostgresEventBus> {
     const pool = new pg.Pool({ connectionString: url, max: 2 });
-    const bus = new PostgresEventBus(pool, `iskra_events_${schema.replace(/\W/g, '_')}`, logger);
+    const bus = new PostgresEventBus(pool, `iskra_events_${schema.replace(/\W/g, '_')}`, schema, logger);
     await bus.listen(url);
     return bus;
   }
 
-  private async listen(url: string): Promise<void> {
-    const client = new pg.Client({ connectionString: url });
-    client.on('notification', (message) => {
-      for (const id of (message.payload ?? '').split(',')) if (id) this.emitter.emit(id);
-    });
-    client.on('error', (error) => {
-      this.logger.error({ err: error }, 'event bus: LISTEN connection failed, reconnecting');
-      this.listener = undefined;
-      setTimeout(() => void this.listen(url).catch(() => undefined), 1000).unref();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${this.channel}`);
+  /**
+   * The sessions table's change notices, heard on the same connection as the events. While that connection
+   * is down nothing is heard, so `listening` turns false (the session cache is skipped) and every subscriber
+   * is told 'all' when it drops and again once listening resumes (what changed in between was missed).
+   */
+  readonly sessionChanges: SessionChangeFeed = {
+    listening: false,
+    subscribe: (listener) => {
+      this.sessionListeners.add(listener);
+      return () => this.sessionListeners.delete(listener);
+    },
+    settle: () => this.settle(),
+  };
+
+  private tellSessions(users: readonly UserId[] | 'all'): void {
+    for (const listener of this.sessionListeners) listener(users);
+  }
+
+  private setListener(client: pg.Client | undefined): void {
     this.listener = client;
+    (this.sessionChanges as { listening: boolean }).listening = client !== undefined;
+    this.tellSessions('all');
+  }
+
+  /** `retrying`: a reconnection, which tries again after a failure (the first connection throws instead). */
+  private async listen(url: string, retrying = false): Promise<void> {
+    const client = new pg.Client({ connectionString: url, keepAlive: true });
+    let lost = !retrying;
+    const onLost = (error?: Error) => {
+      if (lost) return;
+      lost = true;
+      if (this.listener === client) this.setListener(undefined);
+      if (this.closed) return;
+      this.logger.error({ err: error }, 'event bus: LISTEN connection failed, reconnecting');
+      setTimeout(() => void this.listen(url, true).catch(() => undefined), 1000).unref();
+    };
+    client.on('notification', (message) => {
+      const payload = message.payload ?? '';
+      if (message.channel !== this.sessionsChannel) {
+        for (const id of payload.split(',')) if (id) this.emitter.emit(id);
+      } else if (payload.startsWith('sync:')) {
+        this.settling.get(payload)?.();
+      } else {
+        this.tellSessions(payload.split(',').flatMap((id) => (id ? [Number(id) as UserId] : [])));
+      }
+    });
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${this.channel}`);
+      await client.query(`LISTEN "${this.sessionsChannel}"`);
+    } catch (error) {
+      onLost(error instanceof Error ? error : undefined);
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    lost = false;
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.setListener(client);
+  }
+
+  /**
+   * A NOTIFY of our own on the sessions channel, waited for on our LISTEN connection. Every listener hears
+   * the notices of committed transactions in commit order, so once ours is back here every change committed
+   * before it has reached this process, and the other processes' listeners were signalled no later than
+   * ours. Not heard within `settleTimeoutMs`: the connection is treated as lost (cache cleared and skipped
+   * until it is back).
+   */
+  private async settle(): Promise<boolean> {
+    const client = this.listener;
+    if (!client) return false;
+    this.settleCount += 1;
+    const token = `${this.settlePrefix}${this.settleCount}`;
+    let heard = (): void => undefined;
+    const back = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), settleTimeoutMs);
+      heard = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
+    this.settling.set(token, heard);
+    try {
+      await this.pool.query('select pg_notify($1, $2)', [this.sessionsChannel, token]);
+      if (await back) return true;
+      this.logger.error('event bus: a session notice was not heard back, reconnecting');
+      await client.end().catch(() => undefined);
+      return false;
+    } catch (error) {
+      this.logger.error({ err: error }, 'event bus: could not send a session notice');
+      this.tellSessions('all');
+      return false;
+    } finally {
+      this.settling.delete(token);
+    }
   }
 
   override async publish(userIds: readonly UserId[]): Promise<void> {
@@ -77,11 +177,15 @@ export class PostgresEventBus extends InProcessEventBus {
   }
 
   override async close(): Promise<void> {
+    this.closed = true;
     await super.close();
     await this.listener?.end().catch(() => undefined);
     await this.pool.end();
   }
 }
+
+/** How long a settle waits for its own notice: far above a healthy round trip, short enough to answer the request. */
+const settleTimeoutMs = 2000;
 
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: a long list of ids (a ban, a deletion) goes in several. */
 const maxNotifyPayload = 7900;

@@ -19,6 +19,8 @@ export function passwordResetRoutes(router: AppRouter, services: Services): void
   router.post('/password/reset', async (ctx) => {
     const input = parse(resetPasswordRequest, ctx.request.body);
     const signedIn = await passwordReset.reset(input.email, input.code, input.password, deviceOf(ctx));
+    // Every other session just ended: refused by every process before this answer is out.
+    await services.sessions.settle();
     const extra = await startWebSession(ctx, services, signedIn, input.session);
     ctx.body = {
       message: 'Password changed',

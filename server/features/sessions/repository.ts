@@ -10,7 +10,7 @@ const liveSession = prepared((db, idHash: string, now: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id_hash', 'sessions.user_id', 'sessions.last_seen_at', 'users.verified_at', 'users.language', 'users.banned_at'])
+    .select(['sessions.id_hash', 'sessions.user_id', 'sessions.expires_at', 'sessions.last_seen_at', 'users.verified_at', 'users.language', 'users.banned_at'])
     .where('sessions.id_hash', '=', idHash)
     .where('sessions.expires_at', '>', now),
 );

@@ -5,6 +5,7 @@ import { addSeconds, type Clock } from '../../clock.ts';
 import type { SessionAuth } from '../../http/context.ts';
 import { deviceLabel } from './deviceLabel.ts';
 import { deleteSession, findLiveSession, insertSession, touchSession } from './repository.ts';
+import { SessionCache, type CachedSession, type SessionChangeFeed } from './sessionCache.ts';
 import { hashSessionId, newSessionId } from './sessionIds.ts';
 import type { SessionTokens } from './tokens.ts';
 
@@ -29,13 +30,37 @@ export interface StartedSession {
   token: string;
 }
 
+/**
+ * How long a process trusts a session it read without reading it again. Changes are pushed to every process
+ * (sessionCache.ts), so this bounds only the damage of a change notice lost without the listening connection
+ * failing; a few seconds still spare the database nearly every lookup of a busy tab.
+ */
+export const sessionCacheSeconds = 5;
+const sessionCacheEntries = 20_000;
+
 export class SessionService {
+  /**
+   * Only where every change to a session reaches this process: PostgreSQL with a LISTEN connection (several
+   * processes share the database, and the triggers of 2026_11_24_2020_session_change_notices tell them all,
+   * whatever path made the change). None on SQLite: its lookup is a read of a local file (microseconds, no
+   * round trip), and the admin and job CLIs may change sessions from another process, which nothing would
+   * tell.
+   */
+  private readonly cache: SessionCache | undefined;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly tokens: SessionTokens,
     private readonly clock: Clock,
     private readonly deviceSecret: string,
-  ) {}
+    private readonly changes?: SessionChangeFeed,
+  ) {
+    if (changes) {
+      const cache = new SessionCache(sessionCacheSeconds * 1000, sessionCacheEntries, () => clock.now().getTime());
+      changes.subscribe((users) => (users === 'all' ? cache.clear() : cache.forgetUsers(users)));
+      this.cache = cache;
+    }
+  }
 
   /**
    * A fresh id on every sign-in, so a session id planted before login is worth nothing after it. The row is
@@ -61,21 +86,46 @@ export class SessionService {
 
   async resolveSessionId(sessionId: string, via: SessionAuth['via']): Promise<SessionAuth | null> {
     const sessionHash = hashSessionId(sessionId);
+    const cache = this.changes?.listening ? this.cache : undefined;
+    const cached = cache?.get(sessionHash);
+    if (cached) return { ...cached, via };
+    const readStarted = cache?.readStarted() ?? 0;
     const now = this.clock.now();
     const row = await findLiveSession(this.db, sessionHash, now);
     if (!row || row.banned_at) return null;
-    // Bookkeeping for the owner's devices list, not a change a GET makes to anything the user sees. Not
-    // awaited and its failure ignored: a busy or locked database must not slow or refuse a read for it.
+    // Bookkeeping for the owner's devices list, not a change a GET makes to anything the user sees: at most
+    // one write per session per lastSeenIntervalSeconds (and none while the session is cached), so reads
+    // stay reads. Not awaited and its failure ignored: a busy or locked database must not slow or refuse a
+    // read for it.
     if (!row.last_seen_at || row.last_seen_at < addSeconds(now, -lastSeenIntervalSeconds).toISOString()) {
       touchSession(this.db, sessionHash, now.toISOString()).catch(() => undefined);
     }
-    return {
-      userId: row.user_id,
-      sessionHash,
-      via,
-      verified: row.verified_at !== null,
-      language: row.language,
-    };
+    const session: CachedSession = { userId: row.user_id, sessionHash, verified: row.verified_at !== null, language: row.language };
+    cache?.put(session, readStarted, new Date(row.expires_at).getTime());
+    return { ...session, via };
+  }
+
+  /**
+   * After a request that may have changed a session or its facts, before it is answered: this user's
+   * sessions are read again by this process's next request (whatever the change notice's timing), and the
+   * other processes' listeners have been sent every change committed so far (see settle).
+   */
+  forgetUser(userId: UserId): void {
+    this.cache?.forgetUsers([userId]);
+  }
+
+  /**
+   * Call after a change that revokes sessions has committed and before answering: returns once this
+   * process's listener has heard every notice committed so far (our own NOTIFY heard back). The other
+   * processes' listeners were signalled by PostgreSQL at the same commits, so by the time the client reads
+   * our answer and sends its next request elsewhere, that process has, in every case but a listener
+   * connection stalled for longer than the request takes to travel, applied the change: the honest window
+   * is that race (microseconds on one machine), and it is bounded by one cache lifetime (sessionCacheSeconds)
+   * if a notice is lost outright without the connection failing. A dropped connection clears the cache and
+   * stops its use until LISTEN is back.
+   */
+  async settle(): Promise<void> {
+    if (this.cache && this.changes?.listening) await this.changes.settle();
   }
 
   async resolveToken(token: string): Promise<SessionAuth | null> {
@@ -83,7 +133,9 @@ export class SessionService {
     return sessionId ? this.resolveSessionId(sessionId, 'bearer') : null;
   }
 
+  /** Signs this session out everywhere: refused by every process once this returns (settle). */
   async end(sessionHash: string): Promise<void> {
     await deleteSession(this.db, sessionHash);
+    await this.settle();
   }
 }

@@ -4,7 +4,7 @@ import type { AppRouter } from '../../http/context.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
 
-export function verificationRoutes(router: AppRouter, { verification, csrf }: Services): void {
+export function verificationRoutes(router: AppRouter, { verification, csrf, sessions }: Services): void {
   // A GET by the spec, yet it sends mail: a cross-site page must not be able to fire it.
   router.get('/send_verification_code', async (ctx) => {
     const auth = requireUser(ctx);
@@ -17,6 +17,8 @@ export function verificationRoutes(router: AppRouter, { verification, csrf }: Se
     const auth = requireUser(ctx);
     const { code } = parse(verifyRequest, ctx.request.body);
     const outcome = await verification.verify(auth.userId, code);
+    // Every process's next request of this user sees the account verified (their session caches dropped it).
+    await sessions.settle();
     ctx.body = { message: outcome === 'verified' ? 'Account verified successfully' : 'Account already verified' };
   });
 }
