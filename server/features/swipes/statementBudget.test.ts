@@ -39,6 +39,5 @@ describe.each(testDialects())('statements of a like on %s', (dialect) => {
     });
     expect(answer?.match).toBe(true);
     expect(match.length, match.join('\n')).toBeLessThanOrEqual(budget.match);
-    console.log(dialect, 'like', like.length, 'match', match.length);
   });
 });
