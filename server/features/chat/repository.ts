@@ -82,7 +82,9 @@ const chatPage = preparedByShape(
               ),
           ),
         ),
-      );
+      )
+      // One row at most anyway; the limit keeps it a subquery of its own, so its subselects run once, not per message.
+      .limit(1);
     let page = db
       .selectFrom('messages')
       .select(['id', 'sender_id', 'content', 'created_at', 'read_at'])

@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { prepared, preparedByShape } from '../../../db/prepared.ts';
-import type { Database, Gender, PreferredGender, ProfileId, UserId } from '../../../db/schema.ts';
+import type { Database, Gender, ProfileId, UserId } from '../../../db/schema.ts';
 import { notBlockedWith, pair } from '../relationships/repository.ts';
 
 /** Another person's profile, only if their account is in good standing (verified, not banned). */
@@ -18,36 +18,8 @@ export async function findVisibleProfile(db: Kysely<Database>, profileId: Profil
 }
 
 /**
- * A person the caller may swipe: someone search could show them (verified, not banned, not held for
- * review, not blocked either way, not hiding in private mode, and open to the caller's gender: the
- * reciprocal rule, so nobody lands in the likers of someone who does not want their gender) or someone who
- * already liked them (the likers list). Profile ids are sequential, so anything else must look exactly
- * like a missing profile. `accepted`: the preferences that accept the caller's gender (Any and the caller's
- * own gender, Other included).
- */
-const swipeableProfile = prepared((db, me: ProfileId, profileId: ProfileId, acceptsA: PreferredGender, acceptsB: PreferredGender) =>
-  db
-    .selectFrom('profiles as p')
-    .innerJoin('users as u', 'u.id', 'p.user_id')
-    .select(['p.id', 'p.user_id', 'p.name'])
-    .where('p.id', '=', profileId)
-    .where('u.verified_at', 'is not', null)
-    .where('u.banned_at', 'is', null)
-    .where(notBlockedWith(me, sql.ref('p.id')))
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('p.held_at', 'is', null), eb('p.private_mode', '=', 0), eb('p.preferred_gender', 'in', [acceptsA, acceptsB])]),
-        eb.exists(eb.selectFrom('swipes as l').select('l.liked').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', me).where('l.liked', '=', 1)),
-      ]),
-    ),
-);
-export async function findSwipeableProfile(db: Kysely<Database>, me: { id: ProfileId; gender: Gender }, profileId: ProfileId) {
-  return swipeableProfile.first(db, me.id, profileId, 'Any', me.gender);
-}
-
-/**
- * Everything a like decides on, read in one statement under the pair's locks (lockPair): the person if the
- * caller may swipe them (findSwipeableProfile's rule), both people's swipes on each other, whether they are
+ * Everything a like decides on, read in one statement under the pair's locks (lockPairAtOnce): the person if
+ * the caller may swipe them (the rule below), both people's swipes on each other, whether they are
  * matched, both main photos (for a match's answer and events), the person's premium (a like notification
  * names the liker only to premium), and, when `counting`, the caller's likes in the allowance window.
  */
@@ -124,7 +96,14 @@ export interface LikeState {
   likes?: { count: number; oldest: string | null };
 }
 
-/** See likeState; undefined when the caller may not swipe this person (which must look like a missing profile). */
+/**
+ * A person the caller may swipe: someone search could show them (verified, not banned, not held for
+ * review, not blocked either way, not hiding in private mode, and open to the caller's gender: the
+ * reciprocal rule, so nobody lands in the likers of someone who does not want their gender) or someone who
+ * already liked them (the likers list). Profile ids are sequential, so anything else must look exactly
+ * like a missing profile. `accepted`: the preferences that accept the caller's gender (Any and the caller's
+ * own gender, Other included). Undefined for anyone else; the rest: see likeState.
+ */
 export async function findLikeState(
   db: Kysely<Database>,
   me: { id: ProfileId; gender: Gender },
@@ -166,17 +145,6 @@ const pairLock = prepared((db, low: ProfileId, high: ProfileId) =>
 export async function lockPairAtOnce(db: Kysely<Database>, a: ProfileId, b: ProfileId): Promise<void> {
   const { low, high } = pair(a, b);
   await pairLock.all(db, low, high);
-}
-
-export async function countLikesSince(db: Kysely<Database>, swiperId: ProfileId, since: string): Promise<{ count: number; oldest: string | null }> {
-  const row = await db
-    .selectFrom('swipes')
-    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')])
-    .where('swiper_id', '=', swiperId)
-    .where('liked', '=', 1)
-    .where('created_at', '>', since)
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.n), oldest: row.oldest };
 }
 
 /** A swipe that becomes a like is new to the person liked: unseen on their Likes badge. */
@@ -304,4 +272,10 @@ export async function markLikesSeen(db: Kysely<Database>, me: ProfileId): Promis
     .where('target_seen', '=', 0)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** Whether the caller may swipe this person (findLikeState's rule), outside a like (the discovery bench). */
+export async function findSwipeableProfile(db: Kysely<Database>, me: { id: ProfileId; gender: Gender }, profileId: ProfileId) {
+  const state = await findLikeState(db, me, profileId, null);
+  return state && { id: state.id, user_id: state.user_id, name: state.name };
 }
