@@ -35,7 +35,7 @@ describe.each(testDialects())('prepared queries on %s', (dialect) => {
   });
 
   it('runs on PostgreSQL as a named statement, parsed once per connection', async () => {
-    const byLanguage = prepared((db, language: string) => db.selectFrom('users').select('email').where('language', '=', language).orderBy('email'));
+    const byLanguage = prepared((db, language: 'ru' | 'en') => db.selectFrom('users').select('email').where('language', '=', language).orderBy('email'));
     const plain = database.db.selectFrom('users').select('id').where('email', '=', 'a@example.com');
     await database.db.connection().execute(async (connection) => {
       expect((await byLanguage.all(connection, 'ru')).map((r) => r.email)).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
