@@ -18,244 +18,28 @@
  * else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test, and is skipped (said so) when it does
  * not answer. Figures only: nothing here is asserted in tests.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { openDatabase, type Dialect } from '../db/client.ts';
-import { systemClock } from '../server/clock.ts';
 import { freeLikesPerDay, likeWindowSeconds } from '../server/features/swipes/rules.ts';
 import { freeMessagesPerDay } from '../server/features/chat/rules.ts';
 import { EventStreamClient } from '../server/test/eventStream.ts';
-import { createPerson, type Person } from '../server/test/people.ts';
-import { line, quantile } from './benchKit.ts';
-import { freePort } from '../server/test/freePort.ts';
 import { withAdminClient } from '../server/test/testDatabase.ts';
+import { argOption, line } from './benchKit.ts';
+import { cpuSecondsOf, pgAnswers, printRouteTable, runCrowd, seedCrowd, startServer, stopServer, type Client } from './benchCrowd.ts';
 
 const argv = process.argv.slice(2);
-const option = (name: string) => {
-  const index = argv.indexOf(name);
-  return index >= 0 ? argv[index + 1] : undefined;
-};
-const seconds = Number(option('--seconds') ?? process.env.LOAD_SECONDS ?? 60);
+const seconds = Number(argOption('--seconds') ?? process.env.LOAD_SECONDS ?? 60);
 const clientCount = Number(process.env.LOAD_CLIENTS ?? 200);
 const streamCount = Number(process.env.LOAD_STREAMS ?? 300);
 const thinkMs = Number(process.env.LOAD_THINK_MS ?? 50);
-const pgUrl = option('--pg') ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const pgUrl = argOption('--pg') ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const premiumEvery = 10;
 /** Messages each free user "sent an hour ago", so the daily limit is within reach of a short run. */
 const earlierMessages = freeMessagesPerDay - 15;
-const requestTimeoutMs = 30_000;
 const warmupSeconds = Number(process.env.LOAD_WARMUP_SECONDS ?? 3);
-const root = path.resolve(import.meta.dirname, '..');
-const moscow: [number, number] = [55.7558, 37.6173];
-
-type Route = 'GET /api/search' | 'POST /api/like' | 'POST /api/conversations/:id/messages' | 'GET /api/profile' | 'GET /api/users_profile';
-/** The mix of actions, by weight. */
-const mix: [Route, number][] = [
-  ['GET /api/search', 30],
-  ['POST /api/like', 25],
-  ['POST /api/conversations/:id/messages', 20],
-  ['GET /api/profile', 15],
-  ['GET /api/users_profile', 10],
-];
-
-interface RouteStats {
-  latencies: number[];
-  ok: number;
-  limited: number;
-  otherClientErrors: number;
-  serverErrors: number;
-  networkErrors: number;
-}
-
-interface Client {
-  person: Person;
-  premium: boolean;
-  partner: Person;
-  conversationId: number;
-}
-
-async function pgAnswers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-/** CPU seconds a process has used (Linux /proc; undefined elsewhere). */
-function cpuSecondsOf(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The server as `npm start` runs it, in its own process; its log is read only to count error lines. */
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; errorLines: () => number }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, CRON: 'off', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // However this script ends (Ctrl-C, a closed pipe, an exception), the server must not outlive it.
-  const killServer = () => child.kill('SIGKILL');
-  process.once('exit', killServer);
-  child.once('exit', () => process.off('exit', killServer));
-  let errors = 0;
-  let tail = '';
-  const keep = (chunk: Buffer) => {
-    const text = chunk.toString();
-    errors += text.split('"level":50').length - 1;
-    tail = (tail + text).slice(-4000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const started = Date.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${tail}`);
-    const health = await fetch(`${url}/api/health`).catch(() => undefined);
-    if (health?.status === 200) break;
-    if (Date.now() - started > 90_000) throw new Error(`server did not start: ${tail}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return { child, url, errorLines: () => errors };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** Makes the crowd: people a few kilometres apart, paired into matches with a conversation each. */
-async function seed(db: ReturnType<typeof openDatabase>['db'], url: string): Promise<Client[]> {
-  const host = { database: { db }, clock: systemClock, url };
-  const people: { person: Person; premium: boolean }[] = [];
-  for (let i = 0; i < clientCount; i++) {
-    const premium = i % premiumEvery === 0;
-    // Within about 4 km of the centre, so everyone is in everyone's first search boxes.
-    const at: [number, number] = [moscow[0] + (Math.random() - 0.5) * 0.07, moscow[1] + (Math.random() - 0.5) * 0.12];
-    const person = await createPerson(host, { gender: i % 2 ? 'Female' : 'Male', preferred: 'Any', age: 22 + (i % 15), at, premium });
-    people.push({ person, premium });
-  }
-  const now = new Date();
-  const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();
-  const clients: Client[] = [];
-  for (let i = 0; i + 1 < people.length; i += 2) {
-    const a = people[i];
-    const b = people[i + 1];
-    if (!a || !b) break;
-    const [low, high] = [a.person.profileId, b.person.profileId].sort((x, y) => x - y);
-    if (low === undefined || high === undefined) break;
-    const match = await db
-      .insertInto('matches')
-      .values({ profile_low: low, profile_high: high, created_at: hourAgo, unmatched_at: null })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const conversation = await db
-      .insertInto('conversations')
-      .values({ match_id: match.id, created_at: hourAgo, last_message_at: hourAgo })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    for (const side of [a, b]) {
-      if (!side.premium) {
-        await db
-          .insertInto('messages')
-          .values(
-            Array.from({ length: earlierMessages }, (_, n) => ({
-              conversation_id: conversation.id,
-              sender_id: side.person.profileId,
-              content: `earlier ${n}`,
-              created_at: hourAgo,
-              read_at: hourAgo,
-            })),
-          )
-          .execute();
-      }
-    }
-    clients.push({ ...a, partner: b.person, conversationId: conversation.id }, { ...b, partner: a.person, conversationId: conversation.id });
-  }
-  // Every POST carries the CSRF token, fetched once per browser as the app does.
-  for (const client of clients) await client.person.browser.csrfToken();
-  return clients;
-}
-
-async function timed(stats: RouteStats, request: () => Promise<Response>): Promise<void> {
-  const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  // A request that never ends counts as a network error instead of holding its client past the deadline.
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), requestTimeoutMs);
-  });
-  try {
-    const res = await Promise.race([request(), timeout]);
-    await Promise.race([res.arrayBuffer(), timeout]);
-    stats.latencies.push(performance.now() - started);
-    if (res.status < 400) stats.ok++;
-    else if (res.status === 429) stats.limited++;
-    else if (res.status < 500) stats.otherClientErrors++;
-    else stats.serverErrors++;
-  } catch {
-    stats.latencies.push(performance.now() - started);
-    stats.networkErrors++;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-const burst = () => 1 + Math.floor(Math.random() * 3);
-
-async function act(client: Client, everyone: Client[], stats: Map<Route, RouteStats>): Promise<void> {
-  const total = mix.reduce((sum, [, weight]) => sum + weight, 0);
-  let roll = Math.random() * total;
-  const route = mix.find(([, weight]) => (roll -= weight) < 0)?.[0] ?? 'GET /api/search';
-  const s = stats.get(route);
-  if (!s) return;
-  const browser = client.person.browser;
-  switch (route) {
-    case 'GET /api/search':
-      return timed(s, () => browser.get('/api/search'));
-    case 'POST /api/like': {
-      // Several at once, as from two tabs or a quick double swipe: the like limit must hold under a race.
-      const targets = Array.from({ length: burst() }, () => everyone[Math.floor(Math.random() * everyone.length)]?.person.profileId ?? 0);
-      await Promise.all(
-        targets.filter((t) => t !== client.person.profileId).map((target) => timed(s, () => browser.post('/api/like', { profile_id: target }))),
-      );
-      return;
-    }
-    case 'POST /api/conversations/:id/messages':
-      await Promise.all(
-        Array.from({ length: burst() }, (_, n) =>
-          timed(s, () => browser.post(`/api/conversations/${client.conversationId}/messages`, { content: `load ${Date.now()} ${n}` })),
-        ),
-      );
-      return;
-    case 'GET /api/profile':
-      return timed(s, () => browser.get('/api/profile'));
-    case 'GET /api/users_profile':
-      return timed(s, () => browser.get(`/api/users_profile?profile_id=${client.partner.profileId}`));
-  }
-}
 
 interface ExportBody {
   likes_given: { liked: boolean; at: string }[];
@@ -317,7 +101,7 @@ async function runOn(dialect: Dialect): Promise<void> {
     const seedStart = performance.now();
     // The same database as the server's, opened here only to make the crowd.
     const handle = openDatabase({ url: databaseUrl, dataDir, poolSize: 4 });
-    const clients = await seed(handle.db, server.url).finally(() => handle.db.destroy());
+    const clients = await seedCrowd(handle.db, server.url, { clients: clientCount, premiumEvery, earlierMessages }).finally(() => handle.db.destroy());
     line('seeded', `${clients.length} users, ${clients.length / 2} matches with conversations, in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
     const streams: { client: EventStreamClient; ended: boolean }[] = [];
@@ -330,48 +114,21 @@ async function runOn(dialect: Dialect): Promise<void> {
       streams.push(entry);
     }
 
-    const emptyStats = () =>
-      new Map<Route, RouteStats>(mix.map(([route]) => [route, { latencies: [], ok: 0, limited: 0, otherClientErrors: 0, serverErrors: 0, networkErrors: 0 }]));
-    // The first seconds open hundreds of connections at once and warm the server up: run, but not counted.
-    const warmupStats = emptyStats();
-    const stats = emptyStats();
-    const begun = performance.now();
-    const measureFrom = begun + warmupSeconds * 1000;
-    const deadline = measureFrom + seconds * 1000;
     let serverCpuBefore: number | undefined;
     let ownCpuBefore = process.cpuUsage();
     const serverPid = server.child.pid;
-    const measuring = new Promise<void>((resolve) =>
-      setTimeout(() => {
+    const { stats, wall } = await runCrowd(clients, {
+      warmupSeconds,
+      seconds,
+      thinkMs,
+      onMeasureStart: () => {
         serverCpuBefore = cpuSecondsOf(serverPid);
         ownCpuBefore = process.cpuUsage();
-        resolve();
-      }, warmupSeconds * 1000),
-    );
-    await Promise.all([
-      measuring,
-      ...clients.map(async (client, i) => {
-        // Arrivals spread over the first second, as people come, not 200 requests in one millisecond.
-        await new Promise((resolve) => setTimeout(resolve, (i / clients.length) * 1000));
-        while (performance.now() < deadline) {
-          await act(client, clients, performance.now() < measureFrom ? warmupStats : stats);
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * thinkMs));
-        }
-      }),
-    ]);
-    const wall = (performance.now() - measureFrom) / 1000;
+      },
+    });
     const serverCpu = (cpuSecondsOf(serverPid) ?? Number.NaN) - (serverCpuBefore ?? Number.NaN);
     const ownCpu = process.cpuUsage(ownCpuBefore);
-
-    console.log(
-      `${'route'.padEnd(38)} ${'requests'.padStart(8)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'ok'.padStart(6)} ${'429'.padStart(6)} ${'4xx'.padStart(5)} ${'5xx'.padStart(5)} ${'net err'.padStart(7)}`,
-    );
-    for (const [route, s] of stats) {
-      const sorted = [...s.latencies].sort((a, b) => a - b);
-      console.log(
-        `${route.padEnd(38)} ${String(sorted.length).padStart(8)} ${(sorted.length / wall).toFixed(0).padStart(7)} ${quantile(sorted, 0.5).toFixed(1).padStart(8)} ${quantile(sorted, 0.99).toFixed(1).padStart(8)} ${String(s.ok).padStart(6)} ${String(s.limited).padStart(6)} ${String(s.otherClientErrors).padStart(5)} ${String(s.serverErrors).padStart(5)} ${String(s.networkErrors).padStart(7)}`,
-      );
-    }
+    printRouteTable(stats, wall);
     const open = streams.filter((s) => !s.ended).length;
     const events = streams.reduce((sum, s) => sum + s.client.events.length, 0);
     line('event streams', `${streams.length} opened, ${open} still open at the end, ${events} events received`);

@@ -5,6 +5,13 @@ import type Koa from 'koa';
 
 /** Small shared pieces of the bench scripts: timing, percentiles, a listening server. */
 
+/** The value after `--name` on the command line, if given. */
+export function argOption(name: string): string | undefined {
+  const args = process.argv.slice(2);
+  const index = args.indexOf(name);
+  return index >= 0 ? args[index + 1] : undefined;
+}
+
 export function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }

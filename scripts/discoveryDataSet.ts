@@ -61,7 +61,7 @@ const maleNames = ['Алексей', 'Дмитрий', 'Иван', 'Максим
 const femaleNames = ['Анна', 'Мария', 'Елена', 'Ольга', 'Дарья', 'Анастасия', 'Екатерина', 'Софья', 'Полина', 'Алиса'];
 
 /** A small seeded generator (mulberry32): the same data set on every machine. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -1,0 +1,220 @@
+/**
+ * Iskra over HTTP on PostgreSQL (issue 24): sign-in, next card (a normal user, and a heavy swiper who has
+ * swiped everyone within 25 km), like, chat page and current user, each at 1, 10 and 50 concurrent
+ * connections (closed loop: each connection sends its next request when the last answer ended), printing
+ * requests a second, p50/p99 and errors per cell. The data is benchHttpData.ts's (10,000 profiles).
+ *
+ * `--against <checkout>` (another commit's worktree with node_modules) runs the same load on the same data
+ * against that checkout's server too and prints both side by side with the ratio this / against. Each server
+ * is its own process (`node --import tsx server/main.ts` in its checkout) on its own fresh database on the
+ * same PostgreSQL, migrated by its own `scripts/migrate.ts`, then given the same rows. The cells alternate
+ * between the servers, so both meet the same spells of load from the rest of the machine.
+ *
+ * Usage: `npm run bench:http [-- --against <dir>] [--seconds n] [--only <endpoint>]` (3 s per cell after
+ * 0.5 s of warm-up); PostgreSQL from TEST_DATABASE_URL, else DATABASE_URL, else
+ * postgres://postgres@127.0.0.1:5432/test, skipped (said so) when it does not answer. Figures only: nothing
+ * here is asserted in tests.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { withAdminClient } from '../server/test/testDatabase.ts';
+import { argOption, line, quantile } from './benchKit.ts';
+import { pgAnswers, startServer, stopServer, type StartedServer } from './benchCrowd.ts';
+import { benchDataDir, benchPassword, loadHttpBenchData, makeHttpBenchData, type HttpBenchData } from './benchHttpData.ts';
+
+const seconds = Number(argOption('--seconds') ?? 3);
+const warmupSeconds = 0.5;
+const concurrencies = [1, 10, 50];
+const against = argOption('--against');
+/** Only the endpoints whose name contains this (`--only like`), to look at one closer. */
+const only = argOption('--only');
+const root = path.resolve(import.meta.dirname, '..');
+const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Request {
+  method: 'GET' | 'POST';
+  path: string;
+  session?: string;
+  body?: unknown;
+}
+
+interface Target {
+  name: string;
+  checkout: string;
+  commit: string;
+  database: string;
+  databaseUrl: string;
+  server?: StartedServer;
+  csrf?: { cookie: string; token: string };
+  /** Requests made so far per endpoint: both servers walk the same sequence of people. */
+  turns: Map<string, number>;
+}
+
+interface Cell {
+  count: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  errors: Map<string, number>;
+}
+
+/** Each endpoint's i-th request; the same for every server. */
+function endpoints(data: HttpBenchData): [string, (i: number) => Request][] {
+  const at = <T>(items: T[], i: number) => items[i % items.length] as T;
+  const session = (userId: number) => data.sessionOf.get(userId) ?? '';
+  return [
+    ['sign-in', (i) => ({ method: 'POST', path: '/api/login', body: { email: at(data.logins, i), password: benchPassword } })],
+    ['next card, normal user', (i) => ({ method: 'GET', path: at(data.normalSearches, i).path, session: session(at(data.normalSearches, i).userId) })],
+    ['next card, heavy swiper', (i) => ({ method: 'GET', path: at(data.heavySearches, i).path, session: session(at(data.heavySearches, i).userId) })],
+    ['like', (i) => ({ method: 'POST', path: '/api/like', body: { profile_id: at(data.likes, i).target }, session: session(at(data.likes, i).userId) })],
+    [
+      'chat page',
+      (i) => ({ method: 'GET', path: `/api/conversations/${at(data.chats, i).conversationId}/messages`, session: session(at(data.chats, i).userId) }),
+    ],
+    ['current user', (i) => ({ method: 'GET', path: '/api/current_user', session: session(at(data.normalSearches, i).userId) })],
+  ];
+}
+
+async function send(target: Target, request: Request): Promise<number> {
+  const cookies = [target.csrf?.cookie ?? '', ...(request.session ? [`iskra_session=${request.session}`] : [])];
+  const res = await fetch(`${target.server?.url ?? ''}${request.path}`, {
+    method: request.method,
+    headers: {
+      Cookie: cookies.join('; '),
+      ...(request.method === 'POST' ? { 'Content-Type': 'application/json', 'X-CSRF-Token': target.csrf?.token ?? '' } : {}),
+    },
+    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** `concurrency` connections in a closed loop for the warm-up and then `seconds`, counting the latter. */
+async function runCell(target: Target, endpoint: string, next: (i: number) => Request, concurrency: number): Promise<Cell> {
+  const latencies: number[] = [];
+  const errors = new Map<string, number>();
+  const measureFrom = performance.now() + warmupSeconds * 1000;
+  const deadline = measureFrom + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const turn = target.turns.get(endpoint) ?? 0;
+        target.turns.set(endpoint, turn + 1);
+        const started = performance.now();
+        const status = await send(target, next(turn)).catch(() => 'network');
+        if (started < measureFrom) continue;
+        latencies.push(performance.now() - started);
+        if (status !== 200 && status !== 201) errors.set(String(status), (errors.get(String(status)) ?? 0) + 1);
+      }
+    }),
+  );
+  const sorted = latencies.sort((a, b) => a - b);
+  return { count: sorted.length, perSecond: sorted.length / seconds, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), errors };
+}
+
+/** Runs a checkout's own script (its migrations, say) with only the environment given, and waits for it. */
+async function runScript(checkout: string, script: string, env: Record<string, string>): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: checkout,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`${script} in ${checkout} failed:\n${output}`);
+}
+
+async function csrfOf(url: string): Promise<{ cookie: string; token: string }> {
+  const res = await fetch(`${url}/api/csrf_token`);
+  const cookie =
+    res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0] ?? '')
+      .find((c) => c.includes('iskra_csrf')) ?? '';
+  const { csrf_token } = (await res.json()) as { csrf_token: string };
+  return { cookie, token: csrf_token };
+}
+
+const errorText = (errors: Map<string, number>) => [...errors].map(([status, n]) => `${n}x${status}`).join(' ') || '0';
+
+console.log(`\nHTTP bench on PostgreSQL, Node ${process.version}, ${new Date().toISOString()}`);
+if (!(await pgAnswers(pgUrl))) {
+  console.log(`skipped: nothing answers at ${new URL(pgUrl).host} (set TEST_DATABASE_URL or DATABASE_URL)`);
+  process.exit(0);
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+const dataStarted = performance.now();
+const data = await makeHttpBenchData(benchDataDir, (m) => console.log(m));
+line('data', `${data.tables.map(([t, rows]) => `${rows.length} ${t}`).join(', ')} (made in ${((performance.now() - dataStarted) / 1000).toFixed(1)} s)`);
+line('heavy swipers', `${data.heavySearches.length}, people of their city not swiped yet: ${data.heavyUnswiped}`);
+
+const commitOf = (dir: string) => execFileSync('git', ['-C', dir, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).trim().slice(0, 70);
+const run = randomBytes(3).toString('hex');
+const targets: Target[] = [...(against ? [{ name: 'against', checkout: path.resolve(against) }] : []), { name: 'this', checkout: root }].map((t, i) => {
+  const url = new URL(pgUrl);
+  url.pathname = `/iskra_http_${run}_${i}`;
+  return { ...t, commit: commitOf(t.checkout), database: `iskra_http_${run}_${i}`, databaseUrl: url.toString(), turns: new Map() };
+});
+const dataDirs: string[] = [];
+
+try {
+  for (const target of targets) {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-http-'));
+    dataDirs.push(dataDir);
+    await withAdminClient(pgUrl, (c) => c.query(`create database ${target.database}`));
+    const loadStarted = performance.now();
+    await runScript(target.checkout, 'scripts/migrate.ts', { DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir });
+    await loadHttpBenchData(target.databaseUrl, data);
+    target.server = await startServer(
+      { DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir, SESSION_SECRET: 'http-bench-secret-http-bench-secret-0000', LOG_LEVEL: 'warn' },
+      target.checkout,
+    );
+    target.csrf = await csrfOf(target.server.url);
+    line(`server: ${target.name}`, `${target.commit} (${target.checkout}); migrated and loaded in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);
+  }
+  line(
+    'machine',
+    `${availableParallelism()} cores shared by PostgreSQL, the server and this load generator (load average ${loadavg()[0]?.toFixed(1)}); ${seconds} s per cell after ${warmupSeconds} s, closed loop`,
+  );
+  // Each searcher's first search scans and fills the candidate pool; the cells time the next cards.
+  for (const target of targets)
+    for (const s of [...data.normalSearches, ...data.heavySearches])
+      await send(target, { method: 'GET', path: s.path, session: data.sessionOf.get(s.userId) ?? '' });
+
+  const header = (name: string) => `${`${name}: req/s`.padStart(name.length + 7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(8)}`;
+  console.log(
+    `\n${'endpoint'.padEnd(24)} ${'conns'.padStart(5)}  ${targets.map((t) => header(t.name)).join('  ')}${against ? '   this/against: req/s   p50   p99' : ''}`,
+  );
+  let cellNumber = 0;
+  for (const [endpoint, next] of endpoints(data)) {
+    if (only && !endpoint.includes(only)) continue;
+    for (const concurrency of concurrencies) {
+      // Alternating which server goes first, so neither always meets the machine right after the other's load.
+      const order = cellNumber++ % 2 ? [...targets].reverse() : targets;
+      const cells = new Map<Target, Cell>();
+      for (const target of order) cells.set(target, await runCell(target, endpoint, next, concurrency));
+      const columns = targets.map((t) => {
+        const c = cells.get(t) as Cell;
+        return `${c.perSecond.toFixed(0).padStart(t.name.length + 7)} ${c.p50.toFixed(1).padStart(8)} ${c.p99.toFixed(1).padStart(8)} ${errorText(c.errors).padStart(8)}`;
+      });
+      let ratio = '';
+      const [before, after] = targets.map((t) => cells.get(t) as Cell);
+      if (against && before && after)
+        ratio = `   ${`${(after.perSecond / before.perSecond).toFixed(2)}x`.padStart(18)} ${`${(after.p50 / before.p50).toFixed(2)}x`.padStart(5)} ${`${(after.p99 / before.p99).toFixed(2)}x`.padStart(5)}`;
+      console.log(`${endpoint.padEnd(24)} ${String(concurrency).padStart(5)}  ${columns.join('  ')}${ratio}`);
+    }
+  }
+  for (const target of targets) line(`server error log lines: ${target.name}`, String(target.server?.errorLines() ?? 0));
+} finally {
+  await Promise.all(targets.map((t) => (t.server ? stopServer(t.server.child) : Promise.resolve())));
+  for (const target of targets) await withAdminClient(pgUrl, (c) => c.query(`drop database if exists ${target.database} with (force)`));
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+}
