@@ -31,7 +31,7 @@ import { line, summary } from './benchKit.ts';
 
 const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const people = Number(process.env.BENCH_DATA_PEOPLE ?? 400);
-const reads = Number(process.env.BENCH_DATA_READS ?? 3000);
+const reads = Number(process.env.BENCH_DATA_READS ?? 2000);
 
 /** Runs a statement the raw way: a pg named statement on a pool, or a better-sqlite3 prepared statement. */
 interface Raw {
@@ -238,7 +238,7 @@ async function benchDialect(dialect: Dialect): Promise<void> {
     const serviceChatPage = (c: (typeof conversations)[number]) => chat.messages(c.userId, c.conversation, 20);
     const reading = await log.during(() => serviceChatPage(conversations[0] as (typeof conversations)[number]));
     const again = await log.during(() => serviceChatPage(conversations[0] as (typeof conversations)[number]));
-    const pages = Array.from({ length: reads / 3 }, (_, i) => conversations[i % conversations.length] as (typeof conversations)[number]);
+    const pages = Array.from({ length: Math.floor(reads / 3) }, (_, i) => conversations[i % conversations.length] as (typeof conversations)[number]);
     await timed(pages.slice(0, 200), serviceChatPage);
     await timed(pages.slice(0, 200), rawChatPage);
     console.log('Chat page of 20 messages');
@@ -274,7 +274,7 @@ async function benchDialect(dialect: Dialect): Promise<void> {
         const k = from + Math.floor(n / men.length);
         return { man: men[i] as Person, woman: women[(i + k) % women.length] as Person };
       });
-    const perRun = men.length * 4;
+    const perRun = men.length * 3;
     const likeStatements = await log.during(() => serviceLike(likes(1, 1)[0] as { man: Person; woman: Person }));
     console.log('Like (a free user, no match)');
     const [serviceLikeSamples, rawLikeSamples] = await interleaved(likes(2, perRun), serviceLike, likes(6, perRun), rawLike);
