@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Dialect as KyselyDialect } from 'kysely';
 import pg from 'pg';
+import { namedStatementOf } from './prepared.ts';
 import { RetryingSqliteDialect, RetryingSqliteDriver, type SqliteSession } from './retryingSqliteDriver.ts';
 import type { Database } from './schema.ts';
+import { countingDialect } from './statementCounter.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -39,6 +41,8 @@ export interface OpenDatabaseOptions {
    * tools pass `toolLockWaitMs`.
    */
   lockWaitMs?: number;
+  /** Told of every statement sent, transaction control included (statement budgets in tests, the data bench). */
+  onStatement?: ((sql: string) => void) | undefined;
 }
 
 /** A request waits this long for another process's write lock before it is answered 503 `database_busy`. */
@@ -55,7 +59,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   const url = options.url;
   if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
   const file = url?.startsWith('sqlite:') ? url.slice('sqlite:'.length) : path.join(options.dataDir, 'iskra.sqlite');
-  return openSqlite(file, options.lockWaitMs ?? serverLockWaitMs);
+  return openSqlite(file, options.lockWaitMs ?? serverLockWaitMs, options.onStatement);
 }
 
 /**
@@ -64,7 +68,9 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
  */
 export const sqliteSynchronousLevel = 1;
 
-function openSqlite(file: string, lockWaitMs: number): DatabaseHandle {
+const counted = (dialect: KyselyDialect, onStatement: ((sql: string) => void) | undefined) => (onStatement ? countingDialect(dialect, onStatement) : dialect);
+
+function openSqlite(file: string, lockWaitMs: number, onStatement: ((sql: string) => void) | undefined): DatabaseHandle {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   // better-sqlite3's default busy timeout (5 s) still covers the set-up below: nothing is served yet.
   const sqlite = new SQLite(file);
@@ -80,7 +86,7 @@ function openSqlite(file: string, lockWaitMs: number): DatabaseHandle {
   // tries instead (db/retryingSqliteDriver.ts), so SQLite must answer "busy" at once.
   sqlite.pragma('busy_timeout = 0');
   const driver = new RetryingSqliteDriver(withStatementCache(sqlite), lockWaitMs);
-  const db = new Kysely<Database>({ dialect: new RetryingSqliteDialect(driver) });
+  const db = new Kysely<Database>({ dialect: counted(new RetryingSqliteDialect(driver), onStatement) });
   return { db, dialect: 'sqlite', description: `sqlite:${file}`, sqlite, probe: () => driver.probeWriteLock(healthLockWaitMs) };
 }
 
@@ -124,9 +130,24 @@ function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle
     max: options.poolSize ?? 10,
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pool.on('connect', useNamedStatements);
+  const db = new Kysely<Database>({ dialect: counted(new PostgresDialect({ pool }), options.onStatement) });
   const safe = new URL(url);
   safe.password = '';
   const probe = () => sql`select 1`.execute(db).then(() => 'ok' as const);
   return { db, dialect: 'postgres', description: safe.toString(), schema: options.searchPath ?? 'public', probe };
+}
+
+/**
+ * Kysely's PostgreSQL driver sends every query unnamed, so the server parses and plans it on every run. A
+ * query built once with `prepared` (db/prepared.ts) goes as a named statement instead: parsed once per
+ * connection, then only bound and run, as a raw `pg` query with a name is. Other queries stay unnamed (a
+ * bulk insert's one-off text must not pile up on every connection).
+ */
+function useNamedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (text: unknown, values?: unknown, callback?: unknown) => {
+    const name = typeof text === 'string' && callback === undefined ? namedStatementOf(text) : undefined;
+    return name === undefined ? query(text, values, callback) : query({ name, text, values });
+  };
 }

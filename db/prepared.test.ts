@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialects, type TestDatabase } from '../server/test/testDatabase.ts';
-import { prepared, preparedByShape } from './prepared.ts';
+import { namedStatementOf, prepared, preparedByShape } from './prepared.ts';
 
 describe.each(testDialects())('prepared queries on %s', (dialect) => {
   let database: TestDatabase;
@@ -31,6 +32,21 @@ describe.each(testDialects())('prepared queries on %s', (dialect) => {
       expect((await byEmail.first(trx, 'c2@example.com'))?.email).toBe('c2@example.com');
     });
     expect(builds).toBe(1);
+  });
+
+  it('runs on PostgreSQL as a named statement, parsed once per connection', async () => {
+    const byLanguage = prepared((db, language: 'ru' | 'en') => db.selectFrom('users').select('email').where('language', '=', language).orderBy('email'));
+    const plain = database.db.selectFrom('users').select('id').where('email', '=', 'a@example.com');
+    await database.db.connection().execute(async (connection) => {
+      expect((await byLanguage.all(connection, 'ru')).map((r) => r.email)).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
+      expect(await byLanguage.all(connection, 'en')).toEqual([]);
+      await connection.executeQuery(plain.compile());
+      if (dialect !== 'postgres') return;
+      const named = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(connection);
+      // The prepared query is kept under its name; an ordinary builder query is not kept at all.
+      expect(named.rows.map((r) => r.name)).toEqual([expect.stringMatching(/^iskra_\d+$/)]);
+      expect(named.rows[0]?.name).toBe(namedStatementOf(named.rows[0]?.statement ?? ''));
+    });
   });
 
   it('puts each argument where it was used, also one used twice and beside fixed values', async () => {

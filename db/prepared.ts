@@ -1,6 +1,18 @@
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
+/** The SQL texts of prepared queries, each with its own statement name (PostgreSQL keeps them per connection). */
+const statementNames = new Map<string, string>();
+
+function nameStatement(sql: string): void {
+  if (!statementNames.has(sql)) statementNames.set(sql, `iskra_${statementNames.size + 1}`);
+}
+
+/** The name a prepared query's SQL runs under as a PostgreSQL named statement (db/client.ts), if it is one. */
+export function namedStatementOf(sql: string): string | undefined {
+  return statementNames.get(sql);
+}
+
 /** Stands in for an argument while a query is built once; replaced by the real value on every run. */
 class Slot {
   constructor(readonly index: number) {}
@@ -29,6 +41,7 @@ export function prepared<A extends unknown[], R>(build: (db: Kysely<Database>, .
     if (!query) {
       const slots = Array.from({ length: arity }, (_, i) => new Slot(i)) as unknown as Slots<A>;
       query = build(db, ...slots).compile();
+      nameStatement(query.sql);
       compiled.set(adapter, query);
     }
     return query;
@@ -67,6 +80,7 @@ export function preparedByShape<S, R>(build: (db: Kysely<Database>, shape: S, sl
     let query = byKey.get(key);
     if (!query) {
       query = build(db, shape, slot).compile();
+      nameStatement(query.sql);
       byKey.set(key, query);
     }
     const parameters = query.parameters.map((p) => {

@@ -20,12 +20,12 @@ export function testDialects(): Dialect[] {
  * A fresh, migrated database: a new SQLite file in a temporary folder, or a schema of its own on the
  * PostgreSQL server, so parallel test files and parallel CI runs never see each other's rows.
  */
-export async function createTestDatabase(dialect: Dialect, options: { restoreFrom?: string } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(dialect: Dialect, options: { restoreFrom?: string; onStatement?: (sql: string) => void } = {}): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-test-'));
   if (dialect === 'sqlite') {
     // The README's restore procedure: a backup copied into place as DATA_DIR/iskra.sqlite.
     if (options.restoreFrom) copyFileSync(options.restoreFrom, path.join(dataDir, 'iskra.sqlite'));
-    const handle = openDatabase({ dataDir });
+    const handle = openDatabase({ dataDir, onStatement: options.onStatement });
     await migrateToLatest(handle.db);
     return {
       ...handle,
@@ -40,7 +40,7 @@ export async function createTestDatabase(dialect: Dialect, options: { restoreFro
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `iskra_test_${randomBytes(6).toString('hex')}`;
   await withAdminClient(url, (client) => client.query(`create schema ${schema}`));
-  const handle = openDatabase({ url, dataDir, searchPath: schema, poolSize: 5 });
+  const handle = openDatabase({ url, dataDir, searchPath: schema, poolSize: 5, onStatement: options.onStatement });
   await migrateWithRetry(handle.db, schema);
   return {
     ...handle,

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
-import type { Database, ProfileId } from '../../../db/schema.ts';
+import { preparedByShape } from '../../../db/prepared.ts';
+import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import { notBlockedWith } from '../relationships/repository.ts';
 
 /**
@@ -30,6 +31,102 @@ export async function findUsableConversation(db: Kysely<Database>, conversationI
       ),
     )
     .executeTakeFirst();
+}
+
+/**
+ * A page of a conversation with its header, in one statement: the caller's profile, the conversation if
+ * they may use it (findUsableConversation's rule), the other member (findParticipant) and whether anything
+ * to the caller is unread, on every row, beside the page's messages (pageOfMessages), newest first. No rows:
+ * the caller has no profile or may not use the conversation. One row without a message: an empty page.
+ * The page and the unread flag are read at one moment, so a message shown is one a following markRead finds.
+ */
+const chatPage = preparedByShape(
+  (db, before: boolean, slot) => {
+    const conversation = slot('conversation') as number;
+    const header = db
+      .selectFrom('conversations as c')
+      .innerJoin('matches as m', 'm.id', 'c.match_id')
+      .innerJoin('profiles as me', (join) => join.on((eb) => eb.or([eb('me.id', '=', eb.ref('m.profile_low')), eb('me.id', '=', eb.ref('m.profile_high'))])))
+      .innerJoin('profiles as p', (join) => join.on(sql<boolean>`p.id = (case when m.profile_low = me.id then m.profile_high else m.profile_low end)`))
+      .select((eb) => [
+        'me.id as me_id',
+        'p.id as other_id',
+        'p.name as other_name',
+        'p.user_id as other_user_id',
+        eb.selectFrom('photos as ph').select('ph.file_name').whereRef('ph.profile_id', '=', 'p.id').orderBy('ph.position').limit(1).as('other_photo'),
+        eb
+          .exists(
+            eb
+              .selectFrom('messages as u')
+              .select('u.id')
+              .whereRef('u.conversation_id', '=', 'c.id')
+              .whereRef('u.sender_id', '!=', 'me.id')
+              .where('u.read_at', 'is', null),
+          )
+          .as('any_unread'),
+      ])
+      .where('c.id', '=', conversation)
+      .where('me.user_id', '=', slot('user'))
+      .where('m.unmatched_at', 'is', null)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('blocks as b')
+              .select('b.blocker_id')
+              .where((w) =>
+                w.or([
+                  w.and([w('b.blocker_id', '=', w.ref('m.profile_low')), w('b.blocked_id', '=', w.ref('m.profile_high'))]),
+                  w.and([w('b.blocker_id', '=', w.ref('m.profile_high')), w('b.blocked_id', '=', w.ref('m.profile_low'))]),
+                ]),
+              ),
+          ),
+        ),
+      )
+      // One row at most anyway; the limit keeps it a subquery of its own, so its subselects run once, not per message.
+      .limit(1);
+    let page = db
+      .selectFrom('messages')
+      .select(['id', 'sender_id', 'content', 'created_at', 'read_at'])
+      .where('conversation_id', '=', conversation)
+      .orderBy('id', 'desc')
+      .limit(slot('limit'));
+    if (before) page = page.where('id', '<', slot('before'));
+    return db
+      .selectFrom(header.as('h'))
+      .leftJoin(page.as('pg'), (join) => join.onTrue())
+      .select([
+        'h.me_id',
+        'h.other_id',
+        'h.other_name',
+        'h.other_user_id',
+        'h.other_photo',
+        'h.any_unread',
+        'pg.id',
+        'pg.sender_id',
+        'pg.content',
+        'pg.created_at',
+        'pg.read_at',
+      ])
+      .orderBy('pg.id', 'desc');
+  },
+  (before) => (before ? 'before' : 'latest'),
+);
+
+export async function findChatPage(db: Kysely<Database>, userId: UserId, conversationId: number, limit: number, beforeId?: number) {
+  const rows = await chatPage(db, beforeId !== undefined, { conversation: conversationId, user: userId, limit, before: beforeId });
+  const head = rows[0];
+  if (!head) return undefined;
+  return {
+    me: head.me_id,
+    participant: { id: head.other_id, name: head.other_name, user_id: head.other_user_id, photo: head.other_photo },
+    anyUnread: Boolean(head.any_unread),
+    messages: rows.flatMap((r) =>
+      r.id === null || r.sender_id === null || r.content === null || r.created_at === null
+        ? []
+        : [{ id: r.id, sender_id: r.sender_id, content: r.content, created_at: r.created_at, read_at: r.read_at }],
+    ),
+  };
 }
 
 export async function findConversationByMatch(db: Kysely<Database>, matchId: number) {

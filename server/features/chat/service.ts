@@ -11,11 +11,12 @@ import { isPremium } from '../premium/isPremium.ts';
 import { markMatch } from '../badges/marks.ts';
 import type { EventBus } from '../events/eventBus.ts';
 import type { NotificationQueue } from '../notifications/queue.ts';
-import { insertBadgeMarkers, insertEvents } from '../events/repository.ts';
+import { insertBadgeMarkers, insertEvents, insertEventsAndMarkers } from '../events/repository.ts';
 import { assertAllowance, type Allowance } from '../rateLimits/allowance.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import {
   countMessagesSince,
+  findChatPage,
   findConversationByMatch,
   findMessageByClientKey,
   findParticipant,
@@ -25,7 +26,6 @@ import {
   isDeparted,
   listChats,
   markRead,
-  pageOfMessages,
 } from './repository.ts';
 import { freeMessagesPerDay, messagesPerMinute } from './rules.ts';
 
@@ -79,28 +79,38 @@ export class ChatService {
 
   /** A page of messages; reading it marks the other person's messages read and tells them so. */
   async messages(userId: UserId, conversationId: number, limit: number, beforeId?: number): Promise<MessagesResponse> {
-    const { me, otherId } = await this.membership(userId, conversationId);
-    const now = this.clock.now().toISOString();
-    const [rows, participant] = await Promise.all([pageOfMessages(this.db, conversationId, limit, beforeId), findParticipant(this.db, otherId)]);
-    if (!participant) throw conversationNotFound();
-    const read = await this.db.transaction().execute(async (trx) => {
-      const count = await markRead(trx, conversationId, me.id, now);
-      if (count > 0) {
-        await insertEvents(trx, [{ userId: participant.user_id, type: 'read', payload: { conversation_id: conversationId, reader_profile_id: me.id } }], now);
-        // The reader's unread count drops on all their devices.
-        await insertBadgeMarkers(trx, [userId], now);
-      }
-      return count;
-    });
+    const page = await findChatPage(this.db, userId, conversationId, limit, beforeId);
+    if (!page) {
+      // Why not, in the order membership() tells it: no profile of one's own, the other left, or nothing.
+      const me = await this.me(userId);
+      throw (await isDeparted(this.db, conversationId, me.id)) ? partnerDeleted() : conversationNotFound();
+    }
+    const { me, participant } = page;
+    // Nothing unread, nothing to write: a page read again costs its one statement.
+    const read = page.anyUnread
+      ? await this.db.transaction().execute(async (trx) => {
+          const now = this.clock.now().toISOString();
+          const count = await markRead(trx, conversationId, me, now);
+          // The reader's unread count drops on all their devices.
+          if (count > 0)
+            await insertEventsAndMarkers(
+              trx,
+              [{ userId: participant.user_id, type: 'read', payload: { conversation_id: conversationId, reader_profile_id: me } }],
+              [userId],
+              now,
+            );
+          return count;
+        })
+      : 0;
     if (read > 0) await this.bus.publish([participant.user_id, userId]);
     return {
-      messages: rows.reverse().map((r) => ({
+      messages: page.messages.reverse().map((r) => ({
         message_id: r.id,
         sender_profile_id: r.sender_id,
         content: r.content,
         timestamp: r.created_at,
         // Only the sender learns whether the other side has read it; the reader's own marks were just set.
-        read: r.sender_id === me.id ? r.read_at !== null : true,
+        read: r.sender_id === me ? r.read_at !== null : true,
       })),
       participant: { profile_id: participant.id, name: participant.name, photo: participant.photo },
     };

@@ -20,6 +20,37 @@ export async function insertEvents(db: Kysely<Database>, events: readonly NewEve
 }
 
 /**
+ * `events` and the badge markers of `markerUserIds` (see insertBadgeMarkers) in one statement, for a request
+ * that writes both; answers the events' ids in the order of `events`.
+ */
+export async function insertEventsAndMarkers(
+  db: Kysely<Database>,
+  events: readonly NewEvent[],
+  markerUserIds: readonly UserId[],
+  now: string,
+): Promise<number[]> {
+  const markers = [...new Set(markerUserIds)];
+  if (markers.length === 0 || events.length + markers.length > badgeMarkersPerInsert) {
+    const ids = await insertEvents(db, events, now);
+    await insertBadgeMarkers(db, markers, now);
+    return ids;
+  }
+  const rows = await db
+    .insertInto('events')
+    .values([
+      ...events.map((e) => ({ user_id: e.userId, type: e.type, payload: JSON.stringify(e.payload), created_at: now })),
+      ...markers.map((userId) => ({ user_id: userId, type: 'badges' as const, payload: '{}', created_at: now })),
+    ])
+    .returning('id')
+    .execute();
+  // The rows are numbered in the order given (as in insertEvents): the events come first.
+  return rows
+    .map((r) => r.id)
+    .sort((a, b) => a - b)
+    .slice(0, events.length);
+}
+
+/**
  * Tells these users' streams that their badge counts may have changed. The row holds no counts: the stream
  * reads them when it sends the event (liveStream.ts), after every write that led to it has committed, so the
  * last `badges` a tab receives is the truth whatever order concurrent transactions committed in.

@@ -86,9 +86,13 @@ export class NotificationQueue {
     await insertNotificationJob(db, { user_id: userId, kind: 'message', conversation_id: conversationId, ...update, channel: 'email' }, now.toISOString(), due);
   }
 
-  /** A like to a premium user (who may see who it was), without an event of its own; one notification in the window. */
-  async like(db: Kysely<Database>, userId: UserId, liker: { profileId: ProfileId; name: string }, now: Date): Promise<void> {
-    if (!(await hasPremium(db, userId, now.toISOString()))) return;
+  /**
+   * A like to a premium user (who may see who it was), without an event of its own; one notification in the
+   * window.
+   */
+  async like(db: Kysely<Database>, userId: UserId, liker: { profileId: ProfileId; name: string }, now: Date, premium?: boolean): Promise<void> {
+    // `premium`: already read by the caller in the same transaction (a like reads it with the person).
+    if (!(premium ?? (await hasPremium(db, userId, now.toISOString())))) return;
     const update = { event_id: null, other_profile_id: liker.profileId, payload: JSON.stringify({ name: liker.name }) };
     await this.throttled(db, userId, 'like', null, update, now);
   }

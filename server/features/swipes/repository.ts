@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely';
-import { prepared } from '../../../db/prepared.ts';
-import type { Database, Gender, PreferredGender, ProfileId } from '../../../db/schema.ts';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { prepared, preparedByShape } from '../../../db/prepared.ts';
+import type { Database, Gender, ProfileId, UserId } from '../../../db/schema.ts';
 import { notBlockedWith, pair } from '../relationships/repository.ts';
 
 /** Another person's profile, only if their account is in good standing (verified, not banned). */
@@ -18,42 +18,133 @@ export async function findVisibleProfile(db: Kysely<Database>, profileId: Profil
 }
 
 /**
+ * Everything a like decides on, read in one statement under the pair's locks (lockPairAtOnce): the person if
+ * the caller may swipe them (the rule below), both people's swipes on each other, whether they are
+ * matched, both main photos (for a match's answer and events), the person's premium (a like notification
+ * names the liker only to premium), and, when `counting`, the caller's likes in the allowance window.
+ */
+const likeState = preparedByShape(
+  (db, counting: boolean, slot) => {
+    const me = slot('me') as ProfileId;
+    return db
+      .selectFrom('profiles as p')
+      .innerJoin('users as u', 'u.id', 'p.user_id')
+      .select((eb) => [
+        'p.id',
+        'p.user_id',
+        'p.name',
+        'u.premium_until',
+        eb.selectFrom('swipes as s').select('s.liked').where('s.swiper_id', '=', me).whereRef('s.target_id', '=', 'p.id').as('mine'),
+        eb.selectFrom('swipes as s').select('s.liked').whereRef('s.swiper_id', '=', 'p.id').where('s.target_id', '=', me).as('theirs'),
+        eb
+          .selectFrom('matches as m')
+          .select('m.id')
+          .where('m.profile_low', '=', slot('low'))
+          .where('m.profile_high', '=', slot('high'))
+          .where('m.unmatched_at', 'is', null)
+          .as('match_id'),
+        mainPhotoOf(sql.ref('p.id')).as('photo'),
+        mainPhotoOf(me).as('my_photo'),
+        ...(counting
+          ? [
+              eb
+                .selectFrom('swipes as c')
+                .select((c) => c.fn.countAll<number | string>().as('n'))
+                .where('c.swiper_id', '=', me)
+                .where('c.liked', '=', 1)
+                .where('c.created_at', '>', slot('since'))
+                .as('likes_used'),
+              eb
+                .selectFrom('swipes as c')
+                .select((c) => c.fn.min('c.created_at').as('oldest'))
+                .where('c.swiper_id', '=', me)
+                .where('c.liked', '=', 1)
+                .where('c.created_at', '>', slot('since'))
+                .as('oldest_like'),
+            ]
+          : []),
+      ])
+      .where('p.id', '=', slot('target'))
+      .where('u.verified_at', 'is not', null)
+      .where('u.banned_at', 'is', null)
+      .where(notBlockedWith(me, sql.ref('p.id')))
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('p.held_at', 'is', null), eb('p.private_mode', '=', 0), eb('p.preferred_gender', 'in', [slot('acceptsA'), slot('acceptsB')])]),
+          eb.exists(eb.selectFrom('swipes as l').select('l.liked').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', me).where('l.liked', '=', 1)),
+        ]),
+      );
+  },
+  (counting) => (counting ? 'counting' : 'plain'),
+);
+
+const mainPhotoOf = (profile: unknown) =>
+  sql<string | null>`(select ph.file_name from photos ph where ph.profile_id = ${profile} order by ph.position, ph.id limit 1)`;
+
+export interface LikeState {
+  id: ProfileId;
+  user_id: UserId;
+  name: string;
+  premium_until: string | null;
+  /** The caller's swipe on them (1 like, 0 dislike), theirs on the caller. */
+  mine: number | null;
+  theirs: number | null;
+  match_id: number | null;
+  photo: string | null;
+  my_photo: string | null;
+  /** Only when counted. */
+  likes?: { count: number; oldest: string | null };
+}
+
+/**
  * A person the caller may swipe: someone search could show them (verified, not banned, not held for
  * review, not blocked either way, not hiding in private mode, and open to the caller's gender: the
  * reciprocal rule, so nobody lands in the likers of someone who does not want their gender) or someone who
  * already liked them (the likers list). Profile ids are sequential, so anything else must look exactly
  * like a missing profile. `accepted`: the preferences that accept the caller's gender (Any and the caller's
- * own gender, Other included).
+ * own gender, Other included). Undefined for anyone else; the rest: see likeState.
  */
-const swipeableProfile = prepared((db, me: ProfileId, profileId: ProfileId, acceptsA: PreferredGender, acceptsB: PreferredGender) =>
-  db
-    .selectFrom('profiles as p')
-    .innerJoin('users as u', 'u.id', 'p.user_id')
-    .select(['p.id', 'p.user_id', 'p.name'])
-    .where('p.id', '=', profileId)
-    .where('u.verified_at', 'is not', null)
-    .where('u.banned_at', 'is', null)
-    .where(notBlockedWith(me, sql.ref('p.id')))
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('p.held_at', 'is', null), eb('p.private_mode', '=', 0), eb('p.preferred_gender', 'in', [acceptsA, acceptsB])]),
-        eb.exists(eb.selectFrom('swipes as l').select('l.liked').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', me).where('l.liked', '=', 1)),
-      ]),
-    ),
-);
-export async function findSwipeableProfile(db: Kysely<Database>, me: { id: ProfileId; gender: Gender }, profileId: ProfileId) {
-  return swipeableProfile.first(db, me.id, profileId, 'Any', me.gender);
+export async function findLikeState(
+  db: Kysely<Database>,
+  me: { id: ProfileId; gender: Gender },
+  targetId: ProfileId,
+  likesSince: string | null,
+): Promise<LikeState | undefined> {
+  const { low, high } = pair(me.id, targetId);
+  const values = { me: me.id, target: targetId, low, high, acceptsA: 'Any', acceptsB: me.gender, since: likesSince };
+  const [row] = await likeState(db, likesSince !== null, values);
+  if (!row) return undefined;
+  const counted = row as typeof row & { likes_used?: number | string | null; oldest_like?: string | null };
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    name: row.name,
+    premium_until: row.premium_until,
+    mine: row.mine ?? null,
+    theirs: row.theirs ?? null,
+    match_id: row.match_id ?? null,
+    photo: row.photo,
+    my_photo: row.my_photo,
+    ...(likesSince !== null ? { likes: { count: Number(counted.likes_used ?? 0), oldest: counted.oldest_like ?? null } } : {}),
+  };
 }
 
-export async function countLikesSince(db: Kysely<Database>, swiperId: ProfileId, since: string): Promise<{ count: number; oldest: string | null }> {
-  const row = await db
-    .selectFrom('swipes')
-    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')])
-    .where('swiper_id', '=', swiperId)
-    .where('liked', '=', 1)
-    .where('created_at', '>', since)
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.n), oldest: row.oldest };
+/**
+ * Both profiles' row locks in id order, in one statement (relationships' lockPair takes two): on PostgreSQL
+ * FOR NO KEY UPDATE (the lock an UPDATE takes) under ORDER BY locks the rows in the sorted order; SQLite has one write lock for the whole file,
+ * which the first write takes.
+ */
+const pairLock = prepared((db, low: ProfileId, high: ProfileId) =>
+  db.getExecutor().adapter instanceof PostgresAdapter
+    ? db.selectFrom('profiles').select('id').where('id', 'in', [low, high]).orderBy('id').forNoKeyUpdate()
+    : db
+        .updateTable('profiles')
+        .set((eb) => ({ private_mode: eb.ref('private_mode') }))
+        .where('id', 'in', [low, high]),
+);
+export async function lockPairAtOnce(db: Kysely<Database>, a: ProfileId, b: ProfileId): Promise<void> {
+  const { low, high } = pair(a, b);
+  await pairLock.all(db, low, high);
 }
 
 /** A swipe that becomes a like is new to the person liked: unseen on their Likes badge. */
@@ -181,4 +272,10 @@ export async function markLikesSeen(db: Kysely<Database>, me: ProfileId): Promis
     .where('target_seen', '=', 0)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** Whether the caller may swipe this person (findLikeState's rule), outside a like (the discovery bench). */
+export async function findSwipeableProfile(db: Kysely<Database>, me: { id: ProfileId; gender: Gender }, profileId: ProfileId) {
+  const state = await findLikeState(db, me, profileId, null);
+  return state && { id: state.id, user_id: state.user_id, name: state.name };
 }

@@ -6,16 +6,16 @@ import type { LikeResponse, PersonListItem, UsersProfileResponse } from '../../c
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import type { EventBus } from '../events/eventBus.ts';
 import { writeMatchEnded } from '../events/notices.ts';
-import { insertBadgeMarkers, insertEvents } from '../events/repository.ts';
+import { insertBadgeMarkers, insertEventsAndMarkers } from '../events/repository.ts';
 import type { NotificationQueue } from '../notifications/queue.ts';
 import { cityForReader } from '../location/places.ts';
 import { isPremium } from '../premium/isPremium.ts';
 import { listPhotoNames } from '../profiles/repository.ts';
 import { assertAllowance, type Allowance } from '../rateLimits/allowance.ts';
 import { requireMyProfile, type MyProfile } from '../relationships/myProfile.ts';
-import { endMatch, findLiveMatch, findSwipe, findUserOfProfile, isBlockedEitherWay, lockPair } from '../relationships/repository.ts';
+import { endMatch, findLiveMatch, findSwipe, findUserOfProfile, isBlockedEitherWay } from '../relationships/repository.ts';
 import { pointOf, shownDistanceKm } from '../search/distance.ts';
-import { countLikesSince, findSwipeableProfile, findVisibleProfile, insertMatch, listLikers, listMatches, upsertSwipe } from './repository.ts';
+import { findLikeState, findVisibleProfile, insertMatch, listLikers, listMatches, lockPairAtOnce, upsertSwipe } from './repository.ts';
 import { freeLikesPerDay, likeWindowSeconds } from './rules.ts';
 
 const likeAllowance: Allowance = {
@@ -56,45 +56,44 @@ export class SwipeService {
     const me = await this.me(userId);
     if (targetId === me.id) throw badRequest('cannot_swipe_self', 'You cannot like or dislike yourself');
     const now = this.clock.now();
+    const at = now.toISOString();
     const premium = this.isPremium(me.premium_until);
     const outcome = await this.db.transaction().execute(async (trx) => {
-      await lockPair(trx, me.id, targetId);
-      const target = await findSwipeableProfile(trx, me, targetId);
+      await lockPairAtOnce(trx, me.id, targetId);
+      // One read decides everything below; the locks keep it true until the commit.
+      const since = liked && !premium ? addSeconds(now, -likeAllowance.windowSeconds).toISOString() : null;
+      const target = await findLikeState(trx, me, targetId, since);
       if (!target) return null;
-      const current = await findSwipe(trx, me.id, targetId);
-      if (liked && current?.liked !== 1 && !premium) {
-        assertAllowance(await countLikesSince(trx, me.id, addSeconds(now, -likeAllowance.windowSeconds).toISOString()), likeAllowance, now);
-      }
+      if (liked && target.mine !== 1 && target.likes) assertAllowance(target.likes, likeAllowance, now);
       // A dislike never undoes a like; a like may follow a dislike (from the likers list).
-      const recorded = !current || (liked && current.liked === 0);
-      if (recorded) await upsertSwipe(trx, me.id, targetId, liked, now.toISOString());
-      const theirs = await findSwipe(trx, targetId, me.id);
-      const created = liked && theirs?.liked === 1 && (await insertMatch(trx, me.id, targetId, now.toISOString()));
+      const recorded = target.mine === null || (liked && target.mine === 0);
+      if (recorded) await upsertSwipe(trx, me.id, targetId, liked, at);
+      const created = liked && target.theirs === 1 && (await insertMatch(trx, me.id, targetId, at));
       // Answering someone who liked me takes them off my likers.
-      const told = recorded && theirs?.liked === 1 ? [userId] : [];
+      const told = recorded && target.theirs === 1 ? [userId] : [];
       if (recorded && liked && !created) {
         told.push(target.user_id);
-        await this.notifications.like(trx, target.user_id, { profileId: me.id, name: me.name }, now);
+        await this.notifications.like(trx, target.user_id, { profileId: me.id, name: me.name }, now, this.isPremium(target.premium_until));
       }
-      const match = created || (await findLiveMatch(trx, me.id, targetId)) !== undefined;
-      const theirPhoto = match ? ((await listPhotoNames(trx, targetId))[0] ?? null) : null;
+      const match = created || target.match_id !== null;
       if (created) {
-        const myPhoto = (await listPhotoNames(trx, me.id))[0] ?? null;
+        told.push(userId, target.user_id);
         // Both sides hear of the match on their open tabs (and later through the bot, unless the app showed it).
-        const [mine, theirsEvent] = await insertEvents(
+        const [mine, theirsEvent] = await insertEventsAndMarkers(
           trx,
           [
-            { userId: userId, type: 'match', payload: { profile: { id: target.id, name: target.name, photo: theirPhoto } } },
-            { userId: target.user_id, type: 'match', payload: { profile: { id: me.id, name: me.name, photo: myPhoto } } },
+            { userId: userId, type: 'match', payload: { profile: { id: target.id, name: target.name, photo: target.photo } } },
+            { userId: target.user_id, type: 'match', payload: { profile: { id: me.id, name: me.name, photo: target.my_photo } } },
           ],
-          now.toISOString(),
+          told,
+          at,
         );
-        told.push(userId, target.user_id);
         if (mine !== undefined) await this.notifications.match(trx, userId, { profileId: target.id, name: target.name }, mine, now);
         if (theirsEvent !== undefined) await this.notifications.match(trx, target.user_id, { profileId: me.id, name: me.name }, theirsEvent, now);
+      } else {
+        await insertBadgeMarkers(trx, told, at);
       }
-      await insertBadgeMarkers(trx, told, now.toISOString());
-      return { target, match, photo: theirPhoto, told };
+      return { target, match, photo: match ? target.photo : null, told };
     });
     if (!outcome) throw personNotFound();
     if (outcome.told.length > 0) await this.bus.publish(outcome.told);
