@@ -119,9 +119,11 @@ export class SearchService implements CardSearch {
   }
 
   /**
-   * A scan for the nearest people, in growing boxes, and a new pool of all it ranked. `beyondKm` skips the
-   * disc a used-up pool proved empty. People the client holds are read too (and pooled, since they may
-   * come back) but never answered.
+   * A scan for the nearest people, in growing boxes, and a new pool of all it ranked. Each box after the
+   * first reads only the ring beyond the circle the boxes before it read whole (`coveredKm`), and adds
+   * what it finds to the people read so far: a heavy swiper's neighbourhood, all swiped, is read once,
+   * not once per box. `beyond` starts the rings at the disc a used-up pool proved empty. People the client
+   * holds are read too (and pooled, since they may come back) but never answered.
    */
   private async scan(
     filter: Search,
@@ -132,29 +134,44 @@ export class SearchService implements CardSearch {
   ): Promise<CandidateRow | null> {
     const meId = filter.me.id;
     const point = filter.me.point;
-    const beyondKm = beyond?.km;
+    const limit = rankingPoolSize + held.size;
+    const flatOf = (row: CandidateRow) => {
+      const there = pointOf(row);
+      return point && there ? flatKm(point, there) : Number.POSITIVE_INFINITY;
+    };
+    // Everyone within `coveredKm` that the rules allow, nearest first (the rings before this one).
+    let read: CandidateRow[] = [];
+    let coveredKm = beyond?.km ?? 0;
     // The last step read everyone left (nobody unheld stopped it earlier): whoever it ranked is held.
     let heldSeen: PooledCandidate[] = [];
     for (const step of point ? searchBoxSteps : [null]) {
       const box = step === 180 ? null : step;
-      if (beyondKm !== undefined && box !== null && box * kmPerDegree <= beyondKm) continue;
-      const limit = rankingPoolSize + held.size;
-      const rows = await findCandidates(this.db, { ...filter, box, beyondKm, limit });
-      const flatOf = (row: CandidateRow) => {
-        const there = pointOf(row);
-        return point && there ? flatKm(point, there) : Number.POSITIVE_INFINITY;
-      };
+      const radiusKm = box === null ? Number.POSITIVE_INFINITY : box * kmPerDegree;
+      if (box !== null && radiusKm <= coveredKm) continue;
+      // Fewer than `limit` were read so far, or the step before would have answered (see below).
+      const ringLimit = limit - read.length;
+      const ring = await findCandidates(this.db, { ...filter, box, beyondKm: coveredKm > 0 ? coveredKm : undefined, limit: ringLimit });
+      // Someone standing on the inner edge may be read by both rings (the ring's edge is drawn a hair inside).
+      const known = new Set(read.map((r) => r.id));
+      const rows = [...read, ...ring.filter((r) => !known.has(r.id))];
       // Someone outside a box may be nearer than a corner of it: rank only those within the inscribed circle.
-      const ranked = this.rank(box === null ? rows : rows.filter((row) => flatOf(row) <= box * kmPerDegree), point);
+      const inCircle = box === null ? rows : rows.filter((row) => flatOf(row) <= radiusKm);
+      const ranked = this.rank(inCircle, point);
       const best = ranked.find((c) => !held.has(c.id));
       heldSeen = ranked;
-      if (!best) continue;
+      if (!best) {
+        // Not cut by the limit (then `limit` people, at most `held.size` of them held, would hold someone
+        // unheld): everyone within the circle was read.
+        read = inCircle;
+        coveredKm = radiusKm;
+        continue;
+      }
       if (point) {
         // Everyone nearer than this was read by this scan (or proved out by the pool before it). Rows come
         // nearest first, people without a position last: when the limit cut the list, its last row is as
         // far as the scan saw (infinitely far when unlocated: every located person was read).
-        const last = rows.length === limit ? rows[rows.length - 1] : undefined;
-        const boundKm = Math.min(box === null ? everywhereKm : box * kmPerDegree, last ? flatOf(last) : Number.POSITIVE_INFINITY);
+        const last = ring.length === ringLimit ? ring[ring.length - 1] : undefined;
+        const boundKm = Math.min(box === null ? everywhereKm : radiusKm, last ? flatOf(last) : Number.POSITIVE_INFINITY);
         await this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], ranked), boundKm, watermark }), poolTtlMs);
       } else {
         await this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm: 0, watermark: null }, unplacedPoolTtlMs);
