@@ -169,9 +169,9 @@ export class SearchService implements CardSearch {
           const passLimit = wanted + Math.ceil(wanted / 8) + 4;
           const near = await findNearest(this.db, { ...filter, box, beyondKm: coveredKm, withinKm: radiusKm, limit: passLimit });
           const last = near.length === passLimit ? near[near.length - 1] : undefined;
-          if (last && flatOf(near[0] as NearRow) >= flatOf(last)) {
-            // All at one distance (one grid cell holds them all): the next pass, which starts at a distance,
-            // would read the same people again. The rest of the ring in one query, every rule applied.
+          if (last && Math.min(radiusKm, flatOf(last)) <= coveredKm) {
+            // No further than the pass before (one grid cell holds more than a pass): the next pass, which
+            // starts at a distance, would read the same people again. The rest of the ring in one query.
             ringLimit = limit - read.length;
             ring = await findCandidates(this.db, { ...filter, box, beyondKm: coveredKm, withinKm: radiusKm, limit: ringLimit });
             read = appendRing(read, ring.filter((row) => flatOf(row) <= radiusKm));
