@@ -101,7 +101,7 @@ export class PostgresEventBus extends InProcessEventBus {
   /** `retrying`: a reconnection, which tries again after a failure (the first connection throws instead). */
   private async listen(url: string, retrying = false): Promise<void> {
     // A reconnection scheduled before close() must not open a connection nobody will end.
-    if (this.closed) return;
+    if (this.isClosed()) return;
     const client = new pg.Client({ connectionString: url, keepAlive: true });
     let lost = !retrying;
     const onLost = (error?: Error) => {
@@ -134,7 +134,7 @@ export class PostgresEventBus extends InProcessEventBus {
       throw error;
     }
     lost = false;
-    if (this.closed) {
+    if (this.isClosed()) {
       await client.end().catch(() => undefined);
       return;
     }
@@ -162,25 +162,22 @@ export class PostgresEventBus extends InProcessEventBus {
       timer.unref();
     });
     const heard = new Promise<'heard'>((resolve) => this.settling.set(token, () => resolve('heard')));
-    let sent = false;
-    const send = this.pool.query('select pg_notify($1, $2)', [this.sessionsChannel, token]).then(() => {
-      sent = true;
-      return 'sent' as const;
-    });
+    const send = this.pool.query('select pg_notify($1, $2)', [this.sessionsChannel, token]).then(() => 'sent' as const);
     // A send still running at the deadline may fail later, when nobody awaits it any more.
     send.catch(() => undefined);
     try {
       const first = await Promise.race([heard, send, late]);
-      const outcome = first === 'sent' ? await Promise.race([heard, late]) : first;
-      if (outcome === 'heard') return true;
-      if (sent) {
-        this.logger.error('event bus: a session notice was not heard back, reconnecting');
-        if (this.listener === client) this.setListener(undefined);
-        await client.end().catch(() => undefined);
-      } else {
+      if (first === 'heard') return true;
+      if (first === 'late') {
+        // The query is slow or stuck, which says nothing of the listener: only this process's cache goes.
         this.logger.error('event bus: a session notice could not be sent in time');
         this.tellSessions('all');
+        return false;
       }
+      if ((await Promise.race([heard, late])) === 'heard') return true;
+      this.logger.error('event bus: a session notice was not heard back, reconnecting');
+      if (this.listener === client) this.setListener(undefined);
+      await client.end().catch(() => undefined);
       return false;
     } catch (error) {
       this.logger.error({ err: error }, 'event bus: could not send a session notice');
@@ -194,6 +191,11 @@ export class PostgresEventBus extends InProcessEventBus {
 
   override async publish(userIds: readonly UserId[]): Promise<void> {
     for (const payload of notifyPayloads([...new Set(userIds)])) await this.pool.query('select pg_notify($1, $2)', [this.channel, payload]);
+  }
+
+  /** A method, not the field: close() may run while listen() awaits, which TypeScript's narrowing does not see. */
+  private isClosed(): boolean {
+    return this.closed;
   }
 
   override async close(): Promise<void> {
