@@ -139,7 +139,8 @@ describe('environment', () => {
     expect(parseEnv({ ...bucket, S3_PREFIX: 'staging' }).S3_PREFIX).toBe('staging');
     expect(parseEnv({ ...bucket, S3_PREFIX: 'iskra/staging//' }).S3_PREFIX).toBe('iskra/staging');
     expect(parseEnv({ ...bucket, S3_PREFIX: '' }).S3_PREFIX).toBeUndefined();
-    for (const bad of ['/staging', 'a//b', 'with space', '/']) expect(() => parseEnv({ ...bucket, S3_PREFIX: bad }), bad).toThrow(/S3_PREFIX: must be a key prefix/);
+    for (const bad of ['/staging', 'a//b', 'with space', '/'])
+      expect(() => parseEnv({ ...bucket, S3_PREFIX: bad }), bad).toThrow(/S3_PREFIX: must be a key prefix/);
     expect(() => parseEnv({ S3_PREFIX: 'staging' })).toThrow('S3_PREFIX: has no effect without S3_BUCKET');
   });
 
@@ -152,7 +153,9 @@ describe('environment', () => {
       'https://photos.iskra.example',
     );
     // Development: both on http.
-    expect(parseEnv({ ...bucket, PUBLIC_URL: 'http://localhost:8080', PHOTO_PUBLIC_URL: 'http://127.0.0.1:9000/b' }).PHOTO_PUBLIC_URL).toBe('http://127.0.0.1:9000/b');
+    expect(parseEnv({ ...bucket, PUBLIC_URL: 'http://localhost:8080', PHOTO_PUBLIC_URL: 'http://127.0.0.1:9000/b' }).PHOTO_PUBLIC_URL).toBe(
+      'http://127.0.0.1:9000/b',
+    );
   });
 
   it('lists every bucket problem at once: bad addresses, missing keys, settings without S3_BUCKET', () => {

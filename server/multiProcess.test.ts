@@ -306,10 +306,7 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
       const ofSlot = all.filter((r) => r.slot === slot);
       // At most one ran it (ok, or still running at the moment of the read); every other firing skipped. On
       // a loaded machine both may skip a slot (the previous slot's run still held the lock), so none is fine.
-      expect(
-        ofSlot.filter((r) => r.status !== 'skipped').length,
-        JSON.stringify(ofSlot),
-      ).toBeLessThanOrEqual(1);
+      expect(ofSlot.filter((r) => r.status !== 'skipped').length, JSON.stringify(ofSlot)).toBeLessThanOrEqual(1);
     }
     // The slots waited for: exactly one worker ran each, the other skipped.
     for (const slot of contended(all)) {

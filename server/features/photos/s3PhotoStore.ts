@@ -128,7 +128,9 @@ export class S3PhotoStore implements PhotoStore {
     const ours = names.filter((name) => uploadNamePattern.test(name));
     try {
       for (let i = 0; i < ours.length; i += deletesAtOnce) {
-        await Promise.all(ours.slice(i, i + deletesAtOnce).map((key) => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + key }))));
+        await Promise.all(
+          ours.slice(i, i + deletesAtOnce).map((key) => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + key }))),
+        );
       }
     } catch (error) {
       throw new PhotoStoreUnavailableError('delete', error);
@@ -153,12 +155,14 @@ export class S3PhotoStore implements PhotoStore {
     do {
       let page;
       try {
-        page = await this.client.send(new ListObjectsV2Command({
+        page = await this.client.send(
+          new ListObjectsV2Command({
             Bucket: this.bucket,
             MaxKeys: this.listPageSize,
             ContinuationToken: token,
             ...(this.keyPrefix ? { Prefix: this.keyPrefix } : {}),
-          }));
+          }),
+        );
       } catch (error) {
         throw new PhotoStoreUnavailableError('list', error);
       }
