@@ -4,6 +4,9 @@ import type { SessionService } from '../features/sessions/service.ts';
 import type { AppContext, AppState, SessionAuth } from './context.ts';
 import { cookieNames, type CookiePolicy } from './sessionCookie.ts';
 
+/** GETs the spec makes send something (a code by e-mail): a session ended elsewhere must not send it. */
+const sendingGets = new Set(['/api/send_verification_code']);
+
 /**
  * Finds the session of the request: a bearer jwtToken wins over the cookie, because a client that sends
  * a token has chosen it explicitly. An invalid credential simply means "not signed in". Only GET and HEAD
@@ -14,7 +17,7 @@ export function sessionLoader(sessions: SessionService, policy: CookiePolicy): M
   const names = cookieNames(policy);
   return async (ctx, next) => {
     ctx.state.auth = null;
-    const read = ctx.method === 'GET' || ctx.method === 'HEAD' ? 'cached' : 'fresh';
+    const read = (ctx.method === 'GET' || ctx.method === 'HEAD') && !sendingGets.has(ctx.path) ? 'cached' : 'fresh';
     const header = ctx.get('Authorization');
     // EventSource cannot set headers, so the event stream alone may carry the token in its URL.
     const queryToken = ctx.path === '/api/events' && typeof ctx.query.token === 'string' ? ctx.query.token : undefined;

@@ -165,6 +165,8 @@ for (const { dialect, schemaLength, name } of setups) {
         await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
       });
       expect(await signedIn(second)).toBe(true);
+      // A GET that sends mail reads the row as a write does.
+      expect((await second.get('/api/send_verification_code')).status).toBe(401);
       expect(await write(second)).toBe(401);
       // ...until the notice the triggers would have sent arrives (waited for: nothing here settles it).
       await sql`select pg_notify(${noticeChannel('sessions', database.schema ?? 'public')}, ${String(userId)})`.execute(database.db);
