@@ -37,13 +37,28 @@ describe.each(testDialects())('prepared queries on %s', (dialect) => {
   it('runs on PostgreSQL as a named statement, parsed once per connection', async () => {
     const byLanguage = prepared((db, language: 'ru' | 'en') => db.selectFrom('users').select('email').where('language', '=', language).orderBy('email'));
     const plain = database.db.selectFrom('users').select('id').where('email', '=', 'a@example.com');
+    const byEmails = preparedByShape(
+      (db, count: number, slot) =>
+        db
+          .selectFrom('users')
+          .select('email')
+          .where(
+            'email',
+            'in',
+            Array.from({ length: count }, (_, i) => slot(`e${i}`)),
+          ),
+      (count) => String(count),
+      { named: false },
+    );
     await database.db.connection().execute(async (connection) => {
       expect((await byLanguage.all(connection, 'ru')).map((r) => r.email)).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
       expect(await byLanguage.all(connection, 'en')).toEqual([]);
       await connection.executeQuery(plain.compile());
+      expect(await byEmails(connection, 2, { e0: 'a@example.com', e1: 'b@example.com' })).toHaveLength(2);
       if (dialect !== 'postgres') return;
       const named = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(connection);
-      // The prepared query is kept under its name; an ordinary builder query is not kept at all.
+      // The prepared query is kept under its name; an ordinary builder query, or one prepared by shape
+      // with `named: false` (the search's unbounded shapes), is not kept at all.
       expect(named.rows.map((r) => r.name)).toEqual([expect.stringMatching(/^iskra_\d+$/)]);
       expect(named.rows[0]?.name).toBe(namedStatementOf(named.rows[0]?.statement ?? ''));
     });

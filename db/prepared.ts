@@ -68,8 +68,16 @@ class NamedSlot {
  * present): built and compiled once per shape key and dialect. `build` receives the shape and `slot(name)`,
  * a stand-in for a value given on every run; the values must be computed outside `build`, which sees
  * only stand-ins. The key must determine everything `build` does with the shape.
+ *
+ * `named: false` keeps its texts unnamed on PostgreSQL: for a query with unboundedly many shapes (lists of
+ * any length), whose named statements would pile up on every connection for its lifetime, or one whose
+ * best plan depends on the values (a generic plan chosen after five runs would serve every user alike).
  */
-export function preparedByShape<S, R>(build: (db: Kysely<Database>, shape: S, slot: (name: string) => never) => Compilable<R>, keyOf: (shape: S) => string) {
+export function preparedByShape<S, R>(
+  build: (db: Kysely<Database>, shape: S, slot: (name: string) => never) => Compilable<R>,
+  keyOf: (shape: S) => string,
+  { named = true }: { named?: boolean } = {},
+) {
   const compiled = new WeakMap<object, Map<string, CompiledQuery<R>>>();
   const slot = (name: string) => new NamedSlot(name) as never;
   return async (db: Kysely<Database>, shape: S, values: Record<string, unknown>): Promise<R[]> => {
@@ -80,7 +88,7 @@ export function preparedByShape<S, R>(build: (db: Kysely<Database>, shape: S, sl
     let query = byKey.get(key);
     if (!query) {
       query = build(db, shape, slot).compile();
-      nameStatement(query.sql);
+      if (named) nameStatement(query.sql);
       byKey.set(key, query);
     }
     const parameters = query.parameters.map((p) => {

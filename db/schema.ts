@@ -303,7 +303,8 @@ export interface PaymentsTable {
   credited_at: string | null;
 }
 
-export type JobStatus = 'running' | 'ok' | 'failed' | 'skipped';
+/** interrupted: the process stopped (SHUTDOWN_GRACE_MS ran out) before the job finished; its firing was freed for another run. */
+export type JobStatus = 'running' | 'ok' | 'failed' | 'skipped' | 'interrupted';
 
 export interface JobRunsTable {
   id: Generated<number>;

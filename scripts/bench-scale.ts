@@ -19,6 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../db/client.ts';
+import { S3StandIn } from '../server/test/s3StandIn.ts';
 import { ServerProcess } from '../server/test/serverProcess.ts';
 import { withAdminClient } from '../server/test/testDatabase.ts';
 import { line } from './benchKit.ts';
@@ -59,6 +60,8 @@ const dataDir = () => {
 };
 const webs: StartedServer[] = [];
 const balancers: ChildProcess[] = [];
+// ROLE=web requires a bucket (photos on one process's disk would not be served by the other): a local one.
+const s3 = new S3StandIn();
 // Ctrl-C ends the script through 'exit', so the child processes are stopped too.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
@@ -66,7 +69,24 @@ try {
   await withAdminClient(pgUrl, (c) => c.query(`create schema ${schema}`));
   const migrate = ServerProcess.start('migrate', 'scripts/migrate.ts', { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema, DATA_DIR: dataDir() });
   if ((await migrate.exited) !== 0) throw new Error(`migration failed:\n${migrate.log()}`);
-  const webEnv = () => ({ ROLE: 'web', DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema, SESSION_SECRET: sessionSecret, DATA_DIR: dataDir(), LOG_LEVEL: 'warn' });
+  await s3.start();
+  const bucket = await s3.bucket();
+  const photoBucket = {
+    S3_BUCKET: bucket.bucket,
+    S3_ENDPOINT: s3.endpoint,
+    S3_ACCESS_KEY_ID: bucket.accessKeyId,
+    S3_SECRET_ACCESS_KEY: bucket.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
+  };
+  const webEnv = () => ({
+    ROLE: 'web',
+    DATABASE_URL: pgUrl,
+    DATABASE_SCHEMA: schema,
+    SESSION_SECRET: sessionSecret,
+    DATA_DIR: dataDir(),
+    LOG_LEVEL: 'warn',
+    ...photoBucket,
+  });
   webs.push(...(await Promise.all([startServer(webEnv()), startServer(webEnv())])));
   const [webA, webB] = webs as [StartedServer, StartedServer];
   const setups = [
@@ -133,6 +153,7 @@ try {
 } finally {
   for (const balancer of balancers) if (balancer.connected) balancer.disconnect();
   await Promise.all(webs.map((w) => stopServer(w.child)));
+  await s3.stop();
   await withAdminClient(pgUrl, (c) => c.query(`drop schema if exists ${schema} cascade`));
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 }

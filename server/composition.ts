@@ -62,7 +62,10 @@ export function appDepsFromEnv(env: Env, handle: DatabaseHandle, logger: Logger,
 
 /** S3_BUCKET and the rest (env.ts checked that the keys come with it); undefined: photos stay on disk. */
 export function photoBucketFromEnv(
-  env: Pick<Env, 'S3_BUCKET' | 'S3_ENDPOINT' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE' | 'PHOTO_PUBLIC_URL'>,
+  env: Pick<
+    Env,
+    'S3_BUCKET' | 'S3_ENDPOINT' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE' | 'S3_PREFIX' | 'PHOTO_PUBLIC_URL'
+  >,
 ): PhotoBucketSettings | undefined {
   if (!env.S3_BUCKET || !env.S3_ACCESS_KEY_ID || !env.S3_SECRET_ACCESS_KEY) return undefined;
   return {
@@ -72,6 +75,7 @@ export function photoBucketFromEnv(
     accessKeyId: env.S3_ACCESS_KEY_ID,
     secretAccessKey: env.S3_SECRET_ACCESS_KEY,
     forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    prefix: env.S3_PREFIX,
     publicUrl: env.PHOTO_PUBLIC_URL,
   };
 }

@@ -38,14 +38,23 @@ describe('environment', () => {
   });
 
   it('runs every role in one process by default, and splits roles only on PostgreSQL', () => {
-    const pg = { DATABASE_URL: 'postgres://iskra@db.internal:5432/iskra', SESSION_SECRET: 'a-secret-every-process-shares-0000000' };
+    const bucket = { S3_BUCKET: 'iskra-photos', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' };
+    const pg = { DATABASE_URL: 'postgres://iskra@db.internal:5432/iskra', SESSION_SECRET: 'a-secret-every-process-shares-0000000', ...bucket };
     expect(parseEnv({}).ROLE).toBe('all');
     expect(parseEnv({ ...pg, ROLE: 'web' }).ROLE).toBe('web');
     expect(parseEnv({ ...pg, ROLE: 'worker' }).ROLE).toBe('worker');
     expect(parseEnv({ ROLE: 'all' }).ROLE).toBe('all');
     expect(() => parseEnv({ ...pg, ROLE: 'both' })).toThrow(/ROLE/);
     // Every process has its own data folder: a secret generated into it would differ from the others'.
-    expect(() => parseEnv({ DATABASE_URL: pg.DATABASE_URL, ROLE: 'web' })).toThrow('SESSION_SECRET: is required with ROLE=web');
+    expect(() => parseEnv({ DATABASE_URL: pg.DATABASE_URL, ...bucket, ROLE: 'web' })).toThrow('SESSION_SECRET: is required with ROLE=web');
+    // Photos on each process's own disk: the others would serve the placeholder, and a deleted account's
+    // photos would stay served by the process that has them.
+    for (const role of ['web', 'worker']) {
+      expect(() => parseEnv({ DATABASE_URL: pg.DATABASE_URL, SESSION_SECRET: pg.SESSION_SECRET, ROLE: role })).toThrow(
+        `S3_BUCKET: is required with ROLE=${role}: every process must keep photos in one bucket`,
+      );
+    }
+    expect(parseEnv({ DATABASE_URL: pg.DATABASE_URL, SESSION_SECRET: pg.SESSION_SECRET }).ROLE).toBe('all');
     for (const role of ['web', 'worker']) {
       for (const sqlite of [{}, { DATABASE_URL: 'sqlite:/tmp/iskra.sqlite' }]) {
         expect(() => parseEnv({ ...sqlite, ROLE: role })).toThrow(
@@ -102,6 +111,7 @@ describe('environment', () => {
       S3_ACCESS_KEY_ID: 'key',
       S3_SECRET_ACCESS_KEY: 'secret',
       S3_FORCE_PATH_STYLE: 'true',
+      S3_PREFIX: 'iskra/staging/',
       PHOTO_PUBLIC_URL: 'https://photos.iskra.example/',
     });
     expect(photoBucketFromEnv(env)).toEqual({
@@ -111,6 +121,7 @@ describe('environment', () => {
       accessKeyId: 'key',
       secretAccessKey: 'secret',
       forcePathStyle: true,
+      prefix: 'iskra/staging',
       publicUrl: 'https://photos.iskra.example',
     });
     // AWS itself: no endpoint, virtual-hosted addressing, the first region.
@@ -118,8 +129,33 @@ describe('environment', () => {
       endpoint: undefined,
       region: 'us-east-1',
       forcePathStyle: false,
+      prefix: undefined,
       publicUrl: undefined,
     });
+  });
+
+  it('takes S3_PREFIX as a key prefix without slashes at its ends, and refuses one that is not', () => {
+    const bucket = { S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' };
+    expect(parseEnv({ ...bucket, S3_PREFIX: 'staging' }).S3_PREFIX).toBe('staging');
+    expect(parseEnv({ ...bucket, S3_PREFIX: 'iskra/staging//' }).S3_PREFIX).toBe('iskra/staging');
+    expect(parseEnv({ ...bucket, S3_PREFIX: '' }).S3_PREFIX).toBeUndefined();
+    for (const bad of ['/staging', 'a//b', 'with space', '/'])
+      expect(() => parseEnv({ ...bucket, S3_PREFIX: bad }), bad).toThrow(/S3_PREFIX: must be a key prefix/);
+    expect(() => parseEnv({ S3_PREFIX: 'staging' })).toThrow('S3_PREFIX: has no effect without S3_BUCKET');
+  });
+
+  it('refuses an http PHOTO_PUBLIC_URL behind an https PUBLIC_URL: browsers would block the photos as mixed content', () => {
+    const bucket = { S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' };
+    expect(() => parseEnv({ ...bucket, PUBLIC_URL: 'https://iskra.example', PHOTO_PUBLIC_URL: 'http://photos.iskra.example' })).toThrow(
+      'PHOTO_PUBLIC_URL: must be https when PUBLIC_URL is https',
+    );
+    expect(parseEnv({ ...bucket, PUBLIC_URL: 'https://iskra.example', PHOTO_PUBLIC_URL: 'https://photos.iskra.example' }).PHOTO_PUBLIC_URL).toBe(
+      'https://photos.iskra.example',
+    );
+    // Development: both on http.
+    expect(parseEnv({ ...bucket, PUBLIC_URL: 'http://localhost:8080', PHOTO_PUBLIC_URL: 'http://127.0.0.1:9000/b' }).PHOTO_PUBLIC_URL).toBe(
+      'http://127.0.0.1:9000/b',
+    );
   });
 
   it('lists every bucket problem at once: bad addresses, missing keys, settings without S3_BUCKET', () => {

@@ -85,6 +85,15 @@ const envSchema = z
       .enum(['true', 'false', '1', '0', ''])
       .default('false')
       .transform((v) => v === 'true' || v === '1'),
+    // A folder in the bucket for this deployment's photos, e.g. `staging`: two deployments sharing a bucket
+    // must each have their own, or each one's orphan sweep deletes the other's photos. Unset: the bucket's root.
+    S3_PREFIX: optionalString.pipe(
+      z
+        .string()
+        .transform((v) => v.replace(/\/+$/, ''))
+        .pipe(z.string().regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/, 'must be a key prefix such as iskra/staging (no leading slash, no empty parts)'))
+        .optional(),
+    ),
     // A CDN (or the bucket's own public address) serving the same names: /api/uploads/<name> redirects there.
     PHOTO_PUBLIC_URL: optionalString.pipe(httpUrl.optional()),
   })
@@ -104,6 +113,16 @@ const envSchema = z
     if (env.ROLE !== 'all' && env.SESSION_SECRET === undefined) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: `is required with ROLE=${env.ROLE}: every process must share it` });
     }
+    // Each process has its own DATA_DIR: photos kept there would be served by the process that took them
+    // only (the others answer the placeholder), and a deleted account's photos would stay on whichever
+    // process the deletion did not reach.
+    if (env.ROLE !== 'all' && !env.S3_BUCKET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_BUCKET'],
+        message: `is required with ROLE=${env.ROLE}: every process must keep photos in one bucket (README: Photos in object storage)`,
+      });
+    }
     if (env.DATABASE_SCHEMA !== undefined && !postgres) {
       ctx.addIssue({ code: 'custom', path: ['DATABASE_SCHEMA'], message: 'is for PostgreSQL only (DATABASE_URL=postgres://…)' });
     }
@@ -116,8 +135,12 @@ const envSchema = z
       for (const key of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when S3_BUCKET is set' });
       }
+      // An https page showing http photos: browsers block them as mixed content, or the photos travel in clear.
+      if (env.PHOTO_PUBLIC_URL?.startsWith('http:') && env.PUBLIC_URL?.startsWith('https:')) {
+        ctx.addIssue({ code: 'custom', path: ['PHOTO_PUBLIC_URL'], message: 'must be https when PUBLIC_URL is https' });
+      }
     } else {
-      for (const key of ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'PHOTO_PUBLIC_URL'] as const) {
+      for (const key of ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX', 'PHOTO_PUBLIC_URL'] as const) {
         if (env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'has no effect without S3_BUCKET' });
       }
     }

@@ -142,3 +142,24 @@ describe('ROLE on SQLite', () => {
     }
   }, 120_000);
 });
+
+describe('ROLE=web|worker without a bucket', () => {
+  it('refuses to start, saying every process must keep photos in one bucket, before touching any data', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-role-'));
+    try {
+      // Refused while reading the environment: the database named here is never reached.
+      const web = run('server/main.ts', {
+        ROLE: 'web',
+        DATABASE_URL: 'postgres://iskra@127.0.0.1:1/iskra',
+        DATA_DIR: dataDir,
+        SESSION_SECRET: sessionSecret,
+      });
+      const [code] = (await once(web.child, 'exit')) as [number];
+      expect(code).toBe(1);
+      expect(web.output()).toContain('S3_BUCKET: is required with ROLE=web: every process must keep photos in one bucket');
+      expect(readdirSync(dataDir)).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

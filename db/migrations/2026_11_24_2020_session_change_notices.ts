@@ -3,7 +3,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 // Frozen once merged: later changes go into new migration files.
 
 /**
- * PostgreSQL only: tells every server process, through NOTIFY on `iskra_sessions_<schema>`, which users'
+ * PostgreSQL only: tells every server process, through NOTIFY on the schema's sessions channel, which users'
  * sessions ended (sign-out, sign-out elsewhere, password change or reset, account deletion by cascade, ban,
  * expiry cleanup) or whose session facts changed (verified, language, banned), so the short-lived session
  * cache of each process (features/sessions/sessionCache.ts) drops them. Kept by triggers, like
@@ -12,24 +12,32 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * by commas, split under PostgreSQL's 8000-byte limit as the event bus splits its own. SQLite keeps no
  * session cache (one file read in process costs microseconds), so it needs nothing here.
  */
-const channel = `'iskra_sessions_' || regexp_replace(TG_TABLE_SCHEMA, '\\W', '_', 'g')`;
+
+/**
+ * The channel: `iskra_sessions_<schema>` while it fits PostgreSQL's 63-byte names (NOTIFY refuses longer
+ * ones, LISTEN truncates them), else `iskra_sessions#` and the first 16 hex digits of md5(schema); exactly
+ * as noticeChannel('sessions', schema) in server/features/events/noticeChannels.ts, which the listeners use.
+ */
+const channel = `CASE WHEN TG_TABLE_SCHEMA ~ '^[a-z0-9_]+$' AND octet_length('iskra_sessions_' || TG_TABLE_SCHEMA) <= 63
+    THEN 'iskra_sessions_' || TG_TABLE_SCHEMA ELSE 'iskra_sessions#' || left(md5(TG_TABLE_SCHEMA), 16) END`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
   const statements = [
     `CREATE FUNCTION sessions_ended_notice() RETURNS trigger LANGUAGE plpgsql AS $$
      DECLARE
+       channel text := ${channel};
        payload text := '';
        id text;
      BEGIN
        FOR id IN SELECT DISTINCT user_id::text FROM ended LOOP
          IF length(payload) + length(id) + 1 > 7900 THEN
-           PERFORM pg_notify(${channel}, payload);
+           PERFORM pg_notify(channel, payload);
            payload := '';
          END IF;
          payload := CASE WHEN payload = '' THEN id ELSE payload || ',' || id END;
        END LOOP;
-       IF payload <> '' THEN PERFORM pg_notify(${channel}, payload); END IF;
+       IF payload <> '' THEN PERFORM pg_notify(channel, payload); END IF;
        RETURN NULL;
      END $$`,
     `CREATE TRIGGER sessions_ended AFTER DELETE ON sessions REFERENCING OLD TABLE AS ended

@@ -16,11 +16,20 @@ export function testDialects(): Dialect[] {
   return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 }
 
+export interface TestDatabaseOptions {
+  /** SQLite: start from this backup file, restored as the README says. */
+  restoreFrom?: string;
+  /** PostgreSQL: a schema name this long (at least 23 characters, at most 63 as env.ts allows), still unique. */
+  schemaLength?: number;
+  /** Called with every statement the database is sent (db/statementCounter.ts). */
+  onStatement?: (sql: string) => void;
+}
+
 /**
  * A fresh, migrated database: a new SQLite file in a temporary folder, or a schema of its own on the
  * PostgreSQL server, so parallel test files and parallel CI runs never see each other's rows.
  */
-export async function createTestDatabase(dialect: Dialect, options: { restoreFrom?: string; onStatement?: (sql: string) => void } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(dialect: Dialect, options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-test-'));
   if (dialect === 'sqlite') {
     // The README's restore procedure: a backup copied into place as DATA_DIR/iskra.sqlite.
@@ -38,7 +47,8 @@ export async function createTestDatabase(dialect: Dialect, options: { restoreFro
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
-  const schema = `iskra_test_${randomBytes(6).toString('hex')}`;
+  const random = `iskra_test_${randomBytes(6).toString('hex')}`;
+  const schema = options.schemaLength ? random.padEnd(options.schemaLength, '_x').slice(0, options.schemaLength) : random;
   await withAdminClient(url, (client) => client.query(`create schema ${schema}`));
   const handle = openDatabase({ url, dataDir, searchPath: schema, poolSize: 5, onStatement: options.onStatement });
   await migrateWithRetry(handle.db, schema);

@@ -17,7 +17,8 @@ import type { Services } from '../../services.ts';
 /** Menu → Account (AccountSettingsService). */
 export function accountSettingsRoutes(router: AppRouter, { accountSettings, googleSignIn, telegramAuth, telegramBotLinks, sessions }: Services): void {
   // Every change below that ends sessions or changes what a session says waits for sessions.settle() before
-  // answering, so no server process serves the ended session from its cache once the answer is out.
+  // answering, so this process no longer serves the old session from its cache once the answer is out (no
+  // process's writes ever do; the other processes' reads follow their change notice, sessions/service.ts).
   router.get('/account', async (ctx) => {
     const auth = requireUser(ctx);
     ctx.body = await accountSettings.overview(auth.userId, auth.sessionHash);

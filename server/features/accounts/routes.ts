@@ -62,7 +62,11 @@ export function accountRoutes(router: AppRouter, services: Services): void {
   /** The app's language switch: stored on the account, so the other devices and the bot follow. */
   router.post('/language', async (ctx) => {
     const { language } = parse(languageRequest, ctx.request.body);
-    await accounts.setLanguage(requireUser(ctx).userId, language);
+    const { userId } = requireUser(ctx);
+    await accounts.setLanguage(userId, language);
+    // This tab's next GET here reads the new language, not a cached copy its change notice has yet to reach;
+    // other devices follow within the notice's delivery (a few ms), so no settle for a language.
+    sessions.forgetUser(userId);
     ctx.body = { language };
   });
 }

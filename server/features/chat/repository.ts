@@ -1,7 +1,23 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { preparedByShape } from '../../../db/prepared.ts';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import { notBlockedWith } from '../relationships/repository.ts';
+
+/** Neither member of the match `m` has blocked the other. */
+const matchNotBlocked = (eb: ExpressionBuilder<Database & { m: Database['matches'] }, 'm'>) =>
+  eb.not(
+    eb.exists(
+      eb
+        .selectFrom('blocks as b')
+        .select('b.blocker_id')
+        .where((w) =>
+          w.or([
+            w.and([w('b.blocker_id', '=', w.ref('m.profile_low')), w('b.blocked_id', '=', w.ref('m.profile_high'))]),
+            w.and([w('b.blocker_id', '=', w.ref('m.profile_high')), w('b.blocked_id', '=', w.ref('m.profile_low'))]),
+          ]),
+        ),
+    ),
+  );
 
 /**
  * A conversation the profile belongs to and may still use: its match is live and neither side has
@@ -15,21 +31,7 @@ export async function findUsableConversation(db: Kysely<Database>, conversationI
     .where('c.id', '=', conversationId)
     .where('m.unmatched_at', 'is', null)
     .where((eb) => eb.or([eb('m.profile_low', '=', profileId), eb('m.profile_high', '=', profileId)]))
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('blocks as b')
-            .select('b.blocker_id')
-            .where((w) =>
-              w.or([
-                w.and([w('b.blocker_id', '=', w.ref('m.profile_low')), w('b.blocked_id', '=', w.ref('m.profile_high'))]),
-                w.and([w('b.blocker_id', '=', w.ref('m.profile_high')), w('b.blocked_id', '=', w.ref('m.profile_low'))]),
-              ]),
-            ),
-        ),
-      ),
-    )
+    .where(matchNotBlocked)
     .executeTakeFirst();
 }
 
@@ -68,21 +70,7 @@ const chatPage = preparedByShape(
       .where('c.id', '=', conversation)
       .where('me.user_id', '=', slot('user'))
       .where('m.unmatched_at', 'is', null)
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('blocks as b')
-              .select('b.blocker_id')
-              .where((w) =>
-                w.or([
-                  w.and([w('b.blocker_id', '=', w.ref('m.profile_low')), w('b.blocked_id', '=', w.ref('m.profile_high'))]),
-                  w.and([w('b.blocker_id', '=', w.ref('m.profile_high')), w('b.blocked_id', '=', w.ref('m.profile_low'))]),
-                ]),
-              ),
-          ),
-        ),
-      )
+      .where(matchNotBlocked)
       // One row at most anyway; the limit keeps it a subquery of its own, so its subselects run once, not per message.
       .limit(1);
     let page = db

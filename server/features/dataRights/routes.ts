@@ -17,7 +17,8 @@ export function dataRightsRoutes(router: AppRouter, { dataRights, cookies, sessi
     const auth = requireUser(ctx);
     const { password } = parse(deleteAccountBody, ctx.request.body);
     await dataRights.deleteAccount(auth.userId, auth.sessionHash, password);
-    // Its sessions went with it: refused by every process before this answer is out.
+    // Its sessions went with it: refused by every write at once and by this process's reads before this
+    // answer is out; the other processes' reads follow when their listeners hear it (sessions/service.ts).
     await sessions.settle();
     const names = cookieNames(cookies);
     clearCookie(ctx, cookies, names.session);

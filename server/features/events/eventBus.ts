@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { Logger } from '../../logger.ts';
 import type { UserId } from '../../../db/schema.ts';
 import type { SessionChangeFeed } from '../sessions/sessionCache.ts';
+import { noticeChannel, quotedChannel } from './noticeChannels.ts';
 
 /**
  * Tells open event streams that a user has new events (the events themselves are rows, read by the
@@ -52,21 +53,23 @@ export class PostgresEventBus extends InProcessEventBus {
   private readonly settlePrefix = `sync:${randomBytes(6).toString('hex')}:`;
   private settleCount = 0;
 
+  private readonly channel: string;
+
   private constructor(
     private readonly pool: pg.Pool,
-    private readonly channel: string,
     schema: string,
     private readonly logger: Logger,
   ) {
     super();
-    // Named by the triggers of db/migrations/2026_11_24_2020_session_change_notices.ts the same way.
-    this.sessionsChannel = `iskra_sessions_${schema.replace(/\W/g, '_')}`;
+    // Per schema, so databases shared by several deployments (or test runs) stay apart; the sessions channel
+    // is named by the triggers of db/migrations/2026_11_24_2020_session_change_notices.ts the same way.
+    this.channel = noticeChannel('events', schema);
+    this.sessionsChannel = noticeChannel('sessions', schema);
   }
 
-  /** `channel` is per schema, so databases shared by several deployments (or test runs) stay apart. */
   static async start(url: string, schema: string, logger: Logger): Promise<PostgresEventBus> {
     const pool = new pg.Pool({ connectionString: url, max: 2 });
-    const bus = new PostgresEventBus(pool, `iskra_events_${schema.replace(/\W/g, '_')}`, schema, logger);
+    const bus = new PostgresEventBus(pool, schema, logger);
     await bus.listen(url);
     return bus;
   }
@@ -97,6 +100,8 @@ export class PostgresEventBus extends InProcessEventBus {
 
   /** `retrying`: a reconnection, which tries again after a failure (the first connection throws instead). */
   private async listen(url: string, retrying = false): Promise<void> {
+    // A reconnection scheduled before close() must not open a connection nobody will end.
+    if (this.isClosed()) return;
     const client = new pg.Client({ connectionString: url, keepAlive: true });
     let lost = !retrying;
     const onLost = (error?: Error) => {
@@ -121,15 +126,15 @@ export class PostgresEventBus extends InProcessEventBus {
     client.on('end', () => onLost());
     try {
       await client.connect();
-      await client.query(`LISTEN ${this.channel}`);
-      await client.query(`LISTEN "${this.sessionsChannel}"`);
+      await client.query(`LISTEN ${quotedChannel(this.channel)}`);
+      await client.query(`LISTEN ${quotedChannel(this.sessionsChannel)}`);
     } catch (error) {
       onLost(error instanceof Error ? error : undefined);
       await client.end().catch(() => undefined);
       throw error;
     }
     lost = false;
-    if (this.closed) {
+    if (this.isClosed()) {
       await client.end().catch(() => undefined);
       return;
     }
@@ -140,27 +145,38 @@ export class PostgresEventBus extends InProcessEventBus {
    * A NOTIFY of our own on the sessions channel, waited for on our LISTEN connection. Every listener hears
    * the notices of committed transactions in commit order, so once ours is back here every change committed
    * before it has reached this process, and the other processes' listeners were signalled no later than
-   * ours. Not heard within `settleTimeoutMs`: the connection is treated as lost (cache cleared and skipped
-   * until it is back).
+   * ours. The send and the echo share one deadline (`settleTimeoutMs`), so a slow or hung query cannot hold
+   * the request. Only a notice sent and not heard back in time means the listener is lost (it is ended:
+   * cache cleared and skipped until it is back); a send that failed or did not finish in time says nothing
+   * about the listener, so this process's cache is only cleared (nothing was confirmed).
    */
   private async settle(): Promise<boolean> {
     const client = this.listener;
     if (!client) return false;
     this.settleCount += 1;
     const token = `${this.settlePrefix}${this.settleCount}`;
-    let heard = (): void => undefined;
-    const back = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), settleTimeoutMs);
-      heard = () => {
-        clearTimeout(timer);
-        resolve(true);
-      };
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), settleTimeoutMs);
+      // A pending settle alone must not keep a stopping process alive.
+      timer.unref();
     });
-    this.settling.set(token, heard);
+    const heard = new Promise<'heard'>((resolve) => this.settling.set(token, () => resolve('heard')));
+    const send = this.pool.query('select pg_notify($1, $2)', [this.sessionsChannel, token]).then(() => 'sent' as const);
+    // A send still running at the deadline may fail later, when nobody awaits it any more.
+    send.catch(() => undefined);
     try {
-      await this.pool.query('select pg_notify($1, $2)', [this.sessionsChannel, token]);
-      if (await back) return true;
+      const first = await Promise.race([heard, send, late]);
+      if (first === 'heard') return true;
+      if (first === 'late') {
+        // The query is slow or stuck, which says nothing of the listener: only this process's cache goes.
+        this.logger.error('event bus: a session notice could not be sent in time');
+        this.tellSessions('all');
+        return false;
+      }
+      if ((await Promise.race([heard, late])) === 'heard') return true;
       this.logger.error('event bus: a session notice was not heard back, reconnecting');
+      if (this.listener === client) this.setListener(undefined);
       await client.end().catch(() => undefined);
       return false;
     } catch (error) {
@@ -168,12 +184,18 @@ export class PostgresEventBus extends InProcessEventBus {
       this.tellSessions('all');
       return false;
     } finally {
+      clearTimeout(timer);
       this.settling.delete(token);
     }
   }
 
   override async publish(userIds: readonly UserId[]): Promise<void> {
     for (const payload of notifyPayloads([...new Set(userIds)])) await this.pool.query('select pg_notify($1, $2)', [this.channel, payload]);
+  }
+
+  /** A method, not the field: close() may run while listen() awaits, which TypeScript's narrowing does not see. */
+  private isClosed(): boolean {
+    return this.closed;
   }
 
   override async close(): Promise<void> {

@@ -36,8 +36,10 @@ export class GoogleSignInService {
     const identity = await this.verifier.verify(idToken);
     if (!identity) throw googleFailed();
 
+    // The account whose sessions this sign-in ended, told to every process's session cache once committed.
+    let endedSessionsOf: UserId | undefined;
     try {
-      return await this.db.transaction().execute(async (trx) => {
+      const signedIn = await this.db.transaction().execute(async (trx) => {
         const known = await findUserByGoogleSub(trx, identity.sub);
         if (known) return this.startSession(trx, known, device);
 
@@ -46,6 +48,7 @@ export class GoogleSignInService {
           if (!(await linkGoogleSub(trx, byEmail.id, identity.sub))) throw googleFailed();
           // A new way into the account: sessions opened before it (perhaps by someone else) end now.
           await deleteSessionsOfUser(trx, byEmail.id);
+          endedSessionsOf = byEmail.id;
           return this.startSession(trx, byEmail, device);
         }
 
@@ -61,6 +64,13 @@ export class GoogleSignInService {
         });
         return { userId, session: await this.sessions.start(userId, device, trx), created: true };
       });
+      if (endedSessionsOf !== undefined) {
+        // Usually an unauthenticated request, so nothing else here would drop the ended sessions from this
+        // process's cache; and as with every sign-out, the answer waits until the change has been heard.
+        this.sessions.forgetUser(endedSessionsOf);
+        await this.sessions.settle();
+      }
+      return signedIn;
     } catch (error) {
       // The same Google account signing in twice at once: the unique index on google_sub lets one create;
       // the other finds that account on a second try.

@@ -19,18 +19,23 @@ const day = 24 * 3600;
  * counters a day past their window; delivered events and settled notifications a week (SSE resume and
  * support questions need no more).
  */
-export async function cleanupExpired({ db, clock }: JobContext): Promise<JobCounts> {
+export async function cleanupExpired({ db, clock, signal }: JobContext): Promise<JobCounts> {
   const now = clock.now();
   const dayAgo = addSeconds(now, -day).toISOString();
   const weekAgo = addSeconds(now, -7 * day).toISOString();
-  const sessions = await deleteSessionsExpiredBefore(db, now.toISOString());
-  const codes = await deleteCodesCreatedBefore(db, dayAgo);
-  const loginFailures = await deleteLoginFailuresBefore(db, dayAgo);
-  const rateCounters = await deleteRateCountersBefore(db, dayAgo);
-  const events = await deleteEventsBefore(db, weekAgo);
-  const notifications = await deleteSettledNotificationsBefore(db, weekAgo);
-  const telegramLinks = await deleteLinkTokensExpiredBefore(db, now.toISOString());
+  // Between statements (each one deletes on its own): a stopping process ends here, the rest next run.
+  const step = async (remove: () => Promise<number>): Promise<number> => {
+    signal?.throwIfAborted();
+    return remove();
+  };
+  const sessions = await step(() => deleteSessionsExpiredBefore(db, now.toISOString()));
+  const codes = await step(() => deleteCodesCreatedBefore(db, dayAgo));
+  const loginFailures = await step(() => deleteLoginFailuresBefore(db, dayAgo));
+  const rateCounters = await step(() => deleteRateCountersBefore(db, dayAgo));
+  const events = await step(() => deleteEventsBefore(db, weekAgo));
+  const notifications = await step(() => deleteSettledNotificationsBefore(db, weekAgo));
+  const telegramLinks = await step(() => deleteLinkTokensExpiredBefore(db, now.toISOString()));
   // A search ignores an expired pool; without this a user who stopped searching would keep theirs.
-  const searchPools = await deleteSearchPoolsExpiredBefore(db, now.toISOString());
+  const searchPools = await step(() => deleteSearchPoolsExpiredBefore(db, now.toISOString()));
   return { sessions, codes, loginFailures, rateCounters, events, notifications, telegramLinks, searchPools };
 }

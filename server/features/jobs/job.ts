@@ -28,6 +28,12 @@ export interface JobContext {
   publicUrl?: string | undefined;
   /** SQLite only: the connection, for the online backup. */
   sqlite?: SQLite.Database | undefined;
+  /**
+   * Aborted when the process stops and its grace period (SHUTDOWN_GRACE_MS) has run out. A job that works
+   * through pages or items checks it between them (`signal?.throwIfAborted()`), so it stops at a boundary;
+   * runJob records the run as interrupted either way. Absent: never aborted (a run by hand, most tests).
+   */
+  signal?: AbortSignal | undefined;
   /** Sends a message, written in each admin's language, to every admin (the bot, ADMIN_TELEGRAM_IDS); answers how many got it. Absent without a bot. */
   tellAdmins?: ((text: (language: Language) => string) => Promise<number>) | undefined;
 }

@@ -20,6 +20,8 @@ import { NotificationWorker } from '../notifications/worker.ts';
 import { DiskPhotoStore } from '../photos/diskPhotoStore.ts';
 import type { JobContext, JobDefinition } from './job.ts';
 import { acquireJobLock } from './repository.ts';
+import { startScheduler } from './scheduler.ts';
+import { startWorker } from '../../roles/worker.ts';
 import { jobNamed } from './jobs.ts';
 import { runJob } from './runJob.ts';
 import { backupDir, checkBackup } from './sqliteBackup.ts';
@@ -160,6 +162,74 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     expect(await runJob(quick, ctx, 'worker-a', slot)).toMatchObject({ status: 'skipped' });
   });
 
+  it('records a job cut by shutdown as interrupted, frees its lock and gives its firing back', async () => {
+    let entered = 0;
+    const stuck: JobDefinition = {
+      name: 'test_interrupted',
+      schedule: '* * * * *',
+      leaseSeconds: 3600,
+      // Never finishes by itself: a job still running when the grace period runs out.
+      run: async ({ signal }) => {
+        entered += 1;
+        await new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+        return {};
+      },
+    };
+    const quick: JobDefinition = { ...stuck, run: () => Promise.resolve({ ran: 1 }) };
+    const earlier = new Date('2026-11-24T20:00:00.000Z');
+    const slot = new Date('2026-11-24T20:01:00.000Z');
+    expect(await runJob(quick, ctx, 'worker-a', earlier)).toMatchObject({ status: 'ok' });
+
+    const stopping = new AbortController();
+    const cut = runJob(stuck, { ...ctx, signal: stopping.signal }, 'worker-a', slot);
+    await expect.poll(() => entered).toBe(1);
+    // Held meanwhile, for this slot as for any other run.
+    expect(await runJob(quick, secondCtx, 'worker-b', slot)).toMatchObject({ status: 'skipped' });
+    stopping.abort();
+    expect(await cut).toMatchObject({ status: 'interrupted' });
+    const [run] = (await runsOf('test_interrupted')).filter((r) => r.slot === slot.toISOString() && r.runner === 'worker-a');
+    expect(run).toMatchObject({ status: 'interrupted' });
+    expect(run?.finished_at).not.toBeNull();
+    // The lock is free long before its hour-long lease, and the firing counts as not run: a worker firing
+    // the same slot runs it. The slot before it stays done.
+    expect(await runJob(quick, secondCtx, 'worker-b', slot)).toMatchObject({ status: 'ok', counts: { ran: 1 } });
+    expect(await runJob(quick, secondCtx, 'worker-b', earlier)).toMatchObject({ status: 'skipped' });
+  });
+
+  it('a stopping worker interrupts a scheduled job still running when its grace period runs out', async () => {
+    let entered = 0;
+    let sawAbort = false;
+    const endless: JobDefinition = {
+      name: 'test_worker_cut',
+      // Every second, so the test does not wait for a minute.
+      schedule: '* * * * * *',
+      leaseSeconds: 3600,
+      run: async ({ signal }) => {
+        entered += 1;
+        // A long job working through pages, checking the signal between them.
+        for (;;) {
+          if (signal?.aborted) sawAbort = true;
+          signal?.throwIfAborted();
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      },
+    };
+    const idle = { start: () => undefined, stop: () => Promise.resolve() };
+    const worker = startWorker({
+      outbox: idle,
+      bot: { startPolling: () => undefined, stop: () => Promise.resolve() },
+      logger: ctx.logger,
+      startScheduler: () => startScheduler([endless], ctx),
+    });
+    await expect.poll(() => entered, { timeout: 10_000 }).toBe(1);
+    expect(await worker.stop(50)).toBe('cut');
+    // Recorded before stop() answered, while the database is still open.
+    const runs = await runsOf('test_worker_cut');
+    expect(runs.map((r) => r.status)).toEqual(['interrupted']);
+    expect(await acquireJobLock(second.db, 'test_worker_cut', 'next-worker', app.clock.now(), 60, runs[0]?.slot ?? undefined)).toBe(true);
+    await expect.poll(() => sawAbort).toBe(true);
+  });
+
   it('cleanup_expired deletes expired sessions and stale codes, keeps live sessions; twice at once is harmless', async () => {
     const person = await createPerson(app);
     const db = app.database.db;
@@ -201,7 +271,9 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
       `live-${dialect}`,
     ]);
     expect(await db.selectFrom('sessions').select('id_hash').where('id_hash', '=', `expired-${dialect}`).executeTakeFirst()).toBeUndefined();
-    expect((await db.selectFrom('search_pools').select('profile_id').execute()).map((r) => r.profile_id)).toEqual([other.profileId]);
+    // Only this test's pools: other tests of the file share the app and may leave pools of their own.
+    const pools = await db.selectFrom('search_pools').select('profile_id').where('profile_id', 'in', [person.profileId, other.profileId]).execute();
+    expect(pools.map((r) => r.profile_id)).toEqual([other.profileId]);
     expect((await person.browser.get('/api/current_user')).status).toBe(200);
     expect(((await person.browser.get('/api/current_user').then((r) => r.json())) as { authorized: boolean }).authorized).toBe(true);
     expect((await runJob(job('cleanup_expired'), ctx)).counts).toMatchObject({ sessions: 0, codes: 0, loginFailures: 0 });

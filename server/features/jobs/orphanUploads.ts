@@ -9,11 +9,13 @@ import { findPhotosNaming } from './repository.ts';
  * an upload being written right now (its row not yet committed) is never touched. The store is listed a
  * page at a time (a folder, or ListObjectsV2 with continuation), each page checked against the database.
  */
-export async function deleteOrphanUploads({ db, clock, photos }: JobContext): Promise<JobCounts> {
+export async function deleteOrphanUploads({ db, clock, photos, signal }: JobContext): Promise<JobCounts> {
   const cutoff = addSeconds(clock.now(), -24 * 3600).getTime();
   let checked = 0;
   let deleted = 0;
   for await (const page of photos.list()) {
+    // Between pages: a stopping process ends the sweep here; the next run starts it over.
+    signal?.throwIfAborted();
     checked += page.length;
     if (page.length === 0) continue;
     const names = page.map((p) => p.name);

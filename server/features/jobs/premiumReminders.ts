@@ -15,7 +15,7 @@ export const reminderDaysAhead = 3;
  * transaction as the enqueue, so a second run, or a second server, sends nothing more; a renewal moves the
  * end and earns the next reminder.
  */
-export async function sendPremiumReminders({ db, clock, mailer, publicUrl, logger }: JobContext): Promise<JobCounts> {
+export async function sendPremiumReminders({ db, clock, mailer, publicUrl, logger, signal }: JobContext): Promise<JobCounts> {
   const now = clock.now();
   const horizon = addSeconds(now, reminderDaysAhead * 24 * 3600).toISOString();
   const due = await listPremiumEndingUnreminded(db, now.toISOString(), horizon);
@@ -23,6 +23,8 @@ export async function sendPremiumReminders({ db, clock, mailer, publicUrl, logge
   let marked = 0;
   let mailed = 0;
   for (const user of due) {
+    // Between people: each one's claim and reminder go together; the rest wait for the next run.
+    signal?.throwIfAborted();
     const until = user.premium_until ?? '';
     const sent = await db.transaction().execute(async (trx) => {
       if (!(await claimPremiumReminder(trx, user.id, until))) return null;

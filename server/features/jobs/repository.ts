@@ -44,6 +44,20 @@ export async function releaseJobLock(db: Kysely<Database>, name: string, holder:
   await db.updateTable('job_locks').set({ expires_at: released }).where('name', '=', name).where('holder', '=', holder).execute();
 }
 
+/** The last slot run of a job (null: none, or no lock row yet): read before taking the lock, to give it back. */
+export async function lastJobSlot(db: Kysely<Database>, name: string): Promise<string | null> {
+  return (await db.selectFrom('job_locks').select('last_slot').where('name', '=', name).executeTakeFirst())?.last_slot ?? null;
+}
+
+/**
+ * Releases the lock of an interrupted run and gives back its slot: `last_slot` returns to what it was
+ * before the run took it, so the firing counts as not run and a worker firing it (late) may still run it.
+ * Only the holder's own lock, as releaseJobLock.
+ */
+export async function releaseInterruptedJobLock(db: Kysely<Database>, name: string, holder: string, previousSlot: string | null): Promise<void> {
+  await db.updateTable('job_locks').set({ expires_at: released, last_slot: previousSlot }).where('name', '=', name).where('holder', '=', holder).execute();
+}
+
 /** Records a run (started, or skipped and already finished); answers its id. */
 export async function insertJobRun(db: Kysely<Database>, run: Omit<Insertable<Database['job_runs']>, 'id'>): Promise<number> {
   const { id } = await db.insertInto('job_runs').values(run).returning('id').executeTakeFirstOrThrow();

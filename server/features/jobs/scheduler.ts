@@ -2,12 +2,21 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { JobContext, JobDefinition } from './job.ts';
 import { runJob } from './runJob.ts';
 
+export interface RunningScheduler {
+  /** No new firings; settles once the runs in progress have finished (or, after `interrupt`, recorded so). */
+  stop(): Promise<void>;
+  /** The grace period is over: the runs in progress are aborted, recorded as interrupted and their firings freed. */
+  interrupt(): void;
+}
+
 /**
  * Starts every job on its cron schedule (UTC). Every worker process may do this: the job's database lock
  * lets one of them run each firing (its slot) and records the others as skipped. `stop` waits for runs in
- * progress, so a shutdown never cuts a job off half-way.
+ * progress, so a shutdown does not cut a job off half-way unless the grace period runs out (`interrupt`).
  */
-export function startScheduler(definitions: readonly JobDefinition[], ctx: JobContext): { stop(): Promise<void> } {
+export function startScheduler(definitions: readonly JobDefinition[], jobContext: JobContext): RunningScheduler {
+  const interrupted = new AbortController();
+  const ctx: JobContext = { ...jobContext, signal: interrupted.signal };
   const running = new Set<Promise<unknown>>();
   const tasks: ScheduledTask[] = definitions.map((job) =>
     cron.schedule(
@@ -25,6 +34,9 @@ export function startScheduler(definitions: readonly JobDefinition[], ctx: JobCo
     async stop() {
       for (const task of tasks) await task.stop();
       await Promise.all([...running]);
+    },
+    interrupt() {
+      interrupted.abort(new Error('the process is stopping and its grace period ran out'));
     },
   };
 }

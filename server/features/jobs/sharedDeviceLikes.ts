@@ -10,7 +10,7 @@ import type { UserId } from '../../../db/schema.ts';
  * add up to more than one free account may give: each of them is flagged for an admin to look at. The
  * limit is per account, so this is how getting around it shows.
  */
-export async function flagSharedDeviceLikes({ db, clock }: JobContext): Promise<JobCounts> {
+export async function flagSharedDeviceLikes({ db, clock, signal }: JobContext): Promise<JobCounts> {
   const now = clock.now();
   const since = addSeconds(now, -86_400).toISOString();
   const sessions = await listLiveDeviceSessions(db, now.toISOString());
@@ -26,6 +26,7 @@ export async function flagSharedDeviceLikes({ db, clock }: JobContext): Promise<
   const likes = await countFreeLikesSince(db, [...new Set(shared.flatMap((users) => [...users]))], since, now.toISOString());
   let flagged = 0;
   for (const users of shared) {
+    signal?.throwIfAborted();
     const liking = [...users].filter((id) => (likes.get(id) ?? 0) > 0);
     const total = liking.reduce((sum, id) => sum + (likes.get(id) ?? 0), 0);
     if (liking.length < 2 || total <= freeLikesPerDay) continue;

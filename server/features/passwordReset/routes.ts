@@ -19,7 +19,8 @@ export function passwordResetRoutes(router: AppRouter, services: Services): void
   router.post('/password/reset', async (ctx) => {
     const input = parse(resetPasswordRequest, ctx.request.body);
     const signedIn = await passwordReset.reset(input.email, input.code, input.password, deviceOf(ctx));
-    // Every other session just ended: refused by every process before this answer is out.
+    // Every other session just ended: refused by every write at once and by this process's reads before this
+    // answer is out; the other processes' reads follow when their listeners hear it (sessions/service.ts).
     await services.sessions.settle();
     const extra = await startWebSession(ctx, services, signedIn, input.session);
     ctx.body = {

@@ -174,6 +174,42 @@ describe.each(testDialects())('photos in an S3 bucket on %s', (dialect) => {
     expect((await runJob(job, ctx)).counts).toEqual({ checked: 4, deleted: 0 });
   });
 
+  it('with S3_PREFIX keeps, serves, lists and sweeps only its own folder, so deployments can share a bucket', async () => {
+    const shared = await s3.bucket();
+    const staging = new S3PhotoStore({ ...shared, prefix: 'iskra/staging', publicUrl: 'https://photos.iskra.test' });
+    const ctx: JobContext = {
+      db: app.database.db,
+      dialect,
+      clock: app.clock,
+      logger: createLogger('silent'),
+      dataDir: app.database.dataDir,
+      photos: staging,
+    };
+    // Day-old names no photo row of this database holds: orphans to staging's sweep, whoever wrote them.
+    const [a, b, c] = ['a', 'b', 'c'].map((ch) => `${ch.repeat(32)}.jpg`) as [string, string, string];
+    const others = [`iskra/prod/${a}`, `iskra/prod/${b}`, c, `iskra/staging-old/${a}`];
+    const ours = [`iskra/staging/${a}`, `iskra/staging/${b}`];
+    const twoDaysAgo = new Date(app.clock.now().getTime() - 2 * day);
+    for (const key of [...others, ...ours]) {
+      await s3.client.send(new PutObjectCommand({ Bucket: shared.bucket, Key: key, Body: 'x' }));
+      await s3.backdate(shared.bucket, key, 1, twoDaysAgo);
+    }
+    const job = jobNamed('orphan_uploads');
+    if (!job) throw new Error('no orphan_uploads job');
+    expect(await runJob(job, ctx)).toEqual({ status: 'ok', counts: { checked: 2, deleted: 2 } });
+    expect(await s3.keys(shared.bucket)).toEqual([...others].sort());
+
+    // A photo saved through the prefixed store lands in its folder, reads back by its bare name, and the
+    // CDN's address holds the folder as the key does.
+    const saved = await staging.save({ photo: Buffer.from('photo'), thumb: Buffer.from('thumb'), blurred: Buffer.from('blur') });
+    expect(await s3.keys(shared.bucket)).toContain(`iskra/staging/${saved.fileName}`);
+    const opened = await staging.open(saved.fileName);
+    expect(opened).not.toBeNull();
+    opened?.body.destroy();
+    expect(await staging.open(c)).toBeNull();
+    expect(staging.publicUrl).toBe('https://photos.iskra.test/iskra/staging');
+  });
+
   describe('with PHOTO_PUBLIC_URL (a CDN in front of the bucket)', () => {
     let cdnApp: TestApp;
     beforeAll(async () => {

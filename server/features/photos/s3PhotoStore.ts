@@ -23,11 +23,22 @@ export interface PhotoBucketSettings {
   secretAccessKey: string;
   /** `host/bucket/key` instead of `bucket.host/key`: what most self-hosted S3-compatible stores need. */
   forcePathStyle: boolean;
-  /** A CDN in front of the bucket serving the same names; the app then redirects to it. */
+  /**
+   * A folder in the bucket for this deployment (S3_PREFIX, no slash at either end): every key is
+   * `<prefix>/<name>`, and listing (so the orphan sweep) sees only it. Unset: the bucket's root.
+   */
+  prefix?: string | undefined;
+  /** A CDN in front of the bucket serving the same names (with the prefix); the app then redirects to it. */
   publicUrl?: string | undefined;
   /** Keys per ListObjectsV2 page: S3's own maximum unless a test wants to see several pages. */
   listPageSize?: number | undefined;
 }
+
+/**
+ * Sockets per S3 host. The SDK's default of 50 lets 50 slow photo readers (each GetObject holds its socket
+ * until the client has read the photo) hold every socket while uploads and deletions queue behind them.
+ */
+const maxSockets = 256;
 
 /** Enough for one profile's photos (6 x 3 objects) in one go. */
 const deletesAtOnce = 18;
@@ -37,7 +48,7 @@ const objectHeaders = { ContentType: 'image/jpeg', CacheControl: 'public, max-ag
 
 /**
  * Photos as objects in an S3-compatible bucket, under the same names as the files on disk (at the bucket's
- * root), so several app processes on several machines see the same photos.
+ * root, or under S3_PREFIX), so several app processes on several machines see the same photos.
  *
  * The client is AWS's own `@aws-sdk/client-s3` rather than `minio`: it is the official, most used and most
  * closely maintained S3 client, and it speaks to any S3-compatible store (MinIO, Ceph, Yandex Object
@@ -51,10 +62,15 @@ export class S3PhotoStore implements PhotoStore {
   private readonly client: S3Client;
   private readonly bucket: string;
   private readonly listPageSize: number;
+  /** `''` or `<prefix>/`, put before every name to make its key. */
+  private readonly keyPrefix: string;
 
   constructor(settings: PhotoBucketSettings) {
     this.bucket = settings.bucket;
-    this.publicUrl = settings.publicUrl?.replace(/\/+$/, '') ?? null;
+    this.keyPrefix = settings.prefix ? `${settings.prefix.replace(/^\/+|\/+$/g, '')}/` : '';
+    const publicUrl = settings.publicUrl?.replace(/\/+$/, '');
+    // The CDN serves the bucket as it is: the redirect's address holds the prefix like the key does.
+    this.publicUrl = publicUrl ? `${publicUrl}${this.keyPrefix ? `/${this.keyPrefix.slice(0, -1)}` : ''}` : null;
     this.listPageSize = settings.listPageSize ?? 1000;
     this.client = new S3Client({
       region: settings.region,
@@ -68,7 +84,12 @@ export class S3PhotoStore implements PhotoStore {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       // A bucket that stops answering must not hold a request (or an upload's memory) for minutes.
-      requestHandler: { connectionTimeout: 5_000, requestTimeout: 20_000 },
+      requestHandler: {
+        connectionTimeout: 5_000,
+        requestTimeout: 20_000,
+        httpAgent: { keepAlive: true, maxSockets },
+        httpsAgent: { keepAlive: true, maxSockets },
+      },
     });
   }
 
@@ -84,7 +105,7 @@ export class S3PhotoStore implements PhotoStore {
       [stored.blurName, processed.blurred],
     ];
     const results = await Promise.allSettled(
-      writes.map(([key, body]) => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ...objectHeaders }))),
+      writes.map(([key, body]) => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + key, Body: body, ...objectHeaders }))),
     );
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) {
@@ -107,7 +128,9 @@ export class S3PhotoStore implements PhotoStore {
     const ours = names.filter((name) => uploadNamePattern.test(name));
     try {
       for (let i = 0; i < ours.length; i += deletesAtOnce) {
-        await Promise.all(ours.slice(i, i + deletesAtOnce).map((key) => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }))));
+        await Promise.all(
+          ours.slice(i, i + deletesAtOnce).map((key) => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + key }))),
+        );
       }
     } catch (error) {
       throw new PhotoStoreUnavailableError('delete', error);
@@ -117,7 +140,7 @@ export class S3PhotoStore implements PhotoStore {
   async open(name: string): Promise<PhotoFile | null> {
     if (!uploadNamePattern.test(name)) return null;
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: name }));
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + name }));
       if (!(object.Body instanceof Readable)) throw new Error('the object body is not a Node stream');
       return { body: object.Body, size: object.ContentLength };
     } catch (error) {
@@ -132,14 +155,23 @@ export class S3PhotoStore implements PhotoStore {
     do {
       let page;
       try {
-        page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, MaxKeys: this.listPageSize, ContinuationToken: token }));
+        page = await this.client.send(
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            MaxKeys: this.listPageSize,
+            ContinuationToken: token,
+            ...(this.keyPrefix ? { Prefix: this.keyPrefix } : {}),
+          }),
+        );
       } catch (error) {
         throw new PhotoStoreUnavailableError('list', error);
       }
       // An object whose age is not given is never swept: the grace period could not be checked.
-      yield (page.Contents ?? []).flatMap(({ Key, LastModified }) =>
-        Key && LastModified && uploadNamePattern.test(Key) ? [{ name: Key, writtenAt: LastModified }] : [],
-      );
+      // Names only, the prefix cut off; a key in a deeper folder under the prefix does not match a name.
+      yield (page.Contents ?? []).flatMap(({ Key, LastModified }) => {
+        const name = Key?.startsWith(this.keyPrefix) ? Key.slice(this.keyPrefix.length) : undefined;
+        return name && LastModified && uploadNamePattern.test(name) ? [{ name, writtenAt: LastModified }] : [];
+      });
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
   }

@@ -81,6 +81,9 @@ const candidatesQuery = preparedByShape(
     );
   },
   (key) => key,
+  // Its lists (ages, genders, ids to re-check) give thousands of texts, and the box search's plan depends on
+  // the caller's place: parsed and planned afresh on every run, as before prepared statements.
+  { named: false },
 );
 
 /** The candidates a filter allows (see candidatesQuery), with the values of this call bound. */

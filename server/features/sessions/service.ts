@@ -36,6 +36,9 @@ export interface StartedSession {
  * failing; a few seconds still spare the database nearly every lookup of a busy tab.
  */
 export const sessionCacheSeconds = 5;
+
+/** Whether a session lookup may be answered from the cache ('cached') or must read the database ('fresh'). */
+export type SessionRead = 'cached' | 'fresh';
 const sessionCacheEntries = 20_000;
 
 export class SessionService {
@@ -84,10 +87,16 @@ export class SessionService {
     return { sessionId, expiresAt, token: await this.tokens.sign(sessionId, userId, now, expiresAt) };
   }
 
-  async resolveSessionId(sessionId: string, via: SessionAuth['via']): Promise<SessionAuth | null> {
+  /**
+   * `read`: 'cached' may answer from this process's cache (GET and HEAD: they change nothing); 'fresh' reads
+   * the row whatever is cached, and is what every request that may write uses, so a session ended anywhere
+   * is refused by it as soon as the ending has committed, with no notice to wait for. A fresh row still
+   * refreshes the cache.
+   */
+  async resolveSessionId(sessionId: string, via: SessionAuth['via'], read: SessionRead = 'cached'): Promise<SessionAuth | null> {
     const sessionHash = hashSessionId(sessionId);
     const cache = this.changes?.listening ? this.cache : undefined;
-    const cached = cache?.get(sessionHash);
+    const cached = read === 'cached' ? cache?.get(sessionHash) : undefined;
     if (cached) return { ...cached, via };
     const readStarted = cache?.readStarted() ?? 0;
     const now = this.clock.now();
@@ -106,34 +115,33 @@ export class SessionService {
   }
 
   /**
-   * After a request that may have changed a session or its facts, before it is answered: this user's
-   * sessions are read again by this process's next request (whatever the change notice's timing), and the
-   * other processes' listeners have been sent every change committed so far (see settle).
+   * After this process changed a user's session facts (its language, say) without settling: its next GET
+   * reads the row again instead of a cached copy that the change notice has yet to reach.
    */
   forgetUser(userId: UserId): void {
     this.cache?.forgetUsers([userId]);
   }
 
   /**
-   * Call after a change that revokes sessions has committed and before answering: returns once this
-   * process's listener has heard every notice committed so far (our own NOTIFY heard back). The other
-   * processes' listeners were signalled by PostgreSQL at the same commits, so by the time the client reads
-   * our answer and sends its next request elsewhere, that process has, in every case but a listener
-   * connection stalled for longer than the request takes to travel, applied the change: the honest window
-   * is that race (microseconds on one machine), and it is bounded by one cache lifetime (sessionCacheSeconds)
-   * if a notice is lost outright without the connection failing. A dropped connection clears the cache and
-   * stops its use until LISTEN is back.
+   * Call after a change to sessions or their facts has committed and before answering: returns once this
+   * process's listener has heard every notice committed so far (our own NOTIFY heard back), so this
+   * process's cache has dropped the change. The other processes' listeners were signalled by PostgreSQL at
+   * the same commits and normally apply the change within milliseconds, but nothing waits for them: a
+   * process under load may still answer a GET from its cache a little later (at most one cache lifetime,
+   * sessionCacheSeconds, if a notice were lost without the connection failing). Requests that may write
+   * never use the cache (resolveSessionId), so none of them acts on an ended session, on any process. A
+   * dropped or unanswering listener clears the cache and stops its use until LISTEN is back.
    */
   async settle(): Promise<void> {
     if (this.cache && this.changes?.listening) await this.changes.settle();
   }
 
-  async resolveToken(token: string): Promise<SessionAuth | null> {
+  async resolveToken(token: string, read: SessionRead = 'cached'): Promise<SessionAuth | null> {
     const sessionId = await this.tokens.verify(token, this.clock.now());
-    return sessionId ? this.resolveSessionId(sessionId, 'bearer') : null;
+    return sessionId ? this.resolveSessionId(sessionId, 'bearer', read) : null;
   }
 
-  /** Signs this session out everywhere: refused by every process once this returns (settle). */
+  /** Signs this session out everywhere: refused at once by every request that may write, and by this process (settle). */
   async end(sessionHash: string): Promise<void> {
     await deleteSession(this.db, sessionHash);
     await this.settle();

@@ -27,7 +27,8 @@ interface Entry {
 }
 
 /**
- * Sessions read in the last few seconds, so a burst of requests from one tab reads its session once.
+ * Sessions read in the last few seconds, so a burst of GETs from one tab reads its session once (requests
+ * that may write read it every time: sessions/service.ts).
  * Bounded (the oldest entry goes first) and short-lived: if a change notice were ever lost without the
  * listening connection failing (a half-open TCP connection), a revoked session would be served for at most
  * one `ttlMs`.

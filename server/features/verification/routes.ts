@@ -17,7 +17,8 @@ export function verificationRoutes(router: AppRouter, { verification, csrf, sess
     const auth = requireUser(ctx);
     const { code } = parse(verifyRequest, ctx.request.body);
     const outcome = await verification.verify(auth.userId, code);
-    // Every process's next request of this user sees the account verified (their session caches dropped it).
+    // This process's next request of this user sees the account verified (its session cache dropped it), as
+    // do every process's writes; the other processes' reads follow when their listeners hear it.
     await sessions.settle();
     ctx.body = { message: outcome === 'verified' ? 'Account verified successfully' : 'Account already verified' };
   });
