@@ -126,6 +126,8 @@ const nearestQuery = preparedByShape(
       .limit(own.limit);
   },
   (key) => key,
+  // Unnamed on PostgreSQL for the same reasons as candidatesQuery: list lengths, and a plan per place.
+  { named: false },
 );
 
 export async function findNearest(db: Kysely<Database>, f: CandidateFilter): Promise<NearRow[]> {
