@@ -174,12 +174,18 @@ export class SearchService implements CardSearch {
             // starts at a distance, would read the same people again. The rest of the ring in one query.
             ringLimit = limit - read.length;
             ring = await findCandidates(this.db, { ...filter, box, beyondKm: coveredKm, withinKm: radiusKm, limit: ringLimit });
-            read = appendRing(read, ring.filter((row) => flatOf(row) <= radiusKm));
+            read = appendRing(
+              read,
+              ring.filter((row) => flatOf(row) <= radiusKm),
+            );
             coveredKm = ring.length === ringLimit ? Math.min(radiusKm, flatOf(ring[ring.length - 1] as CandidateRow)) : radiusKm;
             break;
           }
           // The box's corners lie beyond its circle, where other directions were not read.
-          read = appendRing(read, (await this.reread(filter, near)).filter((row) => flatOf(row) <= radiusKm));
+          read = appendRing(
+            read,
+            (await this.reread(filter, near)).filter((row) => flatOf(row) <= radiusKm),
+          );
           coveredKm = last ? Math.min(radiusKm, flatOf(last)) : radiusKm;
         }
         if (read.length >= limit) {
@@ -204,7 +210,11 @@ export class SearchService implements CardSearch {
         // unlocated: every located person was read).
         const last = box === null && ring.length === ringLimit ? ring[ring.length - 1] : undefined;
         const boundKm =
-          box === null ? Math.min(everywhereKm, last ? flatOf(last) : Number.POSITIVE_INFINITY) : read.length >= limit ? Math.min(radiusKm, coveredKm) : radiusKm;
+          box === null
+            ? Math.min(everywhereKm, last ? flatOf(last) : Number.POSITIVE_INFINITY)
+            : read.length >= limit
+              ? Math.min(radiusKm, coveredKm)
+              : radiusKm;
         await this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], ranked), boundKm, watermark }), poolTtlMs);
       } else {
         await this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm: 0, watermark: null }, unplacedPoolTtlMs);
