@@ -28,6 +28,10 @@ const moscow: [number, number] = [55.7558, 37.6173];
 const at = (km: number, eastKm = 0) => snapCoordinates(moscow[0] + km / 111.2, moscow[1] + eastKm / (111.2 * Math.cos((moscow[0] * Math.PI) / 180)));
 
 type Kind = 'eligible' | 'banned' | 'unverified' | 'held' | 'blocking' | 'swiped';
+interface Person {
+  kind: Kind;
+  where: { latitude: number; longitude: number };
+}
 
 describe.each(testDialects())('a scan through crowded rings on %s', (dialect) => {
   let database: TestDatabase;
@@ -121,7 +125,7 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
   it('reads on past a ring full of people only the rules leave out', async () => {
     // 150 of them from 3 to 4.5 km, each at a distance of their own, then the eligible ones beyond.
     const crowd = Array.from({ length: 150 }, (_, i) => ({ kind: ruledOut[i % ruledOut.length] as Kind, where: at(3 + i * 0.01, (i % 7) * 0.05) }));
-    const further = Array.from({ length: 5 }, (_, i) => ({ kind: 'eligible', where: at(4.6 + i * 0.15) }));
+    const further: Person[] = Array.from({ length: 5 }, (_, i) => ({ kind: 'eligible', where: at(4.6 + i * 0.15) }));
     const { viewer, viewerProfile, eligible } = await world([...crowd, ...further]);
     const cards = await session(viewer, viewerProfile);
     expect(cards.filter((c) => c !== null)).toHaveLength(eligible);
@@ -130,7 +134,7 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
   it('reads on past a crowd standing in one grid cell', async () => {
     const cell = at(3.5);
     const crowd = Array.from({ length: 140 }, (_, i) => ({ kind: ruledOut[i % ruledOut.length] as Kind, where: cell }));
-    const inCell = Array.from({ length: 3 }, () => ({ kind: 'eligible', where: cell }));
+    const inCell: Person[] = Array.from({ length: 3 }, () => ({ kind: 'eligible', where: cell }));
     const further = [
       { kind: 'eligible' as Kind, where: at(4.2) },
       { kind: 'eligible' as Kind, where: at(20) },
@@ -142,8 +146,8 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
 
   it("finds a heavy swiper's first unswiped people beyond her swiped neighbourhood, nearest first", async () => {
     // Everyone within 10 km swiped; beyond, more eligible people than a ring's first pass holds.
-    const swiped = Array.from({ length: 300 }, (_, i) => ({ kind: 'swiped', where: at(2.5 + (i % 30) * 0.25, Math.floor(i / 30) * 0.3) }));
-    const beyond = Array.from({ length: 130 }, (_, i) => ({ kind: i % 5 === 0 ? 'banned' : 'eligible', where: at(10.5 + i * 0.05, (i % 3) * 0.2) }));
+    const swiped: Person[] = Array.from({ length: 300 }, (_, i) => ({ kind: 'swiped', where: at(2.5 + (i % 30) * 0.25, Math.floor(i / 30) * 0.3) }));
+    const beyond: Person[] = Array.from({ length: 130 }, (_, i) => ({ kind: i % 5 === 0 ? 'banned' : 'eligible', where: at(10.5 + i * 0.05, (i % 3) * 0.2) }));
     const { viewer, viewerProfile } = await world([...swiped, ...beyond]);
     const tuned = new SearchService(database.db, clock, new NoRateLimit(database.db, clock));
     const plain = new PlainSearch(database.db, clock);
