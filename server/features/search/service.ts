@@ -10,14 +10,14 @@ import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import { findMyProfile } from '../relationships/repository.ts';
 import type { CardSearch } from './cardSearch.ts';
 import { CandidatePools, capped, mergeRanked, poolTtlMs, unplacedPoolTtlMs, type Pool, type PooledCandidate, type PoolStore } from './candidatePool.ts';
-import { findCandidates, findNearest, type CandidateFilter, type CandidateRow, type NearRow } from './candidates.ts';
+import { findCandidates, type CandidateFilter, type CandidateRow } from './candidates.ts';
 import { poolKeyOf } from './filters.ts';
 import { changedNear, changedRecheckMax, latestSearchChange } from './searchChanges.ts';
 import { everywhereKm, flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
 import { likedYouBoostKm, premiumBoostKm, rankingPoolSize, recheckBatch, recheckBatches, searchBoxSteps, searchPerDay, searchPerMinute } from './rules.ts';
 
 /** A search's own filters; each query adds its box, bound or list of people. */
-type Search = Omit<CandidateFilter, 'box' | 'only' | 'beyondKm' | 'withinKm'>;
+type Search = Omit<CandidateFilter, 'box' | 'only' | 'beyondKm'>;
 
 /**
  * The next card: a scan of the neighbourhood in growing boxes, a per-user pool of the people it ranked, and
@@ -119,11 +119,9 @@ export class SearchService implements CardSearch {
   }
 
   /**
-   * A scan for the nearest people, in growing boxes, and a new pool of all it ranked. Each box after the
-   * first reads only the ring beyond the circle the boxes before it read whole (`coveredKm`), and adds
-   * what it finds to the people read so far: a heavy swiper's neighbourhood, all swiped, is read once,
-   * not once per box. `beyond` starts the rings at the disc a used-up pool proved empty. People the client
-   * holds are read too (and pooled, since they may come back) but never answered.
+   * A scan for the nearest people, in growing boxes, and a new pool of all it ranked. `beyondKm` skips the
+   * disc a used-up pool proved empty. People the client holds are read too (and pooled, since they may
+   * come back) but never answered.
    */
   private async scan(
     filter: Search,
@@ -134,87 +132,29 @@ export class SearchService implements CardSearch {
   ): Promise<CandidateRow | null> {
     const meId = filter.me.id;
     const point = filter.me.point;
-    const limit = rankingPoolSize + held.size;
-    const flatOf = (row: { latitude: number | null; longitude: number | null }) => {
-      const there = pointOf(row);
-      return point && there ? flatKm(point, there) : Number.POSITIVE_INFINITY;
-    };
-    // Everyone within `coveredKm` that the rules allow, nearest first (the rings before this one).
-    let read: CandidateRow[] = [];
-    let coveredKm = beyond?.km ?? 0;
+    const beyondKm = beyond?.km;
     // The last step read everyone left (nobody unheld stopped it earlier): whoever it ranked is held.
     let heldSeen: PooledCandidate[] = [];
     for (const step of point ? searchBoxSteps : [null]) {
       const box = step === 180 ? null : step;
-      const radiusKm = box === null ? Number.POSITIVE_INFINITY : box * kmPerDegree;
-      if (box !== null && radiusKm <= coveredKm) continue;
-      // The ring's last query; cut by its limit when it returned `ringLimit` rows.
-      let ring: CandidateRow[] = [];
-      let ringLimit = limit;
-      if (box === null) {
-        ringLimit = limit - read.length;
-        ring = await findCandidates(this.db, { ...filter, box, beyondKm: coveredKm > 0 ? coveredKm : undefined, limit: ringLimit });
-        read = appendRing(read, ring);
-      } else if (coveredKm === 0) {
-        // The first box, whole: most people are answered here, from a few dozen rows.
-        ring = await findCandidates(this.db, { ...filter, box, limit: ringLimit });
-        read = ring.filter((row) => flatOf(row) <= radiusKm);
-        coveredKm = ring.length === ringLimit ? Math.min(radiusKm, flatOf(ring[ring.length - 1] as CandidateRow)) : radiusKm;
-      } else {
-        // The ring between the circle read and this box's: first the nearest people the index and the
-        // caller's swipes let through, then those of them every rule lets through. Rarely twice: only when
-        // the rules left out more of the first pass than its slack.
-        while (coveredKm < radiusKm && read.length < limit) {
-          const wanted = limit - read.length;
-          const passLimit = wanted + Math.ceil(wanted / 8) + 4;
-          const near = await findNearest(this.db, { ...filter, box, beyondKm: coveredKm, withinKm: radiusKm, limit: passLimit });
-          const last = near.length === passLimit ? near[near.length - 1] : undefined;
-          if (last && Math.min(radiusKm, flatOf(last)) <= coveredKm) {
-            // No further than the pass before (one grid cell holds more than a pass): the next pass, which
-            // starts at a distance, would read the same people again. The rest of the ring in one query.
-            ringLimit = limit - read.length;
-            ring = await findCandidates(this.db, { ...filter, box, beyondKm: coveredKm, withinKm: radiusKm, limit: ringLimit });
-            read = appendRing(
-              read,
-              ring.filter((row) => flatOf(row) <= radiusKm),
-            );
-            coveredKm = ring.length === ringLimit ? Math.min(radiusKm, flatOf(ring[ring.length - 1] as CandidateRow)) : radiusKm;
-            break;
-          }
-          // The box's corners lie beyond its circle, where other directions were not read.
-          read = appendRing(
-            read,
-            (await this.reread(filter, near)).filter((row) => flatOf(row) <= radiusKm),
-          );
-          coveredKm = last ? Math.min(radiusKm, flatOf(last)) : radiusKm;
-        }
-        if (read.length >= limit) {
-          // As a query limited to `limit` would have cut it: the nearest `limit`, as far as the last of them.
-          read = read.slice(0, limit);
-          coveredKm = flatOf(read[limit - 1] as CandidateRow);
-        }
-      }
-      const rows = read;
+      if (beyondKm !== undefined && box !== null && box * kmPerDegree <= beyondKm) continue;
+      const limit = rankingPoolSize + held.size;
+      const rows = await findCandidates(this.db, { ...filter, box, beyondKm, limit });
+      const flatOf = (row: CandidateRow) => {
+        const there = pointOf(row);
+        return point && there ? flatKm(point, there) : Number.POSITIVE_INFINITY;
+      };
       // Someone outside a box may be nearer than a corner of it: rank only those within the inscribed circle.
-      const inCircle = box === null ? rows : rows.filter((row) => flatOf(row) <= radiusKm);
-      const ranked = this.rank(inCircle, point);
+      const ranked = this.rank(box === null ? rows : rows.filter((row) => flatOf(row) <= box * kmPerDegree), point);
       const best = ranked.find((c) => !held.has(c.id));
       heldSeen = ranked;
-      // Not full (then `limit` people, at most `held.size` of them held, would hold someone unheld):
-      // everyone within the circle was read, and the next step reads on from it.
       if (!best) continue;
       if (point) {
-        // Everyone nearer than this was read by this scan (or proved out by the pool before it): the circle,
-        // or as far as the last ring reached when the limit cut it. Rows come nearest first, people without a
-        // position last: the last row of the everywhere step is as far as it saw (infinitely far when
-        // unlocated: every located person was read).
-        const last = box === null && ring.length === ringLimit ? ring[ring.length - 1] : undefined;
-        const boundKm =
-          box === null
-            ? Math.min(everywhereKm, last ? flatOf(last) : Number.POSITIVE_INFINITY)
-            : read.length >= limit
-              ? Math.min(radiusKm, coveredKm)
-              : radiusKm;
+        // Everyone nearer than this was read by this scan (or proved out by the pool before it). Rows come
+        // nearest first, people without a position last: when the limit cut the list, its last row is as
+        // far as the scan saw (infinitely far when unlocated: every located person was read).
+        const last = rows.length === limit ? rows[rows.length - 1] : undefined;
+        const boundKm = Math.min(box === null ? everywhereKm : box * kmPerDegree, last ? flatOf(last) : Number.POSITIVE_INFINITY);
         await this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], ranked), boundKm, watermark }), poolTtlMs);
       } else {
         await this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm: 0, watermark: null }, unplacedPoolTtlMs);
@@ -227,17 +167,6 @@ export class SearchService implements CardSearch {
       await this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], heldSeen), boundKm: everywhereKm, watermark }), poolTtlMs);
     else await this.pools.drop(meId);
     return null;
-  }
-
-  /** People of a first pass who pass every rule, in its order (nearest first, then id). */
-  private async reread(filter: Search, near: NearRow[]): Promise<CandidateRow[]> {
-    if (!near.length) return [];
-    const ids = near.map((n) => n.id);
-    // Padded to a multiple of 16 (the last id repeated): each length of the list is a query of its own.
-    const only = [...ids, ...Array.from({ length: (16 - (ids.length % 16)) % 16 }, () => ids[ids.length - 1] as number)];
-    const rows = await findCandidates(this.db, { ...filter, box: null, limit: only.length, only });
-    const order = new Map(ids.map((id, i) => [id, i]));
-    return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   }
 
   /**
@@ -299,14 +228,4 @@ export class SearchService implements CardSearch {
       photo: photos.join(','),
     };
   }
-}
-
-/**
- * People read so far and a ring's, nearest first: whoever stands on the ring's inner edge may be read by
- * both (a ring's edge is drawn a hair inside, see filters.ts `position`), and is kept once.
- */
-function appendRing(read: CandidateRow[], ring: CandidateRow[]): CandidateRow[] {
-  if (!ring.length) return read;
-  const known = new Set(read.map((r) => r.id));
-  return [...read, ...ring.filter((r) => !known.has(r.id))];
 }
