@@ -10,12 +10,10 @@ import { PlainSearch } from './plainSearch.ts';
 import { SearchService } from './service.ts';
 
 /**
- * A scan's rings beyond the first box are read in two passes (service.ts `scan`): the nearest people the
- * search index and the caller's swipes let through, then every rule for those. The property test's worlds
- * are too small to fill a first pass, so these worlds crowd a ring with people the first pass lets through
- * and the rules do not (banned, unverified, held, blocking): the scan must read on past them, also when
- * they all stand in one grid cell, and past a heavy swiper's swiped neighbourhood, giving the plain
- * search's cards.
+ * Crowded neighbourhoods against the plain search: rings full of people the search index and the caller's
+ * swipes would let through but the rules do not (banned, unverified, held, blocking), also all in one grid
+ * cell, and a heavy swiper's swiped neighbourhood. The property test's worlds (60 people at most) never
+ * fill a scan's limit, so a faster scan that reads a ring in passes must pass these too.
  */
 class NoRateLimit extends RateCounter {
   override hit(): Promise<void> {
