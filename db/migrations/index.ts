@@ -19,6 +19,7 @@ import * as referrals from './2026_11_24_1430_referrals.ts';
 import * as addJobSlots from './2026_11_24_1910_add_job_slots.ts';
 import * as searchPools from './2026_11_24_2010_search_pools.ts';
 import * as sessionChangeNotices from './2026_11_24_2020_session_change_notices.ts';
+import * as unloggedCaches from './2026_11_24_2030_unlogged_caches.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_1910_add_job_slots': addJobSlots,
   '2026_11_24_2010_search_pools': searchPools,
   '2026_11_24_2020_session_change_notices': sessionChangeNotices,
+  '2026_11_24_2030_unlogged_caches': unloggedCaches,
 };
