@@ -119,12 +119,18 @@ const gender = searchFilter({
   watches: ['profiles.gender'],
 });
 
-/** The caller's age range, as a list for the same reasons as the genders. */
+type AgeBinding = { ages?: readonly number[]; min?: number; max?: number };
+
+/**
+ * The caller's age range, as a list for the same reasons as the genders. Re-checking listed people it is a
+ * range: no seek to invite, and one text for every range, which lets the re-check be a named statement.
+ */
 const age = searchFilter({
   name: 'age',
   params: ['ageMin', 'ageMax'],
-  bind: (s) => ({ ages: agesBetween(s.ageMin, s.ageMax) }),
-  where: (eb, { ages }, recheck) => [eb(recheck ? sql<number>`p.age + 0` : eb.ref('p.age'), 'in', ages)],
+  bind: (s, r): AgeBinding => (r.only !== undefined ? { min: s.ageMin, max: s.ageMax } : { ages: agesBetween(s.ageMin, s.ageMax) }),
+  where: (eb, { ages, min, max }, recheck) =>
+    recheck ? [eb(sql<number>`p.age + 0`, '>=', min ?? 0), eb(sql<number>`p.age + 0`, '<=', max ?? 0)] : [eb('p.age', 'in', ages ?? [])],
   plain: (eb, s) => [eb('p.age', '>=', s.ageMin), eb('p.age', '<=', s.ageMax)],
   watches: ['profiles.age'],
 });
