@@ -119,3 +119,48 @@ export async function searchAll(person: Person, params: Record<string, string> =
   }
   return seen;
 }
+
+/**
+ * `count` signed-in users without profiles (accounts only), inserted a few hundred rows per statement: the
+ * crowd of idle tabs a bench holds open. Answers each one's session cookie value.
+ */
+export async function createSignedInUsers(app: PersonHost, count: number): Promise<string[]> {
+  const db = app.database.db;
+  const now = app.clock.now();
+  const cookies: string[] = [];
+  const perStatement = 500;
+  for (let start = 0; start < count; start += perStatement) {
+    const size = Math.min(perStatement, count - start);
+    counter += 1;
+    const batch = counter;
+    const users = await db
+      .insertInto('users')
+      .values(
+        Array.from({ length: size }, (_, i) => ({
+          email: `crowd${batch}-${i}-${process.pid}-${Date.now()}@example.com`,
+          password_hash: null,
+          language: 'ru' as const,
+          verified_at: now.toISOString(),
+          banned_at: null,
+          created_at: now.toISOString(),
+          premium_until: null,
+        })),
+      )
+      .returning('id')
+      .execute();
+    const sessions = users.map((user) => ({ sessionId: newSessionId(), userId: user.id }));
+    await db
+      .insertInto('sessions')
+      .values(
+        sessions.map(({ sessionId, userId }) => ({
+          id_hash: hashSessionId(sessionId),
+          user_id: userId,
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + 86_400_000 * 30).toISOString(),
+        })),
+      )
+      .execute();
+    cookies.push(...sessions.map((s) => s.sessionId));
+  }
+  return cookies;
+}

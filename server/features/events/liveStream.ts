@@ -7,7 +7,8 @@ import { badgeCountsOf, matchesStillToAnnounce } from '../badges/repository.ts';
 import type { EventBus } from './eventBus.ts';
 import { eventsAfter } from './repository.ts';
 
-const heartbeatMs = 25_000;
+/** How often an open stream writes a comment line, so proxies keep it open (the bench spans one period). */
+export const heartbeatMs = 25_000;
 const backlogLimit = 500;
 /**
  * How long an event may still appear below ids already read. PostgreSQL numbers a row when it is inserted
