@@ -1,11 +1,16 @@
 import type { Kysely } from 'kysely';
+import { prepared } from '../../../db/prepared.ts';
 import type { Database, MatchSeen, ProfileId, UserId } from '../../../db/schema.ts';
 import type { BadgeCounts } from '../../contract/badges.ts';
 import { countUnreadChats } from '../chat/repository.ts';
 import { findMyProfile } from '../relationships/repository.ts';
 import { countNewLikers, countNewMatches } from '../swipes/repository.ts';
 
-const noBadges: BadgeCounts = { unread_chats: 0, new_matches: 0, new_likers: 0 };
+export const noBadges: BadgeCounts = { unread_chats: 0, new_matches: 0, new_likers: 0 };
+
+const badgeCounts = prepared((db, me: ProfileId) =>
+  db.selectNoFrom([countUnreadChats(db, me).as('unread_chats'), countNewMatches(db, me).as('new_matches'), countNewLikers(db, me).as('new_likers')]),
+);
 
 /**
  * The user's three badge counts in one statement, by the same rules as the chat, matches and likers lists
@@ -13,30 +18,35 @@ const noBadges: BadgeCounts = { unread_chats: 0, new_matches: 0, new_likers: 0 }
  */
 export async function badgeCountsOf(db: Kysely<Database>, userId: UserId): Promise<BadgeCounts> {
   const me = await findMyProfile(db, userId);
-  if (!me) return noBadges;
-  const row = await db
-    .selectNoFrom([countUnreadChats(db, me.id).as('unread_chats'), countNewMatches(db, me.id).as('new_matches'), countNewLikers(db, me.id).as('new_likers')])
-    .executeTakeFirstOrThrow();
+  return me ? badgeCountsFor(db, me.id) : noBadges;
+}
+
+/**
+ * The counts of a profile already known (a live stream resolves its user's once). Built once and run as a
+ * named statement on PostgreSQL: planning its three counts cost more than running them.
+ */
+export async function badgeCountsFor(db: Kysely<Database>, me: ProfileId): Promise<BadgeCounts> {
+  const row = await badgeCounts.first(db, me);
+  if (!row) return noBadges;
   return { unread_chats: Number(row.unread_chats), new_matches: Number(row.new_matches), new_likers: Number(row.new_likers) };
 }
 
-/** Of these people, those whose live match with the user has not been shown to the user yet (its overlay is still due). */
-export async function matchesStillToAnnounce(db: Kysely<Database>, userId: UserId, partners: readonly ProfileId[]): Promise<Set<ProfileId>> {
-  const me = await findMyProfile(db, userId);
+/** Of these people, those whose live match with the profile has not been shown to its user yet (its overlay is still due). */
+export async function matchesStillToAnnounce(db: Kysely<Database>, me: ProfileId, partners: readonly ProfileId[]): Promise<Set<ProfileId>> {
   const others = [...new Set(partners)];
-  if (!me || others.length === 0) return new Set();
+  if (others.length === 0) return new Set();
   const rows = await db
     .selectFrom('matches')
     .select(['profile_low', 'profile_high'])
     .where('unmatched_at', 'is', null)
     .where((eb) =>
       eb.or([
-        eb.and([eb('profile_low', '=', me.id), eb('profile_high', 'in', others), eb('low_seen', '=', 0)]),
-        eb.and([eb('profile_high', '=', me.id), eb('profile_low', 'in', others), eb('high_seen', '=', 0)]),
+        eb.and([eb('profile_low', '=', me), eb('profile_high', 'in', others), eb('low_seen', '=', 0)]),
+        eb.and([eb('profile_high', '=', me), eb('profile_low', 'in', others), eb('high_seen', '=', 0)]),
       ]),
     )
     .execute();
-  return new Set(rows.map((r) => (r.profile_low === me.id ? r.profile_high : r.profile_low)));
+  return new Set(rows.map((r) => (r.profile_low === me ? r.profile_high : r.profile_low)));
 }
 
 /**

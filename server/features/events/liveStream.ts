@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import { matchEvent } from '../../contract/events.ts';
 import type { Logger } from '../../logger.ts';
-import { badgeCountsOf, matchesStillToAnnounce } from '../badges/repository.ts';
+import { badgeCountsFor, matchesStillToAnnounce, noBadges } from '../badges/repository.ts';
+import { findMyProfile } from '../relationships/repository.ts';
 import type { EventBus } from './eventBus.ts';
 import { eventsAfter } from './repository.ts';
 
@@ -49,13 +50,15 @@ function matchPartner(row: EventRow): ProfileId | null {
 async function render(db: Kysely<Database>, userId: UserId, rows: readonly EventRow[]): Promise<string> {
   const lastBadges = rows.findLast((r) => r.type === 'badges')?.id;
   const partners = rows.filter((r) => r.type === 'match').map(matchPartner);
+  // Read afresh on every batch, never kept by the stream: a user may delete their profile and make another.
+  const me = lastBadges === undefined && partners.length === 0 ? undefined : (await findMyProfile(db, userId))?.id;
   const [counts, announce] = await Promise.all([
-    lastBadges === undefined ? undefined : badgeCountsOf(db, userId),
-    partners.length === 0
+    lastBadges === undefined ? undefined : me === undefined ? noBadges : badgeCountsFor(db, me),
+    partners.length === 0 || me === undefined
       ? new Set<ProfileId>()
       : matchesStillToAnnounce(
           db,
-          userId,
+          me,
           partners.filter((p) => p !== null),
         ),
   ]);

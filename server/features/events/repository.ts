@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { prepared } from '../../../db/prepared.ts';
 import type { Database, UserId } from '../../../db/schema.ts';
 import type { LiveEvent } from '../../contract/events.ts';
 
@@ -69,8 +70,13 @@ export async function insertBadgeMarkers(db: Kysely<Database>, userIds: readonly
 
 const badgeMarkersPerInsert = 1000;
 
+const events = prepared((db, userId: UserId, afterId: number, limit: number) =>
+  db.selectFrom('events').select(['id', 'type', 'payload']).where('user_id', '=', userId).where('id', '>', afterId).orderBy('id').limit(limit),
+);
+
+/** A user's events after an id, oldest first: each live stream reads these on every wake. */
 export async function eventsAfter(db: Kysely<Database>, userId: UserId, afterId: number, limit: number) {
-  return db.selectFrom('events').select(['id', 'type', 'payload']).where('user_id', '=', userId).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+  return events.all(db, userId, afterId, limit);
 }
 
 export async function lastEventId(db: Kysely<Database>, userId: UserId): Promise<number> {
