@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isForeignKeyViolation } from '../../../db/errors.ts';
 import type { Database, ProfileId } from '../../../db/schema.ts';
-import { deleteSearchPool, findSearchPool, upsertSearchPool } from './repository.ts';
+import { deleteSearchPool, findSearchPool, upsertSearchPool, type StoredPoolRow } from './repository.ts';
 
 /** The most people a pool holds; beyond it the worst ranked are dropped and the bound drawn in. */
 export const poolSize = 200;
@@ -67,8 +67,11 @@ export function unpackCandidates(bytes: Uint8Array): PooledCandidate[] {
 
 /** Where the pools live between searches. */
 export interface PoolStore {
-  /** The pool for this search, or null when there is none for these exact filters (or it expired). */
-  take(meId: ProfileId, key: string): Promise<Pool | null>;
+  /**
+   * The pool for this search, or null when there is none for these exact filters (or it expired). `prefetched`:
+   * the row as the caller already read it (findSearchStart), null when there is none; read here if absent.
+   */
+  take(meId: ProfileId, key: string, prefetched?: StoredPoolRow | null): Promise<Pool | null>;
   /** A new pool, living `ttlMs` from now. */
   keep(meId: ProfileId, pool: Omit<Pool, 'expiresAt'>, ttlMs: number): Promise<void>;
   /** A pool taken and updated (or made by `keep`), stored as the user's newest. */
@@ -96,8 +99,8 @@ export class CandidatePools implements PoolStore {
     private readonly now: () => number,
   ) {}
 
-  async take(meId: ProfileId, key: string): Promise<Pool | null> {
-    const row = await findSearchPool(this.db, meId);
+  async take(meId: ProfileId, key: string, prefetched?: StoredPoolRow | null): Promise<Pool | null> {
+    const row = prefetched === undefined ? await findSearchPool(this.db, meId) : prefetched;
     if (!row) return null;
     const expiresAt = Date.parse(row.expires_at);
     // Another key's or an expired pool is left for the next `keep` to overwrite (or the cleanup job).

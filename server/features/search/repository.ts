@@ -1,5 +1,55 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { Database, ProfileId, SearchPoolsTable } from '../../../db/schema.ts';
+import { prepared } from '../../../db/prepared.ts';
+import type { Database, ProfileId, SearchPoolsTable, UserId } from '../../../db/schema.ts';
+
+/** A stored pool as read (searchStart, findSearchPool). */
+export interface StoredPoolRow {
+  pool_key: string;
+  expires_at: string;
+  bound_km: number;
+  watermark: string | null;
+  candidates: Uint8Array;
+}
+
+const start = prepared((db, userId: UserId) =>
+  db
+    .selectFrom('profiles as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .leftJoin('search_pools as sp', 'sp.profile_id', 'p.id')
+    .select((eb) => [
+      'p.id',
+      'p.name',
+      'p.gender',
+      'p.preferred_gender',
+      'p.latitude',
+      'p.longitude',
+      'u.premium_until',
+      eb
+        .selectFrom('profiles as c')
+        .select((c) => c.fn.max('c.search_changed_at').as('at'))
+        .as('latest_change'),
+      'sp.pool_key',
+      'sp.expires_at',
+      'sp.bound_km',
+      'sp.watermark',
+      'sp.candidates',
+    ])
+    .where('p.user_id', '=', userId),
+);
+
+/**
+ * All a search starts from, in one round trip: the caller's profile, the newest search change (the
+ * watermark: read in the same snapshot as the pool, so nothing changed between the two goes unasked) and
+ * the stored pool, if any. Three statements before, each a round trip on PostgreSQL.
+ */
+export async function findSearchStart(db: Kysely<Database>, userId: UserId) {
+  const row = await start.first(db, userId);
+  if (!row) return undefined;
+  const { pool_key, expires_at, bound_km, watermark, candidates, latest_change, ...me } = row;
+  const pool: StoredPoolRow | null =
+    pool_key === null || expires_at === null || bound_km === null || candidates === null ? null : { pool_key, expires_at, bound_km, watermark, candidates };
+  return { me, latestChange: latest_change ?? null, pool };
+}
 
 /** The stored discovery pool of a profile (expired or not: the caller decides), by primary key. */
 export async function findSearchPool(db: Kysely<Database>, profileId: ProfileId) {

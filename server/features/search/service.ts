@@ -7,12 +7,12 @@ import { isPremium } from '../premium/isPremium.ts';
 import { cityForReader } from '../location/places.ts';
 import { listPhotoNames } from '../profiles/repository.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
-import { findMyProfile } from '../relationships/repository.ts';
 import type { CardSearch } from './cardSearch.ts';
 import { CandidatePools, capped, mergeRanked, poolTtlMs, unplacedPoolTtlMs, type Pool, type PooledCandidate, type PoolStore } from './candidatePool.ts';
 import { findCandidates, type CandidateFilter, type CandidateRow } from './candidates.ts';
 import { poolKeyOf } from './filters.ts';
-import { changedNear, changedRecheckMax, latestSearchChange } from './searchChanges.ts';
+import { changedNear, changedRecheckMax } from './searchChanges.ts';
+import { findSearchStart } from './repository.ts';
 import { everywhereKm, flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
 import { likedYouBoostKm, premiumBoostKm, rankingPoolSize, recheckBatch, recheckBatches, searchBoxSteps, searchPerDay, searchPerMinute } from './rules.ts';
 
@@ -46,17 +46,19 @@ export class SearchService implements CardSearch {
       'search_rate_limited',
       'Too many searches. Please slow down.',
     );
-    const me = await findMyProfile(this.db, userId);
-    if (!me) return 'no_profile';
+    // The profile, the watermark and the stored pool in one round trip.
+    const start = await findSearchStart(this.db, userId);
+    if (!start) return 'no_profile';
+    const { me } = start;
     const point = pointOf(me);
     const { exclude, ...params } = query;
     const filter: Search = { ...params, me: { id: me.id, gender: me.gender, point }, limit: rankingPoolSize };
     // Everything the pool's ranking depends on (filters.ts): other filters or another position make it stale.
     const poolKey = poolKeyOf(filter);
     const held = new Set(exclude);
-    // Read before anything else: whatever changes after it is asked about by the next search.
-    const watermark = point ? await latestSearchChange(this.db) : null;
-    const pool = await this.pools.take(me.id, poolKey);
+    // Read with the pool, before anything else: whatever changes after it is asked about by the next search.
+    const watermark = point ? start.latestChange : null;
+    const pool = await this.pools.take(me.id, poolKey, start.pool);
     let beyond: { km: number; held: PooledCandidate[] } | undefined;
     if (pool) {
       const shown = await this.fromPool(filter, pool, held, watermark);
