@@ -10,7 +10,11 @@
  * same PostgreSQL, migrated by its own `scripts/migrate.ts`, then given the same rows. The cells alternate
  * between the servers, so both meet the same spells of load from the rest of the machine.
  *
- * Usage: `npm run bench:http [-- --against <dir>] [--seconds n] [--only <endpoint>]` (3 s per cell after
+ * `--burst` (issue 24, point 2) times only the next cards, at 1 and 10 connections, before and after 5,000
+ * profiles spread over the data set change within a minute (an import re-geocoding every other person by a
+ * metre: the triggers stamp `search_changed_at`), and prints after / before per server.
+ *
+ * Usage: `npm run bench:http [-- --against <dir>] [--seconds n] [--only <endpoint>] [--burst]` (3 s per cell after
  * 0.5 s of warm-up); PostgreSQL from TEST_DATABASE_URL, else DATABASE_URL, else
  * postgres://postgres@127.0.0.1:5432/test, skipped (said so) when it does not answer. Figures only: nothing
  * here is asserted in tests.
@@ -21,6 +25,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { withAdminClient } from '../server/test/testDatabase.ts';
 import { argOption, line, quantile } from './benchKit.ts';
 import { pgAnswers, startServer, stopServer, type StartedServer } from './benchCrowd.ts';
@@ -32,6 +37,10 @@ const concurrencies = [1, 10, 50];
 const against = argOption('--against');
 /** Only the endpoints whose name contains this (`--only like`), to look at one closer. */
 const only = argOption('--only');
+const burst = process.argv.includes('--burst');
+/** Profiles the burst changes, and the connections its cells use (fewer than 50: the cells before and after stay within the 60 searches a minute per user). */
+const burstSize = 5000;
+const burstConcurrencies = [1, 10];
 const root = path.resolve(import.meta.dirname, '..');
 const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -142,6 +151,80 @@ async function csrfOf(url: string): Promise<{ cookie: string; token: string }> {
   return { cookie, token: csrf_token };
 }
 
+/**
+ * The data set stamps everyone as changed when it was built, itself a burst of 10,000 changes: for a
+ * neighbourhood as it is before an import, the stamps are moved to a day ago and earlier, a minute apart
+ * per id modulo a day (no trigger watches the stamp itself).
+ */
+async function ageChanges(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `update profiles set search_changed_at = to_char((now() - interval '1 day' - (id % 1440) * interval '1 minute') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    );
+    // A live database is vacuumed: index-only probes of the swipes read no heap.
+    await client.query('vacuum analyze profiles, swipes');
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The burst: every other located profile, 5,000 of them, moved by a metre in statements of 100 rows (an
+ * import), each its own transaction, so the triggers stamp them as any write path would. Seconds taken.
+ */
+async function applyBurst(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const started = performance.now();
+    const { rows } = await client.query<{ id: number }>('select id from profiles where latitude is not null order by id');
+    const ids = rows
+      .filter((_, i) => i % 2 === 0)
+      .map((r) => r.id)
+      .slice(0, burstSize);
+    for (let i = 0; i < ids.length; i += 100)
+      await client.query('update profiles set latitude = latitude + 0.00001 where id = any($1::int[])', [ids.slice(i, i + 100)]);
+    return (performance.now() - started) / 1000;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The next cards before and after the burst, per server: p50 and requests a second, and after / before. */
+async function burstCells(): Promise<void> {
+  const searches = endpoints(data).filter(([name]) => name.startsWith('next card') && (!only || name.includes(only)));
+  let cellNumber = 0;
+  const measure = async () => {
+    const cells = new Map<string, Cell>();
+    for (const [endpoint, next] of searches)
+      for (const concurrency of burstConcurrencies) {
+        const order = cellNumber++ % 2 ? [...targets].reverse() : targets;
+        for (const target of order) cells.set(`${target.name}|${endpoint}|${concurrency}`, await runCell(target, endpoint, next, concurrency));
+      }
+    return cells;
+  };
+  const before = await measure();
+  for (const target of targets) {
+    const took = await applyBurst(target.databaseUrl);
+    line(`burst: ${target.name}`, `${burstSize} profiles changed in ${took.toFixed(1)} s (load average ${loadavg()[0]?.toFixed(1)})`);
+  }
+  const after = await measure();
+  const header = (name: string) =>
+    `${`${name}: p50 before`.padStart(name.length + 12)} ${'after'.padStart(7)} ${'ratio'.padStart(6)} ${'req/s ratio'.padStart(11)} ${'errors'.padStart(7)}`;
+  console.log(`\n${'endpoint'.padEnd(24)} ${'conns'.padStart(5)}  ${targets.map((t) => header(t.name)).join('  ')}`);
+  for (const [endpoint] of searches)
+    for (const concurrency of burstConcurrencies) {
+      const columns = targets.map((t) => {
+        const key = `${t.name}|${endpoint}|${concurrency}`;
+        const [b, a] = [before.get(key) as Cell, after.get(key) as Cell];
+        return `${b.p50.toFixed(2).padStart(t.name.length + 12)} ${a.p50.toFixed(2).padStart(7)} ${`${(a.p50 / b.p50).toFixed(2)}x`.padStart(6)} ${`${(a.perSecond / b.perSecond).toFixed(2)}x`.padStart(11)} ${errorText(new Map([...b.errors, ...a.errors])).padStart(7)}`;
+      });
+      console.log(`${endpoint.padEnd(24)} ${String(concurrency).padStart(5)}  ${columns.join('  ')}`);
+    }
+}
+
 const errorText = (errors: Map<string, number>) => [...errors].map(([status, n]) => `${n}x${status}`).join(' ') || '0';
 
 console.log(`\nHTTP bench on PostgreSQL, Node ${process.version}, ${new Date().toISOString()}`);
@@ -173,6 +256,7 @@ try {
     const loadStarted = performance.now();
     await runScript(target.checkout, 'scripts/migrate.ts', { DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir });
     await loadHttpBenchData(target.databaseUrl, data);
+    if (burst) await ageChanges(target.databaseUrl);
     target.server = await startServer(
       { DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir, SESSION_SECRET: 'http-bench-secret-http-bench-secret-0000', LOG_LEVEL: 'warn' },
       target.checkout,
@@ -190,11 +274,12 @@ try {
       await send(target, { method: 'GET', path: s.path, session: data.sessionOf.get(s.userId) ?? '' });
 
   const header = (name: string) => `${`${name}: req/s`.padStart(name.length + 7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(8)}`;
-  console.log(
-    `\n${'endpoint'.padEnd(24)} ${'conns'.padStart(5)}  ${targets.map((t) => header(t.name)).join('  ')}${against ? '   this/against: req/s   p50   p99' : ''}`,
-  );
+  if (!burst)
+    console.log(
+      `\n${'endpoint'.padEnd(24)} ${'conns'.padStart(5)}  ${targets.map((t) => header(t.name)).join('  ')}${against ? '   this/against: req/s   p50   p99' : ''}`,
+    );
   let cellNumber = 0;
-  for (const [endpoint, next] of endpoints(data)) {
+  for (const [endpoint, next] of burst ? [] : endpoints(data)) {
     if (only && !endpoint.includes(only)) continue;
     for (const concurrency of concurrencies) {
       // Alternating which server goes first, so neither always meets the machine right after the other's load.
@@ -212,6 +297,7 @@ try {
       console.log(`${endpoint.padEnd(24)} ${String(concurrency).padStart(5)}  ${columns.join('  ')}${ratio}`);
     }
   }
+  if (burst) await burstCells();
   for (const target of targets) line(`server error log lines: ${target.name}`, String(target.server?.errorLines() ?? 0));
 } finally {
   await Promise.all(targets.map((t) => (t.server ? stopServer(t.server.child) : Promise.resolve())));

@@ -1,15 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ProfileId, UserId } from '../../../db/schema.ts';
 import type { SearchResult } from '../../contract/discovery.ts';
+import { snapCoordinates } from '../profiles/locationGrid.ts';
 import { Browser } from '../../test/browser.ts';
 import { createPerson, type Person } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 import { CandidatePools, capped, mergeRanked, packCandidates, poolSize, poolTtlMs, unpackCandidates, type PooledCandidate } from './candidatePool.ts';
 import { everywhereKm } from './distance.ts';
-import { changedRecheckMax } from './searchChanges.ts';
+import { PlainSearch } from './plainSearch.ts';
+import { changedLimit, changedRecheckMax } from './searchChanges.ts';
 
 const moscow: [number, number] = [55.7558, 37.6173];
 const north = (km: number): [number, number] => [moscow[0] + km / 111.2, moscow[1]];
+/** People made by importPeople so far in this process: their emails stay unique. */
+let imported = 0;
 
 describe.each(testDialects())('the candidate pool on %s', (dialect) => {
   let app: TestApp;
@@ -45,6 +50,60 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
       .set({ search_changed_at: ago(1) })
       .where('id', '=', viewer.profileId)
       .execute();
+  };
+
+  /**
+   * Many people made in a few statements, as an import would (one by one, thousands would take minutes):
+   * women looking for men (or men looking for women), aged 30, verified, each at the place `at(i)` gives
+   * (snapped, as the API would).
+   */
+  const importPeople = async (count: number, at: (i: number) => [number, number], options: { banned?: boolean; gender?: 'Female' | 'Male' } = {}) => {
+    const db = app.database.db;
+    const now = app.clock.now().toISOString();
+    const made: { userId: UserId; profileId: ProfileId }[] = [];
+    for (let start = 0; start < count; start += 500) {
+      const indexes = Array.from({ length: Math.min(500, count - start) }, (_, k) => start + k);
+      const users = await db
+        .insertInto('users')
+        .values(
+          indexes.map(() => ({
+            email: `imported${(imported += 1)}-${process.pid}@example.com`,
+            password_hash: null,
+            language: 'ru',
+            verified_at: now,
+            banned_at: options.banned ? now : null,
+            created_at: now,
+            premium_until: null,
+          })),
+        )
+        .returning('id')
+        .execute();
+      const profiles = await db
+        .insertInto('profiles')
+        .values(
+          users.map((user, k) => {
+            const snapped = snapCoordinates(...at(indexes[k] ?? 0));
+            return {
+              user_id: user.id,
+              name: `Imported${start + k}`,
+              age: 30,
+              gender: options.gender ?? 'Female',
+              preferred_gender: options.gender === 'Male' ? ('Female' as const) : ('Male' as const),
+              bio: '',
+              city: 'Москва',
+              latitude: snapped.latitude,
+              longitude: snapped.longitude,
+              created_at: now,
+              updated_at: now,
+              private_mode: 0,
+            };
+          }),
+        )
+        .returning(['id', 'user_id'])
+        .execute();
+      made.push(...profiles.map((row) => ({ userId: row.user_id, profileId: row.id })));
+    }
+    return made;
   };
 
   /** Everyone the viewer is shown, in order, disliking each until nobody is left. */
@@ -152,8 +211,11 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     const far = await createPerson(app, { at: north(60) });
     await ageChanges(viewer);
     expect(await next(viewer)).toBe(far.profileId);
+    // As many changed people as one search re-checks, nearest, none of whom the viewer may see (men looking
+    // for women), and three he may see beyond them.
+    await importPeople(changedRecheckMax, () => north(2), { gender: 'Male' });
     const newcomers: number[] = [];
-    for (let km = 2; newcomers.length < changedRecheckMax + 3; km++) newcomers.push((await createPerson(app, { at: north(km) })).profileId);
+    for (const km of [3, 4, 5]) newcomers.push((await createPerson(app, { at: north(km) })).profileId);
     // Nearest first, the ones past the re-check limit found by the scan beyond the shrunken bound.
     expect(await dislikeAll(viewer, { exclude: String(far.profileId) })).toEqual(newcomers);
   });
@@ -165,9 +227,11 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     const pooled = await createPerson(app, { at: [moscow[0] + 0.01, moscow[1] + 0.018] });
     await ageChanges(viewer);
     expect(await next(viewer)).toBe(shown.profileId);
-    // More newcomers than one search re-checks in the viewer's own cell, and the rest a cell north (1.1 km).
+    // As many changed people as one search re-checks in the viewer's own cell (none he may see), and three
+    // newcomers a cell north (1.1 km).
+    await importPeople(changedRecheckMax, () => moscow, { gender: 'Male' });
     const newcomers: number[] = [];
-    for (let i = 0; i < changedRecheckMax + 3; i++) newcomers.push((await createPerson(app, { at: i < changedRecheckMax ? moscow : north(1.1) })).profileId);
+    for (let i = 0; i < 3; i++) newcomers.push((await createPerson(app, { at: north(1.1) })).profileId);
     // The pool's bound shrinks to the first newcomer left unchecked; the pooled person beyond it waits for them.
     expect(await dislikeAll(viewer, { exclude: String(shown.profileId) })).toEqual([...newcomers, pooled.profileId]);
   });
@@ -298,6 +362,72 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     const pools = new CandidatePools(app.database.db, () => app.clock.now().getTime());
     const row = await app.database.db.selectFrom('search_pools').select('pool_key').where('profile_id', '=', viewer.profileId).executeTakeFirstOrThrow();
     expect((await pools.take(viewer.profileId, row.pool_key))?.candidates.map((c) => c.id)).toEqual(near);
+  });
+
+  it('keeps its pool through a burst of more changes far away than the change limit, with nothing left to rescan', async () => {
+    const viewer = await createPerson(app, { gender: 'Male', at: moscow });
+    // Inside the first search box (2.2 km): the first search pools all three.
+    const near = [await createPerson(app, { at: north(0.5) }), await createPerson(app, { at: north(1) }), await createPerson(app, { at: north(1.5) })];
+    await ageChanges(viewer);
+    expect(await next(viewer)).toBe(near[0]?.profileId);
+    const made = await storedPool(viewer);
+    expect(made?.bound_km).toBeGreaterThan(1.5);
+    // An import in St Petersburg, 630 km away, far beyond the pool's bound: more people than the limit.
+    const spb: [number, number] = [59.9343, 30.3351];
+    await importPeople(changedLimit + 1, (i) => [spb[0] + (i % 40) * 0.01, spb[1] + Math.floor(i / 40) * 0.018]);
+    for (const [i, person] of near.entries()) {
+      if (i > 0) {
+        // The clock moves on: a rescan would store a pool of another expiry.
+        app.clock.advance(1.5);
+        expect(await next(viewer)).toBe(person.profileId);
+        expect(await storedPool(viewer)).toEqual(made);
+      }
+      expect((await viewer.browser.post('/api/dislike', { profile_id: person.profileId })).status).toBe(200);
+    }
+  });
+
+  it('re-checks a burst of changes inside its bound in one search, keeping its bound, and shows those it let in where they belong', async () => {
+    const db = app.database.db;
+    const viewer = await createPerson(app, { gender: 'Male', at: moscow });
+    // Inside the first search box (2.2 km): the viewer's own grid cell, one north (1.1 km) and one north-east (1.6 km).
+    const cell = (north: number, east: number): [number, number] => [moscow[0] + north * 0.01, moscow[1] + east * 0.018];
+    const first = await createPerson(app, { at: cell(0, 0) });
+    const pooled = [await createPerson(app, { at: cell(1, 0) }), await createPerson(app, { at: cell(1, 1) })];
+    // More than the 40 people one search used to re-check, banned for now, over six cells inside the bound.
+    const cells = [cell(0, 0), cell(0, 1), cell(0, -1), cell(1, 0), cell(1, 1), cell(1, -1)];
+    const banned = await importPeople(60, (i) => cells[i % cells.length] ?? cell(0, 0), { banned: true });
+    await ageChanges(viewer);
+    expect(await next(viewer)).toBe(first.profileId);
+    expect((await viewer.browser.post('/api/dislike', { profile_id: first.profileId })).status).toBe(200);
+    const made = await storedPool(viewer);
+    expect(made?.bound_km).toBeGreaterThan(2);
+
+    // Unbanned at once: the triggers stamp all 60 as changed.
+    await db
+      .updateTable('users')
+      .set({ banned_at: null })
+      .where(
+        'id',
+        'in',
+        banned.map((b) => b.userId),
+      )
+      .execute();
+    // The order the plain search gives, holding each answer in turn.
+    const plain = new PlainSearch(db, app.clock);
+    const expected: number[] = [];
+    for (;;) {
+      const answer = await plain.next(viewer.userId, { ageMin: 18, ageMax: 100, gender: 'Any', exclude: [...expected] }, 'ru');
+      if (answer === null || answer === 'no_profile') break;
+      expected.push(answer.profile_id);
+    }
+    expect(new Set(expected)).toEqual(new Set([...pooled.map((p) => p.profileId), ...banned.map((b) => b.profileId)]));
+
+    app.clock.advance(1.5);
+    expect(await next(viewer)).toBe(expected[0]);
+    // Every changed person re-checked in that search: the pool keeps its bound (and is no new scan's).
+    expect(await storedPool(viewer)).toEqual(made);
+    expect((await viewer.browser.post('/api/dislike', { profile_id: expected[0] })).status).toBe(200);
+    expect(await dislikeAll(viewer, {})).toEqual(expected.slice(1));
   });
 });
 

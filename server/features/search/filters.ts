@@ -190,8 +190,9 @@ const position = searchFilter({
       });
     }
     if (r.beyondKm !== undefined && !unlocatedOnly) {
-      // A hair inside the bound, so rounding never drops someone standing exactly on it.
-      const deg = (r.beyondKm - 1e-6) / kmPerDegree;
+      // A hair inside the bound, so rounding never drops someone standing exactly on it; never below zero,
+      // whose square would leave out everyone on the caller's own point (a bound drawn in to 0 by capped()).
+      const deg = Math.max(0, r.beyondKm - 1e-6) / kmPerDegree;
       Object.assign(binding, { lat: point.latitude, lon: point.longitude, cos, beyond2: deg * deg });
     }
     return binding;

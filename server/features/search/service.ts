@@ -78,14 +78,15 @@ export class SearchService implements CardSearch {
    * The next person from a pool: first whoever changed inside its bound since it was made (they join the
    * ranking), then the pooled people in order, each re-checked against every rule and re-ranked where
    * they now are (`rerank`). 'used_up' when none is left to show; 'stale' when the pool cannot be trusted
-   * (too many changes, or too many pooled people failing their re-check) and a full scan must decide.
+   * (too many changes inside its bound, or too many pooled people failing their re-check) and a full scan
+   * must decide. Changes elsewhere never make it stale: an import in another city costs a pool nothing.
    */
   private async fromPool(filter: Search, pool: Pool, held: Set<number>, watermark: string | null): Promise<CandidateRow | 'used_up' | 'stale'> {
     const meId = filter.me.id;
     const point = filter.me.point;
     const fresh = new Map<number, CandidateRow>();
     if (point) {
-      const changed = await changedNear(this.db, pool.watermark, point, pool.boundKm);
+      const changed = await changedNear(this.db, pool.watermark, { id: meId, point }, pool.boundKm);
       if (changed === null) return 'stale';
       const nearest = changed.filter((c) => c.id !== meId);
       const leftOver = nearest[changedRecheckMax];
@@ -97,6 +98,7 @@ export class SearchService implements CardSearch {
       }
       const others = nearest.slice(0, changedRecheckMax).map((c) => c.id);
       if (others.length) {
+        // One query (findCandidates pads the list to a few lengths, so a few texts).
         const rows = await findCandidates(this.db, { ...filter, box: null, limit: others.length, only: others });
         for (const row of rows) fresh.set(row.id, row);
         Object.assign(pool, capped({ ...pool, candidates: mergeRanked(pool.candidates, this.rank(rows, point)) }));
