@@ -42,3 +42,23 @@ export function flatKm(from: Point, to: Point): number {
 
 /** A bound farther than anything on Earth in the flat metric: "everywhere was scanned". */
 export const everywhereKm = 1_000_000;
+
+/**
+ * Longitude never shrinks below this share of latitude in a search box: near a pole a box of the same ground
+ * width would span the whole globe. The box is then narrower than its circle east and west.
+ */
+const boxCosFloor = 0.01;
+
+/** A box's half-width in degrees of longitude, `box` degrees of latitude half-height, at `latitude`. */
+export function boxLonSpan(latitude: number, box: number): number {
+  return box / Math.max(Math.cos((latitude * Math.PI) / 180), boxCosFloor);
+}
+
+/**
+ * The radius (km, flat metric) of the circle a box around `point` holds whole: `box` degrees of latitude
+ * north and south, but less east and west where its longitude span is clamped near the poles.
+ */
+export function boxCircleKm(point: Point, box: number): number {
+  const cos = Math.cos((point.latitude * Math.PI) / 180);
+  return box * kmPerDegree * Math.min(1, cos / boxCosFloor);
+}

@@ -1,7 +1,7 @@
 import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database, Gender, PreferredGender, ProfileId } from '../../../db/schema.ts';
 import type { SearchQuery } from '../../contract/discovery.ts';
-import { everywhereKm, kmPerDegree, type Point } from './distance.ts';
+import { boxLonSpan, everywhereKm, kmPerDegree, type Point } from './distance.ts';
 import { bindParts, type Binding } from './queryBindings.ts';
 
 /**
@@ -37,6 +37,8 @@ export interface Reading {
   box: number | null;
   /** Only people at least this far (km, the ordering's metric, see distance.ts) or without a position. */
   beyondKm?: number;
+  /** Only people at most this far (km, as `beyondKm`): with `box`, a ring's outer edge, its corners left out. */
+  withinKm?: number;
 }
 
 /** What a rule's condition reads: the candidate's profile `p` and account `u` (and any table in a subquery). */
@@ -51,6 +53,11 @@ export type Watched = ColumnOf<'profiles'> | ColumnOf<'users'> | ColumnOf<'swipe
 export interface SearchFilter<B extends Binding = Binding> {
   /** Names the rule in test messages. */
   readonly name: string;
+  /**
+   * Tested on the search index's own columns and the caller's swipes alone, no table row read: part of
+   * the cheap first pass of a ring (candidates.ts `findNearest`). Every rule is applied again after it.
+   */
+  readonly firstPass?: boolean;
   /** The request parameters it reads; their values are part of the pool key. */
   readonly params?: readonly (keyof SearchParams)[];
   /** What else of the caller decides who passes (their gender, their position): part of the pool key. */
@@ -97,6 +104,7 @@ export const one = sql<number>`1`.as('one');
 
 const notMe = searchFilter({
   name: 'notMe',
+  firstPass: true,
   bind: (s) => ({ me: s.me.id }),
   where: (eb, { me }) => [eb('p.id', '!=', me)],
   plain: (eb, s) => [eb('p.id', '!=', s.me.id)],
@@ -112,6 +120,7 @@ const notMe = searchFilter({
  */
 const gender = searchFilter({
   name: 'gender',
+  firstPass: true,
   params: ['gender'],
   bind: (s) => ({ genders: s.gender === 'Any' ? allGenders : [s.gender] }),
   where: (eb, { genders }, recheck) => [eb(recheck ? sql<Gender>`p.gender || ''` : eb.ref('p.gender'), 'in', genders)],
@@ -127,6 +136,7 @@ type AgeBinding = { ages?: readonly number[]; min?: number; max?: number };
  */
 const age = searchFilter({
   name: 'age',
+  firstPass: true,
   params: ['ageMin', 'ageMax'],
   bind: (s, r): AgeBinding => (r.only !== undefined ? { min: s.ageMin, max: s.ageMax } : { ages: agesBetween(s.ageMin, s.ageMax) }),
   where: (eb, { ages, min, max }, recheck) =>
@@ -141,6 +151,7 @@ const age = searchFilter({
  */
 const reciprocal = searchFilter({
   name: 'reciprocal',
+  firstPass: true,
   poolKey: (s) => s.me.gender,
   bind(s) {
     const preferred: PreferredGender[] = ['Any', s.me.gender];
@@ -163,6 +174,8 @@ type PositionBinding = {
   cos?: number;
   /** The squared bound, in squared degrees. */
   beyond2?: number;
+  /** The squared outer edge, in squared degrees. */
+  within2?: number;
 };
 
 /**
@@ -173,6 +186,7 @@ type PositionBinding = {
  */
 const position = searchFilter({
   name: 'position',
+  firstPass: true,
   poolKey: (s) => [s.me.point?.latitude, s.me.point?.longitude],
   bind(s, r): PositionBinding {
     const point = s.me.point;
@@ -181,7 +195,7 @@ const position = searchFilter({
     const unlocatedOnly = r.beyondKm !== undefined && r.beyondKm >= everywhereKm;
     const binding: PositionBinding = { unlocatedOnly };
     if (r.box !== null) {
-      const lonSpan = r.box / Math.max(cos, 0.01);
+      const lonSpan = boxLonSpan(point.latitude, r.box);
       Object.assign(binding, {
         south: point.latitude - r.box,
         north: point.latitude + r.box,
@@ -191,9 +205,15 @@ const position = searchFilter({
     }
     if (r.beyondKm !== undefined && !unlocatedOnly) {
       // A hair inside the bound, so rounding never drops someone standing exactly on it; never below zero,
-      // whose square would leave out everyone on the caller's own point (a bound drawn in to 0 by capped()).
+      // whose square would leave out everyone on the caller's own point (a bound drawn in to 0 by capped(),
+      // or the all but empty circle a box holds next to a pole).
       const deg = Math.max(0, r.beyondKm - 1e-6) / kmPerDegree;
       Object.assign(binding, { lat: point.latitude, lon: point.longitude, cos, beyond2: deg * deg });
+    }
+    if (r.withinKm !== undefined && r.box !== null) {
+      // A hair outside the edge, for the same reason: the caller keeps whom it wants by its own measure.
+      const deg = (r.withinKm + 1e-6) / kmPerDegree;
+      Object.assign(binding, { lat: point.latitude, lon: point.longitude, cos, within2: deg * deg });
     }
     return binding;
   },
@@ -211,6 +231,11 @@ const position = searchFilter({
       const dLon = sql<number>`((p.longitude - ${b.lon}) * ${b.cos})`;
       terms.push(sql<SqlBool>`(p.latitude is null or ${dLat} * ${dLat} + ${dLon} * ${dLon} >= ${b.beyond2})`);
     }
+    if (b.within2 !== undefined) {
+      const dLat = sql<number>`(p.latitude - ${b.lat})`;
+      const dLon = sql<number>`((p.longitude - ${b.lon}) * ${b.cos})`;
+      terms.push(sql<SqlBool>`${dLat} * ${dLat} + ${dLon} * ${dLon} <= ${b.within2}`);
+    }
     return terms;
   },
   plain: () => [],
@@ -225,6 +250,7 @@ const position = searchFilter({
  */
 const notSwiped = searchFilter({
   name: 'notSwiped',
+  firstPass: true,
   bind: (s) => ({ me: s.me.id }),
   where: (eb, { me }) => [eb.not(eb.exists(eb.selectFrom('swipes as s').select(one).where('s.swiper_id', '=', me).whereRef('s.target_id', '=', 'p.id')))],
   plain: (eb, s) => [
@@ -341,6 +367,11 @@ const candidate = expressionBuilder<CandidateTables, 'p' | 'u'>();
 /** Every rule's terms, from their bindings' stand-ins (those after the query's own part, `standInsOf`). */
 export function filterConditions(bindings: readonly Binding[], recheck: boolean): Condition[] {
   return searchFilters.flatMap((f, i) => f.where(candidate, bindings[i] ?? {}, recheck));
+}
+
+/** The terms of the rules tested in a ring's first pass (`firstPass`), from the same stand-ins. */
+export function firstPassConditions(bindings: readonly Binding[]): Condition[] {
+  return searchFilters.flatMap((f, i) => (f.firstPass ? f.where(candidate, bindings[i] ?? {}, false) : []));
 }
 
 /** Every rule written plainly, with the caller's values (PlainSearch). */

@@ -9,15 +9,18 @@ import { listPhotoNames } from '../profiles/repository.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import type { CardSearch } from './cardSearch.ts';
 import { CandidatePools, capped, mergeRanked, poolTtlMs, unplacedPoolTtlMs, type Pool, type PooledCandidate, type PoolStore } from './candidatePool.ts';
-import { findCandidates, type CandidateFilter, type CandidateRow } from './candidates.ts';
+import { findCandidates, findNearest, type CandidateFilter, type CandidateRow, type NearRow } from './candidates.ts';
 import { poolKeyOf } from './filters.ts';
 import { changedNear, changedRecheckMax } from './searchChanges.ts';
 import { findSearchStart } from './repository.ts';
-import { everywhereKm, flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
+import { boxCircleKm, everywhereKm, flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
 import { likedYouBoostKm, premiumBoostKm, rankingPoolSize, recheckBatch, recheckBatches, searchBoxSteps, searchPerDay, searchPerMinute } from './rules.ts';
 
 /** A search's own filters; each query adds its box, bound or list of people. */
-type Search = Omit<CandidateFilter, 'box' | 'only' | 'beyondKm'>;
+type Search = Omit<CandidateFilter, 'box' | 'only' | 'beyondKm' | 'withinKm'>;
+
+/** Pairs of passes a ring is read in at most before one query finishes it (see `readRing`). */
+const ringPassesMax = 3;
 
 /**
  * The next card: a scan of the neighbourhood in growing boxes, a per-user pool of the people it ranked, and
@@ -123,9 +126,16 @@ export class SearchService implements CardSearch {
   }
 
   /**
-   * A scan for the nearest people, in growing boxes, and a new pool of all it ranked. `beyondKm` skips the
-   * disc a used-up pool proved empty. People the client holds are read too (and pooled, since they may
-   * come back) but never answered.
+   * A scan for the nearest people, in growing boxes, and a new pool of all it ranked. Each box after the
+   * first reads only the ring beyond the circle the boxes before it read whole (`coveredKm`), and adds
+   * what it finds to the people read so far: a heavy swiper's neighbourhood, all swiped, is read once,
+   * not once per box. `beyond` starts the rings at the disc a used-up pool proved empty. People the client
+   * holds are read too (and pooled, since they may come back) but never answered.
+   *
+   * `coveredKm` only ever claims a circle read whole, because it becomes the pool's bound: whoever is
+   * nearer than the bound is assumed known, and someone unread inside it would stay hidden until the pool
+   * expires. So it is cut to the last person read when a limit cut a query, and to the circle the box
+   * holds (`boxCircleKm`), which near a pole is narrower than the box is high.
    */
   private async scan(
     filter: Search,
@@ -136,29 +146,64 @@ export class SearchService implements CardSearch {
   ): Promise<CandidateRow | null> {
     const meId = filter.me.id;
     const point = filter.me.point;
-    const beyondKm = beyond?.km;
+    const limit = rankingPoolSize + held.size;
+    const flatOf = (row: { latitude: number | null; longitude: number | null }) => {
+      const there = pointOf(row);
+      return point && there ? flatKm(point, there) : Number.POSITIVE_INFINITY;
+    };
+    // Everyone within `coveredKm` that the rules allow, nearest first (the rings before this one).
+    let read: CandidateRow[] = [];
+    let coveredKm = beyond?.km ?? 0;
     // The last step read everyone left (nobody unheld stopped it earlier): whoever it ranked is held.
     let heldSeen: PooledCandidate[] = [];
     for (const step of point ? searchBoxSteps : [null]) {
       const box = step === 180 ? null : step;
-      if (beyondKm !== undefined && box !== null && box * kmPerDegree <= beyondKm) continue;
-      const limit = rankingPoolSize + held.size;
-      const rows = await findCandidates(this.db, { ...filter, box, beyondKm, limit });
-      const flatOf = (row: CandidateRow) => {
-        const there = pointOf(row);
-        return point && there ? flatKm(point, there) : Number.POSITIVE_INFINITY;
-      };
+      const radiusKm = box === null ? Number.POSITIVE_INFINITY : box * kmPerDegree;
+      if (box !== null && radiusKm <= coveredKm) continue;
+      // People read beyond the circle read whole (inside the last box's circle but beyond what it holds
+      // whole, near a pole) are read again by this step's ring, in their place among its people.
+      read = read.filter((r) => flatOf(r) < coveredKm);
+      // The ring's last query; cut by its limit when it returned `ringLimit` rows.
+      let ring: CandidateRow[] = [];
+      let ringLimit = limit;
+      if (box === null) {
+        ringLimit = limit - read.length + readAgainFrom(read, coveredKm, flatOf);
+        ring = await findCandidates(this.db, { ...filter, box, beyondKm: coveredKm > 0 ? coveredKm : undefined, limit: ringLimit });
+        read = appendRing(read, ring);
+      } else {
+        // How far this box's ring (inside the box and its circle, beyond `coveredKm`) is read whole.
+        let reachedKm: number;
+        if (coveredKm === 0) {
+          // The first box, whole: most people are answered here, from a few dozen rows.
+          ring = await findCandidates(this.db, { ...filter, box, limit: ringLimit });
+          read = ring.filter((row) => flatOf(row) <= radiusKm);
+          reachedKm = ring.length === ringLimit ? Math.min(radiusKm, flatOf(ring[ring.length - 1] as CandidateRow)) : radiusKm;
+        } else {
+          ({ read, reachedKm } = await this.readRing(filter, { box, radiusKm, fromKm: coveredKm, limit }, read, flatOf));
+        }
+        if (read.length >= limit) {
+          // As a query limited to `limit` would have cut it: the nearest `limit`, as far as the last of them.
+          read = read.slice(0, limit);
+          reachedKm = Math.min(reachedKm, flatOf(read[limit - 1] as CandidateRow));
+        }
+        // The disc read before and the circle this box holds whole, as far as it was read.
+        coveredKm = Math.max(coveredKm, Math.min(reachedKm, point ? boxCircleKm(point, box) : 0));
+      }
+      const rows = read;
       // Someone outside a box may be nearer than a corner of it: rank only those within the inscribed circle.
-      const ranked = this.rank(box === null ? rows : rows.filter((row) => flatOf(row) <= box * kmPerDegree), point);
+      const inCircle = box === null ? rows : rows.filter((row) => flatOf(row) <= radiusKm);
+      const ranked = this.rank(inCircle, point);
       const best = ranked.find((c) => !held.has(c.id));
       heldSeen = ranked;
+      // Nobody unheld: the next step reads on from the circle read whole.
       if (!best) continue;
       if (point) {
-        // Everyone nearer than this was read by this scan (or proved out by the pool before it). Rows come
-        // nearest first, people without a position last: when the limit cut the list, its last row is as
-        // far as the scan saw (infinitely far when unlocated: every located person was read).
-        const last = rows.length === limit ? rows[rows.length - 1] : undefined;
-        const boundKm = Math.min(box === null ? everywhereKm : box * kmPerDegree, last ? flatOf(last) : Number.POSITIVE_INFINITY);
+        // Everyone nearer than this was read by this scan (or proved out by the pool before it): the circle
+        // read whole (never more, see above). Rows come nearest first, people without a position last: the
+        // last row of the everywhere step is as far as it saw (infinitely far when unlocated: every located
+        // person was read).
+        const last = box === null && ring.length === ringLimit ? ring[ring.length - 1] : undefined;
+        const boundKm = box === null ? Math.min(everywhereKm, last ? flatOf(last) : Number.POSITIVE_INFINITY) : Math.min(radiusKm, coveredKm);
         await this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], ranked), boundKm, watermark }), poolTtlMs);
       } else {
         await this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm: 0, watermark: null }, unplacedPoolTtlMs);
@@ -171,6 +216,68 @@ export class SearchService implements CardSearch {
       await this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], heldSeen), boundKm: everywhereKm, watermark }), poolTtlMs);
     else await this.pools.drop(meId);
     return null;
+  }
+
+  /**
+   * A box's ring beyond `fromKm`, inside the box and its circle, read until it is read whole or `limit`
+   * people are read in all; returns the people read before and in it (nearest first) and how far the ring
+   * is read whole. Two passes, because a heavy swiper's ring beyond her frontier holds hundreds of people
+   * she has not swiped, and reading, probing and sorting each in full only to keep the nearest hundred
+   * cost three times the two passes (scripts/bench-discovery.ts):
+   * - the first pass (candidates.ts `findNearest`) takes the nearest people the search index and the
+   *   caller's swipes let through, reading no profile or account row;
+   * - the second (`reread`) keeps those of them every rule lets through. A few more than are wanted are
+   *   taken, since the rules leave some out; when they left out more, another pair of passes reads on.
+   * A ring crowded with people the rules leave out (private mode, bans, blocks) would take pair after pair;
+   * after `ringPassesMax` pairs, or when a pass gets no further than the one before (a grid cell holding
+   * more people than a pass), one query with every rule finishes the ring.
+   */
+  private async readRing(
+    filter: Search,
+    ring: { box: number; radiusKm: number; fromKm: number; limit: number },
+    read: CandidateRow[],
+    flatOf: (row: { latitude: number | null; longitude: number | null }) => number,
+  ): Promise<{ read: CandidateRow[]; reachedKm: number }> {
+    const { box, radiusKm, limit } = ring;
+    let reachedKm = ring.fromKm;
+    for (let passes = 0; reachedKm < radiusKm && read.length < limit; passes++) {
+      if (passes < ringPassesMax) {
+        const wanted = limit - read.length;
+        const passLimit = wanted + Math.ceil(wanted / 8) + 4;
+        const near = await findNearest(this.db, { ...filter, box, beyondKm: reachedKm, withinKm: radiusKm, limit: passLimit });
+        const last = near.length === passLimit ? near[near.length - 1] : undefined;
+        const nextKm = last ? Math.min(radiusKm, flatOf(last)) : radiusKm;
+        if (nextKm > reachedKm) {
+          // The box's corners lie beyond its circle, where other directions were not read.
+          read = appendRing(
+            read,
+            (await this.reread(filter, near)).filter((row) => flatOf(row) <= radiusKm),
+          );
+          reachedKm = nextKm;
+          continue;
+        }
+      }
+      // The rest of the ring, in one query. It reads again whoever of the people read stands on its inner
+      // edge, so its limit leaves room for them: filled with them, it would end where it began.
+      const rest = limit - read.length + readAgainFrom(read, reachedKm, flatOf);
+      const rows = await findCandidates(this.db, { ...filter, box, beyondKm: reachedKm, withinKm: radiusKm, limit: rest });
+      read = appendRing(
+        read,
+        rows.filter((row) => flatOf(row) <= radiusKm),
+      );
+      return { read, reachedKm: rows.length === rest ? Math.min(radiusKm, flatOf(rows[rows.length - 1] as CandidateRow)) : radiusKm };
+    }
+    return { read, reachedKm };
+  }
+
+  /** People of a first pass who pass every rule, in its order (nearest first, then id). */
+  private async reread(filter: Search, near: NearRow[]): Promise<CandidateRow[]> {
+    if (!near.length) return [];
+    const ids = near.map((n) => n.id);
+    // One query (findCandidates pads the list to a few lengths, so a few texts).
+    const rows = await findCandidates(this.db, { ...filter, box: null, limit: ids.length, only: ids });
+    const order = new Map(ids.map((id, i) => [id, i]));
+    return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   }
 
   /**
@@ -232,4 +339,22 @@ export class SearchService implements CardSearch {
       photo: photos.join(','),
     };
   }
+}
+
+/**
+ * People read so far and a ring's, nearest first: whoever stands on the ring's inner edge may be read by
+ * both (a ring's edge is drawn a hair inside, see filters.ts `position`), and is kept once.
+ */
+function appendRing(read: CandidateRow[], ring: CandidateRow[]): CandidateRow[] {
+  if (!ring.length) return read;
+  const known = new Set(read.map((r) => r.id));
+  return [...read, ...ring.filter((r) => !known.has(r.id))];
+}
+
+/**
+ * How many of the people read a query starting at `km` reads again (its edge is drawn a hair inside, see
+ * filters.ts `position`): counted generously, since a larger limit only reads a little more.
+ */
+function readAgainFrom(read: CandidateRow[], km: number, flatOf: (row: CandidateRow) => number): number {
+  return read.filter((r) => flatOf(r) >= km - 2e-6).length;
 }
