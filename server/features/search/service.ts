@@ -99,7 +99,8 @@ export class SearchService implements CardSearch {
         pool.boundKm = leftOver.km;
         pool.candidates = pool.candidates.filter((c) => c.flat < leftOver.km);
       }
-      const others = nearest.slice(0, changedRecheckMax).map((c) => c.id);
+      // Only those strictly inside the drawn-in bound: anyone at it ties with people left unchecked there.
+      const others = nearest.slice(0, changedRecheckMax).filter((c) => !leftOver || c.km < leftOver.km).map((c) => c.id);
       if (others.length) {
         // One query (findCandidates pads the list to a few lengths, so a few texts).
         const rows = await findCandidates(this.db, { ...filter, box: null, limit: others.length, only: others });
