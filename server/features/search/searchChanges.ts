@@ -55,7 +55,8 @@ export async function changedNear(
   if (rows.length > changedLimit) return null;
   return rows
     .flatMap((r) => (r.latitude === null || r.longitude === null ? [] : [{ id: r.id, km: flatKm(point, { latitude: r.latitude, longitude: r.longitude }) }]))
-    .filter((c) => c.km < withinKm)
+    // At the bound too: the pool may hold people at exactly that distance (the cell a scan was cut in), whom they tie with.
+    .filter((c) => c.km <= withinKm)
     .sort((a, b) => a.km - b.km);
 }
 
