@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { prepared } from '../../../db/prepared.ts';
+import { preparedByShape } from '../../../db/prepared.ts';
 import type { Database, MatchSeen, ProfileId, UserId } from '../../../db/schema.ts';
 import type { BadgeCounts } from '../../contract/badges.ts';
 import { countUnreadChats } from '../chat/repository.ts';
@@ -8,8 +8,17 @@ import { countNewLikers, countNewMatches } from '../swipes/repository.ts';
 
 export const noBadges: BadgeCounts = { unread_chats: 0, new_matches: 0, new_likers: 0 };
 
-const badgeCounts = prepared((db, me: ProfileId) =>
-  db.selectNoFrom([countUnreadChats(db, me).as('unread_chats'), countNewMatches(db, me).as('new_matches'), countNewLikers(db, me).as('new_likers')]),
+/**
+ * Built once, but unnamed on PostgreSQL: a generic plan, kept for every user after five runs, joined a
+ * popular user's 15,000 likers by nested loops (70-117 ms against 34-52 ms planned with the values).
+ */
+const badgeCounts = preparedByShape(
+  (db, _shape: null, slot) => {
+    const me = slot('me') as ProfileId;
+    return db.selectNoFrom([countUnreadChats(db, me).as('unread_chats'), countNewMatches(db, me).as('new_matches'), countNewLikers(db, me).as('new_likers')]);
+  },
+  () => '',
+  { named: false },
 );
 
 /**
@@ -22,11 +31,10 @@ export async function badgeCountsOf(db: Kysely<Database>, userId: UserId): Promi
 }
 
 /**
- * The counts of a profile already known (a live stream resolves its user's once). Built once and run as a
- * named statement on PostgreSQL: planning its three counts cost more than running them.
+ * The counts of a profile already known (a live stream resolves it once per batch of events).
  */
 export async function badgeCountsFor(db: Kysely<Database>, me: ProfileId): Promise<BadgeCounts> {
-  const row = await badgeCounts.first(db, me);
+  const [row] = await badgeCounts(db, null, { me });
   if (!row) return noBadges;
   return { unread_chats: Number(row.unread_chats), new_matches: Number(row.new_matches), new_likers: Number(row.new_likers) };
 }

@@ -9,7 +9,8 @@ export interface RateWindow {
 }
 
 /**
- * Fixed-window counters in the database, so limits hold across restarts and across server processes.
+ * Fixed-window counters in the database, so limits hold across clean restarts and across server processes
+ * (on PostgreSQL the table is unlogged: a crash of the database server empties it, see the README).
  * Old windows are left for the cleanup job.
  */
 export class RateCounter {

@@ -312,10 +312,14 @@ const notHeld = searchFilter({
 const privateMode = searchFilter({
   name: 'privateMode',
   bind: (s) => ({ me: s.me.id }),
+  // Their swipe on the caller as a scalar subquery (at most one row: the primary key), not `exists`: in the
+  // re-check, a named statement, PostgreSQL's generic plan turned `exists` into a hashed subplan reading
+  // every like the caller ever got (7-23 ms for someone liked 15,000 times, against 0.1 ms); a scalar
+  // subquery is never hashed.
   where: (eb, { me }) => [
     eb.or([
       eb('p.private_mode', '=', 0),
-      eb.exists(eb.selectFrom('swipes as pl').select(one).whereRef('pl.swiper_id', '=', 'p.id').where('pl.target_id', '=', me).where('pl.liked', '=', 1)),
+      eb(eb.selectFrom('swipes as pl').select('pl.liked').whereRef('pl.swiper_id', '=', 'p.id').where('pl.target_id', '=', me), '=', 1),
     ]),
   ],
   plain: (eb, s) => [

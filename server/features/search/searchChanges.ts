@@ -53,11 +53,13 @@ export async function changedNear(
   });
   // The box's corners lie beyond the bound, so this may say stale a little early; never late.
   if (rows.length > changedLimit) return null;
-  return rows
-    .flatMap((r) => (r.latitude === null || r.longitude === null ? [] : [{ id: r.id, km: flatKm(point, { latitude: r.latitude, longitude: r.longitude }) }]))
-    // At the bound too: the pool may hold people at exactly that distance (the cell a scan was cut in), whom they tie with.
-    .filter((c) => c.km <= withinKm)
-    .sort((a, b) => a.km - b.km);
+  return (
+    rows
+      .flatMap((r) => (r.latitude === null || r.longitude === null ? [] : [{ id: r.id, km: flatKm(point, { latitude: r.latitude, longitude: r.longitude }) }]))
+      // At the bound too: the pool may hold people at exactly that distance (the cell a scan was cut in), whom they tie with.
+      .filter((c) => c.km <= withinKm)
+      .sort((a, b) => a.km - b.km)
+  );
 }
 
 /**

@@ -100,7 +100,10 @@ export class SearchService implements CardSearch {
         pool.candidates = pool.candidates.filter((c) => c.flat < leftOver.km);
       }
       // Only those strictly inside the drawn-in bound: anyone at it ties with people left unchecked there.
-      const others = nearest.slice(0, changedRecheckMax).filter((c) => !leftOver || c.km < leftOver.km).map((c) => c.id);
+      const others = nearest
+        .slice(0, changedRecheckMax)
+        .filter((c) => !leftOver || c.km < leftOver.km)
+        .map((c) => c.id);
       if (others.length) {
         // One query (findCandidates pads the list to a few lengths, so a few texts).
         const rows = await findCandidates(this.db, { ...filter, box: null, limit: others.length, only: others });
