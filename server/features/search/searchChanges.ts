@@ -38,10 +38,12 @@ export async function changedNear(
   const point = me.point;
   const from = since === null ? '' : new Date(Date.parse(since) - watermarkSlackMs).toISOString();
   // The longitude span from the whole bound, not the latitude span capped at 180°: the flat metric does not
-  // wrap, so within the 'everywhere' bound someone 200° of longitude away is still inside it.
+  // wrap, so within the 'everywhere' bound someone 200° of longitude away is still inside it. Unlike a search
+  // box's, never clamped near a pole: the bound is a circle in the flat metric, and all of it must be asked
+  // about (cos near 0 gives the whole 360°).
   const degrees = withinKm / kmPerDegree;
   const span = Math.min(degrees, 180);
-  const lonSpan = Math.min(degrees / Math.max(Math.cos((point.latitude * Math.PI) / 180), 0.01), 360);
+  const lonSpan = Math.min(degrees / Math.cos((point.latitude * Math.PI) / 180), 360);
   const rows = await changedInBox(db, null, {
     from,
     south: point.latitude - span,
