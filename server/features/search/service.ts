@@ -177,7 +177,8 @@ export class SearchService implements CardSearch {
       let ring: CandidateRow[] = [];
       let ringLimit = limit;
       if (box === null) {
-        ringLimit = limit - read.length + readAgainFrom(read, coveredKm, flatOf);
+        // At least one: a query limited to none would come back 'full' and claim everyone was read.
+        ringLimit = Math.max(1, limit - read.length + readAgainFrom(read, coveredKm, flatOf));
         ring = await findCandidates(this.db, { ...filter, box, beyondKm: coveredKm > 0 ? coveredKm : undefined, limit: ringLimit });
         read = appendRing(read, ring);
       } else {
