@@ -364,7 +364,9 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     expect((await pools.take(viewer.profileId, row.pool_key))?.candidates.map((c) => c.id)).toEqual(near);
   });
 
-  it('keeps its pool through a burst of more changes far away than the change limit, with nothing left to rescan', async () => {
+  // On SQLite, which cannot seek the change query's box, so many changes anywhere still make a pool stale
+  // (searchChanges.ts changedNear): the cards must come right all the same, from a rescan.
+  it('keeps its pool (on PostgreSQL) through a burst of more changes far away than the change limit, with nothing left to rescan', async () => {
     const viewer = await createPerson(app, { gender: 'Male', at: moscow });
     // Inside the first search box (2.2 km): the first search pools all three.
     const near = [await createPerson(app, { at: north(0.5) }), await createPerson(app, { at: north(1) }), await createPerson(app, { at: north(1.5) })];
@@ -380,7 +382,8 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
         // The clock moves on: a rescan would store a pool of another expiry.
         app.clock.advance(1.5);
         expect(await next(viewer)).toBe(person.profileId);
-        expect(await storedPool(viewer)).toEqual(made);
+        if (dialect === 'postgres') expect(await storedPool(viewer)).toEqual(made);
+        else expect(await storedPool(viewer)).not.toEqual(made);
       }
       expect((await viewer.browser.post('/api/dislike', { profile_id: person.profileId })).status).toBe(200);
     }
