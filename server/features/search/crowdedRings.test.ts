@@ -1,14 +1,13 @@
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
+import type { ProfileId, UserId } from '../../../db/schema.ts';
 import type { SearchQuery } from '../../contract/discovery.ts';
 import { snapCoordinates } from '../profiles/locationGrid.ts';
-import { RateCounter } from '../rateLimits/rateCounter.ts';
 import { testProfileId, testUserId } from '../../test/testIds.ts';
 import { TestClock } from '../../test/testClock.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/testDatabase.ts';
 import { PlainSearch } from './plainSearch.ts';
 import { SearchService } from './service.ts';
+import { NoRateLimit, countingQueries } from './searchTestKit.ts';
 
 /**
  * Crowded neighbourhoods against the plain search: rings full of people the search index and the caller's
@@ -16,12 +15,6 @@ import { SearchService } from './service.ts';
  * cell, and a heavy swiper's swiped neighbourhood. The property test's worlds (60 people at most) never
  * fill a scan's limit, so a faster scan that reads a ring in passes must pass these too.
  */
-class NoRateLimit extends RateCounter {
-  override hit(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
 const moscow: [number, number] = [55.7558, 37.6173];
 /** Snapped, `km` north and `eastKm` east of Moscow's centre. */
 const at = (km: number, eastKm = 0) => snapCoordinates(moscow[0] + km / 111.2, moscow[1] + eastKm / (111.2 * Math.cos((moscow[0] * Math.PI) / 180)));
@@ -238,18 +231,3 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
     expect(queries).toBeLessThanOrEqual(16);
   });
 });
-
-/** The database, with every prepared query it runs (db/prepared.ts runs them by `executeQuery`) counted. */
-function countingQueries(db: Kysely<Database>, count: () => void): Kysely<Database> {
-  return new Proxy(db, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property);
-      if (property === 'executeQuery' && typeof value === 'function')
-        return (...args: unknown[]) => {
-          count();
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}

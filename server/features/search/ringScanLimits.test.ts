@@ -1,26 +1,19 @@
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
+import type { ProfileId, UserId } from '../../../db/schema.ts';
 import type { SearchQuery } from '../../contract/discovery.ts';
 import { snapCoordinates } from '../profiles/locationGrid.ts';
-import { RateCounter } from '../rateLimits/rateCounter.ts';
 import { testProfileId, testUserId } from '../../test/testIds.ts';
 import { TestClock } from '../../test/testClock.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/testDatabase.ts';
 import { PlainSearch } from './plainSearch.ts';
 import { SearchService } from './service.ts';
+import { NoRateLimit, countingQueries } from './searchTestKit.ts';
 
 /**
  * The ring scan (service.ts scan/readRing) near a pole and through several crowded rings: cases a review
  * found after crowdedRings.test.ts (a newcomer east of a polar caller inside the pool's bound went unasked
  * about; three crowded rings cost 26 queries).
  */
-class NoRateLimit extends RateCounter {
-  override hit(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
 type Kind = 'eligible' | 'unverified' | 'private' | 'swiped';
 interface Person {
   kind: Kind;
@@ -175,18 +168,3 @@ describe.each(testDialects())('ring scan limits on %s', (dialect) => {
     expect(queries).toBeLessThanOrEqual(14);
   });
 });
-
-/** The database, counting the queries run through it (every query of the search goes through `executeQuery`). */
-function countingQueries(db: Kysely<Database>, count: () => void): Kysely<Database> {
-  return new Proxy(db, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property);
-      if (property === 'executeQuery' && typeof value === 'function')
-        return (...args: unknown[]) => {
-          count();
-          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        };
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}

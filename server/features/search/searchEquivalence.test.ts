@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Gender, PreferredGender, ProfileId } from '../../../db/schema.ts';
 import type { SearchQuery } from '../../contract/discovery.ts';
 import { snapCoordinates } from '../profiles/locationGrid.ts';
-import { RateCounter } from '../rateLimits/rateCounter.ts';
 import { testProfileId, testUserId } from '../../test/testIds.ts';
 import { Fuzzer } from '../../test/fuzzer.ts';
 import { TestClock } from '../../test/testClock.ts';
@@ -12,6 +11,7 @@ import { createTestDatabase, testDialects, type TestDatabase } from '../../test/
 import { unplacedPoolTtlMs } from './candidatePool.ts';
 import { PlainSearch } from './plainSearch.ts';
 import { SearchService } from './service.ts';
+import { NoRateLimit } from './searchTestKit.ts';
 
 /**
  * The tuned search (pool, bound, watermark, growing boxes, prepared queries) against PlainSearch, its plain
@@ -27,13 +27,6 @@ const seed = Number(process.env.SEARCH_EQUIVALENCE_SEED ?? 20_261_124);
 const onlyCase = process.env.SEARCH_EQUIVALENCE_CASE === undefined ? null : Number(process.env.SEARCH_EQUIVALENCE_CASE);
 const caseCount = Number(process.env.SEARCH_EQUIVALENCE_CASES ?? 1000);
 const casesPerTest = 100;
-
-/** Rate limits are not a search rule; the plain search has none, so the tuned one is measured without. */
-class NoRateLimit extends RateCounter {
-  override hit(): Promise<void> {
-    return Promise.resolve();
-  }
-}
 
 /** Places people are spread around: a city, the equator, the far north, the antimeridian (no wrap either side). */
 const centres: [number, number][] = [
