@@ -12,8 +12,8 @@ import { flatKm, kmPerDegree, type Point } from './distance.ts';
 export const watermarkSlackMs = 60_000;
 /**
  * More changes than this inside a pool's bound since its watermark (minus the slack): reading and
- * re-checking them costs about a rescan. Changes elsewhere never count: after an import that touched
- * thousands of people in other cities, a pool here is still good.
+ * re-checking them costs about a rescan. On PostgreSQL changes elsewhere never count: after an import that
+ * touched thousands of people in other cities, a pool here is still good (on SQLite they do, see changedNear).
  */
 export const changedLimit = 3000;
 /**
@@ -51,7 +51,9 @@ export async function changedNear(
   // about (cos near 0 gives the whole 360°).
   const degrees = withinKm / kmPerDegree;
   const span = Math.min(degrees, 180);
-  const lonSpan = Math.min(degrees / Math.cos((point.latitude * Math.PI) / 180), 360);
+  const cos = Math.cos((point.latitude * Math.PI) / 180);
+  // Past a pole (a latitude no API accepts, but an import might hold) cos turns negative: the whole 360° then.
+  const lonSpan = cos > 0 ? Math.min(degrees / cos, 360) : 360;
   const rows = await changedInBox(db, null, {
     from,
     south: point.latitude - span,

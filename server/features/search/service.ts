@@ -86,7 +86,7 @@ export class SearchService implements CardSearch {
    * ranking), then the pooled people in order, each re-checked against every rule and re-ranked where
    * they now are (`rerank`). 'used_up' when none is left to show; 'stale' when the pool cannot be trusted
    * (too many changes inside its bound, or too many pooled people failing their re-check) and a full scan
-   * must decide. Changes elsewhere never make it stale: an import in another city costs a pool nothing.
+   * must decide. On PostgreSQL changes elsewhere never make it stale: an import in another city costs a pool nothing.
    */
   private async fromPool(filter: Search, pool: Pool, held: Set<number>, watermark: string | null): Promise<CandidateRow | 'used_up' | 'stale'> {
     const meId = filter.me.id;
