@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 import { CandidatePools, capped, mergeRanked, packCandidates, poolSize, poolTtlMs, unpackCandidates, type PooledCandidate } from './candidatePool.ts';
 import { everywhereKm } from './distance.ts';
-import { PlainSearch } from './plainSearch.ts';
+import { plainOrder } from './searchTestKit.ts';
 import { changedLimit, changedRecheckMax } from './searchChanges.ts';
 
 const moscow: [number, number] = [55.7558, 37.6173];
@@ -416,13 +416,7 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
       )
       .execute();
     // The order the plain search gives, holding each answer in turn.
-    const plain = new PlainSearch(db, app.clock);
-    const expected: number[] = [];
-    for (;;) {
-      const answer = await plain.next(viewer.userId, { ageMin: 18, ageMax: 100, gender: 'Any', exclude: [...expected] }, 'ru');
-      if (answer === null || answer === 'no_profile') break;
-      expected.push(answer.profile_id);
-    }
+    const expected = await plainOrder(db, app.clock, viewer.userId);
     expect(new Set(expected)).toEqual(new Set([...pooled.map((p) => p.profileId), ...banned.map((b) => b.profileId)]));
 
     app.clock.advance(1.5);

@@ -4,7 +4,7 @@ import { snapCoordinates } from '../profiles/locationGrid.ts';
 import { createPerson, type Person } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
-import { PlainSearch } from './plainSearch.ts';
+import { plainOrder } from './searchTestKit.ts';
 import { changedRecheckMax } from './searchChanges.ts';
 
 const moscow: [number, number] = [55.7558, 37.6173];
@@ -109,13 +109,7 @@ describe.each(testDialects())('same-cell burst on %s', (dialect) => {
     expect(first).not.toBeNull();
     expect((await viewer.browser.post('/api/dislike', { profile_id: first })).status).toBe(200);
     await db.updateTable('users').set({ banned_at: null }).where('id', '=', late.userId).execute();
-    const plain = new PlainSearch(db, app.clock);
-    const expected: number[] = [];
-    for (;;) {
-      const answer = await plain.next(viewer.userId, { ageMin: 18, ageMax: 100, gender: 'Any', exclude: [...expected] }, 'ru');
-      if (answer === null || answer === 'no_profile') break;
-      expected.push(answer.profile_id);
-    }
+    const expected = await plainOrder(db, app.clock, viewer.userId);
     expect(expected[0]).toBe(late.profileId);
     const shown = await dislikeAll(viewer);
     expect(shown.length).toBe(expected.length);
@@ -142,13 +136,7 @@ describe.each(testDialects())('same-cell burst on %s', (dialect) => {
         .execute();
     }
 
-    const plain = new PlainSearch(db, app.clock);
-    const expected: number[] = [];
-    for (;;) {
-      const answer = await plain.next(viewer.userId, { ageMin: 18, ageMax: 100, gender: 'Any', exclude: [...expected] }, 'ru');
-      if (answer === null || answer === 'no_profile') break;
-      expected.push(answer.profile_id);
-    }
+    const expected = await plainOrder(db, app.clock, viewer.userId);
     expect(expected).toEqual([...ids].sort((a, b) => a - b));
     const shown = await dislikeAll(viewer);
     expect(shown.length).toBe(expected.length);
