@@ -367,4 +367,8 @@ export interface SearchPoolsTable {
   watermark: string | null;
   /** Packed ids, flat distances and scores (candidatePool.ts, packCandidates). */
   candidates: Uint8Array;
+  /** Changes already re-checked that the change query still reads back, JSON `[[id, stamp], ...]` (candidatePool.ts `checked`). */
+  checked_changes: string | null;
+  /** When the fresh scan this pool's knowledge goes back to was made (candidatePool.ts Pool.scannedAt). */
+  scanned_at: string | null;
 }

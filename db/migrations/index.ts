@@ -20,6 +20,7 @@ import * as addJobSlots from './2026_11_24_1910_add_job_slots.ts';
 import * as searchPools from './2026_11_24_2010_search_pools.ts';
 import * as sessionChangeNotices from './2026_11_24_2020_session_change_notices.ts';
 import * as unloggedCaches from './2026_11_24_2030_unlogged_caches.ts';
+import * as poolCheckedChanges from './2026_11_25_0220_pool_checked_changes.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_2010_search_pools': searchPools,
   '2026_11_24_2020_session_change_notices': sessionChangeNotices,
   '2026_11_24_2030_unlogged_caches': unloggedCaches,
+  '2026_11_25_0220_pool_checked_changes': poolCheckedChanges,
 };

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { UserId } from '../../../db/schema.ts';
 import { createLogger } from '../../logger.ts';
+import { withAdminClient } from '../../test/testDatabase.ts';
 import { PostgresEventBus } from './eventBus.ts';
+import { noticeChannel, quotedChannel } from './noticeChannels.ts';
 
 const url = process.env.TEST_DATABASE_URL;
 
@@ -21,6 +24,62 @@ describe.runIf(url)('the PostgreSQL event bus', () => {
     } finally {
       await sender.close();
       await receiver.close();
+    }
+  });
+
+  it('wakes its own process at once and once (its notice coming back is skipped), the others through NOTIFY', async () => {
+    const schema = `bus_${randomBytes(6).toString('hex')}`;
+    const sender = await PostgresEventBus.start(url ?? '', schema, createLogger('silent'));
+    const receiver = await PostgresEventBus.start(url ?? '', schema, createLogger('silent'));
+    try {
+      const user = 2_000_001 as UserId;
+      const marker = 2_000_002 as UserId;
+      let local = 0;
+      sender.subscribe(user, () => local++);
+      const remote = new Promise<void>((resolve) => receiver.subscribe(user, resolve));
+      await sender.publish([user]);
+      // Before any notice could come back through PostgreSQL.
+      expect(local).toBe(1);
+      await remote;
+      // Notices reach a listener in commit order: once the receiver's later one is heard here, so was ours.
+      const heard = new Promise<void>((resolve) => sender.subscribe(marker, resolve));
+      await receiver.publish([marker]);
+      await heard;
+      expect(local).toBe(1);
+    } finally {
+      await sender.close();
+      await receiver.close();
+    }
+  });
+
+  it('still hears a bare list of ids, as a process of the earlier version sends it during a rolling deploy', async () => {
+    const schema = `bus_${randomBytes(6).toString('hex')}`;
+    const receiver = await PostgresEventBus.start(url ?? '', schema, createLogger('silent'));
+    try {
+      const woken = new Promise<void>((resolve) => receiver.subscribe(3_000_001 as UserId, resolve));
+      await withAdminClient(url ?? '', (client) => client.query('select pg_notify($1, $2)', [noticeChannel('events', schema), '3000000,3000001']));
+      await expect(woken).resolves.toBeUndefined();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('wakes every user of its notice in a process of the earlier version, which reads the list as ids only', async () => {
+    const schema = `bus_${randomBytes(6).toString('hex')}`;
+    const sender = await PostgresEventBus.start(url ?? '', schema, createLogger('silent'));
+    const earlier = new pg.Client({ connectionString: url });
+    await earlier.connect();
+    try {
+      const heard = new Promise<string[]>((resolve) => earlier.on('notification', (m) => resolve((m.payload ?? '').split(','))));
+      await earlier.query(`LISTEN ${quotedChannel(noticeChannel('events', schema))}`);
+      await sender.publish([42 as UserId, 43 as UserId]);
+      const ids = await heard;
+      // Both users, as numbers; the tag wakes nobody.
+      expect(ids.filter((id) => /^\d+$/.test(id))).toEqual(['42', '43']);
+      expect(ids.filter((id) => !/^\d+$/.test(id)).every((id) => id.startsWith('~'))).toBe(true);
+    } finally {
+      await earlier.end();
+      await sender.close();
     }
   });
 });

@@ -1,4 +1,5 @@
 import { addSeconds } from '../../clock.ts';
+import { frontierMaxAgeMs } from '../search/candidatePool.ts';
 import type { JobContext, JobCounts } from './job.ts';
 import {
   deleteCodesCreatedBefore,
@@ -14,12 +15,13 @@ import {
 const day = 24 * 3600;
 
 /**
- * Expired sessions, verification codes, Telegram link tokens and discovery pools, and the bookkeeping rows that only matter for a short window.
+ * Expired sessions, verification codes, Telegram link tokens and discovery pools (a week past expiry: see
+ * below), and the bookkeeping rows that only matter for a short window.
  * Codes are kept a day past creation because the hourly resend limit counts them; login failures and rate
  * counters a day past their window; delivered events and settled notifications a week (SSE resume and
  * support questions need no more).
  */
-export async function cleanupExpired({ db, clock, signal }: JobContext): Promise<JobCounts> {
+export async function cleanupExpired({ db, clock, signal }: Pick<JobContext, 'db' | 'clock' | 'signal'>): Promise<JobCounts> {
   const now = clock.now();
   const dayAgo = addSeconds(now, -day).toISOString();
   const weekAgo = addSeconds(now, -7 * day).toISOString();
@@ -35,7 +37,9 @@ export async function cleanupExpired({ db, clock, signal }: JobContext): Promise
   const events = await step(() => deleteEventsBefore(db, weekAgo));
   const notifications = await step(() => deleteSettledNotificationsBefore(db, weekAgo));
   const telegramLinks = await step(() => deleteLinkTokensExpiredBefore(db, now.toISOString()));
-  // A search ignores an expired pool; without this a user who stopped searching would keep theirs.
-  const searchPools = await step(() => deleteSearchPoolsExpiredBefore(db, now.toISOString()));
+  // An expired pool's frontier serves for a week after its fresh scan (search/candidatePool.ts), which was
+  // before it expired; after that a search has no use for it, and a user who stopped searching keeps none.
+  const frontierGone = new Date(now.getTime() - frontierMaxAgeMs).toISOString();
+  const searchPools = await step(() => deleteSearchPoolsExpiredBefore(db, frontierGone));
   return { sessions, codes, loginFailures, rateCounters, events, notifications, telegramLinks, searchPools };
 }

@@ -252,13 +252,17 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
         { token_hash: `live-${dialect}`, user_id: person.userId, created_at: now.toISOString(), expires_at: future, used_at: null },
       ])
       .execute();
-    // Discovery pools: one expired (its user stopped searching), one live.
+    // Discovery pools: one expired over a week ago (its user stopped searching), one expired two days ago
+    // (its frontier still serves the next search), one live.
     const other = await createPerson(app);
+    const lately = await createPerson(app);
+    const longAgo = new Date(now.getTime() - 8 * day * 1000).toISOString();
     await db
       .insertInto('search_pools')
       .values([
-        { profile_id: person.profileId, pool_key: 'k', expires_at: past, bound_km: 1, watermark: null, candidates: Buffer.alloc(0) },
+        { profile_id: person.profileId, pool_key: 'k', expires_at: longAgo, bound_km: 1, watermark: null, candidates: Buffer.alloc(0) },
         { profile_id: other.profileId, pool_key: 'k', expires_at: future, bound_km: 1, watermark: null, candidates: Buffer.alloc(0) },
+        { profile_id: lately.profileId, pool_key: 'k', expires_at: past, bound_km: 1, watermark: null, candidates: Buffer.alloc(0) },
       ])
       .execute();
     const results = await Promise.all([runJob(job('cleanup_expired'), ctx, 'a'), runJob(job('cleanup_expired'), secondCtx, 'b')]);
@@ -272,8 +276,13 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     ]);
     expect(await db.selectFrom('sessions').select('id_hash').where('id_hash', '=', `expired-${dialect}`).executeTakeFirst()).toBeUndefined();
     // Only this test's pools: other tests of the file share the app and may leave pools of their own.
-    const pools = await db.selectFrom('search_pools').select('profile_id').where('profile_id', 'in', [person.profileId, other.profileId]).execute();
-    expect(pools.map((r) => r.profile_id)).toEqual([other.profileId]);
+    const pools = await db
+      .selectFrom('search_pools')
+      .select('profile_id')
+      .where('profile_id', 'in', [person.profileId, other.profileId, lately.profileId])
+      .orderBy('profile_id')
+      .execute();
+    expect(pools.map((r) => r.profile_id)).toEqual([other.profileId, lately.profileId].sort((a, b) => a - b));
     expect((await person.browser.get('/api/current_user')).status).toBe(200);
     expect(((await person.browser.get('/api/current_user').then((r) => r.json())) as { authorized: boolean }).authorized).toBe(true);
     expect((await runJob(job('cleanup_expired'), ctx)).counts).toMatchObject({ sessions: 0, codes: 0, loginFailures: 0 });

@@ -1,20 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ProfileId, UserId } from '../../../db/schema.ts';
 import type { SearchResult } from '../../contract/discovery.ts';
-import { snapCoordinates } from '../profiles/locationGrid.ts';
 import { Browser } from '../../test/browser.ts';
 import { createPerson, type Person } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 import { CandidatePools, capped, mergeRanked, packCandidates, poolSize, poolTtlMs, unpackCandidates, type PooledCandidate } from './candidatePool.ts';
 import { everywhereKm } from './distance.ts';
-import { plainOrder } from './searchTestKit.ts';
+import { ageStamps, dislikeAll, importPeople, plainOrder, searchNext } from './searchTestKit.ts';
 import { changedLimit, changedRecheckMax } from './searchChanges.ts';
 
 const moscow: [number, number] = [55.7558, 37.6173];
 const north = (km: number): [number, number] => [moscow[0] + km / 111.2, moscow[1]];
-/** People made by importPeople so far in this process: their emails stay unique. */
-let imported = 0;
 
 describe.each(testDialects())('the candidate pool on %s', (dialect) => {
   let app: TestApp;
@@ -25,99 +21,7 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     await app.close();
   });
 
-  /** One search as the app makes it, holding nothing: a pooled answer is what would leak. */
-  const next = async (viewer: Person, params: Record<string, string> = {}): Promise<number | null> => {
-    const res = await viewer.browser.get(`/api/search?${new URLSearchParams(params).toString()}`);
-    if (res.status === 404) return null;
-    expect(res.status).toBe(200);
-    return ((await res.json()) as SearchResult).profile_id;
-  };
-
-  /**
-   * Every row as changed two hours ago and the viewer's own an hour ago, so the next pool's watermark is an
-   * hour old. Rows made a moment ago would otherwise all fall inside the watermark's slack and be re-read
-   * whether or not a trigger marked them.
-   */
-  const ageChanges = async (viewer: Person) => {
-    const db = app.database.db;
-    const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
-    await db
-      .updateTable('profiles')
-      .set({ search_changed_at: ago(2) })
-      .execute();
-    await db
-      .updateTable('profiles')
-      .set({ search_changed_at: ago(1) })
-      .where('id', '=', viewer.profileId)
-      .execute();
-  };
-
-  /**
-   * Many people made in a few statements, as an import would (one by one, thousands would take minutes):
-   * women looking for men (or men looking for women), aged 30, verified, each at the place `at(i)` gives
-   * (snapped, as the API would).
-   */
-  const importPeople = async (count: number, at: (i: number) => [number, number], options: { banned?: boolean; gender?: 'Female' | 'Male' } = {}) => {
-    const db = app.database.db;
-    const now = app.clock.now().toISOString();
-    const made: { userId: UserId; profileId: ProfileId }[] = [];
-    for (let start = 0; start < count; start += 500) {
-      const indexes = Array.from({ length: Math.min(500, count - start) }, (_, k) => start + k);
-      const users = await db
-        .insertInto('users')
-        .values(
-          indexes.map(() => ({
-            email: `imported${(imported += 1)}-${process.pid}@example.com`,
-            password_hash: null,
-            language: 'ru',
-            verified_at: now,
-            banned_at: options.banned ? now : null,
-            created_at: now,
-            premium_until: null,
-          })),
-        )
-        .returning('id')
-        .execute();
-      const profiles = await db
-        .insertInto('profiles')
-        .values(
-          users.map((user, k) => {
-            const snapped = snapCoordinates(...at(indexes[k] ?? 0));
-            return {
-              user_id: user.id,
-              name: `Imported${start + k}`,
-              age: 30,
-              gender: options.gender ?? 'Female',
-              preferred_gender: options.gender === 'Male' ? ('Female' as const) : ('Male' as const),
-              bio: '',
-              city: 'Москва',
-              latitude: snapped.latitude,
-              longitude: snapped.longitude,
-              created_at: now,
-              updated_at: now,
-              private_mode: 0,
-            };
-          }),
-        )
-        .returning(['id', 'user_id'])
-        .execute();
-      made.push(...profiles.map((row) => ({ userId: row.user_id, profileId: row.id })));
-    }
-    return made;
-  };
-
-  /** Everyone the viewer is shown, in order, disliking each until nobody is left. */
-  const dislikeAll = async (viewer: Person, params: Record<string, string>): Promise<number[]> => {
-    const seen: number[] = [];
-    for (;;) {
-      // Within the 60-a-minute search limit.
-      app.clock.advance(1.5);
-      const shown = await next(viewer, params);
-      if (shown === null) return seen;
-      seen.push(shown);
-      expect((await viewer.browser.post('/api/dislike', { profile_id: shown })).status).toBe(200);
-    }
-  };
+  const ageChanges = (viewer: Person) => ageStamps(app.database.db, viewer.profileId);
 
   it('checks every pooled person against all the rules again before showing them', async () => {
     const viewer = await createPerson(app, { gender: 'Male', at: moscow });
@@ -126,31 +30,31 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     const third = await createPerson(app, { at: north(4) });
     const fourth = await createPerson(app, { at: north(5) });
     // The first search ranks all four and pools them.
-    expect(await next(viewer)).toBe(first.profileId);
+    expect(await searchNext(viewer)).toBe(first.profileId);
 
     await app.database.db.updateTable('users').set({ banned_at: app.clock.now().toISOString() }).where('id', '=', first.userId).execute();
-    expect(await next(viewer)).toBe(second.profileId);
+    expect(await searchNext(viewer)).toBe(second.profileId);
     expect((await second.browser.post('/api/settings', { private_mode: true })).status).toBe(200);
-    expect(await next(viewer)).toBe(third.profileId);
+    expect(await searchNext(viewer)).toBe(third.profileId);
     expect((await third.browser.post('/api/block', { profile_id: viewer.profileId })).status).toBe(200);
-    expect(await next(viewer)).toBe(fourth.profileId);
+    expect(await searchNext(viewer)).toBe(fourth.profileId);
     expect((await viewer.browser.post('/api/dislike', { profile_id: fourth.profileId })).status).toBe(200);
-    expect(await next(viewer)).toBeNull();
+    expect(await searchNext(viewer)).toBeNull();
   });
 
   it('is not used for other filters, and sees a newcomer inside its bound at once', async () => {
     const viewer = await createPerson(app, { gender: 'Male', at: moscow });
     const thirty = await createPerson(app, { age: 30, at: north(2) });
     const forty = await createPerson(app, { age: 40, at: north(3) });
-    expect(await next(viewer, { ageMin: '18', ageMax: '50' })).toBe(thirty.profileId);
-    expect(await next(viewer, { ageMin: '35', ageMax: '50' })).toBe(forty.profileId);
-    expect(await next(viewer, { ageMin: '18', ageMax: '50', gender: 'Male' })).toBeNull();
+    expect(await searchNext(viewer, { ageMin: '18', ageMax: '50' })).toBe(thirty.profileId);
+    expect(await searchNext(viewer, { ageMin: '35', ageMax: '50' })).toBe(forty.profileId);
+    expect(await searchNext(viewer, { ageMin: '18', ageMax: '50', gender: 'Male' })).toBeNull();
 
     await ageChanges(viewer);
-    expect(await next(viewer)).toBe(thirty.profileId);
+    expect(await searchNext(viewer)).toBe(thirty.profileId);
     // Nearer than everyone pooled, and no time has passed: the pool itself must learn of them.
     const newcomer = await createPerson(app, { at: north(1) });
-    expect(await next(viewer)).toBe(newcomer.profileId);
+    expect(await searchNext(viewer)).toBe(newcomer.profileId);
   });
 
   it('sees at once whoever becomes eligible inside the pool bound, whatever made them so', async () => {
@@ -167,13 +71,13 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     await db.updateTable('profiles').set({ held_at: app.clock.now().toISOString() }).where('id', '=', held.profileId).execute();
     await ageChanges(viewer);
 
-    expect(await next(viewer)).toBe(far.profileId);
+    expect(await searchNext(viewer)).toBe(far.profileId);
     // The app holds the far card from now on, so the pool has nobody else to offer: anyone shown next
     // was found as a change inside its bound (a scan beyond the bound would find the mover, 630 km away).
     const holding = { exclude: String(far.profileId) };
     const shownAfter = async (change: () => Promise<unknown>, person: Person) => {
       await change();
-      expect(await next(viewer, holding)).toBe(person.profileId);
+      expect(await searchNext(viewer, holding)).toBe(person.profileId);
       expect((await viewer.browser.post('/api/dislike', { profile_id: person.profileId })).status).toBe(200);
     };
     await shownAfter(() => db.updateTable('users').set({ banned_at: null }).where('id', '=', banned.userId).execute(), banned);
@@ -186,7 +90,7 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     const [latitude, longitude] = north(6);
     await shownAfter(() => db.updateTable('profiles').set({ latitude, longitude }).where('id', '=', mover.profileId).execute(), mover);
     await shownAfter(() => db.updateTable('profiles').set({ held_at: null }).where('id', '=', held.profileId).execute(), held);
-    expect(await next(viewer, holding)).toBeNull();
+    expect(await searchNext(viewer, holding)).toBeNull();
   });
 
   it('does not show a pooled person at the place they left when they move out of the bound or lose their position', async () => {
@@ -198,26 +102,26 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     const near = await createPerson(app, { at: north(4) });
     await ageChanges(viewer);
     // The first search pools all four, within a bound of about 5.5 km.
-    expect(await next(viewer)).toBe(shown.profileId);
+    expect(await searchNext(viewer)).toBe(shown.profileId);
     const [latitude, longitude] = north(160);
     await db.updateTable('profiles').set({ latitude, longitude }).where('id', '=', mover.profileId).execute();
     await db.updateTable('profiles').set({ latitude: null, longitude: null }).where('id', '=', unplaced.profileId).execute();
     // The app holds the card on screen; the change query looks only inside the bound, where neither is now.
-    expect(await dislikeAll(viewer, { exclude: String(shown.profileId) })).toEqual([near.profileId, mover.profileId, unplaced.profileId]);
+    expect(await dislikeAll(app, viewer, { exclude: String(shown.profileId) })).toEqual([near.profileId, mover.profileId, unplaced.profileId]);
   });
 
   it('loses nobody when more people changed than one search re-checks', async () => {
     const viewer = await createPerson(app, { gender: 'Male', at: moscow });
     const far = await createPerson(app, { at: north(60) });
     await ageChanges(viewer);
-    expect(await next(viewer)).toBe(far.profileId);
+    expect(await searchNext(viewer)).toBe(far.profileId);
     // As many changed people as one search re-checks, nearest, none of whom the viewer may see (men looking
     // for women), and three he may see beyond them.
-    await importPeople(changedRecheckMax, () => north(2), { gender: 'Male' });
+    await importPeople(app, changedRecheckMax, () => north(2), { gender: 'Male' });
     const newcomers: number[] = [];
     for (const km of [3, 4, 5]) newcomers.push((await createPerson(app, { at: north(km) })).profileId);
     // Nearest first, the ones past the re-check limit found by the scan beyond the shrunken bound.
-    expect(await dislikeAll(viewer, { exclude: String(far.profileId) })).toEqual(newcomers);
+    expect(await dislikeAll(app, viewer, { exclude: String(far.profileId) })).toEqual(newcomers);
   });
 
   it('does not show a pooled person ahead of nearer changed people it had no room to re-check', async () => {
@@ -226,14 +130,14 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     // One grid cell north and one east: about 1.6 km, inside the first search's 2.2 km bound.
     const pooled = await createPerson(app, { at: [moscow[0] + 0.01, moscow[1] + 0.018] });
     await ageChanges(viewer);
-    expect(await next(viewer)).toBe(shown.profileId);
+    expect(await searchNext(viewer)).toBe(shown.profileId);
     // As many changed people as one search re-checks in the viewer's own cell (none he may see), and three
     // newcomers a cell north (1.1 km).
-    await importPeople(changedRecheckMax, () => moscow, { gender: 'Male' });
+    await importPeople(app, changedRecheckMax, () => moscow, { gender: 'Male' });
     const newcomers: number[] = [];
     for (let i = 0; i < 3; i++) newcomers.push((await createPerson(app, { at: north(1.1) })).profileId);
     // The pool's bound shrinks to the first newcomer left unchecked; the pooled person beyond it waits for them.
-    expect(await dislikeAll(viewer, { exclude: String(shown.profileId) })).toEqual([...newcomers, pooled.profileId]);
+    expect(await dislikeAll(app, viewer, { exclude: String(shown.profileId) })).toEqual([...newcomers, pooled.profileId]);
   });
 
   it('keeps a held card when a used-up pool is replaced, so a card the app drops unswiped comes back', async () => {
@@ -241,13 +145,13 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     const near = await createPerson(app, { at: north(2) });
     const far = await createPerson(app, { at: north(60) });
     await ageChanges(viewer);
-    expect(await next(viewer)).toBe(near.profileId);
+    expect(await searchNext(viewer)).toBe(near.profileId);
     // The prefetch, holding the card on screen: the pool is used up and replaced by a scan beyond its bound.
-    expect(await next(viewer, { exclude: String(near.profileId) })).toBe(far.profileId);
+    expect(await searchNext(viewer, { exclude: String(near.profileId) })).toBe(far.profileId);
     // The app is closed before either is swiped; the next visit starts over.
-    expect(await next(viewer)).toBe(near.profileId);
+    expect(await searchNext(viewer)).toBe(near.profileId);
     expect((await viewer.browser.post('/api/dislike', { profile_id: near.profileId })).status).toBe(200);
-    expect(await next(viewer)).toBe(far.profileId);
+    expect(await searchNext(viewer)).toBe(far.profileId);
   });
 
   it('pools everyone a scan read within its bound, also when the app holds cards the scan made room for', async () => {
@@ -264,7 +168,7 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
       people.add((await createPerson(app, { at })).profileId);
     }
     await ageChanges(viewer);
-    expect(new Set(await dislikeAll(viewer, { exclude: '999991,999992,999993' }))).toEqual(people);
+    expect(new Set(await dislikeAll(app, viewer, { exclude: '999991,999992,999993' }))).toEqual(people);
   });
 
   it('answers the next person at once when the app holds the current one', async () => {
@@ -272,10 +176,10 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     const people = [await createPerson(app, { at: north(2) }), await createPerson(app, { at: north(3) }), await createPerson(app, { at: north(4) })];
     const held: number[] = [];
     for (const person of people) {
-      expect(await next(viewer, held.length ? { exclude: held.join(',') } : {})).toBe(person.profileId);
+      expect(await searchNext(viewer, held.length ? { exclude: held.join(',') } : {})).toBe(person.profileId);
       held.push(person.profileId);
     }
-    expect(await next(viewer, { exclude: held.join(',') })).toBeNull();
+    expect(await searchNext(viewer, { exclude: held.join(',') })).toBeNull();
   });
 
   /** The viewer's tab, talking to another app instance on the same database (their session cookie, its CSRF token). */
@@ -309,7 +213,7 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
         app.clock.advance(1.5);
         second.clock.advance(1.5);
         const tab = tabs[turn % 2] as Person;
-        const shown = await next(tab);
+        const shown = await searchNext(tab);
         if (shown === null) break;
         seen.push(shown);
         if (turn === 0) made = (await storedPool(viewer))?.expires_at;
@@ -328,7 +232,7 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
   it('continues the frontier after a restart: a new instance takes the pool the old one stored', async () => {
     const viewer = await createPerson(app, { gender: 'Male', at: moscow });
     const { near, far } = await neighbourhood();
-    expect(await next(viewer)).toBe(near[0]);
+    expect(await searchNext(viewer)).toBe(near[0]);
     expect((await viewer.browser.post('/api/dislike', { profile_id: near[0] })).status).toBe(200);
     const before = await storedPool(viewer);
     expect(before?.bound_km).toBeGreaterThan(1.8);
@@ -339,7 +243,7 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
       const seen: number[] = [];
       for (;;) {
         restarted.clock.advance(1.5);
-        const shown = await next(tab);
+        const shown = await searchNext(tab);
         if (shown === null) break;
         // The old pool (its expiry, its bound) serves every near card: no rescan after the restart.
         if (near.includes(shown)) expect(await storedPool(viewer)).toEqual(before);
@@ -371,17 +275,17 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     // Inside the first search box (2.2 km): the first search pools all three.
     const near = [await createPerson(app, { at: north(0.5) }), await createPerson(app, { at: north(1) }), await createPerson(app, { at: north(1.5) })];
     await ageChanges(viewer);
-    expect(await next(viewer)).toBe(near[0]?.profileId);
+    expect(await searchNext(viewer)).toBe(near[0]?.profileId);
     const made = await storedPool(viewer);
     expect(made?.bound_km).toBeGreaterThan(1.5);
     // An import in St Petersburg, 630 km away, far beyond the pool's bound: more people than the limit.
     const spb: [number, number] = [59.9343, 30.3351];
-    await importPeople(changedLimit + 1, (i) => [spb[0] + (i % 40) * 0.01, spb[1] + Math.floor(i / 40) * 0.018]);
+    await importPeople(app, changedLimit + 1, (i) => [spb[0] + (i % 40) * 0.01, spb[1] + Math.floor(i / 40) * 0.018]);
     for (const [i, person] of near.entries()) {
       if (i > 0) {
         // The clock moves on: a rescan would store a pool of another expiry.
         app.clock.advance(1.5);
-        expect(await next(viewer)).toBe(person.profileId);
+        expect(await searchNext(viewer)).toBe(person.profileId);
         if (dialect === 'postgres') expect(await storedPool(viewer)).toEqual(made);
         else expect(await storedPool(viewer)).not.toEqual(made);
       }
@@ -398,9 +302,9 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     const pooled = [await createPerson(app, { at: cell(1, 0) }), await createPerson(app, { at: cell(1, 1) })];
     // More than the 40 people one search used to re-check, banned for now, over six cells inside the bound.
     const cells = [cell(0, 0), cell(0, 1), cell(0, -1), cell(1, 0), cell(1, 1), cell(1, -1)];
-    const banned = await importPeople(60, (i) => cells[i % cells.length] ?? cell(0, 0), { banned: true });
+    const banned = await importPeople(app, 60, (i) => cells[i % cells.length] ?? cell(0, 0), { banned: true });
     await ageChanges(viewer);
-    expect(await next(viewer)).toBe(first.profileId);
+    expect(await searchNext(viewer)).toBe(first.profileId);
     expect((await viewer.browser.post('/api/dislike', { profile_id: first.profileId })).status).toBe(200);
     const made = await storedPool(viewer);
     expect(made?.bound_km).toBeGreaterThan(2);
@@ -420,11 +324,11 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     expect(new Set(expected)).toEqual(new Set([...pooled.map((p) => p.profileId), ...banned.map((b) => b.profileId)]));
 
     app.clock.advance(1.5);
-    expect(await next(viewer)).toBe(expected[0]);
+    expect(await searchNext(viewer)).toBe(expected[0]);
     // Every changed person re-checked in that search: the pool keeps its bound (and is no new scan's).
     expect(await storedPool(viewer)).toEqual(made);
     expect((await viewer.browser.post('/api/dislike', { profile_id: expected[0] })).status).toBe(200);
-    expect(await dislikeAll(viewer, {})).toEqual(expected.slice(1));
+    expect(await dislikeAll(app, viewer, {})).toEqual(expected.slice(1));
   });
 });
 
@@ -438,7 +342,7 @@ describe.each(testDialects())('the stored pools on %s', (dialect) => {
   });
 
   const candidate = (id: number): PooledCandidate => ({ id, flat: id, score: id });
-  const pool = (...ids: number[]) => ({ key: 'k', candidates: ids.map(candidate), boundKm: 5, watermark: null });
+  const pool = (...ids: number[]) => ({ key: 'k', candidates: ids.map(candidate), boundKm: 5, watermark: null, scannedAt: null });
   const start = Date.parse('2026-11-24T12:00:00.000Z');
 
   it('keeps one pool per profile in the database, for every process; none for another key or after the time to live', async () => {
@@ -499,15 +403,31 @@ describe.each(testDialects())('the stored pools on %s', (dialect) => {
       { id: 8, flat: Number.POSITIVE_INFINITY, score: Number.POSITIVE_INFINITY },
     ];
     expect(unpackCandidates(packCandidates(candidates))).toEqual(candidates);
-    await pools.keep(me, { key: 'k', candidates, boundKm: 2.2238985, watermark: '2026-11-24T11:00:00.000Z' }, poolTtlMs);
+    await pools.keep(me, { key: 'k', candidates, boundKm: 2.2238985, watermark: '2026-11-24T11:00:00.000Z', scannedAt: '2026-11-20T08:00:00.000Z' }, poolTtlMs);
     expect(await pools.take(me, 'k')).toEqual({
       key: 'k',
       candidates,
       boundKm: 2.2238985,
       watermark: '2026-11-24T11:00:00.000Z',
       expiresAt: start + poolTtlMs,
+      checked: new Map(),
+      scannedAt: '2026-11-20T08:00:00.000Z',
     });
-    await pools.keep(me, { key: 'k', candidates: [], boundKm: everywhereKm, watermark: null }, poolTtlMs);
+    // The changes it re-checked, as taken back (Pool.checked).
+    const checked = new Map([
+      [7, '2026-11-24T10:59:30.123Z'],
+      [2 ** 31 - 1, '2026-11-24T10:59:59.999Z'],
+    ]);
+    const taken = await pools.take(me, 'k');
+    if (!taken) throw new Error('no pool');
+    await pools.put(me, { ...taken, checked });
+    expect((await pools.take(me, 'k'))?.checked).toEqual(checked);
+    // A process of an earlier version writes its own pool and leaves them on the row: they do not count.
+    await app.database.db.updateTable('search_pools').set({ watermark: '2026-11-24T11:30:00.000Z' }).where('profile_id', '=', me).execute();
+    expect((await pools.take(me, 'k'))?.checked).toEqual(new Map());
+    await pools.keep(me, { key: 'k', candidates: [], boundKm: everywhereKm, watermark: null, scannedAt: null }, poolTtlMs);
+    // A new pool forgets the changes the one before it checked.
+    expect((await pools.take(me, 'k'))?.checked).toEqual(new Map());
     expect(await pools.take(me, 'k')).toMatchObject({ candidates: [], boundKm: everywhereKm });
   });
 

@@ -7,10 +7,17 @@ import { deleteSearchPool, findSearchPool, upsertSearchPool, type StoredPoolRow 
 export const poolSize = 200;
 /**
  * How long a pool lasts for someone with a position. Newcomers and changes need no expiry (each search
- * asks the database what changed inside the pool's bound since it was made); the limit only keeps that
- * question small, since it reads every change near the caller since then.
+ * asks the database what changed inside the pool's bound since it was made); the limit keeps the ranking
+ * fresh (boosts change unannounced) and, after it, only the frontier is trusted (Frontier).
  */
 export const poolTtlMs = 6 * 60 * 60_000;
+/**
+ * How long after a fresh scan its frontier may be carried on (service.ts): each search from a frontier keeps
+ * it in its new pool, so without a limit someone the disc wrongly leaves out (written with the triggers off,
+ * say, by a restore) would never be read again; at most a week, then the neighbourhood is scanned whole once
+ * more. An expired pool is kept as long (the cleanup job), since its frontier is what it is kept for.
+ */
+export const frontierMaxAgeMs = 7 * 86_400_000;
 /** Without a position there is no bound to ask about, so such a pool is simply recomputed this often. */
 export const unplacedPoolTtlMs = 2 * 60_000;
 
@@ -36,6 +43,50 @@ export interface Pool {
   candidates: PooledCandidate[];
   boundKm: number;
   watermark: string | null;
+  /**
+   * Changes this pool already re-checked (profile id to its `search_changed_at`) that the change query still
+   * reads back: it reads a minute before the watermark (searchChanges.ts), so after a burst every search in
+   * that minute re-checked the same hundreds of people. A person read back with the same stamp has not
+   * changed since. Absent: none.
+   */
+  checked?: ReadonlyMap<number, string>;
+  /**
+   * When the fresh scan its knowledge goes back to was made (ISO): a pool made beyond an expired pool's
+   * frontier, or beyond a used-up pool's bound, keeps it. Null: unknown (a pool from before it was kept).
+   */
+  scannedAt: string | null;
+}
+
+/**
+ * What a pool still proves once it expired: nobody nearer than `emptyKm` (flat metric) passed every rule as
+ * of `watermark`. Swipes and blocks are never undone, and every other change that can let someone in stamps
+ * `profiles.search_changed_at`, so the change query (searchChanges.ts) says what may have changed inside
+ * since; a heavy swiper's first search of the day then reads only the ring beyond what she has swiped.
+ */
+export interface Frontier {
+  emptyKm: number;
+  watermark: string;
+  /** Pool.scannedAt: a frontier renewed search after search must not hide a mistake for ever (service.ts). */
+  scannedAt: string | null;
+  /**
+   * How far a scan beyond `emptyKm` probably reads to rank `wanted` people: the pooled people's own spread,
+   * with room. Only where the scan's first ring pass stops (service.ts readRing); nothing relies on it.
+   */
+  hintKm: number | null;
+}
+
+/**
+ * The frontier of a pool (see Frontier): its bound, or the nearest pooled person if nearer (a pooled person
+ * is someone who passed). Null without a watermark (a caller without a position has no bound).
+ */
+export function frontierOf(pool: Pick<Pool, 'candidates' | 'boundKm' | 'watermark' | 'scannedAt'>, wanted: number): Frontier | null {
+  if (pool.watermark === null) return null;
+  const flats = pool.candidates.map((c) => c.flat).sort((a, b) => a - b);
+  const emptyKm = Math.min(pool.boundKm, flats[0] ?? Number.POSITIVE_INFINITY);
+  const spread = flats[Math.min(wanted, flats.length) - 1];
+  // Half as far again as the pooled people reached beyond it: a ring holding them and the next few.
+  const hintKm = spread === undefined || !Number.isFinite(spread) || spread <= emptyKm ? null : emptyKm + (spread - emptyKm) * 1.5;
+  return { emptyKm, watermark: pool.watermark, scannedAt: pool.scannedAt, hintKm };
 }
 
 /** Bytes per pooled person in the stored blob: an int32 id, then float64 flat distance and score. */
@@ -72,6 +123,8 @@ export interface PoolStore {
    * the row as the caller already read it (findSearchStart), null when there is none; read here if absent.
    */
   take(meId: ProfileId, key: string, prefetched?: StoredPoolRow | null): Promise<Pool | null>;
+  /** The frontier of the user's expired pool under these exact filters (see Frontier), or null. `prefetched` as for `take`. */
+  frontier(meId: ProfileId, key: string, wanted: number, prefetched?: StoredPoolRow | null): Promise<Frontier | null>;
   /** A new pool, living `ttlMs` from now. */
   keep(meId: ProfileId, pool: Omit<Pool, 'expiresAt'>, ttlMs: number): Promise<void>;
   /** A pool taken and updated (or made by `keep`), stored as the user's newest. */
@@ -79,7 +132,30 @@ export interface PoolStore {
   drop(meId: ProfileId): Promise<void>;
 }
 
-type Stored = Omit<Pool, 'candidates'> & { packed: Buffer };
+type Stored = Omit<Pool, 'candidates' | 'checked'> & { packed: Buffer; checked: string | null };
+
+/**
+ * The checked changes as stored: JSON `{"w": watermark, "c": [[id, stamp], ...]}`, null when there are none.
+ * The watermark ties them to the pool they were checked for: a process of an earlier version, which knows
+ * nothing of them, writes its own pool and leaves them on the row, where they must not count.
+ */
+function packChecked(checked: ReadonlyMap<number, string> | undefined, watermark: string | null): string | null {
+  return checked?.size ? JSON.stringify({ w: watermark, c: [...checked] }) : null;
+}
+
+function unpackChecked(stored: string | null, watermark: string | null): Map<number, string> {
+  if (stored === null) return new Map();
+  try {
+    const parsed: unknown = JSON.parse(stored);
+    if (typeof parsed !== 'object' || parsed === null || !('w' in parsed) || !('c' in parsed)) return new Map();
+    if (parsed.w !== watermark || !Array.isArray(parsed.c)) return new Map();
+    const pairs: unknown[] = parsed.c;
+    return new Map(pairs.filter((p): p is [number, string] => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'string'));
+  } catch {
+    // Only a hint: without it, the changes are re-checked again.
+    return new Map();
+  }
+}
 
 /**
  * Pools per profile in the database (`search_pools`), so every web process continues the same frontier
@@ -105,10 +181,32 @@ export class CandidatePools implements PoolStore {
     const expiresAt = Date.parse(row.expires_at);
     // Another key's or an expired pool is left for the next `keep` to overwrite (or the cleanup job).
     if (row.pool_key !== key || expiresAt <= this.now()) return null;
-    const stored: Stored = { key, expiresAt, boundKm: row.bound_km, watermark: row.watermark, packed: Buffer.from(row.candidates) };
-    const pool: Pool = { key, expiresAt, boundKm: row.bound_km, watermark: row.watermark, candidates: unpackCandidates(row.candidates) };
+    const stored: Stored = {
+      key,
+      expiresAt,
+      boundKm: row.bound_km,
+      watermark: row.watermark,
+      packed: Buffer.from(row.candidates),
+      checked: row.checked_changes,
+      scannedAt: row.scanned_at,
+    };
+    const pool: Pool = {
+      key,
+      expiresAt,
+      boundKm: row.bound_km,
+      watermark: row.watermark,
+      candidates: unpackCandidates(row.candidates),
+      checked: unpackChecked(row.checked_changes, row.watermark),
+      scannedAt: row.scanned_at,
+    };
     this.taken.set(pool, stored);
     return pool;
+  }
+
+  async frontier(meId: ProfileId, key: string, wanted: number, prefetched?: StoredPoolRow | null): Promise<Frontier | null> {
+    const row = prefetched === undefined ? await findSearchPool(this.db, meId) : prefetched;
+    if (!row || row.pool_key !== key || Date.parse(row.expires_at) > this.now()) return null;
+    return frontierOf({ candidates: unpackCandidates(row.candidates), boundKm: row.bound_km, watermark: row.watermark, scannedAt: row.scanned_at }, wanted);
   }
 
   async keep(meId: ProfileId, pool: Omit<Pool, 'expiresAt'>, ttlMs: number): Promise<void> {
@@ -117,8 +215,9 @@ export class CandidatePools implements PoolStore {
 
   async put(meId: ProfileId, pool: Pool): Promise<void> {
     const packed = packCandidates(pool.candidates);
+    const checked = packChecked(pool.checked, pool.watermark);
     const was = this.taken.get(pool);
-    if (was && sameStored(was, { ...pool, packed })) return;
+    if (was && sameStored(was, { ...pool, packed, checked })) return;
     try {
       await upsertSearchPool(this.db, {
         profile_id: meId,
@@ -127,6 +226,8 @@ export class CandidatePools implements PoolStore {
         bound_km: pool.boundKm,
         watermark: pool.watermark,
         candidates: packed,
+        checked_changes: checked,
+        scanned_at: pool.scannedAt,
       });
     } catch (error) {
       // The profile was deleted while its last search ran: there is nobody to keep a pool for.
@@ -140,7 +241,15 @@ export class CandidatePools implements PoolStore {
 }
 
 function sameStored(a: Stored, b: Stored): boolean {
-  return a.key === b.key && a.expiresAt === b.expiresAt && a.boundKm === b.boundKm && a.watermark === b.watermark && a.packed.equals(b.packed);
+  return (
+    a.key === b.key &&
+    a.expiresAt === b.expiresAt &&
+    a.boundKm === b.boundKm &&
+    a.watermark === b.watermark &&
+    a.checked === b.checked &&
+    a.scannedAt === b.scannedAt &&
+    a.packed.equals(b.packed)
+  );
 }
 
 /**

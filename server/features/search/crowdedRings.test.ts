@@ -7,7 +7,7 @@ import { TestClock } from '../../test/testClock.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/testDatabase.ts';
 import { PlainSearch } from './plainSearch.ts';
 import { SearchService } from './service.ts';
-import { NoRateLimit, countingQueries } from './searchTestKit.ts';
+import { NoRateLimit, ageStamps, countingQueries, insertPlaced, type Kind, type Placed } from './searchTestKit.ts';
 
 /**
  * Crowded neighbourhoods against the plain search: rings full of people the search index and the caller's
@@ -19,11 +19,7 @@ const moscow: [number, number] = [55.7558, 37.6173];
 /** Snapped, `km` north and `eastKm` east of Moscow's centre. */
 const at = (km: number, eastKm = 0) => snapCoordinates(moscow[0] + km / 111.2, moscow[1] + eastKm / (111.2 * Math.cos((moscow[0] * Math.PI) / 180)));
 
-type Kind = 'eligible' | 'banned' | 'unverified' | 'held' | 'blocking' | 'swiped' | 'private';
-interface Person {
-  kind: Kind;
-  where: { latitude: number; longitude: number };
-}
+type Person = Omit<Placed, 'id'>;
 
 describe.each(testDialects())('a scan through crowded rings on %s', (dialect) => {
   let database: TestDatabase;
@@ -40,77 +36,12 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
   async function world(people: Person[], viewerAt = at(0)) {
     const db = database.db;
     for (const table of ['swipes', 'blocks', 'photos', 'profiles', 'users'] as const) await db.deleteFrom(table).execute();
-    const now = clock.now().toISOString();
     const all = [{ kind: 'eligible' as Kind, where: viewerAt }, ...people].map((p) => ({ ...p, id: nextId++ }));
     const [viewer] = all;
     if (!viewer) throw new Error('no viewer');
-    await db
-      .insertInto('users')
-      .values(
-        all.map((p) => ({
-          id: testUserId(p.id),
-          email: `ring${p.id}@example.com`,
-          password_hash: null,
-          language: 'ru' as const,
-          verified_at: p.kind === 'unverified' ? null : now,
-          banned_at: p.kind === 'banned' ? now : null,
-          created_at: now,
-        })),
-      )
-      .execute();
-    await db
-      .insertInto('profiles')
-      .values(
-        all.map((p, i) => ({
-          id: testProfileId(p.id),
-          user_id: testUserId(p.id),
-          name: `Person ${p.id}`,
-          age: 30,
-          gender: i === 0 ? ('Male' as const) : ('Female' as const),
-          preferred_gender: i === 0 ? ('Female' as const) : ('Male' as const),
-          bio: '',
-          city: 'Москва',
-          latitude: p.where.latitude,
-          longitude: p.where.longitude,
-          created_at: now,
-          updated_at: now,
-          held_at: p.kind === 'held' ? now : null,
-          private_mode: p.kind === 'private' ? 1 : 0,
-        })),
-      )
-      .execute();
-    const blocking = all.filter((p) => p.kind === 'blocking');
-    if (blocking.length)
-      await db
-        .insertInto('blocks')
-        .values(blocking.map((p) => ({ blocker_id: testProfileId(p.id), blocked_id: testProfileId(viewer.id), created_at: now })))
-        .execute();
-    const swiped = all.filter((p) => p.kind === 'swiped');
-    if (swiped.length)
-      await db
-        .insertInto('swipes')
-        .values(swiped.map((p) => ({ swiper_id: testProfileId(viewer.id), target_id: testProfileId(p.id), liked: 0, created_at: now })))
-        .execute();
-    await ageChanges(testProfileId(viewer.id));
+    await insertPlaced(db, clock.now().toISOString(), all, viewer.id, 'ring');
+    await ageStamps(db, testProfileId(viewer.id));
     return { viewer: testUserId(viewer.id), viewerProfile: testProfileId(viewer.id), eligible: all.filter((p, i) => i > 0 && p.kind === 'eligible').length };
-  }
-
-  /**
-   * Every row as changed two hours ago and the viewer's own an hour ago, so the pool's watermark is an hour
-   * old: rows made a moment ago would all fall inside the watermark's slack (searchChanges.ts) and be read
-   * again as changed, which would hide a pool bound claiming people it never read.
-   */
-  async function ageChanges(viewerProfile: ProfileId) {
-    const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
-    await database.db
-      .updateTable('profiles')
-      .set({ search_changed_at: ago(2) })
-      .execute();
-    await database.db
-      .updateTable('profiles')
-      .set({ search_changed_at: ago(1) })
-      .where('id', '=', viewerProfile)
-      .execute();
   }
 
   /** Both searches' cards for a session in which the viewer dislikes every card; the tuned one's returned. */

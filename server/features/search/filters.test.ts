@@ -188,3 +188,41 @@ describe('the search filter registry', () => {
     expect([...new Set(changed)].sort()).toEqual([...new Set(variants.map(([what]) => what))].sort());
   });
 });
+
+describe('the position filter', () => {
+  const position = searchFilters.find((f) => f.name === 'position');
+  const seeker = (latitude: number, longitude: number): Seeker => ({
+    me: { id: testProfileId(1), gender: 'Male', point: { latitude, longitude } },
+    ageMin: 18,
+    ageMax: 100,
+    gender: 'Any',
+  });
+  const box = (s: Seeker, r: Reading) => position?.bind?.(s, r) as { south: number; north: number; west: number; east: number };
+
+  it("narrows a box to its outer edge's circle where that is smaller, never cutting into the circle", () => {
+    const s = seeker(55.75, 37.62);
+    const whole = box(s, { box: 0.25 });
+    expect(whole.north - 55.75).toBeCloseTo(0.25, 9);
+    const edgeKm = 20;
+    const narrowed = box(s, { box: 0.25, beyondKm: 15, withinKm: edgeKm });
+    const cos = Math.cos((55.75 * Math.PI) / 180);
+    // Just outside the circle of 20 km (flat metric: 111.19 km a degree of latitude, times cos in longitude).
+    expect(narrowed.north - 55.75).toBeGreaterThan(edgeKm / 111.19);
+    expect(narrowed.north - 55.75).toBeLessThan(edgeKm / 111.19 + 1e-4);
+    expect(55.75 - narrowed.south).toBeCloseTo(narrowed.north - 55.75, 12);
+    expect(narrowed.east - 37.62).toBeGreaterThan(edgeKm / 111.19 / cos);
+    expect(narrowed.east - 37.62).toBeLessThan(whole.east - 37.62);
+    // An edge beyond the box's circle leaves the box as it is.
+    expect(box(s, { box: 0.25, withinKm: 100 })).toMatchObject(whole);
+  });
+
+  it('keeps the box where the circle is wider than it: near a pole, where its longitude span is clamped', () => {
+    const s = seeker(89.9, 10);
+    const whole = box(s, { box: 1 });
+    const narrowed = box(s, { box: 1, withinKm: 50 });
+    // 50 km spans 0.45 degrees of latitude, but at cos 0.0017 far more longitude than the clamped box's 100 degrees.
+    expect(narrowed.north - 89.9).toBeCloseTo(50.001 / 111.19, 6);
+    expect(narrowed.east).toBe(whole.east);
+    expect(narrowed.west).toBe(whole.west);
+  });
+});

@@ -195,10 +195,15 @@ const position = searchFilter({
     const unlocatedOnly = r.beyondKm !== undefined && r.beyondKm >= everywhereKm;
     const binding: PositionBinding = { unlocatedOnly };
     if (r.box !== null) {
-      const lonSpan = boxLonSpan(point.latitude, r.box);
+      // The box, narrowed to the outer edge's circle where that is smaller (a ring stopped short of its box's
+      // circle, service.ts readRing): only what the index seeks is narrowed, who passes is the same. Drawn
+      // a little outside the edge's own test below, so rounding never puts someone in one and not the other.
+      const edge = r.withinKm === undefined ? Number.POSITIVE_INFINITY : (r.withinKm + 1e-3) / kmPerDegree;
+      const latSpan = Math.min(r.box, edge);
+      const lonSpan = Math.min(boxLonSpan(point.latitude, r.box), cos > 0 ? edge / cos : Number.POSITIVE_INFINITY);
       Object.assign(binding, {
-        south: point.latitude - r.box,
-        north: point.latitude + r.box,
+        south: point.latitude - latSpan,
+        north: point.latitude + latSpan,
         west: point.longitude - lonSpan,
         east: point.longitude + lonSpan,
       });

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Insertable, type Kysely } from 'kysely';
 import { prepared } from '../../../db/prepared.ts';
 import type { Database, ProfileId, SearchPoolsTable, UserId } from '../../../db/schema.ts';
 
@@ -9,6 +9,8 @@ export interface StoredPoolRow {
   bound_km: number;
   watermark: string | null;
   candidates: Uint8Array;
+  checked_changes: string | null;
+  scanned_at: string | null;
 }
 
 const start = prepared((db, userId: UserId) =>
@@ -33,29 +35,38 @@ const start = prepared((db, userId: UserId) =>
       'sp.bound_km',
       'sp.watermark',
       'sp.candidates',
+      'sp.checked_changes',
+      'sp.scanned_at',
+      // The database's clock, which stamps changes (searchChanges.ts): how old a change is, measured alike.
+      (db.getExecutor().adapter instanceof PostgresAdapter
+        ? sql<string>`to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+        : sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`
+      ).as('database_now'),
     ])
     .where('p.user_id', '=', userId),
 );
 
 /**
  * All a search starts from, in one round trip: the caller's profile, the newest search change (the
- * watermark: read in the same snapshot as the pool, so nothing changed between the two goes unasked) and
- * the stored pool, if any. Three statements before, each a round trip on PostgreSQL.
+ * watermark: read in the same snapshot as the pool, so nothing changed between the two goes unasked), the
+ * stored pool, if any, and the database's clock. Three statements before, each a round trip on PostgreSQL.
  */
 export async function findSearchStart(db: Kysely<Database>, userId: UserId) {
   const row = await start.first(db, userId);
   if (!row) return undefined;
-  const { pool_key, expires_at, bound_km, watermark, candidates, latest_change, ...me } = row;
+  const { pool_key, expires_at, bound_km, watermark, candidates, checked_changes, scanned_at, latest_change, database_now, ...me } = row;
   const pool: StoredPoolRow | null =
-    pool_key === null || expires_at === null || bound_km === null || candidates === null ? null : { pool_key, expires_at, bound_km, watermark, candidates };
-  return { me, latestChange: latest_change ?? null, pool };
+    pool_key === null || expires_at === null || bound_km === null || candidates === null
+      ? null
+      : { pool_key, expires_at, bound_km, watermark, candidates, checked_changes, scanned_at };
+  return { me, latestChange: latest_change ?? null, pool, databaseNow: database_now };
 }
 
 /** The stored discovery pool of a profile (expired or not: the caller decides), by primary key. */
 export async function findSearchPool(db: Kysely<Database>, profileId: ProfileId) {
   return db
     .selectFrom('search_pools')
-    .select(['pool_key', 'expires_at', 'bound_km', 'watermark', 'candidates'])
+    .select(['pool_key', 'expires_at', 'bound_km', 'watermark', 'candidates', 'checked_changes', 'scanned_at'])
     .where('profile_id', '=', profileId)
     .executeTakeFirst();
 }
@@ -75,6 +86,8 @@ export async function upsertSearchPool(db: Kysely<Database>, row: Insertable<Sea
         bound_km: eb.ref('excluded.bound_km'),
         watermark: eb.ref('excluded.watermark'),
         candidates: eb.ref('excluded.candidates'),
+        checked_changes: eb.ref('excluded.checked_changes'),
+        scanned_at: eb.ref('excluded.scanned_at'),
       })),
     )
     .execute();

@@ -7,18 +7,14 @@ import { TestClock } from '../../test/testClock.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/testDatabase.ts';
 import { PlainSearch } from './plainSearch.ts';
 import { SearchService } from './service.ts';
-import { NoRateLimit, countingQueries } from './searchTestKit.ts';
+import { NoRateLimit, ageStamps, countingQueries, insertPlaced, type Kind, type Placed } from './searchTestKit.ts';
 
 /**
  * The ring scan (service.ts scan/readRing) near a pole and through several crowded rings: cases a review
  * found after crowdedRings.test.ts (a newcomer east of a polar caller inside the pool's bound went unasked
  * about; three crowded rings cost 26 queries).
  */
-type Kind = 'eligible' | 'unverified' | 'private' | 'swiped';
-interface Person {
-  kind: Kind;
-  where: { latitude: number; longitude: number };
-}
+type Person = Omit<Placed, 'id'>;
 
 describe.each(testDialects())('ring scan limits on %s', (dialect) => {
   let database: TestDatabase;
@@ -31,44 +27,8 @@ describe.each(testDialects())('ring scan limits on %s', (dialect) => {
     await database.drop();
   });
 
-  async function insert(people: (Person & { id: number })[], viewer: number | null) {
-    const db = database.db;
-    const now = clock.now().toISOString();
-    await db
-      .insertInto('users')
-      .values(
-        people.map((p) => ({
-          id: testUserId(p.id),
-          email: `ring${p.id}@example.com`,
-          password_hash: null,
-          language: 'ru' as const,
-          verified_at: p.kind === 'unverified' ? null : now,
-          banned_at: null,
-          created_at: now,
-        })),
-      )
-      .execute();
-    await db
-      .insertInto('profiles')
-      .values(
-        people.map((p) => ({
-          id: testProfileId(p.id),
-          user_id: testUserId(p.id),
-          name: `Person ${p.id}`,
-          age: 30,
-          gender: p.id === viewer ? ('Male' as const) : ('Female' as const),
-          preferred_gender: p.id === viewer ? ('Female' as const) : ('Male' as const),
-          bio: '',
-          city: 'X',
-          latitude: p.where.latitude,
-          longitude: p.where.longitude,
-          created_at: now,
-          updated_at: now,
-          held_at: null,
-          private_mode: p.kind === 'private' ? 1 : 0,
-        })),
-      )
-      .execute();
+  async function insert(people: Placed[], viewer: number | null) {
+    await insertPlaced(database.db, clock.now().toISOString(), people, viewer, 'ring');
   }
 
   async function world(people: Person[], viewerAt: { latitude: number; longitude: number }) {
@@ -77,28 +37,8 @@ describe.each(testDialects())('ring scan limits on %s', (dialect) => {
     const all = [{ kind: 'eligible' as Kind, where: viewerAt }, ...people].map((p) => ({ ...p, id: nextId++ }));
     const viewer = all[0];
     if (!viewer) throw new Error('no viewer');
-    for (let i = 0; i < all.length; i += 500) await insert(all.slice(i, i + 500), viewer.id);
-    const swiped = all.filter((p) => p.kind === 'swiped');
-    for (let i = 0; i < swiped.length; i += 500)
-      await db
-        .insertInto('swipes')
-        .values(
-          swiped
-            .slice(i, i + 500)
-            .map((p) => ({ swiper_id: testProfileId(viewer.id), target_id: testProfileId(p.id), liked: 0, created_at: clock.now().toISOString() })),
-        )
-        .execute();
-    // Aged beyond the watermark's slack (searchChanges.ts), as in crowdedRings.test.ts.
-    const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
-    await db
-      .updateTable('profiles')
-      .set({ search_changed_at: ago(2) })
-      .execute();
-    await db
-      .updateTable('profiles')
-      .set({ search_changed_at: ago(1) })
-      .where('id', '=', testProfileId(viewer.id))
-      .execute();
+    await insert(all, viewer.id);
+    await ageStamps(db, testProfileId(viewer.id));
     return { viewer: testUserId(viewer.id), viewerProfile: testProfileId(viewer.id), ids: all.map((p) => p.id) };
   }
 

@@ -25,8 +25,8 @@ export const changedLimit = 3000;
 export const changedRecheckMax = 200;
 /**
  * People within `withinKm` of a point (flat metric) whose eligibility may have changed since a watermark,
- * nearest first; null when so many changed inside that box that reading them costs about a rescan. People
- * the caller swiped are left out: a swipe is never undone, so their re-check could only fail (for a heavy
+ * nearest first, each with the stamp of their last change; null when so many changed inside that box that
+ * reading them costs about a rescan. People the caller swiped are left out: a swipe is never undone, so their re-check could only fail (for a heavy
  * swiper, most of a city after an import). How the box is read: `changedInBox`.
  */
 export async function changedNear(
@@ -34,7 +34,7 @@ export async function changedNear(
   since: string | null,
   me: { id: ProfileId; point: Point },
   withinKm: number,
-): Promise<{ id: number; km: number }[] | null> {
+): Promise<{ id: number; km: number; stamp: string | null }[] | null> {
   const point = me.point;
   const from = since === null ? '' : new Date(Date.parse(since) - watermarkSlackMs).toISOString();
   // SQLite cannot seek the box (see changedInBox): after an import it would read every change since, on
@@ -67,7 +67,11 @@ export async function changedNear(
   if (rows.length > changedLimit) return null;
   return (
     rows
-      .flatMap((r) => (r.latitude === null || r.longitude === null ? [] : [{ id: r.id, km: flatKm(point, { latitude: r.latitude, longitude: r.longitude }) }]))
+      .flatMap((r) =>
+        r.latitude === null || r.longitude === null
+          ? []
+          : [{ id: r.id, km: flatKm(point, { latitude: r.latitude, longitude: r.longitude }), stamp: r.search_changed_at }],
+      )
       // At the bound too: the pool may hold people at exactly that distance (the cell a scan was cut in), whom they tie with.
       .filter((c) => c.km <= withinKm)
       .sort((a, b) => a.km - b.km)
@@ -84,14 +88,14 @@ export async function changedNear(
  * SQLite plans without statistics: there the box is written so it cannot be used for a seek (`+ 0`), or it
  * would walk the latitude index through a whole city instead; only the recent end of the index is read.
  */
-const changedInBox = preparedByShape<null, { id: number; latitude: number | null; longitude: number | null }>(
+const changedInBox = preparedByShape<null, { id: number; latitude: number | null; longitude: number | null; search_changed_at: string | null }>(
   (db, _shape, slot) => {
     const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
     const latitude = postgres ? sql<number>`p.latitude` : sql<number>`p.latitude + 0`;
     const longitude = postgres ? sql<number>`p.longitude` : sql<number>`p.longitude + 0`;
     return db
       .selectFrom('profiles as p')
-      .select(['p.id', 'p.latitude', 'p.longitude'])
+      .select(['p.id', 'p.latitude', 'p.longitude', 'p.search_changed_at'])
       .where('p.search_changed_at', '>=', slot('from'))
       .where(latitude, '>=', slot('south'))
       .where(latitude, '<=', slot('north'))

@@ -8,10 +8,10 @@ import { testProfileId, testUserId } from '../../test/testIds.ts';
 import { Fuzzer } from '../../test/fuzzer.ts';
 import { TestClock } from '../../test/testClock.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/testDatabase.ts';
-import { unplacedPoolTtlMs } from './candidatePool.ts';
+import { poolTtlMs, unplacedPoolTtlMs } from './candidatePool.ts';
 import { PlainSearch } from './plainSearch.ts';
 import { SearchService } from './service.ts';
-import { NoRateLimit } from './searchTestKit.ts';
+import { NoRateLimit, databaseTime } from './searchTestKit.ts';
 
 /**
  * The tuned search (pool, bound, watermark, growing boxes, prepared queries) against PlainSearch, its plain
@@ -83,6 +83,14 @@ class Case {
   private viewerUser = testUserId(0);
   private viewerProfile = testProfileId(0);
   private viewerAt: [number, number] = [0, 0];
+  /**
+   * Half the cases keep their changes recent instead of ageing them past the watermark's slack: each gets a
+   * stamp of its own, 30 s old (settled, and read back for the watermark's minute), so a pool meets the
+   * changes it checked again (Pool.checked). The base, in ms, once the world is made.
+   */
+  private recentStamps = false;
+  private stampBase: number | null = null;
+  private stamps = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -101,6 +109,7 @@ class Case {
     // faster than autovacuum clears them and slow each case down.
     if (this.dialect === 'postgres') await sql`truncate table swipes, blocks, photos, profiles, users cascade`.execute(this.db);
     else for (const table of ['swipes', 'blocks', 'photos', 'profiles', 'users'] as const) await this.db.deleteFrom(table).execute();
+    this.recentStamps = rng.chance(0.5);
     const centre = rng.pick(centres);
     this.viewerAt = [centre[0] + (rng.next() - 0.5) * 0.1, centre[1] + (rng.next() - 0.5) * 0.1];
     const viewerPosition = rng.chance(0.9) ? snapCoordinates(this.viewerAt[0], this.viewerAt[1]) : null;
@@ -115,7 +124,9 @@ class Case {
     );
     this.profiles.push(...others.profiles);
     if (withProfile) await this.priorSwipes();
-    this.log.push(`world: viewer user ${this.viewerUser} profile ${this.viewerProfile} at ${JSON.stringify(viewerPosition)}, ${count} others`);
+    this.log.push(
+      `world: viewer user ${this.viewerUser} profile ${this.viewerProfile} at ${JSON.stringify(viewerPosition)}, ${count} others${this.recentStamps ? ', changes keep recent stamps' : ''}`,
+    );
     await this.ageChanges();
 
     let filter = randomQuery(rng);
@@ -124,6 +135,11 @@ class Case {
     let compared = 0;
     for (let step = 0; step < steps; step++) {
       if (step > 0 && rng.chance(0.3)) await this.mutate();
+      if (step > 0 && rng.chance(0.15)) {
+        // Hours pass: the pool expires, and the next search starts from the frontier it left (candidatePool.ts Frontier).
+        this.clock.advance(poolTtlMs / 1000 + 60);
+        this.log.push('the pool expires');
+      }
       if (rng.chance(0.05)) {
         // A new filter: the app drops the cards it holds.
         filter = randomQuery(rng);
@@ -245,6 +261,23 @@ class Case {
    * watermark lies well after them (beyond its slack) and it learns of a change only through a trigger.
    */
   private async ageChanges(): Promise<void> {
+    if (this.stampBase !== null) {
+      // Each change the triggers stamped since the last call: a distinct, settled stamp (see recentStamps).
+      const base = this.stampBase;
+      const fresh = await this.db
+        .selectFrom('profiles')
+        .select('id')
+        .where('search_changed_at', '>', new Date(base + 10_000).toISOString())
+        .orderBy('id')
+        .execute();
+      for (const { id } of fresh)
+        await this.db
+          .updateTable('profiles')
+          .set({ search_changed_at: new Date(base + this.stamps++).toISOString() })
+          .where('id', '=', id)
+          .execute();
+      return;
+    }
     const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
     await this.db
       .updateTable('profiles')
@@ -255,6 +288,7 @@ class Case {
       .set({ search_changed_at: ago(1) })
       .where('id', '=', this.viewerProfile)
       .execute();
+    if (this.recentStamps) this.stampBase = Date.parse(await databaseTime(this.db, -30_000));
   }
 
   /** The viewer swipes the card on screen. Nobody tells the search: the next one's re-check drops them from the pool. */

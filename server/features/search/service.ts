@@ -8,7 +8,18 @@ import { cityForReader } from '../location/places.ts';
 import { listPhotoNames } from '../profiles/repository.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import type { CardSearch } from './cardSearch.ts';
-import { CandidatePools, capped, mergeRanked, poolTtlMs, unplacedPoolTtlMs, type Pool, type PooledCandidate, type PoolStore } from './candidatePool.ts';
+import {
+  CandidatePools,
+  capped,
+  frontierMaxAgeMs,
+  mergeRanked,
+  poolTtlMs,
+  unplacedPoolTtlMs,
+  type Frontier,
+  type Pool,
+  type PooledCandidate,
+  type PoolStore,
+} from './candidatePool.ts';
 import { findCandidates, findNearest, type CandidateFilter, type CandidateRow, type NearRow } from './candidates.ts';
 import { poolKeyOf } from './filters.ts';
 import { changedNear, changedRecheckMax } from './searchChanges.ts';
@@ -18,6 +29,27 @@ import { likedYouBoostKm, premiumBoostKm, rankingPoolSize, recheckBatch, recheck
 
 /** A search's own filters; each query adds its box, bound or list of people. */
 type Search = Omit<CandidateFilter, 'box' | 'only' | 'beyondKm' | 'withinKm'>;
+
+/** Where a scan starts when it starts beyond a known-empty disc, and the people it keeps pooled from before. */
+interface Beyond {
+  km: number;
+  held: PooledCandidate[];
+  /** When the fresh scan the disc's knowledge goes back to was made (Pool.scannedAt). */
+  scannedAt: string | null;
+  /** Where its first ring pass probably finds enough people (Frontier.hintKm). */
+  hintKm?: number | null;
+}
+
+/**
+ * A frontier nearer than the first box saves nothing: the first box is read whole by one query, and a
+ * frontier costs the change query besides.
+ */
+const frontierMinKm = searchBoxSteps[0] * kmPerDegree;
+/**
+ * Nor one wider than the last box: it would ask about changes in half the world (after a day on a busy
+ * site more than the change query reads, so the scan follows anyway).
+ */
+const frontierMaxKm = (searchBoxSteps.at(-2) ?? 0) * kmPerDegree;
 
 /**
  * Pairs of passes one scan reads its rings in at most; after them each ring is finished by one query (see
@@ -66,16 +98,20 @@ export class SearchService implements CardSearch {
     // Read with the pool, before anything else: whatever changes after it is asked about by the next search.
     const watermark = point ? start.latestChange : null;
     const pool = await this.pools.take(me.id, poolKey, start.pool);
-    let beyond: { km: number; held: PooledCandidate[] } | undefined;
+    let beyond: Beyond | undefined;
     if (pool) {
-      const shown = await this.fromPool(filter, pool, held, watermark);
+      const shown = await this.fromPool(filter, pool, held, watermark, start.databaseNow);
       if (typeof shown === 'object') {
         await this.pools.put(me.id, pool);
         return this.presentCandidate(shown, point, language);
       }
       // Used up: nobody nearer than the bound is left but the people the app holds (kept in the new pool,
       // since the app may drop them unswiped), so only the ring beyond the bound needs a scan.
-      if (shown === 'used_up' && point) beyond = { km: pool.boundKm, held: pool.candidates };
+      if (shown === 'used_up' && point) beyond = { km: pool.boundKm, held: pool.candidates, scannedAt: pool.scannedAt };
+    } else if (point && watermark !== null) {
+      // An expired pool still proves who is not nearby: the scan starts beyond it.
+      const frontier = await this.pools.frontier(me.id, poolKey, rankingPoolSize, start.pool);
+      if (frontier) beyond = await this.beyondFrontier(filter, frontier);
     }
     const found = await this.scan(filter, held, watermark, poolKey, beyond);
     return found ? this.presentCandidate(found, point, language) : null;
@@ -88,7 +124,13 @@ export class SearchService implements CardSearch {
    * (too many changes inside its bound, or too many pooled people failing their re-check) and a full scan
    * must decide. On PostgreSQL changes elsewhere never make it stale: an import in another city costs a pool nothing.
    */
-  private async fromPool(filter: Search, pool: Pool, held: Set<number>, watermark: string | null): Promise<CandidateRow | 'used_up' | 'stale'> {
+  private async fromPool(
+    filter: Search,
+    pool: Pool,
+    held: Set<number>,
+    watermark: string | null,
+    databaseNow: string,
+  ): Promise<CandidateRow | 'used_up' | 'stale'> {
     const meId = filter.me.id;
     const point = filter.me.point;
     const fresh = new Map<number, CandidateRow>();
@@ -104,18 +146,20 @@ export class SearchService implements CardSearch {
         pool.candidates = pool.candidates.filter((c) => c.flat < leftOver.km);
       }
       // Only those strictly inside the drawn-in bound: anyone at it ties with people left unchecked there.
-      const others = nearest
-        .slice(0, changedRecheckMax)
-        .filter((c) => !leftOver || c.km < leftOver.km)
-        .map((c) => c.id);
-      if (others.length) {
+      const others = nearest.slice(0, changedRecheckMax).filter((c) => !leftOver || c.km < leftOver.km);
+      // Not those an earlier search re-checked, read back with the same stamp (Pool.checked): unchanged since,
+      // they are in the pool if they passed, or known to be out.
+      const checked = pool.checked ?? new Map<number, string>();
+      const unchecked = others.filter((c) => c.stamp === null || checked.get(c.id) !== c.stamp).map((c) => c.id);
+      if (unchecked.length) {
         // One query (findCandidates pads the list to a few lengths, so a few texts).
-        const rows = await findCandidates(this.db, { ...filter, box: null, limit: others.length, only: others });
+        const rows = await findCandidates(this.db, { ...filter, box: null, limit: unchecked.length, only: unchecked });
         for (const row of rows) fresh.set(row.id, row);
         Object.assign(pool, capped({ ...pool, candidates: mergeRanked(pool.candidates, this.rank(rows, point)) }));
       }
       // Everyone changed since the old watermark is now in the pool or known to be out.
       pool.watermark = watermark;
+      pool.checked = stillReadBack(others, checked, new Set(unchecked), databaseNow, pool.boundKm);
     }
     for (let batch = 0; batch < recheckBatches;) {
       const next = pool.candidates.filter((c) => !held.has(c.id)).slice(0, recheckBatch);
@@ -134,6 +178,36 @@ export class SearchService implements CardSearch {
   }
 
   /**
+   * Where a scan may start from an expired pool's frontier: its empty disc, drawn in to the nearest person
+   * changed inside it who now passes every rule (up to `changedRecheckMax` of them, nearest first, re-checked
+   * in one query; with more, to the nearest left unchecked). Undefined when a fresh scan costs no more (the
+   * disc is inside the first box) or cannot be spared (too many changes inside it).
+   */
+  private async beyondFrontier(filter: Search, frontier: Frontier): Promise<Beyond | undefined> {
+    const point = filter.me.point;
+    if (!point || frontier.emptyKm < frontierMinKm || frontier.emptyKm > frontierMaxKm) return undefined;
+    const scannedAt = frontier.scannedAt === null ? Number.NaN : Date.parse(frontier.scannedAt);
+    if (!(this.clock.now().getTime() - scannedAt <= frontierMaxAgeMs)) return undefined;
+    const changed = await changedNear(this.db, frontier.watermark, { id: filter.me.id, point }, frontier.emptyKm);
+    if (changed === null) return undefined;
+    const nearest = changed.filter((c) => c.id !== filter.me.id);
+    let km = Math.min(frontier.emptyKm, nearest[changedRecheckMax]?.km ?? Number.POSITIVE_INFINITY);
+    // Those at `km` itself are read by the scan (its inner edge is drawn a hair inside, filters.ts position).
+    const inside = nearest
+      .slice(0, changedRecheckMax)
+      .filter((c) => c.km < km)
+      .map((c) => c.id);
+    if (inside.length) {
+      const rows = await findCandidates(this.db, { ...filter, box: null, limit: inside.length, only: inside });
+      for (const row of rows) {
+        const there = pointOf(row);
+        if (there) km = Math.min(km, flatKm(point, there));
+      }
+    }
+    return km < frontierMinKm ? undefined : { km, held: [], scannedAt: frontier.scannedAt, hintKm: frontier.hintKm };
+  }
+
+  /**
    * A scan for the nearest people, in growing boxes, and a new pool of all it ranked. Each box after the
    * first reads only the ring beyond the circle the boxes before it read whole (`coveredKm`), and adds
    * what it finds to the people read so far: a heavy swiper's neighbourhood, all swiped, is read once,
@@ -145,16 +219,12 @@ export class SearchService implements CardSearch {
    * expires. So it is cut to the last person read when a limit cut a query, and to the circle the box
    * holds (`boxCircleKm`), which near a pole is narrower than the box is high.
    */
-  private async scan(
-    filter: Search,
-    held: Set<number>,
-    watermark: string | null,
-    poolKey: string,
-    beyond: { km: number; held: PooledCandidate[] } | undefined,
-  ): Promise<CandidateRow | null> {
+  private async scan(filter: Search, held: Set<number>, watermark: string | null, poolKey: string, beyond: Beyond | undefined): Promise<CandidateRow | null> {
     const meId = filter.me.id;
     const point = filter.me.point;
     const limit = rankingPoolSize + held.size;
+    // A scan from nothing reads the neighbourhood whole; one beyond a known disc carries on that knowledge.
+    const scannedAt = beyond ? beyond.scannedAt : this.clock.now().toISOString();
     const flatOf = (row: { latitude: number | null; longitude: number | null }) => {
       const there = pointOf(row);
       return point && there ? flatKm(point, there) : Number.POSITIVE_INFINITY;
@@ -164,8 +234,8 @@ export class SearchService implements CardSearch {
     let coveredKm = beyond?.km ?? 0;
     // The last step read everyone left (nobody unheld stopped it earlier): whoever it ranked is held.
     let heldSeen: PooledCandidate[] = [];
-    // What is left of this scan's pairs of passes (`ringPassesMax`).
-    const passes = { left: ringPassesMax };
+    // What is left of this scan's pairs of passes (`ringPassesMax`), and where the first may stop.
+    const passes = { left: ringPassesMax, hintKm: beyond?.hintKm ?? null };
     for (const step of point ? searchBoxSteps : [null]) {
       const box = step === 180 ? null : step;
       const radiusKm = box === null ? Number.POSITIVE_INFINITY : box * kmPerDegree;
@@ -215,16 +285,20 @@ export class SearchService implements CardSearch {
         // person was read).
         const last = box === null && ring.length === ringLimit ? ring[ring.length - 1] : undefined;
         const boundKm = box === null ? Math.min(everywhereKm, last ? flatOf(last) : Number.POSITIVE_INFINITY) : Math.min(radiusKm, coveredKm);
-        await this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], ranked), boundKm, watermark }), poolTtlMs);
+        await this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], ranked), boundKm, watermark, scannedAt }), poolTtlMs);
       } else {
-        await this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm: 0, watermark: null }, unplacedPoolTtlMs);
+        await this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm: 0, watermark: null, scannedAt }, unplacedPoolTtlMs);
       }
       return rows.find((r) => r.id === best.id) ?? null;
     }
     // Nobody anywhere: remembered, so the next search only asks what changed (and about the unlocated). The
     // people the app holds stay pooled, as above: dropped unswiped, they must come back.
     if (point)
-      await this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], heldSeen), boundKm: everywhereKm, watermark }), poolTtlMs);
+      await this.pools.keep(
+        meId,
+        capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], heldSeen), boundKm: everywhereKm, watermark, scannedAt }),
+        poolTtlMs,
+      );
     else await this.pools.drop(meId);
     return null;
   }
@@ -248,7 +322,7 @@ export class SearchService implements CardSearch {
     ring: { box: number; radiusKm: number; fromKm: number; limit: number },
     read: CandidateRow[],
     flatOf: (row: { latitude: number | null; longitude: number | null }) => number,
-    passes: { left: number },
+    passes: { left: number; hintKm: number | null },
   ): Promise<{ read: CandidateRow[]; reachedKm: number }> {
     const { box, radiusKm, limit } = ring;
     let reachedKm = ring.fromKm;
@@ -257,9 +331,13 @@ export class SearchService implements CardSearch {
         passes.left--;
         const wanted = limit - read.length;
         const passLimit = wanted + Math.ceil(wanted / 8) + 4;
-        const near = await findNearest(this.db, { ...filter, box, beyondKm: reachedKm, withinKm: radiusKm, limit: passLimit });
+        // A first pass reads (and probes) everyone in its ring before it sorts: stopping it where enough
+        // people probably are (a frontier's hint) spares probing the rest of a wide ring.
+        const outerKm = passes.hintKm !== null && passes.hintKm > reachedKm && passes.hintKm < radiusKm ? passes.hintKm : radiusKm;
+        passes.hintKm = null;
+        const near = await findNearest(this.db, { ...filter, box, beyondKm: reachedKm, withinKm: outerKm, limit: passLimit });
         const last = near.length === passLimit ? near[near.length - 1] : undefined;
-        const nextKm = last ? Math.min(radiusKm, flatOf(last)) : radiusKm;
+        const nextKm = last ? Math.min(outerKm, flatOf(last)) : outerKm;
         if (nextKm > reachedKm) {
           // The box's corners lie beyond its circle, where other directions were not read.
           read = appendRing(
@@ -352,6 +430,40 @@ export class SearchService implements CardSearch {
       photo: photos.join(','),
     };
   }
+}
+
+/**
+ * A change is taken as settled once the database's clock is this far past its stamp: a later change of the
+ * same person could only bear the same stamp (milliseconds) if its transaction had stamped within that
+ * millisecond and was still open this long after, while the stamping transactions hold no network call
+ * and last milliseconds (searchChanges.ts watermarkSlackMs). A miss would last as long as the pool and
+ * the frontiers carried on from it, so the margin is wide.
+ */
+const settledAfterMs = 5000;
+
+/**
+ * The changes a pool has re-checked that its next searches still read back (Pool.checked), of those this
+ * search took into account (`considered`): those read back with the stamp they were checked at, and those
+ * just re-checked (`rechecked`) whose stamp has settled. Only those strictly inside the pool's bound as it
+ * now is: the bound drawn in (to the nearest change left unchecked, or by capped()) may leave someone
+ * re-checked at it, out of the pool, and the change query reads back people at the bound too (they tie
+ * with pooled people there); remembered, they would be skipped while others tied with them are merged.
+ * Whatever is no longer read back is forgotten.
+ */
+function stillReadBack(
+  considered: readonly { id: number; km: number; stamp: string | null }[],
+  checked: ReadonlyMap<number, string>,
+  rechecked: ReadonlySet<number>,
+  databaseNow: string,
+  boundKm: number,
+): Map<number, string> {
+  const settled = new Date(Date.parse(databaseNow) - settledAfterMs).toISOString();
+  const still = new Map<number, string>();
+  for (const c of considered) {
+    if (c.stamp === null || !(c.km < boundKm)) continue;
+    if (checked.get(c.id) === c.stamp || (rechecked.has(c.id) && c.stamp <= settled)) still.set(c.id, c.stamp);
+  }
+  return still;
 }
 
 /**
