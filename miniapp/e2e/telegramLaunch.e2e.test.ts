@@ -126,8 +126,9 @@ describe('opening the Mini App inside (faked) Telegram', () => {
       history.pushState(null, '', '/Menu');
       dispatchEvent(new PopStateEvent('popstate'));
     });
+    // The reopen heading is already on screen before the redirect, so wait for the address itself.
+    await page.waitForURL((url) => url.pathname === '/');
     await page.getByRole('heading', { name: ru.app.launch.title }).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/');
     await expectNoWebSite(page);
   });
 
@@ -146,7 +147,7 @@ describe('opening the Mini App inside (faked) Telegram', () => {
     const { person: ann, telegramId } = await telegramPerson('Лена');
     const unknown = await openInTelegram({ user: { id: telegramId, first_name: 'Лена', language_code: 'ru' }, startParam: 'nonsense_42' });
     await unknown.getByText(ru.app.deepLink.unavailable).waitFor();
-    expect(new URL(unknown.url()).pathname).toBe('/search');
+    await unknown.waitForURL((url) => url.pathname === '/search');
     // A conversation of two other people: not hers to open.
     const kate = await createPerson(site.app, { name: 'Катя' });
     const max = await createPerson(site.app, { name: 'Макс', gender: 'Male' });
@@ -154,7 +155,7 @@ describe('opening the Mini App inside (faked) Telegram', () => {
     expect(ann.userId).not.toBe(kate.userId);
     const forbidden = await openInTelegram({ user: { id: telegramId, first_name: 'Лена', language_code: 'ru' }, startParam: `chat_${theirs}` });
     await forbidden.getByText(ru.app.deepLink.unavailable).waitFor();
-    expect(new URL(forbidden.url()).pathname).toBe('/search');
+    await forbidden.waitForURL((url) => url.pathname === '/search');
   });
 
   it('restyles at once when Telegram switches its theme while the app is open (themeChanged)', async () => {
