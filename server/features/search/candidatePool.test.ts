@@ -411,6 +411,7 @@ describe.each(testDialects())('the stored pools on %s', (dialect) => {
       watermark: '2026-11-24T11:00:00.000Z',
       expiresAt: start + poolTtlMs,
       checked: new Map(),
+      horizon: null,
       scannedAt: '2026-11-20T08:00:00.000Z',
     });
     // The changes it re-checked, as taken back (Pool.checked).
@@ -422,9 +423,15 @@ describe.each(testDialects())('the stored pools on %s', (dialect) => {
     if (!taken) throw new Error('no pool');
     await pools.put(me, { ...taken, checked });
     expect((await pools.take(me, 'k'))?.checked).toEqual(checked);
+    // The horizon (Pool.horizon) is kept beside them, with no change re-checked too.
+    await pools.put(me, { ...taken, checked, horizon: '4294967295' });
+    expect(await pools.take(me, 'k')).toMatchObject({ checked, horizon: '4294967295' });
+    await pools.put(me, { ...taken, checked: new Map(), horizon: '12345' });
+    expect(await pools.take(me, 'k')).toMatchObject({ checked: new Map(), horizon: '12345' });
+    await pools.put(me, { ...taken, checked });
     // A process of an earlier version writes its own pool and leaves them on the row: they do not count.
     await app.database.db.updateTable('search_pools').set({ watermark: '2026-11-24T11:30:00.000Z' }).where('profile_id', '=', me).execute();
-    expect((await pools.take(me, 'k'))?.checked).toEqual(new Map());
+    expect(await pools.take(me, 'k')).toMatchObject({ checked: new Map(), horizon: null });
     await pools.keep(me, { key: 'k', candidates: [], boundKm: everywhereKm, watermark: null, scannedAt: null }, poolTtlMs);
     // A new pool forgets the changes the one before it checked.
     expect((await pools.take(me, 'k'))?.checked).toEqual(new Map());

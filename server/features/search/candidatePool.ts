@@ -51,6 +51,17 @@ export interface Pool {
    */
   checked?: ReadonlyMap<number, string>;
   /**
+   * PostgreSQL only (null or absent elsewhere): the oldest transaction still running when a search read the
+   * watermark (the low 32 bits of `pg_snapshot_xmin`, as a row's `xmin` holds them), kept with the watermark.
+   * A row version written by a transaction below it had committed before that search began, so its change
+   * query saw it, inside the bound of then (never smaller than the bound now), and the search dealt with it:
+   * re-checked, or swiped, or beyond the bound it drew in. Read back inside the slack minute, such a row
+   * needs no swipe probe (searchChanges.ts changedNear); after a burst near a heavy swiper that was
+   * 1,500 probes on every search of the minute. Kept when the watermark does not move: an older horizon
+   * only leaves out fewer rows.
+   */
+  horizon?: string | null;
+  /**
    * When the fresh scan its knowledge goes back to was made (ISO): a pool made beyond an expired pool's
    * frontier, or beyond a used-up pool's bound, keeps it. Null: unknown (a pool from before it was kept).
    */
@@ -132,28 +143,35 @@ export interface PoolStore {
   drop(meId: ProfileId): Promise<void>;
 }
 
-type Stored = Omit<Pool, 'candidates' | 'checked'> & { packed: Buffer; checked: string | null };
+type Stored = Omit<Pool, 'candidates' | 'checked' | 'horizon'> & { packed: Buffer; checked: string | null };
 
 /**
- * The checked changes as stored: JSON `{"w": watermark, "c": [[id, stamp], ...]}`, null when there are none.
- * The watermark ties them to the pool they were checked for: a process of an earlier version, which knows
- * nothing of them, writes its own pool and leaves them on the row, where they must not count.
+ * The checked changes and the horizon as stored: JSON `{"w": watermark, "c": [[id, stamp], ...], "h": horizon}`,
+ * null when there are neither. The watermark ties them to the pool they were learned for: a process of an
+ * earlier version, which knows nothing of them, writes its own pool and leaves them on the row, where they
+ * must not count.
  */
-function packChecked(checked: ReadonlyMap<number, string> | undefined, watermark: string | null): string | null {
-  return checked?.size ? JSON.stringify({ w: watermark, c: [...checked] }) : null;
+function packChecked(checked: ReadonlyMap<number, string> | undefined, horizon: string | null | undefined, watermark: string | null): string | null {
+  if (!checked?.size && (horizon ?? null) === null) return null;
+  return JSON.stringify({ w: watermark, c: [...(checked ?? [])], ...(horizon ? { h: horizon } : {}) });
 }
 
-function unpackChecked(stored: string | null, watermark: string | null): Map<number, string> {
-  if (stored === null) return new Map();
+function unpackChecked(stored: string | null, watermark: string | null): { checked: Map<number, string>; horizon: string | null } {
+  const none = { checked: new Map<number, string>(), horizon: null };
+  if (stored === null) return none;
   try {
     const parsed: unknown = JSON.parse(stored);
-    if (typeof parsed !== 'object' || parsed === null || !('w' in parsed) || !('c' in parsed)) return new Map();
-    if (parsed.w !== watermark || !Array.isArray(parsed.c)) return new Map();
+    if (typeof parsed !== 'object' || parsed === null || !('w' in parsed) || !('c' in parsed)) return none;
+    if (parsed.w !== watermark || !Array.isArray(parsed.c)) return none;
     const pairs: unknown[] = parsed.c;
-    return new Map(pairs.filter((p): p is [number, string] => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'string'));
+    const horizon = 'h' in parsed && typeof parsed.h === 'string' && /^\d+$/.test(parsed.h) ? parsed.h : null;
+    return {
+      checked: new Map(pairs.filter((p): p is [number, string] => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'string')),
+      horizon,
+    };
   } catch {
     // Only a hint: without it, the changes are re-checked again.
-    return new Map();
+    return none;
   }
 }
 
@@ -190,13 +208,15 @@ export class CandidatePools implements PoolStore {
       checked: row.checked_changes,
       scannedAt: row.scanned_at,
     };
+    const { checked, horizon } = unpackChecked(row.checked_changes, row.watermark);
     const pool: Pool = {
       key,
       expiresAt,
       boundKm: row.bound_km,
       watermark: row.watermark,
       candidates: unpackCandidates(row.candidates),
-      checked: unpackChecked(row.checked_changes, row.watermark),
+      checked,
+      horizon,
       scannedAt: row.scanned_at,
     };
     this.taken.set(pool, stored);
@@ -215,7 +235,7 @@ export class CandidatePools implements PoolStore {
 
   async put(meId: ProfileId, pool: Pool): Promise<void> {
     const packed = packCandidates(pool.candidates);
-    const checked = packChecked(pool.checked, pool.watermark);
+    const checked = packChecked(pool.checked, pool.horizon, pool.watermark);
     const was = this.taken.get(pool);
     if (was && sameStored(was, { ...pool, packed, checked })) return;
     try {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import type { ProfileId, UserId } from '../../../db/schema.ts';
 import type { SearchQuery } from '../../contract/discovery.ts';
 import { snapCoordinates } from '../profiles/locationGrid.ts';
@@ -7,10 +8,10 @@ import { TestClock } from '../../test/testClock.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/testDatabase.ts';
 import { cleanupExpired } from '../jobs/cleanupExpired.ts';
 import { frontierOf, poolTtlMs } from './candidatePool.ts';
-import { changedLimit } from './searchChanges.ts';
+import { changedLimit, changedNear } from './searchChanges.ts';
 import { PlainSearch } from './plainSearch.ts';
 import { SearchService } from './service.ts';
-import { NoRateLimit, ageStamps, databaseTime, insertPlaced, type Kind, type Placed } from './searchTestKit.ts';
+import { NoRateLimit, ageStamps, countingQueries, databaseTime, insertPlaced, type Kind, type Placed } from './searchTestKit.ts';
 
 /**
  * What a pool remembers between searches (candidatePool.ts). After it expired, the search starts beyond the
@@ -290,5 +291,84 @@ describe.each(testDialects())('the frontier of an expired pool on %s', (dialect)
       .execute();
     expect(idOf(await plain.next(user, query, 'ru'))).toBe(testProfileId(c.id));
     expect(idOf(await tuned.next(user, query, 'ru'))).toBe(testProfileId(c.id));
+  });
+
+  /** The stored pool's watermark, bound and horizon (Pool.horizon, kept in checked_changes). */
+  async function storedMark() {
+    const row = await database.db.selectFrom('search_pools').select(['watermark', 'bound_km', 'checked_changes']).executeTakeFirstOrThrow();
+    const parsed: unknown = JSON.parse(row.checked_changes ?? '{}');
+    const horizon = typeof parsed === 'object' && parsed !== null && 'h' in parsed && typeof parsed.h === 'string' ? parsed.h : null;
+    return { watermark: row.watermark, boundKm: row.bound_km, horizon };
+  }
+
+  it.runIf(dialect === 'postgres')('asks only about rows written at or above the horizon, never leaving out one committed after its search began', async () => {
+    const { viewer, eligible } = await world();
+    const db = database.db;
+    const statements: string[] = [];
+    const tuned = new SearchService(
+      countingQueries(db, (text) => statements.push(text)),
+      clock,
+      new NoRateLimit(db, clock),
+    );
+    const me = await db.selectFrom('profiles').select(['id', 'latitude', 'longitude']).where('user_id', '=', viewer).executeTakeFirstOrThrow();
+    const point = { latitude: me.latitude ?? 0, longitude: me.longitude ?? 0 };
+    const first = idOf(await tuned.next(viewer, query, 'ru'));
+    expect((await storedMark()).horizon).toMatch(/^\d+$/);
+    // A burst inside the bound, committed: the eligible people each move a metre (stamped by the trigger).
+    await db
+      .updateTable('profiles')
+      .set((eb) => ({ latitude: eb('latitude', '+', 0.00001) }))
+      .where('id', 'in', eligible)
+      .execute();
+    // Then a slow transaction takes someone near the viewer out of private mode, and has not committed yet.
+    const hidden = await unstamped(at(5, 1), 'private');
+    let commit = () => {};
+    const committed = new Promise<void>((resolve) => (commit = resolve));
+    let wrote = (_xid: string) => {};
+    const written = new Promise<string>((resolve) => (wrote = resolve));
+    const slow = db.transaction().execute(async (trx) => {
+      await trx.updateTable('profiles').set({ private_mode: 0 }).where('id', '=', hidden).execute();
+      const { rows } = await sql<{ xid: string }>`select (pg_current_xact_id()::text::bigint % 4294967296)::text as xid`.execute(trx);
+      wrote(rows[0]?.xid ?? '');
+      await committed;
+    });
+    const slowXid = await written;
+    try {
+      const asked = async (horizon: string | null) => {
+        const mark = await storedMark();
+        const changed = await changedNear(db, mark.watermark, { id: me.id, point }, mark.boundKm, horizon);
+        return (changed ?? []).map((c) => c.id).sort((a, b) => a - b);
+      };
+      const sorted = [...eligible].sort((a, b) => a - b);
+      // The search after the burst re-checks it, with the first search's horizon in its change query.
+      statements.length = 0;
+      expect(idOf(await tuned.next(viewer, query, 'ru'))).toBe(first);
+      expect(statements.filter((text) => text.includes('age(p.xmin)'))).toHaveLength(1);
+      // The burst is read back for a minute; written below the slow transaction, it is left out below it.
+      expect(await asked(null)).toEqual(sorted);
+      expect(await asked(slowXid)).toEqual([]);
+      // The horizon the search kept is no later than the transaction still running as it began.
+      const { horizon } = await storedMark();
+      if (horizon === null) throw new Error('no horizon kept');
+      const { rows } = await sql<{ above: boolean }>`select age(cast(${slowXid} as xid)) <= age(cast(${horizon} as xid)) as above`.execute(db);
+      expect(rows[0]?.above).toBe(true);
+      commit();
+      await slow;
+      // Committed after that search began: at its horizon or above, asked about, and shown first.
+      expect(await asked(slowXid)).toEqual([hidden]);
+      expect(await asked(horizon)).toContain(hidden);
+      expect(idOf(await new PlainSearch(db, clock).next(viewer, query, 'ru'))).toBe(hidden);
+      expect(idOf(await tuned.next(viewer, query, 'ru'))).toBe(hidden);
+    } finally {
+      commit();
+      await slow;
+    }
+  });
+
+  it.runIf(dialect === 'sqlite')('keeps no horizon on SQLite, whose one writer never commits a stamp late', async () => {
+    const { viewer } = await world();
+    const tuned = new SearchService(database.db, clock, new NoRateLimit(database.db, clock));
+    await tuned.next(viewer, query, 'ru');
+    expect((await storedMark()).horizon).toBeNull();
   });
 });

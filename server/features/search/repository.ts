@@ -37,6 +37,12 @@ const start = prepared((db, userId: UserId) =>
       'sp.candidates',
       'sp.checked_changes',
       'sp.scanned_at',
+      // PostgreSQL's transaction horizon, read in the watermark's snapshot (Pool.horizon): every transaction
+      // numbered below it had ended. Its low 32 bits, as a row's xmin holds them.
+      (db.getExecutor().adapter instanceof PostgresAdapter
+        ? sql<string | null>`(pg_snapshot_xmin(pg_current_snapshot())::text::bigint % 4294967296)::text`
+        : sql<string | null>`null`
+      ).as('horizon'),
       // The database's clock, which stamps changes (searchChanges.ts): how old a change is, measured alike.
       (db.getExecutor().adapter instanceof PostgresAdapter
         ? sql<string>`to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
@@ -48,18 +54,18 @@ const start = prepared((db, userId: UserId) =>
 
 /**
  * All a search starts from, in one round trip: the caller's profile, the newest search change (the
- * watermark: read in the same snapshot as the pool, so nothing changed between the two goes unasked), the
- * stored pool, if any, and the database's clock. Three statements before, each a round trip on PostgreSQL.
+ * watermark: read in the same snapshot as the pool, so nothing changed between the two goes unasked) and
+ * PostgreSQL's transaction horizon then (Pool.horizon), the stored pool, if any, and the database's clock. Three statements before, each a round trip on PostgreSQL.
  */
 export async function findSearchStart(db: Kysely<Database>, userId: UserId) {
   const row = await start.first(db, userId);
   if (!row) return undefined;
-  const { pool_key, expires_at, bound_km, watermark, candidates, checked_changes, scanned_at, latest_change, database_now, ...me } = row;
+  const { pool_key, expires_at, bound_km, watermark, candidates, checked_changes, scanned_at, latest_change, horizon, database_now, ...me } = row;
   const pool: StoredPoolRow | null =
     pool_key === null || expires_at === null || bound_km === null || candidates === null
       ? null
       : { pool_key, expires_at, bound_km, watermark, candidates, checked_changes, scanned_at };
-  return { me, latestChange: latest_change ?? null, pool, databaseNow: database_now };
+  return { me, latestChange: latest_change ?? null, horizon, pool, databaseNow: database_now };
 }
 
 /** The stored discovery pool of a profile (expired or not: the caller decides), by primary key. */

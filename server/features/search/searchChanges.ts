@@ -27,13 +27,16 @@ export const changedRecheckMax = 200;
  * People within `withinKm` of a point (flat metric) whose eligibility may have changed since a watermark,
  * nearest first, each with the stamp of their last change; null when so many changed inside that box that
  * reading them costs about a rescan. People the caller swiped are left out: a swipe is never undone, so their re-check could only fail (for a heavy
- * swiper, most of a city after an import). How the box is read: `changedInBox`.
+ * swiper, most of a city after an import). How the box is read: `changedInBox`. `horizon` (PostgreSQL, see
+ * Pool.horizon): rows last written below it were dealt with by the search that read `since`, and are left out
+ * before their swipe probe.
  */
 export async function changedNear(
   db: Kysely<Database>,
   since: string | null,
   me: { id: ProfileId; point: Point },
   withinKm: number,
+  horizon: string | null = null,
 ): Promise<{ id: number; km: number; stamp: string | null }[] | null> {
   const point = me.point;
   const from = since === null ? '' : new Date(Date.parse(since) - watermarkSlackMs).toISOString();
@@ -54,8 +57,10 @@ export async function changedNear(
   const cos = Math.cos((point.latitude * Math.PI) / 180);
   // Past a pole (a latitude no API accepts, but an import might hold) cos turns negative: the whole 360° then.
   const lonSpan = cos > 0 ? Math.min(degrees / cos, 360) : 360;
-  const rows = await changedInBox(db, null, {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const rows = await changedInBox(db, postgres && horizon !== null, {
     from,
+    ...(postgres && horizon !== null ? { horizon } : {}),
     south: point.latitude - span,
     north: point.latitude + span,
     west: point.longitude - lonSpan,
@@ -88,19 +93,24 @@ export async function changedNear(
  * SQLite plans without statistics: there the box is written so it cannot be used for a seek (`+ 0`), or it
  * would walk the latitude index through a whole city instead; only the recent end of the index is read.
  */
-const changedInBox = preparedByShape<null, { id: number; latitude: number | null; longitude: number | null; search_changed_at: string | null }>(
-  (db, _shape, slot) => {
+const changedInBox = preparedByShape<boolean, { id: number; latitude: number | null; longitude: number | null; search_changed_at: string | null }>(
+  (db, belowHorizon, slot) => {
     const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
     const latitude = postgres ? sql<number>`p.latitude` : sql<number>`p.latitude + 0`;
     const longitude = postgres ? sql<number>`p.longitude` : sql<number>`p.longitude + 0`;
-    return db
+    let query = db
       .selectFrom('profiles as p')
       .select(['p.id', 'p.latitude', 'p.longitude', 'p.search_changed_at'])
       .where('p.search_changed_at', '>=', slot('from'))
       .where(latitude, '>=', slot('south'))
       .where(latitude, '<=', slot('north'))
       .where(longitude, '>=', slot('west'))
-      .where(longitude, '<=', slot('east'))
+      .where(longitude, '<=', slot('east'));
+    // Only rows written at or above the horizon (Pool.horizon). age() counts back from one transaction number
+    // for the whole statement, so the older of two ids has the greater age, across wraparound too; a frozen
+    // row's age is the greatest of all. Tested before the swipe probe, on the row the scan holds.
+    if (belowHorizon) query = query.where(sql<boolean>`age(p.xmin) <= age(cast(${slot('horizon')} as xid))`);
+    return query
       .where((eb) =>
         eb.not(
           eb.exists(
@@ -114,7 +124,7 @@ const changedInBox = preparedByShape<null, { id: number; latitude: number | null
       )
       .limit(slot('limit'));
   },
-  () => '',
+  (belowHorizon) => (belowHorizon ? 'horizon' : ''),
   { named: false },
 );
 

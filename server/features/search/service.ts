@@ -30,6 +30,12 @@ import { likedYouBoostKm, premiumBoostKm, rankingPoolSize, recheckBatch, recheck
 /** A search's own filters; each query adds its box, bound or list of people. */
 type Search = Omit<CandidateFilter, 'box' | 'only' | 'beyondKm' | 'withinKm'>;
 
+/** What a search read of the changes as it began: the watermark, and PostgreSQL's horizon with it (Pool.horizon). */
+interface Mark {
+  watermark: string | null;
+  horizon: string | null;
+}
+
 /** Where a scan starts when it starts beyond a known-empty disc, and the people it keeps pooled from before. */
 interface Beyond {
   km: number;
@@ -97,10 +103,12 @@ export class SearchService implements CardSearch {
     const held = new Set(exclude);
     // Read with the pool, before anything else: whatever changes after it is asked about by the next search.
     const watermark = point ? start.latestChange : null;
+    // Read with the watermark: what this search sees of the changes before it (Pool.horizon).
+    const mark: Mark = { watermark, horizon: point ? start.horizon : null };
     const pool = await this.pools.take(me.id, poolKey, start.pool);
     let beyond: Beyond | undefined;
     if (pool) {
-      const shown = await this.fromPool(filter, pool, held, watermark, start.databaseNow);
+      const shown = await this.fromPool(filter, pool, held, mark, start.databaseNow);
       if (typeof shown === 'object') {
         await this.pools.put(me.id, pool);
         return this.presentCandidate(shown, point, language);
@@ -113,7 +121,7 @@ export class SearchService implements CardSearch {
       const frontier = await this.pools.frontier(me.id, poolKey, rankingPoolSize, start.pool);
       if (frontier) beyond = await this.beyondFrontier(filter, frontier);
     }
-    const found = await this.scan(filter, held, watermark, poolKey, beyond);
+    const found = await this.scan(filter, held, mark, poolKey, beyond);
     return found ? this.presentCandidate(found, point, language) : null;
   }
 
@@ -124,18 +132,12 @@ export class SearchService implements CardSearch {
    * (too many changes inside its bound, or too many pooled people failing their re-check) and a full scan
    * must decide. On PostgreSQL changes elsewhere never make it stale: an import in another city costs a pool nothing.
    */
-  private async fromPool(
-    filter: Search,
-    pool: Pool,
-    held: Set<number>,
-    watermark: string | null,
-    databaseNow: string,
-  ): Promise<CandidateRow | 'used_up' | 'stale'> {
+  private async fromPool(filter: Search, pool: Pool, held: Set<number>, mark: Mark, databaseNow: string): Promise<CandidateRow | 'used_up' | 'stale'> {
     const meId = filter.me.id;
     const point = filter.me.point;
     const fresh = new Map<number, CandidateRow>();
     if (point) {
-      const changed = await changedNear(this.db, pool.watermark, { id: meId, point }, pool.boundKm);
+      const changed = await changedNear(this.db, pool.watermark, { id: meId, point }, pool.boundKm, pool.horizon ?? null);
       if (changed === null) return 'stale';
       const nearest = changed.filter((c) => c.id !== meId);
       const leftOver = nearest[changedRecheckMax];
@@ -157,8 +159,10 @@ export class SearchService implements CardSearch {
         for (const row of rows) fresh.set(row.id, row);
         Object.assign(pool, capped({ ...pool, candidates: mergeRanked(pool.candidates, this.rank(rows, point)) }));
       }
-      // Everyone changed since the old watermark is now in the pool or known to be out.
-      pool.watermark = watermark;
+      // Everyone changed since the old watermark is now in the pool or known to be out. The horizon moves with
+      // the watermark: rows written below this search's were seen by its change query, or by the one before.
+      if (pool.watermark !== mark.watermark) pool.horizon = mark.horizon;
+      pool.watermark = mark.watermark;
       pool.checked = stillReadBack(others, checked, new Set(unchecked), databaseNow, pool.boundKm);
     }
     for (let batch = 0; batch < recheckBatches;) {
@@ -219,7 +223,8 @@ export class SearchService implements CardSearch {
    * expires. So it is cut to the last person read when a limit cut a query, and to the circle the box
    * holds (`boxCircleKm`), which near a pole is narrower than the box is high.
    */
-  private async scan(filter: Search, held: Set<number>, watermark: string | null, poolKey: string, beyond: Beyond | undefined): Promise<CandidateRow | null> {
+  private async scan(filter: Search, held: Set<number>, mark: Mark, poolKey: string, beyond: Beyond | undefined): Promise<CandidateRow | null> {
+    const { watermark, horizon } = mark;
     const meId = filter.me.id;
     const point = filter.me.point;
     const limit = rankingPoolSize + held.size;
@@ -285,7 +290,11 @@ export class SearchService implements CardSearch {
         // person was read).
         const last = box === null && ring.length === ringLimit ? ring[ring.length - 1] : undefined;
         const boundKm = box === null ? Math.min(everywhereKm, last ? flatOf(last) : Number.POSITIVE_INFINITY) : Math.min(radiusKm, coveredKm);
-        await this.pools.keep(meId, capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], ranked), boundKm, watermark, scannedAt }), poolTtlMs);
+        await this.pools.keep(
+          meId,
+          capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], ranked), boundKm, watermark, horizon, scannedAt }),
+          poolTtlMs,
+        );
       } else {
         await this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm: 0, watermark: null, scannedAt }, unplacedPoolTtlMs);
       }
@@ -296,7 +305,7 @@ export class SearchService implements CardSearch {
     if (point)
       await this.pools.keep(
         meId,
-        capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], heldSeen), boundKm: everywhereKm, watermark, scannedAt }),
+        capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], heldSeen), boundKm: everywhereKm, watermark, horizon, scannedAt }),
         poolTtlMs,
       );
     else await this.pools.drop(meId);
