@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, type Dialect as KyselyDialect } from 'kysely';
 import pg from 'pg';
+import { allowDirectReads } from './directReads.ts';
 import { namedStatementOf } from './prepared.ts';
 import { RetryingSqliteDialect, RetryingSqliteDriver, type SqliteSession } from './retryingSqliteDriver.ts';
 import type { Database } from './schema.ts';
@@ -87,6 +88,12 @@ function openSqlite(file: string, lockWaitMs: number, onStatement: ((sql: string
   sqlite.pragma('busy_timeout = 0');
   const driver = new RetryingSqliteDriver(withStatementCache(sqlite), lockWaitMs);
   const db = new Kysely<Database>({ dialect: counted(new RetryingSqliteDialect(driver), onStatement) });
+  allowDirectReads(db, (sql, parameters) => {
+    const rows = driver.readNow(sql, parameters);
+    // Counted like every statement (db/statementCounter.ts) when it ran here.
+    if (rows && onStatement) onStatement(sql);
+    return rows;
+  });
   return { db, dialect: 'sqlite', description: `sqlite:${file}`, sqlite, probe: () => driver.probeWriteLock(healthLockWaitMs) };
 }
 

@@ -1,4 +1,5 @@
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import { directReaderOf } from './directReads.ts';
 import type { Database } from './schema.ts';
 
 /** The SQL texts of prepared queries, each with its own statement name (PostgreSQL keeps them per connection). */
@@ -49,8 +50,7 @@ export function prepared<A extends unknown[], R>(build: (db: Kysely<Database>, .
   const run = async (db: Kysely<Database>, args: A): Promise<R[]> => {
     const query = compiledFor(db, args.length);
     const parameters = query.parameters.map((p) => (p instanceof Slot ? args[p.index] : p));
-    const result = await db.executeQuery<R>(CompiledQuery.raw(query.sql, parameters));
-    return result.rows;
+    return runCompiled(db, query.sql, parameters);
   };
   return {
     all: (db: Kysely<Database>, ...args: A): Promise<R[]> => run(db, args),
@@ -96,6 +96,17 @@ export function preparedByShape<S, R>(
       if (!(p.name in values)) throw new Error(`no value for ${p.name}`);
       return values[p.name];
     });
-    return (await db.executeQuery<R>(CompiledQuery.raw(query.sql, parameters))).rows;
+    return runCompiled(db, query.sql, parameters);
   };
+}
+
+/**
+ * A compiled query's rows: read at once where the database allows it (SQLite, outside a transaction, see
+ * db/directReads.ts), else through Kysely's executor.
+ */
+async function runCompiled<R>(db: Kysely<Database>, sql: string, parameters: unknown[]): Promise<R[]> {
+  // The rows are what Kysely's own driver answers for the same statement (retryingSqliteDriver.ts runStatement).
+  const direct = directReaderOf(db)?.(sql, parameters) as R[] | undefined;
+  if (direct) return direct;
+  return (await db.executeQuery<R>(CompiledQuery.raw(sql, parameters))).rows;
 }

@@ -60,6 +60,26 @@ export class RetryingSqliteDriver implements Driver {
     // The connection is opened by client.ts, before the driver exists.
   }
 
+  /**
+   * A statement that reads (a select, or a write with `returning`), run at once when nobody holds the
+   * connection and no transaction is open; undefined otherwise, or when the file's lock is taken (nothing
+   * ran then: a statement outside a transaction runs whole or not at all), and the caller queues as usual.
+   * Synchronous from the free mutex to the rows, so nothing can come in between: the same as taking the
+   * connection and giving it back, without the dozen promises Kysely's executor and the mutex cost (a profile
+   * by id: 6 µs against 3 µs for the raw prepared statement, scripts/bench-data.ts).
+   */
+  readNow(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
+    if (this.#mutex.held || this.#session.inTransaction) return undefined;
+    const statement = this.#session.prepare(sql);
+    if (!statement.reader) return undefined;
+    try {
+      return statement.all(parameters);
+    } catch (error) {
+      if (isSqliteBusy(error)) return undefined;
+      throw error;
+    }
+  }
+
   /** SQLite has one connection: whoever holds the mutex has it, others queue (asynchronously). */
   async acquireConnection(): Promise<DatabaseConnection> {
     await this.#mutex.lock();
@@ -219,6 +239,11 @@ function savepointCommand(command: string, name: string): RawNode {
 class ConnectionMutex {
   #held = false;
   readonly #waiting: (() => void)[] = [];
+
+  /** Whether someone holds it (nobody waits while it is free). */
+  get held(): boolean {
+    return this.#held;
+  }
 
   lock(): Promise<void> {
     if (!this.#held) {
