@@ -424,13 +424,22 @@ describe.each(testDialects())('the stored pools on %s', (dialect) => {
     await pools.put(me, { ...taken, checked });
     expect((await pools.take(me, 'k'))?.checked).toEqual(checked);
     // The horizon (Pool.horizon) is kept beside them, with no change re-checked too.
-    await pools.put(me, { ...taken, checked, horizon: '4294967295' });
-    expect(await pools.take(me, 'k')).toMatchObject({ checked, horizon: '4294967295' });
-    await pools.put(me, { ...taken, checked: new Map(), horizon: '12345' });
-    expect(await pools.take(me, 'k')).toMatchObject({ checked: new Map(), horizon: '12345' });
-    await pools.put(me, { ...taken, checked });
-    // A process of an earlier version writes its own pool and leaves them on the row: they do not count.
-    await app.database.db.updateTable('search_pools').set({ watermark: '2026-11-24T11:30:00.000Z' }).where('profile_id', '=', me).execute();
+    await pools.put(me, { ...taken, checked, horizon: '2026-11-25 04:00:00+00/4294967299' });
+    expect(await pools.take(me, 'k')).toMatchObject({ checked, horizon: '2026-11-25 04:00:00+00/4294967299' });
+    await pools.put(me, { ...taken, checked: new Map(), horizon: '2026-11-25 04:00:00+00/12345' });
+    expect(await pools.take(me, 'k')).toMatchObject({ checked: new Map(), horizon: '2026-11-25 04:00:00+00/12345' });
+    await pools.put(me, { ...taken, checked, horizon: '2026-11-25 04:00:00+00/12345' });
+    // A process of an earlier version writes its own pool and leaves them on the row: they do not count,
+    // whether its watermark moved or its people changed under the same one.
+    const db = app.database.db;
+    await db
+      .updateTable('search_pools')
+      .set({ candidates: packCandidates(candidates.slice(1)) })
+      .where('profile_id', '=', me)
+      .execute();
+    expect(await pools.take(me, 'k')).toMatchObject({ checked: new Map(), horizon: null });
+    await pools.put(me, { ...taken, checked, horizon: '2026-11-25 04:00:00+00/12345' });
+    await db.updateTable('search_pools').set({ watermark: '2026-11-24T11:30:00.000Z' }).where('profile_id', '=', me).execute();
     expect(await pools.take(me, 'k')).toMatchObject({ checked: new Map(), horizon: null });
     await pools.keep(me, { key: 'k', candidates: [], boundKm: everywhereKm, watermark: null, scannedAt: null }, poolTtlMs);
     // A new pool forgets the changes the one before it checked.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isForeignKeyViolation } from '../../../db/errors.ts';
 import type { Database, ProfileId } from '../../../db/schema.ts';
@@ -52,7 +53,7 @@ export interface Pool {
   checked?: ReadonlyMap<number, string>;
   /**
    * PostgreSQL only (null or absent elsewhere): the oldest transaction still running when a search read the
-   * watermark (the low 32 bits of `pg_snapshot_xmin`, as a row's `xmin` holds them), kept with the watermark.
+   * watermark (`pg_snapshot_xmin`, named by the server's start: `<start>/<number>`), kept with the watermark.
    * A row version written by a transaction below it had committed before that search began, so its change
    * query saw it, inside the bound of then (never smaller than the bound now), and the search dealt with it:
    * re-checked, or swiped, or beyond the bound it drew in. Read back inside the slack minute, such a row
@@ -146,25 +147,33 @@ export interface PoolStore {
 type Stored = Omit<Pool, 'candidates' | 'checked' | 'horizon'> & { packed: Buffer; checked: string | null };
 
 /**
- * The checked changes and the horizon as stored: JSON `{"w": watermark, "c": [[id, stamp], ...], "h": horizon}`,
- * null when there are neither. The watermark ties them to the pool they were learned for: a process of an
- * earlier version, which knows nothing of them, writes its own pool and leaves them on the row, where they
- * must not count.
+ * The checked changes and the horizon as stored: JSON `{"d": digest, "c": [[id, stamp], ...], "h": horizon}`,
+ * null when there are neither. The digest of the rest of the row (`rowDigest`) ties them to the pool they
+ * were learned for: a process of an earlier version, which knows nothing of them, writes its own pool (its
+ * own people, perhaps with the same watermark) and leaves them on the row, where they must not count.
  */
-function packChecked(checked: ReadonlyMap<number, string> | undefined, horizon: string | null | undefined, watermark: string | null): string | null {
+function packChecked(checked: ReadonlyMap<number, string> | undefined, horizon: string | null | undefined, digest: string): string | null {
   if (!checked?.size && (horizon ?? null) === null) return null;
-  return JSON.stringify({ w: watermark, c: [...(checked ?? [])], ...(horizon ? { h: horizon } : {}) });
+  return JSON.stringify({ d: digest, c: [...(checked ?? [])], ...(horizon ? { h: horizon } : {}) });
 }
 
-function unpackChecked(stored: string | null, watermark: string | null): { checked: Map<number, string>; horizon: string | null } {
+/** What the stored row says of its pool, but for the checked changes: key, bound, expiry, watermark and people. */
+function rowDigest(row: { key: string; boundKm: number; expiresAt: string; watermark: string | null; packed: Uint8Array }): string {
+  return createHash('sha1')
+    .update(JSON.stringify([row.key, row.boundKm, row.expiresAt, row.watermark]))
+    .update(row.packed)
+    .digest('base64');
+}
+
+function unpackChecked(stored: string | null, digest: string): { checked: Map<number, string>; horizon: string | null } {
   const none = { checked: new Map<number, string>(), horizon: null };
   if (stored === null) return none;
   try {
     const parsed: unknown = JSON.parse(stored);
-    if (typeof parsed !== 'object' || parsed === null || !('w' in parsed) || !('c' in parsed)) return none;
-    if (parsed.w !== watermark || !Array.isArray(parsed.c)) return none;
+    if (typeof parsed !== 'object' || parsed === null || !('d' in parsed) || !('c' in parsed)) return none;
+    if (parsed.d !== digest || !Array.isArray(parsed.c)) return none;
     const pairs: unknown[] = parsed.c;
-    const horizon = 'h' in parsed && typeof parsed.h === 'string' && /^\d+$/.test(parsed.h) ? parsed.h : null;
+    const horizon = 'h' in parsed && typeof parsed.h === 'string' ? parsed.h : null;
     return {
       checked: new Map(pairs.filter((p): p is [number, string] => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'string')),
       horizon,
@@ -208,7 +217,8 @@ export class CandidatePools implements PoolStore {
       checked: row.checked_changes,
       scannedAt: row.scanned_at,
     };
-    const { checked, horizon } = unpackChecked(row.checked_changes, row.watermark);
+    const digest = rowDigest({ key: row.pool_key, boundKm: row.bound_km, expiresAt: row.expires_at, watermark: row.watermark, packed: row.candidates });
+    const { checked, horizon } = unpackChecked(row.checked_changes, digest);
     const pool: Pool = {
       key,
       expiresAt,
@@ -235,14 +245,15 @@ export class CandidatePools implements PoolStore {
 
   async put(meId: ProfileId, pool: Pool): Promise<void> {
     const packed = packCandidates(pool.candidates);
-    const checked = packChecked(pool.checked, pool.horizon, pool.watermark);
+    const expiresAt = new Date(pool.expiresAt).toISOString();
+    const checked = packChecked(pool.checked, pool.horizon, rowDigest({ key: pool.key, boundKm: pool.boundKm, expiresAt, watermark: pool.watermark, packed }));
     const was = this.taken.get(pool);
     if (was && sameStored(was, { ...pool, packed, checked })) return;
     try {
       await upsertSearchPool(this.db, {
         profile_id: meId,
         pool_key: pool.key,
-        expires_at: new Date(pool.expiresAt).toISOString(),
+        expires_at: expiresAt,
         bound_km: pool.boundKm,
         watermark: pool.watermark,
         candidates: packed,

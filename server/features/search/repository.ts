@@ -38,9 +38,9 @@ const start = prepared((db, userId: UserId) =>
       'sp.checked_changes',
       'sp.scanned_at',
       // PostgreSQL's transaction horizon, read in the watermark's snapshot (Pool.horizon): every transaction
-      // numbered below it had ended. Its low 32 bits, as a row's xmin holds them.
+      // numbered below it had ended. Named by the server's start, since numbers mean nothing in another cluster.
       (db.getExecutor().adapter instanceof PostgresAdapter
-        ? sql<string | null>`(pg_snapshot_xmin(pg_current_snapshot())::text::bigint % 4294967296)::text`
+        ? sql<string | null>`pg_postmaster_start_time()::text || '/' || pg_snapshot_xmin(pg_current_snapshot())::text`
         : sql<string | null>`null`
       ).as('horizon'),
       // The database's clock, which stamps changes (searchChanges.ts): how old a change is, measured alike.

@@ -107,8 +107,9 @@ const changedInBox = preparedByShape<boolean, { id: number; latitude: number | n
       .where(longitude, '>=', slot('west'))
       .where(longitude, '<=', slot('east'));
     // Only rows written at or above the horizon (Pool.horizon). age() counts back from one transaction number
-    // for the whole statement, so the older of two ids has the greater age, across wraparound too; a frozen
-    // row's age is the greatest of all. Tested before the swipe probe, on the row the scan holds.
+    // for the whole statement, so of two ids within 2^31 of it the older has the greater age, across
+    // wraparound too (a frozen row keeps its xmin; one older than that is long out of the slack minute).
+    // Tested before the swipe probe, on the row the scan holds.
     if (belowHorizon) query = query.where(sql<boolean>`age(p.xmin) <= age(cast(${slot('horizon')} as xid))`);
     return query
       .where((eb) =>
@@ -127,6 +128,25 @@ const changedInBox = preparedByShape<boolean, { id: number; latitude: number | n
   (belowHorizon) => (belowHorizon ? 'horizon' : ''),
   { named: false },
 );
+
+const xidSpan = 2n ** 32n;
+
+/**
+ * The horizon a pool kept (Pool.horizon) as changedNear takes it, the low 32 bits of its transaction number
+ * (what a row's xmin holds), or null when it cannot be trusted here: taken on another PostgreSQL server or
+ * before it restarted (a restored dump, a switch to a replica: their numbers are not this server's), or not
+ * behind the horizon now, or so far behind that 32 bits no longer order it. Both are
+ * `<server start>/<transaction number>` (repository.ts).
+ */
+export function horizonBelow(kept: string | null | undefined, now: string | null): string | null {
+  const parse = (horizon: string | null | undefined) => {
+    const match = horizon ? /^(.+)\/(\d+)$/.exec(horizon) : null;
+    return match?.[1] && match[2] ? { server: match[1], xid: BigInt(match[2]) } : null;
+  };
+  const [was, is] = [parse(kept), parse(now)];
+  if (!was || !is || was.server !== is.server || was.xid > is.xid || is.xid - was.xid >= xidSpan / 2n) return null;
+  return (was.xid % xidSpan).toString();
+}
 
 /** How many changed since, counted up to a limit: only the recent end of the index on search_changed_at is read. */
 const changedAnywhere = prepared((db, from: string, limit: number) =>

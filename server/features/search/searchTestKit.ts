@@ -21,14 +21,16 @@ export class NoRateLimit extends RateCounter {
 }
 
 /** The database, with every prepared query it runs (db/prepared.ts runs them by `executeQuery`) counted. */
-export function countingQueries(db: Kysely<Database>, count: (sql: string) => void): Kysely<Database> {
+export function countingQueries(db: Kysely<Database>, count: (sql: string, parameters: readonly unknown[]) => void): Kysely<Database> {
   return new Proxy(db, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property);
       if (property === 'executeQuery' && typeof value === 'function')
         return (...args: unknown[]) => {
           const query: unknown = args[0];
-          count(typeof query === 'object' && query !== null && 'sql' in query && typeof query.sql === 'string' ? query.sql : '');
+          const sql = typeof query === 'object' && query !== null && 'sql' in query && typeof query.sql === 'string' ? query.sql : '';
+          const parameters: unknown = typeof query === 'object' && query !== null && 'parameters' in query ? query.parameters : [];
+          count(sql, Array.isArray(parameters) ? parameters : []);
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;

@@ -22,7 +22,7 @@ import {
 } from './candidatePool.ts';
 import { findCandidates, findNearest, type CandidateFilter, type CandidateRow, type NearRow } from './candidates.ts';
 import { poolKeyOf } from './filters.ts';
-import { changedNear, changedRecheckMax } from './searchChanges.ts';
+import { changedNear, horizonBelow, changedRecheckMax } from './searchChanges.ts';
 import { findSearchStart } from './repository.ts';
 import { boxCircleKm, everywhereKm, flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
 import { likedYouBoostKm, premiumBoostKm, rankingPoolSize, recheckBatch, recheckBatches, searchBoxSteps, searchPerDay, searchPerMinute } from './rules.ts';
@@ -137,7 +137,7 @@ export class SearchService implements CardSearch {
     const point = filter.me.point;
     const fresh = new Map<number, CandidateRow>();
     if (point) {
-      const changed = await changedNear(this.db, pool.watermark, { id: meId, point }, pool.boundKm, pool.horizon ?? null);
+      const changed = await changedNear(this.db, pool.watermark, { id: meId, point }, pool.boundKm, horizonBelow(pool.horizon, mark.horizon));
       if (changed === null) return 'stale';
       const nearest = changed.filter((c) => c.id !== meId);
       const leftOver = nearest[changedRecheckMax];
@@ -147,8 +147,11 @@ export class SearchService implements CardSearch {
         pool.boundKm = leftOver.km;
         pool.candidates = pool.candidates.filter((c) => c.flat < leftOver.km);
       }
-      // Only those strictly inside the drawn-in bound: anyone at it ties with people left unchecked there.
-      const others = nearest.slice(0, changedRecheckMax).filter((c) => !leftOver || c.km < leftOver.km);
+      // At the bound itself, only those the scan that cut it there would have read: before the last pooled
+      // person there in its order (nearer, then lower id). The others tie with people no pool holds (after a
+      // draw-in, nobody is pooled there at all) and wait for the scan beyond the bound, which reads them in order.
+      const lastAtBound = Math.max(0, ...pool.candidates.filter((c) => c.flat === pool.boundKm).map((c) => c.id));
+      const others = nearest.slice(0, changedRecheckMax).filter((c) => c.km < pool.boundKm || (c.km === pool.boundKm && c.id < lastAtBound));
       // Not those an earlier search re-checked, read back with the same stamp (Pool.checked): unchanged since,
       // they are in the pool if they passed, or known to be out.
       const checked = pool.checked ?? new Map<number, string>();
