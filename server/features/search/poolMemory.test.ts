@@ -269,10 +269,11 @@ describe.each(testDialects())('the frontier of an expired pool on %s', (dialect)
     expect(tunedOrder).toEqual(await order(new PlainSearch(database.db, clock), viewer, 40));
   });
 
-  it('draws the bound in to the nearest change left unchecked on every search, remembered ones counted: nobody tied at it goes first', async () => {
-    // A review's case: C pooled at 11 km; 200 unverified newcomers nearer and L in C's own grid cell (a higher
-    // id) arrive, L the 201st change. Counting only the changes not yet remembered, the next search re-checked
-    // L at the bound and showed her ahead of C, who ties with her and comes first in the plain order.
+  /**
+   * A review's world: C eligible at 11 km, M nearer, ten more from 16 km, the viewer's pool made (M first);
+   * then 200 unverified newcomers nearer than C and L in C's own grid cell (a higher id), L the 201st change.
+   */
+  async function tiedAtBound() {
     const db = database.db;
     for (const table of ['swipes', 'blocks', 'photos', 'search_pools', 'profiles', 'users'] as const) await db.deleteFrom(table).execute();
     const viewer = { kind: 'eligible' as Kind, where: at(0), id: nextId++ };
@@ -292,6 +293,14 @@ describe.each(testDialects())('the frontier of an expired pool on %s', (dialect)
     }));
     const l = { kind: 'eligible' as Kind, where: c.where, id: nextId++ };
     await insert([...crowd, l], null);
+    return { db, viewer, m, c, l, crowd, user, tuned, plain };
+  }
+
+  it('draws the bound in to the nearest change left unchecked on every search, remembered ones counted: nobody tied at it goes first', async () => {
+    // A review's case: C pooled at 11 km; 200 unverified newcomers nearer and L in C's own grid cell (a higher
+    // id) arrive, L the 201st change. Counting only the changes not yet remembered, the next search re-checked
+    // L at the bound and showed her ahead of C, who ties with her and comes first in the plain order.
+    const { db, viewer, m, c, l, crowd, user, tuned, plain } = await tiedAtBound();
     const settled = await databaseTime(database.db, -10_000);
     await db
       .updateTable('profiles')
@@ -316,25 +325,7 @@ describe.each(testDialects())('the frontier of an expired pool on %s', (dialect)
     // A review's case: after the search that drew the bound in to C's grid cell (C and L there, out of the
     // pool), the 200 it re-checked are no longer read back (the minute passed; on PostgreSQL the horizon
     // leaves them out at once). L2 arrives in C's cell, the one change read: merged, she went ahead of C.
-    const db = database.db;
-    for (const table of ['swipes', 'blocks', 'photos', 'search_pools', 'profiles', 'users'] as const) await db.deleteFrom(table).execute();
-    const viewer = { kind: 'eligible' as Kind, where: at(0), id: nextId++ };
-    const m = { kind: 'eligible' as Kind, where: at(9, 1), id: nextId++ };
-    const far = Array.from({ length: 10 }, (_, i): Person & { id: number } => ({ kind: 'eligible', where: at(16 + i * 0.4, i * 1.7), id: nextId++ }));
-    const c = { kind: 'eligible' as Kind, where: at(11, 0), id: nextId++ };
-    await insert([viewer, m, ...far, c], viewer.id);
-    await ageStamps(db, testProfileId(viewer.id));
-    const user = testUserId(viewer.id);
-    const tuned = new SearchService(db, clock, new NoRateLimit(db, clock));
-    const plain = new PlainSearch(db, clock);
-    expect(idOf(await tuned.next(user, query, 'ru'))).toBe(testProfileId(m.id));
-    const crowd = Array.from({ length: 200 }, (_, i): Person & { id: number } => ({
-      kind: 'unverified',
-      where: at(1 + (6 * i) / 200, i * 2.399963),
-      id: nextId++,
-    }));
-    const l = { kind: 'eligible' as Kind, where: c.where, id: nextId++ };
-    await insert([...crowd, l], null);
+    const { db, viewer, m, c, l, crowd, user, tuned, plain } = await tiedAtBound();
     // Draws the bound in to L, the 201st change; M is still first.
     expect(idOf(await tuned.next(user, query, 'ru'))).toBe(testProfileId(m.id));
     const bound = (await storedMark()).boundKm;
