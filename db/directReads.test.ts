@@ -53,6 +53,36 @@ describe('direct reads on sqlite', () => {
     expect((await byEmail.first(database.db, 'a@example.com'))?.email).toBe('a@example.com');
   });
 
+  it('declines while someone holds the connection with no transaction open, and inside a transaction begun on the raw handle', async () => {
+    await database.db.connection().execute(async (connection) => {
+      expect(reader('select email from users', [])).toBeUndefined();
+      expect(await byEmail.first(connection, 'a@example.com')).toMatchObject({ email: 'a@example.com' });
+    });
+    const raw = database.sqlite;
+    if (!raw) throw new Error('no sqlite handle');
+    raw.prepare('begin').run();
+    try {
+      expect(reader('select email from users', [])).toBeUndefined();
+    } finally {
+      raw.prepare('rollback').run();
+    }
+    expect(reader('select email from users', [])).toEqual([{ email: 'a@example.com' }]);
+  });
+
+  it('counts a statement read at once exactly once, as statement budgets expect', async () => {
+    const seen: string[] = [];
+    const counted = await createTestDatabase('sqlite', { onStatement: (text) => seen.push(text) });
+    try {
+      await counted.db.insertInto('users').values({ email: 'a@example.com', password_hash: null, language: 'ru', created_at: now }).execute();
+      seen.length = 0;
+      expect(await byEmail.first(counted.db, 'a@example.com')).toMatchObject({ email: 'a@example.com' });
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatch(/^select/);
+    } finally {
+      await counted.drop();
+    }
+  });
+
   it('declines when another process holds the write lock (nothing ran), and then the statement waits its turn', () => {
     const other = new SQLite(path.join(database.dataDir, 'iskra.sqlite'));
     try {

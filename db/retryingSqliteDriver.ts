@@ -70,10 +70,10 @@ export class RetryingSqliteDriver implements Driver {
    */
   readNow(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
     if (this.#mutex.held || this.#session.inTransaction) return undefined;
-    const statement = this.#session.prepare(sql);
-    if (!statement.reader) return undefined;
     try {
-      return statement.all(parameters);
+      // Preparing a new text may meet the lock too (a schema another process changed): inside the try.
+      const statement = this.#session.prepare(sql);
+      return statement.reader ? statement.all(parameters) : undefined;
     } catch (error) {
       if (isSqliteBusy(error)) return undefined;
       throw error;

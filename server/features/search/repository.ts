@@ -38,9 +38,10 @@ const start = prepared((db, userId: UserId) =>
       'sp.checked_changes',
       'sp.scanned_at',
       // PostgreSQL's transaction horizon, read in the watermark's snapshot (Pool.horizon): every transaction
-      // numbered below it had ended. Named by the server's start, since numbers mean nothing in another cluster.
+      // numbered below it had ended. Named by the server's start, since numbers mean nothing in another cluster
+      // (its epoch: the text of a time follows the session's time zone and date style).
       (db.getExecutor().adapter instanceof PostgresAdapter
-        ? sql<string | null>`pg_postmaster_start_time()::text || '/' || pg_snapshot_xmin(pg_current_snapshot())::text`
+        ? sql<string | null>`extract(epoch from pg_postmaster_start_time())::text || '/' || pg_snapshot_xmin(pg_current_snapshot())::text`
         : sql<string | null>`null`
       ).as('horizon'),
       // The database's clock, which stamps changes (searchChanges.ts): how old a change is, measured alike.
