@@ -39,7 +39,8 @@ export async function badgeCountsOf(db: Kysely<Database>, userId: UserId): Promi
  * The counts of a profile already known (a live stream resolves it once per batch of events).
  */
 export async function badgeCountsFor(db: Kysely<Database>, me: ProfileId): Promise<BadgeCounts> {
-  // Two statements, at once on PostgreSQL (two pooled connections); each count is a moment's truth anyway.
+  // Two statements, at once on PostgreSQL from the root handle (two pooled connections; one after the other in a
+  // transaction); each count is a moment's truth anyway.
   const [matches, [likers]] = await Promise.all([matchCounts.first(db, me), likerCount(db, null, { me })]);
   return {
     unread_chats: Number(matches?.unread_chats ?? 0),
