@@ -152,9 +152,9 @@ type Stored = Omit<Pool, 'candidates' | 'checked' | 'horizon'> & { packed: Buffe
  * were learned for: a process of an earlier version, which knows nothing of them, writes its own pool (its
  * own people, perhaps with the same watermark) and leaves them on the row, where they must not count.
  */
-function packChecked(checked: ReadonlyMap<number, string> | undefined, horizon: string | null | undefined, digest: string): string | null {
+function packChecked(checked: ReadonlyMap<number, string> | undefined, horizon: string | null | undefined, digest: () => string): string | null {
   if (!checked?.size && (horizon ?? null) === null) return null;
-  return JSON.stringify({ d: digest, c: [...(checked ?? [])], ...(horizon ? { h: horizon } : {}) });
+  return JSON.stringify({ d: digest(), c: [...(checked ?? [])], ...(horizon ? { h: horizon } : {}) });
 }
 
 /** What the stored row says of its pool, but for the checked changes: key, bound, expiry, watermark and people. */
@@ -165,13 +165,14 @@ function rowDigest(row: { key: string; boundKm: number; expiresAt: string; water
     .digest('base64');
 }
 
-function unpackChecked(stored: string | null, digest: string): { checked: Map<number, string>; horizon: string | null } {
+/** `digest` is asked for only when something is stored: hashing the row costs every search on SQLite (no horizon) nothing then. */
+function unpackChecked(stored: string | null, digest: () => string): { checked: Map<number, string>; horizon: string | null } {
   const none = { checked: new Map<number, string>(), horizon: null };
   if (stored === null) return none;
   try {
     const parsed: unknown = JSON.parse(stored);
     if (typeof parsed !== 'object' || parsed === null || !('d' in parsed) || !('c' in parsed)) return none;
-    if (parsed.d !== digest || !Array.isArray(parsed.c)) return none;
+    if (!Array.isArray(parsed.c) || parsed.d !== digest()) return none;
     const pairs: unknown[] = parsed.c;
     const horizon = 'h' in parsed && typeof parsed.h === 'string' ? parsed.h : null;
     return {
@@ -217,7 +218,7 @@ export class CandidatePools implements PoolStore {
       checked: row.checked_changes,
       scannedAt: row.scanned_at,
     };
-    const digest = rowDigest({ key: row.pool_key, boundKm: row.bound_km, expiresAt: row.expires_at, watermark: row.watermark, packed: row.candidates });
+    const digest = () => rowDigest({ key: row.pool_key, boundKm: row.bound_km, expiresAt: row.expires_at, watermark: row.watermark, packed: row.candidates });
     const { checked, horizon } = unpackChecked(row.checked_changes, digest);
     const pool: Pool = {
       key,
@@ -246,7 +247,9 @@ export class CandidatePools implements PoolStore {
   async put(meId: ProfileId, pool: Pool): Promise<void> {
     const packed = packCandidates(pool.candidates);
     const expiresAt = new Date(pool.expiresAt).toISOString();
-    const checked = packChecked(pool.checked, pool.horizon, rowDigest({ key: pool.key, boundKm: pool.boundKm, expiresAt, watermark: pool.watermark, packed }));
+    const checked = packChecked(pool.checked, pool.horizon, () =>
+      rowDigest({ key: pool.key, boundKm: pool.boundKm, expiresAt, watermark: pool.watermark, packed }),
+    );
     const was = this.taken.get(pool);
     if (was && sameStored(was, { ...pool, packed, checked })) return;
     try {
