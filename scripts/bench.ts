@@ -12,9 +12,7 @@
  *     the moment a request was due, so a slow answer delays none of the next ones' clocks.
  * Figures only, no thresholds: timings are never asserted in tests.
  */
-import { once } from 'node:events';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { pino } from 'pino';
@@ -25,28 +23,7 @@ import { TestClock } from '../server/test/testClock.ts';
 import { createLogger } from '../server/logger.ts';
 import { Browser } from '../server/test/browser.ts';
 import { createTestDatabase } from '../server/test/testDatabase.ts';
-
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-
-function summary(name: string, samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const p50 = quantile(sorted, 0.5);
-  const p99 = quantile(sorted, 0.99);
-  console.log(`${name.padEnd(44)} n=${String(samples.length).padStart(5)}  p50 ${p50.toFixed(3).padStart(8)} ms  p99 ${p99.toFixed(3).padStart(8)} ms`);
-  return { p50, p99 };
-}
-
-async function time(run: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await run();
-  return performance.now() - start;
-}
-
-async function listen(app: Koa): Promise<{ server: Server; url: string }> {
-  const server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
+import { listen, openLoop, summary, time } from './benchKit.ts';
 
 // BENCH_OPEN_LOOP_ONLY=1: only the open-loop part (quicker while iterating on the request path).
 if (process.env.BENCH_OPEN_LOOP_ONLY) {
@@ -141,34 +118,6 @@ await database.drop();
 
 await openLoopBench();
 
-/** Sends `rate` requests a second for `seconds`, each at its due time whatever the earlier ones do; answers the latencies (ms). */
-async function openLoop(rate: number, seconds: number, send: (i: number) => Promise<number>): Promise<{ samples: number[]; errors: number }> {
-  const total = Math.round(rate * seconds);
-  const intervalMs = 1000 / rate;
-  const samples: number[] = [];
-  let errors = 0;
-  const inFlight: Promise<void>[] = [];
-  const start = performance.now();
-  for (let i = 0; i < total; i++) {
-    const due = start + i * intervalMs;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    inFlight.push(
-      send(i).then(
-        (status) => {
-          if (status === 200) samples.push(performance.now() - due);
-          else errors += 1;
-        },
-        () => {
-          errors += 1;
-        },
-      ),
-    );
-  }
-  await Promise.all(inFlight);
-  return { samples, errors };
-}
-
 async function openLoopBench(): Promise<void> {
   const rate = Number(process.env.BENCH_RATE ?? 200);
   const seconds = Number(process.env.BENCH_SECONDS ?? 6);
@@ -236,24 +185,40 @@ async function openLoopBench(): Promise<void> {
     }
   }
 
-  console.log(`\nOpen loop, ${rate} req/s for ${seconds} s each (after 1 s of warm-up), ${dialect}, ${people.length} signed-in people`);
-  const run = async (name: string, base: string, path: string) => {
-    const send = async (i: number) => {
-      const res = await fetch(`${base}${path}`, { headers: { Cookie: cookies[i % cookies.length] ?? '' } });
-      await res.arrayBuffer();
-      return res.status;
-    };
-    await openLoop(rate, 1, send);
-    const { samples, errors } = await openLoop(rate, seconds, send);
-    const stats = summary(name, samples);
-    if (errors) console.log(`  ${errors} answers other than 200`);
-    return stats;
-  };
+  // The variants take turns in short rounds, so a noisy moment of the shared machine falls on all of them alike
+  // rather than on whichever ran then; each round starts with half a second of warm-up left out.
+  const rounds = 3;
+  console.log(`\nOpen loop, ${rate} req/s for ${seconds} s each in ${rounds} interleaved rounds, ${dialect}, ${people.length} signed-in people`);
+  let turn = 0;
+  const variant = (base: string, path: string) => ({
+    samples: [] as number[],
+    failures: 0,
+    next: () => ({ url: `${base}${path}`, headers: { Cookie: cookies[turn++ % cookies.length] ?? '' } }),
+  });
   for (const path of ['/api/current_user', '/api/search']) {
-    const floor = await run(`GET ${path} (bare Koa, same body)`, bareServed.url, path);
-    const info = await run(`GET ${path} (Iskra, log at info)`, logged, path);
-    const silent = await run(`GET ${path} (Iskra, no log)`, quiet, path);
-    const reading = uncached ? await run(`GET ${path} (Iskra, info, no session cache)`, uncached, path) : undefined;
+    const variants = {
+      bare: variant(bareServed.url, path),
+      info: variant(logged, path),
+      silent: variant(quiet, path),
+      ...(uncached ? { uncached: variant(uncached, path) } : {}),
+    };
+    for (let round = 0; round < rounds; round++) {
+      for (const v of Object.values(variants)) {
+        await openLoop(v.next, rate, 0.5);
+        const { latencies, failures } = await openLoop(v.next, rate, seconds / rounds);
+        v.samples.push(...latencies);
+        v.failures += failures;
+      }
+    }
+    const report = (name: string, v: { samples: number[]; failures: number }) => {
+      const stats = summary(name, v.samples);
+      if (v.failures) console.log(`  ${v.failures} answers other than 200`);
+      return stats;
+    };
+    const floor = report(`GET ${path} (bare Koa, same body)`, variants.bare);
+    const info = report(`GET ${path} (Iskra, log at info)`, variants.info);
+    const silent = report(`GET ${path} (Iskra, no log)`, variants.silent);
+    const reading = variants.uncached ? report(`GET ${path} (Iskra, info, no session cache)`, variants.uncached) : undefined;
     const ratio = (s: { p50: number; p99: number }) => `p50 ${(s.p50 / floor.p50).toFixed(2)}x  p99 ${(s.p99 / floor.p99).toFixed(2)}x`;
     console.log(`${`${path} Iskra (info) / bare`.padEnd(44)} ${ratio(info)}`);
     console.log(`${`${path} Iskra (no log) / bare`.padEnd(44)} ${ratio(silent)}`);
