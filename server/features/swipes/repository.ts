@@ -1,7 +1,8 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { prepared, preparedByShape } from '../../../db/prepared.ts';
 import type { Database, Gender, ProfileId, UserId } from '../../../db/schema.ts';
-import { notBlockedWith, pair } from '../relationships/repository.ts';
+import type { MyProfile } from '../relationships/myProfile.ts';
+import { findMyProfile, notBlockedWith, pair } from '../relationships/repository.ts';
 
 /** Another person's profile, only if their account is in good standing (verified, not banned). */
 const visibleProfile = prepared((db, profileId: ProfileId) =>
@@ -18,7 +19,7 @@ export async function findVisibleProfile(db: Kysely<Database>, profileId: Profil
 }
 
 /**
- * Everything a like decides on, read in one statement under the pair's locks (lockPairAtOnce): the person if
+ * Everything a like decides on, read in one statement under the pair's locks (lockCallerAndTarget): the person if
  * the caller may swipe them (the rule below), both people's swipes on each other, whether they are
  * matched, both main photos (for a match's answer and events), the person's premium (a like notification
  * names the liker only to premium), and, when `counting`, the caller's likes in the allowance window.
@@ -130,21 +131,51 @@ export async function findLikeState(
 }
 
 /**
- * Both profiles' row locks in id order, in one statement (relationships' lockPair takes two): on PostgreSQL
- * FOR NO KEY UPDATE (the lock an UPDATE takes) under ORDER BY locks the rows in the sorted order; SQLite has one write lock for the whole file,
- * which the first write takes.
+ * The caller's profile, found by their account, and the row locks of theirs and the target's, in id order:
+ * one statement on PostgreSQL, the locking read of the pair being also the read of who likes (a like once
+ * paid a round trip of its own for that before its transaction, one of its nine). Only the profiles' rows
+ * are locked (`of p`), not the accounts'. ORDER BY under FOR NO KEY UPDATE (the lock an UPDATE takes) locks
+ * the rows in the sorted order, so two people liking each other at once never wait on each other crosswise.
+ * SQLite takes its one write lock with the first write, and the caller is read after it.
  */
-const pairLock = prepared((db, low: ProfileId, high: ProfileId) =>
-  db.getExecutor().adapter instanceof PostgresAdapter
-    ? db.selectFrom('profiles').select('id').where('id', 'in', [low, high]).orderBy('id').forNoKeyUpdate()
-    : db
-        .updateTable('profiles')
-        .set((eb) => ({ private_mode: eb.ref('private_mode') }))
-        .where('id', 'in', [low, high]),
+const callerPairLock = prepared((db, userId: UserId, target: ProfileId) =>
+  db
+    .selectFrom('profiles as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select(['p.id', 'p.user_id', 'p.name', 'p.gender', 'p.preferred_gender', 'p.latitude', 'p.longitude', 'u.premium_until'])
+    .where((eb) => eb.or([eb('p.user_id', '=', userId), eb('p.id', '=', target)]))
+    .orderBy('p.id')
+    .forNoKeyUpdate('p'),
 );
-export async function lockPairAtOnce(db: Kysely<Database>, a: ProfileId, b: ProfileId): Promise<void> {
-  const { low, high } = pair(a, b);
-  await pairLock.all(db, low, high);
+/** SQLite's: a write to both rows takes the file's write lock. */
+const callerPairWriteLock = prepared((db, userId: UserId, target: ProfileId) =>
+  db
+    .updateTable('profiles')
+    .set((eb) => ({ private_mode: eb.ref('private_mode') }))
+    .where((eb) => eb.or([eb('user_id', '=', userId), eb('id', '=', target)])),
+);
+
+/**
+ * Locks the caller's profile and the target's (see callerPairLock) and answers the caller's profile, read under
+ * the lock; undefined when the caller has none. Inside a transaction, which a refusal then rolls back.
+ */
+export async function lockCallerAndTarget(db: Kysely<Database>, userId: UserId, target: ProfileId): Promise<MyProfile | undefined> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
+    await callerPairWriteLock.all(db, userId, target);
+    return findMyProfile(db, userId);
+  }
+  const me = (await callerPairLock.all(db, userId, target)).find((row) => row.user_id === userId);
+  return (
+    me && {
+      id: me.id,
+      name: me.name,
+      gender: me.gender,
+      preferred_gender: me.preferred_gender,
+      latitude: me.latitude,
+      longitude: me.longitude,
+      premium_until: me.premium_until,
+    }
+  );
 }
 
 /** A swipe that becomes a like is new to the person liked: unseen on their Likes badge. */

@@ -12,10 +12,10 @@ import { cityForReader } from '../location/places.ts';
 import { isPremium } from '../premium/isPremium.ts';
 import { listPhotoNames } from '../profiles/repository.ts';
 import { assertAllowance, type Allowance } from '../rateLimits/allowance.ts';
-import { requireMyProfile, type MyProfile } from '../relationships/myProfile.ts';
+import { profileRequired, requireMyProfile, type MyProfile } from '../relationships/myProfile.ts';
 import { endMatch, findLiveMatch, findSwipe, findUserOfProfile, isBlockedEitherWay } from '../relationships/repository.ts';
 import { pointOf, shownDistanceKm } from '../search/distance.ts';
-import { findLikeState, findVisibleProfile, insertMatch, listLikers, listMatches, lockPairAtOnce, upsertSwipe } from './repository.ts';
+import { findLikeState, findVisibleProfile, insertMatch, listLikers, listMatches, lockCallerAndTarget, upsertSwipe } from './repository.ts';
 import { freeLikesPerDay, likeWindowSeconds } from './rules.ts';
 
 const likeAllowance: Allowance = {
@@ -53,13 +53,14 @@ export class SwipeService {
    * `badges`: the person newly liked, both people of a new match, and the caller when they answered a liker.
    */
   async swipe(userId: UserId, targetId: ProfileId, liked: boolean): Promise<LikeResponse> {
-    const me = await this.me(userId);
-    if (targetId === me.id) throw badRequest('cannot_swipe_self', 'You cannot like or dislike yourself');
     const now = this.clock.now();
     const at = now.toISOString();
-    const premium = this.isPremium(me.premium_until);
     const outcome = await this.db.transaction().execute(async (trx) => {
-      await lockPairAtOnce(trx, me.id, targetId);
+      // Who likes, read with both locks (one statement on PostgreSQL); a refusal here rolls back at once.
+      const me = await lockCallerAndTarget(trx, userId, targetId);
+      if (!me) throw profileRequired();
+      if (targetId === me.id) throw badRequest('cannot_swipe_self', 'You cannot like or dislike yourself');
+      const premium = this.isPremium(me.premium_until);
       // One read decides everything below; the locks keep it true until the commit.
       const since = liked && !premium ? addSeconds(now, -likeAllowance.windowSeconds).toISOString() : null;
       const target = await findLikeState(trx, me, targetId, since);
