@@ -6,7 +6,7 @@ import type { LikeResponse, PersonListItem, UsersProfileResponse } from '../../c
 import { badRequest, forbidden, notFound } from '../../errors.ts';
 import type { EventBus } from '../events/eventBus.ts';
 import { writeMatchEnded } from '../events/notices.ts';
-import { insertBadgeMarkers, insertEventsAndMarkers } from '../events/repository.ts';
+import { insertEventsAndMarkers } from '../events/repository.ts';
 import type { NotificationQueue } from '../notifications/queue.ts';
 import { cityForReader } from '../location/places.ts';
 import { isPremium } from '../premium/isPremium.ts';
@@ -15,7 +15,7 @@ import { assertAllowance, type Allowance } from '../rateLimits/allowance.ts';
 import { profileRequired, requireMyProfile, type MyProfile } from '../relationships/myProfile.ts';
 import { endMatch, findLiveMatch, findSwipe, findUserOfProfile, isBlockedEitherWay } from '../relationships/repository.ts';
 import { pointOf, shownDistanceKm } from '../search/distance.ts';
-import { findLikeState, findVisibleProfile, insertMatch, listLikers, listMatches, lockCallerAndTarget, upsertSwipe } from './repository.ts';
+import { findLikeState, findVisibleProfile, insertMatch, listLikers, listMatches, lockCallerAndTarget, recordSwipe, upsertSwipe } from './repository.ts';
 import { freeLikesPerDay, likeWindowSeconds } from './rules.ts';
 
 const likeAllowance: Allowance = {
@@ -68,7 +68,7 @@ export class SwipeService {
       if (liked && target.mine !== 1 && target.likes) assertAllowance(target.likes, likeAllowance, now);
       // A dislike never undoes a like; a like may follow a dislike (from the likers list).
       const recorded = target.mine === null || (liked && target.mine === 0);
-      if (recorded) await upsertSwipe(trx, me.id, targetId, liked, at);
+      // The swipe is written below, with the badge markers when it makes no match: nothing reads it before.
       const created = liked && target.theirs === 1 && (await insertMatch(trx, me.id, targetId, at));
       // Answering someone who liked me takes them off my likers.
       const told = recorded && target.theirs === 1 ? [userId] : [];
@@ -78,6 +78,7 @@ export class SwipeService {
       }
       const match = created || target.match_id !== null;
       if (created) {
+        if (recorded) await upsertSwipe(trx, me.id, targetId, liked, at);
         told.push(userId, target.user_id);
         // Both sides hear of the match on their open tabs (and later through the bot, unless the app showed it).
         const [mine, theirsEvent] = await insertEventsAndMarkers(
@@ -91,8 +92,9 @@ export class SwipeService {
         );
         if (mine !== undefined) await this.notifications.match(trx, userId, { profileId: target.id, name: target.name }, mine, now);
         if (theirsEvent !== undefined) await this.notifications.match(trx, target.user_id, { profileId: me.id, name: me.name }, theirsEvent, now);
-      } else {
-        await insertBadgeMarkers(trx, told, at);
+      } else if (recorded) {
+        // Whom it tells (told is empty when nothing was recorded): one statement with the swipe on PostgreSQL.
+        await recordSwipe(trx, { swiper: me.id, target: targetId, liked, at }, told);
       }
       return { target, match, photo: match ? target.photo : null, told };
     });
