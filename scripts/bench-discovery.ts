@@ -263,6 +263,125 @@ if (runs('search')) {
   summary('coming back, 1% changed since, heavy', await comeBack(heavy));
 }
 
+if (runs('cells')) {
+  // A spatial cell key in the search index (issue 24, point 1), measured before it is built: the heavy swipers'
+  // ring just beyond what they have swiped (the first pass of a day's first search, candidates.ts findNearest)
+  // read through profiles_search, which seeks each (gender, age) pair and reads its whole latitude band, against
+  // an index keyed by a 0.05° square cell, `cell in (the cells the ring touches)`, ages tested inside the index.
+  console.log("\nA cell key for the ring beyond a heavy swiper's frontier (first pass; made on this copy only)");
+  const perDegree = Number(process.env.CELLS_PER_DEGREE ?? 20);
+  const cellOf = (latitude: string, longitude: string) =>
+    `(cast((${latitude} + 90) * ${perDegree} as integer) * 65536 + cast((${longitude} + 180) * ${perDegree} as integer))`;
+  raw.exec(
+    `create index if not exists bench_profiles_cell on profiles (gender, ${cellOf('latitude', 'longitude')}, age, preferred_gender, latitude, longitude)`,
+  );
+  type Ring = {
+    me: ProfileId;
+    lat: number;
+    lon: number;
+    cos: number;
+    genders: string[];
+    ages: number[];
+    preferred: string[];
+    fromKm: number;
+    toKm: number;
+    cells: number[];
+  };
+  const rings: Ring[] = [];
+  for (const s of heavy) {
+    const me = raw.prepare('select id, gender, latitude, longitude from profiles where user_id = ?').get(s.userId) as
+      { id: ProfileId; gender: Gender; latitude: number; longitude: number } | undefined;
+    if (!me) continue;
+    const cos = Math.cos((me.latitude * Math.PI) / 180);
+    const genders = s.query.gender === 'Any' ? ['Female', 'Male', 'Other'] : [s.query.gender];
+    const ages = Array.from({ length: s.query.ageMax - s.query.ageMin + 1 }, (_, i) => s.query.ageMin + i);
+    const preferred = ['Any', me.gender];
+    const base = { me: me.id, lat: me.latitude, lon: me.longitude, cos, genders, ages, preferred };
+    // Her swiped disc ends where the nearest person she has not swiped stands.
+    const nearest = ringQuery(false, { ...base, fromKm: 0, toKm: 0.25 * 111.19, cells: [] }).get() as
+      { id: number; latitude: number; longitude: number } | undefined;
+    if (!nearest) continue;
+    const d0 = Math.hypot(nearest.latitude - me.latitude, (nearest.longitude - me.longitude) * cos) * 111.19;
+    const ring = { ...base, fromKm: Math.max(0, d0 - 0.5), toKm: d0 + 3 };
+    rings.push({ ...ring, cells: cellsOfRing(ring) });
+  }
+  function cellsOfRing(r: { lat: number; lon: number; cos: number; fromKm: number; toKm: number }): number[] {
+    const deg = r.toKm / 111.19;
+    const cells: number[] = [];
+    const span = 1 / perDegree;
+    for (let row = Math.floor((r.lat - deg + 90) * perDegree); row <= Math.floor((r.lat + deg + 90) * perDegree); row++) {
+      for (let col = Math.floor((r.lon - deg / r.cos + 180) * perDegree); col <= Math.floor((r.lon + deg / r.cos + 180) * perDegree); col++) {
+        const [south, west] = [row * span - 90, col * span - 180];
+        const dy = Math.max(south - r.lat, 0, r.lat - south - span);
+        const dx = Math.max(west - r.lon, 0, r.lon - west - span) * r.cos;
+        const fy = Math.max(Math.abs(south - r.lat), Math.abs(south + span - r.lat));
+        const fx = Math.max(Math.abs(west - r.lon), Math.abs(west + span - r.lon)) * r.cos;
+        if (Math.hypot(dy, dx) * 111.19 <= r.toKm && Math.hypot(fy, fx) * 111.19 >= r.fromKm) cells.push(row * 65536 + col);
+      }
+    }
+    return cells;
+  }
+  function ringQuery(byCell: boolean, r: Ring, count = false) {
+    const list = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+    const dist = '(p.latitude - ?) * (p.latitude - ?) + ((p.longitude - ?) * ?) * ((p.longitude - ?) * ?)';
+    const distArgs = [r.lat, r.lat, r.lon, r.cos, r.lon, r.cos];
+    const deg = r.toKm / 111.19;
+    const text = `select ${count ? 'count(*) as n' : 'p.id, p.latitude, p.longitude'} from profiles p ${byCell ? 'indexed by bench_profiles_cell' : 'indexed by profiles_search'}
+      where p.id != ? and p.gender in (${list(r.genders.length)}) and p.age in (${list(r.ages.length)}) and p.preferred_gender in (${list(r.preferred.length)})
+      ${byCell ? `and ${cellOf('p.latitude', 'p.longitude')} in (${list(r.cells.length)})` : ''}
+      and p.latitude >= ? and p.latitude <= ? and p.longitude >= ? and p.longitude <= ?
+      and ${dist} >= ? and ${dist} <= ?
+      ${count ? '' : 'and not exists (select 1 from swipes s where s.swiper_id = ? and s.target_id = p.id)'}
+      ${count ? '' : `order by ${dist}, p.id limit 117`}`;
+    const args = [
+      r.me,
+      ...r.genders,
+      ...r.ages,
+      ...r.preferred,
+      ...(byCell ? r.cells : []),
+      r.lat - deg,
+      r.lat + deg,
+      r.lon - deg / r.cos,
+      r.lon + deg / r.cos,
+      ...distArgs,
+      (r.fromKm / 111.19) ** 2,
+      ...distArgs,
+      deg ** 2,
+      ...(count ? [] : [r.me, ...distArgs]),
+    ];
+    const statement = raw.prepare(text);
+    return { get: () => statement.get(...args), all: () => statement.all(...args) };
+  }
+  const band = rings.map((r) => ({ old: ringQuery(false, r), cell: ringQuery(true, r) }));
+  for (const q of band) if (JSON.stringify(q.old.all()) !== JSON.stringify(q.cell.all())) throw new Error('the cell key read other people');
+  const entries = (byCell: boolean) =>
+    rings.reduce((sum, r) => {
+      const read = raw
+        .prepare(
+          byCell
+            ? `select count(*) as n from profiles p indexed by bench_profiles_cell where p.gender in (${r.genders.map(() => '?').join(', ')}) and ${cellOf('p.latitude', 'p.longitude')} in (${r.cells.map(() => '?').join(', ')})`
+            : `select count(*) as n from profiles p indexed by profiles_search where p.gender in (${r.genders.map(() => '?').join(', ')}) and p.age in (${r.ages.map(() => '?').join(', ')}) and p.latitude between ? and ?`,
+        )
+        .get(...(byCell ? [...r.genders, ...r.cells] : [...r.genders, ...r.ages, r.lat - r.toKm / 111.19, r.lat + r.toKm / 111.19])) as { n: number };
+      return sum + read.n;
+    }, 0);
+  const oldSamples: number[] = [];
+  const cellSamples: number[] = [];
+  for (let round = 0; round < 20; round++) {
+    oldSamples.push(...(await sample(band, band.length, (q) => Promise.resolve(q.old.all()), round === 0 ? band.length : 0)));
+    cellSamples.push(...(await sample(band, band.length, (q) => Promise.resolve(q.cell.all()), round === 0 ? band.length : 0)));
+  }
+  line(
+    'heavy swipers, ring width',
+    `${rings.length} people, ${(rings.reduce((s, r) => s + r.fromKm, 0) / rings.length).toFixed(1)} km out, 3.5 km wide, ${(rings.reduce((s, r) => s + r.cells.length, 0) / rings.length).toFixed(0)} cells`,
+  );
+  line('index entries read a ring, band / cells', `${(entries(false) / rings.length).toFixed(0)} / ${(entries(true) / rings.length).toFixed(0)}`);
+  const bandStats = summary('ring through profiles_search (today)', oldSamples);
+  const cellStats = summary('ring through a cell key', cellSamples);
+  line('ratio cell key / today', `p50 ${(cellStats.p50 / bandStats.p50).toFixed(2)}x  p99 ${(cellStats.p99 / bandStats.p99).toFixed(2)}x`);
+  raw.exec('drop index bench_profiles_cell');
+}
+
 if (runs('profile')) {
   console.log('\nOne profile by id (goal: repository <= 1.5x raw)');
   const maxId = (raw.prepare('select max(id) as n from profiles').get() as { n: number }).n;
