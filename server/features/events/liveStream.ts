@@ -47,10 +47,11 @@ function matchPartner(row: EventRow): ProfileId | null {
  * news). A `match` goes out only while its match is live and not yet marked seen by the user, so a resuming
  * tab or a second device does not show an overlay already dealt with.
  */
-async function render(db: Kysely<Database>, rows: readonly EventRow[], profile: Promise<ProfileId | undefined>): Promise<string> {
+async function render(db: Kysely<Database>, userId: UserId, rows: readonly EventRow[]): Promise<string> {
   const lastBadges = rows.findLast((r) => r.type === 'badges')?.id;
   const partners = rows.filter((r) => r.type === 'match').map(matchPartner);
-  const me = lastBadges === undefined && partners.length === 0 ? undefined : await profile;
+  // Read afresh on every batch, never kept by the stream: a user may delete their profile and make another.
+  const me = lastBadges === undefined && partners.length === 0 ? undefined : (await findMyProfile(db, userId))?.id;
   const [counts, announce] = await Promise.all([
     lastBadges === undefined ? undefined : me === undefined ? noBadges : badgeCountsFor(db, me),
     partners.length === 0 || me === undefined
@@ -113,17 +114,10 @@ export function openLiveStream(options: LiveStreamOptions): { stream: PassThroug
         while (reads[0] !== undefined && reads[0].at <= now - lateCommitMs) floor = Math.max(floor, reads.shift()?.top ?? floor);
         for (const id of sent) if (id <= floor) sent.delete(id);
         let from = floor;
-        // The reader's profile, asked for beside the events rather than after them: nearly every delivery to a
-        // recipient carries a `badges` row, whose counts need it, and on PostgreSQL waiting for the events
-        // first put a third round trip in line before the event went out. Read afresh on every wake, never
-        // kept by the stream: a user may delete their profile and make another. A failure is met (and logged)
-        // by the batch that needs it; unneeded, it is dropped.
-        const profile = findMyProfile(db, userId).then((p) => p?.id);
-        profile.catch(() => undefined);
         while (!closed) {
           const rows = await eventsAfter(db, userId, from, backlogLimit);
           const fresh = rows.filter((r) => !sent.has(r.id));
-          const text = fresh.length === 0 ? '' : await render(db, fresh, profile);
+          const text = fresh.length === 0 ? '' : await render(db, userId, fresh);
           // Closed while the counts were read: nothing more is written.
           if (stream.writableEnded) return;
           if (text) stream.write(text);
