@@ -5,7 +5,7 @@
  *     (the hashing queue keeps at most two at once; the burst shows its latency and memory);
  *   - GET /api/current_user with a session cookie against the same route on a bare Koa app,
  *     printing p50/p99 of both and the ratio: the price of sessions, CSRF, headers and logging;
- *   - an open-loop load (BENCH_RATE requests a second, 200, for BENCH_SECONDS, 6, each after 1 s of warm-up)
+ *   - an open-loop load (BENCH_RATE requests a second, 200, for BENCH_SECONDS, 6, in three rounds after 0.5 s of warm-up each)
  *     of GET /api/current_user and GET /api/search from signed-in people against a bare Koa route answering
  *     the same body, on PostgreSQL when TEST_DATABASE_URL is set (else SQLite), with the request log at
  *     `info` (written synchronously to /dev/null, as pino writes to a server's stdout) and without it. Latency counts from
@@ -210,6 +210,7 @@ async function openLoopBench(): Promise<void> {
         v.failures += failures;
       }
     }
+    // Answers other than 200 (and refused connections) are counted apart, and their latencies count too.
     const report = (name: string, v: { samples: number[]; failures: number }) => {
       const stats = summary(name, v.samples);
       if (v.failures) console.log(`  ${v.failures} answers other than 200`);
