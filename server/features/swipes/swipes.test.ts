@@ -56,12 +56,25 @@ describe.each(testDialects())('swipes on %s', (dialect) => {
     const blocked = await createPerson(app);
     const banned = await createPerson(app, { banned: true });
     await blocked.browser.post('/api/block', { profile_id: me.profileId });
-    expect((await like(me, me)).status).toBe(400);
+    const self = await like(me, me);
+    expect(self.status).toBe(400);
+    expect(await json(self)).toMatchObject({ code: 'cannot_swipe_self' });
     expect((await me.browser.post('/api/like', { profile_id: 999_999 })).status).toBe(404);
     expect((await like(me, blocked)).status).toBe(404);
     expect((await like(me, banned)).status).toBe(404);
     for (const body of [{}, { profile_id: 'abc' }, { profile_id: -1 }, { profile_id: 1, extra: true }]) {
       expect((await me.browser.post('/api/like', body)).status).toBe(400);
+    }
+    expect(await app.database.db.selectFrom('swipes').selectAll().execute()).toHaveLength(0);
+  });
+
+  it('asks a caller without a profile to make one first (409 profile_required), whoever the target, and writes nothing', async () => {
+    const me = await createPerson(app, { gender: 'Male' });
+    const her = await createPerson(app);
+    await app.database.db.deleteFrom('profiles').where('id', '=', me.profileId).execute();
+    for (const res of [await like(me, her), await dislike(me, her), await me.browser.post('/api/like', { profile_id: 999_999 })]) {
+      expect(res.status).toBe(409);
+      expect(await json(res)).toMatchObject({ code: 'profile_required' });
     }
     expect(await app.database.db.selectFrom('swipes').selectAll().execute()).toHaveLength(0);
   });
