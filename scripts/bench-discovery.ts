@@ -69,8 +69,8 @@ raw
 
 /** The rate limits are the HTTP layer's business; the SQL-level search is measured without them. */
 class NoRateLimit extends RateCounter {
-  override hit(): Promise<void> {
-    return Promise.resolve();
+  override plan(): null {
+    return null;
   }
 }
 const searchService = new SearchService(db, systemClock, new NoRateLimit(db, systemClock));

@@ -8,6 +8,22 @@ export interface RateWindow {
   limit: number;
 }
 
+/** One counter row a call increments: its key (with the window's length) and the start of its window. */
+export interface RateRow {
+  key: string;
+  window_start: string;
+}
+
+/**
+ * A call's count, planned: the rows to increment, and the check of the counts read back. A feature may send
+ * the rows with a statement of its own (search: with the read it starts from, one round trip on PostgreSQL).
+ */
+export interface RateHit {
+  readonly rows: readonly RateRow[];
+  /** Refuses with 429 (and Retry-After) when a count read back is over its window's limit. */
+  check(counts: ReadonlyMap<string, number>): void;
+}
+
 /**
  * Fixed-window counters in the database, so limits hold across clean restarts and across server processes
  * (on PostgreSQL the table is unlogged: a crash of the database server empties it, see the README).
@@ -25,7 +41,13 @@ export class RateCounter {
    * counts in every window, refused or not, so hammering while limited does not make the longer window forget.
    */
   async hit(key: string, windows: readonly RateWindow[], code: string, message: string): Promise<void> {
-    if (windows.length === 0) return;
+    const planned = this.plan(key, windows, code, message);
+    if (planned) planned.check(await countRates(this.db, planned.rows));
+  }
+
+  /** What `hit` does, for a caller that sends the rows itself (countRates, or in a statement of its own); null: nothing to count. */
+  plan(key: string, windows: readonly RateWindow[], code: string, message: string): RateHit | null {
+    if (windows.length === 0) return null;
     const now = this.clock.now().getTime();
     // One row per window length (PostgreSQL refuses an upsert touching the same row twice): the tightest limit.
     const bySeconds = new Map<number, RateWindow>();
@@ -34,15 +56,24 @@ export class RateCounter {
       const start = Math.floor(now / 1000 / window.seconds) * window.seconds;
       return { window, start, key: `${key}:${window.seconds}` };
     });
-    const rows = await this.db
-      .insertInto('rate_counters')
-      .values(counted.map((c) => ({ key: c.key, window_start: new Date(c.start * 1000).toISOString(), count: 1 })))
-      .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_counters.count', '+', 1) })))
-      .returning(['key', 'count'])
-      .execute();
-    const counts = new Map(rows.map((row) => [row.key, row.count]));
-    for (const c of counted) {
-      if ((counts.get(c.key) ?? 0) > c.window.limit) throw tooManyRequests(code, message, c.start + c.window.seconds - now / 1000);
-    }
+    return {
+      rows: counted.map((c) => ({ key: c.key, window_start: new Date(c.start * 1000).toISOString() })),
+      check(counts) {
+        for (const c of counted) {
+          if ((counts.get(c.key) ?? 0) > c.window.limit) throw tooManyRequests(code, message, c.start + c.window.seconds - now / 1000);
+        }
+      },
+    };
   }
+}
+
+/** Increments the rows (one conditional upsert) and answers their counts now. */
+export async function countRates(db: Kysely<Database>, rows: readonly RateRow[]): Promise<Map<string, number>> {
+  const counted = await db
+    .insertInto('rate_counters')
+    .values(rows.map((row) => ({ ...row, count: 1 })))
+    .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_counters.count', '+', 1) })))
+    .returning(['key', 'count'])
+    .execute();
+  return new Map(counted.map((row) => [row.key, row.count]));
 }

@@ -1,6 +1,7 @@
-import { PostgresAdapter, sql, type Insertable, type Kysely } from 'kysely';
-import { prepared } from '../../../db/prepared.ts';
+import { PostgresAdapter, sql, type Insertable, type Kysely, type QueryCreator } from 'kysely';
+import { prepared, preparedByShape } from '../../../db/prepared.ts';
 import type { Database, ProfileId, SearchPoolsTable, UserId } from '../../../db/schema.ts';
+import { countRates, type RateRow } from '../rateLimits/rateCounter.ts';
 
 /** A stored pool as read (searchStart, findSearchPool). */
 export interface StoredPoolRow {
@@ -13,8 +14,9 @@ export interface StoredPoolRow {
   scanned_at: string | null;
 }
 
-const start = prepared((db, userId: UserId) =>
-  db
+/** The statement's reads (see findSearchStart), from `qc`: the database, or the same with a WITH before it. */
+const startQuery = (qc: QueryCreator<Database>, userId: UserId, postgres: boolean) =>
+  qc
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
     .leftJoin('search_pools as sp', 'sp.profile_id', 'p.id')
@@ -40,33 +42,73 @@ const start = prepared((db, userId: UserId) =>
       // PostgreSQL's transaction horizon, read in the watermark's snapshot (Pool.horizon): every transaction
       // numbered below it had ended. Named by the server's start, since numbers mean nothing in another cluster
       // (its epoch: the text of a time follows the session's time zone and date style).
-      (db.getExecutor().adapter instanceof PostgresAdapter
+      (postgres
         ? sql<string | null>`extract(epoch from pg_postmaster_start_time())::text || '/' || pg_snapshot_xmin(pg_current_snapshot())::text`
         : sql<string | null>`null`
       ).as('horizon'),
       // The database's clock, which stamps changes (searchChanges.ts): how old a change is, measured alike.
-      (db.getExecutor().adapter instanceof PostgresAdapter
+      (postgres
         ? sql<string>`to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
         : sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`
       ).as('database_now'),
     ])
-    .where('p.user_id', '=', userId),
+    .where('p.user_id', '=', userId);
+
+const start = prepared((db, userId: UserId) => startQuery(db, userId, db.getExecutor().adapter instanceof PostgresAdapter));
+
+/**
+ * PostgreSQL: the same, with the search's rate counters incremented in a WITH (RateCounter.plan's rows), which
+ * PostgreSQL runs to completion whatever the rest reads, and their counts read back beside the profile: the
+ * count and the start of a search in one round trip (they were two, of the six a pooled search makes).
+ */
+const startCounting = preparedByShape(
+  (db, rows: number, slot) => {
+    const counting = db.with('hit', (w) =>
+      w
+        .insertInto('rate_counters')
+        .values(Array.from({ length: rows }, (_, i) => ({ key: slot(`key${i}`), window_start: slot(`start${i}`), count: 1 })))
+        .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_counters.count', '+', 1) })))
+        .returning(['key', 'count']),
+    );
+    // The CTE's rows are read by name below; the rest of the query is the plain one.
+    return startQuery(counting as unknown as QueryCreator<Database>, slot('user') as UserId, true).select(
+      sql<[string, number][] | null>`(select json_agg(json_build_array(h.key, h.count)) from hit h)`.as('rate_counts'),
+    );
+  },
+  (rows) => String(rows),
 );
 
 /**
  * All a search starts from, in one round trip: the caller's profile, the newest search change (the
  * watermark: read in the same snapshot as the pool, so nothing changed between the two goes unasked) and
  * PostgreSQL's transaction horizon then (Pool.horizon), the stored pool, if any, and the database's clock. Three statements before, each a round trip on PostgreSQL.
+ * `counters` (RateCounter.plan's rows) are incremented first, and their counts answered (`rateCounts`): in the
+ * same statement on PostgreSQL. Undefined when the caller has no profile (the counters still counted).
  */
-export async function findSearchStart(db: Kysely<Database>, userId: UserId) {
-  const row = await start.first(db, userId);
+export async function findSearchStart(db: Kysely<Database>, userId: UserId, counters: readonly RateRow[] = []) {
+  let row: Awaited<ReturnType<typeof start.first>>;
+  let rateCounts = new Map<string, number>();
+  if (counters.length && db.getExecutor().adapter instanceof PostgresAdapter) {
+    const values: Record<string, unknown> = { user: userId };
+    counters.forEach((c, i) => Object.assign(values, { [`key${i}`]: c.key, [`start${i}`]: c.window_start }));
+    const [counted] = await startCounting(db, counters.length, values);
+    if (counted) {
+      const { rate_counts, ...rest } = counted;
+      rateCounts = new Map(rate_counts ?? []);
+      row = rest;
+    }
+  } else {
+    // SQLite: two local statements.
+    if (counters.length) rateCounts = await countRates(db, counters);
+    row = await start.first(db, userId);
+  }
   if (!row) return undefined;
   const { pool_key, expires_at, bound_km, watermark, candidates, checked_changes, scanned_at, latest_change, horizon, database_now, ...me } = row;
   const pool: StoredPoolRow | null =
     pool_key === null || expires_at === null || bound_km === null || candidates === null
       ? null
       : { pool_key, expires_at, bound_km, watermark, candidates, checked_changes, scanned_at };
-  return { me, latestChange: latest_change ?? null, horizon, pool, databaseNow: database_now };
+  return { me, latestChange: latest_change ?? null, horizon, pool, databaseNow: database_now, rateCounts };
 }
 
 /** The stored discovery pool of a profile (expired or not: the caller decides), by primary key. */

@@ -15,8 +15,8 @@ import { PlainSearch } from './plainSearch.ts';
  * has none, so the tuned one is tested without.
  */
 export class NoRateLimit extends RateCounter {
-  override hit(): Promise<void> {
-    return Promise.resolve();
+  override plan(): null {
+    return null;
   }
 }
 

@@ -82,7 +82,7 @@ export class SearchService implements CardSearch {
    * only through `POST /api/settings`, since a GET is reachable by a cross-site link with the Lax cookie.
    */
   async next(userId: UserId, query: SearchQuery, language: Language): Promise<SearchResult | null | 'no_profile'> {
-    await this.rates.hit(
+    const counting = this.rates.plan(
       `search:${userId}`,
       [
         { seconds: 60, limit: searchPerMinute },
@@ -91,9 +91,11 @@ export class SearchService implements CardSearch {
       'search_rate_limited',
       'Too many searches. Please slow down.',
     );
-    // The profile, the watermark and the stored pool in one round trip.
-    const start = await findSearchStart(this.db, userId);
+    // The rate counters, the profile, the watermark and the stored pool in one round trip (on PostgreSQL).
+    const start = await findSearchStart(this.db, userId, counting?.rows ?? []);
+    // Without a profile there is nothing to search (the call was counted all the same).
     if (!start) return 'no_profile';
+    counting?.check(start.rateCounts);
     const { me } = start;
     const point = pointOf(me);
     const { exclude, ...params } = query;

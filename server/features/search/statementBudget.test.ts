@@ -1,0 +1,42 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StatementLog } from '../../../db/statementCounter.ts';
+import type { SearchResult } from '../../contract/discovery.ts';
+import { json } from '../../test/browser.ts';
+import { createPerson } from '../../test/people.ts';
+import { createTestApp, type TestApp } from '../../test/testApp.ts';
+import { createTestDatabase, testDialects } from '../../test/testDatabase.ts';
+
+/**
+ * The next card's statement budget, for the whole request (the session is a GET's, cached on PostgreSQL): each
+ * statement is a round trip on PostgreSQL, and a search is the call people make most. Its rate counters are
+ * incremented by the statement that reads where the search starts from (one round trip, were two).
+ */
+const budgets = { postgres: { nextCard: 5 }, sqlite: { nextCard: 7 } };
+
+describe.each(testDialects())('statements of a search on %s', (dialect) => {
+  const budget = budgets[dialect];
+  let app: TestApp;
+  const log = new StatementLog();
+  beforeEach(async () => {
+    const database = await createTestDatabase(dialect, { onStatement: log.record });
+    app = await createTestApp(dialect, { database });
+  });
+  afterEach(async () => {
+    await app.close();
+    await app.database.drop();
+  });
+
+  it(`serves the next card from the pool in at most ${budget.nextCard} statements, counting the search on the way`, async () => {
+    const viewer = await createPerson(app, { gender: 'Male' });
+    for (let i = 0; i < 4; i++) await createPerson(app);
+    const first = await json<SearchResult>(await viewer.browser.get('/api/search'));
+    let status = 0;
+    const statements = await log.during(async () => {
+      status = (await viewer.browser.get(`/api/search?exclude=${first.profile_id}`)).status;
+    });
+    expect(status).toBe(200);
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(budget.nextCard);
+    const counters = await app.database.db.selectFrom('rate_counters').select(['key', 'count']).where('key', 'like', 'search:%').execute();
+    expect(counters.map((c) => c.count).sort()).toEqual([2, 2]);
+  });
+});
