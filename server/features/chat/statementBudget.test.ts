@@ -1,10 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StatementLog } from '../../../db/statementCounter.ts';
+import { describe, expect, it } from 'vitest';
 import type { MessagesResponse } from '../../contract/chat.ts';
 import { json } from '../../test/browser.ts';
 import { createPerson } from '../../test/people.ts';
-import { createTestApp, type TestApp } from '../../test/testApp.ts';
-import { createTestDatabase, testDialects } from '../../test/testDatabase.ts';
+import { useStatementCountingApp } from '../../test/statementCountingApp.ts';
+import { testDialects } from '../../test/testDatabase.ts';
 
 /**
  * A chat page's statement budget, for the whole request (session, rate counters and the page): each
@@ -15,18 +14,11 @@ import { createTestDatabase, testDialects } from '../../test/testDatabase.ts';
 const budget = { page: 2, pageThatReads: 6, send: 16 };
 
 describe.each(testDialects())('statements of a chat page on %s', (dialect) => {
-  let app: TestApp;
-  const log = new StatementLog();
-  beforeEach(async () => {
-    const database = await createTestDatabase(dialect, { onStatement: log.record });
-    app = await createTestApp(dialect, { database });
-  });
-  afterEach(async () => {
-    await app.close();
-    await app.database.drop();
-  });
+  const counted = useStatementCountingApp(dialect);
+  const { log } = counted;
 
   it(`a page makes at most ${budget.page} statements, one that marks messages read at most ${budget.pageThatReads}`, async () => {
+    const app = counted.app();
     const a = await createPerson(app, { gender: 'Male', premium: true });
     const b = await createPerson(app, { name: 'Белла' });
     await a.browser.post('/api/like', { profile_id: b.profileId });
@@ -53,6 +45,7 @@ describe.each(testDialects())('statements of a chat page on %s', (dialect) => {
   });
 
   it(`a message makes at most ${budget.send} statements`, async () => {
+    const app = counted.app();
     const a = await createPerson(app, { gender: 'Male' });
     const b = await createPerson(app, { name: 'Белла' });
     await a.browser.post('/api/like', { profile_id: b.profileId });

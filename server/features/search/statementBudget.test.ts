@@ -1,10 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StatementLog } from '../../../db/statementCounter.ts';
+import { describe, expect, it } from 'vitest';
 import type { SearchResult } from '../../contract/discovery.ts';
 import { json } from '../../test/browser.ts';
 import { createPerson } from '../../test/people.ts';
-import { createTestApp, type TestApp } from '../../test/testApp.ts';
-import { createTestDatabase, testDialects } from '../../test/testDatabase.ts';
+import { useStatementCountingApp } from '../../test/statementCountingApp.ts';
+import { testDialects } from '../../test/testDatabase.ts';
 
 /**
  * The next card's statement budget, for the whole request (the session is a GET's, cached on PostgreSQL): each
@@ -15,18 +14,11 @@ const budgets = { postgres: { nextCard: 5 }, sqlite: { nextCard: 7 } };
 
 describe.each(testDialects())('statements of a search on %s', (dialect) => {
   const budget = budgets[dialect];
-  let app: TestApp;
-  const log = new StatementLog();
-  beforeEach(async () => {
-    const database = await createTestDatabase(dialect, { onStatement: log.record });
-    app = await createTestApp(dialect, { database });
-  });
-  afterEach(async () => {
-    await app.close();
-    await app.database.drop();
-  });
+  const counted = useStatementCountingApp(dialect);
+  const { log } = counted;
 
   it(`serves the next card from the pool in at most ${budget.nextCard} statements, counting the search on the way`, async () => {
+    const app = counted.app();
     const viewer = await createPerson(app, { gender: 'Male' });
     for (let i = 0; i < 4; i++) await createPerson(app);
     const first = await json<SearchResult>(await viewer.browser.get('/api/search'));

@@ -1,10 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StatementLog } from '../../../db/statementCounter.ts';
+import { describe, expect, it } from 'vitest';
 import type { LikeResponse } from '../../contract/discovery.ts';
 import { json } from '../../test/browser.ts';
 import { createPerson } from '../../test/people.ts';
-import { createTestApp, type TestApp } from '../../test/testApp.ts';
-import { createTestDatabase, testDialects } from '../../test/testDatabase.ts';
+import { useStatementCountingApp } from '../../test/statementCountingApp.ts';
+import { testDialects } from '../../test/testDatabase.ts';
 
 /**
  * A like's statement budget, for the whole request (session, rate counters and the like itself; the liked person is premium, so a like notification is considered): each
@@ -16,18 +15,11 @@ const budgets = { postgres: { like: 9, match: 17 }, sqlite: { like: 11, match: 1
 
 describe.each(testDialects())('statements of a like on %s', (dialect) => {
   const budget = budgets[dialect];
-  let app: TestApp;
-  const log = new StatementLog();
-  beforeEach(async () => {
-    const database = await createTestDatabase(dialect, { onStatement: log.record });
-    app = await createTestApp(dialect, { database });
-  });
-  afterEach(async () => {
-    await app.close();
-    await app.database.drop();
-  });
+  const counted = useStatementCountingApp(dialect);
+  const { log } = counted;
 
   it(`a like makes at most ${budget.like} statements, a like that makes a match at most ${budget.match}`, async () => {
+    const app = counted.app();
     const a = await createPerson(app, { gender: 'Male' });
     const b = await createPerson(app, { premium: true });
     let answer: LikeResponse | undefined;
