@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { preparedByShape } from '../../../db/prepared.ts';
 import type { Database, Gender, ProfileId } from '../../../db/schema.ts';
 import { bindFilters, filterConditions, firstPassConditions, type Reading, type Seeker } from './filters.ts';
@@ -7,6 +7,8 @@ import { standInsOf } from './queryBindings.ts';
 /** One candidate query: who searches, how people are read, and how many at most. */
 export interface CandidateFilter extends Seeker, Reading {
   limit: number;
+  /** With `only`: each person's photos too (see Own.photos). */
+  withPhotos?: boolean;
 }
 
 export interface CandidateRow {
@@ -21,6 +23,8 @@ export interface CandidateRow {
   longitude: number | null;
   premium_until: string | null;
   liked_me: unknown;
+  /** The person's photo file names in order, comma-separated ('' for none): only when asked for (`withPhotos`). */
+  photo?: string | null;
 }
 
 /** The query's own values (selection, order, limit); the rules bind theirs in filters.ts. */
@@ -33,6 +37,8 @@ type Own = {
   lon?: number;
   cos?: number;
   limit: number;
+  /** A re-check whose first person may be shown at once: their photos come with them (one round trip fewer). */
+  photos?: boolean;
 };
 
 /**
@@ -63,6 +69,13 @@ const buildCandidates = (db: Kysely<Database>, key: string, slot: (name: string)
       // Their swipe on the caller: 1 for a like, else 0 or null. A scalar subquery, for the reason in filters.ts privateMode.
       eb.selectFrom('swipes as l').select('l.liked').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', own.me).as('liked_me'),
     ]);
+  if (own.photos) {
+    // The same list listPhotoNames reads; both databases take an ordered aggregate (SQLite since 3.44).
+    const aggregate = db.getExecutor().adapter instanceof PostgresAdapter ? sql.raw('string_agg') : sql.raw('group_concat');
+    query = query.select(
+      sql<string | null>`(select ${aggregate}(ph.file_name, ',' order by ph.position, ph.id) from photos ph where ph.profile_id = p.id)`.as('photo'),
+    );
+  }
   for (const condition of filterConditions(filterStandIns, own.only !== undefined)) query = query.where(condition);
   // Pooled ids are plain numbers (unpacked from the stored pool); here they are only stand-ins for bound values.
   if (own.only !== undefined) return query.where('p.id', 'in', own.only as readonly ProfileId[]).limit(own.limit);
@@ -109,7 +122,8 @@ export async function findCandidates(db: Kysely<Database>, f: CandidateFilter): 
   const point = f.only === undefined ? f.me.point : null;
   if (f.only !== undefined) {
     const only = paddedIds(f.only);
-    const { key, values } = bindFilters({ me: f.me.id, only, limit: only.length } satisfies Own, f, f);
+    const own: Own = { me: f.me.id, only, limit: only.length, ...(f.withPhotos ? { photos: true } : {}) };
+    const { key, values } = bindFilters(own, f, f);
     return recheckQuery(db, key, values);
   }
   const own: Own = point

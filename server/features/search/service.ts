@@ -174,7 +174,10 @@ export class SearchService implements CardSearch {
       const next = pool.candidates.filter((c) => !held.has(c.id)).slice(0, recheckBatch);
       if (!next.length) return 'used_up';
       const unchecked = next.filter((c) => !fresh.has(c.id)).map((c) => c.id);
-      const reread = unchecked.length ? await findCandidates(this.db, { ...filter, box: null, limit: unchecked.length, only: unchecked }) : [];
+      // With their photos: the first who passes is shown at once.
+      const reread = unchecked.length
+        ? await findCandidates(this.db, { ...filter, box: null, limit: unchecked.length, only: unchecked, withPhotos: true })
+        : [];
       for (const row of reread) fresh.set(row.id, row);
       // The pool in hand, not whatever is stored for the user now (another tab may search other filters).
       pool.candidates = pool.candidates.filter((c) => fresh.has(c.id) || !next.includes(c));
@@ -431,7 +434,7 @@ export class SearchService implements CardSearch {
   }
 
   private async presentCandidate(row: CandidateRow, point: Point | null, language: Language): Promise<SearchResult> {
-    const photos = await listPhotoNames(this.db, row.id);
+    const photo = row.photo !== undefined ? (row.photo ?? '') : (await listPhotoNames(this.db, row.id)).join(',');
     return {
       user_id: row.id,
       profile_id: row.id,
@@ -441,7 +444,7 @@ export class SearchService implements CardSearch {
       gender: row.gender,
       bio: row.bio,
       distance: shownDistanceKm(point, pointOf(row)),
-      photo: photos.join(','),
+      photo,
     };
   }
 }
