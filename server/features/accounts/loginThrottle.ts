@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import { tooManyRequests } from '../../errors.ts';
-import { deleteLoginFailures, findRecentLoginFailures, insertLoginFailure, lockLoginKey } from './repository.ts';
+import { deleteLoginFailures, findRecentLoginFailures, insertLoginFailureUnder, lockLoginKey } from './repository.ts';
 
 export const loginWindowSeconds = 15 * 60;
 export const maxLoginFailures = 10;
@@ -38,13 +38,15 @@ export class LoginThrottle {
     const windowStart = addSeconds(now, -loginWindowSeconds).toISOString();
     await this.db.transaction().execute(async (trx) => {
       await lockLoginKey(trx, key);
-      const recent = await findRecentLoginFailures(trx, key, windowStart, maxLoginFailures);
-      const oldest = recent[maxLoginFailures - 1];
-      if (oldest) {
-        const freeAt = addSeconds(new Date(oldest.failed_at), loginWindowSeconds);
-        throw tooManyRequests('too_many_login_attempts', 'Too many login attempts. Please try again later.', (freeAt.getTime() - now.getTime()) / 1000);
-      }
-      await insertLoginFailure(trx, key, now.toISOString());
+      // The count and the write in one statement; the failures are read only to say when one is refused.
+      if (await insertLoginFailureUnder(trx, key, now.toISOString(), windowStart, maxLoginFailures)) return;
+      const oldest = (await findRecentLoginFailures(trx, key, windowStart, maxLoginFailures))[maxLoginFailures - 1];
+      const freeAt = oldest ? addSeconds(new Date(oldest.failed_at), loginWindowSeconds) : now;
+      throw tooManyRequests(
+        'too_many_login_attempts',
+        'Too many login attempts. Please try again later.',
+        Math.max(1, (freeAt.getTime() - now.getTime()) / 1000),
+      );
     });
     return key;
   }

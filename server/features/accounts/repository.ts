@@ -51,8 +51,24 @@ export async function findRecentLoginFailures(db: Kysely<Database>, keyHash: str
     .execute();
 }
 
-export async function insertLoginFailure(db: Kysely<Database>, keyHash: string, at: string): Promise<void> {
-  await db.insertInto('login_failures').values({ key_hash: keyHash, failed_at: at }).execute();
+/**
+ * Writes an attempt as a failure-to-be unless `limit` failures under the key came after `since`, counting and
+ * writing in one statement (under lockLoginKey's lock): true when written, false when the limit is reached.
+ */
+export async function insertLoginFailureUnder(db: Kysely<Database>, keyHash: string, at: string, since: string, limit: number): Promise<boolean> {
+  const written = await db
+    .insertInto('login_failures')
+    .columns(['key_hash', 'failed_at'])
+    .expression(
+      db
+        .selectNoFrom([sql<string>`${keyHash}`.as('key_hash'), sql<string>`${at}`.as('failed_at')])
+        .where(
+          sql<boolean>`(select count(*) from (select 1 from login_failures where key_hash = ${keyHash} and failed_at > ${since} limit ${limit}) recent) < ${limit}`,
+        ),
+    )
+    .returning('key_hash')
+    .executeTakeFirst();
+  return written !== undefined;
 }
 
 export async function deleteLoginFailures(db: Kysely<Database>, keyHash: string): Promise<void> {
