@@ -101,7 +101,8 @@ const scanQuery = preparedByShape(buildCandidates, (key) => key, { named: false 
  * Re-checking listed people is the pooled search's one big query, and on PostgreSQL parsing and planning it
  * cost 1.5 to 2 ms against 0.2 ms run as a named statement (pgbench, same text). Its shapes are few: ages
  * are a range here (filters.ts), and the list of people is padded to a power of two (`paddedIds`), so a
- * connection keeps at most 18 of these statements (9 lengths up to 256, two gender lists). After five runs
+ * connection keeps at most 24 of these statements (9 lengths up to 256, two gender lists, and the next card's
+ * batch of up to 3 with photos: 3 more lengths, two gender lists). After five runs
  * PostgreSQL may keep one generic plan for every caller: each term is written so that plan stays a lookup
  * by id with a probe per person (see filters.ts privateMode, where `exists` was planned as a hash of all
  * of the caller's likes).

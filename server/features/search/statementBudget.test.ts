@@ -42,6 +42,6 @@ describe.each(testDialects())('statements of a search on %s', (dialect) => {
     expect(card.photo).toBe(photos.map((p) => p.file_name).join(','));
     expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(budget.nextCard);
     const counters = await app.database.db.selectFrom('rate_counters').select(['key', 'count']).where('key', 'like', 'search:%').execute();
-    expect(counters.map((c) => c.count).sort()).toEqual([2, 2]);
+    expect(counters.map((c) => c.count)).toEqual([2, 2]);
   });
 });
