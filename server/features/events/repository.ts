@@ -40,7 +40,7 @@ export async function insertEventsAndMarkers(
     .insertInto('events')
     .values([
       ...events.map((e) => ({ user_id: e.userId, type: e.type, payload: JSON.stringify(e.payload), created_at: now })),
-      ...markers.map((userId) => ({ user_id: userId, type: 'badges' as const, payload: '{}', created_at: now })),
+      ...markers.map((userId) => badgeMarkerRow(userId, now)),
     ])
     .returning('id')
     .execute();
@@ -63,12 +63,17 @@ export async function insertBadgeMarkers(db: Kysely<Database>, userIds: readonly
   for (let start = 0; start < users.length; start += badgeMarkersPerInsert) {
     await db
       .insertInto('events')
-      .values(users.slice(start, start + badgeMarkersPerInsert).map((userId) => ({ user_id: userId, type: 'badges' as const, payload: '{}', created_at: now })))
+      .values(users.slice(start, start + badgeMarkersPerInsert).map((userId) => badgeMarkerRow(userId, now)))
       .execute();
   }
 }
 
 const badgeMarkersPerInsert = 1000;
+
+/** One `badges` marker row: no counts, the stream reads them when it sends the event. */
+export function badgeMarkerRow(userId: UserId, now: string) {
+  return { user_id: userId, type: 'badges' as const, payload: '{}', created_at: now };
+}
 
 const events = prepared((db, userId: UserId, afterId: number, limit: number) =>
   db.selectFrom('events').select(['id', 'type', 'payload']).where('user_id', '=', userId).where('id', '>', afterId).orderBy('id').limit(limit),

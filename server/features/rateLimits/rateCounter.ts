@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, QueryCreator } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import { tooManyRequests } from '../../errors.ts';
@@ -69,11 +69,15 @@ export class RateCounter {
 
 /** Increments the rows (one conditional upsert) and answers their counts now. */
 export async function countRates(db: Kysely<Database>, rows: readonly RateRow[]): Promise<Map<string, number>> {
-  const counted = await db
+  const counted = await rateCountUpsert(db, rows).execute();
+  return new Map(counted.map((row) => [row.key, row.count]));
+}
+
+/** The upsert countRates runs, returning each row's count: also for a WITH of another statement (search). */
+export function rateCountUpsert(qc: QueryCreator<Database>, rows: readonly RateRow[]) {
+  return qc
     .insertInto('rate_counters')
     .values(rows.map((row) => ({ ...row, count: 1 })))
     .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_counters.count', '+', 1) })))
-    .returning(['key', 'count'])
-    .execute();
-  return new Map(counted.map((row) => [row.key, row.count]));
+    .returning(['key', 'count']);
 }

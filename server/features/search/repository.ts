@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Insertable, type Kysely, type QueryCreator } from 'kysely';
 import { prepared, preparedByShape } from '../../../db/prepared.ts';
 import type { Database, ProfileId, SearchPoolsTable, UserId } from '../../../db/schema.ts';
-import { countRates, type RateRow } from '../rateLimits/rateCounter.ts';
+import { countRates, rateCountUpsert, type RateRow } from '../rateLimits/rateCounter.ts';
 
 /** A stored pool as read (searchStart, findSearchPool). */
 export interface StoredPoolRow {
@@ -64,11 +64,10 @@ const start = prepared((db, userId: UserId) => startQuery(db, userId, db.getExec
 const startCounting = preparedByShape(
   (db, rows: number, slot) => {
     const counting = db.with('hit', (w) =>
-      w
-        .insertInto('rate_counters')
-        .values(Array.from({ length: rows }, (_, i) => ({ key: slot(`key${i}`), window_start: slot(`start${i}`), count: 1 })))
-        .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_counters.count', '+', 1) })))
-        .returning(['key', 'count']),
+      rateCountUpsert(
+        w,
+        Array.from({ length: rows }, (_, i) => ({ key: slot(`key${i}`), window_start: slot(`start${i}`) })),
+      ),
     );
     // The CTE's rows are read by name below; the rest of the query is the plain one.
     return startQuery(counting as unknown as QueryCreator<Database>, slot('user') as UserId, true).select(

@@ -1,7 +1,7 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type QueryCreator } from 'kysely';
 import { prepared, preparedByShape } from '../../../db/prepared.ts';
 import type { Database, Gender, ProfileId, UserId } from '../../../db/schema.ts';
-import { insertBadgeMarkers } from '../events/repository.ts';
+import { badgeMarkerRow, insertBadgeMarkers } from '../events/repository.ts';
 import type { MyProfile } from '../relationships/myProfile.ts';
 import { findMyProfile, notBlockedWith, pair } from '../relationships/repository.ts';
 
@@ -165,27 +165,21 @@ export async function lockCallerAndTarget(db: Kysely<Database>, userId: UserId, 
     await callerPairWriteLock.all(db, userId, target);
     return findMyProfile(db, userId);
   }
-  const me = (await callerPairLock.all(db, userId, target)).find((row) => row.user_id === userId);
-  return (
-    me && {
-      id: me.id,
-      name: me.name,
-      gender: me.gender,
-      preferred_gender: me.preferred_gender,
-      latitude: me.latitude,
-      longitude: me.longitude,
-      premium_until: me.premium_until,
-    }
-  );
+  return (await callerPairLock.all(db, userId, target)).find((row) => row.user_id === userId);
 }
 
 /** A swipe that becomes a like is new to the person liked: unseen on their Likes badge. */
 export async function upsertSwipe(db: Kysely<Database>, swiperId: ProfileId, targetId: ProfileId, liked: boolean, now: string): Promise<void> {
-  await db
+  await swipeUpsert(db, { swiper: swiperId, target: targetId, liked, at: now }).execute();
+}
+
+/** The swipe's upsert, for upsertSwipe and for recordSwipe's WITH. */
+function swipeUpsert(qc: QueryCreator<Database>, swipe: { swiper: ProfileId; target: ProfileId; liked: boolean; at: string }) {
+  const liked = swipe.liked ? 1 : 0;
+  return qc
     .insertInto('swipes')
-    .values({ swiper_id: swiperId, target_id: targetId, liked: liked ? 1 : 0, created_at: now, target_seen: 0 })
-    .onConflict((oc) => oc.columns(['swiper_id', 'target_id']).doUpdateSet({ liked: liked ? 1 : 0, created_at: now, target_seen: 0 }))
-    .execute();
+    .values({ swiper_id: swipe.swiper, target_id: swipe.target, liked, created_at: swipe.at, target_seen: 0 })
+    .onConflict((oc) => oc.columns(['swiper_id', 'target_id']).doUpdateSet({ liked, created_at: swipe.at, target_seen: 0 }));
 }
 
 /**
@@ -204,17 +198,10 @@ export async function recordSwipe(
     await insertBadgeMarkers(db, users, swipe.at);
     return;
   }
-  const liked = swipe.liked ? 1 : 0;
   await db
-    .with('swiped', (w) =>
-      w
-        .insertInto('swipes')
-        .values({ swiper_id: swipe.swiper, target_id: swipe.target, liked, created_at: swipe.at, target_seen: 0 })
-        .onConflict((oc) => oc.columns(['swiper_id', 'target_id']).doUpdateSet({ liked, created_at: swipe.at, target_seen: 0 }))
-        .returning('swiper_id'),
-    )
+    .with('swiped', (w) => swipeUpsert(w, swipe).returning('swiper_id'))
     .insertInto('events')
-    .values(users.map((userId) => ({ user_id: userId, type: 'badges' as const, payload: '{}', created_at: swipe.at })))
+    .values(users.map((userId) => badgeMarkerRow(userId, swipe.at)))
     .execute();
 }
 
