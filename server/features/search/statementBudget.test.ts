@@ -6,13 +6,15 @@ import { useStatementCountingApp } from '../../test/statementCountingApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 
 /**
- * The next card's statement budget, for the whole request (the session is a GET's, cached on PostgreSQL): each
- * statement is a round trip on PostgreSQL, and a search is the call people make most. Its rate counters are
- * incremented by the statement that reads where the search starts from (one round trip, were two), and the
- * pooled person re-checked comes with their photos (another). On SQLite, which keeps no transaction horizon,
- * the people just made are changes the pool re-checks first, without photos: they are read apart there, locally.
+ * The next card's statement budget, the search's own statements (the session's lookup is not the search's:
+ * a GET finds it in the cache on PostgreSQL unless a change notice is still on its way, as on a loaded
+ * machine): each statement is a round trip on PostgreSQL, and a search is the call people make most. Its rate
+ * counters are incremented by the statement that reads where the search starts from (one round trip, were
+ * two), and the pooled person re-checked comes with their photos (another). The people to find were last
+ * changed an hour ago, so they are pooled people, not changes to re-check first (whether a change just
+ * made counts as seen depends on PostgreSQL's horizon, which other databases' transactions hold back).
  */
-const budgets = { postgres: { nextCard: 4 }, sqlite: { nextCard: 7 } };
+const budgets = { postgres: { nextCard: 3 }, sqlite: { nextCard: 5 } };
 
 describe.each(testDialects())('statements of a search on %s', (dialect) => {
   const budget = budgets[dialect];
@@ -22,7 +24,18 @@ describe.each(testDialects())('statements of a search on %s', (dialect) => {
   it(`serves the next card from the pool in at most ${budget.nextCard} statements, counting the search on the way`, async () => {
     const app = counted.app();
     const viewer = await createPerson(app, { gender: 'Male' });
-    for (let i = 0; i < 4; i++) await createPerson(app, { photos: 3 });
+    const others = [];
+    for (let i = 0; i < 4; i++) others.push(await createPerson(app, { photos: 3 }));
+    const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    await app.database.db
+      .updateTable('profiles')
+      .set({ search_changed_at: anHourAgo })
+      .where(
+        'id',
+        'in',
+        others.map((o) => o.profileId),
+      )
+      .execute();
     const first = await json<SearchResult>(await viewer.browser.get('/api/search'));
     let next: Response | undefined;
     const statements = await log.during(async () => {
@@ -40,7 +53,8 @@ describe.each(testDialects())('statements of a search on %s', (dialect) => {
       .execute();
     expect(photos).toHaveLength(3);
     expect(card.photo).toBe(photos.map((p) => p.file_name).join(','));
-    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(budget.nextCard);
+    const own = statements.filter((statement) => !/from "sessions"/.test(statement));
+    expect(own.length, own.join('\n')).toBeLessThanOrEqual(budget.nextCard);
     const counters = await app.database.db.selectFrom('rate_counters').select(['key', 'count']).where('key', 'like', 'search:%').execute();
     expect(counters.map((c) => c.count)).toEqual([2, 2]);
   });
