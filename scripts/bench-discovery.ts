@@ -28,6 +28,7 @@ import { systemClock } from '../server/clock.ts';
 import type { SearchQuery } from '../server/contract/discovery.ts';
 import { findCandidates } from '../server/features/search/candidates.ts';
 import { pointOf } from '../server/features/search/distance.ts';
+import { ringStripes } from '../server/features/search/stripes.ts';
 import { findMyProfile, findSwipe, findLiveMatch, lockPair } from '../server/features/relationships/repository.ts';
 import { findSwipeableProfile, findVisibleProfile, insertMatch, upsertSwipe } from '../server/features/swipes/repository.ts';
 import { searchBoxSteps, rankingPoolSize } from '../server/features/search/rules.ts';
@@ -323,19 +324,29 @@ if (runs('cells')) {
     }
     return cells;
   }
-  function ringQuery(byCell: boolean, r: Ring, count = false) {
+  /** How a ring is read: its latitude band (profiles_search), the cells it touches, or its stripes (profiles_stripes, built). */
+  type Key = 'band' | 'cell' | 'stripes';
+  function ringQuery(key: Key | boolean, r: Ring, count = false) {
+    const byCell = key === true || key === 'cell';
+    const byStripes = key === 'stripes';
     const list = (n: number) => Array.from({ length: n }, () => '?').join(', ');
     const dist = '(p.latitude - ?) * (p.latitude - ?) + ((p.longitude - ?) * ?) * ((p.longitude - ?) * ?)';
     const distArgs = [r.lat, r.lat, r.lon, r.cos, r.lon, r.cos];
     const deg = r.toKm / 111.19;
-    const text = `select ${count ? 'count(*) as n' : 'p.id, p.latitude, p.longitude'} from profiles p ${byCell ? 'indexed by bench_profiles_cell' : 'indexed by profiles_search'}
-      where p.id != ? and p.gender in (${list(r.genders.length)}) and p.age in (${list(r.ages.length)}) and p.preferred_gender in (${list(r.preferred.length)})
+    const ranges = byStripes ? ringStripes({ latitude: r.lat, longitude: r.lon }, r.fromKm / 111.19, deg) : null;
+    if (byStripes && !ranges) throw new Error('a ring too tall for the stripes');
+    const from = byStripes
+      ? `json_each(?) iv cross join profiles p indexed by profiles_stripes`
+      : `profiles p ${byCell ? 'indexed by bench_profiles_cell' : 'indexed by profiles_search'}`;
+    const text = `select ${count ? 'count(*) as n' : 'p.id, p.latitude, p.longitude'} from ${from}
+      where ${byStripes ? 'floor((p.latitude + 90) * 10) = iv.value ->> 0 and p.longitude >= iv.value ->> 1 and p.longitude <= iv.value ->> 2 and ' : ''}p.id != ? and p.gender in (${list(r.genders.length)}) and p.age in (${list(r.ages.length)}) and p.preferred_gender in (${list(r.preferred.length)})
       ${byCell ? `and ${cellOf('p.latitude', 'p.longitude')} in (${list(r.cells.length)})` : ''}
       and p.latitude >= ? and p.latitude <= ? and p.longitude >= ? and p.longitude <= ?
       and ${dist} >= ? and ${dist} <= ?
       ${count ? '' : 'and not exists (select 1 from swipes s where s.swiper_id = ? and s.target_id = p.id)'}
       ${count ? '' : `order by ${dist}, p.id limit 117`}`;
     const args = [
+      ...(byStripes ? [JSON.stringify(ranges)] : []),
       r.me,
       ...r.genders,
       ...r.ages,
@@ -354,16 +365,18 @@ if (runs('cells')) {
     const statement = raw.prepare(text);
     return { get: () => statement.get(...args), all: () => statement.all(...args) };
   }
-  const band = rings.map((r) => ({ old: ringQuery(false, r), cell: ringQuery(true, r) }));
+  const band = rings.map((r) => ({ old: ringQuery('band', r), cell: ringQuery('cell', r), stripes: ringQuery('stripes', r) }));
   // The same nearest people, and the same number in the whole ring (its outer edge sorts last, past the limit).
   const differs = rings.some(
     (r, i) =>
       JSON.stringify(band[i]?.old.all()) !== JSON.stringify(band[i]?.cell.all()) ||
-      JSON.stringify(ringQuery(false, r, true).get()) !== JSON.stringify(ringQuery(true, r, true).get()),
+      JSON.stringify(band[i]?.old.all()) !== JSON.stringify(band[i]?.stripes.all()) ||
+      JSON.stringify(ringQuery('band', r, true).get()) !== JSON.stringify(ringQuery('cell', r, true).get()) ||
+      JSON.stringify(ringQuery('band', r, true).get()) !== JSON.stringify(ringQuery('stripes', r, true).get()),
   );
   if (differs) {
     raw.exec('drop index bench_profiles_cell');
-    throw new Error('the cell key read other people');
+    throw new Error('the cell key or the stripes read other people');
   }
   const entries = (byCell: boolean) =>
     rings.reduce((sum, r) => {
@@ -376,24 +389,46 @@ if (runs('cells')) {
         .get(...(byCell ? [...r.genders, ...r.cells] : [...r.genders, ...r.ages, r.lat - r.toKm / 111.19, r.lat + r.toKm / 111.19])) as { n: number };
       return sum + read.n;
     }, 0);
+  // Stripe ranges read in the ring: each is one seek per (gender, age) pair.
+  const stripeEntries = rings.reduce((sum, r) => {
+    const ranges = ringStripes({ latitude: r.lat, longitude: r.lon }, r.fromKm / 111.19, r.toKm / 111.19) ?? [];
+    return (
+      sum +
+      ranges.reduce((n, [stripe, west, east]) => {
+        const read = raw
+          .prepare(
+            `select count(*) as n from profiles p indexed by profiles_stripes where p.gender in (${r.genders.map(() => '?').join(', ')}) and p.age in (${r.ages.map(() => '?').join(', ')}) and floor((p.latitude + 90) * 10) = ? and p.longitude between ? and ?`,
+          )
+          .get(...r.genders, ...r.ages, stripe, west, east) as { n: number };
+        return n + read.n;
+      }, 0)
+    );
+  }, 0);
   const oldSamples: number[] = [];
   const cellSamples: number[] = [];
-  // Alternating which goes first, so neither always follows the other's cache.
-  for (let round = 0; round < 20; round++) {
+  const stripeSamples: number[] = [];
+  // Rotating which goes first, so none always follows another's cache.
+  for (let round = 0; round < 21; round++) {
     const runs = [
-      async () => oldSamples.push(...(await sample(band, band.length, (q) => Promise.resolve(q.old.all()), round < 2 ? band.length : 0))),
-      async () => cellSamples.push(...(await sample(band, band.length, (q) => Promise.resolve(q.cell.all()), round < 2 ? band.length : 0))),
+      async () => oldSamples.push(...(await sample(band, band.length, (q) => Promise.resolve(q.old.all()), round < 3 ? band.length : 0))),
+      async () => cellSamples.push(...(await sample(band, band.length, (q) => Promise.resolve(q.cell.all()), round < 3 ? band.length : 0))),
+      async () => stripeSamples.push(...(await sample(band, band.length, (q) => Promise.resolve(q.stripes.all()), round < 3 ? band.length : 0))),
     ];
-    for (const run of round % 2 ? runs.reverse() : runs) await run();
+    for (let i = 0; i < runs.length; i++) await (runs[(i + round) % runs.length] as () => Promise<number>)();
   }
   line(
     'heavy swipers, ring width',
     `${rings.length} people, ${(rings.reduce((s, r) => s + r.fromKm, 0) / rings.length).toFixed(1)} km out, ${(rings.reduce((s, r) => s + r.toKm - r.fromKm, 0) / rings.length).toFixed(1)} km wide, ${(rings.reduce((s, r) => s + r.cells.length, 0) / rings.length).toFixed(0)} cells`,
   );
-  line('index entries read a ring, band / cells', `${(entries(false) / rings.length).toFixed(0)} / ${(entries(true) / rings.length).toFixed(0)}`);
-  const bandStats = summary('ring through profiles_search (today)', oldSamples);
+  line(
+    'index entries read a ring, band / cells / stripes',
+    `${(entries(false) / rings.length).toFixed(0)} / ${(entries(true) / rings.length).toFixed(0)} / ${(stripeEntries / rings.length).toFixed(0)}`,
+  );
+  const bandStats = summary('ring through its band (profiles_search)', oldSamples);
   const cellStats = summary('ring through a cell key', cellSamples);
-  line('ratio cell key / today', `p50 ${(cellStats.p50 / bandStats.p50).toFixed(2)}x  p99 ${(cellStats.p99 / bandStats.p99).toFixed(2)}x`);
+  const stripeStats = summary('ring through its stripes (profiles_stripes)', stripeSamples);
+  line('ratio cell key / band', `p50 ${(cellStats.p50 / bandStats.p50).toFixed(2)}x  p99 ${(cellStats.p99 / bandStats.p99).toFixed(2)}x`);
+  line('ratio stripes / band', `p50 ${(stripeStats.p50 / bandStats.p50).toFixed(2)}x  p99 ${(stripeStats.p99 / bandStats.p99).toFixed(2)}x`);
   raw.exec('drop index bench_profiles_cell');
 }
 

@@ -2,7 +2,9 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { preparedByShape } from '../../../db/prepared.ts';
 import type { Database, Gender, ProfileId } from '../../../db/schema.ts';
 import { bindFilters, filterConditions, firstPassConditions, type Reading, type Seeker } from './filters.ts';
+import { kmPerDegree } from './distance.ts';
 import { standInsOf } from './queryBindings.ts';
+import { ringStripes, stripeOfRow, stripeRangesTable } from './stripes.ts';
 
 /** One candidate query: who searches, how people are read, and how many at most. */
 export interface CandidateFilter extends Seeker, Reading {
@@ -39,6 +41,8 @@ type Own = {
   limit: number;
   /** A re-check whose first person may be shown at once: their photos come with them (one round trip fewer). */
   photos?: boolean;
+  /** A ring's first pass read through the stripes (stripes.ts): its ranges, as JSON. */
+  stripes?: string;
 };
 
 /**
@@ -153,14 +157,49 @@ const nearestQuery = preparedByShape(
   (db, key: string, slot) => {
     const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
     const own = ownStandIns as Own;
-    let query = db.selectFrom('profiles as p').select(['p.id', 'p.latitude', 'p.longitude']);
-    for (const condition of firstPassConditions(filterStandIns)) query = query.where(condition);
+    const terms = firstPassConditions(filterStandIns);
     const dLat = sql<number>`(p.latitude - ${own.lat})`;
     const dLon = sql<number>`((p.longitude - ${own.lon}) * ${own.cos})`;
-    return query
-      .orderBy(sql`${dLat} * ${dLat} + ${dLon} * ${dLon}`)
-      .orderBy('p.id')
-      .limit(own.limit);
+    const nearestFirst = sql`${dLat} * ${dLat} + ${dLon} * ${dLon}`;
+    if (own.stripes === undefined) {
+      let query = db.selectFrom('profiles as p').select(['p.id', 'p.latitude', 'p.longitude']);
+      for (const term of terms) query = query.where(term);
+      return query.orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
+    }
+    // Each stripe range, then the index's entries inside it (profiles_stripes), ranges first.
+    const ranges = stripeRangesTable(db, own.stripes);
+    if (db.getExecutor().adapter instanceof PostgresAdapter) {
+      // A lateral subquery run per range: joined plainly, PostgreSQL hashed the ranges against a bitmap
+      // scan of the whole box (7.4 ms against 5.9 for the band); per range it seeks the index (2.1-2.6 ms
+      // against 4.2-6.9, same data). `offset 0` keeps it from being flattened back into that join.
+      const query = db
+        .selectFrom(ranges.from)
+        .innerJoinLateral(
+          (eb) => {
+            let inRange = eb
+              .selectFrom('profiles as p')
+              .select(['p.id', 'p.latitude', 'p.longitude'])
+              .where(stripeOfRow, '=', ranges.stripe)
+              .where('p.longitude', '>=', ranges.west)
+              .where('p.longitude', '<=', ranges.east);
+            for (const term of terms) inRange = inRange.where(term);
+            return inRange.modifyEnd(sql`offset 0`).as('p');
+          },
+          (join) => join.onTrue(),
+        )
+        .select(['p.id', 'p.latitude', 'p.longitude']);
+      return query.orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
+    }
+    // SQLite keeps a cross join's order: the ranges outside, a seek of the index for each.
+    let query = db
+      .selectFrom(ranges.from)
+      .crossJoin('profiles as p')
+      .select(['p.id', 'p.latitude', 'p.longitude'])
+      .where(stripeOfRow, '=', ranges.stripe)
+      .where('p.longitude', '>=', ranges.west)
+      .where('p.longitude', '<=', ranges.east);
+    for (const term of terms) query = query.where(term);
+    return query.orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
   },
   (key) => key,
   // Unnamed on PostgreSQL for the same reasons as scanQuery: list lengths, and a plan per place.
@@ -171,6 +210,9 @@ export async function findNearest(db: Kysely<Database>, f: CandidateFilter): Pro
   const point = f.me.point;
   if (!point || f.box === null || f.only !== undefined) throw new Error('a first pass needs a position and a box');
   const own: Own = { me: f.me.id, lat: point.latitude, lon: point.longitude, cos: Math.cos((point.latitude * Math.PI) / 180), limit: f.limit };
+  // The ring's stripes when it has an outer edge (a first pass always has) and is not too tall for them.
+  const ranges = f.withinKm === undefined ? null : ringStripes(point, Math.max(0, (f.beyondKm ?? 0) / kmPerDegree), f.withinKm / kmPerDegree);
+  if (ranges) own.stripes = JSON.stringify(ranges);
   const { key, values } = bindFilters(own, f, f);
   return (await nearestQuery(db, key, values)) as NearRow[];
 }

@@ -45,8 +45,8 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
   }
 
   /** Both searches' cards for a session in which the viewer dislikes every card; the tuned one's returned. */
-  async function session(viewer: UserId, viewerProfile: ProfileId): Promise<(number | null)[]> {
-    const tuned = new SearchService(database.db, clock, new NoRateLimit(database.db, clock));
+  async function session(viewer: UserId, viewerProfile: ProfileId, db = database.db): Promise<(number | null)[]> {
+    const tuned = new SearchService(db, clock, new NoRateLimit(db, clock));
     const plain = new PlainSearch(database.db, clock);
     const query: SearchQuery = { ageMin: 18, ageMax: 100, gender: 'Female', exclude: [] };
     const cards: (number | null)[] = [];
@@ -107,6 +107,25 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
         .values({ swiper_id: viewerProfile, target_id: testProfileId(card ?? 0), liked: 0, created_at: clock.now().toISOString() })
         .execute();
     }
+  });
+
+  it("reads a heavy swiper's rings through their stripes in every direction, the swiped disc cut out", async () => {
+    // Swiped all around within 9.5 km; beyond, people in every direction (more than a pool holds), some
+    // the rules leave out. Rings are read through the stripes (stripes.ts); once the first pool is used
+    // up, the ring beyond its bound (past the 11 km a stripe is tall) is cut in two where it crosses the disc.
+    const around = (i: number, km: number) => at(km * Math.sin(i * 2.399), km * Math.cos(i * 2.399));
+    const swiped: Person[] = Array.from({ length: 240 }, (_, i) => ({ kind: 'swiped', where: around(i, 2.5 + (i % 28) * 0.25) }));
+    const beyond: Person[] = Array.from({ length: 170 }, (_, i) => ({ kind: i % 6 === 0 ? 'banned' : 'eligible', where: around(i, 10 + (i % 80) * 0.1) }));
+    const { viewer, viewerProfile, eligible } = await world([...swiped, ...beyond]);
+    const stripeRanges: [number, number, number][][] = [];
+    const counted = countingQueries(database.db, (sql, parameters) => {
+      if (/from (json_each|jsonb_array_elements)\(/.test(sql)) stripeRanges.push(JSON.parse(String(parameters[0])) as [number, number, number][]);
+    });
+    const cards = await session(viewer, viewerProfile, counted);
+    expect(cards.filter((c) => c !== null)).toHaveLength(eligible);
+    expect(stripeRanges.length).toBeGreaterThan(0);
+    // A hole cut: some stripe read as two ranges.
+    expect(stripeRanges.some((ranges) => new Set(ranges.map(([stripe]) => stripe)).size < ranges.length)).toBe(true);
   });
 
   it('finds the people between a crowded cell and the circle after the pass that read the cell again', async () => {

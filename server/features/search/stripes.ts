@@ -1,0 +1,100 @@
+import { PostgresAdapter, sql, type AliasedRawBuilder, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import type { Point } from './distance.ts';
+
+/**
+ * The search's spatial key: latitude cut into stripes of 1/`stripesPerDegree` degree (about 11 km), the
+ * third column of `profiles_stripes` after gender and age, with longitude after it. Inside one stripe the
+ * index is ordered by longitude, so a ring's first pass (candidates.ts findNearest) seeks, per stripe, only
+ * the longitudes the ring crosses there: one range where the stripe passes beside the ring's hole, two
+ * (west and east of it) where it crosses the hole. profiles_search orders by latitude, so a ring there
+ * reads its whole latitude band, the swiped disc inside it included: for a heavy swiper's ring at 26 km
+ * about 6,300 index entries to find 117 people (1.3 ms); the stripes read a few hundred (0.5 ms), from 10
+ * stripe ranges per (gender, age) pair (scripts/bench-discovery.ts `stripes`). Narrower stripes read
+ * fewer entries but pay more seeks: 0.05° cost 0.58 ms, 0.01° 1.27 ms on the same ring.
+ *
+ * The key is an expression index, so the query must spell the expression exactly as the migration does
+ * (2026_11_28_1500_search_stripes), literals and all: `stripeOfRow` is that text.
+ */
+export const stripesPerDegree = 10;
+
+/** The stripe a latitude lies in, computed as both databases compute the index's expression (IEEE doubles). */
+export function stripeOf(latitude: number): number {
+  return Math.floor((latitude + 90) * stripesPerDegree);
+}
+
+/** The index's expression over the candidate `p`, as the migration writes it. */
+export const stripeOfRow: RawBuilder<number> = sql<number>`floor((p.latitude + 90) * 10)`;
+
+/**
+ * Beyond this many stripes a ring is read from its latitude band: each stripe costs a seek per (gender,
+ * age) pair (up to 83 ages), and a ring that tall is far from its caller, where people are few.
+ */
+export const stripesMax = 24;
+
+/** A stripe and the longitudes (degrees, west to east) a ring may cross inside it. */
+export type StripeRange = readonly [stripe: number, west: number, east: number];
+
+/**
+ * The longitude ranges of each stripe that may hold someone at a flat distance (distance.ts flatKm, in
+ * degrees here) from `fromDeg` to `toDeg` of `point`: a superset, since the query tests the exact ring
+ * too. Null when the ring is read better from its band: too many stripes, or a caller so near a pole that
+ * a degree of longitude is nothing.
+ */
+export function ringStripes(point: Point, fromDeg: number, toDeg: number): StripeRange[] | null {
+  const cos = Math.cos((point.latitude * Math.PI) / 180);
+  if (!(cos > 1e-6) || !(toDeg >= 0)) return null;
+  const first = stripeOf(point.latitude - toDeg);
+  const last = stripeOf(point.latitude + toDeg);
+  if (last - first + 1 > stripesMax) return null;
+  // Margins wide enough for any rounding between these doubles and the database's: whoever the exact
+  // terms let through lies inside the ranges.
+  const slack = 1e-9;
+  const outer = toDeg + slack;
+  const inner = Math.max(0, fromDeg - slack);
+  const ranges: StripeRange[] = [];
+  for (let stripe = first; stripe <= last; stripe++) {
+    // The stripe's latitudes relative to the caller, widened a hair (a row computed into this stripe may
+    // lie a rounding error outside the interval its number spells).
+    const south = stripe / stripesPerDegree - 90 - point.latitude - slack;
+    const north = (stripe + 1) / stripesPerDegree - 90 - point.latitude + slack;
+    const nearest = south <= 0 && north >= 0 ? 0 : Math.min(Math.abs(south), Math.abs(north));
+    const farthest = Math.max(Math.abs(south), Math.abs(north));
+    if (nearest > outer) continue;
+    const half = Math.sqrt(outer * outer - nearest * nearest) / cos + slack;
+    if (farthest < inner) {
+      // The hole spans the whole stripe: its width where it is narrowest, at the stripe's far edge.
+      const hole = Math.sqrt(inner * inner - farthest * farthest) / cos - slack;
+      if (hole > 0) {
+        ranges.push([stripe, point.longitude - half, point.longitude - hole], [stripe, point.longitude + hole, point.longitude + half]);
+        continue;
+      }
+    }
+    ranges.push([stripe, point.longitude - half, point.longitude + half]);
+  }
+  return ranges;
+}
+
+/**
+ * The ranges as a table `iv` (columns read through `stripe`, `west`, `east`), from one JSON parameter so
+ * that every number of ranges shares one statement text: SQLite's json_each, PostgreSQL's jsonb_array_elements.
+ */
+export function stripeRangesTable(
+  db: Kysely<Database>,
+  json: unknown,
+): { from: AliasedRawBuilder<{ value: unknown }, 'iv'>; stripe: RawBuilder<number>; west: RawBuilder<number>; east: RawBuilder<number> } {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    return {
+      from: sql<{ value: unknown }>`jsonb_array_elements(cast(${json} as jsonb))`.as('iv'),
+      stripe: sql<number>`cast(iv.value ->> 0 as double precision)`,
+      west: sql<number>`cast(iv.value ->> 1 as double precision)`,
+      east: sql<number>`cast(iv.value ->> 2 as double precision)`,
+    };
+  }
+  return {
+    from: sql<{ value: unknown }>`json_each(${json})`.as('iv'),
+    stripe: sql<number>`(iv.value ->> 0)`,
+    west: sql<number>`(iv.value ->> 1)`,
+    east: sql<number>`(iv.value ->> 2)`,
+  };
+}
