@@ -373,9 +373,13 @@ export function bindFilters(own: Binding, s: Seeker, r: Reading): { key: string;
 
 const candidate = expressionBuilder<CandidateTables, 'p' | 'u'>();
 
-/** Every rule's terms, from their bindings' stand-ins (those after the query's own part, `standInsOf`). */
-export function filterConditions(bindings: readonly Binding[], recheck: boolean): Condition[] {
-  return searchFilters.flatMap((f, i) => f.where(candidate, bindings[i] ?? {}, recheck));
+/**
+ * Every rule's terms, from their bindings' stand-ins (those after the query's own part, `standInsOf`).
+ * `afterFirstPass`: the people were just found by a ring's first pass, which tested its rules (`firstPass`)
+ * already; only the others are tested.
+ */
+export function filterConditions(bindings: readonly Binding[], recheck: boolean, afterFirstPass = false): Condition[] {
+  return searchFilters.flatMap((f, i) => (afterFirstPass && f.firstPass ? [] : f.where(candidate, bindings[i] ?? {}, recheck)));
 }
 
 /** The terms of the rules tested in a ring's first pass (`firstPass`), from the same stand-ins. */
