@@ -265,11 +265,12 @@ if (runs('search')) {
 }
 
 if (runs('cells')) {
-  // A spatial cell key in the search index (issue 24, point 1), measured before it is built: the heavy swipers'
-  // ring just beyond what they have swiped (the first pass of a day's first search, candidates.ts findNearest)
-  // read through profiles_search, which seeks each (gender, age) pair and reads its whole latitude band, against
-  // an index keyed by a 0.05° square cell, `cell in (the cells the ring touches)`, ages tested inside the index.
-  console.log("\nA cell key for the ring beyond a heavy swiper's frontier (first pass; made on this copy only)");
+  // The spatial key (issue 24, point 1): the heavy swipers' ring just beyond what they have swiped (the first
+  // pass of a day's first search, candidates.ts findNearest) read three ways: through profiles_search, which
+  // seeks each (gender, age) pair and reads its whole latitude band; through its stripes (profiles_stripes,
+  // stripes.ts: the key the search uses); and through an index keyed by a 0.05° square cell, `cell in (the
+  // cells the ring touches)`, ages tested inside the index, made on this copy only (measured, not built).
+  console.log("\nThe ring beyond a heavy swiper's frontier (first pass): its band, its stripes, a cell key (made on this copy only)");
   const perDegree = Number(process.env.CELLS_PER_DEGREE ?? 20);
   // A row holds 360 * perDegree columns, which must stay below the key's 65,536.
   if (!(perDegree > 0 && perDegree <= 180)) throw new Error('CELLS_PER_DEGREE must be between 0 and 180');
