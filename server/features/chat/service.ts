@@ -19,7 +19,7 @@ import {
   findChatPage,
   findConversationByMatch,
   findMessageByClientKey,
-  findParticipant,
+  findSendContext,
   findUsableConversation,
   insertConversation,
   insertMessage,
@@ -121,17 +121,24 @@ export class ChatService {
    * answer was lost answers the message already written, and writes and tells nothing again.
    */
   async send(userId: UserId, conversationId: number, content: string, clientKey: string | null = null): Promise<Message> {
-    const { me, otherId } = await this.membership(userId, conversationId);
-    await this.rates.hit(
-      `messages:${me.id}`,
+    // Every call counts, as a search does: the counters go with the read a message starts from (one round trip
+    // on PostgreSQL), so a call the conversation refuses is counted too.
+    const counting = this.rates.plan(
+      `messages:user:${userId}`,
       [{ seconds: 60, limit: messagesPerMinute }],
       'message_rate_limited',
       'You are sending messages too fast. Please wait a moment.',
     );
+    const context = await findSendContext(this.db, userId, conversationId, counting?.rows ?? []);
+    if (!context) {
+      // Why not, in membership()'s order: no profile of one's own, the other left, or nothing to use.
+      await this.membership(userId, conversationId);
+      throw conversationNotFound();
+    }
+    counting?.check(context.rateCounts);
+    const { me, other } = context;
     const now = this.clock.now();
     const premium = isPremium(me.premium_until, now);
-    const other = await findParticipant(this.db, otherId);
-    if (!other) throw conversationNotFound();
     const outcome = await this.db.transaction().execute(async (trx) => {
       // Counted under the sender's lock in the transaction that writes: parallel sends cannot all pass one count.
       // The same lock makes a repeat wait for the first to commit, so it finds the message.

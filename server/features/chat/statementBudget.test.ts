@@ -9,9 +9,11 @@ import { testDialects } from '../../test/testDatabase.ts';
  * A chat page's statement budget, for the whole request (session, rate counters and the page): each
  * statement is a round trip on PostgreSQL, and a page once took 8 where a raw-SQL peer takes 4 (issue 24).
  * Reading a page with nothing new must write nothing of its own. A message (a free sender, so its allowance is
- * counted, and a recipient who may be told by e-mail) once took 17: its events and badge marker are one insert.
+ * counted, and a recipient who may be told by e-mail) once took 17: its events and badge marker are one insert;
+ * then 16, until its rate counters, profile and conversation became one read and, on PostgreSQL, the message
+ * and its conversation's time one statement.
  */
-const budget = { page: 2, pageThatReads: 6, send: 16 };
+const budget = { page: 2, pageThatReads: 6, send: { postgres: 12, sqlite: 14 } };
 
 describe.each(testDialects())('statements of a chat page on %s', (dialect) => {
   const counted = useStatementCountingApp(dialect);
@@ -44,7 +46,7 @@ describe.each(testDialects())('statements of a chat page on %s', (dialect) => {
     expect(again.length, again.join('\n')).toBeLessThanOrEqual(budget.page);
   });
 
-  it(`a message makes at most ${budget.send} statements`, async () => {
+  it(`a message makes at most ${budget.send[dialect]} statements`, async () => {
     const app = counted.app();
     const a = await createPerson(app, { gender: 'Male' });
     const b = await createPerson(app, { name: 'Белла' });
@@ -58,6 +60,6 @@ describe.each(testDialects())('statements of a chat page on %s', (dialect) => {
       status = (await a.browser.post(url, { content: 'second' })).status;
     });
     expect(status).toBe(201);
-    expect(sending.length, sending.join('\n')).toBeLessThanOrEqual(budget.send);
+    expect(sending.length, sending.join('\n')).toBeLessThanOrEqual(budget.send[dialect]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Kysely, QueryCreator } from 'kysely';
+import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import { tooManyRequests } from '../../errors.ts';
@@ -80,4 +80,31 @@ export function rateCountUpsert(qc: QueryCreator<Database>, rows: readonly RateR
     .values(rows.map((row) => ({ ...row, count: 1 })))
     .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_counters.count', '+', 1) })))
     .returning(['key', 'count']);
+}
+
+/**
+ * PostgreSQL: a read that counts a call too, in one round trip. `qc` starts the read with the counters'
+ * upsert in a WITH (`hit`), which PostgreSQL runs to completion whatever the rest reads; `rateCounts` selects
+ * their counts beside it, as `[key, count]` pairs. For a query prepared by shape (db/prepared.ts) on the
+ * number of rows: `slot` names each row's values as `rateSlots` binds them.
+ */
+export function countedRead(db: Kysely<Database>, rows: number, slot: (name: string) => never) {
+  const counting = db.with('hit', (w) =>
+    rateCountUpsert(
+      w,
+      Array.from({ length: rows }, (_, i) => ({ key: slot(`key${i}`), window_start: slot(`start${i}`) })),
+    ),
+  );
+  return {
+    // The CTE's rows are read by name (`rateCounts`); the rest of the query is an ordinary read.
+    qc: counting as unknown as QueryCreator<Database>,
+    rateCounts: sql<[string, number][] | null>`(select json_agg(json_build_array(h.key, h.count)) from hit h)`.as('rate_counts'),
+  };
+}
+
+/** The values of `countedRead`'s slots for these rows. */
+export function rateSlots(rows: readonly RateRow[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  rows.forEach((row, i) => Object.assign(values, { [`key${i}`]: row.key, [`start${i}`]: row.window_start }));
+  return values;
 }

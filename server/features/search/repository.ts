@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Insertable, type Kysely, type QueryCreator } from 'kysely';
 import { prepared, preparedByShape } from '../../../db/prepared.ts';
 import type { Database, ProfileId, SearchPoolsTable, UserId } from '../../../db/schema.ts';
-import { countRates, rateCountUpsert, type RateRow } from '../rateLimits/rateCounter.ts';
+import { countedRead, countRates, rateSlots, type RateRow } from '../rateLimits/rateCounter.ts';
 
 /** A stored pool as read (searchStart, findSearchPool). */
 export interface StoredPoolRow {
@@ -63,16 +63,8 @@ const start = prepared((db, userId: UserId) => startQuery(db, userId, db.getExec
  */
 const startCounting = preparedByShape(
   (db, rows: number, slot) => {
-    const counting = db.with('hit', (w) =>
-      rateCountUpsert(
-        w,
-        Array.from({ length: rows }, (_, i) => ({ key: slot(`key${i}`), window_start: slot(`start${i}`) })),
-      ),
-    );
-    // The CTE's rows are read by name below; the rest of the query is the plain one.
-    return startQuery(counting as unknown as QueryCreator<Database>, slot('user') as UserId, true).select(
-      sql<[string, number][] | null>`(select json_agg(json_build_array(h.key, h.count)) from hit h)`.as('rate_counts'),
-    );
+    const { qc, rateCounts } = countedRead(db, rows, slot);
+    return startQuery(qc, slot('user') as UserId, true).select(rateCounts);
   },
   (rows) => String(rows),
 );
@@ -88,9 +80,7 @@ export async function findSearchStart(db: Kysely<Database>, userId: UserId, coun
   let row: Awaited<ReturnType<typeof start.first>>;
   let rateCounts = new Map<string, number>();
   if (counters.length && db.getExecutor().adapter instanceof PostgresAdapter) {
-    const values: Record<string, unknown> = { user: userId };
-    counters.forEach((c, i) => Object.assign(values, { [`key${i}`]: c.key, [`start${i}`]: c.window_start }));
-    const [counted] = await startCounting(db, counters.length, values);
+    const [counted] = await startCounting(db, counters.length, { user: userId, ...rateSlots(counters) });
     if (counted) {
       const { rate_counts, ...rest } = counted;
       rateCounts = new Map(rate_counts ?? []);
