@@ -1,8 +1,7 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { preparedByShape } from '../../../db/prepared.ts';
 import type { Database, Gender, ProfileId } from '../../../db/schema.ts';
-import { bindFilters, filterConditions, firstPassConditions, type Reading, type Seeker } from './filters.ts';
-import { kmPerDegree } from './distance.ts';
+import { bindFilters, filterConditions, firstPassConditions, innerEdgeDeg, outerEdgeDeg, type Reading, type Seeker } from './filters.ts';
 import { standInsOf } from './queryBindings.ts';
 import { ringStripes, stripeOfRow, stripeRangesTable } from './stripes.ts';
 
@@ -255,7 +254,8 @@ export async function findNearest(db: Kysely<Database>, f: CandidateFilter): Pro
   if (!point || f.box === null || f.only !== undefined) throw new Error('a first pass needs a position and a box');
   const own: Own = { me: f.me.id, lat: point.latitude, lon: point.longitude, cos: Math.cos((point.latitude * Math.PI) / 180), limit: f.limit };
   // The ring's stripes when it has an outer edge (a first pass always has) and is not too tall for them.
-  const ranges = f.withinKm === undefined ? null : ringStripes(point, Math.max(0, (f.beyondKm ?? 0) / kmPerDegree), f.withinKm / kmPerDegree);
+  // Its edges as the query's own terms draw them (filters.ts position), so the ranges hold whoever those let through.
+  const ranges = f.withinKm === undefined ? null : ringStripes(point, f.beyondKm === undefined ? 0 : innerEdgeDeg(f.beyondKm), outerEdgeDeg(f.withinKm));
   if (ranges) own.stripes = JSON.stringify(ranges);
   const { key, values } = bindFilters(own, f, f);
   return (await nearestQuery(db, key, values)) as NearRow[];

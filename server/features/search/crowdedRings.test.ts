@@ -1,3 +1,4 @@
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileId, UserId } from '../../../db/schema.ts';
 import type { SearchQuery } from '../../contract/discovery.ts';
@@ -118,14 +119,80 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
     const beyond: Person[] = Array.from({ length: 170 }, (_, i) => ({ kind: i % 6 === 0 ? 'banned' : 'eligible', where: around(i, 10 + (i % 80) * 0.1) }));
     const { viewer, viewerProfile, eligible } = await world([...swiped, ...beyond]);
     const stripeRanges: [number, number, number][][] = [];
-    const counted = countingQueries(database.db, (sql, parameters) => {
-      if (/from (json_each|jsonb_array_elements)\(/.test(sql)) stripeRanges.push(JSON.parse(String(parameters[0])) as [number, number, number][]);
+    let firstPass: CompiledQuery | undefined;
+    const counted = countingQueries(database.db, (text, parameters) => {
+      if (!/from (json_each|jsonb_array_elements)\(/.test(text)) return;
+      stripeRanges.push(JSON.parse(String(parameters[0])) as [number, number, number][]);
+      firstPass ??= CompiledQuery.raw(text, [...parameters]);
     });
     const cards = await session(viewer, viewerProfile, counted);
     expect(cards.filter((c) => c !== null)).toHaveLength(eligible);
     expect(stripeRanges.length).toBeGreaterThan(0);
     // A hole cut: some stripe read as two ranges.
     expect(stripeRanges.some((ranges) => new Set(ranges.map(([stripe]) => stripe)).size < ranges.length)).toBe(true);
+    // The query spells the index's expression as the migration does: the database can seek profiles_stripes
+    // with it (were the text to differ, the index would silently go unused). On this small table PostgreSQL
+    // would as soon read a wider index: inside a transaction rolled back, the others are dropped and scans
+    // turned off, so only an index whose expression matches can serve.
+    const query = firstPass as CompiledQuery;
+    const explain = CompiledQuery.raw(`explain ${dialect === 'sqlite' ? 'query plan ' : ''}${query.sql}`, [...query.parameters]);
+    let plan = '';
+    if (dialect === 'postgres') {
+      const rolledBack = new Error('rolled back');
+      await database.db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`drop index profiles_search`.execute(trx);
+          await sql`drop index profiles_latitude_longitude`.execute(trx);
+          await sql`set local enable_seqscan = off`.execute(trx);
+          await sql`set local enable_bitmapscan = off`.execute(trx);
+          plan = JSON.stringify((await trx.executeQuery(explain)).rows);
+          throw rolledBack;
+        })
+        .catch((error: unknown) => {
+          if (error !== rolledBack) throw error;
+        });
+    } else plan = JSON.stringify((await database.db.executeQuery(explain)).rows);
+    expect(plan).toContain('profiles_stripes');
+  });
+
+  it('reads on beyond when the people a ring ranked are banned before their card is read', async () => {
+    // Swiped within 9.5 km; 30 eligible from 10 to 13 km, 5 more at 40 km. The moment the ring's people have
+    // been re-read for ranking, all of them are banned: the card read (every rule again) finds each out, and
+    // the scan must read on to the people beyond, never answer "nobody left" while they are there.
+    const around = (i: number, km: number) => at(km * Math.sin(i * 2.399), km * Math.cos(i * 2.399));
+    const swiped: Person[] = Array.from({ length: 120 }, (_, i) => ({ kind: 'swiped', where: around(i, 2.5 + (i % 28) * 0.25) }));
+    const near: Person[] = Array.from({ length: 30 }, (_, i) => ({ kind: 'eligible', where: around(i, 10 + i * 0.1) }));
+    const far: Person[] = Array.from({ length: 5 }, (_, i) => ({ kind: 'eligible', where: around(i, 40 + i * 0.2) }));
+    const { viewer } = await world([...swiped, ...near, ...far]);
+    const db = database.db;
+    let banned: number[] = [];
+    // The ranking re-read (candidates.ts rereadForRanking): every rule but the first pass's, no name.
+    const isRankingRead = (sql: string) => /^select "p"\."id", "p"\."latitude", "p"\."longitude", "u"\."premium_until"/.test(sql);
+    const racing = new Proxy(db, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property);
+        if (property === 'executeQuery' && typeof value === 'function')
+          return async (...args: unknown[]) => {
+            const run = value as (...a: unknown[]) => Promise<{ rows: { id: number }[] }>;
+            const result = await run.apply(target, args);
+            const query = args[0] as { sql?: string };
+            if (banned.length === 0 && isRankingRead(query.sql ?? '')) {
+              banned = result.rows.map((r) => r.id);
+              await db.updateTable('users').set({ banned_at: clock.now().toISOString() }).where('id', 'in', banned.map(testUserId)).execute();
+            }
+            return result;
+          };
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const tuned = new SearchService(racing, clock, new NoRateLimit(racing, clock));
+    const query: SearchQuery = { ageMin: 18, ageMax: 100, gender: 'Female', exclude: [] };
+    const answer = await tuned.next(viewer, query, 'ru');
+    expect(banned.length).toBeGreaterThan(9);
+    const plain = await new PlainSearch(db, clock).next(viewer, query, 'ru');
+    expect(answer).toEqual(plain);
+    expect(answer).not.toBeNull();
   });
 
   it('finds the people between a crowded cell and the circle after the pass that read the cell again', async () => {

@@ -178,6 +178,16 @@ type PositionBinding = {
   within2?: number;
 };
 
+/** A ring's inner edge as its query tests it, in degrees: a hair inside `beyondKm` (see `position`). */
+export function innerEdgeDeg(beyondKm: number): number {
+  return Math.max(0, beyondKm - 1e-6) / kmPerDegree;
+}
+
+/** A ring's outer edge as its query tests it, in degrees: a hair outside `withinKm` (see `position`). */
+export function outerEdgeDeg(withinKm: number): number {
+  return (withinKm + 1e-6) / kmPerDegree;
+}
+
 /**
  * Where a scan looks: inside its box, and beyond the disc a used-up pool proved empty. Not a rule of who
  * may be seen, so the plain search has no term for it (it draws the same boxes in memory); but someone
@@ -212,12 +222,12 @@ const position = searchFilter({
       // A hair inside the bound, so rounding never drops someone standing exactly on it; never below zero,
       // whose square would leave out everyone on the caller's own point (a bound drawn in to 0 by capped(),
       // or the all but empty circle a box holds next to a pole).
-      const deg = Math.max(0, r.beyondKm - 1e-6) / kmPerDegree;
+      const deg = innerEdgeDeg(r.beyondKm);
       Object.assign(binding, { lat: point.latitude, lon: point.longitude, cos, beyond2: deg * deg });
     }
     if (r.withinKm !== undefined && r.box !== null) {
       // A hair outside the edge, for the same reason: the caller keeps whom it wants by its own measure.
-      const deg = (r.withinKm + 1e-6) / kmPerDegree;
+      const deg = outerEdgeDeg(r.withinKm);
       Object.assign(binding, { lat: point.latitude, lon: point.longitude, cos, within2: deg * deg });
     }
     return binding;

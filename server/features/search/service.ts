@@ -286,11 +286,21 @@ export class SearchService implements CardSearch {
       const rows = read;
       // Someone outside a box may be nearer than a corner of it: rank only those within the inscribed circle.
       const inCircle = box === null ? rows : rows.filter((row) => flatOf(row) <= radiusKm);
-      const ranked = this.rank(inCircle, point);
+      let ranked = this.rank(inCircle, point);
       const best = ranked.find((c) => !held.has(c.id));
       heldSeen = ranked;
       // Nobody unheld: the next step reads on from the circle read whole.
       if (!best) continue;
+      const shown = await this.cardOf(filter, ranked, held, rows);
+      if (shown.failed.length) {
+        // Out since they were ranked (banned, say, or swiped in another tab): never pooled, and never read again.
+        const out = new Set(shown.failed);
+        read = read.filter((r) => !out.has(r.id));
+        ranked = ranked.filter((c) => !out.has(c.id));
+        heldSeen = ranked;
+      }
+      // Everyone tried failed: the next step reads on, as when nobody was left.
+      if (!shown.card) continue;
       if (point) {
         // Everyone nearer than this was read by this scan (or proved out by the pool before it): the circle
         // read whole (never more, see above). Rows come nearest first, people without a position last: the
@@ -306,7 +316,7 @@ export class SearchService implements CardSearch {
       } else {
         await this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm: 0, watermark: null, scannedAt }, unplacedPoolTtlMs);
       }
-      return this.cardOf(filter, ranked, held, rows);
+      return shown.card;
     }
     // Nobody anywhere: remembered, so the next search only asks what changed (and about the unlocated). The
     // people the app holds stay pooled, as above: dropped unswiped, they must come back.
@@ -389,21 +399,31 @@ export class SearchService implements CardSearch {
   }
 
   /**
-   * The card a scan answers: its first person the app does not hold, as read in full with photos. Whoever
-   * the scan re-read only for ranking (`reread`) is read now, against every rule again, one at a time: one
-   * who fails in the moment since (banned, say) gives way to the next, which is rare, while each person
-   * more read costs their rows (batches of three cost 0.18 ms a search on the bench data set). Null only if
-   * every ranked person failed in that moment, which no request sees twice: the next scans beyond.
+   * The card a scan answers: its first person the app does not hold. Someone the scan read in full is
+   * shown as read (their photos come with the card, presentCandidate); someone re-read only for ranking
+   * (`reread`) is read now, in full with photos and against every rule again, one at a time: one who fails
+   * in the moment since (banned, say) gives way to the next, which is rare, while each person more read
+   * costs their rows (batches of three cost 0.18 ms a search on the bench data set). At most
+   * `recheckBatch * recheckBatches` are tried, as a pool's re-check tries; `failed` lists who failed, and
+   * with no card the scan reads on beyond (never "nobody left" while people were not tried).
    */
-  private async cardOf(filter: Search, ranked: PooledCandidate[], held: Set<number>, rows: RankedRow[]): Promise<CandidateRow | null> {
+  private async cardOf(
+    filter: Search,
+    ranked: PooledCandidate[],
+    held: Set<number>,
+    rows: RankedRow[],
+  ): Promise<{ card: CandidateRow | null; failed: number[] }> {
     const readInFull = new Map<number, CandidateRow>();
     for (const row of rows) if (isCandidateRow(row)) readInFull.set(row.id, row);
+    const failed: number[] = [];
     for (const c of ranked) {
       if (held.has(c.id)) continue;
-      const row = readInFull.get(c.id) ?? (await findCandidates(this.db, { ...filter, box: null, limit: 1, only: [c.id], withPhotos: true }))[0];
-      if (row) return row;
+      if (failed.length >= recheckBatch * recheckBatches) break;
+      const card = readInFull.get(c.id) ?? (await findCandidates(this.db, { ...filter, box: null, limit: 1, only: [c.id], withPhotos: true }))[0];
+      if (card) return { card, failed };
+      failed.push(c.id);
     }
-    return null;
+    return { card: null, failed };
   }
 
   /**

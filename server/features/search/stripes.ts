@@ -44,14 +44,14 @@ export type StripeRange = readonly [stripe: number, west: number, east: number];
 export function ringStripes(point: Point, fromDeg: number, toDeg: number): StripeRange[] | null {
   const cos = Math.cos((point.latitude * Math.PI) / 180);
   if (!(cos > 1e-6) || !(toDeg >= 0)) return null;
-  const first = stripeOf(point.latitude - toDeg);
-  const last = stripeOf(point.latitude + toDeg);
-  if (last - first + 1 > stripesMax) return null;
   // Margins wide enough for any rounding between these doubles and the database's: whoever the exact
   // terms let through lies inside the ranges.
   const slack = 1e-9;
   const outer = toDeg + slack;
   const inner = Math.max(0, fromDeg - slack);
+  const first = stripeOf(point.latitude - outer);
+  const last = stripeOf(point.latitude + outer);
+  if (last - first + 1 > stripesMax) return null;
   const ranges: StripeRange[] = [];
   for (let stripe = first; stripe <= last; stripe++) {
     // The stripe's latitudes relative to the caller, widened a hair (a row computed into this stripe may
