@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson, type Person } from '../../server/test/people.ts';
@@ -51,8 +51,12 @@ describe('opening the Mini App inside (faked) Telegram', () => {
   beforeAll(async () => {
     site = await startSite({ publicConfig: { ...testConfig, bot_username: botUsername } });
   });
+  // Each test's pages closed when it ends: left open, a dozen live apps (each with its event stream) slowed a
+  // loaded machine's Chromium until the last tests' first screens took longer than their wait (a full run, once).
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
+  });
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await site.close();
     expect(errors.filter((e) => !/Telegram sign-in failed|401|400/.test(e))).toEqual([]);
   });
