@@ -63,6 +63,15 @@ export const contextLanguages = new WeakMap<BrowserContext, 'ru' | 'en'>();
 /** The bot token the site checks Mini App init data against. */
 export const e2eBotToken = '123456789:e2e-test-bot-token';
 
+/**
+ * When the faked Telegram signed its launch data: ten minutes ago. The site's server runs on a test clock
+ * that stands still at its start, and takes an auth_date at most a minute ahead of it; signed with the real
+ * time, launch data opened more than a minute into a file's run (a loaded machine) was refused as from the future.
+ */
+export function telegramAuthDate(): number {
+  return Math.floor(Date.now() / 1000) - 600;
+}
+
 /** The real server (temporary SQLite, real SMTP) serving the built bundle, and a headless Chromium. */
 export async function startSite(options: Pick<TestAppOptions, 'stars' | 'publicConfig' | 'testPaymentProvider'> = {}): Promise<Site> {
   const app = await createTestApp('sqlite', { frontendDist: distDir, publicConfig: testConfig, botToken: e2eBotToken, ...options });

@@ -2,7 +2,7 @@ import type { BrowserContext } from 'playwright-core';
 import { signInitData as signTelegramInitData } from '../../server/contract/telegramSignedData.ts';
 import { Browser } from '../../server/test/browser.ts';
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
-import { contextLanguages, type Site } from './harness.ts';
+import { contextLanguages, telegramAuthDate, type Site } from './harness.ts';
 
 /** A verified account made through the real API (as a browser would), its cookie handed to a context. */
 export async function signInVerified(site: Site, context: BrowserContext, email: string): Promise<void> {
@@ -41,7 +41,7 @@ export async function tokenFor(site: Site, email: string): Promise<string> {
 }
 
 /** Init data signed as Telegram signs them (HMAC-SHA-256 under HMAC("WebAppData", bot token)). */
-export function signInitData(botToken: string, user: Record<string, unknown>, authDate = Math.floor(Date.now() / 1000)): Promise<string> {
+export function signInitData(botToken: string, user: Record<string, unknown>, authDate = telegramAuthDate()): Promise<string> {
   // `signature` (Bot API 8.0, Ed25519 for third parties) is required by the SDK; the server checks `hash`.
   return signTelegramInitData(botToken, {
     auth_date: String(authDate),

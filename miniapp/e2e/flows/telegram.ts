@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { signInitData } from '../../../server/contract/telegramSignedData.ts';
-import { e2eBotToken } from '../harness.ts';
+import { e2eBotToken, telegramAuthDate } from '../harness.ts';
 
 /**
  * Telegram as the Mini App meets it, for tests of features opened inside Telegram: launch parameters in
@@ -43,7 +43,7 @@ export interface TelegramLaunch {
 export async function telegramLaunchHash({
   user,
   theme = 'light',
-  authDate = Math.floor(Date.now() / 1000),
+  authDate = telegramAuthDate(),
   botToken = e2eBotToken,
   startParam,
 }: TelegramLaunch): Promise<string> {
