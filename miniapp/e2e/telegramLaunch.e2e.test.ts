@@ -51,8 +51,8 @@ describe('opening the Mini App inside (faked) Telegram', () => {
   beforeAll(async () => {
     site = await startSite({ publicConfig: { ...testConfig, bot_username: botUsername } });
   });
-  // Each test's pages closed when it ends: left open, a dozen live apps (each with its event stream) slowed a
-  // loaded machine's Chromium until the last tests' first screens took longer than their wait (a full run, once).
+  // Each test's pages closed when it ends, so a long file does not keep a dozen live apps (each with its event
+  // stream) running beside the tests after them.
   afterEach(async () => {
     for (const context of contexts.splice(0)) await context.close();
   });
