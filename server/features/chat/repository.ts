@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely, type QueryCreator, type SqlBool } from 'kysely';
 import { prepared, preparedByShape } from '../../../db/prepared.ts';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
-import { countedRead, countRates, rateSlots, type RateRow } from '../rateLimits/rateCounter.ts';
+import { countedRead, readWithRateCounts, type RateRow } from '../rateLimits/rateCounter.ts';
 import { notBlockedWith } from '../relationships/repository.ts';
 
 /** Neither member of the match `m` has blocked the other. */
@@ -135,20 +135,12 @@ const sendContextCounting = preparedByShape(
  * no profile (the counters still counted): the caller finds out which.
  */
 export async function findSendContext(db: Kysely<Database>, userId: UserId, conversationId: number, counters: readonly RateRow[]) {
-  let row: Awaited<ReturnType<typeof sendContext.first>>;
-  let rateCounts = new Map<string, number>();
-  if (counters.length && db.getExecutor().adapter instanceof PostgresAdapter) {
-    const [counted] = await sendContextCounting(db, counters.length, { user: userId, conversation: conversationId, ...rateSlots(counters) });
-    if (counted) {
-      const { rate_counts, ...rest } = counted;
-      rateCounts = new Map(rate_counts ?? []);
-      row = rest;
-    }
-  } else {
-    // SQLite: two local statements.
-    if (counters.length) rateCounts = await countRates(db, counters);
-    row = await sendContext.first(db, userId, conversationId);
-  }
+  const { row, rateCounts } = await readWithRateCounts(
+    db,
+    counters,
+    (slots) => sendContextCounting(db, counters.length, { user: userId, conversation: conversationId, ...slots }),
+    () => sendContext.first(db, userId, conversationId),
+  );
   if (!row) return undefined;
   return {
     me: { id: row.me_id, name: row.me_name, premium_until: row.me_premium_until },

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type QueryCreator } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type QueryCreator } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import { tooManyRequests } from '../../errors.ts';
@@ -107,4 +107,27 @@ export function rateSlots(rows: readonly RateRow[]): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   rows.forEach((row, i) => Object.assign(values, { [`key${i}`]: row.key, [`start${i}`]: row.window_start }));
   return values;
+}
+
+/**
+ * A read that counts a call too (RateCounter.plan's `counters`): on PostgreSQL `counting`, one statement built
+ * with countedRead and given `rateSlots`' values; elsewhere the counters' upsert (countRates), then `plain`.
+ * Answers the read's first row (without its `rate_counts`) and the counts; the counters count even when
+ * there is no row.
+ */
+export async function readWithRateCounts<Counted extends { rate_counts: [string, number][] | null }, Plain>(
+  db: Kysely<Database>,
+  counters: readonly RateRow[],
+  counting: (slots: Record<string, unknown>) => Promise<readonly Counted[]>,
+  plain: () => Promise<Plain | undefined>,
+): Promise<{ row: Omit<Counted, 'rate_counts'> | Plain | undefined; rateCounts: Map<string, number> }> {
+  if (counters.length && db.getExecutor().adapter instanceof PostgresAdapter) {
+    const [counted] = await counting(rateSlots(counters));
+    if (!counted) return { row: undefined, rateCounts: new Map() };
+    const { rate_counts, ...row } = counted;
+    return { row, rateCounts: new Map(rate_counts ?? []) };
+  }
+  // SQLite: two local statements.
+  const rateCounts = counters.length ? await countRates(db, counters) : new Map<string, number>();
+  return { row: await plain(), rateCounts };
 }

@@ -3,7 +3,7 @@ import { preparedByShape } from '../../../db/prepared.ts';
 import type { Database, Gender, ProfileId } from '../../../db/schema.ts';
 import { bindFilters, filterConditions, firstPassConditions, innerEdgeDeg, outerEdgeDeg, type Reading, type Seeker } from './filters.ts';
 import { standInsOf } from './queryBindings.ts';
-import { ringStripes, stripeOfRow, stripeRangesTable } from './stripes.ts';
+import { ringStripes, stripeRangesTable } from './stripes.ts';
 
 /** One candidate query: who searches, how people are read, and how many at most. */
 export interface CandidateFilter extends Seeker, Reading {
@@ -48,6 +48,20 @@ type Own = {
   stripes?: string;
 };
 
+/** What ranking reads of someone (RankedRow): every read of candidates starts from it. */
+const rankedSelect = (db: Kysely<Database>, me: ProfileId) =>
+  db
+    .selectFrom('profiles as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select((eb) => [
+      'p.id',
+      'p.latitude',
+      'p.longitude',
+      'u.premium_until',
+      // Their swipe on the caller: 1 for a like, else 0 or null. A scalar subquery, for the reason in filters.ts privateMode.
+      eb.selectFrom('swipes as l').select('l.liked').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', me).as('liked_me'),
+    ]);
+
 /**
  * The people the caller may see next, nearest first within a box around them: every rule of discovery
  * (filters.ts) in this one query. Ordering uses squared equirectangular distance between snapped points,
@@ -59,23 +73,7 @@ const buildCandidates = (db: Kysely<Database>, key: string, slot: (name: string)
   const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
   // Laid out as the `Own` binding findCandidates made.
   const own = ownStandIns as Own;
-  let query = db
-    .selectFrom('profiles as p')
-    .innerJoin('users as u', 'u.id', 'p.user_id')
-    .select((eb) => [
-      'p.id',
-      'p.name',
-      'p.age',
-      'p.city',
-      'p.place_id',
-      'p.gender',
-      'p.bio',
-      'p.latitude',
-      'p.longitude',
-      'u.premium_until',
-      // Their swipe on the caller: 1 for a like, else 0 or null. A scalar subquery, for the reason in filters.ts privateMode.
-      eb.selectFrom('swipes as l').select('l.liked').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', own.me).as('liked_me'),
-    ]);
+  let query = rankedSelect(db, own.me).select(['p.name', 'p.age', 'p.city', 'p.place_id', 'p.gender', 'p.bio']);
   if (own.photos) {
     // The same list listPhotoNames reads; both databases take an ordered aggregate (SQLite since 3.44).
     const aggregate = db.getExecutor().adapter instanceof PostgresAdapter ? sql.raw('string_agg') : sql.raw('group_concat');
@@ -149,17 +147,7 @@ const rankingQuery = preparedByShape(
   (db, key: string, slot) => {
     const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
     const own = ownStandIns as Own;
-    let query = db
-      .selectFrom('profiles as p')
-      .innerJoin('users as u', 'u.id', 'p.user_id')
-      .select((eb) => [
-        'p.id',
-        'p.latitude',
-        'p.longitude',
-        'u.premium_until',
-        // As buildCandidates reads it.
-        eb.selectFrom('swipes as l').select('l.liked').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', own.me).as('liked_me'),
-      ]);
+    let query = rankedSelect(db, own.me);
     for (const condition of filterConditions(filterStandIns, true, true)) query = query.where(condition);
     return query.where('p.id', 'in', (own.only ?? []) as readonly ProfileId[]).limit(own.limit);
   },
@@ -219,12 +207,7 @@ const nearestQuery = preparedByShape(
         .selectFrom(ranges.from)
         .innerJoinLateral(
           (eb) => {
-            let inRange = eb
-              .selectFrom('profiles as p')
-              .select(['p.id', 'p.latitude', 'p.longitude'])
-              .where(stripeOfRow, '=', ranges.stripe)
-              .where('p.longitude', '>=', ranges.west)
-              .where('p.longitude', '<=', ranges.east);
+            let inRange = eb.selectFrom('profiles as p').select(['p.id', 'p.latitude', 'p.longitude']).where(ranges.holds);
             for (const term of terms) inRange = inRange.where(term);
             return inRange.modifyEnd(sql`offset 0`).as('p');
           },
@@ -234,13 +217,7 @@ const nearestQuery = preparedByShape(
       return query.orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
     }
     // SQLite keeps a cross join's order: the ranges outside, a seek of the index for each.
-    let query = db
-      .selectFrom(ranges.from)
-      .crossJoin('profiles as p')
-      .select(['p.id', 'p.latitude', 'p.longitude'])
-      .where(stripeOfRow, '=', ranges.stripe)
-      .where('p.longitude', '>=', ranges.west)
-      .where('p.longitude', '<=', ranges.east);
+    let query = db.selectFrom(ranges.from).crossJoin('profiles as p').select(['p.id', 'p.latitude', 'p.longitude']).where(ranges.holds);
     for (const term of terms) query = query.where(term);
     return query.orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
   },

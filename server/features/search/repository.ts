@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Insertable, type Kysely, type QueryCreator } from 'kysely';
 import { prepared, preparedByShape } from '../../../db/prepared.ts';
 import type { Database, ProfileId, SearchPoolsTable, UserId } from '../../../db/schema.ts';
-import { countedRead, countRates, rateSlots, type RateRow } from '../rateLimits/rateCounter.ts';
+import { countedRead, readWithRateCounts, type RateRow } from '../rateLimits/rateCounter.ts';
 
 /** A stored pool as read (searchStart, findSearchPool). */
 export interface StoredPoolRow {
@@ -77,20 +77,12 @@ const startCounting = preparedByShape(
  * same statement on PostgreSQL. Undefined when the caller has no profile (the counters still counted).
  */
 export async function findSearchStart(db: Kysely<Database>, userId: UserId, counters: readonly RateRow[] = []) {
-  let row: Awaited<ReturnType<typeof start.first>>;
-  let rateCounts = new Map<string, number>();
-  if (counters.length && db.getExecutor().adapter instanceof PostgresAdapter) {
-    const [counted] = await startCounting(db, counters.length, { user: userId, ...rateSlots(counters) });
-    if (counted) {
-      const { rate_counts, ...rest } = counted;
-      rateCounts = new Map(rate_counts ?? []);
-      row = rest;
-    }
-  } else {
-    // SQLite: two local statements.
-    if (counters.length) rateCounts = await countRates(db, counters);
-    row = await start.first(db, userId);
-  }
+  const { row, rateCounts } = await readWithRateCounts(
+    db,
+    counters,
+    (slots) => startCounting(db, counters.length, { user: userId, ...slots }),
+    () => start.first(db, userId),
+  );
   if (!row) return undefined;
   const { pool_key, expires_at, bound_km, watermark, candidates, checked_changes, scanned_at, latest_change, horizon, database_now, ...me } = row;
   const pool: StoredPoolRow | null =

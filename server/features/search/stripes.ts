@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type AliasedRawBuilder, type Kysely, type RawBuilder } from 'kysely';
+import { PostgresAdapter, sql, type AliasedRawBuilder, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { Point } from './distance.ts';
 
@@ -76,25 +76,16 @@ export function ringStripes(point: Point, fromDeg: number, toDeg: number): Strip
 }
 
 /**
- * The ranges as a table `iv` (columns read through `stripe`, `west`, `east`), from one JSON parameter so
- * that every number of ranges shares one statement text: SQLite's json_each, PostgreSQL's jsonb_array_elements.
+ * The ranges as a table `iv`, from one JSON parameter so that every number of ranges shares one statement
+ * text (SQLite's json_each, PostgreSQL's jsonb_array_elements), and `holds`: the term that keeps a profile
+ * `p` to its range's stripe and longitudes, written as the index's expression so that it seeks the index.
  */
-export function stripeRangesTable(
-  db: Kysely<Database>,
-  json: unknown,
-): { from: AliasedRawBuilder<{ value: unknown }, 'iv'>; stripe: RawBuilder<number>; west: RawBuilder<number>; east: RawBuilder<number> } {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    return {
-      from: sql<{ value: unknown }>`jsonb_array_elements(cast(${json} as jsonb))`.as('iv'),
-      stripe: sql<number>`cast(iv.value ->> 0 as double precision)`,
-      west: sql<number>`cast(iv.value ->> 1 as double precision)`,
-      east: sql<number>`cast(iv.value ->> 2 as double precision)`,
-    };
-  }
+export function stripeRangesTable(db: Kysely<Database>, json: unknown): { from: AliasedRawBuilder<{ value: unknown }, 'iv'>; holds: Expression<SqlBool> } {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const field = (index: number) =>
+    postgres ? sql<number>`cast(iv.value ->> ${sql.lit(index)} as double precision)` : sql<number>`(iv.value ->> ${sql.lit(index)})`;
   return {
-    from: sql<{ value: unknown }>`json_each(${json})`.as('iv'),
-    stripe: sql<number>`(iv.value ->> 0)`,
-    west: sql<number>`(iv.value ->> 1)`,
-    east: sql<number>`(iv.value ->> 2)`,
+    from: (postgres ? sql<{ value: unknown }>`jsonb_array_elements(cast(${json} as jsonb))` : sql<{ value: unknown }>`json_each(${json})`).as('iv'),
+    holds: sql<SqlBool>`${stripeOfRow} = ${field(0)} and p.longitude >= ${field(1)} and p.longitude <= ${field(2)}`,
   };
 }
