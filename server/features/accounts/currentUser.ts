@@ -3,7 +3,8 @@ import type { Database } from '../../../db/schema.ts';
 import { currentUserResponse, type CurrentUserResponse } from '../../contract/accounts.ts';
 import type { SessionAuth } from '../../http/context.ts';
 import { findProfileSummary } from '../profiles/repository.ts';
-import type { SessionService, StartedSession } from '../sessions/service.ts';
+import type { SessionService } from '../sessions/service.ts';
+import type { SignedIn } from './service.ts';
 
 const anonymous: CurrentUserResponse = { authorized: false, user_verified: false, userprofile: null, user_id: null };
 
@@ -20,7 +21,14 @@ export async function presentCurrentUser(
   return currentUserResponse.parse({ authorized: true, user_verified: auth.verified, userprofile, user_id: auth.userId, language: auth.language });
 }
 
-/** The same for a session just started: read back as the next request carrying it will be. */
-export async function presentSignedInUser(db: Kysely<Database>, sessions: SessionService, started: StartedSession): Promise<CurrentUserResponse> {
-  return presentCurrentUser(db, await sessions.resolveSessionId(started.sessionId, 'cookie'));
+/**
+ * The same for a session just started: from the account as the sign-in read it, else read back as the next
+ * request carrying the session will read it.
+ */
+export async function presentSignedInUser(
+  db: Kysely<Database>,
+  sessions: SessionService,
+  signedIn: Pick<SignedIn, 'session' | 'account'>,
+): Promise<CurrentUserResponse> {
+  return presentCurrentUser(db, signedIn.account ?? (await sessions.resolveSessionId(signedIn.session.sessionId, 'cookie')));
 }

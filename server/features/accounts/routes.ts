@@ -32,7 +32,7 @@ export function accountRoutes(router: AppRouter, services: Services): void {
       message: 'Registration successful',
       user_id: signedIn.userId,
       ...extra,
-      current_user: await presentSignedInUser(services.db, sessions, signedIn.session),
+      current_user: await presentSignedInUser(services.db, sessions, signedIn),
     } satisfies SessionResponse;
   });
 
@@ -44,7 +44,7 @@ export function accountRoutes(router: AppRouter, services: Services): void {
       message: 'Login successful',
       user_id: signedIn.userId,
       ...extra,
-      current_user: await presentSignedInUser(services.db, sessions, signedIn.session),
+      current_user: await presentSignedInUser(services.db, sessions, signedIn),
     } satisfies SessionResponse;
   });
 

@@ -18,7 +18,7 @@ export function googleAuthRoutes(router: AppRouter, services: Services): void {
     const signedIn = await googleSignIn.signIn(input.id_token, languageFromAcceptLanguage(ctx.get('Accept-Language')), deviceOf(ctx));
     if (signedIn.created) await services.referrals.recordSignUp(signedIn.userId, input.ref);
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
-    const current_user = await presentSignedInUser(services.db, sessions, signedIn.session);
+    const current_user = await presentSignedInUser(services.db, sessions, signedIn);
     if (input.session === 'token') {
       ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token, current_user });
       return;

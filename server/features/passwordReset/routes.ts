@@ -27,7 +27,7 @@ export function passwordResetRoutes(router: AppRouter, services: Services): void
       message: 'Password changed',
       user_id: signedIn.userId,
       ...extra,
-      current_user: await presentSignedInUser(services.db, services.sessions, signedIn.session),
+      current_user: await presentSignedInUser(services.db, services.sessions, signedIn),
     } satisfies SessionResponse;
   });
 }

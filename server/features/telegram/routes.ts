@@ -45,7 +45,7 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
     ctx.body = {
       token: signedIn.session.token,
       user_id: signedIn.userId,
-      current_user: await presentSignedInUser(services.db, sessions, signedIn.session),
+      current_user: await presentSignedInUser(services.db, sessions, signedIn),
     } satisfies TelegramTokenResponse;
   });
 
@@ -64,7 +64,7 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
     const signedIn = await telegramAuth.signInWithWidget(payload, deviceOf(ctx));
     if (signedIn.created) await services.referrals.recordSignUp(signedIn.userId, input.ref);
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
-    const current_user = await presentSignedInUser(services.db, sessions, signedIn.session);
+    const current_user = await presentSignedInUser(services.db, sessions, signedIn);
     if (mode === 'token') {
       ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token, current_user });
       return;
