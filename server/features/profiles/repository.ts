@@ -57,8 +57,9 @@ export async function findPremiumUntil(db: Kysely<Database>, userId: UserId): Pr
 }
 
 /** The top-bar summary for /api/current_user: the profile and its first photo in one query. */
-export async function findProfileSummary(db: Kysely<Database>, userId: UserId) {
-  return db
+/** Built once (db/prepared.ts): it answers every current_user, whose own cost is a few reads. */
+const profileSummary = prepared((db, userId: UserId) =>
+  db
     .selectFrom('profiles')
     .select((eb) => [
       'profiles.id',
@@ -66,8 +67,11 @@ export async function findProfileSummary(db: Kysely<Database>, userId: UserId) {
       'profiles.age',
       eb.selectFrom('photos').select('photos.file_name').whereRef('photos.profile_id', '=', 'profiles.id').orderBy('photos.position').limit(1).as('photo'),
     ])
-    .where('profiles.user_id', '=', userId)
-    .executeTakeFirst();
+    .where('profiles.user_id', '=', userId),
+);
+
+export async function findProfileSummary(db: Kysely<Database>, userId: UserId) {
+  return profileSummary.first(db, userId);
 }
 
 /** The menu's server-side switches and the stored gender preference, all kept on the profile. */
