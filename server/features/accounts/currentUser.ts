@@ -22,8 +22,8 @@ export async function presentCurrentUser(
 }
 
 /**
- * The same for a session just started: from the account as the sign-in read it, else read back as the next
- * request carrying the session will read it.
+ * The same for a session just started: from the account as the sign-in read it (a password sign-in, which
+ * read it a moment before: one round trip fewer), else read back as the next request carrying the session will.
  */
 export async function presentSignedInUser(
   db: Kysely<Database>,
