@@ -51,9 +51,9 @@ export class LoginThrottle {
     return key;
   }
 
-  /** A successful login forgets the failures of this (e-mail, source); `db`: the sign-in's transaction. */
-  async succeeded(key: string, db: Kysely<Database> = this.db): Promise<void> {
-    await deleteLoginFailures(db, key);
+  /** A successful login forgets the failures of this (e-mail, source). */
+  async succeeded(key: string): Promise<void> {
+    await deleteLoginFailures(this.db, key);
   }
 
   private keyFor(email: string, source: LoginSource): string {

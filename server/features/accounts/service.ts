@@ -20,10 +20,8 @@ export interface SignedIn {
    * The account as the sign-in read it, for the answer's current_user (currentUser.ts): what the session's
    * first request reads, so the answer need not read the session back.
    */
-  account?: SignedInAccount;
+  account?: Pick<SessionAuth, 'userId' | 'verified' | 'language'>;
 }
-
-export type SignedInAccount = Pick<SessionAuth, 'userId' | 'verified' | 'language'>;
 
 /** A password sign-in also marks the browser as known for the address (its new device cookie value). */
 export interface SignedInWithPassword extends SignedIn {
