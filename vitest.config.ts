@@ -13,7 +13,7 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          include: ['server/**/*.test.ts', 'db/**/*.test.ts', 'bot/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'db/**/*.test.ts', 'bot/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
           ...server,
         },
       },

@@ -1,9 +1,55 @@
 import { once } from 'node:events';
+import { appendFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type Koa from 'koa';
 
-/** Small shared pieces of the bench scripts: timing, percentiles, a listening server. */
+/** Small shared pieces of the bench scripts: timing, percentiles, a listening server, the headline figures. */
+
+export interface Quantiles {
+  p50: number;
+  p99: number;
+}
+
+/**
+ * One headline figure of a bench, in the form `npm run bench` (bench/run.ts) gathers into its closing table:
+ * what was measured, its ratio to the floor measured beside it in the same run (p50, and p99 where there is
+ * one), and the goal when the issue behind the bench set one. A figure with no floor (a browser's frame time,
+ * a whole crowd) has no ratio: its `value` says it in its own unit.
+ */
+export interface Headline {
+  bench: string;
+  measure: string;
+  ratio: number | null;
+  p99?: number;
+  floor: string;
+  value?: string;
+  goal?: string;
+}
+
+/** The running bench's name: its file's (bench/discovery.ts: discovery). */
+export const benchName = path.basename(process.argv[1] ?? 'bench', '.ts');
+
+/**
+ * Records a headline for bench/run.ts, which names a file in BENCH_RESULTS (one JSON object a line); run
+ * alone, a bench records nothing and prints exactly what it printed before.
+ */
+export function headline(figure: Omit<Headline, 'bench'>): void {
+  const file = process.env.BENCH_RESULTS;
+  if (file) appendFileSync(file, `${JSON.stringify({ bench: benchName, ...figure })}\n`);
+}
+
+/**
+ * Prints `label  p50 1.23x  p99 1.45x` for ours against the floor, and records it as a headline: `floor` names
+ * what the floor is, `measure` (default: the label) what the table calls the figure.
+ */
+export function ratioLine(label: string, ours: Quantiles, floor: Quantiles, about: { floor: string; goal?: string; measure?: string }): void {
+  const p50 = ours.p50 / floor.p50;
+  const p99 = ours.p99 / floor.p99;
+  line(label, `p50 ${p50.toFixed(2)}x  p99 ${p99.toFixed(2)}x${about.goal ? `  (goal ${about.goal})` : ''}`);
+  headline({ measure: about.measure ?? label.trim(), ratio: p50, p99, floor: about.floor, ...(about.goal ? { goal: about.goal } : {}) });
+}
 
 /** The value after `--name` on the command line, if given. */
 export function argOption(name: string): string | undefined {
@@ -16,7 +62,7 @@ export function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
 
-export function summary(name: string, samples: number[]): { p50: number; p99: number } {
+export function summary(name: string, samples: number[]): Quantiles {
   const sorted = [...samples].sort((a, b) => a - b);
   const p50 = quantile(sorted, 0.5);
   const p99 = quantile(sorted, 0.99);

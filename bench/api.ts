@@ -23,7 +23,7 @@ import { TestClock } from '../server/test/testClock.ts';
 import { createLogger } from '../server/logger.ts';
 import { Browser } from '../server/test/browser.ts';
 import { createTestDatabase } from '../server/test/testDatabase.ts';
-import { listen, openLoop, summary, time } from './benchKit.ts';
+import { listen, openLoop, ratioLine, summary, time } from './benchKit.ts';
 
 // BENCH_OPEN_LOOP_ONLY=1: only the open-loop part (quicker while iterating on the request path).
 if (process.env.BENCH_OPEN_LOOP_ONLY) {
@@ -107,7 +107,10 @@ async function measureGet(url: string, headers: Record<string, string>, count: n
 const cookie = `iskra_session=${browser.cookie('iskra_session') ?? ''}`;
 const app = summary('GET /api/current_user (Iskra, signed in)', await measureGet(`${iskra.url}/api/current_user`, { Cookie: cookie }, 3000));
 const base = summary('GET /api/current_user (bare Koa + router)', await measureGet(`${bare.url}/api/current_user`, {}, 3000));
-console.log(`${'current_user ratio Iskra / bare Koa'.padEnd(44)} p50 ${(app.p50 / base.p50).toFixed(2)}x  p99 ${(app.p99 / base.p99).toFixed(2)}x`);
+ratioLine('current_user ratio Iskra / bare Koa', app, base, {
+  measure: 'GET /api/current_user, one at a time (SQLite)',
+  floor: 'bare Koa + router, same route',
+});
 console.log(`${'login p50 / current_user p50'.padEnd(44)} ${(loginStats.p50 / app.p50).toFixed(0)}x`);
 
 iskra.server.closeAllConnections();
@@ -220,10 +223,10 @@ async function openLoopBench(): Promise<void> {
     const info = report(`GET ${path} (Iskra, log at info)`, variants.info);
     const silent = report(`GET ${path} (Iskra, no log)`, variants.silent);
     const reading = variants.uncached ? report(`GET ${path} (Iskra, info, no session cache)`, variants.uncached) : undefined;
-    const ratio = (s: { p50: number; p99: number }) => `p50 ${(s.p50 / floor.p50).toFixed(2)}x  p99 ${(s.p99 / floor.p99).toFixed(2)}x`;
-    console.log(`${`${path} Iskra (info) / bare`.padEnd(44)} ${ratio(info)}`);
-    console.log(`${`${path} Iskra (no log) / bare`.padEnd(44)} ${ratio(silent)}`);
-    if (reading) console.log(`${`${path} Iskra (no session cache) / bare`.padEnd(44)} ${ratio(reading)}`);
+    const about = (variant: string) => ({ measure: `GET ${path}, ${variant} (open loop ${rate}/s, ${dialect})`, floor: 'bare Koa route, same body' });
+    ratioLine(`${path} Iskra (info) / bare`, info, floor, about('log at info'));
+    ratioLine(`${path} Iskra (no log) / bare`, silent, floor, about('no log'));
+    if (reading) ratioLine(`${path} Iskra (no session cache) / bare`, reading, floor, about('no session cache'));
   }
   // The request log's own price, apart from the noise of whole requests: one line as errorHandler writes it.
   const requestLog = createLogger('info', sink);

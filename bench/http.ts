@@ -27,7 +27,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { withAdminClient } from '../server/test/testDatabase.ts';
-import { argOption, line, quantile } from './benchKit.ts';
+import { argOption, headline, line, quantile } from './benchKit.ts';
 import { pgAnswers, startServer, stopServer, type StartedServer } from './benchCrowd.ts';
 import { benchDataDir, benchPassword, loadHttpBenchData, makeHttpBenchData, type HttpBenchData } from './benchHttpData.ts';
 
@@ -310,8 +310,17 @@ try {
       });
       let ratio = '';
       const [before, after] = targets.map((t) => cells.get(t) as Cell);
-      if (against && before && after)
+      if (against && before && after) {
         ratio = `   ${`${(after.perSecond / before.perSecond).toFixed(2)}x`.padStart(18)} ${`${(after.p50 / before.p50).toFixed(2)}x`.padStart(5)} ${`${(after.p99 / before.p99).toFixed(2)}x`.padStart(5)}`;
+        // Only with --against is there a floor: the other checkout, on the same data, in turns.
+        headline({
+          measure: `${endpoint}, ${concurrency} connections`,
+          ratio: after.p50 / before.p50,
+          p99: after.p99 / before.p99,
+          floor: `the --against checkout, ${targets[0]?.commit ?? ''}`,
+          value: `req/s this / against ${(after.perSecond / before.perSecond).toFixed(2)}x`,
+        });
+      }
       console.log(`${endpoint.padEnd(24)} ${String(concurrency).padStart(5)}  ${columns.join('  ')}${ratio}`);
     }
   }

@@ -1,7 +1,8 @@
 /**
  * Before/after for the discovery and chat figures (issue 18: they must not get worse), in one invocation:
- *   npx tsx scripts/bench-compare.ts <before checkout> [after checkout, default .] [--rounds n, default 2]
- * Runs each checkout's own `scripts/bench-discovery.ts search like` and `scripts/bench-chat.ts`, alternating
+ *   npx tsx bench/compare.ts <before checkout> [after checkout, default .] [--rounds n, default 2]
+ * Runs each checkout's own `bench/discovery.ts search like` and `bench/chat.ts` (`scripts/bench-discovery.ts`
+ * and `scripts/bench-chat.ts` in a checkout from before bench/ existed), alternating
  * (before, after, before, after ...), so both meet the same spells of load from whatever else runs on the
  * machine. Absolute milliseconds swing with that load, so every figure is also divided by the floor its own
  * bench measured in the same process a few seconds apart (the search by the same query without exclusions or
@@ -11,6 +12,7 @@
  * newer (same dataSetVersion), which applies its newer migrations to its working copy.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 
@@ -27,7 +29,7 @@ const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 2;
 const positional = roundsAt >= 0 ? [...args.slice(0, roundsAt), ...args.slice(roundsAt + 2)] : args;
 const [beforeArg, afterArg = '.'] = positional;
 if (!beforeArg || !Number.isInteger(rounds) || rounds < 1) {
-  console.error('usage: npx tsx scripts/bench-compare.ts <before checkout> [after checkout] [--rounds n]');
+  console.error('usage: npx tsx bench/compare.ts <before checkout> [after checkout] [--rounds n]');
   process.exit(2);
 }
 const checkouts = { before: path.resolve(beforeArg), after: path.resolve(afterArg) };
@@ -56,9 +58,11 @@ const chatFigures: [string, string | null][] = [
   [`send -> SSE delivery (${Number(process.env.BENCH_IDLE_STREAMS ?? 1000)} idle streams)`, null],
 ];
 const benches = [
-  { script: 'scripts/bench-discovery.ts', args: ['search', 'like'], figures: discoveryFigures },
-  { script: 'scripts/bench-chat.ts', args: [], figures: chatFigures },
+  { script: 'bench/discovery.ts', before: 'scripts/bench-discovery.ts', args: ['search', 'like'], figures: discoveryFigures },
+  { script: 'bench/chat.ts', before: 'scripts/bench-chat.ts', args: [], figures: chatFigures },
 ];
+/** The bench's path in a checkout: under bench/, or where it lived before bench/ existed. */
+const scriptIn = (dir: string, bench: (typeof benches)[number]) => (existsSync(path.join(dir, bench.script)) ? bench.script : bench.before);
 
 const summaryLine = /^(.+?)\s+n=\s*\d+\s+p50\s+([\d.]+) ms\s+p99\s+([\d.]+) ms/;
 
@@ -92,11 +96,10 @@ for (let round = 1; round <= rounds; round++) {
   for (const side of ['before', 'after'] as const) {
     const merged: Run = new Map();
     for (const bench of benches) {
-      console.log(
-        `\n=== round ${round}/${rounds}, ${side} (${checkouts[side]}): ${bench.script} ${bench.args.join(' ')}, load average ${loadavg()[0]?.toFixed(1)}`,
-      );
+      const script = scriptIn(checkouts[side], bench);
+      console.log(`\n=== round ${round}/${rounds}, ${side} (${checkouts[side]}): ${script} ${bench.args.join(' ')}, load average ${loadavg()[0]?.toFixed(1)}`);
       loads[side].push(loadavg()[0] ?? Number.NaN);
-      for (const [label, figure] of await runBench(checkouts[side], bench.script, bench.args)) merged.set(label, figure);
+      for (const [label, figure] of await runBench(checkouts[side], script, bench.args)) merged.set(label, figure);
     }
     results[side].push(merged);
   }

@@ -14,7 +14,7 @@ import { EventStreamClient } from '../server/test/eventStream.ts';
 import { createTestDatabase } from '../server/test/testDatabase.ts';
 import { hashSessionId, newSessionId } from '../server/features/sessions/sessionIds.ts';
 import { Browser } from '../server/test/browser.ts';
-import { line, listen, summary, time } from './benchKit.ts';
+import { line, listen, ratioLine, summary, time } from './benchKit.ts';
 import type { UserId, ProfileId } from '../db/schema.ts';
 
 const idleStreams = Number(process.env.BENCH_IDLE_STREAMS ?? 1000);
@@ -106,7 +106,7 @@ for (let i = 0; i < 2200; i++) {
 }
 const r = summary('last 20 messages (repository, Kysely)', repo);
 const s = summary('last 20 messages (raw SQL)', bare);
-line('ratio repository / raw SQL', `p50 ${(r.p50 / s.p50).toFixed(2)}x  p99 ${(r.p99 / s.p99).toFixed(2)}x`);
+ratioLine('ratio repository / raw SQL', r, s, { measure: 'last 20 messages, repository (SQLite)', floor: 'the same page as raw SQL' });
 
 const idle: EventStreamClient[] = [];
 for (let i = 0; i < idleStreams; i++) {

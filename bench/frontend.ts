@@ -23,7 +23,8 @@ import { launchChromium } from '../miniapp/e2e/chromium.ts';
 import { compressPlugin } from '../miniapp/compressPlugin.ts';
 import { createPerson } from '../server/test/people.ts';
 import { createTestApp } from '../server/test/testApp.ts';
-import { buildFrontend } from './ensure-frontend.ts';
+import { buildFrontend } from '../scripts/ensure-frontend.ts';
+import { headline } from './benchKit.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const dist = path.join(repoRoot, 'miniapp', 'dist');
@@ -164,6 +165,13 @@ for (const { label, url, cookie } of pages) {
   const page = await measure(url, cookie);
   const verdict = page.bytes <= budget ? 'within 100 kB' : `over 100 kB by ${kB(page.bytes - budget)}`;
   console.log(`${line(label, page)}  (floor + ${kB(page.bytes - reactFloor.bytes)}; ${verdict})`);
+  headline({
+    measure: `${label}: first-load JS on the wire`,
+    ratio: page.bytes / reactFloor.bytes,
+    floor: 'an empty React 19 app, built and served the same way',
+    value: kB(page.bytes),
+    goal: `<= ${kB(budget)}`,
+  });
 }
 
 // What index.html itself pulls in before the first render: the entry script and its modulepreloads.

@@ -1,6 +1,6 @@
 /**
  * Discovery under load (issue 5, point 6), on SQLite over the cached synthetic data set
- * (scripts/discoveryDataSet.ts: 100,000 profiles, ~1,000,000 swipes, 50 heavy swipers). Measures and
+ * (bench/discoveryDataSet.ts: 100,000 profiles, ~1,000,000 swipes, 50 heavy swipers). Measures and
  * prints p50/p99 and ratios of:
  *   - the search as the service runs it (its own profile, the box-expansion loop over findCandidates, the
  *     photo), rate limiting left out, for normal and heavy users: a first search (fresh scan, no candidate
@@ -40,7 +40,7 @@ import { RateCounter } from '../server/features/rateLimits/rateCounter.ts';
 import { NotificationQueue } from '../server/features/notifications/queue.ts';
 import { hashSessionId, newSessionId } from '../server/features/sessions/sessionIds.ts';
 import { testProfileId } from '../server/test/testIds.ts';
-import { line, openLoop, summary, time } from './benchKit.ts';
+import { line, openLoop, ratioLine, summary, time } from './benchKit.ts';
 import { ensureDataSet } from './discoveryDataSet.ts';
 
 const dir = path.resolve('data/bench');
@@ -217,17 +217,21 @@ if (runs('search')) {
     }
     return samples;
   };
-  summary('next card (pooled, re-checked), normal users', await nextCard(normal, rounds));
-  summary('next card, heavy users', await nextCard(heavy, rounds));
+  const normalNext = summary('next card (pooled, re-checked), normal users', await nextCard(normal, rounds));
+  const heavyNext = summary('next card, heavy users', await nextCard(heavy, rounds));
   const normalFloor = summary('floor (no exclusions, no ORDER BY), normal', await sample(normal, rounds, (s) => floorQuery(db, s)));
   const heavyFloor = summary('floor, heavy users', await sample(heavy, rounds, (s) => floorQuery(db, s)));
-  line('ratio search / floor, normal', `p50 ${(normalSearch.p50 / normalFloor.p50).toFixed(2)}x  p99 ${(normalSearch.p99 / normalFloor.p99).toFixed(2)}x`);
-  line('ratio search / floor, heavy', `p50 ${(heavySearch.p50 / heavyFloor.p50).toFixed(2)}x  p99 ${(heavySearch.p99 / heavyFloor.p99).toFixed(2)}x`);
-  line(
-    "ratio day's first search / floor, normal",
-    `p50 ${(normalLater.p50 / normalFloor.p50).toFixed(2)}x  p99 ${(normalLater.p99 / normalFloor.p99).toFixed(2)}x`,
-  );
-  line("ratio day's first search / floor, heavy", `p50 ${(heavyLater.p50 / heavyFloor.p50).toFixed(2)}x  p99 ${(heavyLater.p99 / heavyFloor.p99).toFixed(2)}x`);
+  // The floor: the search's own filters on the first box, no exclusions, no ORDER BY (floorQuery).
+  const floorOf = (who: string) => ({ floor: `the search's filters alone, first box (${who})` });
+  ratioLine('ratio search / floor, normal', normalSearch, normalFloor, { ...floorOf('normal'), measure: 'first search (fresh scan), normal users' });
+  ratioLine('ratio search / floor, heavy', heavySearch, heavyFloor, { ...floorOf('heavy'), measure: 'first search, heavy users (10,000 swipes)' });
+  ratioLine("ratio day's first search / floor, normal", normalLater, normalFloor, {
+    ...floorOf('normal'),
+    measure: "day's first search (frontier kept), normal",
+  });
+  ratioLine("ratio day's first search / floor, heavy", heavyLater, heavyFloor, { ...floorOf('heavy'), measure: "day's first search, heavy users" });
+  ratioLine('ratio next card / floor, normal', normalNext, normalFloor, { ...floorOf('normal'), measure: 'next card (pooled, re-checked), normal' });
+  ratioLine('ratio next card / floor, heavy', heavyNext, heavyFloor, { ...floorOf('heavy'), measure: 'next card, heavy users' });
   const loops = async (who: Searcher[]) => {
     const counts = await Promise.all(who.slice(0, 50).map(boxesTried));
     return (counts.reduce((a, b) => a + b, 0) / counts.length).toFixed(2);
@@ -428,8 +432,9 @@ if (runs('cells')) {
   const bandStats = summary('ring through its band (profiles_search)', oldSamples);
   const cellStats = summary('ring through a cell key', cellSamples);
   const stripeStats = summary('ring through its stripes (profiles_stripes)', stripeSamples);
-  line('ratio cell key / band', `p50 ${(cellStats.p50 / bandStats.p50).toFixed(2)}x  p99 ${(cellStats.p99 / bandStats.p99).toFixed(2)}x`);
-  line('ratio stripes / band', `p50 ${(stripeStats.p50 / bandStats.p50).toFixed(2)}x  p99 ${(stripeStats.p99 / bandStats.p99).toFixed(2)}x`);
+  const bandFloor = { floor: 'the ring through its latitude band (profiles_search)' };
+  ratioLine('ratio cell key / band', cellStats, bandStats, { ...bandFloor, measure: "heavy swiper's ring through a square-cell key" });
+  ratioLine('ratio stripes / band', stripeStats, bandStats, { ...bandFloor, measure: "heavy swiper's ring through its stripes" });
   raw.exec('drop index bench_profiles_cell');
 }
 
@@ -455,7 +460,7 @@ if (runs('profile')) {
   }
   const repo = summary('findVisibleProfile (Kysely)', repoSamples);
   const rawRead = summary('raw prepared statement', rawSamples);
-  line('ratio repository / raw', `p50 ${(repo.p50 / rawRead.p50).toFixed(2)}x  p99 ${(repo.p99 / rawRead.p99).toFixed(2)}x`);
+  ratioLine('ratio repository / raw', repo, rawRead, { measure: 'one profile by id, repository', floor: 'raw prepared statement', goal: '<= 1.5x' });
 }
 
 if (runs('like')) {
@@ -499,8 +504,9 @@ if (runs('like')) {
   const trx = summary('like transaction (repository, one trx)', await measured(0, likeTransaction));
   const bareLike = summary('bare INSERT into swipes (raw, autocommit)', await measured(3000, bareLikeOf));
   const fullLike = summary('service.swipe (checks + trx + photo)', await measured(6000, serviceLike));
-  line('ratio like transaction / bare insert', `p50 ${(trx.p50 / bareLike.p50).toFixed(2)}x  p99 ${(trx.p99 / bareLike.p99).toFixed(2)}x`);
-  line('ratio service.swipe / bare insert', `p50 ${(fullLike.p50 / bareLike.p50).toFixed(2)}x  p99 ${(fullLike.p99 / bareLike.p99).toFixed(2)}x`);
+  const bareInsertFloor = { floor: 'bare INSERT into swipes (raw, autocommit)' };
+  ratioLine('ratio like transaction / bare insert', trx, bareLike, { ...bareInsertFloor, measure: 'like transaction (repository, one trx)' });
+  ratioLine('ratio service.swipe / bare insert', fullLike, bareLike, { ...bareInsertFloor, measure: 'service.swipe (checks + trx + photo)' });
 }
 
 if (runs('http')) {
@@ -541,7 +547,7 @@ if (runs('http')) {
   const bareStats = summary('bare Koa route, same body', bareHttp.latencies);
   const iskraStats = summary('GET /api/search (Iskra, signed in)', iskraHttp.latencies);
   line('failed or non-200 answers, Iskra / bare', `${iskraHttp.failures} / ${bareHttp.failures}`);
-  line('ratio Iskra / bare', `p50 ${(iskraStats.p50 / bareStats.p50).toFixed(2)}x  p99 ${(iskraStats.p99 / bareStats.p99).toFixed(2)}x`);
+  ratioLine('ratio Iskra / bare', iskraStats, bareStats, { measure: `GET /api/search over HTTP, open loop ${rate}/s`, floor: 'bare Koa route, same body' });
   line('body size, Iskra / bare', `${iskraHttp.bytes} / ${bareHttp.bytes} bytes`);
 
   server.disconnect();

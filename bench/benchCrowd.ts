@@ -1,5 +1,5 @@
 /**
- * The crowd of the load benches (bench-load.ts, bench-scale.ts): real server processes started as
+ * The crowd of the load benches (load.ts, scale.ts): real server processes started as
  * `npm start` starts them, signed-in people with profiles, matches and conversations made straight in the
  * database, and a closed loop of their actions with per-route statistics.
  */
@@ -298,7 +298,7 @@ export function overall(
   };
 }
 
-/** The per-route table bench-load prints. */
+/** The per-route table load.ts prints. */
 export function printRouteTable(stats: Map<Route, RouteStats>, wall: number): void {
   console.log(
     `${'route'.padEnd(38)} ${'requests'.padStart(8)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'ok'.padStart(6)} ${'429'.padStart(6)} ${'4xx'.padStart(5)} ${'5xx'.padStart(5)} ${'net err'.padStart(7)}`,

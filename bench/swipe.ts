@@ -9,8 +9,8 @@ import path from 'node:path';
 import { launchChromium } from '../miniapp/e2e/chromium.ts';
 import { createPerson } from '../server/test/people.ts';
 import { createTestApp } from '../server/test/testApp.ts';
-import { quantile } from './benchKit.ts';
-import { buildFrontend } from './ensure-frontend.ts';
+import { headline, quantile } from './benchKit.ts';
+import { buildFrontend } from '../scripts/ensure-frontend.ts';
 
 const swipes = 40;
 await buildFrontend();
@@ -65,5 +65,14 @@ console.log(
   `${'release → next card shown'.padEnd(44)} n=${String(sorted.length).padStart(3)}  p50 ${quantile(sorted, 0.5).toFixed(1)} ms  p75 ${quantile(sorted, 0.75).toFixed(1)} ms  p95 ${quantile(sorted, 0.95).toFixed(1)} ms (goal p75 <= 100 ms)`,
 );
 console.log(`${'layout shift during the swipes'.padEnd(44)} ${result.shifts.toFixed(4)} (goal 0)`);
+// A browser's frame has no floor measured beside it here: the figures are milliseconds against the goal.
+headline({
+  measure: 'release → next card shown (CPU 4x slower)',
+  ratio: null,
+  floor: 'none',
+  value: `p50 ${quantile(sorted, 0.5).toFixed(1)} ms, p75 ${quantile(sorted, 0.75).toFixed(1)} ms`,
+  goal: 'p75 <= 100 ms',
+});
+headline({ measure: 'layout shift during the swipes', ratio: null, floor: 'none', value: result.shifts.toFixed(4), goal: '0' });
 await close();
 await app.close();

@@ -27,7 +27,7 @@ import { findVisibleProfile } from '../server/features/swipes/repository.ts';
 import { SwipeService } from '../server/features/swipes/service.ts';
 import { createPerson, type Person } from '../server/test/people.ts';
 import { createTestDatabase, type TestDatabase } from '../server/test/testDatabase.ts';
-import { line, summary } from './benchKit.ts';
+import { line, ratioLine, summary } from './benchKit.ts';
 
 const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const people = Number(process.env.BENCH_DATA_PEOPLE ?? 400);
@@ -139,10 +139,6 @@ async function throughput<T>(items: readonly T[], parallel: number, run: (item: 
   return items.length / ((performance.now() - start) / 1000);
 }
 
-function ratio(label: string, ours: { p50: number; p99: number }, raw: { p50: number; p99: number }): void {
-  line(label, `p50 ${(ours.p50 / raw.p50).toFixed(2)}x  p99 ${(ours.p99 / raw.p99).toFixed(2)}x`);
-}
-
 async function seed(database: TestDatabase) {
   const host = { database, clock: systemClock, url: 'http://127.0.0.1:1' };
   const men: Person[] = [];
@@ -217,7 +213,11 @@ async function benchDialect(dialect: Dialect): Promise<void> {
     await timed(ids.slice(0, 300), rawProfile);
     const [repoSamples, rawSamples] = await interleaved(ids, repoProfile, ids, rawProfile);
     console.log('One profile by id (goal: repository <= 1.5x raw)');
-    ratio('ratio repository / raw', summary('findVisibleProfile', repoSamples), summary('raw prepared statement', rawSamples));
+    ratioLine('ratio repository / raw', summary('findVisibleProfile', repoSamples), summary('raw prepared statement', rawSamples), {
+      measure: `one profile by id, repository (${dialect})`,
+      floor: 'the same SQL as a raw prepared statement',
+      goal: '<= 1.5x',
+    });
 
     // A chat page of 20: through the service, and raw as a hand-written back end would do it.
     const header = `select me.id as me_id, p.id, p.name, p.user_id, (select ph.file_name from photos ph where ph.profile_id = p.id order by ph.position limit 1) as photo
@@ -245,7 +245,10 @@ async function benchDialect(dialect: Dialect): Promise<void> {
     const [servicePages, rawPages] = await interleaved(pages, serviceChatPage, pages, rawChatPage);
     const servicePage = summary('ChatService.messages', servicePages);
     const rawPage = summary('raw SQL (header, page, mark read)', rawPages);
-    ratio('ratio service / raw', servicePage, rawPage);
+    ratioLine('ratio service / raw', servicePage, rawPage, {
+      measure: `chat page of 20, ChatService (${dialect})`,
+      floor: 'hand-written SQL: header, page, mark read',
+    });
     line(
       'pages a second, 1 and 10 at once',
       `service ${(await throughput(pages, 1, serviceChatPage)).toFixed(0)} / ${(await throughput(pages, 10, serviceChatPage)).toFixed(0)}  raw ${(await throughput(pages, 1, rawChatPage)).toFixed(0)} / ${(await throughput(pages, 10, rawChatPage)).toFixed(0)}`,
@@ -280,7 +283,7 @@ async function benchDialect(dialect: Dialect): Promise<void> {
     const [serviceLikeSamples, rawLikeSamples] = await interleaved(likes(2, perRun), serviceLike, likes(6, perRun), rawLike);
     const serviceLikes = summary('SwipeService.swipe', serviceLikeSamples);
     const rawLikes = summary('raw SQL in one transaction', rawLikeSamples);
-    ratio('ratio service / raw', serviceLikes, rawLikes);
+    ratioLine('ratio service / raw', serviceLikes, rawLikes, { measure: `a like, SwipeService (${dialect})`, floor: 'hand-written SQL in one transaction' });
     line(
       'likes a second, 1 and 10 at once',
       `service ${(await throughput(likes(10, perRun), 1, serviceLike)).toFixed(0)} / ${(await throughput(likes(14, perRun), 10, serviceLike)).toFixed(0)}  raw ${(await throughput(likes(18, perRun), 1, rawLike)).toFixed(0)} / ${(await throughput(likes(22, perRun), 10, rawLike)).toFixed(0)}`,

@@ -14,7 +14,7 @@
  * day, printing every violation. Each free user starts with 85 messages sent an hour ago, so the daily
  * message limit is reached within a short run too.
  *
- * Usage: `npx tsx scripts/bench-load.ts [--seconds N] [--pg <url> | --no-pg]`; PostgreSQL comes from --pg,
+ * Usage: `npm run bench load -- [--seconds N] [--pg <url> | --no-pg]`; PostgreSQL comes from --pg,
  * else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test, and is skipped (said so) when it does
  * not answer. Figures only: nothing here is asserted in tests.
  */
@@ -27,8 +27,8 @@ import { freeLikesPerDay, likeWindowSeconds } from '../server/features/swipes/ru
 import { freeMessagesPerDay } from '../server/features/chat/rules.ts';
 import { EventStreamClient } from '../server/test/eventStream.ts';
 import { withAdminClient } from '../server/test/testDatabase.ts';
-import { argOption, line } from './benchKit.ts';
-import { cpuSecondsOf, pgAnswers, printRouteTable, runCrowd, seedCrowd, startServer, stopServer, type Client } from './benchCrowd.ts';
+import { argOption, headline, line } from './benchKit.ts';
+import { cpuSecondsOf, overall, pgAnswers, printRouteTable, runCrowd, seedCrowd, startServer, stopServer, type Client } from './benchCrowd.ts';
 
 const argv = process.argv.slice(2);
 const seconds = Number(argOption('--seconds') ?? process.env.LOAD_SECONDS ?? 60);
@@ -144,6 +144,15 @@ async function runOn(dialect: Dialect): Promise<void> {
       'limits (own export of each free user)',
       `${limits.checked} checked${limits.unreadable ? `, ${limits.unreadable} exports not readable` : ''}: most likes in 24 h ${limits.mostLikes} (limit ${freeLikesPerDay}), most messages in a day ${limits.mostMessages} (limit ${freeMessagesPerDay})`,
     );
+    // A whole crowd has no floor: its throughput, latency, errors and limit violations are the figures.
+    const all = overall(stats, wall);
+    headline({
+      measure: `${clients.length} users, all routes (${dialect})`,
+      ratio: null,
+      floor: 'none',
+      value: `${all.perSecond.toFixed(0)} req/s, p50 ${all.p50.toFixed(1)} ms, p99 ${all.p99.toFixed(1)} ms, ${all.errors} errors, ${limits.violations.length} limit violations`,
+      goal: 'no 5xx, no limit violation',
+    });
     if (limits.violations.length === 0) line('limit violations', 'none');
     else {
       line('limit violations', `${limits.violations.length}:`);

@@ -1,14 +1,14 @@
 /**
  * `npm run bench` (issue 23): does a second web process add throughput? On one PostgreSQL schema, migrated
  * once with `scripts/migrate.ts` as deploy/ does, two real `ROLE=web` processes start; the same mixed load as
- * bench-load.ts (search, like, message, own profile, match's profile; benchCrowd.ts) runs through a small
+ * load.ts (search, like, message, own profile, match's profile; benchCrowd.ts) runs through a small
  * round-robin balancer (roundRobinProxy.ts, its own process) first with one process behind it, then with
  * both. Each run has its own freshly seeded crowd, so neither inherits the other's spent daily limits.
  * Prints requests a second, p50 and p99 side by side with the ratio two / one, and the CPU each part used:
  * on a small machine PostgreSQL, the load generator, the balancer and the web processes share the cores,
  * so the ratio is bounded by what is left for the second process.
  *
- * Usage: `npx tsx scripts/bench-scale.ts`; PostgreSQL from TEST_DATABASE_URL, else DATABASE_URL (skipped,
+ * Usage: `npm run bench scale`; PostgreSQL from TEST_DATABASE_URL, else DATABASE_URL (skipped,
  * said so, when neither is set or it does not answer). SCALE_SECONDS (12), SCALE_CLIENTS (120),
  * SCALE_THINK_MS (10: 0 to 20 ms between actions). Figures only: nothing here is asserted in tests.
  */
@@ -22,7 +22,7 @@ import { openDatabase } from '../db/client.ts';
 import { S3StandIn } from '../server/test/s3StandIn.ts';
 import { ServerProcess } from '../server/test/serverProcess.ts';
 import { withAdminClient } from '../server/test/testDatabase.ts';
-import { line } from './benchKit.ts';
+import { headline, line } from './benchKit.ts';
 import { cpuSecondsOf, overall, pgAnswers, printRouteTable, runCrowd, seedCrowd, startServer, stopServer, type StartedServer } from './benchCrowd.ts';
 
 const seconds = Number(process.env.SCALE_SECONDS ?? 12);
@@ -96,7 +96,7 @@ try {
   line('setup', `schema ${schema} migrated by scripts/migrate.ts; ROLE=web processes; both runs through the same balancer (1 or 2 targets)`);
   line(
     'load',
-    `${clientCount} signed-in clients per run (own crowd each, 10% premium), bench-load's mix, think time 0-${2 * thinkMs} ms, ${seconds} s measured after ${warmupSeconds} s`,
+    `${clientCount} signed-in clients per run (own crowd each, 10% premium), load.ts's mix, think time 0-${2 * thinkMs} ms, ${seconds} s measured after ${warmupSeconds} s`,
   );
   line(
     'machine',
@@ -147,6 +147,13 @@ try {
     row('requests/s', one.perSecond, two.perSecond, 0);
     row('p50 ms', one.p50, two.p50, 1);
     row('p99 ms', one.p99, two.p99, 1);
+    // Higher is better here: what the second process adds, on the cores left to it.
+    headline({
+      measure: 'requests a second, two web processes / one',
+      ratio: two.perSecond / one.perSecond,
+      floor: 'one web process behind the same balancer',
+      value: `${one.perSecond.toFixed(0)} → ${two.perSecond.toFixed(0)} req/s; p99 ${one.p99.toFixed(1)} → ${two.p99.toFixed(1)} ms`,
+    });
     line('429 (limits) / errors', `one ${one.refused} / ${one.errors}, two ${two.refused} / ${two.errors}`);
     line('server error log lines', webs.map((w) => w.errorLines()).join(' + '));
   }

@@ -1,5 +1,5 @@
 /**
- * The data of the HTTP bench (bench-http.ts): the discovery data set (discoveryDataSet.ts) at 10,000
+ * The data of the HTTP bench (http.ts): the discovery data set (discoveryDataSet.ts) at 10,000
  * profiles, with 100 heavy swipers who have swiped everyone in their city (so everyone within 25 km), plus
  * what the HTTP routes need: a session per user, passwords for the sign-in accounts, conversations with
  * messages for live matches, and pairs that may like each other. Rows are made once in memory and copied

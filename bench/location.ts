@@ -1,16 +1,17 @@
 /**
- * `npm run bench` (last part), or `npx tsx scripts/bench-location.ts` alone: what an offline city lookup
+ * `npm run bench location` (also in a plain `npm run bench`): what an offline city lookup
  * costs inside the process, without HTTP. Prints the one-time load of the data set and p50/p99 in µs of
  * forward lookups (a typed city name) and reverse lookups (coordinates → nearest city). Figures only.
  */
 import { cityGeocoder } from '../server/features/location/geocoder.ts';
-
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+import { headline, quantile } from './benchKit.ts';
 
 function summary(name: string, samplesMs: number[]) {
   const sorted = [...samplesMs].sort((a, b) => a - b);
   const us = (ms: number) => (ms * 1000).toFixed(1).padStart(8);
   console.log(`${name.padEnd(44)} n=${String(samplesMs.length).padStart(5)}  p50 ${us(quantile(sorted, 0.5))} µs  p99 ${us(quantile(sorted, 0.99))} µs`);
+  // No floor to divide by: a lookup is plain in-memory work, so its microseconds are the figure.
+  headline({ measure: name, ratio: null, floor: 'none', value: `p50 ${us(quantile(sorted, 0.5)).trim()} µs, p99 ${us(quantile(sorted, 0.99)).trim()} µs` });
 }
 
 function measure(count: number, run: (i: number) => unknown): number[] {
