@@ -81,7 +81,7 @@ function openSqlite(file: string, lockWaitMs: number, onStatement: ((sql: string
   sqlite.pragma(`synchronous = ${sqliteSynchronousLevel}`);
   // SQLite's default page cache is 2 MB; the search reads scattered profile rows and swipe-index pages, and
   // every miss is a system call. 64 MB keeps a city's profiles and the hot indexes in memory (measured with
-  // scripts/bench-discovery.ts on 100,000 profiles and a million swipes).
+  // bench/discovery.ts on 100,000 profiles and a million swipes).
   sqlite.pragma('cache_size = -65536');
   // SQLite's own wait for a lock is synchronous and would stop the event loop: the driver waits between
   // tries instead (db/retryingSqliteDriver.ts), so SQLite must answer "busy" at once.
@@ -101,7 +101,7 @@ function openSqlite(file: string, lockWaitMs: number, onStatement: ((sql: string
  * `limit ?` (and `offset ?`) written `limit (? + 0)`: SQLite's planner reads a bound LIMIT's value (SQLite 3.53
  * here), which marks the statement to be compiled again each time that parameter is bound, so every run of
  * a cached statement with a bound limit paid a fresh compile. A chat page's one statement took 0.26 ms
- * against 0.11 ms written so (and its header alone 0.093 against 0.011 ms: scripts/bench-data.ts data). An
+ * against 0.11 ms written so (and its header alone 0.093 against 0.011 ms: bench/data.ts data). An
  * expression is evaluated at run time like the parameter, and leaves the plan as it was. Kysely writes every
  * value as a parameter, so the text matched here is never inside a string literal.
  */
@@ -114,7 +114,7 @@ const statementCacheSize = 500;
 
 /**
  * Kysely's own SQLite driver prepared every query again; preparing costs more than running a small indexed
- * query (a profile by id: 54 µs through Kysely against 8 µs prepared once, scripts/bench-discovery.ts).
+ * query (a profile by id: 54 µs through Kysely against 8 µs prepared once, bench/discovery.ts).
  * Statements are kept by SQL text, least recently used first out. Safe because the driver runs one query at
  * a time on its single SQLite connection, so a cached statement is never in use twice.
  */

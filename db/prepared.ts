@@ -24,7 +24,7 @@ type Slots<A extends unknown[]> = { [K in keyof A]: A[K] };
 /**
  * A query built and compiled once per dialect, then run with new arguments: Kysely's builder and compiler
  * cost three times the query itself on a small indexed read (27 µs of 35 µs for a profile by id;
- * scripts/bench-discovery.ts), while running a compiled query costs what the raw driver does. The query is
+ * bench/discovery.ts), while running a compiled query costs what the raw driver does. The query is
  * written with the ordinary type-safe builder; `build` receives stand-ins for the arguments, which must be
  * used as plain values (a `where` operand, say), never inspected or computed with.
  *

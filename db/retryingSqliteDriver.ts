@@ -66,7 +66,7 @@ export class RetryingSqliteDriver implements Driver {
    * ran then: a statement outside a transaction runs whole or not at all), and the caller queues as usual.
    * Synchronous from the free mutex to the rows, so nothing can come in between: the same as taking the
    * connection and giving it back, without the dozen promises Kysely's executor and the mutex cost (a profile
-   * by id: 6 µs against 3 µs for the raw prepared statement, scripts/bench-data.ts).
+   * by id: 6 µs against 3 µs for the raw prepared statement, bench/data.ts).
    */
   readNow(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
     if (this.#mutex.held || this.#session.inTransaction) return undefined;

@@ -3,7 +3,7 @@ import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryCompiler,
 /**
  * Reports every statement a Kysely instance sends, transaction control (begin, commit, rollback, savepoints)
  * included: each is a round trip on PostgreSQL, and Kysely's own `log` hook sees none of them. For tests that
- * pin a request's statement budget and for scripts/bench-data.ts.
+ * pin a request's statement budget and for bench/data.ts.
  */
 export function countingDialect(inner: Dialect, onStatement: (sql: string) => void): Dialect {
   return {

@@ -28,7 +28,7 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     // Routes are lazy chunks, but few files on the first load: each response carries its headers (about
     // 1 kB with the CSP), so a dozen small chunks cost more than the code they hold. Measured by
-    // scripts/bench-frontend.ts (first-load JavaScript on the wire).
+    // bench/frontend.ts (first-load JavaScript on the wire).
     rolldownOptions: {
       output: {
         codeSplitting: {

@@ -78,7 +78,7 @@ export type TestAppOptions = Partial<
 > & {
   /** Share another app's database (a second server process on the same data). */
   database?: TestDatabase;
-  /** SQLite: start from this backup file, restored as the README says. */
+  /** SQLite: start from this backup file, restored as docs/operations.md says. */
   restoreFrom?: string;
 };
 

@@ -17,7 +17,7 @@ export function testDialects(): Dialect[] {
 }
 
 export interface TestDatabaseOptions {
-  /** SQLite: start from this backup file, restored as the README says. */
+  /** SQLite: start from this backup file, restored as docs/operations.md says. */
   restoreFrom?: string;
   /** PostgreSQL: a schema name this long (at least 23 characters, at most 63 as env.ts allows), still unique. */
   schemaLength?: number;
@@ -32,7 +32,7 @@ export interface TestDatabaseOptions {
 export async function createTestDatabase(dialect: Dialect, options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-test-'));
   if (dialect === 'sqlite') {
-    // The README's restore procedure: a backup copied into place as DATA_DIR/iskra.sqlite.
+    // The restore procedure of docs/operations.md: a backup copied into place as DATA_DIR/iskra.sqlite.
     if (options.restoreFrom) copyFileSync(options.restoreFrom, path.join(dataDir, 'iskra.sqlite'));
     const handle = openDatabase({ dataDir, onStatement: options.onStatement });
     await migrateToLatest(handle.db);

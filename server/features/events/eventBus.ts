@@ -202,7 +202,7 @@ export class PostgresEventBus extends InProcessEventBus {
   /**
    * This process's own streams are woken at once, the others' through NOTIFY. Waiting for our own notice to
    * come back cost a query and the listener's turn through PostgreSQL (publish to event, p50 3.5 ms against
-   * 3.0 ms now, scripts/bench-sse.ts), and a stream here heard nothing while the LISTEN connection was down.
+   * 3.0 ms now, bench/sse.ts), and a stream here heard nothing while the LISTEN connection was down.
    * The notice is tagged with this process, which skips it when it comes back. The tag is a last element of
    * the list that no user id can be (`~` and the origin), so a process of the earlier version, which reads
    * the list as ids only, wakes every user of it and a listener for `~...` that nobody is.

@@ -495,7 +495,7 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     const copy = path.join(dir, copies[0] ?? '');
     expect(checkBackup(copy)).toBe('ok');
 
-    // Restore as the README says: the copy becomes DATA_DIR/iskra.sqlite of a server, which serves the data.
+    // Restore as docs/operations.md says: the copy becomes DATA_DIR/iskra.sqlite of a server, which serves the data.
     const restored = await createTestApp('sqlite', { restoreFrom: copy });
     try {
       restored.clock.advance((app.clock.now().getTime() - restored.clock.now().getTime()) / 1000);

@@ -44,7 +44,7 @@ export function checkBackup(file: string): string {
  * The nightly copy of the SQLite file through the online backup API (a consistent snapshot while the app
  * keeps writing), checked for integrity after writing (a bad copy is removed and the run fails, so the
  * admins see it), and copies older than a week removed. PostgreSQL is backed up by its own tools (pg_dump,
- * see the README); there the job does nothing.
+ * see docs/operations.md); there the job does nothing.
  */
 export async function backupSqlite({ sqlite, dataDir, clock }: JobContext): Promise<JobCounts> {
   if (!sqlite) return { written: 0, removed: 0 };

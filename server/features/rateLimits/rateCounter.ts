@@ -26,7 +26,7 @@ export interface RateHit {
 
 /**
  * Fixed-window counters in the database, so limits hold across clean restarts and across server processes
- * (on PostgreSQL the table is unlogged: a crash of the database server empties it, see the README).
+ * (on PostgreSQL the table is unlogged: a crash of the database server empties it, see docs/operations.md).
  * Old windows are left for the cleanup job.
  */
 export class RateCounter {

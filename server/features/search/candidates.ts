@@ -181,7 +181,7 @@ export interface NearRow {
  * decide alone (`firstPass` in filters.ts), nearest first, without reading a profile or account row. A
  * heavy swiper's ring beyond her frontier holds hundreds of new people; reading, probing and sorting
  * every one of them in full only to keep the nearest hundred cost about 7 ms on the bench data set
- * (scripts/bench-discovery.ts); this pass and the re-read of the hundred with every rule (`only`, by the
+ * (bench/discovery.ts); this pass and the re-read of the hundred with every rule (`only`, by the
  * caller) about 2.5 ms. Needs a position and a box.
  */
 const nearestQuery = preparedByShape(

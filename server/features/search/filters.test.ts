@@ -104,7 +104,7 @@ describe.each(testDialects())('search filters against the triggers installed on 
 
   it('stamps search_changed_at on every change of a column a filter watches', async () => {
     const triggers = await installedTriggers(database.db, dialect);
-    // A filter added without the trigger migration its watched column needs (README, "Discovery") fails here, naming it.
+    // A filter added without the trigger migration its watched column needs (docs/discovery.md) fails here, naming it.
     const missing = searchFilters.flatMap((f) => f.watches.flatMap((w) => unstamped(w, triggers).map((why) => `${f.name}: ${why}`)));
     expect(missing).toEqual([]);
   });

@@ -18,7 +18,7 @@ import { bindParts, type Binding } from './queryBindings.ts';
  *   applies every rule. The stamps are triggers in migrations, which never change once applied, so a
  *   new watched column needs a new migration; filters.test.ts reads the triggers installed on both
  *   databases and names every watched column none of them stamps.
- * How to add a filter: README, "Discovery".
+ * How to add a filter: docs/discovery.md.
  */
 
 /** The request's filters (GET /api/search). `exclude`, the cards the app holds, is the service's business. */

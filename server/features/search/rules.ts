@@ -20,7 +20,7 @@ export const rankingPoolSize = 100;
 /**
  * Half-heights (degrees of latitude) of the search boxes tried in turn, nearest first. The first (about
  * 2 km) answers most people in a city after reading a few dozen rows; a 5 km first box read hundreds and
- * sorted them (scripts/bench-discovery.ts). An empty small box costs one cheap indexed query.
+ * sorted them (bench/discovery.ts). An empty small box costs one cheap indexed query.
  */
 export const searchBoxSteps = [0.02, 0.05, 0.25, 1, 4, 16, 180] as const;
 

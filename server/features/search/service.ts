@@ -335,7 +335,7 @@ export class SearchService implements CardSearch {
    * people are read in all; returns the people read before and in it (nearest first) and how far the ring
    * is read whole. Two passes, because a heavy swiper's ring beyond her frontier holds hundreds of people
    * she has not swiped, and reading, probing and sorting each in full only to keep the nearest hundred
-   * cost three times the two passes (scripts/bench-discovery.ts):
+   * cost three times the two passes (bench/discovery.ts):
    * - the first pass (candidates.ts `findNearest`) takes the nearest people the search index and the
    *   caller's swipes let through, reading no profile or account row;
    * - the second (`reread`) keeps those of them every rule lets through. A few more than are wanted are

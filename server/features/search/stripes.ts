@@ -10,7 +10,7 @@ import type { Point } from './distance.ts';
  * (west and east of it) where it crosses the hole. profiles_search orders by latitude, so a ring there
  * reads its whole latitude band, the swiped disc inside it included: for a heavy swiper's ring at 26 km
  * about 6,300 index entries to find 117 people (1.3 ms); the stripes read a few hundred (0.5 ms), from 10
- * stripe ranges per (gender, age) pair (scripts/bench-discovery.ts `stripes`). Narrower stripes read
+ * stripe ranges per (gender, age) pair (bench/discovery.ts `cells`). Narrower stripes read
  * fewer entries but pay more seeks: 0.05° cost 0.58 ms, 0.01° 1.27 ms on the same ring.
  *
  * The key is an expression index, so the query must spell the expression exactly as the migration does
