@@ -60,10 +60,10 @@ describe.each(testDialects())('safety on %s', (dialect) => {
     const searcher = await createPerson(app, { gender: 'Male' });
     const throwaways = await Promise.all([0, 1, 2].map(() => createPerson(app, { gender: 'Male' })));
     for (const throwaway of throwaways) expect((await report(throwaway, target)).status).toBe(200);
-    expect(await evidenceAgainst(target)).toEqual(['new_account', 'new_account', 'new_account']);
-    expect(await held(target)).toBe(false);
     expect(await ids(searcher)).toContain(target.profileId);
     expect((await searcher.browser.post('/api/like', { profile_id: target.profileId })).status).toBe(200);
+    expect(await held(target)).toBe(false);
+    expect(await evidenceAgainst(target)).toEqual(['new_account', 'new_account', 'new_account']);
     // Each reporter still never sees the person again (a report blocks).
     for (const throwaway of throwaways) expect(await ids(throwaway)).not.toContain(target.profileId);
   });
@@ -73,9 +73,9 @@ describe.each(testDialects())('safety on %s', (dialect) => {
     const searcher = await createPerson(app, { gender: 'Male' });
     const strangers = await Promise.all([0, 1, 2, 3, 4].map(() => man()));
     for (const stranger of strangers) expect((await report(stranger, target)).status).toBe(200);
-    expect(await evidenceAgainst(target)).toEqual(['unseen', 'unseen', 'unseen', 'unseen', 'unseen']);
-    expect(await held(target)).toBe(false);
     expect(await ids(searcher)).toContain(target.profileId);
+    expect(await held(target)).toBe(false);
+    expect(await evidenceAgainst(target)).toEqual(['unseen', 'unseen', 'unseen', 'unseen', 'unseen']);
     const queue = await new AdminService(app.database.db, app.clock).openReports();
     expect(queue.map((r) => [r.weight, r.score, r.reporters])).toEqual(strangers.map(() => [0, 0, 5]));
 
