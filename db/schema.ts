@@ -138,7 +138,7 @@ export interface ProfilesTable {
   notifications: Generated<number>;
   /** 1: match and message e-mails may go to a user without Telegram (the one-click unsubscribe sets 0). */
   email_notifications: Generated<number>;
-  /** Set when three different users reported the profile: hidden from search until an admin decides. */
+  /** Set when reports carry strong evidence (safety/reportEvidence.ts): hidden from search and likes until an admin decides. */
   held_at: string | null;
   /** Set by triggers (migration search_changes) whenever the person's eligibility for others' searches may have changed. */
   search_changed_at: Generated<string | null>;
@@ -193,6 +193,9 @@ export interface BlocksTable {
 
 export type ReportReason = 'fake' | 'spam' | 'offensive' | 'underage' | 'other';
 
+/** What the server had recorded between reporter and reported when the report was filed (server/features/safety/reportEvidence.ts). */
+export type ReportEvidence = 'new_account' | 'unseen' | 'shown' | 'matched' | 'chatted';
+
 export interface ReportsTable {
   id: Generated<number>;
   reporter_id: ProfileId;
@@ -202,6 +205,8 @@ export interface ReportsTable {
   created_at: string;
   resolved_at: string | null;
   resolution: string | null;
+  /** Reports filed before evidence was recorded read `unseen` (they weigh nothing). */
+  evidence: ReportEvidence;
 }
 
 export interface RateCountersTable {

@@ -1,6 +1,6 @@
 /**
  * Admin tools on the server's own database (the same DATABASE_URL / DATA_DIR as the server):
- *   npm run admin -- reports                 open reports, oldest first
+ *   npm run admin -- reports                 open reports: the strongest weighted evidence first, then oldest
  *   npm run admin -- dismiss <reportId>      close a report as unfounded (the profile returns to search)
  *   npm run admin -- ban-report <reportId>   ban the reported user
  *   npm run admin -- ban <userId|email>      ban: sessions end at once, the profile is hidden

@@ -16,6 +16,9 @@ export function reportAlert(t: TFunction, report: OpenReport): { text: string; k
     reason: report.reason,
     comment: report.comment || '—',
     reporters: report.reporters,
+    evidence: t(`bot.admin.evidence_${report.evidence}`),
+    weight: report.weight,
+    score: report.score,
   });
   const keyboard = new InlineKeyboard()
     .text(t('bot.admin.button_ban'), `report:ban:${report.id}`)

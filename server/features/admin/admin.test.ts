@@ -81,11 +81,19 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
   const openReportsAbout = (target: Person) =>
     app.database.db.selectFrom('reports').select(['id', 'resolution']).where('reported_id', '=', target.profileId).where('resolved_at', 'is', null).execute();
 
-  it('holds a profile from search on the third different reporter, until an admin dismisses', async () => {
+  it('holds a profile from search on the third established reporter who matched with it, until an admin dismisses', async () => {
     const at = somewhere();
     const target = await createPerson(app, { gender: 'Female', at });
     const searcher = await createPerson(app, { gender: 'Male', at });
     const reporters = await Promise.all([0, 1, 2].map(() => createPerson(app, { gender: 'Male', at })));
+    // Accounts two days old that matched with the person: the evidence that may hold (safety/reportEvidence.ts).
+    const twoDaysAgo = new Date(app.clock.now().getTime() - 2 * 86_400_000).toISOString();
+    const reporterIds = reporters.map((r) => r.userId);
+    await app.database.db.updateTable('users').set({ created_at: twoDaysAgo }).where('id', 'in', reporterIds).execute();
+    for (const r of reporters) {
+      expect((await r.browser.post('/api/like', { profile_id: target.profileId })).status).toBe(200);
+      expect((await target.browser.post('/api/like', { profile_id: r.profileId })).status).toBe(200);
+    }
     expect(await visibleTo(searcher, target)).toBe(true);
     for (const r of reporters.slice(0, 2)) expect((await report(r, target)).status).toBe(200);
     // The same person reporting again does not count twice.
@@ -113,6 +121,8 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
     const reportId = reportRow?.id ?? 0;
     expect(alert.text).toContain(`#${reportId}`);
     expect(alert.text).toContain('Фейк');
+    // A fresh account that was never shown the profile: its report reaches the admins, weighing nothing.
+    expect(alert.text).toContain(ru.bot.admin.evidence_new_account);
     expect(buttonsOf(alert)).toEqual([
       { text: ru.bot.admin.button_ban, callback_data: `report:ban:${reportId}` },
       { text: ru.bot.admin.button_dismiss, callback_data: `report:dismiss:${reportId}` },

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
+import type { Database, ProfileId, ReportEvidence, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import { userRowId } from '../../contract/ids.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -41,6 +41,11 @@ export interface OpenReport {
   reported_profile_id: ProfileId;
   reported_user_id: UserId;
   reported_name: string;
+  /** What the server had recorded between reporter and reported (safety/reportEvidence.ts), and what that weighs. */
+  evidence: ReportEvidence;
+  weight: number;
+  /** The weighted evidence of every open report against the same profile (each reporter once): the queue's order. */
+  score: number;
   /** Different people with an open report against the same profile. */
   reporters: number;
   held: boolean;
@@ -68,13 +73,17 @@ export class AdminService {
     private readonly bus?: EventBus,
   ) {}
 
+  /** The moderation queue: the people with the strongest weighted evidence against them first, then oldest first. */
   async openReports(limit = 50): Promise<OpenReport[]> {
     const rows = await findOpenReports(this.db, limit);
     return rows.map(({ held_at, ...r }) => ({ ...r, held: held_at !== null }));
   }
 
   async report(reportId: number): Promise<OpenReport | undefined> {
-    return (await this.openReports(10_000)).find((r) => r.id === reportId);
+    const [row] = await findOpenReports(this.db, 1, reportId);
+    if (!row) return undefined;
+    const { held_at, ...r } = row;
+    return { ...r, held: held_at !== null };
   }
 
   /** Closes a report as unfounded and lets the profile back into search (an admin has decided). */

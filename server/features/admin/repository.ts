@@ -1,33 +1,51 @@
 import type { Kysely } from 'kysely';
 import { signUpsPerCode } from '../referrals/repository.ts';
+import { reportWeights } from '../safety/reportEvidence.ts';
+import { evidenceWeight } from '../safety/repository.ts';
 import type { Database, ModerationFlagReason, ProfileId, UserId } from '../../../db/schema.ts';
 
-/** Reports nobody has decided on yet, oldest first, with how many different people report the same profile. */
-export async function findOpenReports(db: Kysely<Database>, limit: number) {
-  const rows = await db
+/**
+ * Reports nobody has decided on yet (or the one `reportId`), the admins' queue: the people with the most
+ * weighted evidence against them first (safety/reportEvidence.ts: each reporter counted once, at their best
+ * evidence, over open reports), then oldest first. With each: its own evidence and weight, the person's
+ * total (`score`) and how many different people report them.
+ */
+export async function findOpenReports(db: Kysely<Database>, limit: number, reportId?: number) {
+  let query = db
+    .with('per_reporter', (w) =>
+      w
+        .selectFrom('reports')
+        .select((eb) => ['reported_id', eb.fn.max(evidenceWeight(reportWeights, 'evidence')).as('w')])
+        .where('resolved_at', 'is', null)
+        .groupBy(['reported_id', 'reporter_id']),
+    )
+    .with('scores', (w) =>
+      w
+        .selectFrom('per_reporter')
+        .select((eb) => ['reported_id', eb.fn.sum<string | number>('w').as('score'), eb.fn.countAll<string | number>().as('reporters')])
+        .groupBy('reported_id'),
+    )
     .selectFrom('reports as r')
     .innerJoin('profiles as p', 'p.id', 'r.reported_id')
-    .select((eb) => [
+    .innerJoin('scores as s', 's.reported_id', 'r.reported_id')
+    .select([
       'r.id',
       'r.reason',
       'r.comment',
       'r.created_at',
+      'r.evidence',
+      evidenceWeight(reportWeights, 'r.evidence').as('weight'),
+      's.score',
+      's.reporters',
       'p.id as reported_profile_id',
       'p.user_id as reported_user_id',
       'p.name as reported_name',
       'p.held_at',
-      eb
-        .selectFrom('reports as o')
-        .select((o) => o.fn.count<string | number>('o.reporter_id').distinct().as('n'))
-        .whereRef('o.reported_id', '=', 'r.reported_id')
-        .where('o.resolved_at', 'is', null)
-        .as('reporters'),
     ])
-    .where('r.resolved_at', 'is', null)
-    .orderBy('r.id')
-    .limit(limit)
-    .execute();
-  return rows.map(({ reporters, ...r }) => ({ ...r, reporters: Number(reporters ?? 0) }));
+    .where('r.resolved_at', 'is', null);
+  if (reportId !== undefined) query = query.where('r.id', '=', reportId);
+  const rows = await query.orderBy('s.score', 'desc').orderBy('r.id').limit(limit).execute();
+  return rows.map(({ reporters, score, weight, ...r }) => ({ ...r, weight, score: Number(score), reporters: Number(reporters) }));
 }
 
 /** The profile an open report is about; undefined when there is no such report or it is already decided. */

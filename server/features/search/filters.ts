@@ -315,7 +315,7 @@ const notBanned = searchFilter({
   watches: ['users.banned_at'],
 });
 
-/** Reported by three different people: out of search until an admin decides. */
+/** Held on strong evidence from reports (safety/reportEvidence.ts): out of search until an admin decides. */
 const notHeld = searchFilter({
   name: 'notHeld',
   where: (eb) => [eb('p.held_at', 'is', null)],
