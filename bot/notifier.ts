@@ -1,4 +1,5 @@
 import { GrammyError, InlineKeyboard, type Api } from 'grammy';
+import { genderContext } from '../locales/genderContext.ts';
 import { translatorFor } from '../locales/index.ts';
 import { PermanentNotificationError, type Notification, type Notifier } from '../server/features/notifications/worker.ts';
 import { miniAppUrl } from './miniAppUrl.ts';
@@ -12,14 +13,16 @@ function render(n: Notification): { text: string; button: string; target: string
     }
     case 'match':
       return {
-        text: t('bot.notify.match', { name: n.name }),
+        // Said to the recipient ("Напишите первой"): their gender.
+        text: t('bot.notify.match', { name: n.name, context: genderContext(n.genders?.reader) }),
         button: t('bot.notify.open_matches'),
         target: n.profileId === undefined ? 'matches' : `match_${n.profileId}`,
       };
     case 'message':
       return { text: t('bot.notify.message', { name: n.name, preview: n.preview }), button: t('bot.notify.open_chat'), target: `chat_${n.conversationId}` };
     case 'like':
-      return { text: t('bot.notify.like', { name: n.name }), button: t('bot.notify.open_likes'), target: 'likes' };
+      // Of the liker ("лайкнула вас"): their gender.
+      return { text: t('bot.notify.like', { name: n.name, context: genderContext(n.genders?.other) }), button: t('bot.notify.open_likes'), target: 'likes' };
   }
 }
 

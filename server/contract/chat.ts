@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { profileRowId, rowId } from './ids.ts';
+import { genders } from './profiles.ts';
 
 export const maxMessageLength = 2000;
 export const defaultPageSize = 20;
@@ -41,7 +42,8 @@ export type Message = z.infer<typeof message>;
 export const messagesResponse = z.object({
   /** Oldest first within the page; the first page holds the newest messages. */
   messages: z.array(message),
-  participant: z.object({ profile_id: z.number().check(z.int()), name: z.string(), photo: z.nullable(z.string()) }),
+  /** `gender`: the app words what it says of them by it ("заблокирована", i18next's _male/_female contexts). */
+  participant: z.object({ profile_id: z.number().check(z.int()), name: z.string(), gender: z.enum(genders), photo: z.nullable(z.string()) }),
 });
 export type MessagesResponse = z.infer<typeof messagesResponse>;
 

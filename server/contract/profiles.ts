@@ -117,6 +117,8 @@ export const userProfileSummary = z.object({
   id: z.number().check(z.int()),
   name: z.string(),
   age: z.number().check(z.int()),
+  /** The reader's own gender: the app addresses them by it ("напишите первой", i18next's _male/_female contexts). */
+  gender: z.enum(genders),
   photo: z.nullable(z.string()),
 });
 export type UserProfileSummary = z.infer<typeof userProfileSummary>;

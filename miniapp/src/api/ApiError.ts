@@ -8,6 +8,11 @@ export class ApiError extends Error {
     readonly code: string | null,
     message: string,
     readonly fields?: Record<string, string>,
+    /**
+     * A 429's Retry-After, in seconds from when the answer came: relative, so a phone whose clock is wrong
+     * still counts down the right time (the body's `resets_at` is the server's clock).
+     */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';

@@ -48,7 +48,15 @@ async function send<S extends z.ZodMiniType>(method: Method, path: string, schem
       await loadCsrfToken(true);
       return send(method, path, schema, body, true);
     }
-    if (parsed.success) throw new ApiError(response.status, parsed.data.code, parsed.data.error, parsed.data.fields);
+    const retryAfter = Number(response.headers.get('Retry-After') ?? Number.NaN);
+    if (parsed.success)
+      throw new ApiError(
+        response.status,
+        parsed.data.code,
+        parsed.data.error,
+        parsed.data.fields,
+        Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
+      );
     throw new ApiError(response.status, null, response.statusText || `HTTP ${response.status}`);
   }
   const parsed = schema.safeParse(payload);

@@ -7,7 +7,8 @@ import { errorText } from '../lib/errorText.ts';
 import { dismissMatch, matchShown, type MatchAnnouncement } from '../lib/matchAnnouncements.ts';
 import { photoUrl } from '../lib/photos.ts';
 import { platform } from '../platform/index.ts';
-import { useSession } from '../session/SessionProvider.tsx';
+import { genderContext } from '@locales/genderContext.ts';
+import { readerGender, useSession } from '../session/SessionProvider.tsx';
 
 /** The first of a comma-separated photo list. */
 function firstPhoto(photos: string | null | undefined): string | undefined {
@@ -70,7 +71,8 @@ export default function MatchOverlay({ match }: { match: MatchAnnouncement }) {
           {theirs && <img className="match-photo" src={photoUrl(theirs)} alt={profile.name} width={240} height={320} />}
         </div>
         <h2 id="match-title">{t('app.matchOverlay.title')}</h2>
-        <p>{t('app.matchOverlay.text', { name: profile.name })}</p>
+        {/* Said to the reader ("Напишете первой?"): their gender, not the match's. */}
+        <p>{t('app.matchOverlay.text', { name: profile.name, context: genderContext(readerGender(session)) })}</p>
         <button
           type="button"
           className="button block"
@@ -85,7 +87,7 @@ export default function MatchOverlay({ match }: { match: MatchAnnouncement }) {
           }
           ref={write}
         >
-          {busy ? t('app.common.wait') : t('app.matchOverlay.write', { context: gender === 'Female' ? 'female' : gender === 'Male' ? 'male' : undefined })}
+          {busy ? t('app.common.wait') : t('app.matchOverlay.write', { context: genderContext(gender) })}
         </button>
         <button
           type="button"

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { reportReasons } from '@contract/discovery.ts';
 import { useSafetyAction, type ReportReason, type SafetyAction } from '../api/queries/safety.ts';
 import { errorText } from '../lib/errorText.ts';
+import { genderContext } from '@locales/genderContext.ts';
 import { BottomSheet } from './BottomSheet.tsx';
 
 type Step = 'closed' | 'menu' | 'block' | 'report';
@@ -12,7 +13,18 @@ type Step = 'closed' | 'menu' | 'block' | 'report';
  * comment, and blocks as well. When it is done the caller leaves the screen (`onDone`): that person is
  * gone from every list.
  */
-export function SafetyActions({ profileId, name, onDone }: { profileId: number; name: string; onDone: () => void }) {
+export function SafetyActions({
+  profileId,
+  name,
+  gender,
+  onDone,
+}: {
+  profileId: number;
+  name: string;
+  /** The person's gender: what is said of them agrees with it ("будет заблокирована"); neutral when unknown. */
+  gender: string | null;
+  onDone: () => void;
+}) {
   const { t } = useTranslation();
   const [step, setStep] = useState<Step>('closed');
   const [reason, setReason] = useState<ReportReason | null>(null);
@@ -97,7 +109,7 @@ export function SafetyActions({ profileId, name, onDone }: { profileId: number; 
               <span>{t('app.safety.comment')}</span>
               <textarea rows={3} maxLength={1000} value={comment} onChange={(e) => setComment(e.target.value)} />
             </label>
-            <p className="hint">{t('app.safety.reportAlsoBlocks', { name })}</p>
+            <p className="hint">{t('app.safety.reportAlsoBlocks', { name, context: genderContext(gender) })}</p>
             <button type="submit" className="button block danger" disabled={!reason || busy}>
               {busy ? t('app.common.wait') : t('app.safety.send')}
             </button>

@@ -26,6 +26,14 @@ export type Session =
       tokenOnly: boolean;
     };
 
+/**
+ * The signed-in reader's own gender (their profile's), for sentences addressed to them ("напишите
+ * первой"); null before there is a profile, when the neutral wording is used.
+ */
+export function readerGender(session: Session): UserProfileSummary['gender'] | null {
+  return session.status === 'signedIn' ? (session.profile?.gender ?? null) : null;
+}
+
 interface SessionContextValue {
   session: Session;
   /**

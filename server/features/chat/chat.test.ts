@@ -51,7 +51,8 @@ describe.each(testDialects())('chat on %s', (dialect) => {
     const id = await start(a, b);
     for (let i = 1; i <= 45; i++) expect((await send(i % 2 ? a : b, id, `message ${i}`)).status).toBe(201);
     const page1 = await json<MessagesResponse>(await read(a, id, '?limit=20'));
-    expect(page1.participant).toEqual({ profile_id: b.profileId, name: 'Белла', photo: expect.any(String) as unknown });
+    // Her gender too: the app words what it says of her by it ("заблокирована").
+    expect(page1.participant).toEqual({ profile_id: b.profileId, name: 'Белла', gender: 'Female', photo: expect.any(String) as unknown });
     // New messages arrive between pages: the cursor keeps older pages exact.
     await send(b, id, 'late 1');
     const page2 = await json<MessagesResponse>(await read(a, id, `?limit=20&before_message_id=${page1.messages[0]?.message_id ?? 0}`));

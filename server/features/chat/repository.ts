@@ -55,6 +55,7 @@ const chatPage = preparedByShape(
         'me.id as me_id',
         'p.id as other_id',
         'p.name as other_name',
+        'p.gender as other_gender',
         'p.user_id as other_user_id',
         eb.selectFrom('photos as ph').select('ph.file_name').whereRef('ph.profile_id', '=', 'p.id').orderBy('ph.position').limit(1).as('other_photo'),
         eb
@@ -88,6 +89,7 @@ const chatPage = preparedByShape(
         'h.me_id',
         'h.other_id',
         'h.other_name',
+        'h.other_gender',
         'h.other_user_id',
         'h.other_photo',
         'h.any_unread',
@@ -155,7 +157,7 @@ export async function findChatPage(db: Kysely<Database>, userId: UserId, convers
   if (!head) return undefined;
   return {
     me: head.me_id,
-    participant: { id: head.other_id, name: head.other_name, user_id: head.other_user_id, photo: head.other_photo },
+    participant: { id: head.other_id, name: head.other_name, gender: head.other_gender, user_id: head.other_user_id, photo: head.other_photo },
     anyUnread: Boolean(head.any_unread),
     messages: rows.flatMap((r) =>
       r.id === null || r.sender_id === null || r.content === null || r.created_at === null

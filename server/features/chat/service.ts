@@ -112,7 +112,7 @@ export class ChatService {
         // Only the sender learns whether the other side has read it; the reader's own marks were just set.
         read: r.sender_id === me ? r.read_at !== null : true,
       })),
-      participant: { profile_id: participant.id, name: participant.name, photo: participant.photo },
+      participant: { profile_id: participant.id, name: participant.name, gender: participant.gender, photo: participant.photo },
     };
   }
 

@@ -389,7 +389,7 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     await worker.drainOnce();
     const sent = await telegram.waitForCall('sendMessage', (p) => p.chat_id === telegramId);
     const date = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(inDays(2)));
-    expect(sent.text).toContain(`Your premium ends on ${date}.`);
+    expect(sent.text).toContain(`Your Premium ends on ${date}.`);
     expect(JSON.stringify(sent.reply_markup)).toContain('startapp=premium');
 
     // A renewal moves the end: the next end earns its own reminder.

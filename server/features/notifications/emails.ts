@@ -1,6 +1,7 @@
 import { translatorFor, type Language } from '../../../locales/index.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
-import type { NotificationContent } from './worker.ts';
+import { genderContext } from '../../../locales/genderContext.ts';
+import type { NotificationContent, NotificationGenders } from './worker.ts';
 
 /** The path of the one-click unsubscribe (GET: a page with a button; POST: off), with the token after it. */
 export const unsubscribePathPrefix = '/api/email/unsubscribe/';
@@ -21,6 +22,8 @@ export function notificationEmail(
   language: Language,
   content: Extract<NotificationContent, { kind: 'match' | 'message' }>,
   links: { publicUrl: string; unsubscribeUrl: string },
+  /** Unknown: the neutral wording. */
+  genders: NotificationGenders = { reader: null, other: null },
 ): MailMessage {
   const t = translatorFor(language);
   const base = links.publicUrl.replace(/\/$/, '');
@@ -28,7 +31,8 @@ export function notificationEmail(
     content.kind === 'match'
       ? {
           subject: t('mail.notify.matchSubject', { name: content.name }),
-          line: t('mail.notify.matchText', { name: content.name }),
+          // Said to the recipient ("Напишите первой"): their gender.
+          line: t('mail.notify.matchText', { name: content.name, context: genderContext(genders.reader) }),
           button: t('mail.notify.openMatch'),
           target: content.profileId === undefined ? `${base}/matches` : `${base}/UsersProfile/${content.profileId}`,
         }

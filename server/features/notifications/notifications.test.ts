@@ -86,8 +86,9 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     expect(await worker.drainOnce()).toBe(2);
     const [toAnton] = sentTo(anton.chatId);
     const [toBella] = sentTo(bella.chatId);
+    // Said to the recipient in their own gender (Anton: «первым»).
     expect(toAnton?.text).toBe('У вас новая пара: Bella! Напишите первым 💬');
-    expect(toBella?.text).toBe('You have a new match: Антон! Say hi first 💬');
+    expect(toBella?.text).toBe("You have a new match: Антон! Don't wait — say hi 💬");
     // Each button opens the other's profile (match_<profileId>).
     expect(buttonUrl(toBella)).toBe(`${publicUrl}/?startapp=match_${anton.profileId}`);
     expect(buttonUrl(toAnton)).toBe(`${publicUrl}/?startapp=match_${bella.profileId}`);
@@ -236,6 +237,23 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     stream.close();
   });
 
+  it('addresses a woman as a woman in a match notification, and someone of gender Other neutrally', async () => {
+    const vera = await telegramPerson({ name: 'Вера', language: 'ru' });
+    const oleg = await telegramPerson({ gender: 'Male', preferred: 'Any', name: 'Олег', language: 'ru' });
+    const sam = await telegramPerson({ gender: 'Other', name: 'Саша', language: 'ru' });
+    for (const [a, b] of [
+      [vera, oleg],
+      [sam, oleg],
+    ] as const) {
+      await a.browser.post('/api/like', { profile_id: b.profileId });
+      await b.browser.post('/api/like', { profile_id: a.profileId });
+    }
+    afterGrace();
+    await worker.drainOnce();
+    expect(sentTo(vera.chatId).map((m) => m.text)).toEqual(['У вас новая пара: Олег! Напишите первой 💬']);
+    expect(sentTo(sam.chatId).map((m) => m.text)).toEqual(['У вас новая пара: Олег! Не ждите — напишите 💬']);
+  });
+
   it('tells a premium user who liked them, in their language with a button to the likers; never a free user', async () => {
     const premiumRu = await telegramPerson({ gender: 'Male', premium: true, language: 'ru' });
     const premiumEn = await telegramPerson({ gender: 'Male', premium: true, language: 'en' });
@@ -247,8 +265,9 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     expect(await worker.drainOnce()).toBe(2);
     const [toRu] = sentTo(premiumRu.chatId);
     const [toEn] = sentTo(premiumEn.chatId);
-    expect(toRu?.text).toBe('Вас лайкнули: Ника 💘 Ответите взаимностью?');
-    expect(toEn?.text).toBe('New like from Ника 💘 Like them back?');
+    // Of the liker in her gender.
+    expect(toRu?.text).toBe('Ника лайкнула вас 💘 Ответите взаимностью?');
+    expect(toEn?.text).toBe('New like from Ника 💘 Like her back?');
     expect(buttonUrl(toRu)).toBe(`${publicUrl}/?startapp=likes`);
     expect(JSON.stringify(toEn?.reply_markup)).toContain('See who liked you');
     expect(sentTo(free.chatId)).toEqual([]);

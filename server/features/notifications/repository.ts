@@ -115,37 +115,43 @@ export async function settleAcknowledged(db: Kysely<Database>, userId: UserId, e
 
 /** Unfinished jobs of these channels due by `now`, oldest first, with what sending needs to know about the recipient. */
 export async function listDueNotifications(db: Kysely<Database>, now: string, limit: number, channels: readonly NotificationChannel[]) {
-  return db
-    .selectFrom('notification_jobs as j')
-    .innerJoin('users as u', 'u.id', 'j.user_id')
-    .leftJoin('profiles as p', 'p.user_id', 'u.id')
-    .select([
-      'j.id',
-      'j.kind',
-      'j.conversation_id',
-      'j.other_profile_id',
-      'j.payload',
-      'j.attempts',
-      'j.channel',
-      'j.sending_at',
-      'j.user_id',
-      'u.email',
-      'u.verified_at',
-      'u.banned_at',
-      'u.telegram_id',
-      'u.language',
-      'u.bot_unreachable_at',
-      'u.premium_until',
-      'p.id as profile_id',
-      'p.notifications',
-      'p.email_notifications',
-    ])
-    .where('j.done_at', 'is', null)
-    .where('j.channel', 'in', [...channels])
-    .where('j.next_attempt_at', '<=', now)
-    .orderBy('j.id')
-    .limit(limit)
-    .execute();
+  return (
+    db
+      .selectFrom('notification_jobs as j')
+      .innerJoin('users as u', 'u.id', 'j.user_id')
+      .leftJoin('profiles as p', 'p.user_id', 'u.id')
+      // The other person's gender, for the wording about them ("лайкнула вас"); gone with their profile.
+      .leftJoin('profiles as o', 'o.id', 'j.other_profile_id')
+      .select([
+        'j.id',
+        'j.kind',
+        'j.conversation_id',
+        'j.other_profile_id',
+        'j.payload',
+        'j.attempts',
+        'j.channel',
+        'j.sending_at',
+        'j.user_id',
+        'u.email',
+        'u.verified_at',
+        'u.banned_at',
+        'u.telegram_id',
+        'u.language',
+        'u.bot_unreachable_at',
+        'u.premium_until',
+        'p.id as profile_id',
+        'p.notifications',
+        'p.email_notifications',
+        'p.gender as reader_gender',
+        'o.gender as other_gender',
+      ])
+      .where('j.done_at', 'is', null)
+      .where('j.channel', 'in', [...channels])
+      .where('j.next_attempt_at', '<=', now)
+      .orderBy('j.id')
+      .limit(limit)
+      .execute()
+  );
 }
 
 /** The conversation still has a live match, no block, and a message to `me` that `me` has not read (the Chats badge's rule). */

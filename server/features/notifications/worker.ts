@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { Database, NotificationChannel, NotificationKind } from '../../../db/schema.ts';
+import type { Database, Gender, NotificationChannel, NotificationKind } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
@@ -32,7 +32,15 @@ export type NotificationContent =
   /** `until`: when the subscription ends (ISO). */
   | { kind: 'premium_ending'; until: string };
 
-export type Notification = { telegramId: string; language: Language } & NotificationContent;
+/**
+ * `genders`: the recipient's (a sentence addressed to them: "напишите первой") and the other person's ("лайкнула
+ * вас"), for i18next's _male/_female contexts; null when unknown (the neutral wording).
+ */
+export type Notification = { telegramId: string; language: Language; genders?: NotificationGenders } & NotificationContent;
+export interface NotificationGenders {
+  reader: Gender | null;
+  other: Gender | null;
+}
 
 const namePayload = z.object({ name: z.string() });
 const messagePayload = z.object({ name: z.string(), preview: z.string() });
@@ -98,6 +106,8 @@ export const claimLeaseSeconds = 5 * 60;
 const batchSize = 25;
 
 type DueJob = Awaited<ReturnType<typeof listDueNotifications>>[number];
+
+const gendersOf = (job: DueJob): NotificationGenders => ({ reader: job.reader_gender, other: job.other_gender });
 
 /**
  * Drains the notification queue: due jobs are sent one by one, a failure is retried later with a growing
@@ -198,7 +208,7 @@ export class NotificationWorker {
         continue;
       }
       try {
-        await this.notifier.send({ telegramId: job.telegram_id, language: job.language, ...content });
+        await this.notifier.send({ telegramId: job.telegram_id, language: job.language, genders: gendersOf(job), ...content });
         await settle('sent');
       } catch (error) {
         if (error instanceof PermanentNotificationError) {
@@ -256,10 +266,13 @@ export class NotificationWorker {
       return;
     }
     if (!(await markSending(this.db, job.id, now.toISOString(), lease))) return;
-    const message = notificationEmail(job.email, job.language, content, {
-      publicUrl: email.publicUrl,
-      unsubscribeUrl: unsubscribeUrl(email.publicUrl, email.unsubscribeToken(job.user_id)),
-    });
+    const message = notificationEmail(
+      job.email,
+      job.language,
+      content,
+      { publicUrl: email.publicUrl, unsubscribeUrl: unsubscribeUrl(email.publicUrl, email.unsubscribeToken(job.user_id)) },
+      gendersOf(job),
+    );
     try {
       await email.mailer.send(message);
     } catch (error) {

@@ -65,6 +65,7 @@ const profileSummary = prepared((db, userId: UserId) =>
       'profiles.id',
       'profiles.name',
       'profiles.age',
+      'profiles.gender',
       eb.selectFrom('photos').select('photos.file_name').whereRef('photos.profile_id', '=', 'profiles.id').orderBy('photos.position').limit(1).as('photo'),
     ])
     .where('profiles.user_id', '=', userId),

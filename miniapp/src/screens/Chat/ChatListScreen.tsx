@@ -2,6 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useChats } from '../../api/queries/chat.ts';
 import { EmptyState, QueryView } from '../../components/States.tsx';
+import { genderContext } from '@locales/genderContext.ts';
+import { readerGender, useSession } from '../../session/SessionProvider.tsx';
 import { Avatar } from './Avatar.tsx';
 import { shortTime } from './messageTime.ts';
 import './Chat.css';
@@ -9,6 +11,8 @@ import './Chat.css';
 /** `/ChatList` (spec sections 2, 3): conversations newest first, with unread marks kept live. */
 export default function ChatListScreen() {
   const { t, i18n } = useTranslation();
+  // "Напишите первой!" is said to the reader: their own gender.
+  const context = genderContext(readerGender(useSession().session));
   // A new message anywhere moves that conversation up and marks it unread (api/liveCache.ts).
   const chats = useChats();
 
@@ -45,7 +49,7 @@ export default function ChatListScreen() {
                     </span>
                     <span className="chat-row-last">
                       {chat.last_message === null
-                        ? t('app.chat.noMessagesYet')
+                        ? t('app.chat.noMessagesYet', { context })
                         : chat.last_message_mine
                           ? t('app.chat.mine', { text: chat.last_message })
                           : chat.last_message}

@@ -55,7 +55,12 @@ export default function ChatScreen() {
           </Link>
         )}
         {participant && !departed && (
-          <SafetyActions profileId={participant.profile_id} name={participant.name} onDone={() => void navigate('/ChatList', { replace: true })} />
+          <SafetyActions
+            profileId={participant.profile_id}
+            name={participant.name}
+            gender={participant.gender}
+            onDone={() => void navigate('/ChatList', { replace: true })}
+          />
         )}
       </header>
       {departed ? (

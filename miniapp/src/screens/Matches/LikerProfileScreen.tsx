@@ -57,7 +57,7 @@ export default function LikerProfileScreen() {
       {(person) => (
         <section className="person-screen">
           <div className="person-toolbar">
-            <SafetyActions profileId={person.id} name={person.name} onDone={() => void navigate('/WhoLike', { replace: true })} />
+            <SafetyActions profileId={person.id} name={person.name} gender={person.gender} onDone={() => void navigate('/WhoLike', { replace: true })} />
           </div>
           <ProfileDetails profile={person} />
           <div className="person-actions two">

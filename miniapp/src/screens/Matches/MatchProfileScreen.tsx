@@ -40,7 +40,7 @@ export default function MatchProfileScreen() {
       {(person) => (
         <section className="person-screen">
           <div className="person-toolbar">
-            <SafetyActions profileId={person.id} name={person.name} onDone={() => void navigate('/matches', { replace: true })} />
+            <SafetyActions profileId={person.id} name={person.name} gender={person.gender} onDone={() => void navigate('/matches', { replace: true })} />
           </div>
           <ProfileDetails profile={person} />
           <div className="person-actions">

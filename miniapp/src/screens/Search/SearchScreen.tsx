@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import type { MatchedProfile } from '@contract/discovery.ts';
 import type { Card } from '../../api/queries/search.ts';
 import { DeckButtons } from '../../components/DeckButtons.tsx';
@@ -12,6 +12,7 @@ import { actionGuardMs, leaveMs } from '../../lib/swipeRules.ts';
 import { platform } from '../../platform/index.ts';
 import { EmptyDeck } from './EmptyDeck.tsx';
 import { KeyHint, useDeckKeys } from './deckKeys.tsx';
+import { LikeLimitPanel } from './LikeLimitPanel.tsx';
 import { useSwipeDeck } from './useSwipeDeck.ts';
 import './Search.css';
 
@@ -52,15 +53,16 @@ export default function SearchScreen() {
     return () => clearTimeout(timer);
   }, [swipeFailure, dismissSwipeFailure]);
 
-  // One decision per 500 ms, whether by swipe or button (spec section 9).
+  // One decision per 500 ms, whether by swipe or button (spec section 9). The like limit's panel stops
+  // them all (the deck says so: nothing flies off, nothing is sent).
   const decide = (liked: boolean, fromPx = 0) => {
     const now = performance.now();
     if (now - lastAction.current < actionGuardMs) return;
+    const shown = deck.state.status === 'ready' ? deck.state.card : null;
+    if (!deck.decide(liked)) return;
     lastAction.current = now;
     platform().haptic(liked ? 'like' : 'dislike');
-    if (deck.state.status === 'ready')
-      setLeaving({ card: deck.state.card, liked, fromPx, photoIndex: photoAt?.id === deck.state.card.profile_id ? photoAt.index : 0, at: now });
-    deck.decide(liked);
+    if (shown) setLeaving({ card: shown, liked, fromPx, photoIndex: photoAt?.id === shown.profile_id ? photoAt.index : 0, at: now });
   };
 
   const { state } = deck;
@@ -68,7 +70,8 @@ export default function SearchScreen() {
   const [expandedFor, setExpandedFor] = useState<number | null>(null);
   const shownId = state.status === 'ready' ? state.card.profile_id : null;
   const expanded = shownId !== null && expandedFor === shownId;
-  useDeckKeys(state.status === 'ready', {
+  const limited = deck.limitReached !== null;
+  useDeckKeys(state.status === 'ready' && !limited, {
     decide,
     details: () => setExpandedFor(expanded ? null : shownId),
   });
@@ -99,20 +102,10 @@ export default function SearchScreen() {
           </p>
         )}
         {/* Over the card's lower edge; only while there is a card to decide on (the empty deck has its own offers). */}
-        {(state.status === 'ready' || state.status === 'loading') && <DeckButtons overlay onDecide={decide} disabled={state.status !== 'ready'} />}
+        {(state.status === 'ready' || state.status === 'loading') && <DeckButtons overlay onDecide={decide} disabled={state.status !== 'ready' || limited} />}
       </div>
       <KeyHint />
-      {deck.limitReached && (
-        <div className="like-limit card" role="alert">
-          <p>{errorText(t, deck.limitReached, 'errors.like_limit')}</p>
-          <Link className="button block" to="/subscription">
-            {t('app.search.getPremium')}
-          </Link>
-          <button type="button" className="button secondary block" onClick={deck.dismissLimit}>
-            {t('app.common.close')}
-          </button>
-        </div>
-      )}
+      {deck.limitReached && <LikeLimitPanel limit={deck.limitReached} onClose={deck.dismissLimit} />}
     </section>
   );
 }

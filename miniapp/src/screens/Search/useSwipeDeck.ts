@@ -18,6 +18,12 @@ export type DeckState =
 
 type Pending = Promise<Card | null | 'no_profile'>;
 
+export interface LikeLimit {
+  error: ApiError;
+  /** When the next like is back, on this device's clock (`Date.now()`); null when the server did not say. */
+  backAt: number | null;
+}
+
 /**
  * The deck: the card on screen and the next one, already fetched (the spec's prefetch), so a swipe shows
  * the next person at once while the like or dislike travels in the background. The server never answers
@@ -34,7 +40,14 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
   const client = useQueryClient();
   const { mutateAsync: swipe } = useSwipe();
   const [state, setState] = useState<DeckState>({ status: 'loading' });
-  const [limitReached, setLimitReached] = useState<ApiError | null>(null);
+  /**
+   * The free like limit, once the server said so: its refusal, and when the next like is back (the
+   * refusal's Retry-After from when it came; null when the answer did not say). Kept after the panel is
+   * closed, so a like before that time opens the panel again instead of asking the server to refuse it.
+   */
+  const [limit, setLimit] = useState<LikeLimit | null>(null);
+  /** The limit's panel is on screen: no decision goes out while it is (keys, buttons, swipes). */
+  const [limitOpen, setLimitOpen] = useState(false);
   /** A like or dislike the server did not take (other than the like limit): said briefly, the deck goes on. */
   const [swipeFailure, setSwipeFailure] = useState<{ liked: boolean; error: unknown } | null>(null);
   const next = useRef<Pending | null>(null);
@@ -84,10 +97,16 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
     void show(fetchAfter([]));
   }, [show, fetchAfter]);
 
+  /** True when the decision was taken (sent); false when the like limit stopped it (its panel is shown). */
   const decide = useCallback(
-    (liked: boolean) => {
+    (liked: boolean): boolean => {
+      if (limitOpen) return false;
+      if (liked && limit && limit.backAt !== null && Date.now() < limit.backAt) {
+        setLimitOpen(true);
+        return false;
+      }
       const card = current.current;
-      if (!card) return;
+      if (!card) return false;
       inFlight.current.add(card.profile_id);
       const pending = next.current ?? fetchAfter([]);
       next.current = null;
@@ -104,8 +123,9 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
         (error: unknown) => {
           inFlight.current.delete(card.profile_id);
           if (error instanceof ApiError && error.code === 'like_limit') {
-            // Out of free likes: the person comes back on screen, with the explanation.
-            setLimitReached(error);
+            // Out of free likes: the person comes back on screen, with the explanation and the time.
+            setLimit({ error, backAt: error.retryAfterSeconds === undefined ? null : Date.now() + error.retryAfterSeconds * 1000 });
+            setLimitOpen(true);
             current.current = card;
             next.current = fetchAfter([card.profile_id]);
             setState({ status: 'ready', card });
@@ -114,9 +134,23 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
           }
         },
       );
+      return true;
     },
-    [fetchAfter, show, onMatch, swipe],
+    [fetchAfter, show, onMatch, swipe, limit, limitOpen],
   );
+
+  // The next like is back: the limit is forgotten (a like goes out again) and its panel goes.
+  useEffect(() => {
+    if (!limit || limit.backAt === null) return;
+    const timer = setTimeout(
+      () => {
+        setLimit(null);
+        setLimitOpen(false);
+      },
+      Math.max(0, limit.backAt - Date.now()),
+    );
+    return () => clearTimeout(timer);
+  }, [limit]);
 
   /** The empty deck's own way out: other filters, kept as the menu keeps them, and the deck starts over. */
   const changeFilters = useCallback(
@@ -140,8 +174,9 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
     changeFilters,
     decide,
     reload,
-    limitReached,
-    dismissLimit: () => setLimitReached(null),
+    /** The like limit's panel, while it is open. */
+    limitReached: limitOpen ? limit : null,
+    dismissLimit: () => setLimitOpen(false),
     swipeFailure,
     dismissSwipeFailure,
   };
