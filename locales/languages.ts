@@ -24,3 +24,6 @@ export function languageOfTag(tag: string | null | undefined): Language {
 
 /** The dictionary sections the app uses; the rest (mail, bot, …) is the server's. */
 export const appSections = ['app', 'errors'] as const;
+
+/** How the app reports a key its dictionary lacks, in the console (every browser test fails on it). */
+export const missingKeyMark = 'i18n: missing key';

@@ -283,8 +283,12 @@ function build(route: AppRoute, routeSeed: RouteSeed, mutation: Mutation): Case 
   };
 }
 
-/** Every case for one route: the fixed matrix (each category on each field), then `randomCases` random ones. */
-function mutationsFor(route: AppRoute, shape: RouteSeed, fuzzer: Fuzzer, smallJpeg: Uint8Array, identity: Identity['name']): Mutation[] {
+/**
+ * Every case for one route: the fixed matrix (each category on each field), then `random` random ones.
+ * The random ones run on SQLite only: what they find is in the validation, the same on both databases,
+ * and the matrix (large ids, NUL, lone surrogates, nesting) already runs on PostgreSQL too.
+ */
+function mutationsFor(route: AppRoute, shape: RouteSeed, fuzzer: Fuzzer, smallJpeg: Uint8Array, identity: Identity['name'], random: number): Mutation[] {
   const mutations: Mutation[] = [];
   const isPost = route.method !== 'GET';
   const add = (label: string, apply: (s: RouteSeed) => Parts = () => ({})) => mutations.push({ label, apply });
@@ -358,7 +362,7 @@ function mutationsFor(route: AppRoute, shape: RouteSeed, fuzzer: Fuzzer, smallJp
     send('multipart no boundary', multipart([...fields(form), photo]), 'multipart/form-data');
     send('multipart junk bytes', new Uint8Array(Array.from({ length: 512 }, (_, i) => (i * 37) % 256)));
     send('multipart deep payload', multipart([...fields({ ...form, payload: deepJson(5_000, 'object').text }), photo]));
-    for (let i = 0; i < randomCases / 2; i++) {
+    for (let i = 0; i < random / 2; i++) {
       const junkFields = Object.fromEntries(Object.keys(form).map((k) => [k, fuzzer.chance(0.5) ? plainText(fuzzer.value()) : (form[k] ?? '')]));
       const files = Array.from({ length: fuzzer.int(3) }, () => ({
         ...photo,
@@ -369,7 +373,7 @@ function mutationsFor(route: AppRoute, shape: RouteSeed, fuzzer: Fuzzer, smallJp
     }
   }
 
-  for (let i = 0; i < randomCases; i++) {
+  for (let i = 0; i < random; i++) {
     const labels: string[] = [];
     const draws: ((s: RouteSeed, parts: Parts) => void)[] = [];
     const paramNames = Object.keys(shape.params ?? {});
@@ -629,7 +633,7 @@ describe.each(testDialects())('API fuzz on %s', (dialect) => {
         let { world, actor, identity } = await start();
         // Routes the seeds do not know yet are still fuzzed, from an empty seed.
         const seedOf = () => seedsFor(world)[routeKey(route)] ?? {};
-        for (const mutation of mutationsFor(route, seedOf(), fuzzer, smallJpeg, identityName)) {
+        for (const mutation of mutationsFor(route, seedOf(), fuzzer, smallJpeg, identityName, dialect === 'sqlite' ? randomCases : 0)) {
           const c = build(route, seedOf(), mutation);
           const outcome = await send(c.yookassa ? yookassaApp.url : app.url, identity, c);
           sent++;

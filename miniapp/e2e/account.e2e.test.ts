@@ -4,7 +4,7 @@ import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { Browser } from '../../server/test/browser.ts';
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
-import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
 import { signInVerified } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -12,7 +12,7 @@ const password = 'spark2026!';
 const phoneUserAgent = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36';
 
 /** Menu → Account at phone size: the devices list, signing a device out, the e-mail and the password. */
-describe.each(['ru', 'en'] as const)('the account screen in %s', (language) => {
+describe.each(behaviourLanguages)('the account screen in %s', (language) => {
   const t = texts[language];
   const email = `account.${language}.${process.pid}@example.com`;
   const nextEmail = `account.next.${language}.${process.pid}@example.com`;

@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
-import { expectAccessible, recordApiRequests, screenshot, startSite, type Site } from './harness.ts';
+import { expectAccessible, recordApiRequests, screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
 
 const texts = { ru, en } as const;
 const password = 'spark2026!';
 
-describe.each(['ru', 'en'] as const)('the web app in %s', (language) => {
+describe.each(behaviourLanguages)('the web app in %s', (language) => {
   const t = texts[language];
   const email = `anna.${language}@example.com`;
   let site: Site | undefined;

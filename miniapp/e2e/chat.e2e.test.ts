@@ -6,12 +6,12 @@ import { createPerson, type Person } from '../../server/test/people.ts';
 import { blockFromSafetyMenu } from './flows/matches.ts';
 import { expectMessage, loadedMessages, matchAndStartChat, scrollUpForOlder, sendMessage } from './flows/chat.ts';
 import { testPassword } from '../../server/test/accounts.ts';
-import { expectAccessible, screenshot, screenshotLightAndDark, startSite, type Site } from './harness.ts';
+import { expectAccessible, screenshot, screenshotLightAndDark, startSite, type Site, behaviourLanguages } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
 
-describe.each(['ru', 'en'] as const)('chat in %s', (language) => {
+describe.each(behaviourLanguages)('chat in %s', (language) => {
   const t = texts[language];
   let site: Site;
   let ann: Person;

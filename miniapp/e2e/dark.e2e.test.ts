@@ -14,7 +14,8 @@ const texts = { ru, en } as const;
  * The swiping, matches, likers and chat screens in dark mode: what a person sees at night, checked by axe
  * (colour contrast is one of its serious rules) and kept as screenshots to look at.
  */
-describe.each(['ru', 'en'] as const)('dark mode in %s', (language) => {
+// In English: its screens are English's pass over the swiping, matches, likers and chat screens (harness.ts).
+describe.each(['en'] as const)('dark mode in %s', (language) => {
   const t = texts[language];
   let site: Site;
   let context: BrowserContext | undefined;

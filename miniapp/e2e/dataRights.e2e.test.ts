@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { Browser } from '../../server/test/browser.ts';
-import { expectAccessible, screenshot, screenshotLightAndDark, startSite, type Site } from './harness.ts';
+import { expectAccessible, screenshot, screenshotLightAndDark, startSite, type Site, behaviourLanguages } from './harness.ts';
 import { signInVerified } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -17,7 +17,7 @@ describe('data rights in the menu', () => {
     await site.close();
   });
 
-  for (const language of ['ru', 'en'] as const) {
+  for (const language of behaviourLanguages) {
     it(`downloads my data, then deletes the account after the password (${language})`, async () => {
       const t = texts[language];
       const email = `rights.${language}@example.com`;

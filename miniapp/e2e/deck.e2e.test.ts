@@ -7,7 +7,7 @@ import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson, type Person, type PersonOptions } from '../../server/test/people.ts';
 import { topCardId } from './flows/search.ts';
-import { artifactsDir, expectAccessible, phone, screenshot, startSite, type Site } from './harness.ts';
+import { artifactsDir, expectAccessible, phone, screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -50,7 +50,7 @@ async function walkGallery(page: Page, scope: string, count: number, nextLabel: 
   return seen;
 }
 
-describe.each(['ru', 'en'] as const)('the full-height deck and the galleries in %s', (language) => {
+describe.each(behaviourLanguages)('the full-height deck and the galleries in %s', (language) => {
   const t = texts[language];
   let site: Site;
 

@@ -6,13 +6,13 @@ import { emptyPublicConfig } from '../../server/contract/config.ts';
 import { Browser } from '../../server/test/browser.ts';
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
-import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
 
 const texts = { ru, en } as const;
 const newPassword = 'reset2026!';
 
 /** The whole forgotten-password flow at phone size (390×844), from «Забыли пароль?» on /login to the deck. */
-describe.each(['ru', 'en'] as const)('password reset in %s', (language) => {
+describe.each(behaviourLanguages)('password reset in %s', (language) => {
   const t = texts[language];
   let site: Site;
   let context: BrowserContext | undefined;

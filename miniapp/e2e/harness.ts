@@ -5,11 +5,19 @@ import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { expect } from 'vitest';
 import type { PublicConfig } from '../../server/contract/config.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../server/test/testApp.ts';
+import { missingKeyMark } from '../../locales/languages.ts';
 import { launchChromium } from './chromium.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 export const distDir = path.join(repoRoot, 'miniapp', 'dist');
 export const artifactsDir = path.join(repoRoot, 'artifacts', 'screenshots');
+/**
+ * The languages a browser test's behaviour runs in: Russian, the default. A screen behaves the same in
+ * either language; English gets one pass over every screen instead (english.e2e.test.ts: screenshot, no
+ * Russian, no missing key), and dark.e2e.test.ts runs in English. E2E_LANGUAGES=ru,en runs both.
+ */
+export const behaviourLanguages = (process.env.E2E_LANGUAGES ?? 'ru').split(',').filter((l): l is 'ru' | 'en' => l === 'ru' || l === 'en');
+
 /** A phone: iPhone 12–15 class. */
 export const phone = { width: 390, height: 844 };
 
@@ -76,6 +84,7 @@ export function telegramAuthDate(): number {
 export async function startSite(options: Pick<TestAppOptions, 'stars' | 'publicConfig' | 'testPaymentProvider'> = {}): Promise<Site> {
   const app = await createTestApp('sqlite', { frontendDist: distDir, publicConfig: testConfig, botToken: e2eBotToken, ...options });
   const chromium = await launchChromium();
+  const missingKeys = new Set<string>();
   const site: Site = {
     app,
     browser: chromium.browser,
@@ -90,6 +99,10 @@ export async function startSite(options: Pick<TestAppOptions, 'stars' | 'publicC
         colorScheme: 'light',
       });
       if (language) contextLanguages.set(context, language);
+      // Any page of the file showing a key instead of its text fails the file (checked in close()).
+      context.on('console', (message) => {
+        if (message.text().startsWith(missingKeyMark)) missingKeys.add(message.text());
+      });
       const stored: Record<string, string> = {};
       if (language) stored.language = language;
       if (dark !== undefined) stored.darkMode = String(dark);
@@ -113,6 +126,7 @@ export async function startSite(options: Pick<TestAppOptions, 'stars' | 'publicC
     async close() {
       await chromium.close();
       await app.close();
+      expect([...missingKeys], 'translation keys the pages asked for and the dictionary lacks').toEqual([]);
     },
   };
   return site;

@@ -6,7 +6,7 @@ import type { UserId } from '../../db/schema.ts';
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { hostLikeTelegram, telegramEvents, telegramLaunchHash, telegramThemes, type TelegramLaunch, type TelegramTheme } from './flows/telegram.ts';
-import { screenshot, startSite, testConfig, type Site } from './harness.ts';
+import { screenshot, startSite, testConfig, type Site, behaviourLanguages } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 /**
@@ -55,7 +55,7 @@ describe('inviting a friend from the menu', () => {
     return page;
   }
 
-  for (const language of ['ru', 'en'] as const) {
+  for (const language of behaviourLanguages) {
     for (const theme of ['dark', 'light'] as const satisfies TelegramTheme[]) {
       it(`inside Telegram shares the t.me link with the user's code through Telegram's share sheet (${language}, ${theme})`, async () => {
         const t = texts[language];
@@ -83,7 +83,7 @@ describe('inviting a friend from the menu', () => {
     }
   }
 
-  for (const language of ['ru', 'en'] as const) {
+  for (const language of behaviourLanguages) {
     it(`on the web copies the site's ?ref= link and says so where there is no share sheet (${language})`, async () => {
       const t = texts[language];
       const person = await createPerson(site.app, { name: language === 'ru' ? 'Вика' : 'Vicky' });

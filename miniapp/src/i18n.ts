@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { isLanguage, languageOfTag, languages, type Language } from '@locales/languages.ts';
+import { isLanguage, languageOfTag, languages, missingKeyMark, type Language } from '@locales/languages.ts';
 import { readStored, storageKeys, writeStored } from './lib/storage.ts';
 
 export { languages, type Language };
@@ -40,6 +40,12 @@ export async function initI18n(language: Language = initialLanguage()): Promise<
     supportedLngs: [...languages],
     interpolation: { escapeValue: false }, // React escapes
     returnNull: false,
+    // A key missing from the dictionary shows as its own name: said in the console, where every browser
+    // test fails on it (miniapp/e2e/harness.ts).
+    saveMissing: true,
+    missingKeyHandler: (_languages, _namespace, key) => {
+      console.error(`${missingKeyMark} "${key}"`);
+    },
   });
   document.documentElement.lang = language;
 }

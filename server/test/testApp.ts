@@ -12,6 +12,7 @@ import type { AppState } from '../http/context.ts';
 import { createLogger } from '../logger.ts';
 import type { AppDeps } from '../services.ts';
 import { createSmtpMailer } from '../mail/mailer.ts';
+import { PasswordHasher } from '../features/accounts/passwords.ts';
 import { SmtpStandIn } from './smtpStandIn.ts';
 import { TestClock } from './testClock.ts';
 import { createTestDatabase, type TestDatabase } from './testDatabase.ts';
@@ -74,6 +75,7 @@ export type TestAppOptions = Partial<
     | 'uploadMemoryBytes'
     | 'mailer'
     | 'photoBucket'
+    | 'passwords'
   >
 > & {
   /** Share another app's database (a second server process on the same data). */
@@ -81,6 +83,12 @@ export type TestAppOptions = Partial<
   /** SQLite: start from this backup file, restored as docs/operations.md says. */
   restoreFrom?: string;
 };
+
+/**
+ * Argon2id at a tiny cost: the suite signs up and in thousands of times, and at OWASP's 19 MiB and two
+ * passes each took tens of milliseconds of a core. The tests of argon2id's parameters pass `passwords`.
+ */
+export const cheapArgon2Options = { algorithm: 2, memoryCost: 64, timeCost: 1, parallelism: 1 } as const;
 
 /** The real app on a random loopback port, over a fresh database, mailing through a real SMTP server. */
 export async function createTestApp(dialect: Dialect, options: TestAppOptions = {}): Promise<TestApp> {
@@ -107,6 +115,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     publicUrl: 'http://localhost:8080',
     sessionSecret: testSessionSecret,
     clock,
+    passwords: new PasswordHasher(2, cheapArgon2Options),
     ...extra,
   });
   const server: Server = app.listen(0, '127.0.0.1');

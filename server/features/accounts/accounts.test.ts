@@ -4,6 +4,7 @@ import { Browser, json } from '../../test/browser.ts';
 import { jpegWithGps } from '../../test/images.ts';
 import { codeFrom } from '../../test/smtpStandIn.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
+import { PasswordHasher } from './passwords.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 
 const password = 'secret123!';
@@ -20,7 +21,8 @@ function profileForm(photo: Buffer): FormData {
 describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp(dialect);
+    // The real argon2id parameters: a test below checks them.
+    app = await createTestApp(dialect, { passwords: new PasswordHasher() });
   });
   afterAll(async () => {
     await app.close();

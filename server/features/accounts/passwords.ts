@@ -19,7 +19,11 @@ export class PasswordHasher {
   private readonly gate: Semaphore;
   private dummyHash: Promise<string> | undefined;
 
-  constructor(concurrency = 2) {
+  /** `options`: argon2Options everywhere but in tests, which may pass cheaper ones (server/test/testApp.ts). */
+  constructor(
+    concurrency = 2,
+    private readonly options: Options = argon2Options,
+  ) {
     this.gate = new Semaphore(concurrency);
   }
 
@@ -29,7 +33,7 @@ export class PasswordHasher {
   }
 
   hash(password: string): Promise<string> {
-    return this.gate.run(() => hash(password, argon2Options));
+    return this.gate.run(() => hash(password, this.options));
   }
 
   verify(passwordHash: string, password: string): Promise<boolean> {

@@ -286,9 +286,9 @@ describe.each(testDialects())('badges and seen marks on %s', (dialect) => {
 
   if (dialect === 'postgres') {
     it('delivers `match` and `badges` across two server processes on one database', async () => {
-      const url = process.env.TEST_DATABASE_URL ?? '';
       const logger = createLogger('silent');
       const database = await createTestDatabase('postgres');
+      const url = database.url ?? '';
       const schema = database.schema ?? '';
       const first = await createTestApp('postgres', { database, eventBus: await PostgresEventBus.start(url, schema, logger) });
       const second = await createTestApp('postgres', { database, eventBus: await PostgresEventBus.start(url, schema, logger) });

@@ -77,7 +77,7 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     second =
       dialect === 'sqlite'
         ? openDatabase({ url: database.description, dataDir: database.dataDir })
-        : openDatabase({ url: process.env.TEST_DATABASE_URL, dataDir: database.dataDir, searchPath: database.schema ?? 'public', poolSize: 3 });
+        : openDatabase({ url: database.url, dataDir: database.dataDir, searchPath: database.schema ?? 'public', poolSize: 3 });
     secondCtx = { ...ctx, db: second.db, sqlite: second.sqlite };
   });
   afterAll(async () => {

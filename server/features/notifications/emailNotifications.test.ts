@@ -283,7 +283,7 @@ describe.each(testDialects())('notification e-mails to web-only users on %s', (d
       env: {
         PATH: process.env.PATH ?? '',
         DATA_DIR: app.database.dataDir,
-        ...(app.database.schema ? { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', SCHEMA: app.database.schema } : {}),
+        ...(app.database.schema ? { TEST_DATABASE_URL: app.database.url ?? '', SCHEMA: app.database.schema } : {}),
         SMTP_URL: smtpUrl,
         SESSION_SECRET: testSessionSecret,
         NOW: app.clock.now().toISOString(),

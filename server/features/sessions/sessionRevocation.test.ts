@@ -45,7 +45,7 @@ for (const { dialect, schemaLength, name } of setups) {
 
     const startBus = async (): Promise<EventBus> =>
       dialect === 'postgres'
-        ? PostgresEventBus.start(process.env.TEST_DATABASE_URL ?? '', database.schema ?? 'public', createLogger('silent'))
+        ? PostgresEventBus.start(database.url ?? '', database.schema ?? 'public', createLogger('silent'))
         : new InProcessEventBus();
 
     beforeAll(async () => {
