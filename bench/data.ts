@@ -41,8 +41,8 @@ interface Raw {
   close(): Promise<void>;
 }
 
-function rawPostgres(schema: string): Raw {
-  const pool = new pg.Pool({ connectionString: pgUrl, max: 5, options: `-c search_path=${schema}` });
+function rawPostgres(url: string, schema: string): Raw {
+  const pool = new pg.Pool({ connectionString: url, max: 5, options: `-c search_path=${schema}` });
   const on = (client: pg.Pool | pg.PoolClient) => async (name: string, text: string, values: unknown[]) =>
     (await client.query({ name, text, values })).rows as Record<string, unknown>[];
   return {
@@ -183,7 +183,7 @@ async function seed(database: TestDatabase) {
 async function benchDialect(dialect: Dialect): Promise<void> {
   const log = new StatementLog();
   const database = await createTestDatabase(dialect, { onStatement: log.record });
-  const raw = dialect === 'postgres' ? rawPostgres(database.schema ?? 'public') : rawSqlite(database.sqlite as SQLite.Database);
+  const raw = dialect === 'postgres' ? rawPostgres(database.url ?? pgUrl, database.schema ?? 'public') : rawSqlite(database.sqlite as SQLite.Database);
   try {
     const db: Kysely<Database> = database.db;
     const started = performance.now();

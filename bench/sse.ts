@@ -204,7 +204,7 @@ interface Target {
 async function startApp(dialect: Dialect, idle: number): Promise<Target> {
   const logger = createLogger('silent');
   const database = await createTestDatabase(dialect);
-  const pgUrl = process.env.TEST_DATABASE_URL ?? '';
+  const pgUrl = database.url ?? '';
   // PostgreSQL: the bus main.ts wires (LISTEN/NOTIFY), so a publish goes through the database as in production.
   const timed = timedBus(dialect === 'postgres' ? await PostgresEventBus.start(pgUrl, database.schema ?? 'public', logger) : new InProcessEventBus());
   const app = await createTestApp(dialect, { database, eventBus: timed.bus });
