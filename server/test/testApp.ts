@@ -74,6 +74,7 @@ export type TestAppOptions = Partial<
     | 'uploadMemoryBytes'
     | 'mailer'
     | 'photoBucket'
+    | 'eventHeartbeatMs'
   >
 > & {
   /** Share another app's database (a second server process on the same data). */

@@ -25,8 +25,14 @@ export interface LiveStreamOptions {
   bus: EventBus;
   logger: Logger;
   userId: UserId;
+  /** The session the stream was opened with: it reads no events once that session has ended. */
+  sessionHash: string;
   /** The last event the client has: everything after it is sent first. */
   cursor: number;
+  /** The current time (the app's clock), against which the session's expiry is read. */
+  now: () => string;
+  /** How often the stream writes a comment line; `heartbeatMs` unless a test wants it sooner. */
+  heartbeatMs?: number;
 }
 
 type EventRow = Awaited<ReturnType<typeof eventsAfter>>[number];
@@ -96,7 +102,7 @@ export function reconnectNotice(random: () => number = Math.random): string {
  * connection open. `close` is idempotent; `close('shutdown')` first tells the client to reconnect soon.
  */
 export function openLiveStream(options: LiveStreamOptions): { stream: PassThrough; close: (reason?: 'shutdown') => void } {
-  const { db, logger, userId } = options;
+  const { db, logger, userId, sessionHash } = options;
   const stream = new PassThrough();
   // Every id up to `floor` was sent or will never come; above it, `sent` holds what went out, and `reads`
   // the highest id read at each time, which becomes the floor once `lateCommitMs` have passed.
@@ -115,7 +121,7 @@ export function openLiveStream(options: LiveStreamOptions): { stream: PassThroug
         for (const id of sent) if (id <= floor) sent.delete(id);
         let from = floor;
         while (!closed) {
-          const rows = await eventsAfter(db, userId, from, backlogLimit);
+          const rows = await eventsAfter(db, userId, sessionHash, from, backlogLimit, options.now());
           const fresh = rows.filter((r) => !sent.has(r.id));
           const text = fresh.length === 0 ? '' : await render(db, userId, fresh);
           // Closed while the counts were read: nothing more is written.
@@ -132,7 +138,7 @@ export function openLiveStream(options: LiveStreamOptions): { stream: PassThroug
   };
   stream.write(`retry: 3000\n: connected\n\n`);
   const unsubscribe = options.bus.subscribe(userId, drain);
-  const heartbeat = setInterval(() => stream.write(': ping\n\n'), heartbeatMs);
+  const heartbeat = setInterval(() => stream.write(': ping\n\n'), options.heartbeatMs ?? heartbeatMs);
   drain();
   const close = (reason?: 'shutdown') => {
     if (closed) return;
