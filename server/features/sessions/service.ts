@@ -153,6 +153,14 @@ export class SessionService {
     return sessionId ? this.resolveSessionId(sessionId, 'bearer', read) : null;
   }
 
+  /**
+   * Whether a token that is no live session was once one: signed by us, its session since ended or
+   * expired. A forged or malformed token is not (csrf.ts answers the two apart).
+   */
+  async wasSignedIn(token: string): Promise<boolean> {
+    return this.tokens.signedByUs(token, this.clock.now());
+  }
+
   /** Signs this session out everywhere: refused at once by every request that may write, and by this process (settle). */
   async end(session: Pick<SessionAuth, 'sessionHash' | 'userId'>): Promise<void> {
     await deleteSession(this.db, session.sessionHash);
