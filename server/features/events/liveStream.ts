@@ -97,6 +97,17 @@ export function reconnectNotice(random: () => number = Math.random): string {
 }
 
 /**
+ * The first words of every stream: the reconnection time, and the cursor as the stream's last event id. A
+ * block with an `id:` and no `data:` dispatches no event (the HTML spec's "dispatch the event" returns on an
+ * empty data buffer) but does set the EventSource's last event id, so a browser that drops the connection
+ * before its first event reconnects with `Last-Event-ID` and is sent what happened meanwhile, not only what
+ * follows its return. The app sees no event it could misread: no message, no type, no id to acknowledge.
+ */
+export function openingFrame(cursor: number): string {
+  return `retry: 3000\nid: ${cursor}\n: connected\n\n`;
+}
+
+/**
  * One Server-Sent Events stream of a user's events: what came after the cursor first (a reconnecting tab
  * misses nothing), then whatever the bus announces, with a comment line as heartbeat so proxies keep the
  * connection open. `close` is idempotent; `close('shutdown')` first tells the client to reconnect soon.
@@ -136,7 +147,7 @@ export function openLiveStream(options: LiveStreamOptions): { stream: PassThroug
       })
       .catch((error: unknown) => logger.warn({ err: error }, 'event stream: read failed'));
   };
-  stream.write(`retry: 3000\n: connected\n\n`);
+  stream.write(openingFrame(options.cursor));
   const unsubscribe = options.bus.subscribe(userId, drain);
   const heartbeat = setInterval(() => stream.write(': ping\n\n'), options.heartbeatMs ?? heartbeatMs);
   drain();

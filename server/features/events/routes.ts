@@ -26,9 +26,11 @@ export function eventRoutes(router: AppRouter, { db, eventBus, logger, clock, sh
   router.get('/events', async (ctx) => {
     const auth = requireUser(ctx);
     const query = parse(eventsQuery, ctx.query);
-    const header = Number(ctx.get('Last-Event-ID'));
-    // Beyond the 32-bit ids no event can follow (and PostgreSQL would refuse the comparison): ignored.
-    const cursor = Number.isInteger(header) && header > 0 && header <= maxRowId ? header : (query.lastEventId ?? (await lastEventId(db, auth.userId)));
+    const sent = ctx.get('Last-Event-ID');
+    // Beyond the 32-bit ids no event can follow (and PostgreSQL would refuse the comparison): ignored. 0 is
+    // an id like another: the opening id of a user who had no event yet (openingFrame).
+    const header = /^\d{1,10}$/.test(sent) ? Number(sent) : Number.NaN;
+    const cursor = header <= maxRowId ? header : (query.lastEventId ?? (await lastEventId(db, auth.userId)));
 
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
