@@ -183,6 +183,8 @@ function timedBus(bus: EventBus): { bus: EventBus; lastPublish: () => number; la
         }),
       close: () => bus.close(),
       sessionChanges: bus.sessionChanges,
+      sessionsChanged: (userIds) => bus.sessionsChanged(userIds),
+      onSessionsChanged: (listener) => bus.onSessionsChanged(listener),
     },
     lastPublish: () => last,
     lastWake: (userId) => woken.get(userId) ?? Number.NaN,

@@ -16,6 +16,7 @@ import type { LikeResponse } from './contract/discovery.ts';
 import { systemClock } from './clock.ts';
 import { enqueuePremiumReminder } from './features/notifications/queue.ts';
 import { thumbNameOf } from './features/photos/photoStore.ts';
+import { hashSessionId, newSessionId } from './features/sessions/sessionIds.ts';
 import type { PhotoBucketSettings } from './features/photos/s3PhotoStore.ts';
 import { freeLikesPerDay } from './features/swipes/rules.ts';
 import { Browser } from './test/browser.ts';
@@ -181,6 +182,40 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
     await expect.poll(() => signedIn(onB), { timeout: 10_000, interval: 20 }).toBe(false);
     expect((await onB.get('/api/account')).status).toBe(401);
   });
+
+  it('closes the live-event stream of a session ended through the other web process; the valid session keeps its stream', async () => {
+    const [alice, bob] = [await person({ premium: true }), await person({ premium: true, gender: 'Male' })];
+    // Alice's phone: a second session of hers, made as createPerson makes the first.
+    const phone = newSessionId();
+    const now = new Date();
+    await handle.db
+      .insertInto('sessions')
+      .values({
+        id_hash: hashSessionId(phone),
+        user_id: alice.userId,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + 86_400_000).toISOString(),
+      })
+      .execute();
+    await like(via(alice, webA), bob);
+    expect(((await (await like(via(bob, webA), alice)).json()) as LikeResponse).match).toBe(true);
+    const start = await via(bob, webA).post('/api/conversations/start', { profile_id: alice.profileId });
+    const { conversation_id: conversation } = (await start.json()) as { conversation_id: number };
+    const send = async (content: string) => expect((await via(bob, webA).post(`/api/conversations/${conversation}/messages`, { content })).status).toBe(201);
+    const isMessage = (content: string) => (e: { type: string; data: unknown }) => e.type === 'message' && (e.data as { content?: string }).content === content;
+
+    const onPhone = await EventStreamClient.open(`${webB.url}/api/events`, { cookie: `iskra_session=${phone}` });
+    const onLaptop = await EventStreamClient.open(`${webB.url}/api/events`, { cookie: `iskra_session=${alice.browser.cookie('iskra_session') ?? ''}` });
+    await send('before');
+    await onPhone.waitFor(isMessage('before'), 20_000);
+    // From the laptop, through A: B hears it from PostgreSQL (the sessions triggers' notice) and closes the phone's stream.
+    expect((await via(alice, webA).post('/api/account/sessions/end_others')).status).toBe(200);
+    await onPhone.ended;
+    await send('after');
+    await onLaptop.waitFor(isMessage('after'), 20_000);
+    onLaptop.close();
+    expect(onPhone.events.filter(isMessage('after'))).toEqual([]);
+  }, 60_000);
 
   it('holds the free daily like limit when parallel likes are split across the processes', async () => {
     const free = await person({ premium: false, gender: 'Male' });

@@ -39,6 +39,8 @@ import type { YooKassaClient } from './features/premium/yookassa.ts';
 import type { StarsApi } from './features/premium/stars.ts';
 import type { AddressRanges } from './features/premium/addressRanges.ts';
 import { InProcessEventBus, type EventBus } from './features/events/eventBus.ts';
+import { heartbeatMs } from './features/events/liveStream.ts';
+import { StreamSessions } from './features/events/streamSessions.ts';
 import { Csrf } from './http/csrf.ts';
 import { UploadBudget } from './http/multipart.ts';
 import { maxPhotos } from './contract/profiles.ts';
@@ -93,6 +95,8 @@ export interface AppDeps {
   botStatus?: () => Promise<'off' | 'ok' | 'unreachable'>;
   /** Aborted when the process shuts down: long-lived responses (event streams) end then. */
   shutdownSignal?: AbortSignal;
+  /** How often an event stream writes its heartbeat and has its session read again; 25 s unless a test wants it sooner. */
+  eventHeartbeatMs?: number;
   /** ADMIN_TELEGRAM_IDS, for what only admins are offered (the test plan with a real provider). */
   adminTelegramIds?: readonly number[] | undefined;
   /** Telegram Stars through the bot (invoice links, refunds); purchases inside Telegram are refused without. */
@@ -131,6 +135,8 @@ export interface Services {
   chat: ChatService;
   badges: BadgeService;
   eventBus: EventBus;
+  /** The sessions of the open event streams, which close when their session ends. */
+  streamSessions: StreamSessions;
   premium: PremiumService;
   admin: AdminService;
   yookassaRanges: AddressRanges | undefined;
@@ -160,7 +166,7 @@ export function buildServices(deps: AppDeps): Services {
   // One hasher (and its concurrency gate) for sign-in and account deletion.
   const passwords = deps.passwords ?? new PasswordHasher();
   const eventBus: EventBus = deps.eventBus ?? new InProcessEventBus();
-  const sessions = new SessionService(deps.db, new SessionTokens(deps.sessionSecret), clock, deps.sessionSecret, eventBus.sessionChanges);
+  const sessions = new SessionService(deps.db, new SessionTokens(deps.sessionSecret), clock, deps.sessionSecret, eventBus.sessionChanges, eventBus);
   const throttle = new LoginThrottle(deps.db, clock, deps.sessionSecret);
   const photoStore = buildPhotoStore(deps);
   const rates = new RateCounter(deps.db, clock);
@@ -207,6 +213,7 @@ export function buildServices(deps: AppDeps): Services {
     admin: new AdminService(deps.db, clock, { stars: deps.stars, yookassa: deps.yookassa?.client }, eventBus),
     yookassaRanges: deps.yookassa?.allowedRanges,
     eventBus,
+    streamSessions: new StreamSessions(deps.db, clock, eventBus, deps.logger, deps.eventHeartbeatMs ?? heartbeatMs),
     telegramUsers,
     referrals: new ReferralService(deps.db, clock, deps.logger, { publicUrl: deps.publicUrl, botUsername: deps.publicConfig?.bot_username ?? null }),
     telegramAuth: new TelegramAuthService(deps.botToken, telegramUsers, sessions, clock),

@@ -24,6 +24,8 @@ export function sessionLoader(sessions: SessionService, policy: CookiePolicy): M
     const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? queryToken;
     if (bearer) {
       ctx.state.auth = await sessions.resolveToken(bearer, read);
+      // Only a request that may write needs to know (csrf.ts); a GET is answered 401 by requireUser anyway.
+      if (!ctx.state.auth && read === 'fresh') ctx.state.endedBearer = await sessions.wasSignedIn(bearer);
     } else {
       const cookie = ctx.cookies.get(names.session);
       if (cookie) ctx.state.auth = await sessions.resolveSessionId(cookie, 'cookie', read);

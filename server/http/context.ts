@@ -16,6 +16,11 @@ export interface SessionAuth {
 export interface AppState {
   requestId: string;
   auth: SessionAuth | null;
+  /**
+   * A request that may write, sent with a bearer token of ours whose session has ended (signed out
+   * elsewhere, expired, banned): answered 401 before the CSRF check (csrf.ts).
+   */
+  endedBearer?: boolean;
   /** The path as the request log records it, when the real one carries a secret (an unsubscribe token). */
   logPath?: string;
 }

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { forbidden } from '../errors.ts';
+import { forbidden, unauthorized } from '../errors.ts';
 import { safeEqual } from '../safeEqual.ts';
 import type { AppContext, AppState } from './context.ts';
 import { cookieNames, setHttpOnlyCookie, type CookiePolicy } from './sessionCookie.ts';
@@ -24,7 +24,8 @@ export interface CsrfExemptions {
  * secret. A foreign page can neither read the cookie nor compute the token; a cookie planted by a sibling
  * site is useless without the secret. Requests that authenticate with a valid bearer token are not
  * cookie-authenticated and skip it; a bearer header that resolves to no session proves nothing and does not
- * (else any `Authorization: Bearer x` would open /api/login and /api/register to login CSRF).
+ * (else any `Authorization: Bearer x` would open /api/login and /api/register to login CSRF). A token of
+ * ours whose session has ended is answered 401 here instead, before any route: refused just the same.
  */
 export class Csrf {
   private readonly names;
@@ -48,6 +49,9 @@ export class Csrf {
     return async (ctx, next) => {
       const exempt = paths.has(ctx.path) || exemptions.prefixes.some((p) => ctx.path.startsWith(p));
       if (unsafeMethods.has(ctx.method) && !exempt && !authenticatedByBearer(ctx)) {
+        // A token client whose session ended is told it is signed out (the app then goes to sign-in), not
+        // that a CSRF token is missing: it never used one. Refused either way, so this opens nothing.
+        if (ctx.state.endedBearer) throw unauthorized();
         this.assertSameOrigin(ctx);
         this.assertToken(ctx);
       }

@@ -10,6 +10,16 @@ export class EventStreamClient {
   readonly events: ReceivedEvent[] = [];
   /** The last `retry:` the server sent (ms): when a browser would reconnect after the stream ends. */
   retryMs: number | undefined;
+  /** Every block as it came (comments included), first to last. */
+  readonly frames: string[] = [];
+  /**
+   * The EventSource's last event id: set by every block with an `id:`, one without `data:` included (which
+   * dispatches no event), as a browser sets it; what a browser sends as Last-Event-ID when it reconnects.
+   */
+  private browserLastId = '';
+  private tellFirstFrame: (frame: string) => void = () => undefined;
+  /** The first block the server sent (the opening frame). */
+  readonly firstFrame = new Promise<string>((resolve) => (this.tellFirstFrame = resolve));
   private readonly controller = new AbortController();
   private readonly waiters: { test: (e: ReceivedEvent) => boolean; resolve: (e: ReceivedEvent) => void }[] = [];
   /** Settles when the server ends the stream (or close() aborts it). */
@@ -34,6 +44,8 @@ export class EventStreamClient {
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
+          this.frames.push(block);
+          if (this.frames.length === 1) this.tellFirstFrame(block);
           const fields = Object.fromEntries(
             block
               .split('\n')
@@ -41,6 +53,7 @@ export class EventStreamClient {
               .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]),
           ) as Record<string, string>;
           if (fields.retry !== undefined && /^\d+$/.test(fields.retry)) this.retryMs = Number(fields.retry);
+          if (fields.id !== undefined && !fields.id.includes('\0')) this.browserLastId = fields.id;
           if (fields.data === undefined) continue;
           const event = { id: Number(fields.id), type: fields.event ?? 'message', data: JSON.parse(fields.data) as unknown };
           this.events.push(event);
@@ -72,9 +85,9 @@ export class EventStreamClient {
     });
   }
 
-  /** What a browser would send as Last-Event-ID: the last id received (events without one leave it). */
+  /** What a browser would send as Last-Event-ID: the last id received (blocks without one leave it). */
   lastId(): number {
-    return this.events.findLast((e) => Number.isFinite(e.id))?.id ?? 0;
+    return Number(this.browserLastId);
   }
 
   close(): void {

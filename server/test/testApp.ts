@@ -76,6 +76,7 @@ export type TestAppOptions = Partial<
     | 'mailer'
     | 'photoBucket'
     | 'passwords'
+    | 'eventHeartbeatMs'
   >
 > & {
   /** Share another app's database (a second server process on the same data). */

@@ -16,9 +16,10 @@ import type { Services } from '../../services.ts';
 
 /** Menu → Account (AccountSettingsService). */
 export function accountSettingsRoutes(router: AppRouter, { accountSettings, googleSignIn, telegramAuth, telegramBotLinks, sessions }: Services): void {
-  // Every change below that ends sessions or changes what a session says waits for sessions.settle() before
-  // answering, so this process no longer serves the old session from its cache once the answer is out (no
-  // process's writes ever do; the other processes' reads follow their change notice, sessions/service.ts).
+  // Every change below that ends sessions or changes what a session says waits for sessions.settle() (or
+  // sessions.ended(), which also closes the ended sessions' event streams) before answering, so this process
+  // no longer serves the old session from its cache once the answer is out (no process's writes ever do; the
+  // other processes' reads follow their change notice, sessions/service.ts).
   router.get('/account', async (ctx) => {
     const auth = requireUser(ctx);
     ctx.body = await accountSettings.overview(auth.userId, auth.sessionHash);
@@ -28,7 +29,7 @@ export function accountSettingsRoutes(router: AppRouter, { accountSettings, goog
     const auth = requireUser(ctx);
     const input = parse(changePasswordRequest, ctx.request.body);
     await accountSettings.changePassword(auth.userId, auth.sessionHash, input.current_password, input.password);
-    await sessions.settle();
+    await sessions.ended([auth.userId]);
     ctx.body = { message: 'Password changed' };
   });
 
@@ -89,14 +90,14 @@ export function accountSettingsRoutes(router: AppRouter, { accountSettings, goog
     const auth = requireUser(ctx);
     const { id } = parse(endSessionRequest, ctx.request.body);
     await accountSettings.endSession(auth.userId, id);
-    await sessions.settle();
+    await sessions.ended([auth.userId]);
     ctx.body = { message: 'Signed out' };
   });
 
   router.post('/account/sessions/end_others', async (ctx) => {
     const auth = requireUser(ctx);
     await accountSettings.endOtherSessions(auth.userId, auth.sessionHash);
-    await sessions.settle();
+    await sessions.ended([auth.userId]);
     ctx.body = { message: 'Signed out everywhere else' };
   });
 }

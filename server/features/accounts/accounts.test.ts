@@ -468,7 +468,39 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     api.bearer = token;
     expect((await api.post('/api/logout')).status).toBe(200);
     expect(await json(await api.get('/api/current_user'))).toMatchObject({ authorized: false });
-    expect(await json(await api.post('/api/verify', { code: '123456' }))).toMatchObject({ code: 'csrf_failed' });
+    // Signed out, not a CSRF failure: the app goes to sign-in.
+    const after = await api.post('/api/verify', { code: '123456' });
+    expect(after.status).toBe(401);
+    expect(await json(after)).toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('answers 401 to a POST with a bearer token whose session ended elsewhere or expired, not 403 csrf_failed, and does nothing', async () => {
+    const { browser, email } = await registered();
+    const tokenOf = async () => (await json<{ token: string }>(await new Browser(app.url).post('/api/login', { email, password, session: 'token' }))).token;
+    const [ended, expiring] = [await tokenOf(), await tokenOf()];
+    // Ended by "sign out everywhere else" from the cookie session.
+    expect((await browser.post('/api/account/sessions/end_others')).status).toBe(200);
+    const api = new Browser(app.url);
+    api.bearer = ended;
+    for (const [path, body] of [
+      ['/api/language', { language: 'en' }],
+      ['/api/account/sessions/end_others', {}],
+      ['/api/logout', {}],
+    ] as const) {
+      const res = await api.post(path, body);
+      expect(res.status, path).toBe(401);
+      expect(await json(res)).toMatchObject({ code: 'unauthorized', error: expect.any(String) as unknown });
+    }
+    // Nothing was done in its name: the cookie session lives on, its language unchanged.
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true });
+    const { language } = await app.database.db.selectFrom('users').select('language').where('email', '=', email).executeTakeFirstOrThrow();
+    expect(language).not.toBe('en');
+    // A token past its 30 days (its session ended with it) is answered the same.
+    app.clock.advance(30 * 24 * 3600 + 1);
+    api.bearer = expiring;
+    const late = await api.post('/api/language', { language: 'en' });
+    expect(late.status).toBe(401);
+    expect(await json(late)).toMatchObject({ code: 'unauthorized' });
   });
 
   it('ends a session 30 days after sign-in', async () => {

@@ -49,7 +49,7 @@ export function accountRoutes(router: AppRouter, services: Services): void {
   });
 
   router.post('/logout', async (ctx) => {
-    if (ctx.state.auth) await sessions.end(ctx.state.auth.sessionHash);
+    if (ctx.state.auth) await sessions.end(ctx.state.auth);
     ctx.state.auth = null;
     clearCookie(ctx, services.cookies, names.session);
     ctx.body = { message: 'Logged out' };

@@ -16,7 +16,7 @@ export async function startWebSession(
   mode: 'cookie' | 'token',
 ): Promise<{ token?: string }> {
   const names = cookieNames(services.cookies);
-  if (ctx.state.auth?.via === 'cookie') await services.sessions.end(ctx.state.auth.sessionHash);
+  if (ctx.state.auth?.via === 'cookie') await services.sessions.end(ctx.state.auth);
   setHttpOnlyCookie(ctx, services.cookies, names.device, signedIn.deviceCookie, new Date(services.clock.now().getTime() + deviceCookieDays * 86_400_000));
   if (mode === 'cookie') {
     setHttpOnlyCookie(ctx, services.cookies, names.session, signedIn.session.sessionId, signedIn.session.expiresAt);

@@ -120,8 +120,10 @@ export class AdminService {
       await markOpenReportsAgainstUserBanned(trx, userId, now);
       return this.markBadgesOfWatchers(trx, userId, now);
     });
-    // The sessions' end has reached this process's session cache, and been sent to the other processes',
-    // before the ban is reported done (writes read the session row, so none is taken from a banned account).
+    // The sessions' end has reached this process's session cache and event streams, and been sent to the
+    // other processes', before the ban is reported done (writes read the session row, so none is taken from
+    // a banned account).
+    if (watchers) this.bus?.sessionsChanged([userId]);
     await this.bus?.sessionChanges?.settle();
     if (watchers) await this.bus?.publish(watchers);
     return watchers !== undefined;

@@ -19,7 +19,7 @@ export function dataRightsRoutes(router: AppRouter, { dataRights, cookies, sessi
     await dataRights.deleteAccount(auth.userId, auth.sessionHash, password);
     // Its sessions went with it: refused by every write at once and by this process's reads before this
     // answer is out; the other processes' reads follow when their listeners hear it (sessions/service.ts).
-    await sessions.settle();
+    await sessions.ended([auth.userId]);
     const names = cookieNames(cookies);
     clearCookie(ctx, cookies, names.session);
     // The browser's mark of having signed in to the deleted address goes with it.

@@ -17,10 +17,24 @@ export interface EventBus {
   close(): Promise<void>;
   /** The database's session change notices, when this bus hears the database (PostgreSQL); none in process. */
   readonly sessionChanges?: SessionChangeFeed | undefined;
+  /**
+   * This process has just ended sessions of these users (or banned them): its open event streams of theirs
+   * re-check their sessions now. The only way a change is heard on SQLite; on PostgreSQL the database's
+   * triggers tell every process as well (sessionChanges), this one included, a moment later.
+   */
+  sessionsChanged(userIds: readonly UserId[]): void;
+  /**
+   * Hears sessionsChanged of this process and, on PostgreSQL, every process's session change notices;
+   * 'all' when some may have been missed (the LISTEN connection dropped or came back).
+   */
+  onSessionsChanged(listener: SessionChangeListener): () => void;
 }
+
+export type SessionChangeListener = (users: readonly UserId[] | 'all') => void;
 
 export class InProcessEventBus implements EventBus {
   protected readonly emitter = new EventEmitter();
+  private readonly sessionWatchers = new Set<SessionChangeListener>();
 
   constructor() {
     // One listener per open tab: thousands are normal, not a leak.
@@ -37,8 +51,22 @@ export class InProcessEventBus implements EventBus {
     return () => this.emitter.off(String(userId), listener);
   }
 
+  sessionsChanged(userIds: readonly UserId[]): void {
+    if (userIds.length > 0) this.tellWatchers(userIds);
+  }
+
+  onSessionsChanged(listener: SessionChangeListener): () => void {
+    this.sessionWatchers.add(listener);
+    return () => this.sessionWatchers.delete(listener);
+  }
+
+  protected tellWatchers(users: readonly UserId[] | 'all'): void {
+    for (const listener of this.sessionWatchers) listener(users);
+  }
+
   close(): Promise<void> {
     this.emitter.removeAllListeners();
+    this.sessionWatchers.clear();
     return Promise.resolve();
   }
 }
@@ -92,6 +120,8 @@ export class PostgresEventBus extends InProcessEventBus {
 
   private tellSessions(users: readonly UserId[] | 'all'): void {
     for (const listener of this.sessionListeners) listener(users);
+    // The open streams too: a session ended through another process closes its streams here.
+    this.tellWatchers(users);
   }
 
   private setListener(client: pg.Client | undefined): void {

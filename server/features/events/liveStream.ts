@@ -25,8 +25,14 @@ export interface LiveStreamOptions {
   bus: EventBus;
   logger: Logger;
   userId: UserId;
+  /** The session the stream was opened with: it reads no events once that session has ended. */
+  sessionHash: string;
   /** The last event the client has: everything after it is sent first. */
   cursor: number;
+  /** The current time (the app's clock), against which the session's expiry is read. */
+  now: () => string;
+  /** How often the stream writes a comment line; `heartbeatMs` unless a test wants it sooner. */
+  heartbeatMs?: number;
 }
 
 type EventRow = Awaited<ReturnType<typeof eventsAfter>>[number];
@@ -91,12 +97,23 @@ export function reconnectNotice(random: () => number = Math.random): string {
 }
 
 /**
+ * The first words of every stream: the reconnection time, and the cursor as the stream's last event id. A
+ * block with an `id:` and no `data:` dispatches no event (the HTML spec's "dispatch the event" returns on an
+ * empty data buffer) but does set the EventSource's last event id, so a browser that drops the connection
+ * before its first event reconnects with `Last-Event-ID` and is sent what happened meanwhile, not only what
+ * follows its return. The app sees no event it could misread: no message, no type, no id to acknowledge.
+ */
+export function openingFrame(cursor: number): string {
+  return `retry: 3000\nid: ${cursor}\n: connected\n\n`;
+}
+
+/**
  * One Server-Sent Events stream of a user's events: what came after the cursor first (a reconnecting tab
  * misses nothing), then whatever the bus announces, with a comment line as heartbeat so proxies keep the
  * connection open. `close` is idempotent; `close('shutdown')` first tells the client to reconnect soon.
  */
 export function openLiveStream(options: LiveStreamOptions): { stream: PassThrough; close: (reason?: 'shutdown') => void } {
-  const { db, logger, userId } = options;
+  const { db, logger, userId, sessionHash } = options;
   const stream = new PassThrough();
   // Every id up to `floor` was sent or will never come; above it, `sent` holds what went out, and `reads`
   // the highest id read at each time, which becomes the floor once `lateCommitMs` have passed.
@@ -115,7 +132,7 @@ export function openLiveStream(options: LiveStreamOptions): { stream: PassThroug
         for (const id of sent) if (id <= floor) sent.delete(id);
         let from = floor;
         while (!closed) {
-          const rows = await eventsAfter(db, userId, from, backlogLimit);
+          const rows = await eventsAfter(db, userId, sessionHash, from, backlogLimit, options.now());
           const fresh = rows.filter((r) => !sent.has(r.id));
           const text = fresh.length === 0 ? '' : await render(db, userId, fresh);
           // Closed while the counts were read: nothing more is written.
@@ -130,9 +147,9 @@ export function openLiveStream(options: LiveStreamOptions): { stream: PassThroug
       })
       .catch((error: unknown) => logger.warn({ err: error }, 'event stream: read failed'));
   };
-  stream.write(`retry: 3000\n: connected\n\n`);
+  stream.write(openingFrame(options.cursor));
   const unsubscribe = options.bus.subscribe(userId, drain);
-  const heartbeat = setInterval(() => stream.write(': ping\n\n'), heartbeatMs);
+  const heartbeat = setInterval(() => stream.write(': ping\n\n'), options.heartbeatMs ?? heartbeatMs);
   drain();
   const close = (reason?: 'shutdown') => {
     if (closed) return;

@@ -75,13 +75,36 @@ export function badgeMarkerRow(userId: UserId, now: string) {
   return { user_id: userId, type: 'badges' as const, payload: '{}', created_at: now };
 }
 
-const events = prepared((db, userId: UserId, afterId: number, limit: number) =>
-  db.selectFrom('events').select(['id', 'type', 'payload']).where('user_id', '=', userId).where('id', '>', afterId).orderBy('id').limit(limit),
+const events = prepared((db, userId: UserId, afterId: number, limit: number, sessionHash: string, now: string) =>
+  db
+    .selectFrom('events')
+    .select(['id', 'type', 'payload'])
+    .where('user_id', '=', userId)
+    .where('id', '>', afterId)
+    // Read by a stream of one session: nothing once that session has ended, in the same statement (no round
+    // trip more), so a stream whose close is still on its way sends nothing written after the end.
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('sessions')
+          .innerJoin('users', 'users.id', 'sessions.user_id')
+          .select(eb.lit(1).as('live'))
+          .where('sessions.id_hash', '=', sessionHash)
+          .where('sessions.user_id', '=', userId)
+          .where('sessions.expires_at', '>', now)
+          .where('users.banned_at', 'is', null),
+      ),
+    )
+    .orderBy('id')
+    .limit(limit),
 );
 
-/** A user's events after an id, oldest first: each live stream reads these on every wake. */
-export async function eventsAfter(db: Kysely<Database>, userId: UserId, afterId: number, limit: number) {
-  return events.all(db, userId, afterId, limit);
+/**
+ * A user's events after an id, oldest first, for a stream of the session `sessionHash`: each live stream
+ * reads these on every wake. None at all once that session has ended (signed out, expired, banned).
+ */
+export async function eventsAfter(db: Kysely<Database>, userId: UserId, sessionHash: string, afterId: number, limit: number, now: string) {
+  return events.all(db, userId, afterId, limit, sessionHash, now);
 }
 
 export async function lastEventId(db: Kysely<Database>, userId: UserId): Promise<number> {

@@ -17,7 +17,7 @@ export function googleAuthRoutes(router: AppRouter, services: Services): void {
     const input = parse(googleLoginRequest, ctx.request.body);
     const signedIn = await googleSignIn.signIn(input.id_token, languageFromAcceptLanguage(ctx.get('Accept-Language')), deviceOf(ctx));
     if (signedIn.created) await services.referrals.recordSignUp(signedIn.userId, input.ref);
-    if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
+    if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth);
     const current_user = await presentSignedInUser(services.db, sessions, signedIn);
     if (input.session === 'token') {
       ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token, current_user });

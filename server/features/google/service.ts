@@ -68,7 +68,7 @@ export class GoogleSignInService {
         // Usually an unauthenticated request, so nothing else here would drop the ended sessions from this
         // process's cache; and as with every sign-out, the answer waits until the change has been heard.
         this.sessions.forgetUser(endedSessionsOf);
-        await this.sessions.settle();
+        await this.sessions.ended([endedSessionsOf]);
       }
       return signedIn;
     } catch (error) {

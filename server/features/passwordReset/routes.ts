@@ -21,7 +21,7 @@ export function passwordResetRoutes(router: AppRouter, services: Services): void
     const signedIn = await passwordReset.reset(input.email, input.code, input.password, deviceOf(ctx));
     // Every other session just ended: refused by every write at once and by this process's reads before this
     // answer is out; the other processes' reads follow when their listeners hear it (sessions/service.ts).
-    await services.sessions.settle();
+    await services.sessions.ended([signedIn.userId]);
     const extra = await startWebSession(ctx, services, signedIn, input.session);
     ctx.body = {
       message: 'Password changed',

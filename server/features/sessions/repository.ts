@@ -20,6 +20,20 @@ export async function findLiveSession(db: Kysely<Database>, idHash: string, now:
   return liveSession.first(db, idHash, now.toISOString());
 }
 
+/** Which of these sessions are still live (not ended, not expired, their account not banned): one query for many streams. */
+export async function liveSessionHashes(db: Kysely<Database>, idHashes: readonly string[], now: string): Promise<Set<string>> {
+  if (idHashes.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select('sessions.id_hash')
+    .where('sessions.id_hash', 'in', idHashes)
+    .where('sessions.expires_at', '>', now)
+    .where('users.banned_at', 'is', null)
+    .execute();
+  return new Set(rows.map((r) => r.id_hash));
+}
+
 export async function deleteSession(db: Kysely<Database>, idHash: string): Promise<void> {
   await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
 }

@@ -5,7 +5,7 @@ import { addSeconds, type Clock } from '../../clock.ts';
 import type { SessionAuth } from '../../http/context.ts';
 import { deviceLabel } from './deviceLabel.ts';
 import { deleteSession, findLiveSession, insertSession, touchSession } from './repository.ts';
-import { SessionCache, type CachedSession, type SessionChangeFeed } from './sessionCache.ts';
+import { SessionCache, type CachedSession, type SessionChangeFeed, type SessionEndings } from './sessionCache.ts';
 import { hashSessionId, newSessionId } from './sessionIds.ts';
 import type { SessionTokens } from './tokens.ts';
 
@@ -57,6 +57,8 @@ export class SessionService {
     private readonly clock: Clock,
     private readonly deviceSecret: string,
     private readonly changes?: SessionChangeFeed,
+    /** Where this process's open event streams hear of the sessions it ends (the event bus). */
+    private readonly endings?: SessionEndings,
   ) {
     if (changes) {
       const cache = new SessionCache(sessionCacheSeconds * 1000, sessionCacheEntries, () => clock.now().getTime());
@@ -136,14 +138,32 @@ export class SessionService {
     if (this.cache && this.changes?.listening) await this.changes.settle();
   }
 
+  /**
+   * Call instead of settle() after a commit that ended sessions of these users (or banned them): this
+   * process's open event streams of theirs read their sessions again at once and close if they ended (the
+   * other processes' streams hear it from the database, PostgreSQL), then this process settles.
+   */
+  async ended(userIds: readonly UserId[]): Promise<void> {
+    this.endings?.sessionsChanged(userIds);
+    await this.settle();
+  }
+
   async resolveToken(token: string, read: SessionRead = 'cached'): Promise<SessionAuth | null> {
     const sessionId = await this.tokens.verify(token, this.clock.now());
     return sessionId ? this.resolveSessionId(sessionId, 'bearer', read) : null;
   }
 
+  /**
+   * Whether a token that is no live session was once one: signed by us, its session since ended or
+   * expired. A forged or malformed token is not (csrf.ts answers the two apart).
+   */
+  async wasSignedIn(token: string): Promise<boolean> {
+    return this.tokens.signedByUs(token, this.clock.now());
+  }
+
   /** Signs this session out everywhere: refused at once by every request that may write, and by this process (settle). */
-  async end(sessionHash: string): Promise<void> {
-    await deleteSession(this.db, sessionHash);
-    await this.settle();
+  async end(session: Pick<SessionAuth, 'sessionHash' | 'userId'>): Promise<void> {
+    await deleteSession(this.db, session.sessionHash);
+    await this.ended([session.userId]);
   }
 }

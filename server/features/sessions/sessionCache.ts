@@ -18,6 +18,11 @@ export interface SessionChangeFeed {
   settle(): Promise<boolean>;
 }
 
+/** Where a process tells its own open event streams that it ended sessions of these users (the event bus). */
+export interface SessionEndings {
+  sessionsChanged(userIds: readonly UserId[]): void;
+}
+
 /** The session facts a request needs, without how this request presented the session. */
 export type CachedSession = Omit<SessionAuth, 'via'>;
 

@@ -1,4 +1,4 @@
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT, errors, jwtVerify } from 'jose';
 import type { UserId } from '../../../db/schema.ts';
 
 /**
@@ -32,6 +32,19 @@ export class SessionTokens {
       return typeof payload.sid === 'string' && payload.sid.length > 0 ? payload.sid : null;
     } catch {
       return null;
+    }
+  }
+
+  /**
+   * Whether the token carries our signature, expired or not: jose checks the signature before the claims,
+   * so an expired token of ours fails with JWTExpired and anything forged or malformed with another error.
+   */
+  async signedByUs(token: string, now: Date): Promise<boolean> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], currentDate: now, requiredClaims: ['exp', 'sub'] });
+      return typeof payload.sid === 'string' && payload.sid.length > 0;
+    } catch (error) {
+      return error instanceof errors.JWTExpired;
     }
   }
 }

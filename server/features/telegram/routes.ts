@@ -63,7 +63,7 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
     delete payload.ref;
     const signedIn = await telegramAuth.signInWithWidget(payload, deviceOf(ctx));
     if (signedIn.created) await services.referrals.recordSignUp(signedIn.userId, input.ref);
-    if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth.sessionHash);
+    if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth);
     const current_user = await presentSignedInUser(services.db, sessions, signedIn);
     if (mode === 'token') {
       ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token, current_user });
