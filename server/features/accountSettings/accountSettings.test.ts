@@ -180,4 +180,15 @@ describe.each(testDialects())('account settings on %s', (dialect) => {
     const refused = await ask();
     expect([refused.status, (await json<{ code: string }>(refused)).code]).toEqual([429, 'too_many_codes']);
   });
+
+  it('tells whether an address is registered only within the cap: past it, a taken address is refused like any other', async () => {
+    const { email: taken } = await signUpVerified(app);
+    const { browser } = await signUpVerified(app);
+    const ask = (email: string) => browser.post('/api/account/email', { email, current_password: testPassword });
+    // Within the cap a taken address is told (the owner typed someone else's address), and the ask counts.
+    expect([(await ask(taken)).status]).toEqual([409]);
+    for (let i = 1; i < maxSendsPerHour; i += 1) expect((await ask(uniqueEmail('fresh'))).status).toBe(200);
+    const probe = await ask(taken);
+    expect([probe.status, (await json<{ code: string }>(probe)).code]).toEqual([429, 'too_many_codes']);
+  });
 });
