@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { $brand } from 'zod';
 
 /**
@@ -213,6 +213,8 @@ export interface RateCountersTable {
   key: string;
   window_start: string;
   count: number;
+  /** The key's count in the window before this one, as read by the latest call counted here (0 when none). */
+  previous: ColumnType<number, number | undefined, number>;
 }
 
 export interface ConversationsTable {

@@ -27,6 +27,7 @@ import { SafetyService } from './features/safety/service.ts';
 import { SearchService } from './features/search/service.ts';
 import { SwipeService } from './features/swipes/service.ts';
 import { RateCounter } from './features/rateLimits/rateCounter.ts';
+import { CodeAttempts } from './features/verification/codeAttempts.ts';
 import { ChatService } from './features/chat/service.ts';
 import { BadgeService } from './features/badges/service.ts';
 import { NotificationQueue } from './features/notifications/queue.ts';
@@ -175,6 +176,7 @@ export function buildServices(deps: AppDeps): Services {
   // Without SMTP mail is printed to the log: no notification e-mails then (their names and previews would land there).
   const notifications = new NotificationQueue(deps.notifyGraceSeconds, !deps.mailer.printsOnly);
   const codes = new EmailCodes(deps.sessionSecret);
+  const codeAttempts = new CodeAttempts(rates, deps.sessionSecret);
   const devices = new LoginDevices(deps.sessionSecret);
   const unsubscribeTokens = new UnsubscribeTokens(deps.sessionSecret);
   return {
@@ -190,10 +192,10 @@ export function buildServices(deps: AppDeps): Services {
       publicOrigin: publicUrl.origin,
     }),
     sessions,
-    accounts: new AccountService(deps.db, passwords, sessions, throttle, devices, clock),
+    accounts: new AccountService(deps.db, passwords, sessions, throttle, devices, clock, rates),
     dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl, eventBus, rates, deps.logger),
-    verification: new VerificationService(deps.db, codes, deps.mailer, clock, deps.logger),
-    passwordReset: new PasswordResetService(deps.db, codes, passwords, sessions, devices, deps.mailer, clock, deps.logger),
+    verification: new VerificationService(deps.db, codes, deps.mailer, clock, deps.logger, codeAttempts),
+    passwordReset: new PasswordResetService(deps.db, codes, passwords, sessions, devices, deps.mailer, clock, deps.logger, rates, codeAttempts),
     accountSettings: new AccountSettingsService(deps.db, codes, passwords, deps.mailer, clock, deps.logger, rates),
     photoStore,
     uploadBudget: new UploadBudget(deps.uploadMemoryBytes ?? 3 * maxPhotos * maxPhotoBytes),

@@ -22,7 +22,8 @@ import * as sessionChangeNotices from './2026_11_24_2020_session_change_notices.
 import * as unloggedCaches from './2026_11_24_2030_unlogged_caches.ts';
 import * as poolCheckedChanges from './2026_11_25_0220_pool_checked_changes.ts';
 import * as searchStripes from './2026_11_28_1500_search_stripes.ts';
-import * as reportEvidence from './2026_11_29_1200_report_evidence.ts';
+import * as rateCounterPrevious from './2026_11_29_1200_rate_counter_previous.ts';
+import * as reportEvidence from './2026_11_29_1210_report_evidence.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -52,5 +53,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_2030_unlogged_caches': unloggedCaches,
   '2026_11_25_0220_pool_checked_changes': poolCheckedChanges,
   '2026_11_28_1500_search_stripes': searchStripes,
-  '2026_11_29_1200_report_evidence': reportEvidence,
+  '2026_11_29_1200_rate_counter_previous': rateCounterPrevious,
+  '2026_11_29_1210_report_evidence': reportEvidence,
 };

@@ -56,7 +56,7 @@ describe.each(behaviourLanguages)('password reset in %s', (language) => {
     await page.getByRole('button', { name: t.app.forgot.next }).click();
     await page.getByLabel(t.app.forgot.newPassword).fill(newPassword);
     await page.getByRole('button', { name: t.app.forgot.submit }).click();
-    await page.getByText(t.errors.invalid_code).waitFor();
+    await page.getByText(t.errors.reset_code_invalid).waitFor();
     expect(await page.getByLabel(t.app.forgot.code).isVisible()).toBe(true);
     await expectAccessible(page, 'forgot: code');
     await screenshot(page, `forgot-password-2-wrong-code-${language}`);

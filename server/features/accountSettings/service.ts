@@ -12,6 +12,7 @@ import type { PasswordHasher } from '../accounts/passwords.ts';
 import { findUserByEmail, lockUser, setPasswordHash } from '../accounts/repository.ts';
 import { deleteOtherSessions, deleteSessionOfUser, listLiveSessions } from '../sessions/repository.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
+import { codesPerEmailPerDay, day, hour } from '../rateLimits/clientLimits.ts';
 import { codeLifetimeSeconds, codeRefusal, maxSendsPerHour, type EmailCodes } from '../verification/codes.ts';
 import { deleteCode, findNewestCode } from '../verification/repository.ts';
 import { findAccountCredentials, removeSignInMethod, setEmail } from './repository.ts';
@@ -73,21 +74,25 @@ export class AccountSettingsService {
 
   /**
    * Mails a code to the new address (kind `email_change`; the code row names the address). Nothing changes
-   * until the code comes back: a typo cannot take the account away from its owner.
+   * until the code comes back: a typo cannot take the account away from its owner. `email_taken` is answered
+   * only past the account's cap: before it, one account could ask whether any number of addresses are registered.
    */
   async requestEmailChange(userId: UserId, email: string, currentPassword: string | undefined): Promise<void> {
     const user = await findAccountCredentials(this.db, userId);
     if (!user) throw notFound();
     if (user.password_hash && !(await this.isCurrentPassword(userId, user.password_hash, currentPassword))) throw wrongPassword();
     if (user.email === email) throw badRequest('same_email', 'This is already your e-mail address');
-    if (await findUserByEmail(this.db, email)) throw emailTaken();
     // The codes' own limits count per address: without this, one account could mail any number of strangers.
     await this.rates.hit(
       `email_change:${userId}`,
-      [{ seconds: 3600, limit: maxSendsPerHour }],
+      [
+        { seconds: hour, limit: maxSendsPerHour },
+        { seconds: day, limit: codesPerEmailPerDay },
+      ],
       'too_many_codes',
       'Too many codes this hour. Please try again later.',
     );
+    if (await findUserByEmail(this.db, email)) throw emailTaken();
     const now = this.clock.now();
     const { id, code } = await this.db.transaction().execute(async (trx) => {
       await lockUser(trx, userId);

@@ -5,6 +5,8 @@ import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import { conflict, forbidden, unauthorized } from '../../errors.ts';
 import type { SessionAuth } from '../../http/context.ts';
+import { day, hour, registrationsPerIpPerDay, registrationsPerIpPerHour } from '../rateLimits/clientLimits.ts';
+import type { RateCounter } from '../rateLimits/rateCounter.ts';
 import type { SessionService, SignInDevice, StartedSession } from '../sessions/service.ts';
 import type { LoginDevices } from './loginDevices.ts';
 import type { LoginThrottle } from './loginThrottle.ts';
@@ -45,6 +47,7 @@ export class AccountService {
     private readonly throttle: LoginThrottle,
     private readonly devices: LoginDevices,
     private readonly clock: Clock,
+    private readonly rates: RateCounter,
   ) {}
 
   /** The account's interface language: the app on every device and the bot's messages follow it. */
@@ -52,8 +55,21 @@ export class AccountService {
     await setUserLanguage(this.db, userId, language);
   }
 
-  /** Creates an unverified account and signs it in, in one transaction: no account without its session. */
+  /**
+   * Creates an unverified account and signs it in, in one transaction: no account without its session.
+   * Capped per client address first (clientLimits.ts), so neither the accounts nor `email_taken`'s answer
+   * (whether an address is registered) come faster than the cap.
+   */
   async register(email: string, password: string, language: Language, device: SignInDevice): Promise<SignedInWithPassword> {
+    await this.rates.hit(
+      `register:ip:${device.ip}`,
+      [
+        { seconds: hour, limit: registrationsPerIpPerHour },
+        { seconds: day, limit: registrationsPerIpPerDay },
+      ],
+      'too_many_registrations',
+      'Too many sign-ups from your network. Please try again later.',
+    );
     if (await findUserByEmail(this.db, email)) throw emailTaken();
     const passwordHash = await this.passwords.hash(password);
     try {

@@ -32,7 +32,7 @@ for (const dialect of testDialects()) {
 
     const startBus = async (): Promise<EventBus> =>
       dialect === 'postgres'
-        ? PostgresEventBus.start(process.env.TEST_DATABASE_URL ?? '', database.schema ?? 'public', createLogger('silent'))
+        ? PostgresEventBus.start(database.url ?? '', database.schema ?? 'public', createLogger('silent'))
         : new InProcessEventBus();
 
     beforeAll(async () => {

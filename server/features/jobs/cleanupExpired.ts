@@ -17,8 +17,9 @@ const day = 24 * 3600;
 /**
  * Expired sessions, verification codes, Telegram link tokens and discovery pools (a week past expiry: see
  * below), and the bookkeeping rows that only matter for a short window.
- * Codes are kept a day past creation because the hourly resend limit counts them; login failures and rate
- * counters a day past their window; delivered events and settled notifications a week (SSE resume and
+ * Codes are kept a day past creation because the hourly and daily send limits count them; login failures a
+ * day past their window; rate counters two days past their start, since a day's window is read as the previous
+ * window all the next day (rateLimits/rateCounter.ts, sliding windows); delivered events and settled notifications a week (SSE resume and
  * support questions need no more).
  */
 export async function cleanupExpired({ db, clock, signal }: Pick<JobContext, 'db' | 'clock' | 'signal'>): Promise<JobCounts> {
@@ -33,7 +34,7 @@ export async function cleanupExpired({ db, clock, signal }: Pick<JobContext, 'db
   const sessions = await step(() => deleteSessionsExpiredBefore(db, now.toISOString()));
   const codes = await step(() => deleteCodesCreatedBefore(db, dayAgo));
   const loginFailures = await step(() => deleteLoginFailuresBefore(db, dayAgo));
-  const rateCounters = await step(() => deleteRateCountersBefore(db, dayAgo));
+  const rateCounters = await step(() => deleteRateCountersBefore(db, addSeconds(now, -2 * day).toISOString()));
   const events = await step(() => deleteEventsBefore(db, weekAgo));
   const notifications = await step(() => deleteSettledNotificationsBefore(db, weekAgo));
   const telegramLinks = await step(() => deleteLinkTokensExpiredBefore(db, now.toISOString()));

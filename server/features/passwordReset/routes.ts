@@ -12,7 +12,7 @@ export function passwordResetRoutes(router: AppRouter, services: Services): void
   // One answer for every address, registered or not (see PasswordResetService.forgot).
   router.post('/password/forgot', async (ctx) => {
     const { email } = parse(forgotPasswordRequest, ctx.request.body);
-    await passwordReset.forgot(email);
+    await passwordReset.forgot(email, ctx.ip);
     ctx.body = { message: 'If this address belongs to an account, a code has been sent to it' };
   });
 

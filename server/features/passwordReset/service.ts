@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { translatorFor, type Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, badRequest } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { findUserByEmail, lockUser, setPasswordHash } from '../accounts/repository.ts';
@@ -11,14 +11,19 @@ import type { PasswordHasher } from '../accounts/passwords.ts';
 import type { SignedInWithPassword } from '../accounts/service.ts';
 import { deleteSessionsOfUser } from '../sessions/repository.ts';
 import type { SessionService, SignInDevice } from '../sessions/service.ts';
-import { codeLifetimeSeconds, codeRefusal, type EmailCodes } from '../verification/codes.ts';
+import type { RateCounter } from '../rateLimits/rateCounter.ts';
+import { day, resetRequestsPerIpPerDay } from '../rateLimits/clientLimits.ts';
+import type { CodeAttempts } from '../verification/codeAttempts.ts';
+import { codeLifetimeSeconds, type EmailCodes } from '../verification/codes.ts';
 import { deleteCode, findNewestCode } from '../verification/repository.ts';
 
 /**
  * A forgotten password, reset by a code mailed to the account's verified address (the verification codes'
  * machinery, kind `reset`). Nothing here tells whether an address is registered: `forgot` answers the
- * same for any address (the mail goes out after the answer), and `reset` refuses an unknown address with
- * the same error as one that asked for no code.
+ * same for any address (the mail goes out after the answer), and `reset` refuses every code it does not
+ * accept with one answer (`refusal`), whatever the reason: an unknown address, no code, a wrong, used,
+ * expired or worn-out one. Both are capped per client address and day, and reset's wrong codes per address
+ * too (rateLimits/clientLimits.ts), counted alike for a registered address and any other.
  */
 export class PasswordResetService {
   constructor(
@@ -30,14 +35,23 @@ export class PasswordResetService {
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly rates: RateCounter,
+    private readonly attempts: CodeAttempts,
   ) {}
 
   /**
    * Makes a code for a verified, unblocked account and mails it without waiting, so the answer takes the
    * same time for a registered address and for any other. A refusal by the cooldown or the hourly cap is
-   * kept quiet for the same reason (only registered addresses could be refused).
+   * kept quiet for the same reason (only registered addresses could be refused). The cap per client
+   * address (`ip`) comes first and answers alike for any address.
    */
-  async forgot(email: string): Promise<void> {
+  async forgot(email: string, ip: string): Promise<void> {
+    await this.rates.hit(
+      `reset_request:ip:${ip}`,
+      [{ seconds: day, limit: resetRequestsPerIpPerDay }],
+      'too_many_reset_requests',
+      'Too many password reset requests today. Please try again tomorrow.',
+    );
     const now = this.clock.now();
     const user = await findUserByEmail(this.db, email);
     if (!user?.verified_at || user.banned_at) return;
@@ -60,10 +74,12 @@ export class PasswordResetService {
 
   /**
    * Checks the code and, when right, in one transaction: sets the new password, ends every session of the
-   * account (cookies and jwtTokens alike: a token names its session) and starts this device's. The new
-   * password is hashed before the user's lock is taken, so the lock is never held through argon2.
+   * account (cookies and jwtTokens alike: a token names its session) and starts this device's. The attempt
+   * is counted first (an attempt past the caps costs no argon2); the new password is hashed before the user's
+   * lock is taken, so the lock is never held through argon2.
    */
   async reset(email: string, code: string, password: string, device: SignInDevice): Promise<SignedInWithPassword> {
+    const attempt = await this.attempts.begin(device.ip, { email });
     const passwordHash = await this.passwords.hash(password);
     const now = this.clock.now();
     const outcome = await this.db.transaction().execute(async (trx) => {
@@ -80,10 +96,18 @@ export class PasswordResetService {
       await deleteSessionsOfUser(trx, user.id);
       return { checked, userId: user.id, session: await this.sessions.start(user.id, device, trx) };
     });
-    if (outcome.checked !== 'accepted') throw codeRefusal(outcome.checked);
+    if (outcome.checked !== 'accepted') throw refusal();
+    // Best effort: a right code that stays counted is one of the day's wrong ones, not a way in.
+    await this.attempts.accepted(attempt).catch((error: unknown) => this.logger.warn({ err: error }, 'reset attempt not given back'));
     return { userId: outcome.userId, session: outcome.session, deviceCookie: this.devices.issue(email) };
   }
 }
+
+/**
+ * Every refusal of a reset code, for whatever reason: told apart, they said which addresses are registered
+ * (an unknown one could only be "expired", a known one also "wrong" or "too many attempts").
+ */
+const refusal = () => badRequest('reset_code_invalid', 'The code is wrong or no longer valid. Check it or request a new one.');
 
 function resetMail(to: string, code: string, language: Language) {
   const t = translatorFor(language);

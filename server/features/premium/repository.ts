@@ -27,6 +27,18 @@ export async function findUserLanguage(db: Kysely<Database>, userId: UserId): Pr
   return user?.language;
 }
 
+/** How many of the user's payments are pending and were created after `since`. */
+export async function countPendingPaymentsSince(db: Kysely<Database>, userId: UserId, since: string): Promise<number> {
+  const row = await db
+    .selectFrom('payments')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('status', '=', 'pending')
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function insertPayment(db: Kysely<Database>, payment: NewPayment): Promise<number> {
   const row = await db.insertInto('payments').values(payment).returning('id').executeTakeFirstOrThrow();
   return row.id;

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import { sqliteSynchronousLevel, type Dialect } from '../../../db/client.ts';
 import type { Database, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
-import { AppError, badRequest, notFound } from '../../errors.ts';
+import { AppError, badRequest, notFound, tooManyRequests } from '../../errors.ts';
+import { lockUser } from '../accounts/repository.ts';
 import type { Logger } from '../../logger.ts';
 import { translatorFor } from '../../../locales/index.ts';
 import type { PaymentStatusResponse } from '../../contract/payments.ts';
@@ -25,6 +26,7 @@ import {
   findUserLanguage,
   findUserTelegramId,
   findYooKassaPayment,
+  countPendingPaymentsSince,
   insertPayment,
   insertPaymentUnlessKnown,
   markPaymentCanceled,
@@ -57,6 +59,17 @@ function returnUrlFor(base: string, paymentId: number): string {
 
 /** A pending web payment older than this is asked about (or given up when it never reached the provider). */
 export const reconcileAfterMinutes = 10;
+
+/**
+ * At most this many of a user's payments may be pending at once (started within `pendingPaymentsWindowHours`):
+ * each is a row, and for YooKassa and Stars a call to the provider (a payment or an invoice link), so one
+ * account could otherwise pile up any number of them. Five covers a buyer who changes plans or reopens the
+ * payment page a few times. A payment left pending longer is abandoned (a YooKassa one is settled or canceled
+ * by the reconciliation; a Stars invoice or test checkout closed unpaid stays pending) and no longer counts,
+ * so it never blocks buying for good.
+ */
+export const maxPendingPayments = 5;
+export const pendingPaymentsWindowHours = 24;
 
 export class PremiumService {
   constructor(
@@ -130,18 +143,30 @@ export class PremiumService {
     const plan = planFor(amount, interval, await this.offersTestPlan(userId));
     if (!plan) throw badRequest('invalid_plan', 'Error processing payment');
     const idempotenceKey = randomUUID();
-    const id = await insertPayment(this.db, {
-      user_id: userId,
-      provider,
-      plan_id: plan.id,
-      amount: provider === 'stars' ? plan.stars : plan.price,
-      currency: provider === 'stars' ? 'XTR' : 'RUB',
-      interval_days: plan.intervalDays,
-      idempotence_key: idempotenceKey,
-      provider_payment_id: null,
-      status: 'pending',
-      created_at: this.clock.now().toISOString(),
-      credited_at: null,
+    const now = this.clock.now();
+    // Counted under the user's lock in the transaction that inserts: parallel requests cannot all pass one count.
+    const id = await this.db.transaction().execute(async (trx) => {
+      await lockUser(trx, userId);
+      const since = new Date(now.getTime() - pendingPaymentsWindowHours * 3_600_000).toISOString();
+      if ((await countPendingPaymentsSince(trx, userId, since)) >= maxPendingPayments)
+        throw tooManyRequests(
+          'too_many_pending_payments',
+          'You have several unfinished payments. Complete one of them or try again later.',
+          reconcileAfterMinutes * 60,
+        );
+      return insertPayment(trx, {
+        user_id: userId,
+        provider,
+        plan_id: plan.id,
+        amount: provider === 'stars' ? plan.stars : plan.price,
+        currency: provider === 'stars' ? 'XTR' : 'RUB',
+        interval_days: plan.intervalDays,
+        idempotence_key: idempotenceKey,
+        provider_payment_id: null,
+        status: 'pending',
+        created_at: now.toISOString(),
+        credited_at: null,
+      });
     });
     return { id, plan, idempotenceKey };
   }

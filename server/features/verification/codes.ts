@@ -4,6 +4,7 @@ import type { CodePurpose, Database, UserId } from '../../../db/schema.ts';
 import { addSeconds } from '../../clock.ts';
 import { badRequest, tooManyRequests } from '../../errors.ts';
 import { safeEqual } from '../../safeEqual.ts';
+import { codesPerEmailPerDay, day, hour } from '../rateLimits/clientLimits.ts';
 import { countWrongAttempt, findNewestCode, insertCode, listCodeTimesForEmail, markCodeUsed } from './repository.ts';
 
 export const codeLifetimeSeconds = 10 * 60;
@@ -17,14 +18,14 @@ export type CodeCheck = 'accepted' | 'expired' | 'attempts_exhausted' | 'wrong';
  * The six-digit e-mail codes of every kind (the address at sign-up, a forgotten password): made and
  * checked the same way, each kind counting only its own codes. Both calls run inside the caller's
  * transaction after it took the user's row lock (accounts/repository.ts lockUser), so the cooldown, the
- * hourly cap and the wrong-try count hold against parallel requests.
+ * hourly and daily caps and the wrong-try count hold against parallel requests.
  */
 export class EmailCodes {
   constructor(private readonly secret: string) {}
 
-  /** A new code for the address, refused with 429 during the cooldown or past the hourly cap. */
+  /** A new code for the address, refused with 429 during the cooldown or past the hourly or daily cap. */
   async create(trx: Kysely<Database>, purpose: CodePurpose, userId: UserId, email: string, now: Date): Promise<{ id: number; code: string }> {
-    assertMaySend(await listCodeTimesForEmail(trx, purpose, email, addSeconds(now, -3600).toISOString()), now);
+    assertMaySend(await listCodeTimesForEmail(trx, purpose, email, addSeconds(now, -day).toISOString()), now);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const id = await insertCode(trx, {
       purpose,
@@ -73,15 +74,22 @@ export function codeRefusal(outcome: Exclude<CodeCheck, 'accepted'>) {
   }
 }
 
+/** `recentSends`: creation times of the day's codes to the address, newest first. */
 function assertMaySend(recentSends: string[], now: Date): void {
   const newest = recentSends[0];
   if (newest) {
     const wait = (addSeconds(new Date(newest), resendCooldownSeconds).getTime() - now.getTime()) / 1000;
     if (wait > 0) throw tooManyRequests('resend_too_soon', 'You can request a new code in a minute', wait);
   }
-  const oldestCounted = recentSends[maxSendsPerHour - 1];
-  if (oldestCounted) {
-    const wait = (addSeconds(new Date(oldestCounted), 3600).getTime() - now.getTime()) / 1000;
+  const hourAgo = addSeconds(now, -hour).toISOString();
+  const oldestThisHour = recentSends.filter((sent) => sent > hourAgo)[maxSendsPerHour - 1];
+  if (oldestThisHour) {
+    const wait = (addSeconds(new Date(oldestThisHour), hour).getTime() - now.getTime()) / 1000;
     throw tooManyRequests('too_many_codes', 'Too many codes this hour. Please try again later.', wait);
+  }
+  const oldestToday = recentSends[codesPerEmailPerDay - 1];
+  if (oldestToday) {
+    const wait = (addSeconds(new Date(oldestToday), day).getTime() - now.getTime()) / 1000;
+    throw tooManyRequests('too_many_codes_today', 'Too many codes today. Please try again tomorrow.', wait);
   }
 }

@@ -16,7 +16,7 @@ export function verificationRoutes(router: AppRouter, { verification, csrf, sess
   router.post('/verify', async (ctx) => {
     const auth = requireUser(ctx);
     const { code } = parse(verifyRequest, ctx.request.body);
-    const outcome = await verification.verify(auth.userId, code);
+    const outcome = await verification.verify(auth.userId, code, ctx.ip);
     // This process's next request of this user sees the account verified (its session cache dropped it), as
     // do every process's writes; the other processes' reads follow when their listeners hear it.
     await sessions.settle();

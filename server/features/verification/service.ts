@@ -6,6 +6,7 @@ import { AppError, badRequest, conflict } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { findUserById, lockUser, markUserVerified } from '../accounts/repository.ts';
+import type { CodeAttempts } from './codeAttempts.ts';
 import { codeLifetimeSeconds, codeRefusal, type EmailCodes } from './codes.ts';
 import { deleteCode } from './repository.ts';
 
@@ -18,6 +19,7 @@ export class VerificationService {
     private readonly mailer: Mailer,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly attempts: CodeAttempts,
   ) {}
 
   /**
@@ -43,7 +45,12 @@ export class VerificationService {
     }
   }
 
-  async verify(userId: UserId, code: string): Promise<VerifyOutcome> {
+  /**
+   * Checks the code. The attempt counts against the daily caps of wrong codes of the client address (`ip`)
+   * and of the account first (codeAttempts.ts), and is given back unless the code was wrong or unusable.
+   */
+  async verify(userId: UserId, code: string, ip: string): Promise<VerifyOutcome> {
+    const attempt = await this.attempts.begin(ip, { userId });
     const now = this.clock.now();
     // The transaction returns the outcome instead of throwing, so a wrong attempt's count is committed.
     const outcome = await this.db.transaction().execute(async (trx) => {
@@ -54,9 +61,10 @@ export class VerificationService {
       if (checked === 'accepted') await markUserVerified(trx, userId, now);
       return checked;
     });
-    if (outcome === 'already_verified') return outcome;
-    if (outcome !== 'accepted') throw codeRefusal(outcome);
-    return 'verified';
+    if (outcome !== 'accepted' && outcome !== 'already_verified') throw codeRefusal(outcome);
+    // Best effort: a right code that stays counted is one of the day's wrong ones, not a way in.
+    await this.attempts.accepted(attempt).catch((error: unknown) => this.logger.warn({ err: error, userId }, 'verify attempt not given back'));
+    return outcome === 'accepted' ? 'verified' : outcome;
   }
 }
 

@@ -13,8 +13,11 @@ import { useSession } from '../../session/SessionProvider.tsx';
 
 type Step = 'email' | 'code' | 'password';
 
-/** Refusals of the code itself: the person goes back to the code step to type it again or ask for another. */
-const codeRefusals = new Set(['invalid_code', 'code_expired', 'too_many_attempts']);
+/**
+ * Refusals of the code itself: the person goes back to the code step to type it again or ask for another.
+ * The server answers every refused reset code alike (`reset_code_invalid`), so none tells which addresses are registered.
+ */
+const codeRefusals = new Set(['reset_code_invalid', 'invalid_code', 'code_expired', 'too_many_attempts']);
 
 /**
  * `/forgot-password`: the e-mail, then the 6-digit code from the mail, then the new password; the reset
