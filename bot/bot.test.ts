@@ -91,6 +91,44 @@ describe.each(testDialects())('the bot on %s', (dialect) => {
     expect(buttonsOf(telegram.callsOf('sendMessage')[1] ?? {})[0]?.web_app?.url).toBe(publicUrl);
   });
 
+  it('/start welcomes back someone who has a profile, with the app and who liked them, not "create your profile"', async () => {
+    const user = newUser('en');
+    // First contact: no profile yet, so the newcomer's greeting.
+    await bot.handleUpdate(textMessage(user, '/start'));
+    expect(telegram.callsOf('sendMessage')[0]).toMatchObject({ text: en.bot.start.greeting });
+    const { id: userId } = await userRow(user.id);
+    const now = new Date().toISOString();
+    await database.db
+      .insertInto('profiles')
+      .values({
+        user_id: userId,
+        name: 'Masha',
+        age: 27,
+        gender: 'Female',
+        preferred_gender: 'Male',
+        bio: '',
+        city: 'Moscow',
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+
+    await bot.handleUpdate(textMessage(user, '/start'));
+    const welcome = telegram.callsOf('sendMessage')[1] ?? {};
+    expect(welcome).toMatchObject({ text: en.bot.start.greeting_member });
+    expect(en.bot.start.greeting_member).not.toBe(en.bot.start.greeting);
+    expect(buttonsOf(welcome)).toEqual([
+      { text: en.bot.start.open_app, web_app: { url: publicUrl } },
+      { text: en.bot.start.open_likes, web_app: { url: `${publicUrl}?startapp=likes` } },
+    ]);
+
+    // A deep link keeps its own single button.
+    await bot.handleUpdate(textMessage(user, '/start premium'));
+    const linked = telegram.callsOf('sendMessage')[2] ?? {};
+    expect(linked).toMatchObject({ text: en.bot.start.greeting_member });
+    expect(buttonsOf(linked)).toEqual([{ text: en.bot.start.open_app, web_app: { url: `${publicUrl}?startapp=premium` } }]);
+  });
+
   it('/language offers ru/en and stores the choice, which the bot then speaks', async () => {
     const user = newUser('ru');
     await bot.handleUpdate(textMessage(user, '/language'));

@@ -20,6 +20,12 @@ describe('menu settings stored on the server', () => {
     it(`private mode and notifications flip, persist and are honoured (${language})`, async () => {
       const t = texts[language];
       const person = await createPerson(site.app, { name: 'Вера' });
+      // Telegram linked: the bot's notifications switch is usable (a web-only account's is off, see deadEnds).
+      await site.app.database.db
+        .updateTable('users')
+        .set({ telegram_id: String(8_500_000_000 + person.userId) })
+        .where('id', '=', person.userId)
+        .execute();
       const seeker = await createPerson(site.app, { gender: 'Male' });
       const { context, page, errors } = await site.page({ language, prepare: (context) => signInAs(site, context, person.browser) });
 

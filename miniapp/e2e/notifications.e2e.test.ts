@@ -52,7 +52,9 @@ describe('notification switches, the bot link and the e-mail unsubscribe page', 
       const bot = page.getByRole('switch', { name: new RegExp(t.app.menu.notifications) });
       const mail = page.getByRole('switch', { name: new RegExp(t.app.menu.emailNotifications) });
       await expect.poll(() => mail.isEnabled()).toBe(true);
-      expect(await bot.isChecked()).toBe(true);
+      // No Telegram linked: the bot's switch is off and unusable (the Account screen links Telegram).
+      expect(await bot.isChecked()).toBe(false);
+      expect(await bot.isDisabled()).toBe(true);
       expect(await mail.isChecked()).toBe(true);
       await mail.uncheck();
       await expect.poll(async () => (await settings()).email_notifications).toBe(false);

@@ -19,6 +19,7 @@ const Menu = lazy(() => import('./screens/Menu/MenuScreen.tsx'));
 const Account = lazy(() => import('./screens/Menu/AccountScreen.tsx'));
 const Subscription = lazy(() => import('./screens/Premium/SubscriptionScreen.tsx'));
 const PaymentResult = lazy(() => import('./screens/Premium/PaymentResultScreen.tsx'));
+const SuccessCheck = lazy(() => import('./screens/Premium/PaymentResultScreen.tsx').then((m) => ({ default: m.SuccessCheckScreen })));
 const Offer = lazy(() => import('./screens/Documents/OfferScreen.tsx'));
 const PrivacyPolicy = lazy(() => import('./screens/Documents/PrivacyPolicyScreen.tsx'));
 const ChatList = lazy(() => import('./screens/Chat/ChatListScreen.tsx'));
@@ -57,8 +58,9 @@ const routes = createRoutesFromElements(
     <Route path="/privacy-policy" element={<PrivacyPolicy />} handle={framed} />
     <Route path="/confirm" element={<PaymentResult outcome="success" check />} />
     <Route path="/fail" element={<PaymentResult outcome="failure" check />} />
-    {/* Spec section 2: outcome pages of their own; /successtrig is the menu's test link. */}
-    <Route path="/successtrig" element={<PaymentResult outcome="success" />} />
+    {/* Spec section 2: outcome pages of their own; /successtrig is the menu's test link (it confirms only
+        the caller's own paid payment). */}
+    <Route path="/successtrig" element={<SuccessCheck />} />
     <Route path="/failtrig" element={<PaymentResult outcome="failure" />} />
 
     <Route element={<RequireVerified />}>

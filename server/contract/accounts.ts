@@ -23,12 +23,19 @@ const mailedCode = z.string({ error: 'Code is required' }).check(z.trim(), z.reg
  */
 const sessionKind = z._default(z.enum(['cookie', 'token']), 'cookie');
 
+/**
+ * The language the visitor chose in the app before signing up (the landing's switch), sent with a sign-up:
+ * a new account takes it rather than the browser's Accept-Language. Absent: Accept-Language (or Telegram's).
+ */
+export const signUpLanguage = z.optional(z.enum(['ru', 'en']));
+
 export const registerRequest = z.strictObject({
   email,
   password: newPassword,
   csrf_token: z.optional(z.string()),
   /** The invitation's code the visitor arrived with (`?ref=`), if any. */
   ref: referralField,
+  language: signUpLanguage,
 });
 export type RegisterRequest = z.infer<typeof registerRequest>;
 

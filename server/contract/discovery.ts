@@ -101,5 +101,7 @@ export const settingsResponse = z.object({
   notifications: z.boolean(),
   email_notifications: z.boolean(),
   preferred_gender: z.enum(searchGenders),
+  /** A Telegram account is linked: without one the bot's notifications (`notifications`) reach nobody. */
+  telegram_linked: z.boolean(),
 });
 export type SettingsResponse = z.infer<typeof settingsResponse>;

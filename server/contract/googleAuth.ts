@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { signUpLanguage } from './accounts.ts';
 import { referralField } from './referrals.ts';
 
 /** `POST /api/googlelogin`: the ID token (a JWT) from Google Identity Services. */
@@ -14,5 +15,7 @@ export const googleLoginRequest = z.strictObject({
   session: z._default(z.enum(['cookie', 'token']), 'cookie'),
   /** The invitation's code the visitor arrived with (`?ref=`): counted if this creates the account. */
   ref: referralField,
+  /** The language chosen in the app: a new account takes it (an existing one keeps its own). */
+  language: signUpLanguage,
 });
 export type GoogleLoginRequest = z.infer<typeof googleLoginRequest>;

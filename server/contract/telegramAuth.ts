@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { currentUserResponse } from './accounts.ts';
+import { currentUserResponse, signUpLanguage } from './accounts.ts';
 import { referralField } from './referrals.ts';
 
 /** `POST /api/auth/telegram`: the Mini App's `Telegram.WebApp.initData`, exactly as Telegram gave it. */
@@ -19,7 +19,7 @@ const widgetValue = z.union([z.string().check(z.maxLength(1024)), z.number().che
 /**
  * `POST /api/auth`: the object the Telegram Login Widget hands to its `onauth` callback, posted as is.
  * Unknown fields are kept, because Telegram signs every field it sends and may add new ones. `csrf_token`,
- * `session` and `ref` are ours (Telegram never sends them) and stay out of the signed data.
+ * `session`, `ref` and `language` are ours (Telegram never sends them) and stay out of the signed data.
  */
 export const telegramWidgetRequest = z
   .looseObject({
@@ -35,6 +35,8 @@ export const telegramWidgetRequest = z
     session: z.optional(z.enum(['cookie', 'token'])),
     /** Ours too: the invitation's code the visitor arrived with (`?ref=`). */
     ref: referralField,
+    /** Ours too: the language chosen in the app, which a new account takes (an existing one keeps its own). */
+    language: signUpLanguage,
   })
   .check(
     z.superRefine((value, ctx) => {

@@ -37,6 +37,8 @@ export interface TelegramLaunch {
   /** The token the data is signed with: the site's by default (another for a wrong signature). */
   botToken?: string;
   startParam?: string;
+  /** Bot API 8.0's Ed25519 `signature`; null leaves it out, as older and third-party clients do. */
+  signature?: string | null;
 }
 
 /** The hash Telegram opens the Mini App with. */
@@ -46,11 +48,12 @@ export async function telegramLaunchHash({
   authDate = telegramAuthDate(),
   botToken = e2eBotToken,
   startParam,
+  signature = 'ZTJlLXRlc3Qtc2lnbmF0dXJl',
 }: TelegramLaunch): Promise<string> {
   const tgWebAppData = await signInitData(botToken, {
     auth_date: String(authDate),
     query_id: 'AAH-e2e-launch',
-    signature: 'ZTJlLXRlc3Qtc2lnbmF0dXJl',
+    ...(signature === null ? {} : { signature }),
     user: JSON.stringify(user),
     ...(startParam ? { start_param: startParam } : {}),
   });

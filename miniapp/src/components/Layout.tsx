@@ -61,10 +61,14 @@ function SettingsButton() {
  */
 export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame }) {
   const frame = frameAt(useLocation().pathname);
-  const member = memberKey(useSession().session);
+  const { session } = useSession();
+  const member = memberKey(session);
   // Not in a conversation: there the composer owns the bottom of the screen (and the keyboard rises under
   // it), and the header leads back to the chats. Nor around the legal documents, a page inside the page.
-  const tabs = member !== null && !frame.look;
+  // Nor before the profile exists (a Telegram newcomer in the wizard): every tab would lead back to the
+  // wizard, so none is shown, as on the web.
+  const hasProfile = session.status === 'signedIn' && session.profile !== null;
+  const tabs = member !== null && hasProfile && !frame.look;
   const classes = [
     'app',
     frame.look === 'chat' ? 'chat-mode' : frame.look === 'framed' ? 'framed' : '',

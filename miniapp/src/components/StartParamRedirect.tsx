@@ -5,16 +5,48 @@ import { ApiError } from '../api/ApiError.ts';
 import { startTarget } from '../lib/startRoute.ts';
 import { platform } from '../platform/index.ts';
 
-/** Once per page load: the app opened from a bot button lands on what the button was about. */
-let handled = false;
+/**
+ * Once per launch: the app opened from a bot button lands on what the button was about, and only then. A
+ * reload of the same launch (Telegram keeps its launch data, start parameter included) stays where the
+ * user went; a new launch (new launch data) follows its link again. Kept for the tab, by the launch's id.
+ */
+const consumedKey = 'iskra.startParamLaunch';
 
-/** What a deep link's navigation carries: it came from a link, or its target was not there. */
-interface DeepLinkState {
-  deepLink?: true;
-  deepLinkUnavailable?: true;
+function consumedBefore(): boolean {
+  const launch = platform().launchId();
+  if (launch === null) return false;
+  try {
+    return sessionStorage.getItem(consumedKey) === launch;
+  } catch {
+    return false;
+  }
 }
 
-const unavailable: DeepLinkState = { deepLinkUnavailable: true };
+function markConsumed(): void {
+  handled = true;
+  const launch = platform().launchId();
+  if (launch === null) return;
+  try {
+    sessionStorage.setItem(consumedKey, launch);
+  } catch {
+    // No storage (private mode): once per page load, as the flag below keeps it.
+  }
+}
+
+/** This page load has dealt with the link (or an earlier load of the same launch had). */
+let handled = false;
+
+/**
+ * What a deep link's navigation carries: it came from a link, or its target was not there. The notice names
+ * this page load: the browser keeps a location's state over a reload, and a reload must not say it again.
+ */
+interface DeepLinkState {
+  deepLink?: true;
+  deepLinkUnavailable?: string;
+}
+
+const pageLoad = Math.random().toString(36).slice(2);
+const unavailable: DeepLinkState = { deepLinkUnavailable: pageLoad };
 
 /** Where the page's deep link leads, as a navigation: its screen, or the deck with the notice. */
 export interface StartNavigation {
@@ -23,6 +55,7 @@ export interface StartNavigation {
 }
 
 function startNavigation(): StartNavigation | null {
+  if (consumedBefore()) return null;
   const target = startTarget(platform().startParam());
   if (!target) return null;
   return 'unknown' in target ? { to: '/search', state: unavailable } : { to: target.route, state: { deepLink: true } };
@@ -35,7 +68,7 @@ function startNavigation(): StartNavigation | null {
 export function useStartNavigation(): StartNavigation | null {
   const [pending] = useState(() => (handled ? null : startNavigation()));
   useEffect(() => {
-    handled = true;
+    markConsumed();
   }, []);
   return pending;
 }
@@ -50,12 +83,12 @@ export function StartParamRedirect() {
     if (handled) return;
     // Telegram's `/` leads there itself (useStartNavigation).
     if (platform().kind === 'telegram' && pathname === '/') return;
-    handled = true;
     const next = startNavigation();
+    markConsumed();
     if (next) void navigate(next.to, { replace: true, state: next.state });
   }, [navigate, pathname]);
   // Shown on the deck the link fell back to; the next navigation leaves it behind.
-  if (!state?.deepLinkUnavailable) return null;
+  if (state?.deepLinkUnavailable !== pageLoad) return null;
   return (
     <p className="deep-link-notice" role="status">
       {t('app.deepLink.unavailable')}

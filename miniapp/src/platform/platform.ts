@@ -3,8 +3,8 @@ import type { CurrentUserResponse } from '@contract/accounts.ts';
 /** What differs between the web site and the Telegram Mini App; screens only ever see this. */
 export type HapticKind = 'like' | 'dislike' | 'match' | 'message' | 'success' | 'error' | 'selection';
 export type InvoiceOutcome = 'paid' | 'cancelled' | 'failed' | 'pending';
-/** Why Telegram's launch data did not sign the user in: too old, not signed by our bot, absent, or no answer. */
-export type LaunchFailure = 'expired' | 'invalid' | 'missing' | 'unavailable';
+/** Why Telegram's launch data did not sign the user in: too old, not signed by our bot, absent, no answer, or not readable by the app. */
+export type LaunchFailure = 'expired' | 'invalid' | 'missing' | 'unavailable' | 'unreadable';
 /** A Mini App sign-in: the signed-in user (as `GET /api/current_user` gives it) or why it failed. */
 export type LaunchSignIn = { user: CurrentUserResponse } | { failure: LaunchFailure };
 /** How sharing a link went: handed to a share sheet, copied for the user to paste, closed, or impossible. */
@@ -41,6 +41,11 @@ export interface Platform {
   requestWriteAccess(): Promise<boolean>;
   /** The deep-link parameter the app was opened with (a bot button's `startapp`), if any. */
   startParam(): string | null;
+  /**
+   * Unique to this launch (Telegram: the init data's hash), the same across reloads of it: a deep link is
+   * followed once per launch. Null on the web, where the link's address is replaced once followed.
+   */
+  launchId(): string | null;
   /** Shares a link (an invitation): Telegram's share sheet, else the browser's (Web Share API), else the clipboard. */
   shareLink(url: string, text: string): Promise<ShareOutcome>;
 }

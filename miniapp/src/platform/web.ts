@@ -52,6 +52,7 @@ export function createWebPlatform(): Platform {
     },
     requestWriteAccess: () => Promise.resolve(false),
     startParam: () => startParamFromAddress(),
+    launchId: () => null,
     shareLink: shareOnTheWeb,
   };
 }

@@ -106,6 +106,30 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     expect((await new Browser(app.url).post('/api/language', { language: 'ru' })).status).toBe(401);
   });
 
+  it("gives a new account the language chosen in the app over the browser's Accept-Language, and mails in it", async () => {
+    const email = newEmail();
+    const browser = new Browser(app.url);
+    const res = await browser.post('/api/register', { email, password, language: 'en' }, { headers: { 'Accept-Language': 'ru-RU,ru;q=0.9' } });
+    expect(res.status).toBe(201);
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ language: 'en' });
+    expect((await app.smtp.lastMailTo(email)).subject).toMatch(/^Iskra: your verification code \d{6}$/);
+
+    // Absent: the browser's language, as before.
+    const russian = new Browser(app.url);
+    expect((await russian.post('/api/register', { email: newEmail(), password }, { headers: { 'Accept-Language': 'ru-RU' } })).status).toBe(201);
+    expect(await json(await russian.get('/api/current_user'))).toMatchObject({ language: 'ru' });
+    const english = new Browser(app.url);
+    expect((await english.post('/api/register', { email: newEmail(), password }, { headers: { 'Accept-Language': 'en-GB' } })).status).toBe(201);
+    expect(await json(await english.get('/api/current_user'))).toMatchObject({ language: 'en' });
+
+    // Only the two languages: anything else is refused and creates nobody.
+    const users = await countUsers();
+    const bad = await new Browser(app.url).post('/api/register', { email: newEmail(), password, language: 'de' });
+    expect(bad.status).toBe(400);
+    expect(await json(bad)).toMatchObject({ code: 'invalid_input' });
+    expect(await countUsers()).toBe(users);
+  });
+
   it('sets an httpOnly SameSite=Lax session cookie of at least 128 random bits, and the answer is never cached', async () => {
     const browser = new Browser(app.url);
     await browser.csrfToken();

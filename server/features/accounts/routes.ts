@@ -19,7 +19,8 @@ export function accountRoutes(router: AppRouter, services: Services): void {
 
   router.post('/register', async (ctx) => {
     const input = parse(registerRequest, ctx.request.body);
-    const language = languageFromAcceptLanguage(ctx.get('Accept-Language'));
+    // The language chosen in the app (the landing's switch) wins over the browser's.
+    const language = input.language ?? languageFromAcceptLanguage(ctx.get('Accept-Language'));
     const signedIn = await accounts.register(input.email, input.password, language, deviceOf(ctx));
     await services.referrals.recordSignUp(signedIn.userId, input.ref);
     const extra = await startWebSession(ctx, services, signedIn, 'cookie');

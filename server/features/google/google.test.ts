@@ -50,6 +50,31 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     return { browser, userId: user_id };
   }
 
+  it('gives a new Google account the language chosen in the app; an existing account keeps its own', async () => {
+    const sub = `sub-${unique()}`;
+    const browser = new Browser(app.url);
+    const headers = { 'Accept-Language': 'ru-RU,ru;q=0.9' };
+    const token = await google.idToken({ sub, email: `g-${unique()}@gmail.com`, email_verified: true }, app.clock.now());
+    const res = await browser.post('/api/googlelogin', { id_token: token, language: 'en' }, { headers });
+    expect(res.status).toBe(200);
+    expect((await json<{ current_user: unknown }>(res)).current_user).toMatchObject({ language: 'en' });
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ language: 'en' });
+
+    // The same person later, with the other language chosen on another device: the account's stays.
+    const again = new Browser(app.url);
+    const second = await again.post('/api/googlelogin', { id_token: await google.idToken({ sub }, app.clock.now()), language: 'ru' });
+    expect(second.status).toBe(200);
+    expect(await json(await again.get('/api/current_user'))).toMatchObject({ language: 'en' });
+
+    const users = await countUsers();
+    const bad = await new Browser(app.url).post('/api/googlelogin', {
+      id_token: await google.idToken({ sub: `sub-${unique()}` }, app.clock.now()),
+      language: 'fr',
+    });
+    expect(bad.status).toBe(400);
+    expect(await countUsers()).toBe(users);
+  });
+
   it('signs a new Google user in with a cookie session, verified, keeping the verified address', async () => {
     const sub = `sub-${unique()}`;
     const email = `g-${unique()}@gmail.com`;

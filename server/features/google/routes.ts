@@ -15,7 +15,9 @@ export function googleAuthRoutes(router: AppRouter, services: Services): void {
   /** Web sign-in with a Google ID token; keeps the CSRF check because it sets the session cookie. */
   router.post('/googlelogin', async (ctx) => {
     const input = parse(googleLoginRequest, ctx.request.body);
-    const signedIn = await googleSignIn.signIn(input.id_token, languageFromAcceptLanguage(ctx.get('Accept-Language')), deviceOf(ctx));
+    // A new account speaks the language chosen in the app, else the browser's.
+    const language = input.language ?? languageFromAcceptLanguage(ctx.get('Accept-Language'));
+    const signedIn = await googleSignIn.signIn(input.id_token, language, deviceOf(ctx));
     if (signedIn.created) await services.referrals.recordSignUp(signedIn.userId, input.ref);
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth);
     const current_user = await presentSignedInUser(services.db, sessions, signedIn);

@@ -75,12 +75,16 @@ export async function findProfileSummary(db: Kysely<Database>, userId: UserId) {
   return profileSummary.first(db, userId);
 }
 
-/** The menu's server-side switches and the stored gender preference, all kept on the profile. */
+/**
+ * The menu's server-side switches and the stored gender preference, all kept on the profile, and whether
+ * a Telegram account is linked (the bot's notifications reach nobody without one).
+ */
 export async function findSettings(db: Kysely<Database>, userId: UserId) {
   return db
-    .selectFrom('profiles')
-    .select(['id', 'private_mode', 'notifications', 'email_notifications', 'preferred_gender'])
-    .where('user_id', '=', userId)
+    .selectFrom('profiles as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select(['p.id', 'p.private_mode', 'p.notifications', 'p.email_notifications', 'p.preferred_gender', 'u.telegram_id'])
+    .where('p.user_id', '=', userId)
     .executeTakeFirst();
 }
 

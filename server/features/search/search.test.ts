@@ -124,17 +124,29 @@ describe.each(testDialects())('search on %s', (dialect) => {
       notifications: true,
       email_notifications: true,
       preferred_gender: 'Male',
+      telegram_linked: false,
     });
     expect(await json(await shy.browser.post('/api/settings', { private_mode: true }))).toEqual({
       private_mode: true,
       notifications: true,
       email_notifications: true,
       preferred_gender: 'Male',
+      telegram_linked: false,
     });
     expect((await shy.browser.post('/api/settings', { private_mode: 'yes' })).status).toBe(400);
     expect(await ids(viewer)).toEqual([]);
     await like(shy, viewer);
     expect(await ids(viewer)).toEqual([shy.profileId]);
+  });
+
+  it('tells the menu whether a Telegram account is linked (the bot notifications reach nobody without one)', async () => {
+    const webOnly = await createPerson(app);
+    expect(await json(await webOnly.browser.get('/api/settings'))).toMatchObject({ notifications: true, telegram_linked: false });
+    await app.database.db.updateTable('users').set({ telegram_id: '5000000123' }).where('id', '=', webOnly.userId).execute();
+    expect(await json(await webOnly.browser.get('/api/settings'))).toMatchObject({ notifications: true, telegram_linked: true });
+    expect(await json(await webOnly.browser.post('/api/settings', { notifications: false }))).toMatchObject({ notifications: false, telegram_linked: true });
+    // Not a setting anyone can write.
+    expect((await webOnly.browser.post('/api/settings', { telegram_linked: false })).status).toBe(400);
   });
 
   it('never stores the gender filter on a search (a GET); POST /api/settings does, with CSRF', async () => {

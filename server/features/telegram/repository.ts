@@ -13,6 +13,12 @@ export async function findUserByTelegramId(db: Kysely<Database>, telegramId: num
     .executeTakeFirst();
 }
 
+/** Whether the account has a profile yet (the bot greets a newcomer and a member differently). */
+export async function userHasProfile(db: Kysely<Database>, userId: UserId): Promise<boolean> {
+  const row = await db.selectFrom('profiles').select('id').where('user_id', '=', userId).executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function insertTelegramUser(db: Kysely<Database>, user: NewUser): Promise<UserId> {
   const row = await db.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
   return row.id;

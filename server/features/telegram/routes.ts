@@ -61,7 +61,8 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
     delete payload.csrf_token;
     delete payload.session;
     delete payload.ref;
-    const signedIn = await telegramAuth.signInWithWidget(payload, deviceOf(ctx));
+    delete payload.language;
+    const signedIn = await telegramAuth.signInWithWidget(payload, deviceOf(ctx), input.language);
     if (signedIn.created) await services.referrals.recordSignUp(signedIn.userId, input.ref);
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth);
     const current_user = await presentSignedInUser(services.db, sessions, signedIn);

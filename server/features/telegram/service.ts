@@ -1,4 +1,5 @@
 import type { UserId } from '../../../db/schema.ts';
+import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, forbidden, unauthorized } from '../../errors.ts';
 import type { SignedIn } from '../accounts/service.ts';
@@ -32,11 +33,12 @@ export class TelegramAuthService {
     return result.data.startParam === undefined ? signedIn : { ...signedIn, startParam: result.data.startParam };
   }
 
-  async signInWithWidget(payload: Readonly<Record<string, string | number>>, device: SignInDevice): Promise<SignedIn> {
+  /** `language`: the one chosen in the app, for an account this creates (the widget sends no language of Telegram's). */
+  async signInWithWidget(payload: Readonly<Record<string, string | number>>, device: SignInDevice, language?: Language): Promise<SignedIn> {
     if (!this.botToken) throw notConfigured();
     const result = validateLoginWidget(payload, this.botToken, this.clock.now());
     if (!result.ok) throw refused();
-    return this.signIn(result.user, device);
+    return this.signIn(result.user, device, language);
   }
 
   /** Links the Telegram account the Login Widget vouches for to the signed-in account (TelegramUserService.link). */
@@ -47,8 +49,8 @@ export class TelegramAuthService {
     await this.users.link(userId, result.user);
   }
 
-  private async signIn(identity: TelegramIdentity, device: SignInDevice): Promise<SignedIn> {
-    const account = await this.users.ensure(identity);
+  private async signIn(identity: TelegramIdentity, device: SignInDevice, language?: Language): Promise<SignedIn> {
+    const account = await this.users.ensure(identity, language);
     if (account.banned) throw forbidden('banned', 'This account has been blocked');
     return { userId: account.userId, session: await this.sessions.start(account.userId, device), created: account.created };
   }

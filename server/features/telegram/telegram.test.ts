@@ -160,6 +160,28 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
     expect(current).toMatchObject({ authorized: true, user_verified: true, user_id: miniApp.user_id });
   });
 
+  it("gives a new Login Widget account the language chosen in the app (the widget sends none of Telegram's)", async () => {
+    const browser = new Browser(app.url);
+    const payload = await signWidgetPayload({ id: newTelegramId(), first_name: 'Emma' }, app.clock.now());
+    const res = await browser.post('/api/auth', { ...payload, language: 'en' }, { headers: { 'Accept-Language': 'ru-RU' } });
+    expect(res.status).toBe(200);
+    const { user_id } = await json<{ user_id: UserId }>(res);
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ user_id, language: 'en' });
+
+    // An account that exists keeps its language whatever the app sends.
+    const miniApp = await json<{ user_id: UserId }>(await postInitData(await signInitData({ id: newTelegramId(), language_code: 'ru' }, app.clock.now())));
+    const row = await app.database.db.selectFrom('users').select('telegram_id').where('id', '=', miniApp.user_id).executeTakeFirstOrThrow();
+    const existing = new Browser(app.url);
+    const signedIn = await existing.post('/api/auth', { ...(await signWidgetPayload({ id: Number(row.telegram_id) }, app.clock.now())), language: 'en' });
+    expect(signedIn.status).toBe(200);
+    expect(await json(await existing.get('/api/current_user'))).toMatchObject({ user_id: miniApp.user_id, language: 'ru' });
+
+    const users = await countUsers();
+    const bad = await new Browser(app.url).post('/api/auth', { ...(await signWidgetPayload({ id: newTelegramId() }, app.clock.now())), language: 'de' });
+    expect(bad.status).toBe(400);
+    expect(await countUsers()).toBe(users);
+  });
+
   it('answers a jwtToken instead of the cookie when the app asks for a token-only session', async () => {
     const id = newTelegramId();
     const browser = new Browser(app.url);

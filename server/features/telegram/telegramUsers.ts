@@ -15,6 +15,7 @@ import {
   setLanguageByTelegramId,
   telegramIdText,
   updateTelegramUsername,
+  userHasProfile,
 } from './repository.ts';
 import { languageFromTelegram, type TelegramIdentity } from './telegramIdentity.ts';
 
@@ -37,8 +38,11 @@ export class TelegramUserService {
     private readonly clock: Clock,
   ) {}
 
-  /** The user's account, created on first contact with their Telegram language (ru/en, else ru). */
-  async ensure(identity: TelegramIdentity): Promise<TelegramAccount> {
+  /**
+   * The user's account, created on first contact with `chosen` (the language picked in the app before a
+   * Login Widget sign-up) or else their Telegram language (ru/en, else ru). An existing account keeps its own.
+   */
+  async ensure(identity: TelegramIdentity, chosen?: Language): Promise<TelegramAccount> {
     const db = this.db;
     const username = identity.username ?? null;
     const existing = await findUserByTelegramId(db, identity.id);
@@ -47,7 +51,7 @@ export class TelegramUserService {
       return { userId: existing.id, language: existing.language, banned: existing.banned_at !== null, created: false };
     }
     const now = this.clock.now().toISOString();
-    const language = languageFromTelegram(identity.languageCode);
+    const language = chosen ?? languageFromTelegram(identity.languageCode);
     try {
       const userId = await insertTelegramUser(db, {
         telegram_id: telegramIdText(identity.id),
@@ -86,6 +90,11 @@ export class TelegramUserService {
       if (isUniqueViolation(error)) throw identityTaken();
       throw error;
     }
+  }
+
+  /** Whether the account has its profile: /start then offers the app's news rather than creating one. */
+  hasProfile(userId: UserId): Promise<boolean> {
+    return userHasProfile(this.db, userId);
   }
 
   /** /start: from now on the bot may write to this user (and a past block is over). */

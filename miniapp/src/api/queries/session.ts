@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { currentUserResponse, languageResponse, messageResponse, sessionResponse, type CurrentUserResponse } from '@contract/accounts.ts';
-import type { Language } from '@locales/languages.ts';
+import i18next from 'i18next';
+import { isLanguage, type Language } from '@locales/languages.ts';
 import { forgetReferral, referralField } from '../../lib/referral.ts';
 import { api } from '../client.ts';
 
@@ -23,6 +24,15 @@ interface Credentials {
   password: string;
 }
 
+/**
+ * The language the app speaks now (the landing's switch, or the browser's): a sign-up sends it, so a new
+ * account speaks it from /verify on rather than the browser's Accept-Language. An existing account keeps its own.
+ */
+function chosenLanguage(): { language?: Language } {
+  const language = i18next.language;
+  return isLanguage(language) ? { language } : {};
+}
+
 /*
  * Every sign-in answers `current_user` (what `GET /api/current_user` would give next): the screens hand
  * it to the session (`adopt` in session/SessionProvider.tsx), which keeps it in the cache.
@@ -34,14 +44,14 @@ export function useLogin() {
 
 export function useRegister() {
   return useMutation({
-    mutationFn: ({ email, password }: Credentials) => api.post('/api/register', sessionResponse, { email, password, ...referralField() }),
+    mutationFn: ({ email, password }: Credentials) => api.post('/api/register', sessionResponse, { email, password, ...referralField(), ...chosenLanguage() }),
     onSuccess: forgetReferral,
   });
 }
 
 export function useGoogleLogin() {
   return useMutation({
-    mutationFn: (idToken: string) => api.post('/api/googlelogin', sessionResponse, { id_token: idToken, ...referralField() }),
+    mutationFn: (idToken: string) => api.post('/api/googlelogin', sessionResponse, { id_token: idToken, ...referralField(), ...chosenLanguage() }),
     onSuccess: forgetReferral,
   });
 }
@@ -49,7 +59,7 @@ export function useGoogleLogin() {
 /** The signed user object Telegram's Login Widget hands over, posted as is (the server checks its hash). */
 export function useTelegramWidgetLogin() {
   return useMutation({
-    mutationFn: (signed: Record<string, string | number>) => api.post('/api/auth', sessionResponse, { ...signed, ...referralField() }),
+    mutationFn: (signed: Record<string, string | number>) => api.post('/api/auth', sessionResponse, { ...signed, ...referralField(), ...chosenLanguage() }),
     onSuccess: forgetReferral,
   });
 }

@@ -60,7 +60,7 @@ export default function LikerProfileScreen() {
             <SafetyActions profileId={person.id} name={person.name} gender={person.gender} onDone={() => void navigate('/WhoLike', { replace: true })} />
           </div>
           <ProfileDetails profile={person} />
-          <div className="person-actions two">
+          <div className="person-actions two sticky">
             <button type="button" className="button secondary" disabled={busy} onClick={() => decide(false)}>
               {t('app.matches.dislike')}
             </button>

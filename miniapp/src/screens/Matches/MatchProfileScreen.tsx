@@ -43,7 +43,8 @@ export default function MatchProfileScreen() {
             <SafetyActions profileId={person.id} name={person.name} gender={person.gender} onDone={() => void navigate('/matches', { replace: true })} />
           </div>
           <ProfileDetails profile={person} />
-          <div className="person-actions">
+          {/* Start chat stays in reach above the tab bar while the photos and the bio scroll under it. */}
+          <div className="person-actions sticky">
             <button
               type="button"
               className="button block"
@@ -55,6 +56,8 @@ export default function MatchProfileScreen() {
             >
               {t('app.matches.startChat')}
             </button>
+          </div>
+          <div className="person-actions">
             <button type="button" className="button secondary block" disabled={busy} onClick={() => setConfirming(true)}>
               {t('app.matches.unmatch')}
             </button>

@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useSaveSettings, useSettings } from '../../api/queries/settings.ts';
 import { ErrorLine } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
@@ -38,23 +39,34 @@ export function ServerSwitches({ hasProfile }: { hasProfile: boolean }) {
   return (
     <>
       {switches.map(({ key, label, hint }) => {
-        const usable = hasProfile && settings.data !== undefined;
+        // The bot's notifications need a Telegram account to reach: without one (a web-only account) the
+        // switch is shown off and unusable, with the way to link Telegram, rather than on and doing nothing.
+        const needsTelegram = key === 'notifications' && settings.data?.telegram_linked === false;
+        const usable = hasProfile && settings.data !== undefined && !needsTelegram;
+        const shownHint = !hasProfile ? t('app.menu.needsProfile') : needsTelegram ? t('app.menu.notificationsNeedTelegram') : t(hint);
         return (
-          <label key={key} className={`row switch-row${usable ? '' : ' disabled'}`}>
-            <span>
-              {t(label)}
-              <small className="muted block">{hasProfile ? t(hint) : t('app.menu.needsProfile')}</small>
-            </span>
-            <input
-              type="checkbox"
-              role="switch"
-              className="switch"
-              data-setting={key}
-              disabled={!usable || pending[key] !== undefined}
-              checked={pending[key] ?? settings.data?.[key] ?? false}
-              onChange={(e) => flip(key, e.target.checked)}
-            />
-          </label>
+          <Fragment key={key}>
+            <label className={`row switch-row${usable ? '' : ' disabled'}`}>
+              <span>
+                {t(label)}
+                <small className="muted block">{shownHint}</small>
+              </span>
+              <input
+                type="checkbox"
+                role="switch"
+                className="switch"
+                data-setting={key}
+                disabled={!usable || pending[key] !== undefined}
+                checked={needsTelegram ? false : (pending[key] ?? settings.data?.[key] ?? false)}
+                onChange={(e) => flip(key, e.target.checked)}
+              />
+            </label>
+            {needsTelegram && (
+              <Link to="/account" className="row link-row">
+                {t('app.menu.linkTelegram')}
+              </Link>
+            )}
+          </Fragment>
         );
       })}
       {failure && <ErrorLine message={errorText(t, failure, 'app.menu.settingsFailed')} />}
