@@ -6,7 +6,20 @@ import tseslint from 'typescript-eslint';
 import { importBoundaries, importResolverSettings } from './importBoundaries.js';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'miniapp/dist/', 'miniapp/public/', 'artifacts/', 'coverage/', 'eslint.config.js', 'importBoundaries.js'] },
+  {
+    ignores: [
+      'node_modules/',
+      'data/',
+      'miniapp/dist/',
+      'miniapp/public/',
+      'artifacts/',
+      'coverage/',
+      '.build/',
+      '.build-test-*/',
+      'eslint.config.js',
+      'importBoundaries.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
@@ -23,6 +36,12 @@ export default tseslint.config(
       '@typescript-eslint/no-extraneous-class': 'off',
       '@typescript-eslint/no-confusing-void-expression': 'off',
     },
+  },
+  {
+    // The plain JavaScript that runs before anything is compiled (scripts/start.mjs): TypeScript checks its
+    // names (checkJs in tsconfig.json), as typescript-eslint has it do for .ts files.
+    files: ['**/*.mjs'],
+    rules: { 'no-undef': 'off' },
   },
   {
     files: ['miniapp/src/**/*.{ts,tsx}'],

@@ -50,7 +50,12 @@ export class ServerProcess {
 
   /** `script`: a file under the repository, run with tsx (server/main.ts, scripts/migrate.ts). */
   static start(name: string, script: string, env: Record<string, string>): ServerProcess {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    return ServerProcess.node(name, ['--import', 'tsx', script], env);
+  }
+
+  /** `node` with these arguments in the repository (a compiled file: scripts/start.test.ts). */
+  static node(name: string, args: string[], env: Record<string, string>): ServerProcess {
+    const child = spawn(process.execPath, args, {
       cwd: root,
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
