@@ -12,9 +12,9 @@ export interface LogLine {
 }
 
 /**
- * A real server process, started as `npm start` starts it (`node --import tsx server/main.ts`), or one of
- * the package's scripts, with only the environment given (and PATH). Its log is kept for assertions and
- * for the message of a failing test.
+ * A real server process (`node --import tsx server/main.ts`: the TypeScript that `npm start` runs compiled,
+ * see scripts/start.test.ts for the compiled one), or one of the package's scripts, with only the environment
+ * given (and PATH). Its log is kept for assertions and for the message of a failing test.
  */
 export class ServerProcess {
   readonly lines: LogLine[] = [];
