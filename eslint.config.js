@@ -10,7 +10,20 @@ import { importBoundaries, importResolverSettings } from './importBoundaries.js'
 const typeAware = ['server/**/*.ts', 'db/**/*.ts', 'bot/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'miniapp/dist/', 'miniapp/public/', 'artifacts/', 'coverage/', '.build/', 'eslint.config.js', 'importBoundaries.js'] },
+  {
+    ignores: [
+      'node_modules/',
+      'data/',
+      'miniapp/dist/',
+      'miniapp/public/',
+      'artifacts/',
+      'coverage/',
+      '.build/',
+      '.build-test-*/',
+      'eslint.config.js',
+      'importBoundaries.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strict,
   ...tseslint.configs.strictTypeChecked.map((config) => ({ ...config, files: typeAware })),
@@ -33,6 +46,12 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       '@typescript-eslint/no-extraneous-class': 'off',
     },
+  },
+  {
+    // The plain JavaScript that runs before anything is compiled (scripts/start.mjs): TypeScript checks its
+    // names (checkJs in tsconfig.json), as typescript-eslint has it do for .ts files.
+    files: ['**/*.mjs'],
+    rules: { 'no-undef': 'off' },
   },
   {
     files: ['miniapp/src/**/*.{ts,tsx}'],

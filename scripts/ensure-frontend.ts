@@ -2,10 +2,10 @@
  * Run before `npm start`: builds the front end (miniapp/dist) when it is missing or older than any of its
  * sources (miniapp/src, miniapp/public, index.html, the Vite config, locales, the shared contract), so
  * `npm install && npm start` on a fresh clone serves the app. `--force` always builds (`npm run build`).
+ * `npm start` runs it compiled (scripts/start.mjs): it calls frontendIsStale() itself and runs this file only to build.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { build } from 'vite';
 
 const root = path.resolve(import.meta.dirname, '..');
 const miniapp = path.join(root, 'miniapp');
@@ -37,6 +37,9 @@ export function frontendIsStale(): boolean {
 }
 
 export async function buildFrontend(): Promise<void> {
+  // Imported here, not at the top: `npm start` (scripts/start.mjs) loads this file for frontendIsStale() at
+  // every start, and Vite takes a moment to load that a start with the front end already built never needs.
+  const { build } = await import('vite');
   // Always React's production build, also when called from vitest (which sets NODE_ENV=test).
   const previous = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';

@@ -12,9 +12,9 @@ export interface LogLine {
 }
 
 /**
- * A real server process, started as `npm start` starts it (`node --import tsx server/main.ts`), or one of
- * the package's scripts, with only the environment given (and PATH). Its log is kept for assertions and
- * for the message of a failing test.
+ * A real server process (`node --import tsx server/main.ts`: the TypeScript that `npm start` runs compiled,
+ * see scripts/start.test.ts for the compiled one), or one of the package's scripts, with only the environment
+ * given (and PATH). Its log is kept for assertions and for the message of a failing test.
  */
 export class ServerProcess {
   readonly lines: LogLine[] = [];
@@ -50,7 +50,12 @@ export class ServerProcess {
 
   /** `script`: a file under the repository, run with tsx (server/main.ts, scripts/migrate.ts). */
   static start(name: string, script: string, env: Record<string, string>): ServerProcess {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    return ServerProcess.node(name, ['--import', 'tsx', script], env);
+  }
+
+  /** `node` with these arguments in the repository (a compiled file: scripts/start.test.ts). */
+  static node(name: string, args: string[], env: Record<string, string>): ServerProcess {
+    const child = spawn(process.execPath, args, {
       cwd: root,
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

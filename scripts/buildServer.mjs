@@ -1,0 +1,182 @@
+/**
+ * Compiles the server and the production commands from TypeScript to JavaScript with esbuild, so that
+ * production runs plain `node` (no tsx, whose on-the-fly compilation of a few hundred files made a cold start
+ * take seconds). Plain JavaScript on purpose: `npm start` (scripts/start.mjs) runs this before anything can be
+ * compiled. Each entry becomes one self-contained file `<outdir>/<name>.mjs`; the packages under node_modules
+ * stay imports (resolved from the checkout's node_modules, so the output folder must lie inside the checkout).
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export const root = path.resolve(import.meta.dirname, '..');
+export const defaultOutdir = path.join(root, '.build');
+
+/** The entries, by output name: the server and every command package.json runs in production. */
+export const entries = {
+  main: 'server/main.ts',
+  'ensure-frontend': 'scripts/ensure-frontend.ts',
+  admin: 'scripts/admin.ts',
+  job: 'scripts/job.ts',
+  migrate: 'scripts/migrate.ts',
+  setWebhook: 'scripts/setWebhook.ts',
+  'seed-demo': 'scripts/seed-demo.ts',
+  demo: 'scripts/demo.ts',
+};
+
+/**
+ * Besides the bundled sources (listed by esbuild in the manifest), what the output depends on: this recipe,
+ * the compiler settings esbuild reads, and the installed packages (the lockfile changes with them).
+ */
+const alwaysChecked = ['scripts/buildServer.mjs', 'tsconfig.json', 'package.json', 'package-lock.json'];
+
+const manifestName = 'manifest.json';
+
+/**
+ * The file a compiled entry is written to.
+ * @param {string} name
+ * @param {string} [outdir]
+ */
+export function outputFile(name, outdir = defaultOutdir) {
+  return path.join(outdir, `${name}.mjs`);
+}
+
+/**
+ * Sources read files beside themselves (geocoder.ts its cities.json, photos/routes.ts the default photo,
+ * composition.ts the built front end, a migration the city data set). In a bundle `import.meta.url` and
+ * `import.meta.dirname` would name the output file in .build/, so each source gets its own original location
+ * as a string instead, and every such path keeps pointing into the source tree. `import.meta.filename` stays
+ * as it is: a script compares it with process.argv[1] to know whether it is the command being run.
+ */
+/** @type {import('esbuild').Plugin} */
+const sourceLocations = {
+  name: 'source-locations',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const contents = text.replace(/\bimport\.meta\.(url|dirname)\b/g, (_, key) =>
+        JSON.stringify(key === 'url' ? pathToFileURL(args.path).href : path.dirname(args.path)),
+      );
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+/**
+ * The manifest of the build in `outdir` (its date is the build's), or undefined when there is none.
+ * @param {string} outdir
+ * @returns {{ root: string, inputs: string[], mtimeMs: number } | undefined}
+ */
+function readManifest(outdir) {
+  const file = path.join(outdir, manifestName);
+  try {
+    /** @type {unknown} */
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    if (typeof data !== 'object' || data === null || !('root' in data) || !('inputs' in data)) return undefined;
+    const { root, inputs } = data;
+    if (typeof root !== 'string' || !Array.isArray(inputs) || !inputs.every((input) => typeof input === 'string')) return undefined;
+    return { root, inputs, mtimeMs: statSync(file).mtimeMs };
+  } catch {
+    // None yet, or half of one from a build that was cut off: build again.
+    return undefined;
+  }
+}
+
+/**
+ * Why the build in `outdir` cannot be used as it is, or undefined when it can: an output is missing, the
+ * checkout moved (the outputs hold absolute source paths), or a source it was built from changed or is gone.
+ */
+/**
+ * @param {string} [outdir]
+ * @returns {string | undefined}
+ */
+export function staleReason(outdir = defaultOutdir) {
+  const manifest = readManifest(outdir);
+  if (!manifest) return 'not built yet';
+  if (manifest.root !== root) return `built for ${manifest.root}`;
+  const missing = Object.keys(entries).find((name) => !existsSync(outputFile(name, outdir)));
+  if (missing) return `${missing}.mjs is missing`;
+  for (const input of [...alwaysChecked, ...manifest.inputs]) {
+    let info;
+    try {
+      info = statSync(path.join(root, input));
+    } catch {
+      return `${input} is gone`;
+    }
+    if (info.mtimeMs > manifest.mtimeMs) return `${input} changed`;
+  }
+  return undefined;
+}
+
+/**
+ * Writes through a temporary file and a rename, so a process starting meanwhile reads a whole file.
+ * @param {string} file
+ * @param {string | Uint8Array} contents
+ */
+function writeWhole(file, contents) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, contents);
+  renameSync(temporary, file);
+}
+
+/**
+ * Compiles every entry into `outdir`; returns how long it took (ms) and esbuild's account of the build.
+ * @param {string} [outdir]
+ * @returns {Promise<{ ms: number, metafile: import('esbuild').Metafile }>}
+ */
+export async function buildServer(outdir = defaultOutdir) {
+  const started = Date.now();
+  const esbuild = await import('esbuild');
+  /** @type {import('esbuild').Metafile} */
+  let metafile;
+  try {
+    const result = await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: Object.fromEntries(Object.entries(entries).map(([name, source]) => [name, path.join(root, source)])),
+      outdir,
+      outExtension: { '.js': '.mjs' },
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      // Errors keep their class names (pino logs them as the error's type) where the bundle would rename a clash.
+      keepNames: true,
+      // Stack traces name the TypeScript file and line (scripts/start.mjs turns source maps on).
+      sourcemap: 'linked',
+      sourcesContent: false,
+      metafile: true,
+      write: false,
+      logLevel: 'warning',
+      plugins: [sourceLocations],
+    });
+    mkdirSync(outdir, { recursive: true });
+    for (const file of result.outputFiles) writeWhole(file.path, file.contents);
+    const inputs = Object.keys(result.metafile.inputs).sort();
+    const manifest = path.join(outdir, manifestName);
+    writeWhole(manifest, `${JSON.stringify({ root, inputs }, null, 2)}\n`);
+    // The build counts from its start: a source saved while it ran is newer, so the next start builds again.
+    utimesSync(manifest, new Date(started), new Date(started));
+    metafile = result.metafile;
+  } finally {
+    // esbuild's compiler is a child process: a server that built on its first start must not keep it.
+    await esbuild.stop();
+  }
+  return { ms: Date.now() - started, metafile };
+}
+
+/**
+ * Builds into `outdir` when the build there is missing or stale; returns the reason it built, or undefined.
+ * @param {string} [outdir]
+ * @param {(line: string) => void} [log]
+ * @returns {Promise<string | undefined>}
+ */
+export async function ensureServerBuilt(outdir = defaultOutdir, log = console.log) {
+  const reason = staleReason(outdir);
+  if (!reason) return undefined;
+  log(`The server's compiled code is stale (${reason}): building it…`);
+  const { ms } = await buildServer(outdir);
+  log(`Server built into ${path.relative(root, outdir) || '.'} in ${ms} ms`);
+  return reason;
+}
