@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser } from '../../server/test/browser.ts';
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { matchAndStartChat } from './flows/chat.ts';
 import { screenshot, startSite, testConfig, type Site } from './harness.ts';
@@ -70,6 +71,12 @@ describe('every screen in English', () => {
 
   it('the screens of a new account: the code and the profile wizard', async () => {
     const { context, page, errors } = await site.page({ language: 'en' });
+    const unverified = new Browser(site.app.url);
+    expect((await unverified.post('/api/register', { email: 'english.unverified@example.com', password: 'spark2026!' })).status).toBe(201);
+    await signInAs(site, context, unverified);
+    await page.goto('/verify');
+    await expectEnglish(page, 'verify');
+    await context.clearCookies();
     await signInVerified(site, context, 'english.newcomer@example.com');
     await page.goto('/CreateProfile');
     await expectEnglish(page, 'create-profile');

@@ -5,14 +5,14 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson } from '../../server/test/people.ts';
 import { freeLikesPerDay, likeWindowSeconds } from '../../server/features/swipes/rules.ts';
 import { dragCard, topCardId } from './flows/search.ts';
-import { expectAccessible, screenshotLightAndDark, startSite, type Site } from './harness.ts';
+import { expectAccessible, screenshotLightAndDark, startSite, type Site, behaviourLanguages } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
 /** The oldest of the day's likes leaves the window this long after the test's server clock: 2 h 15 min. */
 const backInSeconds = 2 * 3600 + 15 * 60;
 
-describe.each(['ru', 'en'] as const)('the free like limit in %s', (language) => {
+describe.each(behaviourLanguages)('the free like limit in %s', (language) => {
   const t = texts[language];
   let site: Site;
   const errors: string[] = [];

@@ -5,12 +5,12 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { matchAndStartChat } from './flows/chat.ts';
 import { blockFromSafetyMenu, reportFromSafetyMenu, unmatchFromProfile } from './flows/matches.ts';
-import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
 
-describe.each(['ru', 'en'] as const)('matches, likers and safety in %s', (language) => {
+describe.each(behaviourLanguages)('matches, likers and safety in %s', (language) => {
   const t = texts[language];
   let site: Site;
   const contexts: BrowserContext[] = [];

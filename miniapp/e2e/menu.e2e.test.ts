@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson } from '../../server/test/people.ts';
-import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -16,7 +16,7 @@ describe('menu settings stored on the server', () => {
     await site.close();
   });
 
-  for (const language of ['ru', 'en'] as const) {
+  for (const language of behaviourLanguages) {
     it(`private mode and notifications flip, persist and are honoured (${language})`, async () => {
       const t = texts[language];
       const person = await createPerson(site.app, { name: 'Вера' });

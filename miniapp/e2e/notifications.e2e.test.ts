@@ -5,7 +5,7 @@ import { notificationEmail, unsubscribeUrl } from '../../server/features/notific
 import { UnsubscribeTokens } from '../../server/features/notifications/unsubscribeTokens.ts';
 import { createPerson } from '../../server/test/people.ts';
 import { testSessionSecret } from '../../server/test/testApp.ts';
-import { expectAccessible, screenshot, startSite, testConfig, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, testConfig, type Site, behaviourLanguages } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -41,7 +41,7 @@ describe('notification switches, the bot link and the e-mail unsubscribe page', 
     expect(errors).toEqual([]);
   });
 
-  for (const language of ['ru', 'en'] as const) {
+  for (const language of behaviourLanguages) {
     it(`bot messages and e-mails switch separately; the Account screen offers the bot link (${language})`, async () => {
       const t = texts[language];
       const person = await createPerson(site.app, { name: 'Вера' });

@@ -7,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { addPhoto, createProfileThroughWizard, makePhotoFiles } from './flows/profile.ts';
-import { expectAccessible, recordApiRequests, screenshot, startSite, type Site } from './harness.ts';
+import { expectAccessible, recordApiRequests, screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
 import { signInVerified, signInAs } from './signedIn.ts';
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { json } from '../../server/test/browser.ts';
 
 const texts = { ru, en } as const;
 
-describe.each(['ru', 'en'] as const)('the profile wizard in %s', (language) => {
+describe.each(behaviourLanguages)('the profile wizard in %s', (language) => {
   const t = texts[language];
   let site: Site;
   let files: Awaited<ReturnType<typeof makePhotoFiles>>;

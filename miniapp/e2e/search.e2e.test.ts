@@ -5,12 +5,12 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { testProfileId } from '../../server/test/testIds.ts';
 import { dragCard, topCardId } from './flows/search.ts';
-import { expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, watchErrors, type Site, behaviourLanguages } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
 
-describe.each(['ru', 'en'] as const)('the swipe deck in %s', (language) => {
+describe.each(behaviourLanguages)('the swipe deck in %s', (language) => {
   const t = texts[language];
   let site: Site;
   let context: BrowserContext;

@@ -4,12 +4,12 @@ import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { PasswordHasher } from '../../server/features/accounts/passwords.ts';
 import { createPerson } from '../../server/test/people.ts';
-import { e2eBotToken, startSite, type Site } from './harness.ts';
+import { e2eBotToken, startSite, type Site, behaviourLanguages } from './harness.ts';
 import { signInitData } from './signedIn.ts';
 
 const texts = { ru, en } as const;
 
-describe.each(['ru', 'en'] as const)('members-only screens in %s', (language) => {
+describe.each(behaviourLanguages)('members-only screens in %s', (language) => {
   const t = texts[language];
   let site: Site;
   let context: BrowserContext;

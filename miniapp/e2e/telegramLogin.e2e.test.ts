@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { signWidgetPayload } from '../../server/test/telegramSigning.ts';
-import { e2eBotToken, expectAccessible, screenshot, startSite, testConfig, type Site } from './harness.ts';
+import { e2eBotToken, expectAccessible, screenshot, startSite, testConfig, type Site, behaviourLanguages } from './harness.ts';
 
 const texts = { ru, en } as const;
 const botId = Number(e2eBotToken.split(':')[0]);
@@ -22,7 +22,7 @@ const widgetStandIn = `
     },
   };`;
 
-describe.each(['ru', 'en'] as const)('signing in with Telegram on the web in %s', (language) => {
+describe.each(behaviourLanguages)('signing in with Telegram on the web in %s', (language) => {
   const t = texts[language];
   let site: Site;
   let context: BrowserContext;

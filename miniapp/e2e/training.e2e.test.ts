@@ -3,7 +3,7 @@ import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson } from '../../server/test/people.ts';
 import { dragCard } from './flows/search.ts';
-import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -17,7 +17,7 @@ describe('the swipe tutorial', () => {
     await site.close();
   });
 
-  for (const language of ['ru', 'en'] as const) {
+  for (const language of behaviourLanguages) {
     it(`walks through six steps and STARTs the search, with a skip link (${language})`, async () => {
       const t = texts[language];
       const person = await createPerson(site.app, { name: 'Ученик', gender: 'Male' });

@@ -4,7 +4,7 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import { testPassword } from '../../server/test/accounts.ts';
 import { Browser } from '../../server/test/browser.ts';
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
-import { expectAccessible, screenshotLightAndDark, startSite, type Site } from './harness.ts';
+import { expectAccessible, screenshotLightAndDark, startSite, type Site, behaviourLanguages } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -19,7 +19,7 @@ describe('the address on /verify', () => {
     await site.close();
   });
 
-  for (const language of ['ru', 'en'] as const) {
+  for (const language of behaviourLanguages) {
     it(`shows where the code went, and a corrected address gets the code that verifies the account (${language})`, async () => {
       const t = texts[language];
       const typo = `typo.${language}@exmaple.com`;

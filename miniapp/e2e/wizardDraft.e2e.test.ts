@@ -9,7 +9,7 @@ import { createPerson } from '../../server/test/people.ts';
 import { Browser, json } from '../../server/test/browser.ts';
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
 import { addPhoto, makePhotoFiles } from './flows/profile.ts';
-import { screenshot, startSite, type Site } from './harness.ts';
+import { screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -41,7 +41,7 @@ function storedDrafts(page: Page): Promise<{ keys: string[]; photos: number }> {
   });
 }
 
-describe.each(['ru', 'en'] as const)('the profile wizard draft in %s', (language) => {
+describe.each(behaviourLanguages)('the profile wizard draft in %s', (language) => {
   const t = texts[language];
   let site: Site;
   let files: Awaited<ReturnType<typeof makePhotoFiles>>;
