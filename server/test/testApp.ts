@@ -12,7 +12,8 @@ import type { AppState } from '../http/context.ts';
 import { createLogger } from '../logger.ts';
 import type { AppDeps } from '../services.ts';
 import { createSmtpMailer } from '../mail/mailer.ts';
-import { PasswordHasher } from '../features/accounts/passwords.ts';
+import type { Options } from '@node-rs/argon2';
+import { argon2Options, PasswordHasher } from '../features/accounts/passwords.ts';
 import { SmtpStandIn } from './smtpStandIn.ts';
 import { TestClock } from './testClock.ts';
 import { createTestDatabase, type TestDatabase } from './testDatabase.ts';
@@ -89,7 +90,7 @@ export type TestAppOptions = Partial<
  * Argon2id at a tiny cost: the suite signs up and in thousands of times, and at OWASP's 19 MiB and two
  * passes each took tens of milliseconds of a core. The tests of argon2id's parameters pass `passwords`.
  */
-export const cheapArgon2Options = { algorithm: 2, memoryCost: 64, timeCost: 1, parallelism: 1 } as const;
+export const cheapArgon2Options: Options = { ...argon2Options, memoryCost: 64, timeCost: 1 };
 
 /** The real app on a random loopback port, over a fresh database, mailing through a real SMTP server. */
 export async function createTestApp(dialect: Dialect, options: TestAppOptions = {}): Promise<TestApp> {
