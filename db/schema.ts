@@ -248,7 +248,8 @@ export interface EventsTable {
   created_at: string;
 }
 
-export type NotificationKind = 'match' | 'message' | 'like' | 'premium_ending';
+/** `account_change`: a way in added or removed, the e-mail or the password changed (accountAlerts), always sent. */
+export type NotificationKind = 'match' | 'message' | 'like' | 'premium_ending' | 'account_change';
 
 export interface NotificationJobsTable {
   id: Generated<number>;

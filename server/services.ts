@@ -12,6 +12,8 @@ import { TelegramUserService } from './features/telegram/telegramUsers.ts';
 import { LoginDevices } from './features/accounts/loginDevices.ts';
 import { LoginThrottle } from './features/accounts/loginThrottle.ts';
 import { PasswordHasher } from './features/accounts/passwords.ts';
+import { Reauthentication } from './features/accounts/reauthentication.ts';
+import { AccountAlerts } from './features/accountAlerts/service.ts';
 import { DataRightsService } from './features/dataRights/service.ts';
 import { SessionService } from './features/sessions/service.ts';
 import { SessionTokens } from './features/sessions/tokens.ts';
@@ -171,6 +173,9 @@ export function buildServices(deps: AppDeps): Services {
   const codes = new EmailCodes(deps.sessionSecret);
   const devices = new LoginDevices(deps.sessionSecret);
   const unsubscribeTokens = new UnsubscribeTokens(deps.sessionSecret);
+  // One check of "is this the owner?" and one way to tell the owner, for every feature that changes the ways in.
+  const reauth = new Reauthentication(deps.db, rates, passwords, clock);
+  const alerts = new AccountAlerts(deps.db, deps.mailer, clock, deps.logger, deps.publicUrl);
   return {
     db: deps.db,
     dialect: deps.dialect,
@@ -185,10 +190,10 @@ export function buildServices(deps: AppDeps): Services {
     }),
     sessions,
     accounts: new AccountService(deps.db, passwords, sessions, throttle, devices, clock),
-    dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl, eventBus, rates, deps.logger),
+    dataRights: new DataRightsService(deps.db, clock, reauth, photoStore, deps.publicUrl, eventBus, deps.logger),
     verification: new VerificationService(deps.db, codes, deps.mailer, clock, deps.logger),
-    passwordReset: new PasswordResetService(deps.db, codes, passwords, sessions, devices, deps.mailer, clock, deps.logger),
-    accountSettings: new AccountSettingsService(deps.db, codes, passwords, deps.mailer, clock, deps.logger, rates),
+    passwordReset: new PasswordResetService(deps.db, codes, passwords, sessions, devices, deps.mailer, clock, deps.logger, alerts),
+    accountSettings: new AccountSettingsService(deps.db, codes, passwords, deps.mailer, clock, deps.logger, rates, reauth, alerts),
     photoStore,
     uploadBudget: new UploadBudget(deps.uploadMemoryBytes ?? 3 * maxPhotos * maxPhotoBytes),
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger, eventBus),
@@ -209,8 +214,8 @@ export function buildServices(deps: AppDeps): Services {
     eventBus,
     telegramUsers,
     referrals: new ReferralService(deps.db, clock, deps.logger, { publicUrl: deps.publicUrl, botUsername: deps.publicConfig?.bot_username ?? null }),
-    telegramAuth: new TelegramAuthService(deps.botToken, telegramUsers, sessions, clock),
-    telegramBotLinks: new TelegramBotLinkService(deps.db, telegramUsers, clock, deps.publicConfig?.bot_username ?? null),
+    telegramAuth: new TelegramAuthService(deps.botToken, telegramUsers, sessions, clock, reauth, alerts),
+    telegramBotLinks: new TelegramBotLinkService(deps.db, telegramUsers, clock, deps.publicConfig?.bot_username ?? null, reauth, alerts),
     unsubscribeTokens,
     emailUnsubscribe: new EmailUnsubscribeService(deps.db, unsubscribeTokens, deps.publicUrl),
     botStatus: deps.botStatus ?? (() => Promise.resolve('off' as const)),
@@ -221,6 +226,8 @@ export function buildServices(deps: AppDeps): Services {
       deps.google ? new GoogleIdTokenVerifier(deps.google.clientId, deps.google.jwksUrl, clock) : null,
       sessions,
       clock,
+      reauth,
+      alerts,
     ),
   };
 }
