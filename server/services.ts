@@ -14,6 +14,7 @@ import { LoginThrottle } from './features/accounts/loginThrottle.ts';
 import { PasswordHasher } from './features/accounts/passwords.ts';
 import { Reauthentication } from './features/accounts/reauthentication.ts';
 import { AccountAlerts } from './features/accountAlerts/service.ts';
+import { SessionHandoverService } from './features/handover/service.ts';
 import { DataRightsService } from './features/dataRights/service.ts';
 import { SessionService } from './features/sessions/service.ts';
 import { SessionTokens } from './features/sessions/tokens.ts';
@@ -144,6 +145,8 @@ export interface Services {
   unsubscribeTokens: UnsubscribeTokens;
   emailUnsubscribe: EmailUnsubscribeService;
   googleSignIn: GoogleSignInService;
+  /** The token page's one-time code that hands a session over to another browser. */
+  handover: SessionHandoverService;
   referrals: ReferralService;
   botStatus: () => Promise<'off' | 'ok' | 'unreachable'>;
   databaseProbe: () => Promise<'ok' | 'busy'>;
@@ -218,6 +221,7 @@ export function buildServices(deps: AppDeps): Services {
     telegramBotLinks: new TelegramBotLinkService(deps.db, telegramUsers, clock, deps.publicConfig?.bot_username ?? null, reauth, alerts),
     unsubscribeTokens,
     emailUnsubscribe: new EmailUnsubscribeService(deps.db, unsubscribeTokens, deps.publicUrl),
+    handover: new SessionHandoverService(deps.db, sessions, clock, deps.publicUrl),
     botStatus: deps.botStatus ?? (() => Promise.resolve('off' as const)),
     databaseProbe: deps.databaseProbe,
     shutdownSignal: deps.shutdownSignal ?? new AbortController().signal,

@@ -22,6 +22,7 @@ import * as sessionChangeNotices from './2026_11_24_2020_session_change_notices.
 import * as unloggedCaches from './2026_11_24_2030_unlogged_caches.ts';
 import * as poolCheckedChanges from './2026_11_25_0220_pool_checked_changes.ts';
 import * as searchStripes from './2026_11_28_1500_search_stripes.ts';
+import * as createSessionHandovers from './2026_12_01_1000_create_session_handovers.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_2030_unlogged_caches': unloggedCaches,
   '2026_11_25_0220_pool_checked_changes': poolCheckedChanges,
   '2026_11_28_1500_search_stripes': searchStripes,
+  '2026_12_01_1000_create_session_handovers': createSessionHandovers,
 };
