@@ -6,6 +6,11 @@ import { emptyPublicConfig } from '../server/contract/config.ts';
 import { TelegramBotLinkService, linkTokenLifetimeSeconds, maskEmail } from '../server/features/telegram/botLink.ts';
 import { TelegramUserService } from '../server/features/telegram/telegramUsers.ts';
 import { createLogger } from '../server/logger.ts';
+import { createLogMailer } from '../server/mail/mailer.ts';
+import { AccountAlerts } from '../server/features/accountAlerts/service.ts';
+import { PasswordHasher } from '../server/features/accounts/passwords.ts';
+import { Reauthentication } from '../server/features/accounts/reauthentication.ts';
+import { RateCounter } from '../server/features/rateLimits/rateCounter.ts';
 import { json } from '../server/test/browser.ts';
 import { createPerson, type Person } from '../server/test/people.ts';
 import { testBotToken } from '../server/test/telegramSigning.ts';
@@ -33,7 +38,14 @@ describe.each(testDialects())('linking Telegram to a web account through the bot
     bot = createBot({
       token: testBotToken,
       users,
-      links: new TelegramBotLinkService(db, users, app.clock, testBotInfo.username),
+      links: new TelegramBotLinkService(
+        db,
+        users,
+        app.clock,
+        testBotInfo.username,
+        new Reauthentication(db, new RateCounter(db, app.clock), new PasswordHasher(1), app.clock),
+        new AccountAlerts(db, createLogMailer(createLogger('silent')), app.clock, createLogger('silent'), 'https://iskra.test/'),
+      ),
       logger: createLogger('silent'),
       publicUrl: 'https://iskra.test/',
       apiRoot,

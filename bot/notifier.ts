@@ -1,6 +1,7 @@
 import { GrammyError, InlineKeyboard, type Api } from 'grammy';
 import { genderContext } from '../locales/genderContext.ts';
 import { translatorFor } from '../locales/index.ts';
+import { changeText, changeTime } from '../server/features/accountAlerts/changeText.ts';
 import { PermanentNotificationError, type Notification, type Notifier } from '../server/features/notifications/worker.ts';
 import { miniAppUrl } from './miniAppUrl.ts';
 
@@ -23,13 +24,21 @@ function render(n: Notification): { text: string; button: string; target: string
     case 'like':
       // Of the liker ("лайкнула вас"): their gender.
       return { text: t('bot.notify.like', { name: n.name, context: genderContext(n.genders?.other) }), button: t('bot.notify.open_likes'), target: 'likes' };
+    case 'account_change': {
+      const what = changeText(n.language, n.change);
+      return {
+        text: t('bot.notify.account_change', { what, time: changeTime(n.language, new Date(n.at)) }),
+        button: t('bot.notify.open_account'),
+        target: 'account',
+      };
+    }
   }
 }
 
 /**
- * Match, message, like and renewal notifications through the bot, in the recipient's language, with a button that
+ * Match, message, like, renewal and account change notifications through the bot, in the recipient's language, with a button that
  * opens the Mini App where the news is (start parameters, see the README): the chat (`chat_<id>`), the
- * match's profile (`match_<profileId>`), the likers (`likes`), or the subscription for a renewal reminder (`premium`).
+ * match's profile (`match_<profileId>`), the likers (`likes`), the subscription for a renewal reminder (`premium`), or Menu → Account for an account change (`account`).
  */
 export function createTelegramNotifier(api: Api, publicUrl: string): Notifier {
   return {

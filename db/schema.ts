@@ -40,6 +40,7 @@ export interface Database {
   referral_codes: ReferralCodesTable;
   referrals: ReferralsTable;
   telegram_link_tokens: TelegramLinkTokensTable;
+  session_handovers: SessionHandoversTable;
   search_pools: SearchPoolsTable;
 }
 
@@ -255,7 +256,8 @@ export interface EventsTable {
   created_at: string;
 }
 
-export type NotificationKind = 'match' | 'message' | 'like' | 'premium_ending';
+/** `account_change`: a way in added or removed, the e-mail or the password changed (accountAlerts), always sent. */
+export type NotificationKind = 'match' | 'message' | 'like' | 'premium_ending' | 'account_change';
 
 export interface NotificationJobsTable {
   id: Generated<number>;
@@ -289,6 +291,16 @@ export interface TelegramLinkTokensTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+}
+
+/** `/token#code=…`: a one-time code handing a session over to another browser; SHA-256 only, single use, short-lived. */
+export interface SessionHandoversTable {
+  code_hash: string;
+  /** The session handed over: the code dies with it. */
+  session_hash: string;
+  user_id: UserId;
+  created_at: string;
+  expires_at: string;
 }
 
 export type PaymentStatus = 'pending' | 'succeeded' | 'canceled' | 'refunded';

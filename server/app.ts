@@ -13,6 +13,7 @@ import { eventRoutes } from './features/events/routes.ts';
 import { referralRoutes } from './features/referrals/routes.ts';
 import { googleAuthRoutes } from './features/google/routes.ts';
 import { telegramAuthRoutes, telegramCsrfExemptPaths } from './features/telegram/routes.ts';
+import { handoverRoutes } from './features/handover/routes.ts';
 import { configRoutes } from './features/config/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { uploadRoutes } from './features/photos/routes.ts';
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   locationRoutes(api, services);
   telegramAuthRoutes(api, services);
   googleAuthRoutes(api, services);
+  handoverRoutes(api, services);
   referralRoutes(api, services);
   emailUnsubscribeRoutes(api, services);
   configRoutes(api, deps.publicConfig ?? emptyPublicConfig);

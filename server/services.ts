@@ -12,6 +12,9 @@ import { TelegramUserService } from './features/telegram/telegramUsers.ts';
 import { LoginDevices } from './features/accounts/loginDevices.ts';
 import { LoginThrottle } from './features/accounts/loginThrottle.ts';
 import { PasswordHasher } from './features/accounts/passwords.ts';
+import { Reauthentication } from './features/accounts/reauthentication.ts';
+import { AccountAlerts } from './features/accountAlerts/service.ts';
+import { SessionHandoverService } from './features/handover/service.ts';
 import { DataRightsService } from './features/dataRights/service.ts';
 import { SessionService } from './features/sessions/service.ts';
 import { SessionTokens } from './features/sessions/tokens.ts';
@@ -149,6 +152,8 @@ export interface Services {
   unsubscribeTokens: UnsubscribeTokens;
   emailUnsubscribe: EmailUnsubscribeService;
   googleSignIn: GoogleSignInService;
+  /** The token page's one-time code that hands a session over to another browser. */
+  handover: SessionHandoverService;
   referrals: ReferralService;
   botStatus: () => Promise<'off' | 'ok' | 'unreachable'>;
   databaseProbe: () => Promise<'ok' | 'busy'>;
@@ -179,6 +184,9 @@ export function buildServices(deps: AppDeps): Services {
   const codeAttempts = new CodeAttempts(rates, deps.sessionSecret);
   const devices = new LoginDevices(deps.sessionSecret);
   const unsubscribeTokens = new UnsubscribeTokens(deps.sessionSecret);
+  // One check of "is this the owner?" and one way to tell the owner, for every feature that changes the ways in.
+  const reauth = new Reauthentication(deps.db, rates, passwords, clock);
+  const alerts = new AccountAlerts(deps.db, deps.mailer, clock, deps.logger, deps.publicUrl);
   return {
     db: deps.db,
     dialect: deps.dialect,
@@ -193,10 +201,10 @@ export function buildServices(deps: AppDeps): Services {
     }),
     sessions,
     accounts: new AccountService(deps.db, passwords, sessions, throttle, devices, clock, rates),
-    dataRights: new DataRightsService(deps.db, clock, passwords, photoStore, deps.publicUrl, eventBus, rates, deps.logger),
+    dataRights: new DataRightsService(deps.db, clock, reauth, photoStore, deps.publicUrl, eventBus, deps.logger),
     verification: new VerificationService(deps.db, codes, deps.mailer, clock, deps.logger, codeAttempts),
-    passwordReset: new PasswordResetService(deps.db, codes, passwords, sessions, devices, deps.mailer, clock, deps.logger, rates, codeAttempts),
-    accountSettings: new AccountSettingsService(deps.db, codes, passwords, deps.mailer, clock, deps.logger, rates),
+    passwordReset: new PasswordResetService(deps.db, codes, passwords, sessions, devices, deps.mailer, clock, deps.logger, rates, codeAttempts, alerts),
+    accountSettings: new AccountSettingsService(deps.db, codes, passwords, deps.mailer, clock, deps.logger, rates, reauth, alerts),
     photoStore,
     uploadBudget: new UploadBudget(deps.uploadMemoryBytes ?? 3 * maxPhotos * maxPhotoBytes),
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger, eventBus),
@@ -218,10 +226,11 @@ export function buildServices(deps: AppDeps): Services {
     streamSessions: new StreamSessions(deps.db, clock, eventBus, deps.logger, deps.eventHeartbeatMs ?? heartbeatMs),
     telegramUsers,
     referrals: new ReferralService(deps.db, clock, deps.logger, { publicUrl: deps.publicUrl, botUsername: deps.publicConfig?.bot_username ?? null }),
-    telegramAuth: new TelegramAuthService(deps.botToken, telegramUsers, sessions, clock),
-    telegramBotLinks: new TelegramBotLinkService(deps.db, telegramUsers, clock, deps.publicConfig?.bot_username ?? null),
+    telegramAuth: new TelegramAuthService(deps.botToken, telegramUsers, sessions, clock, reauth, alerts),
+    telegramBotLinks: new TelegramBotLinkService(deps.db, telegramUsers, clock, deps.publicConfig?.bot_username ?? null, reauth, alerts),
     unsubscribeTokens,
     emailUnsubscribe: new EmailUnsubscribeService(deps.db, unsubscribeTokens, deps.publicUrl),
+    handover: new SessionHandoverService(deps.db, sessions, clock, deps.publicUrl),
     botStatus: deps.botStatus ?? (() => Promise.resolve('off' as const)),
     databaseProbe: deps.databaseProbe,
     shutdownSignal: deps.shutdownSignal ?? new AbortController().signal,
@@ -230,6 +239,8 @@ export function buildServices(deps: AppDeps): Services {
       deps.google ? new GoogleIdTokenVerifier(deps.google.clientId, deps.google.jwksUrl, clock) : null,
       sessions,
       clock,
+      reauth,
+      alerts,
     ),
   };
 }

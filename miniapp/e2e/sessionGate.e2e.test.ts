@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { PasswordHasher } from '../../server/features/accounts/passwords.ts';
+import { Browser } from '../../server/test/browser.ts';
 import { createPerson } from '../../server/test/people.ts';
 import { e2eBotToken, startSite, type Site, behaviourLanguages } from './harness.ts';
 import { signInitData } from './signedIn.ts';
@@ -70,33 +71,39 @@ describe.each(behaviourLanguages)('members-only screens in %s', (language) => {
     await page.getByRole('heading', { name: t.app.login.title }).waitFor();
   });
 
-  it('takes a token handed over on /token and goes on signed in (past the members-only gate)', async () => {
-    const fresh = await context.browser()?.newContext({ viewport: { width: 390, height: 844 }, baseURL: site.app.url });
-    if (!fresh) throw new Error('no browser');
+  it('takes a session handed over on /token by a one-time code, once asked, and goes on signed in (past the members-only gate)', async () => {
+    // A browser of its own, in this test's language.
+    const fresh = await site.context({ language });
     const res = await fetch(`${site.app.url}/api/auth/telegram`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ initData: await signInitData(e2eBotToken, { id: language === 'ru' ? 5151 : 5152, first_name: 'Тоня' }) }),
     });
     const { token } = (await res.json()) as { token: string };
+    // The Mini App's session asks for the link (a token session: no cookie, no CSRF token).
+    const miniApp = new Browser(site.app.url);
+    miniApp.bearer = token;
+    const { url } = (await (await miniApp.post('/api/session/handover')).json()) as { url: string };
     const tab = await fresh.newPage();
-    // The session check the app starts on loading goes out before the token is stored; held back, its
-    // anonymous answer arrives after the token page's own check (as on a slow network) and must not make
-    // the app forget the token it never carried.
-    // (When the page is slow enough that its first check already carries the token, there is none.)
+    // The session check the app starts on loading goes out before the handover; held back, its anonymous
+    // answer arrives after the handover's own (as on a slow network) and must not sign the browser out again.
     const heldBack: Promise<void>[] = [];
     await tab.route('**/api/current_user', (route) => {
-      if (route.request().headers().authorization) return route.continue();
       const answer = new Promise((resolve) => setTimeout(resolve, 1500)).then(() => route.continue());
       heldBack.push(answer);
       return answer;
     });
-    await tab.goto(`/token#token=${token}`);
+    await tab.goto(`/token${new URL(url).hash}`);
+    // Nothing happens until the person agrees to whose account it is.
+    await tab.getByRole('heading', { name: t.app.token.title.replace('{{name}}', t.app.token.someone) }).waitFor();
+    expect(new URL(tab.url()).hash).toBe('');
+    await tab.getByRole('button', { name: t.app.token.continue.replace('{{name}}', t.app.token.someone) }).click();
     // A new Telegram account has no profile yet: past /search to the wizard, not to /login.
     await tab.waitForURL('**/CreateProfile');
     await Promise.all(heldBack);
-    await tab.waitForTimeout(300);
-    expect(await tab.evaluate(() => localStorage.getItem('jwtToken'))).toBe(token);
+    const me = (await (await tab.request.get('/api/current_user')).json()) as { authorized: boolean };
+    expect(me.authorized).toBe(true);
+    expect(new URL(tab.url()).pathname).toBe('/CreateProfile');
     await fresh.close();
   });
 });

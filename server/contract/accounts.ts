@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { googleLoginRequest } from './googleAuth.ts';
 import { referralField } from './referrals.ts';
 import { userProfileSummary } from './profiles.ts';
 
@@ -91,6 +92,25 @@ export const changePasswordRequest = z.strictObject({ current_password: currentP
 /** The new address gets a code; the account's password is asked when it has one. */
 export const changeEmailRequest = z.strictObject({ email, current_password: z.optional(currentPassword), csrf_token: z.optional(z.string()) });
 export const confirmEmailRequest = z.strictObject({ code: mailedCode, csrf_token: z.optional(z.string()) });
+
+/**
+ * Adding a way in (Google, Telegram) asks for the account's password when it has one, else for a sign-in in
+ * the last minutes (server: Reauthentication): a stolen session cannot plant its own way back in.
+ */
+const reauthPassword = z.optional(currentPassword);
+
+/** `POST /api/account/google`: the Google ID token to link, and the re-authentication. */
+export const linkGoogleRequest = z.strictObject({
+  id_token: googleLoginRequest.shape.id_token,
+  current_password: reauthPassword,
+  csrf_token: z.optional(z.string()),
+});
+
+/** `POST /api/account/telegram`: the Login Widget's signed fields (telegramWidgetRequest) plus this, kept out of the signed data. */
+export const telegramLinkFields = z.looseObject({ current_password: reauthPassword });
+
+/** `POST /api/account/telegram/bot-link`: the re-authentication only. */
+export const botLinkRequest = z.strictObject({ current_password: reauthPassword, csrf_token: z.optional(z.string()) });
 
 /** A password for an account that has none yet (a Telegram or Google account that added its e-mail). */
 export const addPasswordRequest = z.strictObject({ password: newPassword, csrf_token: z.optional(z.string()) });

@@ -1,7 +1,7 @@
 /**
  * Where a deep-link parameter (`startapp`, see the README) leads: `chat_<conversationId>` the
  * conversation, `match_<profileId>` the match's profile, `likes` the likers, `premium` the subscription
- * screen; the older names the bot's buttons used (`matches`, `subscription`, …) still work. An invitation
+ * screen, `account` Menu → Account; the older names the bot's buttons used (`matches`, `subscription`, …) still work. An invitation
  * (`ref_<code>`) opens the app normally; anything else is unknown: the deck, with a short notice.
  */
 export type StartTarget = { route: string } | { unknown: true };
@@ -13,6 +13,8 @@ const fixed: Record<string, string> = {
   chats: '/ChatList',
   subscription: '/subscription',
   search: '/search',
+  // A sign-in or e-mail change notice's button: where an unknown way in is removed.
+  account: '/account',
 };
 
 export function startTarget(param: string | null): StartTarget | null {

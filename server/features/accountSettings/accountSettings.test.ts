@@ -94,7 +94,7 @@ describe.each(testDialects())('account settings on %s', (dialect) => {
     const { browser, email } = await signUpVerified(app);
     const next = uniqueEmail('next');
     const noPassword = await browser.post('/api/account/email', { email: next });
-    expect([noPassword.status, (await json<{ code: string }>(noPassword)).code]).toEqual([403, 'wrong_password']);
+    expect([noPassword.status, (await json<{ code: string }>(noPassword)).code]).toEqual([403, 'password_required']);
 
     expect((await browser.post('/api/account/email', { email: next, current_password: testPassword })).status).toBe(200);
     const code = codeFrom(await app.smtp.lastMailTo(next));

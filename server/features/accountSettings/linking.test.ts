@@ -60,13 +60,16 @@ describe.each(testDialects())('linking and unlinking sign-in methods on %s', (di
     const ownerLogin = await json<{ user_id: number }>(await owner.post('/api/googlelogin', { id_token: await googleToken(taken) }));
 
     const { browser, userId } = await signUpVerified(app);
-    expect(await code(await browser.post('/api/account/google', { id_token: await googleToken(taken) }))).toEqual([409, 'identity_taken']);
+    expect(await code(await browser.post('/api/account/google', { id_token: await googleToken(taken), current_password: testPassword }))).toEqual([
+      409,
+      'identity_taken',
+    ]);
     expect(await methods(browser)).toEqual(['password']);
     const again = await json<{ user_id: number }>(await new Browser(app.url).post('/api/googlelogin', { id_token: await googleToken(taken) }));
     expect(again.user_id).toBe(ownerLogin.user_id);
 
     const free = `sub-free-${++counter}`;
-    expect((await browser.post('/api/account/google', { id_token: await googleToken(free) })).status).toBe(200);
+    expect((await browser.post('/api/account/google', { id_token: await googleToken(free), current_password: testPassword })).status).toBe(200);
     expect(await methods(browser)).toEqual(['password', 'google']);
     const viaGoogle = await json<{ user_id: number }>(await new Browser(app.url).post('/api/googlelogin', { id_token: await googleToken(free) }));
     expect(viaGoogle.user_id).toBe(userId);
@@ -79,16 +82,26 @@ describe.each(testDialects())('linking and unlinking sign-in methods on %s', (di
     const held = await json<{ user_id: number }>(await holder.post('/api/auth', await signWidgetPayload({ id: heldId, first_name: 'Held' }, app.clock.now())));
 
     const { browser, userId } = await signUpVerified(app);
-    const refused = await browser.post('/api/account/telegram', await signWidgetPayload({ id: heldId, first_name: 'Held' }, app.clock.now()));
+    const refused = await browser.post('/api/account/telegram', {
+      ...(await signWidgetPayload({ id: heldId, first_name: 'Held' }, app.clock.now())),
+      current_password: testPassword,
+    });
     expect(await code(refused)).toEqual([409, 'identity_taken']);
     const stillThere = await json<{ user_id: number }>(await new Browser(app.url).post('/api/auth', await signWidgetPayload({ id: heldId }, app.clock.now())));
     expect(stillThere.user_id).toBe(held.user_id);
 
     const forged = { ...(await signWidgetPayload({ id: heldId + 1 }, app.clock.now())), first_name: 'Changed' };
-    expect((await browser.post('/api/account/telegram', forged)).status).toBe(401);
+    expect((await browser.post('/api/account/telegram', { ...forged, current_password: testPassword })).status).toBe(401);
 
     const ownId = heldId + 2;
-    expect((await browser.post('/api/account/telegram', await signWidgetPayload({ id: ownId, username: 'own_tg' }, app.clock.now()))).status).toBe(200);
+    expect(
+      (
+        await browser.post('/api/account/telegram', {
+          ...(await signWidgetPayload({ id: ownId, username: 'own_tg' }, app.clock.now())),
+          current_password: testPassword,
+        })
+      ).status,
+    ).toBe(200);
     expect(await methods(browser)).toEqual(['password', 'telegram']);
     const viaTelegram = await json<{ user_id: number }>(await new Browser(app.url).post('/api/auth', await signWidgetPayload({ id: ownId }, app.clock.now())));
     expect(viaTelegram.user_id).toBe(userId);
@@ -103,7 +116,7 @@ describe.each(testDialects())('linking and unlinking sign-in methods on %s', (di
     expect(await code(await telegram.post('/api/account/unlink', { method: 'telegram' }))).toEqual([409, 'last_sign_in_method']);
 
     const both = (await signUpVerified(app)).browser;
-    expect((await both.post('/api/account/google', { id_token: await googleToken(`sub-both-${++counter}`) })).status).toBe(200);
+    expect((await both.post('/api/account/google', { id_token: await googleToken(`sub-both-${++counter}`), current_password: testPassword })).status).toBe(200);
     await both.csrfToken();
     const answers = await Promise.all([both.post('/api/account/unlink', { method: 'password' }), both.post('/api/account/unlink', { method: 'google' })]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);

@@ -1,5 +1,8 @@
 import {
   addPasswordRequest,
+  botLinkRequest,
+  linkGoogleRequest,
+  telegramLinkFields,
   changeEmailRequest,
   changePasswordRequest,
   confirmEmailRequest,
@@ -7,7 +10,6 @@ import {
   unlinkRequest,
   type TelegramBotLinkResponse,
 } from '../../contract/accounts.ts';
-import { googleLoginRequest } from '../../contract/googleAuth.ts';
 import { telegramWidgetRequest } from '../../contract/telegramAuth.ts';
 import { requireUser } from '../../http/auth.ts';
 import type { AppRouter } from '../../http/context.ts';
@@ -36,7 +38,7 @@ export function accountSettingsRoutes(router: AppRouter, { accountSettings, goog
   router.post('/account/email', async (ctx) => {
     const auth = requireUser(ctx);
     const input = parse(changeEmailRequest, ctx.request.body);
-    await accountSettings.requestEmailChange(auth.userId, input.email, input.current_password);
+    await accountSettings.requestEmailChange(auth.userId, auth.sessionHash, input.email, input.current_password);
     ctx.body = { message: 'Verification code sent' };
   });
 
@@ -51,32 +53,35 @@ export function accountSettingsRoutes(router: AppRouter, { accountSettings, goog
   router.post('/account/password/add', async (ctx) => {
     const auth = requireUser(ctx);
     const { password } = parse(addPasswordRequest, ctx.request.body);
-    await accountSettings.addPassword(auth.userId, password);
+    await accountSettings.addPassword(auth.userId, auth.sessionHash, password);
     ctx.body = { message: 'Password added' };
   });
 
   router.post('/account/google', async (ctx) => {
     const auth = requireUser(ctx);
-    const { id_token } = parse(googleLoginRequest, ctx.request.body);
-    await googleSignIn.link(auth.userId, id_token);
+    const { id_token, current_password } = parse(linkGoogleRequest, ctx.request.body);
+    await googleSignIn.link(auth.userId, auth.sessionHash, id_token, current_password);
     ctx.body = { message: 'Google account linked' };
   });
 
   // The Login Widget's signed user object, as POST /api/auth takes it, for a web account adding Telegram.
   router.post('/account/telegram', async (ctx) => {
     const auth = requireUser(ctx);
+    const { current_password } = parse(telegramLinkFields, ctx.request.body);
     const input = parse(telegramWidgetRequest, ctx.request.body);
     const payload = { ...input } as Record<string, string | number>;
     delete payload.csrf_token;
     delete payload.session;
-    await telegramAuth.linkWithWidget(auth.userId, payload);
+    delete payload.current_password;
+    await telegramAuth.linkWithWidget(auth.userId, auth.sessionHash, payload, current_password);
     ctx.body = { message: 'Telegram account linked' };
   });
 
   // A POST: each call makes a new token (and ends the user's earlier unused one).
   router.post('/account/telegram/bot-link', async (ctx) => {
     const auth = requireUser(ctx);
-    ctx.body = (await telegramBotLinks.issue(auth.userId)) satisfies TelegramBotLinkResponse;
+    const { current_password } = parse(botLinkRequest, ctx.request.body ?? {});
+    ctx.body = (await telegramBotLinks.issue(auth.userId, auth.sessionHash, current_password)) satisfies TelegramBotLinkResponse;
   });
 
   router.post('/account/unlink', async (ctx) => {

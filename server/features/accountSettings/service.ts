@@ -8,6 +8,8 @@ import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { isCurrentPassword } from '../accounts/currentPassword.ts';
+import { wrongPassword, type Reauthentication } from '../accounts/reauthentication.ts';
+import type { AccountAlerts } from '../accountAlerts/service.ts';
 import type { PasswordHasher } from '../accounts/passwords.ts';
 import { findUserByEmail, lockUser, setPasswordHash } from '../accounts/repository.ts';
 import { deleteOtherSessions, deleteSessionOfUser, listLiveSessions } from '../sessions/repository.ts';
@@ -17,8 +19,9 @@ import { codeLifetimeSeconds, codeRefusal, maxSendsPerHour, type EmailCodes } fr
 import { deleteCode, findNewestCode } from '../verification/repository.ts';
 import { findAccountCredentials, removeSignInMethod, setEmail } from './repository.ts';
 
-const wrongPassword = () => new AppError(403, 'wrong_password', 'Wrong password');
 const emailTaken = () => conflict('email_taken', 'Email already registered');
+const noEmail = () => badRequest('no_email', 'This account has no e-mail address');
+const passwordExists = () => conflict('password_exists', 'This account already has a password');
 export { passwordTriesPerHour } from '../accounts/currentPassword.ts';
 
 /**
@@ -34,6 +37,8 @@ export class AccountSettingsService {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly rates: RateCounter,
+    private readonly reauth: Reauthentication,
+    private readonly alerts: AccountAlerts,
   ) {}
 
   /** Whether `given` is the account's password, counted against the hourly tries shared with deleting the account. */
@@ -70,17 +75,20 @@ export class AccountSettingsService {
       await setPasswordHash(trx, userId, passwordHash);
       await deleteOtherSessions(trx, userId, sessionHash);
     });
+    await this.alerts.tell(userId, { change: 'password_changed' });
   }
 
   /**
    * Mails a code to the new address (kind `email_change`; the code row names the address). Nothing changes
-   * until the code comes back: a typo cannot take the account away from its owner. `email_taken` is answered
-   * only past the account's cap: before it, one account could ask whether any number of addresses are registered.
+   * until the code comes back: a typo cannot take the account away from its owner. Only the owner may ask
+   * (the password, or a recent sign-in: Reauthentication): the new address could otherwise reset the password.
+   * `email_taken` is answered only past the account's cap: before it, one account could ask whether any number
+   * of addresses are registered.
    */
-  async requestEmailChange(userId: UserId, email: string, currentPassword: string | undefined): Promise<void> {
+  async requestEmailChange(userId: UserId, sessionHash: string, email: string, currentPassword: string | undefined): Promise<void> {
     const user = await findAccountCredentials(this.db, userId);
     if (!user) throw notFound();
-    if (user.password_hash && !(await this.isCurrentPassword(userId, user.password_hash, currentPassword))) throw wrongPassword();
+    await this.reauth.confirm(userId, sessionHash, currentPassword);
     if (user.email === email) throw badRequest('same_email', 'This is already your e-mail address');
     // The codes' own limits count per address: without this, one account could mail any number of strangers.
     await this.rates.hit(
@@ -130,6 +138,8 @@ export class AccountSettingsService {
     }
     if (outcome.checked !== 'accepted') throw codeRefusal(outcome.checked);
     const { oldEmail, newEmail, language } = outcome;
+    // The bot tells too; the mail goes to the old address just below (the new one has just proven itself).
+    await this.alerts.tell(userId, { change: 'email_changed' }, { mail: false });
     if (oldEmail) {
       // The change stands whether or not the notice leaves; a failure is logged, not shown.
       await this.mailer.send(mail(language, 'emailChanged', oldEmail, { email: newEmail })).catch((error: unknown) => {
@@ -139,16 +149,24 @@ export class AccountSettingsService {
     return newEmail;
   }
 
-  /** A first password, for an account that signs in through Telegram or Google and has added its e-mail. */
-  async addPassword(userId: UserId, password: string): Promise<void> {
+  /**
+   * A first password, for an account that signs in through Telegram or Google and has added its e-mail;
+   * only from a recent sign-in (Reauthentication: the account has no password to ask for).
+   */
+  async addPassword(userId: UserId, sessionHash: string, password: string): Promise<void> {
+    const before = await findAccountCredentials(this.db, userId);
+    if (!before?.email) throw noEmail();
+    if (before.password_hash) throw passwordExists();
+    await this.reauth.confirm(userId, sessionHash, undefined);
     const passwordHash = await this.passwords.hash(password);
     await this.db.transaction().execute(async (trx) => {
       await lockUser(trx, userId);
       const user = await findAccountCredentials(trx, userId);
-      if (!user?.email) throw badRequest('no_email', 'This account has no e-mail address');
-      if (user.password_hash) throw conflict('password_exists', 'This account already has a password');
+      if (!user?.email) throw noEmail();
+      if (user.password_hash) throw passwordExists();
       await setPasswordHash(trx, userId, passwordHash);
     });
+    await this.alerts.tell(userId, { change: 'method_added', method: 'password' });
   }
 
   /** Removes a way into the account, never the last one (under the user's lock, so two removals cannot race past it). */
@@ -162,6 +180,7 @@ export class AccountSettingsService {
       if (methods.length === 1) throw conflict('last_sign_in_method', 'The last way to sign in cannot be removed');
       await removeSignInMethod(trx, userId, method);
     });
+    await this.alerts.tell(userId, { change: 'method_removed', method });
   }
 
   async endSession(userId: UserId, id: string): Promise<void> {

@@ -10,6 +10,11 @@ export async function findUserById(db: Kysely<Database>, id: UserId) {
   return db.selectFrom('users').select(['id', 'email', 'verified_at', 'banned_at', 'language']).where('id', '=', id).executeTakeFirst();
 }
 
+/** The hash to check a password against; undefined when there is no such user, null for a password-less account. */
+export async function findPasswordHash(db: Kysely<Database>, userId: UserId): Promise<{ password_hash: string | null } | undefined> {
+  return db.selectFrom('users').select(['password_hash']).where('id', '=', userId).executeTakeFirst();
+}
+
 export async function insertUser(db: Kysely<Database>, user: NewUser): Promise<UserId> {
   const row = await db.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
   return row.id;

@@ -65,16 +65,6 @@ export async function listPaymentsOf(db: Kysely<Database>, userId: UserId) {
   return db.selectFrom('payments').selectAll().where('user_id', '=', userId).orderBy('id').execute();
 }
 
-/** The hash to check a deletion against; undefined when there is no such user, null for a password-less account. */
-export async function findPasswordHash(db: Kysely<Database>, userId: UserId): Promise<{ password_hash: string | null } | undefined> {
-  return db.selectFrom('users').select(['password_hash']).where('id', '=', userId).executeTakeFirst();
-}
-
-/** When the caller's session was made: a password-less account proves itself by a recent sign-in. */
-export async function findSessionCreatedAt(db: Kysely<Database>, sessionHash: string): Promise<string | undefined> {
-  return (await db.selectFrom('sessions').select('created_at').where('id_hash', '=', sessionHash).executeTakeFirst())?.created_at;
-}
-
 /** The photo files (and their blurred copies) of the user's profile, to remove from storage after the rows go. */
 export async function listPhotoFilesOfUser(db: Kysely<Database>, userId: UserId) {
   return db

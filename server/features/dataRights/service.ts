@@ -1,20 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
-import { addSeconds, type Clock } from '../../clock.ts';
-import { reauthWindowMinutes } from '../../contract/dataRights.ts';
-import { AppError, badRequest, notFound } from '../../errors.ts';
-import { isCurrentPassword } from '../accounts/currentPassword.ts';
-import type { PasswordHasher } from '../accounts/passwords.ts';
-import type { RateCounter } from '../rateLimits/rateCounter.ts';
+import type { Clock } from '../../clock.ts';
+import { notFound } from '../../errors.ts';
+import type { Reauthentication } from '../accounts/reauthentication.ts';
 import type { EventBus } from '../events/eventBus.ts';
 import type { PhotoStore } from '../photos/photoStore.ts';
 import type { Logger } from '../../logger.ts';
 import { eraseAccount } from './eraseAccount.ts';
 import {
   findAccountForExport,
-  findPasswordHash,
   findProfileOfUser,
-  findSessionCreatedAt,
   listBlocksBy,
   listMatchesOf,
   listMessagesSentBy,
@@ -36,11 +31,10 @@ export class DataRightsService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
-    private readonly passwords: PasswordHasher,
+    private readonly reauth: Reauthentication,
     private readonly photos: PhotoStore,
     private readonly publicUrl: string,
     private readonly bus: EventBus,
-    private readonly rates: RateCounter,
     private readonly logger: Logger,
   ) {}
 
@@ -82,17 +76,7 @@ export class DataRightsService {
 
   /** Deletes the account after re-authentication: the password, or (without one) a sign-in of the last minutes. */
   async deleteAccount(userId: UserId, sessionHash: string, password: string | undefined): Promise<void> {
-    const user = await findPasswordHash(this.db, userId);
-    if (!user) throw notFound();
-    if (user.password_hash) {
-      if (!password) throw badRequest('password_required', 'Enter your password to delete the account');
-      if (!(await isCurrentPassword({ rates: this.rates, passwords: this.passwords }, userId, user.password_hash, password)))
-        throw new AppError(403, 'wrong_password', 'Wrong password');
-    } else {
-      const sessionCreatedAt = await findSessionCreatedAt(this.db, sessionHash);
-      const freshSince = addSeconds(this.clock.now(), -reauthWindowMinutes * 60).toISOString();
-      if (sessionCreatedAt === undefined || sessionCreatedAt < freshSince) throw new AppError(403, 'reauth_required', 'Sign in again to delete the account');
-    }
+    await this.reauth.confirm(userId, sessionHash, password);
     await eraseAccount({ db: this.db, photos: this.photos, clock: this.clock, bus: this.bus, logger: this.logger }, userId);
   }
 }

@@ -4,7 +4,9 @@ import type { Database, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, conflict, forbidden, unauthorized } from '../../errors.ts';
+import type { Reauthentication } from '../accounts/reauthentication.ts';
 import { lockUser } from '../accounts/repository.ts';
+import type { AccountAlerts } from '../accountAlerts/service.ts';
 import type { SignedIn } from '../accounts/service.ts';
 import { deleteSessionsOfUser } from '../sessions/repository.ts';
 import type { SessionService, SignInDevice } from '../sessions/service.ts';
@@ -29,6 +31,8 @@ export class GoogleSignInService {
     private readonly verifier: GoogleIdTokenVerifier | null,
     private readonly sessions: SessionService,
     private readonly clock: Clock,
+    private readonly reauth: Reauthentication,
+    private readonly alerts: AccountAlerts,
   ) {}
 
   async signIn(idToken: string, language: Language, device: SignInDevice): Promise<SignedIn> {
@@ -69,6 +73,7 @@ export class GoogleSignInService {
         // process's cache; and as with every sign-out, the answer waits until the change has been heard.
         this.sessions.forgetUser(endedSessionsOf);
         await this.sessions.ended([endedSessionsOf]);
+        await this.alerts.tell(endedSessionsOf, { change: 'method_added', method: 'google' });
       }
       return signedIn;
     } catch (error) {
@@ -83,20 +88,24 @@ export class GoogleSignInService {
 
   /**
    * Adds this Google account as a way into the signed-in account. An identity another account holds is
-   * refused, never moved or merged: the person signs in there and unlinks it first.
+   * refused, never moved or merged: the person signs in there and unlinks it first. Only the owner may add
+   * it (the password, or a recent sign-in: Reauthentication), and they are told.
    */
-  async link(userId: UserId, idToken: string): Promise<void> {
+  async link(userId: UserId, sessionHash: string, idToken: string, password: string | undefined): Promise<void> {
     if (!this.verifier) throw notConfigured();
+    await this.reauth.confirm(userId, sessionHash, password);
     const identity = await this.verifier.verify(idToken);
     if (!identity) throw googleFailed();
     try {
-      await this.db.transaction().execute(async (trx) => {
+      const added = await this.db.transaction().execute(async (trx) => {
         await lockUser(trx, userId);
         const owner = await findUserByGoogleSub(trx, identity.sub);
-        if (owner?.id === userId) return;
+        if (owner?.id === userId) return false;
         if (owner) throw identityTaken();
         if (!(await linkGoogleSub(trx, userId, identity.sub))) throw conflict('google_already_linked', 'Another Google account is linked already');
+        return true;
       });
+      if (added) await this.alerts.tell(userId, { change: 'method_added', method: 'google' });
     } catch (error) {
       // The same Google account linked to two accounts at once: the unique index lets one through.
       if (isUniqueViolation(error)) throw identityTaken();

@@ -4,6 +4,7 @@ import type { JobContext, JobCounts } from './job.ts';
 import {
   deleteCodesCreatedBefore,
   deleteEventsBefore,
+  deleteHandoversExpiredBefore,
   deleteLinkTokensExpiredBefore,
   deleteLoginFailuresBefore,
   deleteRateCountersBefore,
@@ -38,9 +39,10 @@ export async function cleanupExpired({ db, clock, signal }: Pick<JobContext, 'db
   const events = await step(() => deleteEventsBefore(db, weekAgo));
   const notifications = await step(() => deleteSettledNotificationsBefore(db, weekAgo));
   const telegramLinks = await step(() => deleteLinkTokensExpiredBefore(db, now.toISOString()));
+  const handovers = await step(() => deleteHandoversExpiredBefore(db, now.toISOString()));
   // An expired pool's frontier serves for a week after its fresh scan (search/candidatePool.ts), which was
   // before it expired; after that a search has no use for it, and a user who stopped searching keeps none.
   const frontierGone = new Date(now.getTime() - frontierMaxAgeMs).toISOString();
   const searchPools = await step(() => deleteSearchPoolsExpiredBefore(db, frontierGone));
-  return { sessions, codes, loginFailures, rateCounters, events, notifications, telegramLinks, searchPools };
+  return { sessions, codes, loginFailures, rateCounters, events, notifications, telegramLinks, handovers, searchPools };
 }

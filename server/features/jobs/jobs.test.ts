@@ -252,6 +252,15 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
         { token_hash: `live-${dialect}`, user_id: person.userId, created_at: now.toISOString(), expires_at: future, used_at: null },
       ])
       .execute();
+    const liveSession = `handing-${dialect}`;
+    await db.insertInto('sessions').values({ id_hash: liveSession, user_id: person.userId, created_at: now.toISOString(), expires_at: future }).execute();
+    await db
+      .insertInto('session_handovers')
+      .values([
+        { code_hash: `expired-${dialect}`, session_hash: liveSession, user_id: person.userId, created_at: past, expires_at: past },
+        { code_hash: `live-${dialect}`, session_hash: liveSession, user_id: person.userId, created_at: now.toISOString(), expires_at: future },
+      ])
+      .execute();
     // Discovery pools: one expired over a week ago (its user stopped searching), one expired two days ago
     // (its frontier still serves the next search), one live.
     const other = await createPerson(app);
@@ -272,6 +281,10 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     expect(results.reduce((sum, r) => sum + (r.counts.codes ?? 0), 0)).toBe(1);
     // An expired Telegram link token goes; a live one stays.
     expect((await db.selectFrom('telegram_link_tokens').select('token_hash').where('user_id', '=', person.userId).execute()).map((r) => r.token_hash)).toEqual([
+      `live-${dialect}`,
+    ]);
+    // An expired handover code goes; a live one stays.
+    expect((await db.selectFrom('session_handovers').select('code_hash').where('user_id', '=', person.userId).execute()).map((r) => r.code_hash)).toEqual([
       `live-${dialect}`,
     ]);
     expect(await db.selectFrom('sessions').select('id_hash').where('id_hash', '=', `expired-${dialect}`).executeTakeFirst()).toBeUndefined();

@@ -104,6 +104,11 @@ export async function deleteLinkTokensExpiredBefore(db: Kysely<Database>, now: s
   return Number((await db.deleteFrom('telegram_link_tokens').where('expires_at', '<', now).executeTakeFirst()).numDeletedRows);
 }
 
+/** Token page handover codes past their expiry (a used one is deleted when used; one of an ended session with it). */
+export async function deleteHandoversExpiredBefore(db: Kysely<Database>, now: string): Promise<number> {
+  return Number((await db.deleteFrom('session_handovers').where('expires_at', '<', now).executeTakeFirst()).numDeletedRows);
+}
+
 /** Notifications settled (sent, skipped, given up) before the cutoff; queued ones stay whatever their age. */
 export async function deleteSettledNotificationsBefore(db: Kysely<Database>, cutoff: string): Promise<number> {
   return Number((await db.deleteFrom('notification_jobs').where('done_at', '<', cutoff).executeTakeFirst()).numDeletedRows);

@@ -7,6 +7,7 @@ import type { Logger } from '../../logger.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { isPremium } from '../premium/isPremium.ts';
 import { isNewLiker, isUnannouncedMatch } from '../swipes/repository.ts';
+import { accountChangePayload, type AccountChange } from '../accountAlerts/accountChange.ts';
 import { notificationEmail, unsubscribeUrl } from './emails.ts';
 import { emailConversationWindowSeconds } from './queue.ts';
 import {
@@ -30,7 +31,9 @@ export type NotificationContent =
   /** Someone liked a premium user, who may see who it was. */
   | { kind: 'like'; name: string }
   /** `until`: when the subscription ends (ISO). */
-  | { kind: 'premium_ending'; until: string };
+  | { kind: 'premium_ending'; until: string }
+  /** A way into the account added or removed, the e-mail or password changed, at `at` (ISO). */
+  | { kind: 'account_change'; change: AccountChange; at: string };
 
 /**
  * `genders`: the recipient's (a sentence addressed to them: "напишите первой") and the other person's ("лайкнула
@@ -76,6 +79,12 @@ export function contentOf(job: {
     case 'premium_ending': {
       const parsed = premiumPayload.safeParse(stored);
       return parsed.success ? { kind: 'premium_ending', until: parsed.data.until } : null;
+    }
+    case 'account_change': {
+      const parsed = accountChangePayload.safeParse(stored);
+      if (!parsed.success) return null;
+      const { at, ...change } = parsed.data;
+      return { kind: 'account_change', change, at };
     }
   }
 }
@@ -192,7 +201,8 @@ export class NotificationWorker {
         await settle('unreachable');
         continue;
       }
-      if (job.notifications !== 1) {
+      // A notice of an account change is the owner's safety, not news they may turn off, and needs no profile.
+      if (job.notifications !== 1 && job.kind !== 'account_change') {
         await settle('disabled');
         continue;
       }
@@ -288,6 +298,7 @@ export class NotificationWorker {
 
   /** Whether what the job announces is still new to its user; a renewal reminder always is. */
   private async stillNews(job: DueJob, now: Date): Promise<boolean> {
+    if (job.kind === 'account_change') return true;
     const me = job.profile_id;
     if (me === null) return false;
     switch (job.kind) {

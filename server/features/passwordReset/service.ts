@@ -9,6 +9,7 @@ import { findUserByEmail, lockUser, setPasswordHash } from '../accounts/reposito
 import type { LoginDevices } from '../accounts/loginDevices.ts';
 import type { PasswordHasher } from '../accounts/passwords.ts';
 import type { SignedInWithPassword } from '../accounts/service.ts';
+import type { AccountAlerts } from '../accountAlerts/service.ts';
 import { deleteSessionsOfUser } from '../sessions/repository.ts';
 import type { SessionService, SignInDevice } from '../sessions/service.ts';
 import type { RateCounter } from '../rateLimits/rateCounter.ts';
@@ -37,6 +38,7 @@ export class PasswordResetService {
     private readonly logger: Logger,
     private readonly rates: RateCounter,
     private readonly attempts: CodeAttempts,
+    private readonly alerts: AccountAlerts,
   ) {}
 
   /**
@@ -94,11 +96,13 @@ export class PasswordResetService {
       if (checked !== 'accepted') return { checked };
       await setPasswordHash(trx, user.id, passwordHash);
       await deleteSessionsOfUser(trx, user.id);
-      return { checked, userId: user.id, session: await this.sessions.start(user.id, device, trx) };
+      return { checked, userId: user.id, hadPassword: user.password_hash !== null, session: await this.sessions.start(user.id, device, trx) };
     });
     if (outcome.checked !== 'accepted') throw refusal();
     // Best effort: a right code that stays counted is one of the day's wrong ones, not a way in.
     await this.attempts.accepted(attempt).catch((error: unknown) => this.logger.warn({ err: error }, 'reset attempt not given back'));
+    // A Google or Telegram account that had no password gains one here: a new way in, said as such.
+    await this.alerts.tell(outcome.userId, outcome.hadPassword ? { change: 'password_changed' } : { change: 'method_added', method: 'password' });
     return { userId: outcome.userId, session: outcome.session, deviceCookie: this.devices.issue(email) };
   }
 }

@@ -34,6 +34,11 @@ export async function liveSessionHashes(db: Kysely<Database>, idHashes: readonly
   return new Set(rows.map((r) => r.id_hash));
 }
 
+/** When the session was made (its sign-in): a password-less account proves itself by a recent one. */
+export async function findSessionCreatedAt(db: Kysely<Database>, sessionHash: string): Promise<string | undefined> {
+  return (await db.selectFrom('sessions').select('created_at').where('id_hash', '=', sessionHash).executeTakeFirst())?.created_at;
+}
+
 export async function deleteSession(db: Kysely<Database>, idHash: string): Promise<void> {
   await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
 }

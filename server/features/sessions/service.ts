@@ -24,6 +24,16 @@ export interface SignInDevice {
 /** The device of a request, for a sign-in it makes. */
 export const deviceOf = (ctx: { ip: string; get(field: string): string }): SignInDevice => ({ ip: ctx.ip, userAgent: ctx.get('User-Agent') });
 
+/**
+ * A session handed over from another one (the token page's one-time code) keeps that one's sign-in time and
+ * end: a handover is no new sign-in, so it neither passes a "signed in lately" check (Reauthentication) nor
+ * outlives the session it came from.
+ */
+export interface HandedOverSignIn {
+  signedInAt: string;
+  expiresAt: string;
+}
+
 export interface StartedSession {
   sessionId: string;
   expiresAt: Date;
@@ -71,16 +81,16 @@ export class SessionService {
    * A fresh id on every sign-in, so a session id planted before login is worth nothing after it. The row is
    * written with a keyed hash of the network address and browser it signed in from, so the moderation job
    * can see several accounts used from one device; neither the address nor the browser string is stored,
-   * and the mark goes with the session when it expires.
+   * and the mark goes with the session when it expires. `handedOver`: see HandedOverSignIn.
    */
-  async start(userId: UserId, device: SignInDevice, db: Kysely<Database> = this.db): Promise<StartedSession> {
+  async start(userId: UserId, device: SignInDevice, db: Kysely<Database> = this.db, handedOver?: HandedOverSignIn): Promise<StartedSession> {
     const now = this.clock.now();
     const sessionId = newSessionId();
-    const expiresAt = addSeconds(now, sessionLifetimeSeconds);
+    const expiresAt = handedOver ? new Date(handedOver.expiresAt) : addSeconds(now, sessionLifetimeSeconds);
     await insertSession(db, {
       id_hash: hashSessionId(sessionId),
       user_id: userId,
-      created_at: now.toISOString(),
+      created_at: handedOver?.signedInAt ?? now.toISOString(),
       expires_at: expiresAt.toISOString(),
       device_hash: createHmac('sha256', `device:${this.deviceSecret}`).update(`${device.ip}|${device.userAgent}`).digest('base64url'),
       device_label: deviceLabel(device.userAgent),

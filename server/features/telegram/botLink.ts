@@ -4,7 +4,9 @@ import type { Database, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
+import type { Reauthentication } from '../accounts/reauthentication.ts';
 import { lockUser } from '../accounts/repository.ts';
+import type { AccountAlerts } from '../accountAlerts/service.ts';
 import { consumeLinkToken, findLanguage, findLiveLinkToken, insertLinkToken } from './botLinkRepository.ts';
 import { setBotStarted } from './repository.ts';
 import type { TelegramIdentity } from './telegramIdentity.ts';
@@ -41,10 +43,14 @@ export class TelegramBotLinkService {
     private readonly users: Pick<TelegramUserService, 'link'>,
     private readonly clock: Clock,
     private readonly botUsername: string | null,
+    private readonly reauth: Reauthentication,
+    private readonly alerts: AccountAlerts,
   ) {}
 
-  async issue(userId: UserId): Promise<{ url: string; expires_at: string }> {
+  /** A link adds a way in: asked of the owner only (the password, or a recent sign-in: Reauthentication). */
+  async issue(userId: UserId, sessionHash: string, password: string | undefined): Promise<{ url: string; expires_at: string }> {
     if (!this.botUsername) throw new AppError(503, 'bot_unavailable', 'Linking through the bot is not configured');
+    await this.reauth.confirm(userId, sessionHash, password);
     const token = randomBytes(32).toString('base64url');
     const now = this.clock.now();
     const expiresAt = addSeconds(now, linkTokenLifetimeSeconds).toISOString();
@@ -78,8 +84,9 @@ export class TelegramBotLinkService {
     const userId = await consumeLinkToken(this.db, hash(token), now.toISOString());
     if (userId === undefined) return { outcome: 'invalid', language: null };
     const language = (await findLanguage(this.db, userId))?.language ?? null;
+    let added;
     try {
-      await this.users.link(userId, identity);
+      added = await this.users.link(userId, identity);
     } catch (error) {
       if (error instanceof AppError && error.code === 'identity_taken') return { outcome: 'taken', language };
       if (error instanceof AppError && error.code === 'telegram_already_linked') return { outcome: 'other_telegram', language };
@@ -87,6 +94,7 @@ export class TelegramBotLinkService {
     }
     // They pressed Start: the bot may write to them from now on.
     await setBotStarted(this.db, identity.id, now);
+    if (added) await this.alerts.tell(userId, { change: 'method_added', method: 'telegram' });
     return { outcome: 'linked', language };
   }
 }

@@ -2,7 +2,9 @@ import type { UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, forbidden, unauthorized } from '../../errors.ts';
+import type { Reauthentication } from '../accounts/reauthentication.ts';
 import type { SignedIn } from '../accounts/service.ts';
+import type { AccountAlerts } from '../accountAlerts/service.ts';
 import type { SessionService, SignInDevice } from '../sessions/service.ts';
 import { validateInitData } from './initData.ts';
 import { validateLoginWidget } from './loginWidget.ts';
@@ -21,6 +23,8 @@ export class TelegramAuthService {
     private readonly users: TelegramUserService,
     private readonly sessions: SessionService,
     private readonly clock: Clock,
+    private readonly reauth: Reauthentication,
+    private readonly alerts: AccountAlerts,
   ) {}
 
   /** The sign-in, and the launch's start parameter (a `ref_<code>` invitation counts for a new account). */
@@ -41,12 +45,16 @@ export class TelegramAuthService {
     return this.signIn(result.user, device, language);
   }
 
-  /** Links the Telegram account the Login Widget vouches for to the signed-in account (TelegramUserService.link). */
-  async linkWithWidget(userId: UserId, payload: Readonly<Record<string, string | number>>): Promise<void> {
+  /**
+   * Links the Telegram account the Login Widget vouches for to the signed-in account (TelegramUserService.link),
+   * once the owner has proven themselves (Reauthentication), and tells them.
+   */
+  async linkWithWidget(userId: UserId, sessionHash: string, payload: Readonly<Record<string, string | number>>, password: string | undefined): Promise<void> {
     if (!this.botToken) throw notConfigured();
+    await this.reauth.confirm(userId, sessionHash, password);
     const result = validateLoginWidget(payload, this.botToken, this.clock.now());
     if (!result.ok) throw refused();
-    await this.users.link(userId, result.user);
+    if (await this.users.link(userId, result.user)) await this.alerts.tell(userId, { change: 'method_added', method: 'telegram' });
   }
 
   private async signIn(identity: TelegramIdentity, device: SignInDevice, language?: Language): Promise<SignedIn> {

@@ -74,17 +74,19 @@ export class TelegramUserService {
    * Adds this Telegram account as a way into a signed-in (web) account. One that another account holds is
    * refused, never moved or merged: its chats, matches and payments stay where they are.
    */
-  async link(userId: UserId, identity: TelegramIdentity): Promise<void> {
+  /** True when the identity was added now; false when it was this account's already. */
+  async link(userId: UserId, identity: TelegramIdentity): Promise<boolean> {
     const identityTaken = () => conflict('identity_taken', 'This Telegram account is linked to another Iskra account');
     try {
-      await this.db.transaction().execute(async (trx) => {
+      return await this.db.transaction().execute(async (trx) => {
         await lockUser(trx, userId);
         const owner = await findUserByTelegramId(trx, identity.id);
-        if (owner?.id === userId) return;
+        if (owner?.id === userId) return false;
         if (owner) throw identityTaken();
         if (!(await linkTelegramId(trx, userId, identity.id, identity.username ?? null))) {
           throw conflict('telegram_already_linked', 'Another Telegram account is linked already');
         }
+        return true;
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw identityTaken();

@@ -47,5 +47,7 @@ export function useUnlink() {
 
 /** A fresh one-time `t.me/<bot>?start=link_<token>` (each call ends the previous one); the bot links on Start. */
 export function useTelegramBotLink() {
-  return useMutation({ mutationFn: () => api.post('/api/account/telegram/bot-link', telegramBotLinkResponse) });
+  return useMutation({
+    mutationFn: (input: { current_password?: string }) => api.post('/api/account/telegram/bot-link', telegramBotLinkResponse, input),
+  });
 }

@@ -1,6 +1,8 @@
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import type { AccountResponse } from '@contract/accounts.ts';
+import { ApiError } from '../../api/ApiError.ts';
 import {
   useAccount,
   useAddPassword,
@@ -17,6 +19,7 @@ import { CodeField, codeLength } from '../../components/CodeField.tsx';
 import { ErrorLine, Loading } from '../../components/States.tsx';
 import { NewPasswordField, useNewPassword } from '../../components/NewPasswordField.tsx';
 import { errorText } from '../../lib/errorText.ts';
+import { platform } from '../../platform/index.ts';
 
 /** `/account` (Menu → Account): the password, the e-mail address and the signed-in devices. */
 export default function AccountScreen() {
@@ -30,7 +33,7 @@ export default function AccountScreen() {
       <MethodsSection account={account.data} />
       {account.data.has_password && <PasswordSection />}
       <EmailSection account={account.data} />
-      <DevicesSection sessions={account.data.sessions} />
+      <DevicesSection sessions={account.data.sessions} methods={account.data.sign_in_methods} />
     </div>
   );
 }
@@ -67,14 +70,14 @@ function MethodsSection({ account }: { account: AccountResponse }) {
       {!account.has_password && account.email && (
         <form onSubmit={add}>
           <NewPasswordField label={t('app.account.addPassword')} name="first-password" hintId="first-password-hint" field={password} />
-          <ErrorLine message={addPassword.error ? errorText(t, addPassword.error, 'app.account.passwordFailed') : null} />
+          <Failure error={addPassword.error} failedKey="app.account.passwordFailed" />
           <button type="submit" className="button block" disabled={addPassword.isPending}>
             {addPassword.isPending ? t('app.common.wait') : t('app.account.savePassword')}
           </button>
         </form>
       )}
       {!account.has_password && !account.email && <p className="hint">{t('app.account.emailFirst')}</p>}
-      {!account.sign_in_methods.includes('telegram') && <BotLink />}
+      {!account.sign_in_methods.includes('telegram') && <BotLink hasPassword={account.has_password} />}
     </section>
   );
 }
@@ -83,11 +86,19 @@ function MethodsSection({ account }: { account: AccountResponse }) {
  * "Link Telegram via the bot": asks for a one-time deep link, then offers it to open (a link the user taps,
  * so no pop-up blocker stands in the way after the request). Shown only when the server has a bot.
  */
-function BotLink() {
+function BotLink({ hasPassword }: { hasPassword: boolean }) {
   const { t } = useTranslation();
   const config = usePublicConfig();
   const link = useTelegramBotLink();
+  const [password, setPassword] = useState('');
   if (!config?.bot_username) return null;
+
+  // A new way in: the account's password when it has one (else the server wants a recent sign-in).
+  function ask(event: SyntheticEvent) {
+    event.preventDefault();
+    link.mutate(hasPassword ? { current_password: password } : {}, { onSuccess: () => setPassword('') });
+  }
+
   return (
     <div className="bot-link">
       <h3>{t('app.account.method.telegram')}</h3>
@@ -96,12 +107,15 @@ function BotLink() {
           {t('app.account.openBot')}
         </a>
       ) : (
-        <button type="button" className="button secondary block" disabled={link.isPending} onClick={() => link.mutate()}>
-          {link.isPending ? t('app.common.wait') : t('app.account.linkViaBot')}
-        </button>
+        <form onSubmit={ask}>
+          {hasPassword && <CurrentPasswordField name="bot-link-password" value={password} onChange={setPassword} />}
+          <button type="submit" className="button secondary block" disabled={link.isPending}>
+            {link.isPending ? t('app.common.wait') : t('app.account.linkViaBot')}
+          </button>
+        </form>
       )}
       <p className="hint">{t('app.account.linkViaBotHint')}</p>
-      <ErrorLine message={link.error ? errorText(t, link.error, 'app.account.linkFailed') : null} />
+      <Failure error={link.error} failedKey="app.account.linkFailed" />
     </div>
   );
 }
@@ -198,7 +212,7 @@ function EmailSection({ account }: { account: AccountResponse }) {
             <input type="email" name="new-email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
           </label>
           {account.has_password && <CurrentPasswordField name="email-password" value={password} onChange={setPassword} />}
-          <ErrorLine message={request.error ? errorText(t, request.error, 'app.account.emailFailed') : null} />
+          <Failure error={request.error} failedKey="app.account.emailFailed" />
           <button type="submit" className="button block" disabled={request.isPending}>
             {request.isPending ? t('app.common.wait') : t('app.account.sendCode')}
           </button>
@@ -219,7 +233,37 @@ function CurrentPasswordField({ name, value, onChange }: { name: string; value: 
   );
 }
 
-function DevicesSection({ sessions }: { sessions: AccountResponse['sessions'] }) {
+/**
+ * A refused change: a refusal for want of a recent sign-in (a password-less account, server
+ * Reauthentication) says how to sign in again; any other failure is a plain error line.
+ */
+function Failure({ error, failedKey }: { error: Error | null; failedKey: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  if (error instanceof ApiError && error.code === 'reauth_required') {
+    // Inside Telegram a new sign-in is a new launch of the app; on the web, sign out and in, back to here.
+    const telegram = platform().kind === 'telegram';
+    return (
+      <div className="notice" role="alert" data-testid="reauth-prompt">
+        <strong>{t('app.account.reauthTitle')}</strong>
+        <p>{t(telegram ? 'app.account.reauthTelegram' : 'app.account.reauthText')}</p>
+        {!telegram && (
+          <button type="button" className="button block" onClick={() => void navigate('/logout', { state: { next: '/account' } })}>
+            {t('app.account.signInAgain')}
+          </button>
+        )}
+      </div>
+    );
+  }
+  return <ErrorLine message={error ? errorText(t, error, failedKey) : null} />;
+}
+
+/**
+ * The signed-in devices, with the ways into the account beside "sign out everywhere": a way in someone else
+ * added would let them back in after every sign-out, so the owner sees them here too (and removes them
+ * under "Ways to sign in").
+ */
+function DevicesSection({ sessions, methods }: { sessions: AccountResponse['sessions']; methods: AccountResponse['sign_in_methods'] }) {
   const { t, i18n } = useTranslation();
   const endSession = useEndSession();
   const endOthers = useEndOtherSessions();
@@ -250,6 +294,10 @@ function DevicesSection({ sessions }: { sessions: AccountResponse['sessions'] })
           {t('app.account.signOutOthers')}
         </button>
       )}
+      <p className="muted" data-testid="linked-methods">
+        {t('app.account.linkedMethods', { methods: methods.map((method) => t(`app.account.method.${method}`)).join(', ') })}
+      </p>
+      <p className="hint">{t('app.account.linkedMethodsHint')}</p>
     </section>
   );
 }
