@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson } from '../../server/test/people.ts';
-import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
 
 const texts = { ru, en } as const;
 
@@ -11,7 +11,7 @@ const texts = { ru, en } as const;
  * the attacker's account (so what the victim then types, uploads or pays lands there). The victim's
  * browser here has no session of its own.
  */
-describe.each(['ru', 'en'] as const)('a crafted sign-in link in %s', (language) => {
+describe.each(behaviourLanguages)('a crafted sign-in link in %s', (language) => {
   const t = texts[language];
   let site: Site;
   beforeAll(async () => {

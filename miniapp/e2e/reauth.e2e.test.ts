@@ -3,14 +3,14 @@ import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { reauthWindowMinutes } from '../../server/contract/dataRights.ts';
 import { createPerson } from '../../server/test/people.ts';
-import { expectAccessible, screenshot, startSite, type Site } from './harness.ts';
+import { expectAccessible, screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
 let telegramIds = 9_300_000_000;
 
 /** Menu → Account: the ways in listed beside "sign out everywhere", and the re-authentication a new way in asks for. */
-describe.each(['ru', 'en'] as const)('the ways into an account in %s', (language) => {
+describe.each(behaviourLanguages)('the ways into an account in %s', (language) => {
   const t = texts[language];
   let site: Site;
   beforeAll(async () => {
