@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
@@ -25,7 +27,9 @@ describe('data rights in the menu', () => {
       await page.goto('/Menu');
       const download = page.waitForEvent('download');
       await page.getByRole('button', { name: t.app.dataRights.export }).click();
-      const file = await (await download).path();
+      // Saved through the connection: the run's shared Chromium keeps its downloads out of this process's reach.
+      const file = path.join(mkdtempSync(path.join(tmpdir(), 'iskra-export-')), 'export.json');
+      await (await download).saveAs(file);
       const data = JSON.parse(readFileSync(file, 'utf8')) as { account: { email: string } };
       expect(data.account.email).toBe(email);
 
