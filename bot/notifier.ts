@@ -1,7 +1,7 @@
 import { GrammyError, InlineKeyboard, type Api } from 'grammy';
 import { genderContext } from '../locales/genderContext.ts';
 import { translatorFor } from '../locales/index.ts';
-import { PermanentNotificationError, type Notification, type Notifier } from '../server/features/notifications/worker.ts';
+import { type Notification, type Notifier, PermanentNotificationError } from '../server/features/notifications/index.ts';
 import { miniAppUrl } from './miniAppUrl.ts';
 
 function render(n: Notification): { text: string; button: string; target: string } {

@@ -88,6 +88,30 @@ describe('import boundaries (DESIGN.md arrows)', () => {
     expect(await violations('server/features/search/right.ts', schema('zod'))).toEqual([]);
   });
 
+  it("lets a feature reach another feature only through that feature's face (index.ts)", async () => {
+    const use = (from: string) => `import { findUserById } from '${from}';\nexport const x = findUserById;\n`;
+    expect(await violations('server/features/search/wrong.ts', use('../accounts/repository.ts'))).toEqual(['import-x/no-restricted-paths']);
+    expect(await violations('server/features/search/right.ts', use('../accounts/index.ts'))).toEqual([]);
+    // Its own feature's files stay open to it, and to its tests; another feature's stay closed to its tests too.
+    expect(await violations('server/features/accounts/right.ts', use('./repository.ts'))).toEqual([]);
+    expect(await violations('server/features/accounts/right.test.ts', use('./repository.ts'))).toEqual([]);
+    expect(await violations('server/features/search/wrong.test.ts', use('../accounts/repository.ts'))).toEqual(['import-x/no-restricted-paths']);
+    // The composition root wires the internals; the rule is between features.
+    expect(await violations('server/services2.ts', use('./features/accounts/repository.ts'))).toEqual([]);
+  });
+
+  it('lets the bot import from the server only the faces, the contract and the listed modules', async () => {
+    const use = (from: string) => `import * as m from '${from}';\nexport const x = m;\n`;
+    expect(await violations('bot/features/wrong.ts', use('../../server/features/telegram/telegramUsers.ts'))).toEqual(['import-x/no-restricted-paths']);
+    expect(await violations('bot/features/wrong.ts', use('../../server/services.ts'))).toEqual(['import-x/no-restricted-paths']);
+    expect(await violations('bot/features/right.ts', use('../../server/features/telegram/index.ts'))).toEqual([]);
+    expect(await violations('bot/right.ts', use('../server/contract/config.ts'))).toEqual([]);
+    expect(await violations('bot/right.ts', use('../server/logger.ts'))).toEqual([]);
+    // The test helpers: for the bot's tests only.
+    expect(await violations('bot/wrong.ts', use('../server/test/testApp.ts'))).toEqual(['import-x/no-restricted-paths']);
+    expect(await violations('bot/right.test.ts', use('../server/test/testApp.ts'))).toEqual([]);
+  });
+
   it('finds an import circle', async () => {
     const dir = mkdtempSync(path.join(root, 'server', 'cycle-'));
     made.push(dir);

@@ -3,11 +3,10 @@ import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import { reauthWindowMinutes } from '../../contract/dataRights.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
-import { isCurrentPassword } from '../accounts/currentPassword.ts';
-import type { PasswordHasher } from '../accounts/passwords.ts';
-import type { RateCounter } from '../rateLimits/rateCounter.ts';
-import type { EventBus } from '../events/eventBus.ts';
-import type { PhotoStore } from '../photos/photoStore.ts';
+import { isCurrentPassword, type PasswordHasher } from '../accounts/index.ts';
+import type { RateCounter } from '../rateLimits/index.ts';
+import type { EventBus } from '../events/index.ts';
+import type { PhotoStore } from '../photos/index.ts';
 import type { Logger } from '../../logger.ts';
 import { eraseAccount } from './eraseAccount.ts';
 import {

@@ -4,8 +4,8 @@ import type { Database, NotificationChannel, NotificationKind } from '../../../d
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { isPremium } from '../premium/isPremium.ts';
-import { isNewLiker, isUnannouncedMatch } from '../swipes/repository.ts';
+import { isPremium } from '../premium/index.ts';
+import { isNewLiker, isUnannouncedMatch } from '../swipes/index.ts';
 import type { Notification, NotificationContent, NotificationGenders } from './content.ts';
 import { notificationEmail, unsubscribeUrl } from './emails.ts';
 import { emailConversationWindowSeconds } from './queue.ts';

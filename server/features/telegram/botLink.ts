@@ -4,7 +4,7 @@ import type { Database, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
-import { lockUser } from '../accounts/repository.ts';
+import { lockUser } from '../accounts/index.ts';
 import { consumeLinkToken, findLanguage, findLiveLinkToken, insertLinkToken } from './botLinkRepository.ts';
 import { setBotStarted } from './repository.ts';
 import type { TelegramIdentity } from './telegramIdentity.ts';
