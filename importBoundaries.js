@@ -7,8 +7,10 @@
  * with exactly these rules. One block per file set: in a flat config the last block that matches a file
  * decides a rule's options, so zones for the same files must sit in the same block.
  */
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createNodeResolver } from 'eslint-plugin-import-x';
+import { importCycles } from './importCycles.js';
 
 const root = import.meta.dirname;
 
@@ -32,12 +34,42 @@ const onlyZodMini =
   "server/contract imports zod as 'zod/mini': the app checks answers with these schemas on its first screens, and full zod would add about 20 kB to every first load (bench/frontend.ts).";
 const appImports = 'The app imports only server/contract and locales (DESIGN.md section 2).';
 
+const features = path.join(root, 'server', 'features');
+/** Every feature's face: the one file of a feature that other features and the bot may import. */
+const faces = path.join(features, '*', 'index.ts');
+const oneFace =
+  "A feature imports another feature only through its face, server/features/<name>/index.ts: export what you need from there (a repository's function too; the face re-exports it).";
+/**
+ * One zone per feature (read from the folder, so a new feature is covered): its files, tests included, may
+ * import their own feature's files freely, and another feature only through that feature's face.
+ */
+const featureZones = readdirSync(features, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map(({ name }) => ({
+    target: path.join(features, name, '**', '*'),
+    from: path.join(features, `!(${name})`, '**', '*'),
+    except: [faces],
+    message: oneFace,
+  }));
+
+/**
+ * What the bot may take from the server: the features' faces, the API contract, and two leaf modules it
+ * shares on purpose: logger.ts (one log format for both processes) and safeEqual.ts (the webhook secret
+ * compared in constant time, as the server compares its tokens). Anything else the bot needs goes into a face.
+ */
+// Every exception a glob: import-x refuses plain paths beside a glob `from`.
+const botMayImport = [faces, path.join(root, 'server', 'contract', '**', '*'), path.join(root, 'server', '@(logger|safeEqual).ts')];
+const botImports = 'The bot imports from server/ only the faces (server/features/<name>/index.ts), server/contract, logger.ts and safeEqual.ts.';
+const botZone = (except) => ({ target: path.join(root, 'bot', '**', '*'), from: path.join(root, 'server', '**', '*'), except, message: botImports });
+
 export const importBoundaries = [
   {
     files: ['**/*.{ts,tsx}'],
+    plugins: { iskra: importCycles },
     rules: {
       // Type-only imports count too: a circle of types is still two modules that cannot be read apart.
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // import-x/no-cycle always skips them, so importCycles.js is its copy that does not.
+      'iskra/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {
@@ -74,8 +106,29 @@ export const importBoundaries = [
             // Globs rather than './server' with an exception, which lets through a file inside the `from` zone.
             { target: './server/contract', from: ['./server/{features,http,mail,test,assets}/**/*', './server/*.ts'], message: onlyContract },
             { target: './server/contract', from: ['./db', './miniapp', './scripts', './bench'], message: onlyContract },
+            ...featureZones,
           ],
         },
+      ],
+    },
+  },
+  {
+    // A feature's tests: the same faces rule (their own feature's internals stay open to them).
+    files: ['server/features/**/*.test.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: featureZones }] },
+  },
+  {
+    files: ['bot/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [botZone(botMayImport)] }] },
+  },
+  {
+    // The bot's tests drive a real server, so they may use the test helpers (server/test/) as well.
+    files: ['bot/**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: [botZone([...botMayImport, path.join(root, 'server', 'test', '**', '*'), path.join(root, 'server', 'mail', '**', '*')])] },
       ],
     },
   },

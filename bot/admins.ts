@@ -1,8 +1,8 @@
 import type { Api, InlineKeyboard } from 'grammy';
 import { defaultLanguage, translatorFor, type Language } from '../locales/index.ts';
-import type { AdminService } from '../server/features/admin/adminService.ts';
+import type { AdminService } from '../server/features/admin/index.ts';
 import { reportAlert } from './features/admin.ts';
-import type { TelegramUserService } from '../server/features/telegram/telegramUsers.ts';
+import type { TelegramUserService } from '../server/features/telegram/index.ts';
 import type { Logger } from '../server/logger.ts';
 
 /**

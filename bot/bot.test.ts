@@ -3,7 +3,7 @@ import type { Bot } from 'grammy';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import en from '../locales/en.json' with { type: 'json' };
 import ru from '../locales/ru.json' with { type: 'json' };
-import { TelegramUserService } from '../server/features/telegram/telegramUsers.ts';
+import { TelegramUserService } from '../server/features/telegram/index.ts';
 import { createLogger } from '../server/logger.ts';
 import { signInitData, testBotToken } from '../server/test/telegramSigning.ts';
 import { TelegramStandIn, testBotInfo } from '../server/test/telegramStandIn.ts';

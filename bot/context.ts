@@ -1,12 +1,11 @@
 import type { Context } from 'grammy';
 import type { TFunction } from 'i18next';
 import type { Language } from '../locales/index.ts';
-import type { TelegramUserService } from '../server/features/telegram/telegramUsers.ts';
+import type { TelegramBotLinkService, TelegramUserService } from '../server/features/telegram/index.ts';
 import type { Logger } from '../server/logger.ts';
-import type { AdminService } from '../server/features/admin/adminService.ts';
-import type { PremiumService } from '../server/features/premium/service.ts';
+import type { AdminService } from '../server/features/admin/index.ts';
+import type { PremiumService } from '../server/features/premium/index.ts';
 import type { UserId } from '../db/schema.ts';
-import type { TelegramBotLinkService } from '../server/features/telegram/botLink.ts';
 
 /** Redeems the web account's one-time `link_<token>` (the server's service). */
 export type BotLinks = Pick<TelegramBotLinkService, 'preview' | 'redeem'>;

@@ -1,8 +1,8 @@
 import { GrammyError, InlineKeyboard, type Api } from 'grammy';
 import { genderContext } from '../locales/genderContext.ts';
 import { translatorFor } from '../locales/index.ts';
-import { changeText, changeTime } from '../server/features/accountAlerts/changeText.ts';
-import { PermanentNotificationError, type Notification, type Notifier } from '../server/features/notifications/worker.ts';
+import { changeText, changeTime } from '../server/features/accountAlerts/index.ts';
+import { type Notification, type Notifier, PermanentNotificationError } from '../server/features/notifications/index.ts';
 import { miniAppUrl } from './miniAppUrl.ts';
 
 function render(n: Notification): { text: string; button: string; target: string } {

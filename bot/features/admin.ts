@@ -1,7 +1,6 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import type { TFunction } from 'i18next';
-import type { AdminService, OpenReport } from '../../server/features/admin/adminService.ts';
-import { statsText } from '../../server/features/admin/statsText.ts';
+import { type AdminService, type OpenReport, statsText } from '../../server/features/admin/index.ts';
 import type { BotContext } from '../context.ts';
 
 /** Callback data of the buttons under a report alert. */

@@ -1,7 +1,6 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import { translatorFor } from '../../locales/index.ts';
-import { linkPayloadPrefix } from '../../server/features/telegram/botLink.ts';
-import { languageFromTelegram } from '../../server/features/telegram/telegramIdentity.ts';
+import { languageFromTelegram, linkPayloadPrefix } from '../../server/features/telegram/index.ts';
 import type { BotContext, BotLinks } from '../context.ts';
 import { miniAppUrl } from '../miniAppUrl.ts';
 

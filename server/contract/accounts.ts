@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { googleLoginRequest } from './googleAuth.ts';
+import { signUpLanguage } from './signUpLanguage.ts';
 import { referralField } from './referrals.ts';
 import { userProfileSummary } from './profiles.ts';
 
@@ -23,12 +24,6 @@ const mailedCode = z.string({ error: 'Code is required' }).check(z.trim(), z.reg
  * themselves (the same session either way).
  */
 const sessionKind = z._default(z.enum(['cookie', 'token']), 'cookie');
-
-/**
- * The language the visitor chose in the app before signing up (the landing's switch), sent with a sign-up:
- * a new account takes it rather than the browser's Accept-Language. Absent: Accept-Language (or Telegram's).
- */
-export const signUpLanguage = z.optional(z.enum(['ru', 'en']));
 
 export const registerRequest = z.strictObject({
   email,

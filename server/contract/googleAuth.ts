@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { signUpLanguage } from './accounts.ts';
+import { signUpLanguage } from './signUpLanguage.ts';
 import { referralField } from './referrals.ts';
 
 /** `POST /api/googlelogin`: the ID token (a JWT) from Google Identity Services. */

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
-import { currentUserResponse, signUpLanguage } from './accounts.ts';
+import { currentUserResponse } from './accounts.ts';
+import { signUpLanguage } from './signUpLanguage.ts';
 import { referralField } from './referrals.ts';
 
 /** `POST /api/auth/telegram`: the Mini App's `Telegram.WebApp.initData`, exactly as Telegram gave it. */

@@ -1,5 +1,5 @@
 import { translatorFor, type Language } from '../../../locales/index.ts';
-import type { AccountChange } from './accountChange.ts';
+import type { AccountChange } from '../notifications/index.ts';
 
 /** "12 Dec 2026, 14:05 UTC": the notice says when, in the reader's language; UTC, as no time zone of theirs is known. */
 export function changeTime(language: Language, at: Date): string {

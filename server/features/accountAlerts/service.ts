@@ -4,8 +4,8 @@ import { translatorFor, type Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
 import type { Mailer, MailMessage } from '../../mail/mailer.ts';
-import { insertNotificationJob } from '../notifications/repository.ts';
-import type { AccountChange } from './accountChange.ts';
+import { insertNotificationJob } from '../notifications/index.ts';
+import type { AccountChange } from '../notifications/index.ts';
 import { changeText, changeTime } from './changeText.ts';
 import { findAlertRecipient } from './repository.ts';
 

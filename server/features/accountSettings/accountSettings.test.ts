@@ -4,7 +4,7 @@ import { signUpVerified, testPassword, uniqueEmail } from '../../test/accounts.t
 import { Browser, json } from '../../test/browser.ts';
 import { codeFrom } from '../../test/smtpStandIn.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
-import { maxSendsPerHour } from '../verification/codes.ts';
+import { maxSendsPerHour } from '../verification/index.ts';
 import { passwordTriesPerHour } from './service.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 

@@ -16,8 +16,8 @@ import { signWidgetPayload, testBotToken } from '../../test/telegramSigning.ts';
 import { TelegramStandIn, testBotInfo } from '../../test/telegramStandIn.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
-import { NotificationWorker } from '../notifications/worker.ts';
-import { TelegramUserService } from '../telegram/telegramUsers.ts';
+import { NotificationWorker } from '../notifications/index.ts';
+import { TelegramUserService } from '../telegram/index.ts';
 
 let counter = 0;
 const publicUrl = 'https://iskra.example';

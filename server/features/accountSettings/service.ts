@@ -7,22 +7,17 @@ import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { isCurrentPassword } from '../accounts/currentPassword.ts';
-import { wrongPassword, type Reauthentication } from '../accounts/reauthentication.ts';
-import type { AccountAlerts } from '../accountAlerts/service.ts';
-import type { PasswordHasher } from '../accounts/passwords.ts';
-import { findUserByEmail, lockUser, setPasswordHash } from '../accounts/repository.ts';
-import { deleteOtherSessions, deleteSessionOfUser, listLiveSessions } from '../sessions/repository.ts';
-import type { RateCounter } from '../rateLimits/rateCounter.ts';
-import { codesPerEmailPerDay, day, hour } from '../rateLimits/clientLimits.ts';
-import { codeLifetimeSeconds, codeRefusal, maxSendsPerHour, type EmailCodes } from '../verification/codes.ts';
-import { deleteCode, findNewestCode } from '../verification/repository.ts';
+import { findUserByEmail, isCurrentPassword, lockUser, type PasswordHasher, type Reauthentication, setPasswordHash, wrongPassword } from '../accounts/index.ts';
+import type { AccountAlerts } from '../accountAlerts/index.ts';
+import { deleteOtherSessions, deleteSessionOfUser, listLiveSessions } from '../sessions/index.ts';
+import { codesPerEmailPerDay, day, hour, type RateCounter } from '../rateLimits/index.ts';
+import { codeLifetimeSeconds, codeRefusal, deleteCode, type EmailCodes, findNewestCode, maxSendsPerHour } from '../verification/index.ts';
 import { findAccountCredentials, removeSignInMethod, setEmail } from './repository.ts';
 
 const emailTaken = () => conflict('email_taken', 'Email already registered');
 const noEmail = () => badRequest('no_email', 'This account has no e-mail address');
 const passwordExists = () => conflict('password_exists', 'This account already has a password');
-export { passwordTriesPerHour } from '../accounts/currentPassword.ts';
+export { passwordTriesPerHour } from '../accounts/index.ts';
 
 /**
  * Menu → Account: the own sign-in details, the password, the e-mail address and the signed-in devices.

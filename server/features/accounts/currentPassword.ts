@@ -1,5 +1,5 @@
 import type { UserId } from '../../../db/schema.ts';
-import type { RateCounter } from '../rateLimits/rateCounter.ts';
+import type { RateCounter } from '../rateLimits/index.ts';
 import type { PasswordHasher } from './passwords.ts';
 
 /**

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { currentUserResponse, type CurrentUserResponse } from '../../contract/accounts.ts';
 import type { SessionAuth } from '../../http/context.ts';
-import { findProfileSummary } from '../profiles/repository.ts';
-import type { SessionService } from '../sessions/service.ts';
+import { findProfileSummary } from '../profiles/index.ts';
+import type { SessionService } from '../sessions/index.ts';
 import type { SignedIn } from './service.ts';
 
 const anonymous: CurrentUserResponse = { authorized: false, user_verified: false, userprofile: null, user_id: null };

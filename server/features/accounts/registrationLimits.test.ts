@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { registrationsPerIpPerDay, registrationsPerIpPerHour } from '../rateLimits/clientLimits.ts';
+import { registrationsPerIpPerDay, registrationsPerIpPerHour } from '../rateLimits/index.ts';
 import { testPassword, uniqueEmail } from '../../test/accounts.ts';
 import { Browser, json } from '../../test/browser.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';

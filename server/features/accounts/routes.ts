@@ -5,7 +5,7 @@ import { clearCookie, cookieNames } from '../../http/sessionCookie.ts';
 import { requireUser } from '../../http/auth.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
-import { deviceOf } from '../sessions/service.ts';
+import { deviceOf } from '../sessions/index.ts';
 import { presentCurrentUser, presentSignedInUser } from './currentUser.ts';
 import { startWebSession } from './webSignIn.ts';
 

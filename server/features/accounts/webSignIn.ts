@@ -1,6 +1,7 @@
 import type { AppContext } from '../../http/context.ts';
-import { cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
-import type { Services } from '../../services.ts';
+import type { Clock } from '../../clock.ts';
+import { cookieNames, setHttpOnlyCookie, type CookiePolicy } from '../../http/sessionCookie.ts';
+import type { SessionService } from '../sessions/index.ts';
 import { deviceCookieDays } from './loginDevices.ts';
 import type { SignedInWithPassword } from './service.ts';
 
@@ -11,7 +12,9 @@ import type { SignedInWithPassword } from './service.ts';
  */
 export async function startWebSession(
   ctx: AppContext,
-  services: Pick<Services, 'sessions' | 'cookies' | 'clock'>,
+  // Spelled out rather than Pick<Services, …>: the accounts face re-exports this, and services.ts imports
+  // nearly every face, so a type import of services.ts here would close a circle through it.
+  services: { sessions: Pick<SessionService, 'end'>; cookies: CookiePolicy; clock: Clock },
   signedIn: SignedInWithPassword,
   mode: 'cookie' | 'token',
 ): Promise<{ token?: string }> {

@@ -17,7 +17,7 @@ import { testBotToken } from '../../test/telegramSigning.ts';
 import { buttonPress, textMessage } from '../../test/telegramUpdates.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
-import { TelegramUserService } from '../telegram/telegramUsers.ts';
+import { TelegramUserService } from '../telegram/index.ts';
 import { AdminService } from './adminService.ts';
 import { repeatedOpenerThreshold } from './moderationSignals.ts';
 

@@ -3,11 +3,8 @@ import type { Database, ProfileId, ReportEvidence, UserId } from '../../../db/sc
 import type { Clock } from '../../clock.ts';
 import { userRowId } from '../../contract/ids.ts';
 import { AppError, notFound } from '../../errors.ts';
-import type { EventBus } from '../events/eventBus.ts';
-import { insertBadgeMarkers } from '../events/repository.ts';
-import type { StarsApi } from '../premium/stars.ts';
-import type { YooKassaClient } from '../premium/yookassa.ts';
-import { extendedEnd } from '../premium/plans.ts';
+import { type EventBus, insertBadgeMarkers } from '../events/index.ts';
+import { extendedEnd, type StarsApi, type YooKassaClient } from '../premium/index.ts';
 import {
   clearUserBan,
   deleteSessionsOfUser,

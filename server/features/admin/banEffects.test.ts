@@ -6,9 +6,8 @@ import { EventStreamClient } from '../../test/eventStream.ts';
 import { createPerson, type Person } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
-import { InProcessEventBus } from '../events/eventBus.ts';
-import { defaultNotifyGraceSeconds } from '../notifications/queue.ts';
-import { NotificationWorker, type Notification } from '../notifications/worker.ts';
+import { InProcessEventBus } from '../events/index.ts';
+import { defaultNotifyGraceSeconds, type Notification, NotificationWorker } from '../notifications/index.ts';
 import { AdminService } from './adminService.ts';
 
 let telegramIds = 720_000_000;

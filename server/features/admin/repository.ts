@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
-import { signUpsPerCode } from '../referrals/repository.ts';
-import { reportWeights } from '../safety/reportEvidence.ts';
-import { evidenceWeight } from '../safety/repository.ts';
+import { signUpsPerCode } from '../referrals/index.ts';
+import { evidenceWeight, reportWeights } from '../safety/index.ts';
 import type { Database, ModerationFlagReason, ProfileId, UserId } from '../../../db/schema.ts';
 
 /**

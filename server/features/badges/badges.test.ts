@@ -7,7 +7,7 @@ import { EventStreamClient, type ReceivedEvent } from '../../test/eventStream.ts
 import { createPerson, type Person, type PersonHost } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { createTestDatabase, testDialects } from '../../test/testDatabase.ts';
-import { PostgresEventBus } from '../events/eventBus.ts';
+import { PostgresEventBus } from '../events/index.ts';
 
 const none: BadgeCounts = { unread_chats: 0, new_matches: 0, new_likers: 0 };
 

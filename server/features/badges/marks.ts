@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
-import { insertBadgeMarkers, insertEvents } from '../events/repository.ts';
+import { insertBadgeMarkers, insertEvents } from '../events/index.ts';
 import { raiseMatchSeen } from './repository.ts';
 
 /**

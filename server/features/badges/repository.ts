@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import { prepared, preparedByShape } from '../../../db/prepared.ts';
 import type { Database, MatchSeen, ProfileId, UserId } from '../../../db/schema.ts';
 import type { BadgeCounts } from '../../contract/badges.ts';
-import { countUnreadChats } from '../chat/repository.ts';
-import { findMyProfile } from '../relationships/repository.ts';
-import { countNewLikers, countNewMatches } from '../swipes/repository.ts';
+import { countUnreadChats } from '../chat/index.ts';
+import { findMyProfile } from '../relationships/index.ts';
+import { countNewLikers, countNewMatches } from '../swipes/index.ts';
 
 export const noBadges: BadgeCounts = { unread_chats: 0, new_matches: 0, new_likers: 0 };
 

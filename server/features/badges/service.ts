@@ -3,11 +3,9 @@ import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import type { BadgeCounts } from '../../contract/badges.ts';
 import { notFound } from '../../errors.ts';
-import type { EventBus } from '../events/eventBus.ts';
-import { insertBadgeMarkers } from '../events/repository.ts';
-import { requireMyProfile } from '../relationships/myProfile.ts';
-import { findLiveMatch } from '../relationships/repository.ts';
-import { markLikesSeen } from '../swipes/repository.ts';
+import { type EventBus, insertBadgeMarkers } from '../events/index.ts';
+import { findLiveMatch, requireMyProfile } from '../relationships/index.ts';
+import { markLikesSeen } from '../swipes/index.ts';
 import { markMatch } from './marks.ts';
 import { badgeCountsOf } from './repository.ts';
 

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatListItem, Message, MessagesResponse } from '../../contract/chat.ts';
-import { PostgresEventBus } from '../events/eventBus.ts';
+import { PostgresEventBus } from '../events/index.ts';
 import { createLogger } from '../../logger.ts';
 import { Browser, json } from '../../test/browser.ts';
-import { SessionTokens } from '../sessions/tokens.ts';
+import { SessionTokens } from '../sessions/index.ts';
 import { EventStreamClient } from '../../test/eventStream.ts';
 import { testPassword } from '../../test/accounts.ts';
 import { createPerson, type Person } from '../../test/people.ts';

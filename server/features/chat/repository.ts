@@ -1,8 +1,8 @@
 import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely, type QueryCreator, type SqlBool } from 'kysely';
 import { prepared, preparedByShape } from '../../../db/prepared.ts';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
-import { countedRead, readWithRateCounts, type RateRow } from '../rateLimits/rateCounter.ts';
-import { notBlockedWith } from '../relationships/repository.ts';
+import { countedRead, type RateRow, readWithRateCounts } from '../rateLimits/index.ts';
+import { notBlockedWith } from '../relationships/index.ts';
 
 /** Neither member of the match `m` has blocked the other. */
 const matchNotBlocked = (eb: ExpressionBuilder<Database & { m: Database['matches'] }, 'm'>) =>

@@ -1,19 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
-import { flagRepeatedOpener } from '../admin/moderationSignals.ts';
+import { flagRepeatedOpener } from '../admin/index.ts';
 import type { ChatListItem, ChatMessageEvent, Message, MessagesResponse } from '../../contract/chat.ts';
 import { AppError, conflict, notFound } from '../../errors.ts';
-import { lockUser } from '../accounts/repository.ts';
-import { requireMyProfile } from '../relationships/myProfile.ts';
-import { findLiveMatch, isBlockedEitherWay } from '../relationships/repository.ts';
-import { isPremium } from '../premium/isPremium.ts';
-import { markMatch } from '../badges/marks.ts';
-import type { EventBus } from '../events/eventBus.ts';
-import type { NotificationQueue } from '../notifications/queue.ts';
-import { insertEventsAndMarkers } from '../events/repository.ts';
-import { assertAllowance, type Allowance } from '../rateLimits/allowance.ts';
-import type { RateCounter } from '../rateLimits/rateCounter.ts';
+import { lockUser } from '../accounts/index.ts';
+import { findLiveMatch, isBlockedEitherWay, requireMyProfile } from '../relationships/index.ts';
+import { isPremium } from '../premium/index.ts';
+import { markMatch } from '../badges/index.ts';
+import { type EventBus, insertEventsAndMarkers } from '../events/index.ts';
+import type { NotificationQueue } from '../notifications/index.ts';
+import { type Allowance, assertAllowance, type RateCounter } from '../rateLimits/index.ts';
 import {
   countMessagesSince,
   findChatPage,

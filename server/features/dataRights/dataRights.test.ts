@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signUpVerified, testPassword } from '../../test/accounts.ts';
-import { passwordTriesPerHour } from '../accounts/currentPassword.ts';
+import { passwordTriesPerHour } from '../accounts/index.ts';
 import { json } from '../../test/browser.ts';
 import { jpegWithGps } from '../../test/images.ts';
 import { createPerson } from '../../test/people.ts';

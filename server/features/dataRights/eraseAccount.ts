@@ -2,9 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
-import type { EventBus } from '../events/eventBus.ts';
-import { writeProfileLeaving } from '../events/notices.ts';
-import type { PhotoStore } from '../photos/photoStore.ts';
+import { type EventBus, writeProfileLeaving } from '../events/index.ts';
+import type { PhotoStore } from '../photos/index.ts';
 import { deleteProfileOfUser, deleteUser, findProfileOfUser, listPhotoFilesOfUser } from './repository.ts';
 
 /**

@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import { notFound } from '../../errors.ts';
-import type { Reauthentication } from '../accounts/reauthentication.ts';
-import type { EventBus } from '../events/eventBus.ts';
-import type { PhotoStore } from '../photos/photoStore.ts';
+import type { Reauthentication } from '../accounts/index.ts';
+import type { EventBus } from '../events/index.ts';
+import type { PhotoStore } from '../photos/index.ts';
 import type { Logger } from '../../logger.ts';
 import { eraseAccount } from './eraseAccount.ts';
 import {

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { Logger } from '../../logger.ts';
 import type { UserId } from '../../../db/schema.ts';
-import type { SessionChangeFeed } from '../sessions/sessionCache.ts';
+import type { SessionChangeFeed } from '../sessions/index.ts';
 import { noticeChannel, quotedChannel } from './noticeChannels.ts';
 
 /**

@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import { matchEvent } from '../../contract/events.ts';
 import type { Logger } from '../../logger.ts';
-import { badgeCountsFor, matchesStillToAnnounce, noBadges } from '../badges/repository.ts';
-import { findMyProfile } from '../relationships/repository.ts';
+import { badgeCountsFor, matchesStillToAnnounce, noBadges } from '../badges/index.ts';
+import { findMyProfile } from '../relationships/index.ts';
 import type { EventBus } from './eventBus.ts';
 import { eventsAfter } from './repository.ts';
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
-import { listLiveMatchPartners, listUnseenLikeTargets } from '../relationships/repository.ts';
-import { recordDepartures } from '../chat/repository.ts';
+import { listLiveMatchPartners, listUnseenLikeTargets } from '../relationships/index.ts';
+import { recordDepartures } from '../chat/index.ts';
 import { insertBadgeMarkers, insertEvents } from './repository.ts';
 
 /** One side of a relationship, as its streams are reached (user) and as the other side names it (profile). */

@@ -6,7 +6,7 @@ import { requireUser } from '../../http/auth.ts';
 import type { AppRouter } from '../../http/context.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
-import { settleAcknowledged } from '../notifications/repository.ts';
+import { settleAcknowledged } from '../notifications/index.ts';
 import { openLiveStream } from './liveStream.ts';
 import { lastEventId } from './repository.ts';
 

@@ -8,8 +8,8 @@ import { createPerson } from '../../test/people.ts';
 import { codeFrom } from '../../test/smtpStandIn.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/testDatabase.ts';
-import { PasswordHasher } from '../accounts/passwords.ts';
-import { AdminService } from '../admin/adminService.ts';
+import { PasswordHasher } from '../accounts/index.ts';
+import { AdminService } from '../admin/index.ts';
 import { InProcessEventBus, PostgresEventBus, type EventBus } from './eventBus.ts';
 
 /**
@@ -31,9 +31,7 @@ for (const dialect of testDialects()) {
     let passwordHash: string;
 
     const startBus = async (): Promise<EventBus> =>
-      dialect === 'postgres'
-        ? PostgresEventBus.start(database.url ?? '', database.schema ?? 'public', createLogger('silent'))
-        : new InProcessEventBus();
+      dialect === 'postgres' ? PostgresEventBus.start(database.url ?? '', database.schema ?? 'public', createLogger('silent')) : new InProcessEventBus();
 
     beforeAll(async () => {
       database = await createTestDatabase(dialect);

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
-import { liveSessionHashes } from '../sessions/repository.ts';
+import { liveSessionHashes } from '../sessions/index.ts';
 import type { EventBus } from './eventBus.ts';
 
 interface Watched {

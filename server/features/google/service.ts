@@ -4,12 +4,9 @@ import type { Database, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, conflict, forbidden, unauthorized } from '../../errors.ts';
-import type { Reauthentication } from '../accounts/reauthentication.ts';
-import { lockUser } from '../accounts/repository.ts';
-import type { AccountAlerts } from '../accountAlerts/service.ts';
-import type { SignedIn } from '../accounts/service.ts';
-import { deleteSessionsOfUser } from '../sessions/repository.ts';
-import type { SessionService, SignInDevice } from '../sessions/service.ts';
+import { lockUser, type Reauthentication, type SignedIn } from '../accounts/index.ts';
+import type { AccountAlerts } from '../accountAlerts/index.ts';
+import { deleteSessionsOfUser, type SessionService, type SignInDevice } from '../sessions/index.ts';
 import type { GoogleIdTokenVerifier } from './idToken.ts';
 import { findUserByEmailForGoogle, findUserByGoogleSub, insertGoogleUser, linkGoogleSub } from './repository.ts';
 

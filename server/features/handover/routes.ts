@@ -5,8 +5,8 @@ import type { AppRouter } from '../../http/context.ts';
 import { cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
-import { presentSignedInUser } from '../accounts/currentUser.ts';
-import { deviceOf } from '../sessions/service.ts';
+import { presentSignedInUser } from '../accounts/index.ts';
+import { deviceOf } from '../sessions/index.ts';
 
 /** The token page's one-time handover (SessionHandoverService). Every route is a POST and keeps the CSRF check. */
 export function handoverRoutes(router: AppRouter, services: Services): void {

@@ -4,8 +4,8 @@ import type { Database, UserId } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import { handoverLifetimeSeconds, type HandoverPreviewResponse, type HandoverResponse } from '../../contract/handover.ts';
 import { AppError } from '../../errors.ts';
-import type { SignedIn } from '../accounts/service.ts';
-import type { SessionService, SignInDevice } from '../sessions/service.ts';
+import type { SignedIn } from '../accounts/index.ts';
+import type { SessionService, SignInDevice } from '../sessions/index.ts';
 import { consumeHandover, findLiveHandover, insertHandover } from './repository.ts';
 
 const hash = (code: string) => createHash('sha256').update(code).digest('hex');

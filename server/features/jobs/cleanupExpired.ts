@@ -1,5 +1,5 @@
 import { addSeconds } from '../../clock.ts';
-import { frontierMaxAgeMs } from '../search/candidatePool.ts';
+import { frontierMaxAgeMs } from '../search/index.ts';
 import type { JobContext, JobCounts } from './job.ts';
 import {
   deleteCodesCreatedBefore,

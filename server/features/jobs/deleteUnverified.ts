@@ -1,5 +1,5 @@
 import { addSeconds } from '../../clock.ts';
-import { eraseAccount } from '../dataRights/eraseAccount.ts';
+import { eraseAccount } from '../dataRights/index.ts';
 import type { JobContext, JobCounts } from './job.ts';
 import { listUnverifiedUserIdsBefore } from './repository.ts';
 

@@ -6,8 +6,8 @@ import type { Database } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
-import type { PhotoStore } from '../photos/photoStore.ts';
-import type { PremiumService } from '../premium/service.ts';
+import type { PhotoStore } from '../photos/index.ts';
+import type { PremiumService } from '../premium/index.ts';
 
 /** What a job did, for the log and the job_runs row: e.g. `{ deleted: 3 }`. */
 export type JobCounts = Record<string, number>;

@@ -1,5 +1,5 @@
 import { addSeconds } from '../../clock.ts';
-import { storedNamesOf } from '../photos/photoStore.ts';
+import { storedNamesOf } from '../photos/index.ts';
 import type { JobContext, JobCounts } from './job.ts';
 import { findPhotosNaming } from './repository.ts';
 

@@ -3,7 +3,7 @@ import type { Database, UserId } from '../../../db/schema.ts';
 import { translatorFor } from '../../../locales/index.ts';
 import { addSeconds } from '../../clock.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { enqueuePremiumReminder } from '../notifications/queue.ts';
+import { enqueuePremiumReminder } from '../notifications/index.ts';
 import type { JobContext, JobCounts } from './job.ts';
 import { claimPremiumReminder, findReminderMailRecipient, listPremiumEndingUnreminded, releasePremiumReminderClaim } from './repository.ts';
 

@@ -1,6 +1,6 @@
 import { addSeconds } from '../../clock.ts';
-import { freeLikesPerDay } from '../swipes/rules.ts';
-import { hasOpenFlag, insertFlag } from '../admin/repository.ts';
+import { freeLikesPerDay } from '../swipes/index.ts';
+import { hasOpenFlag, insertFlag } from '../admin/index.ts';
 import type { JobContext, JobCounts } from './job.ts';
 import { countFreeLikesSince, listLiveDeviceSessions } from './repository.ts';
 import type { UserId } from '../../../db/schema.ts';

@@ -1,7 +1,6 @@
 import { translatorFor } from '../../../locales/index.ts';
 import { addSeconds } from '../../clock.ts';
-import { statsSince } from '../admin/repository.ts';
-import { statsText } from '../admin/statsText.ts';
+import { statsSince, statsText } from '../admin/index.ts';
 import type { JobContext, JobCounts } from './job.ts';
 
 /** Monday morning: the week's numbers to every admin in the bot; without a bot, to the log only. */

@@ -1,7 +1,7 @@
 import { translatorFor, type Language } from '../../../locales/index.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { genderContext } from '../../../locales/genderContext.ts';
-import type { NotificationContent, NotificationGenders } from './worker.ts';
+import type { NotificationContent, NotificationGenders } from './content.ts';
 
 /** The path of the one-click unsubscribe (GET: a page with a button; POST: off), with the token after it. */
 export const unsubscribePathPrefix = '/api/email/unsubscribe/';

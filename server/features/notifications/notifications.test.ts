@@ -9,7 +9,7 @@ import { testBotToken } from '../../test/telegramSigning.ts';
 import { TelegramStandIn, testBotInfo } from '../../test/telegramStandIn.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
-import { TelegramUserService } from '../telegram/telegramUsers.ts';
+import { TelegramUserService } from '../telegram/index.ts';
 import { defaultNotifyGraceSeconds } from './queue.ts';
 import { NotificationWorker } from './worker.ts';
 

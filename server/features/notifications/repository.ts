@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, NotificationChannel, NotificationKind, ProfileId, UserId } from '../../../db/schema.ts';
-import { unreadTo } from '../chat/repository.ts';
-import { notBlockedWith } from '../relationships/repository.ts';
+import { unreadTo } from '../chat/index.ts';
+import { notBlockedWith } from '../relationships/index.ts';
 
 /**
  * Whether the bot may write to the user: a Telegram account that has started the bot, has not blocked it,

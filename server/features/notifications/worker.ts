@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { Database, Gender, NotificationChannel, NotificationKind } from '../../../db/schema.ts';
-import type { Language } from '../../../locales/index.ts';
+import type { Database, NotificationChannel, NotificationKind } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { isPremium } from '../premium/isPremium.ts';
-import { isNewLiker, isUnannouncedMatch } from '../swipes/repository.ts';
-import { accountChangePayload, type AccountChange } from '../accountAlerts/accountChange.ts';
+import { isPremium } from '../premium/index.ts';
+import { isNewLiker, isUnannouncedMatch } from '../swipes/index.ts';
+import type { Notification, NotificationContent, NotificationGenders } from './content.ts';
+import { accountChangePayload } from './accountChange.ts';
 import { notificationEmail, unsubscribeUrl } from './emails.ts';
 import { emailConversationWindowSeconds } from './queue.ts';
 import {
@@ -23,27 +23,8 @@ import {
   staleOutcome,
 } from './repository.ts';
 
-/** What a notification says, by kind: each kind carries exactly what its message and button need. */
-export type NotificationContent =
-  /** `profileId`: absent in jobs queued before the job named the other person (their button opens the matches). */
-  | { kind: 'match'; name: string; profileId?: number | undefined }
-  | { kind: 'message'; name: string; preview: string; conversationId: number }
-  /** Someone liked a premium user, who may see who it was. */
-  | { kind: 'like'; name: string }
-  /** `until`: when the subscription ends (ISO). */
-  | { kind: 'premium_ending'; until: string }
-  /** A way into the account added or removed, the e-mail or password changed, at `at` (ISO). */
-  | { kind: 'account_change'; change: AccountChange; at: string };
-
-/**
- * `genders`: the recipient's (a sentence addressed to them: "напишите первой") and the other person's ("лайкнула
- * вас"), for i18next's _male/_female contexts; null when unknown (the neutral wording).
- */
-export type Notification = { telegramId: string; language: Language; genders?: NotificationGenders } & NotificationContent;
-export interface NotificationGenders {
-  reader: Gender | null;
-  other: Gender | null;
-}
+// The notification types live in content.ts, which emails.ts reads too (so emails.ts does not import the worker).
+export type { Notification, NotificationContent, NotificationGenders } from './content.ts';
 
 const namePayload = z.object({ name: z.string() });
 const messagePayload = z.object({ name: z.string(), preview: z.string() });

@@ -2,9 +2,8 @@ import { forgotPasswordRequest, resetPasswordRequest, type SessionResponse } fro
 import type { AppRouter } from '../../http/context.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
-import { presentSignedInUser } from '../accounts/currentUser.ts';
-import { startWebSession } from '../accounts/webSignIn.ts';
-import { deviceOf } from '../sessions/service.ts';
+import { presentSignedInUser, startWebSession } from '../accounts/index.ts';
+import { deviceOf } from '../sessions/index.ts';
 
 export function passwordResetRoutes(router: AppRouter, services: Services): void {
   const { passwordReset } = services;

@@ -5,18 +5,11 @@ import type { Clock } from '../../clock.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { findUserByEmail, lockUser, setPasswordHash } from '../accounts/repository.ts';
-import type { LoginDevices } from '../accounts/loginDevices.ts';
-import type { PasswordHasher } from '../accounts/passwords.ts';
-import type { SignedInWithPassword } from '../accounts/service.ts';
-import type { AccountAlerts } from '../accountAlerts/service.ts';
-import { deleteSessionsOfUser } from '../sessions/repository.ts';
-import type { SessionService, SignInDevice } from '../sessions/service.ts';
-import type { RateCounter } from '../rateLimits/rateCounter.ts';
-import { day, resetRequestsPerIpPerDay } from '../rateLimits/clientLimits.ts';
-import type { CodeAttempts } from '../verification/codeAttempts.ts';
-import { codeLifetimeSeconds, type EmailCodes } from '../verification/codes.ts';
-import { deleteCode, findNewestCode } from '../verification/repository.ts';
+import { findUserByEmail, lockUser, type LoginDevices, type PasswordHasher, setPasswordHash, type SignedInWithPassword } from '../accounts/index.ts';
+import { deleteSessionsOfUser, type SessionService, type SignInDevice } from '../sessions/index.ts';
+import { day, type RateCounter, resetRequestsPerIpPerDay } from '../rateLimits/index.ts';
+import { type CodeAttempts, codeLifetimeSeconds, deleteCode, type EmailCodes, findNewestCode } from '../verification/index.ts';
+import type { AccountAlerts } from '../accountAlerts/index.ts';
 
 /**
  * A forgotten password, reset by a code mailed to the account's verified address (the verification codes'

@@ -11,9 +11,7 @@ import { createPerson } from '../../test/people.ts';
 import { S3StandIn } from '../../test/s3StandIn.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
-import type { JobContext } from '../jobs/job.ts';
-import { jobNamed } from '../jobs/jobs.ts';
-import { runJob } from '../jobs/runJob.ts';
+import { type JobContext, jobNamed, runJob } from '../jobs/index.ts';
 import type { PhotoBucketSettings } from './s3PhotoStore.ts';
 import { S3PhotoStore } from './s3PhotoStore.ts';
 

@@ -4,7 +4,7 @@ import { sqliteSynchronousLevel, type Dialect } from '../../../db/client.ts';
 import type { Database, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, notFound, tooManyRequests } from '../../errors.ts';
-import { lockUser } from '../accounts/repository.ts';
+import { lockUser } from '../accounts/index.ts';
 import type { Logger } from '../../logger.ts';
 import { translatorFor } from '../../../locales/index.ts';
 import type { PaymentStatusResponse } from '../../contract/payments.ts';

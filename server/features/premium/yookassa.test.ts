@@ -4,7 +4,7 @@ import { createPerson, type Person } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 import { YooKassaStandIn } from '../../test/yookassaStandIn.ts';
-import { AdminService } from '../admin/adminService.ts';
+import { AdminService } from '../admin/index.ts';
 import { AddressRanges, yookassaNotificationRanges } from './addressRanges.ts';
 import { PremiumService } from './service.ts';
 import { YooKassaClient } from './yookassa.ts';

@@ -1,7 +1,7 @@
-import { isPremium } from '../premium/isPremium.ts';
+import { isPremium } from '../premium/index.ts';
 import type { Profile } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
-import { cityForReader } from '../location/places.ts';
+import { cityForReader } from '../location/index.ts';
 import type { OwnProfileResponse } from '../../contract/profiles.ts';
 
 /**

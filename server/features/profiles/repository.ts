@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { prepared } from '../../../db/prepared.ts';
 import type { Database, NewProfile, PreferredGender, ProfileId, ProfileUpdate, UserId } from '../../../db/schema.ts';
-import type { StoredPhoto } from '../photos/photoStore.ts';
+import type { StoredPhoto } from '../photos/index.ts';
 
 export async function findProfileByUser(db: Kysely<Database>, userId: UserId) {
   return db.selectFrom('profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();

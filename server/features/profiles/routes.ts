@@ -7,8 +7,8 @@ import type { AppContext, AppRouter } from '../../http/context.ts';
 import { readMultipart, type MultipartBody, type UploadBudget } from '../../http/multipart.ts';
 import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
-import { presentCurrentUser } from '../accounts/currentUser.ts';
-import { maxPhotoBytes, photoTooLarge } from '../photos/photoPipeline.ts';
+import { presentCurrentUser } from '../accounts/index.ts';
+import { maxPhotoBytes, photoTooLarge } from '../photos/index.ts';
 import { tooManyPhotos } from './service.ts';
 
 function readPhotos(ctx: AppContext, budget: UploadBudget, fileFields: string[]): Promise<MultipartBody> {

@@ -14,13 +14,11 @@ import {
 import type { SettingsChanges, SettingsResponse } from '../../contract/discovery.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import { lockUser } from '../accounts/repository.ts';
-import type { EventBus } from '../events/eventBus.ts';
-import { writeProfileLeaving } from '../events/notices.ts';
-import { storedCity } from '../location/places.ts';
-import { profileRequired } from '../relationships/myProfile.ts';
-import { processPhoto } from '../photos/photoPipeline.ts';
-import type { PhotoStore, StoredPhoto } from '../photos/photoStore.ts';
+import { lockUser } from '../accounts/index.ts';
+import { type EventBus, writeProfileLeaving } from '../events/index.ts';
+import { storedCity } from '../location/index.ts';
+import { profileRequired } from '../relationships/index.ts';
+import { type PhotoStore, processPhoto, type StoredPhoto } from '../photos/index.ts';
 import { snapCoordinates } from './locationGrid.ts';
 import { presentOwnProfile } from './presenter.ts';
 import {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { maxLoginFailures } from '../accounts/loginThrottle.ts';
-import { freeMessagesPerDay, messagesPerMinute } from '../chat/rules.ts';
-import { searchPerMinute } from '../search/rules.ts';
-import { freeLikesPerDay } from '../swipes/rules.ts';
+import { maxLoginFailures } from '../accounts/index.ts';
+import { freeMessagesPerDay, messagesPerMinute } from '../chat/index.ts';
+import { searchPerMinute } from '../search/index.ts';
+import { freeLikesPerDay } from '../swipes/index.ts';
 import { signUpVerified } from '../../test/accounts.ts';
 import { Browser, json } from '../../test/browser.ts';
 import { createPerson, type Person } from '../../test/people.ts';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { messagesPerMinute } from '../chat/rules.ts';
-import { searchPerMinute } from '../search/rules.ts';
+import { messagesPerMinute } from '../chat/index.ts';
+import { searchPerMinute } from '../search/index.ts';
 import { json } from '../../test/browser.ts';
 import { createPerson, type Person } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';

@@ -8,8 +8,7 @@ import { createPerson } from '../../test/people.ts';
 import { signInitData, signWidgetPayload, testBotToken } from '../../test/telegramSigning.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
-import { statsSince } from '../admin/repository.ts';
-import { statsText } from '../admin/statsText.ts';
+import { statsSince, statsText } from '../admin/index.ts';
 
 const password = 'secret123!';
 let counter = 0;

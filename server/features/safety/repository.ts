@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, ProfileId, ReportEvidence } from '../../../db/schema.ts';
-import type { AllowanceUse } from '../rateLimits/allowance.ts';
-import { pair } from '../relationships/repository.ts';
+import type { AllowanceUse } from '../rateLimits/index.ts';
+import { pair } from '../relationships/index.ts';
 import { holdEvidenceWeight, holdingEvidence, reportWeights, type ReportFacts } from './reportEvidence.ts';
 
 export async function profileExists(db: Kysely<Database>, profileId: ProfileId): Promise<boolean> {

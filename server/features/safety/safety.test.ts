@@ -4,7 +4,7 @@ import { json } from '../../test/browser.ts';
 import { createPerson, searchAll, type Person } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
-import { AdminService } from '../admin/adminService.ts';
+import { AdminService } from '../admin/index.ts';
 import { holdEvidenceWeight, reportAllowance, reportWeights } from './reportEvidence.ts';
 
 describe.each(testDialects())('safety on %s', (dialect) => {

@@ -3,12 +3,9 @@ import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import { addSeconds } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
-import type { EventBus } from '../events/eventBus.ts';
-import { writeMatchEnded } from '../events/notices.ts';
-import { insertBadgeMarkers, insertEvents } from '../events/repository.ts';
-import { requireMyProfile } from '../relationships/myProfile.ts';
-import { endMatch, findUserOfProfile, lockPair } from '../relationships/repository.ts';
-import { assertAllowance } from '../rateLimits/allowance.ts';
+import { type EventBus, insertBadgeMarkers, insertEvents, writeMatchEnded } from '../events/index.ts';
+import { endMatch, findUserOfProfile, lockPair, requireMyProfile } from '../relationships/index.ts';
+import { assertAllowance } from '../rateLimits/index.ts';
 import { evidenceOf, reportAllowance } from './reportEvidence.ts';
 import { countReportsSince, findReportFacts, insertBlock, insertReport, profileExists } from './repository.ts';
 

@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Insertable, type Kysely, type QueryCreator } from 'kysely';
 import { prepared, preparedByShape } from '../../../db/prepared.ts';
 import type { Database, ProfileId, SearchPoolsTable, UserId } from '../../../db/schema.ts';
-import { countedRead, readWithRateCounts, type RateRow } from '../rateLimits/rateCounter.ts';
+import { countedRead, type RateRow, readWithRateCounts } from '../rateLimits/index.ts';
 
 /** A stored pool as read (searchStart, findSearchPool). */
 export interface StoredPoolRow {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileId, UserId } from '../../../db/schema.ts';
 import type { SearchQuery } from '../../contract/discovery.ts';
-import { snapCoordinates } from '../profiles/locationGrid.ts';
+import { snapCoordinates } from '../profiles/index.ts';
 import { testProfileId, testUserId } from '../../test/testIds.ts';
 import { TestClock } from '../../test/testClock.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/testDatabase.ts';

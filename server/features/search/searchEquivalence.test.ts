@@ -6,7 +6,7 @@ import type { Dialect } from '../../../db/client.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Gender, PreferredGender, ProfileId } from '../../../db/schema.ts';
 import type { SearchQuery } from '../../contract/discovery.ts';
-import { snapCoordinates } from '../profiles/locationGrid.ts';
+import { snapCoordinates } from '../profiles/index.ts';
 import { testProfileId, testUserId } from '../../test/testIds.ts';
 import { Fuzzer } from '../../test/fuzzer.ts';
 import { TestClock } from '../../test/testClock.ts';

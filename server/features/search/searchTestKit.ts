@@ -1,10 +1,10 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
-import { RateCounter } from '../rateLimits/rateCounter.ts';
+import { RateCounter } from '../rateLimits/index.ts';
 import { expect } from 'vitest';
 import type { SearchResult } from '../../contract/discovery.ts';
-import { snapCoordinates } from '../profiles/locationGrid.ts';
+import { snapCoordinates } from '../profiles/index.ts';
 import type { Person } from '../../test/people.ts';
 import type { TestApp } from '../../test/testApp.ts';
 import { testProfileId, testUserId } from '../../test/testIds.ts';

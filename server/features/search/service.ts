@@ -3,10 +3,10 @@ import type { Database, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { SearchQuery, SearchResult } from '../../contract/discovery.ts';
-import { isPremium } from '../premium/isPremium.ts';
-import { cityForReader } from '../location/places.ts';
-import { listPhotoNames } from '../profiles/repository.ts';
-import type { RateCounter } from '../rateLimits/rateCounter.ts';
+import { isPremium } from '../premium/index.ts';
+import { cityForReader } from '../location/index.ts';
+import { listPhotoNames } from '../profiles/index.ts';
+import type { RateCounter } from '../rateLimits/index.ts';
 import type { CardSearch } from './cardSearch.ts';
 import {
   CandidatePools,

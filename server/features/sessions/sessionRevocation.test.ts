@@ -8,9 +8,8 @@ import { signUpVerified, testPassword } from '../../test/accounts.ts';
 import { GoogleStandIn, testGoogleClientId } from '../../test/googleStandIn.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/testDatabase.ts';
-import { AdminService } from '../admin/adminService.ts';
-import { InProcessEventBus, PostgresEventBus, type EventBus } from '../events/eventBus.ts';
-import { noticeChannel } from '../events/noticeChannels.ts';
+import { AdminService } from '../admin/index.ts';
+import { type EventBus, InProcessEventBus, noticeChannel, PostgresEventBus } from '../events/index.ts';
 
 /**
  * Two server instances on one database, as two processes of a deployment: each keeps its own session cache
@@ -44,9 +43,7 @@ for (const { dialect, schemaLength, name } of setups) {
     let b: TestApp;
 
     const startBus = async (): Promise<EventBus> =>
-      dialect === 'postgres'
-        ? PostgresEventBus.start(database.url ?? '', database.schema ?? 'public', createLogger('silent'))
-        : new InProcessEventBus();
+      dialect === 'postgres' ? PostgresEventBus.start(database.url ?? '', database.schema ?? 'public', createLogger('silent')) : new InProcessEventBus();
 
     beforeAll(async () => {
       const jwksUrl = await google.start();

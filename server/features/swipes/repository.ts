@@ -1,9 +1,8 @@
 import { PostgresAdapter, sql, type Kysely, type QueryCreator } from 'kysely';
 import { prepared, preparedByShape } from '../../../db/prepared.ts';
 import type { Database, Gender, ProfileId, UserId } from '../../../db/schema.ts';
-import { badgeMarkerRow, insertBadgeMarkers } from '../events/repository.ts';
-import type { MyProfile } from '../relationships/myProfile.ts';
-import { findMyProfile, notBlockedWith, pair } from '../relationships/repository.ts';
+import { badgeMarkerRow, insertBadgeMarkers } from '../events/index.ts';
+import { findMyProfile, type MyProfile, notBlockedWith, pair } from '../relationships/index.ts';
 
 /** Another person's profile, only if their account is in good standing (verified, not banned). */
 const visibleProfile = prepared((db, profileId: ProfileId) =>

@@ -4,17 +4,23 @@ import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { LikeResponse, PersonListItem, UsersProfileResponse } from '../../contract/discovery.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
-import type { EventBus } from '../events/eventBus.ts';
-import { writeMatchEnded } from '../events/notices.ts';
-import { insertEventsAndMarkers } from '../events/repository.ts';
-import type { NotificationQueue } from '../notifications/queue.ts';
-import { cityForReader } from '../location/places.ts';
-import { isPremium } from '../premium/isPremium.ts';
-import { listPhotoNames } from '../profiles/repository.ts';
-import { assertAllowance, type Allowance } from '../rateLimits/allowance.ts';
-import { profileRequired, requireMyProfile, type MyProfile } from '../relationships/myProfile.ts';
-import { endMatch, findLiveMatch, findSwipe, findUserOfProfile, isBlockedEitherWay } from '../relationships/repository.ts';
-import { pointOf, shownDistanceKm } from '../search/distance.ts';
+import { type EventBus, insertEventsAndMarkers, writeMatchEnded } from '../events/index.ts';
+import type { NotificationQueue } from '../notifications/index.ts';
+import { cityForReader } from '../location/index.ts';
+import { isPremium } from '../premium/index.ts';
+import { listPhotoNames } from '../profiles/index.ts';
+import { type Allowance, assertAllowance } from '../rateLimits/index.ts';
+import {
+  endMatch,
+  findLiveMatch,
+  findSwipe,
+  findUserOfProfile,
+  isBlockedEitherWay,
+  type MyProfile,
+  profileRequired,
+  requireMyProfile,
+} from '../relationships/index.ts';
+import { pointOf, shownDistanceKm } from '../search/index.ts';
 import { findLikeState, findVisibleProfile, insertMatch, listLikers, listMatches, lockCallerAndTarget, recordSwipe, upsertSwipe } from './repository.ts';
 import { freeLikesPerDay, likeWindowSeconds } from './rules.ts';
 

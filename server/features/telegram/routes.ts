@@ -5,9 +5,9 @@ import { cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
 import { parse } from '../../http/validate.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { presentSignedInUser } from '../accounts/currentUser.ts';
-import { referralFromStartParam } from '../referrals/service.ts';
-import { deviceOf } from '../sessions/service.ts';
+import { presentSignedInUser } from '../accounts/index.ts';
+import { referralFromStartParam } from '../referrals/index.ts';
+import { deviceOf } from '../sessions/index.ts';
 
 /** Why launch data were refused, by the error's code: missing, malformed, stale or wrongly signed. */
 const launchFailureReasons: Partial<Record<string, string>> = {

@@ -4,7 +4,7 @@ import type { Database, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import { conflict } from '../../errors.ts';
-import { lockUser } from '../accounts/repository.ts';
+import { lockUser } from '../accounts/index.ts';
 import {
   findLanguagesByTelegramIds,
   findUserByTelegramId,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codesPerEmailPerDay, resetRequestsPerIpPerDay, wrongCodesPerAccountPerDay, wrongCodesPerIpPerDay } from '../rateLimits/clientLimits.ts';
+import { codesPerEmailPerDay, resetRequestsPerIpPerDay, wrongCodesPerAccountPerDay, wrongCodesPerIpPerDay } from '../rateLimits/index.ts';
 import { signUpVerified, testPassword, uniqueEmail } from '../../test/accounts.ts';
 import { Browser, json } from '../../test/browser.ts';
 import { codeFrom } from '../../test/smtpStandIn.ts';

@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { RateCounter, RateRow } from '../rateLimits/rateCounter.ts';
-import { day, wrongCodesPerAccountPerDay, wrongCodesPerIpPerDay } from '../rateLimits/clientLimits.ts';
+import { day, type RateCounter, type RateRow, wrongCodesPerAccountPerDay, wrongCodesPerIpPerDay } from '../rateLimits/index.ts';
 
 /** Whose code is tried: a signed-in account (verification) or the address a reset names (registered or not). */
 export type CodeOwner = { userId: number } | { email: string };

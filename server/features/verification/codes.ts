@@ -4,7 +4,7 @@ import type { CodePurpose, Database, UserId } from '../../../db/schema.ts';
 import { addSeconds } from '../../clock.ts';
 import { badRequest, tooManyRequests } from '../../errors.ts';
 import { safeEqual } from '../../safeEqual.ts';
-import { codesPerEmailPerDay, day, hour } from '../rateLimits/clientLimits.ts';
+import { codesPerEmailPerDay, day, hour } from '../rateLimits/index.ts';
 import { countWrongAttempt, findNewestCode, insertCode, listCodeTimesForEmail, markCodeUsed } from './repository.ts';
 
 export const codeLifetimeSeconds = 10 * 60;

@@ -5,7 +5,7 @@ import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, conflict } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { findUserById, lockUser, markUserVerified } from '../accounts/repository.ts';
+import { findUserById, lockUser, markUserVerified } from '../accounts/index.ts';
 import type { CodeAttempts } from './codeAttempts.ts';
 import { codeLifetimeSeconds, codeRefusal, type EmailCodes } from './codes.ts';
 import { deleteCode } from './repository.ts';

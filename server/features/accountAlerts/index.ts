@@ -1,0 +1,2 @@
+export { changeText, changeTime } from './changeText.ts';
+export { AccountAlerts } from './service.ts';

@@ -1,0 +1,2 @@
+export { markMatch } from './marks.ts';
+export { badgeCountsFor, matchesStillToAnnounce, noBadges } from './repository.ts';

@@ -1,0 +1,2 @@
+export { countUnreadChats, recordDepartures, unreadTo } from './repository.ts';
+export { freeMessagesPerDay, messagesPerMinute } from './rules.ts';

@@ -1,0 +1,1 @@
+export { eraseAccount } from './eraseAccount.ts';

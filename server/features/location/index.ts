@@ -1,0 +1,1 @@
+export { cityForReader, storedCity } from './places.ts';

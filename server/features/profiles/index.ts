@@ -1,0 +1,2 @@
+export { snapCoordinates } from './locationGrid.ts';
+export { findProfileSummary, listPhotoNames } from './repository.ts';

@@ -1,0 +1,2 @@
+export { signUpsPerCode } from './repository.ts';
+export { referralFromStartParam } from './service.ts';

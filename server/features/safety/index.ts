@@ -1,0 +1,2 @@
+export { reportWeights } from './reportEvidence.ts';
+export { evidenceWeight } from './repository.ts';

@@ -1,0 +1,3 @@
+export { linkPayloadPrefix, linkTokenLifetimeSeconds, maskEmail, TelegramBotLinkService } from './botLink.ts';
+export { languageFromTelegram } from './telegramIdentity.ts';
+export { TelegramUserService } from './telegramUsers.ts';
