@@ -88,8 +88,9 @@ describe('the HTTP app', () => {
   it('turns an unexpected failure into a bland 500 with a request id that is also in the log', async () => {
     const failing = await createTestApp('sqlite');
     try {
+      // A real session, so that answering it must read the database.
       const browser = new Browser(failing.url);
-      browser.setCookie('iskra_session', 'a'.repeat(43));
+      expect((await browser.post('/api/register', { email: 'bland500@example.com', password: 'spark2026!' })).status).toBe(201);
       await failing.database.db.destroy(); // the database disappears under the app
       const res = await browser.get('/api/current_user');
       expect(res.status).toBe(500);

@@ -244,7 +244,7 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
     // Pavel likes her back: the overlay over the menu, with Telegram's haptic.
     expect((await pavel.browser.post('/api/like', { profile_id: masha.profileId })).status).toBe(200);
     const overlay = page.getByRole('dialog', { name: ru.app.matchOverlay.title });
-    await overlay.getByText(ru.app.matchOverlay.text.replace('{{name}}', 'Павел')).waitFor();
+    await overlay.getByText(ru.app.matchOverlay.text_female.replace('{{name}}', 'Павел')).waitFor();
     const events = () => page.evaluate(() => (window as unknown as { __events: [string, unknown][] }).__events);
     expect(await events()).toContainEqual(['web_app_trigger_haptic_feedback', { type: 'notification', notification_type: 'success' }]);
     await overlay.getByRole('button', { name: ru.app.matchOverlay.write_male }).waitFor();

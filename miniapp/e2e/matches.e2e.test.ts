@@ -74,7 +74,7 @@ describe.each(behaviourLanguages)('matches, likers and safety in %s', (language)
     await expectAccessible(page, `liker profile ${language}`);
     await page.getByRole('button', { name: t.app.matches.like, exact: true }).click();
     const overlay = page.getByRole('dialog', { name: t.app.matchOverlay.title });
-    await overlay.getByText(t.app.matchOverlay.text.replace('{{name}}', 'Иван')).waitFor();
+    await overlay.getByText(t.app.matchOverlay.text_female.replace('{{name}}', 'Иван')).waitFor();
     await screenshot(page, `match-overlay-${language}`);
     await overlay.getByRole('button', { name: t.app.matchOverlay.write_male }).click();
     await page.waitForURL(/\/chat\/\d+$/);

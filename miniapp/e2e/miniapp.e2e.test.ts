@@ -47,6 +47,9 @@ describe('the Mini App inside (faked) Telegram', () => {
   });
 
   it('expands, disables vertical swipes, calls ready(), signs in with init data and keeps jwtToken', async () => {
+    // Someone with a profile: a newcomer gets the profile wizard, without the tab bar (telegramEdges.e2e.test.ts).
+    const masha = await createPerson(site.app, { name: 'Маша' });
+    await site.app.database.db.updateTable('users').set({ telegram_id: '4242' }).where('id', '=', masha.userId).execute();
     const { context, page, errors } = await site.page({ language: 'ru', prepare: hostLikeTelegram });
     const logs: string[] = [];
     page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));

@@ -90,7 +90,7 @@ describe('message toasts and the match overlay', () => {
       .execute();
     await match();
     await overlay.waitFor();
-    await overlay.getByText(ru.app.matchOverlay.text.replace('{{name}}', 'Юрий')).waitFor();
+    await overlay.getByText(ru.app.matchOverlay.text_female.replace('{{name}}', 'Юрий')).waitFor();
     await screenshot(page, 'match-again-ru');
   });
 });
