@@ -8,6 +8,18 @@ export { defaultLanguage, fallbackLanguage, isLanguage, languageOfTag, languages
 export const resources = { ru: { translation: ru }, en: { translation: en } } as const;
 
 /**
+ * Every `t()` of the server and the bot (TFunction, translatorFor, the bot context's `t`) knows the keys of
+ * en.json, so a key the dictionary lacks fails `npm run typecheck`. i18next's own typing: a plural
+ * (`_one`/`_other`) or gendered (`_male`/`_female`) key is also asked for by its base name. The app has
+ * its own declaration (miniapp/src/i18n.ts) with only the sections it downloads.
+ */
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    resources: { translation: typeof en };
+  }
+}
+
+/**
  * The language for an Accept-Language header: its most preferred tag, by the same rule as everywhere
  * (`languageOfTag`), so the account gets the language the app showed on the first visit.
  */

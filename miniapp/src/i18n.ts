@@ -1,6 +1,7 @@
-import i18next from 'i18next';
+import i18next, { type ParseKeys } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { isLanguage, languageOfTag, languages, missingKeyMark, type Language } from '@locales/languages.ts';
+import type en from '@locales/en.json';
+import { isLanguage, languageOfTag, languages, missingKeyMark, type appSections, type Language } from '@locales/languages.ts';
 import { readStored, storageKeys, writeStored } from './lib/storage.ts';
 
 export { languages, type Language };
@@ -13,6 +14,21 @@ export function initialLanguage(): Language {
   const stored = readStored(storageKeys.language);
   return isLanguage(stored) ? stored : languageOfTag(navigator.languages[0] ?? navigator.language);
 }
+
+/**
+ * `t()` knows the keys of the app's part of the dictionary (the sections localesPlugin ships), so a key that
+ * en.json lacks, or one from the server's sections that the app never downloads, fails the type check.
+ * i18next's own typing: it also accepts a plural (`_one`/`_other`) or gendered (`_male`/`_female`) key by
+ * its base name. Values stay `string` (the JSON import is not literal), so no interpolation parsing is paid.
+ */
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    resources: { translation: Pick<typeof en, (typeof appSections)[number]> };
+  }
+}
+
+/** A key of the app's dictionary, for a key chosen before `t()` is called (a prop, a table, a function's result). */
+export type TranslationKey = ParseKeys;
 
 type Dictionary = Record<string, unknown>;
 

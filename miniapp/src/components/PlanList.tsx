@@ -1,12 +1,23 @@
 import { useTranslation } from 'react-i18next';
 import type { Plan } from '@contract/plans.ts';
+import type { TranslationKey } from '../i18n.ts';
 
-const knownIntervals = new Set([1, 7, 30, 180, 365]);
+/** The plans the dictionary names, by their length in days. */
+const planTitleKeys: ReadonlyMap<number, TranslationKey> = new Map([
+  [1, 'app.premium.plans.1'],
+  [7, 'app.premium.plans.7'],
+  [30, 'app.premium.plans.30'],
+  [180, 'app.premium.plans.180'],
+  [365, 'app.premium.plans.365'],
+]);
 
 /** A plan's title in the app's language (the server's own title for a plan the app does not know). */
 export function usePlanTitle() {
   const { t } = useTranslation();
-  return (plan: Plan) => (knownIntervals.has(plan.interval) ? t(`app.premium.plans.${plan.interval}`) : plan.title);
+  return (plan: Plan) => {
+    const key = planTitleKeys.get(plan.interval);
+    return key ? t(key) : plan.title;
+  };
 }
 
 /** What a plan costs this caller: Stars inside Telegram (the server says so by giving them), else roubles. */

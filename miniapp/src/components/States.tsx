@@ -2,6 +2,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/ApiError.ts';
+import type { TranslationKey } from '../i18n.ts';
 import { errorText } from '../lib/errorText.ts';
 
 /** The loading, empty and error states every screen renders (DESIGN section 6). */
@@ -50,11 +51,11 @@ export function ErrorLine({ message }: { message: string | null }) {
 interface QueryViewProps<T> {
   query: UseQueryResult<T>;
   /** The screen's own message when the server refused (spec section 8); see lib/errorText.ts. */
-  failedKey: string;
+  failedKey: TranslationKey;
   /** …and when something broke on the way (defaults to `failedKey`). */
-  exceptionKey?: string;
+  exceptionKey?: TranslationKey;
   /** Used instead of `failedKey` when the server answered 404 (a person who is gone, say). */
-  notFoundKey?: string;
+  notFoundKey?: TranslationKey;
   loadingLabel?: string;
   /** When the data counts as empty, `empty` is shown instead of the children. */
   isEmpty?: (data: T) => boolean;

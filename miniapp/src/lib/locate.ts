@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { cityAt } from '../api/queries/profiles.ts';
+import type { TranslationKey } from '../i18n.ts';
 import { errorText } from './errorText.ts';
 
 /** Why the browser gave no position: no API, the person said no, or it failed (timeout, no fix). */
@@ -13,7 +14,7 @@ export class LocateError extends Error {
 }
 
 /** The i18n key of each failure (spec section 8's messages). */
-const failureText: Record<LocateFailure, string> = {
+const failureText: Record<LocateFailure, TranslationKey> = {
   unsupported: 'app.errors.geolocationUnsupported',
   denied: 'app.errors.locationDenied',
   failed: 'app.errors.cityFailed',

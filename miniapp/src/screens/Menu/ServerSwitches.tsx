@@ -3,11 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSaveSettings, useSettings } from '../../api/queries/settings.ts';
 import { ErrorLine } from '../../components/States.tsx';
+import type { TranslationKey } from '../../i18n.ts';
 import { errorText } from '../../lib/errorText.ts';
 import { platform } from '../../platform/index.ts';
 
 type Key = 'notifications' | 'email_notifications' | 'private_mode';
-const switches: { key: Key; label: string; hint: string }[] = [
+const switches: { key: Key; label: TranslationKey; hint: TranslationKey }[] = [
   { key: 'notifications', label: 'app.menu.notifications', hint: 'app.menu.notificationsHint' },
   { key: 'email_notifications', label: 'app.menu.emailNotifications', hint: 'app.menu.emailNotificationsHint' },
   { key: 'private_mode', label: 'app.menu.privateMode', hint: 'app.menu.privateModeHint' },

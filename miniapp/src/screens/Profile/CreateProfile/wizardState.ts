@@ -1,4 +1,5 @@
 import { maxAge, minAge } from '@contract/profiles.ts';
+import type { TranslationKey } from '../../../i18n.ts';
 
 export type Gender = 'Male' | 'Female';
 export const stepCount = 4;
@@ -98,7 +99,7 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
 }
 
 /** What stops the current step from going on (an i18n key), or null: each step checks its own fields. */
-export function stepProblem(state: WizardState): string | null {
+export function stepProblem(state: WizardState): TranslationKey | null {
   if (state.step === 1) {
     if (!state.name.trim() || !state.age || !state.gender) return 'app.wizard.required';
     const years = Number(state.age);
