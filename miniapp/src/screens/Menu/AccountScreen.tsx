@@ -19,6 +19,7 @@ import { CodeField, codeLength } from '../../components/CodeField.tsx';
 import { ErrorLine, Loading } from '../../components/States.tsx';
 import { NewPasswordField, useNewPassword } from '../../components/NewPasswordField.tsx';
 import { errorText } from '../../lib/errorText.ts';
+import type { TranslationKey } from '../../i18n.ts';
 import { platform } from '../../platform/index.ts';
 
 /** `/account` (Menu → Account): the password, the e-mail address and the signed-in devices. */
@@ -237,7 +238,7 @@ function CurrentPasswordField({ name, value, onChange }: { name: string; value: 
  * A refused change: a refusal for want of a recent sign-in (a password-less account, server
  * Reauthentication) says how to sign in again; any other failure is a plain error line.
  */
-function Failure({ error, failedKey }: { error: Error | null; failedKey: string }) {
+function Failure({ error, failedKey }: { error: Error | null; failedKey: TranslationKey }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   if (error instanceof ApiError && error.code === 'reauth_required') {
