@@ -128,8 +128,7 @@ async function openLoopBench(): Promise<void> {
   const db = await createTestDatabase(dialect);
   const clock = new TestClock();
   // Every process of a PostgreSQL deployment listens for changes (main.ts); so does this one.
-  const bus =
-    dialect === 'postgres' ? await PostgresEventBus.start(db.url ?? '', db.schema ?? 'public', createLogger('silent')) : undefined;
+  const bus = dialect === 'postgres' ? await PostgresEventBus.start(db.url ?? '', db.schema ?? 'public', createLogger('silent')) : undefined;
   // Synchronous writes of each line, as pino writes to a server's stdout.
   const sink = pino.destination({ dest: '/dev/null', sync: true });
   const servers: Server[] = [];
