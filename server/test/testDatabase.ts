@@ -158,8 +158,8 @@ function ensurePostgresTemplate(serverUrl: string): Promise<string> {
     await client.query(`select pg_advisory_lock(hashtext('iskra test template'))`);
     try {
       const exists = await client.query('select 1 from pg_database where datname = $1', [template]);
-      if (exists.rowCount) return template;
       await dropAbandonedCopies(client);
+      if (exists.rowCount) return template;
       const building = `iskra_building_${randomBytes(6).toString('hex')}`;
       await client.query(`create database ${building}`);
       const handle = openDatabase({ url: databaseUrl(serverUrl, building), dataDir: tmpdir(), searchPath: templateSchema, poolSize: 1 });
