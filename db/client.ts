@@ -44,6 +44,8 @@ export interface OpenDatabaseOptions {
   lockWaitMs?: number;
   /** Told of every statement sent, transaction control included (statement budgets in tests, the data bench). */
   onStatement?: ((sql: string) => void) | undefined;
+  /** PostgreSQL: told when an idle pooled connection fails (a server restart, a terminated backend). */
+  onIdleError?: ((error: Error) => void) | undefined;
 }
 
 /** A request waits this long for another process's write lock before it is answered 503 `database_busy`. */
@@ -150,6 +152,9 @@ function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   });
   pool.on('connect', useNamedStatements);
+  // An idle connection's failure is emitted on the pool, and an 'error' event nobody listens to ends the
+  // process. The pool has already dropped that connection; the next query opens a fresh one.
+  pool.on('error', (error) => options.onIdleError?.(error));
   const db = new Kysely<Database>({ dialect: counted(new PostgresDialect({ pool }), options.onStatement) });
   const safe = new URL(url);
   safe.password = '';

@@ -21,7 +21,12 @@ export class NotMigratedError extends Error {
  * on code newer than the schema would fail in odd places later, so it refuses now with what to do.
  */
 export async function openDatabaseForRole(env: Env, logger: Logger): Promise<DatabaseHandle> {
-  const where = { url: env.DATABASE_URL, dataDir: env.DATA_DIR, searchPath: env.DATABASE_SCHEMA };
+  const where = {
+    url: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    searchPath: env.DATABASE_SCHEMA,
+    onIdleError: (err: Error) => logger.warn({ err }, 'database: an idle connection failed; the pool opens another'),
+  };
   if (env.ROLE === 'all') {
     // Migrations run before anything is served, so they may wait for a lock as long as the CLIs do (a job or
     // an admin command holding the SQLite file must not make a restart fail); serving then uses the short budget.

@@ -99,6 +99,8 @@ export class PostgresEventBus extends InProcessEventBus {
 
   static async start(url: string, schema: string, logger: Logger): Promise<PostgresEventBus> {
     const pool = new pg.Pool({ connectionString: url, max: 2 });
+    // An idle connection's failure is emitted on the pool; unheard, it would end the process.
+    pool.on('error', (err) => logger.warn({ err }, 'event bus: an idle connection failed; the pool opens another'));
     const bus = new PostgresEventBus(pool, schema, logger);
     await bus.listen(url);
     return bus;
