@@ -52,6 +52,14 @@ export const telegramWidgetRequest = z
   );
 export type TelegramWidgetRequest = z.infer<typeof telegramWidgetRequest>;
 
+/** Fields of ours that ride beside the widget's (sign-in and account linking): never part of the signed data. */
+const ourWidgetFields = new Set(['csrf_token', 'session', 'ref', 'language', 'current_password']);
+
+/** The fields Telegram signed, exactly as sent: everything but ours. */
+export function signedWidgetFields(input: TelegramWidgetRequest): Record<string, string | number> {
+  return Object.fromEntries(Object.entries(input).filter(([key]) => !ourWidgetFields.has(key))) as Record<string, string | number>;
+}
+
 /** The names the app's client uses for the same contract. */
 export const telegramAuthRequest = telegramInitDataRequest;
 export const telegramAuthResponse = telegramTokenResponse;

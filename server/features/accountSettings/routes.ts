@@ -10,7 +10,7 @@ import {
   unlinkRequest,
   type TelegramBotLinkResponse,
 } from '../../contract/accounts.ts';
-import { telegramWidgetRequest } from '../../contract/telegramAuth.ts';
+import { signedWidgetFields, telegramWidgetRequest } from '../../contract/telegramAuth.ts';
 import { requireUser } from '../../http/auth.ts';
 import type { AppRouter } from '../../http/context.ts';
 import { parse } from '../../http/validate.ts';
@@ -69,11 +69,7 @@ export function accountSettingsRoutes(router: AppRouter, { accountSettings, goog
     const auth = requireUser(ctx);
     const { current_password } = parse(telegramLinkFields, ctx.request.body);
     const input = parse(telegramWidgetRequest, ctx.request.body);
-    const payload = { ...input } as Record<string, string | number>;
-    delete payload.csrf_token;
-    delete payload.session;
-    delete payload.current_password;
-    await telegramAuth.linkWithWidget(auth.userId, auth.sessionHash, payload, current_password);
+    await telegramAuth.linkWithWidget(auth.userId, auth.sessionHash, signedWidgetFields(input), current_password);
     ctx.body = { message: 'Telegram account linked' };
   });
 

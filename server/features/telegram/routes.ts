@@ -1,5 +1,5 @@
 import { sessionResponse } from '../../contract/accounts.ts';
-import { telegramInitDataRequest, telegramWidgetRequest, type TelegramTokenResponse } from '../../contract/telegramAuth.ts';
+import { signedWidgetFields, telegramInitDataRequest, telegramWidgetRequest, type TelegramTokenResponse } from '../../contract/telegramAuth.ts';
 import type { AppRouter } from '../../http/context.ts';
 import { cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
 import { parse } from '../../http/validate.ts';
@@ -57,12 +57,7 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
   router.post('/auth', async (ctx) => {
     const input = parse(telegramWidgetRequest, ctx.request.body);
     const mode = input.session ?? 'cookie';
-    const payload = { ...input } as Record<string, string | number>;
-    delete payload.csrf_token;
-    delete payload.session;
-    delete payload.ref;
-    delete payload.language;
-    const signedIn = await telegramAuth.signInWithWidget(payload, deviceOf(ctx), input.language);
+    const signedIn = await telegramAuth.signInWithWidget(signedWidgetFields(input), deviceOf(ctx), input.language);
     if (signedIn.created) await services.referrals.recordSignUp(signedIn.userId, input.ref);
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth);
     const current_user = await presentSignedInUser(services.db, sessions, signedIn);
