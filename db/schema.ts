@@ -41,6 +41,8 @@ export interface Database {
   referrals: ReferralsTable;
   telegram_link_tokens: TelegramLinkTokensTable;
   session_handovers: SessionHandoversTable;
+  push_keys: PushKeysTable;
+  push_subscriptions: PushSubscriptionsTable;
   search_pools: SearchPoolsTable;
 }
 
@@ -139,6 +141,8 @@ export interface ProfilesTable {
   notifications: Generated<number>;
   /** 1: match and message e-mails may go to a user without Telegram (the one-click unsubscribe sets 0). */
   email_notifications: Generated<number>;
+  /** 1: match, message and like notices may go as Web Push to the browsers the person subscribed. */
+  push_notifications: Generated<number>;
   /** Set when reports carry strong evidence (safety/reportEvidence.ts): hidden from search and likes until an admin decides. */
   held_at: string | null;
   /** Set by triggers (migration search_changes) whenever the person's eligibility for others' searches may have changed. */
@@ -276,13 +280,13 @@ export interface NotificationJobsTable {
   done_at: string | null;
   /** sent; seen (the app showed it in time), stale (no longer true), disabled, unreachable, gave_up, throttled, interrupted */
   outcome: string | null;
-  /** Through the bot or by e-mail (to users without Telegram). */
+  /** Through the bot, by e-mail (to users without Telegram) or as Web Push (to the browsers the user subscribed). */
   channel: Generated<NotificationChannel>;
   /** An e-mail job: when it was handed to SMTP; set but not done means a worker died mid-send (never sent again). */
   sending_at: string | null;
 }
 
-export type NotificationChannel = 'bot' | 'email';
+export type NotificationChannel = 'bot' | 'email' | 'push';
 
 /** `t.me/<bot>?start=link_<token>`: the token's SHA-256 only; single use, short-lived. */
 export interface TelegramLinkTokensTable {
@@ -390,4 +394,22 @@ export interface SearchPoolsTable {
   checked_changes: string | null;
   /** When the fresh scan this pool's knowledge goes back to was made (candidatePool.ts Pool.scannedAt). */
   scanned_at: string | null;
+}
+
+/** The server's VAPID key pair (base64url, as the web-push package writes them): one row, id 1. */
+export interface PushKeysTable {
+  id: number;
+  public_key: string;
+  private_key: string;
+  created_at: string;
+}
+
+/** A browser's PushSubscription (RFC 8030 endpoint, RFC 8291 keys) for a signed-in user. */
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: UserId;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: string;
 }

@@ -14,6 +14,7 @@ import { referralRoutes } from './features/referrals/routes.ts';
 import { googleAuthRoutes } from './features/google/routes.ts';
 import { telegramAuthRoutes, telegramCsrfExemptPaths } from './features/telegram/routes.ts';
 import { handoverRoutes } from './features/handover/routes.ts';
+import { pushRoutes } from './features/push/routes.ts';
 import { configRoutes } from './features/config/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { uploadRoutes } from './features/photos/routes.ts';
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   telegramAuthRoutes(api, services);
   googleAuthRoutes(api, services);
   handoverRoutes(api, services);
+  pushRoutes(api, services);
   referralRoutes(api, services);
   emailUnsubscribeRoutes(api, services);
   configRoutes(api, deps.publicConfig ?? emptyPublicConfig);

@@ -6,7 +6,8 @@ import type { PhotoBucketSettings } from './features/photos/s3PhotoStore.ts';
 import { yookassaFromEnv } from './features/premium/yookassaSetup.ts';
 import type { Logger } from './logger.ts';
 import { createLogMailer, createSmtpMailer } from './mail/mailer.ts';
-import { buildServices, type AppDeps, type Services } from './services.ts';
+import { pushEndpointOrigins } from './features/push/index.ts';
+import { buildServices, defaultVapidSubject, type AppDeps, type Services } from './services.ts';
 
 /** Built by `npm run build` (and by `npm start` when missing or stale, see scripts/ensure-frontend.ts). */
 export const frontendDist = path.resolve(import.meta.dirname, '../miniapp/dist');
@@ -56,8 +57,20 @@ export function appDepsFromEnv(env: Env, handle: DatabaseHandle, logger: Logger,
       legal_inn: env.LEGAL_INN ?? null,
       legal_ogrnip: env.LEGAL_OGRNIP ?? null,
     },
+    webPush: {
+      keys: env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY } : undefined,
+      subject: vapidSubject(env),
+      endpointOrigins: pushEndpointOrigins(env.WEB_PUSH_ENDPOINT_ORIGINS),
+    },
     ...wiring,
   };
+}
+
+/** How a push service may reach the operator (RFC 8292): VAPID_SUBJECT, else the support address, else the site. */
+function vapidSubject(env: Pick<Env, 'VAPID_SUBJECT' | 'SUPPORT_EMAIL' | 'PUBLIC_URL'>): string {
+  if (env.VAPID_SUBJECT) return env.VAPID_SUBJECT;
+  if (env.SUPPORT_EMAIL) return `mailto:${env.SUPPORT_EMAIL}`;
+  return env.PUBLIC_URL.startsWith('https:') ? new URL(env.PUBLIC_URL).origin : defaultVapidSubject;
 }
 
 /** S3_BUCKET and the rest (env.ts checked that the keys come with it); undefined: photos stay on disk. */

@@ -74,6 +74,19 @@ const envSchema = z
     // How long a match, message or like notification waits for the app to show its event before the bot sends it.
     NOTIFY_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
     EMAIL_DAILY_CAP: z.coerce.number().int().min(0).max(100).default(5),
+    // Web Push (features/push): the VAPID key pair, base64url as web-push writes it. Unset: made on first start
+    // and kept in the database, shared by every process. The subject is how push services reach the operator.
+    VAPID_PUBLIC_KEY: optionalString,
+    VAPID_PRIVATE_KEY: optionalString,
+    VAPID_SUBJECT: optionalString.pipe(
+      z
+        .string()
+        .regex(/^(mailto:|https:)/, 'must be a mailto: or https: URL')
+        .optional(),
+    ),
+    // Comma-separated origins a browser's push endpoint may be on (`https://*.example` for any subdomain).
+    // Unset: the major browsers' push services. Nothing else is ever called.
+    WEB_PUSH_ENDPOINT_ORIGINS: optionalString,
     // Photos in an S3-compatible bucket instead of DATA_DIR/uploads (README: Photos in object storage).
     S3_BUCKET: optionalString,
     // Unset: AWS itself; for any other S3-compatible store its address, e.g. https://storage.yandexcloud.net.
@@ -121,6 +134,13 @@ const envSchema = z
         code: 'custom',
         path: ['S3_BUCKET'],
         message: `is required with ROLE=${env.ROLE}: every process must keep photos in one bucket (README: Photos in object storage)`,
+      });
+    }
+    if ((env.VAPID_PUBLIC_KEY === undefined) !== (env.VAPID_PRIVATE_KEY === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['VAPID_PRIVATE_KEY'],
+        message: 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together (or neither: made on first start)',
       });
     }
     if (env.DATABASE_SCHEMA !== undefined && !postgres) {

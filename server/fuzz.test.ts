@@ -111,6 +111,11 @@ function seedsFor(world: World): Record<string, RouteSeed> {
     'POST /api/account/unlink': { body: { method: 'password' } },
     'POST /api/account/telegram/bot-link': { body: { current_password: 'secret123!' } },
     'POST /api/session/handover': { body: {} },
+    'GET /api/push/key': {},
+    'POST /api/push/subscriptions': {
+      body: { endpoint: 'https://fcm.googleapis.com/fcm/send/fuzz', keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: 'A'.repeat(22) } },
+    },
+    'POST /api/push/subscriptions/delete': { body: { endpoint: 'https://fcm.googleapis.com/fcm/send/fuzz' } },
     'POST /api/session/handover/preview': { body: { code: 'A'.repeat(43) } },
     'POST /api/session/handover/redeem': { body: { code: 'A'.repeat(43) } },
     'GET /api/email/unsubscribe/:token': { params: { token: `${world.member.userId}.${'A'.repeat(43)}` } },

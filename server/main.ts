@@ -11,6 +11,7 @@ import { jobs } from './features/jobs/jobs.ts';
 import { startScheduler, withSchedules } from './features/jobs/scheduler.ts';
 import { NotificationWorker, type EmailChannel } from './features/notifications/worker.ts';
 import { starsApiOnceLaunched } from './features/premium/stars.ts';
+import { WebPushSender } from './features/push/index.ts';
 import { createLogger } from './logger.ts';
 import { NotMigratedError, openDatabaseForRole } from './roles/database.ts';
 import { listenWeb, type WebServer } from './roles/web.ts';
@@ -97,7 +98,16 @@ async function main(): Promise<void> {
           unsubscribeToken: (userId) => services.unsubscribeTokens.issue(userId),
           dailyCap: env.EMAIL_DAILY_CAP,
         };
-    const outbox = new NotificationWorker(db, bot.api ? createTelegramNotifier(bot.api, env.PUBLIC_URL) : undefined, services.clock, logger, emailChannel);
+    // Web Push to the browsers people subscribed (nothing is queued for anyone who subscribed none).
+    const push = new WebPushSender(db, services.push, logger);
+    const outbox = new NotificationWorker(
+      db,
+      bot.api ? createTelegramNotifier(bot.api, env.PUBLIC_URL) : undefined,
+      services.clock,
+      logger,
+      emailChannel,
+      push,
+    );
     worker = startWorker({
       outbox,
       bot,

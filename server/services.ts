@@ -15,6 +15,7 @@ import { PasswordHasher } from './features/accounts/passwords.ts';
 import { Reauthentication } from './features/accounts/reauthentication.ts';
 import { AccountAlerts } from './features/accountAlerts/service.ts';
 import { SessionHandoverService } from './features/handover/service.ts';
+import { defaultPushEndpointOrigins, PushService, type WebPushSettings } from './features/push/index.ts';
 import { DataRightsService } from './features/dataRights/service.ts';
 import { SessionService } from './features/sessions/service.ts';
 import { SessionTokens } from './features/sessions/tokens.ts';
@@ -109,6 +110,8 @@ export interface AppDeps {
   yookassa?: { client: YooKassaClient; returnUrl: string; allowedRanges: AddressRanges } | undefined;
   /** Called with a new report's id once committed (main.ts forwards it to the admins in the bot). */
   reportFiled?: (reportId: number) => void;
+  /** Web Push: VAPID keys (else made and kept), subject, accepted push services; the major browsers' when unset. */
+  webPush?: WebPushSettings | undefined;
 }
 
 /**
@@ -155,6 +158,8 @@ export interface Services {
   /** The token page's one-time code that hands a session over to another browser. */
   handover: SessionHandoverService;
   referrals: ReferralService;
+  /** Web Push: the VAPID key and the browsers' subscriptions (sending is the outbox's). */
+  push: PushService;
   botStatus: () => Promise<'off' | 'ok' | 'unreachable'>;
   databaseProbe: () => Promise<'ok' | 'busy'>;
   shutdownSignal: AbortSignal;
@@ -164,6 +169,9 @@ export interface Services {
 export function buildPhotoStore(deps: Pick<AppDeps, 'uploadsDir' | 'photoBucket'>): PhotoStore {
   return deps.photoBucket ? new S3PhotoStore(deps.photoBucket) : new DiskPhotoStore(deps.uploadsDir);
 }
+
+/** VAPID_SUBJECT, SUPPORT_EMAIL and an https PUBLIC_URL unset: push services accept any mailto:. */
+export const defaultVapidSubject = 'mailto:push@iskra.invalid';
 
 export function buildServices(deps: AppDeps): Services {
   const clock = deps.clock ?? systemClock;
@@ -231,6 +239,7 @@ export function buildServices(deps: AppDeps): Services {
     unsubscribeTokens,
     emailUnsubscribe: new EmailUnsubscribeService(deps.db, unsubscribeTokens, deps.publicUrl),
     handover: new SessionHandoverService(deps.db, sessions, clock, deps.publicUrl),
+    push: new PushService(deps.db, clock, deps.webPush ?? { subject: defaultVapidSubject, endpointOrigins: defaultPushEndpointOrigins }),
     botStatus: deps.botStatus ?? (() => Promise.resolve('off' as const)),
     databaseProbe: deps.databaseProbe,
     shutdownSignal: deps.shutdownSignal ?? new AbortController().signal,

@@ -90,6 +90,8 @@ export const settingsBody = z.strictObject({
   notifications: z.optional(z.boolean()),
   /** Match and message e-mails (sent to users without Telegram). */
   email_notifications: z.optional(z.boolean()),
+  /** Web Push to the browsers the person subscribed (match, message, like). */
+  push_notifications: z.optional(z.boolean()),
   /** The deck's gender filter as the stored preference the other side's reciprocal rule reads. */
   preferred_gender: z.optional(z.enum(searchGenders)),
 });
@@ -100,6 +102,7 @@ export const settingsResponse = z.object({
   private_mode: z.boolean(),
   notifications: z.boolean(),
   email_notifications: z.boolean(),
+  push_notifications: z.boolean(),
   preferred_gender: z.enum(searchGenders),
   /** A Telegram account is linked: without one the bot's notifications (`notifications`) reach nobody. */
   telegram_linked: z.boolean(),

@@ -78,6 +78,7 @@ export type TestAppOptions = Partial<
     | 'photoBucket'
     | 'passwords'
     | 'eventHeartbeatMs'
+    | 'webPush'
   >
 > & {
   /** Share another app's database (a second server process on the same data). */

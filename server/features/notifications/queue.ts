@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Database, NotificationKind, ProfileId, UserId } from '../../../db/schema.ts';
+import type { Database, NotificationChannel, NotificationKind, ProfileId, UserId } from '../../../db/schema.ts';
 import { addSeconds } from '../../clock.ts';
-import { findRecentNotification, hasPremium, insertNotificationJob, isReachableByBot, isReachableByEmail, renewWaitingNotification } from './repository.ts';
+import { findRecentNotification, hasPremium, insertNotificationJob, isReachableByBot, reachability, renewWaitingNotification } from './repository.ts';
 
 /** At most one message notification per conversation and recipient in this window (one like notification per recipient). */
 export const messageNotificationWindowSeconds = 10 * 60;
@@ -15,15 +15,16 @@ export const emailConversationWindowSeconds = 6 * 60 * 60;
 export const defaultNotifyGraceSeconds = 30;
 
 /*
- * Notifications are queued only for people who can receive them (isReachableByBot: a Telegram account that
- * has started the bot, has not blocked it, with notifications on), checked at enqueue time inside the
- * request's transaction, and checked again by the worker when they are due.
+ * Notifications are queued only for people who can receive them (reachability: the bot, e-mail for people
+ * without Telegram, Web Push for browsers they subscribed), checked at enqueue time inside the request's
+ * transaction, and checked again by the worker when they are due. Web Push is a channel of its own beside
+ * the bot or e-mail: a person may hear on their phone's browser and in Telegram.
  */
 
 /**
  * Queues the bot notifications of matches, messages and likes. Each waits `graceSeconds` before the worker
  * may send it: time for the app, if it is open, to show the event and acknowledge it (then nothing is sent).
- * Having the app open somewhere is not enough: the user may be on another screen or another device.
+ * Having the app open is not enough: the user may be on another screen or another device.
  */
 export class NotificationQueue {
   /** `emails`: false when mail would only be printed to the log, where notification e-mails must not go. */
@@ -40,11 +41,13 @@ export class NotificationQueue {
   async match(db: Kysely<Database>, userId: UserId, other: { profileId: ProfileId; name: string }, eventId: number, now: Date): Promise<void> {
     const job = { user_id: userId, kind: 'match' as const, conversation_id: null, event_id: eventId, other_profile_id: other.profileId };
     const payload = JSON.stringify({ name: other.name });
-    if (await isReachableByBot(db, userId)) {
+    const reach = await reachability(db, userId);
+    if (reach.bot) {
       await insertNotificationJob(db, { ...job, payload }, now.toISOString(), this.due(now));
-    } else if (this.emails && (await isReachableByEmail(db, userId))) {
+    } else if (this.emails && reach.email) {
       await insertNotificationJob(db, { ...job, payload, channel: 'email' }, now.toISOString(), this.due(now));
     }
+    if (reach.push) await insertNotificationJob(db, { ...job, payload, channel: 'push' }, now.toISOString(), this.due(now));
   }
 
   /** A message to the user, announced by their `message` event `eventId`; one notification per conversation in the window. */
@@ -59,11 +62,13 @@ export class NotificationQueue {
   ): Promise<void> {
     const preview = content.length > previewLength ? `${content.slice(0, previewLength - 1)}…` : content;
     const update = { event_id: eventId, other_profile_id: sender.profileId, payload: JSON.stringify({ name: sender.name, preview }) };
-    if (this.emails && (await isReachableByEmail(db, userId))) {
+    const reach = await reachability(db, userId);
+    if (reach.push) await this.throttled(db, userId, 'message', conversationId, update, now, 'push');
+    if (this.emails && reach.email) {
       await this.emailThrottled(db, userId, conversationId, update, now);
       return;
     }
-    await this.throttled(db, userId, 'message', conversationId, update, now);
+    if (reach.bot) await this.throttled(db, userId, 'message', conversationId, update, now, 'bot');
   }
 
   /**
@@ -94,7 +99,8 @@ export class NotificationQueue {
     // `premium`: already read by the caller in the same transaction (a like reads it with the person).
     if (!(premium ?? (await hasPremium(db, userId, now.toISOString())))) return;
     const update = { event_id: null, other_profile_id: liker.profileId, payload: JSON.stringify({ name: liker.name }) };
-    await this.throttled(db, userId, 'like', null, update, now);
+    const reach = await reachability(db, userId);
+    for (const channel of ['bot', 'push'] as const) if (reach[channel]) await this.throttled(db, userId, 'like', null, update, now, channel);
   }
 
   /**
@@ -108,15 +114,15 @@ export class NotificationQueue {
     conversationId: number | null,
     update: { event_id: number | null; other_profile_id: ProfileId; payload: string },
     now: Date,
+    channel: Extract<NotificationChannel, 'bot' | 'push'>,
   ): Promise<void> {
-    if (!(await isReachableByBot(db, userId))) return;
     const since = addSeconds(now, -messageNotificationWindowSeconds).toISOString();
-    const recent = await findRecentNotification(db, userId, kind, conversationId, since);
+    const recent = await findRecentNotification(db, userId, kind, conversationId, since, channel);
     if (recent && recent.done_at !== null) return;
     if (recent && (await renewWaitingNotification(db, recent.id, update))) return;
     // Settled between the read and the write (sent, or acknowledged): reading again decides.
-    if (recent && (await findRecentNotification(db, userId, kind, conversationId, since))) return;
-    await insertNotificationJob(db, { user_id: userId, kind, conversation_id: conversationId, ...update }, now.toISOString(), this.due(now));
+    if (recent && (await findRecentNotification(db, userId, kind, conversationId, since, channel))) return;
+    await insertNotificationJob(db, { user_id: userId, kind, conversation_id: conversationId, ...update, channel }, now.toISOString(), this.due(now));
   }
 }
 

@@ -4,40 +4,41 @@ import { unreadTo } from '../chat/index.ts';
 import { notBlockedWith } from '../relationships/index.ts';
 
 /**
- * Whether the bot may write to the user: a Telegram account that has started the bot, has not blocked it,
- * and whose profile has notifications on.
+ * Which channels may carry the user's match, message and like notices, in one read:
+ * - bot: a Telegram account that has started the bot, has not blocked it, with notifications on;
+ * - email: no Telegram linked (those hear through the bot), a verified address, e-mail notifications on;
+ * - push: a browser subscribed for Web Push and push notifications on.
+ * Nobody banned hears anything.
  */
-export async function isReachableByBot(db: Kysely<Database>, userId: UserId): Promise<boolean> {
+export async function reachability(db: Kysely<Database>, userId: UserId): Promise<{ bot: boolean; email: boolean; push: boolean }> {
   const row = await db
     .selectFrom('users as u')
     .innerJoin('profiles as p', 'p.user_id', 'u.id')
-    .select('u.id')
+    .select((eb) => [
+      'u.telegram_id',
+      'u.bot_started_at',
+      'u.bot_unreachable_at',
+      'u.email',
+      'u.verified_at',
+      'u.banned_at',
+      'p.notifications',
+      'p.email_notifications',
+      'p.push_notifications',
+      eb.exists(eb.selectFrom('push_subscriptions as s').select('s.id').whereRef('s.user_id', '=', 'u.id')).as('subscribed'),
+    ])
     .where('u.id', '=', userId)
-    .where('u.telegram_id', 'is not', null)
-    .where('u.bot_started_at', 'is not', null)
-    .where('u.bot_unreachable_at', 'is', null)
-    .where('p.notifications', '=', 1)
     .executeTakeFirst();
-  return row !== undefined;
+  if (!row) return { bot: false, email: false, push: false };
+  return {
+    bot: row.telegram_id !== null && row.bot_started_at !== null && row.bot_unreachable_at === null && row.notifications === 1,
+    email: row.telegram_id === null && row.email !== null && row.verified_at !== null && row.banned_at === null && row.email_notifications === 1,
+    push: row.banned_at === null && row.push_notifications === 1 && Boolean(row.subscribed),
+  };
 }
 
-/**
- * Whether match and message e-mails may go to the user: no Telegram linked (those hear through the bot), a
- * verified address, not banned, and e-mail notifications on.
- */
-export async function isReachableByEmail(db: Kysely<Database>, userId: UserId): Promise<boolean> {
-  const row = await db
-    .selectFrom('users as u')
-    .innerJoin('profiles as p', 'p.user_id', 'u.id')
-    .select('u.id')
-    .where('u.id', '=', userId)
-    .where('u.telegram_id', 'is', null)
-    .where('u.email', 'is not', null)
-    .where('u.verified_at', 'is not', null)
-    .where('u.banned_at', 'is', null)
-    .where('p.email_notifications', '=', 1)
-    .executeTakeFirst();
-  return row !== undefined;
+/** Whether the bot may write to the user (reachability's `bot`). */
+export async function isReachableByBot(db: Kysely<Database>, userId: UserId): Promise<boolean> {
+  return (await reachability(db, userId)).bot;
 }
 
 /** Whether the user's premium is active at `now` (only premium users hear who liked them). */
@@ -142,6 +143,7 @@ export async function listDueNotifications(db: Kysely<Database>, now: string, li
         'p.id as profile_id',
         'p.notifications',
         'p.email_notifications',
+        'p.push_notifications',
         'p.gender as reader_gender',
         'o.gender as other_gender',
       ])

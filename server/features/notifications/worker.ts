@@ -9,6 +9,8 @@ import { isNewLiker, isUnannouncedMatch } from '../swipes/index.ts';
 import type { Notification, NotificationContent, NotificationGenders } from './content.ts';
 import { accountChangePayload } from './accountChange.ts';
 import { notificationEmail, unsubscribeUrl } from './emails.ts';
+import { pushPayloadOf } from './pushPayload.ts';
+import type { PushPayload } from '../../contract/push.ts';
 import { emailConversationWindowSeconds } from './queue.ts';
 import {
   claimNotification,
@@ -87,6 +89,11 @@ export interface EmailChannel {
   dailyCap: number;
 }
 
+/** How Web Push notices leave (features/push: WebPushSender), worded here in the user's language. */
+export interface PushChannel {
+  send(userId: DueJob['user_id'], payload: PushPayload): Promise<'sent' | 'no_subscription' | 'refused'>;
+}
+
 /** EMAIL_DAILY_CAP unset. */
 export const defaultEmailDailyCap = 5;
 
@@ -113,16 +120,20 @@ export class NotificationWorker {
 
   private readonly channels: NotificationChannel[];
 
-  /** `notifier`: the bot (absent without one); `email`: e-mails to users without Telegram (absent: none sent). */
+  /**
+   * `notifier`: the bot (absent without one); `email`: e-mails to users without Telegram (absent: none sent);
+   * `push`: Web Push to the browsers people subscribed.
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly notifier: Notifier | undefined,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly email?: EmailChannel,
+    private readonly push?: PushChannel,
   ) {
     // Jobs of a channel this process cannot send stay queued for one that can.
-    this.channels = [...(notifier ? (['bot'] as const) : []), ...(email ? (['email'] as const) : [])];
+    this.channels = [...(notifier ? (['bot'] as const) : []), ...(email ? (['email'] as const) : []), ...(push ? (['push'] as const) : [])];
   }
 
   start(intervalMs = 2000): void {
@@ -175,6 +186,10 @@ export class NotificationWorker {
       };
       if (job.channel === 'email') {
         if (this.email) await this.sendEmail(job, now, lease, this.email, settle);
+        continue;
+      }
+      if (job.channel === 'push') {
+        if (this.push) finished += await this.sendPush(job, now, lease, this.push, settle);
         continue;
       }
       if (!this.notifier) continue;
@@ -275,6 +290,45 @@ export class NotificationWorker {
       return;
     }
     await settle('sent');
+  }
+
+  /**
+   * A Web Push job: the same checks as the bot's (still news, the switch on), then one encrypted message to
+   * each of the user's browsers. Answers 1 when the job gave up here (settle counts the others itself).
+   */
+  private async sendPush(job: DueJob, now: Date, lease: string, push: PushChannel, settle: (outcome: string) => Promise<void>): Promise<number> {
+    if (job.banned_at) {
+      await settle('unreachable');
+      return 0;
+    }
+    if (job.push_notifications !== 1) {
+      await settle('disabled');
+      return 0;
+    }
+    if (!(await this.stillNews(job, now))) {
+      await settle(staleOutcome);
+      return 0;
+    }
+    const content = contentOf(job);
+    if (content?.kind !== 'match' && content?.kind !== 'message' && content?.kind !== 'like') {
+      this.logger.error({ jobId: job.id, kind: job.kind }, 'push notification job with an unreadable payload: given up');
+      await giveUpNotification(this.db, job.id, job.attempts, now.toISOString(), lease);
+      return 1;
+    }
+    try {
+      const outcome = await push.send(job.user_id, pushPayloadOf(content, job.language, gendersOf(job)));
+      await settle(outcome === 'sent' ? 'sent' : 'unreachable');
+      return 0;
+    } catch (error) {
+      const attempts = job.attempts + 1;
+      if (attempts >= maxAttempts) {
+        await giveUpNotification(this.db, job.id, attempts, now.toISOString(), lease);
+        return 1;
+      }
+      await scheduleNotificationRetry(this.db, job.id, attempts, addSeconds(now, 30 * 2 ** (attempts - 1)).toISOString(), lease);
+      this.logger.warn({ err: error, job: job.id, attempts }, 'notifications: push failed, will retry');
+      return 0;
+    }
   }
 
   /** Whether what the job announces is still new to its user; a renewal reminder always is. */

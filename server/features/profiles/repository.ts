@@ -83,7 +83,7 @@ export async function findSettings(db: Kysely<Database>, userId: UserId) {
   return db
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
-    .select(['p.id', 'p.private_mode', 'p.notifications', 'p.email_notifications', 'p.preferred_gender', 'u.telegram_id'])
+    .select(['p.id', 'p.private_mode', 'p.notifications', 'p.email_notifications', 'p.push_notifications', 'p.preferred_gender', 'u.telegram_id'])
     .where('p.user_id', '=', userId)
     .executeTakeFirst();
 }
@@ -95,6 +95,7 @@ export async function updateSettings(
     private_mode?: boolean | undefined;
     notifications?: boolean | undefined;
     email_notifications?: boolean | undefined;
+    push_notifications?: boolean | undefined;
     preferred_gender?: PreferredGender | undefined;
   },
 ): Promise<void> {
@@ -104,6 +105,7 @@ export async function updateSettings(
       ...(changes.private_mode !== undefined ? { private_mode: changes.private_mode ? 1 : 0 } : {}),
       ...(changes.notifications !== undefined ? { notifications: changes.notifications ? 1 : 0 } : {}),
       ...(changes.email_notifications !== undefined ? { email_notifications: changes.email_notifications ? 1 : 0 } : {}),
+      ...(changes.push_notifications !== undefined ? { push_notifications: changes.push_notifications ? 1 : 0 } : {}),
       ...(changes.preferred_gender !== undefined ? { preferred_gender: changes.preferred_gender } : {}),
     })
     .where('id', '=', profileId)

@@ -209,6 +209,7 @@ export class ProfileService {
       private_mode: row.private_mode === 1,
       notifications: row.notifications === 1,
       email_notifications: row.email_notifications === 1,
+      push_notifications: row.push_notifications === 1,
       preferred_gender: row.preferred_gender,
       telegram_linked: row.telegram_id !== null,
     };
