@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PushOffer } from './PushOffer.tsx';
 import { useLocation, useNavigate } from 'react-router';
 import { useStartChat } from '../api/queries/chat.ts';
 import { useMatchProfile } from '../api/queries/matches.ts';
@@ -99,6 +100,7 @@ export default function MatchOverlay({ match }: { match: MatchAnnouncement }) {
         >
           {t('app.matchOverlay.keepSwiping')}
         </button>
+        <PushOffer />
         {error && (
           <p className="error-line" role="alert">
             {error}

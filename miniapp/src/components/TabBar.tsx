@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { useBadges } from '../api/queries/badges.ts';
+import { useTitleCount } from '../lib/titleCount.ts';
 import './TabBar.css';
 
 /** Material-style 24 px glyphs, drawn inline: no icon font or sprite on the first load. */
@@ -31,6 +32,7 @@ function badgeText(count: number): string {
 export function TabBar() {
   const { t } = useTranslation();
   const { data: counts } = useBadges();
+  useTitleCount(counts);
   const tabs: Tab[] = [
     { to: '/search', icon: 'search', label: t('app.nav.search') },
     {

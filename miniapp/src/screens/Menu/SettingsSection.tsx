@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher.tsx';
 import { isDarkApplied, setDarkMode } from '../../lib/theme.ts';
+import { PushSwitch } from './PushSwitch.tsx';
 import { ServerSwitches } from './ServerSwitches.tsx';
 
 /** Dark mode and language (kept in the browser), and for a member the switches kept on the server. */
@@ -29,6 +30,7 @@ export function SettingsSection({ signedIn, hasProfile }: { signedIn: boolean; h
         <LanguageSwitcher />
       </div>
       {signedIn && <ServerSwitches hasProfile={hasProfile} />}
+      {signedIn && <PushSwitch hasProfile={hasProfile} />}
     </section>
   );
 }
