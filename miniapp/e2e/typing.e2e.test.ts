@@ -167,7 +167,7 @@ describe.each(behaviourLanguages)('typing, openers and unmatch in a chat, in %s'
     expect((await zoya.browser.get(`/api/conversations/${conversation}/messages`)).status).toBe(404);
   });
 
-  it('is pictured with openers and "typing…", in Russian and English, light and dark', async () => {
+  it('is pictured with openers and "typing…", and its menu, in Russian and English, light and dark', async () => {
     for (const shown of ['ru', 'en'] as const) {
       const names = shown === 'ru' ? ['Ирина', 'Кирилл'] : ['Iris', 'Kirill'];
       const reader = await createPerson(site.app, { name: names[0], gender: 'Female' });
@@ -184,6 +184,13 @@ describe.each(behaviourLanguages)('typing, openers and unmatch in a chat, in %s'
       expect((await writer.browser.post(`/api/conversations/${conversation}/typing`, {})).status).toBe(200);
       await page.locator('.chat-peer-typing').waitFor();
       await shootLightAndDark(page, `chat-typing-openers-${shown}`);
+      // The ⋯ menu with Unmatch beside report and block, and its question.
+      await page.getByRole('button', { name: texts[shown].app.safety.open.replace('{{name}}', names[1] ?? '') }).click();
+      await page.getByRole('dialog').getByRole('button', { name: texts[shown].app.matches.unmatch, exact: true }).waitFor();
+      await shootLightAndDark(page, `chat-menu-${shown}`);
+      await page.getByRole('dialog').getByRole('button', { name: texts[shown].app.matches.unmatch, exact: true }).click();
+      await page.getByRole('dialog', { name: texts[shown].app.matches.unmatchTitle.replace('{{name}}', names[1] ?? '') }).waitFor();
+      await shootLightAndDark(page, `chat-unmatch-confirm-${shown}`);
     }
   });
 });
