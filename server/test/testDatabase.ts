@@ -190,7 +190,14 @@ function ensurePostgresTemplate(serverUrl: string): Promise<string> {
  */
 async function copyPostgresTemplate(serverUrl: string, name: string, schema: string): Promise<{ name: string; url: string }> {
   const template = await ensurePostgresTemplate(serverUrl);
-  await withAdminClient(serverUrl, (client) => client.query(`create database ${name} template ${template}`));
+  await withAdminClient(serverUrl, (client) => client.query(`create database ${name} template ${template}`)).catch(async (error: unknown) => {
+    // A run of other migrations on the same server (another branch's) drops every template but its own: this
+    // process's is made again, once, rather than failing every test after it.
+    if (!(error instanceof Error && /template database .* does not exist/.test(error.message))) throw error;
+    postgresTemplate = undefined;
+    const again = await ensurePostgresTemplate(serverUrl);
+    await withAdminClient(serverUrl, (client) => client.query(`create database ${name} template ${again}`));
+  });
   const url = databaseUrl(serverUrl, name);
   await withAdminClient(url, (client) =>
     client.query(`
