@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import i18next from 'i18next';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileId } from '../../db/schema.ts';
@@ -10,6 +11,7 @@ import { createPerson, type Person } from '../../server/test/people.ts';
 import { expectMessage, loadedMessages, matchAndStartChat } from './flows/chat.ts';
 import { behaviourLanguages, expectAccessible, repoRoot, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
+import { excerpt, openerLines } from '../src/screens/Chat/openerLines.ts';
 
 const texts = { ru, en } as const;
 /** Issue 38's pictures, beside the other engineers' (outside the repository). */
@@ -192,5 +194,60 @@ describe.each(behaviourLanguages)('typing, openers and unmatch in a chat, in %s'
       await page.getByRole('dialog', { name: texts[shown].app.matches.unmatchTitle.replace('{{name}}', names[1] ?? '') }).waitFor();
       await shootLightAndDark(page, `chat-unmatch-confirm-${shown}`);
     }
+  });
+});
+
+/**
+ * The lines themselves, from a profile with prompts (which profiles carry once issue 38's prompts are in:
+ * the screen above is tested without them), in both languages.
+ */
+describe('opener lines', () => {
+  async function translator(language: 'ru' | 'en') {
+    const i18n = i18next.createInstance();
+    await i18n.init({ lng: language, resources: { [language]: { translation: texts[language] } }, interpolation: { escapeValue: false } });
+    return i18n.t;
+  }
+
+  it("start from their prompts (an answer, then another question), then their bio, in the reader's language", async () => {
+    const person = {
+      name: 'Лев',
+      city: 'Казань',
+      bio: 'Играю на виолончели.',
+      prompts: [
+        { question: 'Мой идеальный выходной…', answer: 'Поход в горы, а вечером баня. Без телефона!' },
+        { question: 'Лучший способ меня удивить…', answer: 'Билеты на концерт' },
+        { question: 'Я ищу…', answer: 'Человека с чувством юмора' },
+      ],
+    };
+    expect(openerLines(await translator('ru'), person)).toEqual([
+      '«Поход в горы, а вечером баня» — звучит интересно! Расскажешь подробнее?',
+      'Зацепил твой ответ на «Лучший способ меня удивить». Почему именно так?',
+      'В твоей анкете: «Играю на виолончели» — расскажи об этом подробнее?',
+    ]);
+    const english = { ...person, name: 'Leo', bio: '', prompts: [{ question: 'I am looking for…', answer: 'Someone to cook with' }] };
+    expect(openerLines(await translator('en'), english)).toEqual([
+      '“Someone to cook with” sounds interesting! Tell me more?',
+      "Hi! What's your favourite spot in Казань?",
+      "Hi Leo! How's your day going?",
+    ]);
+  });
+
+  it('fall back on lines for anyone when the profile says little, and never repeat one', async () => {
+    const t = await translator('ru');
+    expect(openerLines(t, { name: 'Ян', city: ' ', bio: '', prompts: [] })).toEqual([
+      'Привет, Ян! Как проходит твой день?',
+      'Как ты любишь проводить выходные?',
+      'Что тебя порадовало на этой неделе?',
+    ]);
+    expect(openerLines(t, { name: 'Ян' })).toHaveLength(3);
+  });
+
+  it('quote a long text up to a word, with an ellipsis', () => {
+    const long = 'Обожаю долгие прогулки по набережной вечером, особенно когда начинается дождь и город пустеет';
+    const quoted = excerpt(long);
+    expect(quoted.endsWith('…')).toBe(true);
+    expect(quoted.length).toBeLessThanOrEqual(61);
+    expect(long.startsWith(quoted.slice(0, -1))).toBe(true);
+    expect(quoted.at(-2)).not.toBe(' ');
   });
 });
