@@ -164,6 +164,8 @@ describe.each(behaviourLanguages)('typing, openers and unmatch in a chat, in %s'
     await menu.getByRole('button', { name: t.app.matches.unmatch, exact: true }).click();
     await confirm.getByRole('button', { name: t.app.matches.unmatchConfirm, exact: true }).click();
     await page.waitForURL('**/ChatList');
+    // His only chat was hers: the list says he has none.
+    await page.getByText(t.app.chat.emptyHint).waitFor();
     expect(await page.getByRole('link', { name: /Зоя/ }).count()).toBe(0);
     expect(((await (await gleb.browser.get('/api/matches')).json()) as { id: number }[]).map((m) => m.id)).not.toContain(zoya.profileId);
     expect((await zoya.browser.get(`/api/conversations/${conversation}/messages`)).status).toBe(404);
