@@ -181,6 +181,8 @@ function timedBus(bus: EventBus): { bus: EventBus; lastPublish: () => number; la
           woken.set(userId, performance.now());
           listener();
         }),
+      signal: (userIds, event) => bus.signal(userIds, event),
+      onSignal: (userId, listener) => bus.onSignal(userId, listener),
       close: () => bus.close(),
       sessionChanges: bus.sessionChanges,
       sessionsChanged: (userIds) => bus.sessionsChanged(userIds),

@@ -44,6 +44,7 @@ export interface Database {
   push_keys: PushKeysTable;
   push_subscriptions: PushSubscriptionsTable;
   search_pools: SearchPoolsTable;
+  typing_marks: TypingMarksTable;
 }
 
 export interface UsersTable {
@@ -305,6 +306,12 @@ export interface SessionHandoversTable {
   user_id: UserId;
   created_at: string;
   expires_at: string;
+}
+
+/** When a user's last "typing…" signal went out: one every few seconds per sender (chat/typing). */
+export interface TypingMarksTable {
+  user_id: UserId;
+  sent_at: string;
 }
 
 export type PaymentStatus = 'pending' | 'succeeded' | 'canceled' | 'refunded';

@@ -26,6 +26,7 @@ import * as rateCounterPrevious from './2026_11_29_1200_rate_counter_previous.ts
 import * as reportEvidence from './2026_11_29_1210_report_evidence.ts';
 import * as createSessionHandovers from './2026_12_01_1000_create_session_handovers.ts';
 import * as webPush from './2026_12_01_1100_web_push.ts';
+import * as typingMarks from './2026_12_02_0900_typing_marks.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_1210_report_evidence': reportEvidence,
   '2026_12_01_1000_create_session_handovers': createSessionHandovers,
   '2026_12_01_1100_web_push': webPush,
+  '2026_12_02_0900_typing_marks': typingMarks,
 };

@@ -74,3 +74,23 @@ export type ChatMessageEvent = z.infer<typeof chatMessageEvent>;
 /** `event: read` on /api/events: the other person has read the caller's messages in a conversation. */
 export const chatReadEvent = z.object({ conversation_id: z.number().check(z.int()), reader_profile_id: z.number().check(z.int()) });
 export type ChatReadEvent = z.infer<typeof chatReadEvent>;
+
+/**
+ * `event: typing` on /api/events: the other person is typing in a conversation of the caller's. Never stored
+ * and never replayed (it carries no `id:`): the app shows it for `typingShownMs` or until their message comes.
+ */
+export const typingEvent = z.object({ conversation_id: z.number().check(z.int()), profile_id: z.number().check(z.int()) });
+export type TypingEvent = z.infer<typeof typingEvent>;
+
+/** A sender's typing signals go out at most once in this many seconds (the app calls no more often either). */
+export const typingIntervalSeconds = 3;
+/** How long the app shows "typing…" after a signal, unless their message comes first. */
+export const typingShownMs = 5000;
+
+/**
+ * `POST /api/conversations/{id}/typing` answers 200 whether or not the signal went out: `sent` is false when
+ * the sender's last one went out less than `typingIntervalSeconds` ago (it is dropped, not refused: the app
+ * would have nothing better to do with a 429 than to forget it).
+ */
+export const typingResponse = z.object({ ok: z.literal(true), sent: z.boolean() });
+export type TypingResponse = z.infer<typeof typingResponse>;

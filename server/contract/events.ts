@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { badgeCounts } from './badges.ts';
-import { chatMessageEvent, chatReadEvent } from './chat.ts';
+import { chatMessageEvent, chatReadEvent, typingEvent } from './chat.ts';
 import { matchedProfile } from './discovery.ts';
 import { profileIdField, rowId } from './ids.ts';
 
@@ -41,7 +41,13 @@ export const liveEventPayloads = {
   badges: badgeCounts,
   match_seen: matchSeenEvent,
   unmatched: unmatchedEvent,
+  /** Ephemeral: carried by the event bus alone, never a row, sent without an `id:` (liveStream.ts). */
+  typing: typingEvent,
 } as const;
 
 export type LiveEventType = keyof typeof liveEventPayloads;
 export type LiveEvent = { [K in LiveEventType]: { type: K; payload: z.infer<(typeof liveEventPayloads)[K]> } }[LiveEventType];
+
+/** The live events that are never stored: the bus hands them to the open streams, and a stream that is not open misses them. */
+export const ephemeralEventTypes = ['typing'] as const satisfies readonly LiveEventType[];
+export type EphemeralEvent = Extract<LiveEvent, { type: (typeof ephemeralEventTypes)[number] }>;

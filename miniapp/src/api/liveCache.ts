@@ -64,6 +64,9 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
     case 'match_seen':
       // Only the overlay cares; the counts come in their own event.
       return;
+    case 'typing':
+      // Not server state: the open conversation shows it for a moment (screens/Chat/usePartnerTyping.ts).
+      return;
   }
 }
 

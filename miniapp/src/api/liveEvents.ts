@@ -1,9 +1,12 @@
 import { badgeCounts } from '@contract/badges.ts';
-import { liveEventPayloads, type LiveEvent, type LiveEventType } from '@contract/events.ts';
+import { ephemeralEventTypes, liveEventPayloads, type LiveEvent, type LiveEventType } from '@contract/events.ts';
 import { readStored, storageKeys } from '../lib/storage.ts';
 import { api, ApiError } from './client.ts';
 
-/** A live event as it arrived: its contract type and payload, and its row id (what `POST /api/events/ack` takes). */
+/**
+ * A live event as it arrived: its contract type and payload, and its row id (what `POST /api/events/ack`
+ * takes); null for one that is not a row (someone typing).
+ */
 export type ReceivedEvent = LiveEvent & { id: number | null };
 
 type Listener = (event: ReceivedEvent) => void;
@@ -41,8 +44,12 @@ function streamUrl(): string {
   return query ? `/api/events?${query}` : '/api/events';
 }
 
+const ephemeral = new Set<LiveEventType>(ephemeralEventTypes);
+
 function receive(type: LiveEventType, message: MessageEvent<string>): void {
-  const id = message.lastEventId ? Number(message.lastEventId) : null;
+  // An event that is not a row comes without an `id:`, and the browser hands it the last id it had: that id
+  // is not its own, so it is neither a copy nor a step of the cursor.
+  const id = message.lastEventId && !ephemeral.has(type) ? Number(message.lastEventId) : null;
   // The server sends each stream's events in id order from its cursor: an id not past the last one is a
   // copy (a replay racing a live send) and was handled already.
   if (id !== null && Number.isInteger(id)) {

@@ -1,28 +1,33 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reportReasons } from '@contract/discovery.ts';
+import { useUnmatch } from '../api/queries/matches.ts';
 import { useSafetyAction, type ReportReason, type SafetyAction } from '../api/queries/safety.ts';
 import { errorText } from '../lib/errorText.ts';
 import { genderContext } from '@locales/genderContext.ts';
 import { BottomSheet } from './BottomSheet.tsx';
+import { ConfirmSheet } from './ConfirmSheet.tsx';
 
-type Step = 'closed' | 'menu' | 'block' | 'report';
+type Step = 'closed' | 'menu' | 'block' | 'report' | 'unmatch';
 
 /**
- * Block or report someone, from their profile or a chat. A report asks for a reason and an optional
- * comment, and blocks as well. When it is done the caller leaves the screen (`onDone`): that person is
- * gone from every list.
+ * Block or report someone, from their profile or a chat; and, with `withUnmatch` (a match's chat), unmatch,
+ * asked once more as on their profile. A report asks for a reason and an optional comment, and blocks as
+ * well. When it is done the caller leaves the screen (`onDone`): that person is gone from every list.
  */
 export function SafetyActions({
   profileId,
   name,
   gender,
+  withUnmatch = false,
   onDone,
 }: {
   profileId: number;
   name: string;
   /** The person's gender: what is said of them agrees with it ("будет заблокирована"); neutral when unknown. */
   gender: string | null;
+  /** Offer "Unmatch" beside report and block (they are a match). */
+  withUnmatch?: boolean;
   onDone: () => void;
 }) {
   const { t } = useTranslation();
@@ -30,13 +35,20 @@ export function SafetyActions({
   const [reason, setReason] = useState<ReportReason | null>(null);
   const [comment, setComment] = useState('');
   const safety = useSafetyAction(profileId);
-  const busy = safety.isPending;
-  const error = safety.error ? errorText(t, safety.error, 'app.safety.failed') : null;
+  const unmatch = useUnmatch();
+  const busy = safety.isPending || unmatch.isPending;
+  const error = safety.error
+    ? errorText(t, safety.error, 'app.safety.failed')
+    : unmatch.error
+      ? errorText(t, unmatch.error, 'app.errors.unmatchFailed', 'app.errors.unmatchError')
+      : null;
 
-  // A block or report under way is never reset: that would detach it, and its success (leaving the
-  // screen) would never run. Its outcome waits for the sheet, closed meanwhile, to open again.
+  // A block, report or unmatch under way is never reset: that would detach it, and its success (leaving
+  // the screen) would never run. Its outcome waits for the sheet, closed meanwhile, to open again.
   const forgetOutcome = () => {
-    if (!busy) safety.reset();
+    if (busy) return;
+    safety.reset();
+    unmatch.reset();
   };
   const close = () => {
     setStep('closed');
@@ -66,12 +78,20 @@ export function SafetyActions({
         </svg>
       </button>
       <BottomSheet
-        open={step !== 'closed'}
+        open={step !== 'closed' && step !== 'unmatch'}
         title={step === 'report' ? t('app.safety.reportTitle', { name }) : step === 'block' ? t('app.safety.blockTitle', { name }) : t('app.safety.title')}
-        onClose={close}
+        // The menu closing to make way for the unmatch question is not the person closing it.
+        onClose={() => {
+          if (step !== 'unmatch') close();
+        }}
       >
         {step === 'menu' && (
           <div className="sheet-actions">
+            {withUnmatch && (
+              <button type="button" className="button secondary block" onClick={() => setStep('unmatch')}>
+                {t('app.matches.unmatch')}
+              </button>
+            )}
             <button type="button" className="button secondary block" onClick={() => setStep('report')}>
               {t('app.safety.report')}
             </button>
@@ -121,6 +141,26 @@ export function SafetyActions({
           </p>
         )}
       </BottomSheet>
+      {/* The same question as on their profile (MatchProfileScreen); a failure is told in the menu. */}
+      <ConfirmSheet
+        open={step === 'unmatch'}
+        title={t('app.matches.unmatchTitle', { name })}
+        text={t('app.matches.unmatchText', { name })}
+        confirmLabel={t('app.matches.unmatchConfirm')}
+        busy={busy}
+        onConfirm={() =>
+          unmatch.mutate(profileId, {
+            onSuccess: () => {
+              setStep('closed');
+              onDone();
+            },
+            onError: () => setStep('menu'),
+          })
+        }
+        onClose={() => {
+          if (step === 'unmatch') close();
+        }}
+      />
     </>
   );
 }

@@ -323,3 +323,18 @@ export async function isDeparted(db: Kysely<Database>, conversationId: number, p
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * Claims the user's slot for a typing signal: true (and the slot is theirs from `now`) when their last one went
+ * out at `freeSince` or before, or never. One conditional upsert, so of parallel calls (in any process) only
+ * one wins a slot: PostgreSQL re-checks the condition on the row a concurrent call has just written.
+ */
+export async function claimTypingSlot(db: Kysely<Database>, userId: UserId, now: string, freeSince: string): Promise<boolean> {
+  const row = await db
+    .insertInto('typing_marks')
+    .values({ user_id: userId, sent_at: now })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ sent_at: now }).where('typing_marks.sent_at', '<=', freeSince))
+    .returning('user_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}

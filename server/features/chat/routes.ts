@@ -25,6 +25,12 @@ export function chatRoutes(router: AppRouter, { chat }: Services): void {
     ctx.body = await chat.send(auth.userId, id, content, client_key ?? null);
   });
 
+  router.post('/conversations/:id/typing', async (ctx) => {
+    const auth = requireUser(ctx);
+    const { id } = parse(conversationParams, ctx.params);
+    ctx.body = await chat.typing(auth.userId, id);
+  });
+
   router.get('/chats', async (ctx) => {
     ctx.body = await chat.chats(requireUser(ctx).userId);
   });

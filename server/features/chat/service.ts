@@ -2,7 +2,14 @@ import type { Kysely } from 'kysely';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import { flagRepeatedOpener } from '../admin/index.ts';
-import type { ChatListItem, ChatMessageEvent, Message, MessagesResponse } from '../../contract/chat.ts';
+import {
+  typingIntervalSeconds,
+  type ChatListItem,
+  type ChatMessageEvent,
+  type Message,
+  type MessagesResponse,
+  type TypingResponse,
+} from '../../contract/chat.ts';
 import { AppError, conflict, notFound } from '../../errors.ts';
 import { lockUser } from '../accounts/index.ts';
 import { findLiveMatch, isBlockedEitherWay, requireMyProfile } from '../relationships/index.ts';
@@ -12,6 +19,7 @@ import { type EventBus, insertEventsAndMarkers } from '../events/index.ts';
 import type { NotificationQueue } from '../notifications/index.ts';
 import { type Allowance, assertAllowance, type RateCounter } from '../rateLimits/index.ts';
 import {
+  claimTypingSlot,
   countMessagesSince,
   findChatPage,
   findConversationByMatch,
@@ -189,6 +197,23 @@ export class ChatService {
       timestamp: message.timestamp,
       read: false,
     };
+  }
+
+  /**
+   * The sender is typing: the other member's open streams hear it (EventBus.signal), never stored, at most once
+   * in `typingIntervalSeconds` per sender. A call within that time is answered `sent: false` and tells nobody;
+   * refused like a message (404, 410) where a message would be: a stranger, a blocked pair, an ended match.
+   */
+  async typing(userId: UserId, conversationId: number): Promise<TypingResponse> {
+    const context = await findSendContext(this.db, userId, conversationId, []);
+    if (!context) {
+      await this.membership(userId, conversationId);
+      throw conversationNotFound();
+    }
+    const now = this.clock.now();
+    const claimed = await claimTypingSlot(this.db, userId, now.toISOString(), addSeconds(now, -typingIntervalSeconds).toISOString());
+    if (claimed) await this.bus.signal([context.other.user_id], { type: 'typing', payload: { conversation_id: conversationId, profile_id: context.me.id } });
+    return { ok: true, sent: claimed };
   }
 
   async chats(userId: UserId): Promise<ChatListItem[]> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
+import { liveEventPayloads, type EphemeralEvent } from '../../contract/events.ts';
 import type { Logger } from '../../logger.ts';
 import type { UserId } from '../../../db/schema.ts';
 import type { SessionChangeFeed } from '../sessions/index.ts';
@@ -14,6 +15,14 @@ import { noticeChannel, quotedChannel } from './noticeChannels.ts';
 export interface EventBus {
   publish(userIds: readonly UserId[]): Promise<void>;
   subscribe(userId: UserId, listener: () => void): () => void;
+  /**
+   * Hands an event that is never stored (someone typing) to these users' open streams, in this process and,
+   * on PostgreSQL, the others (the notice carries the event itself). A stream not open at that moment, or
+   * one whose process does not hear the notice, misses it: nothing replays it, which is what it is for.
+   */
+  signal(userIds: readonly UserId[], event: EphemeralEvent): Promise<void>;
+  /** Hears the signals to one user (one listener per open stream). */
+  onSignal(userId: UserId, listener: (event: EphemeralEvent) => void): () => void;
   close(): Promise<void>;
   /** The database's session change notices, when this bus hears the database (PostgreSQL); none in process. */
   readonly sessionChanges?: SessionChangeFeed | undefined;
@@ -34,11 +43,28 @@ export type SessionChangeListener = (users: readonly UserId[] | 'all') => void;
 
 export class InProcessEventBus implements EventBus {
   protected readonly emitter = new EventEmitter();
+  /** Apart from `emitter`: a wake-up carries nothing, a signal carries its event. */
+  protected readonly signals = new EventEmitter();
   private readonly sessionWatchers = new Set<SessionChangeListener>();
 
   constructor() {
     // One listener per open tab: thousands are normal, not a leak.
     this.emitter.setMaxListeners(0);
+    this.signals.setMaxListeners(0);
+  }
+
+  signal(userIds: readonly UserId[], event: EphemeralEvent): Promise<void> {
+    this.emitSignal(userIds, event);
+    return Promise.resolve();
+  }
+
+  protected emitSignal(userIds: readonly UserId[], event: EphemeralEvent): void {
+    for (const id of new Set(userIds)) this.signals.emit(String(id), event);
+  }
+
+  onSignal(userId: UserId, listener: (event: EphemeralEvent) => void): () => void {
+    this.signals.on(String(userId), listener);
+    return () => this.signals.off(String(userId), listener);
   }
 
   publish(userIds: readonly UserId[]): Promise<void> {
@@ -66,6 +92,7 @@ export class InProcessEventBus implements EventBus {
 
   close(): Promise<void> {
     this.emitter.removeAllListeners();
+    this.signals.removeAllListeners();
     this.sessionWatchers.clear();
     return Promise.resolve();
   }
@@ -82,6 +109,7 @@ export class PostgresEventBus extends InProcessEventBus {
   private settleCount = 0;
 
   private readonly channel: string;
+  private readonly signalsChannel: string;
   /** Tags this process's event notices (publish). */
   private readonly origin = randomBytes(6).toString('hex');
 
@@ -95,6 +123,7 @@ export class PostgresEventBus extends InProcessEventBus {
     // is named by the triggers of db/migrations/2026_11_24_2020_session_change_notices.ts the same way.
     this.channel = noticeChannel('events', schema);
     this.sessionsChannel = noticeChannel('sessions', schema);
+    this.signalsChannel = noticeChannel('signals', schema);
   }
 
   static async start(url: string, schema: string, logger: Logger): Promise<PostgresEventBus> {
@@ -148,7 +177,9 @@ export class PostgresEventBus extends InProcessEventBus {
     };
     client.on('notification', (message) => {
       const payload = message.payload ?? '';
-      if (message.channel !== this.sessionsChannel) {
+      if (message.channel === this.signalsChannel) {
+        this.hearSignal(payload);
+      } else if (message.channel !== this.sessionsChannel) {
         // `ids,~origin`: our own were delivered when published (see publish). A list without the tag is a
         // process of an earlier version's, during a rolling deploy.
         const ids = payload.split(',');
@@ -170,6 +201,7 @@ export class PostgresEventBus extends InProcessEventBus {
       await client.connect();
       await client.query(`LISTEN ${quotedChannel(this.channel)}`);
       await client.query(`LISTEN ${quotedChannel(this.sessionsChannel)}`);
+      await client.query(`LISTEN ${quotedChannel(this.signalsChannel)}`);
     } catch (error) {
       onLost(error instanceof Error ? error : undefined);
       await client.end().catch(() => undefined);
@@ -245,6 +277,25 @@ export class PostgresEventBus extends InProcessEventBus {
     for (const payload of notifyPayloads(ids)) await this.pool.query('select pg_notify($1, $2)', [this.channel, `${payload},~${this.origin}`]);
   }
 
+  /**
+   * As publish: this process's streams at once, the others' through a NOTIFY on a channel of its own, whose
+   * payload is the event itself (`{origin, to, event}` as JSON), since there is no row to read. A signal goes
+   * to a pair's other side, so one notice holds it far under PostgreSQL's 8000 bytes.
+   */
+  override async signal(userIds: readonly UserId[], event: EphemeralEvent): Promise<void> {
+    const to = [...new Set(userIds)];
+    this.emitSignal(to, event);
+    const notice: SignalNotice = { origin: this.origin, to, event };
+    await this.pool.query('select pg_notify($1, $2)', [this.signalsChannel, JSON.stringify(notice)]);
+  }
+
+  /** A signal notice: our own were delivered when sent; anything that does not parse is dropped. */
+  private hearSignal(payload: string): void {
+    const notice = parseSignalNotice(payload);
+    if (!notice || notice.origin === this.origin) return;
+    this.emitSignal(notice.to, notice.event);
+  }
+
   /** A method, not the field: close() may run while listen() awaits, which TypeScript's narrowing does not see. */
   private isClosed(): boolean {
     return this.closed;
@@ -281,4 +332,25 @@ function notifyPayloads(ids: readonly UserId[]): string[] {
   }
   if (current) payloads.push(current);
   return payloads;
+}
+
+interface SignalNotice {
+  origin: string;
+  to: UserId[];
+  event: EphemeralEvent;
+}
+
+function parseSignalNotice(payload: string): SignalNotice | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(payload);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const { origin, to, event } = value as Record<string, unknown>;
+  if (typeof origin !== 'string' || !Array.isArray(to) || !to.every((id) => Number.isInteger(id))) return null;
+  if (typeof event !== 'object' || event === null || (event as { type?: unknown }).type !== 'typing') return null;
+  const parsed = liveEventPayloads.typing.safeParse((event as { payload?: unknown }).payload);
+  return parsed.success ? { origin, to: to as UserId[], event: { type: 'typing', payload: parsed.data } } : null;
 }

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
-import { matchEvent } from '../../contract/events.ts';
+import { matchEvent, type EphemeralEvent } from '../../contract/events.ts';
 import type { Logger } from '../../logger.ts';
 import { badgeCountsFor, matchesStillToAnnounce, noBadges } from '../badges/index.ts';
 import { findMyProfile } from '../relationships/index.ts';
@@ -108,6 +108,15 @@ export function openingFrame(cursor: number): string {
 }
 
 /**
+ * An event that is not a row (someone typing, EventBus.signal), as SSE text: no `id:` line, so the browser's
+ * last event id stays that of the last stored event (a block without one leaves it as it was), and a
+ * reconnection neither skips a stored event nor asks for this one again.
+ */
+export function ephemeralFrame(event: EphemeralEvent): string {
+  return `event: ${event.type}\ndata: ${JSON.stringify(event.payload)}\n\n`;
+}
+
+/**
  * One Server-Sent Events stream of a user's events: what came after the cursor first (a reconnecting tab
  * misses nothing), then whatever the bus announces, with a comment line as heartbeat so proxies keep the
  * connection open. `close` is idempotent; `close('shutdown')` first tells the client to reconnect soon.
@@ -149,6 +158,12 @@ export function openLiveStream(options: LiveStreamOptions): { stream: PassThroug
   };
   stream.write(openingFrame(options.cursor));
   const unsubscribe = options.bus.subscribe(userId, drain);
+  // Written as it comes, between whole frames of the drain (each write is one frame). The session is not read
+  // for it: its end closes this stream (streamSessions.ts), and what could slip out meanwhile is that the
+  // other person was typing.
+  const unsignal = options.bus.onSignal(userId, (event) => {
+    if (!closed && !stream.writableEnded) stream.write(ephemeralFrame(event));
+  });
   const heartbeat = setInterval(() => stream.write(': ping\n\n'), options.heartbeatMs ?? heartbeatMs);
   drain();
   const close = (reason?: 'shutdown') => {
@@ -156,6 +171,7 @@ export function openLiveStream(options: LiveStreamOptions): { stream: PassThroug
     closed = true;
     clearInterval(heartbeat);
     unsubscribe();
+    unsignal();
     if (reason === 'shutdown' && !stream.writableEnded) stream.write(reconnectNotice());
     stream.end();
   };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** The kinds of notice sent through PostgreSQL NOTIFY, each on a channel of its own per schema. */
-export type NoticeKind = 'events' | 'sessions';
+export type NoticeKind = 'events' | 'sessions' | 'signals';
 
 /**
  * PostgreSQL names are at most 63 bytes: NOTIFY refuses a longer channel ("channel name too long") and

@@ -82,4 +82,39 @@ describe.runIf(url)('the PostgreSQL event bus', () => {
       await sender.close();
     }
   });
+
+  it('hands a typing signal to the other processes whole, and its own streams once; a notice it cannot read is dropped', async () => {
+    const schema = `bus_${randomBytes(6).toString('hex')}`;
+    const sender = await PostgresEventBus.start(url ?? '', schema, createLogger('silent'));
+    const receiver = await PostgresEventBus.start(url ?? '', schema, createLogger('silent'));
+    try {
+      const user = 4_000_001 as UserId;
+      const event = { type: 'typing' as const, payload: { conversation_id: 7, profile_id: 9 } };
+      const local: unknown[] = [];
+      const remote: unknown[] = [];
+      sender.onSignal(user, (e) => local.push(e));
+      const heard = new Promise<void>((resolve) =>
+        receiver.onSignal(user, (e) => {
+          remote.push(e);
+          resolve();
+        }),
+      );
+      // Garbage first, on the same channel: skipped, and the listener goes on.
+      await withAdminClient(url ?? '', (client) =>
+        client.query('select pg_notify($1, $2)', [noticeChannel('signals', schema), '{"to":[4000001],"event":{"type":"typing"']),
+      );
+      await sender.signal([user], event);
+      expect(local).toEqual([event]);
+      await heard;
+      expect(remote).toEqual([event]);
+      // The sender's own notice came back to it and was skipped: a later one from the receiver arrives alone.
+      const back = new Promise<void>((resolve) => sender.onSignal(4_000_002 as UserId, () => resolve()));
+      await receiver.signal([4_000_002 as UserId], event);
+      await back;
+      expect(local).toEqual([event]);
+    } finally {
+      await sender.close();
+      await receiver.close();
+    }
+  });
 });

@@ -1,13 +1,14 @@
 import type { Kysely } from 'kysely';
 import { prepared } from '../../../db/prepared.ts';
 import type { Database, UserId } from '../../../db/schema.ts';
-import type { LiveEvent } from '../../contract/events.ts';
+import type { EphemeralEvent, LiveEvent } from '../../contract/events.ts';
 
 /**
  * A live event for one user: the type decides the payload's shape (server/contract/events.ts). `badges` is
- * not among them: its counts are read when the stream sends it (insertBadgeMarkers).
+ * not among them: its counts are read when the stream sends it (insertBadgeMarkers); nor `typing`, which is
+ * never stored (EventBus.signal).
  */
-export type NewEvent = Exclude<LiveEvent, { type: 'badges' }> & { userId: UserId };
+export type NewEvent = Exclude<LiveEvent, { type: 'badges' } | EphemeralEvent> & { userId: UserId };
 
 /** Answers the new rows' ids in the order of `events` (one statement numbers its rows in order on both databases). */
 export async function insertEvents(db: Kysely<Database>, events: readonly NewEvent[], now: string): Promise<number[]> {

@@ -1,7 +1,16 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { z } from 'zod/mini';
-import { chatListItem, defaultPageSize, message, messagesResponse, startConversationResponse, type Message, type MessagesResponse } from '@contract/chat.ts';
+import {
+  chatListItem,
+  defaultPageSize,
+  message,
+  messagesResponse,
+  startConversationResponse,
+  typingResponse,
+  type Message,
+  type MessagesResponse,
+} from '@contract/chat.ts';
 import { api } from '../client.ts';
 import { queryKeys } from './keys.ts';
 
@@ -162,6 +171,14 @@ export function useSendMessage(conversationId: number) {
       void client.invalidateQueries({ queryKey: queryKeys.chats() });
     },
   });
+}
+
+/**
+ * Tells the other person this one is typing (they see it for a few seconds). Best effort: a lost one costs a
+ * moment of "typing…", so it is never retried and its failure is said nowhere.
+ */
+export function sendTyping(conversationId: number): void {
+  void api.post(`/api/conversations/${conversationId}/typing`, typingResponse, {}).catch(() => undefined);
 }
 
 /** `POST /api/conversations/start`: the match's conversation id (created on first use, the same after). */

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
@@ -9,10 +9,12 @@ import { QueryView } from '../../components/States.tsx';
 import { useDeepLinkFallback } from '../../components/StartParamRedirect.tsx';
 import { useSession } from '../../session/SessionProvider.tsx';
 import { Avatar } from './Avatar.tsx';
-import { Composer } from './Composer.tsx';
+import { Composer, type ComposerHandle } from './Composer.tsx';
 import { MessageList } from './MessageList.tsx';
+import { Openers } from './Openers.tsx';
 import { useAcknowledgeShown } from './useAcknowledgeShown.ts';
 import { useMarkArrivalsRead } from './useMarkArrivalsRead.ts';
+import { usePartnerTyping } from './usePartnerTyping.ts';
 import './Chat.css';
 
 /** `/chat/{conversationId}` (spec sections 2, 9): the conversation, live in both directions. */
@@ -39,6 +41,9 @@ export default function ChatScreen() {
   // The other person deleted their profile (410 partner_deleted): the conversation is over, so no retry
   // and no composer, and nothing of theirs (it went with them).
   const departed = query.error instanceof ApiError && query.error.code === 'partner_deleted';
+  const typing = usePartnerTyping(conversationId, myProfileId) && !departed;
+  const composer = useRef<ComposerHandle>(null);
+  const pickOpener = useCallback((line: string) => composer.current?.fill(line), []);
 
   return (
     <section className="chat-screen" aria-label={participant ? t('app.chat.conversationWith', { name: participant.name }) : t('app.chat.title')}>
@@ -51,7 +56,14 @@ export default function ChatScreen() {
         {participant && !departed && (
           <Link className="chat-peer" to={`/UsersProfile/${participant.profile_id}`} aria-label={t('app.chat.viewProfile', { name: participant.name })}>
             <Avatar name={participant.name} photo={participant.photo} size={36} />
-            <span className="chat-peer-name">{participant.name}</span>
+            <span className="chat-peer-text">
+              <span className="chat-peer-name">{participant.name}</span>
+              {typing && (
+                <span className="chat-peer-typing" aria-hidden="true">
+                  {t('app.chat.typing')}
+                </span>
+              )}
+            </span>
           </Link>
         )}
         {participant && !departed && (
@@ -59,9 +71,14 @@ export default function ChatScreen() {
             profileId={participant.profile_id}
             name={participant.name}
             gender={participant.gender}
+            withUnmatch
             onDone={() => void navigate('/ChatList', { replace: true })}
           />
         )}
+        {/* Said to a screen reader here: the line under the name is inside the link, whose label is its own. */}
+        <span className="visually-hidden" role="status">
+          {typing && participant ? `${participant.name}: ${t('app.chat.typing')}` : ''}
+        </span>
       </header>
       {departed ? (
         <div className="chat-departed" role="status">
@@ -83,10 +100,15 @@ export default function ChatScreen() {
                 loadingOlder={loadingOlder}
                 onNeedOlder={needOlder}
                 scrollToEndSignal={sentCount}
+                footer={
+                  conversation.messages.length === 0 && !conversation.hasOlder ? (
+                    <Openers partnerId={conversation.participant.profile_id} partnerName={conversation.participant.name} onPick={pickOpener} />
+                  ) : null
+                }
               />
               {/* A fresh box per conversation: the route stays mounted from one to the next (a toast, Back), and a
                   draft or a message waiting for the connection belongs to the conversation it was written in. */}
-              <Composer key={conversationId} conversationId={conversationId} onSent={() => setSentCount((n) => n + 1)} />
+              <Composer key={conversationId} ref={composer} conversationId={conversationId} onSent={() => setSentCount((n) => n + 1)} />
             </>
           )}
         </QueryView>

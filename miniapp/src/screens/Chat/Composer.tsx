@@ -1,25 +1,47 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type SyntheticEvent } from 'react';
+import { useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { maxMessageLength } from '@contract/chat.ts';
+import { maxMessageLength, typingIntervalSeconds } from '@contract/chat.ts';
 import { ApiError } from '../../api/client.ts';
 import { onLiveOpen } from '../../api/liveEvents.ts';
-import { newClientKey, useSendMessage, type OutgoingMessage } from '../../api/queries/chat.ts';
+import { newClientKey, sendTyping, useSendMessage, type OutgoingMessage } from '../../api/queries/chat.ts';
 import { useClosingConfirmation } from '../../components/useClosingConfirmation.ts';
 import { errorText } from '../../lib/errorText.ts';
 
 const isOffline = (error: unknown) => error instanceof ApiError && error.code === 'network';
+
+/** What the conversation may do to the box: put a line in it (an opener), to be edited or sent. */
+export interface ComposerHandle {
+  fill(line: string): void;
+}
 
 /**
  * The message box. Whitespace-only text is never sent (spec section 8): the button stays disabled and
  * Enter does nothing. Enter sends, Shift+Enter breaks the line. A failed send keeps the text. One lost to
  * the connection is sent again by itself once the connection is back (the browser's `online`, or the live
  * stream opening again), or at once with "Send again"; every attempt carries the same `client_key`, so the
- * message arrives once however many attempts reached the server.
+ * message arrives once however many attempts reached the server. While the person types, the other one is
+ * told so (`sendTyping`), at most once in `typingIntervalSeconds`, as the server would let through anyway.
  */
-export function Composer({ conversationId, onSent }: { conversationId: number; onSent: () => void }) {
+export function Composer({ conversationId, onSent, ref }: { conversationId: number; onSent: () => void; ref?: Ref<ComposerHandle> }) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
+  useImperativeHandle(ref, () => ({
+    fill(line: string) {
+      setText(line);
+      box.current?.focus();
+    },
+  }));
+  const lastTyping = useRef(0);
+  function type(value: string) {
+    setText(value);
+    const now = Date.now();
+    if (value.trim() && now - lastTyping.current >= typingIntervalSeconds * 1000) {
+      lastTyping.current = now;
+      sendTyping(conversationId);
+    }
+  }
   const send = useSendMessage(conversationId);
   const content = text.trim();
   useClosingConfirmation(content !== '');
@@ -98,7 +120,8 @@ export function Composer({ conversationId, onSent }: { conversationId: number; o
           maxLength={maxMessageLength}
           placeholder={t('app.chat.placeholder')}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          ref={box}
+          onChange={(e) => type(e.target.value)}
           onKeyDown={onKeyDown}
           enterKeyHint="send"
         />

@@ -1,4 +1,4 @@
-import { Fragment, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import { Fragment, useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message } from '@contract/chat.ts';
 import { clock, dayKey, dayLabel } from './messageTime.ts';
@@ -12,6 +12,8 @@ interface Props {
   onNeedOlder: () => void;
   /** Changes when the caller wants the view at the bottom (after sending). */
   scrollToEndSignal: number;
+  /** Shown after the last message (an empty conversation's openers). */
+  footer?: ReactNode;
 }
 
 /** Spec section 9: older messages load when the view is scrolled up past half of what can be scrolled. */
@@ -24,7 +26,7 @@ const stickyPx = 120;
  * The messages, oldest at the top. Opens at the bottom; prepending an older page keeps the message the
  * person is looking at in place (the scroll offset grows by exactly the height added above it).
  */
-export function MessageList({ messages, myProfileId, participantName, hasOlder, loadingOlder, onNeedOlder, scrollToEndSignal }: Props) {
+export function MessageList({ messages, myProfileId, participantName, hasOlder, loadingOlder, onNeedOlder, scrollToEndSignal, footer }: Props) {
   const { t, i18n } = useTranslation();
   const list = useRef<HTMLDivElement>(null);
   const firstId = useRef<number | null>(null);
@@ -123,6 +125,7 @@ export function MessageList({ messages, myProfileId, participantName, hasOlder, 
             </Fragment>
           );
         })}
+        {footer}
       </div>
     </div>
   );
