@@ -168,7 +168,8 @@ describe.each(behaviourLanguages)('profile prompts in %s', (language) => {
     const listed = page.locator('.other-profile .prompt-answer');
     await expect.poll(() => listed.count()).toBe(3);
     expect(await listed.locator('.prompt-answer-question').allTextContents()).toEqual([t.prompts.idealWeekend, t.prompts.lookingFor, t.prompts.surpriseMe]);
-    await listed.first().scrollIntoViewIfNeeded();
+    // The answers under the photo, in sight (above the sticky chat button).
+    await listed.first().evaluate((first) => first.scrollIntoView({ block: 'start' }));
     await shot(page, `profile-details-${language}`);
     await expectAccessible(page, `profile details with prompts ${language}`);
   });
