@@ -249,6 +249,9 @@ describe.each(behaviourLanguages)('the profile wizard draft in %s', (language) =
     await expect.poll(() => previews(page)).toEqual({ count: 1, drawn: 1 });
     await screenshot(page, `wizard-draft-photos-${language}-dark`);
     await page.getByRole('button', { name: t.app.wizard.next }).click();
+    await answerPrompts(page, language, [{ question: t.prompts.lookingFor, answer: 'Тепло' }]);
+    await screenshot(page, `wizard-draft-prompts-${language}-dark`);
+    await page.getByRole('button', { name: t.app.wizard.next }).click();
     await page.getByLabel(t.app.wizard.bio).fill('Люблю горы');
     await screenshot(page, `wizard-draft-review-${language}-dark`);
     await page.getByRole('button', { name: t.app.wizard.cancel, exact: true }).click();
