@@ -148,6 +148,8 @@ export interface ProfilesTable {
   held_at: string | null;
   /** Set by triggers (migration search_changes) whenever the person's eligibility for others' searches may have changed. */
   search_changed_at: Generated<string | null>;
+  /** The answered prompts, JSON `[{"prompt_id", "answer"}]` in display order (features/prompts). */
+  prompts: Generated<string>;
 }
 export type Profile = Selectable<ProfilesTable>;
 export type NewProfile = Insertable<ProfilesTable>;

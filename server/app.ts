@@ -22,6 +22,7 @@ import { profileRoutes } from './features/profiles/routes.ts';
 import { locationRoutes } from './features/location/routes.ts';
 import { verificationRoutes } from './features/verification/routes.ts';
 import { passwordResetRoutes } from './features/passwordReset/routes.ts';
+import { promptRoutes } from './features/prompts/routes.ts';
 import { accountSettingsRoutes } from './features/accountSettings/routes.ts';
 import { emailUnsubscribeRoutes, unsubscribeCsrfExemptPrefix } from './features/notifications/routes.ts';
 import { sessionLoader } from './http/auth.ts';
@@ -54,6 +55,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   passwordResetRoutes(api, services);
   accountSettingsRoutes(api, services);
   profileRoutes(api, services);
+  promptRoutes(api);
   uploadRoutes(api, services);
   searchRoutes(api, services);
   swipeRoutes(api, services);

@@ -93,7 +93,7 @@ describe('branded ids', () => {
     expect(profileIdBody.parse({ profile_id: '12' })).toEqual({ profile_id: 12 });
     expect(userRowId('user').parse(7)).toBe(7);
     expect(profileRowId('profile_id').safeParse(maxRowId + 1).success).toBe(false);
-    const card = { user_id: 3, profile_id: 3, name: 'A', age: 30, city: '', gender: 'Female', bio: '', distance: null, photo: '' };
+    const card = { prompts: [], user_id: 3, profile_id: 3, name: 'A', age: 30, city: '', gender: 'Female', bio: '', distance: null, photo: '' };
     expect(searchResult.parse(card)).toEqual(card);
   });
 });

@@ -27,6 +27,7 @@ import * as reportEvidence from './2026_11_29_1210_report_evidence.ts';
 import * as createSessionHandovers from './2026_12_01_1000_create_session_handovers.ts';
 import * as webPush from './2026_12_01_1100_web_push.ts';
 import * as typingMarks from './2026_12_02_0900_typing_marks.ts';
+import * as addProfilePrompts from './2026_12_02_0900_add_profile_prompts.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_1000_create_session_handovers': createSessionHandovers,
   '2026_12_01_1100_web_push': webPush,
   '2026_12_02_0900_typing_marks': typingMarks,
+  '2026_12_02_0900_add_profile_prompts': addProfilePrompts,
 };

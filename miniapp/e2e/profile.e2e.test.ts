@@ -108,6 +108,9 @@ describe.each(behaviourLanguages)('the profile wizard in %s', (language) => {
     await screenshot(page, `wizard-photos-${language}`);
     await expectAccessible(page, `wizard photos ${language}`);
     await page.getByRole('button', { name: t.app.wizard.next }).click();
+    // Step 4, the prompts: optional, passed over here (prompts.e2e.test.ts answers them).
+    await page.getByRole('heading', { name: t.app.prompts.title }).waitFor();
+    await page.getByRole('button', { name: t.app.wizard.next }).click();
 
     await page.getByLabel(t.app.wizard.bio).fill('Люблю горы');
     await screenshot(page, `wizard-review-${language}`);

@@ -8,7 +8,7 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson } from '../../server/test/people.ts';
 import { Browser, json } from '../../server/test/browser.ts';
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
-import { addPhoto, makePhotoFiles } from './flows/profile.ts';
+import { addPhoto, answerPrompts, makePhotoFiles } from './flows/profile.ts';
 import { screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
@@ -135,7 +135,14 @@ describe.each(behaviourLanguages)('the profile wizard draft in %s', (language) =
     await screenshot(page, `wizard-draft-photos-${language}`);
     await page.getByRole('button', { name: t.app.wizard.next }).click();
 
-    // Step 4: the bio, and the photos again.
+    // Step 4: a chosen prompt and its answer survive.
+    await answerPrompts(page, language, [{ question: t.prompts.idealWeekend, answer: 'Горы' }]);
+    await reload(page);
+    await stepHeading(page, t.app.prompts.title).waitFor();
+    expect(await page.getByLabel(t.app.prompts.answerLabel.replace('{{question}}', t.prompts.idealWeekend)).inputValue()).toBe('Горы');
+    await page.getByRole('button', { name: t.app.wizard.next }).click();
+
+    // Step 5: the bio, and the photos again.
     await stepHeading(page, t.app.wizard.reviewTitle).waitFor();
     await page.getByLabel(t.app.wizard.bio).fill('Люблю горы');
     await reload(page);
@@ -153,8 +160,10 @@ describe.each(behaviourLanguages)('the profile wizard draft in %s', (language) =
       bio: string;
       photos: string[];
       place_id: number | null;
+      prompts: { prompt_id: number; answer: string }[];
     };
     expect([own.name, own.age, own.bio, own.photos.length, own.place_id]).toEqual(['Дарья', 27, 'Люблю горы', 2, storedPlace]);
+    expect(own.prompts.map((p) => [p.prompt_id, p.answer])).toEqual([[1, 'Горы']]);
     await expect.poll(() => storedDrafts(page)).toEqual({ keys: [], photos: 0 });
     // Nothing comes back: the wizard opened again is empty.
     await page.goto('/CreateProfile');
@@ -239,6 +248,9 @@ describe.each(behaviourLanguages)('the profile wizard draft in %s', (language) =
     await reload(page);
     await expect.poll(() => previews(page)).toEqual({ count: 1, drawn: 1 });
     await screenshot(page, `wizard-draft-photos-${language}-dark`);
+    await page.getByRole('button', { name: t.app.wizard.next }).click();
+    await answerPrompts(page, language, [{ question: t.prompts.lookingFor, answer: 'Тепло' }]);
+    await screenshot(page, `wizard-draft-prompts-${language}-dark`);
     await page.getByRole('button', { name: t.app.wizard.next }).click();
     await page.getByLabel(t.app.wizard.bio).fill('Люблю горы');
     await screenshot(page, `wizard-draft-review-${language}-dark`);

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { profileIdField, profileRowId } from './ids.ts';
+import { profilePrompt } from './prompts.ts';
 
 /** The deck's gender filter; Other too, so people of that gender can be looked for (and look for each other). */
 export const searchGenders = ['Any', 'Male', 'Female', 'Other'] as const;
@@ -47,6 +48,8 @@ export const searchResult = z.object({
   distance: z.nullable(z.number().check(z.int(), z.gte(1))),
   /** Comma-separated photo file names (spec). */
   photo: z.string(),
+  /** Their answered prompts in order (the card shows the first), the questions in the reader's language. */
+  prompts: z.array(profilePrompt),
 });
 export type SearchResult = z.infer<typeof searchResult>;
 
@@ -80,6 +83,7 @@ export const usersProfileResponse = z.object({
     bio: z.string(),
     photos: z.array(z.string()),
     distance: z.nullable(z.number().check(z.int(), z.gte(1))),
+    prompts: z.array(profilePrompt),
   }),
 });
 export type UsersProfileResponse = z.infer<typeof usersProfileResponse>;

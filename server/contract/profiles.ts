@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { profileIdField, userIdField } from './ids.ts';
+import { profilePrompt, promptAnswersInput } from './prompts.ts';
 
 /** Spec section 5 messages, shown as they are by the app. */
 export const requiredFieldsMessage = 'Please fill in all required fields.';
@@ -57,6 +58,8 @@ export const createProfileFields = z
     bio: z.optional(bio),
     latitude,
     longitude,
+    /** Optional; a JSON text in the multipart form (`[{"prompt_id": 1, "answer": "…"}]`). */
+    prompts: preprocess(blankToUndefined, z.optional(promptAnswersInput)),
   })
   .check(z.refine(bothOrNeither, coordinatesTogether));
 export type CreateProfileFields = z.infer<typeof createProfileFields>;
@@ -86,6 +89,8 @@ export const editProfileFields = z
     bio: z.optional(bio),
     latitude,
     longitude,
+    /** The whole new list (a JSON text in a multipart form): `[]` clears it, leaving it out keeps it. */
+    prompts: preprocess(blankToUndefined, z.optional(promptAnswersInput)),
   })
   .check(z.refine(bothOrNeither, coordinatesTogether));
 export type EditProfileFields = z.infer<typeof editProfileFields>;
@@ -107,6 +112,8 @@ export const ownProfileResponse = z.object({
   latitude: z.nullable(z.number()),
   longitude: z.nullable(z.number()),
   photos: z.array(z.string()),
+  /** The answered prompts in order, the questions in the owner's language. */
+  prompts: z.array(profilePrompt),
   isActive: z.boolean(),
   end_date: z.nullable(z.string()),
 });

@@ -1,4 +1,5 @@
 import type { Gender, PreferredGender, ProfileId, UserId } from '../../db/schema.ts';
+import type { Language } from '../../locales/index.ts';
 import { hashSessionId, newSessionId } from '../features/sessions/sessionIds.ts';
 import { snapCoordinates } from '../features/profiles/locationGrid.ts';
 import { Browser } from './browser.ts';
@@ -17,6 +18,10 @@ export interface PersonOptions {
   verified?: boolean;
   banned?: boolean;
   photos?: number;
+  /** The account's language (the reader's, for texts the API names in it); Russian by default. */
+  language?: Language;
+  /** Answered prompts, stored as the API stores them. */
+  prompts?: { prompt_id: number; answer: string }[];
 }
 
 export interface Person {
@@ -51,7 +56,7 @@ export async function createPerson(app: PersonHost, options: PersonOptions = {})
     .values({
       email: `person${counter}-${process.pid}-${Date.now()}@example.com`,
       password_hash: null,
-      language: 'ru',
+      language: options.language ?? 'ru',
       verified_at: options.verified === false ? null : now.toISOString(),
       banned_at: options.banned ? now.toISOString() : null,
       created_at: now.toISOString(),
@@ -76,6 +81,7 @@ export async function createPerson(app: PersonHost, options: PersonOptions = {})
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
       private_mode: options.privateMode ? 1 : 0,
+      ...(options.prompts ? { prompts: JSON.stringify(options.prompts) } : {}),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

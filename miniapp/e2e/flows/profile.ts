@@ -28,6 +28,19 @@ export interface WizardInput {
   location: 'geolocation' | { city: string };
   photos: string[];
   bio?: string;
+  /** Prompts to choose in step 4 (by their text in `language`) and answer; none skips the step. */
+  prompts?: { question: string; answer: string }[];
+}
+
+/** Step 4: chooses each prompt from the sheet and answers it. */
+export async function answerPrompts(page: Page, language: 'ru' | 'en', prompts: { question: string; answer: string }[]): Promise<void> {
+  const t = texts[language];
+  await page.getByRole('heading', { name: t.app.prompts.title }).waitFor();
+  for (const prompt of prompts) {
+    await page.getByRole('button', { name: t.app.prompts.add }).click();
+    await page.getByRole('dialog', { name: t.app.prompts.choose }).getByRole('button', { name: prompt.question, exact: true }).click();
+    await page.getByLabel(t.app.prompts.answerLabel.replace('{{question}}', prompt.question)).fill(prompt.answer);
+  }
 }
 
 /** Adds one photo in step 3: choose the file, zoom a little, confirm the crop. */
@@ -63,6 +76,8 @@ export async function createProfileThroughWizard(page: Page, input: WizardInput)
   }
 
   for (const photo of input.photos) await addPhoto(page, input.language, photo);
+  await page.getByRole('button', { name: t.app.wizard.next }).click();
+  await answerPrompts(page, input.language, input.prompts ?? []);
   await page.getByRole('button', { name: t.app.wizard.next }).click();
   if (input.bio) await page.getByLabel(t.app.wizard.bio).fill(input.bio);
   await page.getByRole('button', { name: t.app.wizard.create, exact: true }).click();

@@ -1,11 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import type { UsersProfileResponse } from '@contract/discovery.ts';
 import { PhotoGallery } from './PhotoGallery.tsx';
+import { PromptAnswers } from './PromptAnswers.tsx';
 import './ProfileDetails.css';
 
 export type OtherProfile = UsersProfileResponse['users_profile'];
 
-/** Someone's profile (another person's, or the own one as others see it): the photo gallery as on the deck, name, age, city, distance, bio. */
+/** Someone's profile (another person's, or the own one as others see it): the photo gallery as on the deck, name, age, city, distance, bio, the answered prompts. */
 export function ProfileDetails({ profile }: { profile: OtherProfile }) {
   const { t } = useTranslation();
   return (
@@ -21,6 +22,7 @@ export function ProfileDetails({ profile }: { profile: OtherProfile }) {
         {profile.distance !== null && ` · ${t('app.matches.distance', { km: profile.distance })}`}
       </p>
       {profile.bio && <p className="other-bio">{profile.bio}</p>}
+      <PromptAnswers prompts={profile.prompts} />
     </article>
   );
 }

@@ -4,6 +4,7 @@ import { useSwipeable } from 'react-swipeable';
 import type { Card } from '../api/queries/search.ts';
 import { photoUrl } from '../lib/photos.ts';
 import { PhotoGallery } from './PhotoGallery.tsx';
+import { PromptAnswers } from './PromptAnswers.tsx';
 import { indicatorOf, verdictOf } from '../lib/swipeRules.ts';
 import './SwipeCard.css';
 
@@ -108,6 +109,8 @@ export function SwipeCard({
         {t('app.search.stampNope')}
       </span>
       <div className="swipe-info">
+        {/* The first answer over the photo (issue 38): what a conversation most often starts from. */}
+        {!expanded && <PromptAnswers prompts={card.prompts} variant="card" />}
         <div className="swipe-title">
           <h2>
             {card.name}, {card.age}
@@ -121,6 +124,7 @@ export function SwipeCard({
           {card.distance !== null && ` · ${t('app.matches.distance', { km: card.distance })}`}
         </p>
         {expanded && <p className="swipe-bio">{card.bio}</p>}
+        {expanded && <PromptAnswers prompts={card.prompts} variant="cardAll" />}
       </div>
     </div>
   );

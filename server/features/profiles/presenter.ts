@@ -2,6 +2,7 @@ import { isPremium } from '../premium/index.ts';
 import type { Profile } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import { cityForReader } from '../location/index.ts';
+import { presentPrompts } from '../prompts/index.ts';
 import type { OwnProfileResponse } from '../../contract/profiles.ts';
 
 /**
@@ -22,6 +23,7 @@ export function presentOwnProfile(profile: Profile, photos: string[], premiumUnt
     latitude: profile.latitude,
     longitude: profile.longitude,
     photos,
+    prompts: presentPrompts(profile.prompts, language),
     isActive: isPremium(premiumUntil, now),
     end_date: premiumUntil,
   };

@@ -17,6 +17,7 @@ import type { Logger } from '../../logger.ts';
 import { lockUser } from '../accounts/index.ts';
 import { type EventBus, writeProfileLeaving } from '../events/index.ts';
 import { storedCity } from '../location/index.ts';
+import { storedPrompts } from '../prompts/index.ts';
 import { profileRequired } from '../relationships/index.ts';
 import { type PhotoStore, processPhoto, type StoredPhoto } from '../photos/index.ts';
 import { snapCoordinates } from './locationGrid.ts';
@@ -89,6 +90,7 @@ export class ProfileService {
           place_id: city.place_id,
           latitude: coordinates?.latitude ?? null,
           longitude: coordinates?.longitude ?? null,
+          prompts: storedPrompts(fields.prompts ?? []),
           created_at: now,
           updated_at: now,
         });
@@ -130,6 +132,7 @@ export class ProfileService {
           ...(city ?? {}),
           ...(fields.bio !== undefined ? { bio: fields.bio } : {}),
           ...(coordinates ? coordinates : {}),
+          ...(fields.prompts !== undefined ? { prompts: storedPrompts(fields.prompts) } : {}),
           updated_at: now,
         });
       });

@@ -30,6 +30,8 @@ export interface CandidateRow extends RankedRow {
   bio: string;
   /** The person's photo file names in order, comma-separated ('' for none): only when asked for (`withPhotos`). */
   photo?: string | null;
+  /** Their answered prompts as stored (features/prompts): with the photos only, since only a card shows them. */
+  prompts?: string;
 }
 
 /** The query's own values (selection, order, limit); the rules bind theirs in filters.ts. */
@@ -42,11 +44,20 @@ type Own = {
   lon?: number;
   cos?: number;
   limit: number;
-  /** A re-check whose first person may be shown at once: their photos come with them (one round trip fewer). */
+  /** A re-check whose first person may be shown at once: their photos and prompts come with them (one round trip fewer). */
   photos?: boolean;
   /** A ring's first pass read through the stripes (stripes.ts): its ranges, as JSON. */
   stripes?: string;
 };
+
+/**
+ * The photo file names of `p` in order, comma-separated: the same list listPhotoNames reads; both databases
+ * take an ordered aggregate (SQLite since 3.44).
+ */
+export function photoList(db: Kysely<Database>) {
+  const aggregate = db.getExecutor().adapter instanceof PostgresAdapter ? sql.raw('string_agg') : sql.raw('group_concat');
+  return sql<string | null>`(select ${aggregate}(ph.file_name, ',' order by ph.position, ph.id) from photos ph where ph.profile_id = p.id)`;
+}
 
 /** What ranking reads of someone (RankedRow): every read of candidates starts from it. */
 const rankedSelect = (db: Kysely<Database>, me: ProfileId) =>
@@ -74,13 +85,8 @@ const buildCandidates = (db: Kysely<Database>, key: string, slot: (name: string)
   // Laid out as the `Own` binding findCandidates made.
   const own = ownStandIns as Own;
   let query = rankedSelect(db, own.me).select(['p.name', 'p.age', 'p.city', 'p.place_id', 'p.gender', 'p.bio']);
-  if (own.photos) {
-    // The same list listPhotoNames reads; both databases take an ordered aggregate (SQLite since 3.44).
-    const aggregate = db.getExecutor().adapter instanceof PostgresAdapter ? sql.raw('string_agg') : sql.raw('group_concat');
-    query = query.select(
-      sql<string | null>`(select ${aggregate}(ph.file_name, ',' order by ph.position, ph.id) from photos ph where ph.profile_id = p.id)`.as('photo'),
-    );
-  }
+  // Not read by scans of many people, only by the card's own read: answers weigh as much as a bio.
+  if (own.photos) query = query.select([photoList(db).as('photo'), 'p.prompts']);
   for (const condition of filterConditions(filterStandIns, own.only !== undefined)) query = query.where(condition);
   // Pooled ids are plain numbers (unpacked from the stored pool); here they are only stand-ins for bound values.
   if (own.only !== undefined) return query.where('p.id', 'in', own.only as readonly ProfileId[]).limit(own.limit);

@@ -4,12 +4,13 @@ import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { SearchQuery, SearchResult } from '../../contract/discovery.ts';
 import { cityForReader } from '../location/index.ts';
-import { listPhotoNames } from '../profiles/index.ts';
+import { presentPrompts } from '../prompts/index.ts';
 import type { CardSearch } from './cardSearch.ts';
 import { flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
 import { likedYouBoostKm, premiumBoostKm, searchBoxSteps } from './rules.ts';
 import type { CandidateRow } from './candidates.ts';
 import { plainConditions, type Seeker } from './filters.ts';
+import { findCardDetails } from './repository.ts';
 
 /**
  * The search written out plainly, as the correctness oracle for SearchService (searchEquivalence.test.ts):
@@ -117,7 +118,7 @@ export class PlainSearch implements CardSearch {
   }
 
   private async present(c: Candidate, point: Point | null, language: Language): Promise<SearchResult> {
-    const photos = await listPhotoNames(this.db, c.id);
+    const { photo, prompts } = await findCardDetails(this.db, c.id);
     return {
       user_id: c.id,
       profile_id: c.id,
@@ -127,7 +128,8 @@ export class PlainSearch implements CardSearch {
       gender: c.gender,
       bio: c.bio,
       distance: shownDistanceKm(point, pointOf(c)),
-      photo: photos.join(','),
+      photo,
+      prompts: presentPrompts(prompts, language),
     };
   }
 }

@@ -2,6 +2,7 @@ import { PostgresAdapter, sql, type Insertable, type Kysely, type QueryCreator }
 import { prepared, preparedByShape } from '../../../db/prepared.ts';
 import type { Database, ProfileId, SearchPoolsTable, UserId } from '../../../db/schema.ts';
 import { countedRead, type RateRow, readWithRateCounts } from '../rateLimits/index.ts';
+import { photoList } from './candidates.ts';
 
 /** A stored pool as read (searchStart, findSearchPool). */
 export interface StoredPoolRow {
@@ -125,4 +126,20 @@ export async function upsertSearchPool(db: Kysely<Database>, row: Insertable<Sea
 
 export async function deleteSearchPool(db: Kysely<Database>, profileId: ProfileId): Promise<void> {
   await db.deleteFrom('search_pools').where('profile_id', '=', profileId).execute();
+}
+
+/**
+ * What a card shows beyond its candidate row, when that row came from a scan (which reads neither, for a
+ * hundred people): the photos in order and the prompts, in one statement, as the re-check reads them.
+ */
+const cardDetails = prepared((db, profileId: ProfileId) =>
+  db
+    .selectFrom('profiles as p')
+    .select([photoList(db).as('photo'), 'p.prompts'])
+    .where('p.id', '=', profileId),
+);
+
+export async function findCardDetails(db: Kysely<Database>, profileId: ProfileId): Promise<{ photo: string; prompts: string }> {
+  const row = await cardDetails.first(db, profileId);
+  return { photo: row?.photo ?? '', prompts: row?.prompts ?? '[]' };
 }

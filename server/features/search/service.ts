@@ -5,7 +5,7 @@ import type { Clock } from '../../clock.ts';
 import type { SearchQuery, SearchResult } from '../../contract/discovery.ts';
 import { isPremium } from '../premium/index.ts';
 import { cityForReader } from '../location/index.ts';
-import { listPhotoNames } from '../profiles/index.ts';
+import { presentPrompts } from '../prompts/index.ts';
 import type { RateCounter } from '../rateLimits/index.ts';
 import type { CardSearch } from './cardSearch.ts';
 import {
@@ -23,7 +23,7 @@ import {
 import { findCandidates, findNearest, rereadForRanking, type CandidateFilter, type CandidateRow, type NearRow, type RankedRow } from './candidates.ts';
 import { poolKeyOf } from './filters.ts';
 import { changedNear, horizonBelow, changedRecheckMax } from './searchChanges.ts';
-import { findSearchStart } from './repository.ts';
+import { findCardDetails, findSearchStart } from './repository.ts';
 import { boxCircleKm, everywhereKm, flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
 import { likedYouBoostKm, premiumBoostKm, rankingPoolSize, recheckBatch, recheckBatches, searchBoxSteps, searchPerDay, searchPerMinute } from './rules.ts';
 
@@ -472,7 +472,8 @@ export class SearchService implements CardSearch {
   }
 
   private async presentCandidate(row: CandidateRow, point: Point | null, language: Language): Promise<SearchResult> {
-    const photo = row.photo !== undefined ? (row.photo ?? '') : (await listPhotoNames(this.db, row.id)).join(',');
+    const { photo, prompts } =
+      row.photo !== undefined && row.prompts !== undefined ? { photo: row.photo ?? '', prompts: row.prompts } : await findCardDetails(this.db, row.id);
     return {
       user_id: row.id,
       profile_id: row.id,
@@ -483,6 +484,7 @@ export class SearchService implements CardSearch {
       bio: row.bio,
       distance: shownDistanceKm(point, pointOf(row)),
       photo,
+      prompts: presentPrompts(prompts, language),
     };
   }
 }

@@ -10,7 +10,7 @@ import { testDialects } from '../../test/testDatabase.ts';
  * a GET finds it in the cache on PostgreSQL unless a change notice is still on its way, as on a loaded
  * machine): each statement is a round trip on PostgreSQL, and a search is the call people make most. Its rate
  * counters are incremented by the statement that reads where the search starts from (one round trip, were
- * two), and the pooled person re-checked comes with their photos (another). The people to find were last
+ * two), and the pooled person re-checked comes with their photos and prompts (another). The people to find were last
  * changed an hour ago, so they are pooled people, not changes to re-check first (whether a change just
  * made counts as seen depends on PostgreSQL's horizon, which other databases' transactions hold back).
  */
@@ -25,7 +25,7 @@ describe.each(testDialects())('statements of a search on %s', (dialect) => {
     const app = counted.app();
     const viewer = await createPerson(app, { gender: 'Male' });
     const others = [];
-    for (let i = 0; i < 4; i++) others.push(await createPerson(app, { photos: 3 }));
+    for (let i = 0; i < 4; i++) others.push(await createPerson(app, { photos: 3, prompts: [{ prompt_id: 1, answer: `Ответ ${i}` }] }));
     const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
     await app.database.db
       .updateTable('profiles')
@@ -53,6 +53,8 @@ describe.each(testDialects())('statements of a search on %s', (dialect) => {
       .execute();
     expect(photos).toHaveLength(3);
     expect(card.photo).toBe(photos.map((p) => p.file_name).join(','));
+    // And their prompts, read with them: a card costs no statement more for them.
+    expect(card.prompts).toEqual([{ prompt_id: 1, question: 'Мой идеальный выходной…', answer: expect.stringMatching(/^Ответ \d$/) as unknown }]);
     const own = statements.filter((statement) => !/from "sessions"/.test(statement));
     expect(own.length, own.join('\n')).toBeLessThanOrEqual(budget.nextCard);
     const counters = await app.database.db.selectFrom('rate_counters').select(['key', 'count']).where('key', 'like', 'search:%').execute();

@@ -9,6 +9,7 @@ import type { NotificationQueue } from '../notifications/index.ts';
 import { cityForReader } from '../location/index.ts';
 import { isPremium } from '../premium/index.ts';
 import { listPhotoNames } from '../profiles/index.ts';
+import { presentPrompts } from '../prompts/index.ts';
 import { type Allowance, assertAllowance } from '../rateLimits/index.ts';
 import {
   endMatch,
@@ -154,6 +155,7 @@ export class SwipeService {
         bio: other.bio,
         photos: await listPhotoNames(this.db, other.id),
         distance: shownDistanceKm(pointOf(me), pointOf(other)),
+        prompts: presentPrompts(other.prompts, language),
       },
     };
   }

@@ -22,6 +22,8 @@ export const queryKeys = {
   conversations: () => ['conversation'] as const,
   conversation: (conversationId: number) => ['conversation', conversationId] as const,
   trainingCard: () => ['trainingCard'] as const,
+  /** The prompts a profile may answer (`GET /api/prompts`), in one language. */
+  prompts: (language: string) => ['prompts', language] as const,
   /** One deck fetch (see screens/Search/useSwipeDeck.ts): never reused, each answer is another person. */
   searchCard: (ageRange: readonly [number, number], gender: string, exclude: readonly number[]) =>
     ['searchCard', ageRange[0], ageRange[1], gender, exclude.join(',')] as const,

@@ -15,6 +15,8 @@ export interface NewProfile {
   /** The geocoder's place of `city`: the server names it in each reader's language. */
   placeId: number | null;
   bio: string;
+  /** The chosen prompts and answers, in order (may be none). */
+  prompts: { prompt_id: number; answer: string }[];
   latitude: number | null;
   longitude: number | null;
   photos: Blob[];
@@ -28,6 +30,8 @@ export interface ProfileFieldEdits {
   /** The geocoder's place of `city`, when it is one. */
   place_id?: number;
   bio: string;
+  /** The whole new list of prompts (`[]` clears them); absent keeps the stored ones. */
+  prompts?: { prompt_id: number; answer: string }[];
   /** A new position (the browser's, or the city's looked up); absent keeps the stored one. */
   latitude?: number;
   longitude?: number;
@@ -84,6 +88,8 @@ export function useCreateProfile() {
       form.set('city', profile.city);
       if (profile.placeId !== null) form.set('place_id', String(profile.placeId));
       form.set('bio', profile.bio);
+      // A JSON text field of the form (the server parses it with the contract's rules).
+      if (profile.prompts.length) form.set('prompts', JSON.stringify(profile.prompts));
       if (profile.latitude !== null && profile.longitude !== null) {
         form.set('latitude', String(profile.latitude));
         form.set('longitude', String(profile.longitude));
@@ -104,7 +110,8 @@ export function useEditProfile() {
   return useMutation({
     mutationFn: (fields: ProfileFieldEdits) => {
       const form = new FormData();
-      for (const [key, value] of Object.entries(fields)) form.set(key, String(value));
+      // Lists (the prompts) go as JSON text fields; the rest as their text.
+      for (const [key, value] of Object.entries(fields)) form.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
       return uploadForm('/api/edit_profile', form, () => undefined).then((answer) => profileSavedResponse.parse(answer));
     },
     onSuccess: (saved) => client.setQueryData(queryKeys.ownProfile(), saved.profile),

@@ -5,6 +5,7 @@ import type { ProfileSavedResponse } from '@contract/profileSaved.ts';
 import type { OwnProfileResponse } from '@contract/profiles.ts';
 import { genders, maxAge, maxBioLength, maxNameLength, minAge } from '@contract/profiles.ts';
 import { useCityCheck, useEditProfile, useOwnProfile } from '../../api/queries/profiles.ts';
+import { PromptEditor, promptsAnswered, type PromptDraft } from '../../components/PromptEditor.tsx';
 import { ErrorLine, Loading, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { locateErrorText, useLocate } from '../../lib/locate.ts';
@@ -12,7 +13,7 @@ import { useSession } from '../../session/SessionProvider.tsx';
 import './Profile.css';
 
 /**
- * `/edit_profile`: name, age, gender, city and bio; Save goes back to /profile. Moving is part of editing:
+ * `/edit_profile`: name, age, gender, city, bio and prompts; Save goes back to /profile. Moving is part of editing:
  * "Use my location" finds the city where the person is, and a city typed by hand is looked up on Save, so
  * the position search measures from always matches the city shown.
  */
@@ -38,6 +39,7 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
   /** The geocoder's place of the city shown: kept while the text is, dropped when it is typed over. */
   const [placeId, setPlaceId] = useState(profile.place_id);
   const [bio, setBio] = useState(profile.bio);
+  const [prompts, setPrompts] = useState<PromptDraft[]>(() => profile.prompts.map((p) => ({ prompt_id: p.prompt_id, answer: p.answer })));
   /** A new position, once found; null keeps the stored one. */
   const [coords, setCoords] = useState<[number, number] | null>(null);
   const locate = useLocate();
@@ -65,6 +67,7 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
     if (!name.trim() || !city.trim() || !age) return setError(t('app.wizard.required'));
     if (!Number.isInteger(years) || years < minAge) return setError(t('app.wizard.minAge'));
     if (years > maxAge) return setError(t('app.wizard.maxAge'));
+    if (!promptsAnswered(prompts)) return setError(t('app.prompts.answerRequired'));
     setError(null);
     let place: { city: string; place_id: number | null; coords: [number, number] | null } = { city: city.trim(), place_id: placeId, coords };
     if (!coords && place.city !== profile.city) {
@@ -78,7 +81,7 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
     let saved: ProfileSavedResponse;
     try {
       const chosen = place.place_id !== null ? { place_id: place.place_id } : {};
-      saved = await edit.mutateAsync({ name: name.trim(), age: years, gender, city: place.city, ...chosen, bio, ...position });
+      saved = await edit.mutateAsync({ name: name.trim(), age: years, gender, city: place.city, ...chosen, bio, prompts, ...position });
     } catch (failure) {
       return setError(errorText(t, failure, 'app.errors.updateProfile'));
     }
@@ -138,6 +141,8 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
         <span>{t('app.wizard.bio')}</span>
         <textarea rows={4} maxLength={maxBioLength} value={bio} onChange={(e) => setBio(e.target.value)} />
       </label>
+      <h2 className="prompts-heading">{t('app.prompts.title')}</h2>
+      <PromptEditor value={prompts} onChange={setPrompts} />
       <ErrorLine message={error} />
       <div className="actions wizard-nav">
         <button type="button" className="button secondary" onClick={() => void navigate('/profile')}>

@@ -10,14 +10,15 @@ import { useSession } from '../../../session/SessionProvider.tsx';
 import { AboutStep } from './AboutStep.tsx';
 import { LocationStep } from './LocationStep.tsx';
 import { PhotosStep } from './PhotosStep.tsx';
+import { PromptsStep } from './PromptsStep.tsx';
 import { ReviewStep } from './ReviewStep.tsx';
 import { clearDraft, type Draft, newDraftId, readDraft, readDraftPhotos, writeDraft, writeDraftPhotos } from './wizardDraft.ts';
-import { initialWizard, stepCount, stepProblem, wizardReducer } from './wizardState.ts';
+import { initialWizard, promptsStep, stepCount, stepProblem, wizardReducer } from './wizardState.ts';
 import '../Profile.css';
 
 /**
  * `/CreateProfile` (spec sections 2, 5, 9): 1 name, age, gender; 2 location (automatic or by city name);
- * 3 photos cropped in the browser; 4 review and Create, with upload progress. Each step checks its own
+ * 3 photos cropped in the browser; 4 prompts, optional (issue 38); 5 review and Create, with upload progress. Each step checks its own
  * fields before Next; Back from step 2 on. The steps share one state (wizardState.ts), kept as a draft
  * of this user's across reloads until Create or Cancel (wizardDraft.ts).
  */
@@ -53,7 +54,9 @@ function Wizard({ userId }: { userId: number | null }) {
   const { step } = state;
   // Anything entered and not yet created: Telegram asks before closing.
   useClosingConfirmation(
-    !uploading && !leaving && (state.name !== '' || state.age !== '' || state.bio !== '' || state.cityInput !== '' || state.photos.length > 0),
+    !uploading &&
+      !leaving &&
+      (state.name !== '' || state.age !== '' || state.bio !== '' || state.cityInput !== '' || state.photos.length > 0 || state.prompts.length > 0),
   );
 
   // Previews live as object URLs: let them go when the wizard closes.
@@ -76,11 +79,11 @@ function Wizard({ userId }: { userId: number | null }) {
     };
   }, [stored]);
 
-  const { name, age, gender, city, placeId, coords, manual, cityInput, bio, photos } = state;
+  const { name, age, gender, city, placeId, coords, manual, cityInput, bio, prompts, photos } = state;
   useEffect(() => {
     if (!draft || userId === null || finished.current) return;
-    writeDraft(userId, { id: draft.id, fields: { step, name, age, gender, city, placeId, coords, manual, cityInput, bio } });
-  }, [draft, userId, step, name, age, gender, city, placeId, coords, manual, cityInput, bio]);
+    writeDraft(userId, { id: draft.id, fields: { step, name, age, gender, city, placeId, coords, manual, cityInput, bio, prompts } });
+  }, [draft, userId, step, name, age, gender, city, placeId, coords, manual, cityInput, bio, prompts]);
   useEffect(() => {
     if (!draft || !photosRestored || finished.current) return;
     void writeDraftPhotos(
@@ -119,6 +122,7 @@ function Wizard({ userId }: { userId: number | null }) {
           city: state.city,
           placeId: state.placeId,
           bio: state.bio,
+          prompts: state.prompts,
           latitude: state.coords?.[0] ?? null,
           longitude: state.coords?.[1] ?? null,
           photos: state.photos.map((p) => p.blob),
@@ -154,7 +158,8 @@ function Wizard({ userId }: { userId: number | null }) {
       {step === 1 && <AboutStep state={state} dispatch={dispatch} />}
       {step === 2 && <LocationStep state={state} dispatch={dispatch} />}
       {step === 3 && <PhotosStep state={state} dispatch={dispatch} />}
-      {step === 4 && <ReviewStep state={state} dispatch={dispatch} progress={uploading ? progress : null} />}
+      {step === promptsStep && <PromptsStep state={state} dispatch={dispatch} />}
+      {step === 5 && <ReviewStep state={state} dispatch={dispatch} progress={uploading ? progress : null} />}
 
       <ErrorLine message={state.error} />
       {!state.cropping && (

@@ -1,3 +1,5 @@
+import { maxPromptAnswerLength, maxPrompts } from '@contract/prompts.ts';
+import type { PromptDraft } from '../../../components/PromptEditor.tsx';
 import type { Gender, Step, WizardState } from './wizardState.ts';
 
 /**
@@ -9,7 +11,7 @@ import type { Gender, Step, WizardState } from './wizardState.ts';
  */
 
 /** What of the wizard's state is kept: not the cropper, the message line or the photos (kept apart). */
-export type DraftFields = Pick<WizardState, 'step' | 'name' | 'age' | 'gender' | 'city' | 'placeId' | 'coords' | 'manual' | 'cityInput' | 'bio'>;
+export type DraftFields = Pick<WizardState, 'step' | 'name' | 'age' | 'gender' | 'city' | 'placeId' | 'coords' | 'manual' | 'cityInput' | 'bio' | 'prompts'>;
 export interface Draft {
   /** The IndexedDB key of this draft's photos. */
   id: string;
@@ -29,7 +31,19 @@ interface StoredPhotos {
   photos: { bytes: ArrayBuffer; type: string }[];
 }
 
-const steps: readonly Step[] = [1, 2, 3, 4];
+const steps: readonly Step[] = [1, 2, 3, 4, 5];
+
+/** The chosen prompts read back: whole items only, at most three, each prompt once. */
+function parsePrompts(value: unknown): PromptDraft[] {
+  if (!Array.isArray(value)) return [];
+  const kept: PromptDraft[] = [];
+  for (const item of value as unknown[]) {
+    const { prompt_id, answer } = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+    if (typeof prompt_id !== 'number' || typeof answer !== 'string' || kept.some((p) => p.prompt_id === prompt_id)) continue;
+    kept.push({ prompt_id, answer: answer.slice(0, maxPromptAnswerLength) });
+  }
+  return kept.slice(0, maxPrompts);
+}
 const genders: readonly Gender[] = ['Male', 'Female'];
 
 /** The stored draft read back, checked field by field: anything unexpected means no draft. */
@@ -38,7 +52,7 @@ function parseDraft(text: string): Draft | null {
   if (typeof value !== 'object' || value === null) return null;
   const { id, fields } = value as { id?: unknown; fields?: unknown };
   if (typeof id !== 'string' || typeof fields !== 'object' || fields === null) return null;
-  const { step, name, age, gender, city, placeId, coords, manual, cityInput, bio } = fields as Record<string, unknown>;
+  const { step, name, age, gender, city, placeId, coords, manual, cityInput, bio, prompts } = fields as Record<string, unknown>;
   const text_ = (v: unknown) => (typeof v === 'string' ? v : '');
   const point = Array.isArray(coords) && coords.length === 2 && coords.every((c) => typeof c === 'number') ? (coords as [number, number]) : null;
   return {
@@ -55,6 +69,7 @@ function parseDraft(text: string): Draft | null {
       manual: manual === true,
       cityInput: text_(cityInput),
       bio: text_(bio),
+      prompts: parsePrompts(prompts),
     },
   };
 }
@@ -70,8 +85,8 @@ export function readDraft(userId: number): Draft | null {
 
 /** Keeps the draft's fields; a wizard still as it opened keeps nothing (no key left behind to clear). */
 export function writeDraft(userId: number, draft: Draft): void {
-  const { step, name, age, gender, city, manual, cityInput, bio } = draft.fields;
-  const blank = step === 1 && !name && !age && !gender && !city && !manual && !cityInput && !bio;
+  const { step, name, age, gender, city, manual, cityInput, bio, prompts } = draft.fields;
+  const blank = step === 1 && !name && !age && !gender && !city && !manual && !cityInput && !bio && prompts.length === 0;
   try {
     if (blank) sessionStorage.removeItem(fieldsKey(userId));
     else sessionStorage.setItem(fieldsKey(userId), JSON.stringify(draft));

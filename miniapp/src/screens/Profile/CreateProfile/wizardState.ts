@@ -1,9 +1,12 @@
 import { maxAge, minAge } from '@contract/profiles.ts';
+import { promptsAnswered, type PromptDraft } from '../../../components/PromptEditor.tsx';
 import type { TranslationKey } from '../../../i18n.ts';
 
 export type Gender = 'Male' | 'Female';
-export const stepCount = 4;
-export type Step = 1 | 2 | 3 | 4;
+export const stepCount = 5;
+export type Step = 1 | 2 | 3 | 4 | 5;
+/** The optional prompts step (issue 38), between the photos and the review. */
+export const promptsStep: Step = 4;
 
 /** A cropped photo and its preview (an object URL, let go when the photo or the wizard goes). */
 export interface WizardPhoto {
@@ -27,6 +30,8 @@ export interface WizardState {
   manual: boolean;
   cityInput: string;
   bio: string;
+  /** The chosen prompts and their answers, in order (none is fine: the step is optional). */
+  prompts: PromptDraft[];
   photos: WizardPhoto[];
   /** A picked photo being cropped (its object URL). */
   cropping: string | null;
@@ -45,13 +50,14 @@ export const initialWizard: WizardState = {
   manual: false,
   cityInput: '',
   bio: '',
+  prompts: [],
   photos: [],
   cropping: null,
   error: null,
 };
 
 export type WizardAction =
-  | { type: 'edit'; fields: Partial<Pick<WizardState, 'name' | 'age' | 'gender' | 'cityInput' | 'bio' | 'manual'>> }
+  | { type: 'edit'; fields: Partial<Pick<WizardState, 'name' | 'age' | 'gender' | 'cityInput' | 'bio' | 'manual' | 'prompts'>> }
   /** Next: `problem` is what stops it (from `stepProblem`, translated), or null. */
   | { type: 'next'; problem: string | null }
   | { type: 'back' }
@@ -108,5 +114,6 @@ export function stepProblem(state: WizardState): TranslationKey | null {
   }
   if (state.step === 2 && !state.city) return 'app.wizard.cityRequired';
   if (state.step === 3 && state.photos.length === 0) return 'app.wizard.photoRequired';
+  if (state.step === promptsStep && !promptsAnswered(state.prompts)) return 'app.prompts.answerRequired';
   return null;
 }

@@ -1,0 +1,1 @@
+export { listPrompts, presentPrompts, storedPrompts } from './catalog.ts';
