@@ -10,6 +10,9 @@ import { platform } from '../platform/index.ts';
 import { genderContext } from '@locales/genderContext.ts';
 import { readerGender, useSession } from '../session/SessionProvider.tsx';
 import { useModalDialog } from './useModalDialog.ts';
+// Its close button is the sheets' one (.sheet-close).
+import './BottomSheet.css';
+import './MatchOverlay.css';
 
 /** The first of a comma-separated photo list. */
 function firstPhoto(photos: string | null | undefined): string | undefined {

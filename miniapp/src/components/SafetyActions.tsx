@@ -4,6 +4,7 @@ import { useSafetyAction, type ReportReason, type SafetyAction } from '../api/qu
 import { errorText } from '../lib/errorText.ts';
 import { BottomSheet } from './BottomSheet.tsx';
 import { ChooseAction, ConfirmBlock, ReportForm } from './SafetySteps.tsx';
+import './SafetyActions.css';
 
 type Step = 'closed' | 'menu' | 'block' | 'report';
 

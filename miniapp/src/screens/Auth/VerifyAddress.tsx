@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useRequestEmailChange } from '../../api/queries/account.ts';
 import { ErrorLine } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
+import './VerifyAddress.css';
 
 /** `/verify`'s line saying where the code went, with the way to correct a mistyped address. */
 export function SentTo({ address, busy, onChange }: { address: string; busy: boolean; onChange: () => void }) {

@@ -9,6 +9,7 @@ import { errorText } from '../../lib/errorText.ts';
 import { platform } from '../../platform/index.ts';
 import { PaymentStatusCard } from './PaymentStatusCard.tsx';
 import { daysUntil, formatDate } from './formatDate.ts';
+import './Premium.css';
 
 const benefits = ['likes', 'messages', 'whoLiked', 'support', 'boost'] as const;
 
