@@ -1,7 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
-import { signInitData as signTelegramInitData } from '../../server/contract/telegramSignedData.ts';
 import { Browser } from '../../server/test/browser.ts';
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
+import { standInInitData } from '../src/platform/telegramStandIn.ts';
 import { contextLanguages, telegramAuthDate, type Site } from './harness.ts';
 
 /** A verified account made through the real API (as a browser would), its cookie handed to a context. */
@@ -42,11 +42,5 @@ export async function tokenFor(site: Site, email: string): Promise<string> {
 
 /** Init data signed as Telegram signs them (HMAC-SHA-256 under HMAC("WebAppData", bot token)). */
 export function signInitData(botToken: string, user: Record<string, unknown>, authDate = telegramAuthDate()): Promise<string> {
-  // `signature` (Bot API 8.0, Ed25519 for third parties) is required by the SDK; the server checks `hash`.
-  return signTelegramInitData(botToken, {
-    auth_date: String(authDate),
-    query_id: 'AAH-e2e',
-    signature: 'ZTJlLXRlc3Qtc2lnbmF0dXJl',
-    user: JSON.stringify(user),
-  });
+  return standInInitData({ botToken, user, authDate, queryId: 'AAH-e2e', signature: 'ZTJlLXRlc3Qtc2lnbmF0dXJl' });
 }

@@ -1,33 +1,14 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { signInitData } from '../../../server/contract/telegramSignedData.ts';
+import { standInLaunchHash, telegramThemes, type TelegramTheme } from '../../src/platform/telegramStandIn.ts';
 import { e2eBotToken, telegramAuthDate } from '../harness.ts';
 
 /**
  * Telegram as the Mini App meets it, for tests of features opened inside Telegram: launch parameters in
  * the URL's hash (as Telegram's Android client passes them), init data signed as Telegram signs them
- * (with Bot API 8.0's `signature` field), and `window.TelegramWebviewProxy.postEvent` keeping the app's calls.
+ * (with Bot API 8.0's `signature` field; the app's own stand-in, platform/telegramStandIn.ts, builds both),
+ * and `window.TelegramWebviewProxy.postEvent` keeping the app's calls.
  */
-export const telegramThemes = {
-  dark: {
-    bg_color: '#17212b',
-    text_color: '#f5f5f5',
-    hint_color: '#708499',
-    link_color: '#6ab3f3',
-    button_color: '#5288c1',
-    button_text_color: '#ffffff',
-    secondary_bg_color: '#232e3c',
-  },
-  light: {
-    bg_color: '#ffffff',
-    text_color: '#000000',
-    hint_color: '#999999',
-    link_color: '#2481cc',
-    button_color: '#2481cc',
-    button_text_color: '#ffffff',
-    secondary_bg_color: '#efeff3',
-  },
-} as const;
-export type TelegramTheme = keyof typeof telegramThemes;
+export { telegramThemes, type TelegramTheme };
 
 export interface TelegramLaunch {
   user: Record<string, unknown>;
@@ -42,7 +23,7 @@ export interface TelegramLaunch {
 }
 
 /** The hash Telegram opens the Mini App with. */
-export async function telegramLaunchHash({
+export function telegramLaunchHash({
   user,
   theme = 'light',
   authDate = telegramAuthDate(),
@@ -50,21 +31,7 @@ export async function telegramLaunchHash({
   startParam,
   signature = 'ZTJlLXRlc3Qtc2lnbmF0dXJl',
 }: TelegramLaunch): Promise<string> {
-  const tgWebAppData = await signInitData(botToken, {
-    auth_date: String(authDate),
-    query_id: 'AAH-e2e-launch',
-    ...(signature === null ? {} : { signature }),
-    user: JSON.stringify(user),
-    ...(startParam ? { start_param: startParam } : {}),
-  });
-  const params = new URLSearchParams({
-    tgWebAppData,
-    tgWebAppVersion: '8.0',
-    tgWebAppPlatform: 'android',
-    tgWebAppThemeParams: JSON.stringify(telegramThemes[theme]),
-  });
-  if (startParam) params.set('tgWebAppStartParam', startParam);
-  return `#${params.toString()}`;
+  return standInLaunchHash({ user, theme, authDate, botToken, startParam, signature, queryId: 'AAH-e2e-launch', platform: 'android' });
 }
 
 /** Telegram's Android client as the page sees it: postEvent receives the app's calls, kept in `__events`. */

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ageAt, indexOfAge, lastAgeIndex } from '../lib/filters.ts';
+import './AgeRangeSlider.css';
 
 /**
  * Two native range inputs over one track (keyboard and screen readers work as usual). Positions are the

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import './BottomSheet.css';
 
 /**
  * A sheet from the bottom of the screen on the native <dialog>: modal, focus kept inside, Escape and a

@@ -1,5 +1,6 @@
 /** Digits the mails send (verification, password reset, e-mail change); the server checks the same length. */
 export const codeLength = 6;
+import './CodeField.css';
 
 /**
  * The labelled field for the 6-digit code from a mail. Keeps digits only, so a code pasted with spaces or

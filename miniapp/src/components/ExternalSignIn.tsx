@@ -6,6 +6,7 @@ import { useGoogleLogin, useTelegramWidgetLogin } from '../api/queries/session.t
 import { errorText } from '../lib/errorText.ts';
 import { platform } from '../platform/index.ts';
 import { askTelegramLogin, preloadTelegramLogin } from '../platform/telegramLogin.ts';
+import './ExternalSignIn.css';
 
 interface GoogleId {
   initialize(options: { client_id: string; callback: (response: { credential: string }) => void }): void;

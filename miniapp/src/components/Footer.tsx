@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { usePublicConfig } from '../api/queries/config.ts';
 import { namesLegalForm } from '../lib/legalName.ts';
+import './Footer.css';
 
 /** The landing's footer (spec section 2): support links and legal details from the server's config. */
 export function Footer() {

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PushOffer } from './PushOffer.tsx';
 import { useLocation, useNavigate } from 'react-router';
@@ -10,6 +10,10 @@ import { photoUrl } from '../lib/photos.ts';
 import { platform } from '../platform/index.ts';
 import { genderContext } from '@locales/genderContext.ts';
 import { readerGender, useSession } from '../session/SessionProvider.tsx';
+import { useModalDialog } from './useModalDialog.ts';
+// Its close button is the sheets' one (.sheet-close).
+import './BottomSheet.css';
+import './MatchOverlay.css';
 
 /** The first of a comma-separated photo list. */
 function firstPhoto(photos: string | null | undefined): string | undefined {
@@ -45,20 +49,8 @@ export default function MatchOverlay({ match }: { match: MatchAnnouncement }) {
     matchShown(profile.id);
   }, [profile.id]);
 
-  // A modal <dialog> (it comes over whatever the user was doing): the screen behind is inert, so Tab
-  // stays in it, Escape closes it, and the focus goes back where it was (a half-typed message, say).
-  const dialog = useRef<HTMLDialogElement>(null);
-  const write = useRef<HTMLButtonElement>(null);
-  useLayoutEffect(() => {
-    const el = dialog.current;
-    const before = document.activeElement;
-    el?.showModal();
-    write.current?.focus();
-    return () => {
-      if (el?.open) el.close();
-      if (before instanceof HTMLElement && before.isConnected) before.focus();
-    };
-  }, []);
+  // Modal: it comes over whatever the user was doing, and the focus goes back there afterwards.
+  const { dialog, focus: write } = useModalDialog<HTMLButtonElement>();
 
   const close = () => dismissMatch(profile.id);
   return (

@@ -7,6 +7,7 @@ import { chatsQuery } from '../api/queries/chat.ts';
 import { photoUrl } from '../lib/photos.ts';
 import { platform } from '../platform/index.ts';
 import { useSession } from '../session/SessionProvider.tsx';
+import './MessageToasts.css';
 
 /** How long a toast stays: long enough to read a name and a few words. The chat list and badge keep the rest. */
 const toastMs = 5000;

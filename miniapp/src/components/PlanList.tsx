@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { Plan } from '@contract/plans.ts';
 import type { TranslationKey } from '../i18n.ts';
+import './PlanList.css';
 
 /** The plans the dictionary names, by their length in days. */
 const planTitleKeys: ReadonlyMap<number, TranslationKey> = new Map([

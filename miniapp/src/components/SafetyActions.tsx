@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { reportReasons } from '@contract/discovery.ts';
 import { useUnmatch } from '../api/queries/matches.ts';
 import { useSafetyAction, type ReportReason, type SafetyAction } from '../api/queries/safety.ts';
 import { errorText } from '../lib/errorText.ts';
-import { genderContext } from '@locales/genderContext.ts';
 import { BottomSheet } from './BottomSheet.tsx';
 import { ConfirmSheet } from './ConfirmSheet.tsx';
+import { ChooseAction, ConfirmBlock, ReportForm } from './SafetySteps.tsx';
+import './SafetyActions.css';
 
 type Step = 'closed' | 'menu' | 'block' | 'report' | 'unmatch';
 
@@ -86,54 +86,20 @@ export function SafetyActions({
         }}
       >
         {step === 'menu' && (
-          <div className="sheet-actions">
-            {withUnmatch && (
-              <button type="button" className="button secondary block" onClick={() => setStep('unmatch')}>
-                {t('app.matches.unmatch')}
-              </button>
-            )}
-            <button type="button" className="button secondary block" onClick={() => setStep('report')}>
-              {t('app.safety.report')}
-            </button>
-            <button type="button" className="button secondary block danger" onClick={() => setStep('block')}>
-              {t('app.safety.block')}
-            </button>
-          </div>
+          <ChooseAction onReport={() => setStep('report')} onBlock={() => setStep('block')} onUnmatch={withUnmatch ? () => setStep('unmatch') : undefined} />
         )}
-        {step === 'block' && (
-          <div className="sheet-actions">
-            <p>{t('app.safety.blockText', { name })}</p>
-            <button type="button" className="button block danger" disabled={busy} onClick={() => run({ kind: 'block' })}>
-              {busy ? t('app.common.wait') : t('app.safety.blockConfirm')}
-            </button>
-          </div>
-        )}
+        {step === 'block' && <ConfirmBlock name={name} busy={busy} onBlock={() => run({ kind: 'block' })} />}
         {step === 'report' && (
-          <form
-            className="sheet-actions"
-            onSubmit={(event) => {
-              event.preventDefault();
-              if (reason) run({ kind: 'report', reason, comment });
-            }}
-          >
-            <fieldset className="reasons">
-              <legend>{t('app.safety.reason')}</legend>
-              {reportReasons.map((r) => (
-                <label key={r} className="check">
-                  <input type="radio" name="reason" value={r} checked={reason === r} onChange={() => setReason(r)} />
-                  <span>{t(`app.safety.reasons.${r}`)}</span>
-                </label>
-              ))}
-            </fieldset>
-            <label className="field">
-              <span>{t('app.safety.comment')}</span>
-              <textarea rows={3} maxLength={1000} value={comment} onChange={(e) => setComment(e.target.value)} />
-            </label>
-            <p className="hint">{t('app.safety.reportAlsoBlocks', { name, context: genderContext(gender) })}</p>
-            <button type="submit" className="button block danger" disabled={!reason || busy}>
-              {busy ? t('app.common.wait') : t('app.safety.send')}
-            </button>
-          </form>
+          <ReportForm
+            name={name}
+            gender={gender}
+            reason={reason}
+            onReason={setReason}
+            comment={comment}
+            onComment={setComment}
+            busy={busy}
+            onSend={(chosen) => run({ kind: 'report', reason: chosen, comment })}
+          />
         )}
         {error && (
           <p className="error-line" role="alert">

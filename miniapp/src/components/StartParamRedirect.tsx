@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../api/ApiError.ts';
 import { startTarget } from '../lib/startRoute.ts';
 import { platform } from '../platform/index.ts';
+import './StartParamRedirect.css';
 
 /**
  * Once per launch: the app opened from a bot button lands on what the button was about, and only then. A

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { usePublicConfig } from '../api/queries/config.ts';
+import './SupportContact.css';
 
 /**
  * "Still stuck? Write to support" with the operator's contacts (SUPPORT_EMAIL, SUPPORT_TELEGRAM). Nothing

@@ -1,26 +1,10 @@
-import {
-  backButton,
-  closingBehavior,
-  hapticFeedback,
-  init,
-  initData,
-  invoice,
-  miniApp,
-  mockTelegramEnv,
-  openTelegramLink,
-  postEvent,
-  requestWriteAccess,
-  settingsButton,
-  shareURL,
-  swipeBehavior,
-  themeParams,
-  viewport,
-} from '@telegram-apps/sdk-react';
+import { closingBehavior, init, initData, miniApp, mockTelegramEnv, openTelegramLink, postEvent, shareURL } from '@telegram-apps/sdk-react';
 import { signInWithTelegram } from '../api/queries/telegramAuth.ts';
-import { applyDark, storedDarkMode } from '../lib/theme.ts';
 import { shareOnTheWeb } from './web.ts';
-import { startParamFromAddress, type HapticKind, type InvoiceOutcome, type Platform } from './platform.ts';
+import type { Platform } from './platform.ts';
+import { askWriteAccess, openTelegramInvoice, telegramHaptic, telegramStartParam } from './telegramActions.ts';
 import { readTelegramLaunch, type TelegramLaunch } from './telegramLaunch.ts';
+import { followTelegramTheme, mountTelegramView, telegramButtons } from './telegramView.ts';
 
 /**
  * The Mini App inside Telegram (@telegram-apps/sdk-react, spec section 4): expand, no vertical swipes
@@ -47,43 +31,9 @@ export function createTelegramPlatform(): Platform | null {
   } catch (error) {
     console.warn('Telegram init data not readable', error);
   }
-
-  miniApp.mountSync.ifAvailable();
-  themeParams.mountSync.ifAvailable();
-  themeParams.bindCssVars.ifAvailable();
-  miniApp.bindCssVars.ifAvailable();
-  swipeBehavior.mount.ifAvailable();
-  swipeBehavior.disableVertical.ifAvailable();
-  backButton.mount.ifAvailable();
-  const viewportMounted = viewport.mount.ifAvailable();
-  if (viewportMounted[0]) {
-    void Promise.resolve(viewportMounted[1])
-      .then(() => {
-        viewport.bindCssVars.ifAvailable();
-        viewport.expand.ifAvailable();
-      })
-      .catch((error: unknown) => console.warn('Telegram viewport not mounted', error));
-  }
-  // Expand at once too: mounting waits for Telegram's answer, the expansion need not.
-  viewport.expand.ifAvailable();
-
-  closingBehavior.mount.ifAvailable();
-  // Telegram's own Settings item (the ⋮ menu): the app's menu, where the settings are.
-  settingsButton.mount.ifAvailable();
-  settingsButton.show.ifAvailable();
-  let settingsHandler: (() => void) | null = null;
-  settingsButton.onClick.ifAvailable(() => settingsHandler?.());
-
-  let backHandler: (() => void) | null = null;
-  const onBack = () => backHandler?.();
-  backButton.onClick.ifAvailable(onBack);
-
-  const prefersDark = themeParams.isDark();
-  // A theme switched while the app is open (Telegram's theme_changed): the colours follow through the
-  // bound CSS variables, light or dark at once here, unless the user chose one in the app's menu.
-  themeParams.isDark.sub((dark) => {
-    if (storedDarkMode() === null) applyDark(dark);
-  });
+  mountTelegramView();
+  const buttons = telegramButtons();
+  const prefersDark = followTelegramTheme();
 
   return {
     kind: 'telegram',
@@ -107,46 +57,11 @@ export function createTelegramPlatform(): Platform | null {
       if (ask) closingBehavior.enableConfirmation.ifAvailable();
       else closingBehavior.disableConfirmation.ifAvailable();
     },
-    onSettings(handler) {
-      settingsHandler = handler;
-    },
-    setBackButton(handler) {
-      backHandler = handler;
-      if (handler) backButton.show.ifAvailable();
-      else backButton.hide.ifAvailable();
-    },
-    haptic(kind: HapticKind) {
-      if (kind === 'like') hapticFeedback.impactOccurred.ifAvailable('medium');
-      else if (kind === 'dislike' || kind === 'message') hapticFeedback.impactOccurred.ifAvailable('light');
-      else if (kind === 'selection') hapticFeedback.selectionChanged.ifAvailable();
-      else hapticFeedback.notificationOccurred.ifAvailable(kind === 'error' ? 'error' : 'success');
-    },
-    async openPayment(url): Promise<InvoiceOutcome> {
-      const opened = invoice.open.ifAvailable(url, 'url');
-      if (!opened[0]) {
-        window.location.assign(url);
-        return 'pending';
-      }
-      const status = await opened[1];
-      return status === 'paid' ? 'paid' : status === 'cancelled' ? 'cancelled' : status === 'pending' ? 'pending' : 'failed';
-    },
-    async requestWriteAccess() {
-      // Only when the user never started the bot: Telegram says so in the init data.
-      if (initData.user()?.allows_write_to_pm) return true;
-      const asked = requestWriteAccess.ifAvailable();
-      if (!asked[0]) return false;
-      return (await asked[1]) === 'allowed';
-    },
-    startParam() {
-      // A t.me/<bot>/<app>?startapp= link puts it in the init data; a web_app button in the address.
-      let fromInitData: string | undefined;
-      try {
-        fromInitData = initData.startParam();
-      } catch {
-        fromInitData = undefined;
-      }
-      return fromInitData ?? startParamFromAddress();
-    },
+    ...buttons,
+    haptic: telegramHaptic,
+    openPayment: openTelegramInvoice,
+    requestWriteAccess: askWriteAccess,
+    startParam: telegramStartParam,
     launchId() {
       return launch.id;
     },

@@ -4,10 +4,10 @@ import type { UserProfileSummary } from '@contract/profiles.ts';
 import { publicKeys, queryKeys } from '../api/queries/keys.ts';
 import { queryClient } from '../api/queryClient.ts';
 import { nextSessionGeneration } from '../api/sessionGeneration.ts';
-import { languageOfTag } from '@locales/languages.ts';
-import { followAccountLanguage } from '../i18n.ts';
 import { readStored, storageKeys, writeStored } from '../lib/storage.ts';
-import { platform, type LaunchFailure } from '../platform/index.ts';
+import type { LaunchFailure } from '../platform/index.ts';
+import { speakAccountLanguage } from './accountLanguage.ts';
+import { signInByTelegramLaunch, telegramLaunchFailure } from './telegramSignIn.ts';
 
 /** The four session states of spec section 4, plus loading before the first answer. */
 export type Session =
@@ -66,19 +66,9 @@ async function fetchSession(): Promise<{ session: Session; user: CurrentUserResp
   return { session: sessionOf(user, sent !== null), user };
 }
 
-/** Switches to the account's language before the session shows a screen; a dictionary not loaded keeps the current one. */
-async function speakAccountLanguage(user: CurrentUserResponse): Promise<void> {
-  await followAccountLanguage(user.language).catch((error: unknown) => console.warn('account language not loaded', error));
-}
-
-/**
- * Why Telegram's launch data failed, once they did: every later anonymous session of this page load
- * keeps it (a 401 elsewhere checks the session again, and the reopen screen must still say why).
- */
-let launchFailure: LaunchFailure | undefined;
-
 /** The session a current-user answer describes; `tokenOnly`: it came with a stored token. */
 function sessionOf(user: CurrentUserResponse, tokenOnly: boolean): Session {
+  const launchFailure = telegramLaunchFailure();
   if (!user.authorized) return launchFailure ? { status: 'anonymous', launchFailure } : { status: 'anonymous' };
   return { status: 'signedIn', userId: user.user_id, verified: user.user_verified, profile: user.user_verified ? user.userprofile : null, tokenOnly };
 }
@@ -179,6 +169,26 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [apply],
   );
 
+  useRefreshOnUnauthorized(refresh);
+
+  useEffect(() => {
+    void (async () => {
+      const launched = await signInByTelegramLaunch();
+      if (launched && 'user' in launched) adopt(launched.user);
+      else if (launched) {
+        // A check the refusal's 401 set off may have answered meanwhile: anonymous too, so this wins.
+        const failed: Session = { status: 'anonymous', launchFailure: launched.failure };
+        setSession((previous) => (previous.status === 'signedIn' ? previous : failed));
+      } else await refresh();
+    })();
+  }, [adopt, refresh]);
+
+  const value = useMemo(() => ({ session, refresh, adopt }), [session, refresh, adopt]);
+  return <SessionContext value={value}>{children}</SessionContext>;
+}
+
+/** Any 401 from the API: the session is checked again (a session ended elsewhere lands on sign-in). */
+function useRefreshOnUnauthorized(refresh: () => Promise<Session>): void {
   useEffect(() => {
     let stop: (() => void) | undefined;
     let gone = false;
@@ -190,40 +200,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       stop?.();
     };
   }, [refresh]);
-
-  useEffect(() => {
-    void (async () => {
-      // Inside Telegram the init data sign the user in before the first fetch (spec section 4), and the
-      // sign-in's answer is the current user: nothing to fetch then.
-      if (platform().kind === 'telegram' && readStored(storageKeys.jwtToken) === null) {
-        const signedIn = await platform().signIn();
-        if (signedIn && 'user' in signedIn) {
-          // Notifications (on by default) come from the bot: a newcomer who never started it is asked
-          // on arrival; later only when turning notifications on (Menu), not on every launch.
-          if (signedIn.user.userprofile === null) void platform().requestWriteAccess();
-          // The first screen in the account's language (a new user's comes from Telegram's language_code).
-          await speakAccountLanguage(signedIn.user);
-          adopt(signedIn.user);
-          return;
-        }
-        // Inside Telegram there is no other way in (no forms): the app says why and offers to reopen it,
-        // in the language the user's Telegram speaks (no account to ask).
-        if (signedIn) {
-          launchFailure = signedIn.failure;
-          const spoken = platform().userLanguage();
-          if (spoken) await followAccountLanguage(languageOfTag(spoken)).catch(() => undefined);
-          // A check the refusal's 401 set off may have answered meanwhile: anonymous too, so this wins.
-          const failed: Session = { status: 'anonymous', launchFailure };
-          setSession((previous) => (previous.status === 'signedIn' ? previous : failed));
-          return;
-        }
-      }
-      await refresh();
-    })();
-  }, [adopt, refresh]);
-
-  const value = useMemo(() => ({ session, refresh, adopt }), [session, refresh, adopt]);
-  return <SessionContext value={value}>{children}</SessionContext>;
 }
 
 export function useSession(): SessionContextValue {

@@ -1,15 +1,15 @@
-import { useEffect, useState, type SyntheticEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../api/ApiError.ts';
 import { useForgotPassword, useResetPassword } from '../../api/queries/passwordReset.ts';
-import { CodeField, codeLength } from '../../components/CodeField.tsx';
-import { ErrorLine } from '../../components/States.tsx';
-import { NewPasswordField, useNewPassword } from '../../components/NewPasswordField.tsx';
+import { useNewPassword } from '../../components/NewPasswordField.tsx';
 import { SupportContact } from '../../components/SupportContact.tsx';
+import { useResendCountdown } from '../../components/useResendCountdown.ts';
 import { resendCountdownSeconds } from '../../lib/constants.ts';
 import { errorText } from '../../lib/errorText.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
+import { CodeStep, EmailStep, PasswordStep } from './ForgotPasswordSteps.tsx';
 
 type Step = 'email' | 'code' | 'password';
 
@@ -32,16 +32,10 @@ export default function ForgotPasswordScreen() {
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
   const password = useNewPassword();
-  const [secondsLeft, setSecondsLeft] = useState(0);
+  const [secondsLeft, restartCountdown] = useResendCountdown(false);
   const forgot = useForgotPassword();
   const reset = useResetPassword();
   const busy = reset.isPending || reset.isSuccess;
-
-  useEffect(() => {
-    if (secondsLeft <= 0) return;
-    const timer = window.setTimeout(() => setSecondsLeft((s) => s - 1), 1000);
-    return () => window.clearTimeout(timer);
-  }, [secondsLeft]);
 
   const codeRefused = reset.error instanceof ApiError && codeRefusals.has(reset.error.code ?? '');
   const error = reset.error
@@ -52,7 +46,7 @@ export default function ForgotPasswordScreen() {
 
   function sendCode(onSent?: () => void) {
     reset.reset();
-    setSecondsLeft(resendCountdownSeconds);
+    restartCountdown();
     forgot.mutate(email.trim(), { onSuccess: onSent });
   }
 
@@ -85,55 +79,23 @@ export default function ForgotPasswordScreen() {
   return (
     <div className="card auth">
       <h1>{t('app.forgot.title')}</h1>
-      {step === 'email' && (
-        <form onSubmit={submitEmail}>
-          <p className="muted">{t('app.forgot.emailStep')}</p>
-          <label className="field">
-            <span>{t('app.auth.email')}</span>
-            <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-          </label>
-          <ErrorLine message={error} />
-          <button type="submit" className="button large block" disabled={forgot.isPending}>
-            {forgot.isPending ? t('app.common.wait') : t('app.forgot.sendCode')}
-          </button>
-        </form>
-      )}
+      {step === 'email' && <EmailStep email={email} onEmail={setEmail} error={error} sending={forgot.isPending} onSubmit={submitEmail} />}
       {step === 'code' && (
-        <>
-          <form onSubmit={submitCode}>
-            <p className="muted">{t('app.forgot.codeStep', { email: email.trim() })}</p>
-            <CodeField label={t('app.forgot.code')} value={code} onChange={setCode} />
-            {/* Only the code's own refusal belongs here; anything else was said on the step it happened. */}
-            <ErrorLine message={codeRefused || forgot.error ? error : null} />
-            {forgot.isSuccess && secondsLeft < resendCountdownSeconds && !reset.error && (
-              <p className="notice" role="status">
-                {t('app.forgot.sent')}
-              </p>
-            )}
-            <button type="submit" className="button large block" disabled={code.length !== codeLength}>
-              {t('app.forgot.next')}
-            </button>
-          </form>
-          <button type="button" className="button secondary block" disabled={secondsLeft > 0 || forgot.isPending} onClick={() => sendCode()}>
-            {secondsLeft > 0 ? t('app.forgot.resendIn', { seconds: secondsLeft }) : t('app.forgot.resend')}
-          </button>
-          <p className="switch">
-            <button type="button" className="text-button" onClick={() => setStep('email')}>
-              {t('app.forgot.otherEmail')}
-            </button>
-          </p>
-        </>
+        <CodeStep
+          email={email.trim()}
+          code={code}
+          onCode={setCode}
+          // Only the code's own refusal belongs here; anything else was said on the step it happened.
+          error={codeRefused || forgot.error ? error : null}
+          sent={forgot.isSuccess && secondsLeft < resendCountdownSeconds && !reset.error}
+          secondsLeft={secondsLeft}
+          sending={forgot.isPending}
+          onSubmit={submitCode}
+          onResend={() => sendCode()}
+          onOtherEmail={() => setStep('email')}
+        />
       )}
-      {step === 'password' && (
-        <form onSubmit={submitPassword}>
-          <p className="muted">{t('app.forgot.passwordStep')}</p>
-          <NewPasswordField label={t('app.forgot.newPassword')} name="new-password" hintId="password-hint" field={password} />
-          <ErrorLine message={codeRefused ? null : error} />
-          <button type="submit" className="button large block" disabled={busy}>
-            {busy ? t('app.common.wait') : t('app.forgot.submit')}
-          </button>
-        </form>
-      )}
+      {step === 'password' && <PasswordStep password={password} error={codeRefused ? null : error} busy={busy} onSubmit={submitPassword} />}
       <p className="switch">
         <Link to="/login">{t('app.forgot.backToLogin')}</Link>
       </p>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type SyntheticEvent } from 'react';
+import { useCallback, useEffect, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { CurrentUserResponse, SessionResponse } from '@contract/accounts.ts';
@@ -7,9 +7,9 @@ import { useRegister } from '../../api/queries/session.ts';
 import { ExternalSignIn } from '../../components/ExternalSignIn.tsx';
 import { ErrorLine } from '../../components/States.tsx';
 import { NewPasswordField, useNewPassword } from '../../components/NewPasswordField.tsx';
-import { privacyWarningMs } from '../../lib/constants.ts';
 import { errorText } from '../../lib/errorText.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
+import { PrivacyConsent, usePrivacyWarning } from './PrivacyConsent.tsx';
 
 /**
  * `/register` (spec sections 2, 4, 5): e-mail, password, privacy checkbox (a 3 s warning when unticked),
@@ -23,19 +23,17 @@ export default function RegisterScreen() {
   const [email, setEmail] = useState('');
   const password = useNewPassword();
   const [agreed, setAgreed] = useState(false);
-  const [privacyWarning, setPrivacyWarning] = useState(false);
+  const [privacyWarning, warnAboutPrivacy] = usePrivacyWarning();
   /** The form's one message line: the server's refusal, the sign-in after it, or Google's or Telegram's. */
   const [error, setError] = useState<string | null>(null);
   const register = useRegister();
   /** Registered, or the sign-in after it under way. */
   const [signingIn, setSigningIn] = useState(false);
   const busy = register.isPending || signingIn;
-  const warningTimer = useRef<number | undefined>(undefined);
 
   useEffect(() => {
     // Spec section 2: the CSRF token is loaded when the form opens.
     void loadCsrfToken().catch(() => undefined);
-    return () => window.clearTimeout(warningTimer.current);
   }, []);
 
   const signedIn = useCallback((user: CurrentUserResponse) => adopt(user, () => void navigate('/search')), [adopt, navigate]);
@@ -44,9 +42,7 @@ export default function RegisterScreen() {
     event.preventDefault();
     setError(null);
     if (!agreed) {
-      setPrivacyWarning(true);
-      window.clearTimeout(warningTimer.current);
-      warningTimer.current = window.setTimeout(() => setPrivacyWarning(false), privacyWarningMs);
+      warnAboutPrivacy();
       return;
     }
     if (!password.check()) return;
@@ -77,17 +73,7 @@ export default function RegisterScreen() {
           <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         </label>
         <NewPasswordField label={t('app.auth.password')} name="password" hintId="password-hint" field={password} />
-        <label className="check">
-          <input type="checkbox" name="privacy" checked={agreed} onChange={(e) => setAgreed(e.target.checked)} />
-          <span>
-            {t('app.register.agreeBefore')} <Link to="/privacy-policy">{t('app.register.agreeLink')}</Link>
-          </span>
-        </label>
-        {privacyWarning && (
-          <p className="warning" role="alert">
-            {t('app.register.privacyWarning')}
-          </p>
-        )}
+        <PrivacyConsent agreed={agreed} onAgreed={setAgreed} warning={privacyWarning} />
         <ErrorLine message={error} />
         <button type="submit" className="button large block" disabled={busy}>
           {busy ? t('app.common.wait') : t('app.register.submit')}

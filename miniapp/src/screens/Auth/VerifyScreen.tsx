@@ -1,13 +1,14 @@
-import { useEffect, useState, type SyntheticEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
-import { useAccount, useConfirmEmailChange, useRequestEmailChange } from '../../api/queries/account.ts';
+import { useAccount, useConfirmEmailChange } from '../../api/queries/account.ts';
 import { useResendCode, useVerifyCode } from '../../api/queries/verification.ts';
 import { CodeField, codeLength } from '../../components/CodeField.tsx';
 import { ErrorLine, Loading } from '../../components/States.tsx';
-import { resendCountdownSeconds } from '../../lib/constants.ts';
+import { useResendCountdown } from '../../components/useResendCountdown.ts';
 import { errorText } from '../../lib/errorText.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
+import { ChangeAddress, SentTo } from './VerifyAddress.tsx';
 
 /**
  * `/verify` (spec sections 2, 4, 8): the 6-digit code from the mail, and the address it went to; Resend
@@ -39,13 +40,7 @@ export default function VerifyScreen() {
       : null;
   const notice = resendCode.isSuccess ? t('app.verify.sent') : null;
   const address = changedTo ?? account.data?.email ?? null;
-  const [secondsLeft, setSecondsLeft] = useState(resendCountdownSeconds);
-
-  useEffect(() => {
-    if (secondsLeft <= 0) return;
-    const timer = window.setTimeout(() => setSecondsLeft((s) => s - 1), 1000);
-    return () => window.clearTimeout(timer);
-  }, [secondsLeft]);
+  const [secondsLeft, restartCountdown] = useResendCountdown(true);
 
   if (session.status === 'loading') return <Loading />;
   if (session.status === 'anonymous') return <Navigate to="/login" replace />;
@@ -69,7 +64,7 @@ export default function VerifyScreen() {
           setCode('');
           verify.reset();
           resendCode.reset();
-          setSecondsLeft(resendCountdownSeconds);
+          restartCountdown();
         }}
       />
     );
@@ -78,7 +73,7 @@ export default function VerifyScreen() {
   // and its success (the session read again, on to the deck) would never run.
   function resend() {
     check.reset();
-    setSecondsLeft(resendCountdownSeconds);
+    restartCountdown();
     resendCode.mutate();
   }
 
@@ -86,14 +81,7 @@ export default function VerifyScreen() {
     <div className="card auth">
       <h1>{t('app.verify.title')}</h1>
       <p className="muted">{t('app.verify.subtitle')}</p>
-      {address && (
-        <p className="verify-address">
-          {t('app.verify.sentTo')} <strong>{address}</strong>{' '}
-          <button type="button" className="text-button" onClick={() => setEditing(true)} disabled={busy}>
-            {t('app.verify.changeEmail')}
-          </button>
-        </p>
-      )}
+      {address && <SentTo address={address} busy={busy} onChange={() => setEditing(true)} />}
       <form onSubmit={submit}>
         <CodeField label={t('app.verify.code')} value={code} onChange={setCode} />
         <ErrorLine message={error} />
@@ -109,56 +97,6 @@ export default function VerifyScreen() {
       {/* A corrected address gets its next code through "Change e-mail" again (the change sends it). */}
       <button type="button" className="button secondary block" disabled={secondsLeft > 0 || busy || changedTo !== null} onClick={resend}>
         {secondsLeft > 0 ? t('app.verify.resendIn', { seconds: secondsLeft }) : t('app.verify.resend')}
-      </button>
-    </div>
-  );
-}
-
-/** The address corrected: a code goes to the new one (the account's password is asked when it has one). */
-function ChangeAddress({
-  current,
-  hasPassword,
-  onCancel,
-  onSent,
-}: {
-  current: string | null;
-  hasPassword: boolean;
-  onCancel: () => void;
-  onSent: (email: string) => void;
-}) {
-  const { t } = useTranslation();
-  const [email, setEmail] = useState(current ?? '');
-  const [password, setPassword] = useState('');
-  const request = useRequestEmailChange();
-
-  function submit(event: SyntheticEvent) {
-    event.preventDefault();
-    const address = email.trim().toLowerCase();
-    request.mutate({ email: address, ...(hasPassword ? { current_password: password } : {}) }, { onSuccess: () => onSent(address) });
-  }
-
-  return (
-    <div className="card auth">
-      <h1>{t('app.verify.changeTitle')}</h1>
-      <p className="muted">{t('app.verify.changeText')}</p>
-      <form onSubmit={submit}>
-        <label className="field">
-          <span>{t('app.verify.newEmail')}</span>
-          <input type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        </label>
-        {hasPassword && (
-          <label className="field">
-            <span>{t('app.verify.password')}</span>
-            <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-          </label>
-        )}
-        <ErrorLine message={request.error ? errorText(t, request.error, 'app.verify.changeFailed') : null} />
-        <button type="submit" className="button large block" disabled={request.isPending || !email.trim()}>
-          {request.isPending ? t('app.common.wait') : t('app.verify.sendToNew')}
-        </button>
-      </form>
-      <button type="button" className="button secondary block" onClick={onCancel} disabled={request.isPending}>
-        {t('app.matches.cancel')}
       </button>
     </div>
   );

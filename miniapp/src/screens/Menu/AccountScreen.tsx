@@ -21,6 +21,7 @@ import { NewPasswordField, useNewPassword } from '../../components/NewPasswordFi
 import { errorText } from '../../lib/errorText.ts';
 import type { TranslationKey } from '../../i18n.ts';
 import { platform } from '../../platform/index.ts';
+import './Account.css';
 
 /** `/account` (Menu → Account): the password, the e-mail address and the signed-in devices. */
 export default function AccountScreen() {

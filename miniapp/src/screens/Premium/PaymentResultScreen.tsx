@@ -4,6 +4,7 @@ import { rowId } from '@contract/ids.ts';
 import { Loading } from '../../components/States.tsx';
 import { useSession } from '../../session/SessionProvider.tsx';
 import { PaymentStatusCard } from './PaymentStatusCard.tsx';
+import './Premium.css';
 
 /** The payment named in the address (`?payment=`), when it is a plausible id at all. */
 function usePaymentParam(): number | null {

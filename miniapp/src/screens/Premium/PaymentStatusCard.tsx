@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { isPaymentNotFound, usePaymentStatus } from '../../api/queries/premium.ts';
 import { ErrorState, Loading } from '../../components/States.tsx';
 import { formatDate } from './formatDate.ts';
+import './Premium.css';
 
 type Shown = 'paid' | 'pending' | 'failed' | 'notFound';
 

@@ -9,6 +9,7 @@ import { errorText } from '../../lib/errorText.ts';
 import { platform } from '../../platform/index.ts';
 import { PaymentStatusCard } from './PaymentStatusCard.tsx';
 import { daysUntil, formatDate } from './formatDate.ts';
+import './Premium.css';
 
 const benefits = ['likes', 'messages', 'whoLiked', 'support', 'boost'] as const;
 
@@ -47,6 +48,43 @@ function ActivePlan({ endDate }: { endDate: string | null }) {
   );
 }
 
+/** A plan chosen: its title, price and length, with Back and Buy Now (Renew Now after a lapse). */
+function PlanDetails({
+  plan,
+  renewal,
+  processing,
+  error,
+  onBack,
+  onBuy,
+}: {
+  plan: Plan;
+  renewal: boolean;
+  processing: boolean;
+  error: string | null;
+  onBack: () => void;
+  onBuy: () => void;
+}) {
+  const { t } = useTranslation();
+  const title = usePlanTitle();
+  const cost = usePlanCost();
+  return (
+    <section className="card plan-details" aria-labelledby="plan-title">
+      <h2 id="plan-title">{title(plan)}</h2>
+      <p className="plan-price big">{cost(plan)}</p>
+      <p className="muted">{t('app.premium.periodDays', { count: plan.interval })}</p>
+      <ErrorLine message={error} />
+      <div className="actions">
+        <button type="button" className="button secondary" disabled={processing} onClick={onBack}>
+          {t('app.common.back')}
+        </button>
+        <button type="button" className="button" disabled={processing} onClick={onBuy}>
+          {processing ? t('app.premium.processing') : renewal ? t('app.premium.renewNow') : t('app.premium.buyNow')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
 /**
  * The plans (for someone without premium, or whose premium lapsed: then as a renewal), a plan's details
  * with Back and Buy Now, "Processing..." while the payment is created, then the payment page or
@@ -56,8 +94,6 @@ function ActivePlan({ endDate }: { endDate: string | null }) {
 function Offer({ lapsedOn }: { lapsedOn: string | null }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const title = usePlanTitle();
-  const cost = usePlanCost();
   const plans = usePlans();
   const payment = usePayment();
   const [chosen, setChosen] = useState<Plan | null>(null);
@@ -117,20 +153,14 @@ function Offer({ lapsedOn }: { lapsedOn: string | null }) {
         </QueryView>
       )}
       {chosen && (
-        <section className="card plan-details" aria-labelledby="plan-title">
-          <h2 id="plan-title">{title(chosen)}</h2>
-          <p className="plan-price big">{cost(chosen)}</p>
-          <p className="muted">{t('app.premium.periodDays', { count: chosen.interval })}</p>
-          <ErrorLine message={payment.error ? errorText(t, payment.error, 'app.errors.paymentError') : null} />
-          <div className="actions">
-            <button type="button" className="button secondary" disabled={processing} onClick={() => setChosen(null)}>
-              {t('app.common.back')}
-            </button>
-            <button type="button" className="button" disabled={processing} onClick={() => buy(chosen)}>
-              {processing ? t('app.premium.processing') : lapsedOn ? t('app.premium.renewNow') : t('app.premium.buyNow')}
-            </button>
-          </div>
-        </section>
+        <PlanDetails
+          plan={chosen}
+          renewal={Boolean(lapsedOn)}
+          processing={processing}
+          error={payment.error ? errorText(t, payment.error, 'app.errors.paymentError') : null}
+          onBack={() => setChosen(null)}
+          onBuy={() => buy(chosen)}
+        />
       )}
     </>
   );

@@ -1,14 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { maxPhotos, type OwnProfileResponse } from '@contract/profiles.ts';
 import { useEditPhotos, useOwnProfile } from '../../api/queries/profiles.ts';
 import { ErrorLine, Loading, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
-import { photoUrl } from '../../lib/photos.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
 import { AddPhotoButton } from './AddPhotoButton.tsx';
 import { PhotoCropper } from './PhotoCropper.tsx';
+import { PhotoPreviews, usePhotoItems } from './PhotoPreviews.tsx';
 import './Profile.css';
 
 /** `/edit_photo` (also `/Foto`, `/cropImage`): add (cropped), remove and reorder photos; at least one stays. */
@@ -23,13 +23,11 @@ export default function EditPhotosScreen() {
   );
 }
 
-type Item = { kind: 'kept'; name: string; url: string } | { kind: 'added'; blob: Blob; url: string };
-
 function PhotoEditor({ profile }: { profile: OwnProfileResponse }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { adopt } = useSession();
-  const [items, setItems] = useState<Item[]>(profile.photos.map((name) => ({ kind: 'kept', name, url: photoUrl(name, 'thumb') })));
+  const { items, add, remove, moveEarlier } = usePhotoItems(profile.photos);
   const [cropping, setCropping] = useState<string | null>(null);
   const editPhotos = useEditPhotos();
   const [progress, setProgress] = useState(0);
@@ -38,20 +36,6 @@ function PhotoEditor({ profile }: { profile: OwnProfileResponse }) {
   /** A check of its own or a photo that cannot be opened; the save's own failure comes from the mutation. */
   const [problem, setProblem] = useState<string | null>(null);
   const error = problem ?? (editPhotos.error ? errorText(t, editPhotos.error, 'app.errors.updateProfile') : null);
-  const latest = useRef(items);
-  useEffect(() => {
-    latest.current = items;
-  }, [items]);
-  useEffect(() => () => latest.current.forEach((i) => i.kind === 'added' && URL.revokeObjectURL(i.url)), []);
-
-  const moveEarlier = (index: number) =>
-    setItems((list) => {
-      if (index === 0) return list;
-      const next = [...list];
-      const [item] = next.splice(index, 1);
-      if (item) next.splice(index - 1, 0, item);
-      return next;
-    });
 
   function save() {
     if (items.length === 0) return setProblem(t('app.wizard.photoRequired'));
@@ -80,7 +64,7 @@ function PhotoEditor({ profile }: { profile: OwnProfileResponse }) {
           onDone={(blob) => {
             URL.revokeObjectURL(cropping);
             setCropping(null);
-            setItems((list) => [...list, { kind: 'added', blob, url: URL.createObjectURL(blob) }]);
+            add(blob);
           }}
         />
       </section>
@@ -90,29 +74,7 @@ function PhotoEditor({ profile }: { profile: OwnProfileResponse }) {
     <section className="wizard" aria-labelledby="photos-title">
       <h1 id="photos-title">{t('app.profile.photosTitle')}</h1>
       <p className="muted">{t('app.profile.photosText', { max: maxPhotos })}</p>
-      <ul className="photo-previews">
-        {items.map((item, i) => (
-          <li key={item.url}>
-            <img src={item.url} alt={t('app.wizard.photoN', { n: i + 1 })} width={96} height={128} />
-            <button
-              type="button"
-              className="photo-remove"
-              onClick={() => {
-                if (item.kind === 'added') URL.revokeObjectURL(item.url);
-                setItems((list) => list.filter((x) => x !== item));
-              }}
-              aria-label={t('app.wizard.removePhoto', { n: i + 1 })}
-            >
-              ×
-            </button>
-            {i > 0 && item.kind === 'kept' && (
-              <button type="button" className="photo-earlier" onClick={() => moveEarlier(i)} aria-label={t('app.profile.moveEarlier', { n: i + 1 })}>
-                ←
-              </button>
-            )}
-          </li>
-        ))}
-      </ul>
+      <PhotoPreviews items={items} onRemove={remove} onMoveEarlier={moveEarlier} />
       {items.length < maxPhotos && (
         <AddPhotoButton
           onPicked={setCropping}
