@@ -172,6 +172,7 @@ function seedsFor(world: World): Record<string, RouteSeed> {
     'POST /api/conversations/start': { body: { profile_id: world.partner.profileId } },
     'GET /api/conversations/:id/messages': { params: { id: conversation }, query: { limit: '20', before_message_id: '5' } },
     'POST /api/conversations/:id/messages': { params: { id: conversation }, body: { content: 'hello' } },
+    'POST /api/conversations/:id/typing': { params: { id: conversation }, body: {} },
     'GET /api/chats': {},
     'GET /api/badges': {},
     'POST /api/matches/seen': { body: { profile_id: world.partner.profileId } },

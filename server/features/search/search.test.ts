@@ -123,6 +123,7 @@ describe.each(testDialects())('search on %s', (dialect) => {
       private_mode: false,
       notifications: true,
       email_notifications: true,
+      push_notifications: true,
       preferred_gender: 'Male',
       telegram_linked: false,
     });
@@ -130,6 +131,7 @@ describe.each(testDialects())('search on %s', (dialect) => {
       private_mode: true,
       notifications: true,
       email_notifications: true,
+      push_notifications: true,
       preferred_gender: 'Male',
       telegram_linked: false,
     });
