@@ -9,6 +9,7 @@ import { premiumCsrfExemptions, premiumRoutes } from './features/premium/routes.
 import { safetyRoutes } from './features/safety/routes.ts';
 import { searchRoutes } from './features/search/routes.ts';
 import { swipeRoutes } from './features/swipes/routes.ts';
+import { usernameShareRoutes } from './features/usernameShares/routes.ts';
 import { eventRoutes } from './features/events/routes.ts';
 import { referralRoutes } from './features/referrals/routes.ts';
 import { googleAuthRoutes } from './features/google/routes.ts';
@@ -57,6 +58,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   searchRoutes(api, services);
   swipeRoutes(api, services);
   safetyRoutes(api, services);
+  usernameShareRoutes(api, services);
   chatRoutes(api, services);
   badgeRoutes(api, services);
   dataRightsRoutes(api, services);

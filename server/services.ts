@@ -29,6 +29,7 @@ import { ProfileService } from './features/profiles/service.ts';
 import { SafetyService } from './features/safety/service.ts';
 import { SearchService } from './features/search/service.ts';
 import { SwipeService } from './features/swipes/service.ts';
+import { UsernameShareService } from './features/usernameShares/index.ts';
 import { RateCounter } from './features/rateLimits/rateCounter.ts';
 import { CodeAttempts } from './features/verification/codeAttempts.ts';
 import { ChatService } from './features/chat/service.ts';
@@ -136,6 +137,8 @@ export interface Services {
   search: SearchService;
   swipes: SwipeService;
   safety: SafetyService;
+  /** The @username swap between matched people (issue 39). */
+  usernameShares: UsernameShareService;
   chat: ChatService;
   badges: BadgeService;
   eventBus: EventBus;
@@ -211,6 +214,7 @@ export function buildServices(deps: AppDeps): Services {
     search,
     swipes: new SwipeService(deps.db, clock, eventBus, notifications),
     safety: new SafetyService(deps.db, clock, eventBus, deps.reportFiled),
+    usernameShares: new UsernameShareService(deps.db, clock),
     chat: new ChatService(deps.db, clock, rates, eventBus, notifications),
     badges: new BadgeService(deps.db, clock, eventBus),
     premium: new PremiumService(deps.db, deps.dialect, clock, deps.sessionSecret, deps.testPaymentProvider ?? !deps.yookassa, {
