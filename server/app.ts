@@ -10,6 +10,7 @@ import { safetyRoutes } from './features/safety/routes.ts';
 import { searchRoutes } from './features/search/routes.ts';
 import { swipeRoutes } from './features/swipes/routes.ts';
 import { usernameShareRoutes } from './features/usernameShares/routes.ts';
+import { telegramPhotoRoutes } from './features/telegramPhoto/routes.ts';
 import { eventRoutes } from './features/events/routes.ts';
 import { referralRoutes } from './features/referrals/routes.ts';
 import { googleAuthRoutes } from './features/google/routes.ts';
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   eventRoutes(api, services);
   locationRoutes(api, services);
   telegramAuthRoutes(api, services);
+  telegramPhotoRoutes(api, services);
   googleAuthRoutes(api, services);
   handoverRoutes(api, services);
   referralRoutes(api, services);
