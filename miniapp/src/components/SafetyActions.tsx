@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reportReasons } from '@contract/discovery.ts';
 import { useSafetyAction, type ReportReason, type SafetyAction } from '../api/queries/safety.ts';
@@ -18,12 +18,15 @@ export function SafetyActions({
   name,
   gender,
   onDone,
+  children,
 }: {
   profileId: number;
   name: string;
   /** The person's gender: what is said of them agrees with it ("будет заблокирована"); neutral when unknown. */
   gender: string | null;
   onDone: () => void;
+  /** More entries at the top of the menu, from the screen that opens it (the chat's "Share my Telegram"). */
+  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   const [step, setStep] = useState<Step>('closed');
@@ -72,6 +75,7 @@ export function SafetyActions({
       >
         {step === 'menu' && (
           <div className="sheet-actions">
+            {children}
             <button type="button" className="button secondary block" onClick={() => setStep('report')}>
               {t('app.safety.report')}
             </button>

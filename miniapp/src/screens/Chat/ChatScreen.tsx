@@ -5,6 +5,7 @@ import { ApiError } from '../../api/client.ts';
 import { markMatchOpened } from '../../api/queries/badges.ts';
 import { useConversation } from '../../api/queries/chat.ts';
 import { SafetyActions } from '../../components/SafetyActions.tsx';
+import { ShareTelegram } from '../../components/ShareTelegram.tsx';
 import { QueryView } from '../../components/States.tsx';
 import { useDeepLinkFallback } from '../../components/StartParamRedirect.tsx';
 import { useSession } from '../../session/SessionProvider.tsx';
@@ -60,7 +61,9 @@ export default function ChatScreen() {
             name={participant.name}
             gender={participant.gender}
             onDone={() => void navigate('/ChatList', { replace: true })}
-          />
+          >
+            <ShareTelegram profileId={participant.profile_id} variant="menu" />
+          </SafetyActions>
         )}
       </header>
       {departed ? (

@@ -4,6 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { Footer } from '../../components/Footer.tsx';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher.tsx';
 import { useSession } from '../../session/SessionProvider.tsx';
+import { OpenInTelegram } from './OpenInTelegram.tsx';
 
 /** `/`: title, description, language switcher; Sign in + Try now, or Search when signed in (spec section 2). */
 export default function LandingScreen() {
@@ -52,6 +53,7 @@ export default function LandingScreen() {
               </Link>
             </>
           )}
+          <OpenInTelegram />
         </div>
       </section>
       <Footer />
