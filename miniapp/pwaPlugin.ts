@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Plugin } from 'vite';
@@ -40,13 +40,15 @@ function manifest(icons: { src: string; sizes: string; purpose: string }[]) {
  */
 export function pwaPlugin(): Plugin {
   let root = '';
+  let shell: string[] = [];
+  let manifestVersion = '';
   return {
     name: 'iskra-pwa',
     apply: 'build',
     configResolved(config) {
       root = config.root;
     },
-    async generateBundle(_options, bundle) {
+    async generateBundle() {
       const favicon = readFileSync(path.join(root, 'public', 'favicon.svg'));
       const icons = [
         { fileName: 'icons/icon-192.png', svg: favicon, size: 192, purpose: 'any' },
@@ -63,16 +65,22 @@ export function pwaPlugin(): Plugin {
       const manifestText = JSON.stringify(manifest(icons.map((i) => ({ src: `/${i.fileName}`, sizes: `${i.size}x${i.size}`, purpose: i.purpose }))), null, 2);
       this.emitFile({ type: 'asset', fileName: 'manifest.webmanifest', source: manifestText });
 
-      const shell = ['/', '/boot.js', '/favicon.svg', '/manifest.webmanifest', ...icons.map((i) => `/${i.fileName}`)];
+      shell = ['/', '/boot.js', '/favicon.svg', '/manifest.webmanifest', ...icons.map((i) => `/${i.fileName}`)];
+      manifestVersion = manifestText;
+    },
+    // Written once the bundle is final: generateBundle still lists chunks that a later step drops (the
+    // CSS-only chunks Vite removes), and a precache naming a missing file would fail the worker's install.
+    writeBundle(options, bundle) {
+      const outDir = options.dir ?? path.join(root, 'dist');
       const assets = Object.keys(bundle)
         .filter((name) => name.startsWith('assets/'))
         .sort()
         .map((name) => `/${name}`);
       const precache = [...shell, ...assets];
       const template = readFileSync(path.join(root, 'serviceWorker.js'), 'utf8');
-      const version = createHash('sha256').update(template).update(precache.join('\n')).update(manifestText).digest('hex').slice(0, 12);
+      const version = createHash('sha256').update(template).update(precache.join('\n')).update(manifestVersion).digest('hex').slice(0, 12);
       const source = template.replace("'__ISKRA_SW_VERSION__'", JSON.stringify(version)).replace('__ISKRA_SW_PRECACHE__', JSON.stringify(precache));
-      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+      writeFileSync(path.join(outDir, 'sw.js'), source);
     },
   };
 }

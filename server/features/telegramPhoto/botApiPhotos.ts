@@ -65,10 +65,16 @@ export class BotApiPhotos {
     if (!res.ok || !res.body) throw new BotApiUnavailableError(`file: ${res.status}`);
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of res.body) {
-      size += chunk.byteLength;
-      if (size > maxPhotoBytes) throw new BotApiUnavailableError('file: too large');
-      chunks.push(Buffer.from(chunk));
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxPhotoBytes) {
+        await reader.cancel();
+        throw new BotApiUnavailableError('file: too large');
+      }
+      chunks.push(Buffer.from(value));
     }
     return Buffer.concat(chunks);
   }
