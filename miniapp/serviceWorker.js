@@ -1,4 +1,4 @@
-/* global self, caches, fetch, URL */
+/* global self, caches, fetch, URL, __ISKRA_SW_PRECACHE__ */
 // Iskra's service worker (issue 39): the web site opens at once on a repeat visit and on a flaky network.
 // Built into dist/sw.js by pwaPlugin.ts, which fills in the version and the files to keep. Registered by
 // the web site only (miniapp/src/lib/serviceWorker.ts), never inside Telegram.

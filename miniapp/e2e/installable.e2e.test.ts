@@ -72,7 +72,14 @@ describe('the installable web app', () => {
     await page.getByRole('link', { name: en.app.landing.signIn }).click();
     await page.getByRole('heading', { level: 1 }).waitFor();
     // The API is never answered by the worker: offline, it fails as offline (past the browser's HTTP cache).
-    expect(await page.evaluate(() => fetch('/api/config', { cache: 'no-store' }).then((r) => r.status, () => 'offline'))).toBe('offline');
+    expect(
+      await page.evaluate(() =>
+        fetch('/api/config', { cache: 'no-store' }).then(
+          (r) => r.status,
+          () => 'offline',
+        ),
+      ),
+    ).toBe('offline');
     const cached = await page.evaluate(async () => {
       const urls: string[] = [];
       for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);

@@ -176,7 +176,12 @@ export class TelegramStandIn {
       }
       case 'getFile': {
         const [, size = '', id = ''] = /^(small|big)_(\d+)$/.exec(String(payload.file_id)) ?? [];
-        return { file_id: payload.file_id, file_unique_id: `${size}${id}`, file_size: this.profilePhotos.get(Number(id))?.length, file_path: size === 'big' ? `photos/${id}.jpg` : `photos/small_${id}.jpg` };
+        return {
+          file_id: payload.file_id,
+          file_unique_id: `${size}${id}`,
+          file_size: this.profilePhotos.get(Number(id))?.length,
+          file_path: size === 'big' ? `photos/${id}.jpg` : `photos/small_${id}.jpg`,
+        };
       }
       case 'createInvoiceLink':
         return `https://t.me/$iskra_test_invoice_${this.calls.length}`;

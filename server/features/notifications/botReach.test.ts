@@ -52,7 +52,11 @@ describe.each(testDialects())('the bot reaches Mini App users who allowed it on 
   async function miniAppPerson(name: string, gender: 'Male' | 'Female'): Promise<Person & { chatId: number }> {
     const person = await createPerson(app, { name, gender });
     const chatId = ++telegramIds;
-    await app.database.db.updateTable('users').set({ telegram_id: String(chatId), bot_started_at: null }).where('id', '=', person.userId).execute();
+    await app.database.db
+      .updateTable('users')
+      .set({ telegram_id: String(chatId), bot_started_at: null })
+      .where('id', '=', person.userId)
+      .execute();
     return { ...person, chatId };
   }
   /** Opens the Mini App: POST /api/auth/telegram with init data signed at `at`. */

@@ -27,7 +27,10 @@ export class BotApiPhotos {
     const photos = await this.call('getUserProfilePhotos', { user_id: telegramId, limit: 1 }, userProfilePhotos);
     const sizes = photos.result.photos[0] ?? [];
     // Telegram lists a photo's sizes smallest first; the largest is the one worth cropping.
-    const largest = sizes.reduce<(typeof sizes)[number] | undefined>((best, s) => (!best || s.width * s.height > best.width * best.height ? s : best), undefined);
+    const largest = sizes.reduce<(typeof sizes)[number] | undefined>(
+      (best, s) => (!best || s.width * s.height > best.width * best.height ? s : best),
+      undefined,
+    );
     if (!largest) return null;
     const found = await this.call('getFile', { file_id: largest.file_id }, file);
     const path = found.result.file_path;
@@ -62,20 +65,16 @@ export class BotApiPhotos {
     } catch {
       throw new BotApiUnavailableError('file: no answer');
     }
-    if (!res.ok || !res.body) throw new BotApiUnavailableError(`file: ${res.status}`);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const reader = res.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxPhotoBytes) {
-        await reader.cancel();
-        throw new BotApiUnavailableError('file: too large');
-      }
-      chunks.push(Buffer.from(value));
+    if (!res.ok) throw new BotApiUnavailableError(`file: ${res.status}`);
+    // Bot API downloads are at most 20 MB; a declared length past the upload limit is not even read.
+    if (Number(res.headers.get('Content-Length') ?? 0) > maxPhotoBytes) throw new BotApiUnavailableError('file: too large');
+    let bytes: Buffer;
+    try {
+      bytes = Buffer.from(await res.arrayBuffer());
+    } catch {
+      throw new BotApiUnavailableError('file: cut short');
     }
-    return Buffer.concat(chunks);
+    if (bytes.length > maxPhotoBytes) throw new BotApiUnavailableError('file: too large');
+    return bytes;
   }
 }

@@ -26,7 +26,11 @@ describe.each(testDialects())('the wizard offers the own Telegram profile photo 
   const telegramPerson = async (): Promise<Person & { telegramId: number }> => {
     const person = await createPerson(app);
     const telegramId = ++telegramIds;
-    await app.database.db.updateTable('users').set({ telegram_id: String(telegramId) }).where('id', '=', person.userId).execute();
+    await app.database.db
+      .updateTable('users')
+      .set({ telegram_id: String(telegramId) })
+      .where('id', '=', person.userId)
+      .execute();
     return { ...person, telegramId };
   };
   const photoOf = (person: Person) => person.browser.get('/api/telegram/profile_photo');
@@ -82,7 +86,11 @@ describe.each(testDialects())('the wizard offers the own Telegram profile photo 
     const botless = await createTestApp(dialect, { database: app.database });
     try {
       const person = await createPerson(botless);
-      await app.database.db.updateTable('users').set({ telegram_id: String(++telegramIds) }).where('id', '=', person.userId).execute();
+      await app.database.db
+        .updateTable('users')
+        .set({ telegram_id: String(++telegramIds) })
+        .where('id', '=', person.userId)
+        .execute();
       expect((await person.browser.get('/api/telegram/profile_photo')).status).toBe(404);
     } finally {
       await botless.close();

@@ -7,8 +7,7 @@ import { isBlockedEitherWay, requireMyProfile } from '../relationships/index.ts'
 import { findUsernameSwap, setUsernameConsent } from './repository.ts';
 
 const matchNotFound = () => notFound('match_not_found', 'You can share your Telegram only with a match');
-const noUsername = () =>
-  conflict('no_telegram_username', 'You have no Telegram username to share: set one in Telegram, then open Iskra from Telegram again');
+const noUsername = () => conflict('no_telegram_username', 'You have no Telegram username to share: set one in Telegram, then open Iskra from Telegram again');
 
 /**
  * The swap as `me` sees it: their own consent, the other's, and the other's @username only when both have

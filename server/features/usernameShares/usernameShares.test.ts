@@ -18,7 +18,11 @@ describe.each(testDialects())('the @username swap on %s', (dialect) => {
   /** A person whose account has this Telegram username (null: a Telegram account without one). */
   const personWithUsername = async (username: string | null, options: PersonOptions = {}) => {
     const person = await createPerson(app, options);
-    await app.database.db.updateTable('users').set({ telegram_id: String(7_000_000_000 + person.userId), telegram_username: username }).where('id', '=', person.userId).execute();
+    await app.database.db
+      .updateTable('users')
+      .set({ telegram_id: String(7_000_000_000 + person.userId), telegram_username: username })
+      .where('id', '=', person.userId)
+      .execute();
     return person;
   };
   const matched = async (a: Person, b: Person) => {

@@ -37,7 +37,9 @@ function Wizard({ userId }: { userId: number | null }) {
   // Read once: the draft left by a reload, or a new one (none kept without a user id).
   const [stored] = useState<Draft | null>(() => (userId === null ? null : readDraft(userId)));
   // A new draft inside Telegram starts with the name Telegram knows (issue 39); the user may change it.
-  const [draft] = useState<Draft | null>(() => stored ?? (userId === null ? null : { id: newDraftId(userId), fields: { ...initialWizard, name: prefilledName() } }));
+  const [draft] = useState<Draft | null>(
+    () => stored ?? (userId === null ? null : { id: newDraftId(userId), fields: { ...initialWizard, name: prefilledName() } }),
+  );
   const [state, dispatch] = useReducer(wizardReducer, draft ? { ...initialWizard, ...draft.fields } : initialWizard);
   /**
    * The stored draft's photos are back from IndexedDB (a new draft has none to wait for): only then are
