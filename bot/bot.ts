@@ -9,6 +9,7 @@ import { linkFeature } from './features/link.ts';
 import { preCheckoutFeature, successfulPaymentFeature } from './features/payments.ts';
 import { shortcutsFeature } from './features/shortcuts.ts';
 import { startFeature } from './features/start.ts';
+import { writeAccessFeature } from './features/writeAccess.ts';
 import { unhandledFeature } from './features/unhandled.ts';
 import { messageRateLimiter, telegramLimits } from './rateLimiter.ts';
 import { markUnreachableOn403 } from './unreachableUsers.ts';
@@ -38,6 +39,7 @@ export function createBot(deps: BotDeps): Bot<BotContext> {
       accountFeature(deps.users),
       ...(deps.stars ? [successfulPaymentFeature(deps.stars)] : []),
       startFeature(deps.users, deps.publicUrl),
+      writeAccessFeature(deps.users),
       languageFeature(deps.users, deps.publicUrl),
       helpFeature(),
       shortcutsFeature(deps.publicUrl),

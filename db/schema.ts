@@ -188,6 +188,9 @@ export interface MatchesTable {
   /** How far each side has taken notice of the match, only ever raised (see MatchSeen). */
   low_seen: Generated<MatchSeen>;
   high_seen: Generated<MatchSeen>;
+  /** When each side agreed to show the other their Telegram @username (cleared when the match ends). */
+  low_shared_username_at: string | null;
+  high_shared_username_at: string | null;
 }
 
 /** 0 not yet, 1 the match overlay was shown (POST /api/matches/seen), 2 opened: its profile or chat (implies shown). */

@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compressPlugin } from './compressPlugin.ts';
 import { localesPlugin } from './localesPlugin.ts';
+import { pwaPlugin } from './pwaPlugin.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 
@@ -12,7 +13,7 @@ const repoRoot = path.resolve(import.meta.dirname, '..');
  */
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), localesPlugin(path.join(repoRoot, 'locales')), compressPlugin()],
+  plugins: [react(), localesPlugin(path.join(repoRoot, 'locales')), pwaPlugin(), compressPlugin()],
   // The same aliases as tsconfig.json's `paths`: the shared contract and texts without ../../../../.
   resolve: {
     alias: {

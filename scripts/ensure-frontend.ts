@@ -17,6 +17,8 @@ const sources = [
   path.join(miniapp, 'vite.config.ts'),
   path.join(miniapp, 'localesPlugin.ts'),
   path.join(miniapp, 'compressPlugin.ts'),
+  path.join(miniapp, 'pwaPlugin.ts'),
+  path.join(miniapp, 'serviceWorker.js'),
   path.join(root, 'locales'),
   path.join(root, 'server', 'contract'),
   path.join(root, 'package-lock.json'),

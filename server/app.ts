@@ -9,6 +9,8 @@ import { premiumCsrfExemptions, premiumRoutes } from './features/premium/routes.
 import { safetyRoutes } from './features/safety/routes.ts';
 import { searchRoutes } from './features/search/routes.ts';
 import { swipeRoutes } from './features/swipes/routes.ts';
+import { usernameShareRoutes } from './features/usernameShares/routes.ts';
+import { telegramPhotoRoutes } from './features/telegramPhoto/routes.ts';
 import { eventRoutes } from './features/events/routes.ts';
 import { referralRoutes } from './features/referrals/routes.ts';
 import { googleAuthRoutes } from './features/google/routes.ts';
@@ -60,6 +62,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   searchRoutes(api, services);
   swipeRoutes(api, services);
   safetyRoutes(api, services);
+  usernameShareRoutes(api, services);
   chatRoutes(api, services);
   badgeRoutes(api, services);
   dataRightsRoutes(api, services);
@@ -67,6 +70,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   eventRoutes(api, services);
   locationRoutes(api, services);
   telegramAuthRoutes(api, services);
+  telegramPhotoRoutes(api, services);
   googleAuthRoutes(api, services);
   handoverRoutes(api, services);
   pushRoutes(api, services);

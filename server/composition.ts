@@ -45,6 +45,7 @@ export function appDepsFromEnv(env: Env, handle: DatabaseHandle, logger: Logger,
     notifyGraceSeconds: env.NOTIFY_GRACE_SECONDS,
     emailDailyCap: env.EMAIL_DAILY_CAP,
     botToken: env.BOT_TOKEN,
+    telegramApiRoot: env.TELEGRAM_API_ROOT,
     google: env.GOOGLE_CLIENT_ID ? { clientId: env.GOOGLE_CLIENT_ID, jwksUrl: env.GOOGLE_JWKS_URL } : undefined,
     frontendDist: existsSync(frontendDist) ? frontendDist : undefined,
     publicConfig: {

@@ -30,6 +30,8 @@ import { ProfileService } from './features/profiles/service.ts';
 import { SafetyService } from './features/safety/service.ts';
 import { SearchService } from './features/search/service.ts';
 import { SwipeService } from './features/swipes/service.ts';
+import { UsernameShareService } from './features/usernameShares/index.ts';
+import { TelegramPhotoService } from './features/telegramPhoto/index.ts';
 import { RateCounter } from './features/rateLimits/rateCounter.ts';
 import { CodeAttempts } from './features/verification/codeAttempts.ts';
 import { ChatService } from './features/chat/service.ts';
@@ -88,6 +90,8 @@ export interface AppDeps {
   emailDailyCap?: number;
   /** Checks Mini App init data and Login Widget hashes; without it Telegram sign-in answers 503. */
   botToken?: string | undefined;
+  /** TELEGRAM_API_ROOT: the Bot API the server itself calls (the wizard's Telegram photo); Telegram's when unset. */
+  telegramApiRoot?: string | undefined;
   /** Google sign-in; without a client id it answers 503. */
   google?: { clientId: string; jwksUrl: string } | undefined;
   /** The bot's webhook handler (BOT_MODE=webhook), served at POST /telegram/webhook. */
@@ -139,6 +143,8 @@ export interface Services {
   search: SearchService;
   swipes: SwipeService;
   safety: SafetyService;
+  /** The @username swap between matched people (issue 39). */
+  usernameShares: UsernameShareService;
   chat: ChatService;
   badges: BadgeService;
   eventBus: EventBus;
@@ -149,6 +155,8 @@ export interface Services {
   yookassaRanges: AddressRanges | undefined;
   telegramUsers: TelegramUserService;
   telegramAuth: TelegramAuthService;
+  /** The wizard's offer of the user's own Telegram profile photo. */
+  telegramPhoto: TelegramPhotoService;
   /** The one-time t.me deep link that adds Telegram to a web account (the bot redeems it). */
   telegramBotLinks: TelegramBotLinkService;
   /** Signs the one-click unsubscribe links of notification e-mails. */
@@ -219,6 +227,7 @@ export function buildServices(deps: AppDeps): Services {
     search,
     swipes: new SwipeService(deps.db, clock, eventBus, notifications),
     safety: new SafetyService(deps.db, clock, eventBus, deps.reportFiled),
+    usernameShares: new UsernameShareService(deps.db, clock),
     chat: new ChatService(deps.db, clock, rates, eventBus, notifications),
     badges: new BadgeService(deps.db, clock, eventBus),
     premium: new PremiumService(deps.db, deps.dialect, clock, deps.sessionSecret, deps.testPaymentProvider ?? !deps.yookassa, {
@@ -235,6 +244,11 @@ export function buildServices(deps: AppDeps): Services {
     telegramUsers,
     referrals: new ReferralService(deps.db, clock, deps.logger, { publicUrl: deps.publicUrl, botUsername: deps.publicConfig?.bot_username ?? null }),
     telegramAuth: new TelegramAuthService(deps.botToken, telegramUsers, sessions, clock, reauth, alerts),
+    telegramPhoto: new TelegramPhotoService(
+      deps.db,
+      deps.botToken ? { token: deps.botToken, apiRoot: deps.telegramApiRoot ?? 'https://api.telegram.org' } : undefined,
+      deps.logger,
+    ),
     telegramBotLinks: new TelegramBotLinkService(deps.db, telegramUsers, clock, deps.publicConfig?.bot_username ?? null, reauth, alerts),
     unsubscribeTokens,
     emailUnsubscribe: new EmailUnsubscribeService(deps.db, unsubscribeTokens, deps.publicUrl),

@@ -28,6 +28,7 @@ import * as createSessionHandovers from './2026_12_01_1000_create_session_handov
 import * as webPush from './2026_12_01_1100_web_push.ts';
 import * as typingMarks from './2026_12_02_0900_typing_marks.ts';
 import * as addProfilePrompts from './2026_12_02_0900_add_profile_prompts.ts';
+import * as addUsernameShares from './2026_12_02_0900_add_username_shares.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_1100_web_push': webPush,
   '2026_12_02_0900_typing_marks': typingMarks,
   '2026_12_02_0900_add_profile_prompts': addProfilePrompts,
+  '2026_12_02_0900_add_username_shares': addUsernameShares,
 };

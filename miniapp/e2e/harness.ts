@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { expect } from 'vitest';
 import type { PublicConfig } from '../../server/contract/config.ts';
+import { TelegramStandIn } from '../../server/test/telegramStandIn.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../server/test/testApp.ts';
 import { missingKeyMark } from '../../locales/languages.ts';
 import { launchChromium } from './chromium.ts';
@@ -35,6 +36,11 @@ export const testConfig: PublicConfig = {
 export interface ContextOptions {
   language?: 'ru' | 'en';
   dark?: boolean;
+  /**
+   * The site's service worker (issue 39): blocked unless a test is about it, so a page's requests stay the
+   * page's own (routes, request records) and no test pays for its precaching.
+   */
+  serviceWorkers?: 'allow' | 'block';
 }
 
 export interface PageOptions extends ContextOptions {
@@ -53,6 +59,8 @@ export interface OpenedPage {
 
 export interface Site {
   app: TestApp;
+  /** The Bot API the server calls (the wizard's Telegram photo), a local stand-in: never Telegram's own. */
+  telegram: TelegramStandIn;
   browser: Browser;
   /** A fresh browser profile (no cookies, no storage) with the app's language and theme preset. */
   context(options?: ContextOptions): Promise<BrowserContext>;
@@ -82,13 +90,16 @@ export function telegramAuthDate(): number {
 
 /** The real server (temporary SQLite, real SMTP) serving the built bundle, and a headless Chromium. */
 export async function startSite(options: Pick<TestAppOptions, 'stars' | 'publicConfig' | 'testPaymentProvider'> = {}): Promise<Site> {
-  const app = await createTestApp('sqlite', { frontendDist: distDir, publicConfig: testConfig, botToken: e2eBotToken, ...options });
+  const telegram = new TelegramStandIn(e2eBotToken);
+  const telegramApiRoot = await telegram.start();
+  const app = await createTestApp('sqlite', { frontendDist: distDir, publicConfig: testConfig, botToken: e2eBotToken, telegramApiRoot, ...options });
   const chromium = await launchChromium();
   const missingKeys = new Set<string>();
   const site: Site = {
     app,
+    telegram,
     browser: chromium.browser,
-    async context({ language, dark } = {}) {
+    async context({ language, dark, serviceWorkers = 'block' } = {}) {
       const context = await chromium.browser.newContext({
         viewport: phone,
         deviceScaleFactor: 2,
@@ -97,6 +108,7 @@ export async function startSite(options: Pick<TestAppOptions, 'stars' | 'publicC
         locale: language === 'en' ? 'en-US' : 'ru-RU',
         baseURL: app.url,
         colorScheme: 'light',
+        serviceWorkers,
       });
       if (language) contextLanguages.set(context, language);
       // Any page of the file showing a key instead of its text fails the file (checked in close()).
@@ -126,6 +138,7 @@ export async function startSite(options: Pick<TestAppOptions, 'stars' | 'publicC
     async close() {
       await chromium.close();
       await app.close();
+      await telegram.stop();
       expect([...missingKeys], 'translation keys the pages asked for and the dictionary lacks').toEqual([]);
     },
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { profileIdField, profileRowId } from './ids.ts';
 import { profilePrompt } from './prompts.ts';
+import { usernameShareState } from './usernameShares.ts';
 
 /** The deck's gender filter; Other too, so people of that gender can be looked for (and look for each other). */
 export const searchGenders = ['Any', 'Male', 'Female', 'Other'] as const;
@@ -84,6 +85,9 @@ export const usersProfileResponse = z.object({
     photos: z.array(z.string()),
     distance: z.nullable(z.number().check(z.int(), z.gte(1))),
     prompts: z.array(profilePrompt),
+    /** A match's profile only: the @username swap (issue 39); the username once both have shared, else null. */
+    username_share: z.optional(usernameShareState),
+    telegram_username: z.optional(z.nullable(z.string())),
   }),
 });
 export type UsersProfileResponse = z.infer<typeof usersProfileResponse>;

@@ -41,6 +41,8 @@ export class TelegramStandIn {
   readonly calls: RecordedCall[] = [];
   /** Chat ids whose users have blocked the bot. */
   readonly blocked = new Set<number>();
+  /** Each user's current profile photo (getUserProfilePhotos, getFile and the file download serve it). */
+  readonly profilePhotos = new Map<number, Buffer>();
   private readonly failures: { method: string; failure: ApiFailure }[] = [];
   private readonly updates: Update[] = [];
   private pollers: (() => void)[] = [];
@@ -115,6 +117,13 @@ export class TelegramStandIn {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
     };
+    const download = /^\/file\/bot([^/]+)\/photos\/(\d+)\.jpg$/.exec(req.url ?? '');
+    if (download && req.method === 'GET') {
+      const photo = this.profilePhotos.get(Number(download[2]));
+      if (download[1] !== this.token || !photo) return send(404, { ok: false, error_code: 404, description: 'Not Found' });
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(photo);
+      return;
+    }
     if (!match || req.method !== 'POST') return send(404, { ok: false, error_code: 404, description: 'Not Found' });
     const [, token, method = ''] = match;
     if (token !== this.token) return send(401, { ok: false, error_code: 401, description: 'Unauthorized' });
@@ -155,6 +164,25 @@ export class TelegramStandIn {
           from: testBotInfo,
           text: payload.text,
         };
+      case 'getUserProfilePhotos': {
+        // As Telegram lists them: each photo in its sizes, smallest first (file ids name the user here).
+        const id = Number(payload.user_id);
+        const photo = this.profilePhotos.get(id);
+        const sizes = [
+          { file_id: `small_${id}`, file_unique_id: `s${id}`, width: 160, height: 160, file_size: 1000 },
+          { file_id: `big_${id}`, file_unique_id: `b${id}`, width: 640, height: 640, file_size: photo?.length ?? 0 },
+        ];
+        return { total_count: photo ? 1 : 0, photos: photo ? [sizes] : [] };
+      }
+      case 'getFile': {
+        const [, size = '', id = ''] = /^(small|big)_(\d+)$/.exec(String(payload.file_id)) ?? [];
+        return {
+          file_id: payload.file_id,
+          file_unique_id: `${size}${id}`,
+          file_size: this.profilePhotos.get(Number(id))?.length,
+          file_path: size === 'big' ? `photos/${id}.jpg` : `photos/small_${id}.jpg`,
+        };
+      }
       case 'createInvoiceLink':
         return `https://t.me/$iskra_test_invoice_${this.calls.length}`;
       default:

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUnmatch } from '../api/queries/matches.ts';
 import { useSafetyAction, type ReportReason, type SafetyAction } from '../api/queries/safety.ts';
@@ -21,6 +21,7 @@ export function SafetyActions({
   gender,
   withUnmatch = false,
   onDone,
+  children,
 }: {
   profileId: number;
   name: string;
@@ -29,6 +30,8 @@ export function SafetyActions({
   /** Offer "Unmatch" beside report and block (they are a match). */
   withUnmatch?: boolean;
   onDone: () => void;
+  /** More entries at the top of the menu, from the screen that opens it (the chat's "Share my Telegram"). */
+  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   const [step, setStep] = useState<Step>('closed');
@@ -86,7 +89,9 @@ export function SafetyActions({
         }}
       >
         {step === 'menu' && (
-          <ChooseAction onReport={() => setStep('report')} onBlock={() => setStep('block')} onUnmatch={withUnmatch ? () => setStep('unmatch') : undefined} />
+          <ChooseAction onReport={() => setStep('report')} onBlock={() => setStep('block')} onUnmatch={withUnmatch ? () => setStep('unmatch') : undefined}>
+            {children}
+          </ChooseAction>
         )}
         {step === 'block' && <ConfirmBlock name={name} busy={busy} onBlock={() => run({ kind: 'block' })} />}
         {step === 'report' && (

@@ -1,13 +1,26 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reportReasons } from '@contract/discovery.ts';
 import type { ReportReason } from '../api/queries/safety.ts';
 import { genderContext } from '@locales/genderContext.ts';
 
 /** The safety sheet's first step (SafetyActions): report or block. */
-export function ChooseAction({ onReport, onBlock, onUnmatch }: { onReport: () => void; onBlock: () => void; onUnmatch?: (() => void) | undefined }) {
+export function ChooseAction({
+  onReport,
+  onBlock,
+  onUnmatch,
+  children,
+}: {
+  onReport: () => void;
+  onBlock: () => void;
+  onUnmatch?: (() => void) | undefined;
+  /** Entries of the caller's own before these (Share my Telegram in a chat). */
+  children?: ReactNode;
+}) {
   const { t } = useTranslation();
   return (
     <div className="sheet-actions">
+      {children}
       {onUnmatch && (
         <button type="button" className="button secondary block" onClick={onUnmatch}>
           {t('app.matches.unmatch')}

@@ -26,6 +26,8 @@ export interface Platform {
    * any account is known (the launch-failure screen). Null on the web.
    */
   userLanguage(): string | null;
+  /** Telegram: the user's first name as Telegram has it (init data `first_name`), to pre-fill the profile. Null on the web. */
+  userFirstName(): string | null;
   /** Opens a t.me link: inside Telegram without leaving it (the Mini App closes), on the web as a page. */
   openTelegramLink(url: string): void;
   /** Telegram's Settings item in its own menu (Bot API 7.0 SettingsButton): what it opens. */

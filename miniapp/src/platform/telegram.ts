@@ -50,6 +50,9 @@ export function createTelegramPlatform(): Platform | null {
     userLanguage() {
       return initData.user()?.language_code ?? null;
     },
+    userFirstName() {
+      return initData.user()?.first_name ?? null;
+    },
     openTelegramLink(url) {
       if (!openTelegramLink.ifAvailable(url)[0]) window.location.assign(url);
     },
@@ -121,6 +124,7 @@ function unreadableLaunch(): Platform {
     },
     signIn: () => Promise.resolve({ failure: 'unreadable' }),
     userLanguage: () => null,
+    userFirstName: () => null,
     openTelegramLink(url) {
       const link = new URL(url);
       if (!post(() => postEvent('web_app_open_tg_link', { path_full: link.pathname + link.search }))) window.location.assign(url);

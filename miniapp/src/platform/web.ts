@@ -26,6 +26,7 @@ export function createWebPlatform(): Platform {
     },
     signIn: () => Promise.resolve(null),
     userLanguage: () => null,
+    userFirstName: () => null,
     openTelegramLink(url) {
       window.location.assign(url);
     },

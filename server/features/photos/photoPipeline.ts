@@ -44,17 +44,7 @@ export async function derivedImages(photo: Buffer): Promise<Omit<ProcessedPhoto,
  * 640x852 JPEG, cover-cropped at 3:4. Re-encoding without `withMetadata` drops EXIF, GPS, XMP and ICC.
  */
 export async function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
-  const format = sniffImageFormat(bytes.subarray(0, 16));
-  if (!format) throw invalidImage();
-  let width: number | undefined;
-  let height: number | undefined;
-  try {
-    ({ width, height } = await sharp(bytes).metadata());
-  } catch {
-    throw invalidImage();
-  }
-  if (!width || !height) throw invalidImage();
-  if (width * height > maxPhotoPixels) throw tooManyPixels();
+  await checkImage(bytes);
   let photo: Buffer;
   try {
     photo = await sharp(bytes, { limitInputPixels: maxPhotoPixels, failOn: 'error' })
@@ -66,4 +56,40 @@ export async function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
     throw invalidImage();
   }
   return { photo, ...(await derivedImages(photo)) };
+}
+
+/** The longest side of a photo handed to the app's cropper (a Telegram profile photo is at most 640 or 1280). */
+export const croppableSide = 1280;
+
+/**
+ * A photo from elsewhere (the user's Telegram profile photo) made safe to hand to the app's cropper: the same
+ * checks as an upload, upright, re-encoded as JPEG without metadata, at most 1280 px a side, uncropped (the
+ * user frames it; the cropped result is then uploaded through processPhoto like any other).
+ */
+export async function reencodeForCropping(bytes: Buffer): Promise<Buffer> {
+  await checkImage(bytes);
+  try {
+    return await sharp(bytes, { limitInputPixels: maxPhotoPixels, failOn: 'error' })
+      .rotate()
+      .resize(croppableSide, croppableSide, { fit: 'inside', withoutEnlargement: true })
+      .jpeg({ quality: 88 })
+      .toBuffer();
+  } catch {
+    throw invalidImage();
+  }
+}
+
+/** JPEG, PNG or WebP by its bytes, and few enough pixels, read from the header before any decoding. */
+async function checkImage(bytes: Buffer): Promise<void> {
+  const format = sniffImageFormat(bytes.subarray(0, 16));
+  if (!format) throw invalidImage();
+  let width: number | undefined;
+  let height: number | undefined;
+  try {
+    ({ width, height } = await sharp(bytes).metadata());
+  } catch {
+    throw invalidImage();
+  }
+  if (!width || !height) throw invalidImage();
+  if (width * height > maxPhotoPixels) throw tooManyPixels();
 }

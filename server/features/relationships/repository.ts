@@ -57,7 +57,8 @@ export async function endMatch(db: Kysely<Database>, a: ProfileId, b: ProfileId,
   const { low, high } = pair(a, b);
   const result = await db
     .updateTable('matches')
-    .set({ unmatched_at: now })
+    // A match's end takes back any @username either side shared in it (issue 39).
+    .set({ unmatched_at: now, low_shared_username_at: null, high_shared_username_at: null })
     .where('profile_low', '=', low)
     .where('profile_high', '=', high)
     .where('unmatched_at', 'is', null)

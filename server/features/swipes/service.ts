@@ -22,6 +22,7 @@ import {
   requireMyProfile,
 } from '../relationships/index.ts';
 import { pointOf, shownDistanceKm } from '../search/index.ts';
+import { usernameSwapFor } from '../usernameShares/index.ts';
 import { findLikeState, findVisibleProfile, insertMatch, listLikers, listMatches, lockCallerAndTarget, recordSwipe, upsertSwipe } from './repository.ts';
 import { freeLikesPerDay, likeWindowSeconds } from './rules.ts';
 
@@ -129,7 +130,10 @@ export class SwipeService {
   async matchProfile(userId: UserId, profileId: ProfileId, language: Language): Promise<UsersProfileResponse> {
     const me = await this.me(userId);
     if (!(await findLiveMatch(this.db, me.id, profileId)) || (await isBlockedEitherWay(this.db, me.id, profileId))) throw personNotFound();
-    return this.presentProfile(me, profileId, language);
+    const presented = await this.presentProfile(me, profileId, language);
+    // The @username swap: the other's username appears only once both agreed (usernameShares).
+    const swap = await usernameSwapFor(this.db, me.id, profileId);
+    return swap ? { users_profile: { ...presented.users_profile, ...swap } } : presented;
   }
 
   async likerProfile(userId: UserId, profileId: ProfileId, language: Language): Promise<UsersProfileResponse> {

@@ -45,7 +45,12 @@ export function validateInitData(raw: string, botToken: string, now: Date | null
   return {
     ok: true,
     data: {
-      user: { id: user.data.id, username: user.data.username, languageCode: user.data.language_code },
+      user: {
+        id: user.data.id,
+        username: user.data.username,
+        languageCode: user.data.language_code,
+        allowsWriteToPm: user.data.allows_write_to_pm,
+      },
       authDate: new Date(Number(authDate) * 1000),
       queryId: fields.get('query_id'),
       startParam: fields.get('start_param'),

@@ -36,6 +36,19 @@ export async function setBotStarted(db: Kysely<Database>, telegramId: number, at
     .execute();
 }
 
+/** Reachable from now (`bot_started_at` kept when set); a 403 recorded before `asOf` is over, a later one stands. */
+export async function setBotWriteAllowed(db: Kysely<Database>, telegramId: number, at: Date, asOf: Date): Promise<void> {
+  const asOfText = asOf.toISOString();
+  await db
+    .updateTable('users')
+    .set((eb) => ({
+      bot_started_at: eb.fn.coalesce('bot_started_at', eb.val(at.toISOString())),
+      bot_unreachable_at: eb.case().when('bot_unreachable_at', '<', asOfText).then(null).else(eb.ref('bot_unreachable_at')).end(),
+    }))
+    .where('telegram_id', '=', telegramIdText(telegramId))
+    .execute();
+}
+
 export async function setBotUnreachable(db: Kysely<Database>, telegramId: number, at: Date): Promise<void> {
   await db.updateTable('users').set({ bot_unreachable_at: at.toISOString() }).where('telegram_id', '=', telegramIdText(telegramId)).execute();
 }

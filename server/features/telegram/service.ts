@@ -33,6 +33,9 @@ export class TelegramAuthService {
     // Expired data has its own code: the app tells the user to reopen it (an old chat button, a tab left open).
     if (!result.ok) throw result.reason === 'malformed' ? malformed() : result.reason === 'stale' ? expired() : refused();
     const signedIn = await this.signIn(result.data.user, device);
+    // Telegram says the user let the bot write to them (opened from the attachment menu, a link with write
+    // access asked, or granted before): the bot may reach them now, without waiting for a /start (issue 39).
+    if (result.data.user.allowsWriteToPm === true) await this.users.markWriteAllowed(result.data.user.id, result.data.authDate);
     return result.data.startParam === undefined ? signedIn : { ...signedIn, startParam: result.data.startParam };
   }
 

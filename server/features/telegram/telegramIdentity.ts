@@ -6,6 +6,8 @@ export interface TelegramIdentity {
   id: number;
   username?: string | undefined;
   languageCode?: string | undefined;
+  /** Init data only: the user lets the bot write to them (`allows_write_to_pm`), as of the data's auth_date. */
+  allowsWriteToPm?: boolean | undefined;
 }
 
 /**
@@ -18,6 +20,7 @@ export const webAppUser = z.looseObject({
   last_name: z.string().max(1024).optional(),
   username: z.string().max(64).optional(),
   language_code: z.string().max(35).optional(),
+  allows_write_to_pm: z.boolean().optional(),
 });
 
 /** The account language from Telegram's IETF tag (ru/uk/be/kk Russian, others English; none: Russian). */

@@ -11,6 +11,7 @@ import {
   insertTelegramUser,
   linkTelegramId,
   setBotStarted,
+  setBotWriteAllowed,
   setBotUnreachable,
   setLanguageByTelegramId,
   telegramIdText,
@@ -102,6 +103,15 @@ export class TelegramUserService {
   /** /start: from now on the bot may write to this user (and a past block is over). */
   async markBotStarted(telegramId: number): Promise<void> {
     await setBotStarted(this.db, telegramId, this.clock.now());
+  }
+
+  /**
+   * Telegram vouched, at `asOf` (init data's auth_date), that the user allows the bot to write to them: they
+   * count as reachable as if they had sent /start. A 403 recorded after `asOf` stands (they blocked the bot
+   * since); one recorded before is over.
+   */
+  async markWriteAllowed(telegramId: number, asOf: Date): Promise<void> {
+    await setBotWriteAllowed(this.db, telegramId, this.clock.now(), asOf);
   }
 
   /** Telegram answered 403 (the user blocked the bot): stop counting on reaching them. */

@@ -5,6 +5,7 @@ import { ApiError } from '../../api/client.ts';
 import { markMatchOpened } from '../../api/queries/badges.ts';
 import { useConversation } from '../../api/queries/chat.ts';
 import { SafetyActions } from '../../components/SafetyActions.tsx';
+import { ShareTelegram } from '../../components/ShareTelegram.tsx';
 import { QueryView } from '../../components/States.tsx';
 import { useDeepLinkFallback } from '../../components/StartParamRedirect.tsx';
 import { useSession } from '../../session/SessionProvider.tsx';
@@ -73,7 +74,9 @@ export default function ChatScreen() {
             gender={participant.gender}
             withUnmatch
             onDone={() => void navigate('/ChatList', { replace: true })}
-          />
+          >
+            <ShareTelegram profileId={participant.profile_id} variant="menu" />
+          </SafetyActions>
         )}
         {/* Said to a screen reader here: the line under the name is inside the link, whose label is its own. */}
         <span className="visually-hidden" role="status">

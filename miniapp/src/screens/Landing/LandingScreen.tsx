@@ -5,6 +5,7 @@ import { Footer } from '../../components/Footer.tsx';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher.tsx';
 import { useSession } from '../../session/SessionProvider.tsx';
 import './Landing.css';
+import { OpenInTelegram } from './OpenInTelegram.tsx';
 
 /** `/`: title, description, language switcher; Sign in + Try now, or Search when signed in (spec section 2). */
 export default function LandingScreen() {
@@ -53,6 +54,7 @@ export default function LandingScreen() {
               </Link>
             </>
           )}
+          <OpenInTelegram />
         </div>
       </section>
       <Footer />

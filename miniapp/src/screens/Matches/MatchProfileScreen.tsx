@@ -7,6 +7,7 @@ import { useMatchProfile, useUnmatch } from '../../api/queries/matches.ts';
 import { ConfirmSheet } from '../../components/ConfirmSheet.tsx';
 import { ProfileDetails } from '../../components/ProfileDetails.tsx';
 import { SafetyActions } from '../../components/SafetyActions.tsx';
+import { ShareTelegram } from '../../components/ShareTelegram.tsx';
 import { ErrorLine, QueryView } from '../../components/States.tsx';
 import { useDeepLinkFallback } from '../../components/StartParamRedirect.tsx';
 import { errorText } from '../../lib/errorText.ts';
@@ -57,6 +58,7 @@ export default function MatchProfileScreen() {
               {t('app.matches.startChat')}
             </button>
           </div>
+          <ShareTelegram profileId={person.id} variant="card" />
           <div className="person-actions">
             <button type="button" className="button secondary block" disabled={busy} onClick={() => setConfirming(true)}>
               {t('app.matches.unmatch')}

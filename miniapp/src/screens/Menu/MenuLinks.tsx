@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { usePublicConfig } from '../../api/queries/config.ts';
+import { InstallAppRow } from './InstallAppRow.tsx';
 
 /** The menu's links: training, support (when the operator gave it), the legal documents, sign in or out. */
 export function MenuLinks({ signedIn }: { signedIn: boolean }) {
@@ -17,6 +18,7 @@ export function MenuLinks({ signedIn }: { signedIn: boolean }) {
       <Link to="/training" className="row link-row">
         {t('app.menu.training')}
       </Link>
+      <InstallAppRow />
       {config?.support_email && (
         <a href={`mailto:${config.support_email}`} className="row link-row">
           {t('app.menu.contactEmail')}

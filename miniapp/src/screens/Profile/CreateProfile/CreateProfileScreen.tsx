@@ -13,6 +13,7 @@ import { PhotosStep } from './PhotosStep.tsx';
 import { PromptsStep } from './PromptsStep.tsx';
 import { ReviewStep } from './ReviewStep.tsx';
 import { clearDraft, type Draft, newDraftId, readDraft, readDraftPhotos, writeDraft, writeDraftPhotos } from './wizardDraft.ts';
+import { prefilledName } from './prefilledName.ts';
 import { initialWizard, promptsStep, stepCount, stepProblem, wizardReducer } from './wizardState.ts';
 import '../Profile.css';
 
@@ -36,7 +37,10 @@ function Wizard({ userId }: { userId: number | null }) {
   const { adopt } = useSession();
   // Read once: the draft left by a reload, or a new one (none kept without a user id).
   const [stored] = useState<Draft | null>(() => (userId === null ? null : readDraft(userId)));
-  const [draft] = useState<Draft | null>(() => stored ?? (userId === null ? null : { id: newDraftId(userId), fields: initialWizard }));
+  // A new draft inside Telegram starts with the name Telegram knows (issue 39); the user may change it.
+  const [draft] = useState<Draft | null>(
+    () => stored ?? (userId === null ? null : { id: newDraftId(userId), fields: { ...initialWizard, name: prefilledName() } }),
+  );
   const [state, dispatch] = useReducer(wizardReducer, draft ? { ...initialWizard, ...draft.fields } : initialWizard);
   /**
    * The stored draft's photos are back from IndexedDB (a new draft has none to wait for): only then are

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { maxPhotos } from '@contract/profiles.ts';
 import { AddPhotoButton } from '../AddPhotoButton.tsx';
 import { PhotoCropper } from '../PhotoCropper.tsx';
+import { TelegramPhotoOffer } from './TelegramPhotoOffer.tsx';
 import type { WizardAction, WizardState } from './wizardState.ts';
 
 /** Step 3: photos, each cropped in the browser before it is added (at most six). */
@@ -45,6 +46,7 @@ export function PhotosStep({ state, dispatch }: { state: WizardState; dispatch: 
               </li>
             ))}
           </ul>
+          {photos.length === 0 && <TelegramPhotoOffer onPicked={(url) => dispatch({ type: 'cropStarted', url })} />}
           {photos.length < maxPhotos && (
             <AddPhotoButton onPicked={(url) => dispatch({ type: 'cropStarted', url })} onError={(message) => dispatch({ type: 'failed', message })} />
           )}

@@ -1,0 +1,90 @@
+/* global self, caches, fetch, URL, __ISKRA_SW_PRECACHE__ */
+// Iskra's service worker (issue 39): the web site opens at once on a repeat visit and on a flaky network.
+// Built into dist/sw.js by pwaPlugin.ts, which fills in the version and the files to keep. Registered by
+// the web site only (miniapp/src/lib/serviceWorker.ts), never inside Telegram.
+//
+// - The app shell (index.html for every app route, boot.js, the icons, the manifest): stale-while-revalidate,
+//   answered from the cache at once and refreshed from the network behind it.
+// - Hashed files (assets/): cache-first; their names change with their content, so a cached one is never stale.
+// - /api/ (and the bot's webhook): never touched, never cached: answers are per user and must be fresh.
+
+const version = '__ISKRA_SW_VERSION__';
+/** Every file of this build worth having offline: the shell's addresses and the hashed assets. */
+const precache = __ISKRA_SW_PRECACHE__;
+const shellCache = `iskra-shell-${version}`;
+/** One cache across versions: a hashed file of the next build that did not change is not fetched again. */
+const assetCache = 'iskra-assets';
+/** The shell's one entry for every app route: the server answers index.html for each of them. */
+const shellKey = '/';
+
+const isAsset = (path) => path.startsWith('/assets/');
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const shell = await caches.open(shellCache);
+      await shell.addAll(precache.filter((path) => !isAsset(path)));
+      const assets = await caches.open(assetCache);
+      for (const path of precache.filter(isAsset)) {
+        if (!(await assets.match(path))) await assets.add(path);
+      }
+    })(),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name !== shellCache && name !== assetCache) await caches.delete(name);
+      }
+      // Hashed files of earlier builds that this one no longer names.
+      const kept = new Set(precache.filter(isAsset));
+      const assets = await caches.open(assetCache);
+      for (const request of await assets.keys()) {
+        if (!kept.has(new URL(request.url).pathname)) await assets.delete(request);
+      }
+    })(),
+  );
+});
+
+/** The cached answer at once (when there is one) while the network refreshes it; the network's otherwise. */
+async function staleWhileRevalidate(event, request, key) {
+  const cache = await caches.open(shellCache);
+  const cached = await cache.match(key);
+  const fresh = fetch(request).then(async (response) => {
+    if (response.ok) await cache.put(key, response.clone());
+    return response;
+  });
+  if (cached) {
+    event.waitUntil(fresh.catch(() => undefined));
+    return cached;
+  }
+  return fresh;
+}
+
+async function cacheFirst(request) {
+  const cache = await caches.open(assetCache);
+  const cached = await cache.match(request);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  const path = url.pathname;
+  if (path === '/api' || path.startsWith('/api/') || path.startsWith('/telegram/')) return;
+  if (isAsset(path)) {
+    event.respondWith(cacheFirst(request));
+  } else if (request.mode === 'navigate' && !/\.[a-z0-9]+$/i.test(path)) {
+    // An app route (no file extension): the one shell; the router in it takes the path.
+    event.respondWith(staleWhileRevalidate(event, request, shellKey));
+  } else if (precache.includes(path)) {
+    event.respondWith(staleWhileRevalidate(event, request, path));
+  }
+});

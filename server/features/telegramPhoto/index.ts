@@ -1,0 +1,1 @@
+export { TelegramPhotoService } from './service.ts';

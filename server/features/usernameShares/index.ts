@@ -1,0 +1,1 @@
+export { UsernameShareService, usernameSwapFor } from './service.ts';
