@@ -4,9 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { markLikesSeen, useBadges } from '../../api/queries/badges.ts';
 import { queryKeys } from '../../api/queries/keys.ts';
+import type { PersonListItem } from '@contract/discovery.ts';
 import { useChatWithLiker, useLikers } from '../../api/queries/matches.ts';
 import { EmptyState, ErrorLine, QueryView } from '../../components/States.tsx';
 import { errorText } from '../../lib/errorText.ts';
+import { LikerNotes } from './LikerNotes.tsx';
 import { PersonGrid } from './PersonGrid.tsx';
 import './Matches.css';
 
@@ -35,6 +37,21 @@ export default function LikersScreen() {
   const chat = useChatWithLiker();
   // On the way to the chat: every button stays disabled until it opens.
   const starting = chat.isPending || chat.isSuccess;
+  /** Liking back is the match, and the chat opens (for anyone shown whole: premium, or a liker who wrote). */
+  const chatButton = (p: PersonListItem) => {
+    const id = p.id;
+    return p.blurred || id === null ? null : (
+      <button
+        type="button"
+        className="button small block person-card-action"
+        disabled={starting}
+        aria-label={t('app.matches.startChatWith', { name: p.name ?? '' })}
+        onClick={() => chat.mutate(id, { onSuccess: (conversationId) => void navigate(`/chat/${conversationId}`) })}
+      >
+        {t('app.matches.startChat')}
+      </button>
+    );
+  };
   const chatError = <ErrorLine message={chat.error ? errorText(t, chat.error, 'app.errors.startChatFailed', 'app.errors.startChatError') : null} />;
 
   return (
@@ -56,9 +73,10 @@ export default function LikersScreen() {
       >
         {(list) => (
           <>
+            <LikerNotes people={list.filter((p) => p.message !== undefined)} action={chatButton} />
             {list.some((p) => p.blurred) && (
               <div className="premium-invite card">
-                <p className="state-title">{t('app.matches.blurredTitle', { count: list.length })}</p>
+                <p className="state-title">{t('app.matches.blurredTitle', { count: list.filter((p) => p.blurred).length })}</p>
                 <p className="muted">{t('app.matches.blurredText')}</p>
                 <Link className="button block" to="/subscription">
                   {t('app.matches.seeWhoLiked')}
@@ -66,25 +84,14 @@ export default function LikersScreen() {
               </div>
             )}
             {chatError}
-            <PersonGrid
-              people={list}
-              label={t('app.matches.likesTitle')}
-              linkTo={(p) => (p.blurred || p.id === null ? '/subscription' : `/UsersProfileLiker/${p.id}`)}
-              action={(p) => {
-                const id = p.id;
-                return p.blurred || id === null ? null : (
-                  <button
-                    type="button"
-                    className="button small block person-card-action"
-                    disabled={starting}
-                    aria-label={t('app.matches.startChatWith', { name: p.name ?? '' })}
-                    onClick={() => chat.mutate(id, { onSuccess: (conversationId) => void navigate(`/chat/${conversationId}`) })}
-                  >
-                    {t('app.matches.startChat')}
-                  </button>
-                );
-              }}
-            />
+            {list.some((p) => p.message === undefined) && (
+              <PersonGrid
+                people={list.filter((p) => p.message === undefined)}
+                label={t('app.matches.likesTitle')}
+                linkTo={(p) => (p.blurred || p.id === null ? '/subscription' : `/UsersProfileLiker/${p.id}`)}
+                action={chatButton}
+              />
+            )}
           </>
         )}
       </QueryView>
