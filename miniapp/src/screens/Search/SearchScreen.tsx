@@ -85,7 +85,12 @@ export default function SearchScreen() {
     decide,
     details: () => setExpandedFor(expanded ? null : shownId),
   });
-  useUndoKeys(deck.canUndo, () => void deck.undo());
+  /** The card changes under the user: the next decision need not wait out the guard of the one undone. */
+  const undo = () => {
+    lastAction.current = Number.NEGATIVE_INFINITY;
+    void deck.undo();
+  };
+  useUndoKeys(deck.canUndo, undo);
   const writing = writingTo !== null && writingTo === shownId && state.status === 'ready' ? state.card : null;
   return (
     <section className="search-screen" aria-label={t('app.search.title')}>
@@ -124,14 +129,14 @@ export default function SearchScreen() {
             overlay
             onDecide={decide}
             disabled={state.status !== 'ready' || limited}
-            onUndo={() => void deck.undo()}
+            onUndo={undo}
             undoDisabled={!deck.canUndo}
             onWrite={() => setWritingTo(shownId)}
           />
         )}
         {/* The empty deck may still bring the last person back. */}
         {state.status === 'empty' && deck.canUndo && (
-          <button type="button" className="button secondary deck-undo" onClick={() => void deck.undo()}>
+          <button type="button" className="button secondary deck-undo" onClick={undo}>
             {t('app.search.undo')}
           </button>
         )}
