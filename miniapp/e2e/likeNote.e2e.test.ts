@@ -74,7 +74,8 @@ describe('likes with a message and undo', () => {
     it(`likes with a message from the deck (${language}): the other sees it in likes, on her deck, and as the first chat line`, async () => {
       const him = await withPhotos(site, { name: language === 'ru' ? 'Миша' : 'Mike', gender: 'Male' });
       const her = await withPhotos(site, { name: language === 'ru' ? 'Алина' : 'Alina', gender: 'Female' });
-      const words = language === 'ru' ? 'Привет! Вижу, ты тоже любишь горы. Куда ходила последний раз?' : 'Hi! I see you love mountains too. Where did you hike last?';
+      const words =
+        language === 'ru' ? 'Привет! Вижу, ты тоже любишь горы. Куда ходила последний раз?' : 'Hi! I see you love mountains too. Where did you hike last?';
 
       const { page } = await open(him, language);
       await page.goto('/search');
