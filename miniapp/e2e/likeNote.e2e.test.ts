@@ -161,6 +161,21 @@ describe('likes with a message and undo', () => {
     });
   }
 
+  it('takes an undone like off the open likes list of the person liked, live', async () => {
+    const him = await withPhotos(site, { name: 'Undoer', gender: 'Male', at: [35.68, 139.69] });
+    const her = await withPhotos(site, { name: 'Liked', gender: 'Female', at: [35.68, 139.69] });
+    const t = texts[behaviourLanguages[0] ?? 'ru'];
+    const { page } = await open(her, behaviourLanguages[0] ?? 'ru');
+    await page.goto('/WhoLike');
+    await page.getByText(t.app.errors.noLikes).waitFor();
+    expect((await him.browser.post('/api/like', { profile_id: her.profileId, message: 'Hello there' })).status).toBe(200);
+    await page.reload();
+    await page.getByRole('region', { name: t.app.matches.wroteTitle }).getByText('Hello there').waitFor();
+    expect((await him.browser.post('/api/undo', {})).status).toBe(200);
+    await page.getByText(t.app.errors.noLikes).waitFor();
+    expect(await page.getByText('Hello there').count()).toBe(0);
+  });
+
   it('looks right: the sheet, the likes list with a message, the card with a message and the deck with undo (RU/EN, light/dark)', async () => {
     for (const language of ['ru', 'en'] as const) {
       const t = texts[language];
