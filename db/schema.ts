@@ -179,6 +179,9 @@ export interface SwipeUndosTable {
   profile_id: ProfileId;
   target_id: ProfileId;
   created_at: string;
+  /** The undone swipe was a like (1), with a message (`had_message` 1): still counted by the like allowances. */
+  liked: number;
+  had_message: Generated<number>;
 }
 
 export interface MatchesTable {

@@ -135,6 +135,17 @@ describe.each(testDialects())('likes with a message on %s', (dialect) => {
     expect((await write(free, await createPerson(app), 'Снова')).status).toBe(200);
   });
 
+  it('keeps counting a like with a message that was taken back: an undo gives no allowance back', async () => {
+    const free = await createPerson(app, { gender: 'Male' });
+    const women = await Promise.all(Array.from({ length: freeLikeMessagesPerDay + 1 }, () => createPerson(app)));
+    for (const target of women.slice(0, freeLikeMessagesPerDay - 1)) expect((await write(free, target, 'Привет')).status).toBe(200);
+    expect((await free.browser.post('/api/undo', {})).status).toBe(200);
+    expect((await write(free, women[freeLikeMessagesPerDay - 1] as Person, 'Привет')).status).toBe(200);
+    const refused = await write(free, women[freeLikeMessagesPerDay] as Person, 'Привет');
+    expect(refused.status).toBe(429);
+    expect(await json(refused)).toMatchObject({ code: 'like_message_limit' });
+  });
+
   it('hides a writer’s message wherever a block or a ban hides them, and shows a private writer only to the person written to', async () => {
     const her = await createPerson(app);
     const banned = await createPerson(app, { gender: 'Male' });

@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely, type QueryCreator } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type QueryCreator } from 'kysely';
 import { prepared, preparedByShape } from '../../../db/prepared.ts';
 import type { Database, Gender, ProfileId, UserId } from '../../../db/schema.ts';
 import { badgeMarkerRow, insertBadgeMarkers } from '../events/index.ts';
@@ -30,16 +30,19 @@ interface LikeCounting {
   messages: boolean;
 }
 
-/** The caller's likes (with a message, when `withMessage`) since `since`: how many, and the oldest's time. */
-const likesUsed = (eb: ExpressionBuilder<Database & { p: Database['profiles'] }, 'p'>, me: ProfileId, since: unknown, withMessage: boolean) => {
-  let counted = eb
-    .selectFrom('swipes as c')
-    .where('c.swiper_id', '=', me)
-    .where('c.liked', '=', 1)
-    .where('c.created_at', '>', since as string);
-  if (withMessage) counted = counted.where('c.message', 'is not', null);
-  return [counted.select((c) => c.fn.countAll<number | string>().as('n')), counted.select((c) => c.fn.min('c.created_at').as('oldest'))] as const;
-};
+/**
+ * The caller's likes (with a message, when `withMessage`) since `since`, and the likes of the window they took
+ * back (swipe_undos): an undo must not give back what the like used of an allowance.
+ */
+const likeTimes = (me: unknown, since: unknown, withMessage: boolean) =>
+  sql`select c.created_at from swipes c where c.swiper_id = ${me} and c.liked = 1 and c.created_at > ${since}${withMessage ? sql` and c.message is not null` : sql``}
+    union all select un.created_at from swipe_undos un where un.profile_id = ${me} and un.liked = 1${withMessage ? sql` and un.had_message = 1` : sql``} and un.created_at > ${since}`;
+/** How many, and the oldest's time. */
+const likesUsed = (me: unknown, since: unknown, withMessage: boolean) =>
+  [
+    sql<number | string>`(select count(*) from (${likeTimes(me, since, withMessage)}) x)`,
+    sql<string | null>`(select min(x.created_at) from (${likeTimes(me, since, withMessage)}) x)`,
+  ] as const;
 
 const likeState = preparedByShape(
   (db, counting: LikeCounting, slot) => {
@@ -66,10 +69,8 @@ const likeState = preparedByShape(
           .as('match_id'),
         mainPhotoOf(sql.ref('p.id')).as('photo'),
         mainPhotoOf(me).as('my_photo'),
-        ...(counting.likes ? [likesUsed(eb, me, slot('since'), false)[0].as('likes_used'), likesUsed(eb, me, slot('since'), false)[1].as('oldest_like')] : []),
-        ...(counting.messages
-          ? [likesUsed(eb, me, slot('since'), true)[0].as('messages_used'), likesUsed(eb, me, slot('since'), true)[1].as('oldest_message')]
-          : []),
+        ...(counting.likes ? [likesUsed(me, slot('since'), false)[0].as('likes_used'), likesUsed(me, slot('since'), false)[1].as('oldest_like')] : []),
+        ...(counting.messages ? [likesUsed(me, slot('since'), true)[0].as('messages_used'), likesUsed(me, slot('since'), true)[1].as('oldest_message')] : []),
       ])
       .where('p.id', '=', slot('target'))
       .where('u.verified_at', 'is not', null)
@@ -397,8 +398,10 @@ export async function countUndosSince(db: Kysely<Database>, me: ProfileId, since
  * learnt that swiped people never come back, so the change query must see them again (searchChanges.ts).
  */
 export async function deleteSwipe(db: Kysely<Database>, me: ProfileId, target: ProfileId, now: string): Promise<void> {
-  await db.deleteFrom('swipes').where('swiper_id', '=', me).where('target_id', '=', target).execute();
-  await db.insertInto('swipe_undos').values({ profile_id: me, target_id: target, created_at: now }).execute();
+  const gone = await db.deleteFrom('swipes').where('swiper_id', '=', me).where('target_id', '=', target).returning(['liked', 'message']).executeTakeFirst();
+  // What the swipe used of the like allowances stays used (likeTimes).
+  const undo = { profile_id: me, target_id: target, created_at: now, liked: gone?.liked ?? 0, had_message: gone?.message ? 1 : 0 };
+  await db.insertInto('swipe_undos').values(undo).execute();
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   const databaseNow = postgres
     ? sql<string>`to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
