@@ -149,8 +149,8 @@ export async function findLikeState(
     match_id: row.match_id ?? null,
     photo: row.photo,
     my_photo: row.my_photo,
-    ...(likesSince !== null ? { likes: { count: Number(counted.likes_used ?? 0), oldest: counted.oldest_like ?? null } } : {}),
-    ...(messages ? { messages: { count: Number(counted.messages_used ?? 0), oldest: counted.oldest_message ?? null } } : {}),
+    ...(likesSince !== null ? { likes: { count: Number(counted.likes_used), oldest: counted.oldest_like ?? null } } : {}),
+    ...(messages ? { messages: { count: Number(counted.messages_used), oldest: counted.oldest_message ?? null } } : {}),
   };
 }
 
