@@ -489,7 +489,7 @@ if (runs('like')) {
     await db.transaction().execute(async (trx) => {
       await lockPair(trx, swiper, target);
       const current = await findSwipe(trx, swiper, target);
-      if (!current) await upsertSwipe(trx, swiper, target, true, now);
+      if (!current) await upsertSwipe(trx, { swiper, target, liked: true, at: now });
       const theirs = await findSwipe(trx, target, swiper);
       if (theirs?.liked === 1) await insertMatch(trx, swiper, target, now);
       return (await findLiveMatch(trx, swiper, target)) !== undefined;

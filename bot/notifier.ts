@@ -23,7 +23,12 @@ function render(n: Notification): { text: string; button: string; target: string
       return { text: t('bot.notify.message', { name: n.name, preview: n.preview }), button: t('bot.notify.open_chat'), target: `chat_${n.conversationId}` };
     case 'like':
       // Of the liker ("лайкнула вас"): their gender.
-      return { text: t('bot.notify.like', { name: n.name, context: genderContext(n.genders?.other) }), button: t('bot.notify.open_likes'), target: 'likes' };
+      return {
+        // Wrote with the like: said without the words, which are for the app.
+        text: t(n.wrote ? 'bot.notify.like_message' : 'bot.notify.like', { name: n.name, context: genderContext(n.genders?.other) }),
+        button: t('bot.notify.open_likes'),
+        target: 'likes',
+      };
     case 'account_change': {
       const what = changeText(n.language, n.change);
       return {

@@ -24,6 +24,7 @@ export interface Database {
   profiles: ProfilesTable;
   photos: PhotosTable;
   swipes: SwipesTable;
+  swipe_undos: SwipeUndosTable;
   matches: MatchesTable;
   blocks: BlocksTable;
   reports: ReportsTable;
@@ -176,6 +177,18 @@ export interface SwipesTable {
   created_at: string;
   /** 1 once the target opened their Likes screen after this like (POST /api/likes/seen); 0 again when a swipe becomes a like. */
   target_seen: Generated<number>;
+  /** A like's message to the person liked (1 to 200 characters), null for a plain like or a dislike. */
+  message: Generated<string | null>;
+}
+
+/** One taken-back swipe (POST /api/undo): what the free daily undo allowance counts. */
+export interface SwipeUndosTable {
+  profile_id: ProfileId;
+  target_id: ProfileId;
+  created_at: string;
+  /** The undone swipe was a like (1), with a message (`had_message` 1): still counted by the like allowances. */
+  liked: number;
+  had_message: Generated<number>;
 }
 
 export interface MatchesTable {

@@ -61,7 +61,8 @@ describe('branded ids', () => {
   });
 
   it('takes each id where it is meant, in the services and repositories people act through', () => {
-    expectTypeOf<SwipeService['swipe']>().parameters.toEqualTypeOf<[UserId, ProfileId, boolean]>();
+    expectTypeOf<SwipeService['swipe']>().parameters.toEqualTypeOf<[UserId, ProfileId, boolean, (string | null)?]>();
+    expectTypeOf<SwipeService['undo']>().parameter(0).toEqualTypeOf<UserId>();
     expectTypeOf<SafetyService['block']>().parameter(0).toEqualTypeOf<UserId>();
     expectTypeOf<SafetyService['block']>().parameter(1).toEqualTypeOf<ProfileId>();
     expectTypeOf<PoolStore['take']>().parameter(0).toEqualTypeOf<ProfileId>();

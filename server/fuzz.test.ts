@@ -181,6 +181,7 @@ function seedsFor(world: World): Record<string, RouteSeed> {
     'POST /api/matches/seen': { body: { profile_id: world.partner.profileId } },
     'POST /api/matches/opened': { body: { profile_id: world.partner.profileId } },
     'POST /api/likes/seen': { body: {} },
+    'POST /api/undo': { body: {} },
     'POST /api/referral': { body: {} },
     'POST /api/events/ack': { body: { ids: [1, 2] } },
     'GET /api/export': {},

@@ -27,6 +27,25 @@ export const searchQuery = z
 export type SearchQuery = z.infer<typeof searchQuery>;
 
 export const profileIdBody = z.strictObject({ profile_id: profileId });
+
+/** A like's message: the chat's text rules (trimmed, not empty), but short, as a first line is. */
+export const likeMessageMaxLength = 200;
+export const likeBody = z.strictObject({
+  profile_id: profileId,
+  message: z.optional(
+    z
+      .string({ error: 'Message must be text' })
+      .check(z.trim(), z.minLength(1, 'Message is empty'), z.maxLength(likeMessageMaxLength, `Message must be at most ${likeMessageMaxLength} characters.`)),
+  ),
+});
+export type LikeBody = z.infer<typeof likeBody>;
+
+/** `POST /api/undo` takes nothing: it is always the caller's newest swipe. */
+export const undoBody = z.strictObject({});
+
+/** `POST /api/undo`: the person whose card comes back (the swipe on them was taken back). */
+export const undoResponse = z.object({ profile_id: profileIdField });
+export type UndoResponse = z.infer<typeof undoResponse>;
 export const profileIdQuery = z.strictObject({ profile_id: profileId });
 
 export const reportBody = z.strictObject({
@@ -51,6 +70,8 @@ export const searchResult = z.object({
   photo: z.string(),
   /** Their answered prompts in order (the card shows the first), the questions in the reader's language. */
   prompts: z.array(profilePrompt),
+  /** What they wrote with their like to the caller: such a liker is the deck's next card, the message over it. */
+  message: z.optional(z.string()),
 });
 export type SearchResult = z.infer<typeof searchResult>;
 
@@ -64,13 +85,17 @@ export const likeResponse = z.discriminatedUnion('match', [
 ]);
 export type LikeResponse = z.infer<typeof likeResponse>;
 
-/** Match and liker list items. Free users see likers blurred: no id, name or age, a blurred photo. */
+/**
+ * Match and liker list items. Free users see likers blurred: no id, name or age, a blurred photo; but a
+ * liker who wrote (`message`) is shown whole to everyone, on top of the list: writing is asking to be seen.
+ */
 export const personListItem = z.object({
   id: z.nullable(z.number().check(z.int())),
   name: z.nullable(z.string()),
   age: z.nullable(z.number().check(z.int())),
   latest_photo: z.nullable(z.string()),
   blurred: z.optional(z.boolean()),
+  message: z.optional(z.string()),
 });
 export type PersonListItem = z.infer<typeof personListItem>;
 

@@ -57,6 +57,9 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
       return;
     case 'badges':
       client.setQueryData<BadgeCounts>(queryKeys.badges(), event.payload);
+      // A like taken back (POST /api/undo) changes no count the Likes screen has already marked seen: an open
+      // likers list is read again on any change of counts (a closed one only becomes stale).
+      void client.invalidateQueries({ queryKey: queryKeys.likers(), refetchType: 'active' });
       return;
     case 'unmatched':
       forgetPerson(client, event.payload.profile_id);

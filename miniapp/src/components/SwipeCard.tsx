@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSwipeable } from 'react-swipeable';
 import type { Card } from '../api/queries/search.ts';
 import { photoUrl } from '../lib/photos.ts';
+import { LikeNote } from './LikeNote.tsx';
 import { PhotoGallery } from './PhotoGallery.tsx';
 import { PromptAnswers } from './PromptAnswers.tsx';
 import { indicatorOf, verdictOf } from '../lib/swipeRules.ts';
@@ -102,6 +103,7 @@ export function SwipeCard({
         middleLabel={t('app.search.info')}
         ignoreTap={() => dragged.current}
       />
+      {card.message && <LikeNote message={card.message} gender={card.gender} />}
       <span className="stamp stamp-like" aria-hidden="true">
         {t('app.search.stampLike')}
       </span>

@@ -1,2 +1,2 @@
-export { countUnreadChats, recordDepartures, unreadTo } from './repository.ts';
+export { countUnreadChats, openConversationWithLikeMessages, recordDepartures, unreadTo } from './repository.ts';
 export { freeMessagesPerDay, messagesPerMinute } from './rules.ts';

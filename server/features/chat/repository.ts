@@ -338,3 +338,20 @@ export async function claimTypingSlot(db: Kysely<Database>, userId: UserId, now:
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * A new match's conversation opened with the messages its likes carried (issue 38), oldest first: each is its
+ * sender's message as if sent in the chat, at the time of its like. Inside the match's transaction.
+ */
+export async function openConversationWithLikeMessages(
+  db: Kysely<Database>,
+  matchId: number,
+  messages: readonly { sender: ProfileId; content: string; at: string }[],
+  now: string,
+): Promise<void> {
+  if (messages.length === 0) return;
+  await insertConversation(db, matchId, now);
+  const conversation = await findConversationByMatch(db, matchId);
+  if (!conversation) return;
+  for (const m of [...messages].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))) await insertMessage(db, conversation.id, m.sender, m.content, m.at);
+}

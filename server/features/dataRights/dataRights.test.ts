@@ -137,6 +137,8 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
       'reports.reported_id',
       'messages.sender_id',
       'search_pools.profile_id',
+      'swipe_undos.profile_id',
+      'swipe_undos.target_id',
     ];
     for (const table of tables) {
       const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db)).rows;

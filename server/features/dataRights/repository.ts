@@ -31,7 +31,7 @@ export async function listPhotosOfProfile(db: Kysely<Database>, profileId: Profi
 }
 
 export async function listSwipesBy(db: Kysely<Database>, profileId: ProfileId) {
-  return db.selectFrom('swipes').select(['target_id', 'liked', 'created_at']).where('swiper_id', '=', profileId).orderBy('created_at').execute();
+  return db.selectFrom('swipes').select(['target_id', 'liked', 'created_at', 'message']).where('swiper_id', '=', profileId).orderBy('created_at').execute();
 }
 
 /** Every match the profile was ever in, ended ones included. */

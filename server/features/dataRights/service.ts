@@ -60,7 +60,12 @@ export class DataRightsService {
       account,
       profile: profile ?? null,
       photos: photos.map((p) => ({ url: photoLink(this.publicUrl, p.file_name), position: p.position, created_at: p.created_at })),
-      likes_given: swipes.map((s) => ({ profile_id: s.target_id, liked: s.liked === 1, at: s.created_at })),
+      likes_given: swipes.map((s) => ({
+        profile_id: s.target_id,
+        liked: s.liked === 1,
+        at: s.created_at,
+        ...(s.message === null ? {} : { message: s.message }),
+      })),
       matches: matches.map((m) => ({
         match_id: m.id,
         profile_id: m.profile_low === me ? m.profile_high : m.profile_low,

@@ -11,8 +11,8 @@ export type NotificationContent =
   /** `profileId`: absent in jobs queued before the job named the other person (their button opens the matches). */
   | { kind: 'match'; name: string; profileId?: number | undefined }
   | { kind: 'message'; name: string; preview: string; conversationId: number }
-  /** Someone liked a premium user, who may see who it was. */
-  | { kind: 'like'; name: string }
+  /** Someone liked a premium user, who may see who it was; or wrote with their like to anyone (`wrote`). */
+  | { kind: 'like'; name: string; wrote?: boolean }
   /** `until`: when the subscription ends (ISO). */
   | { kind: 'premium_ending'; until: string }
   /** A way into the account added or removed, the e-mail or password changed, at `at` (ISO). */

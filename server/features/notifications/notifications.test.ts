@@ -274,6 +274,28 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     expect(sentTo(admirer.chatId)).toEqual([]);
   });
 
+  it('tells a free user too that someone wrote with their like, never the words; an undone like is not told', async () => {
+    const free = await telegramPerson({ gender: 'Male', language: 'ru' });
+    const freeEn = await telegramPerson({ gender: 'Male', language: 'en' });
+    const undone = await telegramPerson({ gender: 'Male', premium: true });
+    const admirer = await telegramPerson({ name: 'Ника' });
+    const secret = 'Тайные слова про горы';
+    for (const target of [free, freeEn]) {
+      expect((await admirer.browser.post('/api/like', { profile_id: target.profileId, message: secret })).status).toBe(200);
+    }
+    expect((await admirer.browser.post('/api/like', { profile_id: undone.profileId, message: secret })).status).toBe(200);
+    expect((await admirer.browser.post('/api/undo', {})).status).toBe(200);
+    afterGrace();
+    expect(await worker.drainOnce()).toBe(3);
+    const [toRu] = sentTo(free.chatId);
+    const [toEn] = sentTo(freeEn.chatId);
+    expect(toRu?.text).toBe('Ника написала вам вместе с\u00a0лайком 💌 Откройте, чтобы прочитать');
+    expect(toEn?.text).toBe('Ника wrote to you with a like 💌 Open to read her message');
+    expect(buttonUrl(toRu)).toBe(`${publicUrl}/?startapp=likes`);
+    expect(JSON.stringify(telegram.callsOf('sendMessage'))).not.toContain(secret);
+    expect(sentTo(undone.chatId)).toEqual([]);
+  });
+
   it('skips a like notification once the Likes screen was opened, the liker answered or notifications turned off', async () => {
     const looked = await telegramPerson({ gender: 'Male', premium: true });
     const answered = await telegramPerson({ gender: 'Male', premium: true });

@@ -30,8 +30,8 @@ export function pushPayloadOf(
       return {
         kind: 'like',
         title: t('push.likeTitle'),
-        // Said of the liker ("лайкнула вас"): their gender.
-        body: t('push.likeBody', { name: content.name, context: genderContext(genders.other) }),
+        // Said of the liker ("лайкнула вас"): their gender. A like with a message says someone wrote, never the words.
+        body: t(content.wrote ? 'push.wroteBody' : 'push.likeBody', { name: content.name, context: genderContext(genders.other) }),
         url: '/WhoLike',
         tag: 'likes',
       };

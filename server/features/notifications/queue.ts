@@ -93,12 +93,13 @@ export class NotificationQueue {
 
   /**
    * A like to a premium user (who may see who it was), without an event of its own; one notification in the
-   * window.
+   * window. A like with a message (`wrote`) is told to everyone, free users included (the likers list shows
+   * such a liker whole), as "wrote to you", never with the words themselves.
    */
-  async like(db: Kysely<Database>, userId: UserId, liker: { profileId: ProfileId; name: string }, now: Date, premium?: boolean): Promise<void> {
+  async like(db: Kysely<Database>, userId: UserId, liker: { profileId: ProfileId; name: string }, now: Date, premium?: boolean, wrote = false): Promise<void> {
     // `premium`: already read by the caller in the same transaction (a like reads it with the person).
-    if (!(premium ?? (await hasPremium(db, userId, now.toISOString())))) return;
-    const update = { event_id: null, other_profile_id: liker.profileId, payload: JSON.stringify({ name: liker.name }) };
+    if (!wrote && !(premium ?? (await hasPremium(db, userId, now.toISOString())))) return;
+    const update = { event_id: null, other_profile_id: liker.profileId, payload: JSON.stringify(wrote ? { name: liker.name, wrote } : { name: liker.name }) };
     const reach = await reachability(db, userId);
     for (const channel of ['bot', 'push'] as const) if (reach[channel]) await this.throttled(db, userId, 'like', null, update, now, channel);
   }

@@ -29,6 +29,7 @@ import {
 export type { Notification, NotificationContent, NotificationGenders } from './content.ts';
 
 const namePayload = z.object({ name: z.string() });
+const likePayload = z.object({ name: z.string(), wrote: z.optional(z.boolean()) });
 const messagePayload = z.object({ name: z.string(), preview: z.string() });
 const premiumPayload = z.object({ until: z.iso.datetime() });
 
@@ -52,8 +53,9 @@ export function contentOf(job: {
       return parsed.success ? { kind: 'match', name: parsed.data.name, profileId: job.other_profile_id ?? undefined } : null;
     }
     case 'like': {
-      const parsed = namePayload.safeParse(stored);
-      return parsed.success ? { kind: 'like', name: parsed.data.name } : null;
+      const parsed = likePayload.safeParse(stored);
+      if (!parsed.success) return null;
+      return parsed.data.wrote ? { kind: 'like', name: parsed.data.name, wrote: true } : { kind: 'like', name: parsed.data.name };
     }
     case 'message': {
       const parsed = messagePayload.safeParse(stored);
@@ -101,6 +103,15 @@ export const maxAttempts = 8;
 /** How long a claimed job stays invisible to other processes: longer than one send, Telegram's pacing included. */
 export const claimLeaseSeconds = 5 * 60;
 const batchSize = 25;
+
+/** A like job's payload says its liker wrote (NotificationQueue.like). */
+function wroteWithLike(payload: string): boolean {
+  try {
+    return likePayload.safeParse(JSON.parse(payload)).data?.wrote === true;
+  } catch {
+    return false;
+  }
+}
 
 type DueJob = Awaited<ReturnType<typeof listDueNotifications>>[number];
 
@@ -342,8 +353,11 @@ export class NotificationWorker {
       case 'message':
         return job.conversation_id !== null && hasUnreadIn(this.db, me, job.conversation_id);
       case 'like':
-        // Only premium users may learn who liked them, so a subscription ended meanwhile ends the notification too.
-        return isPremium(job.premium_until, now) && job.other_profile_id !== null && isNewLiker(this.db, me, job.other_profile_id);
+        // Only premium users may learn who liked them, so a subscription ended meanwhile ends the notification
+        // too; but one who wrote is shown to everyone. Undone, blocked or answered: no longer a new liker.
+        return (
+          (isPremium(job.premium_until, now) || wroteWithLike(job.payload)) && job.other_profile_id !== null && isNewLiker(this.db, me, job.other_profile_id)
+        );
       case 'premium_ending':
         return true;
     }

@@ -37,7 +37,7 @@ export const notBlockedWith = (me: ProfileId, other: RawBuilder<unknown>) =>
   sql<boolean>`not exists (select 1 from blocks bl where (bl.blocker_id = ${me} and bl.blocked_id = ${other}) or (bl.blocked_id = ${me} and bl.blocker_id = ${other}))`;
 
 const swipe = prepared((db, swiperId: ProfileId, targetId: ProfileId) =>
-  db.selectFrom('swipes').select(['liked', 'created_at']).where('swiper_id', '=', swiperId).where('target_id', '=', targetId),
+  db.selectFrom('swipes').select(['liked', 'created_at', 'message']).where('swiper_id', '=', swiperId).where('target_id', '=', targetId),
 );
 export async function findSwipe(db: Kysely<Database>, swiperId: ProfileId, targetId: ProfileId) {
   return swipe.first(db, swiperId, targetId);

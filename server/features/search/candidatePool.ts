@@ -71,7 +71,7 @@ export interface Pool {
 
 /**
  * What a pool still proves once it expired: nobody nearer than `emptyKm` (flat metric) passed every rule as
- * of `watermark`. Swipes and blocks are never undone, and every other change that can let someone in stamps
+ * of `watermark`. Blocks are never undone, a swipe only by an undo that stamps its person, and every other change that can let someone in stamps
  * `profiles.search_changed_at`, so the change query (searchChanges.ts) says what may have changed inside
  * since; a heavy swiper's first search of the day then reads only the ring beyond what she has swiped.
  */

@@ -261,7 +261,8 @@ const position = searchFilter({
  * Not swiped by the caller, either way. Probes that need only the id the index holds come next, the
  * caller's own swipes first: for a heavy swiper nearly everyone nearby fails there, before their profile
  * and account rows are read at all. Watches nothing: a swiped person still pooled fails the next search's
- * re-check and leaves the pool then, and swipes are never undone.
+ * re-check and leaves the pool then; an undo (`POST /api/undo`) stamps the person as changed, so the change
+ * query brings them back.
  */
 const notSwiped = searchFilter({
   name: 'notSwiped',

@@ -15,6 +15,23 @@ export interface StoredPoolRow {
   scanned_at: string | null;
 }
 
+/** How many people who wrote with their like the start reads: the deck shows them first (issue 38). */
+const messagedLikersRead = 5;
+
+/**
+ * The newest people who liked the caller with a message and whom the caller has not swiped, as
+ * comma-separated profile ids (null: none); read by the partial index `swipes_messages`. Whether each may be
+ * shown is the rules' to say (the service re-checks them as it re-checks pooled people).
+ */
+const messagedLikers = (postgres: boolean) => {
+  const newest = sql`select l.swiper_id from swipes l where l.target_id = p.id and l.liked = 1 and l.message is not null
+    and not exists (select 1 from swipes m where m.swiper_id = p.id and m.target_id = l.swiper_id)
+    order by l.created_at desc limit ${sql.lit(messagedLikersRead)}`;
+  return postgres
+    ? sql<string | null>`(select string_agg(x.swiper_id::text, ',') from (${newest}) x)`
+    : sql<string | null>`(select group_concat(x.swiper_id, ',') from (${newest}) x)`;
+};
+
 /** The statement's reads (see findSearchStart), from `qc`: the database, or the same with a WITH before it. */
 const startQuery = (qc: QueryCreator<Database>, userId: UserId, postgres: boolean) =>
   qc
@@ -40,6 +57,7 @@ const startQuery = (qc: QueryCreator<Database>, userId: UserId, postgres: boolea
       'sp.candidates',
       'sp.checked_changes',
       'sp.scanned_at',
+      messagedLikers(postgres).as('messaged_likers'),
       // PostgreSQL's transaction horizon, read in the watermark's snapshot (Pool.horizon): every transaction
       // numbered below it had ended. Named by the server's start, since numbers mean nothing in another cluster
       // (its epoch: the text of a time follows the session's time zone and date style).
@@ -85,12 +103,14 @@ export async function findSearchStart(db: Kysely<Database>, userId: UserId, coun
     () => start.first(db, userId),
   );
   if (!row) return undefined;
-  const { pool_key, expires_at, bound_km, watermark, candidates, checked_changes, scanned_at, latest_change, horizon, database_now, ...me } = row;
+  const { pool_key, expires_at, bound_km, watermark, candidates, checked_changes, scanned_at, latest_change, horizon, database_now, messaged_likers, ...me } =
+    row;
   const pool: StoredPoolRow | null =
     pool_key === null || expires_at === null || bound_km === null || candidates === null
       ? null
       : { pool_key, expires_at, bound_km, watermark, candidates, checked_changes, scanned_at };
-  return { me, latestChange: latest_change ?? null, horizon, pool, databaseNow: database_now, rateCounts };
+  const messagedLikerIds = (messaged_likers ?? '').split(',').filter(Boolean).map(Number);
+  return { me, latestChange: latest_change ?? null, horizon, pool, databaseNow: database_now, rateCounts, messagedLikers: messagedLikerIds };
 }
 
 /** The stored discovery pool of a profile (expired or not: the caller decides), by primary key. */
@@ -142,4 +162,16 @@ const cardDetails = prepared((db, profileId: ProfileId) =>
 export async function findCardDetails(db: Kysely<Database>, profileId: ProfileId): Promise<{ photo: string; prompts: string }> {
   const row = await cardDetails.first(db, profileId);
   return { photo: row?.photo ?? '', prompts: row?.prompts ?? '[]' };
+}
+
+/** What a liker wrote with their like to `me` (undefined when they did not, or no longer like them). */
+export async function findLikeMessage(db: Kysely<Database>, liker: ProfileId, me: ProfileId): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('swipes')
+    .select('message')
+    .where('swiper_id', '=', liker)
+    .where('target_id', '=', me)
+    .where('liked', '=', 1)
+    .executeTakeFirst();
+  return row?.message ?? undefined;
 }

@@ -26,8 +26,8 @@ export const changedRecheckMax = 200;
 /**
  * People within `withinKm` of a point (flat metric) whose eligibility may have changed since a watermark,
  * nearest first, each with the stamp of their last change; null when so many changed inside that box that
- * reading them costs about a rescan. People the caller swiped are left out: a swipe is never undone, so their re-check could only fail (for a heavy
- * swiper, most of a city after an import). How the box is read: `changedInBox`. `horizon` (PostgreSQL, see
+ * reading them costs about a rescan. People the caller swiped are left out: their re-check could only fail (for a heavy
+ * swiper, most of a city after an import); an undone swipe is gone, and its person stamped. How the box is read: `changedInBox`. `horizon` (PostgreSQL, see
  * Pool.horizon): rows last written below it were dealt with by the search that read `since`, and are left out
  * before their swipe probe.
  */

@@ -23,7 +23,7 @@ import {
 import { findCandidates, findNearest, rereadForRanking, type CandidateFilter, type CandidateRow, type NearRow, type RankedRow } from './candidates.ts';
 import { poolKeyOf } from './filters.ts';
 import { changedNear, horizonBelow, changedRecheckMax } from './searchChanges.ts';
-import { findCardDetails, findSearchStart } from './repository.ts';
+import { findCardDetails, findLikeMessage, findSearchStart } from './repository.ts';
 import { boxCircleKm, everywhereKm, flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
 import { likedYouBoostKm, premiumBoostKm, rankingPoolSize, recheckBatch, recheckBatches, searchBoxSteps, searchPerDay, searchPerMinute } from './rules.ts';
 
@@ -103,6 +103,10 @@ export class SearchService implements CardSearch {
     // Everything the pool's ranking depends on (filters.ts): other filters or another position make it stale.
     const poolKey = poolKeyOf(filter);
     const held = new Set(exclude);
+    // Whoever wrote with their like comes first, as their own card with the message (issue 38), if the rules
+    // let the caller see them now: the pool is neither read nor changed for them.
+    const wrote = await this.messagedLiker(filter, start.messagedLikers, held, language);
+    if (wrote) return wrote.card;
     // Read with the pool, before anything else: whatever changes after it is asked about by the next search.
     const watermark = point ? start.latestChange : null;
     // Read with the watermark: what this search sees of the changes before it (Pool.horizon).
@@ -125,6 +129,22 @@ export class SearchService implements CardSearch {
     }
     const found = await this.scan(filter, held, mark, poolKey, beyond);
     return found ? this.presentCandidate(found, point, language) : null;
+  }
+
+  /**
+   * The newest person who wrote with their like, not held by the app and passing every rule (a re-check by
+   * id, as a pooled person's), presented with what they wrote; undefined when there is none.
+   */
+  private async messagedLiker(filter: Search, likers: readonly number[], held: Set<number>, language: Language): Promise<{ card: SearchResult } | undefined> {
+    const ids = likers.filter((id) => !held.has(id));
+    if (ids.length === 0) return undefined;
+    const rows = await findCandidates(this.db, { ...filter, box: null, limit: ids.length, only: ids, withPhotos: true });
+    const byId = new Map<number, (typeof rows)[number]>(rows.map((r) => [r.id, r]));
+    const row = ids.map((id) => byId.get(id)).find((r) => r !== undefined);
+    if (!row) return undefined;
+    const message = await findLikeMessage(this.db, row.id, filter.me.id);
+    if (message === undefined) return undefined;
+    return { card: { ...(await this.presentCandidate(row, filter.me.point, language)), message } };
   }
 
   /**

@@ -24,8 +24,28 @@ export async function findVisibleProfile(db: Kysely<Database>, profileId: Profil
  * matched, both main photos (for a match's answer and events), the person's premium (a like notification
  * names the liker only to premium), and, when `counting`, the caller's likes in the allowance window.
  */
+/** What a like's read counts besides: the free likes of the window, the free likes with a message of the window. */
+interface LikeCounting {
+  likes: boolean;
+  messages: boolean;
+}
+
+/**
+ * The caller's likes (with a message, when `withMessage`) since `since`, and the likes of the window they took
+ * back (swipe_undos): an undo must not give back what the like used of an allowance.
+ */
+const likeTimes = (me: unknown, since: unknown, withMessage: boolean) =>
+  sql`select c.created_at from swipes c where c.swiper_id = ${me} and c.liked = 1 and c.created_at > ${since}${withMessage ? sql` and c.message is not null` : sql``}
+    union all select un.created_at from swipe_undos un where un.profile_id = ${me} and un.liked = 1${withMessage ? sql` and un.had_message = 1` : sql``} and un.created_at > ${since}`;
+/** How many, and the oldest's time. */
+const likesUsed = (me: unknown, since: unknown, withMessage: boolean) =>
+  [
+    sql<number | string>`(select count(*) from (${likeTimes(me, since, withMessage)}) x)`,
+    sql<string | null>`(select min(x.created_at) from (${likeTimes(me, since, withMessage)}) x)`,
+  ] as const;
+
 const likeState = preparedByShape(
-  (db, counting: boolean, slot) => {
+  (db, counting: LikeCounting, slot) => {
     const me = slot('me') as ProfileId;
     return db
       .selectFrom('profiles as p')
@@ -36,7 +56,10 @@ const likeState = preparedByShape(
         'p.name',
         'u.premium_until',
         eb.selectFrom('swipes as s').select('s.liked').where('s.swiper_id', '=', me).whereRef('s.target_id', '=', 'p.id').as('mine'),
+        eb.selectFrom('swipes as s').select('s.message').where('s.swiper_id', '=', me).whereRef('s.target_id', '=', 'p.id').as('my_message'),
         eb.selectFrom('swipes as s').select('s.liked').whereRef('s.swiper_id', '=', 'p.id').where('s.target_id', '=', me).as('theirs'),
+        eb.selectFrom('swipes as s').select('s.message').whereRef('s.swiper_id', '=', 'p.id').where('s.target_id', '=', me).as('their_message'),
+        eb.selectFrom('swipes as s').select('s.created_at').whereRef('s.swiper_id', '=', 'p.id').where('s.target_id', '=', me).as('their_at'),
         eb
           .selectFrom('matches as m')
           .select('m.id')
@@ -46,24 +69,8 @@ const likeState = preparedByShape(
           .as('match_id'),
         mainPhotoOf(sql.ref('p.id')).as('photo'),
         mainPhotoOf(me).as('my_photo'),
-        ...(counting
-          ? [
-              eb
-                .selectFrom('swipes as c')
-                .select((c) => c.fn.countAll<number | string>().as('n'))
-                .where('c.swiper_id', '=', me)
-                .where('c.liked', '=', 1)
-                .where('c.created_at', '>', slot('since'))
-                .as('likes_used'),
-              eb
-                .selectFrom('swipes as c')
-                .select((c) => c.fn.min('c.created_at').as('oldest'))
-                .where('c.swiper_id', '=', me)
-                .where('c.liked', '=', 1)
-                .where('c.created_at', '>', slot('since'))
-                .as('oldest_like'),
-            ]
-          : []),
+        ...(counting.likes ? [likesUsed(me, slot('since'), false)[0].as('likes_used'), likesUsed(me, slot('since'), false)[1].as('oldest_like')] : []),
+        ...(counting.messages ? [likesUsed(me, slot('since'), true)[0].as('messages_used'), likesUsed(me, slot('since'), true)[1].as('oldest_message')] : []),
       ])
       .where('p.id', '=', slot('target'))
       .where('u.verified_at', 'is not', null)
@@ -76,7 +83,7 @@ const likeState = preparedByShape(
         ]),
       );
   },
-  (counting) => (counting ? 'counting' : 'plain'),
+  (counting) => `${counting.likes ? 'likes' : 'plain'}/${counting.messages ? 'messages' : 'plain'}`,
 );
 
 const mainPhotoOf = (profile: unknown) =>
@@ -90,11 +97,17 @@ export interface LikeState {
   /** The caller's swipe on them (1 like, 0 dislike), theirs on the caller. */
   mine: number | null;
   theirs: number | null;
+  /** The messages of those likes, if any; when theirs was made (their message's time in a conversation). */
+  my_message: string | null;
+  their_message: string | null;
+  their_at: string | null;
   match_id: number | null;
   photo: string | null;
   my_photo: string | null;
   /** Only when counted. */
   likes?: { count: number; oldest: string | null };
+  /** The caller's likes with a message in the window; only when counted. */
+  messages?: { count: number; oldest: string | null };
 }
 
 /**
@@ -110,12 +123,19 @@ export async function findLikeState(
   me: { id: ProfileId; gender: Gender },
   targetId: ProfileId,
   likesSince: string | null,
+  countMessages = false,
 ): Promise<LikeState | undefined> {
   const { low, high } = pair(me.id, targetId);
   const values = { me: me.id, target: targetId, low, high, acceptsA: 'Any', acceptsB: me.gender, since: likesSince };
-  const [row] = await likeState(db, likesSince !== null, values);
+  const messages = countMessages && likesSince !== null;
+  const [row] = await likeState(db, { likes: likesSince !== null, messages }, values);
   if (!row) return undefined;
-  const counted = row as typeof row & { likes_used?: number | string | null; oldest_like?: string | null };
+  const counted = row as typeof row & {
+    likes_used?: number | string | null;
+    oldest_like?: string | null;
+    messages_used?: number | string | null;
+    oldest_message?: string | null;
+  };
   return {
     id: row.id,
     user_id: row.user_id,
@@ -123,10 +143,14 @@ export async function findLikeState(
     premium_until: row.premium_until,
     mine: row.mine ?? null,
     theirs: row.theirs ?? null,
+    my_message: row.my_message ?? null,
+    their_message: row.their_message ?? null,
+    their_at: row.their_at ?? null,
     match_id: row.match_id ?? null,
     photo: row.photo,
     my_photo: row.my_photo,
-    ...(likesSince !== null ? { likes: { count: Number(counted.likes_used ?? 0), oldest: counted.oldest_like ?? null } } : {}),
+    ...(likesSince !== null ? { likes: { count: Number(counted.likes_used), oldest: counted.oldest_like ?? null } } : {}),
+    ...(messages ? { messages: { count: Number(counted.messages_used), oldest: counted.oldest_message ?? null } } : {}),
   };
 }
 
@@ -167,18 +191,28 @@ export async function lockCallerAndTarget(db: Kysely<Database>, userId: UserId, 
   return (await callerPairLock.all(db, userId, target)).find((row) => row.user_id === userId);
 }
 
+/** A swipe as written: a like may carry a message (null otherwise). */
+export interface SwipeWrite {
+  swiper: ProfileId;
+  target: ProfileId;
+  liked: boolean;
+  at: string;
+  message?: string | null;
+}
+
 /** A swipe that becomes a like is new to the person liked: unseen on their Likes badge. */
-export async function upsertSwipe(db: Kysely<Database>, swiperId: ProfileId, targetId: ProfileId, liked: boolean, now: string): Promise<void> {
-  await swipeUpsert(db, { swiper: swiperId, target: targetId, liked, at: now }).execute();
+export async function upsertSwipe(db: Kysely<Database>, swipe: SwipeWrite): Promise<void> {
+  await swipeUpsert(db, swipe).execute();
 }
 
 /** The swipe's upsert, for upsertSwipe and for recordSwipe's WITH. */
-function swipeUpsert(qc: QueryCreator<Database>, swipe: { swiper: ProfileId; target: ProfileId; liked: boolean; at: string }) {
+function swipeUpsert(qc: QueryCreator<Database>, swipe: SwipeWrite) {
   const liked = swipe.liked ? 1 : 0;
+  const message = swipe.message ?? null;
   return qc
     .insertInto('swipes')
-    .values({ swiper_id: swipe.swiper, target_id: swipe.target, liked, created_at: swipe.at, target_seen: 0 })
-    .onConflict((oc) => oc.columns(['swiper_id', 'target_id']).doUpdateSet({ liked, created_at: swipe.at, target_seen: 0 }));
+    .values({ swiper_id: swipe.swiper, target_id: swipe.target, liked, created_at: swipe.at, target_seen: 0, message })
+    .onConflict((oc) => oc.columns(['swiper_id', 'target_id']).doUpdateSet({ liked, created_at: swipe.at, target_seen: 0, message }));
 }
 
 /**
@@ -186,14 +220,10 @@ function swipeUpsert(qc: QueryCreator<Database>, swipe: { swiper: ProfileId; tar
  * statement on PostgreSQL: the swipe's upsert rides in a WITH, which PostgreSQL runs to completion whether or
  * not the rest reads it, and a like that makes no match pays one round trip fewer. SQLite: the two, locally.
  */
-export async function recordSwipe(
-  db: Kysely<Database>,
-  swipe: { swiper: ProfileId; target: ProfileId; liked: boolean; at: string },
-  told: readonly UserId[],
-): Promise<void> {
+export async function recordSwipe(db: Kysely<Database>, swipe: SwipeWrite, told: readonly UserId[]): Promise<void> {
   const users = [...new Set(told)];
   if (!(db.getExecutor().adapter instanceof PostgresAdapter) || users.length === 0) {
-    await upsertSwipe(db, swipe.swiper, swipe.target, swipe.liked, swipe.at);
+    await upsertSwipe(db, swipe);
     await insertBadgeMarkers(db, users, swipe.at);
     return;
   }
@@ -204,8 +234,8 @@ export async function recordSwipe(
     .execute();
 }
 
-/** True when this call created the match (false when it already existed). */
-export async function insertMatch(db: Kysely<Database>, a: ProfileId, b: ProfileId, now: string): Promise<boolean> {
+/** The match's id when this call created it (null when it already existed). */
+export async function insertMatch(db: Kysely<Database>, a: ProfileId, b: ProfileId, now: string): Promise<number | null> {
   const { low, high } = pair(a, b);
   const row = await db
     .insertInto('matches')
@@ -213,7 +243,7 @@ export async function insertMatch(db: Kysely<Database>, a: ProfileId, b: Profile
     .onConflict((oc) => oc.columns(['profile_low', 'profile_high']).doNothing())
     .returning('id')
     .executeTakeFirst();
-  return row !== undefined;
+  return row?.id ?? null;
 }
 
 /** The main photo of a profile as a correlated subquery, for lists (one query, not one per person). */
@@ -275,10 +305,14 @@ function pendingLikersOf(db: Kysely<Database>, me: ProfileId) {
     .where(notBlockedWith(me, sql.ref('p.id')));
 }
 
-/** People who liked me and whom I have not swiped, not blocked either way, newest first, in one query. */
+/**
+ * People who liked me and whom I have not swiped, not blocked either way, in one query: those who wrote
+ * first (a message asks for an answer), then newest first.
+ */
 export async function listLikers(db: Kysely<Database>, me: ProfileId) {
   return pendingLikersOf(db, me)
-    .select(['p.id', 'p.name', 'p.age', mainPhoto('file_name').as('latest_photo'), mainPhoto('blur_name').as('blurred_photo')])
+    .select(['p.id', 'p.name', 'p.age', 'l.message', mainPhoto('file_name').as('latest_photo'), mainPhoto('blur_name').as('blurred_photo')])
+    .orderBy(sql`(case when l.message is null then 1 else 0 end)`)
     .orderBy('l.created_at', 'desc')
     .limit(500)
     .execute();
@@ -326,4 +360,51 @@ export async function markLikesSeen(db: Kysely<Database>, me: ProfileId): Promis
 export async function findSwipeableProfile(db: Kysely<Database>, me: { id: ProfileId; gender: Gender }, profileId: ProfileId) {
   const state = await findLikeState(db, me, profileId, null);
   return state && { id: state.id, user_id: state.user_id, name: state.name };
+}
+
+/** The caller's newest swipe (the one an undo takes back), read by the swiper's index on time. */
+export async function findLastSwipe(db: Kysely<Database>, me: ProfileId) {
+  return db
+    .selectFrom('swipes')
+    .select(['target_id', 'liked', 'created_at'])
+    .where('swiper_id', '=', me)
+    .orderBy('created_at', 'desc')
+    .orderBy('target_id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Whether the two were ever matched (an ended match too: the swipe that made it cannot be taken back). */
+export async function wereMatched(db: Kysely<Database>, a: ProfileId, b: ProfileId): Promise<boolean> {
+  const { low, high } = pair(a, b);
+  const row = await db.selectFrom('matches').select('id').where('profile_low', '=', low).where('profile_high', '=', high).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The caller's undos since `since`: how many, and the oldest's time (the free allowance). */
+export async function countUndosSince(db: Kysely<Database>, me: ProfileId, since: string): Promise<{ count: number; oldest: string | null }> {
+  const row = await db
+    .selectFrom('swipe_undos')
+    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min('created_at').as('oldest')])
+    .where('profile_id', '=', me)
+    .where('created_at', '>', since)
+    .executeTakeFirst();
+  return { count: Number(row?.n ?? 0), oldest: row?.oldest ?? null };
+}
+
+/**
+ * Takes a swipe back: the row goes, the undo is recorded, and the person is stamped as changed for search
+ * (`profiles.search_changed_at`, by the database's clock as the triggers stamp it): pools and frontiers
+ * learnt that swiped people never come back, so the change query must see them again (searchChanges.ts).
+ */
+export async function deleteSwipe(db: Kysely<Database>, me: ProfileId, target: ProfileId, now: string): Promise<void> {
+  const gone = await db.deleteFrom('swipes').where('swiper_id', '=', me).where('target_id', '=', target).returning(['liked', 'message']).executeTakeFirst();
+  // What the swipe used of the like allowances stays used (likeTimes).
+  const undo = { profile_id: me, target_id: target, created_at: now, liked: gone?.liked ?? 0, had_message: gone?.message ? 1 : 0 };
+  await db.insertInto('swipe_undos').values(undo).execute();
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const databaseNow = postgres
+    ? sql<string>`to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+    : sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+  await db.updateTable('profiles').set({ search_changed_at: databaseNow }).where('id', '=', target).execute();
 }

@@ -1,4 +1,4 @@
-import { profileIdBody, profileIdQuery } from '../../contract/discovery.ts';
+import { likeBody, profileIdBody, profileIdQuery, undoBody } from '../../contract/discovery.ts';
 import { requireUser } from '../../http/auth.ts';
 import type { AppRouter } from '../../http/context.ts';
 import { parse } from '../../http/validate.ts';
@@ -6,8 +6,13 @@ import type { Services } from '../../services.ts';
 
 export function swipeRoutes(router: AppRouter, { swipes }: Services): void {
   router.post('/like', async (ctx) => {
-    const { profile_id } = parse(profileIdBody, ctx.request.body);
-    ctx.body = await swipes.swipe(requireUser(ctx).userId, profile_id, true);
+    const { profile_id, message } = parse(likeBody, ctx.request.body);
+    ctx.body = await swipes.swipe(requireUser(ctx).userId, profile_id, true, message ?? null);
+  });
+
+  router.post('/undo', async (ctx) => {
+    parse(undoBody, ctx.request.body);
+    ctx.body = await swipes.undo(requireUser(ctx).userId);
   });
 
   router.post('/dislike', async (ctx) => {

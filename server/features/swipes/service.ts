@@ -2,9 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
-import type { LikeResponse, PersonListItem, UsersProfileResponse } from '../../contract/discovery.ts';
-import { badRequest, forbidden, notFound } from '../../errors.ts';
-import { type EventBus, insertEventsAndMarkers, writeMatchEnded } from '../events/index.ts';
+import type { LikeResponse, PersonListItem, UndoResponse, UsersProfileResponse } from '../../contract/discovery.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
+import { openConversationWithLikeMessages } from '../chat/index.ts';
+import { type EventBus, insertBadgeMarkers, insertEventsAndMarkers, writeMatchEnded } from '../events/index.ts';
 import type { NotificationQueue } from '../notifications/index.ts';
 import { cityForReader } from '../location/index.ts';
 import { isPremium } from '../premium/index.ts';
@@ -23,8 +24,21 @@ import {
 } from '../relationships/index.ts';
 import { pointOf, shownDistanceKm } from '../search/index.ts';
 import { usernameSwapFor } from '../usernameShares/index.ts';
-import { findLikeState, findVisibleProfile, insertMatch, listLikers, listMatches, lockCallerAndTarget, recordSwipe, upsertSwipe } from './repository.ts';
-import { freeLikesPerDay, likeWindowSeconds } from './rules.ts';
+import {
+  countUndosSince,
+  deleteSwipe,
+  findLastSwipe,
+  findLikeState,
+  findVisibleProfile,
+  insertMatch,
+  listLikers,
+  listMatches,
+  lockCallerAndTarget,
+  recordSwipe,
+  upsertSwipe,
+  wereMatched,
+} from './repository.ts';
+import { freeLikeMessagesPerDay, freeLikesPerDay, freeUndosPerDay, likeWindowSeconds, undoWithinSeconds } from './rules.ts';
 
 const likeAllowance: Allowance = {
   limit: freeLikesPerDay,
@@ -33,8 +47,23 @@ const likeAllowance: Allowance = {
   message: `You have used your ${freeLikesPerDay} free likes for today. Get premium for unlimited likes.`,
 };
 
+const likeMessageAllowance: Allowance = {
+  limit: freeLikeMessagesPerDay,
+  windowSeconds: likeWindowSeconds,
+  code: 'like_message_limit',
+  message: `You have written with ${freeLikeMessagesPerDay} likes today. Get premium to write with every like.`,
+};
+
+const undoAllowance: Allowance = {
+  limit: freeUndosPerDay,
+  windowSeconds: likeWindowSeconds,
+  code: 'undo_limit',
+  message: 'You have used your free undo for today. Get premium to undo any time.',
+};
+
 const personNotFound = () => notFound('profile_not_found', 'Profile not found');
 export const noSubscribe = () => forbidden('no_subscribe', 'no subscribe');
+const nothingToUndo = () => conflict('nothing_to_undo', 'There is no swipe to undo');
 
 /** Likes, dislikes and what they make: matches, the likers list, the profiles a match or a liker may open. */
 export class SwipeService {
@@ -60,7 +89,7 @@ export class SwipeService {
    * for a match: a swipe must not reveal anyone search would not show. Whose counts it may change hear
    * `badges`: the person newly liked, both people of a new match, and the caller when they answered a liker.
    */
-  async swipe(userId: UserId, targetId: ProfileId, liked: boolean): Promise<LikeResponse> {
+  async swipe(userId: UserId, targetId: ProfileId, liked: boolean, message: string | null = null): Promise<LikeResponse> {
     const now = this.clock.now();
     const at = now.toISOString();
     const outcome = await this.db.transaction().execute(async (trx) => {
@@ -71,22 +100,35 @@ export class SwipeService {
       const premium = this.isPremium(me.premium_until);
       // One read decides everything below; the locks keep it true until the commit.
       const since = liked && !premium ? addSeconds(now, -likeAllowance.windowSeconds).toISOString() : null;
-      const target = await findLikeState(trx, me, targetId, since);
+      const target = await findLikeState(trx, me, targetId, since, message !== null);
       if (!target) return null;
+      if (message !== null && target.mine === 1) {
+        // A repeat of the same like with the same words is the like already made (a retry); other words
+        // would be a second message the person never sees, so they are refused.
+        if (target.my_message !== message) throw conflict('already_liked', 'You already liked this person');
+      }
       if (liked && target.mine !== 1 && target.likes) assertAllowance(target.likes, likeAllowance, now);
+      if (message !== null && target.mine !== 1 && target.messages) assertAllowance(target.messages, likeMessageAllowance, now);
       // A dislike never undoes a like; a like may follow a dislike (from the likers list).
       const recorded = target.mine === null || (liked && target.mine === 0);
       // The swipe is written below, with the badge markers when it makes no match: nothing reads it before.
-      const created = liked && target.theirs === 1 && (await insertMatch(trx, me.id, targetId, at));
+      const matchId = liked && target.theirs === 1 ? await insertMatch(trx, me.id, targetId, at) : null;
+      const created = matchId !== null;
       // Answering someone who liked me takes them off my likers.
       const told = recorded && target.theirs === 1 ? [userId] : [];
       if (recorded && liked && !created) {
         told.push(target.user_id);
-        await this.notifications.like(trx, target.user_id, { profileId: me.id, name: me.name }, now, this.isPremium(target.premium_until));
+        await this.notifications.like(trx, target.user_id, { profileId: me.id, name: me.name }, now, this.isPremium(target.premium_until), message !== null);
       }
       const match = created || target.match_id !== null;
       if (created) {
-        if (recorded) await upsertSwipe(trx, me.id, targetId, liked, at);
+        if (recorded) await upsertSwipe(trx, { swiper: me.id, target: targetId, liked, at, message });
+        // What the likes said opens the conversation, each as its sender's first message (theirs came first).
+        const written = [
+          ...(target.their_message !== null ? [{ sender: targetId, content: target.their_message, at: target.their_at ?? at }] : []),
+          ...(recorded && message !== null ? [{ sender: me.id, content: message, at }] : []),
+        ];
+        await openConversationWithLikeMessages(trx, matchId, written, at);
         told.push(userId, target.user_id);
         // Both sides hear of the match on their open tabs (and later through the bot, unless the app showed it).
         const [mine, theirsEvent] = await insertEventsAndMarkers(
@@ -102,7 +144,7 @@ export class SwipeService {
         if (theirsEvent !== undefined) await this.notifications.match(trx, target.user_id, { profileId: me.id, name: me.name }, theirsEvent, now);
       } else if (recorded) {
         // Whom it tells (told is empty when nothing was recorded): one statement with the swipe on PostgreSQL.
-        await recordSwipe(trx, { swiper: me.id, target: targetId, liked, at }, told);
+        await recordSwipe(trx, { swiper: me.id, target: targetId, liked, at, message: liked ? message : null }, told);
       }
       return { target, match, photo: match ? target.photo : null, told };
     });
@@ -118,12 +160,19 @@ export class SwipeService {
     return rows.map((r) => ({ id: r.id, name: r.name, age: r.age, latest_photo: r.latest_photo }));
   }
 
-  /** Premium sees who liked them; free users see how many, as blurred photos without names. */
+  /**
+   * Premium sees who liked them; free users see how many, as blurred photos without names. Whoever wrote
+   * with their like is shown whole to everyone, with the message, on top (listLikers' order).
+   */
   async likers(userId: UserId): Promise<PersonListItem[]> {
     const me = await this.me(userId);
     const rows = await listLikers(this.db, me.id);
-    if (this.isPremium(me.premium_until)) return rows.map((r) => ({ id: r.id, name: r.name, age: r.age, latest_photo: r.latest_photo }));
-    return rows.map((r) => ({ id: null, name: null, age: null, latest_photo: r.blurred_photo, blurred: true }));
+    const premium = this.isPremium(me.premium_until);
+    return rows.map((r) => {
+      if (r.message !== null) return { id: r.id, name: r.name, age: r.age, latest_photo: r.latest_photo, message: r.message };
+      if (premium) return { id: r.id, name: r.name, age: r.age, latest_photo: r.latest_photo };
+      return { id: null, name: null, age: null, latest_photo: r.blurred_photo, blurred: true };
+    });
   }
 
   /** A match's profile; anyone else is "not found", whether they exist or not. */
@@ -138,8 +187,9 @@ export class SwipeService {
 
   async likerProfile(userId: UserId, profileId: ProfileId, language: Language): Promise<UsersProfileResponse> {
     const me = await this.me(userId);
-    if (!this.isPremium(me.premium_until)) throw noSubscribe();
     const theirs = await findSwipe(this.db, profileId, me.id);
+    // A liker who wrote may be opened on the free plan too (the likers list shows them whole).
+    if (!this.isPremium(me.premium_until) && !(theirs?.liked === 1 && theirs.message !== null)) throw noSubscribe();
     const mine = await findSwipe(this.db, me.id, profileId);
     if (theirs?.liked !== 1 || mine || (await isBlockedEitherWay(this.db, me.id, profileId))) throw personNotFound();
     return this.presentProfile(me, profileId, language);
@@ -162,6 +212,47 @@ export class SwipeService {
         prompts: presentPrompts(other.prompts, language),
       },
     };
+  }
+
+  /**
+   * Takes back the caller's newest swipe, if it is at most `undoWithinSeconds` old and made no match; answers
+   * whose card comes back. Free users once in a rolling day, counted under the caller's lock in the writing
+   * transaction (parallel undos cannot all pass one count). Both profiles are locked in id order as a like
+   * locks them, so an undo and the other person's like back cannot both win: either the like finds the like
+   * and makes a match (and the undo is refused), or it finds nothing. The other person's likers and badge
+   * lose an undone like (`badges`); the caller's too, when the swipe answered someone who liked them.
+   */
+  async undo(userId: UserId): Promise<UndoResponse> {
+    const me = await this.me(userId);
+    // The newest swipe is read before the locks (they need to know whose), then again under them: a swipe
+    // made meanwhile by another tab is the newest then, so it is tried again with that one.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const last = await findLastSwipe(this.db, me.id);
+      if (!last) throw nothingToUndo();
+      const now = this.clock.now();
+      const at = now.toISOString();
+      const outcome = await this.db.transaction().execute(async (trx) => {
+        const locked = await lockCallerAndTarget(trx, userId, last.target_id);
+        if (!locked) throw profileRequired();
+        const current = await findLastSwipe(trx, me.id);
+        if (!current) throw nothingToUndo();
+        if (current.target_id !== last.target_id || current.created_at !== last.created_at) return 'again' as const;
+        if (current.created_at <= addSeconds(now, -undoWithinSeconds).toISOString())
+          throw conflict('undo_too_old', `Only a swipe of the last ${undoWithinSeconds / 60} minutes can be undone`);
+        if (current.liked === 1 && (await wereMatched(trx, me.id, current.target_id))) throw conflict('undo_match', 'This swipe made a match');
+        if (!this.isPremium(locked.premium_until))
+          assertAllowance(await countUndosSince(trx, me.id, addSeconds(now, -undoAllowance.windowSeconds).toISOString()), undoAllowance, now);
+        const other = await findUserOfProfile(trx, current.target_id);
+        const told = current.liked === 1 && other !== undefined ? [userId, other] : [userId];
+        await deleteSwipe(trx, me.id, current.target_id, at);
+        await insertBadgeMarkers(trx, told, at);
+        return { profileId: current.target_id, told };
+      });
+      if (outcome === 'again') continue;
+      await this.bus.publish(outcome.told);
+      return { profile_id: outcome.profileId };
+    }
+    throw conflict('undo_busy', 'Swipes are changing; try again');
   }
 
   /** Ends a current match; both people's streams hear it (`unmatched`, `badges`). */

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod/mini';
-import { likeResponse, personListItem, usersProfileResponse } from '@contract/discovery.ts';
+import { likeResponse, personListItem, undoResponse, usersProfileResponse } from '@contract/discovery.ts';
 import { ApiError, api } from '../client.ts';
 import { forgetPerson, matchMade } from '../liveCache.ts';
 import { startConversation } from './chat.ts';
@@ -51,12 +51,25 @@ export function useUnmatch() {
 export function useSwipe() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ profileId, liked }: { profileId: number; liked: boolean }) =>
-      api.post(liked ? '/api/like' : '/api/dislike', likeResponse, { profile_id: profileId }),
+    /** `message`: a like's words to the person (1 to 200 characters), shown to them even on the free plan. */
+    mutationFn: ({ profileId, liked, message }: { profileId: number; liked: boolean; message?: string }) =>
+      api.post(liked ? '/api/like' : '/api/dislike', likeResponse, liked && message ? { profile_id: profileId, message } : { profile_id: profileId }),
     onSuccess: (result, { profileId }) => {
       if (result.match) matchMade(client);
       client.setQueryData<z.infer<typeof personListItem>[]>(queryKeys.likers(), (list) => list?.filter((p) => p.id !== profileId));
     },
+  });
+}
+
+/**
+ * Takes back the user's last swipe (ten minutes at most, no match made; free users once a day): answers
+ * whose card comes back. Someone who had liked the user and was answered is a liker again.
+ */
+export function useUndoSwipe() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post('/api/undo', undoResponse, {}),
+    onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.likers() }),
   });
 }
 

@@ -19,6 +19,7 @@ export function PeopleScreen({
   empty,
   linkTo,
   above,
+  inGrid,
   below,
 }: {
   titleId: string;
@@ -31,6 +32,8 @@ export function PeopleScreen({
   linkTo: (person: PersonListItem) => string;
   /** Over the grid when somebody is in the list. */
   above?: (people: PersonListItem[]) => ReactNode;
+  /** Who of the list the grid shows (everyone when absent: `above` may show the others its own way). */
+  inGrid?: (person: PersonListItem) => boolean;
   /** Under each person's card (PersonGrid). */
   below?: (person: PersonListItem) => ReactNode;
 }) {
@@ -41,7 +44,9 @@ export function PeopleScreen({
         {(people) => (
           <>
             {above?.(people)}
-            <PersonGrid people={people} label={title} linkTo={linkTo} below={below} />
+            {people.some((p) => inGrid?.(p) ?? true) && (
+              <PersonGrid people={inGrid ? people.filter(inGrid) : people} label={title} linkTo={linkTo} below={below} />
+            )}
           </>
         )}
       </QueryView>

@@ -8,11 +8,13 @@ import { ErrorState, Loading } from '../../components/States.tsx';
 import { LeavingCard, SwipeCard } from '../../components/SwipeCard.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { announceMatch } from '../../lib/matchAnnouncements.ts';
+import { useSubscription } from '../../api/queries/premium.ts';
 import { actionGuardMs, leaveMs } from '../../lib/swipeRules.ts';
 import { platform } from '../../platform/index.ts';
 import { EmptyDeck } from './EmptyDeck.tsx';
-import { KeyHint, useDeckKeys } from './deckKeys.tsx';
+import { KeyHint, useDeckKeys, useUndoKeys } from './deckKeys.tsx';
 import { LikeLimitPanel } from './LikeLimitPanel.tsx';
+import { LikeMessageSheet } from './LikeMessageSheet.tsx';
 import { useSwipeDeck } from './useSwipeDeck.ts';
 import './Search.css';
 
@@ -46,20 +48,28 @@ export default function SearchScreen() {
     if (deck.state.status === 'no_profile') void navigate('/CreateProfile', { replace: true });
   }, [deck.state.status, navigate]);
 
-  const { swipeFailure, dismissSwipeFailure } = deck;
+  const { swipeFailure, dismissSwipeFailure, undoFailure, dismissUndoFailure } = deck;
   useEffect(() => {
     if (!swipeFailure) return;
     const timer = setTimeout(dismissSwipeFailure, swipeFailureMs);
     return () => clearTimeout(timer);
   }, [swipeFailure, dismissSwipeFailure]);
+  useEffect(() => {
+    if (!undoFailure) return;
+    const timer = setTimeout(dismissUndoFailure, swipeFailureMs);
+    return () => clearTimeout(timer);
+  }, [undoFailure, dismissUndoFailure]);
+  /** The like-with-a-message sheet, open for this person (the card on screen when it opened). */
+  const [writingTo, setWritingTo] = useState<number | null>(null);
+  const premium = useSubscription().data?.isActive ?? false;
 
   // One decision per 500 ms, whether by swipe or button (spec section 9). The like limit's panel stops
   // them all (the deck says so: nothing flies off, nothing is sent).
-  const decide = (liked: boolean, fromPx = 0) => {
+  const decide = (liked: boolean, fromPx = 0, message?: string) => {
     const now = performance.now();
     if (now - lastAction.current < actionGuardMs) return;
     const shown = deck.state.status === 'ready' ? deck.state.card : null;
-    if (!deck.decide(liked)) return;
+    if (!deck.decide(liked, message)) return;
     lastAction.current = now;
     platform().haptic(liked ? 'like' : 'dislike');
     if (shown) setLeaving({ card: shown, liked, fromPx, photoIndex: photoAt?.id === shown.profile_id ? photoAt.index : 0, at: now });
@@ -75,6 +85,13 @@ export default function SearchScreen() {
     decide,
     details: () => setExpandedFor(expanded ? null : shownId),
   });
+  /** The card changes under the user: the next decision need not wait out the guard of the one undone. */
+  const undo = () => {
+    lastAction.current = Number.NEGATIVE_INFINITY;
+    void deck.undo();
+  };
+  useUndoKeys(deck.canUndo, undo);
+  const writing = writingTo !== null && writingTo === shownId && state.status === 'ready' ? state.card : null;
   return (
     <section className="search-screen" aria-label={t('app.search.title')}>
       <div className="deck">
@@ -101,11 +118,41 @@ export default function SearchScreen() {
               : errorText(t, swipeFailure.error, 'app.errors.dislikeFailed', 'app.errors.dislikeError')}
           </p>
         )}
+        {undoFailure !== null && !swipeFailure && (
+          <p className="deck-toast" role="alert">
+            {errorText(t, undoFailure, 'app.errors.undoFailed')}
+          </p>
+        )}
         {/* Over the card's lower edge; only while there is a card to decide on (the empty deck has its own offers). */}
-        {(state.status === 'ready' || state.status === 'loading') && <DeckButtons overlay onDecide={decide} disabled={state.status !== 'ready' || limited} />}
+        {(state.status === 'ready' || state.status === 'loading') && (
+          <DeckButtons
+            overlay
+            onDecide={decide}
+            disabled={state.status !== 'ready' || limited}
+            onUndo={undo}
+            undoDisabled={!deck.canUndo}
+            onWrite={() => setWritingTo(shownId)}
+          />
+        )}
+        {/* The empty deck may still bring the last person back. */}
+        {state.status === 'empty' && deck.canUndo && (
+          <button type="button" className="button secondary deck-undo" onClick={undo}>
+            {t('app.search.undo')}
+          </button>
+        )}
       </div>
       <KeyHint />
       {deck.limitReached && <LikeLimitPanel limit={deck.limitReached} onClose={deck.dismissLimit} />}
+      <LikeMessageSheet
+        open={writing !== null}
+        name={writing?.name ?? ''}
+        premium={premium}
+        onClose={() => setWritingTo(null)}
+        onSend={(message) => {
+          setWritingTo(null);
+          decide(true, 0, message);
+        }}
+      />
     </section>
   );
 }

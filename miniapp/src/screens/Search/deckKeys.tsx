@@ -11,6 +11,41 @@ function keysBelongElsewhere(event: KeyboardEvent): boolean {
 
 const keyActions = { ArrowLeft: true, ArrowRight: true, ArrowUp: true } as const;
 
+/** ⌘Z (Ctrl+Z off a Mac) or Backspace alone: take the last swipe back. */
+function isUndoKey(event: KeyboardEvent): boolean {
+  if (event.altKey || event.shiftKey) return false;
+  if (event.key === 'Backspace') return !event.metaKey && !event.ctrlKey;
+  return (event.key === 'z' || event.key === 'Z') && (event.metaKey || event.ctrlKey);
+}
+
+/** Someone typing or a dialog over the deck: Backspace and ⌘Z are theirs (the modifiers are the undo's own). */
+function undoBelongsElsewhere(event: KeyboardEvent): boolean {
+  const target = event.target;
+  if (target instanceof HTMLElement && (target.isContentEditable || target.closest('input, textarea, select, [contenteditable]'))) return true;
+  return document.querySelector('dialog[open]') !== null;
+}
+
+/**
+ * The undo keys, apart from the deck's arrows: they work on the empty deck too (the last person may be
+ * brought back to it), whenever `active`.
+ */
+export function useUndoKeys(active: boolean, undo: () => void) {
+  const latest = useRef(undo);
+  useEffect(() => {
+    latest.current = undo;
+  });
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || !isUndoKey(event) || undoBelongsElsewhere(event)) return;
+      event.preventDefault();
+      if (!event.repeat) latest.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [active]);
+}
+
 /**
  * The deck's keys on a computer: ← dislike, → like, ↑ the details. Read through a ref, so the listener
  * is added once and always calls the screen's newest handlers.
@@ -55,6 +90,9 @@ export function KeyHint() {
       </span>
       <span>
         <kbd>↑</kbd> {t('app.search.keyDetails')}
+      </span>
+      <span>
+        <kbd>⌫</kbd> {t('app.search.keyUndo')}
       </span>
     </p>
   );

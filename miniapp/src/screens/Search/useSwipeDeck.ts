@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { MatchedProfile } from '@contract/discovery.ts';
 import { ApiError } from '../../api/client.ts';
-import { useSwipe } from '../../api/queries/matches.ts';
+import { useSwipe, useUndoSwipe } from '../../api/queries/matches.ts';
 import { fetchDeckCard, type Card } from '../../api/queries/search.ts';
 import { syncGender } from '../../api/queries/settings.ts';
 import type { DeckFilters } from '../../api/queries/search.ts';
@@ -24,6 +24,12 @@ export interface LikeLimit {
   backAt: number | null;
 }
 
+/** How many decided cards the deck remembers, so an undo can show the person again without a search. */
+const historySize = 10;
+
+/** Refusals after which the card comes back on screen: the like was not made, and may be made otherwise. */
+const cardComesBack = new Set(['like_message_limit', 'already_liked']);
+
 /**
  * The deck: the card on screen and the next one, already fetched (the spec's prefetch), so a swipe shows
  * the next person at once while the like or dislike travels in the background. The server never answers
@@ -39,6 +45,13 @@ export interface LikeLimit {
 export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) => void) {
   const client = useQueryClient();
   const { mutateAsync: swipe } = useSwipe();
+  const { mutateAsync: undoSwipe } = useUndoSwipe();
+  /** Cards decided on this screen, newest last, with their swipe's request (an undo waits for it). */
+  const history = useRef<{ card: Card; sent: Promise<unknown> }[]>([]);
+  const [canUndo, setCanUndo] = useState(false);
+  const [undoing, setUndoing] = useState(false);
+  /** An undo the server refused (nothing to undo, too old, a match, the daily limit): said briefly. */
+  const [undoFailure, setUndoFailure] = useState<unknown>(null);
   const [state, setState] = useState<DeckState>({ status: 'loading' });
   /**
    * The free like limit, once the server said so: its refusal, and when the next like is back (the
@@ -97,9 +110,12 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
     void show(fetchAfter([]));
   }, [show, fetchAfter]);
 
-  /** True when the decision was taken (sent); false when the like limit stopped it (its panel is shown). */
+  /**
+   * True when the decision was taken (sent); false when the like limit stopped it (its panel is shown).
+   * `message`: a like's words to the person (the like-with-a-message sheet).
+   */
   const decide = useCallback(
-    (liked: boolean): boolean => {
+    (liked: boolean, message?: string): boolean => {
       if (limitOpen) return false;
       if (liked && limit && limit.backAt !== null && Date.now() < limit.backAt) {
         setLimitOpen(true);
@@ -115,14 +131,26 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
         if (settled === 'pending') setState({ status: 'loading' });
       });
       void show(pending);
-      swipe({ profileId: card.profile_id, liked }).then(
+      const sent = swipe({ profileId: card.profile_id, liked, ...(message ? { message } : {}) });
+      history.current = [...history.current.filter((h) => h.card.profile_id !== card.profile_id), { card, sent }].slice(-historySize);
+      setCanUndo(true);
+      sent.then(
         (result) => {
           inFlight.current.delete(card.profile_id);
           if (result.match) onMatch(result.profile, card.gender);
         },
         (error: unknown) => {
           inFlight.current.delete(card.profile_id);
-          if (error instanceof ApiError && error.code === 'like_limit') {
+          // Not made: nothing to take back.
+          history.current = history.current.filter((h) => h.sent !== sent);
+          setCanUndo(history.current.length > 0);
+          if (error instanceof ApiError && error.code !== null && cardComesBack.has(error.code)) {
+            // The card comes back (the like was not made), with what went wrong.
+            setSwipeFailure({ liked, error });
+            current.current = card;
+            next.current = fetchAfter([card.profile_id]);
+            setState({ status: 'ready', card });
+          } else if (error instanceof ApiError && error.code === 'like_limit') {
             // Out of free likes: the person comes back on screen, with the explanation and the time.
             setLimit({ error, backAt: error.retryAfterSeconds === undefined ? null : Date.now() + error.retryAfterSeconds * 1000 });
             setLimitOpen(true);
@@ -167,7 +195,45 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
     [reload],
   );
 
+  /**
+   * Takes back the last swipe (the server decides which is last: ten minutes at most, no match made, free
+   * users once a day) once its request has been answered, and shows that person again, the card on screen
+   * coming next. A person not decided on this screen (another tab) is found by starting the deck over.
+   */
+  const undo = useCallback(async () => {
+    if (undoing) return;
+    setUndoing(true);
+    setUndoFailure(null);
+    try {
+      await Promise.allSettled(history.current.map((h) => h.sent));
+      const { profile_id } = await undoSwipe();
+      const back = history.current.find((h) => h.card.profile_id === profile_id);
+      history.current = history.current.filter((h) => h.card.profile_id !== profile_id);
+      setCanUndo(history.current.length > 0);
+      if (!back) {
+        next.current = null;
+        reload();
+        return;
+      }
+      const shown = current.current;
+      current.current = back.card;
+      // The card on screen comes next; the prefetched one is asked for again after it.
+      next.current = shown ? Promise.resolve(shown) : fetchAfter([back.card.profile_id]);
+      setState({ status: 'ready', card: back.card });
+    } catch (error) {
+      setUndoFailure(error);
+      // Whatever it was, nothing on this screen is worth another try but a newer swipe.
+      if (error instanceof ApiError && error.code !== null && ['nothing_to_undo', 'undo_too_old', 'undo_match'].includes(error.code)) {
+        history.current = [];
+        setCanUndo(false);
+      }
+    } finally {
+      setUndoing(false);
+    }
+  }, [undoing, undoSwipe, reload, fetchAfter]);
+
   const dismissSwipeFailure = useCallback(() => setSwipeFailure(null), []);
+  const dismissUndoFailure = useCallback(() => setUndoFailure(null), []);
   return {
     state,
     filters: shownFilters,
@@ -179,5 +245,10 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
     dismissLimit: () => setLimitOpen(false),
     swipeFailure,
     dismissSwipeFailure,
+    undo,
+    /** A swipe of this screen may be taken back (the server has the last word), and none is being. */
+    canUndo: canUndo && !undoing,
+    undoFailure,
+    dismissUndoFailure,
   };
 }
