@@ -2,6 +2,7 @@ import type { Api } from 'grammy';
 import type { Middleware } from 'koa';
 import type { Logger } from '../server/logger.ts';
 import { createBot } from './bot.ts';
+import { idleBot, whyNoBot } from './offline.ts';
 import type { BotDeps, BotUsers } from './context.ts';
 import { configureBot } from './setup.ts';
 import { allowedUpdates } from './updates.ts';
@@ -34,8 +35,6 @@ export interface LaunchedBot {
 
 export type BotStatus = 'off' | 'ok' | 'unreachable';
 
-const idle: LaunchedBot = { startPolling: () => undefined, stop: () => Promise.resolve(), status: () => Promise.resolve('off') };
-
 /** getMe, remembered for a while: health checks come often and must not become Telegram traffic. */
 export function botProbe(api: Api, cacheMs = 30_000): () => Promise<BotStatus> {
   let last: { at: number; status: BotStatus } | undefined;
@@ -56,13 +55,10 @@ export function botProbe(api: Api, cacheMs = 30_000): () => Promise<BotStatus> {
  */
 export function launchBot(options: LaunchOptions): LaunchedBot {
   const { logger } = options;
-  if (!options.botToken) {
-    logger.info('BOT_TOKEN is not set: running without the Telegram bot');
-    return idle;
-  }
-  if (options.mode === 'off') {
-    logger.info('BOT_MODE=off: the Telegram bot is not started');
-    return idle;
+  const offline = whyNoBot(options.botToken, options.mode);
+  if (offline || !options.botToken) {
+    logger.info(offline);
+    return idleBot;
   }
   if (!options.publicUrl.startsWith('https://')) {
     logger.warn('PUBLIC_URL is not https: Telegram refuses Mini App buttons to it');

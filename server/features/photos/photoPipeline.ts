@@ -1,5 +1,16 @@
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import { AppError, badRequest } from '../../errors.ts';
+
+let loadedSharp: Promise<typeof Sharp> | undefined;
+
+/**
+ * sharp (libvips, about 20 MB of the process) is loaded with the first photo: a server can run for long
+ * without one, and most of its processes never get one (issue 41: memory).
+ */
+function sharpLoaded(): Promise<typeof Sharp> {
+  loadedSharp ??= import('sharp').then((module) => module.default);
+  return loadedSharp;
+}
 
 export const photoWidth = 640;
 export const photoHeight = 852;
@@ -32,6 +43,7 @@ export interface ProcessedPhoto {
 
 /** Thumbnail and blurred copy, both from the small result: a second decode of the original would double the cost. */
 export async function derivedImages(photo: Buffer): Promise<Omit<ProcessedPhoto, 'photo'>> {
+  const sharp = await sharpLoaded();
   const thumb = await sharp(photo).resize(thumbWidth, thumbHeight).jpeg({ quality: 78 }).toBuffer();
   const blurred = await sharp(thumb).blur(14).jpeg({ quality: 60 }).toBuffer();
   return { thumb, blurred };
@@ -46,6 +58,7 @@ export async function derivedImages(photo: Buffer): Promise<Omit<ProcessedPhoto,
 export async function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
   const format = sniffImageFormat(bytes.subarray(0, 16));
   if (!format) throw invalidImage();
+  const sharp = await sharpLoaded();
   let width: number | undefined;
   let height: number | undefined;
   try {
