@@ -100,6 +100,7 @@ export function SwipeCard({
         onMiddle={() => setExpanded(!expanded)}
         middleLabel={t('app.search.info')}
         ignoreTap={() => dragged.current}
+        priority
       />
       <span className="stamp stamp-like" aria-hidden="true">
         {t('app.search.stampLike')}
