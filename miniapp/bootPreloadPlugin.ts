@@ -14,7 +14,9 @@ export const preloadMetaName = 'iskra-preload';
 const screens: { path: string; source: RegExp }[] = [
   // The API client, zod and the session's calls: the session check needs them on every first screen.
   { path: '*', source: /src[\\/]api[\\/]client\.ts$/ },
-  // The deck, its card and its calls.
+  // The landing (an anonymous visitor's first screen), the sign-in form, the deck with its card and calls.
+  { path: '/', source: /src[\\/]screens[\\/]Landing[\\/]LandingScreen\.tsx$/ },
+  { path: '/login', source: /src[\\/]screens[\\/]Auth[\\/]LoginScreen\.tsx$/ },
   { path: '/search', source: /src[\\/]screens[\\/]Search[\\/]SearchScreen\.tsx$/ },
 ];
 
