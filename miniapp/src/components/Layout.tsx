@@ -72,10 +72,14 @@ export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame
   // wizard, so none is shown, as on the web.
   const hasProfile = session.status === 'signedIn' && session.profile !== null;
   const tabs = member !== null && hasProfile && !frame.look;
+  // The deck fills the space above the tab bar and may show its card before the session has answered
+  // (RouteGuards.tsx sends nobody away while it loads): the bar's space is kept from the start, or the
+  // card would shrink under the reader when the bar comes (issue 41: layout shift on /search).
+  const tabSpace = tabs || (session.status === 'loading' && frame.fill === true);
   const classes = [
     'app',
     frame.look === 'chat' ? 'chat-mode' : frame.look === 'framed' ? 'framed' : '',
-    tabs ? 'with-tabs' : '',
+    tabSpace ? 'with-tabs' : '',
     frame.fill ? 'fill-mode' : '',
   ];
   return (
