@@ -14,7 +14,7 @@
  * day, printing every violation. Each free user starts with 85 messages sent an hour ago, so the daily
  * message limit is reached within a short run too.
  *
- * Usage: `npm run bench load -- [--seconds N] [--pg <url> | --no-pg]`; PostgreSQL comes from --pg,
+ * Usage: `npm run bench load -- [--seconds N] [--pg <url> | --no-pg] [--checkout <dir>]`; PostgreSQL comes from --pg,
  * else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test, and is skipped (said so) when it does
  * not answer. Figures only: nothing here is asserted in tests.
  */
@@ -40,6 +40,8 @@ const premiumEvery = 10;
 /** Messages each free user "sent an hour ago", so the daily limit is within reach of a short run. */
 const earlierMessages = freeMessagesPerDay - 15;
 const warmupSeconds = Number(process.env.LOAD_WARMUP_SECONDS ?? 3);
+/** `--checkout <dir>`: run that checkout's server (another commit's worktree) under the same crowd. */
+const checkout = argOption('--checkout');
 
 interface ExportBody {
   likes_given: { liked: boolean; at: string }[];
@@ -85,11 +87,14 @@ async function runOn(dialect: Dialect): Promise<void> {
   }
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    server = await startServer({
-      DATA_DIR: dataDir,
-      SESSION_SECRET: 'load-bench-secret-load-bench-secret-0000',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    });
+    server = await startServer(
+      {
+        DATA_DIR: dataDir,
+        SESSION_SECRET: 'load-bench-secret-load-bench-secret-0000',
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      },
+      checkout,
+    );
     console.log(
       `\nLoad on ${dialect}: ${clientCount} clients (${Math.ceil(clientCount / premiumEvery)} premium), ${streamCount} event streams, ${seconds} s measured after a ${warmupSeconds} s warm-up, think time 0-${2 * thinkMs} ms`,
     );
