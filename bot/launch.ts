@@ -1,8 +1,7 @@
 import type { Api } from 'grammy';
-import type { Middleware } from 'koa';
 import type { Logger } from '../server/logger.ts';
 import { createBot } from './bot.ts';
-import { idleBot, whyNoBot } from './offline.ts';
+import { idleBot, whyNoBot, type BotStatus, type LaunchedBot } from './offline.ts';
 import type { BotDeps, BotUsers } from './context.ts';
 import { configureBot } from './setup.ts';
 import { allowedUpdates } from './updates.ts';
@@ -20,20 +19,6 @@ export interface LaunchOptions {
   stars?: BotDeps['stars'];
   links?: BotDeps['links'];
 }
-
-export interface LaunchedBot {
-  /** The webhook route's handler, in webhook mode. */
-  webhook?: Middleware;
-  /** The Bot API client (with pacing, retries and the 403 marker), for notifications; absent without a bot. */
-  api?: Api;
-  /** Starts long polling (polling mode); call once the HTTP server is up. */
-  startPolling(): void;
-  stop(): Promise<void>;
-  /** For /api/health: whether Telegram answers the bot (checked at most every 30 s), or off without a bot. */
-  status(): Promise<BotStatus>;
-}
-
-export type BotStatus = 'off' | 'ok' | 'unreachable';
 
 /** getMe, remembered for a while: health checks come often and must not become Telegram traffic. */
 export function botProbe(api: Api, cacheMs = 30_000): () => Promise<BotStatus> {

@@ -1,4 +1,19 @@
-import type { LaunchedBot } from './launch.ts';
+import type { Api } from 'grammy';
+import type { Middleware } from 'koa';
+
+export interface LaunchedBot {
+  /** The webhook route's handler, in webhook mode. */
+  webhook?: Middleware;
+  /** The Bot API client (with pacing, retries and the 403 marker), for notifications; absent without a bot. */
+  api?: Api;
+  /** Starts long polling (polling mode); call once the HTTP server is up. */
+  startPolling(): void;
+  stop(): Promise<void>;
+  /** For /api/health: whether Telegram answers the bot (checked at most every 30 s), or off without a bot. */
+  status(): Promise<BotStatus>;
+}
+
+export type BotStatus = 'off' | 'ok' | 'unreachable';
 
 /**
  * The bot's stand-in when none runs. Apart from launch.ts, which loads grammY and the whole bot: a

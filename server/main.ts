@@ -1,6 +1,5 @@
 import type { Api } from 'grammy';
-import type { BotStatus } from '../bot/launch.ts';
-import { idleBot, whyNoBot } from '../bot/offline.ts';
+import { idleBot, whyNoBot, type BotStatus } from '../bot/offline.ts';
 import { createApp } from './app.ts';
 import { frontendDist, servicesFromEnv } from './composition.ts';
 import { EnvError, loadEnv } from './env.ts';

@@ -25,7 +25,7 @@ export function takeEarlyResponse(path: string, token: string | null): Promise<R
   const early = window.__iskraEarly;
   const response = early?.responses[path];
   if (!early || !response) return undefined;
-  delete early.responses[path];
+  early.responses[path] = undefined;
   const samePage = location.pathname.toLowerCase() === early.path && performance.now() < freshForMs;
   // Once a read may not take them, none may: the rest are forgotten.
   if (!samePage) early.responses = {};
