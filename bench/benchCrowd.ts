@@ -101,7 +101,9 @@ export async function startServer(env: Record<string, string>, checkout = root):
   const builder = path.join(checkout, 'scripts', 'buildServer.mjs');
   let command = ['--import', 'tsx', 'server/main.ts'];
   if (existsSync(builder)) {
-    const { ensureServerBuilt } = (await import(pathToFileURL(builder).href)) as { ensureServerBuilt: (outdir?: string, log?: (line: string) => void) => Promise<unknown> };
+    const { ensureServerBuilt } = (await import(pathToFileURL(builder).href)) as {
+      ensureServerBuilt: (outdir?: string, log?: (line: string) => void) => Promise<unknown>;
+    };
     await ensureServerBuilt(undefined, () => undefined);
     command = ['--enable-source-maps', '.build/main.mjs'];
   }

@@ -146,7 +146,10 @@ async function runOn(dialect: Dialect): Promise<void> {
       `server ${serverCpu.toFixed(1)} s, load generator ${((ownCpu.user + ownCpu.system) / 1e6).toFixed(1)} s, over ${wall.toFixed(1)} s of wall time`,
     );
     line('server error log lines', String(server.errorLines()));
-    line('server memory (RSS)', `idle ${idle?.rss.toFixed(0) ?? '?'} MB, at the end of the load ${loaded?.rss.toFixed(0) ?? '?'} MB, peak ${loaded?.peak.toFixed(0) ?? '?'} MB`);
+    line(
+      'server memory (RSS)',
+      `idle ${idle?.rss.toFixed(0) ?? '?'} MB, at the end of the load ${loaded?.rss.toFixed(0) ?? '?'} MB, peak ${loaded?.peak.toFixed(0) ?? '?'} MB`,
+    );
     headline({
       measure: `server RSS idle / peak under the crowd (${dialect})`,
       ratio: null,
