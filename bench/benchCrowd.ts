@@ -5,8 +5,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -71,6 +72,18 @@ export function cpuSecondsOf(pid: number | undefined): number | undefined {
   }
 }
 
+/** A process's resident memory now and at its peak so far (VmRSS, VmHWM), in MB; undefined when unreadable. */
+export function memoryOf(pid: number | undefined): { rss: number; peak: number } | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kB = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+    return { rss: kB('VmRSS') / 1024, peak: kB('VmHWM') / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
 export interface StartedServer {
   child: ChildProcess;
   url: string;
@@ -78,13 +91,23 @@ export interface StartedServer {
 }
 
 /**
- * The server as `npm start` runs it, in its own process, from `checkout` (this repository by default, or
- * another commit's worktree); its log is read only to count error lines.
+ * The server as `npm start` runs it (compiled by the checkout's scripts/buildServer.mjs into .build/, run
+ * by plain node; a checkout from before that runs through tsx), in its own process, from `checkout` (this
+ * repository by default, or another commit's worktree); its log is read only to count error lines.
  */
 export async function startServer(env: Record<string, string>, checkout = root): Promise<StartedServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const builder = path.join(checkout, 'scripts', 'buildServer.mjs');
+  let command = ['--import', 'tsx', 'server/main.ts'];
+  if (existsSync(builder)) {
+    const { ensureServerBuilt } = (await import(pathToFileURL(builder).href)) as {
+      ensureServerBuilt: (outdir?: string, log?: (line: string) => void) => Promise<unknown>;
+    };
+    await ensureServerBuilt(undefined, () => undefined);
+    command = ['--enable-source-maps', '.build/main.mjs'];
+  }
+  const child = spawn(process.execPath, command, {
     cwd: checkout,
     env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, CRON: 'off', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -33,6 +33,7 @@ const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const budget = 100 * 1024;
+const searchBudget = 110 * 1024;
 const wireOnly = process.argv.includes('--wire-only');
 
 /** An empty React 19 app: what any React page costs. */
@@ -143,7 +144,9 @@ const memberCookie = { value: member.browser.cookie('iskra_session') ?? '', url:
 const { browser, close } = await launchChromium();
 
 console.log(`\nIskra front end bench, Chromium ${browser.version()}, ${new Date().toISOString()}`);
-console.log(`First-load JavaScript on the wire (CDP encoded bytes, headers included), fresh profile, until idle; goal at most ${kB(budget)} a page:`);
+console.log(
+  `First-load JavaScript on the wire (CDP encoded bytes, headers included), fresh profile, until idle; goal at most ${kB(budget)} a page (${kB(searchBudget)} on /search):`,
+);
 const measure = async (url: string, cookie?: { value: string; url: string }) => {
   const context = await freshContext(browser, cookie);
   const result = await scriptsOnTheWire(context, url);
@@ -157,13 +160,14 @@ console.log(line('React 19 floor (empty app)', reactFloor));
 const libraries = await measure(librariesFloor.url + '/');
 console.log(line('Floor + react-router, i18next, TanStack Query', libraries));
 const pages = [
-  { label: '/', url: app.url + '/', cookie: undefined },
-  { label: '/login', url: app.url + '/login', cookie: undefined },
-  { label: '/search (signed in)', url: app.url + '/search', cookie: memberCookie },
+  { label: '/', url: app.url + '/', cookie: undefined, budget },
+  { label: '/login', url: app.url + '/login', cookie: undefined, budget },
+  // Issue 41: the deck's page may carry its search chunk, preloaded with the entry.
+  { label: '/search (signed in)', url: app.url + '/search', cookie: memberCookie, budget: searchBudget },
 ];
-for (const { label, url, cookie } of pages) {
+for (const { label, url, cookie, budget } of pages) {
   const page = await measure(url, cookie);
-  const verdict = page.bytes <= budget ? 'within 100 kB' : `over 100 kB by ${kB(page.bytes - budget)}`;
+  const verdict = page.bytes <= budget ? `within ${kB(budget)}` : `over ${kB(budget)} by ${kB(page.bytes - budget)}`;
   console.log(`${line(label, page)}  (floor + ${kB(page.bytes - reactFloor.bytes)}; ${verdict})`);
   headline({
     measure: `${label}: first-load JS on the wire`,
@@ -187,47 +191,89 @@ for (const m of html.matchAll(/(ru|en)=\/(assets\/locale-[^;"]+\.json)/g)) {
   console.log(`${`Dictionary ${m[1]} (preloaded by boot.js), brotli`.padEnd(44)} ${kB(brotliBytes(m[2] ?? ''))}`);
 }
 
-for (const route of wireOnly ? [] : ['/', '/search']) {
-  const lcps: number[] = [];
-  const readies: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const throttled = await freshContext(browser, route === '/search' ? memberCookie : undefined);
-    // Page code as a string: this script is type-checked for Node, without the DOM library.
-    await throttled.addInitScript(`
-      window.__lcp = 0;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) window.__lcp = entry.startTime;
-      }).observe({ type: 'largest-contentful-paint', buffered: true });
-    `);
-    const tab = await throttled.newPage();
-    const cdp = await throttled.newCDPSession(tab);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 150,
-      downloadThroughput: (1.6 * 1024 * 1024) / 8,
-      uploadThroughput: (750 * 1024) / 8,
-    });
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    await tab.goto(app.url + route, { waitUntil: 'load' });
-    // Polled with evaluate (a CDP call): waitForFunction would eval() in the page, which the CSP forbids.
-    for (let waited = 0; !(await tab.evaluate<boolean>("performance.getEntriesByName('iskra:ready').length > 0")); waited += 100) {
-      if (waited > 60_000) throw new Error(`${route}: no iskra:ready mark within 60 s`);
-      await tab.waitForTimeout(100);
-    }
-    await tab.waitForTimeout(500);
-    // LCP is final once the user interacts; a click on nothing ends it without navigating.
-    await tab.mouse.click(1, 843);
-    const { lcp, ready } = await tab.evaluate<{ lcp: number; ready: number }>(
-      "({ lcp: window.__lcp, ready: performance.getEntriesByName('iskra:ready')[0]?.startTime ?? NaN })",
-    );
-    lcps.push(lcp);
-    readies.push(ready);
-    await throttled.close();
+/** One throttled cold load of `url`: its LCP, the time of the `iskra:ready` mark (none on the floor), and its CLS. */
+async function throttledLoad(url: string, cookie?: { value: string; url: string }): Promise<{ lcp: number; ready: number; cls: number }> {
+  const throttled = await freshContext(browser, cookie);
+  // Page code as a string: this script is type-checked for Node, without the DOM library.
+  await throttled.addInitScript(`
+    window.__lcp = 0;
+    window.__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__lcp = entry.startTime;
+    }).observe({ type: 'largest-contentful-paint', buffered: true });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__cls += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  `);
+  const tab = await throttled.newPage();
+  const cdp = await throttled.newCDPSession(tab);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 150,
+    downloadThroughput: (1.6 * 1024 * 1024) / 8,
+    uploadThroughput: (750 * 1024) / 8,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  await tab.goto(url, { waitUntil: 'load' });
+  const isFloor = url.startsWith(floor.url);
+  // Polled with evaluate (a CDP call): waitForFunction would eval() in the page, which the CSP forbids.
+  for (let waited = 0; !isFloor && !(await tab.evaluate<boolean>("performance.getEntriesByName('iskra:ready').length > 0")); waited += 100) {
+    if (waited > 60_000) throw new Error(`${url}: no iskra:ready mark within 60 s`);
+    await tab.waitForTimeout(100);
   }
-  const label = route === '/search' ? '/search (signed in)' : route;
-  console.log(`${`${label}: slow 4G + 4x CPU, median of ${runs}`.padEnd(44)} LCP ${median(lcps).toFixed(0)} ms, ready() ${median(readies).toFixed(0)} ms`);
+  // Images and late shifts (a card's photo, a bar resized by an answer) come after ready().
+  await tab.waitForLoadState('networkidle');
+  await tab.waitForTimeout(500);
+  // LCP is final once the user interacts; a click on nothing ends it without navigating.
+  await tab.mouse.click(1, 843);
+  const result = await tab.evaluate<{ lcp: number; ready: number; cls: number }>(
+    "({ lcp: window.__lcp, ready: performance.getEntriesByName('iskra:ready')[0]?.startTime ?? NaN, cls: window.__cls })",
+  );
+  await throttled.close();
+  return result;
+}
+
+if (!wireOnly) {
+  const targets = [
+    { label: 'React 19 floor (empty app)', url: floor.url + '/', cookie: undefined, clsGoal: undefined, lcpGoal: undefined },
+    { label: '/', url: app.url + '/', cookie: undefined, clsGoal: 0.01, lcpGoal: '<= 1.3x' },
+    { label: '/login', url: app.url + '/login', cookie: undefined, clsGoal: 0.01, lcpGoal: undefined },
+    { label: '/search (signed in)', url: app.url + '/search', cookie: memberCookie, clsGoal: 0.01, lcpGoal: '<= 1.4x' },
+  ];
+  const samples = new Map(targets.map((t) => [t.label, { lcps: [] as number[], readies: [] as number[], clss: [] as number[] }]));
+  // The floor and the pages take turns in each round, so a noisy spell of the shared machine falls on all.
+  for (let i = 0; i < runs; i++) {
+    for (const target of targets) {
+      const { lcp, ready, cls } = await throttledLoad(target.url, target.cookie);
+      const s = samples.get(target.label);
+      s?.lcps.push(lcp);
+      s?.readies.push(ready);
+      s?.clss.push(cls);
+    }
+  }
+  const floorLcp = median(samples.get('React 19 floor (empty app)')?.lcps ?? []);
+  for (const target of targets) {
+    const s = samples.get(target.label);
+    if (!s) continue;
+    const lcp = median(s.lcps);
+    const ready = median(s.readies);
+    const cls = Math.max(...s.clss);
+    const isFloor = target.url.startsWith(floor.url);
+    console.log(
+      `${`${target.label}: slow 4G + 4x CPU, median of ${runs}`.padEnd(52)} LCP ${lcp.toFixed(0)} ms${isFloor ? '' : ` (${(lcp / floorLcp).toFixed(2)}x the floor)`}${Number.isNaN(ready) ? '' : `, ready() ${ready.toFixed(0)} ms`}, CLS max ${cls.toFixed(3)}`,
+    );
+    if (isFloor) continue;
+    headline({
+      measure: `${target.label}: LCP, slow 4G + 4x CPU`,
+      ratio: lcp / floorLcp,
+      floor: 'an empty React 19 app, built and served the same way',
+      value: `${lcp.toFixed(0)} ms`,
+      ...(target.lcpGoal ? { goal: target.lcpGoal } : {}),
+    });
+    headline({ measure: `${target.label}: CLS (worst of ${runs})`, ratio: null, floor: 'none', value: cls.toFixed(3), goal: `<= ${target.clsGoal ?? 0.01}` });
+  }
 }
 
 await close();

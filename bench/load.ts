@@ -14,7 +14,7 @@
  * day, printing every violation. Each free user starts with 85 messages sent an hour ago, so the daily
  * message limit is reached within a short run too.
  *
- * Usage: `npm run bench load -- [--seconds N] [--pg <url> | --no-pg]`; PostgreSQL comes from --pg,
+ * Usage: `npm run bench load -- [--seconds N] [--pg <url> | --no-pg] [--checkout <dir>]`; PostgreSQL comes from --pg,
  * else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test, and is skipped (said so) when it does
  * not answer. Figures only: nothing here is asserted in tests.
  */
@@ -28,7 +28,7 @@ import { freeMessagesPerDay } from '../server/features/chat/rules.ts';
 import { EventStreamClient } from '../server/test/eventStream.ts';
 import { withAdminClient } from '../server/test/testDatabase.ts';
 import { argOption, headline, line } from './benchKit.ts';
-import { cpuSecondsOf, overall, pgAnswers, printRouteTable, runCrowd, seedCrowd, startServer, stopServer, type Client } from './benchCrowd.ts';
+import { cpuSecondsOf, memoryOf, overall, pgAnswers, printRouteTable, runCrowd, seedCrowd, startServer, stopServer, type Client } from './benchCrowd.ts';
 
 const argv = process.argv.slice(2);
 const seconds = Number(argOption('--seconds') ?? process.env.LOAD_SECONDS ?? 60);
@@ -40,6 +40,8 @@ const premiumEvery = 10;
 /** Messages each free user "sent an hour ago", so the daily limit is within reach of a short run. */
 const earlierMessages = freeMessagesPerDay - 15;
 const warmupSeconds = Number(process.env.LOAD_WARMUP_SECONDS ?? 3);
+/** `--checkout <dir>`: run that checkout's server (another commit's worktree) under the same crowd. */
+const checkout = argOption('--checkout');
 
 interface ExportBody {
   likes_given: { liked: boolean; at: string }[];
@@ -85,15 +87,21 @@ async function runOn(dialect: Dialect): Promise<void> {
   }
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    server = await startServer({
-      DATA_DIR: dataDir,
-      SESSION_SECRET: 'load-bench-secret-load-bench-secret-0000',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    });
+    server = await startServer(
+      {
+        DATA_DIR: dataDir,
+        SESSION_SECRET: 'load-bench-secret-load-bench-secret-0000',
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      },
+      checkout,
+    );
     console.log(
       `\nLoad on ${dialect}: ${clientCount} clients (${Math.ceil(clientCount / premiumEvery)} premium), ${streamCount} event streams, ${seconds} s measured after a ${warmupSeconds} s warm-up, think time 0-${2 * thinkMs} ms`,
     );
-    line('server', `its own process (node --import tsx server/main.ts, as npm start; CRON=off, LOG_LEVEL=info) at ${server.url}`);
+    line('server', `its own process (node .build/main.mjs, compiled as npm start runs it; CRON=off, LOG_LEVEL=info) at ${server.url}`);
+    // Idle: started, answered its health check, nothing else yet (issue 41: memory).
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idle = memoryOf(server.child.pid);
     line(
       'machine',
       `${availableParallelism()} cores shared by the server, this load generator${dialect === 'postgres' ? ' and PostgreSQL' : ''} (load average ${loadavg()[0]?.toFixed(1)} before the run): figures are for the whole machine`,
@@ -127,6 +135,7 @@ async function runOn(dialect: Dialect): Promise<void> {
       },
     });
     const serverCpu = (cpuSecondsOf(serverPid) ?? Number.NaN) - (serverCpuBefore ?? Number.NaN);
+    const loaded = memoryOf(serverPid);
     const ownCpu = process.cpuUsage(ownCpuBefore);
     printRouteTable(stats, wall);
     const open = streams.filter((s) => !s.ended).length;
@@ -137,6 +146,16 @@ async function runOn(dialect: Dialect): Promise<void> {
       `server ${serverCpu.toFixed(1)} s, load generator ${((ownCpu.user + ownCpu.system) / 1e6).toFixed(1)} s, over ${wall.toFixed(1)} s of wall time`,
     );
     line('server error log lines', String(server.errorLines()));
+    line(
+      'server memory (RSS)',
+      `idle ${idle?.rss.toFixed(0) ?? '?'} MB, at the end of the load ${loaded?.rss.toFixed(0) ?? '?'} MB, peak ${loaded?.peak.toFixed(0) ?? '?'} MB`,
+    );
+    headline({
+      measure: `server RSS idle / peak under the crowd (${dialect})`,
+      ratio: null,
+      floor: 'none (issue 41: at most 1.5x the peer, measured apart)',
+      value: `${idle?.rss.toFixed(0) ?? '?'} MB / ${loaded?.peak.toFixed(0) ?? '?'} MB`,
+    });
     for (const s of streams) s.client.close();
 
     const limits = await checkLimits(clients);

@@ -1,7 +1,7 @@
 import type { Api } from 'grammy';
-import type { Middleware } from 'koa';
 import type { Logger } from '../server/logger.ts';
 import { createBot } from './bot.ts';
+import { idleBot, whyNoBot, type BotStatus, type LaunchedBot } from './offline.ts';
 import type { BotDeps, BotUsers } from './context.ts';
 import { configureBot } from './setup.ts';
 import { allowedUpdates } from './updates.ts';
@@ -19,22 +19,6 @@ export interface LaunchOptions {
   stars?: BotDeps['stars'];
   links?: BotDeps['links'];
 }
-
-export interface LaunchedBot {
-  /** The webhook route's handler, in webhook mode. */
-  webhook?: Middleware;
-  /** The Bot API client (with pacing, retries and the 403 marker), for notifications; absent without a bot. */
-  api?: Api;
-  /** Starts long polling (polling mode); call once the HTTP server is up. */
-  startPolling(): void;
-  stop(): Promise<void>;
-  /** For /api/health: whether Telegram answers the bot (checked at most every 30 s), or off without a bot. */
-  status(): Promise<BotStatus>;
-}
-
-export type BotStatus = 'off' | 'ok' | 'unreachable';
-
-const idle: LaunchedBot = { startPolling: () => undefined, stop: () => Promise.resolve(), status: () => Promise.resolve('off') };
 
 /** getMe, remembered for a while: health checks come often and must not become Telegram traffic. */
 export function botProbe(api: Api, cacheMs = 30_000): () => Promise<BotStatus> {
@@ -56,13 +40,10 @@ export function botProbe(api: Api, cacheMs = 30_000): () => Promise<BotStatus> {
  */
 export function launchBot(options: LaunchOptions): LaunchedBot {
   const { logger } = options;
-  if (!options.botToken) {
-    logger.info('BOT_TOKEN is not set: running without the Telegram bot');
-    return idle;
-  }
-  if (options.mode === 'off') {
-    logger.info('BOT_MODE=off: the Telegram bot is not started');
-    return idle;
+  const offline = whyNoBot(options.botToken, options.mode);
+  if (offline || !options.botToken) {
+    logger.info(offline);
+    return idleBot;
   }
   if (!options.publicUrl.startsWith('https://')) {
     logger.warn('PUBLIC_URL is not https: Telegram refuses Mini App buttons to it');

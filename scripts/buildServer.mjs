@@ -137,6 +137,9 @@ export async function buildServer(outdir = defaultOutdir) {
       outdir,
       outExtension: { '.js': '.mjs' },
       bundle: true,
+      // Code loaded with import() (the bot, with grammY under it) becomes a file of its own, fetched only when
+      // it runs: a separate bundle, not inlined, or its packages would load with the entry (issue 41: memory).
+      splitting: true,
       packages: 'external',
       platform: 'node',
       format: 'esm',

@@ -1,7 +1,5 @@
 import type { Api } from 'grammy';
-import { adminMessenger, reportAlerter } from '../bot/admins.ts';
-import { launchBot, type BotStatus } from '../bot/launch.ts';
-import { createTelegramNotifier } from '../bot/notifier.ts';
+import { idleBot, whyNoBot, type BotStatus } from '../bot/offline.ts';
 import { createApp } from './app.ts';
 import { frontendDist, servicesFromEnv } from './composition.ts';
 import { EnvError, loadEnv } from './env.ts';
@@ -49,7 +47,11 @@ async function main(): Promise<void> {
     shutdownSignal: stopping.signal,
   });
   const adminIds = deps.adminTelegramIds ?? [];
-  const bot = launchBot({
+  // grammY and the bot's code are loaded only where a bot runs (issue 41: memory).
+  const noBot = whyNoBot(env.BOT_TOKEN, env.BOT_MODE);
+  if (noBot) logger.info(noBot);
+  const botCode = noBot ? undefined : await loadBotCode();
+  const botOptions = {
     botToken: env.BOT_TOKEN,
     mode: env.BOT_MODE,
     apiRoot: env.TELEGRAM_API_ROOT,
@@ -62,11 +64,12 @@ async function main(): Promise<void> {
     stars: services.premium,
     // `/start link_<token>`: the web account's one-time link, redeemed by the server's service.
     links: services.telegramBotLinks,
-  });
-  const tellAdmins = bot.api && adminIds.length > 0 ? adminMessenger(bot.api, adminIds, services.telegramUsers, logger) : undefined;
+  };
+  const bot = botCode ? botCode.launchBot(botOptions) : idleBot;
+  const tellAdmins = botCode && bot.api && adminIds.length > 0 ? botCode.adminMessenger(bot.api, adminIds, services.telegramUsers, logger) : undefined;
   launched.api = bot.api;
   launched.status = () => bot.status();
-  launched.reportAlert = tellAdmins ? reportAlerter(tellAdmins, services.admin, logger) : undefined;
+  launched.reportAlert = botCode && tellAdmins ? botCode.reportAlerter(tellAdmins, services.admin, logger) : undefined;
   if (env.PAYMENT_PROVIDER === 'off') {
     logger.warn(
       'web payments are off: POST /api/payment answers payments_unavailable (PAYMENT_PROVIDER=yookassa takes payments; unset on an https PUBLIC_URL means off)',
@@ -102,7 +105,7 @@ async function main(): Promise<void> {
     const push = new WebPushSender(db, services.push, logger);
     const outbox = new NotificationWorker(
       db,
-      bot.api ? createTelegramNotifier(bot.api, env.PUBLIC_URL) : undefined,
+      botCode && bot.api ? botCode.createTelegramNotifier(bot.api, env.PUBLIC_URL) : undefined,
       services.clock,
       logger,
       emailChannel,
@@ -144,6 +147,17 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** The bot's code, with grammY under it: loaded only when a bot runs. */
+async function loadBotCode() {
+  const [launch, admins, notifier] = await Promise.all([import('../bot/launch.ts'), import('../bot/admins.ts'), import('../bot/notifier.ts')]);
+  return {
+    launchBot: launch.launchBot,
+    adminMessenger: admins.adminMessenger,
+    reportAlerter: admins.reportAlerter,
+    createTelegramNotifier: notifier.createTelegramNotifier,
+  };
 }
 
 main().catch((error: unknown) => {

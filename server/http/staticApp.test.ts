@@ -9,12 +9,16 @@ import { createTestApp, type TestApp } from '../test/testApp.ts';
 const bigScript = `export const words = ${JSON.stringify('искра '.repeat(2000))};`;
 
 /** A raw GET with exactly these headers (fetch would add its own Accept-Encoding and decode the body). */
-function rawGet(url: string, acceptEncoding: string | null): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawGet(
+  url: string,
+  acceptEncoding: string | null,
+  more: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    get(url, { headers: acceptEncoding === null ? {} : { 'Accept-Encoding': acceptEncoding } }, (res) => {
+    get(url, { headers: { ...(acceptEncoding === null ? {} : { 'Accept-Encoding': acceptEncoding }), ...more } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
     }).on('error', reject);
   });
 }
@@ -28,6 +32,11 @@ describe('serving the built app', () => {
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Iskra</title><div id="root"></div>');
     writeFileSync(path.join(dist, 'assets', 'index-AbC123.js'), 'console.log(1)');
     writeFileSync(path.join(dist, 'offer.html'), '<h1>Offer</h1>');
+    writeFileSync(path.join(dist, 'boot.js'), 'document.documentElement.lang = "ru";');
+    writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    writeFileSync(path.join(dist, 'assets', 'style-Q1.css'), 'body{margin:0}');
+    writeFileSync(path.join(dist, 'assets', 'locale-ru-Q1.json'), '{}');
+    writeFileSync(path.join(dist, 'assets', 'photo-Q1.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     writeFileSync(path.join(dist, 'assets', 'big-X1.js'), bigScript);
     writeFileSync(path.join(dist, 'assets', 'big-X1.js.br'), brotliCompressSync(bigScript));
     writeFileSync(path.join(dist, 'assets', 'big-X1.js.gz'), gzipSync(bigScript));
@@ -91,6 +100,59 @@ describe('serving the built app', () => {
       expect(res.headers.get('cache-control')).toBe('no-cache');
       expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(await res.text()).toContain('<div id="root">');
+    }
+  });
+
+  it('answers a revalidation of index.html and boot.js with an empty 304 while they are unchanged', async () => {
+    for (const route of ['/', '/search', '/boot.js']) {
+      const first = await rawGet(`${app.url}${route}`, 'br');
+      const tag = first.headers.etag;
+      expect(tag, route).toMatch(/^W\/"[0-9a-f]+-[0-9a-f]+"$/);
+      expect(first.body.length, route).toBeGreaterThan(0);
+      // Sent raw: Node's fetch adds Cache-Control: no-cache to a request with If-None-Match (a reload).
+      const again = await rawGet(`${app.url}${route}`, 'br', { 'If-None-Match': String(tag) });
+      expect(again.status, route).toBe(304);
+      expect(again.headers.etag, route).toBe(tag);
+      expect(again.headers['cache-control'], route).toBe('no-cache');
+      expect(again.body.length, route).toBe(0);
+      // Another version's tag gets the file.
+      const changed = await rawGet(`${app.url}${route}`, 'br', { 'If-None-Match': 'W/"1-1"' });
+      expect(changed.status, route).toBe(200);
+      expect(changed.body.length, route).toBeGreaterThan(0);
+    }
+    // The tag follows the file: a new deploy's index.html is sent in full to a browser holding the old one.
+    const before = (await rawGet(`${app.url}/`, null)).headers.etag;
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Iskra 2</title><div id="root"></div>', { flag: 'w' });
+    const after = await rawGet(`${app.url}/`, null, { 'If-None-Match': String(before) });
+    expect(after.status).toBe(200);
+    expect(after.body.toString()).toContain('Iskra 2');
+  });
+
+  it('sends the document headers (CSP, COOP, Permissions-Policy, Referrer-Policy) on HTML and SVG only, nosniff on everything', async () => {
+    const documentHeaders = ['content-security-policy', 'cross-origin-opener-policy', 'permissions-policy', 'referrer-policy'];
+    for (const route of ['/', '/login', '/offer.html', '/favicon.svg']) {
+      const res = await fetch(`${app.url}${route}`);
+      expect(res.status, route).toBe(200);
+      for (const name of documentHeaders) expect(res.headers.get(name), `${route} ${name}`).toBeTruthy();
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp, route).toMatch(/frame-ancestors [^;]*https:\/\/web\.telegram\.org/);
+      expect(/script-src [^;]*'unsafe-inline'/.test(csp), route).toBe(false);
+      expect(res.headers.get('x-content-type-options'), route).toBe('nosniff');
+    }
+    for (const route of [
+      '/boot.js',
+      '/assets/index-AbC123.js',
+      '/assets/style-Q1.css',
+      '/assets/locale-ru-Q1.json',
+      '/assets/photo-Q1.png',
+      '/api/config',
+      '/api/current_user',
+      '/api/nothing-here',
+    ]) {
+      const res = await fetch(`${app.url}${route}`);
+      await res.arrayBuffer();
+      for (const name of documentHeaders) expect(res.headers.get(name), `${route} ${name}`).toBeNull();
+      expect(res.headers.get('x-content-type-options'), route).toBe('nosniff');
     }
   });
 

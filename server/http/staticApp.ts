@@ -83,6 +83,14 @@ export function staticApp(distDir: string): Middleware<AppState> {
         ctx.set('Content-Encoding', encoding);
       }
     }
+    // Revalidation (index.html and boot.js are no-cache; issue 41): a browser holding this version sends
+    // If-None-Match (or If-Modified-Since) and gets an empty 304 instead of the file again. The tag names
+    // the representation sent (size and time of the twin or the file), as nginx's does.
+    ctx.etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    if (ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
     ctx.length = info.size;
     if (ctx.method === 'GET') ctx.body = createReadStream(sent);
   };

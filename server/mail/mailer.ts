@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from '../logger.ts';
 
 export interface MailMessage {
@@ -22,10 +22,12 @@ export interface Mailer {
 }
 
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl, { from });
+  // nodemailer (about 10 MB of the process) is loaded with the first e-mail, not at start (issue 41: memory).
+  let transport: Promise<Transporter> | undefined;
   return {
     async send(message) {
-      await transport.sendMail({ ...message, from });
+      transport ??= import('nodemailer').then((nodemailer) => nodemailer.default.createTransport(smtpUrl, { from }));
+      await (await transport).sendMail({ ...message, from });
     },
   };
 }

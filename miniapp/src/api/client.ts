@@ -3,6 +3,7 @@ import { csrfTokenResponse } from '@contract/accounts.ts';
 import { errorResponse } from '@contract/errors.ts';
 import { readStored, storageKeys } from '../lib/storage.ts';
 import { ApiError } from './ApiError.ts';
+import { takeEarlyResponse } from './earlyResponses.ts';
 
 export { ApiError };
 
@@ -31,12 +32,14 @@ async function send<S extends z.ZodMiniType>(method: Method, path: string, schem
 
   let response: Response;
   try {
-    response = await fetch(path, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      body: body === undefined ? null : JSON.stringify(body),
-    });
+    const early = method === 'GET' && !retried ? takeEarlyResponse(path, token) : undefined;
+    response = await (early ??
+      fetch(path, {
+        method,
+        headers,
+        credentials: 'same-origin',
+        body: body === undefined ? null : JSON.stringify(body),
+      }));
   } catch {
     throw new ApiError(0, 'network', 'Network error');
   }

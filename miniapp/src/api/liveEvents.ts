@@ -2,6 +2,7 @@ import { badgeCounts } from '@contract/badges.ts';
 import { ephemeralEventTypes, liveEventPayloads, type LiveEvent, type LiveEventType } from '@contract/events.ts';
 import { readStored, storageKeys } from '../lib/storage.ts';
 import { api, ApiError } from './client.ts';
+import { liveStreamOpen } from './liveGate.ts';
 
 /**
  * A live event as it arrived: its contract type and payload, and its row id (what `POST /api/events/ack`
@@ -80,11 +81,14 @@ function connect(): void {
   }
   stream.onopen = () => {
     retryDelayMs = 1000;
+    // The reading-again first (it joins the first reads still waiting), then the waiting reads go.
     for (const listener of openListeners) listener();
+    liveStreamOpen(true);
   };
   stream.onerror = () => {
     // CONNECTING: the browser is retrying by itself (with Last-Event-ID). CLOSED: it gave up.
     if (stream.readyState !== EventSource.CLOSED || source !== stream) return;
+    liveStreamOpen(false);
     stream.close();
     source = null;
     void retryUnlessSignedOut();
@@ -142,6 +146,7 @@ export function startLiveEvents(): () => void {
   window.addEventListener('online', reviveNow);
   return () => {
     running = false;
+    liveStreamOpen(false);
     window.clearTimeout(retryTimer);
     retryTimer = undefined;
     source?.close();

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { expectLiveStream } from '../api/liveGate.ts';
 import { platform } from '../platform/index.ts';
 import { memberKey, useSession } from '../session/SessionProvider.tsx';
 import { StartParamRedirect } from './StartParamRedirect.tsx';
@@ -63,16 +64,22 @@ export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame
   const frame = frameAt(useLocation().pathname);
   const { session } = useSession();
   const member = memberKey(session);
+  // Said during render, before the screen's first reads start (their effects run after this render).
+  expectLiveStream(member !== null);
   // Not in a conversation: there the composer owns the bottom of the screen (and the keyboard rises under
   // it), and the header leads back to the chats. Nor around the legal documents, a page inside the page.
   // Nor before the profile exists (a Telegram newcomer in the wizard): every tab would lead back to the
   // wizard, so none is shown, as on the web.
   const hasProfile = session.status === 'signedIn' && session.profile !== null;
   const tabs = member !== null && hasProfile && !frame.look;
+  // The deck fills the space above the tab bar and may show its card before the session has answered
+  // (RouteGuards.tsx sends nobody away while it loads): the bar's space is kept from the start, or the
+  // card would shrink under the reader when the bar comes (issue 41: layout shift on /search).
+  const tabSpace = tabs || (session.status === 'loading' && frame.fill === true);
   const classes = [
     'app',
     frame.look === 'chat' ? 'chat-mode' : frame.look === 'framed' ? 'framed' : '',
-    tabs ? 'with-tabs' : '',
+    tabSpace ? 'with-tabs' : '',
     frame.fill ? 'fill-mode' : '',
   ];
   return (

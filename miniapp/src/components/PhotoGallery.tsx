@@ -16,6 +16,7 @@ export function PhotoGallery({
   middleLabel,
   ignoreTap,
   eager = true,
+  priority = false,
   index: indexProp,
   onIndexChange,
 }: {
@@ -26,6 +27,8 @@ export function PhotoGallery({
   /** The deck's card: a tap that ended a drag is not a tap. */
   ignoreTap?: () => boolean;
   eager?: boolean;
+  /** The screen's largest paint (the deck's card): its photo is fetched before other images. */
+  priority?: boolean;
   /** Given by the deck's card, whose swipes on the open details also step through the photos. */
   index?: number;
   onIndexChange?: (index: number) => void;
@@ -55,6 +58,7 @@ export function PhotoGallery({
           height={852}
           draggable={false}
           loading={eager ? 'eager' : 'lazy'}
+          fetchPriority={priority ? 'high' : 'auto'}
           decoding="async"
         />
       )}

@@ -102,6 +102,7 @@ export function SwipeCard({
         onMiddle={() => setExpanded(!expanded)}
         middleLabel={t('app.search.info')}
         ignoreTap={() => dragged.current}
+        priority
       />
       {card.message && <LikeNote message={card.message} gender={card.gender} />}
       <span className="stamp stamp-like" aria-hidden="true">

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -210,11 +211,20 @@ describe.each(testDialects())('photos in an S3 bucket on %s', (dialect) => {
 
   describe('with PHOTO_PUBLIC_URL (a CDN in front of the bucket)', () => {
     let cdnApp: TestApp;
+    let pageDist: string;
     beforeAll(async () => {
-      cdnApp = await createTestApp(dialect, { database: app.database, photoBucket: { ...bucket, publicUrl: 'https://photos.iskra.test/' } });
+      // A page to read the policy from: the CSP rides on documents only.
+      pageDist = mkdtempSync(path.join(tmpdir(), 'iskra-dist-'));
+      writeFileSync(path.join(pageDist, 'index.html'), '<!doctype html><div id="root"></div>');
+      cdnApp = await createTestApp(dialect, {
+        database: app.database,
+        frontendDist: pageDist,
+        photoBucket: { ...bucket, publicUrl: 'https://photos.iskra.test/' },
+      });
     });
     afterAll(async () => {
       await cdnApp.close();
+      rmSync(pageDist, { recursive: true, force: true });
     });
 
     it('redirects our names to the CDN, lets <img> follow there, and still answers the placeholder for anything else', async () => {
@@ -223,7 +233,8 @@ describe.each(testDialects())('photos in an S3 bucket on %s', (dialect) => {
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe(`https://photos.iskra.test/${name}`);
       expect(res.headers.get('cache-control')).toBe('public, max-age=86400');
-      expect(res.headers.get('content-security-policy')).toMatch(/img-src [^;]* https:\/\/photos\.iskra\.test(;|$)/);
+      const page = await fetch(`${cdnApp.url}/search`);
+      expect(page.headers.get('content-security-policy')).toMatch(/img-src [^;]* https:\/\/photos\.iskra\.test(;|$)/);
       for (const bad of ['notes.txt', '..%2F..%2Fpackage.json', `${'a'.repeat(31)}.jpg`]) {
         const refused = await fetch(`${cdnApp.url}/api/uploads/${bad}`, { redirect: 'manual' });
         expect(refused.status).toBe(200);

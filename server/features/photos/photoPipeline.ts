@@ -1,5 +1,16 @@
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import { AppError, badRequest } from '../../errors.ts';
+
+let loadedSharp: Promise<typeof Sharp> | undefined;
+
+/**
+ * sharp (libvips, about 20 MB of the process) is loaded with the first photo: a server can run for long
+ * without one, and most of its processes never get one (issue 41: memory).
+ */
+function sharpLoaded(): Promise<typeof Sharp> {
+  loadedSharp ??= import('sharp').then((module) => module.default);
+  return loadedSharp;
+}
 
 export const photoWidth = 640;
 export const photoHeight = 852;
@@ -32,6 +43,7 @@ export interface ProcessedPhoto {
 
 /** Thumbnail and blurred copy, both from the small result: a second decode of the original would double the cost. */
 export async function derivedImages(photo: Buffer): Promise<Omit<ProcessedPhoto, 'photo'>> {
+  const sharp = await sharpLoaded();
   const thumb = await sharp(photo).resize(thumbWidth, thumbHeight).jpeg({ quality: 78 }).toBuffer();
   const blurred = await sharp(thumb).blur(14).jpeg({ quality: 60 }).toBuffer();
   return { thumb, blurred };
@@ -44,6 +56,7 @@ export async function derivedImages(photo: Buffer): Promise<Omit<ProcessedPhoto,
  * 640x852 JPEG, cover-cropped at 3:4. Re-encoding without `withMetadata` drops EXIF, GPS, XMP and ICC.
  */
 export async function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
+  const sharp = await sharpLoaded();
   await checkImage(bytes);
   let photo: Buffer;
   try {
@@ -67,6 +80,7 @@ export const croppableSide = 1280;
  * user frames it; the cropped result is then uploaded through processPhoto like any other).
  */
 export async function reencodeForCropping(bytes: Buffer): Promise<Buffer> {
+  const sharp = await sharpLoaded();
   await checkImage(bytes);
   try {
     return await sharp(bytes, { limitInputPixels: maxPhotoPixels, failOn: 'error' })
@@ -81,6 +95,7 @@ export async function reencodeForCropping(bytes: Buffer): Promise<Buffer> {
 
 /** JPEG, PNG or WebP by its bytes, and few enough pixels, read from the header before any decoding. */
 async function checkImage(bytes: Buffer): Promise<void> {
+  const sharp = await sharpLoaded();
   const format = sniffImageFormat(bytes.subarray(0, 16));
   if (!format) throw invalidImage();
   let width: number | undefined;

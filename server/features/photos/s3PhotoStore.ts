@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type * as S3 from '@aws-sdk/client-s3';
 import type { ProcessedPhoto } from './photoPipeline.ts';
 import {
   PhotoStoreUnavailableError,
@@ -59,7 +59,11 @@ const objectHeaders = { ContentType: 'image/jpeg', CacheControl: 'public, max-ag
  */
 export class S3PhotoStore implements PhotoStore {
   readonly publicUrl: string | null;
-  private readonly client: S3Client;
+  /**
+   * The SDK and its client, loaded when the first store is made: the SDK adds about 25 MB to the process
+   * (issue 41), and most deployments keep photos on disk and never need it.
+   */
+  private readonly sdk: Promise<{ s3: typeof S3; client: S3.S3Client }>;
   private readonly bucket: string;
   private readonly listPageSize: number;
   /** `''` or `<prefix>/`, put before every name to make its key. */
@@ -72,7 +76,7 @@ export class S3PhotoStore implements PhotoStore {
     // The CDN serves the bucket as it is: the redirect's address holds the prefix like the key does.
     this.publicUrl = publicUrl ? `${publicUrl}${this.keyPrefix ? `/${this.keyPrefix.slice(0, -1)}` : ''}` : null;
     this.listPageSize = settings.listPageSize ?? 1000;
-    this.client = new S3Client({
+    const options: S3.S3ClientConfig = {
       region: settings.region,
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
       forcePathStyle: settings.forcePathStyle,
@@ -90,7 +94,10 @@ export class S3PhotoStore implements PhotoStore {
         httpAgent: { keepAlive: true, maxSockets },
         httpsAgent: { keepAlive: true, maxSockets },
       },
-    });
+    };
+    this.sdk = import('@aws-sdk/client-s3').then((s3) => ({ s3, client: new s3.S3Client(options) }));
+    // A failed load is reported by the first call that needs the SDK, not as an unhandled rejection now.
+    this.sdk.catch(() => undefined);
   }
 
   /**
@@ -104,8 +111,9 @@ export class S3PhotoStore implements PhotoStore {
       [thumbNameOf(stored.fileName), processed.thumb],
       [stored.blurName, processed.blurred],
     ];
+    const { s3, client } = await this.sdk;
     const results = await Promise.allSettled(
-      writes.map(([key, body]) => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + key, Body: body, ...objectHeaders }))),
+      writes.map(([key, body]) => client.send(new s3.PutObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + key, Body: body, ...objectHeaders }))),
     );
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) {
@@ -127,9 +135,10 @@ export class S3PhotoStore implements PhotoStore {
   async removeNames(names: readonly string[]): Promise<void> {
     const ours = names.filter((name) => uploadNamePattern.test(name));
     try {
+      const { s3, client } = await this.sdk;
       for (let i = 0; i < ours.length; i += deletesAtOnce) {
         await Promise.all(
-          ours.slice(i, i + deletesAtOnce).map((key) => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + key }))),
+          ours.slice(i, i + deletesAtOnce).map((key) => client.send(new s3.DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + key }))),
         );
       }
     } catch (error) {
@@ -139,24 +148,26 @@ export class S3PhotoStore implements PhotoStore {
 
   async open(name: string): Promise<PhotoFile | null> {
     if (!uploadNamePattern.test(name)) return null;
+    const { s3, client } = await this.sdk;
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + name }));
+      const object = await client.send(new s3.GetObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + name }));
       if (!(object.Body instanceof Readable)) throw new Error('the object body is not a Node stream');
       return { body: object.Body, size: object.ContentLength };
     } catch (error) {
-      if (error instanceof NoSuchKey) return null;
+      if (error instanceof s3.NoSuchKey) return null;
       throw new PhotoStoreUnavailableError('read', error);
     }
   }
 
   /** ListObjectsV2 page by page (continuation tokens), our names only. */
   async *list(): AsyncIterable<ListedPhotoName[]> {
+    const { s3, client } = await this.sdk;
     let token: string | undefined;
     do {
       let page;
       try {
-        page = await this.client.send(
-          new ListObjectsV2Command({
+        page = await client.send(
+          new s3.ListObjectsV2Command({
             Bucket: this.bucket,
             MaxKeys: this.listPageSize,
             ContinuationToken: token,

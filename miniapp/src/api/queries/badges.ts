@@ -1,5 +1,6 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { BadgeCounts } from '@contract/badges.ts';
+import { afterLiveOpen } from '../liveGate.ts';
 import { sessionGeneration } from '../sessionGeneration.ts';
 import { queryKeys } from './keys.ts';
 
@@ -11,7 +12,7 @@ import { queryKeys } from './keys.ts';
 const client = () => import('../client.ts');
 
 async function fetchBadges(): Promise<BadgeCounts> {
-  const [{ api }, { badgeCounts }] = await Promise.all([client(), import('@contract/badges.ts')]);
+  const [{ api }, { badgeCounts }] = await Promise.all([client(), import('@contract/badges.ts'), afterLiveOpen()]);
   return api.get('/api/badges', badgeCounts);
 }
 

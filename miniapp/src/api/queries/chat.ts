@@ -12,6 +12,7 @@ import {
   type MessagesResponse,
 } from '@contract/chat.ts';
 import { api } from '../client.ts';
+import { afterLiveOpen } from '../liveGate.ts';
 import { queryKeys } from './keys.ts';
 
 /** One conversation as the cache holds it: what is loaded so far, oldest first, growing at both ends. */
@@ -84,7 +85,15 @@ export function markMineRead(client: QueryClient, conversationId: number, myProf
 }
 
 /** `/api/chats`: the conversations, newest first, with unread marks (kept live by api/liveCache.ts). */
-export const chatsQuery = () => queryOptions({ queryKey: queryKeys.chats(), queryFn: () => api.get('/api/chats', z.array(chatListItem)) });
+export const chatsQuery = () =>
+  queryOptions({
+    queryKey: queryKeys.chats(),
+    // After the member's stream has opened, if it is about to (api/liveGate.ts): one read, not two.
+    queryFn: async () => {
+      await afterLiveOpen();
+      return api.get('/api/chats', z.array(chatListItem));
+    },
+  });
 
 export function useChats() {
   return useQuery(chatsQuery());
@@ -101,6 +110,7 @@ export function useConversation(conversationId: number) {
     queryKey: key,
     queryFn: async () => {
       try {
+        await afterLiveOpen();
         const page = await fetchPage(conversationId, defaultPageSize);
         // The cache is read only now: what live events, a send or older pages added during the fetch stays.
         const loaded = withLatestPage(client.getQueryData<Conversation>(key), page);
