@@ -88,3 +88,48 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(staleWhileRevalidate(event, request, path));
   }
 });
+
+// Web Push (issue 39): the server's match, message and like notices, encrypted to this browser. Shown unless
+// a window of the app is focused (its live stream shows the same thing there, and a second alert would be
+// noise); a newer notice with the same tag (one per chat, one for likes) replaces the older. A tap opens the
+// notice's screen in a window of the app if one is open, else in a new one.
+self.addEventListener('push', (event) => {
+  let notice = null;
+  try {
+    notice = event.data ? event.data.json() : null;
+  } catch {
+    notice = null;
+  }
+  if (!notice || typeof notice.title !== 'string') return;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      if (windows.some((client) => client.focused && client.visibilityState === 'visible')) return;
+      await self.registration.showNotification(notice.title, {
+        body: typeof notice.body === 'string' ? notice.body : '',
+        tag: typeof notice.tag === 'string' ? notice.tag : undefined,
+        renotify: typeof notice.tag === 'string',
+        icon: '/icons/icon-192.png',
+        badge: '/icons/icon-192.png',
+        data: { url: typeof notice.url === 'string' && notice.url.startsWith('/') ? notice.url : '/' },
+      });
+    })(),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = new URL(event.notification.data?.url ?? '/', self.location.origin).href;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      if (open) {
+        await open.focus();
+        if ('navigate' in open) await open.navigate(target).catch(() => undefined);
+        return;
+      }
+      await self.clients.openWindow(target);
+    })(),
+  );
+});
