@@ -433,6 +433,8 @@ export interface PushKeysTable {
 export interface PushSubscriptionsTable {
   id: Generated<number>;
   user_id: UserId;
+  /** The session that subscribed the browser: the subscription ends with it. */
+  session_hash: string;
   endpoint: string;
   p256dh: string;
   auth: string;

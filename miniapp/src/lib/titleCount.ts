@@ -21,5 +21,10 @@ export function useTitleCount(counts: BadgeCounts | undefined): void {
     const badging = navigator as Navigator & { setAppBadge?: (count: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
     if (count > 0) void badging.setAppBadge?.(count).catch(() => undefined);
     else void badging.clearAppBadge?.().catch(() => undefined);
+    // Signed out (the tab bar gone): nothing waits any more.
+    return () => {
+      document.title = document.title.replace(countPrefix, '');
+      void badging.clearAppBadge?.().catch(() => undefined);
+    };
   }, [count]);
 }

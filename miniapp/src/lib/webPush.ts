@@ -49,12 +49,21 @@ export async function enablePush(): Promise<PushFailure | null> {
   }
 }
 
-/** Stops pushes to this browser: the server forgets it, and the browser drops the subscription. */
+/**
+ * Stops pushes to this browser: the server forgets it, and the browser drops the subscription. Also on
+ * sign-out (the server drops it with the session anyway): the next person on this browser starts with it off.
+ */
 export async function disablePush(): Promise<void> {
   const subscription = await (await registration())?.pushManager.getSubscription();
   if (!subscription) return;
-  await api.post('/api/push/subscriptions/delete', messageResponse, { endpoint: subscription.endpoint });
+  await api.post('/api/push/subscriptions/delete', messageResponse, { endpoint: subscription.endpoint }).catch(() => undefined);
   await subscription.unsubscribe();
+}
+
+function sameBytes(a: ArrayBuffer | null, b: Uint8Array): boolean {
+  if (!a || a.byteLength !== b.length) return false;
+  const view = new Uint8Array(a);
+  return view.every((byte, i) => byte === b[i]);
 }
 
 function base64urlBytes(value: string): Uint8Array<ArrayBuffer> {

@@ -5,7 +5,7 @@ import { addSeconds, type Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { isPremium } from '../premium/index.ts';
-import { isNewLiker, isUnannouncedMatch } from '../swipes/index.ts';
+import { isNewLiker, isUnannouncedMatch, likeCarriesMessage } from '../swipes/index.ts';
 import type { Notification, NotificationContent, NotificationGenders } from './content.ts';
 import { accountChangePayload } from './accountChange.ts';
 import { notificationEmail, unsubscribeUrl } from './emails.ts';
@@ -355,9 +355,11 @@ export class NotificationWorker {
       case 'like':
         // Only premium users may learn who liked them, so a subscription ended meanwhile ends the notification
         // too; but one who wrote is shown to everyone. Undone, blocked or answered: no longer a new liker.
-        return (
-          (isPremium(job.premium_until, now) || wroteWithLike(job.payload)) && job.other_profile_id !== null && isNewLiker(this.db, me, job.other_profile_id)
-        );
+        if (job.other_profile_id === null || !(await isNewLiker(this.db, me, job.other_profile_id))) return false;
+        if (isPremium(job.premium_until, now)) return true;
+        // A free user learns the name only of a liker who wrote, and only while that like still carries words
+        // (undone and made again without a message, it is a plain like: no name for a free user).
+        return wroteWithLike(job.payload) && likeCarriesMessage(this.db, job.other_profile_id, me);
       case 'premium_ending':
         return true;
     }

@@ -56,8 +56,8 @@ export async function derivedImages(photo: Buffer): Promise<Omit<ProcessedPhoto,
  * 640x852 JPEG, cover-cropped at 3:4. Re-encoding without `withMetadata` drops EXIF, GPS, XMP and ICC.
  */
 export async function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
-  const sharp = await sharpLoaded();
   await checkImage(bytes);
+  const sharp = await sharpLoaded();
   let photo: Buffer;
   try {
     photo = await sharp(bytes, { limitInputPixels: maxPhotoPixels, failOn: 'error' })
@@ -95,9 +95,10 @@ export async function reencodeForCropping(bytes: Buffer): Promise<Buffer> {
 
 /** JPEG, PNG or WebP by its bytes, and few enough pixels, read from the header before any decoding. */
 async function checkImage(bytes: Buffer): Promise<void> {
-  const sharp = await sharpLoaded();
   const format = sniffImageFormat(bytes.subarray(0, 16));
   if (!format) throw invalidImage();
+  // Only for what looks like an image: a stray upload does not load libvips.
+  const sharp = await sharpLoaded();
   let width: number | undefined;
   let height: number | undefined;
   try {

@@ -80,6 +80,11 @@ describe.each(testDialects())('Web Push on %s', (dialect) => {
         { ...browser.subscription, endpoint: `${service.origin.replace('https:', 'http:')}/push/1` },
         { ...browser.subscription, endpoint: 'https://127.0.0.1.evil.example/push/1' },
         { ...browser.subscription, keys: { ...browser.subscription.keys, p256dh: 'AAAA' } },
+        // 65 bytes, but no point on P-256: nothing could ever be encrypted to it.
+        {
+          ...browser.subscription,
+          keys: { ...browser.subscription.keys, p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url') },
+        },
         { ...browser.subscription, keys: { p256dh: browser.subscription.keys.p256dh } },
         { endpoint: browser.endpoint },
       ].map(async (body) => {
@@ -87,9 +92,10 @@ describe.each(testDialects())('Web Push on %s', (dialect) => {
         return [res.status, (await json<{ code: string }>(res)).code];
       }),
     );
-    expect(refusals.map(([status]) => status)).toEqual([400, 400, 400, 400, 400, 400]);
+    expect(refusals.map(([status]) => status)).toEqual([400, 400, 400, 400, 400, 400, 400]);
     expect(refusals[0]?.[1]).toBe('push_endpoint_not_allowed');
     expect(refusals[2]?.[1]).toBe('push_endpoint_not_allowed');
+    expect(refusals[4]?.[1]).toBe('push_key_invalid');
     expect(await subscriptionsOf(anna)).toEqual([]);
 
     expect((await anna.browser.post('/api/push/subscriptions', browser.subscription)).status).toBe(200);
@@ -102,6 +108,14 @@ describe.each(testDialects())('Web Push on %s', (dialect) => {
     expect(await subscriptionsOf(boris)).toEqual([browser.endpoint]);
     expect((await boris.browser.post('/api/push/subscriptions/delete', { endpoint: browser.endpoint })).status).toBe(200);
     expect(await subscriptionsOf(boris)).toEqual([]);
+  });
+
+  it('ends a browser subscription with the session that made it: a sign-out stops the pushes there', async () => {
+    const anna = await person();
+    const browser = await subscribed(anna);
+    expect(await subscriptionsOf(anna)).toEqual([browser.endpoint]);
+    expect((await anna.browser.post('/api/logout', {})).status).toBe(200);
+    expect(await subscriptionsOf(anna)).toEqual([]);
   });
 
   it('pushes a match and a message, encrypted for the browser and signed with the VAPID key, after the grace period', async () => {
@@ -124,6 +138,9 @@ describe.each(testDialects())('Web Push on %s', (dialect) => {
     expect(matchPush?.vapidKey).toBe(public_key);
     expect(matchPush?.claims).toMatchObject({ aud: service.origin, sub: 'mailto:ops@iskra.test' });
     expect(matchPush?.headers.urgency).toBe('high');
+    // The Topic header is read by the push service in clear: opaque, never the profile id.
+    expect(String(matchPush?.headers.topic)).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(String(matchPush?.headers.topic)).not.toContain('match');
 
     const { conversation_id } = await json<{ conversation_id: number }>(await anton.browser.post('/api/conversations/start', { profile_id: bella.profileId }));
     expect((await anton.browser.post(`/api/conversations/${conversation_id}/messages`, { content: 'Привет! Как дела?' })).status).toBe(201);

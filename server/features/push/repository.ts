@@ -12,15 +12,6 @@ export async function findVapidKeys(db: Kysely<Database>): Promise<VapidKeys | u
   return row && { publicKey: row.public_key, privateKey: row.private_key };
 }
 
-/** Keeps `keys` unless another process kept its own first; either way the caller reads back the one kept. */
-export async function keepVapidKeys(db: Kysely<Database>, keys: VapidKeys, now: string): Promise<void> {
-  await db
-    .insertInto('push_keys')
-    .values({ id: 1, public_key: keys.publicKey, private_key: keys.privateKey, created_at: now })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
-}
-
 export interface StoredSubscription {
   endpoint: string;
   p256dh: string;
@@ -31,17 +22,34 @@ export interface StoredSubscription {
  * Stores a browser's subscription for `userId`. The endpoint names one browser: when it was another account's
  * (someone else signed in on that browser before), it moves to this one with the new keys.
  */
-export async function saveSubscription(db: Kysely<Database>, userId: UserId, subscription: StoredSubscription, now: string): Promise<void> {
+export async function saveSubscription(
+  db: Kysely<Database>,
+  userId: UserId,
+  sessionHash: string,
+  subscription: StoredSubscription,
+  now: string,
+): Promise<void> {
   await db
     .insertInto('push_subscriptions')
-    .values({ user_id: userId, ...subscription, created_at: now })
-    .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: userId, p256dh: subscription.p256dh, auth: subscription.auth, created_at: now }))
+    .values({ user_id: userId, session_hash: sessionHash, ...subscription, created_at: now })
+    .onConflict((oc) =>
+      oc.column('endpoint').doUpdateSet({ user_id: userId, session_hash: sessionHash, p256dh: subscription.p256dh, auth: subscription.auth, created_at: now }),
+    )
     .execute();
 }
 
 /** Past `keep` subscriptions the oldest go: a browser that stopped answering is the likeliest to be gone. */
 export async function keepNewestSubscriptions(db: Kysely<Database>, userId: UserId, keep: number): Promise<void> {
-  const older = await db.selectFrom('push_subscriptions').select('id').where('user_id', '=', userId).orderBy('id', 'desc').limit(1000).offset(keep).execute();
+  // created_at, not id: a browser that subscribed again (the upsert) is as new as its latest subscription.
+  const older = await db
+    .selectFrom('push_subscriptions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1000)
+    .offset(keep)
+    .execute();
   if (older.length > 0)
     await db
       .deleteFrom('push_subscriptions')

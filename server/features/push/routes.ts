@@ -13,7 +13,7 @@ export function pushRoutes(router: AppRouter, { push }: Services): void {
 
   router.post('/push/subscriptions', async (ctx) => {
     const auth = requireUser(ctx);
-    await push.subscribe(auth.userId, parse(pushSubscriptionRequest, ctx.request.body));
+    await push.subscribe(auth.userId, auth.sessionHash, parse(pushSubscriptionRequest, ctx.request.body));
     ctx.body = { message: 'Subscribed' };
   });
 

@@ -1,4 +1,4 @@
-import webpush, { WebPushError } from 'web-push';
+import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, UserId } from '../../../db/schema.ts';
 import type { PushPayload } from '../../contract/push.ts';
@@ -33,6 +33,8 @@ export class WebPushSender {
     const subscriptions = await listSubscriptions(this.db, userId);
     if (subscriptions.length === 0) return 'no_subscription';
     const keys = await this.push.vapidKeys();
+    // Loaded with the first push: most processes never send one (issue 41: memory).
+    const { default: webpush, WebPushError } = await import('web-push');
     const { subject, agent } = this.push.settings;
     const body = JSON.stringify(payload);
     let delivered = 0;
@@ -43,7 +45,9 @@ export class WebPushSender {
           vapidDetails: { subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
           TTL: timeToLiveSeconds,
           urgency: 'high',
-          topic: payload.tag,
+          // The Topic header travels in clear to Google, Apple or Mozilla: an opaque name per person and thread,
+          // never the conversation or profile ids, still lets a newer notice replace the waiting one.
+          topic: createHmac('sha256', keys.privateKey).update(`${userId}:${payload.tag}`).digest('base64url').slice(0, 32),
           contentEncoding: 'aes128gcm',
           timeout: requestTimeoutMs,
           ...(agent ? { agent } : {}),
@@ -52,6 +56,10 @@ export class WebPushSender {
       } catch (error) {
         const status = error instanceof WebPushError ? error.statusCode : undefined;
         if (status === 404 || status === 410) {
+          await deleteGoneSubscription(this.db, subscription.endpoint);
+        } else if (status === undefined && !isNetworkError(error)) {
+          // Not the push service's answer nor the network: this subscription cannot be encrypted to. Gone for good.
+          this.logger.warn({ err: error, userId }, 'push: a subscription could not be used; removed');
           await deleteGoneSubscription(this.db, subscription.endpoint);
         } else if (status !== undefined && status >= 400 && status < 500 && status !== 429) {
           this.logger.warn({ status, userId }, 'push: a push service refused a notification');
@@ -64,4 +72,10 @@ export class WebPushSender {
     if (retryable !== undefined) throw new PushRetryableError('push: no browser could be reached', { cause: retryable });
     return (await listSubscriptions(this.db, userId)).length === 0 ? 'no_subscription' : 'refused';
   }
+}
+
+/** A failure on the way to the push service (refused, reset, timed out, name not found): worth a retry. */
+function isNetworkError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code);
 }

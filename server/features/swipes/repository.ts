@@ -344,6 +344,19 @@ export async function isNewLiker(db: Kysely<Database>, me: ProfileId, liker: Pro
   return row !== undefined;
 }
 
+/** Whether `liker`'s like of `me` still carries a message (one undone and made again without it does not). */
+export async function likeCarriesMessage(db: Kysely<Database>, liker: ProfileId, me: ProfileId): Promise<boolean> {
+  const row = await db
+    .selectFrom('swipes')
+    .select('swiper_id')
+    .where('swiper_id', '=', liker)
+    .where('target_id', '=', me)
+    .where('liked', '=', 1)
+    .where('message', 'is not', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Everything that liked me so far counts as seen (the Likes screen was opened); answers how many changed. */
 export async function markLikesSeen(db: Kysely<Database>, me: ProfileId): Promise<number> {
   const result = await db

@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { logout } from '../../api/queries/session.ts';
 import { Loading } from '../../components/States.tsx';
 import { storageKeys, writeStored } from '../../lib/storage.ts';
+import { disablePush } from '../../lib/webPush.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
 
 /**
@@ -17,6 +18,8 @@ export default function LogoutScreen() {
   const after = typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') ? next : null;
   useEffect(() => {
     void (async () => {
+      // This browser's pushes were the account's: off before the session ends (the server drops them with it too).
+      await disablePush().catch(() => undefined);
       // Spec section 8: a failed logout is logged only.
       await logout().catch((error: unknown) => console.warn('logout failed', error));
       writeStored(storageKeys.jwtToken, null);
