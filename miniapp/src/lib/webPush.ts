@@ -38,8 +38,14 @@ export async function enablePush(): Promise<PushFailure | null> {
   if (permission !== 'granted') return permission === 'denied' ? 'denied' : 'failed';
   try {
     const { public_key } = await api.get('/api/push/key', pushKeyResponse);
-    const existing = await worker.pushManager.getSubscription();
-    const subscription = existing ?? (await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64urlBytes(public_key) }));
+    const key = base64urlBytes(public_key);
+    let existing = await worker.pushManager.getSubscription();
+    // Made for another key (the server's changed): the push service would refuse every signed push. Anew.
+    if (existing && !sameBytes(existing.options.applicationServerKey, key)) {
+      await existing.unsubscribe();
+      existing = null;
+    }
+    const subscription = existing ?? (await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }));
     await api.post('/api/push/subscriptions', messageResponse, subscription.toJSON());
     // The account's switch too (it may have been turned off on another device): this tap is the person's wish.
     await api.post('/api/settings', settingsResponse, { push_notifications: true });
