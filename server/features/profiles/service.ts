@@ -210,6 +210,7 @@ export class ProfileService {
       notifications: row.notifications === 1,
       email_notifications: row.email_notifications === 1,
       preferred_gender: row.preferred_gender,
+      show_activity: true,
       telegram_linked: row.telegram_id !== null,
     };
   }

@@ -127,6 +127,7 @@ export class PlainSearch implements CardSearch {
       gender: c.gender,
       bio: c.bio,
       distance: shownDistanceKm(point, pointOf(c)),
+      active_recently: null,
       photo: photos.join(','),
     };
   }

@@ -33,6 +33,7 @@ export function searchRoutes(router: AppRouter, { search }: Services): void {
       bio: t('training.bio'),
       distance: 1,
       photo: 'training.jpg',
+      active_recently: null,
     };
   });
 }

@@ -482,6 +482,7 @@ export class SearchService implements CardSearch {
       gender: row.gender,
       bio: row.bio,
       distance: shownDistanceKm(point, pointOf(row)),
+      active_recently: null,
       photo,
     };
   }

@@ -154,6 +154,7 @@ export class SwipeService {
         bio: other.bio,
         photos: await listPhotoNames(this.db, other.id),
         distance: shownDistanceKm(pointOf(me), pointOf(other)),
+        active_recently: null,
       },
     };
   }
