@@ -66,7 +66,8 @@ export function boxCircleKm(point: Point, box: number): number {
 /**
  * The farthest, in the flat metric, anyone within `km` great-circle kilometres of `point` can be: the
  * corner of the latitude-longitude box around that circle, with a hair of room. Null when the circle
- * reaches a pole (the box would wrap): no bound then.
+ * reaches a pole or crosses the antimeridian: the flat metric does not wrap, so someone a few kilometres
+ * away across it is flat-far, and no flat bound holds everyone the limit lets in.
  */
 export function limitFlatKm(point: Point, km: number): number | null {
   const rad = Math.PI / 180;
@@ -75,5 +76,6 @@ export function limitFlatKm(point: Point, km: number): number | null {
   if (Math.abs(point.latitude) + latDeg >= 89.9) return null;
   const cos = Math.cos(point.latitude * rad);
   const dLonDeg = Math.asin(Math.min(1, Math.sin(dLat) / cos)) / rad;
+  if (Math.abs(point.longitude) + dLonDeg >= 179.9) return null;
   return Math.hypot(latDeg, dLonDeg * cos) * kmPerDegree * (1 + 1e-9) + 1e-6;
 }
