@@ -151,6 +151,10 @@ export interface ProfilesTable {
   search_changed_at: Generated<string | null>;
   /** The answered prompts, JSON `[{"prompt_id", "answer"}]` in display order (features/prompts). */
   prompts: Generated<string>;
+  /** When the person last used the app, to the hour at best (sessions/service.ts); never shown finer than a day. */
+  active_at: Generated<string | null>;
+  /** 0: others never see how recently this person was active (`active_recently`). */
+  show_activity: Generated<number>;
 }
 export type Profile = Selectable<ProfilesTable>;
 export type NewProfile = Insertable<ProfilesTable>;

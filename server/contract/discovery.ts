@@ -9,11 +9,32 @@ export const reportReasons = ['fake', 'spam', 'offensive', 'underage', 'other'] 
 
 const profileId = profileRowId('profile_id');
 
+/** The deck's distance limit (`maxDistance`), whole kilometres: the slider's ends. */
+export const maxDistanceRange = { min: 1, max: 500 } as const;
+const maxDistanceMessage = `maxDistance must be a whole number of kilometres from ${maxDistanceRange.min} to ${maxDistanceRange.max}`;
+
+/**
+ * How recently someone was active, coarse on purpose (nothing finer than a day leaves the server): 'today'
+ * (the last 24 hours), 'week' (the last 7 days), null when longer ago, or when they are in private mode or
+ * turned it off (`show_activity`).
+ */
+export const activeRecently = z.nullable(z.enum(['today', 'week']));
+export type ActiveRecently = z.infer<typeof activeRecently>;
+
 export const searchQuery = z
   .strictObject({
     ageMin: z._default(z.coerce.number().check(z.int(), z.gte(18), z.lte(100)), 18),
     ageMax: z._default(z.coerce.number().check(z.int(), z.gte(18), z.lte(100)), 100),
     gender: z._default(z.enum(searchGenders), 'Any'),
+    /**
+     * The farthest a card may be, whole kilometres (1-500; a card exactly this far is shown: its distance is
+     * measured as the card's `distance` is, before rounding). Absent: no limit.
+     */
+    maxDistance: z.optional(
+      z.coerce
+        .number(maxDistanceMessage)
+        .check(z.int(maxDistanceMessage), z.gte(maxDistanceRange.min, maxDistanceMessage), z.lte(maxDistanceRange.max, maxDistanceMessage)),
+    ),
     /** Profiles the app already holds (the card on screen, the prefetched one): never answered again. */
     exclude: z._default(
       z.pipe(
@@ -72,6 +93,7 @@ export const searchResult = z.object({
   prompts: z.array(profilePrompt),
   /** What they wrote with their like to the caller: such a liker is the deck's next card, the message over it. */
   message: z.optional(z.string()),
+  active_recently: activeRecently,
 });
 export type SearchResult = z.infer<typeof searchResult>;
 
@@ -113,6 +135,7 @@ export const usersProfileResponse = z.object({
     /** A match's profile only: the @username swap (issue 39); the username once both have shared, else null. */
     username_share: z.optional(usernameShareState),
     telegram_username: z.optional(z.nullable(z.string())),
+    active_recently: activeRecently,
   }),
 });
 export type UsersProfileResponse = z.infer<typeof usersProfileResponse>;
@@ -127,6 +150,8 @@ export const settingsBody = z.strictObject({
   push_notifications: z.optional(z.boolean()),
   /** The deck's gender filter as the stored preference the other side's reciprocal rule reads. */
   preferred_gender: z.optional(z.enum(searchGenders)),
+  /** Others see how recently the person was active (`active_recently`); off: null for everyone. */
+  show_activity: z.optional(z.boolean()),
 });
 export type SettingsChanges = z.infer<typeof settingsBody>;
 
@@ -137,6 +162,8 @@ export const settingsResponse = z.object({
   email_notifications: z.boolean(),
   push_notifications: z.boolean(),
   preferred_gender: z.enum(searchGenders),
+  /** Others see `active_recently` (default true); private mode hides it as well. */
+  show_activity: z.boolean(),
   /** A Telegram account is linked: without one the bot's notifications (`notifications`) reach nobody. */
   telegram_linked: z.boolean(),
 });

@@ -60,6 +60,7 @@ export type TestAppOptions = Partial<
     AppDeps,
     | 'botToken'
     | 'telegramApiRoot'
+    | 'searchEngine'
     | 'google'
     | 'telegramWebhook'
     | 'eventBus'

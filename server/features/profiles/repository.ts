@@ -83,7 +83,16 @@ export async function findSettings(db: Kysely<Database>, userId: UserId) {
   return db
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
-    .select(['p.id', 'p.private_mode', 'p.notifications', 'p.email_notifications', 'p.push_notifications', 'p.preferred_gender', 'u.telegram_id'])
+    .select([
+      'p.id',
+      'p.private_mode',
+      'p.notifications',
+      'p.email_notifications',
+      'p.push_notifications',
+      'p.preferred_gender',
+      'p.show_activity',
+      'u.telegram_id',
+    ])
     .where('p.user_id', '=', userId)
     .executeTakeFirst();
 }
@@ -97,6 +106,7 @@ export async function updateSettings(
     email_notifications?: boolean | undefined;
     push_notifications?: boolean | undefined;
     preferred_gender?: PreferredGender | undefined;
+    show_activity?: boolean | undefined;
   },
 ): Promise<void> {
   await db
@@ -107,6 +117,7 @@ export async function updateSettings(
       ...(changes.email_notifications !== undefined ? { email_notifications: changes.email_notifications ? 1 : 0 } : {}),
       ...(changes.push_notifications !== undefined ? { push_notifications: changes.push_notifications ? 1 : 0 } : {}),
       ...(changes.preferred_gender !== undefined ? { preferred_gender: changes.preferred_gender } : {}),
+      ...(changes.show_activity !== undefined ? { show_activity: changes.show_activity ? 1 : 0 } : {}),
     })
     .where('id', '=', profileId)
     .execute();

@@ -214,6 +214,7 @@ export class ProfileService {
       email_notifications: row.email_notifications === 1,
       push_notifications: row.push_notifications === 1,
       preferred_gender: row.preferred_gender,
+      show_activity: row.show_activity === 1,
       telegram_linked: row.telegram_id !== null,
     };
   }

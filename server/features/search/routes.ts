@@ -34,6 +34,7 @@ export function searchRoutes(router: AppRouter, { search }: Services): void {
       distance: 1,
       photo: 'training.jpg',
       prompts: [],
+      active_recently: null,
     };
   });
 }

@@ -125,6 +125,7 @@ describe.each(testDialects())('search on %s', (dialect) => {
       email_notifications: true,
       push_notifications: true,
       preferred_gender: 'Male',
+      show_activity: true,
       telegram_linked: false,
     });
     expect(await json(await shy.browser.post('/api/settings', { private_mode: true }))).toEqual({
@@ -133,6 +134,7 @@ describe.each(testDialects())('search on %s', (dialect) => {
       email_notifications: true,
       push_notifications: true,
       preferred_gender: 'Male',
+      show_activity: true,
       telegram_linked: false,
     });
     expect((await shy.browser.post('/api/settings', { private_mode: 'yes' })).status).toBe(400);

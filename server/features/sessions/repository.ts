@@ -10,7 +10,19 @@ const liveSession = prepared((db, idHash: string, now: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id_hash', 'sessions.user_id', 'sessions.expires_at', 'sessions.last_seen_at', 'users.verified_at', 'users.language', 'users.banned_at'])
+    // The owner's profile, if any, for when it was last marked active: written only when that is old.
+    .leftJoin('profiles', 'profiles.user_id', 'sessions.user_id')
+    .select([
+      'sessions.id_hash',
+      'sessions.user_id',
+      'sessions.expires_at',
+      'sessions.last_seen_at',
+      'users.verified_at',
+      'users.language',
+      'users.banned_at',
+      'profiles.id as profile_id',
+      'profiles.active_at',
+    ])
     .where('sessions.id_hash', '=', idHash)
     .where('sessions.expires_at', '>', now),
 );
@@ -49,6 +61,20 @@ export async function deleteSessionsOfUser(db: Kysely<Database>, userId: UserId)
 
 export async function touchSession(db: Kysely<Database>, idHash: string, at: string): Promise<void> {
   await db.updateTable('sessions').set({ last_seen_at: at }).where('id_hash', '=', idHash).execute();
+}
+
+/**
+ * The owner's profile was active at `at`: written only when its last mark is older than `since` (an hour
+ * before), so an active user costs one profile write an hour. The column stamps no search change (migration
+ * profile_activity): it only orders people.
+ */
+export async function touchProfileActivity(db: Kysely<Database>, userId: UserId, at: string, since: string): Promise<void> {
+  await db
+    .updateTable('profiles')
+    .set({ active_at: at })
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('active_at', 'is', null), eb('active_at', '<', since)]))
+    .execute();
 }
 
 /** The live sessions of a user, most recently used first, for the owner's list of devices. */

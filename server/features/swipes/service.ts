@@ -9,7 +9,7 @@ import { type EventBus, insertBadgeMarkers, insertEventsAndMarkers, writeMatchEn
 import type { NotificationQueue } from '../notifications/index.ts';
 import { cityForReader } from '../location/index.ts';
 import { isPremium } from '../premium/index.ts';
-import { listPhotoNames } from '../profiles/index.ts';
+import { activeRecentlyOf, listPhotoNames } from '../profiles/index.ts';
 import { presentPrompts } from '../prompts/index.ts';
 import { type Allowance, assertAllowance } from '../rateLimits/index.ts';
 import {
@@ -210,6 +210,7 @@ export class SwipeService {
         photos: await listPhotoNames(this.db, other.id),
         distance: shownDistanceKm(pointOf(me), pointOf(other)),
         prompts: presentPrompts(other.prompts, language),
+        active_recently: activeRecentlyOf(other, this.clock.now()),
       },
     };
   }

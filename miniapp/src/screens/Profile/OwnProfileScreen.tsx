@@ -29,7 +29,20 @@ export default function OwnProfileScreen() {
     <QueryView query={profile} failedKey="app.errors.fetchProfile">
       {(p) => (
         <section className="person-screen">
-          <ProfileDetails profile={{ id: p.id, name: p.name, age: p.age, city: p.city, gender: p.gender, bio: p.bio, photos: p.photos, distance: null, prompts: p.prompts }} />
+          <ProfileDetails
+            profile={{
+              id: p.id,
+              name: p.name,
+              age: p.age,
+              city: p.city,
+              gender: p.gender,
+              bio: p.bio,
+              photos: p.photos,
+              distance: null,
+              prompts: p.prompts,
+              active_recently: null,
+            }}
+          />
           <div className="person-actions">
             <Link className="button block" to="/edit_profile">
               {t('app.profile.edit')}
