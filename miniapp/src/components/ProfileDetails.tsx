@@ -1,11 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import type { UsersProfileResponse } from '@contract/discovery.ts';
+import { ActiveRecently } from './ActiveRecently.tsx';
 import { PhotoGallery } from './PhotoGallery.tsx';
 import './ProfileDetails.css';
 
 export type OtherProfile = UsersProfileResponse['users_profile'];
 
-/** Someone's profile (another person's, or the own one as others see it): the photo gallery as on the deck, name, age, city, distance, bio. */
+/** Someone's profile (another person's, or the own one as others see it): the photo gallery as on the deck, name, age, how recently they were active, city, distance, bio. */
 export function ProfileDetails({ profile }: { profile: OtherProfile }) {
   const { t } = useTranslation();
   return (
@@ -16,6 +17,7 @@ export function ProfileDetails({ profile }: { profile: OtherProfile }) {
       <h1 id="other-name">
         {profile.name}, {profile.age}
       </h1>
+      <ActiveRecently activity={profile.active_recently} gender={profile.gender} />
       <p className="muted">
         {profile.city}
         {profile.distance !== null && ` · ${t('app.matches.distance', { km: profile.distance })}`}
