@@ -125,7 +125,7 @@ describe.each(behaviourLanguages)('the distance limit and "active today" in %s',
   });
 });
 
-/** The filters with the slider and a card saying "active today", in both languages and both themes. */
+/** The filters with the slider, the switch, and a card and a profile saying "active today", in both languages and both themes. */
 describe('the distance slider and "active today" as they look', () => {
   let site: Site;
 
@@ -136,34 +136,58 @@ describe('the distance slider and "active today" as they look', () => {
     await site.close();
   });
 
+  const variants = (['ru', 'en'] as const).flatMap((language) =>
+    [false, true].map((dark) => ({ language, dark, name: `${language}-${dark ? 'dark' : 'light'}` })),
+  );
+
   it('in Russian and English, light and dark', async () => {
     const seeker = await withPhotos(site, { name: 'Shots', gender: 'Male', at: home, photos: 1 });
     const shown = await withPhotos(site, { name: 'Алиса', gender: 'Female', at: near, age: 29, photos: 2 });
-    for (const language of ['ru', 'en'] as const) {
-      const t = texts[language];
-      for (const dark of [false, true]) {
-        await activeNow(shown);
-        const { context, page } = await site.page({
-          language,
-          dark,
-          prepare: async (context) => {
-            await signInAs(site, context, seeker.browser);
-            await context.addInitScript(() => localStorage.setItem('maxDistance', '30'));
-          },
-        });
-        await page.goto('/Menu');
-        await page.getByRole('slider', { name: t.app.menu.distance }).scrollIntoViewIfNeeded();
-        await page.getByRole('heading', { name: t.app.menu.filters }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
-        await screenshot(page, `distance-filters-${language}-${dark ? 'dark' : 'light'}`);
-        if (!dark) await expectAccessible(page, `filters with the distance slider ${language}`);
+    await activeNow(shown);
+    const open = (language: 'ru' | 'en', dark: boolean) =>
+      site.page({
+        language,
+        dark,
+        prepare: async (context) => {
+          await signInAs(site, context, seeker.browser);
+          await context.addInitScript(() => localStorage.setItem('maxDistance', '30'));
+        },
+      });
 
-        await page.goto('/search');
-        await expect.poll(() => topCardId(page)).toBe(shown.profileId);
-        await page.locator('.swipe-card .active-recently').waitFor();
-        await page.locator('.swipe-card .gallery-photo').waitFor();
-        await screenshot(page, `active-today-card-${language}-${dark ? 'dark' : 'light'}`);
-        await context.close();
-      }
+    for (const { language, dark, name } of variants) {
+      const t = texts[language];
+      const { context, page } = await open(language, dark);
+      await page.goto('/Menu');
+      await page.getByRole('slider', { name: t.app.menu.distance }).waitFor();
+      await page.getByRole('heading', { name: t.app.menu.filters }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+      await screenshot(page, `distance-filters-${name}`);
+      const toggle = page.getByRole('switch', { name: t.app.menu.showActivity });
+      await expect.poll(() => toggle.isEnabled()).toBe(true);
+      await toggle.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+      await screenshot(page, `activity-switch-${name}`);
+      if (!dark) await expectAccessible(page, `filters with the distance slider ${language}`);
+
+      await page.goto('/search');
+      await expect.poll(() => topCardId(page)).toBe(shown.profileId);
+      await page.locator('.swipe-card .active-recently').waitFor();
+      await page.locator('.swipe-card .gallery-photo').waitFor();
+      await screenshot(page, `active-today-card-${name}`);
+      await context.close();
+    }
+
+    // A match: her profile says it too.
+    expect((await shown.browser.post('/api/like', { profile_id: seeker.profileId })).status).toBe(200);
+    expect((await seeker.browser.post('/api/like', { profile_id: shown.profileId })).status).toBe(200);
+    // Its overlay counts as shown already: the pictures are of the profile, not of the overlay over it.
+    expect((await seeker.browser.post('/api/matches/seen', { profile_id: shown.profileId })).status).toBe(200);
+    for (const { language, dark, name } of variants) {
+      const { context, page } = await open(language, dark);
+      await page.goto(`/UsersProfile/${shown.profileId}`);
+      await page.locator('.other-profile .active-recently').waitFor();
+      await page.locator('.other-profile .gallery-photo').waitFor();
+      await page.locator('.other-profile h1').evaluate((heading) => heading.scrollIntoView({ block: 'center' }));
+      await screenshot(page, `active-today-profile-${name}`);
+      await context.close();
     }
   });
 });
