@@ -174,11 +174,12 @@ async function boxesTried(s: Searcher): Promise<number> {
   const me = await findMyProfile(db, s.userId);
   if (!me) return 0;
   const point = pointOf(me);
+  const { age } = await db.selectFrom('profiles').select('age').where('id', '=', me.id).executeTakeFirstOrThrow();
   let tried = 0;
   for (const box of point ? searchBoxSteps : [null]) {
     tried++;
     const rows = await findCandidates(db, {
-      me: { id: me.id, gender: me.gender, point },
+      me: { id: me.id, gender: me.gender, point, age },
       ageMin: s.query.ageMin,
       ageMax: s.query.ageMax,
       gender: s.query.gender,

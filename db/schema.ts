@@ -143,6 +143,10 @@ export interface ProfilesTable {
   held_at: string | null;
   /** Set by triggers (migration search_changes) whenever the person's eligibility for others' searches may have changed. */
   search_changed_at: Generated<string | null>;
+  /** When the person last used the app, to the hour at best (sessions/service.ts); never shown finer than a day. */
+  active_at: Generated<string | null>;
+  /** 0: others never see how recently this person was active (`active_recently`). */
+  show_activity: Generated<number>;
 }
 export type Profile = Selectable<ProfilesTable>;
 export type NewProfile = Insertable<ProfilesTable>;

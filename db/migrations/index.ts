@@ -25,6 +25,7 @@ import * as searchStripes from './2026_11_28_1500_search_stripes.ts';
 import * as rateCounterPrevious from './2026_11_29_1200_rate_counter_previous.ts';
 import * as reportEvidence from './2026_11_29_1210_report_evidence.ts';
 import * as createSessionHandovers from './2026_12_01_1000_create_session_handovers.ts';
+import * as profileActivity from './2026_12_01_1100_profile_activity.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_1200_rate_counter_previous': rateCounterPrevious,
   '2026_11_29_1210_report_evidence': reportEvidence,
   '2026_12_01_1000_create_session_handovers': createSessionHandovers,
+  '2026_12_01_1100_profile_activity': profileActivity,
 };

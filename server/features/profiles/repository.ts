@@ -83,7 +83,7 @@ export async function findSettings(db: Kysely<Database>, userId: UserId) {
   return db
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
-    .select(['p.id', 'p.private_mode', 'p.notifications', 'p.email_notifications', 'p.preferred_gender', 'u.telegram_id'])
+    .select(['p.id', 'p.private_mode', 'p.notifications', 'p.email_notifications', 'p.preferred_gender', 'p.show_activity', 'u.telegram_id'])
     .where('p.user_id', '=', userId)
     .executeTakeFirst();
 }
@@ -96,6 +96,7 @@ export async function updateSettings(
     notifications?: boolean | undefined;
     email_notifications?: boolean | undefined;
     preferred_gender?: PreferredGender | undefined;
+    show_activity?: boolean | undefined;
   },
 ): Promise<void> {
   await db
@@ -105,6 +106,7 @@ export async function updateSettings(
       ...(changes.notifications !== undefined ? { notifications: changes.notifications ? 1 : 0 } : {}),
       ...(changes.email_notifications !== undefined ? { email_notifications: changes.email_notifications ? 1 : 0 } : {}),
       ...(changes.preferred_gender !== undefined ? { preferred_gender: changes.preferred_gender } : {}),
+      ...(changes.show_activity !== undefined ? { show_activity: changes.show_activity ? 1 : 0 } : {}),
     })
     .where('id', '=', profileId)
     .execute();

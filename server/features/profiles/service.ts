@@ -210,7 +210,7 @@ export class ProfileService {
       notifications: row.notifications === 1,
       email_notifications: row.email_notifications === 1,
       preferred_gender: row.preferred_gender,
-      show_activity: true,
+      show_activity: row.show_activity === 1,
       telegram_linked: row.telegram_id !== null,
     };
   }

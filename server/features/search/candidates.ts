@@ -1,7 +1,19 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { preparedByShape } from '../../../db/prepared.ts';
 import type { Database, Gender, ProfileId } from '../../../db/schema.ts';
-import { bindFilters, filterConditions, firstPassConditions, innerEdgeDeg, outerEdgeDeg, type Reading, type Seeker } from './filters.ts';
+import { kmPerDegree } from './distance.ts';
+import {
+  bindFilters,
+  filterConditions,
+  firstPassConditions,
+  innerEdgeKm,
+  outerEdgeKm,
+  rankingKmSql,
+  seekerTarget,
+  type Reading,
+  type Seeker,
+} from './filters.ts';
+import { flatForRankingKm, maxAgeStretch } from './ranking.ts';
 import { standInsOf } from './queryBindings.ts';
 import { ringStripes, stripeRangesTable } from './stripes.ts';
 
@@ -12,11 +24,13 @@ export interface CandidateFilter extends Seeker, Reading {
   withPhotos?: boolean;
 }
 
-/** What ranking someone reads (service.ts rank): where they are and their boosts. */
+/** What ranking someone reads (service.ts rank): where they are, their age, when last active and their boosts. */
 export interface RankedRow {
   id: ProfileId;
   latitude: number | null;
   longitude: number | null;
+  age: number;
+  active_at: string | null;
   premium_until: string | null;
   liked_me: unknown;
 }
@@ -28,6 +42,9 @@ export interface CandidateRow extends RankedRow {
   place_id: number | null;
   gender: Gender;
   bio: string;
+  /** What others may learn of their activity (profiles/activity.ts activeRecentlyOf). */
+  private_mode: number;
+  show_activity: number;
   /** The person's photo file names in order, comma-separated ('' for none): only when asked for (`withPhotos`). */
   photo?: string | null;
 }
@@ -41,6 +58,8 @@ type Own = {
   lat?: number;
   lon?: number;
   cos?: number;
+  /** The deck's target age (ranking.ts): the scan's order is the ranking distance. */
+  target?: number;
   limit: number;
   /** A re-check whose first person may be shown at once: their photos come with them (one round trip fewer). */
   photos?: boolean;
@@ -57,6 +76,8 @@ const rankedSelect = (db: Kysely<Database>, me: ProfileId) =>
       'p.id',
       'p.latitude',
       'p.longitude',
+      'p.age',
+      'p.active_at',
       'u.premium_until',
       // Their swipe on the caller: 1 for a like, else 0 or null. A scalar subquery, for the reason in filters.ts privateMode.
       eb.selectFrom('swipes as l').select('l.liked').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', me).as('liked_me'),
@@ -73,7 +94,7 @@ const buildCandidates = (db: Kysely<Database>, key: string, slot: (name: string)
   const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
   // Laid out as the `Own` binding findCandidates made.
   const own = ownStandIns as Own;
-  let query = rankedSelect(db, own.me).select(['p.name', 'p.age', 'p.city', 'p.place_id', 'p.gender', 'p.bio']);
+  let query = rankedSelect(db, own.me).select(['p.name', 'p.city', 'p.place_id', 'p.gender', 'p.bio', 'p.private_mode', 'p.show_activity']);
   if (own.photos) {
     // The same list listPhotoNames reads; both databases take an ordered aggregate (SQLite since 3.44).
     const aggregate = db.getExecutor().adapter instanceof PostgresAdapter ? sql.raw('string_agg') : sql.raw('group_concat');
@@ -85,13 +106,11 @@ const buildCandidates = (db: Kysely<Database>, key: string, slot: (name: string)
   // Pooled ids are plain numbers (unpacked from the stored pool); here they are only stand-ins for bound values.
   if (own.only !== undefined) return query.where('p.id', 'in', own.only as readonly ProfileId[]).limit(own.limit);
   if (own.cos === undefined) return query.orderBy('p.id', 'desc').limit(own.limit);
-  const dLat = sql<number>`(p.latitude - ${own.lat})`;
-  const dLon = sql<number>`((p.longitude - ${own.lon}) * ${own.cos})`;
   return (
     query
       // People without a location come last, after everyone whose distance is known.
       .orderBy(sql`(case when p.latitude is null then 1 else 0 end)`)
-      .orderBy(sql`${dLat} * ${dLat} + ${dLon} * ${dLon}`)
+      .orderBy(rankingKmSql(own.lat, own.lon, own.cos, own.target))
       .orderBy('p.id')
       .limit(own.limit)
   );
@@ -133,7 +152,7 @@ export async function findCandidates(db: Kysely<Database>, f: CandidateFilter): 
     return recheckQuery(db, key, values);
   }
   const own: Own = point
-    ? { me: f.me.id, lat: point.latitude, lon: point.longitude, cos: Math.cos((point.latitude * Math.PI) / 180), limit: f.limit }
+    ? { me: f.me.id, lat: point.latitude, lon: point.longitude, cos: Math.cos((point.latitude * Math.PI) / 180), target: seekerTarget(f), limit: f.limit }
     : { me: f.me.id, limit: f.limit };
   const { key, values } = bindFilters(own, f, f);
   return scanQuery(db, key, values);
@@ -169,11 +188,12 @@ export async function rereadForRanking(db: Kysely<Database>, f: CandidateFilter,
   return rankingQuery(db, key, values);
 }
 
-/** Where someone of a ring's first pass stands (read from the search index alone). */
+/** Where someone of a ring's first pass stands, and their age (read from the search index alone). */
 export interface NearRow {
   id: ProfileId;
   latitude: number;
   longitude: number;
+  age: number;
 }
 
 /**
@@ -189,11 +209,9 @@ const nearestQuery = preparedByShape(
     const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
     const own = ownStandIns as Own;
     const terms = firstPassConditions(filterStandIns);
-    const dLat = sql<number>`(p.latitude - ${own.lat})`;
-    const dLon = sql<number>`((p.longitude - ${own.lon}) * ${own.cos})`;
-    const nearestFirst = sql`${dLat} * ${dLat} + ${dLon} * ${dLon}`;
+    const nearestFirst = rankingKmSql(own.lat, own.lon, own.cos, own.target);
     if (own.stripes === undefined) {
-      let query = db.selectFrom('profiles as p').select(['p.id', 'p.latitude', 'p.longitude']);
+      let query = db.selectFrom('profiles as p').select(['p.id', 'p.latitude', 'p.longitude', 'p.age']);
       for (const term of terms) query = query.where(term);
       return query.orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
     }
@@ -207,17 +225,17 @@ const nearestQuery = preparedByShape(
         .selectFrom(ranges.from)
         .innerJoinLateral(
           (eb) => {
-            let inRange = eb.selectFrom('profiles as p').select(['p.id', 'p.latitude', 'p.longitude']).where(ranges.holds);
+            let inRange = eb.selectFrom('profiles as p').select(['p.id', 'p.latitude', 'p.longitude', 'p.age']).where(ranges.holds);
             for (const term of terms) inRange = inRange.where(term);
             return inRange.modifyEnd(sql`offset 0`).as('p');
           },
           (join) => join.onTrue(),
         )
-        .select(['p.id', 'p.latitude', 'p.longitude']);
+        .select(['p.id', 'p.latitude', 'p.longitude', 'p.age']);
       return query.orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
     }
     // SQLite keeps a cross join's order: the ranges outside, a seek of the index for each.
-    let query = db.selectFrom(ranges.from).crossJoin('profiles as p').select(['p.id', 'p.latitude', 'p.longitude']).where(ranges.holds);
+    let query = db.selectFrom(ranges.from).crossJoin('profiles as p').select(['p.id', 'p.latitude', 'p.longitude', 'p.age']).where(ranges.holds);
     for (const term of terms) query = query.where(term);
     return query.orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
   },
@@ -229,10 +247,14 @@ const nearestQuery = preparedByShape(
 export async function findNearest(db: Kysely<Database>, f: CandidateFilter): Promise<NearRow[]> {
   const point = f.me.point;
   if (!point || f.box === null || f.only !== undefined) throw new Error('a first pass needs a position and a box');
-  const own: Own = { me: f.me.id, lat: point.latitude, lon: point.longitude, cos: Math.cos((point.latitude * Math.PI) / 180), limit: f.limit };
+  const target = seekerTarget(f);
+  const own: Own = { me: f.me.id, lat: point.latitude, lon: point.longitude, cos: Math.cos((point.latitude * Math.PI) / 180), target, limit: f.limit };
   // The ring's stripes when it has an outer edge (a first pass always has) and is not too tall for them.
-  // Its edges as the query's own terms draw them (filters.ts position), so the ranges hold whoever those let through.
-  const ranges = f.withinKm === undefined ? null : ringStripes(point, f.beyondKm === undefined ? 0 : innerEdgeDeg(f.beyondKm), outerEdgeDeg(f.withinKm));
+  // Its edges are in the ranking distance (filters.ts position); the stripes cover the flat annulus holding
+  // every age of the filter there: inside, as near as the most stretched age may be, outside as far as an
+  // age not stretched at all (the ranking distance is never less than the flat one).
+  const inner = f.beyondKm === undefined ? 0 : flatForRankingKm(innerEdgeKm(f.beyondKm), maxAgeStretch(f.ageMin, f.ageMax, target)) / kmPerDegree;
+  const ranges = f.withinKm === undefined ? null : ringStripes(point, inner, outerEdgeKm(f.withinKm) / kmPerDegree);
   if (ranges) own.stripes = JSON.stringify(ranges);
   const { key, values } = bindFilters(own, f, f);
   return (await nearestQuery(db, key, values)) as NearRow[];

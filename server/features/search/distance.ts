@@ -3,7 +3,7 @@ export interface Point {
   longitude: number;
 }
 
-const earthRadiusKm = 6371;
+export const earthRadiusKm = 6371;
 
 /** Great-circle distance in kilometres. */
 export function haversineKm(a: Point, b: Point): number {
@@ -61,4 +61,21 @@ export function boxLonSpan(latitude: number, box: number): number {
 export function boxCircleKm(point: Point, box: number): number {
   const cos = Math.cos((point.latitude * Math.PI) / 180);
   return box * kmPerDegree * Math.min(1, cos / boxCosFloor);
+}
+
+/**
+ * The farthest, in the flat metric, anyone within `km` great-circle kilometres of `point` can be: the
+ * corner of the latitude-longitude box around that circle, with a hair of room. Null when the circle
+ * reaches a pole or crosses the antimeridian: the flat metric does not wrap, so someone a few kilometres
+ * away across it is flat-far, and no flat bound holds everyone the limit lets in.
+ */
+export function limitFlatKm(point: Point, km: number): number | null {
+  const rad = Math.PI / 180;
+  const dLat = km / earthRadiusKm;
+  const latDeg = dLat / rad;
+  if (Math.abs(point.latitude) + latDeg >= 89.9) return null;
+  const cos = Math.cos(point.latitude * rad);
+  const dLonDeg = Math.asin(Math.min(1, Math.sin(dLat) / cos)) / rad;
+  if (Math.abs(point.longitude) + dLonDeg >= 179.9) return null;
+  return Math.hypot(latDeg, dLonDeg * cos) * kmPerDegree * (1 + 1e-9) + 1e-6;
 }

@@ -165,34 +165,52 @@ describe('the search filter registry', () => {
   });
 
   it('puts into the pool key whatever changes who passes a filter', () => {
-    const base: Seeker = { ageMin: 18, ageMax: 100, gender: 'Any', me: { id: testProfileId(7), gender: 'Male', point: { latitude: 55.75, longitude: 37.62 } } };
+    const base: Seeker = {
+      ageMin: 18,
+      ageMax: 100,
+      gender: 'Any',
+      me: { id: testProfileId(7), gender: 'Male', point: { latitude: 55.75, longitude: 37.62 }, age: 30 },
+    };
     // Every request parameter must be here (the type asks for it), with values other than the base's.
-    const otherParams: { [K in keyof SearchParams]: SearchParams[K][] } = { ageMin: [30], ageMax: [40], gender: ['Male', 'Female'] };
+    const otherParams: { [K in keyof SearchParams]: SearchParams[K][] } = { ageMin: [30], ageMax: [40], gender: ['Male', 'Female'], maxDistance: [50] };
+    const limited: Seeker = { ...base, maxDistance: 50 };
     const variants: [string, Seeker][] = [
       ...Object.entries(otherParams).flatMap(([param, values]) => values.map((value): [string, Seeker] => [param, { ...base, [param]: value }])),
       ...(['Female', 'Other'] as const).map((gender): [string, Seeker] => ['me.gender', { ...base, me: { ...base.me, gender } }]),
       ...[null, { latitude: 55.8, longitude: 37.62 }].map((point): [string, Seeker] => ['me.point', { ...base, me: { ...base.me, point } }]),
+      // The ranking distance a scan's rings are drawn in is stretched from the caller's age (on the default range).
+      ['me.age', { ...base, me: { ...base.me, age: 45 } }],
     ];
+    // With a distance limit, the caller's position decides who passes it too.
+    const limitedVariants: [string, Seeker][] = [null, { latitude: 55.8, longitude: 37.62 }].map((point) => [
+      'me.point (limited)',
+      { ...limited, me: { ...limited.me, point } },
+    ]);
     const changed: string[] = [];
     const unkeyed: string[] = [];
-    for (const [what, variant] of variants) {
-      for (const f of searchFilters) {
-        if (outcome(f, variant) === outcome(f, base)) continue;
-        changed.push(what);
-        if (JSON.stringify(filterPoolKey(f, variant)) === JSON.stringify(filterPoolKey(f, base))) unkeyed.push(`${f.name}: ${what}`);
+    for (const [from, list] of [
+      [base, variants],
+      [limited, limitedVariants],
+    ] as const) {
+      for (const [what, variant] of list) {
+        for (const f of searchFilters) {
+          if (outcome(f, variant) === outcome(f, from)) continue;
+          changed.push(what);
+          if (JSON.stringify(filterPoolKey(f, variant)) === JSON.stringify(filterPoolKey(f, from))) unkeyed.push(`${f.name}: ${what}`);
+        }
       }
     }
     // A filter that reads something of the caller without declaring it (params, poolKey) would reuse a pool made for others.
     expect(unkeyed).toEqual([]);
     // And the check sees every change: each variant changes what some filter does.
-    expect([...new Set(changed)].sort()).toEqual([...new Set(variants.map(([what]) => what))].sort());
+    expect([...new Set(changed)].sort()).toEqual([...new Set([...variants, ...limitedVariants].map(([what]) => what))].sort());
   });
 });
 
 describe('the position filter', () => {
   const position = searchFilters.find((f) => f.name === 'position');
   const seeker = (latitude: number, longitude: number): Seeker => ({
-    me: { id: testProfileId(1), gender: 'Male', point: { latitude, longitude } },
+    me: { id: testProfileId(1), gender: 'Male', point: { latitude, longitude }, age: 30 },
     ageMin: 18,
     ageMax: 100,
     gender: 'Any',

@@ -1,8 +1,9 @@
 import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database, Gender, PreferredGender, ProfileId } from '../../../db/schema.ts';
 import type { SearchQuery } from '../../contract/discovery.ts';
-import { boxLonSpan, everywhereKm, kmPerDegree, type Point } from './distance.ts';
+import { boxLonSpan, earthRadiusKm, everywhereKm, kmPerDegree, type Point } from './distance.ts';
 import { bindParts, type Binding } from './queryBindings.ts';
+import { ageGraceYears, ageStretchMax, ageStretchPerYear, nearbyKm, targetAge } from './ranking.ts';
 
 /**
  * The rules of discovery, each declared once: who may appear in someone's search. Everything that
@@ -26,7 +27,12 @@ export type SearchParams = Omit<SearchQuery, 'exclude'>;
 
 /** Who searches and with which filters: all a rule may depend on. */
 export interface Seeker extends SearchParams {
-  me: { id: ProfileId; gender: Gender; point: Point | null };
+  me: { id: ProfileId; gender: Gender; point: Point | null; age: number };
+}
+
+/** The age the caller's deck prefers (ranking.ts targetAge). */
+export function seekerTarget(s: Seeker): number {
+  return targetAge(s.me.age, s.ageMin, s.ageMax);
 }
 
 /** How one query reads people: a scan, nearest first within a box (and beyond a bound), or a re-check. */
@@ -35,7 +41,7 @@ export interface Reading {
   only?: readonly number[];
   /** Half-height of the search box in degrees of latitude; null searches everywhere. */
   box: number | null;
-  /** Only people at least this far (km, the ordering's metric, see distance.ts) or without a position. */
+  /** Only people at least this far (km, the ranking distance `e`, see ranking.ts) or without a position. */
   beyondKm?: number;
   /** Only people at most this far (km, as `beyondKm`): with `box`, a ring's outer edge, its corners left out. */
   withinKm?: number;
@@ -172,32 +178,47 @@ type PositionBinding = {
   lat?: number;
   lon?: number;
   cos?: number;
-  /** The squared bound, in squared degrees. */
-  beyond2?: number;
-  /** The squared outer edge, in squared degrees. */
-  within2?: number;
+  /** The deck's target age (ranking.ts), with an edge. */
+  target?: number;
+  /** The inner edge, ranking km (a hair inside). */
+  beyond?: number;
+  /** The outer edge, ranking km (a hair outside). */
+  within?: number;
 };
 
-/** A ring's inner edge as its query tests it, in degrees: a hair inside `beyondKm` (see `position`). */
-export function innerEdgeDeg(beyondKm: number): number {
-  return Math.max(0, beyondKm - 1e-6) / kmPerDegree;
+/** A ring's inner edge as its query tests it, ranking km: a hair inside `beyondKm` (see `position`). */
+export function innerEdgeKm(beyondKm: number): number {
+  return Math.max(0, beyondKm - 1e-6);
 }
 
-/** A ring's outer edge as its query tests it, in degrees: a hair outside `withinKm` (see `position`). */
-export function outerEdgeDeg(withinKm: number): number {
-  return (withinKm + 1e-6) / kmPerDegree;
+/** A ring's outer edge as its query tests it, ranking km: a hair outside `withinKm` (see `position`). */
+export function outerEdgeKm(withinKm: number): number {
+  return withinKm + 1e-6;
 }
 
 /**
- * Where a scan looks: inside its box, and beyond the disc a used-up pool proved empty. Not a rule of who
- * may be seen, so the plain search has no term for it (it draws the same boxes in memory); but someone
- * moving changes who is inside a pool's bound, so positions are watched, and the caller's own is part of
- * the pool key.
+ * The ranking distance `e` (ranking.ts rankingKm) in SQL, from the caller's point (`lat`, `lon`, `cos` of
+ * the latitude) and target age: the flat distance stretched by the age gap. Null without a position. The
+ * target is cast: a range's middle may be a half year, and PostgreSQL would type it as the age's integer.
+ */
+export function rankingKmSql(lat: unknown, lon: unknown, cos: unknown, target: unknown) {
+  const dLat = sql<number>`(p.latitude - ${lat})`;
+  const dLon = sql<number>`((p.longitude - ${lon}) * ${cos})`;
+  const gap = sql<number>`abs(p.age - cast(${target} as double precision))`;
+  const stretch = sql<number>`(case when ${gap} <= ${sql.lit(ageGraceYears)} then 1.0 when ${gap} >= ${sql.lit(ageGraceYears + ageStretchMax / ageStretchPerYear)} then ${sql.lit(1 + ageStretchMax)} else 1.0 + ${sql.lit(ageStretchPerYear)} * (${gap} - ${sql.lit(ageGraceYears)}) end)`;
+  return sql<number>`(${stretch} * (sqrt(${dLat} * ${dLat} + ${dLon} * ${dLon}) * ${sql.lit(kmPerDegree)} + ${sql.lit(nearbyKm)}) - ${sql.lit(nearbyKm)})`;
+}
+/**
+ * Where a scan looks: inside its box, and beyond the disc a used-up pool proved empty, both measured in the
+ * ranking distance (ranking.ts: the flat distance stretched by the age gap). Not a rule of who may be seen,
+ * so the plain search has no term for it (it draws the same circles in memory); but someone moving changes
+ * who is inside a pool's bound, so positions are watched, and the caller's own, with the target age the
+ * distance is stretched from, is part of the pool key.
  */
 const position = searchFilter({
   name: 'position',
   firstPass: true,
-  poolKey: (s) => [s.me.point?.latitude, s.me.point?.longitude],
+  poolKey: (s) => [s.me.point?.latitude, s.me.point?.longitude, seekerTarget(s)],
   bind(s, r): PositionBinding {
     const point = s.me.point;
     if (r.only !== undefined || point === null) return {};
@@ -219,16 +240,13 @@ const position = searchFilter({
       });
     }
     if (r.beyondKm !== undefined && !unlocatedOnly) {
-      // A hair inside the bound, so rounding never drops someone standing exactly on it; never below zero,
-      // whose square would leave out everyone on the caller's own point (a bound drawn in to 0 by capped(),
-      // or the all but empty circle a box holds next to a pole).
-      const deg = innerEdgeDeg(r.beyondKm);
-      Object.assign(binding, { lat: point.latitude, lon: point.longitude, cos, beyond2: deg * deg });
+      // A hair inside the bound, so rounding never drops someone standing exactly on it; never below zero
+      // (a bound drawn in to 0 by capped(), or the all but empty circle a box holds next to a pole).
+      Object.assign(binding, { lat: point.latitude, lon: point.longitude, cos, target: seekerTarget(s), beyond: innerEdgeKm(r.beyondKm) });
     }
     if (r.withinKm !== undefined && r.box !== null) {
       // A hair outside the edge, for the same reason: the caller keeps whom it wants by its own measure.
-      const deg = outerEdgeDeg(r.withinKm);
-      Object.assign(binding, { lat: point.latitude, lon: point.longitude, cos, within2: deg * deg });
+      Object.assign(binding, { lat: point.latitude, lon: point.longitude, cos, target: seekerTarget(s), within: outerEdgeKm(r.withinKm) });
     }
     return binding;
   },
@@ -241,21 +259,60 @@ const position = searchFilter({
       terms.push(sql<SqlBool>`p.longitude >= ${b.west}`, sql<SqlBool>`p.longitude <= ${b.east}`);
     }
     if (b.unlocatedOnly) terms.push(eb('p.latitude', 'is', null));
-    if (b.beyond2 !== undefined) {
-      const dLat = sql<number>`(p.latitude - ${b.lat})`;
-      const dLon = sql<number>`((p.longitude - ${b.lon}) * ${b.cos})`;
-      terms.push(sql<SqlBool>`(p.latitude is null or ${dLat} * ${dLat} + ${dLon} * ${dLon} >= ${b.beyond2})`);
-    }
-    if (b.within2 !== undefined) {
-      const dLat = sql<number>`(p.latitude - ${b.lat})`;
-      const dLon = sql<number>`((p.longitude - ${b.lon}) * ${b.cos})`;
-      terms.push(sql<SqlBool>`${dLat} * ${dLat} + ${dLon} * ${dLon} <= ${b.within2}`);
-    }
+    if (b.beyond !== undefined) terms.push(sql<SqlBool>`(p.latitude is null or ${rankingKmSql(b.lat, b.lon, b.cos, b.target)} >= ${b.beyond})`);
+    if (b.within !== undefined) terms.push(sql<SqlBool>`${rankingKmSql(b.lat, b.lon, b.cos, b.target)} <= ${b.within}`);
     return terms;
   },
   plain: () => [],
   watches: ['profiles.latitude', 'profiles.longitude'],
 });
+
+type DistanceLimitBinding = { lat?: number; lon?: number; cosLat?: number; limit?: number };
+
+/**
+ * The haversine term `h` (0 at the caller, 1 at the antipode) between the caller and the candidate, in SQL:
+ * the great-circle distance is 2R asin(sqrt(h)), as distance.ts haversineKm computes the one shown.
+ */
+function haversineTermSql(lat: unknown, lon: unknown, cosLat: unknown) {
+  const rad = sql.lit(Math.PI / 180);
+  const halfLat = sql<number>`sin((p.latitude - ${lat}) * ${rad} / 2)`;
+  const halfLon = sql<number>`sin((p.longitude - ${lon}) * ${rad} / 2)`;
+  return sql<number>`(${halfLat} * ${halfLat} + ${cosLat} * cos(p.latitude * ${rad}) * ${halfLon} * ${halfLon})`;
+}
+
+/**
+ * The deck's distance limit (`maxDistance`, whole km): only people whose card would show at most that many
+ * kilometres (distance.ts shownDistanceKm rounds the great-circle distance), so the edge is inclusive as
+ * the card reads: N km shown is in, N + 1 is out, i.e. a great-circle distance below N + 0.5 km. Nobody
+ * without a position passes it (their distance is unknown); a caller without one has no distance to limit,
+ * and the limit is not applied. Tested on the index's own columns (a term of the first pass).
+ */
+const maxDistance = searchFilter({
+  name: 'maxDistance',
+  firstPass: true,
+  params: ['maxDistance'],
+  poolKey: (s) => (s.maxDistance === undefined ? null : [s.me.point?.latitude, s.me.point?.longitude]),
+  bind(s): DistanceLimitBinding {
+    const point = s.me.point;
+    if (s.maxDistance === undefined || point === null) return {};
+    const half = Math.sin(distanceLimitKm(s.maxDistance) / (2 * earthRadiusKm));
+    return { lat: point.latitude, lon: point.longitude, cosLat: Math.cos((point.latitude * Math.PI) / 180), limit: half * half };
+  },
+  where: (_eb, b) => (b.limit === undefined ? [] : [sql<SqlBool>`${haversineTermSql(b.lat, b.lon, b.cosLat)} < ${b.limit}`]),
+  plain(_eb, s) {
+    const point = s.me.point;
+    if (s.maxDistance === undefined || point === null) return [];
+    // Written as the distance itself: twice the radius times the arc sine of the term's root.
+    const h = haversineTermSql(point.latitude, point.longitude, Math.cos((point.latitude * Math.PI) / 180));
+    return [sql<SqlBool>`${sql.lit(2 * earthRadiusKm)} * asin(sqrt(${h})) < ${distanceLimitKm(s.maxDistance)}`];
+  },
+  watches: ['profiles.latitude', 'profiles.longitude'],
+});
+
+/** The great-circle distance a `maxDistance` of `km` lets in, exclusive: what rounds to `km` or less. */
+export function distanceLimitKm(km: number): number {
+  return km + 0.5;
+}
 
 /**
  * Not swiped by the caller, either way. Probes that need only the id the index holds come next, the
@@ -358,6 +415,7 @@ export const searchFilters: readonly SearchFilter[] = [
   age,
   reciprocal,
   position,
+  maxDistance,
   notSwiped,
   notBlocked,
   verified,

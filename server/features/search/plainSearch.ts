@@ -4,20 +4,22 @@ import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { SearchQuery, SearchResult } from '../../contract/discovery.ts';
 import { cityForReader } from '../location/index.ts';
-import { listPhotoNames } from '../profiles/index.ts';
+import { activeRecentlyOf, activityBucket, listPhotoNames } from '../profiles/index.ts';
 import type { CardSearch } from './cardSearch.ts';
-import { flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
-import { likedYouBoostKm, premiumBoostKm, searchBoxSteps } from './rules.ts';
+import { flatKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
+import { searchBoxSteps } from './rules.ts';
 import type { CandidateRow } from './candidates.ts';
-import { plainConditions, type Seeker } from './filters.ts';
+import { plainConditions, seekerTarget, type Seeker } from './filters.ts';
+import { rankingKm, scoreOf } from './ranking.ts';
 
 /**
  * The search written out plainly, as the correctness oracle for SearchService (searchEquivalence.test.ts):
  * no pool, no prepared queries, no frontier, no indexes to please. One query reads every person the rules
  * allow (each rule's `plain` form in filters.ts, written beside the tuned one but plainly); the rest is
  * done in memory with the meaning the tuned search gives a fresh scan: for each box step in turn, the
- * candidates inside the box and within its inscribed circle, ranked by the bounded-boost score, and the
- * first the app does not already hold is the answer. Slow on purpose (it reads everyone eligible
+ * candidates inside the box and within its inscribed circle of the ranking distance (ranking.ts: distance
+ * stretched by the age gap), ranked by the score (inactivity stretching it, the bounded boosts taking off),
+ * and the first the app does not already hold is the answer. Slow on purpose (it reads everyone eligible
  * anywhere); never serves traffic. Rate limits are the caller's business, as they are not a search rule.
  *
  * Where the tuned search answers differently, by design (the property test keeps its worlds clear of these):
@@ -41,15 +43,18 @@ export class PlainSearch implements CardSearch {
   ) {}
 
   async next(userId: UserId, query: SearchQuery, language: Language): Promise<SearchResult | null | 'no_profile'> {
-    const me = await this.db.selectFrom('profiles').select(['id', 'gender', 'latitude', 'longitude']).where('user_id', '=', userId).executeTakeFirst();
+    const me = await this.db.selectFrom('profiles').select(['id', 'gender', 'latitude', 'longitude', 'age']).where('user_id', '=', userId).executeTakeFirst();
     if (!me) return 'no_profile';
     const point = pointOf(me);
     const { exclude, ...params } = query;
-    const everyone = await this.eligible({ ...params, me: { id: me.id, gender: me.gender, point } });
+    const seeker: Seeker = { ...params, me: { id: me.id, gender: me.gender, point, age: me.age } };
+    const everyone = await this.eligible(seeker);
+    const target = seekerTarget(seeker);
     const held = new Set(exclude);
     for (const step of point ? searchBoxSteps : [null]) {
-      const inStep = point && step !== null && step !== 180 ? everyone.filter((c) => insideBox(point, step, c) && withinCircle(point, step, c)) : everyone;
-      const best = this.ranked(inStep, point).find((c) => !held.has(c.id));
+      const inStep =
+        point && step !== null && step !== 180 ? everyone.filter((c) => insideBox(point, step, c) && withinCircle(point, step, c, target)) : everyone;
+      const best = this.ranked(inStep, point, target).find((c) => !held.has(c.id));
       if (best) return this.present(best, point, language);
     }
     return null;
@@ -70,6 +75,9 @@ export class PlainSearch implements CardSearch {
         'p.bio',
         'p.latitude',
         'p.longitude',
+        'p.active_at',
+        'p.private_mode',
+        'p.show_activity',
         'u.premium_until',
         // They liked the caller: a boost.
         eb
@@ -88,29 +96,25 @@ export class PlainSearch implements CardSearch {
   }
 
   /**
-   * Best first: the great-circle distance less the boosts (never more than half of it); ties in the tuned
-   * query's order, which is located people first, then the squared flat distance as its SQL computes it,
-   * then id; a caller without a position sees everyone by id, newest first.
+   * Best first by the score (ranking.ts: the ranking distance stretched by inactivity, less the boosts,
+   * never more than half of it); ties in the tuned query's order, which is located people first, then the
+   * ranking distance, then id; a caller without a position sees everyone by id, newest first.
    */
-  private ranked(candidates: Candidate[], point: Point | null): Candidate[] {
-    const now = this.clock.now().toISOString();
-    const cos = point ? Math.cos((point.latitude * Math.PI) / 180) : 0;
+  private ranked(candidates: Candidate[], point: Point | null, target: number): Candidate[] {
+    const now = this.clock.now();
     const keyed = candidates.map((c) => {
       const there = pointOf(c);
-      if (!point || !there) return { c, score: Number.POSITIVE_INFINITY, located: there !== null, square: 0 };
-      const km = haversineKm(point, there);
-      const premium = c.premium_until !== null && c.premium_until > now;
-      const boost = (premium ? premiumBoostKm : 0) + (Number(c.liked_me) ? likedYouBoostKm : 0);
-      const dLat = there.latitude - point.latitude;
-      const dLon = (there.longitude - point.longitude) * cos;
-      return { c, score: km - Math.min(boost, km / 2), located: true, square: dLat * dLat + dLon * dLon };
+      if (!point || !there) return { c, score: Number.POSITIVE_INFINITY, located: there !== null, e: 0 };
+      const e = rankingKm(flatKm(point, there), c.age, target);
+      const premium = c.premium_until !== null && c.premium_until > now.toISOString();
+      return { c, score: scoreOf(e, activityBucket(c.active_at, now), { premium, likedMe: Boolean(Number(c.liked_me)) }), located: true, e };
     });
     if (!point) return keyed.sort((a, b) => b.c.id - a.c.id).map((k) => k.c);
     return keyed
       .sort((a, b) => {
         if (a.score !== b.score) return a.score < b.score ? -1 : 1;
         if (a.located !== b.located) return a.located ? -1 : 1;
-        if (a.square !== b.square) return a.square - b.square;
+        if (a.e !== b.e) return a.e - b.e;
         return a.c.id - b.c.id;
       })
       .map((k) => k.c);
@@ -127,7 +131,7 @@ export class PlainSearch implements CardSearch {
       gender: c.gender,
       bio: c.bio,
       distance: shownDistanceKm(point, pointOf(c)),
-      active_recently: null,
+      active_recently: activeRecentlyOf(c, this.clock.now()),
       photo: photos.join(','),
     };
   }
@@ -148,8 +152,8 @@ function insideBox(point: Point, step: number, c: Candidate): boolean {
   );
 }
 
-/** Within the box's inscribed circle: someone outside a box may be nearer than a corner of it. */
-function withinCircle(point: Point, step: number, c: Candidate): boolean {
+/** Within the box's inscribed circle, in the ranking distance: someone outside a box may be nearer than a corner of it. */
+function withinCircle(point: Point, step: number, c: Candidate, target: number): boolean {
   const there = pointOf(c);
-  return there !== null && flatKm(point, there) <= step * kmPerDegree;
+  return there !== null && rankingKm(flatKm(point, there), c.age, target) <= step * kmPerDegree;
 }

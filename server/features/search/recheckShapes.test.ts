@@ -33,7 +33,15 @@ describe.each(testDialects())('re-check statements on %s', (dialect) => {
         const only = Array.from({ length }, (_, i) => i + 1);
         const gender = genders[length % genders.length] ?? 'Any';
         const statements = await log.during(() =>
-          findCandidates(database.db, { me: { id: testProfileId(500), gender: 'Male', point: null }, ageMin, ageMax, gender, box: null, only, limit: length }),
+          findCandidates(database.db, {
+            me: { id: testProfileId(500), gender: 'Male', point: null, age: 30 },
+            ageMin,
+            ageMax,
+            gender,
+            box: null,
+            only,
+            limit: length,
+          }),
         );
         for (const sql of statements) texts.add(sql);
       }

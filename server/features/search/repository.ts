@@ -24,6 +24,7 @@ const startQuery = (qc: QueryCreator<Database>, userId: UserId, postgres: boolea
       'p.id',
       'p.name',
       'p.gender',
+      'p.age',
       'p.preferred_gender',
       'p.latitude',
       'p.longitude',

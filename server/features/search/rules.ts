@@ -7,12 +7,7 @@
 export const searchPerMinute = 60;
 export const searchPerDay = 1000;
 
-/**
- * Ranking boosts, in kilometres subtracted from the distance and never more than half of it, so a boost
- * reorders people who are about as near, and never brings someone from another city ahead of a neighbour.
- */
-export const premiumBoostKm = 5;
-export const likedYouBoostKm = 10;
+/** The ranking's constants (distance, age, activity, boosts) are in ranking.ts. */
 
 /** How many of the nearest candidates the boosts are allowed to reorder. */
 export const rankingPoolSize = 100;

@@ -83,14 +83,27 @@ function position(rng: Fuzzer, viewer: [number, number]): At {
   return snapCoordinates(rng.next() * 160 - 80, rng.next() * 360 - 180);
 }
 
+/** Ages spread wide (the ranking stretches distance by the gap to the viewer's or the range's middle), the ends included. */
 function randomAge(rng: Fuzzer): number {
-  return rng.chance(0.1) ? rng.pick([18, 100]) : 18 + rng.int(35);
+  return rng.chance(0.1) ? rng.pick([18, 100]) : rng.chance(0.7) ? 18 + rng.int(35) : 18 + rng.int(83);
 }
 
 function randomQuery(rng: Fuzzer): Omit<SearchQuery, 'exclude'> {
   const ageMin = rng.chance(0.5) ? 18 : 18 + rng.int(30);
   const ageMax = rng.chance(0.5) ? 100 : Math.min(100, ageMin + rng.int(25));
-  return { ageMin, ageMax, gender: rng.pick(['Any', 'Any', 'Male', 'Female', 'Other'] as const) };
+  // A distance limit now and then, from a street to the slider's end.
+  const maxDistance = rng.chance(0.35) ? rng.pick([1, 2, 5, 8, 20, 60, 150, 500]) : undefined;
+  return { ageMin, ageMax, gender: rng.pick(['Any', 'Any', 'Male', 'Female', 'Other'] as const), ...(maxDistance === undefined ? {} : { maxDistance }) };
+}
+
+/**
+ * When someone was last active, hours before now: today, this week, this month, long ago, or never kept.
+ * Away from the buckets' edges by more than a session's clock moves (up to a day and a half: pools
+ * expiring), so that ageing into the next bucket stays rare; when it happens it only worsens a score,
+ * which the tuned pool's re-check at its head re-ranks.
+ */
+function randomActivityHours(rng: Fuzzer): number | null {
+  return rng.pick([null, 1 + rng.int(12), 60 + rng.int(60), 200 + rng.int(400), 1000 + rng.int(2000)]);
 }
 
 /** One case: a world of its own (everything before it deleted), a viewer and a session. */
@@ -201,11 +214,16 @@ class Case {
       banned: rng.chance(0.05),
       held: rng.chance(0.05),
       privateMode: rng.chance(0.12),
+      activeHoursAgo: randomActivityHours(rng),
+      showActivity: !rng.chance(0.15),
     };
   }
 
   /** People written in bulk (a user, maybe a profile, 0–2 photos each), with random gender, age and premium. */
-  private async addPeople(people: { at: At; verified: boolean; banned: boolean; held: boolean; privateMode: boolean }[], withProfiles: boolean) {
+  private async addPeople(
+    people: { at: At; verified: boolean; banned: boolean; held: boolean; privateMode: boolean; activeHoursAgo?: number | null; showActivity?: boolean }[],
+    withProfiles: boolean,
+  ) {
     const rng = this.rng;
     const now = this.clock.now();
     const day = 86_400_000;
@@ -244,6 +262,8 @@ class Case {
         updated_at: now.toISOString(),
         private_mode: p.privateMode ? 1 : 0,
         held_at: p.held ? now.toISOString() : null,
+        active_at: p.activeHoursAgo == null ? null : new Date(now.getTime() - p.activeHoursAgo * 3_600_000).toISOString(),
+        show_activity: p.showActivity === false ? 0 : 1,
       };
     });
     await this.db.insertInto('profiles').values(profiles).execute();
@@ -335,7 +355,8 @@ class Case {
     const kind = rng.int(10);
     if (kind === 0 || someone === null) {
       const added = await this.addPeople(
-        [{ ...this.randomPerson(), at: rng.chance(0.7) ? near(rng, this.viewerAt, rng.next() * 6) : position(rng, this.viewerAt) }],
+        // Just signed up: active now.
+        [{ ...this.randomPerson(), at: rng.chance(0.7) ? near(rng, this.viewerAt, rng.next() * 6) : position(rng, this.viewerAt), activeHoursAgo: 0 }],
         true,
       );
       this.profiles.push(...added.profiles);
@@ -357,6 +378,12 @@ class Case {
       const privateMode = rng.chance(0.5) ? 1 : 0;
       await db.updateTable('profiles').set({ private_mode: privateMode }).where('id', '=', someone).execute();
       this.log.push(`${someone} private ${privateMode}`);
+      if (rng.chance(0.5)) {
+        // Showing one's activity or not stamps nothing: it changes only what the card says, read as it is shown.
+        const showActivity = rng.chance(0.5) ? 1 : 0;
+        await db.updateTable('profiles').set({ show_activity: showActivity }).where('id', '=', someone).execute();
+        this.log.push(`${someone} show_activity ${showActivity}`);
+      }
     } else if (kind === 3) {
       const banned = rng.chance(0.6);
       await db
@@ -367,9 +394,10 @@ class Case {
       this.log.push(`${someone} ${banned ? 'banned' : 'unbanned'}`);
     } else if (kind === 4) {
       const at = rng.chance(0.1) ? null : rng.chance(0.7) ? near(rng, this.viewerAt, rng.next() * 6) : position(rng, this.viewerAt);
+      // Moving is using the app: active now (a change the move's stamp makes the tuned search re-read).
       await db
         .updateTable('profiles')
-        .set({ latitude: at?.latitude ?? null, longitude: at?.longitude ?? null })
+        .set({ latitude: at?.latitude ?? null, longitude: at?.longitude ?? null, active_at: now })
         .where('id', '=', someone)
         .execute();
       this.log.push(`${someone} moves to ${JSON.stringify(at)}`);

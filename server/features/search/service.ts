@@ -5,7 +5,7 @@ import type { Clock } from '../../clock.ts';
 import type { SearchQuery, SearchResult } from '../../contract/discovery.ts';
 import { isPremium } from '../premium/index.ts';
 import { cityForReader } from '../location/index.ts';
-import { listPhotoNames } from '../profiles/index.ts';
+import { activeRecentlyOf, activityBucket, listPhotoNames } from '../profiles/index.ts';
 import type { RateCounter } from '../rateLimits/index.ts';
 import type { CardSearch } from './cardSearch.ts';
 import {
@@ -21,11 +21,12 @@ import {
   type PoolStore,
 } from './candidatePool.ts';
 import { findCandidates, findNearest, rereadForRanking, type CandidateFilter, type CandidateRow, type NearRow, type RankedRow } from './candidates.ts';
-import { poolKeyOf } from './filters.ts';
+import { distanceLimitKm, poolKeyOf, seekerTarget, type Seeker } from './filters.ts';
 import { changedNear, horizonBelow, changedRecheckMax } from './searchChanges.ts';
 import { findSearchStart } from './repository.ts';
-import { boxCircleKm, everywhereKm, flatKm, haversineKm, kmPerDegree, pointOf, shownDistanceKm, type Point } from './distance.ts';
-import { likedYouBoostKm, premiumBoostKm, rankingPoolSize, recheckBatch, recheckBatches, searchBoxSteps, searchPerDay, searchPerMinute } from './rules.ts';
+import { boxCircleKm, everywhereKm, flatKm, kmPerDegree, limitFlatKm, pointOf, shownDistanceKm, type Point } from './distance.ts';
+import { rankingPoolSize, recheckBatch, recheckBatches, searchBoxSteps, searchPerDay, searchPerMinute } from './rules.ts';
+import { maxAgeStretch, nearbyKm, rankingKm, scoreOf } from './ranking.ts';
 
 /** A search's own filters; each query adds its box, bound or list of people. */
 type Search = Omit<CandidateFilter, 'box' | 'only' | 'beyondKm' | 'withinKm'>;
@@ -99,7 +100,7 @@ export class SearchService implements CardSearch {
     const { me } = start;
     const point = pointOf(me);
     const { exclude, ...params } = query;
-    const filter: Search = { ...params, me: { id: me.id, gender: me.gender, point }, limit: rankingPoolSize };
+    const filter: Search = { ...params, me: { id: me.id, gender: me.gender, point, age: me.age }, limit: rankingPoolSize };
     // Everything the pool's ranking depends on (filters.ts): other filters or another position make it stale.
     const poolKey = poolKeyOf(filter);
     const held = new Set(exclude);
@@ -161,8 +162,14 @@ export class SearchService implements CardSearch {
       if (unchecked.length) {
         // One query (findCandidates pads the list to a few lengths, so a few texts).
         const rows = await findCandidates(this.db, { ...filter, box: null, limit: unchecked.length, only: unchecked });
-        for (const row of rows) fresh.set(row.id, row);
-        Object.assign(pool, capped({ ...pool, candidates: mergeRanked(pool.candidates, this.rank(rows, point)) }));
+        // The change query asks a flat circle, wider than the bound in the ranking distance (never less than
+        // the flat one): those it found beyond the bound that way leave the pool, for the scan beyond it.
+        const e = this.rankingDistance(filter);
+        const inside = rows.filter((row) => e(row) < pool.boundKm || (e(row) === pool.boundKm && row.id < lastAtBound));
+        const beyondBound = new Set<number>(rows.filter((row) => !inside.includes(row)).map((row) => row.id));
+        for (const row of inside) fresh.set(row.id, row);
+        const kept = pool.candidates.filter((c) => !beyondBound.has(c.id));
+        Object.assign(pool, capped({ ...pool, candidates: mergeRanked(kept, this.rank(inside, filter)) }));
       }
       // Everyone changed since the old watermark is now in the pool or known to be out. The horizon moves with
       // the watermark: rows written below this search's were seen by its change query, or by the one before.
@@ -181,7 +188,7 @@ export class SearchService implements CardSearch {
       for (const row of reread) fresh.set(row.id, row);
       // The pool in hand, not whatever is stored for the user now (another tab may search other filters).
       pool.candidates = pool.candidates.filter((c) => fresh.has(c.id) || !next.includes(c));
-      if (point && this.rerank(pool, reread, point)) continue;
+      if (point && this.rerank(pool, reread, filter)) continue;
       const first = next.find((c) => fresh.has(c.id));
       if (first) return fresh.get(first.id) as CandidateRow;
       batch++;
@@ -211,10 +218,8 @@ export class SearchService implements CardSearch {
       .map((c) => c.id);
     if (inside.length) {
       const rows = await findCandidates(this.db, { ...filter, box: null, limit: inside.length, only: inside });
-      for (const row of rows) {
-        const there = pointOf(row);
-        if (there) km = Math.min(km, flatKm(point, there));
-      }
+      const e = this.rankingDistance(filter);
+      for (const row of rows) km = Math.min(km, e(row));
     }
     return km < frontierMinKm ? undefined : { km, held: [], scannedAt: frontier.scannedAt, hintKm: frontier.hintKm };
   }
@@ -238,10 +243,10 @@ export class SearchService implements CardSearch {
     const limit = rankingPoolSize + held.size;
     // A scan from nothing reads the neighbourhood whole; one beyond a known disc carries on that knowledge.
     const scannedAt = beyond ? beyond.scannedAt : this.clock.now().toISOString();
-    const flatOf = (row: { latitude: number | null; longitude: number | null }) => {
-      const there = pointOf(row);
-      return point && there ? flatKm(point, there) : Number.POSITIVE_INFINITY;
-    };
+    // The ranking distance (ranking.ts), which the scan reads by: its rings, bounds and order.
+    const flatOf = this.rankingDistance(filter);
+    // With a distance limit, nobody passing is farther than this (ranking distance): the last step.
+    const reach = this.reachKm(filter);
     // Everyone within `coveredKm` that the rules allow, nearest first (the rings before this one).
     let read: RankedRow[] = [];
     let coveredKm = beyond?.km ?? 0;
@@ -249,9 +254,7 @@ export class SearchService implements CardSearch {
     let heldSeen: PooledCandidate[] = [];
     // What is left of this scan's pairs of passes (`ringPassesMax`), and where the first may stop.
     const passes = { left: ringPassesMax, hintKm: beyond?.hintKm ?? null };
-    for (const step of point ? searchBoxSteps : [null]) {
-      const box = step === 180 ? null : step;
-      const radiusKm = box === null ? Number.POSITIVE_INFINITY : box * kmPerDegree;
+    for (const { box, radiusKm, last: lastStep } of scanSteps(point, reach)) {
       if (box !== null && radiusKm <= coveredKm) continue;
       // People read beyond the circle read whole (inside the last box's circle but beyond what it holds
       // whole, near a pole) are read again by this step's ring, in their place among its people.
@@ -280,13 +283,15 @@ export class SearchService implements CardSearch {
           read = read.slice(0, limit);
           reachedKm = Math.min(reachedKm, flatOf(read[limit - 1] as RankedRow));
         }
-        // The disc read before and the circle this box holds whole, as far as it was read.
-        coveredKm = Math.max(coveredKm, Math.min(reachedKm, point ? boxCircleKm(point, box) : 0));
+        // The disc read before and the circle this box holds whole, as far as it was read. The limit's own
+        // box holds whole everyone the limit lets in: read to its edge, everyone was read.
+        const wholeKm = lastStep && reach.flatKm !== null && point && boxCircleKm(point, box) >= reach.flatKm ? radiusKm : point ? boxCircleKm(point, box) : 0;
+        coveredKm = Math.max(coveredKm, Math.min(reachedKm, wholeKm));
       }
       const rows = read;
       // Someone outside a box may be nearer than a corner of it: rank only those within the inscribed circle.
       const inCircle = box === null ? rows : rows.filter((row) => flatOf(row) <= radiusKm);
-      let ranked = this.rank(inCircle, point);
+      let ranked = this.rank(inCircle, filter);
       const best = ranked.find((c) => !held.has(c.id));
       heldSeen = ranked;
       // Nobody unheld: the next step reads on from the circle read whole.
@@ -318,12 +323,19 @@ export class SearchService implements CardSearch {
       }
       return shown.card;
     }
-    // Nobody anywhere: remembered, so the next search only asks what changed (and about the unlocated). The
-    // people the app holds stay pooled, as above: dropped unswiped, they must come back.
+    // Nobody anywhere (or within the limit): remembered, so the next search only asks what changed (and about
+    // the unlocated). The people the app holds stay pooled, as above: dropped unswiped, they must come back.
     if (point)
       await this.pools.keep(
         meId,
-        capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], heldSeen), boundKm: everywhereKm, watermark, horizon, scannedAt }),
+        capped({
+          key: poolKey,
+          candidates: mergeRanked(beyond?.held ?? [], heldSeen),
+          boundKm: Number.isFinite(reach.km) ? Math.max(coveredKm, reach.km) : everywhereKm,
+          watermark,
+          horizon,
+          scannedAt,
+        }),
         poolTtlMs,
       );
     else await this.pools.drop(meId);
@@ -348,7 +360,7 @@ export class SearchService implements CardSearch {
     filter: Search,
     ring: { box: number; radiusKm: number; fromKm: number; limit: number },
     read: RankedRow[],
-    flatOf: (row: { latitude: number | null; longitude: number | null }) => number,
+    flatOf: (row: { latitude: number | null; longitude: number | null; age: number }) => number,
     passes: { left: number; hintKm: number | null },
   ): Promise<{ read: RankedRow[]; reachedKm: number }> {
     const { box, radiusKm, limit } = ring;
@@ -434,10 +446,10 @@ export class SearchService implements CardSearch {
    * scan beyond the bound that ranks them among the people there. Kept, they would be shown at the place
    * they left, ahead of everyone now nearer.
    */
-  private rerank(pool: Pool, rows: RankedRow[], point: Point): boolean {
+  private rerank(pool: Pool, rows: RankedRow[], filter: Search): boolean {
     if (!rows.length) return false;
     const pooled = new Map(pool.candidates.map((c) => [c.id, c]));
-    const moved = this.rank(rows, point).filter((c) => {
+    const moved = this.rank(rows, filter).filter((c) => {
       const was = pooled.get(c.id);
       return was !== undefined && (was.flat !== c.flat || was.score !== c.score);
     });
@@ -453,22 +465,47 @@ export class SearchService implements CardSearch {
     return true;
   }
 
-  /** Bounded boosts: premium and "liked you" move a person ahead of others about as near, never further. */
-  private rank(rows: RankedRow[], point: Point | null): PooledCandidate[] {
+  /**
+   * The score (ranking.ts): the ranking distance stretched by inactivity, less the bounded boosts (premium and
+   * "liked you" move a person ahead of others about as near, never further). `flat` holds the ranking distance.
+   */
+  private rank(rows: RankedRow[], filter: Search): PooledCandidate[] {
     const now = this.clock.now();
+    const e = this.rankingDistance(filter);
     return (
       rows
         .map((row) => {
-          const there = pointOf(row);
-          const km = point && there ? haversineKm(point, there) : Number.POSITIVE_INFINITY;
-          const flat = point && there ? flatKm(point, there) : Number.POSITIVE_INFINITY;
-          const boost = (isPremium(row.premium_until, now) ? premiumBoostKm : 0) + (row.liked_me ? likedYouBoostKm : 0);
-          const score = Number.isFinite(km) ? km - Math.min(boost, km / 2) : Number.POSITIVE_INFINITY;
-          return { id: row.id, flat, score };
+          const km = e(row);
+          const score = scoreOf(km, activityBucket(row.active_at, now), { premium: isPremium(row.premium_until, now), likedMe: Boolean(row.liked_me) });
+          return { id: row.id, flat: km, score };
         })
         // Stable: equal scores keep the query's order (nearest, then id). Infinity - Infinity would be NaN.
         .sort((a, b) => (a.score === b.score ? 0 : a.score < b.score ? -1 : 1))
     );
+  }
+
+  /** Someone's ranking distance from the caller (ranking.ts rankingKm): Infinity when either has no position. */
+  private rankingDistance(filter: Search): (row: { latitude: number | null; longitude: number | null; age: number }) => number {
+    const point = filter.me.point;
+    const target = seekerTarget(filter);
+    return (row) => {
+      const there = pointOf(row);
+      return point && there ? rankingKm(flatKm(point, there), row.age, target) : Number.POSITIVE_INFINITY;
+    };
+  }
+
+  /**
+   * How far anyone the distance limit lets in can be: `km` in the ranking distance (the flat bound stretched
+   * by the filter's most stretched age), `flatKm` in the flat one; Infinity and null without a limit (or a
+   * position, or next to a pole, where the limit's box would wrap).
+   */
+  private reachKm(filter: Seeker): { km: number; flatKm: number | null } {
+    const point = filter.me.point;
+    if (filter.maxDistance === undefined || !point) return { km: Number.POSITIVE_INFINITY, flatKm: null };
+    const flat = limitFlatKm(point, distanceLimitKm(filter.maxDistance));
+    if (flat === null) return { km: Number.POSITIVE_INFINITY, flatKm: null };
+    const target = seekerTarget(filter);
+    return { km: maxAgeStretch(filter.ageMin, filter.ageMax, target) * (flat + nearbyKm) - nearbyKm, flatKm: flat };
   }
 
   private async presentCandidate(row: CandidateRow, point: Point | null, language: Language): Promise<SearchResult> {
@@ -482,7 +519,7 @@ export class SearchService implements CardSearch {
       gender: row.gender,
       bio: row.bio,
       distance: shownDistanceKm(point, pointOf(row)),
-      active_recently: null,
+      active_recently: activeRecentlyOf(row, this.clock.now()),
       photo,
     };
   }
@@ -538,6 +575,27 @@ function appendRing(read: RankedRow[], ring: RankedRow[]): RankedRow[] {
  */
 function readAgainFrom(read: RankedRow[], km: number, flatOf: (row: RankedRow) => number): number {
   return read.filter((r) => flatOf(r) >= km - 2e-6).length;
+}
+
+/**
+ * The boxes a scan tries, nearest first (rules.ts searchBoxSteps), each with the circle of the ranking
+ * distance it answers from. With a distance limit (`reach`), the steps stop at the first whose circle
+ * reaches it, drawn in to the limit's own box (which holds every place the limit lets in) and circle:
+ * the same people as that step's, since nobody beyond passes; the last, `everywhere` step is never read.
+ */
+function scanSteps(point: Point | null, reach: { km: number; flatKm: number | null }): { box: number | null; radiusKm: number; last: boolean }[] {
+  if (!point) return [{ box: null, radiusKm: Number.POSITIVE_INFINITY, last: true }];
+  const steps: { box: number | null; radiusKm: number; last: boolean }[] = [];
+  for (const step of searchBoxSteps) {
+    const box = step === 180 ? null : step;
+    const radiusKm = box === null ? Number.POSITIVE_INFINITY : box * kmPerDegree;
+    if (reach.flatKm !== null && radiusKm >= reach.km) {
+      steps.push({ box: Math.max(reach.flatKm / kmPerDegree, 1e-6), radiusKm: reach.km, last: true });
+      return steps;
+    }
+    steps.push({ box, radiusKm, last: box === null });
+  }
+  return steps;
 }
 
 /** A row read in full (a card can be shown from it), not only for ranking. */

@@ -51,6 +51,20 @@ export async function touchSession(db: Kysely<Database>, idHash: string, at: str
   await db.updateTable('sessions').set({ last_seen_at: at }).where('id_hash', '=', idHash).execute();
 }
 
+/**
+ * The owner's profile was active at `at`: written only when its last mark is older than `since` (an hour
+ * before), so an active user costs one profile write an hour. The column stamps no search change (migration
+ * profile_activity): it only orders people.
+ */
+export async function touchProfileActivity(db: Kysely<Database>, userId: UserId, at: string, since: string): Promise<void> {
+  await db
+    .updateTable('profiles')
+    .set({ active_at: at })
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('active_at', 'is', null), eb('active_at', '<', since)]))
+    .execute();
+}
+
 /** The live sessions of a user, most recently used first, for the owner's list of devices. */
 export async function listLiveSessions(db: Kysely<Database>, userId: UserId, now: string) {
   return db

@@ -4,7 +4,7 @@ import type { Database, UserId } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { SessionAuth } from '../../http/context.ts';
 import { deviceLabel } from './deviceLabel.ts';
-import { deleteSession, findLiveSession, insertSession, touchSession } from './repository.ts';
+import { deleteSession, findLiveSession, insertSession, touchProfileActivity, touchSession } from './repository.ts';
 import { SessionCache, type CachedSession, type SessionChangeFeed, type SessionEndings } from './sessionCache.ts';
 import { hashSessionId, newSessionId } from './sessionIds.ts';
 import type { SessionTokens } from './tokens.ts';
@@ -14,6 +14,8 @@ export const sessionLifetimeSeconds = 30 * 24 * 60 * 60;
 
 /** How stale a session's "last seen" may get before a request writes it again: one write per session per interval. */
 export const lastSeenIntervalSeconds = 5 * 60;
+/** `profiles.active_at` is written at most this often: others only ever learn the day (profiles/activity.ts). */
+export const activityIntervalSeconds = 60 * 60;
 
 /** Where a sign-in comes from: the client address (ctx.ip) and the browser's User-Agent. */
 export interface SignInDevice {
@@ -96,6 +98,8 @@ export class SessionService {
       device_label: deviceLabel(device.userAgent),
       last_seen_at: now.toISOString(),
     });
+    // Signing in is being active; the session's next bookkeeping write is minutes away (resolveSessionId).
+    await touchProfileActivity(db, userId, now.toISOString(), addSeconds(now, -activityIntervalSeconds).toISOString());
     return { sessionId, expiresAt, token: await this.tokens.sign(sessionId, userId, now, expiresAt) };
   }
 
@@ -120,6 +124,8 @@ export class SessionService {
     // read for it.
     if (!row.last_seen_at || row.last_seen_at < addSeconds(now, -lastSeenIntervalSeconds).toISOString()) {
       touchSession(this.db, sessionHash, now.toISOString()).catch(() => undefined);
+      // The same bookkeeping marks the person active for others' decks (at most once an hour, on the profile).
+      touchProfileActivity(this.db, row.user_id, now.toISOString(), addSeconds(now, -activityIntervalSeconds).toISOString()).catch(() => undefined);
     }
     const session: CachedSession = { userId: row.user_id, sessionHash, verified: row.verified_at !== null, language: row.language };
     cache?.put(session, readStarted, new Date(row.expires_at).getTime());

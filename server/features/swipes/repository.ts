@@ -9,7 +9,21 @@ const visibleProfile = prepared((db, profileId: ProfileId) =>
   db
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
-    .select(['p.id', 'p.user_id', 'p.name', 'p.age', 'p.city', 'p.place_id', 'p.gender', 'p.bio', 'p.latitude', 'p.longitude'])
+    .select([
+      'p.id',
+      'p.user_id',
+      'p.name',
+      'p.age',
+      'p.city',
+      'p.place_id',
+      'p.gender',
+      'p.bio',
+      'p.latitude',
+      'p.longitude',
+      'p.active_at',
+      'p.private_mode',
+      'p.show_activity',
+    ])
     .where('p.id', '=', profileId)
     .where('u.verified_at', 'is not', null)
     .where('u.banned_at', 'is', null),

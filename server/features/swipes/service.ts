@@ -8,7 +8,7 @@ import { type EventBus, insertEventsAndMarkers, writeMatchEnded } from '../event
 import type { NotificationQueue } from '../notifications/index.ts';
 import { cityForReader } from '../location/index.ts';
 import { isPremium } from '../premium/index.ts';
-import { listPhotoNames } from '../profiles/index.ts';
+import { activeRecentlyOf, listPhotoNames } from '../profiles/index.ts';
 import { type Allowance, assertAllowance } from '../rateLimits/index.ts';
 import {
   endMatch,
@@ -154,7 +154,7 @@ export class SwipeService {
         bio: other.bio,
         photos: await listPhotoNames(this.db, other.id),
         distance: shownDistanceKm(pointOf(me), pointOf(other)),
-        active_recently: null,
+        active_recently: activeRecentlyOf(other, this.clock.now()),
       },
     };
   }
