@@ -28,10 +28,16 @@ function searchedLimits(page: Page): (string | null)[] {
   return asked;
 }
 
-/** Someone signed in and active now: any signed-in request counts as activity on the server. */
-async function activeNow(person: Person): Promise<void> {
+/**
+ * Someone signed in and active now: a signed-in request marks the profile active (written beside the
+ * request, not before its answer, hence the wait for the mark).
+ */
+async function activeNow(site: Site, person: Person): Promise<void> {
   const answer = await person.browser.get('/api/settings');
   if (answer.status !== 200) throw new Error(`settings: ${answer.status}`);
+  const activeAt = async () =>
+    (await site.app.database.db.selectFrom('profiles').select('active_at').where('id', '=', person.profileId).executeTakeFirstOrThrow()).active_at;
+  await expect.poll(activeAt).not.toBeNull();
 }
 
 describe.each(behaviourLanguages)('the distance limit and "active today" in %s', (language) => {
@@ -49,7 +55,7 @@ describe.each(behaviourLanguages)('the distance limit and "active today" in %s',
     const seeker = await withPhotos(site, { name: language === 'ru' ? 'Павел' : 'Paul', gender: 'Male', at: home, photos: 1 });
     const close = await withPhotos(site, { name: language === 'ru' ? 'Нина' : 'Nina', gender: 'Female', at: near, photos: 1 });
     const distant = await withPhotos(site, { name: language === 'ru' ? 'Дина' : 'Dina', gender: 'Female', at: far, photos: 2 });
-    await activeNow(distant);
+    await activeNow(site, distant);
     const { context, page, errors } = await site.page({
       language,
       prepare: async (context) => {
@@ -111,8 +117,9 @@ describe.each(behaviourLanguages)('the distance limit and "active today" in %s',
   });
 
   it('turns "show when I was active" off on the server from the menu, and the card stops saying it', async () => {
-    const seeker = await withPhotos(site, { name: 'Oleg', gender: 'Male', at: home, photos: 1 });
-    const shy = await withPhotos(site, { name: language === 'ru' ? 'Вика' : 'Vika', gender: 'Female', at: near, photos: 1 });
+    // In another city, and looking within 10 km: the people of the other tests are not on his deck.
+    const seeker = await withPhotos(site, { name: 'Oleg', gender: 'Male', at: [59.93, 30.33], photos: 1 });
+    const shy = await withPhotos(site, { name: language === 'ru' ? 'Вика' : 'Vika', gender: 'Female', at: [59.94, 30.35], photos: 1 });
     const settings = async (person: Person) => ((await (await person.browser.get('/api/settings')).json()) as { show_activity: boolean }).show_activity;
     expect(await settings(shy)).toBe(true);
 
@@ -128,7 +135,13 @@ describe.each(behaviourLanguages)('the distance limit and "active today" in %s',
     await expect.poll(() => own.page.getByRole('switch', { name: t.app.menu.showActivity }).isChecked()).toBe(false);
     await own.context.close();
 
-    const seen = await site.page({ language, prepare: (context) => signInAs(site, context, seeker.browser) });
+    const seen = await site.page({
+      language,
+      prepare: async (context) => {
+        await signInAs(site, context, seeker.browser);
+        await context.addInitScript(() => localStorage.setItem('maxDistance', '10'));
+      },
+    });
     await seen.page.goto('/search');
     await expect.poll(() => topCardId(seen.page)).toBe(shy.profileId);
     expect(await seen.page.locator('.swipe-card .active-recently').count()).toBe(0);
@@ -154,7 +167,7 @@ describe('the distance slider and "active today" as they look', () => {
   it('in Russian and English, light and dark', async () => {
     const seeker = await withPhotos(site, { name: 'Shots', gender: 'Male', at: home, photos: 1 });
     const shown = await withPhotos(site, { name: 'Алиса', gender: 'Female', at: near, age: 29, photos: 2 });
-    await activeNow(shown);
+    await activeNow(site, shown);
     const open = (language: 'ru' | 'en', dark: boolean) =>
       site.page({
         language,
@@ -170,7 +183,10 @@ describe('the distance slider and "active today" as they look', () => {
       const { context, page } = await open(language, dark);
       await page.goto('/Menu');
       await page.getByRole('slider', { name: t.app.menu.distance }).waitFor();
-      await page.getByRole('heading', { name: t.app.menu.filters }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+      // The filters' card just below the sticky header.
+      await page
+        .getByRole('heading', { name: t.app.menu.filters })
+        .evaluate((heading) => window.scrollBy(0, (heading.closest('section') ?? heading).getBoundingClientRect().top - 72));
       await screenshot(page, `distance-filters-${name}`);
       const toggle = page.getByRole('switch', { name: t.app.menu.showActivity });
       await expect.poll(() => toggle.isEnabled()).toBe(true);
