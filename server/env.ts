@@ -41,6 +41,9 @@ const envSchema = z
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
     MAIL_FROM: z.string().default('Iskra <no-reply@localhost>'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // The deck's search: tuned (pools, frontiers; the default) or plain (the reference, slow: one query of
+    // everyone eligible). Both give the same cards (server/features/search/searchEquivalence.test.ts).
+    SEARCH_ENGINE: z.enum(['plain', 'tuned']).default('tuned'),
     TRUST_PROXY: z
       .enum(['true', 'false', '1', '0', ''])
       .default('false')

@@ -27,7 +27,7 @@ import type { PhotoStore } from './features/photos/photoStore.ts';
 import { S3PhotoStore, type PhotoBucketSettings } from './features/photos/s3PhotoStore.ts';
 import { ProfileService } from './features/profiles/service.ts';
 import { SafetyService } from './features/safety/service.ts';
-import { SearchService } from './features/search/service.ts';
+import { createCardSearch, type CardSearch, type SearchEngine } from './features/search/index.ts';
 import { SwipeService } from './features/swipes/service.ts';
 import { RateCounter } from './features/rateLimits/rateCounter.ts';
 import { CodeAttempts } from './features/verification/codeAttempts.ts';
@@ -62,6 +62,8 @@ export interface AppDeps {
   databaseProbe: () => Promise<'ok' | 'busy'>;
   logger: Logger;
   mailer: Mailer;
+  /** The deck's search implementation (SEARCH_ENGINE); tuned when absent. */
+  searchEngine?: SearchEngine;
   /** Where photo files live (DATA_DIR/uploads) unless `photoBucket` is given. */
   uploadsDir: string;
   /** S3_BUCKET and its settings: every photo goes to this bucket instead, nothing to `uploadsDir`. */
@@ -133,7 +135,7 @@ export interface Services {
   photoStore: PhotoStore;
   uploadBudget: UploadBudget;
   profiles: ProfileService;
-  search: SearchService;
+  search: CardSearch;
   swipes: SwipeService;
   safety: SafetyService;
   chat: ChatService;
@@ -177,7 +179,7 @@ export function buildServices(deps: AppDeps): Services {
   const photoStore = buildPhotoStore(deps);
   const rates = new RateCounter(deps.db, clock);
   const telegramUsers = new TelegramUserService(deps.db, clock);
-  const search = new SearchService(deps.db, clock, rates);
+  const search = createCardSearch(deps.searchEngine ?? 'tuned', deps.db, clock, rates);
   // Without SMTP mail is printed to the log: no notification e-mails then (their names and previews would land there).
   const notifications = new NotificationQueue(deps.notifyGraceSeconds, !deps.mailer.printsOnly);
   const codes = new EmailCodes(deps.sessionSecret);

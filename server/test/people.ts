@@ -14,6 +14,10 @@ export interface PersonOptions {
   at?: [number, number] | null;
   premium?: boolean;
   privateMode?: boolean;
+  /** When last active (profiles.active_at): now unless given; null for never. */
+  activeAt?: Date | null;
+  /** False: others never see how recently they were active. */
+  showActivity?: boolean;
   verified?: boolean;
   banned?: boolean;
   photos?: number;
@@ -76,6 +80,9 @@ export async function createPerson(app: PersonHost, options: PersonOptions = {})
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
       private_mode: options.privateMode ? 1 : 0,
+      // Signed in just now, as a real sign-in marks them (sessions/service.ts), unless the test says otherwise.
+      active_at: options.activeAt === undefined ? now.toISOString() : (options.activeAt?.toISOString() ?? null),
+      show_activity: options.showActivity === false ? 0 : 1,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -59,6 +59,7 @@ export type TestAppOptions = Partial<
   Pick<
     AppDeps,
     | 'botToken'
+    | 'searchEngine'
     | 'google'
     | 'telegramWebhook'
     | 'eventBus'

@@ -103,6 +103,8 @@ export async function withAdminClient<T>(url: string, work: (client: pg.Client) 
  */
 function dropInBackground(serverUrl: string, name: string): void {
   const client = new pg.Client({ connectionString: serverUrl });
+  // A failure after the statement (the server restarting) would be an 'error' event: unheard, it ends the run.
+  client.on('error', () => undefined);
   void client
     .connect()
     .then(() => client.query(`drop database if exists ${name} with (force)`))
@@ -153,13 +155,25 @@ let postgresTemplate: Promise<string> | undefined;
  * name of its own and renamed when complete, under an advisory lock so parallel test files make it once.
  */
 function ensurePostgresTemplate(serverUrl: string): Promise<string> {
-  postgresTemplate ??= withAdminClient(serverUrl, async (client) => {
+  postgresTemplate ??= buildPostgresTemplate(serverUrl).catch((error: unknown) => {
+    // A failed build (the server busy, a lock timeout) is not remembered: the next file tries again.
+    postgresTemplate = undefined;
+    throw error;
+  });
+  return postgresTemplate;
+}
+
+function buildPostgresTemplate(serverUrl: string): Promise<string> {
+  return withAdminClient(serverUrl, async (client) => {
     const template = `iskra_template_${templateKey}`;
     await client.query(`select pg_advisory_lock(hashtext('iskra test template'))`);
     try {
       const exists = await client.query('select 1 from pg_database where datname = $1', [template]);
       await dropAbandonedCopies(client);
-      if (exists.rowCount) return template;
+      if (exists.rowCount) {
+        await client.query(`comment on database ${template} is '${Math.floor(Date.now() / 60_000)}'`);
+        return template;
+      }
       const building = `iskra_building_${randomBytes(6).toString('hex')}`;
       await client.query(`create database ${building}`);
       const handle = openDatabase({ url: databaseUrl(serverUrl, building), dataDir: tmpdir(), searchPath: templateSchema, poolSize: 1 });
@@ -170,17 +184,29 @@ function ensurePostgresTemplate(serverUrl: string): Promise<string> {
         await handle.db.destroy();
       }
       await client.query(`alter database ${building} rename to ${template}`);
-      // Templates of older migrations are never copied again.
-      const stale = await client.query<{ datname: string }>(`select datname from pg_database where datname like 'iskra\\_template\\_%' and datname <> $1`, [
-        template,
-      ]);
-      for (const { datname } of stale.rows) await client.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
+      await client.query(`comment on database ${template} is '${Math.floor(Date.now() / 60_000)}'`);
+      await dropStaleTemplates(client, template);
       return template;
     } finally {
       await client.query(`select pg_advisory_unlock(hashtext('iskra test template'))`);
     }
   });
-  return postgresTemplate;
+}
+
+/**
+ * Templates of other migrations not built for a day. Another checkout (a branch with a new migration) may be
+ * testing on the same server right now: its template, built within the day, is left alone. The build's
+ * minute is the template's comment, refreshed whenever a run finds it in place.
+ */
+async function dropStaleTemplates(client: pg.Client, current: string): Promise<void> {
+  const minutes = Math.floor(Date.now() / 60_000);
+  const templates = await client.query<{ datname: string; note: string | null }>(
+    `select datname, shobj_description(oid, 'pg_database') as note from pg_database where datname like 'iskra\\_template\\_%' and datname <> $1`,
+    [current],
+  );
+  for (const { datname, note } of templates.rows) {
+    if (minutes - Number(note ?? 0) > 24 * 60) await client.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Database, Gender, PreferredGender, ProfileId } from '../../../db/s
 import type { SearchQuery } from '../../contract/discovery.ts';
 import { boxLonSpan, earthRadiusKm, everywhereKm, kmPerDegree, type Point } from './distance.ts';
 import { bindParts, type Binding } from './queryBindings.ts';
-import { ageGraceYears, ageStretchMax, ageStretchPerYear, nearbyKm, targetAge } from './ranking.ts';
+import { ageGraceYears, ageStretchFullYears, ageStretchMax, ageStretchPerYear, nearbyKm, targetAge } from './ranking.ts';
 
 /**
  * The rules of discovery, each declared once: who may appear in someone's search. Everything that
@@ -205,7 +205,7 @@ export function rankingKmSql(lat: unknown, lon: unknown, cos: unknown, target: u
   const dLat = sql<number>`(p.latitude - ${lat})`;
   const dLon = sql<number>`((p.longitude - ${lon}) * ${cos})`;
   const gap = sql<number>`abs(p.age - cast(${target} as double precision))`;
-  const stretch = sql<number>`(case when ${gap} <= ${sql.lit(ageGraceYears)} then 1.0 when ${gap} >= ${sql.lit(ageGraceYears + ageStretchMax / ageStretchPerYear)} then ${sql.lit(1 + ageStretchMax)} else 1.0 + ${sql.lit(ageStretchPerYear)} * (${gap} - ${sql.lit(ageGraceYears)}) end)`;
+  const stretch = sql<number>`(case when ${gap} <= ${sql.lit(ageGraceYears)} then 1.0 when ${gap} >= ${sql.lit(ageGraceYears + ageStretchFullYears)} then ${sql.lit(1 + ageStretchMax)} else 1.0 + ${sql.lit(ageStretchPerYear)} * (${gap} - ${sql.lit(ageGraceYears)}) end)`;
   return sql<number>`(${stretch} * (sqrt(${dLat} * ${dLat} + ${dLon} * ${dLon}) * ${sql.lit(kmPerDegree)} + ${sql.lit(nearbyKm)}) - ${sql.lit(nearbyKm)})`;
 }
 /**

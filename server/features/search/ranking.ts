@@ -15,7 +15,7 @@ import type { ActivityBucket } from '../profiles/index.ts';
  *
  * The target age is the reader's own with the default range (18-100), else the middle of their range.
  * Worked through for a 30-year-old on the default filter: 8 km and 2 years apart is e = 8; 1 km and 10
- * years apart is 3.4 * 4 - 3 = 10.6, later; his age at 45 km (e = 45) comes after his age at 8 km; and
+ * years apart is 3.4 * 6 - 5 = 15.4, later; his age at 45 km (e = 45) comes after his age at 8 km; and
  * of two people alike, the one last active a month ago (score 1.5 e) after the one active today (e).
  */
 
@@ -23,13 +23,18 @@ import type { ActivityBucket } from '../profiles/index.ts';
 export const premiumBoostKm = 5;
 export const likedYouBoostKm = 10;
 
-/** Distances inside a neighbourhood hardly matter next to age: the age stretch applies to distance plus this. */
-export const nearbyKm = 3;
+/**
+ * Distances inside a neighbourhood hardly matter next to age: the age stretch applies to distance plus this.
+ * Large enough that someone 10 years apart in the reader's own grid cell (0 km) still comes after someone
+ * their age 8 km away (and a grid cell's rounding) : 3.4 * 5 - 5 = 12.
+ */
+export const nearbyKm = 5;
 /** Years either side of the target age that count as the same age. */
 export const ageGraceYears = 2;
-/** Stretch per year beyond the grace, and its most (reached 10 years beyond it). */
-export const ageStretchPerYear = 0.3;
+/** The most the age gap stretches (added to 1), reached this many years beyond the grace; linear before. */
 export const ageStretchMax = 3;
+export const ageStretchFullYears = 10;
+export const ageStretchPerYear = ageStretchMax / ageStretchFullYears;
 
 /** How the score grows with the time since the person was last active (profiles/activity.ts buckets). */
 export const activityStretch: Readonly<Record<ActivityBucket, number>> = { today: 1, week: 1.2, month: 1.5, older: 2 };
@@ -44,7 +49,11 @@ export function targetAge(myAge: number, ageMin: number, ageMax: number): number
 
 /** The age stretch (1 to 1 + ageStretchMax) of someone `age` years old for a deck preferring `target`. */
 export function ageStretch(age: number, target: number): number {
-  return 1 + Math.min(ageStretchMax, ageStretchPerYear * Math.max(0, Math.abs(age - target) - ageGraceYears));
+  // In the branches the SQL takes (filters.ts rankingKmSql), so both compute the same doubles.
+  const gap = Math.abs(age - target);
+  if (gap <= ageGraceYears) return 1;
+  if (gap >= ageGraceYears + ageStretchFullYears) return 1 + ageStretchMax;
+  return 1 + ageStretchPerYear * (gap - ageGraceYears);
 }
 
 /** The largest age stretch among the ages of a range: at one of its ends. */

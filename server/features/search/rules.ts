@@ -6,6 +6,11 @@
 /** Anti-scraping: search calls per user. */
 export const searchPerMinute = 60;
 export const searchPerDay = 1000;
+/** The same limits as the rate counter's windows. */
+export const searchRateWindows = [
+  { seconds: 60, limit: searchPerMinute },
+  { seconds: 86_400, limit: searchPerDay },
+] as const;
 
 /** The ranking's constants (distance, age, activity, boosts) are in ranking.ts. */
 

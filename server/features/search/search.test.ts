@@ -124,6 +124,7 @@ describe.each(testDialects())('search on %s', (dialect) => {
       notifications: true,
       email_notifications: true,
       preferred_gender: 'Male',
+      show_activity: true,
       telegram_linked: false,
     });
     expect(await json(await shy.browser.post('/api/settings', { private_mode: true }))).toEqual({
@@ -131,6 +132,7 @@ describe.each(testDialects())('search on %s', (dialect) => {
       notifications: true,
       email_notifications: true,
       preferred_gender: 'Male',
+      show_activity: true,
       telegram_linked: false,
     });
     expect((await shy.browser.post('/api/settings', { private_mode: 'yes' })).status).toBe(400);

@@ -25,7 +25,7 @@ import { distanceLimitKm, poolKeyOf, seekerTarget, type Seeker } from './filters
 import { changedNear, horizonBelow, changedRecheckMax } from './searchChanges.ts';
 import { findSearchStart } from './repository.ts';
 import { boxCircleKm, everywhereKm, flatKm, kmPerDegree, limitFlatKm, pointOf, shownDistanceKm, type Point } from './distance.ts';
-import { rankingPoolSize, recheckBatch, recheckBatches, searchBoxSteps, searchPerDay, searchPerMinute } from './rules.ts';
+import { rankingPoolSize, recheckBatch, recheckBatches, searchBoxSteps, searchRateWindows } from './rules.ts';
 import { maxAgeStretch, nearbyKm, rankingKm, scoreOf } from './ranking.ts';
 
 /** A search's own filters; each query adds its box, bound or list of people. */
@@ -83,15 +83,7 @@ export class SearchService implements CardSearch {
    * only through `POST /api/settings`, since a GET is reachable by a cross-site link with the Lax cookie.
    */
   async next(userId: UserId, query: SearchQuery, language: Language): Promise<SearchResult | null | 'no_profile'> {
-    const counting = this.rates.plan(
-      `search:${userId}`,
-      [
-        { seconds: 60, limit: searchPerMinute },
-        { seconds: 86_400, limit: searchPerDay },
-      ],
-      'search_rate_limited',
-      'Too many searches. Please slow down.',
-    );
+    const counting = this.rates.plan(`search:${userId}`, searchRateWindows, 'search_rate_limited', 'Too many searches. Please slow down.');
     // The rate counters, the profile, the watermark and the stored pool in one round trip (on PostgreSQL).
     const start = await findSearchStart(this.db, userId, counting?.rows ?? []);
     // Without a profile there is nothing to search (the call was counted all the same).

@@ -10,7 +10,19 @@ const liveSession = prepared((db, idHash: string, now: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id_hash', 'sessions.user_id', 'sessions.expires_at', 'sessions.last_seen_at', 'users.verified_at', 'users.language', 'users.banned_at'])
+    // The owner's profile, if any, for when it was last marked active: written only when that is old.
+    .leftJoin('profiles', 'profiles.user_id', 'sessions.user_id')
+    .select([
+      'sessions.id_hash',
+      'sessions.user_id',
+      'sessions.expires_at',
+      'sessions.last_seen_at',
+      'users.verified_at',
+      'users.language',
+      'users.banned_at',
+      'profiles.id as profile_id',
+      'profiles.active_at',
+    ])
     .where('sessions.id_hash', '=', idHash)
     .where('sessions.expires_at', '>', now),
 );

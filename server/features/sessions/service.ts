@@ -124,8 +124,12 @@ export class SessionService {
     // read for it.
     if (!row.last_seen_at || row.last_seen_at < addSeconds(now, -lastSeenIntervalSeconds).toISOString()) {
       touchSession(this.db, sessionHash, now.toISOString()).catch(() => undefined);
-      // The same bookkeeping marks the person active for others' decks (at most once an hour, on the profile).
-      touchProfileActivity(this.db, row.user_id, now.toISOString(), addSeconds(now, -activityIntervalSeconds).toISOString()).catch(() => undefined);
+      // The same bookkeeping marks the person active for others' decks: only when the read says the mark is
+      // over an hour old (or missing, with a profile to mark), so an active user costs one profile write an hour.
+      const since = addSeconds(now, -activityIntervalSeconds).toISOString();
+      if (row.active_at !== null ? row.active_at < since : row.profile_id !== null) {
+        touchProfileActivity(this.db, row.user_id, now.toISOString(), since).catch(() => undefined);
+      }
     }
     const session: CachedSession = { userId: row.user_id, sessionHash, verified: row.verified_at !== null, language: row.language };
     cache?.put(session, readStarted, new Date(row.expires_at).getTime());
