@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ageAt, indexOfAge, lastAgeIndex } from '../lib/filters.ts';
+import { ageAt, indexOfAge, lastAgeIndex } from '../lib/filterStops.ts';
 import './AgeRangeSlider.css';
 
 /**

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSwipeable } from 'react-swipeable';
 import type { Card } from '../api/queries/search.ts';
 import { photoUrl } from '../lib/photos.ts';
+import { ActiveRecently } from './ActiveRecently.tsx';
 import { LikeNote } from './LikeNote.tsx';
 import { PhotoGallery } from './PhotoGallery.tsx';
 import { PromptAnswers } from './PromptAnswers.tsx';
@@ -11,7 +12,7 @@ import './SwipeCard.css';
 
 /**
  * The card on top of the deck: the person's photos (PhotoGallery: bars, tap zones), and over a gradient
- * at the bottom name, age, city and distance. While a finger or the mouse drags it, only its transform
+ * at the bottom name, age, how recently they were active, city and distance. While a finger or the mouse drags it, only its transform
  * changes (set on the element, not through React state: no re-render per pointer event, so it keeps
  * 60 fps), and the LIKE / NOPE stamp appears after 15 px. Released past 50 px it decides; short of that
  * it springs back. `expanded` (the details) is the screen's, so the keyboard's ↑ can open it too.
@@ -122,6 +123,7 @@ export function SwipeCard({
             i
           </button>
         </div>
+        <ActiveRecently activity={card.active_recently} gender={card.gender} />
         <p className="swipe-where">
           {card.city}
           {card.distance !== null && ` · ${t('app.matches.distance', { km: card.distance })}`}

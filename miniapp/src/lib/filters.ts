@@ -1,48 +1,147 @@
-import { ageLimits, defaultAgeRange, genders, type GenderFilter } from './constants.ts';
-import { readStored, storageKeys, writeStored } from './storage.ts';
+import { useSyncExternalStore } from 'react';
+import { z } from 'zod/mini';
+import { searchQuery } from '@contract/discovery.ts';
+import { clampAgeRange, distanceAt, indexOfDistance } from './filterStops.ts';
+import { readStored, storageKeys, writeStored, type StorageKey } from './storage.ts';
+
+/** `exclude` is the cards the deck holds, not a choice of the user's. */
+function chosenByTheUser({ exclude: _held, ...chosen }: typeof searchQuery.shape) {
+  return chosen;
+}
 
 /**
- * The slider (spec section 5): 18 to 100 in steps of 4 (18, 22, … 98, then 100 as the last stop), and the
- * thumbs never meet or cross. Positions are step indexes; the lower one stays at least one below the upper.
+ * The deck's filters: the contract's search parameters (`searchQuery`) less `exclude`, so a filter added
+ * there is typed here at once. They make the query string (`filterParams`) and the cache key as they are,
+ * are kept in the browser (`filterSlots`), and both filter screens (the menu, the empty deck) read and change
+ * them through `useDeckFilters` and `changeFilters`.
  */
-export const lastAgeIndex = Math.ceil((ageLimits.max - ageLimits.min) / ageLimits.step);
+export const deckFilters = z.object(chosenByTheUser(searchQuery.shape));
+export type DeckFilters = z.output<typeof deckFilters>;
+type FilterName = keyof DeckFilters;
+export type GenderFilter = DeckFilters['gender'];
+/** The contract's defaults: everyone 18 to 100, any gender, any distance. */
+export const defaultFilters: DeckFilters = z.parse(deckFilters, {});
+/** A change to some filters; `undefined` clears an optional one (no distance limit). */
+export type FilterChange = { [K in FilterName]?: DeckFilters[K] | undefined };
 
-export function ageAt(index: number): number {
-  return Math.min(ageLimits.max, ageLimits.min + index * ageLimits.step);
+/** What a filter's stored text holds, before the contract's schema checks it. */
+type Raw<F extends FilterName> = { [K in F]?: unknown };
+
+interface Slot<F extends FilterName> {
+  key: StorageKey;
+  fields: readonly F[];
+  read: (stored: string) => Raw<F>;
+  /** null: nothing to keep (the key is removed). */
+  write: (filters: DeckFilters) => string | null;
+}
+const slot = <F extends FilterName>(s: Slot<F>): Slot<F> => s;
+
+/** The slots, when they keep every filter: one the contract gains fails the type check here until it has one. */
+function everyFilter<F extends FilterName>(
+  slots: Slot<F>[] & ([Exclude<FilterName, F>] extends [never] ? unknown : { unkept: Exclude<FilterName, F> }),
+): Slot<F>[] {
+  return slots;
 }
 
-export function indexOfAge(age: number): number {
-  if (age >= ageLimits.max) return lastAgeIndex;
-  return Math.max(0, Math.min(lastAgeIndex, Math.round((age - ageLimits.min) / ageLimits.step)));
+/** Where each filter is kept: the spec's keys (section 3; the age range as one JSON pair), `maxDistance` beside them. */
+const filterSlots = everyFilter([
+  slot({
+    key: storageKeys.ageRange,
+    fields: ['ageMin', 'ageMax'],
+    read: (stored) => {
+      const pair: unknown = JSON.parse(stored);
+      return Array.isArray(pair) && pair.length === 2 ? { ageMin: pair[0], ageMax: pair[1] } : {};
+    },
+    write: (filters) => JSON.stringify([filters.ageMin, filters.ageMax]),
+  }),
+  slot({ key: storageKeys.selectedGender, fields: ['gender'], read: (gender) => ({ gender }), write: (filters) => filters.gender }),
+  slot({
+    key: storageKeys.maxDistance,
+    fields: ['maxDistance'],
+    read: (maxDistance) => ({ maxDistance }),
+    write: (filters) => (filters.maxDistance === undefined ? null : String(filters.maxDistance)),
+  }),
+]);
+
+/** On the sliders' stops (a value from an older version, or typed by hand, lands on the nearest). */
+function onStops(filters: DeckFilters): DeckFilters {
+  const [ageMin, ageMax] = clampAgeRange([filters.ageMin, filters.ageMax]);
+  return { ...filters, ageMin, ageMax, maxDistance: distanceAt(indexOfDistance(filters.maxDistance)) };
 }
 
-export function clampAgeRange([low, high]: readonly [number, number]): [number, number] {
-  const hi = Math.max(1, indexOfAge(high));
-  const lo = Math.min(indexOfAge(low), hi - 1);
-  return [ageAt(lo), ageAt(hi)];
+/** The stored texts of every slot, as they are (null: absent). */
+function storedTexts(): (string | null)[] {
+  return filterSlots.map(({ key }) => readStored(key));
 }
 
-export function storedAgeRange(): [number, number] {
-  try {
-    const parsed: unknown = JSON.parse(readStored(storageKeys.ageRange) ?? 'null');
-    if (Array.isArray(parsed) && parsed.length === 2 && parsed.every((v) => typeof v === 'number')) {
-      return clampAgeRange([parsed[0] as number, parsed[1] as number]);
+/** The kept filters; each one missing or damaged is its default (the contract's), the others stay. */
+function parseFilters(texts: readonly (string | null)[]): DeckFilters {
+  const raw: Record<string, unknown> = {};
+  for (const [i, { read }] of filterSlots.entries()) {
+    const stored = texts[i];
+    if (stored === null || stored === undefined) continue;
+    try {
+      Object.assign(raw, read(stored));
+    } catch {
+      /* damaged: the defaults */
     }
-  } catch {
-    /* a damaged value: use the default */
   }
-  return [...defaultAgeRange];
+  const filters: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(deckFilters.shape)) {
+    const checked = z.safeParse(schema, raw[name]);
+    filters[name] = checked.success ? checked.data : z.parse(schema, undefined);
+  }
+  return onStops(z.parse(deckFilters, filters));
 }
 
-export function storeAgeRange(range: [number, number]): void {
-  writeStored(storageKeys.ageRange, JSON.stringify(range));
+function keepFilters(filters: DeckFilters): void {
+  for (const { key, write } of filterSlots) writeStored(key, write(filters));
 }
 
-export function storedGender(): GenderFilter {
-  const value = readStored(storageKeys.selectedGender);
-  return (genders as readonly string[]).includes(value ?? '') ? (value as GenderFilter) : 'Any';
+/** The query string of `GET /api/search` for these filters: every parameter that has a value. */
+export function filterParams(filters: DeckFilters): URLSearchParams {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) {
+    if (value !== undefined) query.set(name, String(value));
+  }
+  return query;
 }
 
-export function storeGender(gender: GenderFilter): void {
-  writeStored(storageKeys.selectedGender, gender);
+/**
+ * The filters in force, read again only when the stored texts differ from those they were read from (another
+ * tab changed them, say), so the same object comes back while nothing changed (as useSyncExternalStore needs).
+ * Where storage is unavailable a change lasts for the page: it is held here against the unchanged texts.
+ */
+let held: { texts: string; filters: DeckFilters } | null = null;
+const listeners = new Set<() => void>();
+
+export function currentFilters(): DeckFilters {
+  const texts = storedTexts();
+  const signature = JSON.stringify(texts);
+  if (held?.texts !== signature) held = { texts: signature, filters: parseFilters(texts) };
+  return held.filters;
+}
+
+/** Changes filters and keeps them; every screen showing them follows. Returns the filters now in force. */
+export function changeFilters(change: FilterChange): DeckFilters {
+  const changed = onStops({ ...currentFilters(), ...change } as DeckFilters);
+  keepFilters(changed);
+  held = { texts: JSON.stringify(storedTexts()), filters: changed };
+  for (const listener of listeners) listener();
+  return changed;
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  // Another tab's change: the menu and the deck show it (currentFilters reads it).
+  window.addEventListener('storage', listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', listener);
+  };
+}
+
+/** The filters in force, re-rendering when they change. */
+export function useDeckFilters(): DeckFilters {
+  return useSyncExternalStore(subscribe, currentFilters);
 }

@@ -1,6 +1,8 @@
 /**
- * Browser storage keys of spec section 3 (localStorage). Beside them only the profile wizard's draft is kept
- * (sessionStorage and IndexedDB, screens/Profile/CreateProfile/wizardDraft.ts) until Create or Cancel.
+ * Browser storage keys of spec section 3 (localStorage), and beside them the deck's distance limit
+ * (`maxDistance`, whole km; absent: any distance) and the invitation code. Otherwise only the profile
+ * wizard's draft is kept (sessionStorage and IndexedDB, screens/Profile/CreateProfile/wizardDraft.ts) until
+ * Create or Cancel.
  */
 export const storageKeys = {
   jwtToken: 'jwtToken',
@@ -8,10 +10,12 @@ export const storageKeys = {
   selectedGender: 'selectedGender',
   language: 'language',
   darkMode: 'darkMode',
+  /** Beyond the spec's keys (issue 37): the distance slider's limit. */
+  maxDistance: 'maxDistance',
   /** The invitation's code a visitor arrived with (`?ref=`), sent with their sign-up. */
   referral: 'iskra.referral',
 } as const;
-type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
+export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
 
 /** localStorage that never throws (private mode, blocked storage): the app then just forgets. */
 export function readStored(key: StorageKey): string | null {

@@ -1,3 +1,5 @@
+import type { DeckFilters } from '../../lib/filters.ts';
+
 /**
  * Every query key of the app, in one place: hooks, mutations and the live-event mapping (api/liveCache.ts)
  * name the same data the same way. A person's own screens sit under `['person', id]`, so everything about
@@ -25,8 +27,7 @@ export const queryKeys = {
   /** The prompts a profile may answer (`GET /api/prompts`), in one language. */
   prompts: (language: string) => ['prompts', language] as const,
   /** One deck fetch (see screens/Search/useSwipeDeck.ts): never reused, each answer is another person. */
-  searchCard: (ageRange: readonly [number, number], gender: string, exclude: readonly number[]) =>
-    ['searchCard', ageRange[0], ageRange[1], gender, exclude.join(',')] as const,
+  searchCard: (filters: DeckFilters, exclude: readonly number[]) => ['searchCard', filters, exclude.join(',')] as const,
 };
 
 /** Kept when the signed-in person changes: public, the same for everyone. */

@@ -1,17 +1,16 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { z } from 'zod/mini';
 import { searchResult } from '@contract/discovery.ts';
-import type { GenderFilter } from '../../lib/constants.ts';
+import { filterParams, type DeckFilters } from '../../lib/filters.ts';
 import { ApiError, api } from '../client.ts';
 import { queryKeys } from './keys.ts';
 
 /** `GET /api/search`: the next person, `null` when nobody is left (404), or `'no_profile'` (the spec's flag). */
 const searchAnswer = z.union([searchResult, z.object({ userprofile: z.literal(false) })]);
 export type Card = z.infer<typeof searchResult>;
-export type DeckFilters = { ageRange: [number, number]; gender: GenderFilter };
 
 async function fetchNextCard(filters: DeckFilters, exclude: number[]): Promise<Card | null | 'no_profile'> {
-  const query = new URLSearchParams({ ageMin: String(filters.ageRange[0]), ageMax: String(filters.ageRange[1]), gender: filters.gender });
+  const query = filterParams(filters);
   if (exclude.length) query.set('exclude', exclude.join(','));
   try {
     const answer = await api.get(`/api/search?${query.toString()}`, searchAnswer);
@@ -29,7 +28,7 @@ async function fetchNextCard(filters: DeckFilters, exclude: number[]): Promise<C
  */
 export function fetchDeckCard(client: QueryClient, filters: DeckFilters, exclude: number[]): Promise<Card | null | 'no_profile'> {
   return client.query({
-    queryKey: queryKeys.searchCard(filters.ageRange, filters.gender, exclude),
+    queryKey: queryKeys.searchCard(filters, exclude),
     queryFn: () => fetchNextCard(filters, exclude),
     staleTime: 0,
     gcTime: 0,

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { settingsResponse, type SettingsChanges } from '@contract/discovery.ts';
-import type { GenderFilter } from '../../lib/constants.ts';
+import { changeFilters, type FilterChange, type DeckFilters, type GenderFilter } from '../../lib/filters.ts';
 import { api } from '../client.ts';
 import { queryClient } from '../queryClient.ts';
 import { sessionGeneration } from '../sessionGeneration.ts';
@@ -67,4 +67,14 @@ export async function syncGender(gender: GenderFilter): Promise<void> {
   } finally {
     sending = false;
   }
+}
+
+/**
+ * Changes the deck's filters (kept in the browser, see lib/filters.ts) from either filter screen; a new gender
+ * is also saved on the server for someone with a profile, since others' reciprocal rule reads it.
+ */
+export function changeDeckFilters(change: FilterChange, hasProfile: boolean): DeckFilters {
+  const changed = changeFilters(change);
+  if (hasProfile && change.gender !== undefined) void syncGender(changed.gender);
+  return changed;
 }

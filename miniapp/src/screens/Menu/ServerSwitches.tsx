@@ -7,15 +7,17 @@ import type { TranslationKey } from '../../i18n.ts';
 import { errorText } from '../../lib/errorText.ts';
 import { platform } from '../../platform/index.ts';
 
-type Key = 'notifications' | 'email_notifications' | 'private_mode';
+type Key = 'notifications' | 'email_notifications' | 'private_mode' | 'show_activity';
 const switches: { key: Key; label: TranslationKey; hint: TranslationKey }[] = [
   { key: 'notifications', label: 'app.menu.notifications', hint: 'app.menu.notificationsHint' },
   { key: 'email_notifications', label: 'app.menu.emailNotifications', hint: 'app.menu.emailNotificationsHint' },
   { key: 'private_mode', label: 'app.menu.privateMode', hint: 'app.menu.privateModeHint' },
+  { key: 'show_activity', label: 'app.menu.showActivity', hint: 'app.menu.showActivityHint' },
 ];
 
 /**
- * Notifications (the bot's and the e-mails, each its own switch) and private mode live on the server (the bot and the search honour them), so each flip
+ * Notifications (the bot's and the e-mails, each its own switch), private mode and whether others see how
+ * recently one was active live on the server (the bot and the search honour them), so each flip
  * is saved at once; the switch shows the new state while saving (set in the same event, so the checkbox
  * never flips back first) and springs back if the server refuses.
  */

@@ -1,46 +1,43 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { DeckFilters } from '../../api/queries/search.ts';
-import { defaultAgeRange, genders } from '../../lib/constants.ts';
-import { platform } from '../../platform/index.ts';
+import { GenderChoice } from '../../components/GenderChoice.tsx';
+import { widerDistance } from '../../lib/filterStops.ts';
+import { defaultFilters, type DeckFilters, type FilterChange } from '../../lib/filters.ts';
 
 /**
- * Nobody left to show: say so and offer the ways on at once (the whole age range, another gender, a
- * fresh look later), rather than buttons that can do nothing.
+ * Nobody left to show: say so and offer the ways on at once (a wider distance, the whole age range, another
+ * gender, a fresh look later), rather than buttons that can do nothing.
+ *
+ * The distance offer shows whenever a limit is set: the server's "nobody left" does not say which filter
+ * emptied the deck, and asking it again without the limit would spend a search (counted against the
+ * caller's limit) on a guess. Someone who set a limit and sees nobody expects "look farther" first, and
+ * each tap goes one step (about four times the area) until "any distance", so the deck is never emptied by
+ * a limit the user cannot see.
  */
-export function EmptyDeck({ filters, onChange, onRefresh }: { filters: DeckFilters; onChange: (change: Partial<DeckFilters>) => void; onRefresh: () => void }) {
+export function EmptyDeck({ filters, onChange, onRefresh }: { filters: DeckFilters; onChange: (change: FilterChange) => void; onRefresh: () => void }) {
   const { t } = useTranslation();
-  const [low, high] = filters.ageRange;
-  const narrowed = low > defaultAgeRange[0] || high < defaultAgeRange[1];
+  const narrowedAge = filters.ageMin > defaultFilters.ageMin || filters.ageMax < defaultFilters.ageMax;
+  const limit = filters.maxDistance;
+  const wider = limit === undefined ? undefined : widerDistance(limit);
   return (
     <div className="state state-empty empty-deck">
       <p className="state-title">{t('app.errors.noMoreProfiles')}</p>
-      <p className="muted">{t('app.search.emptyText')}</p>
-      {narrowed && (
-        <button type="button" className="button block" onClick={() => onChange({ ageRange: [...defaultAgeRange] })}>
+      <p className="muted">{limit === undefined ? t('app.search.emptyText') : t('app.search.emptyWithin', { km: limit })}</p>
+      {limit !== undefined && (
+        <button type="button" className="button block" onClick={() => onChange({ maxDistance: wider })}>
+          {wider === undefined ? t('app.search.anyDistance') : t('app.search.widenDistance', { km: wider })}
+        </button>
+      )}
+      {narrowedAge && (
+        <button
+          type="button"
+          className={limit === undefined ? 'button block' : 'button block secondary'}
+          onClick={() => onChange({ ageMin: defaultFilters.ageMin, ageMax: defaultFilters.ageMax })}
+        >
           {t('app.search.widenAge')}
         </button>
       )}
-      <div className="field-group">
-        <span id="empty-gender-label" className="group-label">
-          {t('app.search.showGender')}
-        </span>
-        <div className="segmented wide" role="group" aria-labelledby="empty-gender-label">
-          {genders.map((g) => (
-            <button
-              key={g}
-              type="button"
-              aria-pressed={filters.gender === g}
-              onClick={() => {
-                platform().haptic('selection');
-                onChange({ gender: g });
-              }}
-            >
-              {t(`app.menu.genders.${g}`)}
-            </button>
-          ))}
-        </div>
-      </div>
+      <GenderChoice value={filters.gender} onChange={(gender) => onChange({ gender })} />
       <div className="empty-deck-row">
         <button type="button" className="button secondary" onClick={onRefresh}>
           {t('app.search.refresh')}

@@ -4,9 +4,8 @@ import type { MatchedProfile } from '@contract/discovery.ts';
 import { ApiError } from '../../api/client.ts';
 import { useSwipe, useUndoSwipe } from '../../api/queries/matches.ts';
 import { fetchDeckCard, type Card } from '../../api/queries/search.ts';
-import { syncGender } from '../../api/queries/settings.ts';
-import type { DeckFilters } from '../../api/queries/search.ts';
-import { storeAgeRange, storedAgeRange, storedGender, storeGender } from '../../lib/filters.ts';
+import { changeDeckFilters, syncGender } from '../../api/queries/settings.ts';
+import { currentFilters, useDeckFilters, type FilterChange } from '../../lib/filters.ts';
 
 export type DeckState =
   | { status: 'loading' }
@@ -66,13 +65,12 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
   const next = useRef<Pending | null>(null);
   const current = useRef<Card | null>(null);
   const inFlight = useRef(new Set<number>());
-  const filters = useRef<DeckFilters>({ ageRange: storedAgeRange(), gender: storedGender() });
-  /** The same filters for the screen to show (the empty deck's offers). */
-  const [shownFilters, setShownFilters] = useState<DeckFilters>(() => ({ ageRange: storedAgeRange(), gender: storedGender() }));
+  /** The filters for the screen to show (the empty deck's offers); each fetch reads the ones in force. */
+  const filters = useDeckFilters();
 
   const fetchAfter = useCallback(
     (held: number[]) => {
-      const promise = fetchDeckCard(client, filters.current, [...held, ...inFlight.current]);
+      const promise = fetchDeckCard(client, currentFilters(), [...held, ...inFlight.current]);
       // A failed prefetch is retried when the card is needed, not reported twice.
       promise.catch(() => undefined);
       return promise;
@@ -105,7 +103,7 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
 
   useEffect(() => {
     // Search never stores the filter (a GET changes nothing); the explicit save does, once per page life.
-    void syncGender(filters.current.gender);
+    void syncGender(currentFilters().gender);
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the state changes when the fetch answers, not synchronously
     void show(fetchAfter([]));
   }, [show, fetchAfter]);
@@ -182,13 +180,9 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
 
   /** The empty deck's own way out: other filters, kept as the menu keeps them, and the deck starts over. */
   const changeFilters = useCallback(
-    (change: Partial<DeckFilters>) => {
-      const changed = { ...filters.current, ...change };
-      filters.current = changed;
-      setShownFilters(changed);
-      storeAgeRange(changed.ageRange);
-      storeGender(changed.gender);
-      if (change.gender) void syncGender(changed.gender);
+    (change: FilterChange) => {
+      // Only someone with a profile reaches a deck (no profile: /CreateProfile), so the gender is saved too.
+      changeDeckFilters(change, true);
       next.current = null;
       reload();
     },
@@ -236,7 +230,7 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
   const dismissUndoFailure = useCallback(() => setUndoFailure(null), []);
   return {
     state,
-    filters: shownFilters,
+    filters,
     changeFilters,
     decide,
     reload,
