@@ -99,6 +99,8 @@
     }
     var stored = localStorage.getItem('selectedGender');
     if (stored === 'Male' || stored === 'Female' || stored === 'Other') gender = stored;
+    // A distance limit snaps to the slider's stops (lib/filterStops.ts): left to the app, not guessed here.
+    if (localStorage.getItem('maxDistance') !== null) return;
   } catch (e) {
     /* defaults */
   }
