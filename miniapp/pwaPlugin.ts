@@ -79,7 +79,11 @@ export function pwaPlugin(): Plugin {
       const precache = [...shell, ...assets];
       const template = readFileSync(path.join(root, 'serviceWorker.js'), 'utf8');
       const version = createHash('sha256').update(template).update(precache.join('\n')).update(manifestVersion).digest('hex').slice(0, 12);
-      const source = template.replace("'__ISKRA_SW_VERSION__'", JSON.stringify(version)).replace('__ISKRA_SW_PRECACHE__', JSON.stringify(precache));
+      // The assignments, not the first mention: the placeholder is also named in the file's `global` comment.
+      const source = template
+        .replace("const version = '__ISKRA_SW_VERSION__'", `const version = ${JSON.stringify(version)}`)
+        .replace('const precache = __ISKRA_SW_PRECACHE__', `const precache = ${JSON.stringify(precache)}`);
+      if (source.includes(`const precache = ${JSON.stringify(precache)}`) === false) throw new Error('pwaPlugin: the precache placeholder was not found');
       writeFileSync(path.join(outDir, 'sw.js'), source);
     },
   };

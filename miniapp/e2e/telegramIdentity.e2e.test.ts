@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { jpegWithGps } from '../../server/test/images.ts';
+import { answerPrompts } from './flows/profile.ts';
 import { hostLikeTelegram, telegramLaunchHash, type TelegramTheme } from './flows/telegram.ts';
 import { screenshot, startSite, testConfig, type Site } from './harness.ts';
 
@@ -58,6 +59,9 @@ describe('Telegram identity in the app', () => {
       await page.locator('.photo-previews img').first().waitFor();
       // Taken: the offer is gone (one photo is there now).
       expect(await offer.count()).toBe(0);
+      await page.getByRole('button', { name: t.next }).click();
+      // The prompts step (optional): skipped.
+      await answerPrompts(page, language, []);
       await page.getByRole('button', { name: t.next }).click();
       await page.getByRole('button', { name: t.create, exact: true }).click();
       await page.waitForURL('**/training');
