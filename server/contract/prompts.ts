@@ -51,7 +51,7 @@ export const promptAnswerMessage = 'An answer must be 1 to 200 characters.';
 const knownPromptIds: ReadonlySet<number> = new Set(promptCatalog.map((p) => p.id));
 
 /** NUL and lone surrogates: a JSON text field (`prompts` of a multipart form) can spell them as escapes. */
-const unstorableText = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const unstorableText = new RegExp('\\0|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]');
 
 const promptAnswerInput = z.strictObject({
   prompt_id: z.number({ error: unknownPromptMessage }).check(z.refine((id) => knownPromptIds.has(id), unknownPromptMessage)),
