@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../locales/en.json' with { type: 'json' };
+import ru from '../../locales/ru.json' with { type: 'json' };
+import { createPerson } from '../../server/test/people.ts';
+import { screenshotLightAndDark, startSite, type Site } from './harness.ts';
+import { signInAs } from './signedIn.ts';
+
+const texts = { ru, en } as const;
+
+/**
+ * Issue 39, Web Push in the app: the menu's per-browser switch. The sandbox reaches no browser push service,
+ * so PushManager.subscribe cannot succeed here: the server half is proven against a push-service stand-in
+ * (server/features/push/push.test.ts); this checks the switch a person sees and what a refusal does.
+ */
+describe('Web Push in the menu', () => {
+  let site: Site;
+  beforeAll(async () => {
+    site = await startSite();
+  });
+  afterAll(async () => {
+    await site.close();
+  });
+
+  for (const language of ['ru', 'en'] as const) {
+    it(`offers notifications in this browser once its service worker runs, and says so when the browser blocks them (${language})`, async () => {
+      const t = texts[language].app.menu;
+      const person = await createPerson(site.app, { name: 'Вера' });
+      const { context, page } = await site.page({ language, serviceWorkers: 'allow', prepare: (c) => signInAs(site, c, person.browser) });
+      await page.goto('/Menu');
+      await page.evaluate(async () => navigator.serviceWorker.ready);
+      // The switch reads the worker's subscription: shown once the worker is there (a reload finds it at once).
+      await page.reload();
+      const push = page.getByRole('switch', { name: new RegExp(t.pushNotifications) });
+      await expect.poll(() => push.isEnabled()).toBe(true);
+      expect(await push.isChecked()).toBe(false);
+      await push.scrollIntoViewIfNeeded();
+      await screenshotLightAndDark(page, `web-push-switch-${language}`);
+      // The browser refuses the permission: the switch stays off and says where to allow it.
+      await page.evaluate(() => {
+        Object.defineProperty(Notification, 'requestPermission', { value: () => Promise.resolve('denied') });
+      });
+      await push.click();
+      await page.getByText(t.pushNotificationsDenied).waitFor();
+      expect(await push.isChecked()).toBe(false);
+      await context.close();
+    });
+  }
+});
