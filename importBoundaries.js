@@ -58,9 +58,19 @@ const featureZones = readdirSync(features, { withFileTypes: true })
  * compared in constant time, as the server compares its tokens). Anything else the bot needs goes into a face.
  */
 // Every exception a glob: import-x refuses plain paths beside a glob `from`.
-const botMayImport = [faces, path.join(root, 'server', 'contract', '**', '*'), path.join(root, 'server', '@(logger|safeEqual).ts')];
-const botImports = 'The bot imports from server/ only the faces (server/features/<name>/index.ts), server/contract, logger.ts and safeEqual.ts.';
-const botZone = (except) => ({ target: path.join(root, 'bot', '**', '*'), from: path.join(root, 'server', '**', '*'), except, message: botImports });
+const botMayImport = [
+  faces,
+  path.join(root, 'server', 'contract', '**', '*'),
+  path.join(root, 'server', '@(logger|safeEqual).ts'),
+];
+const botImports =
+  'The bot imports from server/ only the faces (server/features/<name>/index.ts), server/contract, logger.ts and safeEqual.ts.';
+const botZone = (except) => ({
+  target: path.join(root, 'bot', '**', '*'),
+  from: path.join(root, 'server', '**', '*'),
+  except,
+  message: botImports,
+});
 
 export const importBoundaries = [
   {
@@ -101,10 +111,15 @@ export const importBoundaries = [
             {
               target: './server',
               from: './bot',
-              message: 'The server never imports bot/: the composition root (server/main.ts) passes the bot what it needs.',
+              message:
+                'The server never imports bot/: the composition root (server/main.ts) passes the bot what it needs.',
             },
             // Globs rather than './server' with an exception, which lets through a file inside the `from` zone.
-            { target: './server/contract', from: ['./server/{features,http,mail,test,assets}/**/*', './server/*.ts'], message: onlyContract },
+            {
+              target: './server/contract',
+              from: ['./server/{features,http,mail,test,assets}/**/*', './server/*.ts'],
+              message: onlyContract,
+            },
             { target: './server/contract', from: ['./db', './miniapp', './scripts', './bench'], message: onlyContract },
             ...featureZones,
           ],
@@ -128,14 +143,28 @@ export const importBoundaries = [
     rules: {
       'import-x/no-restricted-paths': [
         'error',
-        { zones: [botZone([...botMayImport, path.join(root, 'server', 'test', '**', '*'), path.join(root, 'server', 'mail', '**', '*')])] },
+        {
+          zones: [
+            botZone([
+              ...botMayImport,
+              path.join(root, 'server', 'test', '**', '*'),
+              path.join(root, 'server', 'mail', '**', '*'),
+            ]),
+          ],
+        },
       ],
     },
   },
   {
     files: ['server/contract/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'zod', message: onlyZodMini }], patterns: [{ regex: '^zod/(?!mini$)', message: onlyZodMini }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'zod', message: onlyZodMini }],
+          patterns: [{ regex: '^zod/(?!mini$)', message: onlyZodMini }],
+        },
+      ],
     },
   },
   {

@@ -16,7 +16,10 @@ const traversed = new Set();
 const noCycle = {
   meta: {
     type: 'problem',
-    docs: { description: 'Forbid a module from importing a module with a dependency path back to itself, type-only imports included.' },
+    docs: {
+      description:
+        'Forbid a module from importing a module with a dependency path back to itself, type-only imports included.',
+    },
     schema: [
       {
         type: 'object',
@@ -33,7 +36,9 @@ const noCycle = {
     const filename = context.physicalFilename;
     if (filename === '<text>') return {};
     const options = context.options[0] ?? {};
-    const ignoreModule = options.ignoreExternal ? (name) => isExternalModule(name, resolve(name, context), context) : () => false;
+    const ignoreModule = options.ignoreExternal
+      ? (name) => isExternalModule(name, resolve(name, context), context)
+      : () => false;
 
     return {
       ...moduleVisitor(

@@ -16,7 +16,13 @@ export default defineConfig({
           // The files of a worker share their modules instead of importing the server afresh each (about a
           // third of a file's time went to imports); each file still owns its databases, apps and ports.
           isolate: false,
-          include: ['server/**/*.test.ts', 'db/**/*.test.ts', 'bot/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: [
+            'server/**/*.test.ts',
+            'db/**/*.test.ts',
+            'bot/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'bench/**/*.test.ts',
+          ],
           ...server,
         },
       },

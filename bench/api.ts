@@ -105,8 +105,14 @@ async function measureGet(url: string, headers: Record<string, string>, count: n
   return samples;
 }
 const cookie = `iskra_session=${browser.cookie('iskra_session') ?? ''}`;
-const app = summary('GET /api/current_user (Iskra, signed in)', await measureGet(`${iskra.url}/api/current_user`, { Cookie: cookie }, 3000));
-const base = summary('GET /api/current_user (bare Koa + router)', await measureGet(`${bare.url}/api/current_user`, {}, 3000));
+const app = summary(
+  'GET /api/current_user (Iskra, signed in)',
+  await measureGet(`${iskra.url}/api/current_user`, { Cookie: cookie }, 3000),
+);
+const base = summary(
+  'GET /api/current_user (bare Koa + router)',
+  await measureGet(`${bare.url}/api/current_user`, {}, 3000),
+);
 ratioLine('current_user ratio Iskra / bare Koa', app, base, {
   measure: 'GET /api/current_user, one at a time (SQLite)',
   floor: 'bare Koa + router, same route',
@@ -128,7 +134,10 @@ async function openLoopBench(): Promise<void> {
   const db = await createTestDatabase(dialect);
   const clock = new TestClock();
   // Every process of a PostgreSQL deployment listens for changes (main.ts); so does this one.
-  const bus = dialect === 'postgres' ? await PostgresEventBus.start(db.url ?? '', db.schema ?? 'public', createLogger('silent')) : undefined;
+  const bus =
+    dialect === 'postgres'
+      ? await PostgresEventBus.start(db.url ?? '', db.schema ?? 'public', createLogger('silent'))
+      : undefined;
   // Synchronous writes of each line, as pino writes to a server's stdout.
   const sink = pino.destination({ dest: '/dev/null', sync: true });
   const servers: Server[] = [];
@@ -164,7 +173,8 @@ async function openLoopBench(): Promise<void> {
     ),
   );
   const cookies = people.map((p) => `iskra_session=${p.browser.cookie('iskra_session') ?? ''}`);
-  const bodyOf = async (url: string): Promise<unknown> => (await fetch(url, { headers: { Cookie: cookies[0] ?? '' } })).json();
+  const bodyOf = async (url: string): Promise<unknown> =>
+    (await fetch(url, { headers: { Cookie: cookies[0] ?? '' } })).json();
   const currentUserBody = await bodyOf(`${logged}/api/current_user`);
   const searchBody = await bodyOf(`${logged}/api/search`);
   const bareApp = new Koa();
@@ -183,14 +193,20 @@ async function openLoopBench(): Promise<void> {
   const instances = [logged, quiet, ...(uncached ? [uncached] : [])];
   for (const base of instances) {
     for (let i = 0; i < cookies.length; i += 8) {
-      await Promise.all(cookies.slice(i, i + 8).map(async (cookie) => (await fetch(`${base}/api/search`, { headers: { Cookie: cookie } })).arrayBuffer()));
+      await Promise.all(
+        cookies
+          .slice(i, i + 8)
+          .map(async (cookie) => (await fetch(`${base}/api/search`, { headers: { Cookie: cookie } })).arrayBuffer()),
+      );
     }
   }
 
   // The variants take turns in short rounds, so a noisy moment of the shared machine falls on all of them alike
   // rather than on whichever ran then; each round starts with half a second of warm-up left out.
   const rounds = 3;
-  console.log(`\nOpen loop, ${rate} req/s for ${seconds} s each in ${rounds} interleaved rounds, ${dialect}, ${people.length} signed-in people`);
+  console.log(
+    `\nOpen loop, ${rate} req/s for ${seconds} s each in ${rounds} interleaved rounds, ${dialect}, ${people.length} signed-in people`,
+  );
   let turn = 0;
   const variant = (base: string, path: string) => ({
     samples: [] as number[],
@@ -221,8 +237,13 @@ async function openLoopBench(): Promise<void> {
     const floor = report(`GET ${path} (bare Koa, same body)`, variants.bare);
     const info = report(`GET ${path} (Iskra, log at info)`, variants.info);
     const silent = report(`GET ${path} (Iskra, no log)`, variants.silent);
-    const reading = variants.uncached ? report(`GET ${path} (Iskra, info, no session cache)`, variants.uncached) : undefined;
-    const about = (variant: string) => ({ measure: `GET ${path}, ${variant} (open loop ${rate}/s, ${dialect})`, floor: 'bare Koa route, same body' });
+    const reading = variants.uncached
+      ? report(`GET ${path} (Iskra, info, no session cache)`, variants.uncached)
+      : undefined;
+    const about = (variant: string) => ({
+      measure: `GET ${path}, ${variant} (open loop ${rate}/s, ${dialect})`,
+      floor: 'bare Koa route, same body',
+    });
     ratioLine(`${path} Iskra (info) / bare`, info, floor, about('log at info'));
     ratioLine(`${path} Iskra (no log) / bare`, silent, floor, about('no log'));
     if (reading) ratioLine(`${path} Iskra (no session cache) / bare`, reading, floor, about('no session cache'));
@@ -232,9 +253,21 @@ async function openLoopBench(): Promise<void> {
   const lines = 50_000;
   const logStart = performance.now();
   for (let i = 0; i < lines; i++) {
-    requestLog.info({ reqId: 'f3b0c8a2-7d1e-4a57-9a65-2d0a3f1e9b11', method: 'GET', path: '/api/current_user', status: 200, ms: 1.2, user: i }, 'request');
+    requestLog.info(
+      {
+        reqId: 'f3b0c8a2-7d1e-4a57-9a65-2d0a3f1e9b11',
+        method: 'GET',
+        path: '/api/current_user',
+        status: 200,
+        ms: 1.2,
+        user: i,
+      },
+      'request',
+    );
   }
-  console.log(`${'request log line at info (pino, redaction)'.padEnd(44)} ${(((performance.now() - logStart) * 1000) / lines).toFixed(1)} µs a request`);
+  console.log(
+    `${'request log line at info (pino, redaction)'.padEnd(44)} ${(((performance.now() - logStart) * 1000) / lines).toFixed(1)} µs a request`,
+  );
   for (const server of servers) {
     server.closeAllConnections();
     server.close();

@@ -20,7 +20,12 @@ const root = path.resolve(import.meta.dirname, '..');
 const moscow: [number, number] = [55.7558, 37.6173];
 const requestTimeoutMs = 30_000;
 
-export type Route = 'GET /api/search' | 'POST /api/like' | 'POST /api/conversations/:id/messages' | 'GET /api/profile' | 'GET /api/users_profile';
+export type Route =
+  | 'GET /api/search'
+  | 'POST /api/like'
+  | 'POST /api/conversations/:id/messages'
+  | 'GET /api/profile'
+  | 'GET /api/users_profile';
 /** The mix of actions, by weight. */
 export const mix: [Route, number][] = [
   ['GET /api/search', 30],
@@ -109,7 +114,15 @@ export async function startServer(env: Record<string, string>, checkout = root):
   }
   const child = spawn(process.execPath, command, {
     cwd: checkout,
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, CRON: 'off', LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      CRON: 'off',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // However this script ends (Ctrl-C, a closed pipe, an exception), the server must not outlive it.
@@ -161,7 +174,13 @@ export async function seedCrowd(db: Kysely<Database>, url: string, options: Crow
     const premium = i % options.premiumEvery === 0;
     // Within about 4 km of the centre, so everyone is in everyone's first search boxes.
     const at: [number, number] = [moscow[0] + (Math.random() - 0.5) * 0.07, moscow[1] + (Math.random() - 0.5) * 0.12];
-    const person = await createPerson(host, { gender: i % 2 ? 'Female' : 'Male', preferred: 'Any', age: 22 + (i % 15), at, premium });
+    const person = await createPerson(host, {
+      gender: i % 2 ? 'Female' : 'Male',
+      preferred: 'Any',
+      age: 22 + (i % 15),
+      at,
+      premium,
+    });
     people.push({ person, premium });
   }
   const now = new Date();
@@ -199,7 +218,10 @@ export async function seedCrowd(db: Kysely<Database>, url: string, options: Crow
           .execute();
       }
     }
-    clients.push({ ...a, partner: b.person, conversationId: conversation.id }, { ...b, partner: a.person, conversationId: conversation.id });
+    clients.push(
+      { ...a, partner: b.person, conversationId: conversation.id },
+      { ...b, partner: a.person, conversationId: conversation.id },
+    );
   }
   // Every POST carries the CSRF token, fetched once per browser as the app does.
   for (const client of clients) await client.person.browser.csrfToken();
@@ -243,16 +265,25 @@ async function act(client: Client, everyone: Client[], stats: Map<Route, RouteSt
       return timed(s, () => browser.get('/api/search'));
     case 'POST /api/like': {
       // Several at once, as from two tabs or a quick double swipe: the like limit must hold under a race.
-      const targets = Array.from({ length: burst() }, () => everyone[Math.floor(Math.random() * everyone.length)]?.person.profileId ?? 0);
+      const targets = Array.from(
+        { length: burst() },
+        () => everyone[Math.floor(Math.random() * everyone.length)]?.person.profileId ?? 0,
+      );
       await Promise.all(
-        targets.filter((t) => t !== client.person.profileId).map((target) => timed(s, () => browser.post('/api/like', { profile_id: target }))),
+        targets
+          .filter((t) => t !== client.person.profileId)
+          .map((target) => timed(s, () => browser.post('/api/like', { profile_id: target }))),
       );
       return;
     }
     case 'POST /api/conversations/:id/messages':
       await Promise.all(
         Array.from({ length: burst() }, (_, n) =>
-          timed(s, () => browser.post(`/api/conversations/${client.conversationId}/messages`, { content: `load ${Date.now()} ${n}` })),
+          timed(s, () =>
+            browser.post(`/api/conversations/${client.conversationId}/messages`, {
+              content: `load ${Date.now()} ${n}`,
+            }),
+          ),
         ),
       );
       return;
@@ -276,9 +307,17 @@ export interface LoopOptions {
  * Every client acts in a closed loop (one action, a think time, the next) until the deadline; the first
  * `warmupSeconds` open hundreds of connections at once and warm the server up: they run but are not counted.
  */
-export async function runCrowd(clients: Client[], options: LoopOptions): Promise<{ stats: Map<Route, RouteStats>; wall: number }> {
+export async function runCrowd(
+  clients: Client[],
+  options: LoopOptions,
+): Promise<{ stats: Map<Route, RouteStats>; wall: number }> {
   const emptyStats = () =>
-    new Map<Route, RouteStats>(mix.map(([route]) => [route, { latencies: [], ok: 0, limited: 0, otherClientErrors: 0, serverErrors: 0, networkErrors: 0 }]));
+    new Map<Route, RouteStats>(
+      mix.map(([route]) => [
+        route,
+        { latencies: [], ok: 0, limited: 0, otherClientErrors: 0, serverErrors: 0, networkErrors: 0 },
+      ]),
+    );
   const warmupStats = emptyStats();
   const stats = emptyStats();
   const begun = performance.now();

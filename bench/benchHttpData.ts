@@ -14,7 +14,13 @@ import { argon2Options } from '../server/features/accounts/passwords.ts';
 import { hashSessionId, newSessionId } from '../server/features/sessions/sessionIds.ts';
 import { ensureDataSet, random as seededRandom, type DataSetSize } from './discoveryDataSet.ts';
 
-export const httpDataSetSize: DataSetSize = { profiles: 10_000, swipes: 350_000, heavyUsers: 100, heavySwipes: 3_000, blocks: 200 };
+export const httpDataSetSize: DataSetSize = {
+  profiles: 10_000,
+  swipes: 350_000,
+  heavyUsers: 100,
+  heavySwipes: 3_000,
+  blocks: 200,
+};
 export const benchPassword = 'bench-http-password-1';
 
 type Row = Record<string, unknown>;
@@ -61,7 +67,12 @@ export async function makeHttpBenchData(dir: string, log: (message: string) => v
     const blocks = all('blocks');
     const key = (a: number, b: number) => a * 2 ** 20 + b;
     const swiped = new Set(swipes.map((s) => key(s.swiper_id as number, s.target_id as number)));
-    const blocked = new Set(blocks.flatMap((b) => [key(b.blocker_id as number, b.blocked_id as number), key(b.blocked_id as number, b.blocker_id as number)]));
+    const blocked = new Set(
+      blocks.flatMap((b) => [
+        key(b.blocker_id as number, b.blocked_id as number),
+        key(b.blocked_id as number, b.blocker_id as number),
+      ]),
+    );
     const heavy = new Set(built.info.heavy);
     const now = Date.now();
     const iso = (ms: number) => new Date(ms).toISOString();
@@ -72,15 +83,23 @@ export async function makeHttpBenchData(dir: string, log: (message: string) => v
       if (p.banned) continue;
       const id = newSessionId();
       sessionOf.set(p.user_id, id);
-      sessions.push({ id_hash: hashSessionId(id), user_id: p.user_id, created_at: iso(now), expires_at: iso(now + 30 * 86_400_000) });
+      sessions.push({
+        id_hash: hashSessionId(id),
+        user_id: p.user_id,
+        created_at: iso(now),
+        expires_at: iso(now + 30 * 86_400_000),
+      });
     }
 
     // Seeded, so every run and both servers get the same pairs.
     const random = seededRandom(20261124);
     const usable = profiles.filter((p) => !p.banned && !heavy.has(p.id));
-    const searchPath = (p: ProfileRow) => `/api/search?ageMin=${Math.max(18, p.age - 5)}&ageMax=${Math.min(100, p.age + 7)}&gender=${p.preferred_gender}`;
+    const searchPath = (p: ProfileRow) =>
+      `/api/search?ageMin=${Math.max(18, p.age - 5)}&ageMax=${Math.min(100, p.age + 7)}&gender=${p.preferred_gender}`;
     const normalSearches = usable.slice(0, 300).map((p) => ({ userId: p.user_id, path: searchPath(p) }));
-    const heavySearches = profiles.filter((p) => heavy.has(p.id)).map((p) => ({ userId: p.user_id, path: searchPath(p) }));
+    const heavySearches = profiles
+      .filter((p) => heavy.has(p.id))
+      .map((p) => ({ userId: p.user_id, path: searchPath(p) }));
 
     // Likes the swipe rules accept: a neighbour not swiped yet, not blocked either way, visible, whose
     // preference admits the swiper. At most 20 per swiper, far below the free daily limit of 50.
@@ -140,7 +159,8 @@ export async function makeHttpBenchData(dir: string, log: (message: string) => v
     let heavyUnswiped = 0;
     for (const h of heavySearches) {
       const me = profiles.find((p) => p.id === h.userId);
-      for (const other of profiles) if (me && other.city === me.city && other.id !== me.id && !swiped.has(key(me.id, other.id))) heavyUnswiped++;
+      for (const other of profiles)
+        if (me && other.city === me.city && other.id !== me.id && !swiped.has(key(me.id, other.id))) heavyUnswiped++;
     }
 
     return {
@@ -190,7 +210,10 @@ export async function loadHttpBenchData(databaseUrl: string, data: HttpBenchData
       const list = shared.map((c) => `"${c}"`).join(', ');
       for (let i = 0; i < rows.length; i += 5000) {
         const batch = rows.slice(i, i + 5000).map((row) => Object.fromEntries(shared.map((c) => [c, row[c]])));
-        await client.query(`insert into ${table} (${list}) select ${list} from json_populate_recordset(null::${table}, $1::json)`, [JSON.stringify(batch)]);
+        await client.query(
+          `insert into ${table} (${list}) select ${list} from json_populate_recordset(null::${table}, $1::json)`,
+          [JSON.stringify(batch)],
+        );
       }
       if (theirs.has('id'))
         await client.query(

@@ -44,11 +44,22 @@ export function headline(figure: Omit<Headline, 'bench'>): void {
  * Prints `label  p50 1.23x  p99 1.45x` for ours against the floor, and records it as a headline: `floor` names
  * what the floor is, `measure` (default: the label) what the table calls the figure.
  */
-export function ratioLine(label: string, ours: Quantiles, floor: Quantiles, about: { floor: string; goal?: string; measure?: string }): void {
+export function ratioLine(
+  label: string,
+  ours: Quantiles,
+  floor: Quantiles,
+  about: { floor: string; goal?: string; measure?: string },
+): void {
   const p50 = ours.p50 / floor.p50;
   const p99 = ours.p99 / floor.p99;
   line(label, `p50 ${p50.toFixed(2)}x  p99 ${p99.toFixed(2)}x${about.goal ? `  (goal ${about.goal})` : ''}`);
-  headline({ measure: about.measure ?? label.trim(), ratio: p50, p99, floor: about.floor, ...(about.goal ? { goal: about.goal } : {}) });
+  headline({
+    measure: about.measure ?? label.trim(),
+    ratio: p50,
+    p99,
+    floor: about.floor,
+    ...(about.goal ? { goal: about.goal } : {}),
+  });
 }
 
 /** The value after `--name` on the command line, if given. */
@@ -66,7 +77,9 @@ export function summary(name: string, samples: number[]): Quantiles {
   const sorted = [...samples].sort((a, b) => a - b);
   const p50 = quantile(sorted, 0.5);
   const p99 = quantile(sorted, 0.99);
-  console.log(`${name.padEnd(44)} n=${String(samples.length).padStart(5)}  p50 ${p50.toFixed(3).padStart(8)} ms  p99 ${p99.toFixed(3).padStart(8)} ms`);
+  console.log(
+    `${name.padEnd(44)} n=${String(samples.length).padStart(5)}  p50 ${p50.toFixed(3).padStart(8)} ms  p99 ${p99.toFixed(3).padStart(8)} ms`,
+  );
   return { p50, p99 };
 }
 
@@ -106,7 +119,11 @@ export interface OpenLoopResult {
  * latency counts from then, so a slow answer cannot hide the queue behind it (no coordinated omission).
  * A timer tick fires every request already due; requests overlap freely.
  */
-export async function openLoop(next: () => { url: string; headers: Record<string, string> }, rate: number, seconds: number): Promise<OpenLoopResult> {
+export async function openLoop(
+  next: () => { url: string; headers: Record<string, string> },
+  rate: number,
+  seconds: number,
+): Promise<OpenLoopResult> {
   const total = Math.round(rate * seconds);
   const interval = 1000 / rate;
   const start = performance.now() + 5;

@@ -39,7 +39,15 @@ const later = new Date(Date.now() + 86_400_000).toISOString();
 async function person(i: number): Promise<{ profileId: ProfileId; userId: UserId; cookie: string }> {
   const user = await db
     .insertInto('users')
-    .values({ email: `c${i}@example.com`, password_hash: null, language: 'ru', verified_at: now, banned_at: null, created_at: now, premium_until: later })
+    .values({
+      email: `c${i}@example.com`,
+      password_hash: null,
+      language: 'ru',
+      verified_at: now,
+      banned_at: null,
+      created_at: now,
+      premium_until: later,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const profile = await db
@@ -93,7 +101,9 @@ await db
   .execute();
 
 console.log(`\nChat: one conversation of 1,000 messages; ${idleStreams} idle event streams`);
-const raw = sql<{ id: number }>`select id, sender_id, content, created_at from messages where conversation_id = ${conversation.id} order by id desc limit 20`;
+const raw = sql<{
+  id: number;
+}>`select id, sender_id, content, created_at from messages where conversation_id = ${conversation.id} order by id desc limit 20`;
 const repo: number[] = [];
 const bare: number[] = [];
 for (let i = 0; i < 2200; i++) {
@@ -106,7 +116,10 @@ for (let i = 0; i < 2200; i++) {
 }
 const r = summary('last 20 messages (repository, Kysely)', repo);
 const s = summary('last 20 messages (raw SQL)', bare);
-ratioLine('ratio repository / raw SQL', r, s, { measure: 'last 20 messages, repository (SQLite)', floor: 'the same page as raw SQL' });
+ratioLine('ratio repository / raw SQL', r, s, {
+  measure: 'last 20 messages, repository (SQLite)',
+  floor: 'the same page as raw SQL',
+});
 
 const idle: EventStreamClient[] = [];
 for (let i = 0; i < idleStreams; i++) {
@@ -151,7 +164,10 @@ for (let i = 0; i < 10; i++) {
 const latencies: number[] = [];
 for (let i = 0; i < 230; i++) {
   const content = `ping ${i}`;
-  const { browser, conversationId } = senders[i % senders.length] ?? { browser: new Browser(app.url), conversationId: 0 };
+  const { browser, conversationId } = senders[i % senders.length] ?? {
+    browser: new Browser(app.url),
+    conversationId: 0,
+  };
   const started = performance.now();
   const arrived = stream.waitFor((e) => (e.data as { content?: string }).content === content);
   const res = await browser.post(`/api/conversations/${conversationId}/messages`, { content });
@@ -160,7 +176,10 @@ for (let i = 0; i < 230; i++) {
   if (i >= 30) latencies.push(performance.now() - started);
 }
 summary(`send -> SSE delivery (${idleStreams} idle streams)`, latencies);
-line('  memory', `RSS ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MiB with ${idleStreams + 1} open streams (client and server in one process)`);
+line(
+  '  memory',
+  `RSS ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MiB with ${idleStreams + 1} open streams (client and server in one process)`,
+);
 
 for (const client of [...idle, stream]) client.close();
 app.close();

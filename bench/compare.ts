@@ -58,18 +58,27 @@ const chatFigures: [string, string | null][] = [
   [`send -> SSE delivery (${Number(process.env.BENCH_IDLE_STREAMS ?? 1000)} idle streams)`, null],
 ];
 const benches = [
-  { script: 'bench/discovery.ts', before: 'scripts/bench-discovery.ts', args: ['search', 'like'], figures: discoveryFigures },
+  {
+    script: 'bench/discovery.ts',
+    before: 'scripts/bench-discovery.ts',
+    args: ['search', 'like'],
+    figures: discoveryFigures,
+  },
   { script: 'bench/chat.ts', before: 'scripts/bench-chat.ts', args: [], figures: chatFigures },
 ];
 /** The bench's path in a checkout: under bench/, or where it lived before bench/ existed. */
-const scriptIn = (dir: string, bench: (typeof benches)[number]) => (existsSync(path.join(dir, bench.script)) ? bench.script : bench.before);
+const scriptIn = (dir: string, bench: (typeof benches)[number]) =>
+  existsSync(path.join(dir, bench.script)) ? bench.script : bench.before;
 
 const summaryLine = /^(.+?)\s+n=\s*\d+\s+p50\s+([\d.]+) ms\s+p99\s+([\d.]+) ms/;
 
 /** Runs one bench in a checkout with that checkout's own tsx, echoing its output, and parses its figures. */
 function runBench(dir: string, script: string, benchArgs: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(dir, 'node_modules/.bin/tsx'), [script, ...benchArgs], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(path.join(dir, 'node_modules/.bin/tsx'), [script, ...benchArgs], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
@@ -97,7 +106,9 @@ for (let round = 1; round <= rounds; round++) {
     const merged: Run = new Map();
     for (const bench of benches) {
       const script = scriptIn(checkouts[side], bench);
-      console.log(`\n=== round ${round}/${rounds}, ${side} (${checkouts[side]}): ${script} ${bench.args.join(' ')}, load average ${loadavg()[0]?.toFixed(1)}`);
+      console.log(
+        `\n=== round ${round}/${rounds}, ${side} (${checkouts[side]}): ${script} ${bench.args.join(' ')}, load average ${loadavg()[0]?.toFixed(1)}`,
+      );
       loads[side].push(loadavg()[0] ?? Number.NaN);
       for (const [label, figure] of await runBench(checkouts[side], script, bench.args)) merged.set(label, figure);
     }
@@ -122,7 +133,9 @@ const perRun = (side: Side, label: string, floor: string | null, q: keyof Figure
   });
 const spread = (values: number[], format: (v: number) => string) => values.map(format).join(' / ');
 
-console.log(`\n## Before/after, ${rounds} rounds each, alternating; ${((Date.now() - started) / 60_000).toFixed(1)} min`);
+console.log(
+  `\n## Before/after, ${rounds} rounds each, alternating; ${((Date.now() - started) / 60_000).toFixed(1)} min`,
+);
 console.log(`before: ${checkouts.before}\nafter:  ${checkouts.after}`);
 console.log(
   `load average (1 min) at each bench start, before: ${spread(loads.before, (v) => v.toFixed(1))}; after: ${spread(loads.after, (v) => v.toFixed(1))} (machine shared with other agents)`,
@@ -134,7 +147,8 @@ console.log(
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const [label, floor] of [...discoveryFigures, ...chatFigures]) {
   const cells = [label, floor ?? (label.startsWith('send') ? 'none in its bench' : '(a floor)')];
-  for (const q of ['p50', 'p99'] as const) for (const side of ['before', 'after'] as const) cells.push(ms(median(perRun(side, label, null, q))));
+  for (const q of ['p50', 'p99'] as const)
+    for (const side of ['before', 'after'] as const) cells.push(ms(median(perRun(side, label, null, q))));
   const change: string[] = [];
   for (const q of ['p50', 'p99'] as const) {
     for (const side of ['before', 'after'] as const) {

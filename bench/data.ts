@@ -72,12 +72,17 @@ function rawSqlite(sqlite: SQLite.Database): Raw {
   const all = (_name: string, text: string, values: unknown[]) => {
     let entry = statements.get(text);
     if (!entry) {
-      entry = { statement: sqlite.prepare(text.replace(/\$\d+/g, '?')), order: [...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]) - 1) };
+      entry = {
+        statement: sqlite.prepare(text.replace(/\$\d+/g, '?')),
+        order: [...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]) - 1),
+      };
       statements.set(text, entry);
     }
     const { statement, order } = entry;
     const bound = order.length > 0 ? order.map((i) => values[i]) : values;
-    return Promise.resolve(statement.reader ? (statement.all(...bound) as Record<string, unknown>[]) : (statement.run(...bound), []));
+    return Promise.resolve(
+      statement.reader ? (statement.all(...bound) as Record<string, unknown>[]) : (statement.run(...bound), []),
+    );
   };
   return {
     all,
@@ -128,7 +133,11 @@ async function interleaved<T, U>(
 }
 
 /** Requests a second with `parallel` callers working through `items`. */
-async function throughput<T>(items: readonly T[], parallel: number, run: (item: T) => Promise<unknown>): Promise<number> {
+async function throughput<T>(
+  items: readonly T[],
+  parallel: number,
+  run: (item: T) => Promise<unknown>,
+): Promise<number> {
   let next = 0;
   const start = performance.now();
   await Promise.all(
@@ -152,7 +161,8 @@ async function seed(database: TestDatabase) {
   const conversations: { userId: UserId; profileId: ProfileId; conversation: number }[] = [];
   for (let i = 0; i < men.length; i++) {
     const [man, woman] = [men[i] as Person, women[i] as Person];
-    const [low, high] = man.profileId < woman.profileId ? [man.profileId, woman.profileId] : [woman.profileId, man.profileId];
+    const [low, high] =
+      man.profileId < woman.profileId ? [man.profileId, woman.profileId] : [woman.profileId, man.profileId];
     const match = await database.db
       .insertInto('matches')
       .values({ profile_low: low, profile_high: high, created_at: now.toISOString(), unmatched_at: null })
@@ -183,7 +193,10 @@ async function seed(database: TestDatabase) {
 async function benchDialect(dialect: Dialect): Promise<void> {
   const log = new StatementLog();
   const database = await createTestDatabase(dialect, { onStatement: log.record });
-  const raw = dialect === 'postgres' ? rawPostgres(database.url ?? pgUrl, database.schema ?? 'public') : rawSqlite(database.sqlite as SQLite.Database);
+  const raw =
+    dialect === 'postgres'
+      ? rawPostgres(database.url ?? pgUrl, database.schema ?? 'public')
+      : rawSqlite(database.sqlite as SQLite.Database);
   try {
     const db: Kysely<Database> = database.db;
     const started = performance.now();
@@ -200,7 +213,18 @@ async function benchDialect(dialect: Dialect): Promise<void> {
     const profileSql = db
       .selectFrom('profiles as p')
       .innerJoin('users as u', 'u.id', 'p.user_id')
-      .select(['p.id', 'p.user_id', 'p.name', 'p.age', 'p.city', 'p.place_id', 'p.gender', 'p.bio', 'p.latitude', 'p.longitude'])
+      .select([
+        'p.id',
+        'p.user_id',
+        'p.name',
+        'p.age',
+        'p.city',
+        'p.place_id',
+        'p.gender',
+        'p.bio',
+        'p.latitude',
+        'p.longitude',
+      ])
       .where('p.id', '=', 0 as ProfileId)
       .where('u.verified_at', 'is not', null)
       .where('u.banned_at', 'is', null)
@@ -213,11 +237,16 @@ async function benchDialect(dialect: Dialect): Promise<void> {
     await timed(ids.slice(0, 300), rawProfile);
     const [repoSamples, rawSamples] = await interleaved(ids, repoProfile, ids, rawProfile);
     console.log('One profile by id (goal: repository <= 1.5x raw)');
-    ratioLine('ratio repository / raw', summary('findVisibleProfile', repoSamples), summary('raw prepared statement', rawSamples), {
-      measure: `one profile by id, repository (${dialect})`,
-      floor: 'the same SQL as a raw prepared statement',
-      goal: '<= 1.5x',
-    });
+    ratioLine(
+      'ratio repository / raw',
+      summary('findVisibleProfile', repoSamples),
+      summary('raw prepared statement', rawSamples),
+      {
+        measure: `one profile by id, repository (${dialect})`,
+        floor: 'the same SQL as a raw prepared statement',
+        goal: '<= 1.5x',
+      },
+    );
 
     // A chat page of 20: through the service, and raw as a hand-written back end would do it.
     const header = `select me.id as me_id, p.id, p.name, p.user_id, (select ph.file_name from photos ph where ph.profile_id = p.id order by ph.position limit 1) as photo
@@ -226,8 +255,10 @@ async function benchDialect(dialect: Dialect): Promise<void> {
        join profiles p on p.id = case when m.profile_low = me.id then m.profile_high else m.profile_low end
        where c.id = $2 and m.unmatched_at is null
          and not exists (select 1 from blocks b where (b.blocker_id = m.profile_low and b.blocked_id = m.profile_high) or (b.blocker_id = m.profile_high and b.blocked_id = m.profile_low))`;
-    const page = 'select id, sender_id, content, created_at, read_at from messages where conversation_id = $1 order by id desc limit $2';
-    const markRead = 'update messages set read_at = $1 where conversation_id = $2 and sender_id <> $3 and read_at is null';
+    const page =
+      'select id, sender_id, content, created_at, read_at from messages where conversation_id = $1 order by id desc limit $2';
+    const markRead =
+      'update messages set read_at = $1 where conversation_id = $2 and sender_id <> $3 and read_at is null';
     const rawChatPage = async (c: (typeof conversations)[number]) => {
       const [head] = await raw.all('bench_header', header, [c.userId, c.conversation]);
       if (!head) throw new Error('no conversation');
@@ -238,7 +269,10 @@ async function benchDialect(dialect: Dialect): Promise<void> {
     const serviceChatPage = (c: (typeof conversations)[number]) => chat.messages(c.userId, c.conversation, 20);
     const reading = await log.during(() => serviceChatPage(conversations[0] as (typeof conversations)[number]));
     const again = await log.during(() => serviceChatPage(conversations[0] as (typeof conversations)[number]));
-    const pages = Array.from({ length: Math.floor(reads / 3) }, (_, i) => conversations[i % conversations.length] as (typeof conversations)[number]);
+    const pages = Array.from(
+      { length: Math.floor(reads / 3) },
+      (_, i) => conversations[i % conversations.length] as (typeof conversations)[number],
+    );
     await timed(pages.slice(0, 200), serviceChatPage);
     await timed(pages.slice(0, 200), rawChatPage);
     console.log('Chat page of 20 messages');
@@ -264,12 +298,14 @@ async function benchDialect(dialect: Dialect): Promise<void> {
     const theirs = 'select liked from swipes where swiper_id = $1 and target_id = $2';
     const rawLike = ({ man, woman }: { man: Person; woman: Person }) =>
       raw.transaction(async (all) => {
-        if ((await all('bench_target', target, [woman.profileId, man.profileId])).length === 0) throw new Error('not swipeable');
+        if ((await all('bench_target', target, [woman.profileId, man.profileId])).length === 0)
+          throw new Error('not swipeable');
         await all('bench_used', used, [man.profileId, new Date(Date.now() - 86_400_000).toISOString()]);
         await all('bench_like', insertLike, [man.profileId, woman.profileId, new Date().toISOString()]);
         return all('bench_theirs', theirs, [woman.profileId, man.profileId]);
       });
-    const serviceLike = ({ man, woman }: { man: Person; woman: Person }) => swipes.swipe(man.userId, woman.profileId, true);
+    const serviceLike = ({ man, woman }: { man: Person; woman: Person }) =>
+      swipes.swipe(man.userId, woman.profileId, true);
     // Man i likes woman i + k (k >= 1: woman i is his match); 40 likes a man stay under the free 50.
     const likes = (from: number, count: number) =>
       Array.from({ length: count }, (_, n) => {
@@ -280,10 +316,18 @@ async function benchDialect(dialect: Dialect): Promise<void> {
     const perRun = men.length * 3;
     const likeStatements = await log.during(() => serviceLike(likes(1, 1)[0] as { man: Person; woman: Person }));
     console.log('Like (a free user, no match)');
-    const [serviceLikeSamples, rawLikeSamples] = await interleaved(likes(2, perRun), serviceLike, likes(6, perRun), rawLike);
+    const [serviceLikeSamples, rawLikeSamples] = await interleaved(
+      likes(2, perRun),
+      serviceLike,
+      likes(6, perRun),
+      rawLike,
+    );
     const serviceLikes = summary('SwipeService.swipe', serviceLikeSamples);
     const rawLikes = summary('raw SQL in one transaction', rawLikeSamples);
-    ratioLine('ratio service / raw', serviceLikes, rawLikes, { measure: `a like, SwipeService (${dialect})`, floor: 'hand-written SQL in one transaction' });
+    ratioLine('ratio service / raw', serviceLikes, rawLikes, {
+      measure: `a like, SwipeService (${dialect})`,
+      floor: 'hand-written SQL in one transaction',
+    });
     line(
       'likes a second, 1 and 10 at once',
       `service ${(await throughput(likes(10, perRun), 1, serviceLike)).toFixed(0)} / ${(await throughput(likes(14, perRun), 10, serviceLike)).toFixed(0)}  raw ${(await throughput(likes(18, perRun), 1, rawLike)).toFixed(0)} / ${(await throughput(likes(22, perRun), 10, rawLike)).toFixed(0)}`,

@@ -30,7 +30,12 @@ import { findCandidates } from '../server/features/search/candidates.ts';
 import { pointOf } from '../server/features/search/distance.ts';
 import { ringStripes } from '../server/features/search/stripes.ts';
 import { findMyProfile, findSwipe, findLiveMatch, lockPair } from '../server/features/relationships/repository.ts';
-import { findSwipeableProfile, findVisibleProfile, insertMatch, upsertSwipe } from '../server/features/swipes/repository.ts';
+import {
+  findSwipeableProfile,
+  findVisibleProfile,
+  insertMatch,
+  upsertSwipe,
+} from '../server/features/swipes/repository.ts';
 import { searchBoxSteps, rankingPoolSize } from '../server/features/search/rules.ts';
 import { InProcessEventBus } from '../server/features/events/eventBus.ts';
 import { SearchService } from '../server/features/search/service.ts';
@@ -46,7 +51,10 @@ import { ensureDataSet } from './discoveryDataSet.ts';
 const dir = path.resolve('data/bench');
 const built = await ensureDataSet(dir, undefined, (m) => console.log(m));
 console.log(`\nDiscovery bench, Node ${process.version}, ${new Date().toISOString()}`);
-line('data set', `${path.relative(process.cwd(), built.file)} (${built.builtNow ? `built now in ${built.seconds.toFixed(1)} s` : 'cached'})`);
+line(
+  'data set',
+  `${path.relative(process.cwd(), built.file)} (${built.builtNow ? `built now in ${built.seconds.toFixed(1)} s` : 'cached'})`,
+);
 
 const work = path.join(dir, `work-${process.pid}.sqlite`);
 copyFileSync(built.file, work);
@@ -65,7 +73,9 @@ raw.pragma('busy_timeout = 5000');
 // changes a minute ago, and every pool stale on SQLite (searchChanges.ts). People change over days, not at
 // once: here over the 30 days before yesterday.
 raw
-  .prepare(`update profiles set search_changed_at = strftime('%Y-%m-%dT%H:%M:%fZ', ?, printf('-%d seconds', abs(random()) % 2592000))`)
+  .prepare(
+    `update profiles set search_changed_at = strftime('%Y-%m-%dT%H:%M:%fZ', ?, printf('-%d seconds', abs(random()) % 2592000))`,
+  )
   .run(new Date(Date.now() - 86_400_000).toISOString());
 
 /** The rate limits are the HTTP layer's business; the SQL-level search is measured without them. */
@@ -129,11 +139,18 @@ const runs = (section: string) => only.size === 0 || only.has(section);
  * hold the bench for minutes), after a warm-up over the first `warmup` items, and returns the timings.
  * Writes pass warmup 0 and warm up on items of their own, since an insert cannot be repeated.
  */
-async function sample<T>(who: T[], rounds: number, run: (item: T) => Promise<unknown>, warmup = 200, seconds = 20): Promise<number[]> {
+async function sample<T>(
+  who: T[],
+  rounds: number,
+  run: (item: T) => Promise<unknown>,
+  warmup = 200,
+  seconds = 20,
+): Promise<number[]> {
   for (let i = 0; i < Math.min(warmup, rounds); i++) await run(who[i % who.length] as T);
   const samples: number[] = [];
   const deadline = performance.now() + seconds * 1000;
-  for (let i = 0; i < rounds && performance.now() < deadline; i++) samples.push(await time(() => run(who[i % who.length] as T)));
+  for (let i = 0; i < rounds && performance.now() < deadline; i++)
+    samples.push(await time(() => run(who[i % who.length] as T)));
   return samples;
 }
 
@@ -188,7 +205,12 @@ async function boxesTried(s: Searcher): Promise<number> {
     });
     if (rows.length && (box === null || box === 180)) break;
     // Roughly the service's acceptance: someone within the inscribed circle of the box.
-    if (point && box !== null && rows.some((r) => r.latitude !== null && Math.abs(r.latitude - point.latitude) <= box / 2)) break;
+    if (
+      point &&
+      box !== null &&
+      rows.some((r) => r.latitude !== null && Math.abs(r.latitude - point.latitude) <= box / 2)
+    )
+      break;
   }
   return tried;
 }
@@ -203,7 +225,10 @@ if (runs('search')) {
   // The same people coming back when their pool expired: the scan starts beyond the frontier it left.
   const dayLater = (s: Searcher) => dayLaterService.next(s.userId, s.query, 'ru');
   // Warmed up over everyone, so each has a pool (and its frontier) before the timed searches.
-  const normalLater = summary('first search of a day (frontier kept), normal', await sample(normal, rounds, dayLater, normal.length));
+  const normalLater = summary(
+    'first search of a day (frontier kept), normal',
+    await sample(normal, rounds, dayLater, normal.length),
+  );
   const heavyLater = summary('first search of a day, heavy users', await sample(heavy, rounds, dayLater, heavy.length));
   // The app's pattern: it holds the card shown and asks for the next one (exclude), served from the pool
   // the first search ranked, after re-checking that person against every rule. Only the second call is timed.
@@ -220,19 +245,37 @@ if (runs('search')) {
   };
   const normalNext = summary('next card (pooled, re-checked), normal users', await nextCard(normal, rounds));
   const heavyNext = summary('next card, heavy users', await nextCard(heavy, rounds));
-  const normalFloor = summary('floor (no exclusions, no ORDER BY), normal', await sample(normal, rounds, (s) => floorQuery(db, s)));
+  const normalFloor = summary(
+    'floor (no exclusions, no ORDER BY), normal',
+    await sample(normal, rounds, (s) => floorQuery(db, s)),
+  );
   const heavyFloor = summary('floor, heavy users', await sample(heavy, rounds, (s) => floorQuery(db, s)));
   // The floor: the search's own filters on the first box, no exclusions, no ORDER BY (floorQuery).
   const floorOf = (who: string) => ({ floor: `the search's filters alone, first box (${who})` });
-  ratioLine('ratio search / floor, normal', normalSearch, normalFloor, { ...floorOf('normal'), measure: 'first search (fresh scan), normal users' });
-  ratioLine('ratio search / floor, heavy', heavySearch, heavyFloor, { ...floorOf('heavy'), measure: 'first search, heavy users (10,000 swipes)' });
+  ratioLine('ratio search / floor, normal', normalSearch, normalFloor, {
+    ...floorOf('normal'),
+    measure: 'first search (fresh scan), normal users',
+  });
+  ratioLine('ratio search / floor, heavy', heavySearch, heavyFloor, {
+    ...floorOf('heavy'),
+    measure: 'first search, heavy users (10,000 swipes)',
+  });
   ratioLine("ratio day's first search / floor, normal", normalLater, normalFloor, {
     ...floorOf('normal'),
     measure: "day's first search (frontier kept), normal",
   });
-  ratioLine("ratio day's first search / floor, heavy", heavyLater, heavyFloor, { ...floorOf('heavy'), measure: "day's first search, heavy users" });
-  ratioLine('ratio next card / floor, normal', normalNext, normalFloor, { ...floorOf('normal'), measure: 'next card (pooled, re-checked), normal' });
-  ratioLine('ratio next card / floor, heavy', heavyNext, heavyFloor, { ...floorOf('heavy'), measure: 'next card, heavy users' });
+  ratioLine("ratio day's first search / floor, heavy", heavyLater, heavyFloor, {
+    ...floorOf('heavy'),
+    measure: "day's first search, heavy users",
+  });
+  ratioLine('ratio next card / floor, normal', normalNext, normalFloor, {
+    ...floorOf('normal'),
+    measure: 'next card (pooled, re-checked), normal',
+  });
+  ratioLine('ratio next card / floor, heavy', heavyNext, heavyFloor, {
+    ...floorOf('heavy'),
+    measure: 'next card, heavy users',
+  });
   const loops = async (who: Searcher[]) => {
     const counts = await Promise.all(who.slice(0, 50).map(boxesTried));
     return (counts.reduce((a, b) => a + b, 0) / counts.length).toFixed(2);
@@ -275,7 +318,9 @@ if (runs('cells')) {
   // seeks each (gender, age) pair and reads its whole latitude band; through its stripes (profiles_stripes,
   // stripes.ts: the key the search uses); and through an index keyed by a 0.05° square cell, `cell in (the
   // cells the ring touches)`, ages tested inside the index, made on this copy only (measured, not built).
-  console.log("\nThe ring beyond a heavy swiper's frontier (first pass): its band, its stripes, a cell key (made on this copy only)");
+  console.log(
+    "\nThe ring beyond a heavy swiper's frontier (first pass): its band, its stripes, a cell key (made on this copy only)",
+  );
   const perDegree = Number(process.env.CELLS_PER_DEGREE ?? 20);
   // A row holds 360 * perDegree columns, which must stay below the key's 65,536.
   if (!(perDegree > 0 && perDegree <= 180)) throw new Error('CELLS_PER_DEGREE must be between 0 and 180');
@@ -318,14 +363,23 @@ if (runs('cells')) {
     const deg = r.toKm / 111.19;
     const cells: number[] = [];
     const span = 1 / perDegree;
-    for (let row = Math.floor((r.lat - deg + 90) * perDegree); row <= Math.floor((r.lat + deg + 90) * perDegree); row++) {
-      for (let col = Math.floor((r.lon - deg / r.cos + 180) * perDegree); col <= Math.floor((r.lon + deg / r.cos + 180) * perDegree); col++) {
+    for (
+      let row = Math.floor((r.lat - deg + 90) * perDegree);
+      row <= Math.floor((r.lat + deg + 90) * perDegree);
+      row++
+    ) {
+      for (
+        let col = Math.floor((r.lon - deg / r.cos + 180) * perDegree);
+        col <= Math.floor((r.lon + deg / r.cos + 180) * perDegree);
+        col++
+      ) {
         const [south, west] = [row * span - 90, col * span - 180];
         const dy = Math.max(south - r.lat, 0, r.lat - south - span);
         const dx = Math.max(west - r.lon, 0, r.lon - west - span) * r.cos;
         const fy = Math.max(Math.abs(south - r.lat), Math.abs(south + span - r.lat));
         const fx = Math.max(Math.abs(west - r.lon), Math.abs(west + span - r.lon)) * r.cos;
-        if (Math.hypot(dy, dx) * 111.19 <= r.toKm && Math.hypot(fy, fx) * 111.19 >= r.fromKm) cells.push(row * 65536 + col);
+        if (Math.hypot(dy, dx) * 111.19 <= r.toKm && Math.hypot(fy, fx) * 111.19 >= r.fromKm)
+          cells.push(row * 65536 + col);
       }
     }
     return cells;
@@ -371,7 +425,11 @@ if (runs('cells')) {
     const statement = raw.prepare(text);
     return { get: () => statement.get(...args), all: () => statement.all(...args) };
   }
-  const band = rings.map((r) => ({ old: ringQuery('band', r), cell: ringQuery('cell', r), stripes: ringQuery('stripes', r) }));
+  const band = rings.map((r) => ({
+    old: ringQuery('band', r),
+    cell: ringQuery('cell', r),
+    stripes: ringQuery('stripes', r),
+  }));
   // The same nearest people, and the same number in the whole ring (its outer edge sorts last, past the limit).
   const differs = rings.some(
     (r, i) =>
@@ -392,7 +450,11 @@ if (runs('cells')) {
             ? `select count(*) as n from profiles p indexed by bench_profiles_cell where p.gender in (${r.genders.map(() => '?').join(', ')}) and ${cellOf('p.latitude', 'p.longitude')} in (${r.cells.map(() => '?').join(', ')})`
             : `select count(*) as n from profiles p indexed by profiles_search where p.gender in (${r.genders.map(() => '?').join(', ')}) and p.age in (${r.ages.map(() => '?').join(', ')}) and p.latitude between ? and ?`,
         )
-        .get(...(byCell ? [...r.genders, ...r.cells] : [...r.genders, ...r.ages, r.lat - r.toKm / 111.19, r.lat + r.toKm / 111.19])) as { n: number };
+        .get(
+          ...(byCell
+            ? [...r.genders, ...r.cells]
+            : [...r.genders, ...r.ages, r.lat - r.toKm / 111.19, r.lat + r.toKm / 111.19]),
+        ) as { n: number };
       return sum + read.n;
     }, 0);
   // Stripe ranges read in the ring: each is one seek per (gender, age) pair.
@@ -416,9 +478,18 @@ if (runs('cells')) {
   // Rotating which goes first, so none always follows another's cache.
   for (let round = 0; round < 21; round++) {
     const runs = [
-      async () => oldSamples.push(...(await sample(band, band.length, (q) => Promise.resolve(q.old.all()), round < 3 ? band.length : 0))),
-      async () => cellSamples.push(...(await sample(band, band.length, (q) => Promise.resolve(q.cell.all()), round < 3 ? band.length : 0))),
-      async () => stripeSamples.push(...(await sample(band, band.length, (q) => Promise.resolve(q.stripes.all()), round < 3 ? band.length : 0))),
+      async () =>
+        oldSamples.push(
+          ...(await sample(band, band.length, (q) => Promise.resolve(q.old.all()), round < 3 ? band.length : 0)),
+        ),
+      async () =>
+        cellSamples.push(
+          ...(await sample(band, band.length, (q) => Promise.resolve(q.cell.all()), round < 3 ? band.length : 0)),
+        ),
+      async () =>
+        stripeSamples.push(
+          ...(await sample(band, band.length, (q) => Promise.resolve(q.stripes.all()), round < 3 ? band.length : 0)),
+        ),
     ];
     for (let i = 0; i < runs.length; i++) await (runs[(i + round) % runs.length] as () => Promise<number>)();
   }
@@ -434,8 +505,14 @@ if (runs('cells')) {
   const cellStats = summary('ring through a cell key', cellSamples);
   const stripeStats = summary('ring through its stripes (profiles_stripes)', stripeSamples);
   const bandFloor = { floor: 'the ring through its latitude band (profiles_search)' };
-  ratioLine('ratio cell key / band', cellStats, bandStats, { ...bandFloor, measure: "heavy swiper's ring through a square-cell key" });
-  ratioLine('ratio stripes / band', stripeStats, bandStats, { ...bandFloor, measure: "heavy swiper's ring through its stripes" });
+  ratioLine('ratio cell key / band', cellStats, bandStats, {
+    ...bandFloor,
+    measure: "heavy swiper's ring through a square-cell key",
+  });
+  ratioLine('ratio stripes / band', stripeStats, bandStats, {
+    ...bandFloor,
+    measure: "heavy swiper's ring through its stripes",
+  });
   raw.exec('drop index bench_profiles_cell');
 }
 
@@ -456,12 +533,20 @@ if (runs('profile')) {
   const repoSamples: number[] = [];
   const rawSamples: number[] = [];
   for (let block = 0; block < 10; block++) {
-    repoSamples.push(...(await sample(ids.slice(block * 500, block * 500 + 500), 500, (id) => findVisibleProfile(db, id))));
-    rawSamples.push(...(await sample(ids.slice(block * 500, block * 500 + 500), 500, (id) => Promise.resolve(rawProfile.get(id)))));
+    repoSamples.push(
+      ...(await sample(ids.slice(block * 500, block * 500 + 500), 500, (id) => findVisibleProfile(db, id))),
+    );
+    rawSamples.push(
+      ...(await sample(ids.slice(block * 500, block * 500 + 500), 500, (id) => Promise.resolve(rawProfile.get(id)))),
+    );
   }
   const repo = summary('findVisibleProfile (Kysely)', repoSamples);
   const rawRead = summary('raw prepared statement', rawSamples);
-  ratioLine('ratio repository / raw', repo, rawRead, { measure: 'one profile by id, repository', floor: 'raw prepared statement', goal: '<= 1.5x' });
+  ratioLine('ratio repository / raw', repo, rawRead, {
+    measure: 'one profile by id, repository',
+    floor: 'raw prepared statement',
+    goal: '<= 1.5x',
+  });
 }
 
 if (runs('like')) {
@@ -497,17 +582,26 @@ if (runs('like')) {
     });
   };
   const bareInsert = raw.prepare('insert into swipes (swiper_id, target_id, liked, created_at) values (?, ?, 1, ?)');
-  const bareLikeOf = (p: { swiper: ProfileId; target: ProfileId }) => Promise.resolve(bareInsert.run(p.swiper, p.target, new Date().toISOString()));
+  const bareLikeOf = (p: { swiper: ProfileId; target: ProfileId }) =>
+    Promise.resolve(bareInsert.run(p.swiper, p.target, new Date().toISOString()));
   const serviceLike = (p: { user: UserId; target: ProfileId }) => swipeService.swipe(p.user, p.target, true);
   // Each pair is used once: the first 200 of each slice warm up, the rest are measured.
   const measured = (from: number, run: (p: (typeof pairs)[number]) => Promise<unknown>) =>
-    sample(pairs.slice(from, from + 200), 200, run, 0).then(() => sample(pairs.slice(from + 200, from + 3000), 2800, run, 0));
+    sample(pairs.slice(from, from + 200), 200, run, 0).then(() =>
+      sample(pairs.slice(from + 200, from + 3000), 2800, run, 0),
+    );
   const trx = summary('like transaction (repository, one trx)', await measured(0, likeTransaction));
   const bareLike = summary('bare INSERT into swipes (raw, autocommit)', await measured(3000, bareLikeOf));
   const fullLike = summary('service.swipe (checks + trx + photo)', await measured(6000, serviceLike));
   const bareInsertFloor = { floor: 'bare INSERT into swipes (raw, autocommit)' };
-  ratioLine('ratio like transaction / bare insert', trx, bareLike, { ...bareInsertFloor, measure: 'like transaction (repository, one trx)' });
-  ratioLine('ratio service.swipe / bare insert', fullLike, bareLike, { ...bareInsertFloor, measure: 'service.swipe (checks + trx + photo)' });
+  ratioLine('ratio like transaction / bare insert', trx, bareLike, {
+    ...bareInsertFloor,
+    measure: 'like transaction (repository, one trx)',
+  });
+  ratioLine('ratio service.swipe / bare insert', fullLike, bareLike, {
+    ...bareInsertFloor,
+    measure: 'service.swipe (checks + trx + photo)',
+  });
 }
 
 if (runs('http')) {
@@ -518,21 +612,32 @@ if (runs('http')) {
   // (5,000 requests over 2,500 people: two each).
   const sessionPeople = people('p.latitude is not null', 2500);
   const now = Date.now();
-  const insertSession = raw.prepare('insert into sessions (id_hash, user_id, created_at, expires_at) values (?, ?, ?, ?)');
+  const insertSession = raw.prepare(
+    'insert into sessions (id_hash, user_id, created_at, expires_at) values (?, ?, ?, ?)',
+  );
   const cookies: string[] = [];
   const queries: string[] = [];
   raw.transaction(() => {
     for (const p of sessionPeople) {
       const sessionId = newSessionId();
-      insertSession.run(hashSessionId(sessionId), p.user_id, new Date(now).toISOString(), new Date(now + 86_400_000).toISOString());
+      insertSession.run(
+        hashSessionId(sessionId),
+        p.user_id,
+        new Date(now).toISOString(),
+        new Date(now + 86_400_000).toISOString(),
+      );
       cookies.push(`iskra_session=${sessionId}`);
       const s = searcherOf(p).query;
       queries.push(`/api/search?ageMin=${s.ageMin}&ageMax=${s.ageMax}&gender=${s.gender}`);
     }
   })();
   const firstPerson = sessionPeople[0];
-  const sampleBody = firstPerson ? await searchService.next(firstPerson.user_id, searcherOf(firstPerson).query, 'ru') : null;
-  const server = fork(path.join(import.meta.dirname, 'benchDiscoveryServer.ts'), [work, JSON.stringify(sampleBody)], { stdio: 'inherit' });
+  const sampleBody = firstPerson
+    ? await searchService.next(firstPerson.user_id, searcherOf(firstPerson).query, 'ru')
+    : null;
+  const server = fork(path.join(import.meta.dirname, 'benchDiscoveryServer.ts'), [work, JSON.stringify(sampleBody)], {
+    stdio: 'inherit',
+  });
   const [urls] = (await once(server, 'message')) as [{ iskra: string; bare: string }];
   let turn = 0;
   const iskraRequest = () => {
@@ -548,7 +653,10 @@ if (runs('http')) {
   const bareStats = summary('bare Koa route, same body', bareHttp.latencies);
   const iskraStats = summary('GET /api/search (Iskra, signed in)', iskraHttp.latencies);
   line('failed or non-200 answers, Iskra / bare', `${iskraHttp.failures} / ${bareHttp.failures}`);
-  ratioLine('ratio Iskra / bare', iskraStats, bareStats, { measure: `GET /api/search over HTTP, open loop ${rate}/s`, floor: 'bare Koa route, same body' });
+  ratioLine('ratio Iskra / bare', iskraStats, bareStats, {
+    measure: `GET /api/search over HTTP, open loop ${rate}/s`,
+    floor: 'bare Koa route, same body',
+  });
   line('body size, Iskra / bare', `${iskraHttp.bytes} / ${bareHttp.bytes} bytes`);
 
   server.disconnect();

@@ -17,7 +17,9 @@ describe('the discovery bench data set', () => {
     const sqlite = new SQLite(first.file, { readonly: true });
     try {
       const count = (sql: string) => (sqlite.prepare(sql).get() as { n: number }).n;
-      expect(count('select count(*) as n from profiles p join users u on u.id = p.user_id where u.verified_at is not null')).toBe(1000);
+      expect(
+        count('select count(*) as n from profiles p join users u on u.id = p.user_id where u.verified_at is not null'),
+      ).toBe(1000);
       expect(count('select count(*) as n from photos')).toBe(1000);
       expect(count('select count(*) as n from profiles where age < 18 or age > 60')).toBe(0);
       expect(count('select count(*) as n from swipes')).toBeGreaterThan(4500);
@@ -29,8 +31,12 @@ describe('the discovery bench data set', () => {
           or not exists (select 1 from swipes a where a.swiper_id = m.profile_low and a.target_id = m.profile_high and a.liked = 1)
           or not exists (select 1 from swipes b where b.swiper_id = m.profile_high and b.target_id = m.profile_low and b.liked = 1)`),
       ).toBe(0);
-      for (const id of first.info.heavy) expect(count(`select count(*) as n from swipes where swiper_id = ${id}`)).toBe(150);
-      const points = sqlite.prepare('select latitude, longitude from profiles').all() as { latitude: number; longitude: number }[];
+      for (const id of first.info.heavy)
+        expect(count(`select count(*) as n from swipes where swiper_id = ${id}`)).toBe(150);
+      const points = sqlite.prepare('select latitude, longitude from profiles').all() as {
+        latitude: number;
+        longitude: number;
+      }[];
       for (const p of points) expect(snapCoordinates(p.latitude, p.longitude)).toEqual(p);
     } finally {
       sqlite.close();

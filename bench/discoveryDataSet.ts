@@ -25,7 +25,13 @@ export interface DataSetSize {
   blocks: number;
 }
 
-export const fullSize: DataSetSize = { profiles: 100_000, swipes: 1_000_000, heavyUsers: 50, heavySwipes: 10_000, blocks: 2_000 };
+export const fullSize: DataSetSize = {
+  profiles: 100_000,
+  swipes: 1_000_000,
+  heavyUsers: 50,
+  heavySwipes: 10_000,
+  blocks: 2_000,
+};
 
 export interface DataSetInfo {
   /** Profile ids of the heavy swipers (profile id = user id in this data set). */
@@ -83,7 +89,8 @@ interface Person {
 }
 
 const suits = (viewer: Person, other: Person) =>
-  (viewer.preferred === 'Any' || viewer.preferred === other.gender) && (other.preferred === 'Any' || other.preferred === viewer.gender);
+  (viewer.preferred === 'Any' || viewer.preferred === other.gender) &&
+  (other.preferred === 'Any' || other.preferred === viewer.gender);
 
 /** Swipe keys pack (swiper, target, liked) in one number so a million of them sort and dedupe as a Float64Array. */
 const idSpace = 2 ** 20;
@@ -147,10 +154,14 @@ function fill(file: string, size: DataSetSize): DataSetInfo {
     // Uniform over a 20 km disc around the centre.
     const km = 20 * Math.sqrt(rnd());
     const angle = rnd() * 2 * Math.PI;
-    const snapped = snapCoordinates(lat0 + (km * Math.cos(angle)) / 111.2, lon0 + (km * Math.sin(angle)) / (111.2 * Math.cos((lat0 * Math.PI) / 180)));
+    const snapped = snapCoordinates(
+      lat0 + (km * Math.cos(angle)) / 111.2,
+      lon0 + (km * Math.sin(angle)) / (111.2 * Math.cos((lat0 * Math.PI) / 180)),
+    );
     const g = rnd();
     const gender: Gender = g < 0.48 ? 'Male' : g < 0.96 ? 'Female' : 'Other';
-    const preferred: PreferredGender = gender === 'Other' || rnd() < 0.15 ? 'Any' : gender === 'Male' ? 'Female' : 'Male';
+    const preferred: PreferredGender =
+      gender === 'Other' || rnd() < 0.15 ? 'Any' : gender === 'Male' ? 'Female' : 'Male';
     // Skewed towards the twenties and thirties, 18 to 60.
     const age = 18 + Math.floor(43 * rnd() ** 1.7);
     const person = { id, city, gender, preferred, age, latitude: snapped.latitude, longitude: snapped.longitude };
@@ -164,10 +175,18 @@ function fill(file: string, size: DataSetSize): DataSetInfo {
   const insertProfile = sqlite.prepare(
     'insert into profiles (id, user_id, name, age, gender, preferred_gender, bio, city, latitude, longitude, created_at, updated_at, private_mode, notifications) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)',
   );
-  const insertPhoto = sqlite.prepare('insert into photos (id, profile_id, file_name, position, created_at, blur_name) values (?, ?, ?, 0, ?, ?)');
-  const insertSwipe = sqlite.prepare('insert into swipes (swiper_id, target_id, liked, created_at) values (?, ?, ?, ?)');
-  const insertMatch = sqlite.prepare('insert into matches (profile_low, profile_high, created_at, unmatched_at) values (?, ?, ?, ?)');
-  const insertBlock = sqlite.prepare('insert or ignore into blocks (blocker_id, blocked_id, created_at) values (?, ?, ?)');
+  const insertPhoto = sqlite.prepare(
+    'insert into photos (id, profile_id, file_name, position, created_at, blur_name) values (?, ?, ?, 0, ?, ?)',
+  );
+  const insertSwipe = sqlite.prepare(
+    'insert into swipes (swiper_id, target_id, liked, created_at) values (?, ?, ?, ?)',
+  );
+  const insertMatch = sqlite.prepare(
+    'insert into matches (profile_low, profile_high, created_at, unmatched_at) values (?, ?, ?, ?)',
+  );
+  const insertBlock = sqlite.prepare(
+    'insert or ignore into blocks (blocker_id, blocked_id, created_at) values (?, ?, ?)',
+  );
 
   // Heavy swipers: Moscow people who have swiped through their nearest 10,000 (suitable ones first), the
   // worst case for the search, whose nearest boxes are then all excluded.
@@ -181,7 +200,10 @@ function fill(file: string, size: DataSetSize): DataSetInfo {
   for (const h of heavy) {
     const ranked = moscow
       .filter((p) => p !== h)
-      .map((p) => ({ p, order: (suits(h, p) ? 0 : 1e6) + (p.latitude - h.latitude) ** 2 + ((p.longitude - h.longitude) * 0.56) ** 2 }))
+      .map((p) => ({
+        p,
+        order: (suits(h, p) ? 0 : 1e6) + (p.latitude - h.latitude) ** 2 + ((p.longitude - h.longitude) * 0.56) ** 2,
+      }))
       .sort((a, b) => a.order - b.order);
     for (const { p } of ranked.slice(0, size.heavySwipes)) keys.push(pack(h.id, p.id, rnd() < 0.3));
   }
@@ -199,7 +221,8 @@ function fill(file: string, size: DataSetSize): DataSetInfo {
   // A pair drawn twice keeps one draw (the dislike, which sorts first); matches follow the kept likes.
   const sorted = Float64Array.from(keys).sort();
   const kept: number[] = [];
-  for (const key of sorted) if (kept.length === 0 || Math.floor((kept[kept.length - 1] as number) / 2) !== Math.floor(key / 2)) kept.push(key);
+  for (const key of sorted)
+    if (kept.length === 0 || Math.floor((kept[kept.length - 1] as number) / 2) !== Math.floor(key / 2)) kept.push(key);
   const likes = new Set<number>();
   for (const key of kept) if (key % 2 === 1) likes.add(Math.floor(key / 2));
 
@@ -217,7 +240,9 @@ function fill(file: string, size: DataSetSize): DataSetInfo {
         iso(120 * day),
         premium ? new Date(started + 30 * day).toISOString() : null,
       );
-      const name = pick(p.gender === 'Male' ? maleNames : p.gender === 'Female' ? femaleNames : [...maleNames, ...femaleNames]);
+      const name = pick(
+        p.gender === 'Male' ? maleNames : p.gender === 'Female' ? femaleNames : [...maleNames, ...femaleNames],
+      );
       const [cityName] = cities[p.city] as [string, number, number, number];
       insertProfile.run(
         p.id,
@@ -243,7 +268,8 @@ function fill(file: string, size: DataSetSize): DataSetInfo {
       const target = pair % idSpace;
       const liked = key % 2 === 1 ? 1 : 0;
       insertSwipe.run(swiper, target, liked, iso(rnd() * 30 * day));
-      if (liked && swiper < target && likes.has(target * idSpace + swiper)) insertMatch.run(swiper, target, iso(rnd() * day), rnd() < 0.05 ? iso(0) : null);
+      if (liked && swiper < target && likes.has(target * idSpace + swiper))
+        insertMatch.run(swiper, target, iso(rnd() * day), rnd() < 0.05 ? iso(0) : null);
     }
     for (let i = 0; i < size.blocks; i++) {
       const blocker = pick(people);

@@ -96,7 +96,13 @@ async function buildFloor(name: string, main: string): Promise<string> {
       mode: 'production',
       logLevel: 'warn',
       plugins: [react(), compressPlugin()],
-      build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', sourcemap: false, modulePreload: { polyfill: false } },
+      build: {
+        outDir: 'dist',
+        emptyOutDir: true,
+        target: 'es2022',
+        sourcemap: false,
+        modulePreload: { polyfill: false },
+      },
     });
   } finally {
     if (previous === undefined) delete process.env.NODE_ENV;
@@ -136,7 +142,9 @@ async function freshContext(browser: Browser, cookie?: { value: string; url: str
 await buildFrontend();
 const app = await createTestApp('sqlite', { frontendDist: dist });
 const floor = await createTestApp('sqlite', { frontendDist: await buildFloor('bench-react-floor', reactFloorApp) });
-const librariesFloor = await createTestApp('sqlite', { frontendDist: await buildFloor('bench-libraries-floor', librariesFloorApp) });
+const librariesFloor = await createTestApp('sqlite', {
+  frontendDist: await buildFloor('bench-libraries-floor', librariesFloorApp),
+});
 // A member with a profile and people to find, so /search shows a card (and prefetches the next).
 const member = await createPerson(app, { name: 'Bench', gender: 'Male' });
 for (let i = 0; i < 3; i++) await createPerson(app, { gender: 'Female', name: `Person ${i}` });
@@ -182,7 +190,8 @@ for (const { label, url, cookie, budget } of pages) {
 const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
 const entryFiles = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1] ?? '');
 // What the server sends: the brotli twin, or the file itself when it is too small to have one.
-const brotliBytes = (file: string) => readFileSync(path.join(dist, existsSync(path.join(dist, `${file}.br`)) ? `${file}.br` : file)).length;
+const brotliBytes = (file: string) =>
+  readFileSync(path.join(dist, existsSync(path.join(dist, `${file}.br`)) ? `${file}.br` : file)).length;
 console.log(
   `${'Entry JS (index.html + modulepreloads), brotli'.padEnd(44)} ${kB(entryFiles.reduce((sum, f) => sum + brotliBytes(f), 0))} (${entryFiles.length} files)`,
 );
@@ -192,7 +201,10 @@ for (const m of html.matchAll(/(ru|en)=\/(assets\/locale-[^;"]+\.json)/g)) {
 }
 
 /** One throttled cold load of `url`: its LCP, the time of the `iskra:ready` mark (none on the floor), and its CLS. */
-async function throttledLoad(url: string, cookie?: { value: string; url: string }): Promise<{ lcp: number; ready: number; cls: number }> {
+async function throttledLoad(
+  url: string,
+  cookie?: { value: string; url: string },
+): Promise<{ lcp: number; ready: number; cls: number }> {
   const throttled = await freshContext(browser, cookie);
   // Page code as a string: this script is type-checked for Node, without the DOM library.
   await throttled.addInitScript(`
@@ -219,7 +231,11 @@ async function throttledLoad(url: string, cookie?: { value: string; url: string 
   await tab.goto(url, { waitUntil: 'load' });
   const isFloor = url.startsWith(floor.url);
   // Polled with evaluate (a CDP call): waitForFunction would eval() in the page, which the CSP forbids.
-  for (let waited = 0; !isFloor && !(await tab.evaluate<boolean>("performance.getEntriesByName('iskra:ready').length > 0")); waited += 100) {
+  for (
+    let waited = 0;
+    !isFloor && !(await tab.evaluate<boolean>("performance.getEntriesByName('iskra:ready').length > 0"));
+    waited += 100
+  ) {
     if (waited > 60_000) throw new Error(`${url}: no iskra:ready mark within 60 s`);
     await tab.waitForTimeout(100);
   }
@@ -237,12 +253,20 @@ async function throttledLoad(url: string, cookie?: { value: string; url: string 
 
 if (!wireOnly) {
   const targets = [
-    { label: 'React 19 floor (empty app)', url: floor.url + '/', cookie: undefined, clsGoal: undefined, lcpGoal: undefined },
+    {
+      label: 'React 19 floor (empty app)',
+      url: floor.url + '/',
+      cookie: undefined,
+      clsGoal: undefined,
+      lcpGoal: undefined,
+    },
     { label: '/', url: app.url + '/', cookie: undefined, clsGoal: 0.01, lcpGoal: '<= 1.3x' },
     { label: '/login', url: app.url + '/login', cookie: undefined, clsGoal: 0.01, lcpGoal: undefined },
     { label: '/search (signed in)', url: app.url + '/search', cookie: memberCookie, clsGoal: 0.01, lcpGoal: '<= 1.4x' },
   ];
-  const samples = new Map(targets.map((t) => [t.label, { lcps: [] as number[], readies: [] as number[], clss: [] as number[] }]));
+  const samples = new Map(
+    targets.map((t) => [t.label, { lcps: [] as number[], readies: [] as number[], clss: [] as number[] }]),
+  );
   // The floor and the pages take turns in each round, so a noisy spell of the shared machine falls on all.
   for (let i = 0; i < runs; i++) {
     for (const target of targets) {
@@ -272,7 +296,13 @@ if (!wireOnly) {
       value: `${lcp.toFixed(0)} ms`,
       ...(target.lcpGoal ? { goal: target.lcpGoal } : {}),
     });
-    headline({ measure: `${target.label}: CLS (worst of ${runs})`, ratio: null, floor: 'none', value: cls.toFixed(3), goal: `<= ${target.clsGoal ?? 0.01}` });
+    headline({
+      measure: `${target.label}: CLS (worst of ${runs})`,
+      ratio: null,
+      floor: 'none',
+      value: cls.toFixed(3),
+      goal: `<= ${target.clsGoal ?? 0.01}`,
+    });
   }
 }
 

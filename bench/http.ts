@@ -29,7 +29,13 @@ import pg from 'pg';
 import { withAdminClient } from '../server/test/testDatabase.ts';
 import { argOption, headline, line, quantile } from './benchKit.ts';
 import { pgAnswers, startServer, stopServer, type StartedServer } from './benchCrowd.ts';
-import { benchDataDir, benchPassword, loadHttpBenchData, makeHttpBenchData, type HttpBenchData } from './benchHttpData.ts';
+import {
+  benchDataDir,
+  benchPassword,
+  loadHttpBenchData,
+  makeHttpBenchData,
+  type HttpBenchData,
+} from './benchHttpData.ts';
 
 const seconds = Number(argOption('--seconds') ?? 3);
 const warmupSeconds = 0.5;
@@ -76,15 +82,47 @@ function endpoints(data: HttpBenchData): [string, (i: number) => Request][] {
   const at = <T>(items: T[], i: number) => items[i % items.length] as T;
   const session = (userId: number) => data.sessionOf.get(userId) ?? '';
   return [
-    ['sign-in', (i) => ({ method: 'POST', path: '/api/login', body: { email: at(data.logins, i), password: benchPassword } })],
-    ['next card, normal user', (i) => ({ method: 'GET', path: at(data.normalSearches, i).path, session: session(at(data.normalSearches, i).userId) })],
-    ['next card, heavy swiper', (i) => ({ method: 'GET', path: at(data.heavySearches, i).path, session: session(at(data.heavySearches, i).userId) })],
-    ['like', (i) => ({ method: 'POST', path: '/api/like', body: { profile_id: at(data.likes, i).target }, session: session(at(data.likes, i).userId) })],
+    [
+      'sign-in',
+      (i) => ({ method: 'POST', path: '/api/login', body: { email: at(data.logins, i), password: benchPassword } }),
+    ],
+    [
+      'next card, normal user',
+      (i) => ({
+        method: 'GET',
+        path: at(data.normalSearches, i).path,
+        session: session(at(data.normalSearches, i).userId),
+      }),
+    ],
+    [
+      'next card, heavy swiper',
+      (i) => ({
+        method: 'GET',
+        path: at(data.heavySearches, i).path,
+        session: session(at(data.heavySearches, i).userId),
+      }),
+    ],
+    [
+      'like',
+      (i) => ({
+        method: 'POST',
+        path: '/api/like',
+        body: { profile_id: at(data.likes, i).target },
+        session: session(at(data.likes, i).userId),
+      }),
+    ],
     [
       'chat page',
-      (i) => ({ method: 'GET', path: `/api/conversations/${at(data.chats, i).conversationId}/messages`, session: session(at(data.chats, i).userId) }),
+      (i) => ({
+        method: 'GET',
+        path: `/api/conversations/${at(data.chats, i).conversationId}/messages`,
+        session: session(at(data.chats, i).userId),
+      }),
     ],
-    ['current user', (i) => ({ method: 'GET', path: '/api/current_user', session: session(at(data.normalSearches, i).userId) })],
+    [
+      'current user',
+      (i) => ({ method: 'GET', path: '/api/current_user', session: session(at(data.normalSearches, i).userId) }),
+    ],
   ];
 }
 
@@ -94,7 +132,9 @@ async function send(target: Target, request: Request): Promise<number> {
     method: request.method,
     headers: {
       Cookie: cookies.join('; '),
-      ...(request.method === 'POST' ? { 'Content-Type': 'application/json', 'X-CSRF-Token': target.csrf?.token ?? '' } : {}),
+      ...(request.method === 'POST'
+        ? { 'Content-Type': 'application/json', 'X-CSRF-Token': target.csrf?.token ?? '' }
+        : {}),
     },
     ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
     signal: AbortSignal.timeout(30_000),
@@ -104,7 +144,12 @@ async function send(target: Target, request: Request): Promise<number> {
 }
 
 /** `concurrency` connections in a closed loop for the warm-up and then `seconds`, counting the latter. */
-async function runCell(target: Target, endpoint: string, next: (i: number) => Request, concurrency: number): Promise<Cell> {
+async function runCell(
+  target: Target,
+  endpoint: string,
+  next: (i: number) => Request,
+  concurrency: number,
+): Promise<Cell> {
   const latencies: number[] = [];
   const errors = new Map<string, number>();
   const measureFrom = performance.now() + warmupSeconds * 1000;
@@ -123,7 +168,13 @@ async function runCell(target: Target, endpoint: string, next: (i: number) => Re
     }),
   );
   const sorted = latencies.sort((a, b) => a - b);
-  return { count: sorted.length, perSecond: sorted.length / seconds, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), errors };
+  return {
+    count: sorted.length,
+    perSecond: sorted.length / seconds,
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    errors,
+  };
 }
 
 /** Runs a checkout's own script (its migrations, say) with only the environment given, and waits for it. */
@@ -179,13 +230,17 @@ async function applyBurst(databaseUrl: string): Promise<number> {
   await client.connect();
   try {
     const started = performance.now();
-    const { rows } = await client.query<{ id: number }>('select id from profiles where latitude is not null order by id');
+    const { rows } = await client.query<{ id: number }>(
+      'select id from profiles where latitude is not null order by id',
+    );
     const ids = rows
       .filter((_, i) => i % 2 === 0)
       .map((r) => r.id)
       .slice(0, burstSize);
     for (let i = 0; i < ids.length; i += 100)
-      await client.query('update profiles set latitude = latitude + 0.00001 where id = any($1::int[])', [ids.slice(i, i + 100)]);
+      await client.query('update profiles set latitude = latitude + 0.00001 where id = any($1::int[])', [
+        ids.slice(i, i + 100),
+      ]);
     return (performance.now() - started) / 1000;
   } finally {
     await client.end();
@@ -226,7 +281,10 @@ async function burstCells(): Promise<void> {
   const before = await measure();
   for (const target of targets) {
     const took = await applyBurst(target.databaseUrl);
-    line(`burst: ${target.name}`, `${burstSize} profiles changed in ${took.toFixed(1)} s (load average ${loadavg()[0]?.toFixed(1)})`);
+    line(
+      `burst: ${target.name}`,
+      `${burstSize} profiles changed in ${took.toFixed(1)} s (load average ${loadavg()[0]?.toFixed(1)})`,
+    );
   }
   const after = await measure();
   const header = (name: string) =>
@@ -254,15 +312,28 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 
 const dataStarted = performance.now();
 const data = await makeHttpBenchData(benchDataDir, (m) => console.log(m));
-line('data', `${data.tables.map(([t, rows]) => `${rows.length} ${t}`).join(', ')} (made in ${((performance.now() - dataStarted) / 1000).toFixed(1)} s)`);
+line(
+  'data',
+  `${data.tables.map(([t, rows]) => `${rows.length} ${t}`).join(', ')} (made in ${((performance.now() - dataStarted) / 1000).toFixed(1)} s)`,
+);
 line('heavy swipers', `${data.heavySearches.length}, people of their city not swiped yet: ${data.heavyUnswiped}`);
 
-const commitOf = (dir: string) => execFileSync('git', ['-C', dir, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).trim().slice(0, 70);
+const commitOf = (dir: string) =>
+  execFileSync('git', ['-C', dir, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).trim().slice(0, 70);
 const run = randomBytes(3).toString('hex');
-const targets: Target[] = [...(against ? [{ name: 'against', checkout: path.resolve(against) }] : []), { name: 'this', checkout: root }].map((t, i) => {
+const targets: Target[] = [
+  ...(against ? [{ name: 'against', checkout: path.resolve(against) }] : []),
+  { name: 'this', checkout: root },
+].map((t, i) => {
   const url = new URL(pgUrl);
   url.pathname = `/iskra_http_${run}_${i}`;
-  return { ...t, commit: commitOf(t.checkout), database: `iskra_http_${run}_${i}`, databaseUrl: url.toString(), turns: new Map() };
+  return {
+    ...t,
+    commit: commitOf(t.checkout),
+    database: `iskra_http_${run}_${i}`,
+    databaseUrl: url.toString(),
+    turns: new Map(),
+  };
 });
 const dataDirs: string[] = [];
 
@@ -276,11 +347,19 @@ try {
     await loadHttpBenchData(target.databaseUrl, data);
     if (burst) await ageChanges(target.databaseUrl);
     target.server = await startServer(
-      { DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir, SESSION_SECRET: 'http-bench-secret-http-bench-secret-0000', LOG_LEVEL: 'warn' },
+      {
+        DATABASE_URL: target.databaseUrl,
+        DATA_DIR: dataDir,
+        SESSION_SECRET: 'http-bench-secret-http-bench-secret-0000',
+        LOG_LEVEL: 'warn',
+      },
       target.checkout,
     );
     target.csrf = await csrfOf(target.server.url);
-    line(`server: ${target.name}`, `${target.commit} (${target.checkout}); migrated and loaded in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);
+    line(
+      `server: ${target.name}`,
+      `${target.commit} (${target.checkout}); migrated and loaded in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,
+    );
   }
   line(
     'machine',
@@ -291,7 +370,8 @@ try {
     for (const s of [...data.normalSearches, ...data.heavySearches])
       await send(target, { method: 'GET', path: s.path, session: data.sessionOf.get(s.userId) ?? '' });
 
-  const header = (name: string) => `${`${name}: req/s`.padStart(name.length + 7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(8)}`;
+  const header = (name: string) =>
+    `${`${name}: req/s`.padStart(name.length + 7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(8)}`;
   if (!burst)
     console.log(
       `\n${'endpoint'.padEnd(24)} ${'conns'.padStart(5)}  ${targets.map((t) => header(t.name)).join('  ')}${against ? '   this/against: req/s   p50   p99' : ''}`,
@@ -325,9 +405,11 @@ try {
     }
   }
   if (burst) await burstCells();
-  for (const target of targets) line(`server error log lines: ${target.name}`, String(target.server?.errorLines() ?? 0));
+  for (const target of targets)
+    line(`server error log lines: ${target.name}`, String(target.server?.errorLines() ?? 0));
 } finally {
   await Promise.all(targets.map((t) => (t.server ? stopServer(t.server.child) : Promise.resolve())));
-  for (const target of targets) await withAdminClient(pgUrl, (c) => c.query(`drop database if exists ${target.database} with (force)`));
+  for (const target of targets)
+    await withAdminClient(pgUrl, (c) => c.query(`drop database if exists ${target.database} with (force)`));
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 }

@@ -58,7 +58,11 @@ const conversation = ((await started.json()) as { conversation_id: number }).con
 const relayStreams = new Set<ServerResponse>();
 const relay = createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/events') {
-    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': app.url });
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-store',
+      'Access-Control-Allow-Origin': app.url,
+    });
     res.write(': open\n\n');
     relayStreams.add(res);
     req.on('close', () => relayStreams.delete(res));
@@ -112,11 +116,18 @@ await page.exposeBinding('benchSeen', (_source, which: string, value: string, fr
  * Runs a write and returns the milliseconds from its start to the page showing `value` on `which` (the
  * frame after the change), and to the change in the DOM (the same less the wait for that frame).
  */
-async function shown(which: 'chats' | 'floor', value: string, write: () => Promise<Response>): Promise<{ frame: number; dom: number }> {
+async function shown(
+  which: 'chats' | 'floor',
+  value: string,
+  write: () => Promise<Response>,
+): Promise<{ frame: number; dom: number }> {
   let timer: NodeJS.Timeout | undefined;
   const seen = new Promise<Seen>((resolve, reject) => {
     waiting = { which, value, resolve };
-    timer = setTimeout(() => reject(new Error(`the page did not show ${which} = ${JSON.stringify(value)} within 10 s`)), 10_000);
+    timer = setTimeout(
+      () => reject(new Error(`the page did not show ${which} = ${JSON.stringify(value)} within 10 s`)),
+      10_000,
+    );
   });
   const started = performance.now();
   const res = await write();
@@ -188,7 +199,9 @@ const floorWrite = async (): Promise<{ frame: number; dom: number }> => {
 let events = 0;
 for (let round = 0; events < totalEvents; round++) {
   if (round % messagesPerWindow === 0) app.clock.advance(61);
-  const sent = await shown('chats', '1', () => boris.browser.post(`/api/conversations/${conversation}/messages`, { content: `Message ${round}` }));
+  const sent = await shown('chats', '1', () =>
+    boris.browser.post(`/api/conversations/${conversation}/messages`, { content: `Message ${round}` }),
+  );
   const read = await shown('chats', '0', () => anna.browser.get(`/api/conversations/${conversation}/messages?limit=1`));
   events += 2;
   if (round >= warmupRounds && round < warmupRounds + measuredRounds) {

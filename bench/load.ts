@@ -28,7 +28,18 @@ import { freeMessagesPerDay } from '../server/features/chat/rules.ts';
 import { EventStreamClient } from '../server/test/eventStream.ts';
 import { withAdminClient } from '../server/test/testDatabase.ts';
 import { argOption, headline, line } from './benchKit.ts';
-import { cpuSecondsOf, memoryOf, overall, pgAnswers, printRouteTable, runCrowd, seedCrowd, startServer, stopServer, type Client } from './benchCrowd.ts';
+import {
+  cpuSecondsOf,
+  memoryOf,
+  overall,
+  pgAnswers,
+  printRouteTable,
+  runCrowd,
+  seedCrowd,
+  startServer,
+  stopServer,
+  type Client,
+} from './benchCrowd.ts';
 
 const argv = process.argv.slice(2);
 const seconds = Number(argOption('--seconds') ?? process.env.LOAD_SECONDS ?? 60);
@@ -49,7 +60,9 @@ interface ExportBody {
 }
 
 /** Reads each user's own export and checks the free limits held; returns the violations. */
-async function checkLimits(clients: Client[]): Promise<{ checked: number; mostLikes: number; mostMessages: number; violations: string[]; unreadable: number }> {
+async function checkLimits(
+  clients: Client[],
+): Promise<{ checked: number; mostLikes: number; mostMessages: number; violations: string[]; unreadable: number }> {
   const dayAgo = new Date(Date.now() - likeWindowSeconds * 1000).toISOString();
   const violations: string[] = [];
   let mostLikes = 0;
@@ -69,8 +82,10 @@ async function checkLimits(clients: Client[]): Promise<{ checked: number; mostLi
     checked++;
     mostLikes = Math.max(mostLikes, likes);
     mostMessages = Math.max(mostMessages, messages);
-    if (likes > freeLikesPerDay) violations.push(`user ${client.person.userId}: ${likes} likes in 24 h (limit ${freeLikesPerDay})`);
-    if (messages > freeMessagesPerDay) violations.push(`user ${client.person.userId}: ${messages} messages in a day (limit ${freeMessagesPerDay})`);
+    if (likes > freeLikesPerDay)
+      violations.push(`user ${client.person.userId}: ${likes} likes in 24 h (limit ${freeLikesPerDay})`);
+    if (messages > freeMessagesPerDay)
+      violations.push(`user ${client.person.userId}: ${messages} messages in a day (limit ${freeMessagesPerDay})`);
   }
   return { checked, mostLikes, mostMessages, violations, unreadable };
 }
@@ -98,7 +113,10 @@ async function runOn(dialect: Dialect): Promise<void> {
     console.log(
       `\nLoad on ${dialect}: ${clientCount} clients (${Math.ceil(clientCount / premiumEvery)} premium), ${streamCount} event streams, ${seconds} s measured after a ${warmupSeconds} s warm-up, think time 0-${2 * thinkMs} ms`,
     );
-    line('server', `its own process (node .build/main.mjs, compiled as npm start runs it; CRON=off, LOG_LEVEL=info) at ${server.url}`);
+    line(
+      'server',
+      `its own process (node .build/main.mjs, compiled as npm start runs it; CRON=off, LOG_LEVEL=info) at ${server.url}`,
+    );
     // Idle: started, answered its health check, nothing else yet (issue 41: memory).
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const idle = memoryOf(server.child.pid);
@@ -109,14 +127,23 @@ async function runOn(dialect: Dialect): Promise<void> {
     const seedStart = performance.now();
     // The same database as the server's, opened here only to make the crowd.
     const handle = openDatabase({ url: databaseUrl, dataDir, poolSize: 4 });
-    const clients = await seedCrowd(handle.db, server.url, { clients: clientCount, premiumEvery, earlierMessages }).finally(() => handle.db.destroy());
-    line('seeded', `${clients.length} users, ${clients.length / 2} matches with conversations, in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+    const clients = await seedCrowd(handle.db, server.url, {
+      clients: clientCount,
+      premiumEvery,
+      earlierMessages,
+    }).finally(() => handle.db.destroy());
+    line(
+      'seeded',
+      `${clients.length} users, ${clients.length / 2} matches with conversations, in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+    );
 
     const streams: { client: EventStreamClient; ended: boolean }[] = [];
     for (let i = 0; i < streamCount; i++) {
       const person = clients[i % clients.length]?.person;
       if (!person) break;
-      const client = await EventStreamClient.open(`${server.url}/api/events`, { Cookie: `iskra_session=${person.browser.cookie('iskra_session') ?? ''}` });
+      const client = await EventStreamClient.open(`${server.url}/api/events`, {
+        Cookie: `iskra_session=${person.browser.cookie('iskra_session') ?? ''}`,
+      });
       const entry = { client, ended: false };
       void client.ended.then(() => (entry.ended = true));
       streams.push(entry);
@@ -179,7 +206,8 @@ async function runOn(dialect: Dialect): Promise<void> {
     }
   } finally {
     if (server) await stopServer(server.child);
-    if (dialect === 'postgres') await withAdminClient(pgUrl, (c) => c.query(`drop database if exists ${dbName} with (force)`));
+    if (dialect === 'postgres')
+      await withAdminClient(pgUrl, (c) => c.query(`drop database if exists ${dbName} with (force)`));
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -190,4 +218,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 await runOn('sqlite');
 if (argv.includes('--no-pg')) console.log('\nPostgreSQL: skipped (--no-pg)');
 else if (await pgAnswers(pgUrl)) await runOn('postgres');
-else console.log(`\nPostgreSQL: skipped, nothing answers at ${new URL(pgUrl).host} (give --pg <url> or TEST_DATABASE_URL)`);
+else
+  console.log(
+    `\nPostgreSQL: skipped, nothing answers at ${new URL(pgUrl).host} (give --pg <url> or TEST_DATABASE_URL)`,
+  );

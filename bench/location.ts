@@ -9,9 +9,16 @@ import { headline, quantile } from './benchKit.ts';
 function summary(name: string, samplesMs: number[]) {
   const sorted = [...samplesMs].sort((a, b) => a - b);
   const us = (ms: number) => (ms * 1000).toFixed(1).padStart(8);
-  console.log(`${name.padEnd(44)} n=${String(samplesMs.length).padStart(5)}  p50 ${us(quantile(sorted, 0.5))} µs  p99 ${us(quantile(sorted, 0.99))} µs`);
+  console.log(
+    `${name.padEnd(44)} n=${String(samplesMs.length).padStart(5)}  p50 ${us(quantile(sorted, 0.5))} µs  p99 ${us(quantile(sorted, 0.99))} µs`,
+  );
   // No floor to divide by: a lookup is plain in-memory work, so its microseconds are the figure.
-  headline({ measure: name, ratio: null, floor: 'none', value: `p50 ${us(quantile(sorted, 0.5)).trim()} µs, p99 ${us(quantile(sorted, 0.99)).trim()} µs` });
+  headline({
+    measure: name,
+    ratio: null,
+    floor: 'none',
+    value: `p50 ${us(quantile(sorted, 0.5)).trim()} µs, p99 ${us(quantile(sorted, 0.99)).trim()} µs`,
+  });
 }
 
 function measure(count: number, run: (i: number) => unknown): number[] {
@@ -27,7 +34,9 @@ function measure(count: number, run: (i: number) => unknown): number[] {
 
 const loadStart = performance.now();
 const geocoder = cityGeocoder();
-console.log(`${'city data set: load and index (once)'.padEnd(44)} ${(performance.now() - loadStart).toFixed(1)} ms, ${geocoder.cities.length} cities`);
+console.log(
+  `${'city data set: load and index (once)'.padEnd(44)} ${(performance.now() - loadStart).toFixed(1)} ms, ${geocoder.cities.length} cities`,
+);
 
 // What people type: names in both scripts, with the usual variations, and a few unknown ones.
 const names = [

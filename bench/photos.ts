@@ -28,7 +28,15 @@ const app = await listen(
 );
 
 // Blurred noise compresses like a real photo (a flat colour would flatter both sides).
-const photo = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+const photo = await sharp({
+  create: {
+    width: 4000,
+    height: 3000,
+    channels: 3,
+    background: '#808080',
+    noise: { type: 'gaussian', mean: 128, sigma: 40 },
+  },
+})
   .blur(1.2)
   .jpeg({ quality: 90 })
   .withMetadata({ orientation: 6 })
@@ -43,16 +51,23 @@ const formWith = (fields: Record<string, string>, field: string) => {
   form.append(field, new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'phone.jpg');
   return form;
 };
-const created = await browser.postForm('/api/create_profile', formWith({ name: 'Bench', age: '30', gender: 'Male' }, 'photos'));
+const created = await browser.postForm(
+  '/api/create_profile',
+  formWith({ name: 'Bench', age: '30', gender: 'Male' }, 'photos'),
+);
 if (created.status !== 201) throw new Error(`create_profile failed: ${created.status} ${await created.text()}`);
 let current = ((await created.json()) as { profile: { photos: string[] } }).profile.photos[0] ?? '';
 
 async function uploadOnce(): Promise<void> {
-  const res = await browser.postForm('/api/edit_profile', formWith({ payload: JSON.stringify({ deletedPhotos: [current], newPhotos: 1 }) }, 'newPhotos'));
+  const res = await browser.postForm(
+    '/api/edit_profile',
+    formWith({ payload: JSON.stringify({ deletedPhotos: [current], newPhotos: 1 }) }, 'newPhotos'),
+  );
   if (res.status !== 200) throw new Error(`edit_profile failed: ${res.status} ${await res.text()}`);
   current = ((await res.json()) as { profile: { photos: string[] } }).profile.photos[0] ?? '';
 }
-const sharpAlone = () => sharp(photo).rotate().resize(640, 852, { fit: 'cover' }).jpeg({ quality: 82, mozjpeg: true }).toBuffer();
+const sharpAlone = () =>
+  sharp(photo).rotate().resize(640, 852, { fit: 'cover' }).jpeg({ quality: 82, mozjpeg: true }).toBuffer();
 
 console.log(`\nPhoto pipeline: 4000x3000 JPEG, ${(photo.length / 1024 / 1024).toFixed(1)} MB, EXIF orientation 6`);
 for (let i = 0; i < 3; i++) {

@@ -15,10 +15,13 @@ let turn = 0;
 
 const server = createServer((req, res) => {
   const target = targets[turn++ % targets.length] as URL;
-  const forwarded = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
+  const forwarded = request(
+    { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
   forwarded.on('error', () => {
     if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: 'upstream failed', code: 'bad_gateway' }));

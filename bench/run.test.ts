@@ -8,7 +8,20 @@ const root = path.resolve(import.meta.dirname, '..');
 describe('npm run bench (bench/run.ts)', () => {
   it('runs the usual set when named none, in the order npm run bench always ran them', () => {
     expect(planOf([])).toEqual({ benches: [...defaultBenches], args: [] });
-    expect(defaultBenches).toEqual(['api', 'photos', 'chat', 'location', 'frontend', 'swipe', 'live', 'sse', 'load', 'discovery', 'data', 'scale']);
+    expect(defaultBenches).toEqual([
+      'api',
+      'photos',
+      'chat',
+      'location',
+      'frontend',
+      'swipe',
+      'live',
+      'sse',
+      'load',
+      'discovery',
+      'data',
+      'scale',
+    ]);
   });
 
   it('takes bench names, then arguments for them', () => {
@@ -28,8 +41,22 @@ describe('npm run bench (bench/run.ts)', () => {
         { bench: 'data', code: 1, seconds: 2 },
       ],
       [
-        { bench: 'photos', measure: '12 MP JPEG through the upload endpoint', ratio: 1.084, p99: 1.2, floor: 'sharp alone', goal: '<= 1.25x' },
-        { bench: 'swipe', measure: 'release → next card shown', ratio: null, floor: 'none', value: 'p75 80.0 ms', goal: 'p75 <= 100 ms' },
+        {
+          bench: 'photos',
+          measure: '12 MP JPEG through the upload endpoint',
+          ratio: 1.084,
+          p99: 1.2,
+          floor: 'sharp alone',
+          goal: '<= 1.25x',
+        },
+        {
+          bench: 'swipe',
+          measure: 'release → next card shown',
+          ratio: null,
+          floor: 'none',
+          value: 'p75 80.0 ms',
+          goal: 'p75 <= 100 ms',
+        },
       ],
     );
     const lines = table.split('\n');
@@ -42,7 +69,11 @@ describe('npm run bench (bench/run.ts)', () => {
 
   it('runs a named bench as its own process and ends with its headlines in the table', () => {
     // location is the one quick bench: in-memory lookups, a few seconds.
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', 'location'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', 'location'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(run.status).toBe(0);
     const [output, table = ''] = run.stdout.split('=== Summary');
     expect(output).toContain('forward: city name → city');
@@ -51,7 +82,11 @@ describe('npm run bench (bench/run.ts)', () => {
   }, 120_000);
 
   it('refuses a name it does not know, listing the benches', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', 'nosuch'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', 'nosuch'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('the benches: api, photos');
   });

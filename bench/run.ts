@@ -16,7 +16,20 @@ import path from 'node:path';
 import type { Headline } from './benchKit.ts';
 
 /** The benches `npm run bench` runs when named none, in this order (the quick ones first). */
-export const defaultBenches = ['api', 'photos', 'chat', 'location', 'frontend', 'swipe', 'live', 'sse', 'load', 'discovery', 'data', 'scale'] as const;
+export const defaultBenches = [
+  'api',
+  'photos',
+  'chat',
+  'location',
+  'frontend',
+  'swipe',
+  'live',
+  'sse',
+  'load',
+  'discovery',
+  'data',
+  'scale',
+] as const;
 /** Run only when named: `http` takes minutes (also `npm run bench:http`); `compare` needs checkouts to compare. */
 export const namedOnly = ['http', 'compare'] as const;
 const known: readonly string[] = [...defaultBenches, ...namedOnly];
@@ -53,21 +66,43 @@ export interface Outcome {
   seconds: number;
 }
 
-const times = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '' : `${value.toFixed(2)}x`);
+const times = (value: number | undefined) =>
+  value === undefined || !Number.isFinite(value) ? '' : `${value.toFixed(2)}x`;
 
 /** The closing table: one row per headline, and a row for each bench that failed or recorded none. */
 export function summaryTable(outcomes: Outcome[], headlines: Headline[]): string {
   const rows: string[][] = [['bench', 'measure', 'p50 ratio', 'p99 ratio', 'floor', 'value', 'goal']];
   for (const outcome of outcomes) {
     const own = headlines.filter((h) => h.bench === outcome.bench);
-    for (const h of own) rows.push([h.bench, h.measure, h.ratio === null ? '–' : times(h.ratio), times(h.p99), h.floor, h.value ?? '', h.goal ?? '']);
-    if (outcome.code !== 0) rows.push([outcome.bench, `FAILED (exit ${outcome.code}) after ${outcome.seconds.toFixed(0)} s`, '', '', '', '', '']);
-    else if (own.length === 0) rows.push([outcome.bench, '(no headline recorded: see its output above)', '', '', '', '', '']);
+    for (const h of own)
+      rows.push([
+        h.bench,
+        h.measure,
+        h.ratio === null ? '–' : times(h.ratio),
+        times(h.p99),
+        h.floor,
+        h.value ?? '',
+        h.goal ?? '',
+      ]);
+    if (outcome.code !== 0)
+      rows.push([
+        outcome.bench,
+        `FAILED (exit ${outcome.code}) after ${outcome.seconds.toFixed(0)} s`,
+        '',
+        '',
+        '',
+        '',
+        '',
+      ]);
+    else if (own.length === 0)
+      rows.push([outcome.bench, '(no headline recorded: see its output above)', '', '', '', '', '']);
   }
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
   const format = (row: string[]) =>
     row
-      .map((cell, column) => (column === 2 || column === 3 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0)))
+      .map((cell, column) =>
+        column === 2 || column === 3 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0),
+      )
       .join('  ')
       .trimEnd();
   return [format(rows[0] ?? []), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(format)].join('\n');
@@ -83,7 +118,9 @@ function runBench(bench: string, args: string[], resultsFile: string): Promise<O
   });
   return new Promise((resolve) => {
     child.on('error', () => resolve({ bench, code: 1, seconds: (performance.now() - started) / 1000 }));
-    child.on('exit', (code, signal) => resolve({ bench, code: code ?? (signal ? 128 : 1), seconds: (performance.now() - started) / 1000 }));
+    child.on('exit', (code, signal) =>
+      resolve({ bench, code: code ?? (signal ? 128 : 1), seconds: (performance.now() - started) / 1000 }),
+    );
   });
 }
 
@@ -117,10 +154,14 @@ async function main(): Promise<number> {
   try {
     for (const bench of plan.benches) {
       if (stop.interrupted) break;
-      console.log(`\n=== bench ${bench}${plan.args.length ? ` ${plan.args.join(' ')}` : ''} (${outcomes.length + 1}/${plan.benches.length})`);
+      console.log(
+        `\n=== bench ${bench}${plan.args.length ? ` ${plan.args.join(' ')}` : ''} (${outcomes.length + 1}/${plan.benches.length})`,
+      );
       outcomes.push(await runBench(bench, plan.args, resultsFile));
     }
-    console.log(`\n=== Summary: headline ratios (ours / the floor measured in the same run; lower is better but for scale)\n`);
+    console.log(
+      `\n=== Summary: headline ratios (ours / the floor measured in the same run; lower is better but for scale)\n`,
+    );
     console.log(summaryTable(outcomes, readHeadlines(resultsFile)));
   } finally {
     rmSync(work, { recursive: true, force: true });

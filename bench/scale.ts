@@ -23,7 +23,17 @@ import { S3StandIn } from '../server/test/s3StandIn.ts';
 import { ServerProcess } from '../server/test/serverProcess.ts';
 import { withAdminClient } from '../server/test/testDatabase.ts';
 import { headline, line } from './benchKit.ts';
-import { cpuSecondsOf, overall, pgAnswers, printRouteTable, runCrowd, seedCrowd, startServer, stopServer, type StartedServer } from './benchCrowd.ts';
+import {
+  cpuSecondsOf,
+  overall,
+  pgAnswers,
+  printRouteTable,
+  runCrowd,
+  seedCrowd,
+  startServer,
+  stopServer,
+  type StartedServer,
+} from './benchCrowd.ts';
 
 const seconds = Number(process.env.SCALE_SECONDS ?? 12);
 const clientCount = Number(process.env.SCALE_CLIENTS ?? 120);
@@ -31,7 +41,9 @@ const thinkMs = Number(process.env.SCALE_THINK_MS ?? 10);
 const warmupSeconds = 2;
 const cores = availableParallelism();
 
-const pgUrl = [process.env.TEST_DATABASE_URL, process.env.DATABASE_URL].find((url) => url && /^postgres(ql)?:\/\//.test(url));
+const pgUrl = [process.env.TEST_DATABASE_URL, process.env.DATABASE_URL].find(
+  (url) => url && /^postgres(ql)?:\/\//.test(url),
+);
 console.log(`\nScale: one web process against two behind a round-robin balancer (PostgreSQL), ${cores} cores`);
 if (!pgUrl) {
   console.log('skipped: several web processes need PostgreSQL (set TEST_DATABASE_URL or DATABASE_URL to postgres://…)');
@@ -67,7 +79,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 
 try {
   await withAdminClient(pgUrl, (c) => c.query(`create schema ${schema}`));
-  const migrate = ServerProcess.start('migrate', 'scripts/migrate.ts', { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema, DATA_DIR: dataDir() });
+  const migrate = ServerProcess.start('migrate', 'scripts/migrate.ts', {
+    DATABASE_URL: pgUrl,
+    DATABASE_SCHEMA: schema,
+    DATA_DIR: dataDir(),
+  });
   if ((await migrate.exited) !== 0) throw new Error(`migration failed:\n${migrate.log()}`);
   await s3.start();
   const bucket = await s3.bucket();
@@ -93,7 +109,10 @@ try {
     { name: 'one web process', targets: [webA] },
     { name: 'two web processes', targets: [webA, webB] },
   ];
-  line('setup', `schema ${schema} migrated by scripts/migrate.ts; ROLE=web processes; both runs through the same balancer (1 or 2 targets)`);
+  line(
+    'setup',
+    `schema ${schema} migrated by scripts/migrate.ts; ROLE=web processes; both runs through the same balancer (1 or 2 targets)`,
+  );
   line(
     'load',
     `${clientCount} signed-in clients per run (own crowd each, 10% premium), load.ts's mix, think time 0-${2 * thinkMs} ms, ${seconds} s measured after ${warmupSeconds} s`,
@@ -108,7 +127,11 @@ try {
     for (const setup of setups) {
       const balancer = await startBalancer(setup.targets.map((t) => t.url));
       balancers.push(balancer.child);
-      const clients = await seedCrowd(handle.db, balancer.url, { clients: clientCount, premiumEvery: 10, earlierMessages: 0 });
+      const clients = await seedCrowd(handle.db, balancer.url, {
+        clients: clientCount,
+        premiumEvery: 10,
+        earlierMessages: 0,
+      });
       const pids = [...setup.targets.map((t) => t.child.pid), balancer.child.pid];
       let cpuBefore: (number | undefined)[] = [];
       let ownBefore = process.cpuUsage();
@@ -130,7 +153,9 @@ try {
         `web ${cpu
           .slice(0, -1)
           .map((c) => c.toFixed(1))
-          .join(' + ')}, balancer ${cpu.at(-1)?.toFixed(1)}, load generator ${((own.user + own.system) / 1e6).toFixed(1)}, wall ${wall.toFixed(1)}`,
+          .join(
+            ' + ',
+          )}, balancer ${cpu.at(-1)?.toFixed(1)}, load generator ${((own.user + own.system) / 1e6).toFixed(1)}, wall ${wall.toFixed(1)}`,
       );
       results.push({ name: setup.name, ...overall(stats, wall) });
       balancer.child.disconnect();
@@ -141,9 +166,13 @@ try {
   }
   const [one, two] = results;
   if (one && two) {
-    console.log(`\n${''.padEnd(20)} ${'one process'.padStart(12)} ${'two processes'.padStart(14)} ${'two / one'.padStart(10)}`);
+    console.log(
+      `\n${''.padEnd(20)} ${'one process'.padStart(12)} ${'two processes'.padStart(14)} ${'two / one'.padStart(10)}`,
+    );
     const row = (label: string, a: number, b: number, digits: number) =>
-      console.log(`${label.padEnd(20)} ${a.toFixed(digits).padStart(12)} ${b.toFixed(digits).padStart(14)} ${`${(b / a).toFixed(2)}x`.padStart(10)}`);
+      console.log(
+        `${label.padEnd(20)} ${a.toFixed(digits).padStart(12)} ${b.toFixed(digits).padStart(14)} ${`${(b / a).toFixed(2)}x`.padStart(10)}`,
+      );
     row('requests/s', one.perSecond, two.perSecond, 0);
     row('p50 ms', one.p50, two.p50, 1);
     row('p99 ms', one.p99, two.p99, 1);

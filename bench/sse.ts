@@ -121,7 +121,11 @@ class StreamReader {
 async function openAll(urls: { url: string; headers?: Record<string, string> }[], width = 50): Promise<StreamReader[]> {
   const readers: StreamReader[] = [];
   for (let start = 0; start < urls.length; start += width) {
-    readers.push(...(await Promise.all(urls.slice(start, start + width).map(({ url, headers }) => StreamReader.open(url, headers)))));
+    readers.push(
+      ...(await Promise.all(
+        urls.slice(start, start + width).map(({ url, headers }) => StreamReader.open(url, headers)),
+      )),
+    );
   }
   return readers;
 }
@@ -210,7 +214,11 @@ async function startApp(dialect: Dialect, idle: number): Promise<Target> {
   const database = await createTestDatabase(dialect);
   const pgUrl = database.url ?? '';
   // PostgreSQL: the bus main.ts wires (LISTEN/NOTIFY), so a publish goes through the database as in production.
-  const timed = timedBus(dialect === 'postgres' ? await PostgresEventBus.start(pgUrl, database.schema ?? 'public', logger) : new InProcessEventBus());
+  const timed = timedBus(
+    dialect === 'postgres'
+      ? await PostgresEventBus.start(pgUrl, database.schema ?? 'public', logger)
+      : new InProcessEventBus(),
+  );
   const app = await createTestApp(dialect, { database, eventBus: timed.bus });
   const pairs: { receiver: StreamReader; userId: UserId; send: (content: string) => Promise<Response> }[] = [];
   for (let p = 0; p < pairCount; p++) {
@@ -234,14 +242,18 @@ async function startApp(dialect: Dialect, idle: number): Promise<Target> {
     });
   }
   const crowd = await createSignedInUsers(app, idle);
-  const streams = await openAll(crowd.map((cookie) => ({ url: `${app.url}/api/events`, headers: { Cookie: `iskra_session=${cookie}` } })));
+  const streams = await openAll(
+    crowd.map((cookie) => ({ url: `${app.url}/api/events`, headers: { Cookie: `iskra_session=${cookie}` } })),
+  );
   return {
     async round(round) {
       // Each sender stays under the per-minute message limit on the test clock.
       if (round % (messagesPerWindow * pairCount) === 0) app.clock.advance(61);
       const { receiver, userId, send } = pairs[round % pairCount] as (typeof pairs)[number];
       const content = `Message ${round}`;
-      const arrived = receiver.next((type, data) => type === 'message' && (JSON.parse(data) as { content?: string }).content === content);
+      const arrived = receiver.next(
+        (type, data) => type === 'message' && (JSON.parse(data) as { content?: string }).content === content,
+      );
       const start = performance.now();
       const res = await send(content);
       if (res.status !== 201) throw new Error(`send: ${res.status} ${await res.text()}`);
@@ -262,7 +274,9 @@ async function startApp(dialect: Dialect, idle: number): Promise<Target> {
 async function startRelayTarget(idle: number): Promise<Target> {
   const relay = await startRelay();
   const streams = await openAll(Array.from({ length: idle }, (_, i) => ({ url: `${relay.url}/events?id=idle${i}` })));
-  const receivers = await openAll(Array.from({ length: pairCount }, (_, i) => ({ url: `${relay.url}/events?id=receiver${i}` })));
+  const receivers = await openAll(
+    Array.from({ length: pairCount }, (_, i) => ({ url: `${relay.url}/events?id=receiver${i}` })),
+  );
   return {
     async round(round) {
       const receiver = receivers[round % pairCount] as StreamReader;
@@ -292,9 +306,18 @@ async function benchDialect(dialect: Dialect): Promise<void> {
     relayIdle: await startRelayTarget(idleStreams),
   };
   const names = Object.keys(targets) as (keyof typeof targets)[];
-  const whole = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<keyof typeof targets, number[]>;
-  const delivery = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<keyof typeof targets, number[]>;
-  const streamPart = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<keyof typeof targets, number[]>;
+  const whole = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
+    keyof typeof targets,
+    number[]
+  >;
+  const delivery = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
+    keyof typeof targets,
+    number[]
+  >;
+  const streamPart = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
+    keyof typeof targets,
+    number[]
+  >;
   const ready = performance.now();
   const load = loadavg()[0]?.toFixed(2);
   let pingsBefore = 0;
@@ -329,7 +352,10 @@ async function benchDialect(dialect: Dialect): Promise<void> {
   console.log(
     `${idleStreams} idle streams opened on each crowded side in ${((ready - opening) / 1000).toFixed(1)} s with the setup; ${measuredRounds} rounds over ${(measuredFor / 1000).toFixed(1)} s after ${warmupRounds} of warm-up, the four interleaved; load average ${load} before, ${loadavg()[0]?.toFixed(2)} after (${availableParallelism()} cores):`,
   );
-  line(`  heartbeats the idle app streams received`, `${heartbeats} while measured (${idleStreams} streams, one each ${heartbeatMs / 1000} s)`);
+  line(
+    `  heartbeats the idle app streams received`,
+    `${heartbeats} while measured (${idleStreams} streams, one each ${heartbeatMs / 1000} s)`,
+  );
   const s = {
     app0: summary('  app, 0 idle: POST → event', whole.app0),
     appIdle: summary(`  app, ${idleStreams} idle: POST → event`, whole.appIdle),
@@ -340,14 +366,18 @@ async function benchDialect(dialect: Dialect): Promise<void> {
     relay0: summary('  bare relay, 0 idle: POST → event', whole.relay0),
     relayIdle: summary(`  bare relay, ${idleStreams} idle: POST → event`, whole.relayIdle),
   };
-  const ratio = (a: { p50: number; p99: number }, b: { p50: number; p99: number }) => `p50 ${(a.p50 / b.p50).toFixed(2)}x  p99 ${(a.p99 / b.p99).toFixed(2)}x`;
+  const ratio = (a: { p50: number; p99: number }, b: { p50: number; p99: number }) =>
+    `p50 ${(a.p50 / b.p50).toFixed(2)}x  p99 ${(a.p99 / b.p99).toFixed(2)}x`;
   const relay = (idle: number) => `bare node:http relay, ${idle} idle streams`;
   ratioLine(`  app / relay, ${idleStreams} idle (issue 24)`, s.appIdle, s.relayIdle, {
     measure: `POST message → event, ${idleStreams} idle streams (${dialect})`,
     floor: relay(idleStreams),
     goal: 'p99 <= 1.5x',
   });
-  ratioLine('  app / relay, 0 idle', s.app0, s.relay0, { measure: `POST message → event, no idle stream (${dialect})`, floor: relay(0) });
+  ratioLine('  app / relay, 0 idle', s.app0, s.relay0, {
+    measure: `POST message → event, no idle stream (${dialect})`,
+    floor: relay(0),
+  });
   ratioLine(`  delivery part / relay, ${idleStreams} idle`, s.deliveryIdle, s.relayIdle, {
     measure: `publish → event, ${idleStreams} idle streams (${dialect})`,
     floor: relay(idleStreams),

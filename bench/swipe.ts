@@ -19,8 +19,16 @@ const seeker = await createPerson(app, { name: 'Bench', gender: 'Male', premium:
 for (let i = 0; i < 60; i++) await createPerson(app, { gender: 'Female', name: `Person ${i}`, photos: 2 });
 
 const { browser, close } = await launchChromium();
-const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, baseURL: app.url });
-await context.addCookies([{ name: 'iskra_session', value: seeker.browser.cookie('iskra_session') ?? '', url: app.url }]);
+const context = await browser.newContext({
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+  baseURL: app.url,
+});
+await context.addCookies([
+  { name: 'iskra_session', value: seeker.browser.cookie('iskra_session') ?? '', url: app.url },
+]);
 const page = await context.newPage();
 const cdp = await context.newCDPSession(page);
 await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
@@ -73,6 +81,12 @@ headline({
   value: `p50 ${quantile(sorted, 0.5).toFixed(1)} ms, p75 ${quantile(sorted, 0.75).toFixed(1)} ms`,
   goal: 'p75 <= 100 ms',
 });
-headline({ measure: 'layout shift during the swipes', ratio: null, floor: 'none', value: result.shifts.toFixed(4), goal: '0' });
+headline({
+  measure: 'layout shift during the swipes',
+  ratio: null,
+  floor: 'none',
+  value: result.shifts.toFixed(4),
+  goal: '0',
+});
 await close();
 await app.close();

@@ -9,8 +9,16 @@ import type { Logger } from '../server/logger.ts';
  * Sends one message to every admin, each in the language of their own Iskra account (Russian when they
  * have none). One admin who blocked the bot does not keep the others from hearing; answers how many did.
  */
-export function adminMessenger(api: Api, adminIds: readonly number[], users: Pick<TelegramUserService, 'languagesOf'>, logger: Logger) {
-  return async (text: (language: Language) => string, keyboard?: (language: Language) => InlineKeyboard): Promise<number> => {
+export function adminMessenger(
+  api: Api,
+  adminIds: readonly number[],
+  users: Pick<TelegramUserService, 'languagesOf'>,
+  logger: Logger,
+) {
+  return async (
+    text: (language: Language) => string,
+    keyboard?: (language: Language) => InlineKeyboard,
+  ): Promise<number> => {
     if (adminIds.length === 0) return 0;
     const languages = await users.languagesOf(adminIds);
     let reached = 0;

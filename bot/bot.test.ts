@@ -18,7 +18,12 @@ import type { UserId } from '../db/schema.ts';
 
 const publicUrl = 'https://iskra.test/';
 let nextTelegramId = 6_000_000_000;
-const newUser = (language_code = 'ru') => ({ id: ++nextTelegramId, first_name: 'Маша', username: 'masha', language_code });
+const newUser = (language_code = 'ru') => ({
+  id: ++nextTelegramId,
+  first_name: 'Маша',
+  username: 'masha',
+  language_code,
+});
 
 interface InlineButton {
   text: string;
@@ -63,7 +68,8 @@ describe.each(testDialects())('the bot on %s', (dialect) => {
     telegram.calls.length = 0;
   });
 
-  const userRow = (telegramId: number) => database.db.selectFrom('users').selectAll().where('telegram_id', '=', String(telegramId)).executeTakeFirstOrThrow();
+  const userRow = (telegramId: number) =>
+    database.db.selectFrom('users').selectAll().where('telegram_id', '=', String(telegramId)).executeTakeFirstOrThrow();
 
   it('/start greets in Russian with a web_app button to PUBLIC_URL and records that the user started the bot', async () => {
     const user = newUser('ru');
@@ -84,7 +90,9 @@ describe.each(testDialects())('the bot on %s', (dialect) => {
     await bot.handleUpdate(textMessage(user, '/start ref_42-x'));
     const [message] = telegram.callsOf('sendMessage');
     expect(message).toMatchObject({ text: en.bot.start.greeting });
-    expect(buttonsOf(message ?? {})).toEqual([{ text: en.bot.start.open_app, web_app: { url: `${publicUrl}?startapp=ref_42-x` } }]);
+    expect(buttonsOf(message ?? {})).toEqual([
+      { text: en.bot.start.open_app, web_app: { url: `${publicUrl}?startapp=ref_42-x` } },
+    ]);
 
     // A payload Telegram would never produce is dropped, not passed to the app.
     await bot.handleUpdate(textMessage(user, '/start <script>'));
@@ -126,7 +134,9 @@ describe.each(testDialects())('the bot on %s', (dialect) => {
     await bot.handleUpdate(textMessage(user, '/start premium'));
     const linked = telegram.callsOf('sendMessage')[2] ?? {};
     expect(linked).toMatchObject({ text: en.bot.start.greeting_member });
-    expect(buttonsOf(linked)).toEqual([{ text: en.bot.start.open_app, web_app: { url: `${publicUrl}?startapp=premium` } }]);
+    expect(buttonsOf(linked)).toEqual([
+      { text: en.bot.start.open_app, web_app: { url: `${publicUrl}?startapp=premium` } },
+    ]);
   });
 
   it('/language offers ru/en and stores the choice, which the bot then speaks', async () => {
@@ -166,7 +176,11 @@ describe.each(testDialects())('the bot on %s', (dialect) => {
       });
       expect(res.status).toBe(200);
       const { user_id } = (await res.json()) as { user_id: UserId };
-      const row = await app.database.db.selectFrom('users').selectAll().where('id', '=', user_id).executeTakeFirstOrThrow();
+      const row = await app.database.db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', user_id)
+        .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ telegram_id: String(user.id), language: 'en' });
       expect(row.bot_started_at).not.toBeNull();
     } finally {
@@ -233,7 +247,11 @@ describe.each(testDialects())('the bot on %s', (dialect) => {
 
   it('retries a message Telegram rate-limited (429 with retry_after)', async () => {
     const user = newUser('en');
-    telegram.failNext('sendMessage', { error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } });
+    telegram.failNext('sendMessage', {
+      error_code: 429,
+      description: 'Too Many Requests: retry after 1',
+      parameters: { retry_after: 1 },
+    });
     await bot.handleUpdate(textMessage(user, '/help'));
     const sends = telegram.callsOf('sendMessage');
     expect(sends).toHaveLength(2);
@@ -246,14 +264,20 @@ describe.each(testDialects())('the bot on %s', (dialect) => {
     if (update.message) update.message.chat = { id: -100123, type: 'supergroup', title: 'Group' };
     await bot.handleUpdate(update);
     expect(telegram.calls).toEqual([]);
-    const rows = await database.db.selectFrom('users').select('id').where('telegram_id', '=', String(user.id)).execute();
+    const rows = await database.db
+      .selectFrom('users')
+      .select('id')
+      .where('telegram_id', '=', String(user.id))
+      .execute();
     expect(rows).toEqual([]);
   });
 
   it('answers anything else with a pointer to /help and stops unknown buttons from spinning', async () => {
     const user = newUser('en');
     await bot.handleUpdate(textMessage(user, 'hello?'));
-    expect(telegram.callsOf('sendMessage')).toEqual([expect.objectContaining({ chat_id: user.id, text: en.bot.unhandled })]);
+    expect(telegram.callsOf('sendMessage')).toEqual([
+      expect.objectContaining({ chat_id: user.id, text: en.bot.unhandled }),
+    ]);
     await bot.handleUpdate(buttonPress(user, 'something-old'));
     expect(telegram.callsOf('answerCallbackQuery')).toHaveLength(1);
   });
@@ -293,7 +317,11 @@ describe('the bot webhook route', () => {
   });
 
   const deliver = (update: unknown, headers: Record<string, string>) =>
-    fetch(`${app.url}/telegram/webhook`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(update) });
+    fetch(`${app.url}/telegram/webhook`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(update),
+    });
 
   it('refuses a missing or wrong secret header and runs nothing', async () => {
     const update = textMessage({ id: 7_000_000_001 }, '/start');
@@ -305,9 +333,13 @@ describe('the bot webhook route', () => {
   });
 
   it('handles an update sent with the right secret, without needing a CSRF token', async () => {
-    const res = await deliver(textMessage({ id: 7_000_000_002, language_code: 'en' }, '/start'), { 'X-Telegram-Bot-Api-Secret-Token': secret });
+    const res = await deliver(textMessage({ id: 7_000_000_002, language_code: 'en' }, '/start'), {
+      'X-Telegram-Bot-Api-Secret-Token': secret,
+    });
     expect(res.status).toBe(200);
-    expect(telegram.callsOf('sendMessage')).toEqual([expect.objectContaining({ chat_id: 7_000_000_002, text: en.bot.start.greeting })]);
+    expect(telegram.callsOf('sendMessage')).toEqual([
+      expect.objectContaining({ chat_id: 7_000_000_002, text: en.bot.start.greeting }),
+    ]);
     expect((await deliver({ nope: true }, { 'X-Telegram-Bot-Api-Secret-Token': secret })).status).toBe(400);
   });
 });

@@ -60,7 +60,10 @@ function reportBotError(error: BotError<BotContext>, deps: BotDeps): void {
     return;
   }
   if (cause instanceof GrammyError) {
-    deps.logger.warn({ updateId, method: cause.method, code: cause.error_code, description: cause.description }, 'telegram: API call failed');
+    deps.logger.warn(
+      { updateId, method: cause.method, code: cause.error_code, description: cause.description },
+      'telegram: API call failed',
+    );
     return;
   }
   if (cause instanceof HttpError) {

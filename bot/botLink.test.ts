@@ -3,7 +3,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import en from '../locales/en.json' with { type: 'json' };
 import ru from '../locales/ru.json' with { type: 'json' };
 import { emptyPublicConfig } from '../server/contract/config.ts';
-import { linkTokenLifetimeSeconds, maskEmail, TelegramBotLinkService, TelegramUserService } from '../server/features/telegram/index.ts';
+import {
+  linkTokenLifetimeSeconds,
+  maskEmail,
+  TelegramBotLinkService,
+  TelegramUserService,
+} from '../server/features/telegram/index.ts';
 import { createLogger } from '../server/logger.ts';
 import { createLogMailer } from '../server/mail/mailer.ts';
 import { AccountAlerts } from '../server/features/accountAlerts/index.ts';
@@ -20,7 +25,12 @@ import { createBot } from './bot.ts';
 import type { BotContext } from './context.ts';
 
 let nextTelegramId = 7_100_000_000;
-const telegramUser = (language_code = 'ru') => ({ id: ++nextTelegramId, first_name: 'Маша', username: `masha${nextTelegramId}`, language_code });
+const telegramUser = (language_code = 'ru') => ({
+  id: ++nextTelegramId,
+  first_name: 'Маша',
+  username: `masha${nextTelegramId}`,
+  language_code,
+});
 
 describe.each(testDialects())('linking Telegram to a web account through the bot on %s', (dialect) => {
   let app: TestApp;
@@ -42,7 +52,13 @@ describe.each(testDialects())('linking Telegram to a web account through the bot
         app.clock,
         testBotInfo.username,
         new Reauthentication(db, new RateCounter(db, app.clock), new PasswordHasher(1), app.clock),
-        new AccountAlerts(db, createLogMailer(createLogger('silent')), app.clock, createLogger('silent'), 'https://iskra.test/'),
+        new AccountAlerts(
+          db,
+          createLogMailer(createLogger('silent')),
+          app.clock,
+          createLogger('silent'),
+          'https://iskra.test/',
+        ),
       ),
       logger: createLogger('silent'),
       publicUrl: 'https://iskra.test/',
@@ -72,33 +88,49 @@ describe.each(testDialects())('linking Telegram to a web account through the bot
   const setLanguage = (person: Person, language: 'ru' | 'en') =>
     app.database.db.updateTable('users').set({ language }).where('id', '=', person.userId).execute();
   const repliesTo = (chatId: number) => telegram.callsOf('sendMessage').filter((p) => p.chat_id === chatId);
-  const methods = async (person: Person) => (await json<{ sign_in_methods: string[] }>(await person.browser.get('/api/account'))).sign_in_methods;
+  const methods = async (person: Person) =>
+    (await json<{ sign_in_methods: string[] }>(await person.browser.get('/api/account'))).sign_in_methods;
   const accountsWith = async (telegramId: number) =>
-    (await app.database.db.selectFrom('users').select('id').where('telegram_id', '=', String(telegramId)).execute()).map((r) => r.id);
+    (
+      await app.database.db.selectFrom('users').select('id').where('telegram_id', '=', String(telegramId)).execute()
+    ).map((r) => r.id);
 
   it('asks first, naming the account masked, then links the Telegram that confirms, once, and keeps only the token hash', async () => {
     const web = await createPerson(app);
     const payload = await payloadFor(web);
     const token = payload.slice('link_'.length);
-    const rows = await app.database.db.selectFrom('telegram_link_tokens').selectAll().where('user_id', '=', web.userId).execute();
+    const rows = await app.database.db
+      .selectFrom('telegram_link_tokens')
+      .selectAll()
+      .where('user_id', '=', web.userId)
+      .execute();
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(token);
 
     const tg = telegramUser('en');
     await bot.handleUpdate(textMessage(tg, `/start ${payload}`));
     // Start alone changes nothing: the bot names the account (masked) and asks, in the web account's language.
-    const email = (await app.database.db.selectFrom('users').select('email').where('id', '=', web.userId).executeTakeFirstOrThrow()).email ?? '';
+    const email =
+      (await app.database.db.selectFrom('users').select('email').where('id', '=', web.userId).executeTakeFirstOrThrow())
+        .email ?? '';
     const account = email ? maskEmail(email) : '—';
     expect(repliesTo(tg.id).map((m) => m.text)).toEqual([ru.bot.link.confirm.replace('{{account}}', account)]);
     expect(account).not.toBe(email);
     expect(await accountsWith(tg.id)).toEqual([]);
     await bot.handleUpdate(buttonPress(tg, `link:${token}`));
     // In the web account's language (Russian), not Telegram's.
-    expect(repliesTo(tg.id).map((m) => m.text)).toEqual([ru.bot.link.confirm.replace('{{account}}', account), ru.bot.link.done]);
+    expect(repliesTo(tg.id).map((m) => m.text)).toEqual([
+      ru.bot.link.confirm.replace('{{account}}', account),
+      ru.bot.link.done,
+    ]);
     // The web account now holds this Telegram, no second account was made, and the bot may write to it.
     expect(await accountsWith(tg.id)).toEqual([web.userId]);
     expect(await methods(web)).toContain('telegram');
-    const user = await app.database.db.selectFrom('users').select(['bot_started_at']).where('id', '=', web.userId).executeTakeFirstOrThrow();
+    const user = await app.database.db
+      .selectFrom('users')
+      .select(['bot_started_at'])
+      .where('id', '=', web.userId)
+      .executeTakeFirstOrThrow();
     expect(user.bot_started_at).not.toBeNull();
 
     // The same link a second time (another Telegram): used up.
@@ -131,7 +163,11 @@ describe.each(testDialects())('linking Telegram to a web account through the bot
     app.clock.advance(linkTokenLifetimeSeconds + 1);
     await bot.handleUpdate(textMessage(tg, `/start ${second}`));
     // No account to take the language from: Telegram's.
-    expect(repliesTo(tg.id).map((m) => m.text)).toEqual([en.bot.link.invalid, en.bot.link.invalid, en.bot.link.invalid]);
+    expect(repliesTo(tg.id).map((m) => m.text)).toEqual([
+      en.bot.link.invalid,
+      en.bot.link.invalid,
+      en.bot.link.invalid,
+    ]);
     expect(await methods(web)).not.toContain('telegram');
     expect(await accountsWith(tg.id)).toEqual([]);
   });

@@ -11,7 +11,10 @@ import type { UserId } from '../db/schema.ts';
 export type BotLinks = Pick<TelegramBotLinkService, 'preview' | 'redeem'>;
 
 /** What the bot needs from the accounts side: the same Telegram-keyed accounts the Mini App signs in to. */
-export type BotUsers = Pick<TelegramUserService, 'ensure' | 'hasProfile' | 'markBotStarted' | 'markUnreachable' | 'setLanguage'>;
+export type BotUsers = Pick<
+  TelegramUserService,
+  'ensure' | 'hasProfile' | 'markBotStarted' | 'markUnreachable' | 'setLanguage'
+>;
 
 /** What the Stars purchase features need from the premium side (the pre-checkout check, the crediting). */
 export type StarsSettlement = Pick<PremiumService, 'checkStarsCheckout' | 'settleStars' | 'subscription'>;

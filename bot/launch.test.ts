@@ -14,7 +14,13 @@ function options(overrides: Partial<LaunchOptions>) {
     },
   });
   const unused = () => Promise.reject(new Error('not expected'));
-  const users: BotUsers = { ensure: unused, hasProfile: unused, markBotStarted: unused, markUnreachable: unused, setLanguage: unused };
+  const users: BotUsers = {
+    ensure: unused,
+    hasProfile: unused,
+    markBotStarted: unused,
+    markUnreachable: unused,
+    setLanguage: unused,
+  };
   const base: LaunchOptions = {
     botToken: undefined,
     mode: 'off',

@@ -63,9 +63,13 @@ describe.each(testDialects())("the bot's shortcuts to the likes and premium scre
       await bot.handleUpdate(textMessage(user, '/premium'));
       const [likes, premium] = telegram.callsOf('sendMessage');
       expect(likes).toMatchObject({ chat_id: user.id, text: texts.bot.shortcuts.likes });
-      expect(buttonsOf(likes)).toEqual([{ text: texts.bot.shortcuts.open_likes, web_app: { url: `${publicUrl}?startapp=likes` } }]);
+      expect(buttonsOf(likes)).toEqual([
+        { text: texts.bot.shortcuts.open_likes, web_app: { url: `${publicUrl}?startapp=likes` } },
+      ]);
       expect(premium).toMatchObject({ chat_id: user.id, text: texts.bot.shortcuts.premium });
-      expect(buttonsOf(premium)).toEqual([{ text: texts.bot.shortcuts.open_premium, web_app: { url: `${publicUrl}?startapp=premium` } }]);
+      expect(buttonsOf(premium)).toEqual([
+        { text: texts.bot.shortcuts.open_premium, web_app: { url: `${publicUrl}?startapp=premium` } },
+      ]);
     });
   }
 
@@ -86,6 +90,8 @@ describe.each(testDialects())("the bot's shortcuts to the likes and premium scre
         { command: 'premium', description: en.bot.commands.premium },
       ]),
     );
-    expect(telegram.callsOf('setChatMenuButton').at(-1)).toMatchObject({ menu_button: { type: 'web_app', web_app: { url: publicUrl } } });
+    expect(telegram.callsOf('setChatMenuButton').at(-1)).toMatchObject({
+      menu_button: { type: 'web_app', web_app: { url: publicUrl } },
+    });
   });
 });

@@ -71,9 +71,14 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
  */
 export const sqliteSynchronousLevel = 1;
 
-const counted = (dialect: KyselyDialect, onStatement: ((sql: string) => void) | undefined) => (onStatement ? countingDialect(dialect, onStatement) : dialect);
+const counted = (dialect: KyselyDialect, onStatement: ((sql: string) => void) | undefined) =>
+  onStatement ? countingDialect(dialect, onStatement) : dialect;
 
-function openSqlite(file: string, lockWaitMs: number, onStatement: ((sql: string) => void) | undefined): DatabaseHandle {
+function openSqlite(
+  file: string,
+  lockWaitMs: number,
+  onStatement: ((sql: string) => void) | undefined,
+): DatabaseHandle {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   // better-sqlite3's default busy timeout (5 s) still covers the set-up below: nothing is served yet.
   const sqlite = new SQLite(file);
@@ -96,7 +101,13 @@ function openSqlite(file: string, lockWaitMs: number, onStatement: ((sql: string
     if (rows && onStatement) onStatement(sql);
     return rows;
   });
-  return { db, dialect: 'sqlite', description: `sqlite:${file}`, sqlite, probe: () => driver.probeWriteLock(healthLockWaitMs) };
+  return {
+    db,
+    dialect: 'sqlite',
+    description: `sqlite:${file}`,
+    sqlite,
+    probe: () => driver.probeWriteLock(healthLockWaitMs),
+  };
 }
 
 /**

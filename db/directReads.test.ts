@@ -13,14 +13,19 @@ describe('direct reads on sqlite', () => {
   let database: TestDatabase;
   let reader: DirectReader;
   const now = new Date().toISOString();
-  const byEmail = prepared((db, email: string) => db.selectFrom('users').select(['id', 'email']).where('email', '=', email));
+  const byEmail = prepared((db, email: string) =>
+    db.selectFrom('users').select(['id', 'email']).where('email', '=', email),
+  );
 
   beforeEach(async () => {
     database = await createTestDatabase('sqlite');
     const found = directReaderOf(database.db);
     if (!found) throw new Error('no direct reader for sqlite');
     reader = found;
-    await database.db.insertInto('users').values({ email: 'a@example.com', password_hash: null, language: 'ru', created_at: now }).execute();
+    await database.db
+      .insertInto('users')
+      .values({ email: 'a@example.com', password_hash: null, language: 'ru', created_at: now })
+      .execute();
   });
   afterEach(async () => {
     await database.drop();
@@ -38,7 +43,10 @@ describe('direct reads on sqlite', () => {
     let finish = () => {};
     const finished = new Promise<void>((resolve) => (finish = resolve));
     const rolledBack = database.db.transaction().execute(async (trx) => {
-      await trx.insertInto('users').values({ email: 'b@example.com', password_hash: null, language: 'ru', created_at: now }).execute();
+      await trx
+        .insertInto('users')
+        .values({ email: 'b@example.com', password_hash: null, language: 'ru', created_at: now })
+        .execute();
       inserted();
       await finished;
       throw new Error('rolled back');
@@ -73,7 +81,10 @@ describe('direct reads on sqlite', () => {
     const seen: string[] = [];
     const counted = await createTestDatabase('sqlite', { onStatement: (text) => seen.push(text) });
     try {
-      await counted.db.insertInto('users').values({ email: 'a@example.com', password_hash: null, language: 'ru', created_at: now }).execute();
+      await counted.db
+        .insertInto('users')
+        .values({ email: 'a@example.com', password_hash: null, language: 'ru', created_at: now })
+        .execute();
       seen.length = 0;
       expect(await byEmail.first(counted.db, 'a@example.com')).toMatchObject({ email: 'a@example.com' });
       expect(seen).toHaveLength(1);
@@ -87,7 +98,8 @@ describe('direct reads on sqlite', () => {
     const other = new SQLite(path.join(database.dataDir, 'iskra.sqlite'));
     try {
       other.prepare('begin immediate').run();
-      const insert = "insert into users (email, password_hash, language, created_at) values ('c@example.com', null, 'ru', ?) returning email";
+      const insert =
+        "insert into users (email, password_hash, language, created_at) values ('c@example.com', null, 'ru', ?) returning email";
       expect(reader(insert, [now])).toBeUndefined();
       expect(reader('select count(*) as n from users', [])).toEqual([{ n: 1 }]);
       other.prepare('commit').run();

@@ -10,7 +10,14 @@ describe.each(testDialects())('prepared queries on %s', (dialect) => {
     const now = new Date().toISOString();
     await database.db
       .insertInto('users')
-      .values(['a@example.com', 'b@example.com', 'c@example.com'].map((email) => ({ email, password_hash: null, language: 'ru', created_at: now })))
+      .values(
+        ['a@example.com', 'b@example.com', 'c@example.com'].map((email) => ({
+          email,
+          password_hash: null,
+          language: 'ru',
+          created_at: now,
+        })),
+      )
       .execute();
   });
   afterEach(async () => {
@@ -35,7 +42,9 @@ describe.each(testDialects())('prepared queries on %s', (dialect) => {
   });
 
   it('runs on PostgreSQL as a named statement, parsed once per connection', async () => {
-    const byLanguage = prepared((db, language: 'ru' | 'en') => db.selectFrom('users').select('email').where('language', '=', language).orderBy('email'));
+    const byLanguage = prepared((db, language: 'ru' | 'en') =>
+      db.selectFrom('users').select('email').where('language', '=', language).orderBy('email'),
+    );
     const plain = database.db.selectFrom('users').select('id').where('email', '=', 'a@example.com');
     const byEmails = preparedByShape(
       (db, count: number, slot) =>
@@ -51,12 +60,19 @@ describe.each(testDialects())('prepared queries on %s', (dialect) => {
       { named: false },
     );
     await database.db.connection().execute(async (connection) => {
-      expect((await byLanguage.all(connection, 'ru')).map((r) => r.email)).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
+      expect((await byLanguage.all(connection, 'ru')).map((r) => r.email)).toEqual([
+        'a@example.com',
+        'b@example.com',
+        'c@example.com',
+      ]);
       expect(await byLanguage.all(connection, 'en')).toEqual([]);
       await connection.executeQuery(plain.compile());
       expect(await byEmails(connection, 2, { e0: 'a@example.com', e1: 'b@example.com' })).toHaveLength(2);
       if (dialect !== 'postgres') return;
-      const named = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(connection);
+      const named = await sql<{
+        name: string;
+        statement: string;
+      }>`select name, statement from pg_prepared_statements`.execute(connection);
       // The prepared query is kept under its name; an ordinary builder query, or one prepared by shape
       // with `named: false` (the search's unbounded shapes), is not kept at all.
       expect(named.rows.map((r) => r.name)).toEqual([expect.stringMatching(/^iskra_\d+$/)]);
@@ -75,8 +91,13 @@ describe.each(testDialects())('prepared queries on %s', (dialect) => {
         .where((eb) => eb.or([eb('email', '=', low), eb('email', '!=', high)]))
         .orderBy('email'),
     );
-    expect((await between.all(database.db, 'a@example.com', 'c@example.com')).map((r) => r.email)).toEqual(['a@example.com', 'b@example.com']);
-    expect((await between.all(database.db, 'b@example.com', 'c@example.com')).map((r) => r.email)).toEqual(['b@example.com']);
+    expect((await between.all(database.db, 'a@example.com', 'c@example.com')).map((r) => r.email)).toEqual([
+      'a@example.com',
+      'b@example.com',
+    ]);
+    expect((await between.all(database.db, 'b@example.com', 'c@example.com')).map((r) => r.email)).toEqual([
+      'b@example.com',
+    ]);
   });
 
   it('builds once per shape and binds named values, a list of any length included', async () => {
@@ -85,12 +106,20 @@ describe.each(testDialects())('prepared queries on %s', (dialect) => {
       (db, count: number, slot) => {
         builds.push(count);
         const emails = Array.from({ length: count }, (_, i) => slot(`e${i}`));
-        return db.selectFrom('users').select('email').where('email', 'in', emails).where('language', '=', slot('language')).orderBy('email');
+        return db
+          .selectFrom('users')
+          .select('email')
+          .where('email', 'in', emails)
+          .where('language', '=', slot('language'))
+          .orderBy('email');
       },
       (count) => String(count),
     );
     const run = (emails: string[], language = 'ru') =>
-      byEmails(database.db, emails.length, { language, ...Object.fromEntries(emails.map((e, i) => [`e${i}`, e])) }).then((rows) => rows.map((r) => r.email));
+      byEmails(database.db, emails.length, {
+        language,
+        ...Object.fromEntries(emails.map((e, i) => [`e${i}`, e])),
+      }).then((rows) => rows.map((r) => r.email));
     expect(await run(['a@example.com'])).toEqual(['a@example.com']);
     expect(await run(['c@example.com', 'a@example.com'])).toEqual(['a@example.com', 'c@example.com']);
     expect(await run(['b@example.com'])).toEqual(['b@example.com']);

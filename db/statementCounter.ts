@@ -1,4 +1,12 @@
-import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryCompiler, QueryResult, TransactionSettings } from 'kysely';
+import type {
+  CompiledQuery,
+  DatabaseConnection,
+  Dialect,
+  Driver,
+  QueryCompiler,
+  QueryResult,
+  TransactionSettings,
+} from 'kysely';
 
 /**
  * Reports every statement a Kysely instance sends, transaction control (begin, commit, rollback, savepoints)
@@ -53,7 +61,8 @@ class CountingConnection implements DatabaseConnection {
   }
 }
 
-const innerOf = (connection: DatabaseConnection) => (connection instanceof CountingConnection ? connection.inner : connection);
+const innerOf = (connection: DatabaseConnection) =>
+  connection instanceof CountingConnection ? connection.inner : connection;
 
 class CountingDriver implements Driver {
   constructor(
@@ -84,17 +93,29 @@ class CountingDriver implements Driver {
     return this.inner.rollbackTransaction(innerOf(connection));
   }
 
-  async savepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
+  async savepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compileQuery: QueryCompiler['compileQuery'],
+  ): Promise<void> {
     this.onStatement(`savepoint ${name}`);
     await this.inner.savepoint?.(innerOf(connection), name, compileQuery);
   }
 
-  async rollbackToSavepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
+  async rollbackToSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compileQuery: QueryCompiler['compileQuery'],
+  ): Promise<void> {
     this.onStatement(`rollback to ${name}`);
     await this.inner.rollbackToSavepoint?.(innerOf(connection), name, compileQuery);
   }
 
-  async releaseSavepoint(connection: DatabaseConnection, name: string, compileQuery: QueryCompiler['compileQuery']): Promise<void> {
+  async releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compileQuery: QueryCompiler['compileQuery'],
+  ): Promise<void> {
     this.onStatement(`release ${name}`);
     await this.inner.releaseSavepoint?.(innerOf(connection), name, compileQuery);
   }

@@ -21,7 +21,9 @@ const screens: { path: string; source: RegExp }[] = [
 ];
 
 function chunkOf(bundle: OutputBundle, source: RegExp): OutputChunk | undefined {
-  return Object.values(bundle).find((file): file is OutputChunk => file.type === 'chunk' && file.moduleIds.some((id) => source.test(id)));
+  return Object.values(bundle).find(
+    (file): file is OutputChunk => file.type === 'chunk' && file.moduleIds.some((id) => source.test(id)),
+  );
 }
 
 /** The chunk's file, the chunks it imports statically and their styles, but none already in `seen`. */
@@ -52,7 +54,8 @@ export function bootPreloadPlugin(): Plugin {
         if (!bundle) return [];
         // What index.html loads anyway: the entry and everything it imports.
         const initial = new Set<string>();
-        for (const file of Object.values(bundle)) if (file.type === 'chunk' && file.isEntry) filesOf(bundle, file, initial);
+        for (const file of Object.values(bundle))
+          if (file.type === 'chunk' && file.isEntry) filesOf(bundle, file, initial);
         const entries = screens.flatMap(({ path, source }) => {
           const chunk = chunkOf(bundle, source);
           if (!chunk) throw new Error(`bootPreloadPlugin: no chunk holds ${source.source}`);
@@ -61,7 +64,9 @@ export function bootPreloadPlugin(): Plugin {
           if (path === '*') for (const file of files) initial.add(file);
           return files.length > 0 ? [`${path}=${files.map((file) => `/${file}`).join(',')}`] : [];
         });
-        return [{ tag: 'meta', attrs: { name: preloadMetaName, content: entries.join(';') }, injectTo: 'head-prepend' }];
+        return [
+          { tag: 'meta', attrs: { name: preloadMetaName, content: entries.join(';') }, injectTo: 'head-prepend' },
+        ];
       },
     },
   };

@@ -37,7 +37,9 @@ export function compressPlugin(): Plugin {
         if (!compressible.has(path.extname(file))) continue;
         const source = readFileSync(file);
         const twins = {
-          br: brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length } }),
+          br: brotliCompressSync(source, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length },
+          }),
           gz: gzipSync(source, { level: 9 }),
         };
         for (const [extension, twin] of Object.entries(twins)) {

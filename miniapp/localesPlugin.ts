@@ -20,7 +20,10 @@ export function localesPlugin(localesDir: string): Plugin {
     // buildStart, not generateBundle: the file names must be known before index.html is transformed.
     buildStart() {
       for (const language of languages) {
-        const all = JSON.parse(readFileSync(path.join(localesDir, `${language}.json`), 'utf8')) as Record<string, unknown>;
+        const all = JSON.parse(readFileSync(path.join(localesDir, `${language}.json`), 'utf8')) as Record<
+          string,
+          unknown
+        >;
         const source = JSON.stringify(Object.fromEntries(appSections.map((section) => [section, all[section] ?? {}])));
         const hash = createHash('sha256').update(source).digest('base64url').slice(0, 10);
         const fileName = `assets/locale-${language}-${hash}.json`;
@@ -33,7 +36,10 @@ export function localesPlugin(localesDir: string): Plugin {
       handler: () => [
         {
           tag: 'meta',
-          attrs: { name: localesMetaName, content: [...files].map(([language, url]) => `${language}=${url}`).join(';') },
+          attrs: {
+            name: localesMetaName,
+            content: [...files].map(([language, url]) => `${language}=${url}`).join(';'),
+          },
           injectTo: 'head-prepend',
         },
       ],

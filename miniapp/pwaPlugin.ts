@@ -62,7 +62,11 @@ export function pwaPlugin(): Plugin {
           .toBuffer();
         this.emitFile({ type: 'asset', fileName: icon.fileName, source });
       }
-      const manifestText = JSON.stringify(manifest(icons.map((i) => ({ src: `/${i.fileName}`, sizes: `${i.size}x${i.size}`, purpose: i.purpose }))), null, 2);
+      const manifestText = JSON.stringify(
+        manifest(icons.map((i) => ({ src: `/${i.fileName}`, sizes: `${i.size}x${i.size}`, purpose: i.purpose }))),
+        null,
+        2,
+      );
       this.emitFile({ type: 'asset', fileName: 'manifest.webmanifest', source: manifestText });
 
       shell = ['/', '/boot.js', '/favicon.svg', '/manifest.webmanifest', ...icons.map((i) => `/${i.fileName}`)];
@@ -78,12 +82,18 @@ export function pwaPlugin(): Plugin {
         .map((name) => `/${name}`);
       const precache = [...shell, ...assets];
       const template = readFileSync(path.join(root, 'serviceWorker.js'), 'utf8');
-      const version = createHash('sha256').update(template).update(precache.join('\n')).update(manifestVersion).digest('hex').slice(0, 12);
+      const version = createHash('sha256')
+        .update(template)
+        .update(precache.join('\n'))
+        .update(manifestVersion)
+        .digest('hex')
+        .slice(0, 12);
       // The assignments, not the first mention: the placeholder is also named in the file's `global` comment.
       const source = template
         .replace("const version = '__ISKRA_SW_VERSION__'", `const version = ${JSON.stringify(version)}`)
         .replace('const precache = __ISKRA_SW_PRECACHE__', `const precache = ${JSON.stringify(precache)}`);
-      if (source.includes(`const precache = ${JSON.stringify(precache)}`) === false) throw new Error('pwaPlugin: the precache placeholder was not found');
+      if (source.includes(`const precache = ${JSON.stringify(precache)}`) === false)
+        throw new Error('pwaPlugin: the precache placeholder was not found');
       writeFileSync(path.join(outDir, 'sw.js'), source);
     },
   };

@@ -111,7 +111,12 @@ self.addEventListener('push', (event) => {
         renotify: typeof notice.tag === 'string',
         icon: '/icons/icon-192.png',
         badge: '/icons/icon-192.png',
-        data: { url: typeof notice.url === 'string' && notice.url.startsWith('/') && !notice.url.startsWith('//') ? notice.url : '/' },
+        data: {
+          url:
+            typeof notice.url === 'string' && notice.url.startsWith('/') && !notice.url.startsWith('//')
+              ? notice.url
+              : '/',
+        },
       });
     })(),
   );
@@ -124,7 +129,9 @@ self.addEventListener('notificationclick', (event) => {
     (async () => {
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
       // navigate() works only on a window this worker controls; another is left as it is and a new one opens.
-      const open = windows.find((client) => new URL(client.url).origin === self.location.origin && 'navigate' in client);
+      const open = windows.find(
+        (client) => new URL(client.url).origin === self.location.origin && 'navigate' in client,
+      );
       const navigated = open ? await open.navigate(target).catch(() => null) : null;
       if (navigated) {
         await navigated.focus();

@@ -34,7 +34,12 @@ const idArg = (value: string | undefined): number => {
 };
 
 const env = loadEnv();
-const handle = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, searchPath: env.DATABASE_SCHEMA, lockWaitMs: toolLockWaitMs });
+const handle = openDatabase({
+  url: env.DATABASE_URL,
+  dataDir: env.DATA_DIR,
+  searchPath: env.DATABASE_SCHEMA,
+  lockWaitMs: toolLockWaitMs,
+});
 await migrateToLatest(handle.db, handle.schema);
 // Refunds go through the same provider settings as the server's: BOT_TOKEN and TELEGRAM_API_ROOT for Stars,
 // PAYMENT_PROVIDER=yookassa with YOOKASSA_SHOP_ID, YOOKASSA_SECRET_KEY and YOOKASSA_API_URL for rubles.
@@ -59,7 +64,11 @@ try {
     case 'unban': {
       if (!args[0]) usage();
       const userId = await admin.findUserId(args[0] ?? '');
-      print(command === 'ban' ? { userId, banned: await admin.ban(userId) } : { userId, unbanned: await admin.unban(userId) });
+      print(
+        command === 'ban'
+          ? { userId, banned: await admin.ban(userId) }
+          : { userId, unbanned: await admin.unban(userId) },
+      );
       break;
     }
     case 'grant':

@@ -67,7 +67,17 @@ const kept = allCities
 const index = new Map(kept.map((city, i) => [city.cityId, i]));
 
 /** `id` is the GeoNames id: the place id profiles store (profiles.place_id), stable across rebuilds. */
-type Row = [id: number, en: string, ru: string, country: string, lat: number, lon: number, population: number, aliases?: string[], partOf?: number];
+type Row = [
+  id: number,
+  en: string,
+  ru: string,
+  country: string,
+  lat: number,
+  lon: number,
+  population: number,
+  aliases?: string[],
+  partOf?: number,
+];
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
 const rows = kept.map((city): Row => {
@@ -75,7 +85,15 @@ const rows = kept.map((city): Row => {
   const en = extra?.en ?? englishDisplay(city);
   const aliases = [...new Set([city.name, ...(extra?.aliases ?? [])])].filter((alias) => alias !== en);
   const [lon, lat] = city.loc.coordinates;
-  const row: Row = [city.cityId, en, russianName.get(city.cityId) ?? '', city.country, round3(lat), round3(lon), city.population];
+  const row: Row = [
+    city.cityId,
+    en,
+    russianName.get(city.cityId) ?? '',
+    city.country,
+    round3(lat),
+    round3(lon),
+    city.population,
+  ];
   const parentId = city.country === 'RU' ? federalCities.get(city.adminCode) : undefined;
   const partOf = parentId !== undefined && parentId !== city.cityId ? index.get(parentId) : undefined;
   if (aliases.length || partOf !== undefined) row.push(aliases);

@@ -75,7 +75,8 @@ function readManifest(outdir) {
     const data = JSON.parse(readFileSync(file, 'utf8'));
     if (typeof data !== 'object' || data === null || !('root' in data) || !('inputs' in data)) return undefined;
     const { root, inputs } = data;
-    if (typeof root !== 'string' || !Array.isArray(inputs) || !inputs.every((input) => typeof input === 'string')) return undefined;
+    if (typeof root !== 'string' || !Array.isArray(inputs) || !inputs.every((input) => typeof input === 'string'))
+      return undefined;
     return { root, inputs, mtimeMs: statSync(file).mtimeMs };
   } catch {
     // None yet, or half of one from a build that was cut off: build again.

@@ -23,12 +23,18 @@ function runHook(message: string): { status: number | null; stderr: string } {
 const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GIT_')));
 
 function git(cwd: string, ...args: string[]) {
-  return spawnSync('git', ['-c', 'user.name=Hook Test', '-c', 'user.email=hook@example.com', ...args], { cwd, env, encoding: 'utf8' });
+  return spawnSync('git', ['-c', 'user.name=Hook Test', '-c', 'user.email=hook@example.com', ...args], {
+    cwd,
+    env,
+    encoding: 'utf8',
+  });
 }
 
 describe('the commit-msg hook', () => {
   it('accepts a subject of up to 72 characters, with a body of any length', () => {
-    expect(runHook('Discovery: the next card reads its photos in one query\n\n' + 'why '.repeat(60) + '\n').status).toBe(0);
+    expect(
+      runHook('Discovery: the next card reads its photos in one query\n\n' + 'why '.repeat(60) + '\n').status,
+    ).toBe(0);
     expect(runHook(`${'x'.repeat(72)}\n`).status).toBe(0);
   });
 
@@ -58,7 +64,8 @@ describe('the commit-msg hook', () => {
 });
 
 describe('npm prepare (scripts/install-hooks.sh)', () => {
-  const prepare = (cwd: string) => spawnSync('sh', [path.join(root, 'scripts/install-hooks.sh')], { cwd, env, encoding: 'utf8' });
+  const prepare = (cwd: string) =>
+    spawnSync('sh', [path.join(root, 'scripts/install-hooks.sh')], { cwd, env, encoding: 'utf8' });
   /** A copy of the project's hook folder in a fresh folder, as a clone or a tarball would have it. */
   const project = (name: string, withGit: boolean) => {
     const dir = path.join(work, name);

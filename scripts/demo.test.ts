@@ -15,7 +15,11 @@ const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 const sessionSecret = 'demo-test-secret-that-is-long-enough-00000';
 
 /** `tsx scripts/demo.ts` (what `npm run demo` runs after seeding) with `env`, its output collected. */
-function runDemo(env: Record<string, string>): { child: ChildProcess; output: () => string; waitFor: (text: string | RegExp) => Promise<string> } {
+function runDemo(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  waitFor: (text: string | RegExp) => Promise<string>;
+} {
   let output = '';
   const waiters: (() => void)[] = [];
   const child = spawn(tsx, ['scripts/demo.ts'], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } });
@@ -85,7 +89,10 @@ describe('npm run demo: the Mini App link', () => {
       const link = new URL(/(http:\/\/localhost:\d+\/#tgWebAppData=\S+)/.exec(output)?.[1] ?? '');
       expect(link.origin).toBe(`http://localhost:${port}`);
       const launch = new URLSearchParams(link.hash.slice(1));
-      expect(JSON.parse(launch.get('tgWebAppThemeParams') ?? '{}')).toMatchObject({ bg_color: '#17212b', text_color: '#f5f5f5' });
+      expect(JSON.parse(launch.get('tgWebAppThemeParams') ?? '{}')).toMatchObject({
+        bg_color: '#17212b',
+        text_color: '#f5f5f5',
+      });
       const initData = launch.get('tgWebAppData') ?? '';
       expect(new URLSearchParams(initData).get('signature')).toBeTruthy();
       const res = await fetch(`http://127.0.0.1:${port}/api/auth/telegram`, {
@@ -120,11 +127,25 @@ describe('npm run demo: the Mini App link', () => {
     }
     const { db } = openDatabase({ dataDir });
     try {
-      expect(await prepareDemoTelegram(db, { botToken: '123456789:AAreal-looking-token', publicUrl: 'http://localhost:8080', demoEmail })).toBeNull();
+      expect(
+        await prepareDemoTelegram(db, {
+          botToken: '123456789:AAreal-looking-token',
+          publicUrl: 'http://localhost:8080',
+          demoEmail,
+        }),
+      ).toBeNull();
       // Without a token: the demo account answers to the demo Telegram id.
-      const prepared = await prepareDemoTelegram(db, { botToken: undefined, publicUrl: 'http://localhost:8080', demoEmail });
+      const prepared = await prepareDemoTelegram(db, {
+        botToken: undefined,
+        publicUrl: 'http://localhost:8080',
+        demoEmail,
+      });
       expect(prepared?.link).toMatch(/^http:\/\/localhost:8080\/#tgWebAppData=/);
-      const row = await db.selectFrom('users').select('telegram_id').where('id', '=', demoUserId).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('users')
+        .select('telegram_id')
+        .where('id', '=', demoUserId)
+        .executeTakeFirstOrThrow();
       expect(row.telegram_id).toBe(String(demoTelegramUser.id));
     } finally {
       await db.destroy();
@@ -137,7 +158,13 @@ describe('the start-up log', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-port-'));
     const server = spawn(tsx, ['server/main.ts'], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SESSION_SECRET: sessionSecret },
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        SESSION_SECRET: sessionSecret,
+      },
     });
     let output = '';
     try {

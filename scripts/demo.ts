@@ -8,8 +8,15 @@ import { parseEnv } from '../server/env.ts';
 import { demoEmail, demoTelegramText, prepareDemoTelegram } from './demoTelegram.ts';
 
 const env = parseEnv(process.env);
-const { db } = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, searchPath: env.DATABASE_SCHEMA, lockWaitMs: toolLockWaitMs });
-const demo = await prepareDemoTelegram(db, { botToken: env.BOT_TOKEN, publicUrl: env.PUBLIC_URL, demoEmail }).finally(() => db.destroy());
+const { db } = openDatabase({
+  url: env.DATABASE_URL,
+  dataDir: env.DATA_DIR,
+  searchPath: env.DATABASE_SCHEMA,
+  lockWaitMs: toolLockWaitMs,
+});
+const demo = await prepareDemoTelegram(db, { botToken: env.BOT_TOKEN, publicUrl: env.PUBLIC_URL, demoEmail }).finally(
+  () => db.destroy(),
+);
 if (demo) {
   process.env.BOT_TOKEN = demo.botToken;
   process.env.BOT_MODE = 'off';

@@ -5,7 +5,12 @@
  * (librsvg) to rasterise.
  */
 import sharp from 'sharp';
-import { derivedImages, photoHeight, photoWidth, type ProcessedPhoto } from '../server/features/photos/photoPipeline.ts';
+import {
+  derivedImages,
+  photoHeight,
+  photoWidth,
+  type ProcessedPhoto,
+} from '../server/features/photos/photoPipeline.ts';
 
 type Sex = 'Male' | 'Female';
 
@@ -166,7 +171,9 @@ function backHair(look: PersonLook): string {
       const curls = [];
       for (let a = 0; a < 360; a += 24) {
         const rad = (a * Math.PI) / 180;
-        curls.push(`<circle cx="${(320 + Math.cos(rad) * 150).toFixed(0)}" cy="${(380 + Math.sin(rad) * 175).toFixed(0)}" r="62" fill="${c}"/>`);
+        curls.push(
+          `<circle cx="${(320 + Math.cos(rad) * 150).toFixed(0)}" cy="${(380 + Math.sin(rad) * 175).toFixed(0)}" r="62" fill="${c}"/>`,
+        );
       }
       return `<g>${curls.join('')}</g>`;
     }
@@ -200,7 +207,9 @@ function frontHair(look: PersonLook): string {
     case 'curly': {
       const curls = [];
       for (let x = 210; x <= 430; x += 36)
-        curls.push(`<circle cx="${x}" cy="${250 - Math.round(Math.sin(((x - 210) / 220) * Math.PI) * 40)}" r="40" fill="${c}"/>`);
+        curls.push(
+          `<circle cx="${x}" cy="${250 - Math.round(Math.sin(((x - 210) / 220) * Math.PI) * 40)}" r="40" fill="${c}"/>`,
+        );
       return curls.join('');
     }
     case 'pixie':
@@ -215,7 +224,9 @@ function frontHair(look: PersonLook): string {
     case 'curlyTop': {
       const curls = [];
       for (let x = 222; x <= 418; x += 28)
-        curls.push(`<circle cx="${x}" cy="${228 - Math.round(Math.sin(((x - 222) / 196) * Math.PI) * 26)}" r="30" fill="${c}"/>`);
+        curls.push(
+          `<circle cx="${x}" cy="${228 - Math.round(Math.sin(((x - 222) / 196) * Math.PI) * 26)}" r="30" fill="${c}"/>`,
+        );
       return `<path d="M204 320 C202 240 250 222 320 222 C392 222 438 240 436 320 C424 286 392 270 320 268 C250 270 216 286 204 320 Z" fill="${c}"/>${curls.join('')}`;
     }
     case 'quiff':
@@ -254,7 +265,9 @@ function face(look: PersonLook, shot: Shot): string {
   const skinDark = shade(skin, -0.18);
   const brow = shade(look.hair === greyHair ? '#5a5a5a' : look.hair, -0.15);
   const female = look.sex === 'Female';
-  const eye = (x: number) => `<ellipse cx="${x}" cy="372" rx="21" ry="12" fill="#fbfbfb"/><circle cx="${x}" cy="373" r="10.5" fill="${look.eyes}"/>
+  const eye = (
+    x: number,
+  ) => `<ellipse cx="${x}" cy="372" rx="21" ry="12" fill="#fbfbfb"/><circle cx="${x}" cy="373" r="10.5" fill="${look.eyes}"/>
     <circle cx="${x}" cy="373" r="5" fill="#111"/><circle cx="${x + 4}" cy="369" r="3" fill="#fff"/>
     <path d="M${x - 23} 370 Q${x} 352 ${x + 23} 370" stroke="#2a1a12" stroke-width="${female ? 5 : 3.5}" fill="none" stroke-linecap="round"/>`;
   const lips = female ? '#c2575f' : shade(skin, -0.35);
@@ -265,7 +278,8 @@ function face(look: PersonLook, shot: Shot): string {
   const freckles = look.freckles
     ? Array.from(
         { length: 10 },
-        (_, i) => `<circle cx="${(i < 5 ? 258 : 346) + (i % 5) * 9}" cy="${404 + ((i * 7) % 12)}" r="2.4" fill="${shade(skin, -0.4)}" opacity="0.7"/>`,
+        (_, i) =>
+          `<circle cx="${(i < 5 ? 258 : 346) + (i % 5) * 9}" cy="${404 + ((i * 7) % 12)}" r="2.4" fill="${shade(skin, -0.4)}" opacity="0.7"/>`,
       ).join('')
     : '';
   const beard =
@@ -278,7 +292,9 @@ function face(look: PersonLook, shot: Shot): string {
       : look.glasses === 'round'
         ? `<g stroke="#222" stroke-width="5" fill="#ffffff" fill-opacity="0.12"><circle cx="272" cy="373" r="32"/><circle cx="368" cy="373" r="32"/></g><path d="M304 370 Q320 360 336 370" stroke="#222" stroke-width="5" fill="none"/>`
         : `<g stroke="#1b1b1b" stroke-width="6" fill="#ffffff" fill-opacity="0.12"><rect x="234" y="350" width="74" height="48" rx="10"/><rect x="332" y="350" width="74" height="48" rx="10"/></g><path d="M308 368 L332 368" stroke="#1b1b1b" stroke-width="6"/>`;
-  const earrings = look.earrings ? `<circle cx="206" cy="420" r="8" fill="#e8c14a"/><circle cx="434" cy="420" r="8" fill="#e8c14a"/>` : '';
+  const earrings = look.earrings
+    ? `<circle cx="206" cy="420" r="8" fill="#e8c14a"/><circle cx="434" cy="420" r="8" fill="#e8c14a"/>`
+    : '';
   return `<ellipse cx="204" cy="384" rx="17" ry="30" fill="${skinDark}"/><ellipse cx="436" cy="384" rx="17" ry="30" fill="${skinDark}"/>${earrings}
     <ellipse cx="320" cy="366" rx="${(118 * look.faceWidth).toFixed(1)}" ry="150" fill="${skin}"/>
     <ellipse cx="320" cy="300" rx="80" ry="40" fill="#fff" opacity="0.08"/>
@@ -315,7 +331,11 @@ export async function renderPortraits(look: PersonLook, count: number, next: () 
   const svgs = Array.from({ length: count }, () => portraitSvg(look, randomShot(next), next));
   return Promise.all(
     svgs.map(async (svg) => {
-      const photo = await sharp(Buffer.from(svg)).resize(photoWidth, photoHeight).flatten({ background: '#ffffff' }).jpeg({ quality: 82 }).toBuffer();
+      const photo = await sharp(Buffer.from(svg))
+        .resize(photoWidth, photoHeight)
+        .flatten({ background: '#ffffff' })
+        .jpeg({ quality: 82 })
+        .toBuffer();
       return { photo, ...(await derivedImages(photo)) };
     }),
   );

@@ -14,7 +14,13 @@ import { signInitData } from '../server/contract/telegramSignedData.ts';
 export const demoEmail = 'demo@iskra.local';
 
 /** The demo account's Telegram identity: an id beyond any Telegram has handed out so far. */
-export const demoTelegramUser = { id: 9_990_000_001, first_name: 'Демо', username: 'iskra_demo', language_code: 'ru', allows_write_to_pm: true };
+export const demoTelegramUser = {
+  id: 9_990_000_001,
+  first_name: 'Демо',
+  username: 'iskra_demo',
+  language_code: 'ru',
+  allows_write_to_pm: true,
+};
 
 /** Telegram Desktop's night theme, the colours the app takes inside Telegram. */
 export const demoTelegramTheme = {
@@ -75,14 +81,22 @@ export async function prepareDemoTelegram(
   options: { botToken: string | undefined; publicUrl: string; demoEmail: string },
 ): Promise<DemoTelegram | null> {
   if (options.botToken !== undefined) return null;
-  const account = await db.selectFrom('users').select(['id', 'telegram_id']).where('email', '=', options.demoEmail).executeTakeFirst();
+  const account = await db
+    .selectFrom('users')
+    .select(['id', 'telegram_id'])
+    .where('email', '=', options.demoEmail)
+    .executeTakeFirst();
   if (!account) return null;
   const telegramId = String(demoTelegramUser.id);
   if (account.telegram_id !== telegramId) {
     // Only if the id is still free (a demo database never has it elsewhere; a real one keeps its own).
     const holder = await db.selectFrom('users').select('id').where('telegram_id', '=', telegramId).executeTakeFirst();
     if (holder || account.telegram_id !== null) return null;
-    await db.updateTable('users').set({ telegram_id: telegramId, telegram_username: demoTelegramUser.username }).where('id', '=', account.id).execute();
+    await db
+      .updateTable('users')
+      .set({ telegram_id: telegramId, telegram_username: demoTelegramUser.username })
+      .where('id', '=', account.id)
+      .execute();
   }
   const botToken = demoBotToken();
   return { botToken, link: await demoTelegramLink(options.publicUrl, botToken) };

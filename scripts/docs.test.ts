@@ -52,7 +52,9 @@ const withoutCode = (markdown: string) => withoutFences(markdown).replace(/`[^`\
 
 /** Every relative link target of a Markdown file: [text](target), without web or mail addresses. */
 function relativeLinks(markdown: string): string[] {
-  return [...withoutCode(markdown).matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1] ?? '').filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
+  return [...withoutCode(markdown).matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g)]
+    .map((m) => m[1] ?? '')
+    .filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 
 describe('the README', () => {
@@ -63,7 +65,13 @@ describe('the README', () => {
 
   it('keeps the commands a newcomer needs', () => {
     const readme = read('README.md');
-    for (const command of ['npm install && npm start', 'npm test', 'npm run demo', 'TEST_DATABASE_URL=', 'docs/ARCHITECTURE.md']) {
+    for (const command of [
+      'npm install && npm start',
+      'npm test',
+      'npm run demo',
+      'TEST_DATABASE_URL=',
+      'docs/ARCHITECTURE.md',
+    ]) {
       expect(readme).toContain(command);
     }
   });
@@ -107,7 +115,10 @@ describe('links in the README and docs/', () => {
     for (const file of markdownFiles()) {
       for (const link of relativeLinks(read(file))) {
         const [target = '', anchor] = link.split('#');
-        const resolved = target === '' ? path.join(root, file) : path.resolve(path.dirname(path.join(root, file)), decodeURIComponent(target));
+        const resolved =
+          target === ''
+            ? path.join(root, file)
+            : path.resolve(path.dirname(path.join(root, file)), decodeURIComponent(target));
         if (!existsSync(resolved)) broken.push(`${file}: ${link} (no such file)`);
         else if (anchor && statSync(resolved).isFile() && !anchorsIn(readFileSync(resolved, 'utf8')).has(anchor)) {
           broken.push(`${file}: ${link} (no such heading)`);
@@ -118,7 +129,10 @@ describe('links in the README and docs/', () => {
   });
 
   it('finds a broken link when there is one (the check itself works)', () => {
-    expect(relativeLinks('[a](docs/x.md) [b](https://example.com) `[c](not/a/link.md)` [d](#top)')).toEqual(['docs/x.md', '#top']);
+    expect(relativeLinks('[a](docs/x.md) [b](https://example.com) `[c](not/a/link.md)` [d](#top)')).toEqual([
+      'docs/x.md',
+      '#top',
+    ]);
     expect(anchorOf('Photos in object storage')).toBe('photos-in-object-storage');
     expect(anchorOf('data: the data layer against raw SQL')).toBe('data-the-data-layer-against-raw-sql');
     expect(anchorsIn('# A\n```\n# not a heading\n```\n## B `c`').has('b-c')).toBe(true);
@@ -126,7 +140,9 @@ describe('links in the README and docs/', () => {
 
   it('point only to the benches where they now live (bench/, not scripts/bench-*)', () => {
     const stale = markdownFiles().filter((file) =>
-      /scripts\/bench|scripts\/benchKit|scripts\/roundRobinProxy/.test(read(file).replace(/`scripts\/bench-\*\.ts`/g, '')),
+      /scripts\/bench|scripts\/benchKit|scripts\/roundRobinProxy/.test(
+        read(file).replace(/`scripts\/bench-\*\.ts`/g, ''),
+      ),
     );
     expect(stale).toEqual([]);
   });

@@ -46,7 +46,12 @@ export async function buildFrontend(): Promise<void> {
   const previous = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await build({ configFile: path.join(miniapp, 'vite.config.ts'), root: miniapp, mode: 'production', logLevel: 'warn' });
+    await build({
+      configFile: path.join(miniapp, 'vite.config.ts'),
+      root: miniapp,
+      mode: 'production',
+      logLevel: 'warn',
+    });
   } finally {
     if (previous === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = previous;

@@ -22,14 +22,23 @@ if (!job) {
 }
 const env = loadEnv();
 const logger = createLogger(env.LOG_LEVEL);
-const handle = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, searchPath: env.DATABASE_SCHEMA, lockWaitMs: toolLockWaitMs });
+const handle = openDatabase({
+  url: env.DATABASE_URL,
+  dataDir: env.DATA_DIR,
+  searchPath: env.DATABASE_SCHEMA,
+  lockWaitMs: toolLockWaitMs,
+});
 await migrateToLatest(handle.db, handle.schema);
 const api = env.BOT_TOKEN ? new Api(env.BOT_TOKEN, { apiRoot: env.TELEGRAM_API_ROOT }) : undefined;
 // The same services as the server's, built by the same recipe.
 const { deps, services } = servicesFromEnv(env, handle, logger);
 const adminIds = deps.adminTelegramIds ?? [];
-const tellAdmins = api && adminIds.length > 0 ? adminMessenger(api, adminIds, services.telegramUsers, logger) : undefined;
-const result = await runJob(job, jobContextFor(handle, services, { dataDir: env.DATA_DIR, publicUrl: env.PUBLIC_URL }, tellAdmins));
+const tellAdmins =
+  api && adminIds.length > 0 ? adminMessenger(api, adminIds, services.telegramUsers, logger) : undefined;
+const result = await runJob(
+  job,
+  jobContextFor(handle, services, { dataDir: env.DATA_DIR, publicUrl: env.PUBLIC_URL }, tellAdmins),
+);
 await handle.db.destroy();
 console.log(JSON.stringify(result));
 process.exit(result.status === 'ok' ? 0 : result.status === 'skipped' ? 2 : 1);

@@ -10,10 +10,17 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { parseEnv } from '../server/env.ts';
 
 const env = parseEnv(process.env);
-const { db, description, schema } = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, searchPath: env.DATABASE_SCHEMA, lockWaitMs: toolLockWaitMs });
+const { db, description, schema } = openDatabase({
+  url: env.DATABASE_URL,
+  dataDir: env.DATA_DIR,
+  searchPath: env.DATABASE_SCHEMA,
+  lockWaitMs: toolLockWaitMs,
+});
 try {
   const results = await migrateToLatest(db, schema);
-  console.log(`${description}: ${results.length === 0 ? 'already up to date' : `applied ${results.map((r) => r.migrationName).join(', ')}`}`);
+  console.log(
+    `${description}: ${results.length === 0 ? 'already up to date' : `applied ${results.map((r) => r.migrationName).join(', ')}`}`,
+  );
 } finally {
   await db.destroy();
 }

@@ -32,20 +32,34 @@ describe('npm run demo seeding', () => {
         .execute();
       expect(profiles).toHaveLength(7);
       expect(profiles.every((p) => p.verified_at !== null && p.latitude !== null)).toBe(true);
-      const demo = await db.selectFrom('users').select('password_hash').where('email', '=', 'demo@iskra.local').executeTakeFirstOrThrow();
+      const demo = await db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('email', '=', 'demo@iskra.local')
+        .executeTakeFirstOrThrow();
       expect(demo.password_hash).toMatch(/^\$argon2id\$/);
       // Each person's name, bio and city are in their own language, and the city is a place of the data set.
       const people = await db
         .selectFrom('profiles')
         .innerJoin('users', 'users.id', 'profiles.user_id')
-        .select(['users.email', 'users.language', 'profiles.name', 'profiles.gender', 'profiles.bio', 'profiles.city', 'profiles.place_id'])
+        .select([
+          'users.email',
+          'users.language',
+          'profiles.name',
+          'profiles.gender',
+          'profiles.bio',
+          'profiles.city',
+          'profiles.place_id',
+        ])
         .execute();
       expect(new Set(people.map((p) => p.language))).toEqual(new Set(['ru', 'en']));
       for (const person of people) {
         const script = person.language === 'ru' ? /^[А-Яа-яЁё\s-]+$/ : /^[A-Za-z\s-]+$/;
         expect(person.name, person.name).toMatch(script);
         expect(person.city, person.name).toMatch(script);
-        expect(person.bio.replace(/[^A-Za-zА-Яа-яЁё]/g, ''), person.bio).toMatch(person.language === 'ru' ? /^[А-Яа-яЁё]*$/ : /^[A-Za-z]*$/);
+        expect(person.bio.replace(/[^A-Za-zА-Яа-яЁё]/g, ''), person.bio).toMatch(
+          person.language === 'ru' ? /^[А-Яа-яЁё]*$/ : /^[A-Za-z]*$/,
+        );
         expect(person.place_id, person.city).toBeGreaterThan(0);
         // A woman's name for a woman, a man's for a man (the demo account's own name is «Демо»).
         if (person.email === 'demo@iskra.local') continue;
@@ -67,11 +81,15 @@ describe('npm run demo seeding', () => {
         digests.add(createHash('sha256').update(bytes).digest('hex'));
         // A face in the middle of the picture: most of the centre is one of the skin tones (a letter on a
         // gradient has none of them).
-        const { data, info } = await sharp(bytes).extract({ left: 240, top: 300, width: 160, height: 160 }).raw().toBuffer({ resolveWithObject: true });
+        const { data, info } = await sharp(bytes)
+          .extract({ left: 240, top: 300, width: 160, height: 160 })
+          .raw()
+          .toBuffer({ resolveWithObject: true });
         let skin = 0;
         for (let i = 0; i < data.length; i += info.channels) {
           const [r, g, b] = [data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0];
-          if (tones.some(([tr = 0, tg = 0, tb = 0]) => Math.abs(tr - r) + Math.abs(tg - g) + Math.abs(tb - b) < 30)) skin++;
+          if (tones.some(([tr = 0, tg = 0, tb = 0]) => Math.abs(tr - r) + Math.abs(tg - g) + Math.abs(tb - b) < 30))
+            skin++;
         }
         expect(skin / (info.width * info.height), row.file_name).toBeGreaterThan(0.25);
       }

@@ -78,14 +78,22 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item:
 }
 
 const env = parseEnv(process.env);
-const { db, description, schema } = openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, searchPath: env.DATABASE_SCHEMA, lockWaitMs: toolLockWaitMs });
+const { db, description, schema } = openDatabase({
+  url: env.DATABASE_URL,
+  dataDir: env.DATA_DIR,
+  searchPath: env.DATABASE_SCHEMA,
+  lockWaitMs: toolLockWaitMs,
+});
 try {
   await migrateToLatest(db, schema);
   if (await findUserByEmail(db, demoEmail)) {
     console.log(`${description}: demo data already there (sign in as ${demoEmail} / ${demoPassword})`);
   } else {
     // Where the server will look for them: the bucket when S3_BUCKET is set.
-    const store = buildPhotoStore({ uploadsDir: path.join(env.DATA_DIR, 'uploads'), photoBucket: photoBucketFromEnv(env) });
+    const store = buildPhotoStore({
+      uploadsDir: path.join(env.DATA_DIR, 'uploads'),
+      photoBucket: photoBucketFromEnv(env),
+    });
     const next = random(42);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
     const weighted = cities.flatMap((c) => Array<typeof c>(c.weight).fill(c));
@@ -114,7 +122,16 @@ try {
       photoSeed: Math.floor(next() * 2 ** 31),
     });
     const people: DemoPerson[] = [
-      person({ email: demoEmail, password: passwordHash, language: 'ru', gender: 'Male', city: moscow, name: 'Демо', age: 29, bio: '' }),
+      person({
+        email: demoEmail,
+        password: passwordHash,
+        language: 'ru',
+        gender: 'Male',
+        city: moscow,
+        name: 'Демо',
+        age: 29,
+        bio: '',
+      }),
     ];
     for (let i = 0; i < profileCount; i++) {
       const gender: 'Male' | 'Female' = next() < 0.5 ? 'Female' : 'Male';
@@ -134,7 +151,9 @@ try {
       );
     }
     const photos = await mapBounded(people, renderConcurrency, async (p) =>
-      Promise.all((await renderPortraits(p.look, p.photoCount, random(p.photoSeed))).map((processed) => store.save(processed))),
+      Promise.all(
+        (await renderPortraits(p.look, p.photoCount, random(p.photoSeed))).map((processed) => store.save(processed)),
+      ),
     );
     for (const [index, person] of people.entries()) {
       const place = placeOf(person.city);

@@ -33,7 +33,9 @@ const commands = {
  * @param {string[]} [args]
  */
 function runApart(name, args = []) {
-  const { status, signal } = spawnSync(process.execPath, ['--enable-source-maps', outputFile(name), ...args], { stdio: 'inherit' });
+  const { status, signal } = spawnSync(process.execPath, ['--enable-source-maps', outputFile(name), ...args], {
+    stdio: 'inherit',
+  });
   if (status !== 0) process.exit(status ?? (signal ? 1 : 0));
 }
 
@@ -60,7 +62,9 @@ async function ensureFrontend(force) {
 function explainUnwritable(error) {
   const code = error instanceof Error && 'code' in error ? error.code : undefined;
   if (typeof code !== 'string' || !['EACCES', 'EPERM', 'EROFS'].includes(code)) throw error;
-  console.error(`Cannot write the compiled server (${code}): run \`npm run build\` as the owner of ${root} after updating it.`);
+  console.error(
+    `Cannot write the compiled server (${code}): run \`npm run build\` as the owner of ${root} after updating it.`,
+  );
   process.exit(1);
 }
 

@@ -56,12 +56,18 @@ describe('the compiled server', () => {
   }, 120_000);
 
   it('imports no package outside `dependencies`, so `npm ci --omit=dev` runs it', () => {
-    const { dependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const { dependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const packages = new Set<string>();
     for (const output of Object.values(built.metafile.outputs)) {
       for (const { path: specifier, external } of output.imports) {
         if (!external || specifier.startsWith('node:') || builtinModules.includes(specifier)) continue;
-        packages.add(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? specifier));
+        packages.add(
+          specifier.startsWith('@')
+            ? specifier.split('/').slice(0, 2).join('/')
+            : (specifier.split('/')[0] ?? specifier),
+        );
       }
     }
     expect(packages.size).toBeGreaterThan(10);
@@ -77,7 +83,11 @@ describe('the compiled server', () => {
       const code = readFileSync(path.resolve(root, output), 'utf8');
       expect(code.match(/import\.meta\.(url|dirname)\b/g) ?? [], output).toEqual([]);
     }
-    expect(outputs.some((output) => readFileSync(path.resolve(root, output), 'utf8').includes(JSON.stringify(path.join(root, 'server'))))).toBe(true);
+    expect(
+      outputs.some((output) =>
+        readFileSync(path.resolve(root, output), 'utf8').includes(JSON.stringify(path.join(root, 'server'))),
+      ),
+    ).toBe(true);
   });
 
   it('leaves grammY out of what the server loads at start: only a running bot imports it', () => {
@@ -94,10 +104,13 @@ describe('the compiled server', () => {
     };
     visit(main?.[0] ?? '');
     const packages = [...loaded].flatMap((file) =>
-      (built.metafile.outputs[file]?.imports ?? []).filter((i) => i.external && i.kind === 'import-statement').map((i) => i.path),
+      (built.metafile.outputs[file]?.imports ?? [])
+        .filter((i) => i.external && i.kind === 'import-statement')
+        .map((i) => i.path),
     );
     expect(packages).toContain('koa');
-    for (const lazy of ['grammy', '@aws-sdk/client-s3', 'sharp', 'nodemailer']) expect(packages, lazy).not.toContain(lazy);
+    for (const lazy of ['grammy', '@aws-sdk/client-s3', 'sharp', 'nodemailer'])
+      expect(packages, lazy).not.toContain(lazy);
   });
 
   it('migrates with plain node, then serves health, the default photo, a city check and the app', async () => {
@@ -108,12 +121,30 @@ describe('the compiled server', () => {
       const now = new Date().toISOString();
       const user = await handle.db
         .insertInto('users')
-        .values({ email: 'compiled@example.com', password_hash: null, language: 'ru', verified_at: now, banned_at: null, created_at: now, premium_until: null })
+        .values({
+          email: 'compiled@example.com',
+          password_hash: null,
+          language: 'ru',
+          verified_at: now,
+          banned_at: null,
+          created_at: now,
+          premium_until: null,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       await handle.db
         .insertInto('profiles')
-        .values({ user_id: user.id, name: 'P', age: 30, gender: 'Female', preferred_gender: 'Male', bio: '', city: 'Москва', created_at: now, updated_at: now })
+        .values({
+          user_id: user.id,
+          name: 'P',
+          age: 30,
+          gender: 'Female',
+          preferred_gender: 'Male',
+          bio: '',
+          city: 'Москва',
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
     } finally {
       await handle.db.destroy();
@@ -125,12 +156,19 @@ describe('the compiled server', () => {
     expect(migrate.log()).toContain('2026_11_24_1410_city_place_ids');
     const migrated = openDatabase({ dataDir });
     try {
-      expect(await migrated.db.selectFrom('profiles').select(['city', 'place_id']).execute()).toEqual([{ city: 'Москва', place_id: moscowId }]);
+      expect(await migrated.db.selectFrom('profiles').select(['city', 'place_id']).execute()).toEqual([
+        { city: 'Москва', place_id: moscowId },
+      ]);
     } finally {
       await migrated.db.destroy();
     }
 
-    const server = ServerProcess.node('server', [outputFile('main', outdir)], { ...env, PORT: '0', HOST: '127.0.0.1', CRON: 'off' });
+    const server = ServerProcess.node('server', [outputFile('main', outdir)], {
+      ...env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      CRON: 'off',
+    });
     processes.push(server);
     const url = `http://127.0.0.1:${await server.listeningPort()}`;
     const browser = new Browser(url);
@@ -139,9 +177,14 @@ describe('the compiled server', () => {
 
     const photo = await browser.get('/api/uploads/default.jpg');
     expect(photo.status).toBe(200);
-    expect(Buffer.from(await photo.arrayBuffer()).equals(readFileSync(path.join(root, 'server', 'assets', 'default.jpg')))).toBe(true);
+    expect(
+      Buffer.from(await photo.arrayBuffer()).equals(readFileSync(path.join(root, 'server', 'assets', 'default.jpg'))),
+    ).toBe(true);
 
-    expect((await browser.post('/api/register', { email: `compiled-${randomUUID()}@example.com`, password: 'secret123!' })).status).toBe(201);
+    expect(
+      (await browser.post('/api/register', { email: `compiled-${randomUUID()}@example.com`, password: 'secret123!' }))
+        .status,
+    ).toBe(201);
     const city = await browser.post('/api/citycheck', { citycheck: 'москва' });
     expect(city.status).toBe(200);
     expect(await json(city)).toMatchObject({ city: 'Москва', place_id: moscowId });
@@ -153,7 +196,9 @@ describe('the compiled server', () => {
       expect(page.status).toBe(200);
       expect(await page.text()).toBe(readFileSync(path.join(dist, 'index.html'), 'utf8'));
     } else {
-      expect(await server.waitForLine((line) => line.msg?.startsWith('no built front end') === true)).toMatchObject({ frontendDist: dist });
+      expect(await server.waitForLine((line) => line.msg?.startsWith('no built front end') === true)).toMatchObject({
+        frontendDist: dist,
+      });
     }
   }, 120_000);
 });

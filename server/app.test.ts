@@ -78,7 +78,10 @@ describe('the HTTP app', () => {
     const raw = Buffer.concat(chunks).toString();
     expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(raw).toContain('Content-Type: application/json');
-    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'Malformed HTTP request', code: 'bad_request' });
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: 'Malformed HTTP request',
+      code: 'bad_request',
+    });
   });
 
   it('turns an unexpected failure into a bland 500 with a request id that is also in the log', async () => {
@@ -86,7 +89,9 @@ describe('the HTTP app', () => {
     try {
       // A real session, so that answering it must read the database.
       const browser = new Browser(failing.url);
-      expect((await browser.post('/api/register', { email: 'bland500@example.com', password: 'spark2026!' })).status).toBe(201);
+      expect(
+        (await browser.post('/api/register', { email: 'bland500@example.com', password: 'spark2026!' })).status,
+      ).toBe(201);
       await failing.database.db.destroy(); // the database disappears under the app
       const res = await browser.get('/api/current_user');
       expect(res.status).toBe(500);

@@ -87,7 +87,11 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   app.use(sessionLoader(services.sessions, services.cookies));
   app.use(
     services.csrf.middleware({
-      paths: [...telegramCsrfExemptPaths, ...premiumCsrfExemptions.paths, ...(deps.telegramWebhook ? [telegramWebhookPath] : [])],
+      paths: [
+        ...telegramCsrfExemptPaths,
+        ...premiumCsrfExemptions.paths,
+        ...(deps.telegramWebhook ? [telegramWebhookPath] : []),
+      ],
       prefixes: [...premiumCsrfExemptions.prefixes, unsubscribeCsrfExemptPrefix],
     }),
   );

@@ -39,7 +39,9 @@ describe('branded ids', () => {
   it('brands ids where they enter: request parsing, database rows, the signed-in session', () => {
     expectTypeOf<z.output<typeof profileIdBody>['profile_id']>().toEqualTypeOf<ProfileId>();
     expectTypeOf<SessionAuth['userId']>().toEqualTypeOf<UserId>();
-    expectTypeOf((db: Kysely<Database>) => db.selectFrom('profiles').select(['id', 'user_id']).executeTakeFirstOrThrow()).returns.resolves.toEqualTypeOf<{
+    expectTypeOf((db: Kysely<Database>) =>
+      db.selectFrom('profiles').select(['id', 'user_id']).executeTakeFirstOrThrow(),
+    ).returns.resolves.toEqualTypeOf<{
       id: ProfileId;
       user_id: UserId;
     }>();
@@ -72,29 +74,49 @@ describe('branded ids', () => {
   });
 
   it('refuses one id where the other is meant', () => {
-    expectTypeOf((db: Kysely<Database>, swipes: SwipeService, safety: SafetyService, pools: PoolStore, user: UserId, profile: ProfileId) => {
-      // @ts-expect-error: the one who likes is an account, the one liked a profile
-      void swipes.swipe(profile, user, true);
-      // @ts-expect-error: the one blocked is a profile
-      void safety.block(user, user);
-      // @ts-expect-error: search pools belong to profiles
-      void pools.take(user, 'key');
-      // @ts-expect-error: a profile is found by its account
-      void requireMyProfile(db, profile);
-      // @ts-expect-error: swipes are between profiles
-      void findSwipe(db, user, profile);
-      // @ts-expect-error: notifications go to an account
-      void new NotificationQueue().match(db, profile, { profileId: profile, name: 'Anna' }, 1, new Date());
-      // @ts-expect-error: a plain number is neither
-      void isBlockedEitherWay(db, 1, 2);
-    }).toBeFunction();
+    expectTypeOf(
+      (
+        db: Kysely<Database>,
+        swipes: SwipeService,
+        safety: SafetyService,
+        pools: PoolStore,
+        user: UserId,
+        profile: ProfileId,
+      ) => {
+        // @ts-expect-error: the one who likes is an account, the one liked a profile
+        void swipes.swipe(profile, user, true);
+        // @ts-expect-error: the one blocked is a profile
+        void safety.block(user, user);
+        // @ts-expect-error: search pools belong to profiles
+        void pools.take(user, 'key');
+        // @ts-expect-error: a profile is found by its account
+        void requireMyProfile(db, profile);
+        // @ts-expect-error: swipes are between profiles
+        void findSwipe(db, user, profile);
+        // @ts-expect-error: notifications go to an account
+        void new NotificationQueue().match(db, profile, { profileId: profile, name: 'Anna' }, 1, new Date());
+        // @ts-expect-error: a plain number is neither
+        void isBlockedEitherWay(db, 1, 2);
+      },
+    ).toBeFunction();
   });
 
   it('changes nothing at run time: a parsed id is the number it was, and the bounds still hold', () => {
     expect(profileIdBody.parse({ profile_id: '12' })).toEqual({ profile_id: 12 });
     expect(userRowId('user').parse(7)).toBe(7);
     expect(profileRowId('profile_id').safeParse(maxRowId + 1).success).toBe(false);
-    const card = { prompts: [], user_id: 3, profile_id: 3, name: 'A', age: 30, city: '', gender: 'Female', bio: '', distance: null, photo: '' };
+    const card = {
+      prompts: [],
+      user_id: 3,
+      profile_id: 3,
+      name: 'A',
+      age: 30,
+      city: '',
+      gender: 'Female',
+      bio: '',
+      distance: null,
+      photo: '',
+    };
     expect(searchResult.parse(card)).toEqual(card);
   });
 });

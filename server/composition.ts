@@ -21,7 +21,9 @@ export function parseAdminIds(value: string | undefined): number[] {
 }
 
 /** What only the process that runs them can give: the event bus, the bot's parts, the shutdown signal. */
-export type Wiring = Partial<Pick<AppDeps, 'eventBus' | 'stars' | 'reportFiled' | 'botStatus' | 'shutdownSignal' | 'telegramWebhook'>>;
+export type Wiring = Partial<
+  Pick<AppDeps, 'eventBus' | 'stars' | 'reportFiled' | 'botStatus' | 'shutdownSignal' | 'telegramWebhook'>
+>;
 
 /**
  * The one recipe from the environment to the app's deps, shared by the server (server/main.ts), `npm run job`
@@ -60,7 +62,10 @@ export function appDepsFromEnv(env: Env, handle: DatabaseHandle, logger: Logger,
       legal_ogrnip: env.LEGAL_OGRNIP ?? null,
     },
     webPush: {
-      keys: env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY } : undefined,
+      keys:
+        env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY
+          ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY }
+          : undefined,
       subject: vapidSubject(env),
       endpointOrigins: pushEndpointOrigins(env.WEB_PUSH_ENDPOINT_ORIGINS),
     },
@@ -79,7 +84,14 @@ function vapidSubject(env: Pick<Env, 'VAPID_SUBJECT' | 'SUPPORT_EMAIL' | 'PUBLIC
 export function photoBucketFromEnv(
   env: Pick<
     Env,
-    'S3_BUCKET' | 'S3_ENDPOINT' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE' | 'S3_PREFIX' | 'PHOTO_PUBLIC_URL'
+    | 'S3_BUCKET'
+    | 'S3_ENDPOINT'
+    | 'S3_REGION'
+    | 'S3_ACCESS_KEY_ID'
+    | 'S3_SECRET_ACCESS_KEY'
+    | 'S3_FORCE_PATH_STYLE'
+    | 'S3_PREFIX'
+    | 'PHOTO_PUBLIC_URL'
   >,
 ): PhotoBucketSettings | undefined {
   if (!env.S3_BUCKET || !env.S3_ACCESS_KEY_ID || !env.S3_SECRET_ACCESS_KEY) return undefined;
@@ -96,7 +108,12 @@ export function photoBucketFromEnv(
 }
 
 /** Every service, once, from the environment. */
-export function servicesFromEnv(env: Env, handle: DatabaseHandle, logger: Logger, wiring: Wiring = {}): { deps: AppDeps; services: Services } {
+export function servicesFromEnv(
+  env: Env,
+  handle: DatabaseHandle,
+  logger: Logger,
+  wiring: Wiring = {},
+): { deps: AppDeps; services: Services } {
   const deps = appDepsFromEnv(env, handle, logger, wiring);
   return { deps, services: buildServices(deps) };
 }

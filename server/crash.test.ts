@@ -58,7 +58,8 @@ describe('a crash in the middle of a write burst (SQLite)', () => {
     await migrateToLatest(handle.db);
     const host = { database: { db: handle.db }, clock: systemClock, url };
     const people: Person[] = [];
-    for (let i = 0; i < 16; i++) people.push(await createPerson(host, { gender: i % 2 === 0 ? 'Male' : 'Female', name: `Crash${i}` }));
+    for (let i = 0; i < 16; i++)
+      people.push(await createPerson(host, { gender: i % 2 === 0 ? 'Male' : 'Female', name: `Crash${i}` }));
     const conversations: { id: number; sender: Person }[] = [];
     for (let i = 0; i + 1 < people.length; i += 2) {
       const [a, b] = [people[i] as Person, people[i + 1] as Person];
@@ -134,7 +135,8 @@ describe('a crash in the middle of a write burst (SQLite)', () => {
       try {
         expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
         const like = sqlite.prepare('select liked from swipes where swiper_id = ? and target_id = ?');
-        for (const [from, to] of acknowledgedLikes) expect(like.get(from, to), `like ${from} -> ${to}`).toEqual({ liked: 1 });
+        for (const [from, to] of acknowledgedLikes)
+          expect(like.get(from, to), `like ${from} -> ${to}`).toEqual({ liked: 1 });
         const message = sqlite.prepare('select count(*) as n from messages where content = ?');
         for (const content of acknowledgedMessages) expect(message.get(content), content).toEqual({ n: 1 });
       } finally {

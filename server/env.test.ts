@@ -28,25 +28,38 @@ describe('environment', () => {
   it('reports every problem at once', () => {
     let caught: unknown;
     try {
-      parseEnv({ PORT: 'eighty', PUBLIC_URL: 'not a url', DATABASE_URL: 'mysql://x', SESSION_SECRET: 'short', BOT_MODE: 'sometimes' });
+      parseEnv({
+        PORT: 'eighty',
+        PUBLIC_URL: 'not a url',
+        DATABASE_URL: 'mysql://x',
+        SESSION_SECRET: 'short',
+        BOT_MODE: 'sometimes',
+      });
     } catch (error) {
       caught = error;
     }
     expect(caught).toBeInstanceOf(EnvError);
     const problems = (caught as EnvError).problems.join('\n');
-    for (const name of ['PORT', 'PUBLIC_URL', 'DATABASE_URL', 'SESSION_SECRET', 'BOT_MODE']) expect(problems).toContain(name);
+    for (const name of ['PORT', 'PUBLIC_URL', 'DATABASE_URL', 'SESSION_SECRET', 'BOT_MODE'])
+      expect(problems).toContain(name);
   });
 
   it('runs every role in one process by default, and splits roles only on PostgreSQL', () => {
     const bucket = { S3_BUCKET: 'iskra-photos', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' };
-    const pg = { DATABASE_URL: 'postgres://iskra@db.internal:5432/iskra', SESSION_SECRET: 'a-secret-every-process-shares-0000000', ...bucket };
+    const pg = {
+      DATABASE_URL: 'postgres://iskra@db.internal:5432/iskra',
+      SESSION_SECRET: 'a-secret-every-process-shares-0000000',
+      ...bucket,
+    };
     expect(parseEnv({}).ROLE).toBe('all');
     expect(parseEnv({ ...pg, ROLE: 'web' }).ROLE).toBe('web');
     expect(parseEnv({ ...pg, ROLE: 'worker' }).ROLE).toBe('worker');
     expect(parseEnv({ ROLE: 'all' }).ROLE).toBe('all');
     expect(() => parseEnv({ ...pg, ROLE: 'both' })).toThrow(/ROLE/);
     // Every process has its own data folder: a secret generated into it would differ from the others'.
-    expect(() => parseEnv({ DATABASE_URL: pg.DATABASE_URL, ...bucket, ROLE: 'web' })).toThrow('SESSION_SECRET: is required with ROLE=web');
+    expect(() => parseEnv({ DATABASE_URL: pg.DATABASE_URL, ...bucket, ROLE: 'web' })).toThrow(
+      'SESSION_SECRET: is required with ROLE=web',
+    );
     // Photos on each process's own disk: the others would serve the placeholder, and a deleted account's
     // photos would stay served by the process that has them.
     for (const role of ['web', 'worker']) {
@@ -88,7 +101,9 @@ describe('environment', () => {
     expect(parseEnv({ TRUST_PROXY: 'true' }).TRUST_PROXY_HOPS).toBe(1);
     expect(parseEnv({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '2' }).TRUST_PROXY_HOPS).toBe(2);
     expect(() => parseEnv({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '0' })).toThrow(/TRUST_PROXY_HOPS/);
-    expect(() => parseEnv({ TRUST_PROXY_HOPS: '2' })).toThrow(/TRUST_PROXY_HOPS: has no effect without TRUST_PROXY=true/);
+    expect(() => parseEnv({ TRUST_PROXY_HOPS: '2' })).toThrow(
+      /TRUST_PROXY_HOPS: has no effect without TRUST_PROXY=true/,
+    );
   });
 
   it('offers the free test checkout only on http unless PAYMENT_PROVIDER=test is set explicitly', () => {
@@ -125,7 +140,11 @@ describe('environment', () => {
       publicUrl: 'https://photos.iskra.example',
     });
     // AWS itself: no endpoint, virtual-hosted addressing, the first region.
-    expect(photoBucketFromEnv(parseEnv({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_ENDPOINT: '' }))).toMatchObject({
+    expect(
+      photoBucketFromEnv(
+        parseEnv({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_ENDPOINT: '' }),
+      ),
+    ).toMatchObject({
       endpoint: undefined,
       region: 'us-east-1',
       forcePathStyle: false,
@@ -146,16 +165,18 @@ describe('environment', () => {
 
   it('refuses an http PHOTO_PUBLIC_URL behind an https PUBLIC_URL: browsers would block the photos as mixed content', () => {
     const bucket = { S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' };
-    expect(() => parseEnv({ ...bucket, PUBLIC_URL: 'https://iskra.example', PHOTO_PUBLIC_URL: 'http://photos.iskra.example' })).toThrow(
-      'PHOTO_PUBLIC_URL: must be https when PUBLIC_URL is https',
-    );
-    expect(parseEnv({ ...bucket, PUBLIC_URL: 'https://iskra.example', PHOTO_PUBLIC_URL: 'https://photos.iskra.example' }).PHOTO_PUBLIC_URL).toBe(
-      'https://photos.iskra.example',
-    );
+    expect(() =>
+      parseEnv({ ...bucket, PUBLIC_URL: 'https://iskra.example', PHOTO_PUBLIC_URL: 'http://photos.iskra.example' }),
+    ).toThrow('PHOTO_PUBLIC_URL: must be https when PUBLIC_URL is https');
+    expect(
+      parseEnv({ ...bucket, PUBLIC_URL: 'https://iskra.example', PHOTO_PUBLIC_URL: 'https://photos.iskra.example' })
+        .PHOTO_PUBLIC_URL,
+    ).toBe('https://photos.iskra.example');
     // Development: both on http.
-    expect(parseEnv({ ...bucket, PUBLIC_URL: 'http://localhost:8080', PHOTO_PUBLIC_URL: 'http://127.0.0.1:9000/b' }).PHOTO_PUBLIC_URL).toBe(
-      'http://127.0.0.1:9000/b',
-    );
+    expect(
+      parseEnv({ ...bucket, PUBLIC_URL: 'http://localhost:8080', PHOTO_PUBLIC_URL: 'http://127.0.0.1:9000/b' })
+        .PHOTO_PUBLIC_URL,
+    ).toBe('http://127.0.0.1:9000/b');
   });
 
   it('lists every bucket problem at once: bad addresses, missing keys, settings without S3_BUCKET', () => {
@@ -168,8 +189,14 @@ describe('environment', () => {
       }
       return [];
     };
-    const malformed = problemsOf({ S3_BUCKET: 'iskra-photos', S3_ENDPOINT: 'ftp://storage', PHOTO_PUBLIC_URL: 'photos.example', S3_FORCE_PATH_STYLE: 'yes' });
-    for (const name of ['S3_ENDPOINT', 'PHOTO_PUBLIC_URL', 'S3_FORCE_PATH_STYLE']) expect(malformed.join('\n')).toContain(`${name}:`);
+    const malformed = problemsOf({
+      S3_BUCKET: 'iskra-photos',
+      S3_ENDPOINT: 'ftp://storage',
+      PHOTO_PUBLIC_URL: 'photos.example',
+      S3_FORCE_PATH_STYLE: 'yes',
+    });
+    for (const name of ['S3_ENDPOINT', 'PHOTO_PUBLIC_URL', 'S3_FORCE_PATH_STYLE'])
+      expect(malformed.join('\n')).toContain(`${name}:`);
     // Checked once every value parses (zod runs cross-field rules last), both keys in one go.
     expect(problemsOf({ S3_BUCKET: 'iskra-photos' })).toEqual([
       'S3_ACCESS_KEY_ID: is required when S3_BUCKET is set',

@@ -107,7 +107,14 @@ const envSchema = z
       z
         .string()
         .transform((v) => v.replace(/\/+$/, ''))
-        .pipe(z.string().regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/, 'must be a key prefix such as iskra/staging (no leading slash, no empty parts)'))
+        .pipe(
+          z
+            .string()
+            .regex(
+              /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/,
+              'must be a key prefix such as iskra/staging (no leading slash, no empty parts)',
+            ),
+        )
         .optional(),
     ),
     // A CDN (or the bucket's own public address) serving the same names: /api/uploads/<name> redirects there.
@@ -127,7 +134,11 @@ const envSchema = z
     // Each process has its own DATA_DIR, so a generated secret would differ between them and a session
     // signed by one web process would be refused by the next.
     if (env.ROLE !== 'all' && env.SESSION_SECRET === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: `is required with ROLE=${env.ROLE}: every process must share it` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_SECRET'],
+        message: `is required with ROLE=${env.ROLE}: every process must share it`,
+      });
     }
     // Each process has its own DATA_DIR: photos kept there would be served by the process that took them
     // only (the others answer the placeholder), and a deleted account's photos would stay on whichever
@@ -147,7 +158,11 @@ const envSchema = z
       });
     }
     if (env.DATABASE_SCHEMA !== undefined && !postgres) {
-      ctx.addIssue({ code: 'custom', path: ['DATABASE_SCHEMA'], message: 'is for PostgreSQL only (DATABASE_URL=postgres://…)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_SCHEMA'],
+        message: 'is for PostgreSQL only (DATABASE_URL=postgres://…)',
+      });
     }
     if (env.TRUST_PROXY_HOPS !== undefined && !env.TRUST_PROXY) {
       ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY_HOPS'], message: 'has no effect without TRUST_PROXY=true' });
@@ -163,13 +178,21 @@ const envSchema = z
         ctx.addIssue({ code: 'custom', path: ['PHOTO_PUBLIC_URL'], message: 'must be https when PUBLIC_URL is https' });
       }
     } else {
-      for (const key of ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX', 'PHOTO_PUBLIC_URL'] as const) {
+      for (const key of [
+        'S3_ENDPOINT',
+        'S3_REGION',
+        'S3_ACCESS_KEY_ID',
+        'S3_SECRET_ACCESS_KEY',
+        'S3_PREFIX',
+        'PHOTO_PUBLIC_URL',
+      ] as const) {
         if (env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'has no effect without S3_BUCKET' });
       }
     }
     if (env.PAYMENT_PROVIDER === 'yookassa') {
       for (const key of ['YOOKASSA_SHOP_ID', 'YOOKASSA_SECRET_KEY'] as const) {
-        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENT_PROVIDER=yookassa' });
+        if (!env[key])
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENT_PROVIDER=yookassa' });
       }
     }
   })

@@ -113,7 +113,10 @@ function seedsFor(world: World): Record<string, RouteSeed> {
     'POST /api/session/handover': { body: {} },
     'GET /api/push/key': {},
     'POST /api/push/subscriptions': {
-      body: { endpoint: 'https://fcm.googleapis.com/fcm/send/fuzz', keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: 'A'.repeat(22) } },
+      body: {
+        endpoint: 'https://fcm.googleapis.com/fcm/send/fuzz',
+        keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: 'A'.repeat(22) },
+      },
     },
     'POST /api/push/subscriptions/delete': { body: { endpoint: 'https://fcm.googleapis.com/fcm/send/fuzz' } },
     'POST /api/session/handover/preview': { body: { code: 'A'.repeat(43) } },
@@ -151,7 +154,14 @@ function seedsFor(world: World): Record<string, RouteSeed> {
         newPhotos: 0,
         prompts: [{ prompt_id: 1, answer: 'hi' }],
       },
-      form: { name: 'Fuzz', age: '31', city: 'Москва', bio: 'hi', payload: '{"deletedPhotos":[],"newPhotos":1}', prompts: '[{"prompt_id":2,"answer":"hi"}]' },
+      form: {
+        name: 'Fuzz',
+        age: '31',
+        city: 'Москва',
+        bio: 'hi',
+        payload: '{"deletedPhotos":[],"newPhotos":1}',
+        prompts: '[{"prompt_id":2,"answer":"hi"}]',
+      },
       fileFields: ['newPhotos', 'photos'],
     },
     'POST /api/delete_profile': { body: {} },
@@ -173,7 +183,10 @@ function seedsFor(world: World): Record<string, RouteSeed> {
     'POST /api/settings': { body: { private_mode: false, notifications: true } },
     'GET /api/training': {},
     'POST /api/conversations/start': { body: { profile_id: world.partner.profileId } },
-    'GET /api/conversations/:id/messages': { params: { id: conversation }, query: { limit: '20', before_message_id: '5' } },
+    'GET /api/conversations/:id/messages': {
+      params: { id: conversation },
+      query: { limit: '20', before_message_id: '5' },
+    },
     'POST /api/conversations/:id/messages': { params: { id: conversation }, body: { content: 'hello' } },
     'POST /api/conversations/:id/typing': { params: { id: conversation }, body: {} },
     'GET /api/chats': {},
@@ -191,16 +204,27 @@ function seedsFor(world: World): Record<string, RouteSeed> {
     'POST /api/payment': { body: { amount: 499, interval: 30 } },
     'GET /api/payments/:id': { params: { id: world.payment.id } },
     'POST /api/payments/yookassa/notify': {
-      body: { type: 'notification', event: 'payment.succeeded', object: { id: '2d1b6a3c-000f-5000-9000-1a2b3c4d5e6f' } },
+      body: {
+        type: 'notification',
+        event: 'payment.succeeded',
+        object: { id: '2d1b6a3c-000f-5000-9000-1a2b3c4d5e6f' },
+      },
       yookassa: true,
     },
     'GET /api/payments/test/checkout/:id': { params: { id: world.payment.id }, query: { key: world.payment.key } },
-    'POST /api/payments/test/checkout/:id/:verb': { params: { id: world.payment.id, verb: 'cancel' }, query: { key: world.payment.key } },
+    'POST /api/payments/test/checkout/:id/:verb': {
+      params: { id: world.payment.id, verb: 'cancel' },
+      query: { key: world.payment.key },
+    },
     'GET /api/events': { query: { lastEventId: '0' }, headers: { 'Last-Event-ID': '1' } },
     'POST /api/get_city': { body: { latitude: 55.75, longitude: 37.61 } },
     'POST /api/citycheck': { body: { citycheck: 'Москва' } },
-    'POST /api/auth/telegram': { body: { initData: 'query_id=AA&user=%7B%22id%22%3A1%7D&auth_date=1700000000&hash=00' } },
-    'POST /api/auth': { body: { id: 1, auth_date: 1_700_000_000, hash: 'a'.repeat(64), first_name: 'Fuzz', session: 'token' } },
+    'POST /api/auth/telegram': {
+      body: { initData: 'query_id=AA&user=%7B%22id%22%3A1%7D&auth_date=1700000000&hash=00' },
+    },
+    'POST /api/auth': {
+      body: { id: 1, auth_date: 1_700_000_000, hash: 'a'.repeat(64), first_name: 'Fuzz', session: 'token' },
+    },
     'POST /api/googlelogin': { body: { id_token: 'aaa.bbb.ccc', session: 'token' } },
     'GET /api/config': {},
   };
@@ -270,11 +294,18 @@ function fillPath(path: string, params: Record<string, string>): string {
   return path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? '1');
 }
 
-function multipart(parts: { name: string; filename?: string; type?: string; data: string | Uint8Array }[], boundary = 'fuzzBoundary7MA4YWxk'): Uint8Array {
+function multipart(
+  parts: { name: string; filename?: string; type?: string; data: string | Uint8Array }[],
+  boundary = 'fuzzBoundary7MA4YWxk',
+): Uint8Array {
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ''}\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ''}\r\n`,
+      ),
+    );
     chunks.push(typeof part.data === 'string' ? Buffer.from(part.data) : Buffer.from(part.data));
     chunks.push(Buffer.from('\r\n'));
   }
@@ -311,7 +342,11 @@ function build(route: AppRoute, routeSeed: RouteSeed, mutation: Mutation): Case 
     label: mutation.label,
     method: route.method,
     url: `${path}${search ? `?${search}` : ''}`,
-    headers: { ...(isPost && jsonBody ? { 'Content-Type': 'application/json' } : {}), ...routeSeed.headers, ...parts.headers },
+    headers: {
+      ...(isPost && jsonBody ? { 'Content-Type': 'application/json' } : {}),
+      ...routeSeed.headers,
+      ...parts.headers,
+    },
     ...(isPost && body !== undefined ? { body } : {}),
     ...(routeSeed.yookassa ? { yookassa: true } : {}),
   };
@@ -322,7 +357,14 @@ function build(route: AppRoute, routeSeed: RouteSeed, mutation: Mutation): Case 
  * The random ones run on SQLite only: what they find is in the validation, the same on both databases,
  * and the matrix (large ids, NUL, lone surrogates, nesting) already runs on PostgreSQL too.
  */
-function mutationsFor(route: AppRoute, shape: RouteSeed, fuzzer: Fuzzer, smallJpeg: Uint8Array, identity: Identity['name'], random: number): Mutation[] {
+function mutationsFor(
+  route: AppRoute,
+  shape: RouteSeed,
+  fuzzer: Fuzzer,
+  smallJpeg: Uint8Array,
+  identity: Identity['name'],
+  random: number,
+): Mutation[] {
   const mutations: Mutation[] = [];
   const isPost = route.method !== 'GET';
   const add = (label: string, apply: (s: RouteSeed) => Parts = () => ({})) => mutations.push({ label, apply });
@@ -332,14 +374,19 @@ function mutationsFor(route: AppRoute, shape: RouteSeed, fuzzer: Fuzzer, smallJp
   add('the seed as is');
   // Path parameters: junk ids, bad percent-encoding, traversal, huge.
   for (const name of Object.keys(shape.params ?? {})) {
-    for (const segment of junkSegments) add(`param ${name}=${segment.slice(0, 40)}`, (s) => ({ params: { ...s.params, [name]: segment } }));
+    for (const segment of junkSegments)
+      add(`param ${name}=${segment.slice(0, 40)}`, (s) => ({ params: { ...s.params, [name]: segment } }));
   }
   // Query strings: each value of the matrix on each key, repeated keys, bracket syntax, pollution keys.
   for (const key of Object.keys(shape.query ?? {})) {
     for (const value of matrixValues(shape.query?.[key] ?? '')) {
-      add(`query ${key}=${plainText(value).slice(0, 40)}`, (s) => ({ query: queryString([...others(s, key), [key, plainText(value)]]) }));
+      add(`query ${key}=${plainText(value).slice(0, 40)}`, (s) => ({
+        query: queryString([...others(s, key), [key, plainText(value)]]),
+      }));
     }
-    add(`query ${key} repeated`, (s) => ({ query: queryString([...query(s), [key, s.query?.[key] ?? ''], [key, '2']]) }));
+    add(`query ${key} repeated`, (s) => ({
+      query: queryString([...query(s), [key, s.query?.[key] ?? ''], [key, '2']]),
+    }));
     add(`query ${key}[]`, (s) => ({ query: `${queryString(others(s, key))}&${key}[]=1&${key}[a]=2` }));
   }
   add('query pollution keys', () => ({ query: '__proto__=1&constructor=1&__proto__[polluted]=1&x=1&x=2' }));
@@ -349,13 +396,19 @@ function mutationsFor(route: AppRoute, shape: RouteSeed, fuzzer: Fuzzer, smallJp
     // Body: each value of the matrix on each field, then broken and oddly typed bodies.
     for (const field of Object.keys(shape.body ?? {})) {
       for (const value of matrixValues(shape.body?.[field] ?? null)) {
-        add(`body ${field}=${jsonText(value).slice(0, 40)}`, (s) => ({ body: jsonText({ ...s.body, [field]: value }) }));
+        add(`body ${field}=${jsonText(value).slice(0, 40)}`, (s) => ({
+          body: jsonText({ ...s.body, [field]: value }),
+        }));
       }
-      add(`body without ${field}`, (s) => ({ body: jsonText(Object.fromEntries(Object.entries(s.body ?? {}).filter(([k]) => k !== field))) }));
+      add(`body without ${field}`, (s) => ({
+        body: jsonText(Object.fromEntries(Object.entries(s.body ?? {}).filter(([k]) => k !== field))),
+      }));
     }
     add('body with pollution keys', (s) => {
       const text = jsonText(s.body ?? {});
-      return { body: `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}` };
+      return {
+        body: `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}`,
+      };
     });
     for (const raw of junkJsonBodies) add(`raw body ${raw.slice(0, 40)}`, () => ({ body: raw }));
     add('invalid UTF-8 body', () => ({
@@ -370,34 +423,56 @@ function mutationsFor(route: AppRoute, shape: RouteSeed, fuzzer: Fuzzer, smallJp
     const [fileField = 'photos'] = shape.fileFields;
     const photo = { name: fileField, filename: 'a.jpg', type: 'image/jpeg', data: smallJpeg };
     const fields = (values: Record<string, string>) => Object.entries(values).map(([name, data]) => ({ name, data }));
-    const send = (label: string, data: Uint8Array, type = multipartType) => add(label, () => ({ body: data, headers: { 'Content-Type': type } }));
+    const send = (label: string, data: Uint8Array, type = multipartType) =>
+      add(label, () => ({ body: data, headers: { 'Content-Type': type } }));
     send('multipart seed', multipart([...fields(form), photo]));
     for (const field of Object.keys(form)) {
-      for (const value of formValues) send(`multipart ${field}=${value.slice(0, 40)}`, multipart([...fields({ ...form, [field]: value }), photo]));
+      for (const value of formValues)
+        send(`multipart ${field}=${value.slice(0, 40)}`, multipart([...fields({ ...form, [field]: value }), photo]));
       send(`multipart ${field} repeated`, multipart([...fields(form), { name: field, data: '\ud800' }, photo]));
     }
-    send('multipart field of invalid UTF-8', multipart([...fields(form), { name: 'name', data: new Uint8Array([0xff, 0xfe, 0xed, 0xa0, 0x80]) }, photo]));
+    send(
+      'multipart field of invalid UTF-8',
+      multipart([...fields(form), { name: 'name', data: new Uint8Array([0xff, 0xfe, 0xed, 0xa0, 0x80]) }, photo]),
+    );
     send('multipart unknown field', multipart([...fields(form), { name: '__proto__', data: '{"polluted":1}' }, photo]));
     send('multipart file in an unknown field', multipart([...fields(form), { ...photo, name: 'avatar' }]));
-    send('multipart file that is not an image', multipart([...fields(form), { ...photo, data: Buffer.from('not a jpeg at all') }]));
+    send(
+      'multipart file that is not an image',
+      multipart([...fields(form), { ...photo, data: Buffer.from('not a jpeg at all') }]),
+    );
     send('multipart truncated image', multipart([...fields(form), { ...photo, data: smallJpeg.slice(0, 60) }]));
     send('multipart empty file', multipart([...fields(form), { ...photo, data: new Uint8Array() }]));
     send('multipart file name traversal', multipart([...fields(form), { ...photo, filename: '../../../etc/passwd' }]));
-    send('multipart file name with NUL and RTL', multipart([...fields(form), { ...photo, filename: 'a\u0000\u202egpj.exe' }]));
+    send(
+      'multipart file name with NUL and RTL',
+      multipart([...fields(form), { ...photo, filename: 'a\u0000\u202egpj.exe' }]),
+    );
     send('multipart seven files', multipart([...fields(form), ...Array.from({ length: 7 }, () => photo)]));
-    send('multipart 40 fields', multipart([...fields(form), ...Array.from({ length: 40 }, (_, i) => ({ name: `f${i}`, data: 'x' })), photo]));
+    send(
+      'multipart 40 fields',
+      multipart([...fields(form), ...Array.from({ length: 40 }, (_, i) => ({ name: `f${i}`, data: 'x' })), photo]),
+    );
     send('multipart huge field', multipart([...fields(form), { name: 'bio', data: 'x'.repeat(70_000) }, photo]));
     send('multipart no parts', multipart([]));
     send('multipart empty body', new Uint8Array());
     send('multipart no closing boundary', multipart([...fields(form), photo]).slice(0, -8));
-    send('multipart cut in a header', new Uint8Array(Buffer.from('--fuzzBoundary7MA4YWxk\r\nContent-Disposition: form-da')));
-    send('multipart part without headers', new Uint8Array(Buffer.from('--fuzzBoundary7MA4YWxk\r\n\r\nvalue\r\n--fuzzBoundary7MA4YWxk--\r\n')));
+    send(
+      'multipart cut in a header',
+      new Uint8Array(Buffer.from('--fuzzBoundary7MA4YWxk\r\nContent-Disposition: form-da')),
+    );
+    send(
+      'multipart part without headers',
+      new Uint8Array(Buffer.from('--fuzzBoundary7MA4YWxk\r\n\r\nvalue\r\n--fuzzBoundary7MA4YWxk--\r\n')),
+    );
     send('multipart other boundary', multipart([...fields(form), photo], 'another'));
     send('multipart no boundary', multipart([...fields(form), photo]), 'multipart/form-data');
     send('multipart junk bytes', new Uint8Array(Array.from({ length: 512 }, (_, i) => (i * 37) % 256)));
     send('multipart deep payload', multipart([...fields({ ...form, payload: deepJson(5_000, 'object').text }), photo]));
     for (let i = 0; i < random / 2; i++) {
-      const junkFields = Object.fromEntries(Object.keys(form).map((k) => [k, fuzzer.chance(0.5) ? plainText(fuzzer.value()) : (form[k] ?? '')]));
+      const junkFields = Object.fromEntries(
+        Object.keys(form).map((k) => [k, fuzzer.chance(0.5) ? plainText(fuzzer.value()) : (form[k] ?? '')]),
+      );
       const files = Array.from({ length: fuzzer.int(3) }, () => ({
         ...photo,
         name: fuzzer.pick([...(shape.fileFields ?? []), 'x']),
@@ -420,10 +495,18 @@ function mutationsFor(route: AppRoute, shape: RouteSeed, fuzzer: Fuzzer, smallJp
       labels.push(`param ${name}`);
     }
     if (fuzzer.chance(0.5)) {
-      const replaced = Object.keys(shape.query ?? {}).map((k) => [k, fuzzer.chance(0.5) ? plainText(fuzzer.value()) : undefined] as const);
-      const extra = Array.from({ length: fuzzer.int(3) }, () => [fuzzer.key(Object.keys(shape.query ?? {})), plainText(fuzzer.value())] as [string, string]);
+      const replaced = Object.keys(shape.query ?? {}).map(
+        (k) => [k, fuzzer.chance(0.5) ? plainText(fuzzer.value()) : undefined] as const,
+      );
+      const extra = Array.from(
+        { length: fuzzer.int(3) },
+        () => [fuzzer.key(Object.keys(shape.query ?? {})), plainText(fuzzer.value())] as [string, string],
+      );
       draws.push((s, parts) => {
-        parts.query = queryString([...replaced.map(([k, v]): [string, string] => [k, v ?? s.query?.[k] ?? '']), ...extra]);
+        parts.query = queryString([
+          ...replaced.map(([k, v]): [string, string] => [k, v ?? s.query?.[k] ?? '']),
+          ...extra,
+        ]);
       });
       labels.push('query');
     }
@@ -444,7 +527,8 @@ function mutationsFor(route: AppRoute, shape: RouteSeed, fuzzer: Fuzzer, smallJp
       } else {
         const keys = Object.keys(shape.body ?? {});
         const replaced = Object.fromEntries(keys.filter(() => fuzzer.chance(0.5)).map((k) => [k, fuzzer.value()]));
-        if (fuzzer.chance(0.3)) replaced[fuzzer.key(keys)] = fuzzer.chance(0.5) ? fuzzer.pick(junkNumbers) : fuzzer.value();
+        if (fuzzer.chance(0.3))
+          replaced[fuzzer.key(keys)] = fuzzer.chance(0.5) ? fuzzer.pick(junkNumbers) : fuzzer.value();
         draws.push((s, parts) => {
           parts.body = jsonText({ ...s.body, ...replaced });
         });
@@ -499,19 +583,33 @@ async function send(baseUrl: string, identity: Identity, c: Case): Promise<Outco
     const type = res.headers.get('content-type') ?? '';
     if (type.startsWith('text/event-stream')) {
       controller.abort();
-      return { status: res.status, code: 'event_stream', problem: res.status === 200 ? undefined : 'event stream with an error status' };
+      return {
+        status: res.status,
+        code: 'event_stream',
+        problem: res.status === 200 ? undefined : 'event stream with an error status',
+      };
     }
     const text = await res.text();
-    if (res.status >= 500) return { status: res.status, code: undefined, problem: `${res.status}: ${text.slice(0, 200)}` };
+    if (res.status >= 500)
+      return { status: res.status, code: undefined, problem: `${res.status}: ${text.slice(0, 200)}` };
     if (res.status < 400) return { status: res.status, code: undefined, problem: undefined };
-    if (!type.startsWith('application/json')) return { status: res.status, code: undefined, problem: `${res.status} as ${type}: ${text.slice(0, 200)}` };
+    if (!type.startsWith('application/json'))
+      return { status: res.status, code: undefined, problem: `${res.status} as ${type}: ${text.slice(0, 200)}` };
     const body = JSON.parse(text) as { error?: unknown; code?: unknown };
     const code = typeof body.code === 'string' ? body.code : undefined;
     if (typeof body.error !== 'string' || code === undefined)
-      return { status: res.status, code, problem: `${res.status} without string error and code: ${text.slice(0, 200)}` };
+      return {
+        status: res.status,
+        code,
+        problem: `${res.status} without string error and code: ${text.slice(0, 200)}`,
+      };
     return { status: res.status, code, problem: undefined };
   } catch (error) {
-    return { status: 0, code: undefined, problem: `request failed: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      status: 0,
+      code: undefined,
+      problem: `request failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -576,12 +674,19 @@ describe.each(testDialects())('API fuzz on %s', (dialect) => {
     expect((await member.browser.post('/api/like', { profile_id: partner.profileId })).status).toBe(200);
     const started = await member.browser.post('/api/conversations/start', { profile_id: partner.profileId });
     const { conversation_id } = (await started.json()) as { conversation_id: number };
-    expect((await partner.browser.post(`/api/conversations/${conversation_id}/messages`, { content: 'hi' })).status).toBe(201);
+    expect(
+      (await partner.browser.post(`/api/conversations/${conversation_id}/messages`, { content: 'hi' })).status,
+    ).toBe(201);
     const paid = await member.browser.post('/api/payment', { amount: 499, interval: 30 });
     const { payment_url } = (await paid.json()) as { payment_url: string };
     const match = /checkout\/(\d+)\?key=([^&]+)/.exec(payment_url);
     if (!match?.[1] || !match[2]) throw new Error(`unexpected payment url ${payment_url}`);
-    return { member, partner, conversationId: conversation_id, payment: { id: match[1], key: decodeURIComponent(match[2]) } };
+    return {
+      member,
+      partner,
+      conversationId: conversation_id,
+      payment: { id: match[1], key: decodeURIComponent(match[2]) },
+    };
   }
 
   it('reads every route from the routers', () => {
@@ -633,9 +738,18 @@ describe.each(testDialects())('API fuzz on %s', (dialect) => {
       if (profileless) {
         await db.deleteFrom('profiles').where('user_id', '=', actor.userId).execute();
       } else {
-        const profile = await db.selectFrom('profiles').select('id').where('user_id', '=', actor.userId).executeTakeFirst();
+        const profile = await db
+          .selectFrom('profiles')
+          .select('id')
+          .where('user_id', '=', actor.userId)
+          .executeTakeFirst();
         if (!profile) return false;
-        const photos = await db.selectFrom('photos').select('id').where('profile_id', '=', profile.id).orderBy('position').execute();
+        const photos = await db
+          .selectFrom('photos')
+          .select('id')
+          .where('profile_id', '=', profile.id)
+          .orderBy('position')
+          .execute();
         if (photos.length === 0) return false;
         const extra = photos.slice(1).map((p) => p.id);
         if (extra.length) await db.deleteFrom('photos').where('id', 'in', extra).execute();
@@ -643,9 +757,23 @@ describe.each(testDialects())('API fuzz on %s', (dialect) => {
     }
     const pair = [world.member.profileId, world.partner.profileId];
     const { low, high } = orderedPair(world.member.profileId, world.partner.profileId);
-    const match = await db.selectFrom('matches').select('unmatched_at').where('profile_low', '=', low).where('profile_high', '=', high).executeTakeFirst();
-    const block = await db.selectFrom('blocks').select('blocker_id').where('blocker_id', 'in', pair).where('blocked_id', 'in', pair).executeTakeFirst();
-    const payment = await db.selectFrom('payments').select('status').where('id', '=', Number(world.payment.id)).executeTakeFirst();
+    const match = await db
+      .selectFrom('matches')
+      .select('unmatched_at')
+      .where('profile_low', '=', low)
+      .where('profile_high', '=', high)
+      .executeTakeFirst();
+    const block = await db
+      .selectFrom('blocks')
+      .select('blocker_id')
+      .where('blocker_id', 'in', pair)
+      .where('blocked_id', 'in', pair)
+      .executeTakeFirst();
+    const payment = await db
+      .selectFrom('payments')
+      .select('status')
+      .where('id', '=', Number(world.payment.id))
+      .executeTakeFirst();
     return match !== undefined && match.unmatched_at === null && block === undefined && payment?.status === 'pending';
   }
 
@@ -667,14 +795,24 @@ describe.each(testDialects())('API fuzz on %s', (dialect) => {
         let { world, actor, identity } = await start();
         // Routes the seeds do not know yet are still fuzzed, from an empty seed.
         const seedOf = () => seedsFor(world)[routeKey(route)] ?? {};
-        for (const mutation of mutationsFor(route, seedOf(), fuzzer, smallJpeg, identityName, dialect === 'sqlite' ? randomCases : 0)) {
+        for (const mutation of mutationsFor(
+          route,
+          seedOf(),
+          fuzzer,
+          smallJpeg,
+          identityName,
+          dialect === 'sqlite' ? randomCases : 0,
+        )) {
           const c = build(route, seedOf(), mutation);
           const outcome = await send(c.yookassa ? yookassaApp.url : app.url, identity, c);
           sent++;
           const tally = outcome.code ?? String(outcome.status);
           codes.set(tally, (codes.get(tally) ?? 0) + 1);
           if (outcome.problem)
-            problems.set(`${routeKey(route)} ${outcome.status}`, `${identityName} ${c.method} ${c.url.slice(0, 120)} [${c.label}]: ${outcome.problem}`);
+            problems.set(
+              `${routeKey(route)} ${outcome.status}`,
+              `${identityName} ${c.method} ${c.url.slice(0, 120)} [${c.label}]: ${outcome.problem}`,
+            );
           // A limit reached: the next day, so later cases are checked beyond the limit too.
           if (outcome.status === 429) app.clock.advance(24 * 3600);
           // A change that succeeded may have signed the member out, unmatched the pair or paid: start over.

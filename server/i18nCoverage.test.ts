@@ -7,7 +7,9 @@ import ru from '../locales/ru.json' with { type: 'json' };
 type Tree = { [key: string]: string | Tree };
 
 function keys(tree: Tree, prefix = ''): string[] {
-  return Object.entries(tree).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v, `${prefix}${k}.`)));
+  return Object.entries(tree).flatMap(([k, v]) =>
+    typeof v === 'string' ? [`${prefix}${k}`] : keys(v, `${prefix}${k}.`),
+  );
 }
 
 function sourceFiles(dir: string): string[] {
@@ -21,7 +23,8 @@ function sourceFiles(dir: string): string[] {
 describe('locales', () => {
   it('has every key in both Russian and English', () => {
     // Plural forms differ by language (Russian has few and many); the base key must exist in both.
-    const base = (tree: Tree) => [...new Set(keys(tree).map((k) => k.replace(/_(zero|one|two|few|many|other)$/, '')))].sort();
+    const base = (tree: Tree) =>
+      [...new Set(keys(tree).map((k) => k.replace(/_(zero|one|two|few|many|other)$/, '')))].sort();
     expect(base(ru as Tree)).toEqual(base(en as Tree));
   });
 
@@ -30,7 +33,9 @@ describe('locales', () => {
     for (const file of sourceFiles(path.join(import.meta.dirname))) {
       const text = readFileSync(file, 'utf8');
       // Codes appear as the first argument of the error helpers or as `code: '...'`.
-      for (const match of text.matchAll(/(?:badRequest|forbidden|conflict|notFound|tooManyRequests|AppError\(\d+,)\s*\(?\s*'([a-z_]+)'/g))
+      for (const match of text.matchAll(
+        /(?:badRequest|forbidden|conflict|notFound|tooManyRequests|AppError\(\d+,)\s*\(?\s*'([a-z_]+)'/g,
+      ))
         codes.add(match[1] ?? '');
     }
     const translated = new Set(Object.keys((en as { errors: Record<string, string> }).errors));

@@ -5,7 +5,9 @@ import ru from '../locales/ru.json' with { type: 'json' };
 type Tree = { [key: string]: string | Tree };
 
 function leaves(tree: Tree, prefix = ''): [string, string][] {
-  return Object.entries(tree).flatMap(([k, v]): [string, string][] => (typeof v === 'string' ? [[`${prefix}${k}`, v]] : leaves(v, `${prefix}${k}.`)));
+  return Object.entries(tree).flatMap(([k, v]): [string, string][] =>
+    typeof v === 'string' ? [[`${prefix}${k}`, v]] : leaves(v, `${prefix}${k}.`),
+  );
 }
 
 const dictionaries = { ru: ru as Tree, en: en as Tree };

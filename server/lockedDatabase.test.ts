@@ -52,7 +52,9 @@ function startLockHolder(file: string) {
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
   const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`lock holder exited (${code ?? 'signal'}) before saying it: ${errors}`))),
+    child.once('exit', (code) =>
+      reject(new Error(`lock holder exited (${code ?? 'signal'}) before saying it: ${errors}`)),
+    ),
   );
   exited.catch(() => undefined);
   const said = (line: string) =>
@@ -148,7 +150,11 @@ describe.each(testDialects())('a database file locked by another process (%s)', 
         expect(lag.max / 1e6).toBeLessThan(500);
         expect(toolWritten).toBe(false);
         // Nothing of the refused like was written.
-        const swipes = await database.db.selectFrom('swipes').select('target_id').where('swiper_id', '=', viewer.profileId).execute();
+        const swipes = await database.db
+          .selectFrom('swipes')
+          .select('target_id')
+          .where('swiper_id', '=', viewer.profileId)
+          .execute();
         expect(swipes).toEqual([]);
 
         await holder.release();
@@ -156,13 +162,20 @@ describe.each(testDialects())('a database file locked by another process (%s)', 
         expect(toolWritten).toBe(true);
         const searchAgain = await viewer.browser.get('/api/search?gender=Female');
         expect(searchAgain.status).toBe(200);
-        expect([other.profileId, liked.profileId]).toContain((await json<{ profile_id: number }>(searchAgain)).profile_id);
+        expect([other.profileId, liked.profileId]).toContain(
+          (await json<{ profile_id: number }>(searchAgain)).profile_id,
+        );
         expect((await viewer.browser.post('/api/like', { profile_id: liked.profileId })).status).toBe(200);
         const healthAgain = await fetch(`${app.url}/api/health`);
         expect(healthAgain.status).toBe(200);
         expect(await healthAgain.json()).toEqual({ status: 'ok', database: 'ok', bot: 'off' });
         // Both processes' writes are in the file.
-        const counters = await database.db.selectFrom('rate_counters').select('key').where('key', 'in', ['lock-holder', 'tool-write']).orderBy('key').execute();
+        const counters = await database.db
+          .selectFrom('rate_counters')
+          .select('key')
+          .where('key', 'in', ['lock-holder', 'tool-write'])
+          .orderBy('key')
+          .execute();
         expect(counters.map((c) => c.key)).toEqual(['lock-holder', 'tool-write']);
       } finally {
         holder?.stop();

@@ -15,7 +15,11 @@ const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 const sessionSecret = 'process-test-secret-that-is-long-enough-000';
 
 /** Runs one of package.json's commands (tsx on a script, as `npm start` and `npm run` do) with `env`. */
-function run(script: string, env: Record<string, string>, args: string[] = []): { child: ChildProcess; output: () => string } {
+function run(
+  script: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): { child: ChildProcess; output: () => string } {
   let output = '';
   const child = spawn(tsx, [script, ...args], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } });
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -117,7 +121,10 @@ describe('npm run job', () => {
     const backup = run('scripts/job.ts', env, ['sqlite_backup']);
     const [code] = (await once(backup.child, 'exit')) as [number];
     expect(code, backup.output()).toBe(0);
-    expect(JSON.parse(backup.output().trim().split('\n').at(-1) ?? '')).toEqual({ status: 'ok', counts: { written: 1, removed: 0 } });
+    expect(JSON.parse(backup.output().trim().split('\n').at(-1) ?? '')).toEqual({
+      status: 'ok',
+      counts: { written: 1, removed: 0 },
+    });
     expect(readdirSync(path.join(dataDir, 'backups'))).toHaveLength(1);
     const unknown = run('scripts/job.ts', env, ['no_such_job']);
     const [unknownCode] = (await once(unknown.child, 'exit')) as [number];
@@ -156,7 +163,9 @@ describe('ROLE=web|worker without a bucket', () => {
       });
       const [code] = (await once(web.child, 'exit')) as [number];
       expect(code).toBe(1);
-      expect(web.output()).toContain('S3_BUCKET: is required with ROLE=web: every process must keep photos in one bucket');
+      expect(web.output()).toContain(
+        'S3_BUCKET: is required with ROLE=web: every process must keep photos in one bucket',
+      );
       expect(readdirSync(dataDir)).toEqual([]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

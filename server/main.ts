@@ -32,7 +32,10 @@ async function main(): Promise<void> {
   const { db, dialect, schema } = handle;
 
   // Several processes on one PostgreSQL database tell each other of new events through LISTEN/NOTIFY.
-  const eventBus = dialect === 'postgres' && env.DATABASE_URL ? await PostgresEventBus.start(env.DATABASE_URL, schema ?? 'public', logger) : undefined;
+  const eventBus =
+    dialect === 'postgres' && env.DATABASE_URL
+      ? await PostgresEventBus.start(env.DATABASE_URL, schema ?? 'public', logger)
+      : undefined;
   const stopping = new AbortController();
   // The bot needs the services (accounts, Stars settlement, admin tools) and some services need the bot's
   // client (Stars invoices, report alerts): the services reach the bot through `launched`,
@@ -66,7 +69,10 @@ async function main(): Promise<void> {
     links: services.telegramBotLinks,
   };
   const bot = botCode ? botCode.launchBot(botOptions) : idleBot;
-  const tellAdmins = botCode && bot.api && adminIds.length > 0 ? botCode.adminMessenger(bot.api, adminIds, services.telegramUsers, logger) : undefined;
+  const tellAdmins =
+    botCode && bot.api && adminIds.length > 0
+      ? botCode.adminMessenger(bot.api, adminIds, services.telegramUsers, logger)
+      : undefined;
   launched.api = bot.api;
   launched.status = () => bot.status();
   launched.reportAlert = botCode && tellAdmins ? botCode.reportAlerter(tellAdmins, services.admin, logger) : undefined;
@@ -85,7 +91,8 @@ async function main(): Promise<void> {
     // Without PUBLIC_URL the address is this machine on the port really taken (PORT=0 picks one at random).
     const openAt = process.env.PUBLIC_URL?.trim() ? env.PUBLIC_URL : `http://localhost:${web.port}`;
     logger.info({ url: openAt, port: web.port }, `Iskra is listening on port ${web.port}: open ${openAt}`);
-    if (!works && env.BOT_MODE === 'polling' && env.BOT_TOKEN) logger.info('ROLE=web: the bot polls in the worker process, not here');
+    if (!works && env.BOT_MODE === 'polling' && env.BOT_TOKEN)
+      logger.info('ROLE=web: the bot polls in the worker process, not here');
   }
   let worker: RunningWorker | undefined;
   if (works) {
@@ -117,7 +124,11 @@ async function main(): Promise<void> {
       logger,
       startScheduler:
         env.CRON === 'on'
-          ? () => startScheduler(scheduled.jobs, jobContextFor(handle, services, { dataDir: env.DATA_DIR, publicUrl: env.PUBLIC_URL }, tellAdmins))
+          ? () =>
+              startScheduler(
+                scheduled.jobs,
+                jobContextFor(handle, services, { dataDir: env.DATA_DIR, publicUrl: env.PUBLIC_URL }, tellAdmins),
+              )
           : undefined,
     });
     // A worker has no HTTP server: its supervisor (systemd) watches the process, and this line says it is up.
@@ -135,11 +146,19 @@ async function main(): Promise<void> {
       process.exit(1);
     }, env.SHUTDOWN_GRACE_MS + 5000).unref();
     stopping.abort();
-    const [served, worked] = await Promise.all([web?.close(env.SHUTDOWN_GRACE_MS), worker?.stop(env.SHUTDOWN_GRACE_MS)]);
+    const [served, worked] = await Promise.all([
+      web?.close(env.SHUTDOWN_GRACE_MS),
+      worker?.stop(env.SHUTDOWN_GRACE_MS),
+    ]);
     if (!worker) await bot.stop();
-    await Promise.all([db.destroy(), eventBus?.close()]).catch((error: unknown) => logger.warn({ err: error }, 'closing the database failed'));
+    await Promise.all([db.destroy(), eventBus?.close()]).catch((error: unknown) =>
+      logger.warn({ err: error }, 'closing the database failed'),
+    );
     if (served === 'cut' || worked === 'cut') {
-      logger.warn({ requests: served, work: worked }, `shutdown took over ${env.SHUTDOWN_GRACE_MS} ms: what was left was cut off`);
+      logger.warn(
+        { requests: served, work: worked },
+        `shutdown took over ${env.SHUTDOWN_GRACE_MS} ms: what was left was cut off`,
+      );
       process.exit(1);
     }
     logger.info('stopped cleanly');
@@ -151,7 +170,11 @@ async function main(): Promise<void> {
 
 /** The bot's code, with grammY under it: loaded only when a bot runs. */
 async function loadBotCode() {
-  const [launch, admins, notifier] = await Promise.all([import('../bot/launch.ts'), import('../bot/admins.ts'), import('../bot/notifier.ts')]);
+  const [launch, admins, notifier] = await Promise.all([
+    import('../bot/launch.ts'),
+    import('../bot/admins.ts'),
+    import('../bot/notifier.ts'),
+  ]);
   return {
     launchBot: launch.launchBot,
     adminMessenger: admins.adminMessenger,

@@ -30,7 +30,10 @@ import { TelegramStandIn } from './test/telegramStandIn.ts';
 import { withAdminClient } from './test/testDatabase.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
-if (!databaseUrl) console.log('server/multiProcess.test.ts skipped: several processes need PostgreSQL (set TEST_DATABASE_URL=postgres://…)');
+if (!databaseUrl)
+  console.log(
+    'server/multiProcess.test.ts skipped: several processes need PostgreSQL (set TEST_DATABASE_URL=postgres://…)',
+  );
 
 /** Waits until `check` answers something truthy, looking again every 200 ms; fails after `timeoutMs`. */
 async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
@@ -104,7 +107,8 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
     return browser;
   }
 
-  const person = (options: PersonOptions = {}) => createPerson({ database: handle, clock: systemClock, url: webA.url }, options);
+  const person = (options: PersonOptions = {}) =>
+    createPerson({ database: handle, clock: systemClock, url: webA.url }, options);
   const like = (browser: Browser, to: Person) => browser.post('/api/like', { profile_id: to.profileId });
 
   beforeAll(async () => {
@@ -124,7 +128,11 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
     expect(early.log()).toContain('npm run db:migrate');
     // Two `npm run db:migrate` at once (two deploy hosts): PostgreSQL's advisory lock lets one apply them.
     const migrations = [1, 2].map((n) =>
-      ServerProcess.start(`migrate-${n}`, 'scripts/migrate.ts', { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: tmpdir() }),
+      ServerProcess.start(`migrate-${n}`, 'scripts/migrate.ts', {
+        DATABASE_URL: url,
+        DATABASE_SCHEMA: schema,
+        DATA_DIR: tmpdir(),
+      }),
     );
     started.push(...migrations);
     for (const migration of migrations) expect(await migration.exited, migration.log()).toBe(0);
@@ -134,7 +142,11 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
     // cleanup_expired every 2 seconds in both workers, so the test sees several firings contended.
     workers = [1, 2].map((n) => start(`worker-${n}`, 'worker', { JOB_SCHEDULES: 'cleanup_expired=*/2 * * * * *' }));
     [webA, webB] = await Promise.all([startWeb('web-a'), startWeb('web-b')]);
-    await Promise.all(workers.map((w) => w.waitForLine((l) => l.msg === 'Iskra worker started: scheduled jobs, notification outbox, bot polling')));
+    await Promise.all(
+      workers.map((w) =>
+        w.waitForLine((l) => l.msg === 'Iskra worker started: scheduled jobs, notification outbox, bot polling'),
+      ),
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -149,7 +161,10 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
 
   it('makes exactly one match of a mutual like whose halves reach different processes at once', async () => {
     const pairs = await Promise.all(
-      Array.from({ length: 6 }, async () => [await person({ premium: true, gender: 'Male' }), await person({ premium: true })] as const),
+      Array.from(
+        { length: 6 },
+        async () => [await person({ premium: true, gender: 'Male' }), await person({ premium: true })] as const,
+      ),
     );
     const answers = await Promise.all(pairs.flatMap(([a, b]) => [like(via(a, webA), b), like(via(b, webB), a)]));
     for (const answer of answers) expect(answer.status).toBe(200);
@@ -170,7 +185,8 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
   it('refuses a session signed out on one web process on the other, though the other had it cached: a write at once, a read once told', async () => {
     const bob = await person();
     const [onA, onB] = [via(bob, webA), via(bob, webB)];
-    const signedIn = async (browser: Browser) => ((await (await browser.get('/api/current_user')).json()) as { authorized: boolean }).authorized;
+    const signedIn = async (browser: Browser) =>
+      ((await (await browser.get('/api/current_user')).json()) as { authorized: boolean }).authorized;
     // Read twice on B: the session is in B's cache from then on.
     expect(await signedIn(onB)).toBe(true);
     expect(await signedIn(onB)).toBe(true);
@@ -201,11 +217,15 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
     expect(((await (await like(via(bob, webA), alice)).json()) as LikeResponse).match).toBe(true);
     const start = await via(bob, webA).post('/api/conversations/start', { profile_id: alice.profileId });
     const { conversation_id: conversation } = (await start.json()) as { conversation_id: number };
-    const send = async (content: string) => expect((await via(bob, webA).post(`/api/conversations/${conversation}/messages`, { content })).status).toBe(201);
-    const isMessage = (content: string) => (e: { type: string; data: unknown }) => e.type === 'message' && (e.data as { content?: string }).content === content;
+    const send = async (content: string) =>
+      expect((await via(bob, webA).post(`/api/conversations/${conversation}/messages`, { content })).status).toBe(201);
+    const isMessage = (content: string) => (e: { type: string; data: unknown }) =>
+      e.type === 'message' && (e.data as { content?: string }).content === content;
 
     const onPhone = await EventStreamClient.open(`${webB.url}/api/events`, { cookie: `iskra_session=${phone}` });
-    const onLaptop = await EventStreamClient.open(`${webB.url}/api/events`, { cookie: `iskra_session=${alice.browser.cookie('iskra_session') ?? ''}` });
+    const onLaptop = await EventStreamClient.open(`${webB.url}/api/events`, {
+      cookie: `iskra_session=${alice.browser.cookie('iskra_session') ?? ''}`,
+    });
     await send('before');
     await onPhone.waitFor(isMessage('before'), 20_000);
     // From the laptop, through A: B hears it from PostgreSQL (the sessions triggers' notice) and closes the phone's stream.
@@ -238,7 +258,11 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
     const alice = await person();
     const form = new FormData();
     form.append('payload', JSON.stringify({ deletedPhotos: [], newPhotos: 1 }));
-    form.append('newPhotos', new Blob([new Uint8Array(await jpegWithGps(600, 800))], { type: 'image/jpeg' }), 'new.jpg');
+    form.append(
+      'newPhotos',
+      new Blob([new Uint8Array(await jpegWithGps(600, 800))], { type: 'image/jpeg' }),
+      'new.jpg',
+    );
     const uploaded = await via(alice, webA).postForm('/api/edit_profile', form);
     expect(uploaded.status, await uploaded.clone().text()).toBe(200);
     const row = await handle.db
@@ -275,7 +299,13 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
     const far = (await person({ age: 71, at: north(60) })).profileId;
     const tabs = [via(viewer, webA), via(viewer, webB)] as const;
     const expiry = async () =>
-      (await handle.db.selectFrom('search_pools').select('expires_at').where('profile_id', '=', viewer.profileId).executeTakeFirst())?.expires_at;
+      (
+        await handle.db
+          .selectFrom('search_pools')
+          .select('expires_at')
+          .where('profile_id', '=', viewer.profileId)
+          .executeTakeFirst()
+      )?.expires_at;
     const seen: number[] = [];
     let made: string | undefined;
     for (let turn = 0; turn < 20; turn++) {
@@ -302,9 +332,11 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
     const start = await via(bob, webB).post('/api/conversations/start', { profile_id: alice.profileId });
     const { conversation_id: conversation } = (await start.json()) as { conversation_id: number };
     const bobOnB = via(bob, webB);
-    const send = async (content: string) => expect((await bobOnB.post(`/api/conversations/${conversation}/messages`, { content })).status).toBe(201);
+    const send = async (content: string) =>
+      expect((await bobOnB.post(`/api/conversations/${conversation}/messages`, { content })).status).toBe(201);
     const cookie = { cookie: `iskra_session=${alice.browser.cookie('iskra_session') ?? ''}` };
-    const isMessage = (content: string) => (e: { type: string; data: unknown }) => e.type === 'message' && (e.data as { content?: string }).content === content;
+    const isMessage = (content: string) => (e: { type: string; data: unknown }) =>
+      e.type === 'message' && (e.data as { content?: string }).content === content;
 
     const onA = await EventStreamClient.open(`${webA.url}/api/events`, cookie);
     // Sent through B, delivered by A: the event crossed processes through LISTEN/NOTIFY.
@@ -315,7 +347,10 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
     await send('two');
     await send('three');
     // What a browser's EventSource does after the cut: reconnect (the balancer picks B) with Last-Event-ID.
-    const onB = await EventStreamClient.open(`${webB.url}/api/events`, { ...cookie, 'Last-Event-ID': String(onA.lastId()) });
+    const onB = await EventStreamClient.open(`${webB.url}/api/events`, {
+      ...cookie,
+      'Last-Event-ID': String(onA.lastId()),
+    });
     await onB.waitFor(isMessage('three'), 20_000);
     await send('four');
     await onB.waitFor(isMessage('four'), 20_000);
@@ -328,7 +363,12 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
 
   it('runs each firing of a scheduled job once with two workers', async () => {
     type Run = { slot: string | null; runner: string; status: string };
-    const runs = () => handle.db.selectFrom('job_runs').select(['slot', 'runner', 'status']).where('name', '=', 'cleanup_expired').execute() as Promise<Run[]>;
+    const runs = () =>
+      handle.db
+        .selectFrom('job_runs')
+        .select(['slot', 'runner', 'status'])
+        .where('name', '=', 'cleanup_expired')
+        .execute() as Promise<Run[]>;
     // Until two firings were contended and run: both workers recorded something for them, and one ran it
     // (on a loaded machine both may skip a slot while a slow run of the one before still holds the lock).
     const contended = (all: Run[]) =>
@@ -370,13 +410,24 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
         .set({ telegram_id: String(chatId), bot_started_at: now.toISOString() })
         .where('id', '=', someone.userId)
         .execute();
-      expect(await enqueuePremiumReminder(handle.db, someone.userId, new Date(now.getTime() + 2 * 86_400_000).toISOString(), now)).toBe(true);
+      expect(
+        await enqueuePremiumReminder(
+          handle.db,
+          someone.userId,
+          new Date(now.getTime() + 2 * 86_400_000).toISOString(),
+          now,
+        ),
+      ).toBe(true);
     }
     await until('every notification settled', async () => {
       const open = await handle.db.selectFrom('notification_jobs').select('id').where('done_at', 'is', null).execute();
       return open.length === 0;
     });
-    const outcomes = await handle.db.selectFrom('notification_jobs').select('outcome').where('kind', '=', 'premium_ending').execute();
+    const outcomes = await handle.db
+      .selectFrom('notification_jobs')
+      .select('outcome')
+      .where('kind', '=', 'premium_ending')
+      .execute();
     expect(outcomes.map((o) => o.outcome)).toEqual(Array.from({ length: count }, () => 'sent'));
     const sent = telegram.callsOf('sendMessage').map((call) => Number(call.chat_id));
     for (const chatId of chatIds)
@@ -388,7 +439,9 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
 
   it('on SIGTERM finishes a request in flight, tells event streams to reconnect, and exits cleanly', async () => {
     const alice = await person();
-    const onB = await EventStreamClient.open(`${webB.url}/api/events`, { cookie: `iskra_session=${alice.browser.cookie('iskra_session') ?? ''}` });
+    const onB = await EventStreamClient.open(`${webB.url}/api/events`, {
+      cookie: `iskra_session=${alice.browser.cookie('iskra_session') ?? ''}`,
+    });
     const browser = via(alice, webB);
     const csrf = await browser.csrfToken();
     const body = JSON.stringify({ ids: [1] });
@@ -403,14 +456,16 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
         Expect: '100-continue',
       },
     });
-    const answered = new Promise<{ status: number; connection: string | undefined; text: string }>((resolve, reject) => {
-      req.on('response', (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, text }));
-      });
-      req.on('error', reject);
-    });
+    const answered = new Promise<{ status: number; connection: string | undefined; text: string }>(
+      (resolve, reject) => {
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, text }));
+        });
+        req.on('error', reject);
+      },
+    );
     await new Promise<void>((resolve) => req.once('continue', () => resolve()));
     req.write(body.slice(0, 4));
     webB.process.child.kill('SIGTERM');
@@ -435,7 +490,11 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
     expect(await worker.exited, worker.log()).toBe(0);
     expect(worker.log()).toContain('stopped cleanly');
     // Whatever it was doing, no job lock is left held by it (a finished run releases its lock).
-    const held = await handle.db.selectFrom('job_locks').select('holder').where('expires_at', '>', new Date().toISOString()).execute();
+    const held = await handle.db
+      .selectFrom('job_locks')
+      .select('holder')
+      .where('expires_at', '>', new Date().toISOString())
+      .execute();
     expect(held.filter((l) => l.holder.includes(`:${worker.child.pid ?? 'none'}:`))).toEqual([]);
   }, 60_000);
 });

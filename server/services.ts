@@ -190,7 +190,14 @@ export function buildServices(deps: AppDeps): Services {
   // One hasher (and its concurrency gate) for sign-in and account deletion.
   const passwords = deps.passwords ?? new PasswordHasher();
   const eventBus: EventBus = deps.eventBus ?? new InProcessEventBus();
-  const sessions = new SessionService(deps.db, new SessionTokens(deps.sessionSecret), clock, deps.sessionSecret, eventBus.sessionChanges, eventBus);
+  const sessions = new SessionService(
+    deps.db,
+    new SessionTokens(deps.sessionSecret),
+    clock,
+    deps.sessionSecret,
+    eventBus.sessionChanges,
+    eventBus,
+  );
   const throttle = new LoginThrottle(deps.db, clock, deps.sessionSecret);
   const photoStore = buildPhotoStore(deps);
   const rates = new RateCounter(deps.db, clock);
@@ -221,8 +228,30 @@ export function buildServices(deps: AppDeps): Services {
     accounts: new AccountService(deps.db, passwords, sessions, throttle, devices, clock, rates),
     dataRights: new DataRightsService(deps.db, clock, reauth, photoStore, deps.publicUrl, eventBus, deps.logger),
     verification: new VerificationService(deps.db, codes, deps.mailer, clock, deps.logger, codeAttempts),
-    passwordReset: new PasswordResetService(deps.db, codes, passwords, sessions, devices, deps.mailer, clock, deps.logger, rates, codeAttempts, alerts),
-    accountSettings: new AccountSettingsService(deps.db, codes, passwords, deps.mailer, clock, deps.logger, rates, reauth, alerts),
+    passwordReset: new PasswordResetService(
+      deps.db,
+      codes,
+      passwords,
+      sessions,
+      devices,
+      deps.mailer,
+      clock,
+      deps.logger,
+      rates,
+      codeAttempts,
+      alerts,
+    ),
+    accountSettings: new AccountSettingsService(
+      deps.db,
+      codes,
+      passwords,
+      deps.mailer,
+      clock,
+      deps.logger,
+      rates,
+      reauth,
+      alerts,
+    ),
     photoStore,
     uploadBudget: new UploadBudget(deps.uploadMemoryBytes ?? 3 * maxPhotos * maxPhotoBytes),
     profiles: new ProfileService(deps.db, photoStore, clock, deps.logger, eventBus),
@@ -232,30 +261,51 @@ export function buildServices(deps: AppDeps): Services {
     usernameShares: new UsernameShareService(deps.db, clock),
     chat: new ChatService(deps.db, clock, rates, eventBus, notifications),
     badges: new BadgeService(deps.db, clock, eventBus),
-    premium: new PremiumService(deps.db, deps.dialect, clock, deps.sessionSecret, deps.testPaymentProvider ?? !deps.yookassa, {
-      yookassa: deps.yookassa ? { client: deps.yookassa.client, returnUrl: deps.yookassa.returnUrl } : undefined,
-      stars: deps.stars,
-      logger: deps.logger,
-      adminTelegramIds: deps.adminTelegramIds,
-    }),
+    premium: new PremiumService(
+      deps.db,
+      deps.dialect,
+      clock,
+      deps.sessionSecret,
+      deps.testPaymentProvider ?? !deps.yookassa,
+      {
+        yookassa: deps.yookassa ? { client: deps.yookassa.client, returnUrl: deps.yookassa.returnUrl } : undefined,
+        stars: deps.stars,
+        logger: deps.logger,
+        adminTelegramIds: deps.adminTelegramIds,
+      },
+    ),
     // Refunds go back through the same provider settings as the payments: Stars through the bot, rubles through YooKassa.
     admin: new AdminService(deps.db, clock, { stars: deps.stars, yookassa: deps.yookassa?.client }, eventBus),
     yookassaRanges: deps.yookassa?.allowedRanges,
     eventBus,
     streamSessions: new StreamSessions(deps.db, clock, eventBus, deps.logger, deps.eventHeartbeatMs ?? heartbeatMs),
     telegramUsers,
-    referrals: new ReferralService(deps.db, clock, deps.logger, { publicUrl: deps.publicUrl, botUsername: deps.publicConfig?.bot_username ?? null }),
+    referrals: new ReferralService(deps.db, clock, deps.logger, {
+      publicUrl: deps.publicUrl,
+      botUsername: deps.publicConfig?.bot_username ?? null,
+    }),
     telegramAuth: new TelegramAuthService(deps.botToken, telegramUsers, sessions, clock, reauth, alerts),
     telegramPhoto: new TelegramPhotoService(
       deps.db,
       deps.botToken ? { token: deps.botToken, apiRoot: deps.telegramApiRoot ?? 'https://api.telegram.org' } : undefined,
       deps.logger,
     ),
-    telegramBotLinks: new TelegramBotLinkService(deps.db, telegramUsers, clock, deps.publicConfig?.bot_username ?? null, reauth, alerts),
+    telegramBotLinks: new TelegramBotLinkService(
+      deps.db,
+      telegramUsers,
+      clock,
+      deps.publicConfig?.bot_username ?? null,
+      reauth,
+      alerts,
+    ),
     unsubscribeTokens,
     emailUnsubscribe: new EmailUnsubscribeService(deps.db, unsubscribeTokens, deps.publicUrl),
     handover: new SessionHandoverService(deps.db, sessions, clock, deps.publicUrl),
-    push: new PushService(deps.db, clock, deps.webPush ?? { subject: defaultVapidSubject, endpointOrigins: defaultPushEndpointOrigins }),
+    push: new PushService(
+      deps.db,
+      clock,
+      deps.webPush ?? { subject: defaultVapidSubject, endpointOrigins: defaultPushEndpointOrigins },
+    ),
     botStatus: deps.botStatus ?? (() => Promise.resolve('off' as const)),
     databaseProbe: deps.databaseProbe,
     shutdownSignal: deps.shutdownSignal ?? new AbortController().signal,

@@ -26,7 +26,11 @@ function refusedLines(probe: Probe): number[] {
  * code, its output and, per probe, the lines it found errors on. The files are unique to this run and
  * removed whatever happens.
  */
-async function typecheckWith(tsconfig: string, typings: string, probes: Probe[]): Promise<{ code: number; output: string; errorLines: Map<string, number[]> }> {
+async function typecheckWith(
+  tsconfig: string,
+  typings: string,
+  probes: Probe[],
+): Promise<{ code: number; output: string; errorLines: Map<string, number[]> }> {
   const dir = path.dirname(path.join(root, tsconfig));
   const probeConfig = path.join(dir, `tsconfig.probe_${unique()}.json`);
   try {
@@ -34,10 +38,14 @@ async function typecheckWith(tsconfig: string, typings: string, probes: Probe[])
     const files = [typings, ...probes.map((p) => p.file)].map((file) => path.relative(dir, path.join(root, file)));
     writeFileSync(probeConfig, JSON.stringify({ extends: `./${path.basename(tsconfig)}`, include: [], files }));
     // tsc exits non-zero when it finds errors: that rejection is the answer wanted here, not a failure.
-    const { code, output } = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '--pretty', 'false', '-p', probeConfig], {
-      cwd: root,
-      maxBuffer: 64 * 1024 * 1024,
-    }).then(
+    const { code, output } = await promisify(execFile)(
+      process.execPath,
+      [tsc, '--noEmit', '--pretty', 'false', '-p', probeConfig],
+      {
+        cwd: root,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ).then(
       ({ stdout }) => ({ code: 0, output: stdout }),
       (failure: unknown) => {
         const { code, stdout } = failure as { code?: unknown; stdout?: unknown };

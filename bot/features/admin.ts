@@ -44,7 +44,8 @@ export function adminFeature(adminIds: readonly number[], admin: AdminService): 
     const done = ban ? await admin.banFromReport(reportId) : await admin.dismissReport(reportId);
     const outcome = ctx.t(done ? (ban ? 'bot.admin.banned' : 'bot.admin.dismissed') : 'bot.admin.already_decided');
     await ctx.answerCallbackQuery({ text: outcome });
-    const original = ctx.callbackQuery.message && 'text' in ctx.callbackQuery.message ? (ctx.callbackQuery.message.text ?? '') : '';
+    const original =
+      ctx.callbackQuery.message && 'text' in ctx.callbackQuery.message ? (ctx.callbackQuery.message.text ?? '') : '';
     await ctx.editMessageText(`${original}\n\n${outcome}`);
   });
   return feature;

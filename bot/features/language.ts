@@ -22,7 +22,9 @@ export function languageFeature(users: BotUsers, publicUrl: string): Composer<Bo
       return;
     }
     await ctx.reply(ctx.t('bot.language.choose'), {
-      reply_markup: new InlineKeyboard().text(ctx.t('bot.language.ru'), 'language:ru').text(ctx.t('bot.language.en'), 'language:en'),
+      reply_markup: new InlineKeyboard()
+        .text(ctx.t('bot.language.ru'), 'language:ru')
+        .text(ctx.t('bot.language.en'), 'language:en'),
     });
   });
   feature.callbackQuery(choice, async (ctx) => {

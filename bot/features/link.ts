@@ -24,7 +24,10 @@ export function linkFeature(links: BotLinks, publicUrl: string): Composer<BotCon
       return;
     }
     await ctx.reply(t('bot.link.confirm', { account: preview.account }), {
-      reply_markup: new InlineKeyboard().text(t('bot.link.confirmButton'), `${confirmPrefix}${token}`).row().text(t('bot.link.cancelButton'), cancelData),
+      reply_markup: new InlineKeyboard()
+        .text(t('bot.link.confirmButton'), `${confirmPrefix}${token}`)
+        .row()
+        .text(t('bot.link.cancelButton'), cancelData),
     });
   });
   feature.chatType('private').callbackQuery(confirmPattern, async (ctx) => {
@@ -38,7 +41,9 @@ export function linkFeature(links: BotLinks, publicUrl: string): Composer<BotCon
       other_telegram: t('bot.link.otherTelegram'),
       invalid: t('bot.link.invalid'),
     }[result.outcome];
-    await ctx.reply(text, { reply_markup: new InlineKeyboard().webApp(t('bot.start.open_app'), miniAppUrl(publicUrl, '')) });
+    await ctx.reply(text, {
+      reply_markup: new InlineKeyboard().webApp(t('bot.start.open_app'), miniAppUrl(publicUrl, '')),
+    });
   });
   feature.chatType('private').callbackQuery(cancelData, async (ctx) => {
     await ctx.answerCallbackQuery();

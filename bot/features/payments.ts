@@ -13,14 +13,22 @@ export function preCheckoutFeature(stars: StarsSettlement, logger: Logger): Comp
   feature.on('pre_checkout_query', async (ctx) => {
     const query = ctx.preCheckoutQuery;
     const ok = await stars
-      .checkStarsCheckout({ payload: query.invoice_payload, telegramUserId: query.from.id, currency: query.currency, totalAmount: query.total_amount })
+      .checkStarsCheckout({
+        payload: query.invoice_payload,
+        telegramUserId: query.from.id,
+        currency: query.currency,
+        totalAmount: query.total_amount,
+      })
       .catch((error: unknown) => {
         logger.error({ err: error }, 'Telegram: pre-checkout check failed');
         return false;
       });
     const language = query.from.language_code;
     if (ok) await ctx.answerPreCheckoutQuery(true);
-    else await ctx.answerPreCheckoutQuery(false, { error_message: translatorFor(isLanguage(language) ? language : 'ru')('bot.payments.refused') });
+    else
+      await ctx.answerPreCheckoutQuery(false, {
+        error_message: translatorFor(isLanguage(language) ? language : 'ru')('bot.payments.refused'),
+      });
   });
   return feature;
 }
@@ -40,7 +48,9 @@ export function successfulPaymentFeature(stars: StarsSettlement): Composer<BotCo
     });
     if (outcome !== 'credited') return;
     const { end_date } = await stars.subscription(ctx.account.userId);
-    const date = end_date ? new Intl.DateTimeFormat(ctx.account.language, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(end_date)) : '';
+    const date = end_date
+      ? new Intl.DateTimeFormat(ctx.account.language, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(end_date))
+      : '';
     await ctx.reply(ctx.t('bot.payments.thanks', { date }));
   });
   return feature;

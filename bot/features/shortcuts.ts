@@ -11,7 +11,10 @@ export function shortcutsFeature(publicUrl: string): Composer<BotContext> {
   for (const shortcut of shortcutCommands) {
     feature.chatType('private').command(shortcut, async (ctx) => {
       await ctx.reply(ctx.t(`bot.shortcuts.${shortcut}`), {
-        reply_markup: new InlineKeyboard().webApp(ctx.t(`bot.shortcuts.open_${shortcut}`), miniAppUrl(publicUrl, shortcut)),
+        reply_markup: new InlineKeyboard().webApp(
+          ctx.t(`bot.shortcuts.open_${shortcut}`),
+          miniAppUrl(publicUrl, shortcut),
+        ),
       });
     });
   }

@@ -40,8 +40,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('used_at', 'text')
     .execute();
-  await db.schema.createIndex('verification_codes_user_created').on('verification_codes').columns(['user_id', 'created_at']).execute();
-  await db.schema.createIndex('verification_codes_email_created').on('verification_codes').columns(['email', 'created_at']).execute();
+  await db.schema
+    .createIndex('verification_codes_user_created')
+    .on('verification_codes')
+    .columns(['user_id', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('verification_codes_email_created')
+    .on('verification_codes')
+    .columns(['email', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('login_failures')
@@ -49,7 +57,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('key_hash', 'text', (c) => c.notNull())
     .addColumn('failed_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('login_failures_key_failed').on('login_failures').columns(['key_hash', 'failed_at']).execute();
+  await db.schema
+    .createIndex('login_failures_key_failed')
+    .on('login_failures')
+    .columns(['key_hash', 'failed_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

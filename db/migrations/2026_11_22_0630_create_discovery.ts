@@ -19,7 +19,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // turned back into the name of the sharp photo.
   await db.schema.alterTable('photos').addColumn('blur_name', 'text').execute();
   // Discovery scans a latitude band around the caller first.
-  await db.schema.createIndex('profiles_latitude_longitude').on('profiles').columns(['latitude', 'longitude']).execute();
+  await db.schema
+    .createIndex('profiles_latitude_longitude')
+    .on('profiles')
+    .columns(['latitude', 'longitude'])
+    .execute();
 
   await db.schema
     .createTable('swipes')
@@ -29,7 +33,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('swipes_pk', ['swiper_id', 'target_id'])
     .execute();
-  await db.schema.createIndex('swipes_target_liked').on('swipes').columns(['target_id', 'liked', 'swiper_id']).execute();
+  await db.schema
+    .createIndex('swipes_target_liked')
+    .on('swipes')
+    .columns(['target_id', 'liked', 'swiper_id'])
+    .execute();
   await db.schema.createIndex('swipes_swiper_created').on('swipes').columns(['swiper_id', 'created_at']).execute();
 
   await db.schema
@@ -77,7 +85,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['rate_counters', 'reports', 'blocks', 'matches', 'swipes']) await db.schema.dropTable(table).execute();
+  for (const table of ['rate_counters', 'reports', 'blocks', 'matches', 'swipes'])
+    await db.schema.dropTable(table).execute();
   await db.schema.dropIndex('profiles_latitude_longitude').execute();
   await db.schema.alterTable('photos').dropColumn('blur_name').execute();
   await db.schema.alterTable('profiles').dropColumn('notifications').execute();

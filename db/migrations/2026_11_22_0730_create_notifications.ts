@@ -25,8 +25,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('done_at', 'text')
     .addColumn('outcome', 'text')
     .execute();
-  await db.schema.createIndex('notification_jobs_due').on('notification_jobs').columns(['done_at', 'next_attempt_at']).execute();
-  await db.schema.createIndex('notification_jobs_throttle').on('notification_jobs').columns(['user_id', 'conversation_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('notification_jobs_due')
+    .on('notification_jobs')
+    .columns(['done_at', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('notification_jobs_throttle')
+    .on('notification_jobs')
+    .columns(['user_id', 'conversation_id', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -10,7 +10,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // in the band (another city on the same parallel included): 3 ms before any exclusion, 150 ms for a
   // heavy swiper on the bench data set (scripts/bench-discovery.ts). private_mode stays out: the like
   // transaction's row lock rewrites that column, and every index holding it would be rewritten too.
-  await db.schema.createIndex('profiles_search').on('profiles').columns(['gender', 'age', 'latitude', 'longitude', 'preferred_gender']).execute();
+  await db.schema
+    .createIndex('profiles_search')
+    .on('profiles')
+    .columns(['gender', 'age', 'latitude', 'longitude', 'preferred_gender'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

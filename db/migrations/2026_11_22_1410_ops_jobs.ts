@@ -48,8 +48,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('resolved_at', 'text')
     .execute();
-  await db.schema.createIndex('moderation_flags_open').on('moderation_flags').columns(['resolved_at', 'created_at']).execute();
-  await db.schema.createIndex('moderation_flags_user_reason').on('moderation_flags').columns(['user_id', 'reason']).execute();
+  await db.schema
+    .createIndex('moderation_flags_open')
+    .on('moderation_flags')
+    .columns(['resolved_at', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('moderation_flags_user_reason')
+    .on('moderation_flags')
+    .columns(['user_id', 'reason'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -15,7 +15,11 @@ const searchColumns = ['gender', 'age', 'preferred_gender', 'latitude', 'longitu
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   await db.schema.alterTable('profiles').addColumn('search_changed_at', 'text').execute();
-  await db.schema.createIndex('profiles_search_changed').on('profiles').columns(['search_changed_at', 'latitude', 'longitude']).execute();
+  await db.schema
+    .createIndex('profiles_search_changed')
+    .on('profiles')
+    .columns(['search_changed_at', 'latitude', 'longitude'])
+    .execute();
   if (postgres) await postgresTriggers(db);
   else await sqliteTriggers(db);
 }
@@ -74,8 +78,11 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     ['swipes_search_insert', 'swipes'],
     ['swipes_search_update', 'swipes'],
   ];
-  for (const [name, table] of triggers) await sql.raw(postgres ? `DROP TRIGGER ${name} ON ${table}` : `DROP TRIGGER ${name}`).execute(db);
-  if (postgres) for (const fn of ['profiles_search_touch', 'users_search_touch', 'swipes_search_touch']) await sql.raw(`DROP FUNCTION ${fn}()`).execute(db);
+  for (const [name, table] of triggers)
+    await sql.raw(postgres ? `DROP TRIGGER ${name} ON ${table}` : `DROP TRIGGER ${name}`).execute(db);
+  if (postgres)
+    for (const fn of ['profiles_search_touch', 'users_search_touch', 'swipes_search_touch'])
+      await sql.raw(`DROP FUNCTION ${fn}()`).execute(db);
   await db.schema.dropIndex('profiles_search_changed').execute();
   await db.schema.alterTable('profiles').dropColumn('search_changed_at').execute();
 }

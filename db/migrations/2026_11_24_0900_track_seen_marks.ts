@@ -64,7 +64,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('other_profile_id', 'integer', (c) => c.references('profiles.id').onDelete('cascade'))
     .execute();
   await db.schema.createIndex('notification_jobs_event').on('notification_jobs').column('event_id').execute();
-  await db.schema.createIndex('notification_jobs_other_profile').on('notification_jobs').column('other_profile_id').execute();
+  await db.schema
+    .createIndex('notification_jobs_other_profile')
+    .on('notification_jobs')
+    .column('other_profile_id')
+    .execute();
 
   // Unread messages are few beside the read ones: the unread badge, the chat list's marks and marking read
   // find them without reading a long conversation's history.
@@ -83,7 +87,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('messages_unread').execute();
   await db.schema.dropIndex('notification_jobs_other_profile').execute();
   await db.schema.dropIndex('notification_jobs_event').execute();
-  for (const column of ['other_profile_id', 'event_id']) await db.schema.alterTable('notification_jobs').dropColumn(column).execute();
+  for (const column of ['other_profile_id', 'event_id'])
+    await db.schema.alterTable('notification_jobs').dropColumn(column).execute();
   for (const column of ['high_seen', 'low_seen']) await db.schema.alterTable('matches').dropColumn(column).execute();
   await db.schema.dropIndex('swipes_unseen_likes').execute();
   await db.schema.alterTable('swipes').dropColumn('target_seen').execute();

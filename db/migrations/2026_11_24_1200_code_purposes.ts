@@ -12,7 +12,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable('verification_codes')
     .addColumn('purpose', 'text', (c) => c.notNull().defaultTo('verify'))
     .execute();
-  await db.schema.createIndex('verification_codes_purpose_user').on('verification_codes').columns(['purpose', 'user_id', 'id']).execute();
+  await db.schema
+    .createIndex('verification_codes_purpose_user')
+    .on('verification_codes')
+    .columns(['purpose', 'user_id', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -47,7 +47,9 @@ const key = (name: string) =>
 
 /** Name key → places of that name (any of its names), largest first: the file lists the largest first. */
 function placesByName(): Map<string, Place[]> {
-  const file = JSON.parse(readFileSync(new URL('../../server/features/location/cities.json', import.meta.url), 'utf8')) as {
+  const file = JSON.parse(
+    readFileSync(new URL('../../server/features/location/cities.json', import.meta.url), 'utf8'),
+  ) as {
     cities: [number, string, string, string, number, number, number, string[]?, number?][];
   };
   const byName = new Map<string, Place[]>();

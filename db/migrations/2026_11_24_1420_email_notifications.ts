@@ -20,7 +20,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('channel', 'text', (c) => c.notNull().defaultTo('bot'))
     .execute();
   await db.schema.alterTable('notification_jobs').addColumn('sending_at', 'text').execute();
-  await db.schema.createIndex('notification_jobs_user_sent').on('notification_jobs').columns(['user_id', 'channel', 'done_at']).execute();
+  await db.schema
+    .createIndex('notification_jobs_user_sent')
+    .on('notification_jobs')
+    .columns(['user_id', 'channel', 'done_at'])
+    .execute();
   await db.schema
     .createTable('telegram_link_tokens')
     .addColumn('token_hash', 'text', (c) => c.primaryKey())

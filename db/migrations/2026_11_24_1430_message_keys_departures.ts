@@ -15,7 +15,12 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('messages').addColumn('client_key', 'text').execute();
   // Several NULLs are allowed by a unique index on both SQLite and PostgreSQL.
-  await db.schema.createIndex('messages_sender_client_key').on('messages').columns(['sender_id', 'client_key']).unique().execute();
+  await db.schema
+    .createIndex('messages_sender_client_key')
+    .on('messages')
+    .columns(['sender_id', 'client_key'])
+    .unique()
+    .execute();
 
   await db.schema
     .createTable('departed_conversations')
@@ -24,7 +29,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('departed_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('departed_conversations_pk', ['conversation_id', 'profile_id'])
     .execute();
-  await db.schema.createIndex('departed_conversations_profile').on('departed_conversations').columns(['profile_id']).execute();
+  await db.schema
+    .createIndex('departed_conversations_profile')
+    .on('departed_conversations')
+    .columns(['profile_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

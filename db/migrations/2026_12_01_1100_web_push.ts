@@ -41,8 +41,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   pair.generateKeys();
   // 32 bytes always (a key with leading zero bytes comes back shorter), as RFC 8292 signers expect.
   const privateKey = Buffer.concat([Buffer.alloc(32), pair.getPrivateKey()]).subarray(-32);
-  const [publicKey, secret, now] = [pair.getPublicKey().toString('base64url'), privateKey.toString('base64url'), new Date().toISOString()];
-  await sql`insert into push_keys (id, public_key, private_key, created_at) values (1, ${publicKey}, ${secret}, ${now})`.execute(db);
+  const [publicKey, secret, now] = [
+    pair.getPublicKey().toString('base64url'),
+    privateKey.toString('base64url'),
+    new Date().toISOString(),
+  ];
+  await sql`insert into push_keys (id, public_key, private_key, created_at) values (1, ${publicKey}, ${secret}, ${now})`.execute(
+    db,
+  );
   await db.schema
     .alterTable('profiles')
     .addColumn('push_notifications', 'integer', (c) => c.notNull().defaultTo(1))

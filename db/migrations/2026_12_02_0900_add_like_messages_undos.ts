@@ -13,7 +13,12 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('swipes').addColumn('message', 'text').execute();
-  await db.schema.createIndex('swipes_messages').on('swipes').columns(['target_id', 'created_at']).where(sql.ref('message'), 'is not', null).execute();
+  await db.schema
+    .createIndex('swipes_messages')
+    .on('swipes')
+    .columns(['target_id', 'created_at'])
+    .where(sql.ref('message'), 'is not', null)
+    .execute();
   await db.schema
     .createTable('swipe_undos')
     .addColumn('profile_id', 'integer', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
@@ -23,7 +28,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('liked', 'integer', (c) => c.notNull())
     .addColumn('had_message', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema.createIndex('swipe_undos_profile_created').on('swipe_undos').columns(['profile_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('swipe_undos_profile_created')
+    .on('swipe_undos')
+    .columns(['profile_id', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -9,7 +9,8 @@ import { signInVerified } from './signedIn.ts';
 
 const texts = { ru, en } as const;
 const password = 'spark2026!';
-const phoneUserAgent = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36';
+const phoneUserAgent =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36';
 
 /** Menu → Account at phone size: the devices list, signing a device out, the e-mail and the password. */
 describe.each(behaviourLanguages)('the account screen in %s', (language) => {
@@ -26,7 +27,9 @@ describe.each(behaviourLanguages)('the account screen in %s', (language) => {
     site = await startSite();
     ({ context, page, errors } = await site.page({ language, prepare: (c) => signInVerified(site, c, email) }));
     phone = new Browser(site.app.url);
-    expect((await phone.post('/api/login', { email, password }, { headers: { 'User-Agent': phoneUserAgent } })).status).toBe(200);
+    expect(
+      (await phone.post('/api/login', { email, password }, { headers: { 'User-Agent': phoneUserAgent } })).status,
+    ).toBe(200);
   });
   afterAll(async () => {
     await context?.close();
@@ -57,7 +60,10 @@ describe.each(behaviourLanguages)('the account screen in %s', (language) => {
 
   it('changes the e-mail with the code sent to the new address', async () => {
     await page.getByLabel(t.app.account.newEmail).fill(nextEmail);
-    await page.locator('section', { hasText: t.app.account.emailTitle }).getByLabel(t.app.account.currentPassword).fill(password);
+    await page
+      .locator('section', { hasText: t.app.account.emailTitle })
+      .getByLabel(t.app.account.currentPassword)
+      .fill(password);
     await page.getByRole('button', { name: t.app.account.sendCode }).click();
     const code = codeFrom(await site.app.smtp.lastMailTo(nextEmail));
     await page.getByLabel(t.app.forgot.code).fill(code);
@@ -83,6 +89,8 @@ describe.each(behaviourLanguages)('the account screen in %s', (language) => {
     await section.getByText(t.app.account.passwordChanged).waitFor();
     expect(await newPassword.inputValue()).toBe('');
     expect(await newPassword.getAttribute('aria-invalid')).toBe('false');
-    expect((await new Browser(site.app.url).post('/api/login', { email: nextEmail, password: 'spark2027!' })).status).toBe(200);
+    expect(
+      (await new Browser(site.app.url).post('/api/login', { email: nextEmail, password: 'spark2027!' })).status,
+    ).toBe(200);
   });
 });

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
-import { expectAccessible, recordApiRequests, screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
+import {
+  expectAccessible,
+  recordApiRequests,
+  screenshot,
+  startSite,
+  type Site,
+  behaviourLanguages,
+} from './harness.ts';
 
 const texts = { ru, en } as const;
 const password = 'spark2026!';
@@ -41,8 +48,12 @@ describe.each(behaviourLanguages)('the web app in %s', (language) => {
     await page.locator('#main').getByRole('link', { name: t.app.landing.tryNow, exact: true }).waitFor();
     await page.locator('#main').getByRole('link', { name: t.app.landing.signIn, exact: true }).waitFor();
     await page.getByRole('link', { name: t.app.footer.email }).waitFor();
-    expect(await page.getByRole('link', { name: t.app.footer.email }).getAttribute('href')).toBe('mailto:support@iskra.test');
-    expect(await page.getByRole('link', { name: t.app.footer.telegram }).getAttribute('href')).toBe('https://t.me/iskra_support');
+    expect(await page.getByRole('link', { name: t.app.footer.email }).getAttribute('href')).toBe(
+      'mailto:support@iskra.test',
+    );
+    expect(await page.getByRole('link', { name: t.app.footer.telegram }).getAttribute('href')).toBe(
+      'https://t.me/iskra_support',
+    );
     await page.getByText('771234567890').waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset.ready)).toBe('true');
     await expectAccessible(page, 'landing');
@@ -69,7 +80,8 @@ describe.each(behaviourLanguages)('the web app in %s', (language) => {
     await expectAccessible(page, 'register');
     await warning.waitFor({ state: 'detached', timeout: 10_000 });
     const shownFor = await page.evaluate(() => {
-      const { shown = 0, hidden = 0 } = (window as unknown as { warningTimes: { shown?: number; hidden?: number } }).warningTimes;
+      const { shown = 0, hidden = 0 } = (window as unknown as { warningTimes: { shown?: number; hidden?: number } })
+        .warningTimes;
       return hidden - shown;
     });
     expect(shownFor).toBeGreaterThan(2900);
@@ -164,8 +176,13 @@ describe.each(behaviourLanguages)('the web app in %s', (language) => {
     expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
     expect(await page.getAttribute('html', 'lang')).toBe(other);
     expect(await page.getByRole('switch', { name: o.app.menu.darkMode }).isChecked()).toBe(true);
-    expect(await page.getByRole('button', { name: o.app.menu.genders.Female }).getAttribute('aria-pressed')).toBe('true');
-    expect(await page.evaluate(() => [localStorage.getItem('darkMode'), localStorage.getItem('language')])).toEqual(['true', other]);
+    expect(await page.getByRole('button', { name: o.app.menu.genders.Female }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    expect(await page.evaluate(() => [localStorage.getItem('darkMode'), localStorage.getItem('language')])).toEqual([
+      'true',
+      other,
+    ]);
     await expectAccessible(page, 'menu (dark)');
     // Back to how this language's run started.
     await page.getByRole('switch', { name: o.app.menu.darkMode }).uncheck();

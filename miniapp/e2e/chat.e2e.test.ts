@@ -6,7 +6,14 @@ import { createPerson, type Person } from '../../server/test/people.ts';
 import { blockFromSafetyMenu } from './flows/matches.ts';
 import { expectMessage, loadedMessages, matchAndStartChat, scrollUpForOlder, sendMessage } from './flows/chat.ts';
 import { testPassword } from '../../server/test/accounts.ts';
-import { expectAccessible, screenshot, screenshotLightAndDark, startSite, type Site, behaviourLanguages } from './harness.ts';
+import {
+  expectAccessible,
+  screenshot,
+  screenshotLightAndDark,
+  startSite,
+  type Site,
+  behaviourLanguages,
+} from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -23,7 +30,11 @@ describe.each(behaviourLanguages)('chat in %s', (language) => {
   let errors: string[];
 
   async function open(person: Person): Promise<Page> {
-    const { context, page } = await site.page({ language, errors, prepare: (context) => signInAs(site, context, person.browser) });
+    const { context, page } = await site.page({
+      language,
+      errors,
+      prepare: (context) => signInAs(site, context, person.browser),
+    });
     contexts.push(context);
     return page;
   }
@@ -69,7 +80,9 @@ describe.each(behaviourLanguages)('chat in %s', (language) => {
     await annPage.goto(`/chat/${conversation}`);
     await expectMessage(annPage, 'message 45');
     expect(await loadedMessages(annPage)).toEqual(Array.from({ length: 20 }, (_, i) => `message ${i + 26}`));
-    const atBottom = await annPage.locator('.message-list').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    const atBottom = await annPage
+      .locator('.message-list')
+      .evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
     expect(atBottom).toBeLessThan(2);
     await screenshot(annPage, `chat-${language}`);
     await expectAccessible(annPage, `chat ${language}`);
@@ -111,7 +124,9 @@ describe.each(behaviourLanguages)('chat in %s', (language) => {
     await annPage.getByLabel(t.app.chat.placeholder, { exact: true }).press('Enter');
     await annPage.waitForTimeout(300);
     expect((await loadedMessages(annPage)).length).toBe(count);
-    const stored = (await (await ann.browser.get(`/api/conversations/${conversation}/messages?limit=1`)).json()) as { messages: { content: string }[] };
+    const stored = (await (await ann.browser.get(`/api/conversations/${conversation}/messages?limit=1`)).json()) as {
+      messages: { content: string }[];
+    };
     expect(stored.messages[0]?.content).toBe(fromBoris);
     await screenshot(borisPage, `chat-live-${language}`);
   });
@@ -124,11 +139,15 @@ describe.each(behaviourLanguages)('chat in %s', (language) => {
     // Our own test client's pooled connection was cut too: let it notice before the next request.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const whileAway = `${language}: пока тебя не было`;
-    expect((await boris.browser.post(`/api/conversations/${conversation}/messages`, { content: whileAway })).status).toBe(201);
+    expect(
+      (await boris.browser.post(`/api/conversations/${conversation}/messages`, { content: whileAway })).status,
+    ).toBe(201);
     await expectMessage(annPage, whileAway, 20_000);
     // And the stream works again afterwards.
     const after = `${language}: снова на связи`;
-    expect((await boris.browser.post(`/api/conversations/${conversation}/messages`, { content: after })).status).toBe(201);
+    expect((await boris.browser.post(`/api/conversations/${conversation}/messages`, { content: after })).status).toBe(
+      201,
+    );
     await expectMessage(annPage, after, 10_000);
   });
 

@@ -28,7 +28,9 @@ describe('switching conversations in place', () => {
     carl = await createPerson(site.app, { name: 'Карл', gender: 'Male', premium: true });
     withBoris = await matchAndStartChat(ann, boris);
     withCarl = await matchAndStartChat(ann, carl);
-    expect((await boris.browser.post(`/api/conversations/${withBoris}/messages`, { content: 'от Бориса' })).status).toBe(201);
+    expect(
+      (await boris.browser.post(`/api/conversations/${withBoris}/messages`, { content: 'от Бориса' })).status,
+    ).toBe(201);
     ({ context, page } = await site.page({ language: 'en', errors, prepare: (c) => signInAs(site, c, ann.browser) }));
   });
 
@@ -49,7 +51,9 @@ describe('switching conversations in place', () => {
     await expectMessage(page, 'от Бориса');
     await stream;
     // Carl writes: a toast, which opens his conversation on the same screen.
-    expect((await carl.browser.post(`/api/conversations/${withCarl}/messages`, { content: 'от Карла' })).status).toBe(201);
+    expect((await carl.browser.post(`/api/conversations/${withCarl}/messages`, { content: 'от Карла' })).status).toBe(
+      201,
+    );
     await page.getByRole('log', { name: en.app.toasts.label }).getByRole('link', { name: /Карл/ }).click();
     await page.waitForURL(`**/chat/${withCarl}`);
     await expectMessage(page, 'от Карла');

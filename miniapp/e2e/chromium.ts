@@ -14,7 +14,10 @@ export function ensureChromium(): void {
   if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
     console.log(`${chromiumPath} is missing: installing Debian's chromium (apt-get install -y chromium)…`);
     execFileSync('apt-get', ['update'], { stdio: 'inherit' });
-    execFileSync('apt-get', ['install', '-y', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('apt-get', ['install', '-y', 'chromium'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     if (existsSync(chromiumPath)) return;
   }
   throw new Error(

@@ -45,15 +45,18 @@ describe('city names on the deck', () => {
     ['ru', false, 'Москва', 'Moscow'],
     ['ru', true, 'Москва', 'Moscow'],
     ['en', false, 'Moscow', 'Москва'],
-  ] as const)('a %s reader (dark: %s) sees %s on the card of a creator who typed Moscow', async (language, dark, shown, notShown) => {
-    const page = await deckOf(language, dark);
-    // By text, not by the card's classes (the card's look is someone else's to change).
-    const where = page.getByText(new RegExp(`^${shown}( · |$)`));
-    await where.waitFor();
-    await expect(page.getByText(notShown, { exact: false }).count()).resolves.toBe(0);
-    await shot(page, `city-card-${language}${dark ? '-dark' : ''}`);
-    await page.context().close();
-  });
+  ] as const)(
+    'a %s reader (dark: %s) sees %s on the card of a creator who typed Moscow',
+    async (language, dark, shown, notShown) => {
+      const page = await deckOf(language, dark);
+      // By text, not by the card's classes (the card's look is someone else's to change).
+      const where = page.getByText(new RegExp(`^${shown}( · |$)`));
+      await where.waitFor();
+      await expect(page.getByText(notShown, { exact: false }).count()).resolves.toBe(0);
+      await shot(page, `city-card-${language}${dark ? '-dark' : ''}`);
+      await page.context().close();
+    },
+  );
 
   it('the profile form sends the place found by position, and a Russian reader then sees its Russian name', async () => {
     const owner = await createPerson(site.app, { name: 'Sam', gender: 'Male', at: [48, 10] });
@@ -69,13 +72,19 @@ describe('city names on the deck', () => {
     await page.getByRole('button', { name: en.app.wizard.useLocation }).click();
     const city = page.getByLabel(en.app.wizard.city, { exact: true });
     await expect.poll(() => city.inputValue()).toBe('Saint Petersburg');
-    const sent = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/api/edit_profile');
+    const sent = page.waitForRequest(
+      (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/api/edit_profile',
+    );
     await page.getByRole('button', { name: en.app.profile.save }).click();
     expect((await sent).postData() ?? '').toMatch(/name="place_id"\r\n\r\n498817\r\n/);
     await page.waitForURL('**/profile');
     await context.close();
 
-    const stored = await site.app.database.db.selectFrom('profiles').select(['city', 'place_id']).where('id', '=', owner.profileId).executeTakeFirstOrThrow();
+    const stored = await site.app.database.db
+      .selectFrom('profiles')
+      .select(['city', 'place_id'])
+      .where('id', '=', owner.profileId)
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ city: 'Saint Petersburg', place_id: 498817 });
     const reader = await createPerson(site.app, { name: 'Ольга', gender: 'Female', at: [59.9386, 30.3141] });
     const card = await reader.browser.get('/api/search');

@@ -39,7 +39,11 @@ describe.each(['en'] as const)('dark mode in %s', (language) => {
     const nearby = await createPerson(site.app, { name: 'Олег', gender: 'Male', photos: 2 });
     expect((await nearby.browser.post('/api/like', { profile_id: me.profileId })).status).toBe(200);
 
-    ({ context, page, errors } = await site.page({ language, dark: true, prepare: (dark) => signInAs(site, dark, me.browser) }));
+    ({ context, page, errors } = await site.page({
+      language,
+      dark: true,
+      prepare: (dark) => signInAs(site, dark, me.browser),
+    }));
   });
   afterAll(async () => {
     await context?.close();

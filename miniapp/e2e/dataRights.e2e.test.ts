@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { Browser } from '../../server/test/browser.ts';
-import { expectAccessible, screenshot, screenshotLightAndDark, startSite, type Site, behaviourLanguages } from './harness.ts';
+import {
+  expectAccessible,
+  screenshot,
+  screenshotLightAndDark,
+  startSite,
+  type Site,
+  behaviourLanguages,
+} from './harness.ts';
 import { signInVerified } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -23,7 +30,10 @@ describe('data rights in the menu', () => {
     it(`downloads my data, then deletes the account after the password (${language})`, async () => {
       const t = texts[language];
       const email = `rights.${language}@example.com`;
-      const { context, page, errors } = await site.page({ language, prepare: (context) => signInVerified(site, context, email) });
+      const { context, page, errors } = await site.page({
+        language,
+        prepare: (context) => signInVerified(site, context, email),
+      });
       await page.goto('/Menu');
       const download = page.waitForEvent('download');
       await page.getByRole('button', { name: t.app.dataRights.export }).click();

@@ -50,7 +50,11 @@ describe('dead ends on the web', () => {
     await registerThroughScreens(page, site, 'en', email);
     await page.getByRole('heading', { name: en.app.wizard.title }).waitFor();
     expect(await page.getAttribute('html', 'lang')).toBe('en');
-    const account = await site.app.database.db.selectFrom('users').select('language').where('email', '=', email).executeTakeFirstOrThrow();
+    const account = await site.app.database.db
+      .selectFrom('users')
+      .select('language')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
     expect(account.language).toBe('en');
     await context.close();
     expect(errors).toEqual([]);
@@ -189,7 +193,9 @@ describe('dead ends on the web', () => {
     small.push(...(await smallTargets(page, '/chat')));
 
     await page.goto('/Menu');
-    await expect.poll(() => page.getByRole('switch', { name: new RegExp(ru.app.menu.privateMode) }).isEnabled()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('switch', { name: new RegExp(ru.app.menu.privateMode) }).isEnabled())
+      .toBe(true);
     small.push(...(await smallTargets(page, '/Menu')));
     await screenshot(page, 'touch-targets-menu-ru');
 
@@ -219,7 +225,9 @@ function smallTargets(page: Page, screen: string): Promise<string[]> {
   return page.evaluate(
     ([min, where]) => {
       const found: string[] = [];
-      const controls = document.querySelectorAll<HTMLElement>('button, a[href], input[type="checkbox"], input[type="radio"], select, [role="button"]');
+      const controls = document.querySelectorAll<HTMLElement>(
+        'button, a[href], input[type="checkbox"], input[type="radio"], select, [role="button"]',
+      );
       for (const control of Array.from(controls)) {
         const style = getComputedStyle(control);
         if (style.visibility === 'hidden' || style.display === 'none') continue;
@@ -232,7 +240,9 @@ function smallTargets(page: Page, screen: string): Promise<string[]> {
         if (box.width === 0 && box.height === 0) continue;
         if (box.width < min || box.height < min) {
           const name = control.getAttribute('aria-label') ?? control.textContent.trim().slice(0, 30);
-          found.push(`${where}: ${control.tagName.toLowerCase()}.${control.className} "${name}" ${Math.round(box.width)}×${Math.round(box.height)}`);
+          found.push(
+            `${where}: ${control.tagName.toLowerCase()}.${control.className} "${name}" ${Math.round(box.width)}×${Math.round(box.height)}`,
+          );
         }
       }
       return found;

@@ -7,7 +7,15 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import type { Person } from '../../server/test/people.ts';
 import { withPhotos } from './flows/photos.ts';
 import { topCardId } from './flows/search.ts';
-import { artifactsDir, expectAccessible, phone, screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
+import {
+  artifactsDir,
+  expectAccessible,
+  phone,
+  screenshot,
+  startSite,
+  type Site,
+  behaviourLanguages,
+} from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -29,7 +37,11 @@ async function walkGallery(page: Page, scope: string, count: number, nextLabel: 
     await page.locator(scope).getByRole('button', { name: nextLabel }).click();
     await expect.poll(() => page.locator(`${scope} .gallery`).getAttribute('data-photo-index')).toBe(String(i));
     await expect
-      .poll(() => page.locator(`${scope} .gallery-segments span.on`).evaluate((on) => Array.prototype.indexOf.call(on.parentElement?.children ?? [], on)))
+      .poll(() =>
+        page
+          .locator(`${scope} .gallery-segments span.on`)
+          .evaluate((on) => Array.prototype.indexOf.call(on.parentElement?.children ?? [], on)),
+      )
       .toBe(i);
     seen.push((await shownPhoto(page, scope)) ?? '');
   }
@@ -47,13 +59,21 @@ describe.each(behaviourLanguages)('the full-height deck and the galleries in %s'
     await site.close();
   });
 
-  async function open(person: Person, dark = false): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  async function open(
+    person: Person,
+    dark = false,
+  ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
     return site.page({ language, dark, prepare: (context) => signInAs(site, context, person.browser) });
   }
 
   it('fills the screen with the card, its buttons over its lower edge, and steps through every photo', async () => {
     const seeker = await withPhotos(site, { name: language === 'ru' ? 'Миша' : 'Mike', gender: 'Male', photos: 1 });
-    const shown = await withPhotos(site, { name: language === 'ru' ? 'Алина' : 'Alina', gender: 'Female', photos: 3, at: [55.75, 37.61] });
+    const shown = await withPhotos(site, {
+      name: language === 'ru' ? 'Алина' : 'Alina',
+      gender: 'Female',
+      photos: 3,
+      at: [55.75, 37.61],
+    });
     const { context, page } = await open(seeker);
     await page.goto('/search');
     await page.locator('.swipe-card').waitFor();
@@ -108,7 +128,12 @@ describe.each(behaviourLanguages)('the full-height deck and the galleries in %s'
     await page.locator('.swipe-bio').waitFor();
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => topCardId(page)).not.toBe(top);
-    const swipes = () => site.app.database.db.selectFrom('swipes').select(['target_id', 'liked']).where('swiper_id', '=', seeker.profileId).execute();
+    const swipes = () =>
+      site.app.database.db
+        .selectFrom('swipes')
+        .select(['target_id', 'liked'])
+        .where('swiper_id', '=', seeker.profileId)
+        .execute();
     await expect.poll(swipes).toEqual([{ target_id: top, liked: 1 }]);
     await context.close();
   });
@@ -123,9 +148,18 @@ describe.each(behaviourLanguages)('the full-height deck and the galleries in %s'
     await page.locator('.swipe-card').waitFor();
     const top = await topCardId(page);
     // → held down from before the deck had focus: only its auto-repeats arrive here, none of them a decision.
-    await page.evaluate(() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', repeat: true, bubbles: true, cancelable: true })));
+    await page.evaluate(() =>
+      window.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'ArrowRight', repeat: true, bubbles: true, cancelable: true }),
+      ),
+    );
     await page.keyboard.press('ArrowLeft');
-    const swipes = () => site.app.database.db.selectFrom('swipes').select(['target_id', 'liked']).where('swiper_id', '=', seeker.profileId).execute();
+    const swipes = () =>
+      site.app.database.db
+        .selectFrom('swipes')
+        .select(['target_id', 'liked'])
+        .where('swiper_id', '=', seeker.profileId)
+        .execute();
     await expect.poll(swipes).toEqual([{ target_id: top, liked: 0 }]);
     await context.close();
   });
@@ -148,13 +182,25 @@ describe.each(behaviourLanguages)('the full-height deck and the galleries in %s'
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowRight');
     expect(await topCardId(page)).toBe(top);
-    expect(await site.app.database.db.selectFrom('swipes').select('target_id').where('swiper_id', '=', seeker.profileId).execute()).toEqual([]);
+    expect(
+      await site.app.database.db
+        .selectFrom('swipes')
+        .select('target_id')
+        .where('swiper_id', '=', seeker.profileId)
+        .execute(),
+    ).toEqual([]);
     await context.close();
   });
 
   it('offers ways on from an empty deck: widening the age range brings people back, and Other is a choice', async () => {
     const seeker = await withPhotos(site, { name: 'Empty', gender: 'Other', preferred: 'Any', photos: 1 });
-    const older = await withPhotos(site, { name: language === 'ru' ? 'Ольга' : 'Olga', gender: 'Female', preferred: 'Any', age: 52, photos: 2 });
+    const older = await withPhotos(site, {
+      name: language === 'ru' ? 'Ольга' : 'Olga',
+      gender: 'Female',
+      preferred: 'Any',
+      age: 52,
+      photos: 2,
+    });
     const other = await withPhotos(site, { name: 'Sam', gender: 'Other', preferred: 'Other', age: 30, photos: 1 });
     const { context, page } = await site.page({
       language,
@@ -197,21 +243,35 @@ describe.each(behaviourLanguages)('the full-height deck and the galleries in %s'
     await expect
       .poll(
         async () =>
-          (await site.app.database.db.selectFrom('profiles').select('preferred_gender').where('id', '=', seeker.profileId).executeTakeFirstOrThrow())
-            .preferred_gender,
+          (
+            await site.app.database.db
+              .selectFrom('profiles')
+              .select('preferred_gender')
+              .where('id', '=', seeker.profileId)
+              .executeTakeFirstOrThrow()
+          ).preferred_gender,
       )
       .toBe('Other');
     // The menu's filter says the same: Other chosen.
     await page.goto('/Menu');
     const filters = page.getByRole('group', { name: t.app.menu.gender });
-    await expect.poll(() => filters.getByRole('button', { name: t.app.menu.genders.Other, exact: true }).getAttribute('aria-pressed')).toBe('true');
+    await expect
+      .poll(() =>
+        filters.getByRole('button', { name: t.app.menu.genders.Other, exact: true }).getAttribute('aria-pressed'),
+      )
+      .toBe('true');
     await filters.scrollIntoViewIfNeeded();
     await shot(page, `menu-filters-phone-${language}-light`);
     await context.close();
   });
 
   it('shows every photo of a person on /profile, /UsersProfile/:id and /UsersProfileLiker/:id', async () => {
-    const me = await withPhotos(site, { name: language === 'ru' ? 'Катя' : 'Kate', gender: 'Female', photos: 3, premium: true });
+    const me = await withPhotos(site, {
+      name: language === 'ru' ? 'Катя' : 'Kate',
+      gender: 'Female',
+      photos: 3,
+      premium: true,
+    });
     const matched = await withPhotos(site, { name: language === 'ru' ? 'Лев' : 'Leo', gender: 'Male', photos: 3 });
     const liker = await withPhotos(site, { name: language === 'ru' ? 'Марк' : 'Mark', gender: 'Male', photos: 4 });
     expect((await matched.browser.post('/api/like', { profile_id: me.profileId })).status).toBe(200);
@@ -244,7 +304,12 @@ describe.each(behaviourLanguages)('the full-height deck and the galleries in %s'
 
   it('looks right in the other theme at both sizes', async () => {
     const seeker = await withPhotos(site, { name: 'Shots', gender: 'Male', photos: 1 });
-    await withPhotos(site, { name: language === 'ru' ? 'Дарья' : 'Daria', gender: 'Female', photos: 3, at: [55.75, 37.61] });
+    await withPhotos(site, {
+      name: language === 'ru' ? 'Дарья' : 'Daria',
+      gender: 'Female',
+      photos: 3,
+      at: [55.75, 37.61],
+    });
     const { context, page } = await open(seeker, true);
     await page.goto('/search');
     await page.locator('.swipe-card .gallery-photo').waitFor();

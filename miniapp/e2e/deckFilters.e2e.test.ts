@@ -36,7 +36,13 @@ async function activeNow(site: Site, person: Person): Promise<void> {
   const answer = await person.browser.get('/api/settings');
   if (answer.status !== 200) throw new Error(`settings: ${answer.status}`);
   const activeAt = async () =>
-    (await site.app.database.db.selectFrom('profiles').select('active_at').where('id', '=', person.profileId).executeTakeFirstOrThrow()).active_at;
+    (
+      await site.app.database.db
+        .selectFrom('profiles')
+        .select('active_at')
+        .where('id', '=', person.profileId)
+        .executeTakeFirstOrThrow()
+    ).active_at;
   await expect.poll(activeAt).not.toBeNull();
 }
 
@@ -52,9 +58,24 @@ describe.each(behaviourLanguages)('the distance limit and "active today" in %s',
   });
 
   it('narrows the deck with the slider, keeps it across a reload, and widens it from the empty deck', async () => {
-    const seeker = await withPhotos(site, { name: language === 'ru' ? 'Павел' : 'Paul', gender: 'Male', at: home, photos: 1 });
-    const close = await withPhotos(site, { name: language === 'ru' ? 'Нина' : 'Nina', gender: 'Female', at: near, photos: 1 });
-    const distant = await withPhotos(site, { name: language === 'ru' ? 'Дина' : 'Dina', gender: 'Female', at: far, photos: 2 });
+    const seeker = await withPhotos(site, {
+      name: language === 'ru' ? 'Павел' : 'Paul',
+      gender: 'Male',
+      at: home,
+      photos: 1,
+    });
+    const close = await withPhotos(site, {
+      name: language === 'ru' ? 'Нина' : 'Nina',
+      gender: 'Female',
+      at: near,
+      photos: 1,
+    });
+    const distant = await withPhotos(site, {
+      name: language === 'ru' ? 'Дина' : 'Dina',
+      gender: 'Female',
+      at: far,
+      photos: 2,
+    });
     await activeNow(site, distant);
     const { context, page, errors } = await site.page({
       language,
@@ -111,7 +132,9 @@ describe.each(behaviourLanguages)('the distance limit and "active today" in %s',
 
     // The menu shows the limit the empty deck chose.
     await page.goto('/Menu');
-    expect(await page.getByRole('slider', { name: t.app.menu.distance }).getAttribute('aria-valuetext')).toBe(withKm(t.app.menu.distanceValue, 50));
+    expect(await page.getByRole('slider', { name: t.app.menu.distance }).getAttribute('aria-valuetext')).toBe(
+      withKm(t.app.menu.distanceValue, 50),
+    );
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -119,8 +142,14 @@ describe.each(behaviourLanguages)('the distance limit and "active today" in %s',
   it('turns "show when I was active" off on the server from the menu, and the card stops saying it', async () => {
     // In another city, and looking within 10 km: the people of the other tests are not on his deck.
     const seeker = await withPhotos(site, { name: 'Oleg', gender: 'Male', at: [59.93, 30.33], photos: 1 });
-    const shy = await withPhotos(site, { name: language === 'ru' ? 'Вика' : 'Vika', gender: 'Female', at: [59.94, 30.35], photos: 1 });
-    const settings = async (person: Person) => ((await (await person.browser.get('/api/settings')).json()) as { show_activity: boolean }).show_activity;
+    const shy = await withPhotos(site, {
+      name: language === 'ru' ? 'Вика' : 'Vika',
+      gender: 'Female',
+      at: [59.94, 30.35],
+      photos: 1,
+    });
+    const settings = async (person: Person) =>
+      ((await (await person.browser.get('/api/settings')).json()) as { show_activity: boolean }).show_activity;
     expect(await settings(shy)).toBe(true);
 
     const own = await site.page({ language, prepare: (context) => signInAs(site, context, shy.browser) });
@@ -186,7 +215,9 @@ describe('the distance slider and "active today" as they look', () => {
       // The filters' card just below the sticky header.
       await page
         .getByRole('heading', { name: t.app.menu.filters })
-        .evaluate((heading) => window.scrollBy(0, (heading.closest('section') ?? heading).getBoundingClientRect().top - 72));
+        .evaluate((heading) =>
+          window.scrollBy(0, (heading.closest('section') ?? heading).getBoundingClientRect().top - 72),
+        );
       await screenshot(page, `distance-filters-${name}`);
       const toggle = page.getByRole('switch', { name: t.app.menu.showActivity });
       await expect.poll(() => toggle.isEnabled()).toBe(true);

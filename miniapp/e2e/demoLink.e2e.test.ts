@@ -37,7 +37,11 @@ describe("npm run demo's Mini App link in a plain browser", () => {
       expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
       expect(await page.locator('.landing, footer, a[href="/login"]').count()).toBe(0);
       // The app's calls to Telegram land in the emulated host (it became ready, for one).
-      await expect.poll(() => page.evaluate(() => (window as unknown as { __telegramEvents?: unknown[] }).__telegramEvents?.length ?? 0)).toBeGreaterThan(0);
+      await expect
+        .poll(() =>
+          page.evaluate(() => (window as unknown as { __telegramEvents?: unknown[] }).__telegramEvents?.length ?? 0),
+        )
+        .toBeGreaterThan(0);
       await screenshot(page, 'demo-link-plain-browser');
     } finally {
       await context.close();

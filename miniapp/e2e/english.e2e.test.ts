@@ -24,7 +24,10 @@ describe('every screen in English', () => {
     me = await createPerson(site.app, { name: 'Nora', gender: 'Female', premium: true, photos: 2 });
     friend = await createPerson(site.app, { name: 'Leo', gender: 'Male', photos: 2 });
     conversation = await matchAndStartChat(me, friend);
-    expect((await friend.browser.post(`/api/conversations/${conversation}/messages`, { content: 'Hi! How was your day?' })).status).toBe(201);
+    expect(
+      (await friend.browser.post(`/api/conversations/${conversation}/messages`, { content: 'Hi! How was your day?' }))
+        .status,
+    ).toBe(201);
     admirer = await createPerson(site.app, { name: 'Mark', gender: 'Male', photos: 1 });
     expect((await admirer.browser.post('/api/like', { profile_id: me.profileId })).status).toBe(200);
     await createPerson(site.app, { name: 'Oscar', gender: 'Male', photos: 1 });
@@ -72,7 +75,10 @@ describe('every screen in English', () => {
   it('the screens of a new account: the code and the profile wizard', async () => {
     const { context, page, errors } = await site.page({ language: 'en' });
     const unverified = new Browser(site.app.url);
-    expect((await unverified.post('/api/register', { email: 'english.unverified@example.com', password: 'spark2026!' })).status).toBe(201);
+    expect(
+      (await unverified.post('/api/register', { email: 'english.unverified@example.com', password: 'spark2026!' }))
+        .status,
+    ).toBe(201);
     await signInAs(site, context, unverified);
     await page.goto('/verify');
     await expectEnglish(page, 'verify');
@@ -85,7 +91,10 @@ describe('every screen in English', () => {
   });
 
   it('the screens of a member', async () => {
-    const { context, page, errors } = await site.page({ language: 'en', prepare: (member) => signInAs(site, member, me.browser) });
+    const { context, page, errors } = await site.page({
+      language: 'en',
+      prepare: (member) => signInAs(site, member, me.browser),
+    });
     for (const [route, name] of [
       ['/search', 'search'],
       ['/matches', 'matches'],

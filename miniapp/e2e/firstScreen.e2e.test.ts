@@ -21,7 +21,8 @@ describe('a signed-in first screen', () => {
     // Someone for the deck to show, with a photo.
     await createPerson(site.app, { name: 'Vera', gender: 'Male' });
     conversation = await matchAndStartChat(anna, boris);
-    for (let i = 1; i <= 3; i++) await boris.browser.post(`/api/conversations/${conversation}/messages`, { content: `hello ${i}` });
+    for (let i = 1; i <= 3; i++)
+      await boris.browser.post(`/api/conversations/${conversation}/messages`, { content: `hello ${i}` });
   });
   afterAll(async () => {
     await site.close();
@@ -44,7 +45,9 @@ describe('a signed-in first screen', () => {
   }
 
   it('/search asks once for the session, the card and the badges, and the card photo comes first', async () => {
-    const { context, page, errors, calls, count } = await open('/search', (p) => p.locator('.swipe-card img').first().waitFor());
+    const { context, page, errors, calls, count } = await open('/search', (p) =>
+      p.locator('.swipe-card img').first().waitFor(),
+    );
     expect(count('GET /api/current_user'), calls.join('\n')).toBe(1);
     expect(count('GET /api/badges'), calls.join('\n')).toBe(1);
     // The first card once (the next one is prefetched with `exclude`).
@@ -58,7 +61,9 @@ describe('a signed-in first screen', () => {
   });
 
   it('/ChatList asks once for the chats and the badges', async () => {
-    const { context, errors, calls, count } = await open('/ChatList', (p) => p.getByRole('link', { name: /Boris/ }).waitFor());
+    const { context, errors, calls, count } = await open('/ChatList', (p) =>
+      p.getByRole('link', { name: /Boris/ }).waitFor(),
+    );
     expect(count('GET /api/chats'), calls.join('\n')).toBe(1);
     expect(count('GET /api/badges'), calls.join('\n')).toBe(1);
     expect(count('GET /api/current_user'), calls.join('\n')).toBe(1);
@@ -67,7 +72,9 @@ describe('a signed-in first screen', () => {
   });
 
   it('a conversation asks once for its messages', async () => {
-    const { context, errors, calls, count } = await open(`/chat/${conversation}`, (p) => p.getByText('hello 3').waitFor());
+    const { context, errors, calls, count } = await open(`/chat/${conversation}`, (p) =>
+      p.getByText('hello 3').waitFor(),
+    );
     expect(count(`GET /api/conversations/${conversation}/messages`), calls.join('\n')).toBe(1);
     expect(count('GET /api/current_user'), calls.join('\n')).toBe(1);
     await context.close();

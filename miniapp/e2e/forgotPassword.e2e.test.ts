@@ -25,7 +25,11 @@ describe.each(behaviourLanguages)('password reset in %s', (language) => {
     site = await startSite();
     ({ context, page, errors } = await site.page({ language }));
     person = await createPerson(site.app, { name: language === 'ru' ? 'Вера' : 'Vera' });
-    const row = await site.app.database.db.selectFrom('users').select('email').where('id', '=', person.userId).executeTakeFirstOrThrow();
+    const row = await site.app.database.db
+      .selectFrom('users')
+      .select('email')
+      .where('id', '=', person.userId)
+      .executeTakeFirstOrThrow();
     email = row.email ?? '';
   });
   afterAll(async () => {
@@ -50,7 +54,11 @@ describe.each(behaviourLanguages)('password reset in %s', (language) => {
     await page.getByText(t.app.forgot.codeStep.replace('{{email}}', email)).waitFor();
     const code = codeFrom(await site.app.smtp.lastMailTo(email));
     // The resend waits out the server's 60-second cooldown.
-    expect(await page.getByRole('button', { name: new RegExp(t.app.forgot.resendIn.replace('{{seconds}}', '\\d+')) }).isDisabled()).toBe(true);
+    expect(
+      await page
+        .getByRole('button', { name: new RegExp(t.app.forgot.resendIn.replace('{{seconds}}', '\\d+')) })
+        .isDisabled(),
+    ).toBe(true);
 
     await page.getByLabel(t.app.forgot.code).fill(code === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: t.app.forgot.next }).click();
@@ -91,7 +99,9 @@ describe('the support line of the reset screen', () => {
       const opened = await withSupport.page({ language: 'ru' });
       await opened.page.goto('/forgot-password');
       await opened.page.getByRole('link', { name: 'support@iskra.test' }).waitFor();
-      expect(await opened.page.getByRole('link', { name: '@iskra_support' }).getAttribute('href')).toBe('https://t.me/iskra_support');
+      expect(await opened.page.getByRole('link', { name: '@iskra_support' }).getAttribute('href')).toBe(
+        'https://t.me/iskra_support',
+      );
       await opened.context.close();
 
       const bare = await without.page({ language: 'ru' });
@@ -100,11 +110,15 @@ describe('the support line of the reset screen', () => {
       await bare.page.getByRole('heading', { name: ru.app.forgot.title }).waitFor();
       // The absence counts only once the screen has the (empty) config and has drawn a frame with it.
       await configArrived;
-      await bare.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await bare.page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+      );
       expect(await bare.page.getByText(ru.app.forgot.support).count()).toBe(0);
       expect(await bare.page.locator('main a[href="/"]').count()).toBe(0);
       await bare.page.goto('/login');
-      expect(await bare.page.getByRole('link', { name: ru.app.login.forgot }).getAttribute('href')).toBe('/forgot-password');
+      expect(await bare.page.getByRole('link', { name: ru.app.login.forgot }).getAttribute('href')).toBe(
+        '/forgot-password',
+      );
       await bare.context.close();
       expect([...opened.errors, ...bare.errors]).toEqual([]);
     } finally {

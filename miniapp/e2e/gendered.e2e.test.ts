@@ -27,7 +27,12 @@ describe('gendered Russian lines', () => {
   });
 
   async function open(person: Person, path: string, dark = false): Promise<Page> {
-    const { context, page } = await site.page({ language: 'ru', dark, errors, prepare: (c) => signInAs(site, c, person.browser) });
+    const { context, page } = await site.page({
+      language: 'ru',
+      dark,
+      errors,
+      prepare: (c) => signInAs(site, c, person.browser),
+    });
     contexts.push(context);
     await page.goto(path);
     return page;
@@ -76,7 +81,11 @@ describe('gendered Russian lines', () => {
   it('asks a woman «Напишете первой?» when a match comes', async () => {
     const nina = await createPerson(site.app, { name: 'Нина', gender: 'Female', preferred: 'Any' });
     const pavel = await createPerson(site.app, { name: 'Павел', gender: 'Male', preferred: 'Any' });
-    const { context, page } = await site.page({ language: 'ru', errors, prepare: (c) => signInAs(site, c, nina.browser) });
+    const { context, page } = await site.page({
+      language: 'ru',
+      errors,
+      prepare: (c) => signInAs(site, c, nina.browser),
+    });
     contexts.push(context);
     // Her live stream is open before the match, so the overlay comes over the menu.
     const stream = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/events');

@@ -58,9 +58,13 @@ describe.each(behaviourLanguages)('a crafted sign-in link in %s', (language) => 
     await page.waitForURL((u) => u.pathname === '/');
     expect(await authorized(page)).toBe(false);
     // Opened again, the same link still only asks; a code the owner redeemed elsewhere is gone for good.
-    expect((await attacker.browser.post('/api/session/handover/redeem', { code: new URLSearchParams(new URL(url).hash.slice(1)).get('code') })).status).toBe(
-      200,
-    );
+    expect(
+      (
+        await attacker.browser.post('/api/session/handover/redeem', {
+          code: new URLSearchParams(new URL(url).hash.slice(1)).get('code'),
+        })
+      ).status,
+    ).toBe(200);
     await page.goto(`/token${new URL(url).hash}`);
     await page.getByTestId('handover-invalid').waitFor();
     expect(await authorized(page)).toBe(false);

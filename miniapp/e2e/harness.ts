@@ -17,7 +17,9 @@ export const artifactsDir = path.join(repoRoot, 'artifacts', 'screenshots');
  * either language; English gets one pass over every screen instead (english.e2e.test.ts: screenshot, no
  * Russian, no missing key), and dark.e2e.test.ts runs in English. E2E_LANGUAGES=ru,en runs both.
  */
-export const behaviourLanguages = (process.env.E2E_LANGUAGES ?? 'ru').split(',').filter((l): l is 'ru' | 'en' => l === 'ru' || l === 'en');
+export const behaviourLanguages = (process.env.E2E_LANGUAGES ?? 'ru')
+  .split(',')
+  .filter((l): l is 'ru' | 'en' => l === 'ru' || l === 'en');
 
 /** A phone: iPhone 12–15 class. */
 export const phone = { width: 390, height: 844 };
@@ -89,10 +91,18 @@ export function telegramAuthDate(): number {
 }
 
 /** The real server (temporary SQLite, real SMTP) serving the built bundle, and a headless Chromium. */
-export async function startSite(options: Pick<TestAppOptions, 'stars' | 'publicConfig' | 'testPaymentProvider'> = {}): Promise<Site> {
+export async function startSite(
+  options: Pick<TestAppOptions, 'stars' | 'publicConfig' | 'testPaymentProvider'> = {},
+): Promise<Site> {
   const telegram = new TelegramStandIn(e2eBotToken);
   const telegramApiRoot = await telegram.start();
-  const app = await createTestApp('sqlite', { frontendDist: distDir, publicConfig: testConfig, botToken: e2eBotToken, telegramApiRoot, ...options });
+  const app = await createTestApp('sqlite', {
+    frontendDist: distDir,
+    publicConfig: testConfig,
+    botToken: e2eBotToken,
+    telegramApiRoot,
+    ...options,
+  });
   const chromium = await launchChromium();
   const missingKeys = new Set<string>();
   const site: Site = {
@@ -166,7 +176,8 @@ export function recordApiRequests(page: Page): ApiRequests {
   const made: ApiRequests['made'] = [];
   const onRequest = (request: Request) => {
     const url = new URL(request.url());
-    if (url.pathname.startsWith('/api/')) made.push({ call: `${request.method()} ${url.pathname}`, authorization: request.headers().authorization });
+    if (url.pathname.startsWith('/api/'))
+      made.push({ call: `${request.method()} ${url.pathname}`, authorization: request.headers().authorization });
   };
   page.on('request', onRequest);
   return { made, calls: () => made.map((r) => r.call), stop: () => page.off('request', onRequest) };
@@ -185,9 +196,16 @@ interface AxeViolation {
 export async function expectAccessible(page: Page, label: string): Promise<void> {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target),
+    }));
   });
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad, `${label}: ${JSON.stringify(bad, null, 2)}`).toEqual([]);

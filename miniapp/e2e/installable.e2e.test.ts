@@ -26,7 +26,9 @@ describe('the installable web app', () => {
     expect(href).toBe('/manifest.webmanifest');
     const res = await page.request.get(href ?? '');
     expect(res.headers()['content-type']).toMatch(/^application\/manifest\+json/);
-    const manifest = (await res.json()) as Record<string, unknown> & { icons: { src: string; sizes: string; purpose: string; type: string }[] };
+    const manifest = (await res.json()) as Record<string, unknown> & {
+      icons: { src: string; sizes: string; purpose: string; type: string }[];
+    };
     expect(manifest).toMatchObject({
       name: 'Искра · Iskra',
       short_name: 'Искра',
@@ -82,7 +84,8 @@ describe('the installable web app', () => {
     ).toBe('offline');
     const cached = await page.evaluate(async () => {
       const urls: string[] = [];
-      for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
+      for (const name of await caches.keys())
+        for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
       return urls;
     });
     expect(cached).toContain('/');
@@ -96,7 +99,9 @@ describe('the installable web app', () => {
   it('never registers a service worker inside Telegram', async () => {
     const telegramId = 8_900_000_001;
     const { context, page } = await site.page({ serviceWorkers: 'allow', prepare: hostLikeTelegram });
-    await page.goto(`/${await telegramLaunchHash({ user: { id: telegramId, first_name: 'Тимур', language_code: 'ru' } })}`);
+    await page.goto(
+      `/${await telegramLaunchHash({ user: { id: telegramId, first_name: 'Тимур', language_code: 'ru' } })}`,
+    );
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     await page.waitForFunction(() => document.readyState === 'complete');
     expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
@@ -107,7 +112,10 @@ describe('the installable web app', () => {
     it(`offers Install in the menu while the browser offers it (${language})`, async () => {
       const t = texts[language];
       const person = await createPerson(site.app, { name: 'Инна' });
-      const { context, page, errors } = await site.page({ language, prepare: (c) => signInAs(site, c, person.browser) });
+      const { context, page, errors } = await site.page({
+        language,
+        prepare: (c) => signInAs(site, c, person.browser),
+      });
       await page.goto('/Menu');
       await page.getByRole('link', { name: t.app.menu.training }).waitFor();
       const install = page.getByRole('button', { name: t.app.menu.install });
@@ -129,7 +137,9 @@ describe('the installable web app', () => {
       await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
       await screenshot(page, `reach-install-${language}-dark`);
       await install.click();
-      await expect.poll(() => page.evaluate(() => (window as unknown as { __prompted?: boolean }).__prompted)).toBe(true);
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { __prompted?: boolean }).__prompted))
+        .toBe(true);
       // The offer is used up: the entry goes until the browser offers again.
       await install.waitFor({ state: 'detached' });
       await context.close();

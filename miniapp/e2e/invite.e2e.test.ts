@@ -5,7 +5,14 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import type { UserId } from '../../db/schema.ts';
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
 import { createPerson, type Person } from '../../server/test/people.ts';
-import { hostLikeTelegram, telegramEvents, telegramLaunchHash, telegramThemes, type TelegramLaunch, type TelegramTheme } from './flows/telegram.ts';
+import {
+  hostLikeTelegram,
+  telegramEvents,
+  telegramLaunchHash,
+  telegramThemes,
+  type TelegramLaunch,
+  type TelegramTheme,
+} from './flows/telegram.ts';
 import { screenshot, startSite, testConfig, type Site, behaviourLanguages } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
@@ -34,7 +41,13 @@ describe('inviting a friend from the menu', () => {
   });
 
   const codeOf = async (userId: UserId) =>
-    (await site.app.database.db.selectFrom('referral_codes').select('code').where('user_id', '=', userId).executeTakeFirstOrThrow()).code;
+    (
+      await site.app.database.db
+        .selectFrom('referral_codes')
+        .select('code')
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow()
+    ).code;
 
   /** A returning Telegram user (a profile, reached by this Telegram id) speaking `language`. */
   async function telegramPerson(name: string, language: 'ru' | 'en'): Promise<{ person: Person; telegramId: number }> {
@@ -60,7 +73,10 @@ describe('inviting a friend from the menu', () => {
       it(`inside Telegram shares the t.me link with the user's code through Telegram's share sheet (${language}, ${theme})`, async () => {
         const t = texts[language];
         const { person, telegramId } = await telegramPerson(language === 'ru' ? 'Инна' : 'Ivy', language);
-        const page = await openInTelegram({ user: { id: telegramId, first_name: 'Ivy', language_code: language, allows_write_to_pm: true }, theme });
+        const page = await openInTelegram({
+          user: { id: telegramId, first_name: 'Ivy', language_code: language, allows_write_to_pm: true },
+          theme,
+        });
         await page.getByRole('heading', { name: t.app.invite.title }).waitFor();
         await page.getByRole('button', { name: t.app.invite.button }).scrollIntoViewIfNeeded();
         await screenshot(page, `invite-telegram-${language}-${theme}`);
@@ -71,13 +87,17 @@ describe('inviting a friend from the menu', () => {
         });
         expect(field).toEqual([telegramThemes[theme].secondary_bg_color, telegramThemes[theme].text_color]);
         await page.getByRole('button', { name: t.app.invite.button }).click();
-        const shared = async () => (await telegramEvents(page)).find(([name]) => name === 'web_app_open_tg_link')?.[1] as { path_full: string } | undefined;
+        const shared = async () =>
+          (await telegramEvents(page)).find(([name]) => name === 'web_app_open_tg_link')?.[1] as
+            { path_full: string } | undefined;
         await expect.poll(shared).toBeDefined();
         const { path_full } = (await shared()) ?? { path_full: '' };
         // shareURL opens Telegram's share link: t.me/share/url?url=<our link>&text=<the invitation>.
         const share = new URL(path_full, 'https://t.me');
         expect(share.pathname).toBe('/share/url');
-        expect(share.searchParams.get('url')).toBe(`https://t.me/${botUsername}?startapp=ref_${await codeOf(person.userId)}`);
+        expect(share.searchParams.get('url')).toBe(
+          `https://t.me/${botUsername}?startapp=ref_${await codeOf(person.userId)}`,
+        );
         expect(share.searchParams.get('text')).toBe(t.app.invite.text);
       });
     }
@@ -133,7 +153,9 @@ describe('inviting a friend from the menu', () => {
     const shared = () => page.evaluate(() => (window as unknown as { __shared: unknown[] }).__shared);
     // The code is made by the tap's request: read it only once the share sheet was handed the link.
     await expect.poll(async () => (await shared()).length).toBe(1);
-    expect(await shared()).toEqual([{ url: `http://localhost:8080/?ref=${await codeOf(person.userId)}`, text: ru.app.invite.text }]);
+    expect(await shared()).toEqual([
+      { url: `http://localhost:8080/?ref=${await codeOf(person.userId)}`, text: ru.app.invite.text },
+    ]);
     expect(await page.getByText(ru.app.invite.copied).count()).toBe(0);
   });
 
@@ -197,16 +219,21 @@ describe('inviting a friend from the menu', () => {
     await page.goto('/register');
     const flatmate = `flatmate-${Date.now()}@example.com`;
     await signUp(flatmate);
-    expect(await site.app.database.db.selectFrom('users').select('id').where('email', '=', flatmate).executeTakeFirst()).toBeDefined();
+    expect(
+      await site.app.database.db.selectFrom('users').select('id').where('email', '=', flatmate).executeTakeFirst(),
+    ).toBeDefined();
     expect(await referrerOf(flatmate)).toBeNull();
   });
 
   it('asks Telegram for write access when notifications are turned on and the bot may not write yet', async () => {
-    const writeAccessAsked = async (page: Page) => (await telegramEvents(page)).some(([name]) => name === 'web_app_request_write_access');
+    const writeAccessAsked = async (page: Page) =>
+      (await telegramEvents(page)).some(([name]) => name === 'web_app_request_write_access');
     for (const allows of [false, true]) {
       const { person, telegramId } = await telegramPerson(allows ? 'Лиза' : 'Мила', 'ru');
       expect((await person.browser.post('/api/settings', { notifications: false })).status).toBe(200);
-      const page = await openInTelegram({ user: { id: telegramId, first_name: 'Мила', language_code: 'ru', allows_write_to_pm: allows } });
+      const page = await openInTelegram({
+        user: { id: telegramId, first_name: 'Мила', language_code: 'ru', allows_write_to_pm: allows },
+      });
       const toggle = page.locator('input[data-setting="notifications"]');
       await expect.poll(() => toggle.isEnabled()).toBe(true);
       expect(await toggle.isChecked()).toBe(false);

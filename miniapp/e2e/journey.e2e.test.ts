@@ -54,7 +54,14 @@ describe('two people meet', () => {
       photos: [files.sideways, files.phone],
     });
     await registerThroughScreens(boris, site, 'en', 'boris.journey@example.com');
-    await createProfileThroughWizard(boris, { language: 'en', name: 'Boris', age: 31, gender: 'Male', location: { city: 'Kazan' }, photos: [files.phone] });
+    await createProfileThroughWizard(boris, {
+      language: 'en',
+      name: 'Boris',
+      age: 31,
+      gender: 'Male',
+      location: { city: 'Kazan' },
+      photos: [files.phone],
+    });
   });
 
   it('find each other by dragging the card, and the second like shows the match', async () => {

@@ -7,7 +7,10 @@ import { startSite, testConfig, type Site } from './harness.ts';
  */
 describe.each([
   ['ИП Иванова Мария Сергеевна', { ru: 'ИП Иванова Мария Сергеевна', en: 'ИП Иванова Мария Сергеевна' }],
-  ['Иванова Мария Сергеевна', { ru: 'ИП Иванова Мария Сергеевна', en: 'Individual entrepreneur Иванова Мария Сергеевна' }],
+  [
+    'Иванова Мария Сергеевна',
+    { ru: 'ИП Иванова Мария Сергеевна', en: 'Individual entrepreneur Иванова Мария Сергеевна' },
+  ],
 ] as const)('the footer with LEGAL_NAME %s', (legalName, expected) => {
   let site: Site;
   beforeAll(async () => {
@@ -26,7 +29,10 @@ describe.each([
     expect(text.startsWith(`${expected[language]} · `)).toBe(true);
     expect(text).not.toMatch(/ИП\s+ИП|entrepreneur\s+ИП/);
     const shots = process.env.CITY_SHOTS_DIR;
-    if (shots) await page.locator('footer').screenshot({ path: `${shots}/footer-${legalName.startsWith('ИП') ? 'with-ip' : 'bare'}-${language}.png` });
+    if (shots)
+      await page
+        .locator('footer')
+        .screenshot({ path: `${shots}/footer-${legalName.startsWith('ИП') ? 'with-ip' : 'bare'}-${language}.png` });
     await context.close();
   });
 });

@@ -44,7 +44,10 @@ describe.each(behaviourLanguages)('the free like limit in %s', (language) => {
     const db = site.app.database.db;
     for (let i = 0; i < freeLikesPerDay; i++) {
       const target = await createPerson(site.app, { gender: 'Female', at: [43.1, 131.9] });
-      await db.insertInto('swipes').values({ swiper_id: limited.profileId, target_id: target.profileId, liked: 1, created_at: at }).execute();
+      await db
+        .insertInto('swipes')
+        .values({ swiper_id: limited.profileId, target_id: target.profileId, liked: 1, created_at: at })
+        .execute();
     }
     const { context, page } = await site.page({ language, errors, prepare: (c) => signInAs(site, c, limited.browser) });
     // The page's clock is the test's: it moves past the 500 ms action guard and to the like's return on demand.

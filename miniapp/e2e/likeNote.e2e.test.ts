@@ -17,7 +17,11 @@ const shotsDir = '/work/wt/shots/likenote';
 /** Real pictures behind a person's photo names (createPerson only writes the names). */
 async function withPhotos(site: Site, options: PersonOptions): Promise<Person> {
   const person = await createPerson(site.app, options);
-  const rows = await site.app.database.db.selectFrom('photos').select('file_name').where('profile_id', '=', person.profileId).execute();
+  const rows = await site.app.database.db
+    .selectFrom('photos')
+    .select('file_name')
+    .where('profile_id', '=', person.profileId)
+    .execute();
   const uploads = path.join(site.app.database.dataDir, 'uploads');
   mkdirSync(uploads, { recursive: true });
   for (const row of rows) {
@@ -54,7 +58,10 @@ describe('likes with a message and undo', () => {
     await site.close();
   });
 
-  async function open(person: Person, language: 'ru' | 'en'): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  async function open(
+    person: Person,
+    language: 'ru' | 'en',
+  ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
     return site.page({ language, prepare: (context) => signInAs(site, context, person.browser) });
   }
 
@@ -75,7 +82,9 @@ describe('likes with a message and undo', () => {
       const him = await withPhotos(site, { name: language === 'ru' ? 'Миша' : 'Mike', gender: 'Male' });
       const her = await withPhotos(site, { name: language === 'ru' ? 'Алина' : 'Alina', gender: 'Female' });
       const words =
-        language === 'ru' ? 'Привет! Вижу, ты тоже любишь горы. Куда ходила последний раз?' : 'Hi! I see you love mountains too. Where did you hike last?';
+        language === 'ru'
+          ? 'Привет! Вижу, ты тоже любишь горы. Куда ходила последний раз?'
+          : 'Hi! I see you love mountains too. Where did you hike last?';
 
       const { page } = await open(him, language);
       await page.goto('/search');
@@ -94,7 +103,9 @@ describe('likes with a message and undo', () => {
       await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
       await expect.poll(() => sheet.getByRole('button', { name: t.app.search.sendLike }).isDisabled()).toBe(true);
       await field.fill(words);
-      await sheet.getByText(t.app.search.messageCount.replace('{{count}}', String(words.length)).replace('{{max}}', '200')).waitFor();
+      await sheet
+        .getByText(t.app.search.messageCount.replace('{{count}}', String(words.length)).replace('{{max}}', '200'))
+        .waitFor();
       await expectAccessible(page, 'like with a message sheet');
       await sheet.getByRole('button', { name: t.app.search.sendLike }).click();
       await sheet.waitFor({ state: 'hidden' });
@@ -121,13 +132,23 @@ describe('likes with a message and undo', () => {
       await hers.waitForURL(/\/chat\/\d+/);
       await expectMessage(hers, words);
       expect((await loadedMessages(hers))[0]).toBe(words);
-      await expect.poll(() => hers.locator('.bubble', { hasText: words }).getAttribute('class')).not.toMatch(/\bmine\b/);
+      await expect
+        .poll(() => hers.locator('.bubble', { hasText: words }).getAttribute('class'))
+        .not.toMatch(/\bmine\b/);
     });
 
     it(`brings the card back with the undo button and the keys, once a day on the free plan (${language})`, async () => {
       const seeker = await withPhotos(site, { name: 'Seeker', gender: 'Male', at: [48.85, 2.35] });
-      const near = await withPhotos(site, { name: language === 'ru' ? 'Вера' : 'Vera', gender: 'Female', at: [48.85, 2.35] });
-      const far = await withPhotos(site, { name: language === 'ru' ? 'Ника' : 'Nika', gender: 'Female', at: [48.95, 2.5] });
+      const near = await withPhotos(site, {
+        name: language === 'ru' ? 'Вера' : 'Vera',
+        gender: 'Female',
+        at: [48.85, 2.35],
+      });
+      const far = await withPhotos(site, {
+        name: language === 'ru' ? 'Ника' : 'Nika',
+        gender: 'Female',
+        at: [48.95, 2.5],
+      });
       const { page } = await open(seeker, language);
       await page.goto('/search');
       await expect.poll(() => topCardId(page)).toBe(near.profileId);
@@ -138,7 +159,12 @@ describe('likes with a message and undo', () => {
       await expect.poll(() => undo.isDisabled()).toBe(false);
       await undo.click();
       await expect.poll(() => topCardId(page)).toBe(near.profileId);
-      const swiped = () => site.app.database.db.selectFrom('swipes').select('target_id').where('swiper_id', '=', seeker.profileId).execute();
+      const swiped = () =>
+        site.app.database.db
+          .selectFrom('swipes')
+          .select('target_id')
+          .where('swiper_id', '=', seeker.profileId)
+          .execute();
       await expect.poll(swiped).toEqual([]);
       // The card that was on screen comes next.
       await page.getByRole('button', { name: t.app.search.dislike, exact: true }).click();
@@ -168,7 +194,9 @@ describe('likes with a message and undo', () => {
     const { page } = await open(her, behaviourLanguages[0] ?? 'ru');
     await page.goto('/WhoLike');
     await page.getByText(t.app.errors.noLikes).waitFor();
-    expect((await him.browser.post('/api/like', { profile_id: her.profileId, message: 'Hello there' })).status).toBe(200);
+    expect((await him.browser.post('/api/like', { profile_id: her.profileId, message: 'Hello there' })).status).toBe(
+      200,
+    );
     await page.reload();
     await page.getByRole('region', { name: t.app.matches.wroteTitle }).getByText('Hello there').waitFor();
     expect((await him.browser.post('/api/undo', {})).status).toBe(200);
@@ -185,7 +213,10 @@ describe('likes with a message and undo', () => {
       const her = await withPhotos(site, { name: language === 'ru' ? 'Ева' : 'Eva', gender: 'Female', at });
       const plain = await withPhotos(site, { name: 'Plain', gender: 'Male', at });
       await plain.browser.post('/api/like', { profile_id: her.profileId });
-      const words = language === 'ru' ? 'Привет! Какая у тебя любимая кофейня в городе? ☕️' : 'Hi! What is your favourite coffee place in town? ☕️';
+      const words =
+        language === 'ru'
+          ? 'Привет! Какая у тебя любимая кофейня в городе? ☕️'
+          : 'Hi! What is your favourite coffee place in town? ☕️';
 
       const { page } = await open(him, language);
       await page.goto('/search');

@@ -34,7 +34,10 @@ function streamOpened(page: Page) {
  */
 function hiddenUntilShown(): void {
   let hidden = true;
-  Object.defineProperty(Document.prototype, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
+  Object.defineProperty(Document.prototype, 'visibilityState', {
+    configurable: true,
+    get: () => (hidden ? 'hidden' : 'visible'),
+  });
   Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => hidden });
   Object.assign(window, {
     showTab() {
@@ -170,7 +173,9 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
     // In the open conversation a new message is shown and acknowledged, not toasted; the other tab toasts it.
     const acked = deck.waitForRequest((r) => new URL(r.url()).pathname === '/api/events/ack');
     const again = 'Ты тут?';
-    expect((await boris.browser.post(`/api/conversations/${conversation}/messages`, { content: again })).status).toBe(201);
+    expect((await boris.browser.post(`/api/conversations/${conversation}/messages`, { content: again })).status).toBe(
+      201,
+    );
     await expectMessage(deck, again);
     expect(((await acked).postDataJSON() as { ids: number[] }).ids.length).toBeGreaterThan(0);
     await back
@@ -188,7 +193,9 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
     const vera = await createPerson(site.app, { name: 'Вера', gender: 'Female' });
     const oleg = await createPerson(site.app, { name: 'Олег', gender: 'Male' });
     const conversation = await matchAndStartChat(vera, oleg);
-    expect((await oleg.browser.post(`/api/conversations/${conversation}/messages`, { content: 'Привет, Вера' })).status).toBe(201);
+    expect(
+      (await oleg.browser.post(`/api/conversations/${conversation}/messages`, { content: 'Привет, Вера' })).status,
+    ).toBe(201);
     const { page } = await open(vera, 'ru');
     const stream = streamOpened(page);
     await page.goto(`/chat/${conversation}`);
@@ -204,7 +211,11 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
 
   it('inside (faked) Telegram: the tab bar above the safe area, the current tab marked, the overlay with Telegram haptics', async () => {
     const masha = await createPerson(site.app, { name: 'Маша', gender: 'Female' });
-    await site.app.database.db.updateTable('users').set({ telegram_id: '5151' }).where('id', '=', masha.userId).execute();
+    await site.app.database.db
+      .updateTable('users')
+      .set({ telegram_id: '5151' })
+      .where('id', '=', masha.userId)
+      .execute();
     const pavel = await createPerson(site.app, { name: 'Павел', gender: 'Male' });
     expect((await masha.browser.post('/api/like', { profile_id: pavel.profileId })).status).toBe(200);
 
@@ -230,11 +241,21 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
 
     // Telegram said the home indicator takes 34 px: the bar's labels sit above it.
     const bar = page.getByRole('navigation', { name: ru.app.nav.label });
-    await expect.poll(() => page.evaluate(() => document.documentElement.style.getPropertyValue('--tg-viewport-safe-area-inset-bottom'))).toBe('34px');
+    await expect
+      .poll(() =>
+        page.evaluate(() => document.documentElement.style.getPropertyValue('--tg-viewport-safe-area-inset-bottom')),
+      )
+      .toBe('34px');
     expect(await bar.evaluate((el) => getComputedStyle(el).paddingBottom)).toBe('38px');
     const box = await bar.boundingBox();
     expect(box && Math.round(box.y + box.height)).toBe(844);
-    expect(await bar.getByRole('link').allTextContents()).toEqual([ru.app.nav.search, ru.app.nav.likes, ru.app.nav.matches, ru.app.nav.chats, ru.app.nav.menu]);
+    expect(await bar.getByRole('link').allTextContents()).toEqual([
+      ru.app.nav.search,
+      ru.app.nav.likes,
+      ru.app.nav.matches,
+      ru.app.nav.chats,
+      ru.app.nav.menu,
+    ]);
     expect(await tab(page, ru, ru.app.nav.search).getAttribute('aria-current')).toBe('page');
     await tab(page, ru, ru.app.nav.menu).click();
     await page.getByRole('heading', { name: ru.app.menu.filters }).waitFor();
@@ -246,7 +267,10 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
     const overlay = page.getByRole('dialog', { name: ru.app.matchOverlay.title });
     await overlay.getByText(ru.app.matchOverlay.text_female.replace('{{name}}', 'Павел')).waitFor();
     const events = () => page.evaluate(() => (window as unknown as { __events: [string, unknown][] }).__events);
-    expect(await events()).toContainEqual(['web_app_trigger_haptic_feedback', { type: 'notification', notification_type: 'success' }]);
+    expect(await events()).toContainEqual([
+      'web_app_trigger_haptic_feedback',
+      { type: 'notification', notification_type: 'success' },
+    ]);
     await overlay.getByRole('button', { name: ru.app.matchOverlay.write_male }).waitFor();
     await screenshot(page, 'live-miniapp-overlay-ru');
     await overlay.getByRole('button', { name: ru.app.common.close }).click();
@@ -274,7 +298,9 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
     const focusBehind = () =>
       page.evaluate(() => {
         const focused = document.activeElement;
-        return focused && focused !== document.body && !focused.closest('dialog, [role="dialog"]') ? focused.outerHTML.slice(0, 80) : null;
+        return focused && focused !== document.body && !focused.closest('dialog, [role="dialog"]')
+          ? focused.outerHTML.slice(0, 80)
+          : null;
       });
     for (let i = 0; i < 5; i++) {
       await page.keyboard.press('Tab');
@@ -296,7 +322,9 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
     const liker = await createPerson(site.app, { name: 'Кирилл', gender: 'Male' });
     expect((await liker.browser.post('/api/like', { profile_id: zoya.profileId })).status).toBe(200);
     await page.getByText(counted(en.app.matches.blurredTitle_one, 1)).waitFor();
-    await expect.poll(async () => ((await (await zoya.browser.get('/api/badges')).json()) as { new_likers: number }).new_likers).toBe(0);
+    await expect
+      .poll(async () => ((await (await zoya.browser.get('/api/badges')).json()) as { new_likers: number }).new_likers)
+      .toBe(0);
     await tabWithoutBadge(page, en, en.app.nav.likes).waitFor();
   });
 
@@ -321,7 +349,9 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
       await held;
       await route.continue();
     });
-    expect((await artem.browser.post(`/api/conversations/${withArtem}/messages`, { content: 'Привет от Артёма' })).status).toBe(201);
+    expect(
+      (await artem.browser.post(`/api/conversations/${withArtem}/messages`, { content: 'Привет от Артёма' })).status,
+    ).toBe(201);
     await expect.poll(() => asked).toBe(true);
     await page.evaluate((path) => {
       history.pushState({}, '', path);
@@ -333,7 +363,9 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
     await answered;
 
     // Another conversation's message is toasted after it: by then the first one was decided.
-    expect((await boris.browser.post(`/api/conversations/${withBoris}/messages`, { content: 'Привет от Бориса' })).status).toBe(201);
+    expect(
+      (await boris.browser.post(`/api/conversations/${withBoris}/messages`, { content: 'Привет от Бориса' })).status,
+    ).toBe(201);
     const toasts = page.getByRole('log', { name: ru.app.toasts.label });
     await toasts.getByRole('link', { name: /Борис/ }).waitFor();
     expect(await toasts.getByRole('link', { name: /Артём/ }).count()).toBe(0);
@@ -389,14 +421,21 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
           const match = await createPerson(site.app, { gender: 'Male' });
           await match.browser.post('/api/like', { profile_id: me.profileId });
           await me.browser.post('/api/like', { profile_id: match.profileId });
-          const started = (await (await match.browser.post('/api/conversations/start', { profile_id: me.profileId })).json()) as { conversation_id: number };
+          const started = (await (
+            await match.browser.post('/api/conversations/start', { profile_id: me.profileId })
+          ).json()) as { conversation_id: number };
           await match.browser.post(`/api/conversations/${started.conversation_id}/messages`, { content: 'Привет!' });
         }
         for (let i = 0; i < 12; i++) {
           const liker = await createPerson(site.app, { gender: 'Male' });
           await liker.browser.post('/api/like', { profile_id: me.profileId });
         }
-        const { context, page } = await site.page({ language, dark, errors, prepare: (c) => signInAs(site, c, me.browser) });
+        const { context, page } = await site.page({
+          language,
+          dark,
+          errors,
+          prepare: (c) => signInAs(site, c, me.browser),
+        });
         contexts.push(context);
         await page.goto('/search');
         await page.locator('.swipe-card').waitFor();
@@ -430,7 +469,9 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
         await tabWithoutBadge(page, t, t.app.nav.likes).waitFor();
         expect(await tab(page, t, t.app.nav.likes).getAttribute('aria-current')).toBe('page');
         // The badge clears as the screen opens; the server hears it when the app's POST lands.
-        await expect.poll(async () => ((await (await me.browser.get('/api/badges')).json()) as { new_likers: number }).new_likers).toBe(0);
+        await expect
+          .poll(async () => ((await (await me.browser.get('/api/badges')).json()) as { new_likers: number }).new_likers)
+          .toBe(0);
       });
     }
   }
@@ -444,12 +485,17 @@ async function hostLikeTelegram(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
     const events: [string, unknown][] = [];
     const answers: Record<string, [string, object]> = {
-      web_app_request_viewport: ['viewport_changed', { height: 844, width: 390, is_expanded: true, is_state_stable: true }],
+      web_app_request_viewport: [
+        'viewport_changed',
+        { height: 844, width: 390, is_expanded: true, is_state_stable: true },
+      ],
       web_app_request_safe_area: ['safe_area_changed', { top: 47, bottom: 34, left: 0, right: 0 }],
       web_app_request_content_safe_area: ['content_safe_area_changed', { top: 0, bottom: 0, left: 0, right: 0 }],
     };
     const receive = (name: string, data: object) =>
-      (window as unknown as { Telegram: { WebView: { receiveEvent(name: string, data: unknown): void } } }).Telegram.WebView.receiveEvent(name, data);
+      (
+        window as unknown as { Telegram: { WebView: { receiveEvent(name: string, data: unknown): void } } }
+      ).Telegram.WebView.receiveEvent(name, data);
     Object.assign(window, {
       __events: events,
       TelegramWebviewProxy: {

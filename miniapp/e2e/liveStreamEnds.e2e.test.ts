@@ -6,7 +6,9 @@ import { recordApiRequests, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const eventsAnswered = (page: Page, status: number) =>
-  page.waitForResponse((response) => new URL(response.url()).pathname === '/api/events' && response.status() === status);
+  page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/api/events' && response.status() === status,
+  );
 
 describe('the live stream of a session that ended', () => {
   let site: Site;
@@ -19,7 +21,10 @@ describe('the live stream of a session that ended', () => {
 
   it('stops at the 401 and lets the session layer sign the member out, rather than retrying it forever', async () => {
     const person = await createPerson(site.app, { name: 'Лиза' });
-    const { context, page, errors } = await site.page({ language: 'ru', prepare: (c) => signInAs(site, c, person.browser) });
+    const { context, page, errors } = await site.page({
+      language: 'ru',
+      prepare: (c) => signInAs(site, c, person.browser),
+    });
     const opened = eventsAnswered(page, 200);
     await page.goto('/Menu');
     await page.getByRole('heading', { name: ru.app.menu.title }).waitFor();

@@ -18,7 +18,8 @@ describe('first load', () => {
     const fetched: { path: string; encoding: string | undefined }[] = [];
     page.on('response', (response) => {
       const { pathname } = new URL(response.url());
-      if (pathname.startsWith('/assets/')) fetched.push({ path: pathname, encoding: response.headers()['content-encoding'] });
+      if (pathname.startsWith('/assets/'))
+        fetched.push({ path: pathname, encoding: response.headers()['content-encoding'] });
     });
 
     await page.goto('/');

@@ -17,12 +17,18 @@ describe.each(behaviourLanguages)('matches, likers and safety in %s', (language)
   const errors: string[] = [];
 
   async function pageOf(person: Person): Promise<Page> {
-    const { context, page } = await site.page({ language, errors, prepare: (context) => signInAs(site, context, person.browser) });
+    const { context, page } = await site.page({
+      language,
+      errors,
+      prepare: (context) => signInAs(site, context, person.browser),
+    });
     contexts.push(context);
     return page;
   }
-  const like = async (from: Person, to: Person) => expect((await from.browser.post('/api/like', { profile_id: to.profileId })).status).toBe(200);
-  const matchIds = async (who: Person) => ((await (await who.browser.get('/api/matches')).json()) as { id: number }[]).map((m) => m.id);
+  const like = async (from: Person, to: Person) =>
+    expect((await from.browser.post('/api/like', { profile_id: to.profileId })).status).toBe(200);
+  const matchIds = async (who: Person) =>
+    ((await (await who.browser.get('/api/matches')).json()) as { id: number }[]).map((m) => m.id);
 
   beforeAll(async () => {
     site = await startSite();
@@ -122,7 +128,11 @@ describe.each(behaviourLanguages)('matches, likers and safety in %s', (language)
     await page.getByRole('heading', { name: /Сергей/ }).waitFor();
     await reportFromSafetyMenu(page, language, 'Сергей', 'fake', 'Фото из интернета');
     await page.waitForURL('**/matches');
-    const report = await site.app.database.db.selectFrom('reports').selectAll().where('reported_id', '=', sergey.profileId).executeTakeFirstOrThrow();
+    const report = await site.app.database.db
+      .selectFrom('reports')
+      .selectAll()
+      .where('reported_id', '=', sergey.profileId)
+      .executeTakeFirstOrThrow();
     expect([report.reporter_id, report.reason, report.comment]).toEqual([nina.profileId, 'fake', 'Фото из интернета']);
     expect(await matchIds(sergey)).toEqual([]);
 

@@ -27,7 +27,10 @@ describe('menu settings stored on the server', () => {
         .where('id', '=', person.userId)
         .execute();
       const seeker = await createPerson(site.app, { gender: 'Male' });
-      const { context, page, errors } = await site.page({ language, prepare: (context) => signInAs(site, context, person.browser) });
+      const { context, page, errors } = await site.page({
+        language,
+        prepare: (context) => signInAs(site, context, person.browser),
+      });
 
       await page.goto('/Menu');
       const privateMode = page.getByRole('switch', { name: new RegExp(t.app.menu.privateMode) });
@@ -45,11 +48,21 @@ describe('menu settings stored on the server', () => {
       const before = await seeker.browser.get('/api/search');
       expect(((await before.json()) as { user_id: number }).user_id).toBe(person.userId);
       await privateMode.check();
-      await expect.poll(async () => ((await (await person.browser.get('/api/settings')).json()) as { private_mode: boolean }).private_mode).toBe(true);
+      await expect
+        .poll(
+          async () =>
+            ((await (await person.browser.get('/api/settings')).json()) as { private_mode: boolean }).private_mode,
+        )
+        .toBe(true);
       expect((await seeker.browser.get('/api/search')).status).toBe(404);
 
       await notifications.uncheck();
-      await expect.poll(async () => ((await (await person.browser.get('/api/settings')).json()) as { notifications: boolean }).notifications).toBe(false);
+      await expect
+        .poll(
+          async () =>
+            ((await (await person.browser.get('/api/settings')).json()) as { notifications: boolean }).notifications,
+        )
+        .toBe(false);
 
       await page.reload();
       await expect.poll(() => privateMode.isEnabled()).toBe(true);
@@ -58,7 +71,9 @@ describe('menu settings stored on the server', () => {
 
       // A refused save springs back and says so.
       await page.route('**/api/settings', (route) =>
-        route.request().method() === 'POST' ? route.fulfill({ status: 500, json: { error: 'Internal error', code: 'internal' } }) : route.fallback(),
+        route.request().method() === 'POST'
+          ? route.fulfill({ status: 500, json: { error: 'Internal error', code: 'internal' } })
+          : route.fallback(),
       );
       await privateMode.uncheck();
       await page.getByText(t.app.menu.settingsFailed).waitFor();
@@ -82,7 +97,10 @@ describe('the menu of a live site without web payments (no test checkout)', () =
   it('shows the plans but no test link, and says plainly that payments are unavailable', async () => {
     const t = texts.en;
     const person = await createPerson(site.app);
-    const { context, page, errors } = await site.page({ language: 'en', prepare: (context) => signInAs(site, context, person.browser) });
+    const { context, page, errors } = await site.page({
+      language: 'en',
+      prepare: (context) => signInAs(site, context, person.browser),
+    });
 
     await page.goto('/Menu');
     const monthCard = page.getByRole('button', { name: new RegExp(t.app.premium.plans['30']) });

@@ -49,13 +49,18 @@ describe('the Mini App inside (faked) Telegram', () => {
   it('expands, disables vertical swipes, calls ready(), signs in with init data and keeps jwtToken', async () => {
     // Someone with a profile: a newcomer gets the profile wizard, without the tab bar (telegramEdges.e2e.test.ts).
     const masha = await createPerson(site.app, { name: 'Маша' });
-    await site.app.database.db.updateTable('users').set({ telegram_id: '4242' }).where('id', '=', masha.userId).execute();
+    await site.app.database.db
+      .updateTable('users')
+      .set({ telegram_id: '4242' })
+      .where('id', '=', masha.userId)
+      .execute();
     const { context, page, errors } = await site.page({ language: 'ru', prepare: hostLikeTelegram });
     const logs: string[] = [];
     page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));
     const sent: string[] = [];
     page.on('request', (request) => {
-      if (request.url().endsWith('/api/auth/telegram')) sent.push((request.postDataJSON() as { initData: string }).initData);
+      if (request.url().endsWith('/api/auth/telegram'))
+        sent.push((request.postDataJSON() as { initData: string }).initData);
     });
     const requests = recordApiRequests(page);
 
@@ -103,7 +108,9 @@ describe('the Mini App inside (faked) Telegram', () => {
     // The sign-in's answer was the user: not asked for again; what the menu asks for carries the token.
     const afterSignIn = requests.made.slice(requests.calls().indexOf('POST /api/auth/telegram') + 1);
     expect(afterSignIn.map((r) => r.call)).not.toContain('GET /api/current_user');
-    await expect.poll(() => requests.made.some((r) => r.call.startsWith('GET ') && r.authorization === `Bearer ${token}`)).toBe(true);
+    await expect
+      .poll(() => requests.made.some((r) => r.call.startsWith('GET ') && r.authorization === `Bearer ${token}`))
+      .toBe(true);
     await expect
       .poll(async () => (await events()).filter(([n]) => n === 'web_app_setup_back_button').at(-1))
       .toEqual(['web_app_setup_back_button', { is_visible: true }]);
@@ -115,13 +122,22 @@ describe('the Mini App inside (faked) Telegram', () => {
     invoices = [];
     // Someone who already has a profile (people without one are sent to create it first).
     const person = await createPerson(site.app, { name: 'Оля' });
-    await site.app.database.db.updateTable('users').set({ telegram_id: '4343' }).where('id', '=', person.userId).execute();
+    await site.app.database.db
+      .updateTable('users')
+      .set({ telegram_id: '4343' })
+      .where('id', '=', person.userId)
+      .execute();
     const { context, page, errors } = await site.page({ language: 'ru', prepare: hostLikeTelegram });
     const launch = new URLSearchParams({
       tgWebAppData: await signInitData(e2eBotToken, { id: 4343, first_name: 'Оля', language_code: 'ru' }),
       tgWebAppVersion: '8.0',
       tgWebAppPlatform: 'android',
-      tgWebAppThemeParams: JSON.stringify({ bg_color: '#ffffff', text_color: '#000000', button_color: '#5288c1', button_text_color: '#ffffff' }),
+      tgWebAppThemeParams: JSON.stringify({
+        bg_color: '#ffffff',
+        text_color: '#000000',
+        button_color: '#5288c1',
+        button_text_color: '#ffffff',
+      }),
     });
     const requests = recordApiRequests(page);
     await page.goto(`/#${launch.toString()}`);
@@ -148,15 +164,23 @@ describe('the Mini App inside (faked) Telegram', () => {
     await page.evaluate(() => Object.assign(window, { __beforePaid: true }));
     const checksBefore = requests.calls().filter((c) => c === 'GET /api/subscription').length;
     await page.evaluate(() => {
-      const webView = (window as unknown as { Telegram: { WebView: { receiveEvent(name: string, data: unknown): void } } }).Telegram.WebView;
+      const webView = (
+        window as unknown as { Telegram: { WebView: { receiveEvent(name: string, data: unknown): void } } }
+      ).Telegram.WebView;
       webView.receiveEvent('invoice_closed', { slug: 'iskra_e2e_invoice_1', status: 'paid' });
     });
     // Still here: the bot has not yet heard from Telegram, so the payment is confirmed with the server.
     await page.getByText(ru.app.premium.confirming).waitFor();
     expect(new URL(page.url()).pathname).toBe('/subscription');
     // The bot's successful_payment arrives (what the bot does with it: settleStars, tested in stars.test.ts).
-    const [row] = await site.app.database.db.selectFrom('payments').select(['id']).where('user_id', '=', person.userId).execute();
-    await new PremiumService(site.app.database.db, 'sqlite', site.app.clock, testSessionSecret, true).credit(row?.id ?? 0);
+    const [row] = await site.app.database.db
+      .selectFrom('payments')
+      .select(['id'])
+      .where('user_id', '=', person.userId)
+      .execute();
+    await new PremiumService(site.app.database.db, 'sqlite', site.app.clock, testSessionSecret, true).credit(
+      row?.id ?? 0,
+    );
     // The same screen, no reload: the subscription read again, active, nothing to buy.
     await page.getByRole('heading', { name: ru.app.premium.activeTitle }).waitFor();
     expect(await page.locator('.plan').count()).toBe(0);

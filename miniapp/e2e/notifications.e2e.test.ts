@@ -27,7 +27,11 @@ describe('notification switches, the bot link and the e-mail unsubscribe page', 
   it('the two switches and the bot link read well in the dark theme', async () => {
     const t = texts.ru;
     const person = await createPerson(site.app, { name: 'Вера' });
-    const { context, page, errors } = await site.page({ language: 'ru', dark: true, prepare: (c) => signInAs(site, c, person.browser) });
+    const { context, page, errors } = await site.page({
+      language: 'ru',
+      dark: true,
+      prepare: (c) => signInAs(site, c, person.browser),
+    });
     await page.goto('/Menu');
     const mail = page.getByRole('switch', { name: new RegExp(t.app.menu.emailNotifications) });
     await expect.poll(() => mail.isEnabled()).toBe(true);
@@ -45,8 +49,15 @@ describe('notification switches, the bot link and the e-mail unsubscribe page', 
     it(`bot messages and e-mails switch separately; the Account screen offers the bot link (${language})`, async () => {
       const t = texts[language];
       const person = await createPerson(site.app, { name: 'Вера' });
-      const { context, page, errors } = await site.page({ language, prepare: (c) => signInAs(site, c, person.browser) });
-      const settings = async () => (await (await person.browser.get('/api/settings')).json()) as { notifications: boolean; email_notifications: boolean };
+      const { context, page, errors } = await site.page({
+        language,
+        prepare: (c) => signInAs(site, c, person.browser),
+      });
+      const settings = async () =>
+        (await (await person.browser.get('/api/settings')).json()) as {
+          notifications: boolean;
+          email_notifications: boolean;
+        };
 
       await page.goto('/Menu');
       const bot = page.getByRole('switch', { name: new RegExp(t.app.menu.notifications) });
@@ -102,11 +113,17 @@ describe('notification switches, the bot link and the e-mail unsubscribe page', 
       // The page behind the link changes nothing until its button is pressed.
       await page.goto(link);
       await page.getByText(t.mail.unsubscribe.question).waitFor();
-      expect(((await (await person.browser.get('/api/settings')).json()) as { email_notifications: boolean }).email_notifications).toBe(true);
+      expect(
+        ((await (await person.browser.get('/api/settings')).json()) as { email_notifications: boolean })
+          .email_notifications,
+      ).toBe(true);
       await screenshot(page, `mail-unsubscribe-page-${language}`);
       await page.getByRole('button', { name: t.mail.unsubscribe.button }).click();
       await page.getByText(t.mail.unsubscribe.done).waitFor();
-      expect(((await (await person.browser.get('/api/settings')).json()) as { email_notifications: boolean }).email_notifications).toBe(false);
+      expect(
+        ((await (await person.browser.get('/api/settings')).json()) as { email_notifications: boolean })
+          .email_notifications,
+      ).toBe(false);
       await screenshot(page, `mail-unsubscribed-${language}`);
 
       await context.close();

@@ -7,7 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { addPhoto, createProfileThroughWizard, makePhotoFiles } from './flows/profile.ts';
-import { expectAccessible, recordApiRequests, screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
+import {
+  expectAccessible,
+  recordApiRequests,
+  screenshot,
+  startSite,
+  type Site,
+  behaviourLanguages,
+} from './harness.ts';
 import { signInVerified, signInAs } from './signedIn.ts';
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { json } from '../../server/test/browser.ts';
@@ -23,7 +30,10 @@ describe.each(behaviourLanguages)('the profile wizard in %s', (language) => {
   const errors: string[] = [];
 
   /** A fresh browser profile signed in by `signIn`, optionally somewhere (geolocation granted). */
-  async function pageWith(signIn: (context: BrowserContext) => Promise<unknown>, geolocation?: { latitude: number; longitude: number }): Promise<Page> {
+  async function pageWith(
+    signIn: (context: BrowserContext) => Promise<unknown>,
+    geolocation?: { latitude: number; longitude: number },
+  ): Promise<Page> {
     const { context, page } = await site.page({
       language,
       errors,
@@ -141,8 +151,17 @@ describe.each(behaviourLanguages)('the profile wizard in %s', (language) => {
 
   it('finds the city from the browser position', async () => {
     const page = await newUser(`geo.${language}@example.com`, { latitude: 59.9386, longitude: 30.3141 });
-    await createProfileThroughWizard(page, { language, name: 'Гоша', age: 33, gender: 'Male', location: 'geolocation', photos: [files.phone] });
-    const own = (await page.evaluate(async (): Promise<unknown> => (await fetch('/api/profile')).json())) as { city: string };
+    await createProfileThroughWizard(page, {
+      language,
+      name: 'Гоша',
+      age: 33,
+      gender: 'Male',
+      location: 'geolocation',
+      photos: [files.phone],
+    });
+    const own = (await page.evaluate(async (): Promise<unknown> => (await fetch('/api/profile')).json())) as {
+      city: string;
+    };
     expect(own.city).toMatch(/Санкт-Петербург|Saint Petersburg|St\.? Petersburg/);
   });
 
@@ -180,7 +199,10 @@ describe.each(behaviourLanguages)('the profile wizard in %s', (language) => {
     await page.getByText('Новая строчка о себе').waitFor();
     await screenshot(page, `own-profile-${language}`);
     // The menu's card (the session's summary) has the new name and age too.
-    await page.getByRole('navigation', { name: t.app.nav.label }).getByRole('link', { name: t.app.nav.menu, exact: true }).click();
+    await page
+      .getByRole('navigation', { name: t.app.nav.label })
+      .getByRole('link', { name: t.app.nav.menu, exact: true })
+      .click();
     await page.locator('.card.own').getByText('Софья').waitFor();
     expect(await page.locator('.card.own').textContent()).toContain('Софья, 25');
     await page.locator('.card.own').getByRole('link').click();
@@ -188,7 +210,9 @@ describe.each(behaviourLanguages)('the profile wizard in %s', (language) => {
     // Everything came with the save's answer: neither the profile nor the user was asked for again.
     requests.stop();
     expect(requests.calls()).toContain('POST /api/edit_profile');
-    expect(requests.calls().filter((call) => call === 'GET /api/profile' || call === 'GET /api/current_user')).toEqual([]);
+    expect(requests.calls().filter((call) => call === 'GET /api/profile' || call === 'GET /api/current_user')).toEqual(
+      [],
+    );
 
     await page.getByRole('button', { name: t.app.profile.delete }).click();
     await page.getByRole('dialog').getByRole('button', { name: t.app.profile.deleteConfirm, exact: true }).click();
@@ -200,7 +224,8 @@ describe.each(behaviourLanguages)('the profile wizard in %s', (language) => {
   it('moves the profile: the browser position, or a city typed by hand, changes where search measures from', async () => {
     const owner = await createPerson(site.app, { name: 'Вера', gender: 'Female', at: [55.7558, 37.6173] });
     const page = await pageOf(owner, { latitude: 55.7963, longitude: 49.1088 });
-    const stored = async () => json<{ city: string; latitude: number; longitude: number }>(await owner.browser.get('/api/profile'));
+    const stored = async () =>
+      json<{ city: string; latitude: number; longitude: number }>(await owner.browser.get('/api/profile'));
 
     await page.goto('/edit_profile');
     await page.getByRole('button', { name: t.app.wizard.useLocation }).click();
@@ -252,15 +277,23 @@ describe.each(behaviourLanguages)('the profile wizard in %s', (language) => {
     expect(after.photos[0]).toBe(before.photos[1]);
     expect(after.photos).not.toContain(before.photos[0]);
     // The screen shows the saved photos, and the menu's card the new first one, from the save's answer alone.
-    const shown = async () => ((await page.locator('.other-profile .gallery-photo').getAttribute('src')) ?? '').split('/').pop();
+    const shown = async () =>
+      ((await page.locator('.other-profile .gallery-photo').getAttribute('src')) ?? '').split('/').pop();
     await expect.poll(() => page.locator('.other-profile .gallery-segments span').count()).toBe(2);
     await expect.poll(shown).toBe(after.photos[0]);
     await page.locator('.other-profile').getByRole('button', { name: t.app.gallery.next }).click();
     await expect.poll(shown).toBe(after.photos[1]);
-    await page.getByRole('navigation', { name: t.app.nav.label }).getByRole('link', { name: t.app.nav.menu, exact: true }).click();
-    await expect.poll(() => page.locator('.card.own .avatar img').getAttribute('src')).toContain((after.photos[0] ?? '?').replace('.jpg', ''));
+    await page
+      .getByRole('navigation', { name: t.app.nav.label })
+      .getByRole('link', { name: t.app.nav.menu, exact: true })
+      .click();
+    await expect
+      .poll(() => page.locator('.card.own .avatar img').getAttribute('src'))
+      .toContain((after.photos[0] ?? '?').replace('.jpg', ''));
     requests.stop();
-    expect(requests.calls().filter((call) => call === 'GET /api/profile' || call === 'GET /api/current_user')).toEqual([]);
+    expect(requests.calls().filter((call) => call === 'GET /api/profile' || call === 'GET /api/current_user')).toEqual(
+      [],
+    );
   });
 
   it('has no console errors', () => {

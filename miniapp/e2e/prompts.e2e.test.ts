@@ -10,7 +10,14 @@ import { json } from '../../server/test/browser.ts';
 import { createPerson, type Person, type PersonOptions } from '../../server/test/people.ts';
 import { addPhoto, answerPrompts, makePhotoFiles } from './flows/profile.ts';
 import { topCardId } from './flows/search.ts';
-import { artifactsDir, expectAccessible, screenshotLightAndDark, startSite, type Site, behaviourLanguages } from './harness.ts';
+import {
+  artifactsDir,
+  expectAccessible,
+  screenshotLightAndDark,
+  startSite,
+  type Site,
+  behaviourLanguages,
+} from './harness.ts';
 import { signInAs, signInVerified } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -19,20 +26,33 @@ const shotsDir = process.env.PROMPT_SHOTS_DIR ?? path.join(artifactsDir, 'prompt
 
 /** The answers people give, in the language of the run (the questions come from the server in the reader's). */
 const answers = {
-  ru: { weekend: 'Горы, палатка и никакого интернета', lookingFor: 'Того, с кем можно и молчать, и спорить до утра', surprise: 'Билеты на концерт в другой город' },
-  en: { weekend: 'Mountains, a tent and no signal at all', lookingFor: 'Someone to stay quiet with and argue with till dawn', surprise: 'Concert tickets in another city' },
+  ru: {
+    weekend: 'Горы, палатка и никакого интернета',
+    lookingFor: 'Того, с кем можно и молчать, и спорить до утра',
+    surprise: 'Билеты на концерт в другой город',
+  },
+  en: {
+    weekend: 'Mountains, a tent and no signal at all',
+    lookingFor: 'Someone to stay quiet with and argue with till dawn',
+    surprise: 'Concert tickets in another city',
+  },
 };
 
 async function shot(page: Page, name: string): Promise<void> {
   await screenshotLightAndDark(page, name);
   mkdirSync(shotsDir, { recursive: true });
-  for (const file of [`${name}.png`, `${name}-dark.png`]) copyFileSync(path.join(artifactsDir, file), path.join(shotsDir, file));
+  for (const file of [`${name}.png`, `${name}-dark.png`])
+    copyFileSync(path.join(artifactsDir, file), path.join(shotsDir, file));
 }
 
 /** A person whose photo is a real picture (createPerson writes only the names), so the card shows it. */
 async function withPicture(site: Site, options: PersonOptions): Promise<Person> {
   const person = await createPerson(site.app, options);
-  const rows = await site.app.database.db.selectFrom('photos').select('file_name').where('profile_id', '=', person.profileId).execute();
+  const rows = await site.app.database.db
+    .selectFrom('photos')
+    .select('file_name')
+    .where('profile_id', '=', person.profileId)
+    .execute();
   const uploads = path.join(site.app.database.dataDir, 'uploads');
   mkdirSync(uploads, { recursive: true });
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="852"><defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#f9a8d4"/><stop offset="1" stop-color="#7c3aed"/></linearGradient></defs><rect width="640" height="852" fill="url(#g)"/><circle cx="320" cy="320" r="140" fill="#fde68a" opacity="0.7"/></svg>`;
@@ -55,7 +75,8 @@ describe.each(behaviourLanguages)('profile prompts in %s', (language) => {
     contexts.push(context);
     return page;
   }
-  const answerBox = (page: Page, question: string) => page.getByLabel(t.app.prompts.answerLabel.replace('{{question}}', question));
+  const answerBox = (page: Page, question: string) =>
+    page.getByLabel(t.app.prompts.answerLabel.replace('{{question}}', question));
 
   beforeAll(async () => {
     site = await startSite();
@@ -107,7 +128,9 @@ describe.each(behaviourLanguages)('profile prompts in %s', (language) => {
     await answerPrompts(page, language, [{ question: t.prompts.surpriseMe, answer: said.surprise }]);
     await page.getByText(t.app.prompts.full.replace('{{max}}', '3')).waitFor();
     expect(await page.getByRole('button', { name: t.app.prompts.add }).count()).toBe(0);
-    await page.getByRole('button', { name: t.app.prompts.remove.replace('{{question}}', t.prompts.surpriseMe) }).click();
+    await page
+      .getByRole('button', { name: t.app.prompts.remove.replace('{{question}}', t.prompts.surpriseMe) })
+      .click();
     await page.getByRole('button', { name: t.app.prompts.add }).waitFor();
     await shot(page, `wizard-prompts-${language}`);
     await expectAccessible(page, `wizard prompts ${language}`);
@@ -158,16 +181,26 @@ describe.each(behaviourLanguages)('profile prompts in %s', (language) => {
     // The details on the card: the bio and all three answers.
     await page.locator('.swipe-card .info-button').click();
     await expect.poll(() => onCard.count()).toBe(3);
-    expect(await onCard.locator('.prompt-answer-text').allTextContents()).toEqual([said.weekend, said.lookingFor, said.surprise]);
+    expect(await onCard.locator('.prompt-answer-text').allTextContents()).toEqual([
+      said.weekend,
+      said.lookingFor,
+      said.surprise,
+    ]);
     await shot(page, `card-details-${language}`);
 
     // A match's profile page lists them too.
     expect((await shown.browser.post('/api/like', { profile_id: seeker.profileId })).status).toBe(200);
-    expect(await json(await seeker.browser.post('/api/like', { profile_id: shown.profileId }))).toMatchObject({ match: true });
+    expect(await json(await seeker.browser.post('/api/like', { profile_id: shown.profileId }))).toMatchObject({
+      match: true,
+    });
     await page.goto(`/UsersProfile/${shown.profileId}`);
     const listed = page.locator('.other-profile .prompt-answer');
     await expect.poll(() => listed.count()).toBe(3);
-    expect(await listed.locator('.prompt-answer-question').allTextContents()).toEqual([t.prompts.idealWeekend, t.prompts.lookingFor, t.prompts.surpriseMe]);
+    expect(await listed.locator('.prompt-answer-question').allTextContents()).toEqual([
+      t.prompts.idealWeekend,
+      t.prompts.lookingFor,
+      t.prompts.surpriseMe,
+    ]);
     // The answers under the photo, in sight (above the sticky chat button).
     await listed.first().evaluate((first) => first.scrollIntoView({ block: 'start' }));
     await shot(page, `profile-details-${language}`);
@@ -186,12 +219,18 @@ describe.each(behaviourLanguages)('profile prompts in %s', (language) => {
     const page = await open((context) => signInAs(site, context, owner.browser));
     await page.goto('/edit_profile');
     await answerBox(page, t.prompts.idealWeekend).fill(said.surprise);
-    await page.getByRole('button', { name: t.app.prompts.remove.replace('{{question}}', t.prompts.lookingFor) }).click();
+    await page
+      .getByRole('button', { name: t.app.prompts.remove.replace('{{question}}', t.prompts.lookingFor) })
+      .click();
     await answerPrompts(page, language, [{ question: t.prompts.greenFlag, answer: said.lookingFor }]);
     await page.getByRole('button', { name: t.app.profile.save }).click();
     await page.waitForURL('**/profile');
-    await expect.poll(() => page.locator('.other-profile .prompt-answer-text').allTextContents()).toEqual([said.surprise, said.lookingFor]);
-    const own = await json<{ prompts: { prompt_id: number; answer: string }[] }>(await owner.browser.get('/api/profile'));
+    await expect
+      .poll(() => page.locator('.other-profile .prompt-answer-text').allTextContents())
+      .toEqual([said.surprise, said.lookingFor]);
+    const own = await json<{ prompts: { prompt_id: number; answer: string }[] }>(
+      await owner.browser.get('/api/profile'),
+    );
     expect(own.prompts.map((p) => [p.prompt_id, p.answer])).toEqual([
       [1, said.surprise],
       [5, said.lookingFor],

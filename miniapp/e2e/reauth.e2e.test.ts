@@ -54,7 +54,10 @@ describe.each(behaviourLanguages)('the ways into an account in %s', (language) =
     const listed = devices.getByTestId('linked-methods');
     await listed.waitFor();
     expect(await listed.textContent()).toBe(
-      t.app.account.linkedMethods.replace('{{methods}}', [t.app.account.method.telegram, t.app.account.method.google].join(', ')),
+      t.app.account.linkedMethods.replace(
+        '{{methods}}',
+        [t.app.account.method.telegram, t.app.account.method.google].join(', '),
+      ),
     );
     await devices.getByText(t.app.account.linkedMethodsHint).waitFor();
     // Which methods, never their identifiers.
@@ -81,7 +84,10 @@ describe.each(behaviourLanguages)('the ways into an account in %s', (language) =
     expect(await prompt.getAttribute('role')).toBe('alert');
     expect(await prompt.locator('strong').textContent()).toBe(t.app.account.reauthTitle);
     expect(await prompt.textContent()).toContain(t.app.account.reauthText);
-    const account = (await (await person.browser.get('/api/account')).json()) as { has_password: boolean; sign_in_methods: string[] };
+    const account = (await (await person.browser.get('/api/account')).json()) as {
+      has_password: boolean;
+      sign_in_methods: string[];
+    };
     expect(account.has_password).toBe(false);
     expect(account.sign_in_methods).toEqual(['telegram', 'google']);
     await screenshot(page, `account-reauth-${language}`);

@@ -19,14 +19,20 @@ describe.each(behaviourLanguages)('the swipe deck in %s', (language) => {
   let errors: string[];
 
   const swipesBy = async (who: Person) =>
-    site.app.database.db.selectFrom('swipes').select(['target_id', 'liked']).where('swiper_id', '=', who.profileId).orderBy('created_at').execute();
+    site.app.database.db
+      .selectFrom('swipes')
+      .select(['target_id', 'liked'])
+      .where('swiper_id', '=', who.profileId)
+      .orderBy('created_at')
+      .execute();
   const indicator = () => page.locator('.swipe-card').getAttribute('data-indicator');
   const felt = () => page.evaluate(() => (window as unknown as { felt: unknown[] }).felt.slice());
 
   beforeAll(async () => {
     site = await startSite();
     seeker = await createPerson(site.app, { name: 'Михаил', gender: 'Male' });
-    for (const name of ['Алла', 'Белла', 'Вика', 'Галя']) await createPerson(site.app, { name, gender: 'Female', photos: 2 });
+    for (const name of ['Алла', 'Белла', 'Вика', 'Галя'])
+      await createPerson(site.app, { name, gender: 'Female', photos: 2 });
     ({ context, page, errors } = await site.page({
       language,
       async prepare(context) {
@@ -130,7 +136,12 @@ describe.each(behaviourLanguages)('the swipe deck in %s', (language) => {
     expect(her.user_id).toBeGreaterThan(0);
     await other
       .insertInto('swipes')
-      .values({ swiper_id: testProfileId(last ?? 0), target_id: seeker.profileId, liked: 1, created_at: site.app.clock.now().toISOString() })
+      .values({
+        swiper_id: testProfileId(last ?? 0),
+        target_id: seeker.profileId,
+        liked: 1,
+        created_at: site.app.clock.now().toISOString(),
+      })
       .execute();
     await page.waitForTimeout(600);
     await dragCard(page, 80);
@@ -150,7 +161,12 @@ describe.each(behaviourLanguages)('the swipe deck in %s', (language) => {
       const target = await createPerson(site.app, { gender: 'Female', at: [43.1, 131.9] });
       await db
         .insertInto('swipes')
-        .values({ swiper_id: limited.profileId, target_id: target.profileId, liked: 1, created_at: site.app.clock.now().toISOString() })
+        .values({
+          swiper_id: limited.profileId,
+          target_id: target.profileId,
+          liked: 1,
+          created_at: site.app.clock.now().toISOString(),
+        })
         .execute();
     }
     const page2 = await context.newPage();
@@ -168,16 +184,25 @@ describe.each(behaviourLanguages)('the swipe deck in %s', (language) => {
 
   it('says when a like or dislike did not go through, over the deck, and goes on to the next person', async () => {
     const unlucky = await createPerson(site.app, { name: 'Глеб', gender: 'Male', at: [59.94, 30.31] });
-    for (const name of ['Дина', 'Ева', 'Жанна']) await createPerson(site.app, { name, gender: 'Female', at: [59.94, 30.32] });
+    for (const name of ['Дина', 'Ева', 'Жанна'])
+      await createPerson(site.app, { name, gender: 'Female', at: [59.94, 30.32] });
     const page3 = await context.newPage();
     const errors3 = watchErrors(page3);
     await signInAs(site, context, unlucky.browser);
     // The server breaks on the like; the dislike is refused as if the person were gone.
     await page3.route('**/api/like', (route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'Internal error', code: 'internal' }) }),
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'Internal error', code: 'internal' }),
+      }),
     );
     await page3.route('**/api/dislike', (route) =>
-      route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ error: 'Not found', code: 'not_found' }) }),
+      route.fulfill({
+        status: 404,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'Not found', code: 'not_found' }),
+      }),
     );
     await page3.goto('/search');
     await page3.locator('.swipe-card').waitFor();

@@ -77,7 +77,9 @@ describe.each(behaviourLanguages)('members-only screens in %s', (language) => {
     const res = await fetch(`${site.app.url}/api/auth/telegram`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ initData: await signInitData(e2eBotToken, { id: language === 'ru' ? 5151 : 5152, first_name: 'Тоня' }) }),
+      body: JSON.stringify({
+        initData: await signInitData(e2eBotToken, { id: language === 'ru' ? 5151 : 5152, first_name: 'Тоня' }),
+      }),
     });
     const { token } = (await res.json()) as { token: string };
     // The Mini App's session asks for the link (a token session: no cookie, no CSRF token).

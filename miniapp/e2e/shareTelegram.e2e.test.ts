@@ -70,7 +70,9 @@ describe('the @username swap in the app', () => {
       await inMenu.getByRole('button', { name: t.revoke }).click();
       await inMenu.getByRole('button', { name: t.share }).waitFor();
       expect(await inMenu.getByRole('link').count()).toBe(0);
-      const seenByPetya = (await (await petya.browser.get(`/api/users_profile?profile_id=${masha.profileId}`)).json()) as {
+      const seenByPetya = (await (
+        await petya.browser.get(`/api/users_profile?profile_id=${masha.profileId}`)
+      ).json()) as {
         users_profile: { telegram_username: string | null };
       };
       expect(seenByPetya.users_profile.telegram_username).toBeNull();

@@ -19,7 +19,11 @@ export async function signInVerified(site: Site, context: BrowserContext, email:
  * Hands a signed-in test client's session cookie (a `createPerson` person's `browser`, say) to a browser
  * profile; the account takes the profile's language, as if chosen there (the account's language wins).
  */
-export async function signInAs(site: Site, context: BrowserContext, client: Pick<Browser, 'cookie' | 'post'>): Promise<void> {
+export async function signInAs(
+  site: Site,
+  context: BrowserContext,
+  client: Pick<Browser, 'cookie' | 'post'>,
+): Promise<void> {
   const session = client.cookie('iskra_session');
   if (!session) throw new Error('no session cookie');
   const language = contextLanguages.get(context);
@@ -27,7 +31,9 @@ export async function signInAs(site: Site, context: BrowserContext, client: Pick
     const chosen = await client.post('/api/language', { language });
     if (chosen.status !== 200) throw new Error(`language: ${chosen.status}`);
   }
-  await context.addCookies([{ name: 'iskra_session', value: session, url: site.app.url, httpOnly: true, sameSite: 'Lax' }]);
+  await context.addCookies([
+    { name: 'iskra_session', value: session, url: site.app.url, httpOnly: true, sameSite: 'Lax' },
+  ]);
 }
 
 /** A jwtToken for a fresh verified account: `POST /api/login {session: "token"}`. */
@@ -41,6 +47,10 @@ export async function tokenFor(site: Site, email: string): Promise<string> {
 }
 
 /** Init data signed as Telegram signs them (HMAC-SHA-256 under HMAC("WebAppData", bot token)). */
-export function signInitData(botToken: string, user: Record<string, unknown>, authDate = telegramAuthDate()): Promise<string> {
+export function signInitData(
+  botToken: string,
+  user: Record<string, unknown>,
+  authDate = telegramAuthDate(),
+): Promise<string> {
   return standInInitData({ botToken, user, authDate, queryId: 'AAH-e2e', signature: 'ZTJlLXRlc3Qtc2lnbmF0dXJl' });
 }

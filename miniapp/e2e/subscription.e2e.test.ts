@@ -94,7 +94,9 @@ describe('the subscription screen and the payment outcome', () => {
     const { context, page, errors } = await open(person, 'en');
     await page.goto('/subscription');
     await page.getByRole('heading', { name: en.app.premium.lapsedTitle }).waitFor();
-    await page.getByText(en.app.premium.lapsedText.replace('{{date}}', await pageDate(page, ended.toISOString(), 'en'))).waitFor();
+    await page
+      .getByText(en.app.premium.lapsedText.replace('{{date}}', await pageDate(page, ended.toISOString(), 'en')))
+      .waitFor();
     await page.locator('.plan.best').click();
     await page.getByRole('button', { name: en.app.premium.renewNow }).waitFor();
     await screenshot(page, 'subscription-lapsed-en-light');
@@ -155,7 +157,9 @@ describe('the subscription screen and the payment outcome', () => {
         await page.waitForURL(/\/confirm\?payment=\d+$/);
         await page.getByRole('heading', { name: t.app.result.successTitle }).waitFor();
         const sub = (await (await person.browser.get('/api/subscription')).json()) as { end_date: string };
-        await page.getByText(t.app.result.paidUntil.replace('{{date}}', await pageDate(page, sub.end_date, language))).waitFor();
+        await page
+          .getByText(t.app.result.paidUntil.replace('{{date}}', await pageDate(page, sub.end_date, language)))
+          .waitFor();
         await screenshot(page, `confirm-paid-${language}-${mode}`);
 
         // An id that is nobody's, or no id at all: not found, never "paid".

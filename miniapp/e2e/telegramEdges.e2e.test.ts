@@ -46,13 +46,21 @@ describe('the Mini App launch, edge cases', () => {
   });
   afterAll(async () => {
     await site.close();
-    expect(errors.filter((e) => !/Telegram sign-in failed|Telegram (environment|init data)|launch parameters|401|400/.test(e))).toEqual([]);
+    expect(
+      errors.filter(
+        (e) => !/Telegram sign-in failed|Telegram (environment|init data)|launch parameters|401|400/.test(e),
+      ),
+    ).toEqual([]);
   });
 
   for (const theme of ['light', 'dark'] as const) {
     it(`signs in with launch data that carry no signature field (older clients), ${theme}`, async () => {
       const { telegramId } = await telegramPerson(`Ася-${theme}`);
-      const page = await openInTelegram({ user: { id: telegramId, first_name: 'Ася', language_code: 'ru' }, signature: null, theme });
+      const page = await openInTelegram({
+        user: { id: telegramId, first_name: 'Ася', language_code: 'ru' },
+        signature: null,
+        theme,
+      });
       await page.getByRole('region', { name: ru.app.search.title }).waitFor();
       expect(new URL(page.url()).pathname).toBe('/search');
       await screenshot(page, `telegram-no-signature-ru-${theme}`);
@@ -60,7 +68,9 @@ describe('the Mini App launch, edge cases', () => {
   }
 
   it('shows the reopen screen, not a blank page, for launch parameters it cannot read', async () => {
-    const page = await openInTelegram({ rawHash: '#tgWebAppData=garbage&tgWebAppVersion=8.0&tgWebAppPlatform=android&tgWebAppThemeParams=%7B%7D' });
+    const page = await openInTelegram({
+      rawHash: '#tgWebAppData=garbage&tgWebAppVersion=8.0&tgWebAppPlatform=android&tgWebAppThemeParams=%7B%7D',
+    });
     await page.getByRole('heading', { name: ru.app.launch.title }).waitFor();
     await page.getByText(ru.app.launch.unreadable).waitFor();
     await screenshot(page, 'telegram-unreadable-launch-ru');
@@ -75,7 +85,10 @@ describe('the Mini App launch, edge cases', () => {
 
   it('opens a deep link (startapp=premium) once per launch: a reload stays where the user went', async () => {
     const { telegramId } = await telegramPerson('Вика');
-    const page = await openInTelegram({ user: { id: telegramId, first_name: 'Вика', language_code: 'ru' }, startParam: 'premium' });
+    const page = await openInTelegram({
+      user: { id: telegramId, first_name: 'Вика', language_code: 'ru' },
+      startParam: 'premium',
+    });
     await page.waitForURL('**/subscription');
     await page.getByRole('navigation', { name: ru.app.nav.label }).getByRole('link', { name: ru.app.nav.menu }).click();
     await page.waitForURL('**/Menu');
@@ -92,7 +105,10 @@ describe('the Mini App launch, edge cases', () => {
     const gone = await createPerson(site.app, { name: 'Глеб', gender: 'Male' });
     const conversation = await matchAndStartChat(ann, gone);
     expect((await gone.browser.post('/api/delete_profile')).status).toBe(200);
-    const page = await openInTelegram({ user: { id: telegramId, first_name: 'Аня', language_code: 'ru' }, startParam: `chat_${conversation}` });
+    const page = await openInTelegram({
+      user: { id: telegramId, first_name: 'Аня', language_code: 'ru' },
+      startParam: `chat_${conversation}`,
+    });
     await page.waitForURL(`**/chat/${conversation}`);
     await page.getByRole('heading', { name: ru.app.chat.partnerDeletedTitle }).waitFor();
     await page.locator('.chat-departed').getByRole('link', { name: ru.app.chat.backToChats }).click();
@@ -111,7 +127,11 @@ describe('the Mini App launch, edge cases', () => {
     const first = await openInTelegram({ user, startParam: 'premium' });
     await first.waitForURL('**/subscription');
     // A new launch: new launch data (another auth_date), so another hash.
-    const hash = await telegramLaunchHash({ user, startParam: 'premium', authDate: Math.floor(Date.now() / 1000) - 300 });
+    const hash = await telegramLaunchHash({
+      user,
+      startParam: 'premium',
+      authDate: Math.floor(Date.now() / 1000) - 300,
+    });
     await first.goto('about:blank');
     await first.goto(`/${hash}`);
     await first.waitForURL('**/subscription');
@@ -119,7 +139,10 @@ describe('the Mini App launch, edge cases', () => {
 
   for (const theme of ['light', 'dark'] as const) {
     it(`shows no tab bar on the profile wizard inside Telegram, as on the web (${theme})`, async () => {
-      const page = await openInTelegram({ user: { id: ++nextTelegramId, first_name: 'Emma', language_code: 'en' }, theme });
+      const page = await openInTelegram({
+        user: { id: ++nextTelegramId, first_name: 'Emma', language_code: 'en' },
+        theme,
+      });
       await page.getByRole('heading', { name: en.app.wizard.title }).waitFor();
       expect(new URL(page.url()).pathname).toBe('/CreateProfile');
       expect(await page.locator('nav.tabbar').count()).toBe(0);

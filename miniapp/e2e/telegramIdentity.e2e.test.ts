@@ -34,7 +34,9 @@ describe('Telegram identity in the app', () => {
       const telegramId = ++nextTelegramId;
       site.telegram.profilePhotos.set(telegramId, await jpegWithGps(800, 800));
       const { context, page, errors } = await site.page({ prepare: hostLikeTelegram });
-      await page.goto(`/${await telegramLaunchHash({ user: { id: telegramId, first_name: firstName, language_code: language }, theme })}`);
+      await page.goto(
+        `/${await telegramLaunchHash({ user: { id: telegramId, first_name: firstName, language_code: language }, theme })}`,
+      );
       const name = page.getByLabel(t.name);
       await name.waitFor();
       expect(await name.inputValue()).toBe(firstName);
@@ -66,10 +68,22 @@ describe('Telegram identity in the app', () => {
       await page.getByRole('button', { name: t.create, exact: true }).click();
       await page.waitForURL('**/training');
 
-      const user = await site.app.database.db.selectFrom('users').select('id').where('telegram_id', '=', String(telegramId)).executeTakeFirstOrThrow();
-      const profile = await site.app.database.db.selectFrom('profiles').select(['id', 'name']).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+      const user = await site.app.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('telegram_id', '=', String(telegramId))
+        .executeTakeFirstOrThrow();
+      const profile = await site.app.database.db
+        .selectFrom('profiles')
+        .select(['id', 'name'])
+        .where('user_id', '=', user.id)
+        .executeTakeFirstOrThrow();
       expect(profile.name).toBe(firstName);
-      const photos = await site.app.database.db.selectFrom('photos').select('file_name').where('profile_id', '=', profile.id).execute();
+      const photos = await site.app.database.db
+        .selectFrom('photos')
+        .select('file_name')
+        .where('profile_id', '=', profile.id)
+        .execute();
       expect(photos).toHaveLength(1);
       expect(site.telegram.callsOf('getUserProfilePhotos').some((call) => call.user_id === telegramId)).toBe(true);
       await context.close();
@@ -80,7 +94,9 @@ describe('Telegram identity in the app', () => {
   it('offers nothing when Telegram has no photo of the user', async () => {
     const telegramId = ++nextTelegramId;
     const { context, page } = await site.page({ prepare: hostLikeTelegram });
-    await page.goto(`/${await telegramLaunchHash({ user: { id: telegramId, first_name: 'Ира', language_code: 'ru' } })}`);
+    await page.goto(
+      `/${await telegramLaunchHash({ user: { id: telegramId, first_name: 'Ира', language_code: 'ru' } })}`,
+    );
     const t = texts.ru.app.wizard;
     await page.getByLabel(t.age).fill('25');
     await page.getByRole('button', { name: t.genders.Female, exact: true }).click();
@@ -92,7 +108,9 @@ describe('Telegram identity in the app', () => {
     await page.getByRole('button', { name: t.next }).click();
     await page.getByRole('heading', { name: t.photosTitle }).waitFor();
     // The photo request has been answered (no photo) before the offer is looked for.
-    await expect.poll(() => site.telegram.callsOf('getUserProfilePhotos').some((call) => call.user_id === telegramId)).toBe(true);
+    await expect
+      .poll(() => site.telegram.callsOf('getUserProfilePhotos').some((call) => call.user_id === telegramId))
+      .toBe(true);
     expect(await page.getByRole('button', { name: t.telegramPhoto }).count()).toBe(0);
     await context.close();
   });

@@ -4,7 +4,12 @@ import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { expectMessage, matchAndStartChat } from './flows/chat.ts';
-import { hostLikeTelegram, telegramLaunchHash as launchHash, telegramThemes as themes, type TelegramLaunch as Launch } from './flows/telegram.ts';
+import {
+  hostLikeTelegram,
+  telegramLaunchHash as launchHash,
+  telegramThemes as themes,
+  type TelegramLaunch as Launch,
+} from './flows/telegram.ts';
 import { screenshot, startSite, testConfig, type Site } from './harness.ts';
 
 /**
@@ -16,11 +21,14 @@ const botUsername = 'iskra_e2e_bot';
 
 let nextTelegramId = 8_100_000_000;
 
-const telegramEvents = (page: Page) => page.evaluate(() => (window as unknown as { __events: [string, unknown][] }).__events);
+const telegramEvents = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __events: [string, unknown][] }).__events);
 
 /** Nothing of the web site: no landing, footer, e-mail form or sign-in link. */
 async function expectNoWebSite(page: Page): Promise<void> {
-  expect(await page.locator('.landing, footer, input[type="email"], a[href="/login"], a[href="/register"]').count()).toBe(0);
+  expect(
+    await page.locator('.landing, footer, input[type="email"], a[href="/login"], a[href="/register"]').count(),
+  ).toBe(0);
 }
 
 describe('opening the Mini App inside (faked) Telegram', () => {
@@ -37,7 +45,10 @@ describe('opening the Mini App inside (faked) Telegram', () => {
   }
 
   /** A returning Telegram user: an account with a profile, reached by this Telegram id. */
-  async function telegramPerson(name: string, language: 'ru' | 'en' = 'ru'): Promise<{ person: Person; telegramId: number }> {
+  async function telegramPerson(
+    name: string,
+    language: 'ru' | 'en' = 'ru',
+  ): Promise<{ person: Person; telegramId: number }> {
     const person = await createPerson(site.app, { name, gender: 'Female' });
     const telegramId = ++nextTelegramId;
     await site.app.database.db
@@ -64,7 +75,10 @@ describe('opening the Mini App inside (faked) Telegram', () => {
   for (const theme of ['light', 'dark'] as const) {
     it(`opens a new English-speaking user (language_code en) on the profile wizard in English, ${theme} theme`, async () => {
       // The device's own language is Russian (the browser's locale): Telegram's language_code decides.
-      const page = await openInTelegram({ user: { id: ++nextTelegramId, first_name: 'Emma', language_code: 'en' }, theme });
+      const page = await openInTelegram({
+        user: { id: ++nextTelegramId, first_name: 'Emma', language_code: 'en' },
+        theme,
+      });
       await page.getByRole('heading', { name: en.app.wizard.title }).waitFor();
       expect(new URL(page.url()).pathname).toBe('/CreateProfile');
       expect(await page.getAttribute('html', 'lang')).toBe('en');
@@ -100,7 +114,11 @@ describe('opening the Mini App inside (faked) Telegram', () => {
   for (const theme of ['light', 'dark'] as const) {
     it(`shows the reopen screen for stale launch data, in the user's language, with the bot link (${theme})`, async () => {
       const twoDaysAgo = Math.floor(Date.now() / 1000) - 2 * 86_400;
-      const page = await openInTelegram({ user: { id: ++nextTelegramId, first_name: 'Emma', language_code: 'en' }, authDate: twoDaysAgo, theme });
+      const page = await openInTelegram({
+        user: { id: ++nextTelegramId, first_name: 'Emma', language_code: 'en' },
+        authDate: twoDaysAgo,
+        theme,
+      });
       await page.getByRole('heading', { name: en.app.launch.title }).waitFor();
       await page.getByText(en.app.launch.expired).waitFor();
       await expectNoWebSite(page);
@@ -140,8 +158,14 @@ describe('opening the Mini App inside (faked) Telegram', () => {
     const { person: ann, telegramId } = await telegramPerson('Анна');
     const boris = await createPerson(site.app, { name: 'Борис', gender: 'Male' });
     const conversation = await matchAndStartChat(ann, boris);
-    expect((await boris.browser.post(`/api/conversations/${conversation}/messages`, { content: 'Привет из уведомления' })).status).toBe(201);
-    const page = await openInTelegram({ user: { id: telegramId, first_name: 'Анна', language_code: 'ru' }, startParam: `chat_${conversation}` });
+    expect(
+      (await boris.browser.post(`/api/conversations/${conversation}/messages`, { content: 'Привет из уведомления' }))
+        .status,
+    ).toBe(201);
+    const page = await openInTelegram({
+      user: { id: telegramId, first_name: 'Анна', language_code: 'ru' },
+      startParam: `chat_${conversation}`,
+    });
     await page.waitForURL(`**/chat/${conversation}`);
     await expectMessage(page, 'Привет из уведомления');
     await expectNoWebSite(page);
@@ -149,7 +173,10 @@ describe('opening the Mini App inside (faked) Telegram', () => {
 
   it('falls back to the deck with a short notice for an unknown link and for a chat no longer allowed', async () => {
     const { person: ann, telegramId } = await telegramPerson('Лена');
-    const unknown = await openInTelegram({ user: { id: telegramId, first_name: 'Лена', language_code: 'ru' }, startParam: 'nonsense_42' });
+    const unknown = await openInTelegram({
+      user: { id: telegramId, first_name: 'Лена', language_code: 'ru' },
+      startParam: 'nonsense_42',
+    });
     await unknown.getByText(ru.app.deepLink.unavailable).waitFor();
     await unknown.waitForURL((url) => url.pathname === '/search');
     // A conversation of two other people: not hers to open.
@@ -157,20 +184,28 @@ describe('opening the Mini App inside (faked) Telegram', () => {
     const max = await createPerson(site.app, { name: 'Макс', gender: 'Male' });
     const theirs = await matchAndStartChat(kate, max);
     expect(ann.userId).not.toBe(kate.userId);
-    const forbidden = await openInTelegram({ user: { id: telegramId, first_name: 'Лена', language_code: 'ru' }, startParam: `chat_${theirs}` });
+    const forbidden = await openInTelegram({
+      user: { id: telegramId, first_name: 'Лена', language_code: 'ru' },
+      startParam: `chat_${theirs}`,
+    });
     await forbidden.getByText(ru.app.deepLink.unavailable).waitFor();
     await forbidden.waitForURL((url) => url.pathname === '/search');
   });
 
   it('restyles at once when Telegram switches its theme while the app is open (themeChanged)', async () => {
     const { telegramId } = await telegramPerson('Нина');
-    const page = await openInTelegram({ user: { id: telegramId, first_name: 'Нина', language_code: 'ru' }, theme: 'light' });
+    const page = await openInTelegram({
+      user: { id: telegramId, first_name: 'Нина', language_code: 'ru' },
+      theme: 'light',
+    });
     await page.getByRole('region', { name: ru.app.search.title }).waitFor();
     const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(await page.getAttribute('html', 'data-theme')).toBe('light');
     const lightBackground = await background();
     await page.evaluate((params) => {
-      const webView = (window as unknown as { Telegram: { WebView: { receiveEvent(name: string, data: unknown): void } } }).Telegram.WebView;
+      const webView = (
+        window as unknown as { Telegram: { WebView: { receiveEvent(name: string, data: unknown): void } } }
+      ).Telegram.WebView;
       webView.receiveEvent('theme_changed', { theme_params: params });
     }, themes.dark);
     await expect.poll(() => page.getAttribute('html', 'data-theme')).toBe('dark');
@@ -184,10 +219,14 @@ describe('opening the Mini App inside (faked) Telegram', () => {
     const page = await openInTelegram({ user: { id: telegramId, first_name: 'Зоя', language_code: 'ru' } });
     await page.getByRole('region', { name: ru.app.search.title }).waitFor();
     await expect
-      .poll(async () => (await telegramEvents(page)).filter(([name]) => name === 'web_app_setup_settings_button').at(-1))
+      .poll(async () =>
+        (await telegramEvents(page)).filter(([name]) => name === 'web_app_setup_settings_button').at(-1),
+      )
       .toEqual(['web_app_setup_settings_button', { is_visible: true }]);
     await page.evaluate(() => {
-      const webView = (window as unknown as { Telegram: { WebView: { receiveEvent(name: string, data: unknown): void } } }).Telegram.WebView;
+      const webView = (
+        window as unknown as { Telegram: { WebView: { receiveEvent(name: string, data: unknown): void } } }
+      ).Telegram.WebView;
       webView.receiveEvent('settings_button_pressed', null);
     });
     await page.waitForURL('**/Menu');
@@ -203,7 +242,13 @@ describe('opening the Mini App inside (faked) Telegram', () => {
     await page.locator('button[lang="en"]').click();
     await page.getByRole('heading', { name: en.app.menu.filters }).waitFor();
     const accountLanguage = async () =>
-      (await site.app.database.db.selectFrom('users').select('language').where('id', '=', person.userId).executeTakeFirstOrThrow()).language;
+      (
+        await site.app.database.db
+          .selectFrom('users')
+          .select('language')
+          .where('id', '=', person.userId)
+          .executeTakeFirstOrThrow()
+      ).language;
     await expect.poll(accountLanguage).toBe('en');
     // Another device (a fresh profile whose browser speaks Russian) opens in English.
     const other = await openInTelegram(launch);
@@ -211,7 +256,8 @@ describe('opening the Mini App inside (faked) Telegram', () => {
   });
 
   it('asks Telegram to confirm closing while the wizard or a message box holds unsent text', async () => {
-    const closing = async (page: Page) => (await telegramEvents(page)).filter(([name]) => name === 'web_app_setup_closing_behavior').at(-1)?.[1] ?? null;
+    const closing = async (page: Page) =>
+      (await telegramEvents(page)).filter(([name]) => name === 'web_app_setup_closing_behavior').at(-1)?.[1] ?? null;
     const wizard = await openInTelegram({ user: { id: ++nextTelegramId, first_name: 'Emma', language_code: 'en' } });
     await wizard.getByRole('heading', { name: en.app.wizard.title }).waitFor();
     await wizard.getByLabel(en.app.wizard.name).fill('Emma');
@@ -221,7 +267,10 @@ describe('opening the Mini App inside (faked) Telegram', () => {
 
     const { person: ann, telegramId } = await telegramPerson('Ася');
     const conversation = await matchAndStartChat(ann, await createPerson(site.app, { name: 'Гоша', gender: 'Male' }));
-    const chat = await openInTelegram({ user: { id: telegramId, first_name: 'Ася', language_code: 'ru' }, startParam: `chat_${conversation}` });
+    const chat = await openInTelegram({
+      user: { id: telegramId, first_name: 'Ася', language_code: 'ru' },
+      startParam: `chat_${conversation}`,
+    });
     await chat.waitForURL(`**/chat/${conversation}`);
     await chat.getByRole('textbox').fill('черновик');
     await expect.poll(() => closing(chat)).toEqual({ need_confirmation: true });

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { signWidgetPayload } from '../../server/test/telegramSigning.ts';
-import { e2eBotToken, expectAccessible, screenshot, startSite, testConfig, type Site, behaviourLanguages } from './harness.ts';
+import {
+  e2eBotToken,
+  expectAccessible,
+  screenshot,
+  startSite,
+  testConfig,
+  type Site,
+  behaviourLanguages,
+} from './harness.ts';
 
 const texts = { ru, en } as const;
 const botId = Number(e2eBotToken.split(':')[0]);
@@ -28,7 +36,11 @@ describe.each(behaviourLanguages)('signing in with Telegram on the web in %s', (
   let context: BrowserContext;
   let page: Page;
   let errors: string[];
-  const telegramUser = { id: language === 'ru' ? 7_100_000_001 : 7_100_000_002, first_name: 'Оля', username: `olya_${language}` };
+  const telegramUser = {
+    id: language === 'ru' ? 7_100_000_001 : 7_100_000_002,
+    first_name: 'Оля',
+    username: `olya_${language}`,
+  };
 
   beforeAll(async () => {
     site = await startSite({ publicConfig: { ...testConfig, bot_username: 'iskra_test_bot', telegram_bot_id: botId } });
@@ -47,7 +59,11 @@ describe.each(behaviourLanguages)('signing in with Telegram on the web in %s', (
   });
 
   const telegramIdOf = async (id: number) =>
-    site.app.database.db.selectFrom('users').select(['id', 'telegram_id']).where('telegram_id', '=', String(id)).executeTakeFirst();
+    site.app.database.db
+      .selectFrom('users')
+      .select(['id', 'telegram_id'])
+      .where('telegram_id', '=', String(id))
+      .executeTakeFirst();
 
   it("does nothing when the person closes Telegram's window", async () => {
     await page.goto('/login');
@@ -71,7 +87,10 @@ describe.each(behaviourLanguages)('signing in with Telegram on the web in %s', (
   });
 
   it('refuses a forged answer with the translated error and signs nobody in', async () => {
-    const forged = { ...(await signWidgetPayload(telegramUser, site.app.clock.now(), e2eBotToken)), first_name: 'Подмена' };
+    const forged = {
+      ...(await signWidgetPayload(telegramUser, site.app.clock.now(), e2eBotToken)),
+      first_name: 'Подмена',
+    };
     await page.evaluate((answer) => Object.assign(window, { telegramAnswer: answer }), forged);
     await page.getByRole('button', { name: t.app.auth.telegram }).click();
     await page.getByText(t.errors.telegram_auth_failed).waitFor();

@@ -7,7 +7,8 @@ import { screenshot, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 /** Resolves once the page's live stream has been answered: later events reach it. */
-const streamOpened = (page: Page) => page.waitForResponse((response) => new URL(response.url()).pathname === '/api/events');
+const streamOpened = (page: Page) =>
+  page.waitForResponse((response) => new URL(response.url()).pathname === '/api/events');
 
 describe('message toasts and the match overlay', () => {
   let site: Site;
@@ -23,7 +24,11 @@ describe('message toasts and the match overlay', () => {
   });
 
   async function open(person: Person, path: string): Promise<Page> {
-    const { context, page } = await site.page({ language: 'ru', errors, prepare: (c) => signInAs(site, c, person.browser) });
+    const { context, page } = await site.page({
+      language: 'ru',
+      errors,
+      prepare: (c) => signInAs(site, c, person.browser),
+    });
     contexts.push(context);
     const stream = streamOpened(page);
     await page.goto(path);
@@ -41,7 +46,9 @@ describe('message toasts and the match overlay', () => {
     // Time is the page's fake clock from here: the test moves it, rather than waiting it out.
     await page.clock.install();
     const toasts = page.getByRole('log', { name: ru.app.toasts.label });
-    expect((await oleg.browser.post(`/api/conversations/${withOleg}/messages`, { content: 'Ты тут?' })).status).toBe(201);
+    expect((await oleg.browser.post(`/api/conversations/${withOleg}/messages`, { content: 'Ты тут?' })).status).toBe(
+      201,
+    );
     const fromOleg = toasts.getByRole('link', { name: /Олег/ });
     await fromOleg.waitFor();
     await fromOleg.focus();
@@ -53,7 +60,9 @@ describe('message toasts and the match overlay', () => {
     await page.clock.runFor(6_000);
     await fromOleg.waitFor({ state: 'detached' });
 
-    expect((await pavel.browser.post(`/api/conversations/${withPavel}/messages`, { content: 'Привет!' })).status).toBe(201);
+    expect((await pavel.browser.post(`/api/conversations/${withPavel}/messages`, { content: 'Привет!' })).status).toBe(
+      201,
+    );
     const fromPavel = toasts.getByRole('link', { name: /Павел/ });
     await fromPavel.waitFor();
     await fromPavel.hover();

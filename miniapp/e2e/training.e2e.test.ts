@@ -21,7 +21,10 @@ describe('the swipe tutorial', () => {
     it(`walks through six steps and STARTs the search, with a skip link (${language})`, async () => {
       const t = texts[language];
       const person = await createPerson(site.app, { name: 'Ученик', gender: 'Male' });
-      const { context, page, errors } = await site.page({ language, prepare: (context) => signInAs(site, context, person.browser) });
+      const { context, page, errors } = await site.page({
+        language,
+        prepare: (context) => signInAs(site, context, person.browser),
+      });
       await page.goto('/training');
       await page.getByText(t.app.training.steps.right).waitFor();
       await page.locator('.swipe-card').waitFor();
@@ -41,7 +44,9 @@ describe('the swipe tutorial', () => {
       await page.getByRole('button', { name: t.app.search.like, exact: true }).click();
       await page.getByText(t.app.training.ready).waitFor();
       // The tutorial swipes nobody.
-      expect(await site.app.database.db.selectFrom('swipes').selectAll().where('swiper_id', '=', person.profileId).execute()).toEqual([]);
+      expect(
+        await site.app.database.db.selectFrom('swipes').selectAll().where('swiper_id', '=', person.profileId).execute(),
+      ).toEqual([]);
       await page.getByRole('link', { name: t.app.training.start }).click();
       await page.waitForURL('**/search');
       await page.goto('/training');

@@ -34,7 +34,11 @@ describe.each(behaviourLanguages)('typing, openers and unmatch in a chat, in %s'
   let errors: string[];
 
   async function open(person: Person, as: 'ru' | 'en' = language): Promise<Page> {
-    const { context, page } = await site.page({ language: as, errors, prepare: (context) => signInAs(site, context, person.browser) });
+    const { context, page } = await site.page({
+      language: as,
+      errors,
+      prepare: (context) => signInAs(site, context, person.browser),
+    });
     contexts.push(context);
     return page;
   }
@@ -128,7 +132,9 @@ describe.each(behaviourLanguages)('typing, openers and unmatch in a chat, in %s'
     expect(await box.inputValue()).toBe(lines[1]);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('message-input');
     // Nothing was sent: the box holds it, the conversation is still empty.
-    const stored = (await (await vera.browser.get(`/api/conversations/${conversation}/messages`)).json()) as { messages: unknown[] };
+    const stored = (await (await vera.browser.get(`/api/conversations/${conversation}/messages`)).json()) as {
+      messages: unknown[];
+    };
     expect(stored.messages).toEqual([]);
 
     // Another one replaces it; once sent, the conversation has begun and the openers go.
@@ -158,7 +164,9 @@ describe.each(behaviourLanguages)('typing, openers and unmatch in a chat, in %s'
     // Cancel first: nothing changes, the chat stays.
     await confirm.getByRole('button', { name: t.app.matches.cancel, exact: true }).click();
     await confirm.waitFor({ state: 'hidden' });
-    expect(((await (await gleb.browser.get('/api/matches')).json()) as { id: number }[]).map((m) => m.id)).toContain(zoya.profileId);
+    expect(((await (await gleb.browser.get('/api/matches')).json()) as { id: number }[]).map((m) => m.id)).toContain(
+      zoya.profileId,
+    );
 
     await page.getByRole('button', { name: t.app.safety.open.replace('{{name}}', 'Зоя') }).click();
     await menu.getByRole('button', { name: t.app.matches.unmatch, exact: true }).click();
@@ -167,7 +175,9 @@ describe.each(behaviourLanguages)('typing, openers and unmatch in a chat, in %s'
     // His only chat was hers: the list says he has none.
     await page.getByText(t.app.chat.emptyHint).waitFor();
     expect(await page.getByRole('link', { name: /Зоя/ }).count()).toBe(0);
-    expect(((await (await gleb.browser.get('/api/matches')).json()) as { id: number }[]).map((m) => m.id)).not.toContain(zoya.profileId);
+    expect(
+      ((await (await gleb.browser.get('/api/matches')).json()) as { id: number }[]).map((m) => m.id),
+    ).not.toContain(zoya.profileId);
     expect((await zoya.browser.get(`/api/conversations/${conversation}/messages`)).status).toBe(404);
   });
 
@@ -177,7 +187,10 @@ describe.each(behaviourLanguages)('typing, openers and unmatch in a chat, in %s'
       const reader = await createPerson(site.app, { name: names[0], gender: 'Female' });
       const writer = await createPerson(site.app, { name: names[1], gender: 'Male', photos: 1 });
       await setProfile(writer, {
-        bio: shown === 'ru' ? 'Фотографирую закаты и пеку хлеб по выходным.' : 'I photograph sunsets and bake bread on weekends.',
+        bio:
+          shown === 'ru'
+            ? 'Фотографирую закаты и пеку хлеб по выходным.'
+            : 'I photograph sunsets and bake bread on weekends.',
         city: shown === 'ru' ? 'Санкт-Петербург' : 'Saint Petersburg',
       });
       const conversation = await matchAndStartChat(reader, writer);
@@ -189,11 +202,21 @@ describe.each(behaviourLanguages)('typing, openers and unmatch in a chat, in %s'
       await page.locator('.chat-peer-typing').waitFor();
       await shootLightAndDark(page, `chat-typing-openers-${shown}`);
       // The ⋯ menu with Unmatch beside report and block, and its question.
-      await page.getByRole('button', { name: texts[shown].app.safety.open.replace('{{name}}', names[1] ?? '') }).click();
-      await page.getByRole('dialog').getByRole('button', { name: texts[shown].app.matches.unmatch, exact: true }).waitFor();
+      await page
+        .getByRole('button', { name: texts[shown].app.safety.open.replace('{{name}}', names[1] ?? '') })
+        .click();
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: texts[shown].app.matches.unmatch, exact: true })
+        .waitFor();
       await shootLightAndDark(page, `chat-menu-${shown}`);
-      await page.getByRole('dialog').getByRole('button', { name: texts[shown].app.matches.unmatch, exact: true }).click();
-      await page.getByRole('dialog', { name: texts[shown].app.matches.unmatchTitle.replace('{{name}}', names[1] ?? '') }).waitFor();
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: texts[shown].app.matches.unmatch, exact: true })
+        .click();
+      await page
+        .getByRole('dialog', { name: texts[shown].app.matches.unmatchTitle.replace('{{name}}', names[1] ?? '') })
+        .waitFor();
       await shootLightAndDark(page, `chat-unmatch-confirm-${shown}`);
     }
   });
@@ -206,7 +229,11 @@ describe.each(behaviourLanguages)('typing, openers and unmatch in a chat, in %s'
 describe('opener lines', () => {
   async function translator(language: 'ru' | 'en') {
     const i18n = i18next.createInstance();
-    await i18n.init({ lng: language, resources: { [language]: { translation: texts[language] } }, interpolation: { escapeValue: false } });
+    await i18n.init({
+      lng: language,
+      resources: { [language]: { translation: texts[language] } },
+      interpolation: { escapeValue: false },
+    });
     return i18n.t;
   }
 
@@ -226,7 +253,12 @@ describe('opener lines', () => {
       'Зацепил твой ответ на «Лучший способ меня удивить». Почему именно так?',
       'В твоей анкете: «Играю на виолончели» — расскажи об этом подробнее?',
     ]);
-    const english = { ...person, name: 'Leo', bio: '', prompts: [{ question: 'I am looking for…', answer: 'Someone to cook with' }] };
+    const english = {
+      ...person,
+      name: 'Leo',
+      bio: '',
+      prompts: [{ question: 'I am looking for…', answer: 'Someone to cook with' }],
+    };
     expect(openerLines(await translator('en'), english)).toEqual([
       '“Someone to cook with” sounds interesting! Tell me more?',
       "Hi! What's your favourite spot in Казань?",

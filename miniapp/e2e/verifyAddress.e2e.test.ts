@@ -26,7 +26,10 @@ describe('the address on /verify', () => {
       const right = `right.${language}@example.com`;
       const browser = new Browser(site.app.url);
       expect((await browser.post('/api/register', { email: typo, password: testPassword })).status).toBe(201);
-      const { context, page, errors } = await site.page({ language, prepare: (context) => signInAs(site, context, browser) });
+      const { context, page, errors } = await site.page({
+        language,
+        prepare: (context) => signInAs(site, context, browser),
+      });
       await page.goto('/verify');
       await page.getByText(typo).waitFor();
       await screenshotLightAndDark(page, `verify-address-${language}`);
@@ -49,10 +52,16 @@ describe('the address on /verify', () => {
       await page.getByLabel(t.app.verify.code).fill(codeFrom(mail));
       await page.getByRole('button', { name: t.app.verify.submit }).click();
       await page.waitForURL('**/CreateProfile');
-      const user = await site.app.database.db.selectFrom('users').select(['email', 'verified_at']).where('email', '=', right).executeTakeFirst();
+      const user = await site.app.database.db
+        .selectFrom('users')
+        .select(['email', 'verified_at'])
+        .where('email', '=', right)
+        .executeTakeFirst();
       expect(user?.verified_at).not.toBeNull();
       // The mistyped address holds no account any more: it can register.
-      expect((await new Browser(site.app.url).post('/api/register', { email: typo, password: testPassword })).status).toBe(201);
+      expect(
+        (await new Browser(site.app.url).post('/api/register', { email: typo, password: testPassword })).status,
+      ).toBe(201);
       expect(errors).toEqual([]);
       await context.close();
     });

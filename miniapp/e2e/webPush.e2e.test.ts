@@ -25,7 +25,11 @@ describe('Web Push in the menu', () => {
     it(`offers notifications in this browser once its service worker runs, and says so when the browser blocks them (${language})`, async () => {
       const t = texts[language].app.menu;
       const person = await createPerson(site.app, { name: 'Вера' });
-      const { context, page } = await site.page({ language, serviceWorkers: 'allow', prepare: (c) => signInAs(site, c, person.browser) });
+      const { context, page } = await site.page({
+        language,
+        serviceWorkers: 'allow',
+        prepare: (c) => signInAs(site, c, person.browser),
+      });
       await page.goto('/Menu');
       await page.evaluate(async () => navigator.serviceWorker.ready);
       // The switch reads the worker's subscription: shown once the worker is there (a reload finds it at once).

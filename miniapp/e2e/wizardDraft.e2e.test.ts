@@ -18,7 +18,8 @@ const texts = { ru, en } as const;
 function previews(page: Page): Promise<{ count: number; drawn: number }> {
   return page.locator('.photo-previews img').evaluateAll((images) => ({
     count: images.length,
-    drawn: images.filter((image) => image instanceof HTMLImageElement && image.complete && image.naturalWidth > 0).length,
+    drawn: images.filter((image) => image instanceof HTMLImageElement && image.complete && image.naturalWidth > 0)
+      .length,
   }));
 }
 
@@ -94,7 +95,9 @@ describe.each(behaviourLanguages)('the profile wizard draft in %s', (language) =
     await stepHeading(page, t.app.wizard.aboutTitle).waitFor();
     expect(await page.getByLabel(t.app.wizard.name).inputValue()).toBe('Дарья');
     expect(await page.getByLabel(t.app.wizard.age).inputValue()).toBe('27');
-    expect(await page.getByRole('button', { name: t.app.wizard.genders.Female, exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(
+      await page.getByRole('button', { name: t.app.wizard.genders.Female, exact: true }).getAttribute('aria-pressed'),
+    ).toBe('true');
     await screenshot(page, `wizard-draft-about-${language}`);
     await page.getByRole('button', { name: t.app.wizard.next }).click();
 
@@ -114,7 +117,9 @@ describe.each(behaviourLanguages)('the profile wizard draft in %s', (language) =
     // The found city's place id is kept too, so the profile is created with it after the reload.
     const storedPlace = await page.evaluate(() => {
       const key = Object.keys(sessionStorage).find((k) => k.startsWith('profileDraft'));
-      return key ? (JSON.parse(sessionStorage.getItem(key) ?? '{}') as { fields?: { placeId?: unknown } }).fields?.placeId : undefined;
+      return key
+        ? (JSON.parse(sessionStorage.getItem(key) ?? '{}') as { fields?: { placeId?: unknown } }).fields?.placeId
+        : undefined;
     });
     expect(typeof storedPlace).toBe('number');
     await screenshot(page, `wizard-draft-location-${language}`);
@@ -139,7 +144,9 @@ describe.each(behaviourLanguages)('the profile wizard draft in %s', (language) =
     await answerPrompts(page, language, [{ question: t.prompts.idealWeekend, answer: 'Горы' }]);
     await reload(page);
     await stepHeading(page, t.app.prompts.title).waitFor();
-    expect(await page.getByLabel(t.app.prompts.answerLabel.replace('{{question}}', t.prompts.idealWeekend)).inputValue()).toBe('Горы');
+    expect(
+      await page.getByLabel(t.app.prompts.answerLabel.replace('{{question}}', t.prompts.idealWeekend)).inputValue(),
+    ).toBe('Горы');
     await page.getByRole('button', { name: t.app.wizard.next }).click();
 
     // Step 5: the bio, and the photos again.
@@ -162,7 +169,13 @@ describe.each(behaviourLanguages)('the profile wizard draft in %s', (language) =
       place_id: number | null;
       prompts: { prompt_id: number; answer: string }[];
     };
-    expect([own.name, own.age, own.bio, own.photos.length, own.place_id]).toEqual(['Дарья', 27, 'Люблю горы', 2, storedPlace]);
+    expect([own.name, own.age, own.bio, own.photos.length, own.place_id]).toEqual([
+      'Дарья',
+      27,
+      'Люблю горы',
+      2,
+      storedPlace,
+    ]);
     expect(own.prompts.map((p) => [p.prompt_id, p.answer])).toEqual([[1, 'Горы']]);
     await expect.poll(() => storedDrafts(page)).toEqual({ keys: [], photos: 0 });
     // Nothing comes back: the wizard opened again is empty.

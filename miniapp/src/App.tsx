@@ -19,7 +19,9 @@ const Menu = lazy(() => import('./screens/Menu/MenuScreen.tsx'));
 const Account = lazy(() => import('./screens/Menu/AccountScreen.tsx'));
 const Subscription = lazy(() => import('./screens/Premium/SubscriptionScreen.tsx'));
 const PaymentResult = lazy(() => import('./screens/Premium/PaymentResultScreen.tsx'));
-const SuccessCheck = lazy(() => import('./screens/Premium/PaymentResultScreen.tsx').then((m) => ({ default: m.SuccessCheckScreen })));
+const SuccessCheck = lazy(() =>
+  import('./screens/Premium/PaymentResultScreen.tsx').then((m) => ({ default: m.SuccessCheckScreen })),
+);
 const Offer = lazy(() => import('./screens/Documents/OfferScreen.tsx'));
 const PrivacyPolicy = lazy(() => import('./screens/Documents/PrivacyPolicyScreen.tsx'));
 const ChatList = lazy(() => import('./screens/Chat/ChatListScreen.tsx'));

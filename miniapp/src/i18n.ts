@@ -1,7 +1,14 @@
 import i18next, { type ParseKeys } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type en from '@locales/en.json';
-import { isLanguage, languageOfTag, languages, missingKeyMark, type appSections, type Language } from '@locales/languages.ts';
+import {
+  isLanguage,
+  languageOfTag,
+  languages,
+  missingKeyMark,
+  type appSections,
+  type Language,
+} from '@locales/languages.ts';
 import { readStored, storageKeys, writeStored } from './lib/storage.ts';
 
 export { languages, type Language };

@@ -14,10 +14,14 @@ export const email = z.pipe(
 );
 
 // Capped so a megabyte "password" cannot make one hash expensive.
-const newPassword = z.string({ error: 'Password is required' }).check(z.maxLength(128, passwordMessage), z.regex(passwordRule, passwordMessage));
+const newPassword = z
+  .string({ error: 'Password is required' })
+  .check(z.maxLength(128, passwordMessage), z.regex(passwordRule, passwordMessage));
 
 /** Six digits, as every mailed code. */
-const mailedCode = z.string({ error: 'Code is required' }).check(z.trim(), z.regex(/^\d{6}$/, 'Invalid verification code. Please try again.'));
+const mailedCode = z
+  .string({ error: 'Code is required' })
+  .check(z.trim(), z.regex(/^\d{6}$/, 'Invalid verification code. Please try again.'));
 
 /**
  * `token` answers with a jwtToken instead of setting the cookie, for clients that keep the token
@@ -80,12 +84,22 @@ export const accountResponse = z.object({
 });
 export type AccountResponse = z.infer<typeof accountResponse>;
 
-const currentPassword = z.string({ error: 'Password is required' }).check(z.minLength(1, 'Password is required'), z.maxLength(128));
+const currentPassword = z
+  .string({ error: 'Password is required' })
+  .check(z.minLength(1, 'Password is required'), z.maxLength(128));
 
-export const changePasswordRequest = z.strictObject({ current_password: currentPassword, password: newPassword, csrf_token: z.optional(z.string()) });
+export const changePasswordRequest = z.strictObject({
+  current_password: currentPassword,
+  password: newPassword,
+  csrf_token: z.optional(z.string()),
+});
 
 /** The new address gets a code; the account's password is asked when it has one. */
-export const changeEmailRequest = z.strictObject({ email, current_password: z.optional(currentPassword), csrf_token: z.optional(z.string()) });
+export const changeEmailRequest = z.strictObject({
+  email,
+  current_password: z.optional(currentPassword),
+  csrf_token: z.optional(z.string()),
+});
 export const confirmEmailRequest = z.strictObject({ code: mailedCode, csrf_token: z.optional(z.string()) });
 
 /**

@@ -21,7 +21,11 @@ export const messagesQuery = z.strictObject({
 export const sendMessageBody = z.strictObject({
   content: z
     .string({ error: 'Message is empty' })
-    .check(z.trim(), z.minLength(1, 'Message is empty'), z.maxLength(maxMessageLength, 'Message must be at most 2000 characters.')),
+    .check(
+      z.trim(),
+      z.minLength(1, 'Message is empty'),
+      z.maxLength(maxMessageLength, 'Message must be at most 2000 characters.'),
+    ),
   /**
    * The app's own name for this message (e.g. a UUID), kept while it is unsent: sending again with the same
    * key after a lost answer gives back the message already written, never a second one.
@@ -43,7 +47,12 @@ export const messagesResponse = z.object({
   /** Oldest first within the page; the first page holds the newest messages. */
   messages: z.array(message),
   /** `gender`: the app words what it says of them by it ("заблокирована", i18next's _male/_female contexts). */
-  participant: z.object({ profile_id: z.number().check(z.int()), name: z.string(), gender: z.enum(genders), photo: z.nullable(z.string()) }),
+  participant: z.object({
+    profile_id: z.number().check(z.int()),
+    name: z.string(),
+    gender: z.enum(genders),
+    photo: z.nullable(z.string()),
+  }),
 });
 export type MessagesResponse = z.infer<typeof messagesResponse>;
 
@@ -72,14 +81,20 @@ export const chatMessageEvent = z.object({
 export type ChatMessageEvent = z.infer<typeof chatMessageEvent>;
 
 /** `event: read` on /api/events: the other person has read the caller's messages in a conversation. */
-export const chatReadEvent = z.object({ conversation_id: z.number().check(z.int()), reader_profile_id: z.number().check(z.int()) });
+export const chatReadEvent = z.object({
+  conversation_id: z.number().check(z.int()),
+  reader_profile_id: z.number().check(z.int()),
+});
 export type ChatReadEvent = z.infer<typeof chatReadEvent>;
 
 /**
  * `event: typing` on /api/events: the other person is typing in a conversation of the caller's. Never stored
  * and never replayed (it carries no `id:`): the app shows it for `typingShownMs` or until their message comes.
  */
-export const typingEvent = z.object({ conversation_id: z.number().check(z.int()), profile_id: z.number().check(z.int()) });
+export const typingEvent = z.object({
+  conversation_id: z.number().check(z.int()),
+  profile_id: z.number().check(z.int()),
+});
 export type TypingEvent = z.infer<typeof typingEvent>;
 
 /** A sender's typing signals go out at most once in this many seconds (the app calls no more often either). */

@@ -33,7 +33,11 @@ export const searchQuery = z
     maxDistance: z.optional(
       z.coerce
         .number(maxDistanceMessage)
-        .check(z.int(maxDistanceMessage), z.gte(maxDistanceRange.min, maxDistanceMessage), z.lte(maxDistanceRange.max, maxDistanceMessage)),
+        .check(
+          z.int(maxDistanceMessage),
+          z.gte(maxDistanceRange.min, maxDistanceMessage),
+          z.lte(maxDistanceRange.max, maxDistanceMessage),
+        ),
     ),
     /** Profiles the app already holds (the card on screen, the prefetched one): never answered again. */
     exclude: z._default(
@@ -56,7 +60,11 @@ export const likeBody = z.strictObject({
   message: z.optional(
     z
       .string({ error: 'Message must be text' })
-      .check(z.trim(), z.minLength(1, 'Message is empty'), z.maxLength(likeMessageMaxLength, `Message must be at most ${likeMessageMaxLength} characters.`)),
+      .check(
+        z.trim(),
+        z.minLength(1, 'Message is empty'),
+        z.maxLength(likeMessageMaxLength, `Message must be at most ${likeMessageMaxLength} characters.`),
+      ),
   ),
 });
 export type LikeBody = z.infer<typeof likeBody>;

@@ -46,7 +46,9 @@ export const liveEventPayloads = {
 } as const;
 
 export type LiveEventType = keyof typeof liveEventPayloads;
-export type LiveEvent = { [K in LiveEventType]: { type: K; payload: z.infer<(typeof liveEventPayloads)[K]> } }[LiveEventType];
+export type LiveEvent = {
+  [K in LiveEventType]: { type: K; payload: z.infer<(typeof liveEventPayloads)[K]> };
+}[LiveEventType];
 
 /** The live events that are never stored: the bus hands them to the open streams, and a stream that is not open misses them. */
 export const ephemeralEventTypes = ['typing'] as const satisfies readonly LiveEventType[];

@@ -4,7 +4,9 @@ import { z } from 'zod/mini';
 export const handoverLifetimeSeconds = 5 * 60;
 
 /** 32 random bytes in base64url, as the server makes them. */
-const handoverCode = z.string({ error: 'Code is required' }).check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid sign-in link'));
+const handoverCode = z
+  .string({ error: 'Code is required' })
+  .check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid sign-in link'));
 
 /**
  * `POST /api/session/handover`: a one-time link to the token page (`/token#code=…`) that signs another

@@ -11,7 +11,11 @@ export const maxRowId = 2_147_483_647;
 export function rowId(name: string) {
   return z.coerce
     .number({ error: `${name} is required` })
-    .check(z.int(`${name} must be a whole number`), z.positive(`${name} must be positive`), z.lte(maxRowId, `${name} is too large`));
+    .check(
+      z.int(`${name} must be a whole number`),
+      z.positive(`${name} must be positive`),
+      z.lte(maxRowId, `${name} is too large`),
+    );
 }
 
 /**

@@ -17,7 +17,9 @@ export type GetCityResponse = z.infer<typeof getCityResponse>;
 
 /** POST /api/citycheck: a city name typed by hand in wizard step 2 (spec sections 4, 5). */
 export const cityCheckRequest = z.strictObject({
-  citycheck: z.string({ error: 'City is required' }).check(z.trim(), z.minLength(1, 'City is required'), z.maxLength(100, 'City name is too long')),
+  citycheck: z
+    .string({ error: 'City is required' })
+    .check(z.trim(), z.minLength(1, 'City is required'), z.maxLength(100, 'City name is too long')),
 });
 export type CityCheckRequest = z.infer<typeof cityCheckRequest>;
 

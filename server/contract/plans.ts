@@ -27,7 +27,10 @@ export const subscriptionResponse = z.object({ isActive: z.boolean(), end_date: 
 export type SubscriptionResponse = z.infer<typeof subscriptionResponse>;
 
 /** `POST /api/payment`: spec section 7. */
-export const paymentRequest = z.object({ amount: z.number().check(z.positive()), interval: z.number().check(z.int(), z.positive()) });
+export const paymentRequest = z.object({
+  amount: z.number().check(z.positive()),
+  interval: z.number().check(z.int(), z.positive()),
+});
 export const paymentResponse = z.object({
   payment_url: z.optional(z.string()),
   invoice_url: z.optional(z.string()),

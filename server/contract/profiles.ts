@@ -20,17 +20,24 @@ export const creationGenders = ['Male', 'Female'] as const;
 export const genders = ['Male', 'Female', 'Other'] as const;
 
 /** `z.preprocess` of full zod (a transform piped into the schema), which zod/mini leaves out. */
-const preprocess = <T extends z.ZodMiniType>(fn: (value: unknown) => unknown, schema: T) => z.pipe(z.transform(fn), schema);
+const preprocess = <T extends z.ZodMiniType>(fn: (value: unknown) => unknown, schema: T) =>
+  z.pipe(z.transform(fn), schema);
 
 /** Multipart fields arrive as text: an empty field means "not given". */
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
 const name = z
   .string({ error: requiredFieldsMessage })
-  .check(z.trim(), z.minLength(1, requiredFieldsMessage), z.maxLength(maxNameLength, 'Name must be at most 40 characters.'));
+  .check(
+    z.trim(),
+    z.minLength(1, requiredFieldsMessage),
+    z.maxLength(maxNameLength, 'Name must be at most 40 characters.'),
+  );
 const age = preprocess(
   blankToUndefined,
-  z.coerce.number({ error: requiredFieldsMessage }).check(z.int('Age must be a whole number.'), z.gte(minAge, minAgeMessage), z.lte(maxAge, maxAgeMessage)),
+  z.coerce
+    .number({ error: requiredFieldsMessage })
+    .check(z.int('Age must be a whole number.'), z.gte(minAge, minAgeMessage), z.lte(maxAge, maxAgeMessage)),
 );
 const city = z.string().check(z.trim(), z.maxLength(100, 'City must be at most 100 characters.'));
 /**
@@ -39,13 +46,24 @@ const city = z.string().check(z.trim(), z.maxLength(100, 'City must be at most 1
  */
 const placeId = preprocess(
   blankToUndefined,
-  z.optional(z.coerce.number({ error: 'Unknown place' }).check(z.int('Unknown place'), z.gte(1, 'Unknown place'), z.lte(2_147_483_647, 'Unknown place'))),
+  z.optional(
+    z.coerce
+      .number({ error: 'Unknown place' })
+      .check(z.int('Unknown place'), z.gte(1, 'Unknown place'), z.lte(2_147_483_647, 'Unknown place')),
+  ),
 );
 const bio = z.string().check(z.maxLength(maxBioLength, 'Bio must be at most 500 characters.'));
-const latitude = preprocess(blankToUndefined, z.optional(z.coerce.number().check(z.gte(-90, 'Invalid latitude'), z.lte(90, 'Invalid latitude'))));
-const longitude = preprocess(blankToUndefined, z.optional(z.coerce.number().check(z.gte(-180, 'Invalid longitude'), z.lte(180, 'Invalid longitude'))));
+const latitude = preprocess(
+  blankToUndefined,
+  z.optional(z.coerce.number().check(z.gte(-90, 'Invalid latitude'), z.lte(90, 'Invalid latitude'))),
+);
+const longitude = preprocess(
+  blankToUndefined,
+  z.optional(z.coerce.number().check(z.gte(-180, 'Invalid longitude'), z.lte(180, 'Invalid longitude'))),
+);
 
-const bothOrNeither = (v: { latitude?: number | undefined; longitude?: number | undefined }) => (v.latitude === undefined) === (v.longitude === undefined);
+const bothOrNeither = (v: { latitude?: number | undefined; longitude?: number | undefined }) =>
+  (v.latitude === undefined) === (v.longitude === undefined);
 const coordinatesTogether = { message: 'Latitude and longitude go together', path: ['latitude'] };
 
 export const createProfileFields = z
@@ -71,7 +89,10 @@ export const photoEdits = z.strictObject({
   deletedPhotos: z._default(z.array(photoFileName).check(z.maxLength(maxPhotos)), []),
   /** How many new files come with the request (a count, or the client's list of their names). */
   newPhotos: z.optional(
-    z.union([z.number().check(z.int(), z.gte(0), z.lte(maxPhotos)), z.array(z.string().check(z.maxLength(255))).check(z.maxLength(maxPhotos))]),
+    z.union([
+      z.number().check(z.int(), z.gte(0), z.lte(maxPhotos)),
+      z.array(z.string().check(z.maxLength(255))).check(z.maxLength(maxPhotos)),
+    ]),
   ),
   /** The kept photos in their new order; new photos follow them. */
   order: z.optional(z.array(photoFileName).check(z.maxLength(maxPhotos))),

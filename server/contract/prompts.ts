@@ -54,15 +54,15 @@ const knownPromptIds: ReadonlySet<number> = new Set(promptCatalog.map((p) => p.i
 const unstorableText = new RegExp('\\0|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]');
 
 const promptAnswerInput = z.strictObject({
-  prompt_id: z.number({ error: unknownPromptMessage }).check(z.refine((id) => knownPromptIds.has(id), unknownPromptMessage)),
-  answer: z
-    .string({ error: promptAnswerMessage })
-    .check(
-      z.trim(),
-      z.minLength(1, promptAnswerMessage),
-      z.maxLength(maxPromptAnswerLength, promptAnswerMessage),
-      z.refine((text) => !unstorableText.test(text), 'Text must not contain NUL or broken Unicode characters'),
-    ),
+  prompt_id: z
+    .number({ error: unknownPromptMessage })
+    .check(z.refine((id) => knownPromptIds.has(id), unknownPromptMessage)),
+  answer: z.string({ error: promptAnswerMessage }).check(
+    z.trim(),
+    z.minLength(1, promptAnswerMessage),
+    z.maxLength(maxPromptAnswerLength, promptAnswerMessage),
+    z.refine((text) => !unstorableText.test(text), 'Text must not contain NUL or broken Unicode characters'),
+  ),
 });
 
 /**
@@ -78,12 +78,10 @@ export const promptAnswersInput = z.pipe(
       return 'not json';
     }
   }),
-  z
-    .array(promptAnswerInput, { error: 'prompts must be a list of {prompt_id, answer}' })
-    .check(
-      z.maxLength(maxPrompts, tooManyPromptsMessage),
-      z.refine((list) => new Set(list.map((p) => p.prompt_id)).size === list.length, repeatedPromptMessage),
-    ),
+  z.array(promptAnswerInput, { error: 'prompts must be a list of {prompt_id, answer}' }).check(
+    z.maxLength(maxPrompts, tooManyPromptsMessage),
+    z.refine((list) => new Set(list.map((p) => p.prompt_id)).size === list.length, repeatedPromptMessage),
+  ),
 );
 export type PromptAnswersInput = z.infer<typeof promptAnswersInput>;
 

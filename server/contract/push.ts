@@ -4,14 +4,21 @@ import { z } from 'zod/mini';
 const base64url = (bytes: number, what: string) =>
   z
     .string({ error: `${what} is required` })
-    .check(z.regex(new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}$`), `${what} must be ${bytes} bytes in base64url`));
+    .check(
+      z.regex(
+        new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}$`),
+        `${what} must be ${bytes} bytes in base64url`,
+      ),
+    );
 
 /** `GET /api/push/key`: the server's VAPID public key (an uncompressed P-256 point, 65 bytes), for PushManager.subscribe. */
 export const pushKeyResponse = z.object({ public_key: z.string() });
 export type PushKeyResponse = z.infer<typeof pushKeyResponse>;
 
 /** A push service's address for one browser (RFC 8030); which services are accepted is the server's list. */
-const endpoint = z.url({ protocol: /^https$/, error: 'endpoint must be an https URL' }).check(z.maxLength(1000, 'endpoint is too long'));
+const endpoint = z
+  .url({ protocol: /^https$/, error: 'endpoint must be an https URL' })
+  .check(z.maxLength(1000, 'endpoint is too long'));
 
 /** `POST /api/push/subscriptions`: `PushSubscription.toJSON()` as the browser gives it (RFC 8291 keys). */
 export const pushSubscriptionRequest = z.object({

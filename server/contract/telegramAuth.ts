@@ -6,16 +6,25 @@ import { referralField } from './referrals.ts';
 /** `POST /api/auth/telegram`: the Mini App's `Telegram.WebApp.initData`, exactly as Telegram gave it. */
 export const telegramInitDataRequest = z.strictObject({
   // Real init data is well under 2 KB; the cap keeps a huge string from being hashed.
-  initData: z.string({ error: 'initData is required' }).check(z.minLength(1, 'initData is required'), z.maxLength(8192, 'initData is too long')),
+  initData: z
+    .string({ error: 'initData is required' })
+    .check(z.minLength(1, 'initData is required'), z.maxLength(8192, 'initData is too long')),
 });
 export type TelegramInitDataRequest = z.infer<typeof telegramInitDataRequest>;
 
 /** The Mini App's sign-in: the token, and the user as `GET /api/current_user` gives it with that token. */
-export const telegramTokenResponse = z.object({ token: z.string(), user_id: z.number().check(z.int()), current_user: currentUserResponse });
+export const telegramTokenResponse = z.object({
+  token: z.string(),
+  user_id: z.number().check(z.int()),
+  current_user: currentUserResponse,
+});
 export type TelegramTokenResponse = z.infer<typeof telegramTokenResponse>;
 
 /** One field of the login widget's user object: Telegram sends ids and dates as numbers, names as strings. */
-const widgetValue = z.union([z.string().check(z.maxLength(1024)), z.number().check(z.int(), z.nonnegative(), z.lte(Number.MAX_SAFE_INTEGER))]);
+const widgetValue = z.union([
+  z.string().check(z.maxLength(1024)),
+  z.number().check(z.int(), z.nonnegative(), z.lte(Number.MAX_SAFE_INTEGER)),
+]);
 
 /**
  * `POST /api/auth`: the object the Telegram Login Widget hands to its `onauth` callback, posted as is.
@@ -24,7 +33,10 @@ const widgetValue = z.union([z.string().check(z.maxLength(1024)), z.number().che
  */
 export const telegramWidgetRequest = z
   .looseObject({
-    id: z.union([z.number().check(z.int(), z.positive(), z.lte(Number.MAX_SAFE_INTEGER)), z.string().check(z.regex(/^\d{1,15}$/))]),
+    id: z.union([
+      z.number().check(z.int(), z.positive(), z.lte(Number.MAX_SAFE_INTEGER)),
+      z.string().check(z.regex(/^\d{1,15}$/)),
+    ]),
     auth_date: z.union([z.number().check(z.int(), z.nonnegative()), z.string().check(z.regex(/^\d{1,12}$/))]),
     hash: z.string().check(z.regex(/^[0-9a-fA-F]{64}$/, 'hash must be 64 hex digits')),
     first_name: z.optional(z.string().check(z.maxLength(1024))),
@@ -57,7 +69,10 @@ const ourWidgetFields = new Set(['csrf_token', 'session', 'ref', 'language', 'cu
 
 /** The fields Telegram signed, exactly as sent: everything but ours. */
 export function signedWidgetFields(input: TelegramWidgetRequest): Record<string, string | number> {
-  return Object.fromEntries(Object.entries(input).filter(([key]) => !ourWidgetFields.has(key))) as Record<string, string | number>;
+  return Object.fromEntries(Object.entries(input).filter(([key]) => !ourWidgetFields.has(key))) as Record<
+    string,
+    string | number
+  >;
 }
 
 /** The names the app's client uses for the same contract. */

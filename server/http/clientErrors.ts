@@ -6,7 +6,10 @@ import type { ErrorResponse } from '../contract/errors.ts';
 function answerFor(code: string | undefined): { status: string; body: ErrorResponse } {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { status: '431 Request Header Fields Too Large', body: { error: 'The request is too large', code: 'payload_too_large' } };
+      return {
+        status: '431 Request Header Fields Too Large',
+        body: { error: 'The request is too large', code: 'payload_too_large' },
+      };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { status: '408 Request Timeout', body: { error: 'The request took too long', code: 'request_timeout' } };
     default:

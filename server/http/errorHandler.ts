@@ -71,13 +71,21 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
 
 function respondWithError(ctx: Parameters<Middleware<AppState>>[0], thrown: unknown, logger: Logger): void {
   if (thrown instanceof DatabaseBusyError) {
-    logger.warn({ reqId: ctx.state.requestId, waitedMs: thrown.waitedMs }, 'database locked by another process: answered 503');
+    logger.warn(
+      { reqId: ctx.state.requestId, waitedMs: thrown.waitedMs },
+      'database locked by another process: answered 503',
+    );
   }
   if (thrown instanceof PhotoStoreUnavailableError) {
     // The cause (the bucket's answer or the network error) is for the log only.
     logger.error({ reqId: ctx.state.requestId, err: thrown }, 'photo store unavailable: answered 503');
   }
-  const error = thrown instanceof DatabaseBusyError ? databaseBusy() : thrown instanceof PhotoStoreUnavailableError ? photosUnavailable() : thrown;
+  const error =
+    thrown instanceof DatabaseBusyError
+      ? databaseBusy()
+      : thrown instanceof PhotoStoreUnavailableError
+        ? photosUnavailable()
+        : thrown;
   if (error instanceof AppError) {
     ctx.status = error.status;
     if (error.details.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.details.retryAfterSeconds));

@@ -38,7 +38,10 @@ export class UploadBudget {
   }
 }
 
-const uploadsBusy = () => new AppError(503, 'uploads_busy', 'The server is busy with other uploads. Please try again in a moment.', { retryAfterSeconds: 5 });
+const uploadsBusy = () =>
+  new AppError(503, 'uploads_busy', 'The server is busy with other uploads. Please try again in a moment.', {
+    retryAfterSeconds: 5,
+  });
 
 export interface UploadedFile {
   field: string;
@@ -89,7 +92,9 @@ export async function readMultipart(ctx: AppContext, limits: MultipartLimits): P
     fileWriteStreamHandler: (file) => {
       const field = file ? fieldOf.get(file) : undefined;
       if (field === undefined || !limits.fileFields.includes(field)) {
-        return MemoryFile.refusing(refuse(badRequest('invalid_input', `Unexpected file field: ${String(field).slice(0, 64)}`)));
+        return MemoryFile.refusing(
+          refuse(badRequest('invalid_input', `Unexpected file field: ${String(field).slice(0, 64)}`)),
+        );
       }
       const memory = new MemoryFile(
         limits.maxFileBytes,
@@ -114,7 +119,11 @@ export async function readMultipart(ctx: AppContext, limits: MultipartLimits): P
   }
   if (refused.error) throw refused.error;
   return {
-    fields: Object.fromEntries(Object.entries(rawFields).flatMap(([key, values]) => (values?.length ? [[key, values[values.length - 1] ?? '']] : []))),
+    fields: Object.fromEntries(
+      Object.entries(rawFields).flatMap(([key, values]) =>
+        values?.length ? [[key, values[values.length - 1] ?? '']] : [],
+      ),
+    ),
     files: received.map(({ field, file }) => ({ field, bytes: file.bytes() })),
   };
 }

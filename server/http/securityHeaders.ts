@@ -50,7 +50,9 @@ const documentTypes = new Set(['text/html', 'image/svg+xml']);
  * only when the page's policy allows where it lands.
  */
 export function securityHeaders(options: { https: boolean; photoOrigin?: string | null }): Middleware {
-  const policy = options.photoOrigin ? contentSecurityPolicy.replace(imageSources, `${imageSources} ${options.photoOrigin}`) : contentSecurityPolicy;
+  const policy = options.photoOrigin
+    ? contentSecurityPolicy.replace(imageSources, `${imageSources} ${options.photoOrigin}`)
+    : contentSecurityPolicy;
   const documentHeaders = {
     'Content-Security-Policy': policy,
     'Referrer-Policy': 'strict-origin-when-cross-origin',

@@ -11,7 +11,13 @@ export function cookieNames(policy: CookiePolicy) {
   return { session: `${prefix}iskra_session`, csrf: `${prefix}iskra_csrf`, device: `${prefix}iskra_device` };
 }
 
-export function setHttpOnlyCookie(ctx: AppContext, policy: CookiePolicy, name: string, value: string, expires?: Date): void {
+export function setHttpOnlyCookie(
+  ctx: AppContext,
+  policy: CookiePolicy,
+  name: string,
+  value: string,
+  expires?: Date,
+): void {
   // TLS usually ends at a proxy in front of us; PUBLIC_URL says whether the browser sees https.
   if (policy.secure) ctx.cookies.secure = true;
   ctx.cookies.set(name, value, {
@@ -26,5 +32,12 @@ export function setHttpOnlyCookie(ctx: AppContext, policy: CookiePolicy, name: s
 
 export function clearCookie(ctx: AppContext, policy: CookiePolicy, name: string): void {
   if (policy.secure) ctx.cookies.secure = true;
-  ctx.cookies.set(name, '', { httpOnly: true, sameSite: 'lax', secure: policy.secure, path: '/', maxAge: 0, overwrite: true });
+  ctx.cookies.set(name, '', {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: policy.secure,
+    path: '/',
+    maxAge: 0,
+    overwrite: true,
+  });
 }

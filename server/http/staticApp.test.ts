@@ -15,11 +15,17 @@ function rawGet(
   more: Record<string, string> = {},
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    get(url, { headers: { ...(acceptEncoding === null ? {} : { 'Accept-Encoding': acceptEncoding }), ...more } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject);
+    get(
+      url,
+      { headers: { ...(acceptEncoding === null ? {} : { 'Accept-Encoding': acceptEncoding }), ...more } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      },
+    ).on('error', reject);
   });
 }
 
@@ -122,14 +128,21 @@ describe('serving the built app', () => {
     }
     // The tag follows the file: a new deploy's index.html is sent in full to a browser holding the old one.
     const before = (await rawGet(`${app.url}/`, null)).headers.etag;
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Iskra 2</title><div id="root"></div>', { flag: 'w' });
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Iskra 2</title><div id="root"></div>', {
+      flag: 'w',
+    });
     const after = await rawGet(`${app.url}/`, null, { 'If-None-Match': String(before) });
     expect(after.status).toBe(200);
     expect(after.body.toString()).toContain('Iskra 2');
   });
 
   it('sends the document headers (CSP, COOP, Permissions-Policy, Referrer-Policy) on HTML and SVG only, nosniff on everything', async () => {
-    const documentHeaders = ['content-security-policy', 'cross-origin-opener-policy', 'permissions-policy', 'referrer-policy'];
+    const documentHeaders = [
+      'content-security-policy',
+      'cross-origin-opener-policy',
+      'permissions-policy',
+      'referrer-policy',
+    ];
     for (const route of ['/', '/login', '/offer.html', '/favicon.svg']) {
       const res = await fetch(`${app.url}${route}`);
       expect(res.status, route).toBe(200);

@@ -73,7 +73,8 @@ export function staticApp(distDir: string): Middleware<AppState> {
     let sent = target;
     ctx.vary('Accept-Encoding');
     // Asked one by one: given several, `accepts` picks by the browser's order, and browsers list gzip first.
-    const encoding = ctx.acceptsEncodings('br') === 'br' ? 'br' : ctx.acceptsEncodings('gzip') === 'gzip' ? 'gzip' : null;
+    const encoding =
+      ctx.acceptsEncodings('br') === 'br' ? 'br' : ctx.acceptsEncodings('gzip') === 'gzip' ? 'gzip' : null;
     if (encoding) {
       const twin = `${target}.${encoding === 'br' ? 'br' : 'gz'}`;
       const twinInfo = await fileAt(twin);

@@ -42,7 +42,8 @@ function findUnstorableText(input: unknown): string | undefined {
  */
 export function parse<S extends z.core.$ZodType>(schema: S, input: unknown): z.output<S> {
   const badText = findUnstorableText(input);
-  if (badText !== undefined) throw badRequest('invalid_input', unstorableTextMessage, { [badText]: unstorableTextMessage });
+  if (badText !== undefined)
+    throw badRequest('invalid_input', unstorableTextMessage, { [badText]: unstorableTextMessage });
   const result = z.safeParse(schema, input ?? {});
   if (result.success) return result.data;
   const fields: Record<string, string> = {};

@@ -13,7 +13,11 @@ describe('mail without SMTP_URL', () => {
       return true;
     });
     const logger = createLogger('info', new Writable({ write: (_chunk, _encoding, callback) => callback() }));
-    await createLogMailer(logger).send({ to: 'new@example.com', subject: 'Iskra: your verification code 123456', text: 'Your code is 123456.' });
+    await createLogMailer(logger).send({
+      to: 'new@example.com',
+      subject: 'Iskra: your verification code 123456',
+      text: 'Your code is 123456.',
+    });
     const lines = printed.join('').split('\n');
     // Plain text, not a JSON log record: the address and the code on one line.
     expect(lines).toContain('  E-mail to new@example.com: Iskra: your verification code 123456');

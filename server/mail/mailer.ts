@@ -40,7 +40,10 @@ export function createLogMailer(logger: Logger): Mailer {
   return {
     printsOnly: true,
     send(message) {
-      logger.warn({ mailTo: message.to, subject: message.subject, text: message.text }, 'SMTP_URL is not set: e-mail printed instead of sent');
+      logger.warn(
+        { mailTo: message.to, subject: message.subject, text: message.text },
+        'SMTP_URL is not set: e-mail printed instead of sent',
+      );
       // …and once as a plain line a newcomer reads at a glance (the subject carries the code).
       process.stdout.write(`\n  E-mail to ${message.to}: ${message.subject}\n\n`);
       return Promise.resolve();

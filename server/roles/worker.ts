@@ -45,7 +45,10 @@ export function startWorker(parts: WorkerParts): RunningWorker {
       if (outcome === 'cut' && scheduler) {
         scheduler.interrupt();
         let recordTimer: NodeJS.Timeout | undefined;
-        await Promise.race([jobsStopped?.catch(() => undefined), new Promise<void>((resolve) => (recordTimer = setTimeout(resolve, interruptRecordMs)))]);
+        await Promise.race([
+          jobsStopped?.catch(() => undefined),
+          new Promise<void>((resolve) => (recordTimer = setTimeout(resolve, interruptRecordMs))),
+        ]);
         clearTimeout(recordTimer);
       }
       return outcome;

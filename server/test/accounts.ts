@@ -13,7 +13,10 @@ export function uniqueEmail(prefix = 'user'): string {
 }
 
 /** A browser signed in as a new account that has verified its e-mail, as the profile screens require. */
-export async function signUpVerified(app: TestApp, email = uniqueEmail()): Promise<{ browser: Browser; email: string; userId: UserId }> {
+export async function signUpVerified(
+  app: TestApp,
+  email = uniqueEmail(),
+): Promise<{ browser: Browser; email: string; userId: UserId }> {
   const browser = new Browser(app.url);
   const res = await browser.post('/api/register', { email, password: testPassword });
   expect(res.status).toBe(201);

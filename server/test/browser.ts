@@ -57,11 +57,21 @@ export class Browser {
     return this.send(method, path, body, headers);
   }
 
-  private async send(method: string, path: string, body: string | FormData | undefined, headers: Record<string, string>) {
+  private async send(
+    method: string,
+    path: string,
+    body: string | FormData | undefined,
+    headers: Record<string, string>,
+  ) {
     const all: Record<string, string> = { ...headers };
     if (this.cookies.size) all.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (this.bearer) all.Authorization = `Bearer ${this.bearer}`;
-    const res = await fetch(this.baseUrl + path, { method, headers: all, ...(body !== undefined ? { body } : {}), redirect: 'manual' });
+    const res = await fetch(this.baseUrl + path, {
+      method,
+      headers: all,
+      ...(body !== undefined ? { body } : {}),
+      redirect: 'manual',
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair = ''] = line.split(';');
       const index = pair.indexOf('=');

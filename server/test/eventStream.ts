@@ -28,7 +28,10 @@ export class EventStreamClient {
 
   static async open(url: string, headers: Record<string, string> = {}): Promise<EventStreamClient> {
     const client = new EventStreamClient();
-    const res = await fetch(url, { headers: { Accept: 'text/event-stream', ...headers }, signal: client.controller.signal });
+    const res = await fetch(url, {
+      headers: { Accept: 'text/event-stream', ...headers },
+      signal: client.controller.signal,
+    });
     if (res.status !== 200 || !res.body) throw new Error(`event stream answered ${res.status}`);
     client.ended = client.read(res.body);
     return client;
@@ -55,7 +58,11 @@ export class EventStreamClient {
           if (fields.retry !== undefined && /^\d+$/.test(fields.retry)) this.retryMs = Number(fields.retry);
           if (fields.id !== undefined && !fields.id.includes('\0')) this.browserLastId = fields.id;
           if (fields.data === undefined) continue;
-          const event = { id: Number(fields.id), type: fields.event ?? 'message', data: JSON.parse(fields.data) as unknown };
+          const event = {
+            id: Number(fields.id),
+            type: fields.event ?? 'message',
+            data: JSON.parse(fields.data) as unknown,
+          };
           this.events.push(event);
           for (const waiter of [...this.waiters]) {
             if (waiter.test(event)) {

@@ -14,7 +14,9 @@ export type JunkValue = null | boolean | number | string | RawJson | JunkValue[]
 
 /** `levels` nested arrays or objects around a number, as raw JSON text (JSON.stringify would recurse that deep). */
 export function deepJson(levels: number, kind: 'array' | 'object'): RawJson {
-  return kind === 'array' ? new RawJson(`${'['.repeat(levels)}1${']'.repeat(levels)}`) : new RawJson(`${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`);
+  return kind === 'array'
+    ? new RawJson(`${'['.repeat(levels)}1${']'.repeat(levels)}`)
+    : new RawJson(`${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`);
 }
 
 /** Serialises a junk value; raw pieces go in verbatim, object keys such as `__proto__` stay own keys. */
@@ -263,7 +265,26 @@ export class Fuzzer {
   /** A junk string, or now and then a random mix of awkward characters. */
   string(): string {
     if (this.chance(0.8)) return this.pick(junkStrings);
-    const alphabet = ['a', 'Я', '0', ' ', '\u0000', '\ud800', '\udc00', '\u202e', '\u200b', '"', '\\', '%', '&', '=', '<', '\n', '😀', '\u0301'];
+    const alphabet = [
+      'a',
+      'Я',
+      '0',
+      ' ',
+      '\u0000',
+      '\ud800',
+      '\udc00',
+      '\u202e',
+      '\u200b',
+      '"',
+      '\\',
+      '%',
+      '&',
+      '=',
+      '<',
+      '\n',
+      '😀',
+      '\u0301',
+    ];
     return Array.from({ length: 1 + this.int(40) }, () => this.pick(alphabet)).join('');
   }
 

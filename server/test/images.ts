@@ -8,7 +8,12 @@ export function jpegWithGps(width = 1200, height = 1600): Promise<Buffer> {
     .jpeg()
     .withExif({
       IFD0: { Make: 'PhoneMaker', Model: 'Phone 15', Copyright: 'Secret Person' },
-      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '55/1 45/1 2100/100', GPSLongitudeRef: 'E', GPSLongitude: '37/1 37/1 1700/100' },
+      IFD3: {
+        GPSLatitudeRef: 'N',
+        GPSLatitude: '55/1 45/1 2100/100',
+        GPSLongitudeRef: 'E',
+        GPSLongitude: '37/1 37/1 1700/100',
+      },
     })
     .toBuffer();
 }

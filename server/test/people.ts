@@ -120,7 +120,11 @@ export async function createPerson(app: PersonHost, options: PersonOptions = {})
 }
 
 /** Every search answer in turn (the app's prefetch pattern: exclude what it already holds) until 404. */
-export async function searchAll(person: Person, params: Record<string, string> = {}, max = 20): Promise<{ id: number; distance: number | null }[]> {
+export async function searchAll(
+  person: Person,
+  params: Record<string, string> = {},
+  max = 20,
+): Promise<{ id: number; distance: number | null }[]> {
   const seen: { id: number; distance: number | null }[] = [];
   for (let i = 0; i < max; i++) {
     const query = new URLSearchParams({ ...params, exclude: seen.map((s) => s.id).join(',') });

@@ -79,7 +79,13 @@ export class PushServiceStandIn {
     const auth = randomBytes(16);
     const endpoint = `${this.origin}/push/${randomBytes(8).toString('hex')}`;
     this.browsers.set(endpoint, { ecdh, auth });
-    return { endpoint, subscription: { endpoint, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } } };
+    return {
+      endpoint,
+      subscription: {
+        endpoint,
+        keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
+      },
+    };
   }
 
   /** From now on the service answers this status for the endpoint (410: the browser unsubscribed); null: delivers again. */
@@ -99,7 +105,8 @@ export class PushServiceStandIn {
     if (!browser) return 404;
     try {
       const { claims, vapidKey } = await this.checkVapid(String(headers.authorization ?? ''), endpoint);
-      if (headers['content-encoding'] !== 'aes128gcm') throw new Error(`content-encoding ${String(headers['content-encoding'])}`);
+      if (headers['content-encoding'] !== 'aes128gcm')
+        throw new Error(`content-encoding ${String(headers['content-encoding'])}`);
       if (!headers.ttl) throw new Error('no TTL');
       const payload: unknown = JSON.parse(decrypt(body, browser.ecdh, browser.auth).toString('utf8'));
       this.received.push({ endpoint, payload, claims, vapidKey, headers });
@@ -111,18 +118,27 @@ export class PushServiceStandIn {
   }
 
   /** RFC 8292: `vapid t=<JWT>, k=<public key>`; the JWT is ES256 over this service's origin, unexpired, with a contact. */
-  private async checkVapid(authorization: string, endpoint: string): Promise<{ claims: ReceivedPush['claims']; vapidKey: string }> {
+  private async checkVapid(
+    authorization: string,
+    endpoint: string,
+  ): Promise<{ claims: ReceivedPush['claims']; vapidKey: string }> {
     const match = /^vapid t=([^,\s]+),\s*k=([A-Za-z0-9_-]+)$/.exec(authorization);
     if (!match?.[1] || !match[2]) throw new Error(`authorization ${authorization}`);
     const [token, vapidKey] = [match[1], match[2]];
     if (decodeProtectedHeader(token).alg !== 'ES256') throw new Error('not ES256');
     const point = Buffer.from(vapidKey, 'base64url');
-    const jwk = { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33, 65).toString('base64url') };
+    const jwk = {
+      kty: 'EC',
+      crv: 'P-256',
+      x: point.subarray(1, 33).toString('base64url'),
+      y: point.subarray(33, 65).toString('base64url'),
+    };
     await jwtVerify(token, await importJWK(jwk, 'ES256'), { audience: new URL(endpoint).origin });
     const claims = decodeJwt(token);
     const exp = Number(claims.exp);
     if (!(exp * 1000 > Date.now() && exp * 1000 <= Date.now() + 24 * 3600 * 1000)) throw new Error(`exp ${exp}`);
-    if (typeof claims.sub !== 'string' || !/^(mailto:|https:)/.test(claims.sub)) throw new Error(`sub ${String(claims.sub)}`);
+    if (typeof claims.sub !== 'string' || !/^(mailto:|https:)/.test(claims.sub))
+      throw new Error(`sub ${String(claims.sub)}`);
     return { claims, vapidKey };
   }
 }

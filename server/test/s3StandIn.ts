@@ -30,9 +30,13 @@ export class S3StandIn {
   private s3: S3Client | undefined;
 
   async start(): Promise<void> {
-    const server = spawn(process.execPath, ['--openssl-legacy-provider', s3rverCli, '-d', this.directory, '-a', '127.0.0.1', '-p', '0', '--silent'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const server = spawn(
+      process.execPath,
+      ['--openssl-legacy-provider', s3rverCli, '-d', this.directory, '-a', '127.0.0.1', '-p', '0', '--silent'],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     this.server = server;
     const port = await new Promise<number>((resolve, reject) => {
       let printed = '';
@@ -61,7 +65,14 @@ export class S3StandIn {
     const { create = true, ...extra } = options;
     const name = `photos-${randomBytes(6).toString('hex')}`;
     if (create) await this.client.send(new CreateBucketCommand({ Bucket: name }));
-    return { bucket: name, endpoint: this.endpointUrl, region: 'us-east-1', ...credentials, forcePathStyle: true, ...extra };
+    return {
+      bucket: name,
+      endpoint: this.endpointUrl,
+      region: 'us-east-1',
+      ...credentials,
+      forcePathStyle: true,
+      ...extra,
+    };
   }
 
   /** Every key in the bucket, sorted. */

@@ -90,7 +90,10 @@ export class ServerProcess {
 
   /** A web process's port, from its "listening" line (it was started with PORT=0). */
   async listeningPort(timeoutMs = 60_000): Promise<number> {
-    const line = await this.waitForLine((l) => typeof l.port === 'number' && (l.msg ?? '').startsWith('Iskra is listening'), timeoutMs);
+    const line = await this.waitForLine(
+      (l) => typeof l.port === 'number' && (l.msg ?? '').startsWith('Iskra is listening'),
+      timeoutMs,
+    );
     return line.port ?? 0;
   }
 

@@ -44,7 +44,9 @@ export class SmtpStandIn {
       onData: (stream, _session, callback) => {
         simpleParser(stream)
           .then((parsed) => {
-            const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((a) => a.value.map((v) => v.address ?? ''));
+            const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((a) =>
+              a.value.map((v) => v.address ?? ''),
+            );
             const mail: ReceivedMail = {
               to,
               from: parsed.from?.text ?? '',
@@ -52,7 +54,9 @@ export class SmtpStandIn {
               text: parsed.text ?? '',
               html: typeof parsed.html === 'string' ? parsed.html : '',
               headers: Object.fromEntries(
-                [...parsed.headerLines].reverse().map(({ key, line }) => [key.toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+                [...parsed.headerLines]
+                  .reverse()
+                  .map(({ key, line }) => [key.toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
               ),
             };
             this.received.push(mail);
@@ -102,7 +106,10 @@ export class SmtpStandIn {
       const mail = this.mailsTo(address)[count - 1];
       if (mail) return mail;
       await new Promise<ReceivedMail>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no mail number ${count} to ${address} within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no mail number ${count} to ${address} within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         this.waiters.push({
           to: address,
           resolve: (arrived) => {

@@ -15,7 +15,11 @@ export interface TestTelegramUser {
  * Init data as Telegram's clients produce it (URL-encoded pairs, the user as JSON), signed with the
  * WebAppData scheme. `extra` adds fields (query_id, start_param, signature) before signing.
  */
-export function signInitData(user: TestTelegramUser, authDate: Date, options: { botToken?: string; extra?: Record<string, string> } = {}): Promise<string> {
+export function signInitData(
+  user: TestTelegramUser,
+  authDate: Date,
+  options: { botToken?: string; extra?: Record<string, string> } = {},
+): Promise<string> {
   return signInitDataFields(options.botToken ?? testBotToken, {
     auth_date: String(Math.floor(authDate.getTime() / 1000)),
     user: JSON.stringify(user),

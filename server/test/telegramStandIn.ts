@@ -93,13 +93,20 @@ export class TelegramStandIn {
   }
 
   /** Waits until a call of `method` matching `where` has been recorded. */
-  async waitForCall(method: string, where: (payload: Record<string, unknown>) => boolean = () => true, timeoutMs = 10_000) {
+  async waitForCall(
+    method: string,
+    where: (payload: Record<string, unknown>) => boolean = () => true,
+    timeoutMs = 10_000,
+  ) {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.callsOf(method).find(where);
       if (found) return found;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no ${method} call within ${timeoutMs} ms; calls: ${this.calls.map((c) => c.method).join(', ')}`);
+      if (left <= 0)
+        throw new Error(
+          `no ${method} call within ${timeoutMs} ms; calls: ${this.calls.map((c) => c.method).join(', ')}`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.callWaiters.push(() => {
@@ -120,7 +127,8 @@ export class TelegramStandIn {
     const download = /^\/file\/bot([^/]+)\/photos\/(\d+)\.jpg$/.exec(req.url ?? '');
     if (download && req.method === 'GET') {
       const photo = this.profilePhotos.get(Number(download[2]));
-      if (download[1] !== this.token || !photo) return send(404, { ok: false, error_code: 404, description: 'Not Found' });
+      if (download[1] !== this.token || !photo)
+        return send(404, { ok: false, error_code: 404, description: 'Not Found' });
       res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(photo);
       return;
     }
@@ -133,7 +141,10 @@ export class TelegramStandIn {
 
     const failureIndex = this.failures.findIndex((f) => f.method === method);
     if (failureIndex >= 0) {
-      const [{ failure } = { failure: { error_code: 500, description: 'Internal' } }] = this.failures.splice(failureIndex, 1);
+      const [{ failure } = { failure: { error_code: 500, description: 'Internal' } }] = this.failures.splice(
+        failureIndex,
+        1,
+      );
       return send(failure.error_code, { ok: false, ...failure });
     }
     const chatId = payload.chat_id;

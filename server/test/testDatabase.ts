@@ -36,7 +36,8 @@ export interface TestDatabaseOptions {
 const migrationsDir = path.resolve(import.meta.dirname, '../../db/migrations');
 const templateKey = (() => {
   const hash = createHash('sha256');
-  for (const name of readdirSync(migrationsDir).sort()) hash.update(name).update(readFileSync(path.join(migrationsDir, name)));
+  for (const name of readdirSync(migrationsDir).sort())
+    hash.update(name).update(readFileSync(path.join(migrationsDir, name)));
   // A migration reads the city data set (2026_11_24_1410_city_place_ids.ts).
   hash.update(readFileSync(path.resolve(migrationsDir, '../../server/features/location/cities.json')));
   return hash.digest('hex').slice(0, 12);
@@ -69,8 +70,14 @@ export async function createTestDatabase(dialect: Dialect, options: TestDatabase
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set');
   const random = `iskra_test_${randomBytes(6).toString('hex')}`;
-  const schema = options.schemaLength ? random.padEnd(options.schemaLength, '_x').slice(0, options.schemaLength) : random;
-  const { name, url } = await copyPostgresTemplate(serverUrl, `iskra_copy_${Math.floor(Date.now() / 60_000)}_${randomBytes(6).toString('hex')}`, schema);
+  const schema = options.schemaLength
+    ? random.padEnd(options.schemaLength, '_x').slice(0, options.schemaLength)
+    : random;
+  const { name, url } = await copyPostgresTemplate(
+    serverUrl,
+    `iskra_copy_${Math.floor(Date.now() / 60_000)}_${randomBytes(6).toString('hex')}`,
+    schema,
+  );
   const handle = openDatabase({ url, dataDir, searchPath: schema, poolSize: 5, onStatement: options.onStatement });
   return {
     ...handle,
@@ -115,10 +122,13 @@ function dropInBackground(serverUrl: string, name: string): void {
 /** Copies older than a day: left by killed runs (a run that ends drops its own). */
 async function dropAbandonedCopies(client: pg.Client): Promise<void> {
   const minutes = Math.floor(Date.now() / 60_000);
-  const copies = await client.query<{ datname: string }>(`select datname from pg_database where datname like 'iskra\\_copy\\_%'`);
+  const copies = await client.query<{ datname: string }>(
+    `select datname from pg_database where datname like 'iskra\\_copy\\_%'`,
+  );
   for (const { datname } of copies.rows) {
     const madeAt = Number(datname.split('_')[2]);
-    if (minutes - madeAt > 24 * 60) await client.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
+    if (minutes - madeAt > 24 * 60)
+      await client.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
   }
 }
 
@@ -176,7 +186,12 @@ function buildPostgresTemplate(serverUrl: string): Promise<string> {
       }
       const building = `iskra_building_${randomBytes(6).toString('hex')}`;
       await client.query(`create database ${building}`);
-      const handle = openDatabase({ url: databaseUrl(serverUrl, building), dataDir: tmpdir(), searchPath: templateSchema, poolSize: 1 });
+      const handle = openDatabase({
+        url: databaseUrl(serverUrl, building),
+        dataDir: tmpdir(),
+        searchPath: templateSchema,
+        poolSize: 1,
+      });
       try {
         await sql`create schema ${sql.id(templateSchema)}`.execute(handle.db);
         await migrateToLatest(handle.db, templateSchema);
@@ -205,7 +220,8 @@ async function dropStaleTemplates(client: pg.Client, current: string): Promise<v
     [current],
   );
   for (const { datname, note } of templates.rows) {
-    if (minutes - Number(note ?? 0) > 24 * 60) await client.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
+    if (minutes - Number(note ?? 0) > 24 * 60)
+      await client.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
   }
 }
 
@@ -214,7 +230,11 @@ async function dropStaleTemplates(client: pg.Client, current: string): Promise<v
  * search-change trigger functions keep the search path they were made with (SET search_path FROM CURRENT),
  * so they are pointed at the renamed schema.
  */
-async function copyPostgresTemplate(serverUrl: string, name: string, schema: string): Promise<{ name: string; url: string }> {
+async function copyPostgresTemplate(
+  serverUrl: string,
+  name: string,
+  schema: string,
+): Promise<{ name: string; url: string }> {
   const template = await ensurePostgresTemplate(serverUrl);
   await withAdminClient(serverUrl, (client) => client.query(`create database ${name} template ${template}`));
   const url = databaseUrl(serverUrl, name);

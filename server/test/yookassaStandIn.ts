@@ -23,7 +23,10 @@ export class YooKassaStandIn {
   readonly requests: RecordedYooKassaRequest[] = [];
   private readonly payments = new Map<string, Record<string, unknown> & { status: Status }>();
   private readonly byKey = new Map<string, string>();
-  private readonly refunds = new Map<string, { id: string; payment_id: string; status: string; amount: { value: string; currency: string } }>();
+  private readonly refunds = new Map<
+    string,
+    { id: string; payment_id: string; status: string; amount: { value: string; currency: string } }
+  >();
   /** How the next refund ends: YooKassa may cancel one (say, the shop's balance is short). */
   nextRefund: 'succeeded' | 'pending' | 'canceled' = 'succeeded';
   private server: Server | undefined;
@@ -88,7 +91,8 @@ export class YooKassaStandIn {
 
     if (req.method === 'POST' && path === '/v3/payments') {
       const key = req.headers['idempotence-key'];
-      if (typeof key !== 'string' || !key) return send(400, { type: 'error', code: 'invalid_request', parameter: 'Idempotence-Key' });
+      if (typeof key !== 'string' || !key)
+        return send(400, { type: 'error', code: 'invalid_request', parameter: 'Idempotence-Key' });
       const known = this.byKey.get(key);
       if (known) return send(200, this.payments.get(known));
       const id = randomUUID();
@@ -113,7 +117,8 @@ export class YooKassaStandIn {
     }
     if (req.method === 'POST' && path === '/v3/refunds') {
       const key = req.headers['idempotence-key'];
-      if (typeof key !== 'string' || !key) return send(400, { type: 'error', code: 'invalid_request', parameter: 'Idempotence-Key' });
+      if (typeof key !== 'string' || !key)
+        return send(400, { type: 'error', code: 'invalid_request', parameter: 'Idempotence-Key' });
       const known = this.refunds.get(key);
       if (known) return send(200, known);
       const payment = this.payments.get(typeof body?.payment_id === 'string' ? body.payment_id : '');
@@ -122,7 +127,8 @@ export class YooKassaStandIn {
       const already = [...this.refunds.values()]
         .filter((r) => r.payment_id === payment?.id && r.status !== 'canceled')
         .reduce((sum, r) => sum + Number(r.amount.value), 0);
-      if (!payment || payment.status !== 'succeeded') return send(400, { type: 'error', code: 'invalid_request', parameter: 'payment_id' });
+      if (!payment || payment.status !== 'succeeded')
+        return send(400, { type: 'error', code: 'invalid_request', parameter: 'payment_id' });
       if (amount?.currency !== 'RUB' || !(Number(amount.value) > 0) || Number(amount.value) + already > paid) {
         return send(400, { type: 'error', code: 'invalid_request', parameter: 'amount' });
       }
@@ -134,14 +140,19 @@ export class YooKassaStandIn {
         status,
         amount: { value: amount.value ?? '', currency: 'RUB' },
         created_at: new Date().toISOString(),
-        ...(status === 'canceled' ? { cancellation_details: { party: 'yoo_money', reason: 'insufficient_funds' } } : {}),
+        ...(status === 'canceled'
+          ? { cancellation_details: { party: 'yoo_money', reason: 'insufficient_funds' } }
+          : {}),
       };
       this.refunds.set(key, refund);
       return send(200, refund);
     }
     if (req.method === 'GET' && path.startsWith('/v3/refunds?')) {
       const paymentId = new URLSearchParams(path.slice('/v3/refunds?'.length)).get('payment_id');
-      return send(200, { type: 'list', items: [...this.refunds.values()].filter((r) => !paymentId || r.payment_id === paymentId) });
+      return send(200, {
+        type: 'list',
+        items: [...this.refunds.values()].filter((r) => !paymentId || r.payment_id === paymentId),
+      });
     }
     const read = /^\/v3\/payments\/([\w-]+)$/.exec(path);
     if (req.method === 'GET' && read) {

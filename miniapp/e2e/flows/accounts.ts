@@ -11,7 +11,13 @@ const texts = { ru, en } as const;
  * from the real SMTP server typed into /verify. Ends wherever the app sends a verified user without a
  * profile (the wizard).
  */
-export async function registerThroughScreens(page: Page, site: Site, language: 'ru' | 'en', email: string, password = 'spark2026!'): Promise<void> {
+export async function registerThroughScreens(
+  page: Page,
+  site: Site,
+  language: 'ru' | 'en',
+  email: string,
+  password = 'spark2026!',
+): Promise<void> {
   const t = texts[language];
   await page.goto('/');
   await page.locator('#main').getByRole('link', { name: t.app.landing.tryNow, exact: true }).click();

@@ -55,6 +55,8 @@ export async function scrollUpForOlder(page: Page): Promise<{ loaded: number; ju
   await page.waitForFunction((n) => document.querySelectorAll('.bubble').length > n, before);
   // One frame for the layout effect that restores the offset.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
-  const top = await page.locator(`.bubble[data-message-id="${anchor.id}"]`).evaluate((el) => el.getBoundingClientRect().top);
+  const top = await page
+    .locator(`.bubble[data-message-id="${anchor.id}"]`)
+    .evaluate((el) => el.getBoundingClientRect().top);
   return { loaded: await page.locator('.bubble').count(), jump: Math.abs(top - anchor.top) };
 }

@@ -5,9 +5,17 @@ import { createPerson, type Person, type PersonOptions } from '../../../server/t
 import type { Site } from '../harness.ts';
 
 /** Real pictures behind a person's photo names (createPerson only writes the names), each its own colour. */
-export async function withPhotos(site: Site, options: PersonOptions & { photos: number }): Promise<Person & { photos: string[] }> {
+export async function withPhotos(
+  site: Site,
+  options: PersonOptions & { photos: number },
+): Promise<Person & { photos: string[] }> {
   const person = await createPerson(site.app, options);
-  const rows = await site.app.database.db.selectFrom('photos').select('file_name').where('profile_id', '=', person.profileId).orderBy('position').execute();
+  const rows = await site.app.database.db
+    .selectFrom('photos')
+    .select('file_name')
+    .where('profile_id', '=', person.profileId)
+    .orderBy('position')
+    .execute();
   const uploads = path.join(site.app.database.dataDir, 'uploads');
   mkdirSync(uploads, { recursive: true });
   for (const [i, row] of rows.entries()) {

@@ -33,12 +33,19 @@ export interface WizardInput {
 }
 
 /** Step 4: chooses each prompt from the sheet and answers it. */
-export async function answerPrompts(page: Page, language: 'ru' | 'en', prompts: { question: string; answer: string }[]): Promise<void> {
+export async function answerPrompts(
+  page: Page,
+  language: 'ru' | 'en',
+  prompts: { question: string; answer: string }[],
+): Promise<void> {
   const t = texts[language];
   await page.getByRole('heading', { name: t.app.prompts.title }).waitFor();
   for (const prompt of prompts) {
     await page.getByRole('button', { name: t.app.prompts.add }).click();
-    await page.getByRole('dialog', { name: t.app.prompts.choose }).getByRole('button', { name: prompt.question, exact: true }).click();
+    await page
+      .getByRole('dialog', { name: t.app.prompts.choose })
+      .getByRole('button', { name: prompt.question, exact: true })
+      .click();
     await page.getByLabel(t.app.prompts.answerLabel.replace('{{question}}', prompt.question)).fill(prompt.answer);
   }
 }

@@ -31,7 +31,16 @@ export function telegramLaunchHash({
   startParam,
   signature = 'ZTJlLXRlc3Qtc2lnbmF0dXJl',
 }: TelegramLaunch): Promise<string> {
-  return standInLaunchHash({ user, theme, authDate, botToken, startParam, signature, queryId: 'AAH-e2e-launch', platform: 'android' });
+  return standInLaunchHash({
+    user,
+    theme,
+    authDate,
+    botToken,
+    startParam,
+    signature,
+    queryId: 'AAH-e2e-launch',
+    platform: 'android',
+  });
 }
 
 /** Telegram's Android client as the page sees it: postEvent receives the app's calls, kept in `__events`. */

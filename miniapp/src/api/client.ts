@@ -22,7 +22,13 @@ export function loadCsrfToken(force = false): Promise<string> {
 
 type Method = 'GET' | 'POST';
 
-async function send<S extends z.ZodMiniType>(method: Method, path: string, schema: S, body?: unknown, retried = false): Promise<z.output<S>> {
+async function send<S extends z.ZodMiniType>(
+  method: Method,
+  path: string,
+  schema: S,
+  body?: unknown,
+  retried = false,
+): Promise<z.output<S>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   // Spec section 7: the token when one is stored, otherwise the cookie session (with CSRF on POSTs).
   const token = readStored(storageKeys.jwtToken);

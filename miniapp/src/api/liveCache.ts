@@ -22,7 +22,10 @@ let chatsRefresh: number | undefined;
 
 function refreshChatsSoon(client: QueryClient): void {
   window.clearTimeout(chatsRefresh);
-  chatsRefresh = window.setTimeout(() => void client.invalidateQueries({ queryKey: queryKeys.chats() }), chatsRefreshMs);
+  chatsRefresh = window.setTimeout(
+    () => void client.invalidateQueries({ queryKey: queryKeys.chats() }),
+    chatsRefreshMs,
+  );
 }
 
 function myProfileId(client: QueryClient): number | null {
@@ -37,13 +40,25 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
       const mine = m.sender_profile_id === myProfileId(client);
       // Someone else's message counts as read once it is shown: the open conversation tells the server.
       addToConversation(client, m.conversation_id, [
-        { message_id: m.message_id, sender_profile_id: m.sender_profile_id, content: m.content, timestamp: m.timestamp, read: !mine },
+        {
+          message_id: m.message_id,
+          sender_profile_id: m.sender_profile_id,
+          content: m.content,
+          timestamp: m.timestamp,
+          read: !mine,
+        },
       ]);
       // The conversation moves up with its new last message at once; the list read again has the rest.
       client.setQueryData<ChatListItem[]>(queryKeys.chats(), (list) => {
         const row = list?.find((c) => c.conversation_id === m.conversation_id);
         if (!list || !row) return list;
-        const moved = { ...row, last_message: m.content, last_message_time: m.timestamp, last_message_mine: mine, has_unread: row.has_unread || !mine };
+        const moved = {
+          ...row,
+          last_message: m.content,
+          last_message_time: m.timestamp,
+          last_message_mine: mine,
+          has_unread: row.has_unread || !mine,
+        };
         return [moved, ...list.filter((c) => c !== row)];
       });
       refreshChatsSoon(client);
@@ -95,7 +110,8 @@ export function forgetPerson(client: QueryClient, profileId: number): void {
     .findAll({ queryKey: queryKeys.conversations() })
     .filter((query) => (query.state.data as Conversation | undefined)?.participant.profile_id === profileId);
   client.setQueryData<ChatListItem[]>(queryKeys.chats(), (list) => list?.filter((c) => c.profile_id !== profileId));
-  for (const query of conversations) if (!query.isActive()) client.removeQueries({ queryKey: query.queryKey, exact: true });
+  for (const query of conversations)
+    if (!query.isActive()) client.removeQueries({ queryKey: query.queryKey, exact: true });
   void client.invalidateQueries({ queryKey: queryKeys.matches() });
   void client.invalidateQueries({ queryKey: queryKeys.likers() });
   void client.invalidateQueries({ queryKey: queryKeys.chats() });
@@ -111,7 +127,13 @@ export function connectLiveCache(client: QueryClient): () => void {
   // the stream's starting point (the usual case at start, the stream being opened after the first screen),
   // and a stream cut before its first event starts afresh. Only what a screen shows is fetched.
   const stopOpen = onLiveOpen(() => {
-    for (const queryKey of [queryKeys.badges(), queryKeys.chats(), queryKeys.conversations(), queryKeys.matches(), queryKeys.likers()]) {
+    for (const queryKey of [
+      queryKeys.badges(),
+      queryKeys.chats(),
+      queryKeys.conversations(),
+      queryKeys.matches(),
+      queryKeys.likers(),
+    ]) {
       void client.invalidateQueries({ queryKey });
     }
   });

@@ -6,7 +6,11 @@ import { ApiError, loadCsrfToken, noticeRefusal } from './client.ts';
  * A multipart POST with upload progress (fetch cannot report it; XMLHttpRequest can), authenticated the
  * way api/client.ts does: the stored token, else the cookie session with the CSRF token.
  */
-export async function uploadForm(path: string, form: FormData, onProgress: (fraction: number) => void): Promise<unknown> {
+export async function uploadForm(
+  path: string,
+  form: FormData,
+  onProgress: (fraction: number) => void,
+): Promise<unknown> {
   const token = readStored(storageKeys.jwtToken);
   const csrf = token ? null : await loadCsrfToken();
   return new Promise((resolve, reject) => {

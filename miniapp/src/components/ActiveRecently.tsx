@@ -8,7 +8,15 @@ import './ActiveRecently.css';
  * server says it (issue 37: never a time). Nothing when the server sends null: long ago, private mode, or
  * the person turned it off.
  */
-export function ActiveRecently({ activity, gender, className = '' }: { activity: Activity; gender: string; className?: string }) {
+export function ActiveRecently({
+  activity,
+  gender,
+  className = '',
+}: {
+  activity: Activity;
+  gender: string;
+  className?: string;
+}) {
   const { t } = useTranslation();
   if (!activity) return null;
   return (

@@ -7,7 +7,13 @@ import './AgeRangeSlider.css';
  * Two native range inputs over one track (keyboard and screen readers work as usual). Positions are the
  * spec's steps of 4 from 18 to 100; each thumb stops one step short of the other, so they never meet.
  */
-export function AgeRangeSlider({ value, onChange }: { value: [number, number]; onChange: (v: [number, number]) => void }) {
+export function AgeRangeSlider({
+  value,
+  onChange,
+}: {
+  value: [number, number];
+  onChange: (v: [number, number]) => void;
+}) {
   const { t } = useTranslation();
   const id = useId();
   const lo = indexOfAge(value[0]);
@@ -19,7 +25,10 @@ export function AgeRangeSlider({ value, onChange }: { value: [number, number]; o
         <span id={`${id}-label`}>{t('app.menu.ageRange')}</span>
         <output aria-live="polite">{t('app.menu.ageValue', { min: value[0], max: value[1] })}</output>
       </div>
-      <div className="range-track" style={{ '--lo': `${percent(lo)}%`, '--hi': `${percent(hi)}%` } as React.CSSProperties}>
+      <div
+        className="range-track"
+        style={{ '--lo': `${percent(lo)}%`, '--hi': `${percent(hi)}%` } as React.CSSProperties}
+      >
         <input
           type="range"
           min={0}

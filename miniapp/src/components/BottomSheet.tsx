@@ -6,7 +6,17 @@ import './BottomSheet.css';
  * A sheet from the bottom of the screen on the native <dialog>: modal, focus kept inside, Escape and a
  * tap outside close it, focus returns to what opened it.
  */
-export function BottomSheet({ open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: ReactNode }) {
+export function BottomSheet({
+  open,
+  title,
+  onClose,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {

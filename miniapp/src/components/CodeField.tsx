@@ -6,7 +6,15 @@ import './CodeField.css';
  * The labelled field for the 6-digit code from a mail. Keeps digits only, so a code pasted with spaces or
  * a dash still fits; `one-time-code` lets the phone offer the code from the mail.
  */
-export function CodeField({ label, value, onChange }: { label: string; value: string; onChange: (digits: string) => void }) {
+export function CodeField({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange: (digits: string) => void;
+}) {
   return (
     <label className="field">
       <span>{label}</span>

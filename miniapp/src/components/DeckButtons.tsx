@@ -35,11 +35,19 @@ export function DeckButtons({
     pressTimer.current = null;
   };
   const write = onWrite;
-  const classes = ['deck-buttons', overlay ? 'overlay' : '', onUndo || onWrite ? 'with-extras' : ''].filter(Boolean).join(' ');
+  const classes = ['deck-buttons', overlay ? 'overlay' : '', onUndo || onWrite ? 'with-extras' : '']
+    .filter(Boolean)
+    .join(' ');
   return (
     <div className={classes}>
       {onUndo && (
-        <button type="button" className="round-button small undo" disabled={undoDisabled} onClick={onUndo} aria-label={t('app.search.undo')}>
+        <button
+          type="button"
+          className="round-button small undo"
+          disabled={undoDisabled}
+          onClick={onUndo}
+          aria-label={t('app.search.undo')}
+        >
           <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
             <path
               fill="currentColor"
@@ -48,9 +56,18 @@ export function DeckButtons({
           </svg>
         </button>
       )}
-      <button type="button" className="round-button nope" disabled={disabled} onClick={() => onDecide(false)} aria-label={t('app.search.dislike')}>
+      <button
+        type="button"
+        className="round-button nope"
+        disabled={disabled}
+        onClick={() => onDecide(false)}
+        aria-label={t('app.search.dislike')}
+      >
         <svg viewBox="0 0 24 24" width="30" height="30" aria-hidden="true">
-          <path fill="currentColor" d="M18.3 5.7 12 12l6.3 6.3-1.4 1.4L10.6 13.4 4.3 19.7 2.9 18.3 9.2 12 2.9 5.7l1.4-1.4 6.3 6.3 6.3-6.3z" />
+          <path
+            fill="currentColor"
+            d="M18.3 5.7 12 12l6.3 6.3-1.4 1.4L10.6 13.4 4.3 19.7 2.9 18.3 9.2 12 2.9 5.7l1.4-1.4 6.3 6.3 6.3-6.3z"
+          />
         </svg>
       </button>
       <button
@@ -97,7 +114,13 @@ export function DeckButtons({
         </svg>
       </button>
       {onWrite && (
-        <button type="button" className="round-button small write" disabled={disabled} onClick={onWrite} aria-label={t('app.search.likeWithMessage')}>
+        <button
+          type="button"
+          className="round-button small write"
+          disabled={disabled}
+          onClick={onWrite}
+          aria-label={t('app.search.likeWithMessage')}
+        >
           <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
             <path
               fill="currentColor"

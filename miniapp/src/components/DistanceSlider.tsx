@@ -8,7 +8,13 @@ import './DistanceSlider.css';
  * nearby, coarse far away), its last position "any distance" (no limit). Keyboard and screen readers work
  * as with any slider; the value is said in words ("up to 20 km"), not as a position.
  */
-export function DistanceSlider({ value, onChange }: { value: number | undefined; onChange: (km: number | undefined) => void }) {
+export function DistanceSlider({
+  value,
+  onChange,
+}: {
+  value: number | undefined;
+  onChange: (km: number | undefined) => void;
+}) {
   const { t } = useTranslation();
   const id = useId();
   const index = indexOfDistance(value);
@@ -21,7 +27,10 @@ export function DistanceSlider({ value, onChange }: { value: number | undefined;
           {said}
         </output>
       </div>
-      <div className="range-track" style={{ '--lo': '0%', '--hi': `${(index / anyDistanceIndex) * 100}%` } as CSSProperties}>
+      <div
+        className="range-track"
+        style={{ '--lo': '0%', '--hi': `${(index / anyDistanceIndex) * 100}%` } as CSSProperties}
+      >
         <input
           id={`${id}-input`}
           type="range"

@@ -35,7 +35,13 @@ function loadScript(src: string, attributes: Record<string, string> = {}, parent
  * configured for it (`GET /api/config`). Inside Telegram the init data sign the user in instead.
  * `onSignedIn` gets the user the sign-in answered (what `GET /api/current_user` would give).
  */
-export function ExternalSignIn({ onSignedIn, onError }: { onSignedIn: (user: CurrentUserResponse) => void; onError: (message: string) => void }) {
+export function ExternalSignIn({
+  onSignedIn,
+  onError,
+}: {
+  onSignedIn: (user: CurrentUserResponse) => void;
+  onError: (message: string) => void;
+}) {
   const { t, i18n } = useTranslation();
   const config = usePublicConfig(platform().kind === 'web');
   const googleRef = useRef<HTMLDivElement>(null);
@@ -55,7 +61,8 @@ export function ExternalSignIn({ onSignedIn, onError }: { onSignedIn: (user: Cur
           callback: ({ credential }) => {
             googleLogin(credential, {
               onSuccess: (answer) => onSignedIn(answer.current_user),
-              onError: (error) => onError(errorText(t, error, 'app.errors.googleLoginFailed', 'app.errors.googleLoginError')),
+              onError: (error) =>
+                onError(errorText(t, error, 'app.errors.googleLoginFailed', 'app.errors.googleLoginError')),
             });
           },
         });

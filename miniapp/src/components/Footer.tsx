@@ -24,7 +24,9 @@ export function Footer() {
       </nav>
       {config?.legal_name && (
         <p className="legal">
-          {namesLegalForm(config.legal_name) ? config.legal_name : t('app.footer.entrepreneur', { name: config.legal_name })}
+          {namesLegalForm(config.legal_name)
+            ? config.legal_name
+            : t('app.footer.entrepreneur', { name: config.legal_name })}
           {config.legal_inn && <> · {t('app.footer.inn', { inn: config.legal_inn })}</>}
           {config.legal_ogrnip && <> · {t('app.footer.ogrnip', { ogrnip: config.legal_ogrnip })}</>}
         </p>

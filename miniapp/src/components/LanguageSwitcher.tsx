@@ -32,7 +32,13 @@ export function LanguageSwitcher() {
   return (
     <div className="segmented" role="group" aria-label={t('app.language.label')}>
       {languages.map((language) => (
-        <button key={language} type="button" lang={language} aria-pressed={current === language} onClick={() => choose(language)}>
+        <button
+          key={language}
+          type="button"
+          lang={language}
+          aria-pressed={current === language}
+          onClick={() => choose(language)}
+        >
           {t(`app.language.short.${language}`)}
           <span className="visually-hidden"> {t(`app.language.name.${language}`)}</span>
         </button>

@@ -5,7 +5,13 @@ import { connectLiveCache } from '../api/liveCache.ts';
 import { onLiveEvent, startLiveEvents } from '../api/liveEvents.ts';
 import type { Conversation } from '../api/queries/chat.ts';
 import { queryKeys } from '../api/queries/keys.ts';
-import { announceMatch, forgetMatch, matchSeenElsewhere, resetMatchAnnouncements, useMatchAnnouncement } from '../lib/matchAnnouncements.ts';
+import {
+  announceMatch,
+  forgetMatch,
+  matchSeenElsewhere,
+  resetMatchAnnouncements,
+  useMatchAnnouncement,
+} from '../lib/matchAnnouncements.ts';
 import { MessageToasts } from './MessageToasts.tsx';
 
 // Loaded with the first match: most visits show none.
@@ -29,7 +35,11 @@ function MatchAnnouncer() {
 }
 
 /** The screen to leave for, when the person it shows is gone (unmatched, blocked, deleted): null to stay. */
-function screenLeftWithoutThem(pathname: string, profileId: number, conversationOf: (id: number) => Conversation | undefined): string | null {
+function screenLeftWithoutThem(
+  pathname: string,
+  profileId: number,
+  conversationOf: (id: number) => Conversation | undefined,
+): string | null {
   const [, screen = '', id = ''] = pathname.toLowerCase().split('/');
   if (screen === 'usersprofile' && Number(id) === profileId) return '/matches';
   if (screen === 'usersprofileliker' && Number(id) === profileId) return '/WhoLike';

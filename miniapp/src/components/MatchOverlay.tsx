@@ -40,7 +40,9 @@ export default function MatchOverlay({ match }: { match: MatchAnnouncement }) {
   const startChat = useStartChat();
   // On the way to the chat: the button stays disabled until it opens.
   const busy = startChat.isPending || startChat.isSuccess;
-  const error = startChat.error ? errorText(t, startChat.error, 'app.errors.startChatFailed', 'app.errors.startChatError') : null;
+  const error = startChat.error
+    ? errorText(t, startChat.error, 'app.errors.startChatFailed', 'app.errors.startChatError')
+    : null;
   const theirs = firstPhoto(profile.photo);
 
   // Once when it appears, not on every render.
@@ -60,7 +62,15 @@ export default function MatchOverlay({ match }: { match: MatchAnnouncement }) {
           ×
         </button>
         <div className="match-photos">
-          {mine && <img className="match-photo" src={photoUrl(mine)} alt={t('app.matchOverlay.you')} width={240} height={320} />}
+          {mine && (
+            <img
+              className="match-photo"
+              src={photoUrl(mine)}
+              alt={t('app.matchOverlay.you')}
+              width={240}
+              height={320}
+            />
+          )}
           {theirs && <img className="match-photo" src={photoUrl(theirs)} alt={profile.name} width={240} height={320} />}
         </div>
         <h2 id="match-title">{t('app.matchOverlay.title')}</h2>

@@ -45,10 +45,15 @@ function showsItAlready(pathname: string, conversationId: number): boolean {
 }
 
 /** Who wrote, from the chat list (read once more for a conversation it does not hold yet). */
-async function senderOf(client: QueryClient, conversationId: number): Promise<{ name: string | null; photo: string | null }> {
-  const find = (list: { conversation_id: number; name: string; photo: string | null }[] | undefined) => list?.find((c) => c.conversation_id === conversationId);
+async function senderOf(
+  client: QueryClient,
+  conversationId: number,
+): Promise<{ name: string | null; photo: string | null }> {
+  const find = (list: { conversation_id: number; name: string; photo: string | null }[] | undefined) =>
+    list?.find((c) => c.conversation_id === conversationId);
   try {
-    const row = find(await client.query({ ...chatsQuery(), staleTime: 'static' })) ?? find(await client.query(chatsQuery()));
+    const row =
+      find(await client.query({ ...chatsQuery(), staleTime: 'static' })) ?? find(await client.query(chatsQuery()));
     return { name: row?.name ?? null, photo: row?.photo ?? null };
   } catch {
     return { name: null, photo: null };
@@ -77,13 +82,22 @@ export function MessageToasts() {
       onLiveEvent((event) => {
         if (event.type !== 'message') return;
         const m = event.payload;
-        if (m.sender_profile_id === where.current.myProfileId || showsItAlready(where.current.pathname, m.conversation_id)) return;
+        if (
+          m.sender_profile_id === where.current.myProfileId ||
+          showsItAlready(where.current.pathname, m.conversation_id)
+        )
+          return;
         if (document.visibilityState !== 'visible') return;
         platform().haptic('message');
         void senderOf(client, m.conversation_id).then((sender) => {
           // The screen may have changed while the sender was looked up (to this very conversation, say).
           if (showsItAlready(where.current.pathname, m.conversation_id)) return;
-          const toast: Toast = { messageId: m.message_id, conversationId: m.conversation_id, ...sender, text: firstWords(m.content) };
+          const toast: Toast = {
+            messageId: m.message_id,
+            conversationId: m.conversation_id,
+            ...sender,
+            text: firstWords(m.content),
+          };
           // One per conversation: the newest message replaces the one before.
           setToasts((list) => [...list.filter((x) => x.conversationId !== m.conversation_id), toast].slice(-maxToasts));
         });
@@ -95,7 +109,9 @@ export function MessageToasts() {
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the route changed: toasts it makes redundant go
     setToasts((list) =>
-      list.some((x) => showsItAlready(pathname, x.conversationId)) ? list.filter((x) => !showsItAlready(pathname, x.conversationId)) : list,
+      list.some((x) => showsItAlready(pathname, x.conversationId))
+        ? list.filter((x) => !showsItAlready(pathname, x.conversationId))
+        : list,
     );
   }, [pathname]);
 

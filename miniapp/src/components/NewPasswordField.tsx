@@ -48,7 +48,11 @@ export function NewPasswordField({ label, name, hintId, field }: NewPasswordFiel
         value={field.value}
         onChange={(e) => field.setValue(e.target.value)}
       />
-      <small id={hintId} className={field.invalid ? 'hint hint-error' : 'hint'} role={field.invalid ? 'alert' : undefined}>
+      <small
+        id={hintId}
+        className={field.invalid ? 'hint hint-error' : 'hint'}
+        role={field.invalid ? 'alert' : undefined}
+      >
         {t('app.register.passwordRule')}
       </small>
     </label>

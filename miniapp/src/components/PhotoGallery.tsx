@@ -72,7 +72,13 @@ export function PhotoGallery({
       )}
       <div className="gallery-zones">
         {/* aria-disabled, not disabled: a disabled button swallows the pointer events a drag of the card starts with. */}
-        <button type="button" className="gallery-zone previous" aria-disabled={shown === 0} aria-label={t('app.gallery.previous')} onClick={() => step(-1)} />
+        <button
+          type="button"
+          className="gallery-zone previous"
+          aria-disabled={shown === 0}
+          aria-label={t('app.gallery.previous')}
+          onClick={() => step(-1)}
+        />
         {onMiddle ? (
           <button
             type="button"

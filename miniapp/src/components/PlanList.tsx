@@ -27,9 +27,12 @@ export function usePlanCost() {
   return (plan: Plan) =>
     plan.stars
       ? t('app.premium.starsPrice', { count: plan.stars })
-      : new Intl.NumberFormat(i18n.language, { style: 'currency', currency: 'RUB', currencyDisplay: 'narrowSymbol', maximumFractionDigits: 0 }).format(
-          plan.price,
-        );
+      : new Intl.NumberFormat(i18n.language, {
+          style: 'currency',
+          currency: 'RUB',
+          currencyDisplay: 'narrowSymbol',
+          maximumFractionDigits: 0,
+        }).format(plan.price);
 }
 
 /** The plan that gives the most for the money: the largest discount (the longer plan on a tie). */
@@ -38,7 +41,9 @@ export function bestValuePlan(plans: readonly Plan[]): Plan | undefined {
     const discount = plan.discount ?? 0;
     if (discount === 0) return best;
     const bestDiscount = best?.discount ?? 0;
-    return !best || discount > bestDiscount || (discount === bestDiscount && plan.interval > best.interval) ? plan : best;
+    return !best || discount > bestDiscount || (discount === bestDiscount && plan.interval > best.interval)
+      ? plan
+      : best;
   }, undefined);
 }
 
@@ -56,7 +61,9 @@ export function PlanList({ plans, onChoose }: { plans: Plan[]; onChoose: (plan: 
             {plan === best && <span className="plan-flag">{t('app.premium.bestValue')}</span>}
             <span className="plan-title">{title(plan)}</span>
             <span className="plan-price">{cost(plan)}</span>
-            {plan.discount ? <span className="badge">{t('app.premium.discount', { percent: plan.discount })}</span> : null}
+            {plan.discount ? (
+              <span className="badge">{t('app.premium.discount', { percent: plan.discount })}</span>
+            ) : null}
           </button>
         </li>
       ))}

@@ -21,7 +21,13 @@ export function promptsAnswered(prompts: readonly PromptDraft[]): boolean {
  * Picks up to three prompts and answers them (the wizard's prompts step and /edit_profile): the chosen ones
  * in order, each with its answer and a remove button, and "Add a prompt" opening the list of the rest.
  */
-export function PromptEditor({ value, onChange }: { value: readonly PromptDraft[]; onChange: (next: PromptDraft[]) => void }) {
+export function PromptEditor({
+  value,
+  onChange,
+}: {
+  value: readonly PromptDraft[];
+  onChange: (next: PromptDraft[]) => void;
+}) {
   const { t } = useTranslation();
   const list = usePromptList();
   const [choosing, setChoosing] = useState(false);
@@ -31,7 +37,8 @@ export function PromptEditor({ value, onChange }: { value: readonly PromptDraft[
   if (list.isError) return <ErrorState message={t('app.prompts.loadFailed')} onRetry={() => void list.refetch()} />;
   const questions = new Map(list.data.map((p) => [p.id, p.text]));
   const chosen = new Set(value.map((p) => p.prompt_id));
-  const answer = (promptId: number, text: string) => onChange(value.map((p) => (p.prompt_id === promptId ? { ...p, answer: text } : p)));
+  const answer = (promptId: number, text: string) =>
+    onChange(value.map((p) => (p.prompt_id === promptId ? { ...p, answer: text } : p)));
 
   return (
     <div className="prompt-editor">

@@ -10,7 +10,8 @@ import { platform } from '../platform/index.ts';
 export function PushOffer() {
   const { t } = useTranslation();
   const [state, setState] = useState<'offer' | 'asking' | 'done'>('offer');
-  if (platform().kind !== 'web' || !pushSupported() || Notification.permission !== 'default' || state === 'done') return null;
+  if (platform().kind !== 'web' || !pushSupported() || Notification.permission !== 'default' || state === 'done')
+    return null;
   return (
     <button
       type="button"

@@ -82,14 +82,24 @@ export function SafetyActions({
       </button>
       <BottomSheet
         open={step !== 'closed' && step !== 'unmatch'}
-        title={step === 'report' ? t('app.safety.reportTitle', { name }) : step === 'block' ? t('app.safety.blockTitle', { name }) : t('app.safety.title')}
+        title={
+          step === 'report'
+            ? t('app.safety.reportTitle', { name })
+            : step === 'block'
+              ? t('app.safety.blockTitle', { name })
+              : t('app.safety.title')
+        }
         // The menu closing to make way for the unmatch question is not the person closing it.
         onClose={() => {
           if (step !== 'unmatch') close();
         }}
       >
         {step === 'menu' && (
-          <ChooseAction onReport={() => setStep('report')} onBlock={() => setStep('block')} onUnmatch={withUnmatch ? () => setStep('unmatch') : undefined}>
+          <ChooseAction
+            onReport={() => setStep('report')}
+            onBlock={() => setStep('block')}
+            onUnmatch={withUnmatch ? () => setStep('unmatch') : undefined}
+          >
             {children}
           </ChooseAction>
         )}

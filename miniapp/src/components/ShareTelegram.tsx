@@ -31,14 +31,18 @@ export function ShareTelegram({ profileId, variant }: { profileId: number; varia
   };
 
   let text: string;
-  if (state.mine && state.theirs) text = username ? t('app.usernameShare.swapped') : t('app.usernameShare.theirMissing', { name });
+  if (state.mine && state.theirs)
+    text = username ? t('app.usernameShare.swapped') : t('app.usernameShare.theirMissing', { name });
   else if (!state.can_share && !state.mine) text = t('app.usernameShare.noUsername');
   else if (state.mine) text = t('app.usernameShare.waiting', { name });
   else if (state.theirs) text = t('app.usernameShare.theyShared', { name });
   else text = t('app.usernameShare.intro', { name });
 
   return (
-    <section className={`share-telegram ${variant === 'card' ? 'card' : 'in-menu'}`} aria-label={t('app.usernameShare.title')}>
+    <section
+      className={`share-telegram ${variant === 'card' ? 'card' : 'in-menu'}`}
+      aria-label={t('app.usernameShare.title')}
+    >
       {variant === 'card' && <h2>{t('app.usernameShare.title')}</h2>}
       <p className="muted" role="status">
         {text}
@@ -49,12 +53,22 @@ export function ShareTelegram({ profileId, variant }: { profileId: number; varia
         </a>
       )}
       {state.mine ? (
-        <button type="button" className="button secondary block" disabled={share.isPending} onClick={() => share.mutate(false)}>
+        <button
+          type="button"
+          className="button secondary block"
+          disabled={share.isPending}
+          onClick={() => share.mutate(false)}
+        >
           {t('app.usernameShare.revoke')}
         </button>
       ) : (
         state.can_share && (
-          <button type="button" className={`button block${url ? ' secondary' : ''}`} disabled={share.isPending} onClick={() => share.mutate(true)}>
+          <button
+            type="button"
+            className={`button block${url ? ' secondary' : ''}`}
+            disabled={share.isPending}
+            onClick={() => share.mutate(true)}
+          >
             {t('app.usernameShare.share')}
           </button>
         )

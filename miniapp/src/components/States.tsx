@@ -76,15 +76,30 @@ export function isGone(error: unknown): boolean {
  * on screen while a fresh copy loads, and when refreshing it failed on the way (not when the server said
  * it is gone).
  */
-export function QueryView<T>({ query, failedKey, exceptionKey, notFoundKey, loadingLabel, isEmpty, empty, afterError, children }: QueryViewProps<T>) {
+export function QueryView<T>({
+  query,
+  failedKey,
+  exceptionKey,
+  notFoundKey,
+  loadingLabel,
+  isEmpty,
+  empty,
+  afterError,
+  children,
+}: QueryViewProps<T>) {
   const { t } = useTranslation();
   const failed = query.isError && !query.isFetching;
-  if (query.data !== undefined && !(failed && isGone(query.error))) return <>{isEmpty?.(query.data) ? empty : children(query.data)}</>;
+  if (query.data !== undefined && !(failed && isGone(query.error)))
+    return <>{isEmpty?.(query.data) ? empty : children(query.data)}</>;
   if (failed) {
-    const failed = notFoundKey && query.error instanceof ApiError && query.error.status === 404 ? notFoundKey : failedKey;
+    const failed =
+      notFoundKey && query.error instanceof ApiError && query.error.status === 404 ? notFoundKey : failedKey;
     return (
       <>
-        <ErrorState message={errorText(t, query.error, failed, exceptionKey ?? failed)} onRetry={() => void query.refetch()} />
+        <ErrorState
+          message={errorText(t, query.error, failed, exceptionKey ?? failed)}
+          onRetry={() => void query.refetch()}
+        />
         {afterError}
       </>
     );

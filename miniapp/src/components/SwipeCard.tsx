@@ -119,7 +119,13 @@ export function SwipeCard({
           <h2>
             {card.name}, {card.age}
           </h2>
-          <button type="button" className="info-button" aria-expanded={expanded} onClick={() => setExpanded(!expanded)} aria-label={t('app.search.info')}>
+          <button
+            type="button"
+            className="info-button"
+            aria-expanded={expanded}
+            onClick={() => setExpanded(!expanded)}
+            aria-label={t('app.search.info')}
+          >
             i
           </button>
         </div>
@@ -140,7 +146,17 @@ export function SwipeCard({
  * there: the next person shows at once and the leaving one still reads as a like or a pass. Transform
  * and opacity only; a copy outside the deck's interactive card, so nothing can grab it mid-flight.
  */
-export function LeavingCard({ card, liked, fromPx, photoIndex = 0 }: { card: Card; liked: boolean; fromPx: number; photoIndex?: number }) {
+export function LeavingCard({
+  card,
+  liked,
+  fromPx,
+  photoIndex = 0,
+}: {
+  card: Card;
+  liked: boolean;
+  fromPx: number;
+  photoIndex?: number;
+}) {
   const { t } = useTranslation();
   const photos = card.photo.split(',').filter(Boolean);
   const photo = photos[Math.min(photoIndex, photos.length - 1)];
@@ -151,7 +167,9 @@ export function LeavingCard({ card, liked, fromPx, photoIndex = 0 }: { card: Car
       aria-hidden="true"
     >
       {photo && <img className="swipe-photo" src={photoUrl(photo)} alt="" width={640} height={852} draggable={false} />}
-      <span className={liked ? 'stamp stamp-like' : 'stamp stamp-nope'}>{liked ? t('app.search.stampLike') : t('app.search.stampNope')}</span>
+      <span className={liked ? 'stamp stamp-like' : 'stamp stamp-nope'}>
+        {liked ? t('app.search.stampLike') : t('app.search.stampNope')}
+      </span>
       <div className="swipe-info">
         <div className="swipe-title">
           <h2>

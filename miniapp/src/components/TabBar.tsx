@@ -51,7 +51,10 @@ export function TabBar() {
       to: '/ChatList',
       icon: 'chats',
       label: t('app.nav.chats'),
-      badge: counts && { count: counts.unread_chats, name: t('app.badges.unreadChats', { count: counts.unread_chats }) },
+      badge: counts && {
+        count: counts.unread_chats,
+        name: t('app.badges.unreadChats', { count: counts.unread_chats }),
+      },
     },
     { to: '/Menu', icon: 'menu', label: t('app.nav.menu') },
   ];

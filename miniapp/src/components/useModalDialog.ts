@@ -5,7 +5,10 @@ import { useLayoutEffect, useRef, type RefObject } from 'react';
  * doing): the screen behind is inert, so Tab stays in it and Escape closes it; `focus` gets the focus, and
  * when it goes the focus goes back where it was (a half-typed message, say).
  */
-export function useModalDialog<F extends HTMLElement>(): { dialog: RefObject<HTMLDialogElement | null>; focus: RefObject<F | null> } {
+export function useModalDialog<F extends HTMLElement>(): {
+  dialog: RefObject<HTMLDialogElement | null>;
+  focus: RefObject<F | null>;
+} {
   const dialog = useRef<HTMLDialogElement>(null);
   const focus = useRef<F>(null);
   useLayoutEffect(() => {

@@ -12,7 +12,12 @@ const genericCodes = new Set(['not_found', 'internal', 'method_not_allowed', 'ne
  * `exceptionKey` ("Error …") when something broke on the way (a server error, an unreadable answer, a
  * bug); a lost connection says so instead.
  */
-export function errorText(t: TFunction, error: unknown, failedKey: TranslationKey, exceptionKey: TranslationKey = failedKey): string {
+export function errorText(
+  t: TFunction,
+  error: unknown,
+  failedKey: TranslationKey,
+  exceptionKey: TranslationKey = failedKey,
+): string {
   if (error instanceof ApiError) {
     if (error.code && !genericCodes.has(error.code)) {
       // A code is the server's word, not a key the type check can know: the empty default value makes an

@@ -54,7 +54,12 @@ const filterSlots = everyFilter([
     },
     write: (filters) => JSON.stringify([filters.ageMin, filters.ageMax]),
   }),
-  slot({ key: storageKeys.selectedGender, fields: ['gender'], read: (gender) => ({ gender }), write: (filters) => filters.gender }),
+  slot({
+    key: storageKeys.selectedGender,
+    fields: ['gender'],
+    read: (gender) => ({ gender }),
+    write: (filters) => filters.gender,
+  }),
   slot({
     key: storageKeys.maxDistance,
     fields: ['maxDistance'],

@@ -22,7 +22,9 @@ const failureText: Record<LocateFailure, TranslationKey> = {
 
 /** What to tell the person when finding their city failed, at the browser or at the server. */
 export function locateErrorText(t: TFunction, failure: unknown): string {
-  return failure instanceof LocateError ? t(failureText[failure.reason]) : errorText(t, failure, 'app.errors.cityFailed');
+  return failure instanceof LocateError
+    ? t(failureText[failure.reason])
+    : errorText(t, failure, 'app.errors.cityFailed');
 }
 
 /** The city where the person is: the browser's position, then the server's name for the place. */

@@ -38,7 +38,10 @@ function update(profileId: number, change: (entry: Entry) => Entry): void {
 }
 
 /** A new match to announce. Again for the same person: folded into the one announcement. */
-export function announceMatch(profile: MatchedProfile, { gender = null, eventId = null }: { gender?: string | null; eventId?: number | null } = {}): void {
+export function announceMatch(
+  profile: MatchedProfile,
+  { gender = null, eventId = null }: { gender?: string | null; eventId?: number | null } = {},
+): void {
   const events = eventId === null ? [] : [eventId];
   const done = finished.get(profile.id);
   if (done !== undefined) {
@@ -53,7 +56,11 @@ export function announceMatch(profile: MatchedProfile, { gender = null, eventId 
   }
   if (held.shown) acknowledgeEvents(events);
   if (!held.shown || (gender && !held.gender)) {
-    update(profile.id, (entry) => ({ ...entry, gender: entry.gender ?? gender, eventIds: entry.shown ? [] : [...entry.eventIds, ...events] }));
+    update(profile.id, (entry) => ({
+      ...entry,
+      gender: entry.gender ?? gender,
+      eventIds: entry.shown ? [] : [...entry.eventIds, ...events],
+    }));
   }
 }
 

@@ -18,7 +18,10 @@ export function useTitleCount(counts: BadgeCounts | undefined): void {
   useEffect(() => {
     const base = document.title.replace(countPrefix, '');
     document.title = count > 0 ? `(${count > 99 ? '99+' : count}) ${base}` : base;
-    const badging = navigator as Navigator & { setAppBadge?: (count: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
+    const badging = navigator as Navigator & {
+      setAppBadge?: (count: number) => Promise<void>;
+      clearAppBadge?: () => Promise<void>;
+    };
     if (count > 0) void badging.setAppBadge?.(count).catch(() => undefined);
     else void badging.clearAppBadge?.().catch(() => undefined);
     // Signed out (the tab bar gone): nothing waits any more.

@@ -45,7 +45,8 @@ export async function enablePush(): Promise<PushFailure | null> {
       await existing.unsubscribe();
       existing = null;
     }
-    const subscription = existing ?? (await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }));
+    const subscription =
+      existing ?? (await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }));
     await api.post('/api/push/subscriptions', messageResponse, subscription.toJSON());
     // The account's switch too (it may have been turned off on another device): this tap is the person's wish.
     await api.post('/api/settings', settingsResponse, { push_notifications: true });
@@ -62,7 +63,9 @@ export async function enablePush(): Promise<PushFailure | null> {
 export async function disablePush(): Promise<void> {
   const subscription = await (await registration())?.pushManager.getSubscription();
   if (!subscription) return;
-  await api.post('/api/push/subscriptions/delete', messageResponse, { endpoint: subscription.endpoint }).catch(() => undefined);
+  await api
+    .post('/api/push/subscriptions/delete', messageResponse, { endpoint: subscription.endpoint })
+    .catch(() => undefined);
   await subscription.unsubscribe();
 }
 

@@ -1,4 +1,13 @@
-import { closingBehavior, init, initData, miniApp, mockTelegramEnv, openTelegramLink, postEvent, shareURL } from '@telegram-apps/sdk-react';
+import {
+  closingBehavior,
+  init,
+  initData,
+  miniApp,
+  mockTelegramEnv,
+  openTelegramLink,
+  postEvent,
+  shareURL,
+} from '@telegram-apps/sdk-react';
 import { signInWithTelegram } from '../api/queries/telegramAuth.ts';
 import { shareOnTheWeb } from './web.ts';
 import type { Platform } from './platform.ts';
@@ -84,8 +93,13 @@ export function createTelegramPlatform(): Platform | null {
  * provides one of these three channels (the SDK's own test).
  */
 function hostLaunch(launch: TelegramLaunch): void {
-  const page = window as unknown as { TelegramWebviewProxy?: unknown; external?: { notify?: unknown }; __telegramEvents?: unknown[] };
-  const hosted = window.parent !== window || page.TelegramWebviewProxy !== undefined || typeof page.external?.notify === 'function';
+  const page = window as unknown as {
+    TelegramWebviewProxy?: unknown;
+    external?: { notify?: unknown };
+    __telegramEvents?: unknown[];
+  };
+  const hosted =
+    window.parent !== window || page.TelegramWebviewProxy !== undefined || typeof page.external?.notify === 'function';
   if (hosted) {
     // Only when Telegram's own copy would not parse (no `signature`): the SDK then keeps the one given here.
     if (launch.patched) mockTelegramEnv({ launchParams: launch.sdkQuery });
@@ -127,7 +141,8 @@ function unreadableLaunch(): Platform {
     userFirstName: () => null,
     openTelegramLink(url) {
       const link = new URL(url);
-      if (!post(() => postEvent('web_app_open_tg_link', { path_full: link.pathname + link.search }))) window.location.assign(url);
+      if (!post(() => postEvent('web_app_open_tg_link', { path_full: link.pathname + link.search })))
+        window.location.assign(url);
     },
     confirmClosing: () => undefined,
     onSettings: () => undefined,

@@ -17,7 +17,13 @@ export async function openTelegramInvoice(url: string): Promise<InvoiceOutcome> 
     return 'pending';
   }
   const status = await opened[1];
-  return status === 'paid' ? 'paid' : status === 'cancelled' ? 'cancelled' : status === 'pending' ? 'pending' : 'failed';
+  return status === 'paid'
+    ? 'paid'
+    : status === 'cancelled'
+      ? 'cancelled'
+      : status === 'pending'
+        ? 'pending'
+        : 'failed';
 }
 
 /** Lets the bot write to the user: asked only when the user never started the bot (Telegram says so in the init data). */

@@ -10,7 +10,10 @@ export const telegramWidgetScript = 'https://telegram.org/js/telegram-widget.js?
 export type SignedTelegramUser = Record<string, string | number>;
 
 interface TelegramLoginApi {
-  auth(options: { bot_id: number; request_access?: 'write'; lang?: string }, callback: (user: SignedTelegramUser | false) => void): void;
+  auth(
+    options: { bot_id: number; request_access?: 'write'; lang?: string },
+    callback: (user: SignedTelegramUser | false) => void,
+  ): void;
 }
 
 function loginApi(): TelegramLoginApi | undefined {

@@ -12,7 +12,14 @@ const testBotToken = import.meta.env.VITE_TELEGRAM_MOCK_BOT_TOKEN ?? '123456789:
 export async function mockTelegram(): Promise<void> {
   const launchParams = await standInLaunchParams({
     botToken: testBotToken,
-    user: { id: 100000001, first_name: 'Dev', last_name: 'Tester', username: 'iskra_dev', language_code: 'ru', allows_write_to_pm: true },
+    user: {
+      id: 100000001,
+      first_name: 'Dev',
+      last_name: 'Tester',
+      username: 'iskra_dev',
+      language_code: 'ru',
+      allows_write_to_pm: true,
+    },
     authDate: Math.floor(Date.now() / 1000),
     queryId: 'AAH-iskra-dev',
     signature: 'aXNrcmEtZGV2LXNpZ25hdHVyZQ',

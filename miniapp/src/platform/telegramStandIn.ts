@@ -42,7 +42,14 @@ export interface StandInInitData {
 }
 
 /** Init data as a Telegram client passes them, signed under `botToken` (HMAC-SHA-256 under HMAC("WebAppData", token)). */
-export function standInInitData({ botToken, user, authDate, queryId, signature, startParam }: StandInInitData): Promise<string> {
+export function standInInitData({
+  botToken,
+  user,
+  authDate,
+  queryId,
+  signature,
+  startParam,
+}: StandInInitData): Promise<string> {
   return signInitData(botToken, {
     auth_date: String(authDate),
     query_id: queryId,
@@ -73,7 +80,12 @@ export async function standInLaunchParams(launch: StandInLaunch) {
 /** The same launch parameters in the address's hash, as Telegram's Android client passes them. */
 export async function standInLaunchHash(launch: StandInLaunch): Promise<string> {
   const { tgWebAppData, tgWebAppVersion, tgWebAppPlatform, tgWebAppThemeParams } = await standInLaunchParams(launch);
-  const params = new URLSearchParams({ tgWebAppData, tgWebAppVersion, tgWebAppPlatform, tgWebAppThemeParams: JSON.stringify(tgWebAppThemeParams) });
+  const params = new URLSearchParams({
+    tgWebAppData,
+    tgWebAppVersion,
+    tgWebAppPlatform,
+    tgWebAppThemeParams: JSON.stringify(tgWebAppThemeParams),
+  });
   if (launch.startParam) params.set('tgWebAppStartParam', launch.startParam);
   return `#${params.toString()}`;
 }

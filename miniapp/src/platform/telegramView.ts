@@ -1,4 +1,12 @@
-import { backButton, closingBehavior, miniApp, settingsButton, swipeBehavior, themeParams, viewport } from '@telegram-apps/sdk-react';
+import {
+  backButton,
+  closingBehavior,
+  miniApp,
+  settingsButton,
+  swipeBehavior,
+  themeParams,
+  viewport,
+} from '@telegram-apps/sdk-react';
 import { applyDark, storedDarkMode } from '../lib/theme.ts';
 import type { Platform } from './platform.ts';
 

@@ -12,7 +12,8 @@ import { useSession } from './SessionProvider.tsx';
 /** A signed-in user who has not verified the e-mail address goes to /verify first. */
 export function RequireVerified() {
   const { session } = useSession();
-  if (session.status === 'signedIn' && !session.tokenOnly && !session.verified) return <Navigate to="/verify" replace />;
+  if (session.status === 'signedIn' && !session.tokenOnly && !session.verified)
+    return <Navigate to="/verify" replace />;
   return <Outlet />;
 }
 
@@ -24,7 +25,11 @@ export function RequireMember() {
   const { session } = useSession();
   const { pathname } = useLocation();
   if (session.status === 'anonymous' && !session.unconfirmed) {
-    return platform().kind === 'telegram' ? <Navigate to="/" replace /> : <Navigate to="/login" replace state={{ from: pathname }} />;
+    return platform().kind === 'telegram' ? (
+      <Navigate to="/" replace />
+    ) : (
+      <Navigate to="/login" replace state={{ from: pathname }} />
+    );
   }
   return <Outlet />;
 }
@@ -32,6 +37,7 @@ export function RequireMember() {
 /** A verified member without a profile creates one first. */
 export function RequireProfile() {
   const { session } = useSession();
-  if (session.status === 'signedIn' && !session.tokenOnly && session.verified && session.profile === null) return <Navigate to="/CreateProfile" replace />;
+  if (session.status === 'signedIn' && !session.tokenOnly && session.verified && session.profile === null)
+    return <Navigate to="/CreateProfile" replace />;
   return <Outlet />;
 }

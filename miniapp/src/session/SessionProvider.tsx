@@ -1,4 +1,14 @@
-import { createContext, startTransition, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  startTransition,
+  use,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import type { CurrentUserResponse } from '@contract/accounts.ts';
 import type { UserProfileSummary } from '@contract/profiles.ts';
 import { publicKeys, queryKeys } from '../api/queries/keys.ts';
@@ -61,7 +71,8 @@ async function fetchSession(): Promise<{ session: Session; user: CurrentUserResp
   // answer to one already under way (sent without the token just stored, or before the sign-in just made).
   const user = await fetchCurrentUser();
   // A stored token the server no longer accepts (logged out elsewhere, expired): forget it.
-  if (!user.authorized && sent !== null && readStored(storageKeys.jwtToken) === sent) writeStored(storageKeys.jwtToken, null);
+  if (!user.authorized && sent !== null && readStored(storageKeys.jwtToken) === sent)
+    writeStored(storageKeys.jwtToken, null);
   await speakAccountLanguage(user);
   return { session: sessionOf(user, sent !== null), user };
 }
@@ -70,7 +81,13 @@ async function fetchSession(): Promise<{ session: Session; user: CurrentUserResp
 function sessionOf(user: CurrentUserResponse, tokenOnly: boolean): Session {
   const launchFailure = telegramLaunchFailure();
   if (!user.authorized) return launchFailure ? { status: 'anonymous', launchFailure } : { status: 'anonymous' };
-  return { status: 'signedIn', userId: user.user_id, verified: user.user_verified, profile: user.user_verified ? user.userprofile : null, tokenOnly };
+  return {
+    status: 'signedIn',
+    userId: user.user_id,
+    verified: user.user_verified,
+    profile: user.user_verified ? user.userprofile : null,
+    tokenOnly,
+  };
 }
 
 /** Whose data the cache holds: a signed-in user with (or without) a profile, or nobody. */

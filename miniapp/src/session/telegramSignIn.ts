@@ -21,7 +21,9 @@ export function telegramLaunchFailure(): LaunchFailure | undefined {
  * their account's language, or why it failed. Null where there is no launch to sign in with (the web, a
  * stored token): the session is fetched as usual then.
  */
-export async function signInByTelegramLaunch(): Promise<{ user: CurrentUserResponse } | { failure: LaunchFailure } | null> {
+export async function signInByTelegramLaunch(): Promise<
+  { user: CurrentUserResponse } | { failure: LaunchFailure } | null
+> {
   if (platform().kind !== 'telegram' || readStored(storageKeys.jwtToken) !== null) return null;
   const signedIn = await platform().signIn();
   if (signedIn && 'user' in signedIn) {

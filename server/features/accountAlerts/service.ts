@@ -10,13 +10,23 @@ import { changeText, changeTime } from './changeText.ts';
 import { findAlertRecipient } from './repository.ts';
 
 /** The e-mail of a change: what, when, and what to do if it was not the owner. */
-export function accountChangeMail(to: string, language: Language, change: AccountChange, at: Date, publicUrl: string): MailMessage {
+export function accountChangeMail(
+  to: string,
+  language: Language,
+  change: AccountChange,
+  at: Date,
+  publicUrl: string,
+): MailMessage {
   const t = translatorFor(language);
   const what = changeText(language, change);
   return {
     to,
     subject: t('mail.accountChange.subject', { what }),
-    text: t('mail.accountChange.text', { what, time: changeTime(language, at), link: new URL('/account', publicUrl).toString() }),
+    text: t('mail.accountChange.text', {
+      what,
+      time: changeTime(language, at),
+      link: new URL('/account', publicUrl).toString(),
+    }),
   };
 }
 
@@ -49,9 +59,20 @@ export class AccountAlerts {
       // A Telegram just added would be told of itself; its owner is whoever added it.
       const newTelegram = change.change === 'method_added' && change.method === 'telegram';
       if (user.telegram_id && user.bot_started_at && !user.bot_unreachable_at && !newTelegram) {
-        const job = { user_id: userId, kind: 'account_change' as const, conversation_id: null, event_id: null, other_profile_id: null };
+        const job = {
+          user_id: userId,
+          kind: 'account_change' as const,
+          conversation_id: null,
+          event_id: null,
+          other_profile_id: null,
+        };
         // Due at once: security news does not wait for the app to show it.
-        await insertNotificationJob(this.db, { ...job, payload: JSON.stringify({ ...change, at: now.toISOString() }) }, now.toISOString(), now.toISOString());
+        await insertNotificationJob(
+          this.db,
+          { ...job, payload: JSON.stringify({ ...change, at: now.toISOString() }) },
+          now.toISOString(),
+          now.toISOString(),
+        );
       }
       if (options.mail !== false && user.email && user.verified_at) {
         await this.mailer.send(accountChangeMail(user.email, user.language, change, now, this.publicUrl));

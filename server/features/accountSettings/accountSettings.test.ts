@@ -9,8 +9,10 @@ import { passwordTriesPerHour } from './service.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 
 const newPassword = 'changed789!';
-const androidChrome = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36';
-const iphoneSafari = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+const androidChrome =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36';
+const iphoneSafari =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 
 describe.each(testDialects())('account settings on %s', (dialect) => {
   let app: TestApp;
@@ -29,16 +31,22 @@ describe.each(testDialects())('account settings on %s', (dialect) => {
     return other;
   }
   const account = async (browser: Browser) => json<AccountResponse>(await browser.get('/api/account'));
-  const authorized = async (browser: Browser) => (await json<{ authorized: boolean }>(await browser.get('/api/current_user'))).authorized;
+  const authorized = async (browser: Browser) =>
+    (await json<{ authorized: boolean }>(await browser.get('/api/current_user'))).authorized;
 
   it('changes the password with the current one and ends every other session, keeping this one', async () => {
     const { browser, email } = await signUpVerified(app);
     const phone = await signedInElsewhere(email, androidChrome);
-    const wrong = await browser.post('/api/account/password', { current_password: 'not-it-123', password: newPassword });
+    const wrong = await browser.post('/api/account/password', {
+      current_password: 'not-it-123',
+      password: newPassword,
+    });
     expect([wrong.status, (await json<{ code: string }>(wrong)).code]).toEqual([403, 'wrong_password']);
     expect(await authorized(phone)).toBe(true);
 
-    expect((await browser.post('/api/account/password', { current_password: testPassword, password: newPassword })).status).toBe(200);
+    expect(
+      (await browser.post('/api/account/password', { current_password: testPassword, password: newPassword })).status,
+    ).toBe(200);
     expect(await authorized(browser)).toBe(true);
     expect(await authorized(phone)).toBe(false);
     expect((await new Browser(app.url).post('/api/login', { email, password: testPassword })).status).toBe(401);
@@ -66,7 +74,9 @@ describe.each(testDialects())('account settings on %s', (dialect) => {
     const before = (await account(browser)).sessions.find((s) => s.current)?.last_seen_at ?? '';
     app.clock.advance(10 * 60);
     // Written beside the request, not before its answer: wait for it.
-    await expect.poll(async () => ((await account(browser)).sessions.find((s) => s.current)?.last_seen_at ?? '') > before).toBe(true);
+    await expect
+      .poll(async () => ((await account(browser)).sessions.find((s) => s.current)?.last_seen_at ?? '') > before)
+      .toBe(true);
   });
 
   it('signs out one device, and everywhere else; another account cannot end a session it does not own', async () => {
@@ -96,7 +106,9 @@ describe.each(testDialects())('account settings on %s', (dialect) => {
     const noPassword = await browser.post('/api/account/email', { email: next });
     expect([noPassword.status, (await json<{ code: string }>(noPassword)).code]).toEqual([403, 'password_required']);
 
-    expect((await browser.post('/api/account/email', { email: next, current_password: testPassword })).status).toBe(200);
+    expect((await browser.post('/api/account/email', { email: next, current_password: testPassword })).status).toBe(
+      200,
+    );
     const code = codeFrom(await app.smtp.lastMailTo(next));
     // Until the code comes back nothing changes, and a wrong one is refused.
     expect((await account(browser)).email).toBe(email);
@@ -121,7 +133,9 @@ describe.each(testDialects())('account settings on %s', (dialect) => {
     await app.smtp.lastMailTo(typo);
     expect((await account(browser)).email).toBe(typo);
     const right = uniqueEmail('right');
-    expect((await browser.post('/api/account/email', { email: right, current_password: testPassword })).status).toBe(200);
+    expect((await browser.post('/api/account/email', { email: right, current_password: testPassword })).status).toBe(
+      200,
+    );
     const done = await browser.post('/api/account/email/confirm', { code: codeFrom(await app.smtp.lastMailTo(right)) });
     expect(done.status).toBe(200);
     expect((await json<{ user_verified: boolean }>(await browser.get('/api/current_user'))).user_verified).toBe(true);
@@ -129,7 +143,9 @@ describe.each(testDialects())('account settings on %s', (dialect) => {
     // Only the registration's code went to the typo: no notice naming the new address.
     expect(app.smtp.mailsTo(typo).length).toBe(1);
     // The typo is free again.
-    expect((await new Browser(app.url).post('/api/register', { email: typo, password: testPassword })).status).toBe(201);
+    expect((await new Browser(app.url).post('/api/register', { email: typo, password: testPassword })).status).toBe(
+      201,
+    );
   });
 
   it('refuses an address another account has, before and after the code', async () => {
@@ -139,9 +155,13 @@ describe.each(testDialects())('account settings on %s', (dialect) => {
     expect([taken.status, (await json<{ code: string }>(taken)).code]).toEqual([409, 'email_taken']);
 
     const next = uniqueEmail('race');
-    expect((await browser.post('/api/account/email', { email: next, current_password: testPassword })).status).toBe(200);
+    expect((await browser.post('/api/account/email', { email: next, current_password: testPassword })).status).toBe(
+      200,
+    );
     const code = codeFrom(await app.smtp.lastMailTo(next));
-    expect((await new Browser(app.url).post('/api/register', { email: next, password: testPassword })).status).toBe(201);
+    expect((await new Browser(app.url).post('/api/register', { email: next, password: testPassword })).status).toBe(
+      201,
+    );
     const late = await browser.post('/api/account/email/confirm', { code });
     expect([late.status, (await json<{ code: string }>(late)).code]).toEqual([409, 'email_taken']);
   });
@@ -164,18 +184,24 @@ describe.each(testDialects())('account settings on %s', (dialect) => {
       expect(await codeOf(await guess)).toEqual([403, 'wrong_password']);
     }
     // Past the limit even the right password is not checked: nothing changes, and the answer says to wait.
-    const refused = await browser.post('/api/account/password', { current_password: testPassword, password: newPassword });
+    const refused = await browser.post('/api/account/password', {
+      current_password: testPassword,
+      password: newPassword,
+    });
     expect(refused.headers.get('retry-after')).not.toBeNull();
     expect(await codeOf(refused)).toEqual([429, 'too_many_password_attempts']);
     expect((await new Browser(app.url).post('/api/login', { email, password: testPassword })).status).toBe(200);
     // Two hours pass (the sliding hour holds none of the tries): the owner may change it again.
     app.clock.advance(7200);
-    expect((await browser.post('/api/account/password', { current_password: testPassword, password: newPassword })).status).toBe(200);
+    expect(
+      (await browser.post('/api/account/password', { current_password: testPassword, password: newPassword })).status,
+    ).toBe(200);
   });
 
   it('mails at most a few e-mail change codes an hour per account, whatever the addresses', async () => {
     const { browser } = await signUpVerified(app);
-    const ask = () => browser.post('/api/account/email', { email: uniqueEmail('stranger'), current_password: testPassword });
+    const ask = () =>
+      browser.post('/api/account/email', { email: uniqueEmail('stranger'), current_password: testPassword });
     for (let i = 0; i < maxSendsPerHour; i += 1) expect((await ask()).status).toBe(200);
     const refused = await ask();
     expect([refused.status, (await json<{ code: string }>(refused)).code]).toEqual([429, 'too_many_codes']);

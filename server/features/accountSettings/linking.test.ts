@@ -34,21 +34,29 @@ describe.each(testDialects())('linking and unlinking sign-in methods on %s', (di
       .execute();
     return person.browser;
   }
-  const methods = async (browser: Browser) => (await json<AccountResponse>(await browser.get('/api/account'))).sign_in_methods;
+  const methods = async (browser: Browser) =>
+    (await json<AccountResponse>(await browser.get('/api/account'))).sign_in_methods;
   const code = async (res: Response) => [res.status, (await json<{ code: string }>(res)).code];
-  const googleToken = (sub: string) => google.idToken({ sub, email: `${sub}@gmail.com`, email_verified: true }, app.clock.now());
+  const googleToken = (sub: string) =>
+    google.idToken({ sub, email: `${sub}@gmail.com`, email_verified: true }, app.clock.now());
 
   it('lets a Telegram account add an e-mail (confirmed by code) and then a password to sign in with', async () => {
     const browser = await telegramAccount();
     expect(await methods(browser)).toEqual(['telegram']);
-    expect(await code(await browser.post('/api/account/password/add', { password: testPassword }))).toEqual([400, 'no_email']);
+    expect(await code(await browser.post('/api/account/password/add', { password: testPassword }))).toEqual([
+      400,
+      'no_email',
+    ]);
 
     const email = uniqueEmail('tg');
     expect((await browser.post('/api/account/email', { email })).status).toBe(200);
     const mailed = codeFrom(await app.smtp.lastMailTo(email));
     expect((await browser.post('/api/account/email/confirm', { code: mailed })).status).toBe(200);
     expect((await browser.post('/api/account/password/add', { password: testPassword })).status).toBe(200);
-    expect(await code(await browser.post('/api/account/password/add', { password: testPassword }))).toEqual([409, 'password_exists']);
+    expect(await code(await browser.post('/api/account/password/add', { password: testPassword }))).toEqual([
+      409,
+      'password_exists',
+    ]);
 
     expect(await methods(browser)).toEqual(['password', 'telegram']);
     expect((await new Browser(app.url).post('/api/login', { email, password: testPassword })).status).toBe(200);
@@ -57,21 +65,34 @@ describe.each(testDialects())('linking and unlinking sign-in methods on %s', (di
   it('links a Google account, and refuses one that another account holds without moving it', async () => {
     const owner = new Browser(app.url);
     const taken = `sub-taken-${++counter}`;
-    const ownerLogin = await json<{ user_id: number }>(await owner.post('/api/googlelogin', { id_token: await googleToken(taken) }));
+    const ownerLogin = await json<{ user_id: number }>(
+      await owner.post('/api/googlelogin', { id_token: await googleToken(taken) }),
+    );
 
     const { browser, userId } = await signUpVerified(app);
-    expect(await code(await browser.post('/api/account/google', { id_token: await googleToken(taken), current_password: testPassword }))).toEqual([
-      409,
-      'identity_taken',
-    ]);
+    expect(
+      await code(
+        await browser.post('/api/account/google', {
+          id_token: await googleToken(taken),
+          current_password: testPassword,
+        }),
+      ),
+    ).toEqual([409, 'identity_taken']);
     expect(await methods(browser)).toEqual(['password']);
-    const again = await json<{ user_id: number }>(await new Browser(app.url).post('/api/googlelogin', { id_token: await googleToken(taken) }));
+    const again = await json<{ user_id: number }>(
+      await new Browser(app.url).post('/api/googlelogin', { id_token: await googleToken(taken) }),
+    );
     expect(again.user_id).toBe(ownerLogin.user_id);
 
     const free = `sub-free-${++counter}`;
-    expect((await browser.post('/api/account/google', { id_token: await googleToken(free), current_password: testPassword })).status).toBe(200);
+    expect(
+      (await browser.post('/api/account/google', { id_token: await googleToken(free), current_password: testPassword }))
+        .status,
+    ).toBe(200);
     expect(await methods(browser)).toEqual(['password', 'google']);
-    const viaGoogle = await json<{ user_id: number }>(await new Browser(app.url).post('/api/googlelogin', { id_token: await googleToken(free) }));
+    const viaGoogle = await json<{ user_id: number }>(
+      await new Browser(app.url).post('/api/googlelogin', { id_token: await googleToken(free) }),
+    );
     expect(viaGoogle.user_id).toBe(userId);
   });
 
@@ -79,7 +100,9 @@ describe.each(testDialects())('linking and unlinking sign-in methods on %s', (di
     counter += 1;
     const heldId = 8_000_000_000 + counter * 1000 + process.pid;
     const holder = new Browser(app.url);
-    const held = await json<{ user_id: number }>(await holder.post('/api/auth', await signWidgetPayload({ id: heldId, first_name: 'Held' }, app.clock.now())));
+    const held = await json<{ user_id: number }>(
+      await holder.post('/api/auth', await signWidgetPayload({ id: heldId, first_name: 'Held' }, app.clock.now())),
+    );
 
     const { browser, userId } = await signUpVerified(app);
     const refused = await browser.post('/api/account/telegram', {
@@ -87,11 +110,15 @@ describe.each(testDialects())('linking and unlinking sign-in methods on %s', (di
       current_password: testPassword,
     });
     expect(await code(refused)).toEqual([409, 'identity_taken']);
-    const stillThere = await json<{ user_id: number }>(await new Browser(app.url).post('/api/auth', await signWidgetPayload({ id: heldId }, app.clock.now())));
+    const stillThere = await json<{ user_id: number }>(
+      await new Browser(app.url).post('/api/auth', await signWidgetPayload({ id: heldId }, app.clock.now())),
+    );
     expect(stillThere.user_id).toBe(held.user_id);
 
     const forged = { ...(await signWidgetPayload({ id: heldId + 1 }, app.clock.now())), first_name: 'Changed' };
-    expect((await browser.post('/api/account/telegram', { ...forged, current_password: testPassword })).status).toBe(401);
+    expect((await browser.post('/api/account/telegram', { ...forged, current_password: testPassword })).status).toBe(
+      401,
+    );
 
     const ownId = heldId + 2;
     expect(
@@ -103,22 +130,40 @@ describe.each(testDialects())('linking and unlinking sign-in methods on %s', (di
       ).status,
     ).toBe(200);
     expect(await methods(browser)).toEqual(['password', 'telegram']);
-    const viaTelegram = await json<{ user_id: number }>(await new Browser(app.url).post('/api/auth', await signWidgetPayload({ id: ownId }, app.clock.now())));
+    const viaTelegram = await json<{ user_id: number }>(
+      await new Browser(app.url).post('/api/auth', await signWidgetPayload({ id: ownId }, app.clock.now())),
+    );
     expect(viaTelegram.user_id).toBe(userId);
   });
 
   it('never removes the last way to sign in, also when two removals arrive at once', async () => {
     const { browser } = await signUpVerified(app);
-    expect(await code(await browser.post('/api/account/unlink', { method: 'password' }))).toEqual([409, 'last_sign_in_method']);
+    expect(await code(await browser.post('/api/account/unlink', { method: 'password' }))).toEqual([
+      409,
+      'last_sign_in_method',
+    ]);
     expect(await code(await browser.post('/api/account/unlink', { method: 'telegram' }))).toEqual([400, 'not_linked']);
 
     const telegram = await telegramAccount();
-    expect(await code(await telegram.post('/api/account/unlink', { method: 'telegram' }))).toEqual([409, 'last_sign_in_method']);
+    expect(await code(await telegram.post('/api/account/unlink', { method: 'telegram' }))).toEqual([
+      409,
+      'last_sign_in_method',
+    ]);
 
     const both = (await signUpVerified(app)).browser;
-    expect((await both.post('/api/account/google', { id_token: await googleToken(`sub-both-${++counter}`), current_password: testPassword })).status).toBe(200);
+    expect(
+      (
+        await both.post('/api/account/google', {
+          id_token: await googleToken(`sub-both-${++counter}`),
+          current_password: testPassword,
+        })
+      ).status,
+    ).toBe(200);
     await both.csrfToken();
-    const answers = await Promise.all([both.post('/api/account/unlink', { method: 'password' }), both.post('/api/account/unlink', { method: 'google' })]);
+    const answers = await Promise.all([
+      both.post('/api/account/unlink', { method: 'password' }),
+      both.post('/api/account/unlink', { method: 'google' }),
+    ]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(await methods(both)).toHaveLength(1);
   });

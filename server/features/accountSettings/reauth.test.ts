@@ -57,10 +57,12 @@ describe.each(testDialects())('re-authentication and notices for the ways into a
   const nextTelegramId = () => 6_000_000_000 + ++counter * 1000 + process.pid;
   const code = async (res: Response) => [res.status, (await json<{ code: string }>(res)).code];
   const account = async (browser: Browser) => json<AccountResponse>(await browser.get('/api/account'));
-  const googleToken = (sub: string) => google.idToken({ sub, email: `${sub}@gmail.com`, email_verified: true }, app.clock.now());
+  const googleToken = (sub: string) =>
+    google.idToken({ sub, email: `${sub}@gmail.com`, email_verified: true }, app.clock.now());
   const widget = (id: number) => signWidgetPayload({ id, first_name: 'Тг' }, app.clock.now());
   const linkTokens = async (userId: UserId) =>
-    (await app.database.db.selectFrom('telegram_link_tokens').select('user_id').where('user_id', '=', userId).execute()).length;
+    (await app.database.db.selectFrom('telegram_link_tokens').select('user_id').where('user_id', '=', userId).execute())
+      .length;
   /** Past the window in which a sign-in counts as recent. */
   const staleNow = () => app.clock.advance(reauthWindowMinutes * 60 + 1);
 
@@ -70,7 +72,12 @@ describe.each(testDialects())('re-authentication and notices for the ways into a
     const email = options.email ? uniqueEmail('nopw') : null;
     await app.database.db
       .updateTable('users')
-      .set({ email, password_hash: null, telegram_id: String(nextTelegramId()), verified_at: app.clock.now().toISOString() })
+      .set({
+        email,
+        password_hash: null,
+        telegram_id: String(nextTelegramId()),
+        verified_at: app.clock.now().toISOString(),
+      })
       .where('id', '=', person.userId)
       .execute();
     return { browser: person.browser, userId: person.userId, email };
@@ -87,7 +94,10 @@ describe.each(testDialects())('re-authentication and notices for the ways into a
       ];
       for (const [route, body] of attempts) {
         expect(await code(await browser.post(route, body)), route).toEqual([403, 'password_required']);
-        expect(await code(await browser.post(route, { ...body, current_password: 'not-it-123' })), route).toEqual([403, 'wrong_password']);
+        expect(await code(await browser.post(route, { ...body, current_password: 'not-it-123' })), route).toEqual([
+          403,
+          'wrong_password',
+        ]);
       }
       const after = await account(browser);
       expect(after.sign_in_methods).toEqual(['password']);
@@ -101,10 +111,19 @@ describe.each(testDialects())('re-authentication and notices for the ways into a
       const { browser } = await signUpVerified(app);
       staleNow();
       const withPassword = { current_password: testPassword };
-      expect((await browser.post('/api/account/google', { id_token: await googleToken(`sub-ok-${++counter}`), ...withPassword })).status).toBe(200);
+      expect(
+        (
+          await browser.post('/api/account/google', {
+            id_token: await googleToken(`sub-ok-${++counter}`),
+            ...withPassword,
+          })
+        ).status,
+      ).toBe(200);
       // The app's own fields beside the widget's (as the sign-in route takes them) stay out of the signed data.
       const ours = { ...withPassword, language: 'en', ref: 'friend1' };
-      expect((await browser.post('/api/account/telegram', { ...(await widget(nextTelegramId())), ...ours })).status).toBe(200);
+      expect(
+        (await browser.post('/api/account/telegram', { ...(await widget(nextTelegramId())), ...ours })).status,
+      ).toBe(200);
       expect((await browser.post('/api/account/telegram/bot-link', withPassword)).status).toBe(200);
       const next = uniqueEmail('moved');
       expect((await browser.post('/api/account/email', { email: next, ...withPassword })).status).toBe(200);
@@ -134,7 +153,9 @@ describe.each(testDialects())('re-authentication and notices for the ways into a
     it('accepts a password-less account that signed in within the window', async () => {
       const { browser } = await passwordless({ email: true });
       app.clock.advance(reauthWindowMinutes * 60 - 60);
-      expect((await browser.post('/api/account/google', { id_token: await googleToken(`sub-fresh-${++counter}`) })).status).toBe(200);
+      expect(
+        (await browser.post('/api/account/google', { id_token: await googleToken(`sub-fresh-${++counter}`) })).status,
+      ).toBe(200);
       expect((await browser.post('/api/account/password/add', { password: 'Fresh1234!' })).status).toBe(200);
       expect((await account(browser)).sign_in_methods).toEqual(['password', 'telegram', 'google']);
     });
@@ -147,7 +168,10 @@ describe.each(testDialects())('re-authentication and notices for the ways into a
         .where('id', '=', person.userId)
         .execute();
       staleNow();
-      expect(await code(await person.browser.post('/api/account/telegram', await widget(nextTelegramId())))).toEqual([403, 'reauth_required']);
+      expect(await code(await person.browser.post('/api/account/telegram', await widget(nextTelegramId())))).toEqual([
+        403,
+        'reauth_required',
+      ]);
       expect((await account(person.browser)).sign_in_methods).toEqual(['google']);
     });
   });
@@ -171,13 +195,19 @@ describe.each(testDialects())('re-authentication and notices for the ways into a
         .filter((p) => p.chat_id === chatId)
         .map((p) => String(p.text));
     };
-    const noticesTo = (email: string) => app.smtp.mailsTo(email).filter((m) => /^(Iskra|Искра): /.test(m.subject) && !/code|код/i.test(m.subject));
+    const noticesTo = (email: string) =>
+      app.smtp.mailsTo(email).filter((m) => /^(Iskra|Искра): /.test(m.subject) && !/code|код/i.test(m.subject));
 
     it('for a Google account added and removed, and the password changed', async () => {
       const { browser, email, chatId } = await ownerWithBot();
-      expect((await browser.post('/api/account/google', { id_token: await googleToken(`sub-n-${++counter}`), current_password: testPassword })).status).toBe(
-        200,
-      );
+      expect(
+        (
+          await browser.post('/api/account/google', {
+            id_token: await googleToken(`sub-n-${++counter}`),
+            current_password: testPassword,
+          })
+        ).status,
+      ).toBe(200);
       const [added] = noticesTo(email);
       expect(added?.subject).toBe('Iskra: Google was added as a way to sign in');
       // What changed, when, and what to do if it was not them.
@@ -196,7 +226,10 @@ describe.each(testDialects())('re-authentication and notices for the ways into a
       expect(noticesTo(email).at(-1)?.subject).toBe('Iskra: Google was removed from the ways to sign in');
       expect((await botMessagesTo(chatId)).at(-1)).toContain('Google was removed from the ways to sign in');
 
-      expect((await browser.post('/api/account/password', { current_password: testPassword, password: 'Changed789!' })).status).toBe(200);
+      expect(
+        (await browser.post('/api/account/password', { current_password: testPassword, password: 'Changed789!' }))
+          .status,
+      ).toBe(200);
       expect(noticesTo(email).at(-1)?.subject).toBe('Iskra: The password was changed');
       expect((await botMessagesTo(chatId)).at(-1)).toContain('The password was changed');
       expect(await botMessagesTo(chatId)).toHaveLength(3);
@@ -206,9 +239,13 @@ describe.each(testDialects())('re-authentication and notices for the ways into a
       const { browser, email, chatId, userId } = await ownerWithBot();
       await app.database.db.updateTable('users').set({ language: 'ru' }).where('id', '=', userId).execute();
       const next = uniqueEmail('next');
-      expect((await browser.post('/api/account/email', { email: next, current_password: testPassword })).status).toBe(200);
+      expect((await browser.post('/api/account/email', { email: next, current_password: testPassword })).status).toBe(
+        200,
+      );
       expect(await botMessagesTo(chatId)).toEqual([]);
-      expect((await browser.post('/api/account/email/confirm', { code: codeFrom(await app.smtp.lastMailTo(next)) })).status).toBe(200);
+      expect(
+        (await browser.post('/api/account/email/confirm', { code: codeFrom(await app.smtp.lastMailTo(next)) })).status,
+      ).toBe(200);
       expect(app.smtp.mailsTo(email).at(-1)?.subject).toBe('Искра: почта аккаунта изменена');
       const [toBot] = await botMessagesTo(chatId);
       expect(toBot).toMatch(/^🔐 В вашем аккаунте Искры: Изменена почта \(.+ UTC\)/);
@@ -224,7 +261,10 @@ describe.each(testDialects())('re-authentication and notices for the ways into a
 
       const web = await signUpVerified(app);
       const tgId = nextTelegramId();
-      expect((await web.browser.post('/api/account/telegram', { ...(await widget(tgId)), current_password: testPassword })).status).toBe(200);
+      expect(
+        (await web.browser.post('/api/account/telegram', { ...(await widget(tgId)), current_password: testPassword }))
+          .status,
+      ).toBe(200);
       expect(noticesTo(web.email).at(-1)?.text).toContain('Telegram');
       expect(await botMessagesTo(tgId)).toEqual([]);
     });

@@ -13,7 +13,11 @@ export async function findAccountCredentials(db: Kysely<Database>, userId: UserI
 /** Removes one way into the account (the password with its hash; Telegram with the username kept for support). */
 export async function removeSignInMethod(db: Kysely<Database>, userId: UserId, method: SignInMethod): Promise<void> {
   const cleared =
-    method === 'password' ? { password_hash: null } : method === 'telegram' ? { telegram_id: null, telegram_username: null } : { google_sub: null };
+    method === 'password'
+      ? { password_hash: null }
+      : method === 'telegram'
+        ? { telegram_id: null, telegram_username: null }
+        : { google_sub: null };
   await db.updateTable('users').set(cleared).where('id', '=', userId).execute();
 }
 

@@ -17,7 +17,10 @@ import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
 
 /** Menu → Account (AccountSettingsService). */
-export function accountSettingsRoutes(router: AppRouter, { accountSettings, googleSignIn, telegramAuth, telegramBotLinks, sessions }: Services): void {
+export function accountSettingsRoutes(
+  router: AppRouter,
+  { accountSettings, googleSignIn, telegramAuth, telegramBotLinks, sessions }: Services,
+): void {
   // Every change below that ends sessions or changes what a session says waits for sessions.settle() (or
   // sessions.ended(), which also closes the ended sessions' event streams) before answering, so this process
   // no longer serves the old session from its cache once the answer is out (no process's writes ever do; the
@@ -77,7 +80,11 @@ export function accountSettingsRoutes(router: AppRouter, { accountSettings, goog
   router.post('/account/telegram/bot-link', async (ctx) => {
     const auth = requireUser(ctx);
     const { current_password } = parse(botLinkRequest, ctx.request.body ?? {});
-    ctx.body = (await telegramBotLinks.issue(auth.userId, auth.sessionHash, current_password)) satisfies TelegramBotLinkResponse;
+    ctx.body = (await telegramBotLinks.issue(
+      auth.userId,
+      auth.sessionHash,
+      current_password,
+    )) satisfies TelegramBotLinkResponse;
   });
 
   router.post('/account/unlink', async (ctx) => {

@@ -7,11 +7,26 @@ import type { Clock } from '../../clock.ts';
 import { AppError, badRequest, conflict, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { findUserByEmail, isCurrentPassword, lockUser, type PasswordHasher, type Reauthentication, setPasswordHash, wrongPassword } from '../accounts/index.ts';
+import {
+  findUserByEmail,
+  isCurrentPassword,
+  lockUser,
+  type PasswordHasher,
+  type Reauthentication,
+  setPasswordHash,
+  wrongPassword,
+} from '../accounts/index.ts';
 import type { AccountAlerts } from '../accountAlerts/index.ts';
 import { deleteOtherSessions, deleteSessionOfUser, listLiveSessions } from '../sessions/index.ts';
 import { codesPerEmailPerDay, day, hour, type RateCounter } from '../rateLimits/index.ts';
-import { codeLifetimeSeconds, codeRefusal, deleteCode, type EmailCodes, findNewestCode, maxSendsPerHour } from '../verification/index.ts';
+import {
+  codeLifetimeSeconds,
+  codeRefusal,
+  deleteCode,
+  type EmailCodes,
+  findNewestCode,
+  maxSendsPerHour,
+} from '../verification/index.ts';
 import { findAccountCredentials, removeSignInMethod, setEmail } from './repository.ts';
 
 const emailTaken = () => conflict('email_taken', 'Email already registered');
@@ -80,7 +95,12 @@ export class AccountSettingsService {
    * `email_taken` is answered only past the account's cap: before it, one account could ask whether any number
    * of addresses are registered.
    */
-  async requestEmailChange(userId: UserId, sessionHash: string, email: string, currentPassword: string | undefined): Promise<void> {
+  async requestEmailChange(
+    userId: UserId,
+    sessionHash: string,
+    email: string,
+    currentPassword: string | undefined,
+  ): Promise<void> {
     const user = await findAccountCredentials(this.db, userId);
     if (!user) throw notFound();
     await this.reauth.confirm(userId, sessionHash, currentPassword);
@@ -120,11 +140,17 @@ export class AccountSettingsService {
         const user = await findAccountCredentials(trx, userId);
         const pending = await findNewestCode(trx, 'email_change', userId);
         const checked = await this.codes.check(trx, 'email_change', userId, code, now);
-        if (checked !== 'accepted' || !user || !pending) return { checked: checked === 'accepted' ? ('expired' as const) : checked };
+        if (checked !== 'accepted' || !user || !pending)
+          return { checked: checked === 'accepted' ? ('expired' as const) : checked };
         await setEmail(trx, userId, pending.email, now);
         // An address never proven (an unverified account correcting a typo on /verify) may be a stranger's:
         // it is not told where the account went.
-        return { checked, oldEmail: user.verified_at ? user.email : null, newEmail: pending.email, language: user.language };
+        return {
+          checked,
+          oldEmail: user.verified_at ? user.email : null,
+          newEmail: pending.email,
+          language: user.language,
+        };
       });
     } catch (error) {
       // Someone registered the address between the request and the code.
@@ -188,7 +214,12 @@ export class AccountSettingsService {
 }
 
 /** The ways in: a password counts only with an address to sign in with. */
-function signInMethods(user: { email: string | null; password_hash: string | null; telegram_id: string | null; google_sub: string | null }): SignInMethod[] {
+function signInMethods(user: {
+  email: string | null;
+  password_hash: string | null;
+  telegram_id: string | null;
+  google_sub: string | null;
+}): SignInMethod[] {
   const methods: SignInMethod[] = [];
   if (user.email && user.password_hash) methods.push('password');
   if (user.telegram_id) methods.push('telegram');
@@ -196,7 +227,12 @@ function signInMethods(user: { email: string | null; password_hash: string | nul
   return methods;
 }
 
-function mail(language: Language, kind: 'emailChange' | 'emailChanged', to: string, values: Record<string, string | number>) {
+function mail(
+  language: Language,
+  kind: 'emailChange' | 'emailChanged',
+  to: string,
+  values: Record<string, string | number>,
+) {
   const t = translatorFor(language);
   return { to, subject: t(`mail.${kind}.subject`, values), text: t(`mail.${kind}.text`, values) };
 }

@@ -13,7 +13,8 @@ const newEmail = () => `user${++counter}-${Date.now()}@example.com`;
 
 function profileForm(photo: Buffer): FormData {
   const form = new FormData();
-  for (const [key, value] of Object.entries({ name: 'Анна', age: '27', gender: 'Female', city: 'Москва' })) form.append(key, value);
+  for (const [key, value] of Object.entries({ name: 'Анна', age: '27', gender: 'Female', city: 'Москва' }))
+    form.append(key, value);
   form.append('photos', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'me.jpg');
   return form;
 }
@@ -44,7 +45,11 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
   async function registered(email = newEmail()) {
     const browser = new Browser(app.url);
     registrations += 1;
-    const res = await browser.post('/api/register', { email, password }, { headers: { 'X-Forwarded-For': `192.0.2.${registrations}` } });
+    const res = await browser.post(
+      '/api/register',
+      { email, password },
+      { headers: { 'X-Forwarded-For': `192.0.2.${registrations}` } },
+    );
     expect(res.status).toBe(201);
     return { browser, email };
   }
@@ -59,7 +64,13 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     expect(body).not.toHaveProperty('token');
 
     const before = await json(await browser.get('/api/current_user'));
-    expect(before).toEqual({ authorized: true, user_verified: false, userprofile: null, user_id: body.user_id, language: 'ru' });
+    expect(before).toEqual({
+      authorized: true,
+      user_verified: false,
+      userprofile: null,
+      user_id: body.user_id,
+      language: 'ru',
+    });
 
     const mail = await app.smtp.lastMailTo(email);
     const code = codeFrom(mail);
@@ -72,7 +83,9 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
 
   it('answers every sign-in with the user exactly as GET /api/current_user gives it next', async () => {
     const fresh = new Browser(app.url);
-    const register = await json<{ current_user: unknown }>(await fresh.post('/api/register', { email: newEmail(), password }));
+    const register = await json<{ current_user: unknown }>(
+      await fresh.post('/api/register', { email: newEmail(), password }),
+    );
     expect(register.current_user).toEqual(await json(await fresh.get('/api/current_user')));
     expect(register.current_user).toMatchObject({ authorized: true, user_verified: false, userprofile: null });
 
@@ -81,8 +94,14 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     const created = await owner.postForm('/api/create_profile', profileForm(await jpegWithGps()));
     expect(created.status).toBe(201);
     const cookie = new Browser(app.url);
-    const login = await json<{ current_user: unknown }>(await cookie.post('/api/login', { email, password: testPassword }));
-    expect(login.current_user).toMatchObject({ authorized: true, user_verified: true, userprofile: { name: 'Анна', age: 27 } });
+    const login = await json<{ current_user: unknown }>(
+      await cookie.post('/api/login', { email, password: testPassword }),
+    );
+    expect(login.current_user).toMatchObject({
+      authorized: true,
+      user_verified: true,
+      userprofile: { name: 'Анна', age: 27 },
+    });
     expect(login.current_user).toEqual(await json(await cookie.get('/api/current_user')));
     const tokenLogin = await json<{ token: string; current_user: unknown }>(
       await new Browser(app.url).post('/api/login', { email, password: testPassword, session: 'token' }),
@@ -109,17 +128,37 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
   it("gives a new account the language chosen in the app over the browser's Accept-Language, and mails in it", async () => {
     const email = newEmail();
     const browser = new Browser(app.url);
-    const res = await browser.post('/api/register', { email, password, language: 'en' }, { headers: { 'Accept-Language': 'ru-RU,ru;q=0.9' } });
+    const res = await browser.post(
+      '/api/register',
+      { email, password, language: 'en' },
+      { headers: { 'Accept-Language': 'ru-RU,ru;q=0.9' } },
+    );
     expect(res.status).toBe(201);
     expect(await json(await browser.get('/api/current_user'))).toMatchObject({ language: 'en' });
     expect((await app.smtp.lastMailTo(email)).subject).toMatch(/^Iskra: your verification code \d{6}$/);
 
     // Absent: the browser's language, as before.
     const russian = new Browser(app.url);
-    expect((await russian.post('/api/register', { email: newEmail(), password }, { headers: { 'Accept-Language': 'ru-RU' } })).status).toBe(201);
+    expect(
+      (
+        await russian.post(
+          '/api/register',
+          { email: newEmail(), password },
+          { headers: { 'Accept-Language': 'ru-RU' } },
+        )
+      ).status,
+    ).toBe(201);
     expect(await json(await russian.get('/api/current_user'))).toMatchObject({ language: 'ru' });
     const english = new Browser(app.url);
-    expect((await english.post('/api/register', { email: newEmail(), password }, { headers: { 'Accept-Language': 'en-GB' } })).status).toBe(201);
+    expect(
+      (
+        await english.post(
+          '/api/register',
+          { email: newEmail(), password },
+          { headers: { 'Accept-Language': 'en-GB' } },
+        )
+      ).status,
+    ).toBe(201);
     expect(await json(await english.get('/api/current_user'))).toMatchObject({ language: 'en' });
 
     // Only the two languages: anything else is refused and creates nobody.
@@ -149,14 +188,22 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
 
   it('stores sessions and codes hashed, and the password as argon2id with m=19456, t=2, p=1', async () => {
     const { browser, email } = await registered();
-    const user = await app.database.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+    const user = await app.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
     expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     const sessionId = browser.cookie('iskra_session') ?? '';
     const sessions = await app.database.db.selectFrom('sessions').selectAll().where('user_id', '=', user.id).execute();
     expect(sessions).toHaveLength(1);
     expect(sessions[0]?.id_hash).not.toBe(sessionId);
     const code = codeFrom(await app.smtp.lastMailTo(email));
-    const codes = await app.database.db.selectFrom('verification_codes').selectAll().where('user_id', '=', user.id).execute();
+    const codes = await app.database.db
+      .selectFrom('verification_codes')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .execute();
     expect(codes).toHaveLength(1);
     expect(codes[0]?.code_hash).not.toContain(code);
   });
@@ -166,11 +213,16 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     const browser = new Browser(app.url);
     const badEmail = await browser.post('/api/register', { email: 'not-an-email', password });
     expect(badEmail.status).toBe(400);
-    expect(await json(badEmail)).toMatchObject({ code: 'invalid_input', fields: { email: expect.any(String) as unknown } });
+    expect(await json(badEmail)).toMatchObject({
+      code: 'invalid_input',
+      fields: { email: expect.any(String) as unknown },
+    });
     for (const weak of ['short1', 'lettersonly', '1234567890', 'пароль12345', 'with space 123']) {
       const res = await browser.post('/api/register', { email: newEmail(), password: weak });
       expect(res.status).toBe(400);
-      expect((await json(res)).error).toBe('Password must contain at least 8 characters, including a letter, a number.');
+      expect((await json(res)).error).toBe(
+        'Password must contain at least 8 characters, including a letter, a number.',
+      );
     }
     const unknownField = await browser.post('/api/register', { email: newEmail(), password, verified: true });
     expect(unknownField.status).toBe(400);
@@ -187,7 +239,9 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     expect(await json(again)).toEqual({ error: 'Email already registered', code: 'email_taken' });
 
     const racing = newEmail();
-    const results = await Promise.all([0, 1, 2].map(() => new Browser(app.url).post('/api/register', { email: racing, password })));
+    const results = await Promise.all(
+      [0, 1, 2].map(() => new Browser(app.url).post('/api/register', { email: racing, password })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     const rows = await app.database.db.selectFrom('users').select('id').where('email', '=', racing).execute();
     expect(rows).toHaveLength(1);
@@ -199,14 +253,26 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     const missing = await browser.post('/api/register', { email: newEmail(), password }, { csrf: false });
     expect(missing.status).toBe(403);
     expect(await json(missing)).toMatchObject({ code: 'csrf_failed' });
-    const wrong = await browser.post('/api/register', { email: newEmail(), password }, { csrf: false, headers: { 'X-CSRF-Token': 'x'.repeat(43) } });
+    const wrong = await browser.post(
+      '/api/register',
+      { email: newEmail(), password },
+      { csrf: false, headers: { 'X-CSRF-Token': 'x'.repeat(43) } },
+    );
     expect(wrong.status).toBe(403);
-    const foreign = await browser.post('/api/register', { email: newEmail(), password }, { headers: { Origin: 'https://evil.example' } });
+    const foreign = await browser.post(
+      '/api/register',
+      { email: newEmail(), password },
+      { headers: { Origin: 'https://evil.example' } },
+    );
     expect(foreign.status).toBe(403);
     expect(await json(foreign)).toMatchObject({ code: 'foreign_origin' });
     // A token from another browser (another CSRF cookie) does not fit this browser's cookie.
     const other = new Browser(app.url);
-    const stolen = await browser.post('/api/register', { email: newEmail(), password }, { csrf: false, headers: { 'X-CSRF-Token': await other.csrfToken() } });
+    const stolen = await browser.post(
+      '/api/register',
+      { email: newEmail(), password },
+      { csrf: false, headers: { 'X-CSRF-Token': await other.csrfToken() } },
+    );
     expect(stolen.status).toBe(403);
     expect(await countUsers()).toBe(users);
 
@@ -267,7 +333,8 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
 
     // Someone else at the same IP (a shared office or carrier address) guesses until throttled.
     const attacker = new Browser(app.url);
-    for (let i = 0; i < 10; i++) expect((await attacker.post('/api/login', { email, password: `guess${i}abc` })).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await attacker.post('/api/login', { email, password: `guess${i}abc` })).status).toBe(401);
     expect((await attacker.post('/api/login', { email, password: 'guess-more1' })).status).toBe(429);
     // A made-up device cookie, or the owner's own from another address, does not get the attacker out of it.
     attacker.setCookie('iskra_device', `${'A'.repeat(22)}.${'B'.repeat(43)}`);
@@ -285,7 +352,8 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     expect((await attacker.post('/api/login', { email, password: 'guess-more4' })).status).toBe(429);
 
     // A known browser guessing wrong is throttled too, on its own count.
-    for (let i = 0; i < 10; i++) expect((await owner.post('/api/login', { email, password: `typo${i}abc` })).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await owner.post('/api/login', { email, password: `typo${i}abc` })).status).toBe(401);
     expect((await owner.post('/api/login', { email, password })).status).toBe(429);
   });
 
@@ -304,7 +372,11 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
       expect(locked.status).toBe(429);
       expect(await json(locked)).toMatchObject({ code: 'too_many_login_attempts' });
       // Another client behind the same proxy, seen from elsewhere, is not affected.
-      const elsewhere = await new Browser(proxied.url).post('/api/login', { email, password }, { headers: { 'X-Forwarded-For': '203.0.113.5' } });
+      const elsewhere = await new Browser(proxied.url).post(
+        '/api/login',
+        { email, password },
+        { headers: { 'X-Forwarded-For': '203.0.113.5' } },
+      );
       expect(elsewhere.status).toBe(200);
     } finally {
       await proxied.close();
@@ -390,9 +462,20 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
       app.smtp.refuseRecipients = false;
     }
     expect(res.status).toBe(201);
-    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true, user_verified: false });
-    const user = await app.database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
-    const codes = await app.database.db.selectFrom('verification_codes').select('id').where('user_id', '=', user.id).execute();
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({
+      authorized: true,
+      user_verified: false,
+    });
+    const user = await app.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    const codes = await app.database.db
+      .selectFrom('verification_codes')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .execute();
     expect(codes).toHaveLength(0);
 
     const resend = await browser.get('/api/send_verification_code');
@@ -435,7 +518,12 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     const forged = Buffer.from(JSON.stringify({ ...claims, sub: '1' })).toString('base64url');
     const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
     const flipped = signature.startsWith('A') ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
-    for (const bad of [`${header}.${forged}.${signature}`, `${none}.${payload}.`, `${header}.${payload}.${flipped}`, 'garbage']) {
+    for (const bad of [
+      `${header}.${forged}.${signature}`,
+      `${none}.${payload}.`,
+      `${header}.${payload}.${flipped}`,
+      'garbage',
+    ]) {
       const attacker = new Browser(app.url);
       attacker.bearer = bad;
       expect(await json(await attacker.get('/api/current_user'))).toMatchObject({ authorized: false });
@@ -470,7 +558,9 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     expect(await countUsers()).toBe(users);
 
     // A real token session needs no CSRF token.
-    const { token } = await json<{ token: string }>(await new Browser(app.url).post('/api/login', { email, password, session: 'token' }));
+    const { token } = await json<{ token: string }>(
+      await new Browser(app.url).post('/api/login', { email, password, session: 'token' }),
+    );
     const api = new Browser(app.url);
     api.bearer = token;
     const logout = await api.post('/api/logout');
@@ -482,7 +572,9 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     const { browser, email } = await registered();
     const cookie = browser.cookie('iskra_session') ?? '';
     const tokenClient = new Browser(app.url);
-    const { token } = await json<{ token: string }>(await tokenClient.post('/api/login', { email, password, session: 'token' }));
+    const { token } = await json<{ token: string }>(
+      await tokenClient.post('/api/login', { email, password, session: 'token' }),
+    );
 
     const out = await browser.post('/api/logout');
     expect(out.status).toBe(200);
@@ -504,7 +596,12 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
 
   it('answers 401 to a POST with a bearer token whose session ended elsewhere or expired, not 403 csrf_failed, and does nothing', async () => {
     const { browser, email } = await registered();
-    const tokenOf = async () => (await json<{ token: string }>(await new Browser(app.url).post('/api/login', { email, password, session: 'token' }))).token;
+    const tokenOf = async () =>
+      (
+        await json<{ token: string }>(
+          await new Browser(app.url).post('/api/login', { email, password, session: 'token' }),
+        )
+      ).token;
     const [ended, expiring] = [await tokenOf(), await tokenOf()];
     // Ended by "sign out everywhere else" from the cookie session.
     expect((await browser.post('/api/account/sessions/end_others')).status).toBe(200);
@@ -521,7 +618,11 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     }
     // Nothing was done in its name: the cookie session lives on, its language unchanged.
     expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true });
-    const { language } = await app.database.db.selectFrom('users').select('language').where('email', '=', email).executeTakeFirstOrThrow();
+    const { language } = await app.database.db
+      .selectFrom('users')
+      .select('language')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
     expect(language).not.toBe('en');
     // A token past its 30 days (its session ended with it) is answered the same.
     app.clock.advance(30 * 24 * 3600 + 1);
@@ -543,7 +644,9 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     const { browser, email } = await registered();
     const code = codeFrom(await app.smtp.lastMailTo(email));
     await browser.post('/api/verify', { code });
-    const { token } = await json<{ token: string }>(await new Browser(app.url).post('/api/login', { email, password, session: 'token' }));
+    const { token } = await json<{ token: string }>(
+      await new Browser(app.url).post('/api/login', { email, password, session: 'token' }),
+    );
     const log = app.logs.join('');
     expect(log).toContain('"path":"/api/verify"');
     for (const secret of [password, code, token, browser.cookie('iskra_session') ?? 'missing']) {

@@ -18,7 +18,13 @@ export async function presentCurrentUser(
 ): Promise<CurrentUserResponse> {
   if (!auth) return anonymous;
   const userprofile = (await findProfileSummary(db, auth.userId)) ?? null;
-  return currentUserResponse.parse({ authorized: true, user_verified: auth.verified, userprofile, user_id: auth.userId, language: auth.language });
+  return currentUserResponse.parse({
+    authorized: true,
+    user_verified: auth.verified,
+    userprofile,
+    user_id: auth.userId,
+    language: auth.language,
+  });
 }
 
 /**
@@ -30,5 +36,8 @@ export async function presentSignedInUser(
   sessions: SessionService,
   signedIn: Pick<SignedIn, 'session' | 'account'>,
 ): Promise<CurrentUserResponse> {
-  return presentCurrentUser(db, signedIn.account ?? (await sessions.resolveSessionId(signedIn.session.sessionId, 'cookie')));
+  return presentCurrentUser(
+    db,
+    signedIn.account ?? (await sessions.resolveSessionId(signedIn.session.sessionId, 'cookie')),
+  );
 }

@@ -35,7 +35,15 @@ export class Reauthentication {
     if (!user) throw notFound();
     if (user.password_hash) {
       if (!password) throw passwordRequired();
-      if (!(await isCurrentPassword({ rates: this.rates, passwords: this.passwords }, userId, user.password_hash, password))) throw wrongPassword();
+      if (
+        !(await isCurrentPassword(
+          { rates: this.rates, passwords: this.passwords },
+          userId,
+          user.password_hash,
+          password,
+        ))
+      )
+        throw wrongPassword();
       return;
     }
     const signedInAt = await findSessionCreatedAt(this.db, sessionHash);

@@ -23,7 +23,9 @@ describe.each(testDialects())('registrations per client address on %s', (dialect
   async function burst(ip: string, count: number): Promise<Response[]> {
     const tabs = Array.from({ length: count }, () => new Browser(app.url));
     await Promise.all(tabs.map((tab) => tab.csrfToken()));
-    return Promise.all(tabs.map((tab) => tab.post('/api/register', { email: uniqueEmail('burst'), password: testPassword }, from(ip))));
+    return Promise.all(
+      tabs.map((tab) => tab.post('/api/register', { email: uniqueEmail('burst'), password: testPassword }, from(ip))),
+    );
   }
   const statuses = (answers: Response[]) => answers.map((r) => r.status);
   const count = (list: number[], status: number) => list.filter((s) => s === status).length;
@@ -39,18 +41,33 @@ describe.each(testDialects())('registrations per client address on %s', (dialect
 
   it(`makes exactly ${registrationsPerIpPerHour} accounts an hour from one address when 25 arrive at once, and tells nothing of taken addresses past it`, async () => {
     const taken = uniqueEmail('taken');
-    expect((await new Browser(app.url).post('/api/register', { email: taken, password: testPassword }, from('203.0.113.1'))).status).toBe(201);
+    expect(
+      (await new Browser(app.url).post('/api/register', { email: taken, password: testPassword }, from('203.0.113.1')))
+        .status,
+    ).toBe(201);
     const answers = statuses(await burst('198.51.100.20', 25));
     expect(count(answers, 201)).toBe(registrationsPerIpPerHour);
     expect(count(answers, 429)).toBe(25 - registrationsPerIpPerHour);
     expect(await users()).toBe(1 + registrationsPerIpPerHour);
     // Past the cap, a registered address gets the same refusal as any other: no email_taken.
-    const probe = await new Browser(app.url).post('/api/register', { email: taken, password: testPassword }, from('198.51.100.20'));
+    const probe = await new Browser(app.url).post(
+      '/api/register',
+      { email: taken, password: testPassword },
+      from('198.51.100.20'),
+    );
     expect(probe.status).toBe(429);
     expect(await json(probe)).toMatchObject({ code: 'too_many_registrations' });
     expect(Number(probe.headers.get('retry-after'))).toBeGreaterThan(0);
     // Another address is not affected.
-    expect((await new Browser(app.url).post('/api/register', { email: uniqueEmail(), password: testPassword }, from('198.51.100.21'))).status).toBe(201);
+    expect(
+      (
+        await new Browser(app.url).post(
+          '/api/register',
+          { email: uniqueEmail(), password: testPassword },
+          from('198.51.100.21'),
+        )
+      ).status,
+    ).toBe(201);
   });
 
   it(`makes at most ${registrationsPerIpPerDay} accounts a day from one address`, async () => {

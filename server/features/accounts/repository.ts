@@ -3,15 +3,26 @@ import type { Database, NewUser, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 
 export async function findUserByEmail(db: Kysely<Database>, email: string) {
-  return db.selectFrom('users').select(['id', 'email', 'password_hash', 'verified_at', 'banned_at', 'language']).where('email', '=', email).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'password_hash', 'verified_at', 'banned_at', 'language'])
+    .where('email', '=', email)
+    .executeTakeFirst();
 }
 
 export async function findUserById(db: Kysely<Database>, id: UserId) {
-  return db.selectFrom('users').select(['id', 'email', 'verified_at', 'banned_at', 'language']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'verified_at', 'banned_at', 'language'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The hash to check a password against; undefined when there is no such user, null for a password-less account. */
-export async function findPasswordHash(db: Kysely<Database>, userId: UserId): Promise<{ password_hash: string | null } | undefined> {
+export async function findPasswordHash(
+  db: Kysely<Database>,
+  userId: UserId,
+): Promise<{ password_hash: string | null } | undefined> {
   return db.selectFrom('users').select(['password_hash']).where('id', '=', userId).executeTakeFirst();
 }
 
@@ -60,7 +71,13 @@ export async function findRecentLoginFailures(db: Kysely<Database>, keyHash: str
  * Writes an attempt as a failure-to-be unless `limit` failures under the key came after `since`, counting and
  * writing in one statement (under lockLoginKey's lock): true when written, false when the limit is reached.
  */
-export async function insertLoginFailureUnder(db: Kysely<Database>, keyHash: string, at: string, since: string, limit: number): Promise<boolean> {
+export async function insertLoginFailureUnder(
+  db: Kysely<Database>,
+  keyHash: string,
+  at: string,
+  since: string,
+  limit: number,
+): Promise<boolean> {
   const written = await db
     .insertInto('login_failures')
     .columns(['key_hash', 'failed_at'])

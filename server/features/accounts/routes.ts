@@ -39,7 +39,10 @@ export function accountRoutes(router: AppRouter, services: Services): void {
 
   router.post('/login', async (ctx) => {
     const input = parse(loginRequest, ctx.request.body);
-    const signedIn = await accounts.login(input.email, input.password, { device: deviceOf(ctx), deviceCookie: ctx.cookies.get(names.device) });
+    const signedIn = await accounts.login(input.email, input.password, {
+      device: deviceOf(ctx),
+      deviceCookie: ctx.cookies.get(names.device),
+    });
     const extra = await startWebSession(ctx, services, signedIn, input.session);
     ctx.body = {
       message: 'Login successful',

@@ -5,7 +5,13 @@ import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import { conflict, forbidden, unauthorized } from '../../errors.ts';
 import type { SessionAuth } from '../../http/context.ts';
-import { day, hour, type RateCounter, registrationsPerIpPerDay, registrationsPerIpPerHour } from '../rateLimits/index.ts';
+import {
+  day,
+  hour,
+  type RateCounter,
+  registrationsPerIpPerDay,
+  registrationsPerIpPerHour,
+} from '../rateLimits/index.ts';
 import type { SessionService, SignInDevice, StartedSession } from '../sessions/index.ts';
 import type { LoginDevices } from './loginDevices.ts';
 import type { LoginThrottle } from './loginThrottle.ts';
@@ -59,7 +65,12 @@ export class AccountService {
    * Capped per client address first (clientLimits.ts), so neither the accounts nor `email_taken`'s answer
    * (whether an address is registered) come faster than the cap.
    */
-  async register(email: string, password: string, language: Language, device: SignInDevice): Promise<SignedInWithPassword> {
+  async register(
+    email: string,
+    password: string,
+    language: Language,
+    device: SignInDevice,
+  ): Promise<SignedInWithPassword> {
     await this.rates.hit(
       `register:ip:${device.ip}`,
       [
@@ -81,7 +92,12 @@ export class AccountService {
           banned_at: null,
           created_at: this.clock.now().toISOString(),
         });
-        return { userId, session: await this.sessions.start(userId, device, trx), deviceCookie: this.devices.issue(email), created: true };
+        return {
+          userId,
+          session: await this.sessions.start(userId, device, trx),
+          deviceCookie: this.devices.issue(email),
+          created: true,
+        };
       });
     } catch (error) {
       // Two registrations of one address at the same moment: the unique index decides.
@@ -95,8 +111,13 @@ export class AccountService {
     const device = this.devices.recognize(client.deviceCookie, email);
     // The account is read beside the attempt's count (two connections on PostgreSQL, so one wait, not two):
     // its read changes nothing, and a refused attempt only wastes it.
-    const [attempt, user] = await Promise.all([this.throttle.begin(email, device ? { device } : { ip: client.device.ip }), findUserByEmail(this.db, email)]);
-    const valid = user?.password_hash ? await this.passwords.verify(user.password_hash, password) : await this.passwords.verifyAgainstNothing(password);
+    const [attempt, user] = await Promise.all([
+      this.throttle.begin(email, device ? { device } : { ip: client.device.ip }),
+      findUserByEmail(this.db, email),
+    ]);
+    const valid = user?.password_hash
+      ? await this.passwords.verify(user.password_hash, password)
+      : await this.passwords.verifyAgainstNothing(password);
     if (!user || !valid) throw unauthorized('Invalid email or password', 'invalid_credentials');
     if (user.banned_at) {
       await this.throttle.succeeded(attempt);
@@ -108,7 +129,10 @@ export class AccountService {
     // (one client, in-process timing). Forgetting is best effort: had it failed (a busy database) after the
     // session started, answering an error would leave a session nobody holds, while the attempt left counted
     // is one of the window's ten. A session that fails to start fails the sign-in, its failures forgotten.
-    const [, session] = await Promise.all([this.throttle.succeeded(attempt).catch(() => undefined), this.sessions.start(user.id, client.device)]);
+    const [, session] = await Promise.all([
+      this.throttle.succeeded(attempt).catch(() => undefined),
+      this.sessions.start(user.id, client.device),
+    ]);
     return {
       userId: user.id,
       session,

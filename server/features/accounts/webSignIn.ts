@@ -20,7 +20,13 @@ export async function startWebSession(
 ): Promise<{ token?: string }> {
   const names = cookieNames(services.cookies);
   if (ctx.state.auth?.via === 'cookie') await services.sessions.end(ctx.state.auth);
-  setHttpOnlyCookie(ctx, services.cookies, names.device, signedIn.deviceCookie, new Date(services.clock.now().getTime() + deviceCookieDays * 86_400_000));
+  setHttpOnlyCookie(
+    ctx,
+    services.cookies,
+    names.device,
+    signedIn.deviceCookie,
+    new Date(services.clock.now().getTime() + deviceCookieDays * 86_400_000),
+  );
   if (mode === 'cookie') {
     setHttpOnlyCookie(ctx, services.cookies, names.session, signedIn.session.sessionId, signedIn.session.expiresAt);
     return {};

@@ -53,7 +53,12 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
     app = await createTestApp(dialect, { reportFiled: (id) => alert(id) });
     admin = new AdminService(app.database.db, app.clock);
     alert = reportAlerter(
-      adminMessenger(new Api(testBotToken, { apiRoot: telegram.apiRoot }), [adminChat.id], new TelegramUserService(app.database.db, app.clock), logger),
+      adminMessenger(
+        new Api(testBotToken, { apiRoot: telegram.apiRoot }),
+        [adminChat.id],
+        new TelegramUserService(app.database.db, app.clock),
+        logger,
+      ),
       admin,
       logger,
     );
@@ -76,10 +81,17 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
     telegram.calls.length = 0;
   });
 
-  const report = (from: Person, about: Person) => from.browser.post('/api/report', { profile_id: about.profileId, reason: 'fake', comment: 'чужие фото' });
-  const visibleTo = async (searcher: Person, target: Person) => (await searchAll(searcher, {}, 40)).some((p) => p.id === target.profileId);
+  const report = (from: Person, about: Person) =>
+    from.browser.post('/api/report', { profile_id: about.profileId, reason: 'fake', comment: 'чужие фото' });
+  const visibleTo = async (searcher: Person, target: Person) =>
+    (await searchAll(searcher, {}, 40)).some((p) => p.id === target.profileId);
   const openReportsAbout = (target: Person) =>
-    app.database.db.selectFrom('reports').select(['id', 'resolution']).where('reported_id', '=', target.profileId).where('resolved_at', 'is', null).execute();
+    app.database.db
+      .selectFrom('reports')
+      .select(['id', 'resolution'])
+      .where('reported_id', '=', target.profileId)
+      .where('resolved_at', 'is', null)
+      .execute();
 
   it('holds a profile from search on the third established reporter who matched with it, until an admin dismisses', async () => {
     const at = somewhere();
@@ -161,7 +173,9 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
       .executeTakeFirstOrThrow();
     expect(closed.resolution).toBe('dismissed');
     expect(closed.resolved_at).not.toBeNull();
-    await expect(json<{ authorized: boolean }>(await target.browser.get('/api/current_user'))).resolves.toMatchObject({ authorized: true });
+    await expect(json<{ authorized: boolean }>(await target.browser.get('/api/current_user'))).resolves.toMatchObject({
+      authorized: true,
+    });
   });
 
   it('/stats answers admins with the day in numbers, and nobody else', async () => {
@@ -192,9 +206,14 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
         const other = await createPerson(app, { gender: 'Female' });
         await sender.browser.post('/api/like', { profile_id: other.profileId });
         await other.browser.post('/api/like', { profile_id: sender.profileId });
-        const start = await json<{ conversation_id: number }>(await sender.browser.post('/api/conversations/start', { profile_id: other.profileId }));
-        const text = sender === spammer ? 'Привет, красотка! Переходи в мой канал' : `Привет! Вижу, ты тоже любишь горы (${i})`;
-        expect((await sender.browser.post(`/api/conversations/${start.conversation_id}/messages`, { content: text })).status).toBe(201);
+        const start = await json<{ conversation_id: number }>(
+          await sender.browser.post('/api/conversations/start', { profile_id: other.profileId }),
+        );
+        const text =
+          sender === spammer ? 'Привет, красотка! Переходи в мой канал' : `Привет! Вижу, ты тоже любишь горы (${i})`;
+        expect(
+          (await sender.browser.post(`/api/conversations/${start.conversation_id}/messages`, { content: text })).status,
+        ).toBe(201);
       }
     }
     const flags = await admin.openFlags();
@@ -235,7 +254,14 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
       const target = await createPerson(app, { gender: 'Female', name: 'ЧерезКонсоль' });
       const reporter = await createPerson(app, { gender: 'Male' });
       await report(reporter, target);
-      const email = (await app.database.db.selectFrom('users').select('email').where('id', '=', target.userId).executeTakeFirstOrThrow()).email ?? '';
+      const email =
+        (
+          await app.database.db
+            .selectFrom('users')
+            .select('email')
+            .where('id', '=', target.userId)
+            .executeTakeFirstOrThrow()
+        ).email ?? '';
       const root = path.resolve(import.meta.dirname, '../../..');
       const cli = async (...args: string[]) => {
         const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['scripts/admin.ts', ...args], {
@@ -255,11 +281,17 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
       };
       const listed = await cli('reports');
       expect(listed.code).toBe(0);
-      expect(listed.lines.map((l) => JSON.parse(l) as { reported_name: string }).some((r) => r.reported_name === 'ЧерезКонсоль')).toBe(true);
+      expect(
+        listed.lines
+          .map((l) => JSON.parse(l) as { reported_name: string })
+          .some((r) => r.reported_name === 'ЧерезКонсоль'),
+      ).toBe(true);
       const banned = await cli('ban', email);
       expect(banned.code).toBe(0);
       expect(JSON.parse(banned.lines.at(-1) ?? '')).toEqual({ userId: target.userId, banned: true });
-      expect((await json<{ authorized: boolean }>(await target.browser.get('/api/current_user'))).authorized).toBe(false);
+      expect((await json<{ authorized: boolean }>(await target.browser.get('/api/current_user'))).authorized).toBe(
+        false,
+      );
       expect((await cli('grant', email, 'lots')).code).toBe(64);
       const missing = await cli('ban', 'nobody@example.com');
       expect(missing.code).toBe(1);

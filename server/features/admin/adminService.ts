@@ -160,23 +160,36 @@ export class AdminService {
    * The money goes back through the provider first (Stars through Telegram, rubles through YooKassa); a
    * refusal there changes nothing here. The test provider's payments moved no money and are just marked.
    */
-  async refund(paymentId: number): Promise<{ userId: UserId; premiumUntil: string | null; providerRefund?: { id: string; status: string } }> {
+  async refund(
+    paymentId: number,
+  ): Promise<{ userId: UserId; premiumUntil: string | null; providerRefund?: { id: string; status: string } }> {
     const now = this.clock.now();
     const payment = await findPaymentForRefund(this.db, paymentId);
-    if (!payment || payment.status !== 'succeeded') throw notFound('payment_not_refundable', 'No credited payment with this id');
+    if (!payment || payment.status !== 'succeeded')
+      throw notFound('payment_not_refundable', 'No credited payment with this id');
     let providerRefund: { id: string; status: string } | undefined;
     if (payment.provider === 'stars') {
       const stars = this.refunds.stars;
       if (!stars) throw new AppError(503, 'bot_unavailable', 'Stars refunds need BOT_TOKEN');
-      if (!payment.telegram_id || !payment.provider_payment_id) throw notFound('payment_not_refundable', 'No Telegram charge to refund');
+      if (!payment.telegram_id || !payment.provider_payment_id)
+        throw notFound('payment_not_refundable', 'No Telegram charge to refund');
       await stars.refund(Number(payment.telegram_id), payment.provider_payment_id);
     } else if (payment.provider === 'yookassa') {
       const yookassa = this.refunds.yookassa;
-      if (!yookassa) throw new AppError(503, 'provider_unavailable', 'Ruble refunds need PAYMENT_PROVIDER=yookassa with its shop id and key');
+      if (!yookassa)
+        throw new AppError(
+          503,
+          'provider_unavailable',
+          'Ruble refunds need PAYMENT_PROVIDER=yookassa with its shop id and key',
+        );
       if (!payment.provider_payment_id) throw notFound('payment_not_refundable', 'No YooKassa payment to refund');
       const ask = <T>(call: () => Promise<T>): Promise<T> =>
         call().catch((error: unknown) => {
-          throw new AppError(502, 'payment_provider_error', `YooKassa refused the refund: ${error instanceof Error ? error.message : String(error)}`);
+          throw new AppError(
+            502,
+            'payment_provider_error',
+            `YooKassa refused the refund: ${error instanceof Error ? error.message : String(error)}`,
+          );
         });
       // What YooKassa already gave back is looked up first: a refund that went through before a crash here
       // (or part of one made in the dashboard) is counted, never made twice. Only the rest is asked for,
@@ -184,10 +197,13 @@ export class AdminService {
       // included). Recorded only once YooKassa says the whole amount went back; "pending" can still fail.
       const ppid = payment.provider_payment_id;
       const earlier = await ask(() => yookassa.refundsOf(ppid));
-      const pendingRefund = () => new AppError(409, 'refund_pending', 'YooKassa is still processing the refund: run the command again later');
+      const pendingRefund = () =>
+        new AppError(409, 'refund_pending', 'YooKassa is still processing the refund: run the command again later');
       if (earlier.some((r) => r.status === 'pending')) throw pendingRefund();
       const kopecks = (value: string) => Math.round(Number(value) * 100);
-      const returned = earlier.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + kopecks(r.amount.value), 0);
+      const returned = earlier
+        .filter((r) => r.status === 'succeeded')
+        .reduce((sum, r) => sum + kopecks(r.amount.value), 0);
       const owed = payment.amount * 100 - returned;
       let remote = earlier.filter((r) => r.status === 'succeeded').at(-1);
       if (owed > 0) {
@@ -200,7 +216,11 @@ export class AdminService {
           }),
         );
         if (remote.status === 'canceled') {
-          throw new AppError(502, 'payment_provider_error', `YooKassa cancelled the refund (${remote.cancellation_details?.reason ?? 'no reason given'})`);
+          throw new AppError(
+            502,
+            'payment_provider_error',
+            `YooKassa cancelled the refund (${remote.cancellation_details?.reason ?? 'no reason given'})`,
+          );
         }
         if (remote.status === 'pending') throw pendingRefund();
       }
@@ -208,7 +228,8 @@ export class AdminService {
       providerRefund = { id: remote.id, status: remote.status };
     }
     const done = await this.db.transaction().execute(async (trx) => {
-      if (!(await markPaymentRefunded(trx, paymentId))) throw notFound('payment_not_refundable', 'No credited payment with this id');
+      if (!(await markPaymentRefunded(trx, paymentId)))
+        throw notFound('payment_not_refundable', 'No credited payment with this id');
       const payment = await findPaymentTerms(trx, paymentId);
       const user = await findPremiumUntil(trx, payment.user_id);
       if (!user) throw notFound('user_not_found', 'No such user');

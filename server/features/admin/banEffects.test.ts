@@ -30,7 +30,11 @@ describe.each(testDialects())('what a ban takes off other people’s badges and 
   async function messaged(a: Person, b: Person, content: string): Promise<number> {
     expect((await a.browser.post('/api/like', { profile_id: b.profileId })).status).toBe(200);
     expect((await b.browser.post('/api/like', { profile_id: a.profileId })).status).toBe(200);
-    const id = (await json<{ conversation_id: number }>(await b.browser.post('/api/conversations/start', { profile_id: a.profileId }))).conversation_id;
+    const id = (
+      await json<{ conversation_id: number }>(
+        await b.browser.post('/api/conversations/start', { profile_id: a.profileId }),
+      )
+    ).conversation_id;
     expect((await b.browser.post(`/api/conversations/${id}/messages`, { content })).status).toBe(201);
     return id;
   }
@@ -143,7 +147,9 @@ describe.each(testDialects())('what a ban takes off other people’s badges and 
     expect((await banned.browser.post('/api/like', { profile_id: liked.profileId })).status).toBe(200);
     expect(await badges(liked)).toEqual({ unread_chats: 0, new_matches: 0, new_likers: 1 });
     const cookie = (p: Person) => ({ Cookie: `iskra_session=${p.browser.cookie('iskra_session') ?? ''}` });
-    const streams = await Promise.all([me, liked].map((p) => EventStreamClient.open(`${app.url}/api/events`, cookie(p))));
+    const streams = await Promise.all(
+      [me, liked].map((p) => EventStreamClient.open(`${app.url}/api/events`, cookie(p))),
+    );
     const [mine, theirs] = streams as [EventStreamClient, EventStreamClient];
     const counts = (expected: BadgeCounts) => (e: { type: string; data: unknown }) =>
       e.type === 'badges' && JSON.stringify(e.data) === JSON.stringify(expected);

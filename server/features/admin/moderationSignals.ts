@@ -20,7 +20,12 @@ export async function flagRepeatedOpener(
   now: Date,
 ): Promise<boolean> {
   if ((await countOwnMessagesUpToTwo(db, conversationId, profileId)) !== 1) return false;
-  const conversations = await countConversationsWithText(db, profileId, content, addSeconds(now, -86_400).toISOString());
+  const conversations = await countConversationsWithText(
+    db,
+    profileId,
+    content,
+    addSeconds(now, -86_400).toISOString(),
+  );
   if (conversations < repeatedOpenerThreshold) return false;
   if (await hasOpenFlag(db, userId, 'repeated_first_message')) return false;
   await insertFlag(db, {

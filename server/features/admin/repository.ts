@@ -21,7 +21,11 @@ export async function findOpenReports(db: Kysely<Database>, limit: number, repor
     .with('scores', (w) =>
       w
         .selectFrom('per_reporter')
-        .select((eb) => ['reported_id', eb.fn.sum<string | number>('w').as('score'), eb.fn.countAll<string | number>().as('reporters')])
+        .select((eb) => [
+          'reported_id',
+          eb.fn.sum<string | number>('w').as('score'),
+          eb.fn.countAll<string | number>().as('reporters'),
+        ])
         .groupBy('reported_id'),
     )
     .selectFrom('reports as r')
@@ -44,17 +48,31 @@ export async function findOpenReports(db: Kysely<Database>, limit: number, repor
     .where('r.resolved_at', 'is', null);
   if (reportId !== undefined) query = query.where('r.id', '=', reportId);
   const rows = await query.orderBy('s.score', 'desc').orderBy('r.id').limit(limit).execute();
-  return rows.map(({ reporters, score, weight, ...r }) => ({ ...r, weight, score: Number(score), reporters: Number(reporters) }));
+  return rows.map(({ reporters, score, weight, ...r }) => ({
+    ...r,
+    weight,
+    score: Number(score),
+    reporters: Number(reporters),
+  }));
 }
 
 /** The profile an open report is about; undefined when there is no such report or it is already decided. */
 export async function findOpenReportTarget(db: Kysely<Database>, reportId: number): Promise<ProfileId | undefined> {
-  const row = await db.selectFrom('reports').select('reported_id').where('id', '=', reportId).where('resolved_at', 'is', null).executeTakeFirst();
+  const row = await db
+    .selectFrom('reports')
+    .select('reported_id')
+    .where('id', '=', reportId)
+    .where('resolved_at', 'is', null)
+    .executeTakeFirst();
   return row?.reported_id;
 }
 
 export async function markReportDismissed(db: Kysely<Database>, reportId: number, now: string): Promise<void> {
-  await db.updateTable('reports').set({ resolved_at: now, resolution: 'dismissed' }).where('id', '=', reportId).execute();
+  await db
+    .updateTable('reports')
+    .set({ resolved_at: now, resolution: 'dismissed' })
+    .where('id', '=', reportId)
+    .execute();
 }
 
 /** The user behind the profile a report is about, whether or not the report is still open. */
@@ -83,13 +101,23 @@ export async function userExists(db: Kysely<Database>, userId: UserId): Promise<
 
 /** Answers false when the user is already banned (or does not exist): conditional, so a second ban does nothing. */
 export async function markUserBanned(db: Kysely<Database>, userId: UserId, now: string): Promise<boolean> {
-  const result = await db.updateTable('users').set({ banned_at: now }).where('id', '=', userId).where('banned_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('users')
+    .set({ banned_at: now })
+    .where('id', '=', userId)
+    .where('banned_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
 /** Answers false when the user was not banned (or does not exist). */
 export async function clearUserBan(db: Kysely<Database>, userId: UserId): Promise<boolean> {
-  const result = await db.updateTable('users').set({ banned_at: null }).where('id', '=', userId).where('banned_at', 'is not', null).executeTakeFirst();
+  const result = await db
+    .updateTable('users')
+    .set({ banned_at: null })
+    .where('id', '=', userId)
+    .where('banned_at', 'is not', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
@@ -100,10 +128,15 @@ export async function clearUserBan(db: Kysely<Database>, userId: UserId): Promis
 export async function findBadgeWatchersOf(db: Kysely<Database>, userId: UserId): Promise<UserId[]> {
   const rows = await db
     .selectFrom('profiles as me')
-    .innerJoin('matches as m', (join) => join.on((eb) => eb.or([eb('m.profile_low', '=', eb.ref('me.id')), eb('m.profile_high', '=', eb.ref('me.id'))])))
+    .innerJoin('matches as m', (join) =>
+      join.on((eb) => eb.or([eb('m.profile_low', '=', eb.ref('me.id')), eb('m.profile_high', '=', eb.ref('me.id'))])),
+    )
     .innerJoin('profiles as o', (join) =>
       join.on((eb) =>
-        eb.and([eb('o.id', '!=', eb.ref('me.id')), eb.or([eb('o.id', '=', eb.ref('m.profile_low')), eb('o.id', '=', eb.ref('m.profile_high'))])]),
+        eb.and([
+          eb('o.id', '!=', eb.ref('me.id')),
+          eb.or([eb('o.id', '=', eb.ref('m.profile_low')), eb('o.id', '=', eb.ref('m.profile_high'))]),
+        ]),
       ),
     )
     .select('o.user_id')
@@ -128,7 +161,11 @@ export async function deleteSessionsOfUser(db: Kysely<Database>, userId: UserId)
 }
 
 /** Closes every open report against the user's profile as decided by their ban. */
-export async function markOpenReportsAgainstUserBanned(db: Kysely<Database>, userId: UserId, now: string): Promise<void> {
+export async function markOpenReportsAgainstUserBanned(
+  db: Kysely<Database>,
+  userId: UserId,
+  now: string,
+): Promise<void> {
   await db
     .updateTable('reports')
     .set({ resolved_at: now, resolution: 'banned' })
@@ -138,7 +175,10 @@ export async function markOpenReportsAgainstUserBanned(db: Kysely<Database>, use
 }
 
 /** The user's current premium end; undefined when there is no such user (null: never had premium). */
-export async function findPremiumUntil(db: Kysely<Database>, userId: UserId): Promise<{ premium_until: string | null } | undefined> {
+export async function findPremiumUntil(
+  db: Kysely<Database>,
+  userId: UserId,
+): Promise<{ premium_until: string | null } | undefined> {
   return db.selectFrom('users').select('premium_until').where('id', '=', userId).executeTakeFirst();
 }
 
@@ -151,20 +191,35 @@ export async function findPaymentForRefund(db: Kysely<Database>, paymentId: numb
   return db
     .selectFrom('payments')
     .innerJoin('users', 'users.id', 'payments.user_id')
-    .select(['payments.provider', 'payments.provider_payment_id', 'payments.status', 'payments.amount', 'users.telegram_id'])
+    .select([
+      'payments.provider',
+      'payments.provider_payment_id',
+      'payments.status',
+      'payments.amount',
+      'users.telegram_id',
+    ])
     .where('payments.id', '=', paymentId)
     .executeTakeFirst();
 }
 
 /** Moves a credited payment to refunded; false when it was not credited (never refunded twice). */
 export async function markPaymentRefunded(db: Kysely<Database>, paymentId: number): Promise<boolean> {
-  const moved = await db.updateTable('payments').set({ status: 'refunded' }).where('id', '=', paymentId).where('status', '=', 'succeeded').executeTakeFirst();
+  const moved = await db
+    .updateTable('payments')
+    .set({ status: 'refunded' })
+    .where('id', '=', paymentId)
+    .where('status', '=', 'succeeded')
+    .executeTakeFirst();
   return Number(moved.numUpdatedRows) > 0;
 }
 
 /** Who paid and for how many days; the payment must exist. */
 export async function findPaymentTerms(db: Kysely<Database>, paymentId: number) {
-  return db.selectFrom('payments').select(['user_id', 'interval_days']).where('id', '=', paymentId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('payments')
+    .select(['user_id', 'interval_days'])
+    .where('id', '=', paymentId)
+    .executeTakeFirstOrThrow();
 }
 
 export async function findOpenFlags(db: Kysely<Database>) {
@@ -183,7 +238,11 @@ export async function markFlagResolved(db: Kysely<Database>, flagId: number, now
 }
 
 /** One open flag per person and reason is enough for an admin to look. */
-export async function hasOpenFlag(db: Kysely<Database>, userId: UserId, reason: ModerationFlagReason): Promise<boolean> {
+export async function hasOpenFlag(
+  db: Kysely<Database>,
+  userId: UserId,
+  reason: ModerationFlagReason,
+): Promise<boolean> {
   const open = await db
     .selectFrom('moderation_flags')
     .select('id')
@@ -213,14 +272,29 @@ export async function findUserIdByEmail(db: Kysely<Database>, email: string): Pr
  * How many messages the sender has in a conversation, counting at most two: one means the message just
  * sent was their first there.
  */
-export async function countOwnMessagesUpToTwo(db: Kysely<Database>, conversationId: number, senderProfileId: ProfileId): Promise<number> {
+export async function countOwnMessagesUpToTwo(
+  db: Kysely<Database>,
+  conversationId: number,
+  senderProfileId: ProfileId,
+): Promise<number> {
   return (
-    await db.selectFrom('messages').select('id').where('conversation_id', '=', conversationId).where('sender_id', '=', senderProfileId).limit(2).execute()
+    await db
+      .selectFrom('messages')
+      .select('id')
+      .where('conversation_id', '=', conversationId)
+      .where('sender_id', '=', senderProfileId)
+      .limit(2)
+      .execute()
   ).length;
 }
 
 /** In how many different conversations the sender wrote exactly this text since `since`. */
-export async function countConversationsWithText(db: Kysely<Database>, senderProfileId: ProfileId, content: string, since: string): Promise<number> {
+export async function countConversationsWithText(
+  db: Kysely<Database>,
+  senderProfileId: ProfileId,
+  content: string,
+  since: string,
+): Promise<number> {
   const { conversations } = await db
     .selectFrom('messages')
     .select((eb) => eb.fn.count<string | number>('conversation_id').distinct().as('conversations'))
@@ -255,30 +329,33 @@ export async function statsSince(db: Kysely<Database>, since: Date): Promise<Sta
     if (after !== undefined) query = query.where('created_at', '>=', after);
     return query.executeTakeFirstOrThrow().then((r) => Number(r.n));
   };
-  const [users, newUsers, profiles, newProfiles, matches, messages, payments, openReports, referrals] = await Promise.all([
-    count('users'),
-    count('users', from),
-    count('profiles'),
-    count('profiles', from),
-    count('matches', from),
-    count('messages', from),
-    db
-      .selectFrom('payments')
-      .select((eb) => [
-        eb.fn.countAll<string | number>().as('n'),
-        eb.fn.sum<string | number | null>(eb.case().when('currency', '=', 'RUB').then(eb.ref('amount')).else(0).end()).as('rub'),
-      ])
-      .where('status', '=', 'succeeded')
-      .where('credited_at', '>=', from)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('reports')
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .where('resolved_at', 'is', null)
-      .executeTakeFirstOrThrow()
-      .then((r) => Number(r.n)),
-    signUpsPerCode(db, from),
-  ]);
+  const [users, newUsers, profiles, newProfiles, matches, messages, payments, openReports, referrals] =
+    await Promise.all([
+      count('users'),
+      count('users', from),
+      count('profiles'),
+      count('profiles', from),
+      count('matches', from),
+      count('messages', from),
+      db
+        .selectFrom('payments')
+        .select((eb) => [
+          eb.fn.countAll<string | number>().as('n'),
+          eb.fn
+            .sum<string | number | null>(eb.case().when('currency', '=', 'RUB').then(eb.ref('amount')).else(0).end())
+            .as('rub'),
+        ])
+        .where('status', '=', 'succeeded')
+        .where('credited_at', '>=', from)
+        .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('reports')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('resolved_at', 'is', null)
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n)),
+      signUpsPerCode(db, from),
+    ]);
   return {
     since: from,
     users,

@@ -12,7 +12,10 @@ export function statsText(t: TFunction, title: string, s: Stats): string {
     t('bot.admin.stats_payments', { count: s.payments, rub: s.revenueRub }),
     t('bot.admin.stats_reports', { count: s.openReports }),
     ...(s.referrals.length > 0
-      ? [t('bot.admin.stats_referrals'), ...s.referrals.map((r) => t('bot.admin.stats_referral_code', { code: r.code, count: r.signUps }))]
+      ? [
+          t('bot.admin.stats_referrals'),
+          ...s.referrals.map((r) => t('bot.admin.stats_referral_code', { code: r.code, count: r.signUps })),
+        ]
       : []),
   ].join('\n');
 }

@@ -26,16 +26,25 @@ describe.each(testDialects())('badges and seen marks on %s', (dialect) => {
     return json<BadgeCounts>(res);
   };
   const streamOf = (person: Person, host: PersonHost = app, headers: Record<string, string> = {}) =>
-    EventStreamClient.open(`${host.url}/api/events`, { Cookie: `iskra_session=${person.browser.cookie('iskra_session') ?? ''}`, ...headers });
-  const sameCounts = (expected: BadgeCounts) => (e: ReceivedEvent) => e.type === 'badges' && JSON.stringify(e.data) === JSON.stringify(expected);
+    EventStreamClient.open(`${host.url}/api/events`, {
+      Cookie: `iskra_session=${person.browser.cookie('iskra_session') ?? ''}`,
+      ...headers,
+    });
+  const sameCounts = (expected: BadgeCounts) => (e: ReceivedEvent) =>
+    e.type === 'badges' && JSON.stringify(e.data) === JSON.stringify(expected);
   const like = (from: Person, to: Person) => from.browser.post('/api/like', { profile_id: to.profileId });
   async function match(a: Person, b: Person): Promise<void> {
     expect((await like(a, b)).status).toBe(200);
     expect((await like(b, a)).status).toBe(200);
   }
   const start = async (from: Person, to: Person) =>
-    (await json<{ conversation_id: number }>(await from.browser.post('/api/conversations/start', { profile_id: to.profileId }))).conversation_id;
-  const send = (from: Person, conversation: number, content: string) => from.browser.post(`/api/conversations/${conversation}/messages`, { content });
+    (
+      await json<{ conversation_id: number }>(
+        await from.browser.post('/api/conversations/start', { profile_id: to.profileId }),
+      )
+    ).conversation_id;
+  const send = (from: Person, conversation: number, content: string) =>
+    from.browser.post(`/api/conversations/${conversation}/messages`, { content });
 
   it('counts conversations with unread messages, and drops one when it is read', async () => {
     const me = await createPerson(app, { gender: 'Male' });
@@ -162,7 +171,10 @@ describe.each(testDialects())('badges and seen marks on %s', (dialect) => {
     expect((await badges(admirer)).new_likers).toBe(1);
     const [mine, theirs] = [await streamOf(me), await streamOf(admirer)];
     expect((await leaving.browser.post('/api/delete_profile', {})).status).toBe(200);
-    expect((await mine.waitFor((e) => e.type === 'unmatched')).data).toEqual({ profile_id: leaving.profileId, deleted: true });
+    expect((await mine.waitFor((e) => e.type === 'unmatched')).data).toEqual({
+      profile_id: leaving.profileId,
+      deleted: true,
+    });
     await mine.waitFor(sameCounts(none));
     await theirs.waitFor(sameCounts(none));
     expect(await badges(me)).toEqual(none);
@@ -182,8 +194,12 @@ describe.each(testDialects())('badges and seen marks on %s', (dialect) => {
     const laptop = await streamOf(me);
     await match(me, b);
     await match(me, c);
-    const overlay = await laptop.waitFor((e) => e.type === 'match' && (e.data as { profile: { id: number } }).profile.id === b.profileId);
-    await laptop.waitFor((e) => e.type === 'match' && (e.data as { profile: { id: number } }).profile.id === c.profileId);
+    const overlay = await laptop.waitFor(
+      (e) => e.type === 'match' && (e.data as { profile: { id: number } }).profile.id === b.profileId,
+    );
+    await laptop.waitFor(
+      (e) => e.type === 'match' && (e.data as { profile: { id: number } }).profile.id === c.profileId,
+    );
     expect((await me.browser.post('/api/matches/seen', { profile_id: b.profileId })).status).toBe(200);
     expect((await phone.waitFor((e) => e.type === 'match_seen')).data).toEqual({ profile_id: b.profileId });
     phone.close();
@@ -192,11 +208,15 @@ describe.each(testDialects())('badges and seen marks on %s', (dialect) => {
     // A tab resuming from before both matches gets only the one still to be shown, then the mark.
     const resumed = await streamOf(me, app, { 'Last-Event-ID': String(cursor) });
     await resumed.waitFor((e) => e.type === 'match_seen');
-    const replayed = resumed.events.filter((e) => e.type === 'match').map((e) => (e.data as { profile: { id: number } }).profile.id);
+    const replayed = resumed.events
+      .filter((e) => e.type === 'match')
+      .map((e) => (e.data as { profile: { id: number } }).profile.id);
     expect(replayed).toEqual([c.profileId]);
     expect(resumed.events.map((e) => e.id)).not.toContain(overlay.id);
     // One badges event per batch, with the current counts.
-    expect(resumed.events.filter((e) => e.type === 'badges').map((e) => e.data)).toEqual([{ ...none, new_matches: 2, new_likers: 1 }]);
+    expect(resumed.events.filter((e) => e.type === 'badges').map((e) => e.data)).toEqual([
+      { ...none, new_matches: 2, new_likers: 1 },
+    ]);
     resumed.close();
 
     // Opening a match implies its overlay was seen: the other devices close it too.
@@ -217,7 +237,14 @@ describe.each(testDialects())('badges and seen marks on %s', (dialect) => {
     for (const liker of likers) await like(liker, me);
     await match(me, b);
     const eventsOf = async (type: EventType) =>
-      (await app.database.db.selectFrom('events').select('id').where('user_id', '=', me.userId).where('type', '=', type).execute()).length;
+      (
+        await app.database.db
+          .selectFrom('events')
+          .select('id')
+          .where('user_id', '=', me.userId)
+          .where('type', '=', type)
+          .execute()
+      ).length;
     const badgesBefore = await eventsOf('badges');
     const answers = await Promise.all([
       ...Array.from({ length: 5 }, () => me.browser.post('/api/matches/seen', { profile_id: b.profileId })),
@@ -227,11 +254,16 @@ describe.each(testDialects())('badges and seen marks on %s', (dialect) => {
     expect(await eventsOf('match_seen')).toBe(1);
     // One for the overlay mark, one for the likes mark.
     expect((await eventsOf('badges')) - badgesBefore).toBe(2);
-    const opened = await Promise.all(Array.from({ length: 5 }, () => me.browser.post('/api/matches/opened', { profile_id: b.profileId })));
+    const opened = await Promise.all(
+      Array.from({ length: 5 }, () => me.browser.post('/api/matches/opened', { profile_id: b.profileId })),
+    );
     expect(opened.map((r) => r.status)).toEqual(Array.from({ length: 5 }, () => 200));
     expect(await eventsOf('match_seen')).toBe(1);
     expect((await eventsOf('badges')) - badgesBefore).toBe(3);
-    const row = await app.database.db.selectFrom('matches').select(['profile_low', 'low_seen', 'high_seen']).executeTakeFirstOrThrow();
+    const row = await app.database.db
+      .selectFrom('matches')
+      .select(['profile_low', 'low_seen', 'high_seen'])
+      .executeTakeFirstOrThrow();
     expect(row.profile_low === me.profileId ? row.low_seen : row.high_seen).toBe(2);
     expect(row.profile_low === me.profileId ? row.high_seen : row.low_seen).toBe(0);
     expect(await badges(me)).toEqual(none);
@@ -245,7 +277,14 @@ describe.each(testDialects())('badges and seen marks on %s', (dialect) => {
     await like(stranger, me);
     const before = await app.database.db.selectFrom('events').select('id').execute();
     for (const path of ['/api/matches/seen', '/api/matches/opened']) {
-      for (const body of [{}, { profile_id: 'abc' }, { profile_id: -1 }, { profile_id: 2 ** 31 }, { profile_id: b.profileId, extra: 1 }, [b.profileId]]) {
+      for (const body of [
+        {},
+        { profile_id: 'abc' },
+        { profile_id: -1 },
+        { profile_id: 2 ** 31 },
+        { profile_id: b.profileId, extra: 1 },
+        [b.profileId],
+      ]) {
         const res = await me.browser.post(path, body);
         expect(res.status).toBe(400);
         expect(await json(res)).toMatchObject({ code: 'invalid_input' });
@@ -290,8 +329,14 @@ describe.each(testDialects())('badges and seen marks on %s', (dialect) => {
       const database = await createTestDatabase('postgres');
       const url = database.url ?? '';
       const schema = database.schema ?? '';
-      const first = await createTestApp('postgres', { database, eventBus: await PostgresEventBus.start(url, schema, logger) });
-      const second = await createTestApp('postgres', { database, eventBus: await PostgresEventBus.start(url, schema, logger) });
+      const first = await createTestApp('postgres', {
+        database,
+        eventBus: await PostgresEventBus.start(url, schema, logger),
+      });
+      const second = await createTestApp('postgres', {
+        database,
+        eventBus: await PostgresEventBus.start(url, schema, logger),
+      });
       try {
         const a = await createPerson(first, { gender: 'Male' });
         const [b, c] = [await createPerson(first), await createPerson(first)];
@@ -306,8 +351,14 @@ describe.each(testDialects())('badges and seen marks on %s', (dialect) => {
         expect((await onSecond(b).post('/api/like', { profile_id: a.profileId })).status).toBe(200);
         expect((await stream.waitFor((e) => e.type === 'match')).data).toMatchObject({ profile: { id: b.profileId } });
         await stream.waitFor(sameCounts({ ...none, new_matches: 1 }));
-        const id = (await json<{ conversation_id: number }>(await onSecond(b).post('/api/conversations/start', { profile_id: a.profileId }))).conversation_id;
-        expect((await onSecond(b).post(`/api/conversations/${id}/messages`, { content: 'через процессы' })).status).toBe(201);
+        const id = (
+          await json<{ conversation_id: number }>(
+            await onSecond(b).post('/api/conversations/start', { profile_id: a.profileId }),
+          )
+        ).conversation_id;
+        expect(
+          (await onSecond(b).post(`/api/conversations/${id}/messages`, { content: 'через процессы' })).status,
+        ).toBe(201);
         await stream.waitFor(sameCounts({ unread_chats: 1, new_matches: 1, new_likers: 0 }));
         expect((await onSecond(c).post('/api/like', { profile_id: a.profileId })).status).toBe(200);
         await stream.waitFor(sameCounts({ unread_chats: 1, new_matches: 1, new_likers: 1 }));

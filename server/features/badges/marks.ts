@@ -20,7 +20,8 @@ export async function markMatch(
   const side = me.profileId < match.otherId ? 'low' : 'high';
   const firstShown = await raiseMatchSeen(db, match.id, side, 0, level);
   const changed = firstShown || (level === 2 && (await raiseMatchSeen(db, match.id, side, 1, 2)));
-  if (firstShown) await insertEvents(db, [{ userId: me.userId, type: 'match_seen', payload: { profile_id: match.otherId } }], now);
+  if (firstShown)
+    await insertEvents(db, [{ userId: me.userId, type: 'match_seen', payload: { profile_id: match.otherId } }], now);
   if (changed) await insertBadgeMarkers(db, [me.userId], now);
   return changed;
 }

@@ -12,7 +12,9 @@ export const noBadges: BadgeCounts = { unread_chats: 0, new_matches: 0, new_like
  * Unread chats and new matches, bounded by the user's own matches: one generic plan serves everyone, so a
  * named statement on PostgreSQL (planning them cost 0.4 ms a call, running them 0.05 ms).
  */
-const matchCounts = prepared((db, me: ProfileId) => db.selectNoFrom([countUnreadChats(db, me).as('unread_chats'), countNewMatches(db, me).as('new_matches')]));
+const matchCounts = prepared((db, me: ProfileId) =>
+  db.selectNoFrom([countUnreadChats(db, me).as('unread_chats'), countNewMatches(db, me).as('new_matches')]),
+);
 
 /**
  * New likers: unnamed on PostgreSQL, planned with the values: a generic plan, kept for every user after five
@@ -50,7 +52,11 @@ export async function badgeCountsFor(db: Kysely<Database>, me: ProfileId): Promi
 }
 
 /** Of these people, those whose live match with the profile has not been shown to its user yet (its overlay is still due). */
-export async function matchesStillToAnnounce(db: Kysely<Database>, me: ProfileId, partners: readonly ProfileId[]): Promise<Set<ProfileId>> {
+export async function matchesStillToAnnounce(
+  db: Kysely<Database>,
+  me: ProfileId,
+  partners: readonly ProfileId[],
+): Promise<Set<ProfileId>> {
   const others = [...new Set(partners)];
   if (others.length === 0) return new Set();
   const rows = await db
@@ -71,7 +77,13 @@ export async function matchesStillToAnnounce(db: Kysely<Database>, me: ProfileId
  * Moves one side's mark of a match from `from` to `to`, only if it is at `from` now: one conditional write,
  * so of parallel marks exactly one sees the change. Answers whether it changed.
  */
-export async function raiseMatchSeen(db: Kysely<Database>, matchId: number, side: 'low' | 'high', from: MatchSeen, to: MatchSeen): Promise<boolean> {
+export async function raiseMatchSeen(
+  db: Kysely<Database>,
+  matchId: number,
+  side: 'low' | 'high',
+  from: MatchSeen,
+  to: MatchSeen,
+): Promise<boolean> {
   const column = side === 'low' ? 'low_seen' : 'high_seen';
   const result = await db
     .updateTable('matches')

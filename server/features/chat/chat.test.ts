@@ -32,8 +32,10 @@ describe.each(testDialects())('chat on %s', (dialect) => {
     expect(res.status).toBe(200);
     return (await json<{ conversation_id: number }>(res)).conversation_id;
   };
-  const send = (from: Person, conversation: number, content: string) => from.browser.post(`/api/conversations/${conversation}/messages`, { content });
-  const read = async (who: Person, conversation: number, query = '') => who.browser.get(`/api/conversations/${conversation}/messages${query}`);
+  const send = (from: Person, conversation: number, content: string) =>
+    from.browser.post(`/api/conversations/${conversation}/messages`, { content });
+  const read = async (who: Person, conversation: number, query = '') =>
+    who.browser.get(`/api/conversations/${conversation}/messages${query}`);
 
   it('starts a conversation only with a match, and twice gives the same one', async () => {
     const [a, b] = await matched();
@@ -52,12 +54,21 @@ describe.each(testDialects())('chat on %s', (dialect) => {
     for (let i = 1; i <= 45; i++) expect((await send(i % 2 ? a : b, id, `message ${i}`)).status).toBe(201);
     const page1 = await json<MessagesResponse>(await read(a, id, '?limit=20'));
     // Her gender too: the app words what it says of her by it ("заблокирована").
-    expect(page1.participant).toEqual({ profile_id: b.profileId, name: 'Белла', gender: 'Female', photo: expect.any(String) as unknown });
+    expect(page1.participant).toEqual({
+      profile_id: b.profileId,
+      name: 'Белла',
+      gender: 'Female',
+      photo: expect.any(String) as unknown,
+    });
     // New messages arrive between pages: the cursor keeps older pages exact.
     await send(b, id, 'late 1');
-    const page2 = await json<MessagesResponse>(await read(a, id, `?limit=20&before_message_id=${page1.messages[0]?.message_id ?? 0}`));
+    const page2 = await json<MessagesResponse>(
+      await read(a, id, `?limit=20&before_message_id=${page1.messages[0]?.message_id ?? 0}`),
+    );
     await send(a, id, 'late 2');
-    const page3 = await json<MessagesResponse>(await read(a, id, `?limit=20&before_message_id=${page2.messages[0]?.message_id ?? 0}`));
+    const page3 = await json<MessagesResponse>(
+      await read(a, id, `?limit=20&before_message_id=${page2.messages[0]?.message_id ?? 0}`),
+    );
     expect([page1.messages.length, page2.messages.length, page3.messages.length]).toEqual([20, 20, 5]);
     const contents = [...page3.messages, ...page2.messages, ...page1.messages].map((m) => m.content);
     expect(contents).toEqual(Array.from({ length: 45 }, (_, i) => `message ${i + 1}`));
@@ -111,7 +122,9 @@ describe.each(testDialects())('chat on %s', (dialect) => {
   it('writes a message sent twice with the same client key once, and tells the other side once', async () => {
     const [a, b] = await matched();
     const id = await start(a, b);
-    const stream = await EventStreamClient.open(`${app.url}/api/events`, { Cookie: `iskra_session=${b.browser.cookie('iskra_session') ?? ''}` });
+    const stream = await EventStreamClient.open(`${app.url}/api/events`, {
+      Cookie: `iskra_session=${b.browser.cookie('iskra_session') ?? ''}`,
+    });
     try {
       const body = { content: 'only once', client_key: 'key-0123456789abcdef' };
       const first = await a.browser.post(`/api/conversations/${id}/messages`, body);
@@ -126,18 +139,35 @@ describe.each(testDialects())('chat on %s', (dialect) => {
       // Another message after it: the stream delivers it right after the first, with no copy between.
       expect((await send(a, id, 'next')).status).toBe(201);
       await stream.waitFor((e) => (e.data as { content?: string }).content === 'next');
-      expect(stream.events.filter((e) => e.type === 'message').map((e) => (e.data as { content: string }).content)).toEqual(['only once', 'next']);
+      expect(
+        stream.events.filter((e) => e.type === 'message').map((e) => (e.data as { content: string }).content),
+      ).toEqual(['only once', 'next']);
       const page = await json<MessagesResponse>(await read(b, id));
       expect(page.messages.map((m) => m.content)).toEqual(['only once', 'next']);
       // The key names one message: other text, or another conversation, under it is refused and writes nothing.
-      const reused = await a.browser.post(`/api/conversations/${id}/messages`, { content: 'different', client_key: body.client_key });
+      const reused = await a.browser.post(`/api/conversations/${id}/messages`, {
+        content: 'different',
+        client_key: body.client_key,
+      });
       expect(reused.status).toBe(409);
-      expect(await json(reused)).toEqual({ error: 'This message key was already used for another message', code: 'client_key_reused' });
+      expect(await json(reused)).toEqual({
+        error: 'This message key was already used for another message',
+        code: 'client_key_reused',
+      });
       // Keys are the sender's own: the other person may use the same one.
-      expect((await b.browser.post(`/api/conversations/${id}/messages`, { content: 'mine', client_key: body.client_key })).status).toBe(201);
+      expect(
+        (await b.browser.post(`/api/conversations/${id}/messages`, { content: 'mine', client_key: body.client_key }))
+          .status,
+      ).toBe(201);
       for (const bad of ['short', 'has space in it', 'x'.repeat(65), 42])
-        expect((await a.browser.post(`/api/conversations/${id}/messages`, { content: 'hi', client_key: bad })).status).toBe(400);
-      expect((await json<MessagesResponse>(await read(b, id))).messages.map((m) => m.content)).toEqual(['only once', 'next', 'mine']);
+        expect(
+          (await a.browser.post(`/api/conversations/${id}/messages`, { content: 'hi', client_key: bad })).status,
+        ).toBe(400);
+      expect((await json<MessagesResponse>(await read(b, id))).messages.map((m) => m.content)).toEqual([
+        'only once',
+        'next',
+        'mine',
+      ]);
     } finally {
       stream.close();
     }
@@ -218,7 +248,10 @@ describe.each(testDialects())('chat on %s', (dialect) => {
     // Each row names the other person, so a block or unmatch can take their row away.
     expect(chats.map((x) => x.profile_id)).toEqual([c.profileId, b.profileId]);
     // On the sender's side the same last message is their own.
-    expect((await json<ChatListItem[]>(await c.browser.get('/api/chats'))).find((x) => x.conversation_id === withC)?.last_message_mine).toBe(true);
+    expect(
+      (await json<ChatListItem[]>(await c.browser.get('/api/chats'))).find((x) => x.conversation_id === withC)
+        ?.last_message_mine,
+    ).toBe(true);
     await read(a, withC);
     chats = await json<ChatListItem[]>(await a.browser.get('/api/chats'));
     expect(chats.find((x) => x.conversation_id === withC)?.has_unread).toBe(false);
@@ -237,7 +270,8 @@ describe.each(testDialects())('chat on %s', (dialect) => {
     // Two minutes apart, so the sliding minute (rateLimits/rateCounter.ts) holds none of the earlier ones.
     for (let minute = 0; minute < 3; minute++) {
       app.clock.advance(120);
-      for (let i = 0; i < 30 && (minute < 2 || i < 10); i++) expect((await send(a, id, `n${minute}-${i}`)).status).toBe(201);
+      for (let i = 0; i < 30 && (minute < 2 || i < 10); i++)
+        expect((await send(a, id, `n${minute}-${i}`)).status).toBe(201);
     }
     app.clock.advance(120);
     const daily = await send(a, id, 'one more');
@@ -257,14 +291,24 @@ describe.each(testDialects())('chat on %s', (dialect) => {
 
     await send(a, id, 'while away 1');
     await send(a, id, 'while away 2');
-    const again = await EventStreamClient.open(`${app.url}/api/events`, { Cookie: cookie, 'Last-Event-ID': String(live.id) });
+    const again = await EventStreamClient.open(`${app.url}/api/events`, {
+      Cookie: cookie,
+      'Last-Event-ID': String(live.id),
+    });
     await again.waitFor((e) => (e.data as { content?: string }).content === 'while away 2');
-    expect(again.events.filter((e) => e.type === 'message').map((e) => (e.data as { content?: string }).content)).toEqual(['while away 1', 'while away 2']);
+    expect(
+      again.events.filter((e) => e.type === 'message').map((e) => (e.data as { content?: string }).content),
+    ).toEqual(['while away 1', 'while away 2']);
     again.close();
 
     // Reading tells the sender; EventSource cannot set headers, so a jwtToken in the URL is accepted.
     const now = app.clock.now();
-    const token = await new SessionTokens(testSessionSecret).sign(a.browser.cookie('iskra_session') ?? '', a.userId, now, new Date(now.getTime() + 3_600_000));
+    const token = await new SessionTokens(testSessionSecret).sign(
+      a.browser.cookie('iskra_session') ?? '',
+      a.userId,
+      now,
+      new Date(now.getTime() + 3_600_000),
+    );
     const senderStream = await EventStreamClient.open(`${app.url}/api/events?token=${encodeURIComponent(token)}`);
     await read(b, id);
     const readEvent = await senderStream.waitFor((e) => e.type === 'read');
@@ -278,7 +322,10 @@ describe.each(testDialects())('chat on %s', (dialect) => {
     const id = await start(a, b);
     const cookie = `iskra_session=${b.browser.cookie('iskra_session') ?? ''}`;
     // PostgreSQL refused to compare the 32-bit ids with it, and the stream silently delivered nothing.
-    const stream = await EventStreamClient.open(`${app.url}/api/events`, { Cookie: cookie, 'Last-Event-ID': String(2 ** 31) });
+    const stream = await EventStreamClient.open(`${app.url}/api/events`, {
+      Cookie: cookie,
+      'Last-Event-ID': String(2 ** 31),
+    });
     await send(a, id, 'still arrives');
     expect((await stream.waitFor((e) => e.type === 'message')).data).toMatchObject({ content: 'still arrives' });
     stream.close();
@@ -290,7 +337,9 @@ describe.each(testDialects())('chat on %s', (dialect) => {
   it('tells both people of a new match on their streams, and refuses a stream without a session', async () => {
     const a = await createPerson(app, { gender: 'Male' });
     const b = await createPerson(app, { name: 'Белла' });
-    const streamA = await EventStreamClient.open(`${app.url}/api/events`, { Cookie: `iskra_session=${a.browser.cookie('iskra_session') ?? ''}` });
+    const streamA = await EventStreamClient.open(`${app.url}/api/events`, {
+      Cookie: `iskra_session=${a.browser.cookie('iskra_session') ?? ''}`,
+    });
     await a.browser.post('/api/like', { profile_id: b.profileId });
     await b.browser.post('/api/like', { profile_id: a.profileId });
     const event = await streamA.waitFor((e) => e.type === 'match');
@@ -305,8 +354,14 @@ describe.each(testDialects())('chat on %s', (dialect) => {
       const database = await createTestDatabase('postgres');
       const url = database.url ?? '';
       const schema = database.schema ?? '';
-      const first = await createTestApp('postgres', { database, eventBus: await PostgresEventBus.start(url, schema, logger) });
-      const second = await createTestApp('postgres', { database, eventBus: await PostgresEventBus.start(url, schema, logger) });
+      const first = await createTestApp('postgres', {
+        database,
+        eventBus: await PostgresEventBus.start(url, schema, logger),
+      });
+      const second = await createTestApp('postgres', {
+        database,
+        eventBus: await PostgresEventBus.start(url, schema, logger),
+      });
       try {
         const a = await createPerson(first, { gender: 'Male' });
         const b = await createPerson(first);
@@ -314,10 +369,14 @@ describe.each(testDialects())('chat on %s', (dialect) => {
         await b.browser.post('/api/like', { profile_id: a.profileId });
         const id = await start(a, b);
         // B listens on the first process; A writes through the second.
-        const stream = await EventStreamClient.open(`${first.url}/api/events`, { Cookie: `iskra_session=${b.browser.cookie('iskra_session') ?? ''}` });
+        const stream = await EventStreamClient.open(`${first.url}/api/events`, {
+          Cookie: `iskra_session=${b.browser.cookie('iskra_session') ?? ''}`,
+        });
         const aOnSecond = new Browser(second.url);
         aOnSecond.setCookie('iskra_session', a.browser.cookie('iskra_session') ?? '');
-        expect((await aOnSecond.post(`/api/conversations/${id}/messages`, { content: 'across processes' })).status).toBe(201);
+        expect(
+          (await aOnSecond.post(`/api/conversations/${id}/messages`, { content: 'across processes' })).status,
+        ).toBe(201);
         const event = await stream.waitFor((e) => e.type === 'message');
         expect(event.data).toMatchObject({ content: 'across processes' });
         stream.close();

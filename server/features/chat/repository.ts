@@ -49,15 +49,25 @@ const chatPage = preparedByShape(
     const header = db
       .selectFrom('conversations as c')
       .innerJoin('matches as m', 'm.id', 'c.match_id')
-      .innerJoin('profiles as me', (join) => join.on((eb) => eb.or([eb('me.id', '=', eb.ref('m.profile_low')), eb('me.id', '=', eb.ref('m.profile_high'))])))
-      .innerJoin('profiles as p', (join) => join.on(sql<boolean>`p.id = (case when m.profile_low = me.id then m.profile_high else m.profile_low end)`))
+      .innerJoin('profiles as me', (join) =>
+        join.on((eb) => eb.or([eb('me.id', '=', eb.ref('m.profile_low')), eb('me.id', '=', eb.ref('m.profile_high'))])),
+      )
+      .innerJoin('profiles as p', (join) =>
+        join.on(sql<boolean>`p.id = (case when m.profile_low = me.id then m.profile_high else m.profile_low end)`),
+      )
       .select((eb) => [
         'me.id as me_id',
         'p.id as other_id',
         'p.name as other_name',
         'p.gender as other_gender',
         'p.user_id as other_user_id',
-        eb.selectFrom('photos as ph').select('ph.file_name').whereRef('ph.profile_id', '=', 'p.id').orderBy('ph.position').limit(1).as('other_photo'),
+        eb
+          .selectFrom('photos as ph')
+          .select('ph.file_name')
+          .whereRef('ph.profile_id', '=', 'p.id')
+          .orderBy('ph.position')
+          .limit(1)
+          .as('other_photo'),
         eb
           .exists(
             eb
@@ -109,16 +119,28 @@ const sendContextQuery = (qc: QueryCreator<Database>, userId: UserId, conversati
   qc
     .selectFrom('conversations as c')
     .innerJoin('matches as m', 'm.id', 'c.match_id')
-    .innerJoin('profiles as me', (join) => join.on((eb) => eb.or([eb('me.id', '=', eb.ref('m.profile_low')), eb('me.id', '=', eb.ref('m.profile_high'))])))
+    .innerJoin('profiles as me', (join) =>
+      join.on((eb) => eb.or([eb('me.id', '=', eb.ref('m.profile_low')), eb('me.id', '=', eb.ref('m.profile_high'))])),
+    )
     .innerJoin('users as mu', 'mu.id', 'me.user_id')
-    .innerJoin('profiles as p', (join) => join.on(sql<boolean>`p.id = (case when m.profile_low = me.id then m.profile_high else m.profile_low end)`))
-    .select(['me.id as me_id', 'me.name as me_name', 'mu.premium_until as me_premium_until', 'p.id as other_id', 'p.user_id as other_user_id'])
+    .innerJoin('profiles as p', (join) =>
+      join.on(sql<boolean>`p.id = (case when m.profile_low = me.id then m.profile_high else m.profile_low end)`),
+    )
+    .select([
+      'me.id as me_id',
+      'me.name as me_name',
+      'mu.premium_until as me_premium_until',
+      'p.id as other_id',
+      'p.user_id as other_user_id',
+    ])
     .where('c.id', '=', conversationId)
     .where('me.user_id', '=', userId)
     .where('m.unmatched_at', 'is', null)
     .where(matchNotBlocked);
 
-const sendContext = prepared((db, userId: UserId, conversationId: number) => sendContextQuery(db, userId, conversationId));
+const sendContext = prepared((db, userId: UserId, conversationId: number) =>
+  sendContextQuery(db, userId, conversationId),
+);
 
 /** PostgreSQL: the same, with the sender's rate counters incremented in a WITH (see countedRead). */
 const sendContextCounting = preparedByShape(
@@ -136,7 +158,12 @@ const sendContextCounting = preparedByShape(
  * where these were four round trips of a message's sixteen. Undefined when the sender may not use it, or has
  * no profile (the counters still counted): the caller finds out which.
  */
-export async function findSendContext(db: Kysely<Database>, userId: UserId, conversationId: number, counters: readonly RateRow[]) {
+export async function findSendContext(
+  db: Kysely<Database>,
+  userId: UserId,
+  conversationId: number,
+  counters: readonly RateRow[],
+) {
   const { row, rateCounts } = await readWithRateCounts(
     db,
     counters,
@@ -151,13 +178,30 @@ export async function findSendContext(db: Kysely<Database>, userId: UserId, conv
   };
 }
 
-export async function findChatPage(db: Kysely<Database>, userId: UserId, conversationId: number, limit: number, beforeId?: number) {
-  const rows = await chatPage(db, beforeId !== undefined, { conversation: conversationId, user: userId, limit, before: beforeId });
+export async function findChatPage(
+  db: Kysely<Database>,
+  userId: UserId,
+  conversationId: number,
+  limit: number,
+  beforeId?: number,
+) {
+  const rows = await chatPage(db, beforeId !== undefined, {
+    conversation: conversationId,
+    user: userId,
+    limit,
+    before: beforeId,
+  });
   const head = rows[0];
   if (!head) return undefined;
   return {
     me: head.me_id,
-    participant: { id: head.other_id, name: head.other_name, gender: head.other_gender, user_id: head.other_user_id, photo: head.other_photo },
+    participant: {
+      id: head.other_id,
+      name: head.other_name,
+      gender: head.other_gender,
+      user_id: head.other_user_id,
+      photo: head.other_photo,
+    },
     anyUnread: Boolean(head.any_unread),
     messages: rows.flatMap((r) =>
       r.id === null || r.sender_id === null || r.content === null || r.created_at === null
@@ -191,7 +235,12 @@ export async function pageOfMessages(db: Kysely<Database>, conversationId: numbe
   return query.execute();
 }
 
-export async function markRead(db: Kysely<Database>, conversationId: number, readerId: ProfileId, now: string): Promise<number> {
+export async function markRead(
+  db: Kysely<Database>,
+  conversationId: number,
+  readerId: ProfileId,
+  now: string,
+): Promise<number> {
   const result = await db
     .updateTable('messages')
     .set({ read_at: now })
@@ -220,12 +269,21 @@ export async function insertMessage(
   now: string,
   clientKey: string | null = null,
 ) {
-  const values = { conversation_id: conversationId, sender_id: senderId, content, created_at: now, read_at: null, client_key: clientKey };
+  const values = {
+    conversation_id: conversationId,
+    sender_id: senderId,
+    content,
+    created_at: now,
+    read_at: null,
+    client_key: clientKey,
+  };
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     // The conversation's time in a WITH of the same statement: one round trip fewer in every message's transaction.
     return db
       .with('written', (w) => w.insertInto('messages').values(values).returning(['id', 'created_at']))
-      .with('touched', (w) => w.updateTable('conversations').set({ last_message_at: now }).where('id', '=', conversationId))
+      .with('touched', (w) =>
+        w.updateTable('conversations').set({ last_message_at: now }).where('id', '=', conversationId),
+      )
       .selectFrom('written')
       .select(['written.id', 'written.created_at'])
       .executeTakeFirstOrThrow();
@@ -235,7 +293,11 @@ export async function insertMessage(
   return row;
 }
 
-export async function countMessagesSince(db: Kysely<Database>, senderId: ProfileId, since: string): Promise<{ count: number; oldest: string | null }> {
+export async function countMessagesSince(
+  db: Kysely<Database>,
+  senderId: ProfileId,
+  since: string,
+): Promise<{ count: number; oldest: string | null }> {
   const row = await db
     .selectFrom('messages')
     .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')])
@@ -275,9 +337,27 @@ export async function listChats(db: Kysely<Database>, me: ProfileId) {
       'c.id as conversation_id',
       'p.id as profile_id',
       'p.name',
-      eb.selectFrom('photos as ph').select('ph.file_name').whereRef('ph.profile_id', '=', 'p.id').orderBy('ph.position').limit(1).as('photo'),
-      eb.selectFrom('messages as lm').select('lm.content').whereRef('lm.conversation_id', '=', 'c.id').orderBy('lm.id', 'desc').limit(1).as('last_message'),
-      eb.selectFrom('messages as ls').select('ls.sender_id').whereRef('ls.conversation_id', '=', 'c.id').orderBy('ls.id', 'desc').limit(1).as('last_sender'),
+      eb
+        .selectFrom('photos as ph')
+        .select('ph.file_name')
+        .whereRef('ph.profile_id', '=', 'p.id')
+        .orderBy('ph.position')
+        .limit(1)
+        .as('photo'),
+      eb
+        .selectFrom('messages as lm')
+        .select('lm.content')
+        .whereRef('lm.conversation_id', '=', 'c.id')
+        .orderBy('lm.id', 'desc')
+        .limit(1)
+        .as('last_message'),
+      eb
+        .selectFrom('messages as ls')
+        .select('ls.sender_id')
+        .whereRef('ls.conversation_id', '=', 'c.id')
+        .orderBy('ls.id', 'desc')
+        .limit(1)
+        .as('last_sender'),
       'c.last_message_at as last_message_time',
       unreadTo(me).as('has_unread'),
     ])
@@ -308,7 +388,13 @@ export async function recordDepartures(db: Kysely<Database>, leavingId: ProfileI
   if (rows.length === 0) return;
   await db
     .insertInto('departed_conversations')
-    .values(rows.map((r) => ({ conversation_id: r.id, profile_id: r.profile_low === leavingId ? r.profile_high : r.profile_low, departed_at: now })))
+    .values(
+      rows.map((r) => ({
+        conversation_id: r.id,
+        profile_id: r.profile_low === leavingId ? r.profile_high : r.profile_low,
+        departed_at: now,
+      })),
+    )
     .onConflict((oc) => oc.columns(['conversation_id', 'profile_id']).doNothing())
     .execute();
 }
@@ -329,11 +415,18 @@ export async function isDeparted(db: Kysely<Database>, conversationId: number, p
  * out at `freeSince` or before, or never. One conditional upsert, so of parallel calls (in any process) only
  * one wins a slot: PostgreSQL re-checks the condition on the row a concurrent call has just written.
  */
-export async function claimTypingSlot(db: Kysely<Database>, userId: UserId, now: string, freeSince: string): Promise<boolean> {
+export async function claimTypingSlot(
+  db: Kysely<Database>,
+  userId: UserId,
+  now: string,
+  freeSince: string,
+): Promise<boolean> {
   const row = await db
     .insertInto('typing_marks')
     .values({ user_id: userId, sent_at: now })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ sent_at: now }).where('typing_marks.sent_at', '<=', freeSince))
+    .onConflict((oc) =>
+      oc.column('user_id').doUpdateSet({ sent_at: now }).where('typing_marks.sent_at', '<=', freeSince),
+    )
     .returning('user_id')
     .executeTakeFirst();
   return row !== undefined;
@@ -353,5 +446,6 @@ export async function openConversationWithLikeMessages(
   await insertConversation(db, matchId, now);
   const conversation = await findConversationByMatch(db, matchId);
   if (!conversation) return;
-  for (const m of [...messages].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))) await insertMessage(db, conversation.id, m.sender, m.content, m.at);
+  for (const m of [...messages].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)))
+    await insertMessage(db, conversation.id, m.sender, m.content, m.at);
 }

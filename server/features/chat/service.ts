@@ -62,7 +62,8 @@ export class ChatService {
   async start(userId: UserId, profileId: ProfileId): Promise<number> {
     const me = await this.me(userId);
     const match = await findLiveMatch(this.db, me.id, profileId);
-    if (!match || (await isBlockedEitherWay(this.db, me.id, profileId))) throw notFound('chat_not_allowed', 'Failed to start chat');
+    if (!match || (await isBlockedEitherWay(this.db, me.id, profileId)))
+      throw notFound('chat_not_allowed', 'Failed to start chat');
     const now = this.clock.now().toISOString();
     const { conversation, opened } = await this.db.transaction().execute(async (trx) => {
       await insertConversation(trx, match.id, now);
@@ -77,7 +78,8 @@ export class ChatService {
   private async membership(userId: UserId, conversationId: number) {
     const me = await this.me(userId);
     const conversation = await findUsableConversation(this.db, conversationId, me.id);
-    if (!conversation) throw (await isDeparted(this.db, conversationId, me.id)) ? partnerDeleted() : conversationNotFound();
+    if (!conversation)
+      throw (await isDeparted(this.db, conversationId, me.id)) ? partnerDeleted() : conversationNotFound();
     const otherId = conversation.profile_low === me.id ? conversation.profile_high : conversation.profile_low;
     return { me, conversation, otherId };
   }
@@ -100,7 +102,13 @@ export class ChatService {
           if (count > 0)
             await insertEventsAndMarkers(
               trx,
-              [{ userId: participant.user_id, type: 'read', payload: { conversation_id: conversationId, reader_profile_id: me } }],
+              [
+                {
+                  userId: participant.user_id,
+                  type: 'read',
+                  payload: { conversation_id: conversationId, reader_profile_id: me },
+                },
+              ],
               [userId],
               now,
             );
@@ -117,7 +125,12 @@ export class ChatService {
         // Only the sender learns whether the other side has read it; the reader's own marks were just set.
         read: r.sender_id === me ? r.read_at !== null : true,
       })),
-      participant: { profile_id: participant.id, name: participant.name, gender: participant.gender, photo: participant.photo },
+      participant: {
+        profile_id: participant.id,
+        name: participant.name,
+        gender: participant.gender,
+        photo: participant.photo,
+      },
     };
   }
 
@@ -125,7 +138,12 @@ export class ChatService {
    * Writes a message and tells both sides. With `clientKey` (the app's name for it) a repeat of a send whose
    * answer was lost answers the message already written, and writes and tells nothing again.
    */
-  async send(userId: UserId, conversationId: number, content: string, clientKey: string | null = null): Promise<Message> {
+  async send(
+    userId: UserId,
+    conversationId: number,
+    content: string,
+    clientKey: string | null = null,
+  ): Promise<Message> {
     // Every call counts, as a search does: the counters go with the read a message starts from (one round trip
     // on PostgreSQL), so a call the conversation refuses is counted too.
     const counting = this.rates.plan(
@@ -161,7 +179,11 @@ export class ChatService {
         }
       }
       if (!premium)
-        assertAllowance(await countMessagesSince(trx, me.id, addSeconds(now, -messageAllowance.windowSeconds).toISOString()), messageAllowance, now);
+        assertAllowance(
+          await countMessagesSince(trx, me.id, addSeconds(now, -messageAllowance.windowSeconds).toISOString()),
+          messageAllowance,
+          now,
+        );
       const row = await insertMessage(trx, conversationId, me.id, content, now.toISOString(), clientKey);
       const payload: ChatMessageEvent = {
         conversation_id: conversationId,
@@ -182,7 +204,15 @@ export class ChatService {
         now.toISOString(),
       );
       if (recipientEvent !== undefined)
-        await this.notifications.message(trx, other.user_id, conversationId, { profileId: me.id, name: me.name }, content, recipientEvent, now);
+        await this.notifications.message(
+          trx,
+          other.user_id,
+          conversationId,
+          { profileId: me.id, name: me.name },
+          content,
+          recipientEvent,
+          now,
+        );
       return { repeat: false as const, message: payload, read: false };
     });
     const { message } = outcome;
@@ -211,8 +241,17 @@ export class ChatService {
       throw conversationNotFound();
     }
     const now = this.clock.now();
-    const claimed = await claimTypingSlot(this.db, userId, now.toISOString(), addSeconds(now, -typingIntervalSeconds).toISOString());
-    if (claimed) await this.bus.signal([context.other.user_id], { type: 'typing', payload: { conversation_id: conversationId, profile_id: context.me.id } });
+    const claimed = await claimTypingSlot(
+      this.db,
+      userId,
+      now.toISOString(),
+      addSeconds(now, -typingIntervalSeconds).toISOString(),
+    );
+    if (claimed)
+      await this.bus.signal([context.other.user_id], {
+        type: 'typing',
+        payload: { conversation_id: conversationId, profile_id: context.me.id },
+      });
     return { ok: true, sent: claimed };
   }
 

@@ -25,10 +25,14 @@ describe.each(testDialects())('statements of a chat page on %s', (dialect) => {
     const b = await createPerson(app, { name: 'Белла' });
     await a.browser.post('/api/like', { profile_id: b.profileId });
     await b.browser.post('/api/like', { profile_id: a.profileId });
-    const started = await json<{ conversation_id: number }>(await a.browser.post('/api/conversations/start', { profile_id: b.profileId }));
+    const started = await json<{ conversation_id: number }>(
+      await a.browser.post('/api/conversations/start', { profile_id: b.profileId }),
+    );
     const url = `/api/conversations/${started.conversation_id}/messages?limit=20`;
     for (const content of ['one', 'two', 'three'])
-      expect((await a.browser.post(`/api/conversations/${started.conversation_id}/messages`, { content })).status).toBe(201);
+      expect((await a.browser.post(`/api/conversations/${started.conversation_id}/messages`, { content })).status).toBe(
+        201,
+      );
 
     let page: MessagesResponse | undefined;
     const reading = await log.during(async () => {
@@ -41,7 +45,9 @@ describe.each(testDialects())('statements of a chat page on %s', (dialect) => {
     });
     expect(page?.messages).toHaveLength(3);
     // The second read found nothing unread: it wrote nothing of its own (the session's upkeep is not the page's).
-    expect(again.filter((s) => /^(begin|insert|update|delete)/i.test(s) && !/"(sessions|rate_counters)"/.test(s))).toEqual([]);
+    expect(
+      again.filter((s) => /^(begin|insert|update|delete)/i.test(s) && !/"(sessions|rate_counters)"/.test(s)),
+    ).toEqual([]);
     expect(reading.length, reading.join('\n')).toBeLessThanOrEqual(budget.pageThatReads);
     expect(again.length, again.join('\n')).toBeLessThanOrEqual(budget.page);
   });
@@ -52,7 +58,9 @@ describe.each(testDialects())('statements of a chat page on %s', (dialect) => {
     const b = await createPerson(app, { name: 'Белла' });
     await a.browser.post('/api/like', { profile_id: b.profileId });
     await b.browser.post('/api/like', { profile_id: a.profileId });
-    const started = await json<{ conversation_id: number }>(await a.browser.post('/api/conversations/start', { profile_id: b.profileId }));
+    const started = await json<{ conversation_id: number }>(
+      await a.browser.post('/api/conversations/start', { profile_id: b.profileId }),
+    );
     const url = `/api/conversations/${started.conversation_id}/messages`;
     expect((await a.browser.post(url, { content: 'first' })).status).toBe(201);
     let status = 0;

@@ -29,21 +29,33 @@ describe.each(testDialects())('typing on %s', (dialect) => {
     return { anton, bella, conversation: (await json<{ conversation_id: number }>(started)).conversation_id };
   }
 
-  async function streamOf(person: Person, headers: Record<string, string> = {}, base = app.url): Promise<EventStreamClient> {
-    const stream = await EventStreamClient.open(`${base}/api/events`, { Cookie: `iskra_session=${person.browser.cookie('iskra_session') ?? ''}`, ...headers });
+  async function streamOf(
+    person: Person,
+    headers: Record<string, string> = {},
+    base = app.url,
+  ): Promise<EventStreamClient> {
+    const stream = await EventStreamClient.open(`${base}/api/events`, {
+      Cookie: `iskra_session=${person.browser.cookie('iskra_session') ?? ''}`,
+      ...headers,
+    });
     // The stream is subscribed once its opening frame is out: a signal sent after that reaches it.
     await stream.firstFrame;
     streams.push(stream);
     return stream;
   }
 
-  const typing = (who: Person, conversation: number | string) => who.browser.post(`/api/conversations/${conversation}/typing`, {});
+  const typing = (who: Person, conversation: number | string) =>
+    who.browser.post(`/api/conversations/${conversation}/typing`, {});
   const typed = (events: readonly ReceivedEvent[]) => events.filter((e) => e.type === 'typing');
 
   it("tells the partner's stream only, without an id, and never replays it or stores it", async () => {
     const { anton, bella, conversation } = await matchedPair();
     const stranger = await createPerson(app);
-    const [bellaStream, antonStream, strangerStream] = [await streamOf(bella), await streamOf(anton), await streamOf(stranger)];
+    const [bellaStream, antonStream, strangerStream] = [
+      await streamOf(bella),
+      await streamOf(anton),
+      await streamOf(stranger),
+    ];
 
     const res = await typing(anton, conversation);
     expect(res.status).toBe(200);
@@ -54,15 +66,24 @@ describe.each(testDialects())('typing on %s', (dialect) => {
     expect(Number.isNaN(event.id)).toBe(true);
 
     // A message after it: both streams have it, and by then a typing event to anyone else would have come too.
-    expect((await anton.browser.post(`/api/conversations/${conversation}/messages`, { content: 'привет' })).status).toBe(201);
+    expect(
+      (await anton.browser.post(`/api/conversations/${conversation}/messages`, { content: 'привет' })).status,
+    ).toBe(201);
     const message = await bellaStream.waitFor((e) => e.type === 'message');
     await antonStream.waitFor((e) => e.type === 'message');
     expect(typed(antonStream.events)).toEqual([]);
     expect(typed(strangerStream.events)).toEqual([]);
-    expect(bellaStream.events.map((e) => e.type).filter((t) => t === 'typing' || t === 'message')).toEqual(['typing', 'message']);
+    expect(bellaStream.events.map((e) => e.type).filter((t) => t === 'typing' || t === 'message')).toEqual([
+      'typing',
+      'message',
+    ]);
 
     // Nothing in the event log: a stream resuming from before the signal is sent the message, not the typing.
-    const stored = await app.database.db.selectFrom('events').select('type').where('user_id', '=', bella.userId).execute();
+    const stored = await app.database.db
+      .selectFrom('events')
+      .select('type')
+      .where('user_id', '=', bella.userId)
+      .execute();
     expect(stored.map((r) => r.type)).not.toContain('typing');
     const resumed = await streamOf(bella, { 'Last-Event-ID': String(message.id - 1) });
     await resumed.waitFor((e) => e.type === 'message');
@@ -81,7 +102,9 @@ describe.each(testDialects())('typing on %s', (dialect) => {
     expect(await json<TypingResponse>(await typing(anton, conversation))).toEqual({ ok: true, sent: true });
 
     // A message marks the end of what could have come: exactly the two signals that went out, before it.
-    expect((await anton.browser.post(`/api/conversations/${conversation}/messages`, { content: 'ok' })).status).toBe(201);
+    expect((await anton.browser.post(`/api/conversations/${conversation}/messages`, { content: 'ok' })).status).toBe(
+      201,
+    );
     await bellaStream.waitFor((e) => e.type === 'message');
     expect(typed(bellaStream.events)).toHaveLength(2);
   });
@@ -89,9 +112,13 @@ describe.each(testDialects())('typing on %s', (dialect) => {
   it('lets one of many parallel calls through', async () => {
     const { anton, bella, conversation } = await matchedPair();
     const bellaStream = await streamOf(bella);
-    const answers = await Promise.all(Array.from({ length: 8 }, async () => json<TypingResponse>(await typing(anton, conversation))));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, async () => json<TypingResponse>(await typing(anton, conversation))),
+    );
     expect(answers.filter((a) => a.sent)).toHaveLength(1);
-    expect((await anton.browser.post(`/api/conversations/${conversation}/messages`, { content: 'ok' })).status).toBe(201);
+    expect((await anton.browser.post(`/api/conversations/${conversation}/messages`, { content: 'ok' })).status).toBe(
+      201,
+    );
     await bellaStream.waitFor((e) => e.type === 'message');
     expect(typed(bellaStream.events)).toHaveLength(1);
   });
@@ -133,20 +160,32 @@ describe.each(testDialects())('typing on %s', (dialect) => {
       const database = await createTestDatabase('postgres');
       const url = database.url ?? '';
       const schema = database.schema ?? '';
-      const first = await createTestApp('postgres', { database, eventBus: await PostgresEventBus.start(url, schema, logger) });
-      const second = await createTestApp('postgres', { database, eventBus: await PostgresEventBus.start(url, schema, logger) });
+      const first = await createTestApp('postgres', {
+        database,
+        eventBus: await PostgresEventBus.start(url, schema, logger),
+      });
+      const second = await createTestApp('postgres', {
+        database,
+        eventBus: await PostgresEventBus.start(url, schema, logger),
+      });
       try {
         const anton = await createPerson(first, { gender: 'Male' });
         const bella = await createPerson(first);
         await anton.browser.post('/api/like', { profile_id: bella.profileId });
         await bella.browser.post('/api/like', { profile_id: anton.profileId });
-        const started = await json<{ conversation_id: number }>(await anton.browser.post('/api/conversations/start', { profile_id: bella.profileId }));
+        const started = await json<{ conversation_id: number }>(
+          await anton.browser.post('/api/conversations/start', { profile_id: bella.profileId }),
+        );
         // Bella listens on the first process, and on the second (another tab); Anton types through the second.
         const onFirst = await streamOf(bella, {}, first.url);
         const onSecond = await streamOf(bella, {}, second.url);
         const antonOnSecond = new Browser(second.url);
         antonOnSecond.setCookie('iskra_session', anton.browser.cookie('iskra_session') ?? '');
-        expect(await json<TypingResponse>(await antonOnSecond.post(`/api/conversations/${started.conversation_id}/typing`, {}))).toEqual({
+        expect(
+          await json<TypingResponse>(
+            await antonOnSecond.post(`/api/conversations/${started.conversation_id}/typing`, {}),
+          ),
+        ).toEqual({
           ok: true,
           sent: true,
         });
@@ -158,7 +197,10 @@ describe.each(testDialects())('typing on %s', (dialect) => {
           expect(event.data).toEqual({ conversation_id: started.conversation_id, profile_id: anton.profileId });
         }
         // A message through the second process, after the signal: by its arrival on each, no copy came.
-        expect((await antonOnSecond.post(`/api/conversations/${started.conversation_id}/messages`, { content: 'hi' })).status).toBe(201);
+        expect(
+          (await antonOnSecond.post(`/api/conversations/${started.conversation_id}/messages`, { content: 'hi' }))
+            .status,
+        ).toBe(201);
         for (const stream of [onFirst, onSecond]) {
           await stream.waitFor((e) => e.type === 'message');
           expect(typed(stream.events)).toHaveLength(1);

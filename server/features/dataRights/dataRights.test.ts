@@ -24,16 +24,27 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
   async function fullAccount() {
     const me = await signUpVerified(app);
     const form = new FormData();
-    for (const [k, v] of Object.entries({ name: 'Мария', age: '29', gender: 'Female', city: 'Москва', bio: 'Моё', latitude: '55.75', longitude: '37.61' }))
+    for (const [k, v] of Object.entries({
+      name: 'Мария',
+      age: '29',
+      gender: 'Female',
+      city: 'Москва',
+      bio: 'Моё',
+      latitude: '55.75',
+      longitude: '37.61',
+    }))
       form.append(k, v);
     const photo = await jpegWithGps();
-    for (const name of ['a.jpg', 'b.jpg']) form.append('photos', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), name);
+    for (const name of ['a.jpg', 'b.jpg'])
+      form.append('photos', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), name);
     expect((await me.browser.postForm('/api/create_profile', form)).status).toBe(201);
     const myProfile = await json<{ id: number; photos: string[] }>(await me.browser.get('/api/profile'));
     const other = await createPerson(app, { name: 'Олег', gender: 'Male', premium: true });
     await me.browser.post('/api/like', { profile_id: other.profileId });
     await other.browser.post('/api/like', { profile_id: myProfile.id });
-    const { conversation_id } = await json<{ conversation_id: number }>(await me.browser.post('/api/conversations/start', { profile_id: other.profileId }));
+    const { conversation_id } = await json<{ conversation_id: number }>(
+      await me.browser.post('/api/conversations/start', { profile_id: other.profileId }),
+    );
     await me.browser.post(`/api/conversations/${conversation_id}/messages`, { content: 'мой секрет' });
     await other.browser.post(`/api/conversations/${conversation_id}/messages`, { content: 'его ответ' });
     await app.database.db
@@ -81,9 +92,13 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
     const { me, myProfile, other, conversation_id } = await fullAccount();
     // A search stores the caller's discovery pool, which must go with the account.
     await me.browser.get('/api/search');
-    expect(await app.database.db.selectFrom('search_pools').select('profile_id').where('profile_id', '=', testProfileId(myProfile.id)).execute()).toHaveLength(
-      1,
-    );
+    expect(
+      await app.database.db
+        .selectFrom('search_pools')
+        .select('profile_id')
+        .where('profile_id', '=', testProfileId(myProfile.id))
+        .execute(),
+    ).toHaveLength(1);
     const uploads = path.join(app.database.dataDir, 'uploads');
     expect(myProfile.photos.every((name) => existsSync(path.join(uploads, name)))).toBe(true);
 
@@ -105,14 +120,18 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
     const tables =
       dialect === 'sqlite'
         ? (
-            await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'`.execute(
+            await sql<{
+              name: string;
+            }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'`.execute(
               db,
             )
           ).rows.map((r) => r.name)
         : (
             await sql<{
               name: string;
-            }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_name not like 'kysely_%'`.execute(db)
+            }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_name not like 'kysely_%'`.execute(
+              db,
+            )
           ).rows.map((r) => r.name);
     const byUser = [
       'users.id',
@@ -143,7 +162,10 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
     for (const table of tables) {
       const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db)).rows;
       expect(JSON.stringify(rows), table).not.toContain(me.email);
-      for (const [key, value] of [...byUser.map((k) => [k, me.userId] as const), ...byProfile.map((k) => [k, myProfile.id] as const)]) {
+      for (const [key, value] of [
+        ...byUser.map((k) => [k, me.userId] as const),
+        ...byProfile.map((k) => [k, myProfile.id] as const),
+      ]) {
         const [owner, column] = key.split('.') as [string, string];
         if (owner === table)
           expect(
@@ -152,7 +174,9 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
           ).toEqual([]);
       }
     }
-    expect((await db.selectFrom('conversations').select('id').where('id', '=', conversation_id).execute()).length).toBe(0);
+    expect((await db.selectFrom('conversations').select('id').where('id', '=', conversation_id).execute()).length).toBe(
+      0,
+    );
     // The photo files are gone from disk, and the other person's account is untouched.
     const left = readdirSync(uploads);
     for (const name of myProfile.photos) expect(left).not.toContain(name);
@@ -166,10 +190,14 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
     app.clock.advance(11 * 60);
     const stale = await person.browser.post('/api/delete_account', {});
     expect([stale.status, (await json<{ code: string }>(stale)).code]).toEqual([403, 'reauth_required']);
-    expect((await app.database.db.selectFrom('users').select('id').where('id', '=', person.userId).execute()).length).toBe(1);
+    expect(
+      (await app.database.db.selectFrom('users').select('id').where('id', '=', person.userId).execute()).length,
+    ).toBe(1);
     const fresh = await createPerson(app, { name: 'Свежий' });
     expect((await fresh.browser.post('/api/delete_account', {})).status).toBe(200);
-    expect((await app.database.db.selectFrom('users').select('id').where('id', '=', fresh.userId).execute()).length).toBe(0);
+    expect(
+      (await app.database.db.selectFrom('users').select('id').where('id', '=', fresh.userId).execute()).length,
+    ).toBe(0);
   });
 
   it('stops guessing the password after the hourly tries, shared with the account settings', async () => {
@@ -179,14 +207,19 @@ describe.each(testDialects())('data export and account deletion on %s', (dialect
     for (let i = 0; i < passwordTriesPerHour; i += 1) {
       const guess =
         i % 2 === 0
-          ? me.browser.post('/api/account/password', { current_password: `guess-${i}-xyz`, password: 'AnotherPassw0rd!' })
+          ? me.browser.post('/api/account/password', {
+              current_password: `guess-${i}-xyz`,
+              password: 'AnotherPassw0rd!',
+            })
           : me.browser.post('/api/delete_account', { password: `guess-${i}-xyz` });
       expect(await codeOf(await guess)).toEqual([403, 'wrong_password']);
     }
     // Past the limit even the right password is not checked, and the account stays.
     const refused = await me.browser.post('/api/delete_account', { password: testPassword });
     expect(await codeOf(refused)).toEqual([429, 'too_many_password_attempts']);
-    expect((await app.database.db.selectFrom('users').select('id').where('id', '=', me.userId).execute()).length).toBe(1);
+    expect((await app.database.db.selectFrom('users').select('id').where('id', '=', me.userId).execute()).length).toBe(
+      1,
+    );
     // Two hours on, the sliding hour holds none of the tries.
     app.clock.advance(7200);
     expect((await me.browser.post('/api/delete_account', { password: testPassword })).status).toBe(200);

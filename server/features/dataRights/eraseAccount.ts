@@ -13,7 +13,19 @@ import { deleteProfileOfUser, deleteUser, findProfileOfUser, listPhotoFilesOfUse
  * The people in a match with them hear it ended (the streams of `bus`). Answers whether there was such a user.
  */
 export async function eraseAccount(
-  { db, photos, clock, bus, logger }: { db: Kysely<Database>; photos: PhotoStore; clock: Clock; bus: Pick<EventBus, 'publish'>; logger: Pick<Logger, 'warn'> },
+  {
+    db,
+    photos,
+    clock,
+    bus,
+    logger,
+  }: {
+    db: Kysely<Database>;
+    photos: PhotoStore;
+    clock: Clock;
+    bus: Pick<EventBus, 'publish'>;
+    logger: Pick<Logger, 'warn'>;
+  },
   userId: UserId,
 ): Promise<boolean> {
   const { files, deleted, told } = await db.transaction().execute(async (trx) => {

@@ -27,11 +27,21 @@ export async function findProfileOfUser(db: Kysely<Database>, userId: UserId) {
 }
 
 export async function listPhotosOfProfile(db: Kysely<Database>, profileId: ProfileId) {
-  return db.selectFrom('photos').select(['file_name', 'position', 'created_at']).where('profile_id', '=', profileId).orderBy('position').execute();
+  return db
+    .selectFrom('photos')
+    .select(['file_name', 'position', 'created_at'])
+    .where('profile_id', '=', profileId)
+    .orderBy('position')
+    .execute();
 }
 
 export async function listSwipesBy(db: Kysely<Database>, profileId: ProfileId) {
-  return db.selectFrom('swipes').select(['target_id', 'liked', 'created_at', 'message']).where('swiper_id', '=', profileId).orderBy('created_at').execute();
+  return db
+    .selectFrom('swipes')
+    .select(['target_id', 'liked', 'created_at', 'message'])
+    .where('swiper_id', '=', profileId)
+    .orderBy('created_at')
+    .execute();
 }
 
 /** Every match the profile was ever in, ended ones included. */
@@ -58,7 +68,11 @@ export async function listBlocksBy(db: Kysely<Database>, profileId: ProfileId) {
 }
 
 export async function listReportsBy(db: Kysely<Database>, profileId: ProfileId) {
-  return db.selectFrom('reports').select(['reported_id', 'reason', 'comment', 'created_at']).where('reporter_id', '=', profileId).execute();
+  return db
+    .selectFrom('reports')
+    .select(['reported_id', 'reason', 'comment', 'created_at'])
+    .where('reporter_id', '=', profileId)
+    .execute();
 }
 
 export async function listPaymentsOf(db: Kysely<Database>, userId: UserId) {

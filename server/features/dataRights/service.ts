@@ -59,7 +59,11 @@ export class DataRightsService {
       exported_at: this.clock.now().toISOString(),
       account,
       profile: profile ?? null,
-      photos: photos.map((p) => ({ url: photoLink(this.publicUrl, p.file_name), position: p.position, created_at: p.created_at })),
+      photos: photos.map((p) => ({
+        url: photoLink(this.publicUrl, p.file_name),
+        position: p.position,
+        created_at: p.created_at,
+      })),
       likes_given: swipes.map((s) => ({
         profile_id: s.target_id,
         liked: s.liked === 1,
@@ -82,6 +86,9 @@ export class DataRightsService {
   /** Deletes the account after re-authentication: the password, or (without one) a sign-in of the last minutes. */
   async deleteAccount(userId: UserId, sessionHash: string, password: string | undefined): Promise<void> {
     await this.reauth.confirm(userId, sessionHash, password);
-    await eraseAccount({ db: this.db, photos: this.photos, clock: this.clock, bus: this.bus, logger: this.logger }, userId);
+    await eraseAccount(
+      { db: this.db, photos: this.photos, clock: this.clock, bus: this.bus, logger: this.logger },
+      userId,
+    );
   }
 }

@@ -26,7 +26,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('live events committed out of id
     const { conversation_id: conversation } = await json<{ conversation_id: number }>(
       await sender.browser.post('/api/conversations/start', { profile_id: me.profileId }),
     );
-    const stream = await EventStreamClient.open(`${app.url}/api/events`, { Cookie: `iskra_session=${me.browser.cookie('iskra_session') ?? ''}` });
+    const stream = await EventStreamClient.open(`${app.url}/api/events`, {
+      Cookie: `iskra_session=${me.browser.cookie('iskra_session') ?? ''}`,
+    });
     try {
       // A slow transaction takes its event id first and commits last.
       let commit = () => {};
@@ -50,13 +52,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('live events committed out of id
         await committed;
       });
       await gotId;
-      expect((await sender.browser.post(`/api/conversations/${conversation}/messages`, { content: 'first' })).status).toBe(201);
+      expect(
+        (await sender.browser.post(`/api/conversations/${conversation}/messages`, { content: 'first' })).status,
+      ).toBe(201);
       const first = await stream.waitFor((e) => e.type === 'message');
       expect(first.id).toBeGreaterThan(slowId);
       commit();
       await slow;
       // The next wake-up of the stream (any later event) brings the late one too.
-      expect((await sender.browser.post(`/api/conversations/${conversation}/messages`, { content: 'second' })).status).toBe(201);
+      expect(
+        (await sender.browser.post(`/api/conversations/${conversation}/messages`, { content: 'second' })).status,
+      ).toBe(201);
       await stream.waitFor((e) => e.type === 'message' && e.id > first.id);
       await stream.waitFor((e) => e.id === slowId);
     } finally {

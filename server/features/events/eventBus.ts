@@ -274,7 +274,8 @@ export class PostgresEventBus extends InProcessEventBus {
   override async publish(userIds: readonly UserId[]): Promise<void> {
     const ids = [...new Set(userIds)];
     await super.publish(ids);
-    for (const payload of notifyPayloads(ids)) await this.pool.query('select pg_notify($1, $2)', [this.channel, `${payload},~${this.origin}`]);
+    for (const payload of notifyPayloads(ids))
+      await this.pool.query('select pg_notify($1, $2)', [this.channel, `${payload},~${this.origin}`]);
   }
 
   /**

@@ -121,7 +121,10 @@ export function ephemeralFrame(event: EphemeralEvent): string {
  * misses nothing), then whatever the bus announces, with a comment line as heartbeat so proxies keep the
  * connection open. `close` is idempotent; `close('shutdown')` first tells the client to reconnect soon.
  */
-export function openLiveStream(options: LiveStreamOptions): { stream: PassThrough; close: (reason?: 'shutdown') => void } {
+export function openLiveStream(options: LiveStreamOptions): {
+  stream: PassThrough;
+  close: (reason?: 'shutdown') => void;
+} {
   const { db, logger, userId, sessionHash } = options;
   const stream = new PassThrough();
   // Every id up to `floor` was sent or will never come; above it, `sent` holds what went out, and `reads`
@@ -137,7 +140,8 @@ export function openLiveStream(options: LiveStreamOptions): { stream: PassThroug
     draining = draining
       .then(async () => {
         const now = Date.now();
-        while (reads[0] !== undefined && reads[0].at <= now - lateCommitMs) floor = Math.max(floor, reads.shift()?.top ?? floor);
+        while (reads[0] !== undefined && reads[0].at <= now - lateCommitMs)
+          floor = Math.max(floor, reads.shift()?.top ?? floor);
         for (const id of sent) if (id <= floor) sent.delete(id);
         let from = floor;
         while (!closed) {

@@ -40,7 +40,11 @@ export async function writeProfileLeaving(db: Kysely<Database>, profileId: Profi
   await recordDepartures(db, profileId, now);
   await insertEvents(
     db,
-    partners.map((p) => ({ userId: p.user_id, type: 'unmatched' as const, payload: { profile_id: profileId, deleted: true } })),
+    partners.map((p) => ({
+      userId: p.user_id,
+      type: 'unmatched' as const,
+      payload: { profile_id: profileId, deleted: true },
+    })),
     now,
   );
   const told = [...partners.map((p) => p.user_id), ...likedUsers];

@@ -21,14 +21,17 @@ describe.each(testDialects())('the opening id of an event stream on %s', (dialec
   });
 
   const cookieOf = (person: Person) => ({ Cookie: `iskra_session=${person.browser.cookie('iskra_session') ?? ''}` });
-  const open = (person: Person, headers: Record<string, string> = {}) => EventStreamClient.open(`${app.url}/api/events`, { ...cookieOf(person), ...headers });
+  const open = (person: Person, headers: Record<string, string> = {}) =>
+    EventStreamClient.open(`${app.url}/api/events`, { ...cookieOf(person), ...headers });
 
   it('sends the cursor as the first frame’s id, and a reconnect with it gets the message sent while away', async () => {
     const me = await createPerson(app);
     const other = await createPerson(app, { gender: 'Male', premium: true });
     expect((await me.browser.post('/api/like', { profile_id: other.profileId })).status).toBe(200);
     expect((await other.browser.post('/api/like', { profile_id: me.profileId })).status).toBe(200);
-    const { conversation_id } = await json<{ conversation_id: number }>(await other.browser.post('/api/conversations/start', { profile_id: me.profileId }));
+    const { conversation_id } = await json<{ conversation_id: number }>(
+      await other.browser.post('/api/conversations/start', { profile_id: me.profileId }),
+    );
     const newest = await lastEventId(app.database.db, me.userId);
     expect(newest).toBeGreaterThan(0);
 
@@ -42,7 +45,10 @@ describe.each(testDialects())('the opening id of an event stream on %s', (dialec
     await first.ended;
     expect(first.events).toEqual([]);
 
-    expect((await other.browser.post(`/api/conversations/${conversation_id}/messages`, { content: 'while you were away' })).status).toBe(201);
+    expect(
+      (await other.browser.post(`/api/conversations/${conversation_id}/messages`, { content: 'while you were away' }))
+        .status,
+    ).toBe(201);
     // What a browser's EventSource sends when it reconnects by itself.
     const again = await open(me, { 'Last-Event-ID': String(first.lastId()) });
     const message = await again.waitFor((e) => e.type === 'message');

@@ -57,7 +57,9 @@ describe.runIf(url)('the PostgreSQL event bus', () => {
     const receiver = await PostgresEventBus.start(url ?? '', schema, createLogger('silent'));
     try {
       const woken = new Promise<void>((resolve) => receiver.subscribe(3_000_001 as UserId, resolve));
-      await withAdminClient(url ?? '', (client) => client.query('select pg_notify($1, $2)', [noticeChannel('events', schema), '3000000,3000001']));
+      await withAdminClient(url ?? '', (client) =>
+        client.query('select pg_notify($1, $2)', [noticeChannel('events', schema), '3000000,3000001']),
+      );
       await expect(woken).resolves.toBeUndefined();
     } finally {
       await receiver.close();
@@ -70,7 +72,9 @@ describe.runIf(url)('the PostgreSQL event bus', () => {
     const earlier = new pg.Client({ connectionString: url });
     await earlier.connect();
     try {
-      const heard = new Promise<string[]>((resolve) => earlier.on('notification', (m) => resolve((m.payload ?? '').split(','))));
+      const heard = new Promise<string[]>((resolve) =>
+        earlier.on('notification', (m) => resolve((m.payload ?? '').split(','))),
+      );
       await earlier.query(`LISTEN ${quotedChannel(noticeChannel('events', schema))}`);
       await sender.publish([42 as UserId, 43 as UserId]);
       const ids = await heard;
@@ -101,7 +105,10 @@ describe.runIf(url)('the PostgreSQL event bus', () => {
       );
       // Garbage first, on the same channel: skipped, and the listener goes on.
       await withAdminClient(url ?? '', (client) =>
-        client.query('select pg_notify($1, $2)', [noticeChannel('signals', schema), '{"to":[4000001],"event":{"type":"typing"']),
+        client.query('select pg_notify($1, $2)', [
+          noticeChannel('signals', schema),
+          '{"to":[4000001],"event":{"type":"typing"',
+        ]),
       );
       await sender.signal([user], event);
       expect(local).toEqual([event]);

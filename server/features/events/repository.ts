@@ -15,7 +15,9 @@ export async function insertEvents(db: Kysely<Database>, events: readonly NewEve
   if (events.length === 0) return [];
   const rows = await db
     .insertInto('events')
-    .values(events.map((e) => ({ user_id: e.userId, type: e.type, payload: JSON.stringify(e.payload), created_at: now })))
+    .values(
+      events.map((e) => ({ user_id: e.userId, type: e.type, payload: JSON.stringify(e.payload), created_at: now })),
+    )
     .returning('id')
     .execute();
   return rows.map((r) => r.id).sort((a, b) => a - b);
@@ -104,7 +106,14 @@ const events = prepared((db, userId: UserId, afterId: number, limit: number, ses
  * A user's events after an id, oldest first, for a stream of the session `sessionHash`: each live stream
  * reads these on every wake. None at all once that session has ended (signed out, expired, banned).
  */
-export async function eventsAfter(db: Kysely<Database>, userId: UserId, sessionHash: string, afterId: number, limit: number, now: string) {
+export async function eventsAfter(
+  db: Kysely<Database>,
+  userId: UserId,
+  sessionHash: string,
+  afterId: number,
+  limit: number,
+  now: string,
+) {
   return events.all(db, userId, afterId, limit, sessionHash, now);
 }
 

@@ -19,7 +19,10 @@ const eventsQuery = z.object({
  * `GET /api/events`: the signed-in user's live events as Server-Sent Events (liveStream.ts); `POST
  * /api/events/ack`: the app displayed some of them.
  */
-export function eventRoutes(router: AppRouter, { db, eventBus, logger, clock, shutdownSignal, streamSessions }: Services): void {
+export function eventRoutes(
+  router: AppRouter,
+  { db, eventBus, logger, clock, shutdownSignal, streamSessions }: Services,
+): void {
   // Every open stream listens for the shutdown: thousands of listeners on one signal are expected here.
   setMaxListeners(0, shutdownSignal);
 
@@ -34,7 +37,12 @@ export function eventRoutes(router: AppRouter, { db, eventBus, logger, clock, sh
 
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
-    ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    ctx.set({
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
     const live = openLiveStream({
       db,
       bus: eventBus,

@@ -31,7 +31,9 @@ for (const dialect of testDialects()) {
     let passwordHash: string;
 
     const startBus = async (): Promise<EventBus> =>
-      dialect === 'postgres' ? PostgresEventBus.start(database.url ?? '', database.schema ?? 'public', createLogger('silent')) : new InProcessEventBus();
+      dialect === 'postgres'
+        ? PostgresEventBus.start(database.url ?? '', database.schema ?? 'public', createLogger('silent'))
+        : new InProcessEventBus();
 
     beforeAll(async () => {
       database = await createTestDatabase(dialect);
@@ -47,11 +49,16 @@ for (const dialect of testDialects()) {
     });
 
     const cookieOf = (browser: Browser) => ({ Cookie: `iskra_session=${browser.cookie('iskra_session') ?? ''}` });
-    const streamOn = (app: TestApp, browser: Browser) => EventStreamClient.open(`${app.url}/api/events`, cookieOf(browser));
-    const isMessage = (content: string) => (e: ReceivedEvent) => e.type === 'message' && (e.data as { content?: string }).content === content;
+    const streamOn = (app: TestApp, browser: Browser) =>
+      EventStreamClient.open(`${app.url}/api/events`, cookieOf(browser));
+    const isMessage = (content: string) => (e: ReceivedEvent) =>
+      e.type === 'message' && (e.data as { content?: string }).content === content;
     /** Resolves when the server ends the stream; fails the test with a clear message if it never does. */
     const closes = (stream: EventStreamClient, what: string) =>
-      Promise.race([stream.ended, new Promise((_, reject) => setTimeout(() => reject(new Error(`${what} still open`)), 10_000))]);
+      Promise.race([
+        stream.ended,
+        new Promise((_, reject) => setTimeout(() => reject(new Error(`${what} still open`)), 10_000)),
+      ]);
 
     /**
      * Me: an account with a password and a profile, signed in twice (`first` acts, `second` is another
@@ -60,7 +67,11 @@ for (const dialect of testDialects()) {
     async function setUp() {
       const me = await createPerson(a, { gender: 'Female' });
       await database.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', me.userId).execute();
-      const { email } = await database.db.selectFrom('users').select('email').where('id', '=', me.userId).executeTakeFirstOrThrow();
+      const { email } = await database.db
+        .selectFrom('users')
+        .select('email')
+        .where('id', '=', me.userId)
+        .executeTakeFirstOrThrow();
       if (!email) throw new Error('no e-mail');
       const second = new Browser(a.url);
       expect((await second.post('/api/login', { email, password: testPassword })).status).toBe(200);
@@ -70,7 +81,9 @@ for (const dialect of testDialects()) {
       const started = await partner.browser.post('/api/conversations/start', { profile_id: me.profileId });
       const { conversation_id } = await json<{ conversation_id: number }>(started);
       const write = async (content: string) =>
-        expect((await partner.browser.post(`/api/conversations/${conversation_id}/messages`, { content })).status).toBe(201);
+        expect((await partner.browser.post(`/api/conversations/${conversation_id}/messages`, { content })).status).toBe(
+          201,
+        );
       return { me, email, second, partner, write };
     }
 
@@ -99,7 +112,10 @@ for (const dialect of testDialects()) {
         name: 'a password change',
         valid: 'acting',
         async end({ me }) {
-          const changed = await me.browser.post('/api/account/password', { current_password: testPassword, password: 'AnotherPassw0rd!' });
+          const changed = await me.browser.post('/api/account/password', {
+            current_password: testPassword,
+            password: 'AnotherPassw0rd!',
+          });
           expect(changed.status).toBe(200);
           return undefined;
         },
@@ -112,7 +128,9 @@ for (const dialect of testDialects()) {
           const before = a.smtp.mailsTo(email).length;
           expect((await browser.post('/api/password/forgot', { email })).status).toBe(200);
           const code = codeFrom(await a.smtp.nthMailTo(email, before + 1));
-          expect((await browser.post('/api/password/reset', { email, code, password: 'ResetPassw0rd!' })).status).toBe(200);
+          expect((await browser.post('/api/password/reset', { email, code, password: 'ResetPassw0rd!' })).status).toBe(
+            200,
+          );
           // The reset signs this browser in: a new session, which keeps its stream.
           return browser;
         },
@@ -136,40 +154,48 @@ for (const dialect of testDialects()) {
       },
     ];
 
-    it.each(endings)('closes the streams of the sessions ended by $name, on every process; a valid session keeps its stream', async (ending) => {
-      const setup = await setUp();
-      const { me, second, partner, write } = setup;
-      const apps = b ? [a, b] : [a];
-      const ended = [second, ...(ending.valid === 'acting' ? [] : [me.browser])];
-      const doomed = await Promise.all(apps.flatMap((app) => ended.map((browser) => streamOn(app, browser))));
-      // The valid session's stream on the other process (on SQLite the one there is), open before the end.
-      const acting = ending.valid === 'acting' ? await streamOn(b ?? a, me.browser) : undefined;
-      const partnerStream = await streamOn(b ?? a, partner.browser);
-      // Every stream delivers before the end: what they miss afterwards is not for want of a connection.
-      await write('before the end');
-      for (const stream of [...doomed, ...(acting ? [acting] : [])]) await stream.waitFor(isMessage('before the end'));
+    it.each(endings)(
+      'closes the streams of the sessions ended by $name, on every process; a valid session keeps its stream',
+      async (ending) => {
+        const setup = await setUp();
+        const { me, second, partner, write } = setup;
+        const apps = b ? [a, b] : [a];
+        const ended = [second, ...(ending.valid === 'acting' ? [] : [me.browser])];
+        const doomed = await Promise.all(apps.flatMap((app) => ended.map((browser) => streamOn(app, browser))));
+        // The valid session's stream on the other process (on SQLite the one there is), open before the end.
+        const acting = ending.valid === 'acting' ? await streamOn(b ?? a, me.browser) : undefined;
+        const partnerStream = await streamOn(b ?? a, partner.browser);
+        // Every stream delivers before the end: what they miss afterwards is not for want of a connection.
+        await write('before the end');
+        for (const stream of [...doomed, ...(acting ? [acting] : [])])
+          await stream.waitFor(isMessage('before the end'));
 
-      const eventsBefore = new Set(partnerStream.events);
-      const started = await ending.end(setup);
-      const keeps = acting ?? (started ? await streamOn(b ?? a, started) : undefined);
-      for (const [i, stream] of doomed.entries()) await closes(stream, `stream ${i} of an ended session`);
+        const eventsBefore = new Set(partnerStream.events);
+        const started = await ending.end(setup);
+        const keeps = acting ?? (started ? await streamOn(b ?? a, started) : undefined);
+        for (const [i, stream] of doomed.entries()) await closes(stream, `stream ${i} of an ended session`);
 
-      if (keeps) {
-        // The account lives on: a message written now reaches the valid session and none of the ended ones.
-        await write('after the end');
-        await keeps.waitFor(isMessage('after the end'));
-        keeps.close();
-      } else {
-        // The account is gone (banned, deleted): the partner's own stream still hears of it.
-        await partnerStream.waitFor((e) => !eventsBefore.has(e) && (e.type === 'badges' || e.type === 'unmatched'));
-      }
-      for (const stream of doomed) expect(stream.events.filter(isMessage('after the end'))).toEqual([]);
-      partnerStream.close();
-    });
+        if (keeps) {
+          // The account lives on: a message written now reaches the valid session and none of the ended ones.
+          await write('after the end');
+          await keeps.waitFor(isMessage('after the end'));
+          keeps.close();
+        } else {
+          // The account is gone (banned, deleted): the partner's own stream still hears of it.
+          await partnerStream.waitFor((e) => !eventsBefore.has(e) && (e.type === 'badges' || e.type === 'unmatched'));
+        }
+        for (const stream of doomed) expect(stream.events.filter(isMessage('after the end'))).toEqual([]);
+        partnerStream.close();
+      },
+    );
 
     it('closes a stream whose session ended unannounced at its next heartbeat, which reads the session again', async () => {
       // A heartbeat of 200 ms: what the admin CLI on SQLite (another process, no notice) or a lost notice leaves.
-      const quick = await createTestApp(dialect, { database, eventBus: new InProcessEventBus(), eventHeartbeatMs: 200 });
+      const quick = await createTestApp(dialect, {
+        database,
+        eventBus: new InProcessEventBus(),
+        eventHeartbeatMs: 200,
+      });
       try {
         const me = await createPerson(quick);
         const other = await createPerson(quick);

@@ -15,7 +15,9 @@ describe('event streams on shutdown', () => {
 
   it('tell the client to reconnect soon and end when the process shuts down, so the server can close', async () => {
     const person = await createPerson(app);
-    const stream = await EventStreamClient.open(`${app.url}/api/events`, { cookie: `iskra_session=${person.browser.cookie('iskra_session') ?? ''}` });
+    const stream = await EventStreamClient.open(`${app.url}/api/events`, {
+      cookie: `iskra_session=${person.browser.cookie('iskra_session') ?? ''}`,
+    });
     let ended = false;
     void stream.ended.then(() => (ended = true));
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -95,7 +95,11 @@ export class StreamSessions {
       while (this.due.size > 0) {
         const batch = [...this.due].slice(0, hashesPerRead);
         for (const watched of batch) this.due.delete(watched);
-        const live = await liveSessionHashes(this.db, [...new Set(batch.map((w) => w.sessionHash))], this.clock.now().toISOString());
+        const live = await liveSessionHashes(
+          this.db,
+          [...new Set(batch.map((w) => w.sessionHash))],
+          this.clock.now().toISOString(),
+        );
         for (const watched of batch) if (!live.has(watched.sessionHash)) watched.end();
       }
     } catch (error) {

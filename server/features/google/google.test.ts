@@ -54,7 +54,10 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     const sub = `sub-${unique()}`;
     const browser = new Browser(app.url);
     const headers = { 'Accept-Language': 'ru-RU,ru;q=0.9' };
-    const token = await google.idToken({ sub, email: `g-${unique()}@gmail.com`, email_verified: true }, app.clock.now());
+    const token = await google.idToken(
+      { sub, email: `g-${unique()}@gmail.com`, email_verified: true },
+      app.clock.now(),
+    );
     const res = await browser.post('/api/googlelogin', { id_token: token, language: 'en' }, { headers });
     expect(res.status).toBe(200);
     expect((await json<{ current_user: unknown }>(res)).current_user).toMatchObject({ language: 'en' });
@@ -62,7 +65,10 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
 
     // The same person later, with the other language chosen on another device: the account's stays.
     const again = new Browser(app.url);
-    const second = await again.post('/api/googlelogin', { id_token: await google.idToken({ sub }, app.clock.now()), language: 'ru' });
+    const second = await again.post('/api/googlelogin', {
+      id_token: await google.idToken({ sub }, app.clock.now()),
+      language: 'ru',
+    });
     expect(second.status).toBe(200);
     expect(await json(await again.get('/api/current_user'))).toMatchObject({ language: 'en' });
 
@@ -93,7 +99,11 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     });
     // The answer carries the user as the GET gives it, so the app need not ask.
     expect(body.current_user).toEqual(current);
-    const row = await app.database.db.selectFrom('users').selectAll().where('id', '=', body.user_id).executeTakeFirstOrThrow();
+    const row = await app.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', body.user_id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ google_sub: sub, email, password_hash: null });
 
     // The same Google account again, with the other issuer spelling: the same user.
@@ -127,11 +137,17 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
       ['wrong aud', await google.idToken({ sub, aud: 'someone-else.apps.googleusercontent.com' }, now)],
       ['wrong iss', await google.idToken({ sub, iss: 'https://evil.example' }, now)],
       ['expired', await google.idToken({ sub, iat: iat - 7200, exp: iat - 60 }, now)],
-      ['unsigned', unsignedToken({ sub, iss: 'https://accounts.google.com', aud: testGoogleClientId, iat, exp: iat + 3600 })],
+      [
+        'unsigned',
+        unsignedToken({ sub, iss: 'https://accounts.google.com', aud: testGoogleClientId, iat, exp: iat + 3600 }),
+      ],
       ['other key, same kid', await google.idToken({ sub }, now, { otherKey: true })],
       ['other key, unknown kid', await google.idToken({ sub }, now, { otherKey: true, kid: 'unknown' })],
       ['no sub', await google.idToken({}, now)],
-      ['several audiences, issued to another', await google.idToken({ sub, aud: [testGoogleClientId, foreignClient], azp: foreignClient }, now)],
+      [
+        'several audiences, issued to another',
+        await google.idToken({ sub, aud: [testGoogleClientId, foreignClient], azp: foreignClient }, now),
+      ],
       ['several audiences, no azp', await google.idToken({ sub, aud: [testGoogleClientId, foreignClient] }, now)],
     ];
     for (const [name, token] of tokens) {
@@ -152,7 +168,10 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     );
     expect(res.status).toBe(200);
     // One audience: azp may name another client of ours (cross-client sign-in) and is not compared.
-    const single = await googleLogin(new Browser(app.url), await google.idToken({ sub, azp: 'android-client.apps.googleusercontent.com' }, app.clock.now()));
+    const single = await googleLogin(
+      new Browser(app.url),
+      await google.idToken({ sub, azp: 'android-client.apps.googleusercontent.com' }, app.clock.now()),
+    );
     expect(single.status).toBe(200);
   });
 
@@ -167,13 +186,20 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     const { browser: old, userId } = await passwordAccount(email, true);
     const sub = `sub-${unique()}`;
     const browser = new Browser(app.url);
-    const res = await googleLogin(browser, await google.idToken({ sub, email: email.toUpperCase(), email_verified: true }, app.clock.now()));
+    const res = await googleLogin(
+      browser,
+      await google.idToken({ sub, email: email.toUpperCase(), email_verified: true }, app.clock.now()),
+    );
     expect(res.status).toBe(200);
     expect((await json<{ user_id: UserId }>(res)).user_id).toBe(userId);
     expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true, user_id: userId });
     // The session opened before the link is over.
     expect(await json(await old.get('/api/current_user'))).toMatchObject({ authorized: false });
-    const row = await app.database.db.selectFrom('users').select(['google_sub', 'email']).where('id', '=', userId).executeTakeFirstOrThrow();
+    const row = await app.database.db
+      .selectFrom('users')
+      .select(['google_sub', 'email'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ google_sub: sub, email });
     // The password still works too.
     expect((await new Browser(app.url).post('/api/login', { email, password })).status).toBe(200);
@@ -182,11 +208,18 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
   it('does not link when Google has not verified the address', async () => {
     const email = `unverified-google-${unique()}@example.com`;
     const { userId } = await passwordAccount(email, true);
-    const res = await googleLogin(new Browser(app.url), await google.idToken({ sub: `sub-${unique()}`, email, email_verified: false }, app.clock.now()));
+    const res = await googleLogin(
+      new Browser(app.url),
+      await google.idToken({ sub: `sub-${unique()}`, email, email_verified: false }, app.clock.now()),
+    );
     expect(res.status).toBe(200);
     const body = await json<{ user_id: UserId }>(res);
     expect(body.user_id).not.toBe(userId);
-    const owner = await app.database.db.selectFrom('users').select(['google_sub', 'email']).where('id', '=', userId).executeTakeFirstOrThrow();
+    const owner = await app.database.db
+      .selectFrom('users')
+      .select(['google_sub', 'email'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
     expect(owner).toEqual({ google_sub: null, email });
   });
 
@@ -195,18 +228,29 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     // The attacker registers the victim's address with a password and never verifies it (they cannot).
     const { browser: attacker, userId: squatted } = await passwordAccount(email, false);
     const victim = new Browser(app.url);
-    const res = await googleLogin(victim, await google.idToken({ sub: `sub-${unique()}`, email, email_verified: true }, app.clock.now()));
+    const res = await googleLogin(
+      victim,
+      await google.idToken({ sub: `sub-${unique()}`, email, email_verified: true }, app.clock.now()),
+    );
     expect(res.status).toBe(200);
     const { user_id: victimId } = await json<{ user_id: UserId }>(res);
     expect(victimId).not.toBe(squatted);
     // The squatted account gains no Google link; the attacker's password and session still lead only there.
-    const squattedRow = await app.database.db.selectFrom('users').select('google_sub').where('id', '=', squatted).executeTakeFirstOrThrow();
+    const squattedRow = await app.database.db
+      .selectFrom('users')
+      .select('google_sub')
+      .where('id', '=', squatted)
+      .executeTakeFirstOrThrow();
     expect(squattedRow.google_sub).toBeNull();
     expect(await json(await attacker.get('/api/current_user'))).toMatchObject({ user_id: squatted });
     const login = await new Browser(app.url).post('/api/login', { email, password });
     expect((await json<{ user_id: UserId }>(login)).user_id).toBe(squatted);
     // And the victim's next Google sign-in reaches the victim's account again.
-    const victimRow = await app.database.db.selectFrom('users').select(['google_sub', 'email']).where('id', '=', victimId).executeTakeFirstOrThrow();
+    const victimRow = await app.database.db
+      .selectFrom('users')
+      .select(['google_sub', 'email'])
+      .where('id', '=', victimId)
+      .executeTakeFirstOrThrow();
     // The address stays with the squatted row (unique), so the victim's account has none.
     expect(victimRow.email).toBeNull();
     const next = await googleLogin(
@@ -222,7 +266,11 @@ describe.each(testDialects())('Google sign-in on %s', (dialect) => {
     const crossSite = await new Browser(app.url).post('/api/googlelogin', { id_token: token }, { csrf: false });
     expect(crossSite.status).toBe(403);
     const ok = await json<{ user_id: UserId }>(await googleLogin(new Browser(app.url), token));
-    await app.database.db.updateTable('users').set({ banned_at: app.clock.now().toISOString() }).where('id', '=', ok.user_id).execute();
+    await app.database.db
+      .updateTable('users')
+      .set({ banned_at: app.clock.now().toISOString() })
+      .where('id', '=', ok.user_id)
+      .execute();
     const banned = await googleLogin(new Browser(app.url), token);
     expect(banned.status).toBe(403);
   });

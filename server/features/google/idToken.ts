@@ -42,7 +42,10 @@ export class GoogleIdTokenVerifier {
       // may rightly differ (Google's cross-client sign-in: an Android client obtaining a token for us).
       if (Array.isArray(payload.aud) && payload.azp !== this.clientId) return null;
       if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > 255) return null;
-      const email = typeof payload.email === 'string' && payload.email.length <= 254 ? payload.email.trim().toLowerCase() : undefined;
+      const email =
+        typeof payload.email === 'string' && payload.email.length <= 254
+          ? payload.email.trim().toLowerCase()
+          : undefined;
       // Google sends a boolean; very old tokens carried the string "true".
       const emailVerified = payload.email_verified === true || payload.email_verified === 'true';
       return { sub: payload.sub, email, emailVerified };

@@ -18,6 +18,11 @@ export async function insertGoogleUser(db: Kysely<Database>, user: NewUser): Pro
 
 /** Links only an account that has no Google subject yet: the condition makes a lost race a no-op. */
 export async function linkGoogleSub(db: Kysely<Database>, userId: UserId, sub: string): Promise<boolean> {
-  const result = await db.updateTable('users').set({ google_sub: sub }).where('id', '=', userId).where('google_sub', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('users')
+    .set({ google_sub: sub })
+    .where('id', '=', userId)
+    .where('google_sub', 'is', null)
+    .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

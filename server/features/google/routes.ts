@@ -22,7 +22,12 @@ export function googleAuthRoutes(router: AppRouter, services: Services): void {
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth);
     const current_user = await presentSignedInUser(services.db, sessions, signedIn);
     if (input.session === 'token') {
-      ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token, current_user });
+      ctx.body = sessionResponse.parse({
+        message: 'Login successful',
+        user_id: signedIn.userId,
+        token: signedIn.session.token,
+        current_user,
+      });
       return;
     }
     setHttpOnlyCookie(ctx, services.cookies, names.session, signedIn.session.sessionId, signedIn.session.expiresAt);

@@ -99,7 +99,8 @@ export class GoogleSignInService {
         const owner = await findUserByGoogleSub(trx, identity.sub);
         if (owner?.id === userId) return false;
         if (owner) throw identityTaken();
-        if (!(await linkGoogleSub(trx, userId, identity.sub))) throw conflict('google_already_linked', 'Another Google account is linked already');
+        if (!(await linkGoogleSub(trx, userId, identity.sub)))
+          throw conflict('google_already_linked', 'Another Google account is linked already');
         return true;
       });
       if (added) await this.alerts.tell(userId, { change: 'method_added', method: 'google' });
@@ -110,7 +111,11 @@ export class GoogleSignInService {
     }
   }
 
-  private async startSession(db: Kysely<Database>, user: { id: UserId; banned_at: string | null }, device: SignInDevice): Promise<SignedIn> {
+  private async startSession(
+    db: Kysely<Database>,
+    user: { id: UserId; banned_at: string | null },
+    device: SignInDevice,
+  ): Promise<SignedIn> {
     if (user.banned_at) throw forbidden('banned', 'This account has been blocked');
     return { userId: user.id, session: await this.sessions.start(user.id, device, db) };
   }

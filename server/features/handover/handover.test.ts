@@ -51,8 +51,14 @@ describe.each(testDialects())('handing a session over to another browser by a on
     expect([me.authorized, me.user_id]).toEqual([true, person.userId]);
 
     const thief = new Browser(app.url);
-    expect(await code(await thief.post('/api/session/handover/redeem', { code: handoverCode }))).toEqual([404, 'handover_invalid']);
-    expect(await code(await thief.post('/api/session/handover/preview', { code: handoverCode }))).toEqual([404, 'handover_invalid']);
+    expect(await code(await thief.post('/api/session/handover/redeem', { code: handoverCode }))).toEqual([
+      404,
+      'handover_invalid',
+    ]);
+    expect(await code(await thief.post('/api/session/handover/preview', { code: handoverCode }))).toEqual([
+      404,
+      'handover_invalid',
+    ]);
     expect(thief.cookie('iskra_session')).toBeUndefined();
     expect((await currentUser(thief)).authorized).toBe(false);
   });
@@ -61,10 +67,22 @@ describe.each(testDialects())('handing a session over to another browser by a on
     const visitor = new Browser(app.url);
     const before = await app.database.db.selectFrom('sessions').select('id_hash').execute();
     const forged = randomBytes(32).toString('base64url');
-    expect(await code(await visitor.post('/api/session/handover/redeem', { code: forged }))).toEqual([404, 'handover_invalid']);
-    expect(await code(await visitor.post('/api/session/handover/preview', { code: forged }))).toEqual([404, 'handover_invalid']);
-    expect(await code(await visitor.post('/api/session/handover/redeem', { code: 'not a code' }))).toEqual([400, 'invalid_input']);
-    expect(await code(await visitor.post('/api/session/handover/redeem', { code: 'x'.repeat(43), extra: 1 }))).toEqual([400, 'invalid_input']);
+    expect(await code(await visitor.post('/api/session/handover/redeem', { code: forged }))).toEqual([
+      404,
+      'handover_invalid',
+    ]);
+    expect(await code(await visitor.post('/api/session/handover/preview', { code: forged }))).toEqual([
+      404,
+      'handover_invalid',
+    ]);
+    expect(await code(await visitor.post('/api/session/handover/redeem', { code: 'not a code' }))).toEqual([
+      400,
+      'invalid_input',
+    ]);
+    expect(await code(await visitor.post('/api/session/handover/redeem', { code: 'x'.repeat(43), extra: 1 }))).toEqual([
+      400,
+      'invalid_input',
+    ]);
     expect(visitor.cookie('iskra_session')).toBeUndefined();
     const after = await app.database.db.selectFrom('sessions').select('id_hash').execute();
     expect(after.length).toBe(before.length);
@@ -74,7 +92,9 @@ describe.each(testDialects())('handing a session over to another browser by a on
     const person = await createPerson(app);
     const handoverCode = await issue(person.browser);
     const other = new Browser(app.url);
-    expect((await other.post('/api/session/handover/redeem', { code: handoverCode }, { csrf: false })).status).toBe(403);
+    expect((await other.post('/api/session/handover/redeem', { code: handoverCode }, { csrf: false })).status).toBe(
+      403,
+    );
     expect(other.cookie('iskra_session')).toBeUndefined();
     // Still unused: the refused request used nothing up.
     expect((await other.post('/api/session/handover/redeem', { code: handoverCode })).status).toBe(200);
@@ -85,12 +105,18 @@ describe.each(testDialects())('handing a session over to another browser by a on
     const person = await createPerson(app);
     const ended = await issue(person.browser);
     expect((await person.browser.post('/api/logout')).status).toBe(200);
-    expect(await code(await new Browser(app.url).post('/api/session/handover/redeem', { code: ended }))).toEqual([404, 'handover_invalid']);
+    expect(await code(await new Browser(app.url).post('/api/session/handover/redeem', { code: ended }))).toEqual([
+      404,
+      'handover_invalid',
+    ]);
 
     const second = await createPerson(app);
     const late = await issue(second.browser);
     app.clock.advance(handoverLifetimeSeconds + 1);
-    expect(await code(await new Browser(app.url).post('/api/session/handover/redeem', { code: late }))).toEqual([404, 'handover_invalid']);
+    expect(await code(await new Browser(app.url).post('/api/session/handover/redeem', { code: late }))).toEqual([
+      404,
+      'handover_invalid',
+    ]);
   });
 
   it('is no new sign-in: the handed-over session keeps the first sign-in time, so it cannot pass re-authentication', async () => {
@@ -100,6 +126,9 @@ describe.each(testDialects())('handing a session over to another browser by a on
     const handoverCode = await issue(person.browser);
     const other = new Browser(app.url);
     expect((await other.post('/api/session/handover/redeem', { code: handoverCode })).status).toBe(200);
-    expect(await code(await other.post('/api/account/password/add', { password: 'Planted123!' }))).toEqual([403, 'reauth_required']);
+    expect(await code(await other.post('/api/account/password/add', { password: 'Planted123!' }))).toEqual([
+      403,
+      'reauth_required',
+    ]);
   });
 });

@@ -2,7 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, UserId } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
-import { handoverLifetimeSeconds, type HandoverPreviewResponse, type HandoverResponse } from '../../contract/handover.ts';
+import {
+  handoverLifetimeSeconds,
+  type HandoverPreviewResponse,
+  type HandoverResponse,
+} from '../../contract/handover.ts';
 import { AppError } from '../../errors.ts';
 import type { SignedIn } from '../accounts/index.ts';
 import type { SessionService, SignInDevice } from '../sessions/index.ts';
@@ -32,7 +36,13 @@ export class SessionHandoverService {
     const code = randomBytes(32).toString('base64url');
     const now = this.clock.now();
     const expiresAt = addSeconds(now, handoverLifetimeSeconds).toISOString();
-    await insertHandover(this.db, { code_hash: hash(code), session_hash: sessionHash, user_id: userId, created_at: now.toISOString(), expires_at: expiresAt });
+    await insertHandover(this.db, {
+      code_hash: hash(code),
+      session_hash: sessionHash,
+      user_id: userId,
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+    });
     // In the fragment: it never reaches a server log or a Referer.
     return { url: `${new URL('/token', this.publicUrl).toString()}#code=${code}`, expires_at: expiresAt };
   }
@@ -52,7 +62,10 @@ export class SessionHandoverService {
       if (!handed) throw invalid();
       return {
         userId: handed.userId,
-        session: await this.sessions.start(handed.userId, device, trx, { signedInAt: handed.signedInAt, expiresAt: handed.expiresAt }),
+        session: await this.sessions.start(handed.userId, device, trx, {
+          signedInAt: handed.signedInAt,
+          expiresAt: handed.expiresAt,
+        }),
       };
     });
   }

@@ -23,7 +23,11 @@ const day = 24 * 3600;
  * window all the next day (rateLimits/rateCounter.ts, sliding windows); delivered events and settled notifications a week (SSE resume and
  * support questions need no more).
  */
-export async function cleanupExpired({ db, clock, signal }: Pick<JobContext, 'db' | 'clock' | 'signal'>): Promise<JobCounts> {
+export async function cleanupExpired({
+  db,
+  clock,
+  signal,
+}: Pick<JobContext, 'db' | 'clock' | 'signal'>): Promise<JobCounts> {
   const now = clock.now();
   const dayAgo = addSeconds(now, -day).toISOString();
   const weekAgo = addSeconds(now, -7 * day).toISOString();

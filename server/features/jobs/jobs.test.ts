@@ -69,7 +69,12 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
       dataDir: database.dataDir,
       photos: new DiskPhotoStore(uploadsDir),
       sqlite: database.sqlite,
-      tellAdmins: adminMessenger(api, [7_000_000_001, 7_000_000_002], new TelegramUserService(database.db, app.clock), logger),
+      tellAdmins: adminMessenger(
+        api,
+        [7_000_000_001, 7_000_000_002],
+        new TelegramUserService(database.db, app.clock),
+        logger,
+      ),
       mailer: createSmtpMailer(await smtp.start(), 'Iskra <no-reply@iskra.test>'),
       publicUrl: 'https://iskra.test/',
     };
@@ -77,7 +82,12 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     second =
       dialect === 'sqlite'
         ? openDatabase({ url: database.description, dataDir: database.dataDir })
-        : openDatabase({ url: database.url, dataDir: database.dataDir, searchPath: database.schema ?? 'public', poolSize: 3 });
+        : openDatabase({
+            url: database.url,
+            dataDir: database.dataDir,
+            searchPath: database.schema ?? 'public',
+            poolSize: 3,
+          });
     secondCtx = { ...ctx, db: second.db, sqlite: second.sqlite };
   });
   afterAll(async () => {
@@ -125,7 +135,12 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
   });
 
   it('records a failing job as failed with its error, and frees the lock', async () => {
-    const failing: JobDefinition = { name: 'test_failing', schedule: '* * * * *', leaseSeconds: 60, run: () => Promise.reject(new Error('disk full')) };
+    const failing: JobDefinition = {
+      name: 'test_failing',
+      schedule: '* * * * *',
+      leaseSeconds: 60,
+      run: () => Promise.reject(new Error('disk full')),
+    };
     expect(await runJob(failing, ctx)).toMatchObject({ status: 'failed', error: 'disk full' });
     expect(await runJob(failing, ctx)).toMatchObject({ status: 'failed' });
     expect((await runsOf('test_failing')).map((r) => [r.status, r.error])).toEqual([
@@ -154,7 +169,9 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     // Worker B's timer fired late: A's run is over and its lock released, but this slot was done.
     expect(await runJob(quick, secondCtx, 'worker-b', slot)).toEqual({ status: 'skipped', counts: {} });
     expect(runs).toBe(1);
-    expect(await runJob(quick, secondCtx, 'worker-b', new Date('2026-11-24T19:16:00.000Z'))).toMatchObject({ status: 'ok' });
+    expect(await runJob(quick, secondCtx, 'worker-b', new Date('2026-11-24T19:16:00.000Z'))).toMatchObject({
+      status: 'ok',
+    });
     // A run by hand (npm run job) names no slot and is not held back by one.
     expect(await runJob(quick, ctx, 'by-hand')).toMatchObject({ status: 'ok' });
     expect(runs).toBe(3);
@@ -187,7 +204,9 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     expect(await runJob(quick, secondCtx, 'worker-b', slot)).toMatchObject({ status: 'skipped' });
     stopping.abort();
     expect(await cut).toMatchObject({ status: 'interrupted' });
-    const [run] = (await runsOf('test_interrupted')).filter((r) => r.slot === slot.toISOString() && r.runner === 'worker-a');
+    const [run] = (await runsOf('test_interrupted')).filter(
+      (r) => r.slot === slot.toISOString() && r.runner === 'worker-a',
+    );
     expect(run).toMatchObject({ status: 'interrupted' });
     expect(run?.finished_at).not.toBeNull();
     // The lock is free long before its hour-long lease, and the firing counts as not run: a worker firing
@@ -226,7 +245,16 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     // Recorded before stop() answered, while the database is still open.
     const runs = await runsOf('test_worker_cut');
     expect(runs.map((r) => r.status)).toEqual(['interrupted']);
-    expect(await acquireJobLock(second.db, 'test_worker_cut', 'next-worker', app.clock.now(), 60, runs[0]?.slot ?? undefined)).toBe(true);
+    expect(
+      await acquireJobLock(
+        second.db,
+        'test_worker_cut',
+        'next-worker',
+        app.clock.now(),
+        60,
+        runs[0]?.slot ?? undefined,
+      ),
+    ).toBe(true);
     await expect.poll(() => sawAbort).toBe(true);
   });
 
@@ -241,7 +269,15 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
       .execute();
     await db
       .insertInto('verification_codes')
-      .values({ user_id: person.userId, email: 'x@example.com', code_hash: 'h', created_at: past, expires_at: past, attempts: 0, used_at: null })
+      .values({
+        user_id: person.userId,
+        email: 'x@example.com',
+        code_hash: 'h',
+        created_at: past,
+        expires_at: past,
+        attempts: 0,
+        used_at: null,
+      })
       .execute();
     await db.insertInto('login_failures').values({ key_hash: 'k', failed_at: past }).execute();
     const future = new Date(now.getTime() + 600_000).toISOString();
@@ -249,16 +285,37 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
       .insertInto('telegram_link_tokens')
       .values([
         { token_hash: `expired-${dialect}`, user_id: person.userId, created_at: past, expires_at: past, used_at: null },
-        { token_hash: `live-${dialect}`, user_id: person.userId, created_at: now.toISOString(), expires_at: future, used_at: null },
+        {
+          token_hash: `live-${dialect}`,
+          user_id: person.userId,
+          created_at: now.toISOString(),
+          expires_at: future,
+          used_at: null,
+        },
       ])
       .execute();
     const liveSession = `handing-${dialect}`;
-    await db.insertInto('sessions').values({ id_hash: liveSession, user_id: person.userId, created_at: now.toISOString(), expires_at: future }).execute();
+    await db
+      .insertInto('sessions')
+      .values({ id_hash: liveSession, user_id: person.userId, created_at: now.toISOString(), expires_at: future })
+      .execute();
     await db
       .insertInto('session_handovers')
       .values([
-        { code_hash: `expired-${dialect}`, session_hash: liveSession, user_id: person.userId, created_at: past, expires_at: past },
-        { code_hash: `live-${dialect}`, session_hash: liveSession, user_id: person.userId, created_at: now.toISOString(), expires_at: future },
+        {
+          code_hash: `expired-${dialect}`,
+          session_hash: liveSession,
+          user_id: person.userId,
+          created_at: past,
+          expires_at: past,
+        },
+        {
+          code_hash: `live-${dialect}`,
+          session_hash: liveSession,
+          user_id: person.userId,
+          created_at: now.toISOString(),
+          expires_at: future,
+        },
       ])
       .execute();
     // Discovery pools: one expired over a week ago (its user stopped searching), one expired two days ago
@@ -269,25 +326,55 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     await db
       .insertInto('search_pools')
       .values([
-        { profile_id: person.profileId, pool_key: 'k', expires_at: longAgo, bound_km: 1, watermark: null, candidates: Buffer.alloc(0) },
-        { profile_id: other.profileId, pool_key: 'k', expires_at: future, bound_km: 1, watermark: null, candidates: Buffer.alloc(0) },
-        { profile_id: lately.profileId, pool_key: 'k', expires_at: past, bound_km: 1, watermark: null, candidates: Buffer.alloc(0) },
+        {
+          profile_id: person.profileId,
+          pool_key: 'k',
+          expires_at: longAgo,
+          bound_km: 1,
+          watermark: null,
+          candidates: Buffer.alloc(0),
+        },
+        {
+          profile_id: other.profileId,
+          pool_key: 'k',
+          expires_at: future,
+          bound_km: 1,
+          watermark: null,
+          candidates: Buffer.alloc(0),
+        },
+        {
+          profile_id: lately.profileId,
+          pool_key: 'k',
+          expires_at: past,
+          bound_km: 1,
+          watermark: null,
+          candidates: Buffer.alloc(0),
+        },
       ])
       .execute();
-    const results = await Promise.all([runJob(job('cleanup_expired'), ctx, 'a'), runJob(job('cleanup_expired'), secondCtx, 'b')]);
+    const results = await Promise.all([
+      runJob(job('cleanup_expired'), ctx, 'a'),
+      runJob(job('cleanup_expired'), secondCtx, 'b'),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual(expect.arrayContaining(['ok']));
     const deletedSessions = results.reduce((sum, r) => sum + (r.counts.sessions ?? 0), 0);
     expect(deletedSessions).toBe(1);
     expect(results.reduce((sum, r) => sum + (r.counts.codes ?? 0), 0)).toBe(1);
     // An expired Telegram link token goes; a live one stays.
-    expect((await db.selectFrom('telegram_link_tokens').select('token_hash').where('user_id', '=', person.userId).execute()).map((r) => r.token_hash)).toEqual([
-      `live-${dialect}`,
-    ]);
+    expect(
+      (
+        await db.selectFrom('telegram_link_tokens').select('token_hash').where('user_id', '=', person.userId).execute()
+      ).map((r) => r.token_hash),
+    ).toEqual([`live-${dialect}`]);
     // An expired handover code goes; a live one stays.
-    expect((await db.selectFrom('session_handovers').select('code_hash').where('user_id', '=', person.userId).execute()).map((r) => r.code_hash)).toEqual([
-      `live-${dialect}`,
-    ]);
-    expect(await db.selectFrom('sessions').select('id_hash').where('id_hash', '=', `expired-${dialect}`).executeTakeFirst()).toBeUndefined();
+    expect(
+      (await db.selectFrom('session_handovers').select('code_hash').where('user_id', '=', person.userId).execute()).map(
+        (r) => r.code_hash,
+      ),
+    ).toEqual([`live-${dialect}`]);
+    expect(
+      await db.selectFrom('sessions').select('id_hash').where('id_hash', '=', `expired-${dialect}`).executeTakeFirst(),
+    ).toBeUndefined();
     // Only this test's pools: other tests of the file share the app and may leave pools of their own.
     const pools = await db
       .selectFrom('search_pools')
@@ -297,8 +384,14 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
       .execute();
     expect(pools.map((r) => r.profile_id)).toEqual([other.profileId, lately.profileId].sort((a, b) => a - b));
     expect((await person.browser.get('/api/current_user')).status).toBe(200);
-    expect(((await person.browser.get('/api/current_user').then((r) => r.json())) as { authorized: boolean }).authorized).toBe(true);
-    expect((await runJob(job('cleanup_expired'), ctx)).counts).toMatchObject({ sessions: 0, codes: 0, loginFailures: 0 });
+    expect(
+      ((await person.browser.get('/api/current_user').then((r) => r.json())) as { authorized: boolean }).authorized,
+    ).toBe(true);
+    expect((await runJob(job('cleanup_expired'), ctx)).counts).toMatchObject({
+      sessions: 0,
+      codes: 0,
+      loginFailures: 0,
+    });
   });
 
   it('delete_unverified deletes only e-mail accounts left unverified for over a week, with their files', async () => {
@@ -307,12 +400,24 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     const verified = await createPerson(app);
     const db = app.database.db;
     const eightDaysAgo = new Date(app.clock.now().getTime() - 8 * day * 1000).toISOString();
-    await db.updateTable('users').set({ created_at: eightDaysAgo }).where('id', 'in', [stale.userId, verified.userId]).execute();
-    const photo = await db.selectFrom('photos').select('file_name').where('profile_id', '=', stale.profileId).executeTakeFirstOrThrow();
+    await db
+      .updateTable('users')
+      .set({ created_at: eightDaysAgo })
+      .where('id', 'in', [stale.userId, verified.userId])
+      .execute();
+    const photo = await db
+      .selectFrom('photos')
+      .select('file_name')
+      .where('profile_id', '=', stale.profileId)
+      .executeTakeFirstOrThrow();
     mkdirSync(uploadsDir, { recursive: true });
     writeFileSync(path.join(uploadsDir, photo.file_name), 'jpeg');
     expect((await runJob(job('delete_unverified'), ctx)).counts).toEqual({ deleted: 1 });
-    const left = await db.selectFrom('users').select('id').where('id', 'in', [stale.userId, recent.userId, verified.userId]).execute();
+    const left = await db
+      .selectFrom('users')
+      .select('id')
+      .where('id', 'in', [stale.userId, recent.userId, verified.userId])
+      .execute();
     expect(left.map((u) => u.id).sort((a, b) => a - b)).toEqual([recent.userId, verified.userId].sort((a, b) => a - b));
     expect(existsSync(path.join(uploadsDir, photo.file_name))).toBe(false);
     expect((await runJob(job('delete_unverified'), ctx)).counts).toEqual({ deleted: 0 });
@@ -365,7 +470,12 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
       .values([payment('old', 'pending', 30), payment('fresh', 'pending', 1), payment('paid', 'succeeded', 30)])
       .execute();
     expect((await runJob(job('settle_payments'), ctx)).counts).toMatchObject({ abandoned: 1 });
-    const rows = await db.selectFrom('payments').select(['idempotence_key', 'status']).where('user_id', '=', person.userId).orderBy('id').execute();
+    const rows = await db
+      .selectFrom('payments')
+      .select(['idempotence_key', 'status'])
+      .where('user_id', '=', person.userId)
+      .orderBy('id')
+      .execute();
     expect(rows.map((r) => r.status)).toEqual(['canceled', 'pending', 'succeeded']);
     expect((await runJob(job('settle_payments'), ctx)).counts).toMatchObject({ abandoned: 0 });
   });
@@ -379,7 +489,12 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     const inDays = (days: number) => new Date(now.getTime() + days * day * 1000).toISOString();
     await db
       .updateTable('users')
-      .set({ telegram_id: String(telegramId), bot_started_at: now.toISOString(), premium_until: inDays(2), language: 'en' })
+      .set({
+        telegram_id: String(telegramId),
+        bot_started_at: now.toISOString(),
+        premium_until: inDays(2),
+        language: 'en',
+      })
       .where('id', '=', ending.userId)
       .execute();
     await db
@@ -401,7 +516,9 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     );
     await worker.drainOnce();
     const sent = await telegram.waitForCall('sendMessage', (p) => p.chat_id === telegramId);
-    const date = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(inDays(2)));
+    const date = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
+      new Date(inDays(2)),
+    );
     expect(sent.text).toContain(`Your Premium ends on ${date}.`);
     expect(JSON.stringify(sent.reply_markup)).toContain('startapp=premium');
 
@@ -420,7 +537,8 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     const inDays = (days: number) => new Date(now.getTime() + days * day * 1000).toISOString();
     const web = await createPerson(app);
     const quiet = await createPerson(app);
-    const emailOf = async (userId: UserId) => (await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow()).email ?? '';
+    const emailOf = async (userId: UserId) =>
+      (await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow()).email ?? '';
     await db
       .updateTable('users')
       .set({ premium_until: inDays(1.5), language: 'en' })
@@ -431,7 +549,9 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     const first = await runJob(job('premium_reminders'), ctx);
     expect(first.counts).toMatchObject({ mailed: 1 });
     const mail = await smtp.lastMailTo(await emailOf(web.userId));
-    const date = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(inDays(1.5)));
+    const date = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
+      new Date(inDays(1.5)),
+    );
     expect(mail.subject).toBe(`Iskra: your Premium ends on ${date}`);
     expect(mail.text).toContain('https://iskra.test/subscription');
     expect(smtp.mailsTo(await emailOf(quiet.userId))).toEqual([]);
@@ -444,7 +564,9 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     await createPerson(app);
     const result = await runJob(job('weekly_report'), ctx);
     expect(result.counts).toEqual({ admins: 2 });
-    const texts = telegram.callsOf('sendMessage').filter((p) => p.chat_id === 7_000_000_001 || p.chat_id === 7_000_000_002);
+    const texts = telegram
+      .callsOf('sendMessage')
+      .filter((p) => p.chat_id === 7_000_000_001 || p.chat_id === 7_000_000_002);
     expect(texts).toHaveLength(2);
     const users = await app.database.db
       .selectFrom('users')
@@ -486,38 +608,47 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     for (const swiper of [a, b, alone]) {
       await db
         .insertInto('swipes')
-        .values(targets.map((t) => ({ swiper_id: swiper.profileId, target_id: t.profileId, liked: 1, created_at: now })))
+        .values(
+          targets.map((t) => ({ swiper_id: swiper.profileId, target_id: t.profileId, liked: 1, created_at: now })),
+        )
         .execute();
     }
     expect((await runJob(job('shared_device_likes'), ctx)).counts).toMatchObject({ flagged: 2 });
-    const flags = await db.selectFrom('moderation_flags').select(['user_id', 'reason']).where('reason', '=', 'shared_device_likes').execute();
+    const flags = await db
+      .selectFrom('moderation_flags')
+      .select(['user_id', 'reason'])
+      .where('reason', '=', 'shared_device_likes')
+      .execute();
     expect(flags.map((f) => f.user_id).sort((x, y) => x - y)).toEqual([a.userId, b.userId].sort((x, y) => x - y));
     expect((await runJob(job('shared_device_likes'), ctx)).counts).toMatchObject({ flagged: 0 });
   });
 
-  it.runIf(dialect === 'sqlite')('sqlite_backup writes a checked copy, keeps a week of them, and the copy runs the app', async () => {
-    const person = await createPerson(app, { name: 'Резерв' });
-    const dir = backupDir(ctx.dataDir);
-    mkdirSync(dir, { recursive: true });
-    const stale = path.join(dir, 'iskra-20200101T020000Z.sqlite');
-    writeFileSync(stale, 'old');
-    const result = await runJob(job('sqlite_backup'), ctx);
-    expect(result).toEqual({ status: 'ok', counts: { written: 1, removed: 1 } });
-    const copies = readdirSync(dir);
-    expect(copies).toHaveLength(1);
-    const copy = path.join(dir, copies[0] ?? '');
-    expect(checkBackup(copy)).toBe('ok');
+  it.runIf(dialect === 'sqlite')(
+    'sqlite_backup writes a checked copy, keeps a week of them, and the copy runs the app',
+    async () => {
+      const person = await createPerson(app, { name: 'Резерв' });
+      const dir = backupDir(ctx.dataDir);
+      mkdirSync(dir, { recursive: true });
+      const stale = path.join(dir, 'iskra-20200101T020000Z.sqlite');
+      writeFileSync(stale, 'old');
+      const result = await runJob(job('sqlite_backup'), ctx);
+      expect(result).toEqual({ status: 'ok', counts: { written: 1, removed: 1 } });
+      const copies = readdirSync(dir);
+      expect(copies).toHaveLength(1);
+      const copy = path.join(dir, copies[0] ?? '');
+      expect(checkBackup(copy)).toBe('ok');
 
-    // Restore as docs/operations.md says: the copy becomes DATA_DIR/iskra.sqlite of a server, which serves the data.
-    const restored = await createTestApp('sqlite', { restoreFrom: copy });
-    try {
-      restored.clock.advance((app.clock.now().getTime() - restored.clock.now().getTime()) / 1000);
-      const session = person.browser.cookie('iskra_session') ?? '';
-      const res = await fetch(`${restored.url}/api/profile`, { headers: { cookie: `iskra_session=${session}` } });
-      expect(res.status).toBe(200);
-      expect(((await res.json()) as { name: string }).name).toBe('Резерв');
-    } finally {
-      await restored.close();
-    }
-  });
+      // Restore as docs/operations.md says: the copy becomes DATA_DIR/iskra.sqlite of a server, which serves the data.
+      const restored = await createTestApp('sqlite', { restoreFrom: copy });
+      try {
+        restored.clock.advance((app.clock.now().getTime() - restored.clock.now().getTime()) / 1000);
+        const session = person.browser.cookie('iskra_session') ?? '';
+        const res = await fetch(`${restored.url}/api/profile`, { headers: { cookie: `iskra_session=${session}` } });
+        expect(res.status).toBe(200);
+        expect(((await res.json()) as { name: string }).name).toBe('Резерв');
+      } finally {
+        await restored.close();
+      }
+    },
+  );
 });

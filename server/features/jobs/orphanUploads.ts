@@ -23,7 +23,9 @@ export async function deleteOrphanUploads({ db, clock, photos, signal }: JobCont
     const owners = names.map((n) => n.replace(/\.thumb\.jpg$/, '.jpg'));
     const rows = await findPhotosNaming(db, owners, names);
     const referenced = new Set(storedNamesOf(rows.map((r) => ({ fileName: r.file_name, blurName: r.blur_name }))));
-    const orphans = page.filter(({ name, writtenAt }) => !referenced.has(name) && writtenAt.getTime() <= cutoff).map((p) => p.name);
+    const orphans = page
+      .filter(({ name, writtenAt }) => !referenced.has(name) && writtenAt.getTime() <= cutoff)
+      .map((p) => p.name);
     await photos.removeNames(orphans);
     deleted += orphans.length;
   }

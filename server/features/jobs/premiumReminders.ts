@@ -5,7 +5,12 @@ import { addSeconds } from '../../clock.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { enqueuePremiumReminder } from '../notifications/index.ts';
 import type { JobContext, JobCounts } from './job.ts';
-import { claimPremiumReminder, findReminderMailRecipient, listPremiumEndingUnreminded, releasePremiumReminderClaim } from './repository.ts';
+import {
+  claimPremiumReminder,
+  findReminderMailRecipient,
+  listPremiumEndingUnreminded,
+  releasePremiumReminderClaim,
+} from './repository.ts';
 
 export const reminderDaysAhead = 3;
 
@@ -15,7 +20,14 @@ export const reminderDaysAhead = 3;
  * transaction as the enqueue, so a second run, or a second server, sends nothing more; a renewal moves the
  * end and earns the next reminder.
  */
-export async function sendPremiumReminders({ db, clock, mailer, publicUrl, logger, signal }: JobContext): Promise<JobCounts> {
+export async function sendPremiumReminders({
+  db,
+  clock,
+  mailer,
+  publicUrl,
+  logger,
+  signal,
+}: JobContext): Promise<JobCounts> {
   const now = clock.now();
   const horizon = addSeconds(now, reminderDaysAhead * 24 * 3600).toISOString();
   const due = await listPremiumEndingUnreminded(db, now.toISOString(), horizon);
@@ -49,11 +61,19 @@ export async function sendPremiumReminders({ db, clock, mailer, publicUrl, logge
 }
 
 /** The e-mail version, for a verified address whose owner has not turned notifications off. */
-async function mailReminder(db: Kysely<Database>, mailer: Mailer, publicUrl: string, userId: UserId, until: string): Promise<boolean> {
+async function mailReminder(
+  db: Kysely<Database>,
+  mailer: Mailer,
+  publicUrl: string,
+  userId: UserId,
+  until: string,
+): Promise<boolean> {
   const user = await findReminderMailRecipient(db, userId);
   if (!user?.email || !user.verified_at || user.banned_at || user.notifications === 0) return false;
   const t = translatorFor(user.language);
-  const date = new Intl.DateTimeFormat(user.language, { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(until));
+  const date = new Intl.DateTimeFormat(user.language, { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
+    new Date(until),
+  );
   await mailer.send({
     to: user.email,
     subject: t('mail.premiumEnding.subject', { date }),

@@ -16,7 +16,14 @@ import { addSeconds } from '../../clock.ts';
  * `slot` (a cron firing's scheduled time, ISO): refused when this slot or a later one already ran, so a
  * worker whose cron fired a moment after another's quick run finished does not run the same slot again.
  */
-export async function acquireJobLock(db: Kysely<Database>, name: string, holder: string, now: Date, leaseSeconds: number, slot?: string): Promise<boolean> {
+export async function acquireJobLock(
+  db: Kysely<Database>,
+  name: string,
+  holder: string,
+  now: Date,
+  leaseSeconds: number,
+  slot?: string,
+): Promise<boolean> {
   const expires = addSeconds(now, leaseSeconds).toISOString();
   const result = await db
     .insertInto('job_locks')
@@ -28,7 +35,9 @@ export async function acquireJobLock(db: Kysely<Database>, name: string, holder:
         .where((eb) =>
           eb.and([
             eb('job_locks.expires_at', '<', now.toISOString()),
-            ...(slot === undefined ? [] : [eb.or([eb('job_locks.last_slot', 'is', null), eb('job_locks.last_slot', '<', slot)])]),
+            ...(slot === undefined
+              ? []
+              : [eb.or([eb('job_locks.last_slot', 'is', null), eb('job_locks.last_slot', '<', slot)])]),
           ]),
         ),
     )
@@ -41,12 +50,20 @@ const released = new Date(0).toISOString();
 
 /** Only the holder's own lock: a run that outlived its lease must not release the next holder's. */
 export async function releaseJobLock(db: Kysely<Database>, name: string, holder: string): Promise<void> {
-  await db.updateTable('job_locks').set({ expires_at: released }).where('name', '=', name).where('holder', '=', holder).execute();
+  await db
+    .updateTable('job_locks')
+    .set({ expires_at: released })
+    .where('name', '=', name)
+    .where('holder', '=', holder)
+    .execute();
 }
 
 /** The last slot run of a job (null: none, or no lock row yet): read before taking the lock, to give it back. */
 export async function lastJobSlot(db: Kysely<Database>, name: string): Promise<string | null> {
-  return (await db.selectFrom('job_locks').select('last_slot').where('name', '=', name).executeTakeFirst())?.last_slot ?? null;
+  return (
+    (await db.selectFrom('job_locks').select('last_slot').where('name', '=', name).executeTakeFirst())?.last_slot ??
+    null
+  );
 }
 
 /**
@@ -54,12 +71,25 @@ export async function lastJobSlot(db: Kysely<Database>, name: string): Promise<s
  * before the run took it, so the firing counts as not run and a worker firing it (late) may still run it.
  * Only the holder's own lock, as releaseJobLock.
  */
-export async function releaseInterruptedJobLock(db: Kysely<Database>, name: string, holder: string, previousSlot: string | null): Promise<void> {
-  await db.updateTable('job_locks').set({ expires_at: released, last_slot: previousSlot }).where('name', '=', name).where('holder', '=', holder).execute();
+export async function releaseInterruptedJobLock(
+  db: Kysely<Database>,
+  name: string,
+  holder: string,
+  previousSlot: string | null,
+): Promise<void> {
+  await db
+    .updateTable('job_locks')
+    .set({ expires_at: released, last_slot: previousSlot })
+    .where('name', '=', name)
+    .where('holder', '=', holder)
+    .execute();
 }
 
 /** Records a run (started, or skipped and already finished); answers its id. */
-export async function insertJobRun(db: Kysely<Database>, run: Omit<Insertable<Database['job_runs']>, 'id'>): Promise<number> {
+export async function insertJobRun(
+  db: Kysely<Database>,
+  run: Omit<Insertable<Database['job_runs']>, 'id'>,
+): Promise<number> {
   const { id } = await db.insertInto('job_runs').values(run).returning('id').executeTakeFirstOrThrow();
   return id;
 }
@@ -79,20 +109,28 @@ export async function deleteSessionsExpiredBefore(db: Kysely<Database>, now: str
 }
 
 export async function deleteCodesCreatedBefore(db: Kysely<Database>, cutoff: string): Promise<number> {
-  return Number((await db.deleteFrom('verification_codes').where('created_at', '<', cutoff).executeTakeFirst()).numDeletedRows);
+  return Number(
+    (await db.deleteFrom('verification_codes').where('created_at', '<', cutoff).executeTakeFirst()).numDeletedRows,
+  );
 }
 
 export async function deleteLoginFailuresBefore(db: Kysely<Database>, cutoff: string): Promise<number> {
-  return Number((await db.deleteFrom('login_failures').where('failed_at', '<', cutoff).executeTakeFirst()).numDeletedRows);
+  return Number(
+    (await db.deleteFrom('login_failures').where('failed_at', '<', cutoff).executeTakeFirst()).numDeletedRows,
+  );
 }
 
 /** Rate counters whose window started before the cutoff. */
 export async function deleteRateCountersBefore(db: Kysely<Database>, cutoff: string): Promise<number> {
-  return Number((await db.deleteFrom('rate_counters').where('window_start', '<', cutoff).executeTakeFirst()).numDeletedRows);
+  return Number(
+    (await db.deleteFrom('rate_counters').where('window_start', '<', cutoff).executeTakeFirst()).numDeletedRows,
+  );
 }
 
 export async function deleteSearchPoolsExpiredBefore(db: Kysely<Database>, cutoff: string): Promise<number> {
-  return Number((await db.deleteFrom('search_pools').where('expires_at', '<', cutoff).executeTakeFirst()).numDeletedRows);
+  return Number(
+    (await db.deleteFrom('search_pools').where('expires_at', '<', cutoff).executeTakeFirst()).numDeletedRows,
+  );
 }
 
 export async function deleteEventsBefore(db: Kysely<Database>, cutoff: string): Promise<number> {
@@ -101,24 +139,37 @@ export async function deleteEventsBefore(db: Kysely<Database>, cutoff: string): 
 
 /** One-time Telegram link tokens past their expiry (used or not: either way they link nothing any more). */
 export async function deleteLinkTokensExpiredBefore(db: Kysely<Database>, now: string): Promise<number> {
-  return Number((await db.deleteFrom('telegram_link_tokens').where('expires_at', '<', now).executeTakeFirst()).numDeletedRows);
+  return Number(
+    (await db.deleteFrom('telegram_link_tokens').where('expires_at', '<', now).executeTakeFirst()).numDeletedRows,
+  );
 }
 
 /** Token page handover codes past their expiry (a used one is deleted when used; one of an ended session with it). */
 export async function deleteHandoversExpiredBefore(db: Kysely<Database>, now: string): Promise<number> {
-  return Number((await db.deleteFrom('session_handovers').where('expires_at', '<', now).executeTakeFirst()).numDeletedRows);
+  return Number(
+    (await db.deleteFrom('session_handovers').where('expires_at', '<', now).executeTakeFirst()).numDeletedRows,
+  );
 }
 
 /** Notifications settled (sent, skipped, given up) before the cutoff; queued ones stay whatever their age. */
 export async function deleteSettledNotificationsBefore(db: Kysely<Database>, cutoff: string): Promise<number> {
-  return Number((await db.deleteFrom('notification_jobs').where('done_at', '<', cutoff).executeTakeFirst()).numDeletedRows);
+  return Number(
+    (await db.deleteFrom('notification_jobs').where('done_at', '<', cutoff).executeTakeFirst()).numDeletedRows,
+  );
 }
 
 // delete_unverified
 
 /** Accounts never confirmed, created before the cutoff. */
 export async function listUnverifiedUserIdsBefore(db: Kysely<Database>, cutoff: string): Promise<UserId[]> {
-  return (await db.selectFrom('users').select('id').where('verified_at', 'is', null).where('created_at', '<', cutoff).execute()).map((r) => r.id);
+  return (
+    await db
+      .selectFrom('users')
+      .select('id')
+      .where('verified_at', 'is', null)
+      .where('created_at', '<', cutoff)
+      .execute()
+  ).map((r) => r.id);
 }
 
 // orphan_uploads
@@ -155,7 +206,9 @@ export async function listPremiumEndingUnreminded(db: Kysely<Database>, now: str
     .select(['id', 'premium_until'])
     .where('premium_until', '>', now)
     .where('premium_until', '<=', horizon)
-    .where((eb) => eb.or([eb('premium_reminded_for', 'is', null), eb('premium_reminded_for', '!=', eb.ref('premium_until'))]))
+    .where((eb) =>
+      eb.or([eb('premium_reminded_for', 'is', null), eb('premium_reminded_for', '!=', eb.ref('premium_until'))]),
+    )
     .execute();
 }
 
@@ -176,7 +229,12 @@ export async function claimPremiumReminder(db: Kysely<Database>, userId: UserId,
 
 /** Undoes a claim whose reminder could not be sent, so the next run tries again. */
 export async function releasePremiumReminderClaim(db: Kysely<Database>, userId: UserId, until: string): Promise<void> {
-  await db.updateTable('users').set({ premium_reminded_for: null }).where('id', '=', userId).where('premium_reminded_for', '=', until).execute();
+  await db
+    .updateTable('users')
+    .set({ premium_reminded_for: null })
+    .where('id', '=', userId)
+    .where('premium_reminded_for', '=', until)
+    .execute();
 }
 
 /** What deciding on and writing the reminder e-mail needs (notifications is null without a profile). */
@@ -193,7 +251,13 @@ export async function findReminderMailRecipient(db: Kysely<Database>, userId: Us
 
 /** Device and user of every live session that has a device hash, each pair once. */
 export async function listLiveDeviceSessions(db: Kysely<Database>, now: string) {
-  return db.selectFrom('sessions').select(['device_hash', 'user_id']).distinct().where('device_hash', 'is not', null).where('expires_at', '>', now).execute();
+  return db
+    .selectFrom('sessions')
+    .select(['device_hash', 'user_id'])
+    .distinct()
+    .where('device_hash', 'is not', null)
+    .where('expires_at', '>', now)
+    .execute();
 }
 
 /** Ids per statement, well under SQLite's and PostgreSQL's limits on bound parameters. */
@@ -203,7 +267,12 @@ const likesBatchSize = 500;
  * Likes given since `since` by each of these users who is not premium at `now` (premium accounts have no
  * limit to get around). Users without such likes are absent from the map.
  */
-export async function countFreeLikesSince(db: Kysely<Database>, userIds: UserId[], since: string, now: string): Promise<Map<UserId, number>> {
+export async function countFreeLikesSince(
+  db: Kysely<Database>,
+  userIds: UserId[],
+  since: string,
+  now: string,
+): Promise<Map<UserId, number>> {
   const counts = new Map<UserId, number>();
   for (let i = 0; i < userIds.length; i += likesBatchSize) {
     const rows = await db

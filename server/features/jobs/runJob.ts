@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { JobStatus } from '../../../db/schema.ts';
-import { acquireJobLock, finishJobRun, insertJobRun, lastJobSlot, releaseInterruptedJobLock, releaseJobLock } from './repository.ts';
+import {
+  acquireJobLock,
+  finishJobRun,
+  insertJobRun,
+  lastJobSlot,
+  releaseInterruptedJobLock,
+  releaseJobLock,
+} from './repository.ts';
 import type { JobContext, JobCounts, JobDefinition } from './job.ts';
 
 export interface JobRunResult {
@@ -36,7 +43,12 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pro
  * `running` for ever and the firing marked done. The job itself stops at its next check of the signal; what
  * it still does until then overlaps at most the moments before this process exits.
  */
-export async function runJob(job: JobDefinition, ctx: JobContext, runner = defaultRunner, slot?: Date): Promise<JobRunResult> {
+export async function runJob(
+  job: JobDefinition,
+  ctx: JobContext,
+  runner = defaultRunner,
+  slot?: Date,
+): Promise<JobRunResult> {
   const startedAt = ctx.clock.now();
   const holder = `${runner}:${randomUUID()}`;
   const log = ctx.logger.child({ job: job.name, runner });
@@ -89,7 +101,8 @@ export async function runJob(job: JobDefinition, ctx: JobContext, runner = defau
     error: result.error ?? null,
   });
   // A run by hand took no slot, so has none to give back.
-  if (result.status === 'interrupted' && slotIso !== null) await releaseInterruptedJobLock(ctx.db, job.name, holder, previousSlot);
+  if (result.status === 'interrupted' && slotIso !== null)
+    await releaseInterruptedJobLock(ctx.db, job.name, holder, previousSlot);
   else await releaseJobLock(ctx.db, job.name, holder);
   log.info({ status: result.status, durationMs, counts: result.counts }, 'job finished');
   return result;

@@ -23,7 +23,9 @@ export function startScheduler(definitions: readonly JobDefinition[], jobContext
       job.schedule,
       // `date` is the slot's scheduled time, the same in every process whenever its timer really fired.
       ({ date }) => {
-        const run = runJob(job, ctx, undefined, date).catch((error: unknown) => ctx.logger.error({ err: error, job: job.name }, 'job could not run'));
+        const run = runJob(job, ctx, undefined, date).catch((error: unknown) =>
+          ctx.logger.error({ err: error, job: job.name }, 'job could not run'),
+        );
         running.add(run);
         void run.finally(() => running.delete(run));
       },
@@ -46,7 +48,10 @@ export function startScheduler(definitions: readonly JobDefinition[], jobContext
  * for a heavy job; the multi-process test fires jobs every few seconds). Answers the jobs with their
  * schedules, or the problems (an unknown job, an expression node-cron refuses).
  */
-export function withSchedules(definitions: readonly JobDefinition[], spec: string | undefined): { jobs: readonly JobDefinition[]; problems: string[] } {
+export function withSchedules(
+  definitions: readonly JobDefinition[],
+  spec: string | undefined,
+): { jobs: readonly JobDefinition[]; problems: string[] } {
   const problems: string[] = [];
   const overrides = new Map<string, string>();
   for (const entry of (spec ?? '').split(';')) {

@@ -15,5 +15,10 @@ export async function settlePendingPayments({ db, clock, premium }: JobContext):
   const reconciled = premium ? await premium.reconcile() : { checked: 0, credited: 0, canceled: 0 };
   const cutoff = addSeconds(clock.now(), -pendingPaymentHours * 3600).toISOString();
   const abandoned = await cancelAbandonedTestPayments(db, cutoff);
-  return { abandoned, providerChecked: reconciled.checked, credited: reconciled.credited, canceled: reconciled.canceled };
+  return {
+    abandoned,
+    providerChecked: reconciled.checked,
+    credited: reconciled.credited,
+    canceled: reconciled.canceled,
+  };
 }

@@ -23,7 +23,12 @@ export async function flagSharedDeviceLikes({ db, clock, signal }: JobContext): 
   }
   const shared = [...devices.values()].filter((users) => users.size > 1);
   if (shared.length === 0) return { sharedDevices: 0, flagged: 0 };
-  const likes = await countFreeLikesSince(db, [...new Set(shared.flatMap((users) => [...users]))], since, now.toISOString());
+  const likes = await countFreeLikesSince(
+    db,
+    [...new Set(shared.flatMap((users) => [...users]))],
+    since,
+    now.toISOString(),
+  );
   let flagged = 0;
   for (const users of shared) {
     signal?.throwIfAborted();

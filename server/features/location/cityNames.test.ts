@@ -36,7 +36,10 @@ describe.each(testDialects())('city names in the reader language on %s', (dialec
 
   async function creator(fields: Record<string, string>) {
     const { browser } = await signUpVerified(app);
-    const res = await browser.postForm('/api/create_profile', form({ name: 'Vera', age: '29', gender: 'Female', ...fields }, photo));
+    const res = await browser.postForm(
+      '/api/create_profile',
+      form({ name: 'Vera', age: '29', gender: 'Female', ...fields }, photo),
+    );
     return { browser, res };
   }
 
@@ -66,7 +69,11 @@ describe.each(testDialects())('city names in the reader language on %s', (dialec
     const { russian, english, profile, browser } = await scene({ city: 'Moscow' });
     // The creator's account is Russian (the default): her own profile reads «Москва» too.
     expect(profile).toMatchObject({ city: 'Москва', place_id: moscowId });
-    const stored = await app.database.db.selectFrom('profiles').select(['city', 'place_id']).where('id', '=', profile.id).executeTakeFirstOrThrow();
+    const stored = await app.database.db
+      .selectFrom('profiles')
+      .select(['city', 'place_id'])
+      .where('id', '=', profile.id)
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ city: 'Moscow', place_id: moscowId });
 
     expect(await cardCity(russian, profile.id)).toBe('Москва');
@@ -79,7 +86,11 @@ describe.each(testDialects())('city names in the reader language on %s', (dialec
       expect(await json(back)).toMatchObject({ match: true });
     }
     const shown = async (reader: Person) =>
-      (await json<{ users_profile: { city: string } }>(await reader.browser.get(`/api/users_profile?profile_id=${profile.id}`))).users_profile.city;
+      (
+        await json<{ users_profile: { city: string } }>(
+          await reader.browser.get(`/api/users_profile?profile_id=${profile.id}`),
+        )
+      ).users_profile.city;
     expect(await shown(russian)).toBe('Москва');
     expect(await shown(english)).toBe('Moscow');
 
@@ -104,7 +115,10 @@ describe.each(testDialects())('city names in the reader language on %s', (dialec
 
     const edit = await browser.post('/api/edit_profile', { city: 'Питер', place_id: petersburgId });
     expect(edit.status).toBe(200);
-    expect((await json<{ profile: OwnProfileResponse }>(edit)).profile).toMatchObject({ city: 'Санкт-Петербург', place_id: petersburgId });
+    expect((await json<{ profile: OwnProfileResponse }>(edit)).profile).toMatchObject({
+      city: 'Санкт-Петербург',
+      place_id: petersburgId,
+    });
     expect(await cardCity(english, profile.id)).toBe('Saint Petersburg');
 
     // A typed name alone (the edit form's text) becomes its place again.
@@ -122,13 +136,18 @@ describe.each(testDialects())('city names in the reader language on %s', (dialec
   it('refuses a bad place id with a 400 JSON error and creates nothing', async () => {
     const { browser, userId } = await signUpVerified(app);
     for (const bad of ['abc', '0', '-5', '1.5', '99999999999', '1']) {
-      const res = await browser.postForm('/api/create_profile', form({ name: 'Vera', age: '29', gender: 'Female', city: 'Moscow', place_id: bad }, photo));
+      const res = await browser.postForm(
+        '/api/create_profile',
+        form({ name: 'Vera', age: '29', gender: 'Female', city: 'Moscow', place_id: bad }, photo),
+      );
       expect(res.status, bad).toBe(400);
       const body = await json<ErrorResponse>(res);
       expect(body.error, bad).toMatch(/place/i);
       expect(typeof body.code).toBe('string');
     }
-    expect(await app.database.db.selectFrom('profiles').select('id').where('user_id', '=', userId).executeTakeFirst()).toBeUndefined();
+    expect(
+      await app.database.db.selectFrom('profiles').select('id').where('user_id', '=', userId).executeTakeFirst(),
+    ).toBeUndefined();
 
     const { browser: owner, profile } = await scene({ city: 'Moscow' });
     for (const bad of [1, 'x', -1, 2.5]) {
@@ -155,13 +174,31 @@ describe.each(testDialects())('the place id migration on %s', (dialect) => {
       for (const [i, city] of typed.entries()) {
         const user = await db
           .insertInto('users')
-          .values({ email: `m${i}@example.com`, password_hash: null, language: 'ru', verified_at: now, banned_at: null, created_at: now, premium_until: null })
+          .values({
+            email: `m${i}@example.com`,
+            password_hash: null,
+            language: 'ru',
+            verified_at: now,
+            banned_at: null,
+            created_at: now,
+            premium_until: null,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         // No place_id: the column does not exist yet.
         await db
           .insertInto('profiles')
-          .values({ user_id: user.id, name: 'P', age: 30, gender: 'Female', preferred_gender: 'Male', bio: '', city, created_at: now, updated_at: now })
+          .values({
+            user_id: user.id,
+            name: 'P',
+            age: 30,
+            gender: 'Female',
+            preferred_gender: 'Male',
+            bio: '',
+            city,
+            created_at: now,
+            updated_at: now,
+          })
           .execute();
       }
       const { error } = await migrator.migrateToLatest();

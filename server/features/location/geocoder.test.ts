@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { cityNameKey } from './cityNameKey.ts';
-import { CityGeocoder, cityGeocoder, cityName, cityRadiusKm, distanceKm, maxReverseDistanceKm, parseCityData, type City } from './geocoder.ts';
+import {
+  CityGeocoder,
+  cityGeocoder,
+  cityName,
+  cityRadiusKm,
+  distanceKm,
+  maxReverseDistanceKm,
+  parseCityData,
+  type City,
+} from './geocoder.ts';
 
 /** The 100 largest cities of Russia by the 2021 census, largest first, and the next 30 for margin. */
 const largestRussianCities = [
@@ -202,9 +211,17 @@ describe('forward geocoding (city name → city)', () => {
 
   it('finds Moscow, Saint Petersburg and others under every usual spelling', () => {
     const moscow = geocoder.findByName('Москва');
-    for (const name of ['москва', 'МОСКВА', ' Moscow ', 'moskva', 'Москва, Россия']) expect(geocoder.findByName(name)).toBe(moscow);
+    for (const name of ['москва', 'МОСКВА', ' Moscow ', 'moskva', 'Москва, Россия'])
+      expect(geocoder.findByName(name)).toBe(moscow);
     const spb = geocoder.findByName('Санкт-Петербург');
-    for (const name of ['Санкт Петербург', 'санкт-петербург', 'St Petersburg', 'Saint-Petersburg', 'St. Petersburg', 'Saint Petersburg'])
+    for (const name of [
+      'Санкт Петербург',
+      'санкт-петербург',
+      'St Petersburg',
+      'Saint-Petersburg',
+      'St. Petersburg',
+      'Saint Petersburg',
+    ])
       expect(geocoder.findByName(name)).toBe(spb);
     for (const [a, b] of [
       ['Королёв', 'Королев'],
@@ -223,7 +240,20 @@ describe('forward geocoding (city name → city)', () => {
   });
 
   it('finds world cities by English name, and the usual Russian names of cities abroad', () => {
-    for (const name of ['London', 'Paris', 'Berlin', 'New York', 'Tokyo', 'Almaty', 'Minsk', 'Tbilisi', 'Yerevan', 'Kyiv', 'Istanbul', 'Dubai'])
+    for (const name of [
+      'London',
+      'Paris',
+      'Berlin',
+      'New York',
+      'Tokyo',
+      'Almaty',
+      'Minsk',
+      'Tbilisi',
+      'Yerevan',
+      'Kyiv',
+      'Istanbul',
+      'Dubai',
+    ])
       expect(geocoder.findByName(name)?.en, name).toBe(name);
     expect(geocoder.findByName('Лондон')?.en).toBe('London');
     expect(geocoder.findByName('Кишинев')?.en).toBe('Chisinau');

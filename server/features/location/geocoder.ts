@@ -135,7 +135,10 @@ export class CityGeocoder {
     const columns =
       2 * lonSpan + 1 >= lonCells
         ? Array.from({ length: lonCells }, (_, c) => c)
-        : Array.from({ length: 2 * lonSpan + 1 }, (_, i) => (((lonCell(lon) + i - lonSpan) % lonCells) + lonCells) % lonCells);
+        : Array.from(
+            { length: 2 * lonSpan + 1 },
+            (_, i) => (((lonCell(lon) + i - lonSpan) % lonCells) + lonCells) % lonCells,
+          );
     const row0 = latCell(lat);
     const candidates: { cell: Cell; bound: number }[] = [];
     for (let r = Math.max(0, row0 - latSpan); r <= Math.min(latCells - 1, row0 + latSpan); r++) {

@@ -24,7 +24,11 @@ describe.each(testDialects())('location API on %s', (dialect) => {
 
   async function signedUp(headers: Record<string, string> = {}) {
     const browser = new Browser(app.url);
-    const res = await browser.post('/api/register', { email: `loc${++counter}-${Date.now()}@example.com`, password }, { headers });
+    const res = await browser.post(
+      '/api/register',
+      { email: `loc${++counter}-${Date.now()}@example.com`, password },
+      { headers },
+    );
     expect(res.status).toBe(201);
     return browser;
   }
@@ -70,7 +74,9 @@ describe.each(testDialects())('location API on %s', (dialect) => {
   });
 
   it('answers a point off the coast with the coastal city, and 404 with the hint far out at sea', async () => {
-    expect(await json(await russian.post('/api/get_city', { latitude: 43.45, longitude: 39.5 }))).toMatchObject({ city: 'Сочи' });
+    expect(await json(await russian.post('/api/get_city', { latitude: 43.45, longitude: 39.5 }))).toMatchObject({
+      city: 'Сочи',
+    });
     const res = await russian.post('/api/get_city', { latitude: 30, longitude: -40 });
     expect(res.status).toBe(404);
     const body = await json<ErrorResponse>(res);
@@ -81,7 +87,10 @@ describe.each(testDialects())('location API on %s', (dialect) => {
   it('answers 404 city_not_found with the geolocation hint for an unknown city', async () => {
     const { status, body } = await cityCheck(russian, 'Атлантида');
     expect(status).toBe(404);
-    expect(body).toEqual({ error: expect.stringMatching(/allow access to your location/) as unknown, code: 'city_not_found' });
+    expect(body).toEqual({
+      error: expect.stringMatching(/allow access to your location/) as unknown,
+      code: 'city_not_found',
+    });
   });
 
   it('refuses anyone not signed in with 401', async () => {
@@ -113,12 +122,15 @@ describe.each(testDialects())('location API on %s', (dialect) => {
     expect(body.fields).toHaveProperty(field);
   });
 
-  it.each([[''], ['    '], ['М'.repeat(101)], [42], [null], [['Москва']]])('refuses citycheck %j with 400', async (value) => {
-    const { status, body } = await cityCheck(russian, value);
-    expect(status).toBe(400);
-    expect(body).toMatchObject({ code: 'invalid_input', error: expect.any(String) as unknown });
-    expect(body.fields).toHaveProperty('citycheck');
-  });
+  it.each([[''], ['    '], ['М'.repeat(101)], [42], [null], [['Москва']]])(
+    'refuses citycheck %j with 400',
+    async (value) => {
+      const { status, body } = await cityCheck(russian, value);
+      expect(status).toBe(400);
+      expect(body).toMatchObject({ code: 'invalid_input', error: expect.any(String) as unknown });
+      expect(body.fields).toHaveProperty('citycheck');
+    },
+  );
 
   it('refuses unknown fields and a body that is not an object', async () => {
     const extra = await russian.post('/api/citycheck', { citycheck: 'Москва', latitude: 1 });

@@ -11,7 +11,8 @@ export interface StoredCity {
   place_id: number | null;
 }
 
-export const unknownPlace = () => badRequest('unknown_place', 'Unknown place. Choose a city from the suggestions or type its name.');
+export const unknownPlace = () =>
+  badRequest('unknown_place', 'Unknown place. Choose a city from the suggestions or type its name.');
 
 /** The city as one reader should see it: the place's name in their language, else the typed text. */
 export function cityForReader(stored: StoredCity, language: Language, geocoder: CityGeocoder = cityGeocoder()): string {

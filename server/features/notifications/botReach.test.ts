@@ -66,7 +66,11 @@ describe.each(testDialects())('the bot reaches Mini App users who allowed it on 
     return res.status;
   }
   const reachability = (chatId: number) =>
-    app.database.db.selectFrom('users').select(['bot_started_at', 'bot_unreachable_at']).where('telegram_id', '=', String(chatId)).executeTakeFirstOrThrow();
+    app.database.db
+      .selectFrom('users')
+      .select(['bot_started_at', 'bot_unreachable_at'])
+      .where('telegram_id', '=', String(chatId))
+      .executeTakeFirstOrThrow();
   const matchAndWait = async (a: Person, b: Person) => {
     await a.browser.post('/api/like', { profile_id: b.profileId });
     await b.browser.post('/api/like', { profile_id: a.profileId });

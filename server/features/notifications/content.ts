@@ -22,7 +22,11 @@ export type NotificationContent =
  * `genders`: the recipient's (a sentence addressed to them: "напишите первой") and the other person's ("лайкнула
  * вас"), for i18next's _male/_female contexts; null when unknown (the neutral wording).
  */
-export type Notification = { telegramId: string; language: Language; genders?: NotificationGenders } & NotificationContent;
+export type Notification = {
+  telegramId: string;
+  language: Language;
+  genders?: NotificationGenders;
+} & NotificationContent;
 export interface NotificationGenders {
   reader: Gender | null;
   other: Gender | null;

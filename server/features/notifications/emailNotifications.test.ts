@@ -46,14 +46,20 @@ describe.each(testDialects())('notification e-mails to web-only users on %s', (d
   });
 
   /** A person who signed up on the web (verified e-mail, no Telegram), in their language. */
-  async function webPerson(options: PersonOptions & { language?: 'ru' | 'en' } = {}): Promise<Person & { email: string }> {
+  async function webPerson(
+    options: PersonOptions & { language?: 'ru' | 'en' } = {},
+  ): Promise<Person & { email: string }> {
     const person = await createPerson(app, options);
     await app.database.db
       .updateTable('users')
       .set({ language: options.language ?? 'ru' })
       .where('id', '=', person.userId)
       .execute();
-    const { email } = await app.database.db.selectFrom('users').select('email').where('id', '=', person.userId).executeTakeFirstOrThrow();
+    const { email } = await app.database.db
+      .selectFrom('users')
+      .select('email')
+      .where('id', '=', person.userId)
+      .executeTakeFirstOrThrow();
     return { ...person, email: email ?? '' };
   }
   const mailsTo = (p: { email: string }) => smtp.mailsTo(p.email);
@@ -64,11 +70,18 @@ describe.each(testDialects())('notification e-mails to web-only users on %s', (d
   /** A match whose conversation B starts (so B has seen the match: only A's match e-mail is due). */
   async function conversation(a: Person, b: Person): Promise<number> {
     await match(a, b);
-    return (await json<{ conversation_id: number }>(await b.browser.post('/api/conversations/start', { profile_id: a.profileId }))).conversation_id;
+    return (
+      await json<{ conversation_id: number }>(
+        await b.browser.post('/api/conversations/start', { profile_id: a.profileId }),
+      )
+    ).conversation_id;
   }
-  const send = (from: Person, id: number, content: string) => from.browser.post(`/api/conversations/${id}/messages`, { content });
-  const unsubscribePath = (mail: ReceivedMail) => new URL(/^<([^>]+)>/.exec(mail.headers['list-unsubscribe'] ?? '')?.[1] ?? 'https://x/').pathname;
-  const emailSetting = async (p: Person) => (await json<{ email_notifications: boolean }>(await p.browser.get('/api/settings'))).email_notifications;
+  const send = (from: Person, id: number, content: string) =>
+    from.browser.post(`/api/conversations/${id}/messages`, { content });
+  const unsubscribePath = (mail: ReceivedMail) =>
+    new URL(/^<([^>]+)>/.exec(mail.headers['list-unsubscribe'] ?? '')?.[1] ?? 'https://x/').pathname;
+  const emailSetting = async (p: Person) =>
+    (await json<{ email_notifications: boolean }>(await p.browser.get('/api/settings'))).email_notifications;
   /** What a mail client does for RFC 8058: a POST with the one-click body, no cookie, no CSRF token. */
   const oneClick = (mail: ReceivedMail) =>
     fetch(`${app.url}${unsubscribePath(mail)}`, {
@@ -95,7 +108,9 @@ describe.each(testDialects())('notification e-mails to web-only users on %s', (d
     expect(toBella?.text).toContain(`${publicUrl}/UsersProfile/${anton.profileId}`);
     expect(toBella?.html).toContain(`href="${publicUrl}/UsersProfile/${anton.profileId}"`);
     // RFC 8058: an https URL to POST to, and the header that says one POST is enough.
-    expect(toBella?.headers['list-unsubscribe']).toMatch(new RegExp(`^<${publicUrl}/api/email/unsubscribe/${bella.userId}\\.[\\w-]{43}>$`));
+    expect(toBella?.headers['list-unsubscribe']).toMatch(
+      new RegExp(`^<${publicUrl}/api/email/unsubscribe/${bella.userId}\\.[\\w-]{43}>$`),
+    );
     expect(toBella?.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     expect(toBella?.text).toContain(`${publicUrl}${unsubscribePath(toBella as ReceivedMail)}`);
     // The other person's address never appears in the mail.
@@ -170,8 +185,14 @@ describe.each(testDialects())('notification e-mails to web-only users on %s', (d
       await b.browser.post('/api/like', { profile_id: a.profileId });
       const start = await b.browser.post('/api/conversations/start', { profile_id: a.profileId });
       const id = (await json<{ conversation_id: number }>(start)).conversation_id;
-      expect((await b.browser.post(`/api/conversations/${id}/messages`, { content: 'секретное слово' })).status).toBe(201);
-      const jobs = await logged.database.db.selectFrom('notification_jobs').select('id').where('channel', '=', 'email').execute();
+      expect((await b.browser.post(`/api/conversations/${id}/messages`, { content: 'секретное слово' })).status).toBe(
+        201,
+      );
+      const jobs = await logged.database.db
+        .selectFrom('notification_jobs')
+        .select('id')
+        .where('channel', '=', 'email')
+        .execute();
       expect(jobs).toEqual([]);
     } finally {
       await logged.close();
@@ -224,14 +245,22 @@ describe.each(testDialects())('notification e-mails to web-only users on %s', (d
 
     // A new match and an unread message: nothing for B, while C (still subscribed) hears of the match.
     await match(c, b);
-    const id = (await json<{ conversation_id: number }>(await a.browser.post('/api/conversations/start', { profile_id: b.profileId }))).conversation_id;
+    const id = (
+      await json<{ conversation_id: number }>(
+        await a.browser.post('/api/conversations/start', { profile_id: b.profileId }),
+      )
+    ).conversation_id;
     expect((await send(a, id, 'привет')).status).toBe(201);
     app.clock.advance(emailUnreadSeconds + 1);
     await worker.drainOnce();
     expect(mailsTo(c)).toHaveLength(1);
     expect(mailsTo(b)).toHaveLength(1);
     // Turned back on in the menu, they hear again.
-    expect(await json<{ email_notifications: boolean }>(await b.browser.post('/api/settings', { email_notifications: true }))).toMatchObject({
+    expect(
+      await json<{ email_notifications: boolean }>(
+        await b.browser.post('/api/settings', { email_notifications: true }),
+      ),
+    ).toMatchObject({
       email_notifications: true,
       notifications: true,
     });
@@ -301,7 +330,10 @@ describe.each(testDialects())('notification e-mails to web-only users on %s', (d
         resolve();
       };
     });
-    await Promise.race([arrived, exited.then(() => Promise.reject(new Error(`worker exited before mailing: ${output}`)))]);
+    await Promise.race([
+      arrived,
+      exited.then(() => Promise.reject(new Error(`worker exited before mailing: ${output}`))),
+    ]);
     const [, signal] = (await exited) as [number | null, string | null];
     expect(signal).toBe('SIGKILL');
     smtp.beforeAccept = undefined;

@@ -10,7 +10,8 @@ export function unsubscribeUrl(publicUrl: string, token: string): string {
   return new URL(`${unsubscribePathPrefix}${token}`, publicUrl).toString();
 }
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /**
  * A match or message e-mail in the recipient's language: plain text and HTML, a button into the web app,

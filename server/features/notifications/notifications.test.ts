@@ -42,7 +42,9 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
   });
 
   /** A person who signed in through Telegram and started the bot. */
-  async function telegramPerson(options: PersonOptions & { language?: 'ru' | 'en'; startedBot?: boolean } = {}): Promise<Person & { chatId: number }> {
+  async function telegramPerson(
+    options: PersonOptions & { language?: 'ru' | 'en'; startedBot?: boolean } = {},
+  ): Promise<Person & { chatId: number }> {
     const person = await createPerson(app, options);
     const chatId = ++telegramIds;
     await app.database.db
@@ -58,20 +60,28 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
   }
   const sentTo = (chatId: number) => telegram.callsOf('sendMessage').filter((p) => p.chat_id === chatId);
   const buttonUrl = (payload: Record<string, unknown> | undefined) =>
-    (payload?.reply_markup as { inline_keyboard: { web_app?: { url: string } }[][] } | undefined)?.inline_keyboard[0]?.[0]?.web_app?.url ?? '';
+    (payload?.reply_markup as { inline_keyboard: { web_app?: { url: string } }[][] } | undefined)
+      ?.inline_keyboard[0]?.[0]?.web_app?.url ?? '';
   /** The grace period passes: what the app did not show in time is due. */
   const afterGrace = () => app.clock.advance(defaultNotifyGraceSeconds + 1);
   const streamOf = (person: Person) =>
-    EventStreamClient.open(`${app.url}/api/events`, { Cookie: `iskra_session=${person.browser.cookie('iskra_session') ?? ''}` });
+    EventStreamClient.open(`${app.url}/api/events`, {
+      Cookie: `iskra_session=${person.browser.cookie('iskra_session') ?? ''}`,
+    });
   const ack = (person: Person, ids: number[]) => person.browser.post('/api/events/ack', { ids });
 
   /** A match whose conversation B starts (so B has opened it: only A is told of the match). */
   async function matchedConversation(a: Person, b: Person): Promise<number> {
     await a.browser.post('/api/like', { profile_id: b.profileId });
     await b.browser.post('/api/like', { profile_id: a.profileId });
-    return (await json<{ conversation_id: number }>(await b.browser.post('/api/conversations/start', { profile_id: a.profileId }))).conversation_id;
+    return (
+      await json<{ conversation_id: number }>(
+        await b.browser.post('/api/conversations/start', { profile_id: a.profileId }),
+      )
+    ).conversation_id;
   }
-  const send = (from: Person, conversation: number, content: string) => from.browser.post(`/api/conversations/${conversation}/messages`, { content });
+  const send = (from: Person, conversation: number, content: string) =>
+    from.browser.post(`/api/conversations/${conversation}/messages`, { content });
 
   it('notifies both people of a match in their own language, with a Mini App button, once the grace period has passed', async () => {
     const anton = await telegramPerson({ gender: 'Male', name: 'Антон', language: 'ru' });
@@ -165,7 +175,9 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     const shown = await stream.waitFor((e) => e.type === 'message');
     expect(await json(await ack(b, [shown.id]))).toEqual({ ok: true });
     // Acknowledging twice, or at once from two tabs, is the same.
-    expect((await Promise.all([ack(b, [shown.id]), ack(b, [shown.id, shown.id])])).map((r) => r.status)).toEqual([200, 200]);
+    expect((await Promise.all([ack(b, [shown.id]), ack(b, [shown.id, shown.id])])).map((r) => r.status)).toEqual([
+      200, 200,
+    ]);
     afterGrace();
     expect(await worker.drainOnce()).toBe(0);
 
@@ -197,7 +209,8 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     const stream = await streamOf(b);
     await send(a, id, 'только для Беллы');
     const event = await stream.waitFor((e) => e.type === 'message');
-    const jobs = () => app.database.db.selectFrom('notification_jobs').select(['id', 'done_at', 'outcome']).orderBy('id').execute();
+    const jobs = () =>
+      app.database.db.selectFrom('notification_jobs').select(['id', 'done_at', 'outcome']).orderBy('id').execute();
     const before = await jobs();
     // The answer is the same as for one's own ids: it says nothing about whether the id exists.
     expect(await json(await ack(stranger, [event.id]))).toEqual({ ok: true });
@@ -227,7 +240,11 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     afterGrace();
     await worker.drainOnce();
     expect(telegram.callsOf('sendMessage')).toEqual([]);
-    const outcomes = await app.database.db.selectFrom('notification_jobs').select(['user_id', 'outcome']).orderBy('id').execute();
+    const outcomes = await app.database.db
+      .selectFrom('notification_jobs')
+      .select(['user_id', 'outcome'])
+      .orderBy('id')
+      .execute();
     expect(outcomes).toEqual([
       { user_id: b.userId, outcome: 'seen' },
       { user_id: a.userId, outcome: 'stale' },
@@ -259,7 +276,8 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     const premiumEn = await telegramPerson({ gender: 'Male', premium: true, language: 'en' });
     const free = await telegramPerson({ gender: 'Male' });
     const admirer = await telegramPerson({ name: 'Ника' });
-    for (const target of [premiumRu, premiumEn, free]) expect((await admirer.browser.post('/api/like', { profile_id: target.profileId })).status).toBe(200);
+    for (const target of [premiumRu, premiumEn, free])
+      expect((await admirer.browser.post('/api/like', { profile_id: target.profileId })).status).toBe(200);
     expect(await worker.drainOnce()).toBe(0);
     afterGrace();
     expect(await worker.drainOnce()).toBe(2);
@@ -281,9 +299,13 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     const admirer = await telegramPerson({ name: 'Ника' });
     const secret = 'Тайные слова про горы';
     for (const target of [free, freeEn]) {
-      expect((await admirer.browser.post('/api/like', { profile_id: target.profileId, message: secret })).status).toBe(200);
+      expect((await admirer.browser.post('/api/like', { profile_id: target.profileId, message: secret })).status).toBe(
+        200,
+      );
     }
-    expect((await admirer.browser.post('/api/like', { profile_id: undone.profileId, message: secret })).status).toBe(200);
+    expect((await admirer.browser.post('/api/like', { profile_id: undone.profileId, message: secret })).status).toBe(
+      200,
+    );
     expect((await admirer.browser.post('/api/undo', {})).status).toBe(200);
     afterGrace();
     expect(await worker.drainOnce()).toBe(3);
@@ -301,7 +323,8 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     const answered = await telegramPerson({ gender: 'Male', premium: true });
     const quiet = await telegramPerson({ gender: 'Male', premium: true });
     const admirer = await telegramPerson({ name: 'Ника' });
-    for (const target of [looked, answered, quiet]) await admirer.browser.post('/api/like', { profile_id: target.profileId });
+    for (const target of [looked, answered, quiet])
+      await admirer.browser.post('/api/like', { profile_id: target.profileId });
     expect((await looked.browser.post('/api/likes/seen', {})).status).toBe(200);
     await answered.browser.post('/api/dislike', { profile_id: admirer.profileId });
     await quiet.browser.post('/api/settings', { notifications: false });
@@ -315,7 +338,11 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     const bella = await telegramPerson({ name: 'Белла' });
     await anton.browser.post('/api/like', { profile_id: bella.profileId });
     await bella.browser.post('/api/like', { profile_id: anton.profileId });
-    await app.database.db.updateTable('users').set({ banned_at: app.clock.now().toISOString() }).where('id', '=', bella.userId).execute();
+    await app.database.db
+      .updateTable('users')
+      .set({ banned_at: app.clock.now().toISOString() })
+      .where('id', '=', bella.userId)
+      .execute();
     expect(await json(await anton.browser.get('/api/matches'))).toEqual([]);
     afterGrace();
     await worker.drainOnce();
@@ -326,7 +353,11 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     const target = await telegramPerson({ gender: 'Male', premium: true });
     const admirer = await telegramPerson({ name: 'Ника' });
     expect((await admirer.browser.post('/api/like', { profile_id: target.profileId })).status).toBe(200);
-    await app.database.db.updateTable('users').set({ banned_at: app.clock.now().toISOString() }).where('id', '=', admirer.userId).execute();
+    await app.database.db
+      .updateTable('users')
+      .set({ banned_at: app.clock.now().toISOString() })
+      .where('id', '=', admirer.userId)
+      .execute();
     // The likers list and the badge no longer show them: the bot must not either.
     expect(await json(await target.browser.get('/api/likes'))).toEqual([]);
     afterGrace();
@@ -381,7 +412,9 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     // The stand-in records the failed attempt and the successful one.
     expect(sentTo(b.chatId).filter((p) => p.text === 'Антон: дойдёт')).toHaveLength(2);
     // The person still has not read it (nothing was displayed in the app).
-    const stored = await json<{ messages: { content: string }[] }>(await b.browser.get(`/api/conversations/${id}/messages`));
+    const stored = await json<{ messages: { content: string }[] }>(
+      await b.browser.get(`/api/conversations/${id}/messages`),
+    );
     expect(stored.messages.map((m) => m.content)).toEqual(['дойдёт']);
   });
 
@@ -393,7 +426,11 @@ describe.each(testDialects())('bot notifications on %s', (dialect) => {
     await b.browser.post('/api/like', { profile_id: a.profileId });
     afterGrace();
     expect(await worker.drainOnce()).toBe(2);
-    const user = await app.database.db.selectFrom('users').select('bot_unreachable_at').where('id', '=', b.userId).executeTakeFirstOrThrow();
+    const user = await app.database.db
+      .selectFrom('users')
+      .select('bot_unreachable_at')
+      .where('id', '=', b.userId)
+      .executeTakeFirstOrThrow();
     expect(user.bot_unreachable_at).not.toBeNull();
     const jobs = await app.database.db.selectFrom('notification_jobs').select(['user_id', 'outcome']).execute();
     expect(jobs.find((j) => j.user_id === b.userId)?.outcome).toBe('unreachable');

@@ -25,13 +25,22 @@ export function pushPayloadOf(
         tag: content.profileId === undefined ? 'match' : `match-${content.profileId}`,
       };
     case 'message':
-      return { kind: 'message', title: content.name, body: content.preview, url: `/chat/${content.conversationId}`, tag: `chat-${content.conversationId}` };
+      return {
+        kind: 'message',
+        title: content.name,
+        body: content.preview,
+        url: `/chat/${content.conversationId}`,
+        tag: `chat-${content.conversationId}`,
+      };
     case 'like':
       return {
         kind: 'like',
         title: t('push.likeTitle'),
         // Said of the liker ("лайкнула вас"): their gender. A like with a message says someone wrote, never the words.
-        body: t(content.wrote ? 'push.wroteBody' : 'push.likeBody', { name: content.name, context: genderContext(genders.other) }),
+        body: t(content.wrote ? 'push.wroteBody' : 'push.likeBody', {
+          name: content.name,
+          context: genderContext(genders.other),
+        }),
         url: '/WhoLike',
         tag: 'likes',
       };

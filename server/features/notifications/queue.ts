@@ -1,7 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Database, NotificationChannel, NotificationKind, ProfileId, UserId } from '../../../db/schema.ts';
 import { addSeconds } from '../../clock.ts';
-import { findRecentNotification, hasPremium, insertNotificationJob, isReachableByBot, reachability, renewWaitingNotification } from './repository.ts';
+import {
+  findRecentNotification,
+  hasPremium,
+  insertNotificationJob,
+  isReachableByBot,
+  reachability,
+  renewWaitingNotification,
+} from './repository.ts';
 
 /** At most one message notification per conversation and recipient in this window (one like notification per recipient). */
 export const messageNotificationWindowSeconds = 10 * 60;
@@ -38,8 +45,20 @@ export class NotificationQueue {
   }
 
   /** A new match, announced by the user's `match` event `eventId`. */
-  async match(db: Kysely<Database>, userId: UserId, other: { profileId: ProfileId; name: string }, eventId: number, now: Date): Promise<void> {
-    const job = { user_id: userId, kind: 'match' as const, conversation_id: null, event_id: eventId, other_profile_id: other.profileId };
+  async match(
+    db: Kysely<Database>,
+    userId: UserId,
+    other: { profileId: ProfileId; name: string },
+    eventId: number,
+    now: Date,
+  ): Promise<void> {
+    const job = {
+      user_id: userId,
+      kind: 'match' as const,
+      conversation_id: null,
+      event_id: eventId,
+      other_profile_id: other.profileId,
+    };
     const payload = JSON.stringify({ name: other.name });
     const reach = await reachability(db, userId);
     if (reach.bot) {
@@ -47,7 +66,8 @@ export class NotificationQueue {
     } else if (this.emails && reach.email) {
       await insertNotificationJob(db, { ...job, payload, channel: 'email' }, now.toISOString(), this.due(now));
     }
-    if (reach.push) await insertNotificationJob(db, { ...job, payload, channel: 'push' }, now.toISOString(), this.due(now));
+    if (reach.push)
+      await insertNotificationJob(db, { ...job, payload, channel: 'push' }, now.toISOString(), this.due(now));
   }
 
   /** A message to the user, announced by their `message` event `eventId`; one notification per conversation in the window. */
@@ -61,7 +81,11 @@ export class NotificationQueue {
     now: Date,
   ): Promise<void> {
     const preview = content.length > previewLength ? `${content.slice(0, previewLength - 1)}…` : content;
-    const update = { event_id: eventId, other_profile_id: sender.profileId, payload: JSON.stringify({ name: sender.name, preview }) };
+    const update = {
+      event_id: eventId,
+      other_profile_id: sender.profileId,
+      payload: JSON.stringify({ name: sender.name, preview }),
+    };
     const reach = await reachability(db, userId);
     if (reach.push) await this.throttled(db, userId, 'message', conversationId, update, now, 'push');
     if (this.emails && reach.email) {
@@ -88,7 +112,12 @@ export class NotificationQueue {
     if (recent && (await renewWaitingNotification(db, recent.id, update))) return;
     if (recent && (await findRecentNotification(db, userId, 'message', conversationId, since, 'email'))) return;
     const due = addSeconds(now, emailUnreadSeconds).toISOString();
-    await insertNotificationJob(db, { user_id: userId, kind: 'message', conversation_id: conversationId, ...update, channel: 'email' }, now.toISOString(), due);
+    await insertNotificationJob(
+      db,
+      { user_id: userId, kind: 'message', conversation_id: conversationId, ...update, channel: 'email' },
+      now.toISOString(),
+      due,
+    );
   }
 
   /**
@@ -96,12 +125,24 @@ export class NotificationQueue {
    * window. A like with a message (`wrote`) is told to everyone, free users included (the likers list shows
    * such a liker whole), as "wrote to you", never with the words themselves.
    */
-  async like(db: Kysely<Database>, userId: UserId, liker: { profileId: ProfileId; name: string }, now: Date, premium?: boolean, wrote = false): Promise<void> {
+  async like(
+    db: Kysely<Database>,
+    userId: UserId,
+    liker: { profileId: ProfileId; name: string },
+    now: Date,
+    premium?: boolean,
+    wrote = false,
+  ): Promise<void> {
     // `premium`: already read by the caller in the same transaction (a like reads it with the person).
     if (!wrote && !(premium ?? (await hasPremium(db, userId, now.toISOString())))) return;
-    const update = { event_id: null, other_profile_id: liker.profileId, payload: JSON.stringify(wrote ? { name: liker.name, wrote } : { name: liker.name }) };
+    const update = {
+      event_id: null,
+      other_profile_id: liker.profileId,
+      payload: JSON.stringify(wrote ? { name: liker.name, wrote } : { name: liker.name }),
+    };
     const reach = await reachability(db, userId);
-    for (const channel of ['bot', 'push'] as const) if (reach[channel]) await this.throttled(db, userId, 'like', null, update, now, channel);
+    for (const channel of ['bot', 'push'] as const)
+      if (reach[channel]) await this.throttled(db, userId, 'like', null, update, now, channel);
   }
 
   /**
@@ -123,14 +164,30 @@ export class NotificationQueue {
     if (recent && (await renewWaitingNotification(db, recent.id, update))) return;
     // Settled between the read and the write (sent, or acknowledged): reading again decides.
     if (recent && (await findRecentNotification(db, userId, kind, conversationId, since, channel))) return;
-    await insertNotificationJob(db, { user_id: userId, kind, conversation_id: conversationId, ...update, channel }, now.toISOString(), this.due(now));
+    await insertNotificationJob(
+      db,
+      { user_id: userId, kind, conversation_id: conversationId, ...update, channel },
+      now.toISOString(),
+      this.due(now),
+    );
   }
 }
 
 /** The subscription ends soon (the reminders job): opens the subscription screen. Not live news, so due at once. */
-export async function enqueuePremiumReminder(db: Kysely<Database>, userId: UserId, until: string, now: Date): Promise<boolean> {
+export async function enqueuePremiumReminder(
+  db: Kysely<Database>,
+  userId: UserId,
+  until: string,
+  now: Date,
+): Promise<boolean> {
   if (!(await isReachableByBot(db, userId))) return false;
-  const job = { user_id: userId, kind: 'premium_ending' as const, conversation_id: null, event_id: null, other_profile_id: null };
+  const job = {
+    user_id: userId,
+    kind: 'premium_ending' as const,
+    conversation_id: null,
+    event_id: null,
+    other_profile_id: null,
+  };
   await insertNotificationJob(db, { ...job, payload: JSON.stringify({ until }) }, now.toISOString(), now.toISOString());
   return true;
 }

@@ -10,7 +10,10 @@ import { notBlockedWith } from '../relationships/index.ts';
  * - push: a browser subscribed for Web Push and push notifications on.
  * Nobody banned hears anything.
  */
-export async function reachability(db: Kysely<Database>, userId: UserId): Promise<{ bot: boolean; email: boolean; push: boolean }> {
+export async function reachability(
+  db: Kysely<Database>,
+  userId: UserId,
+): Promise<{ bot: boolean; email: boolean; push: boolean }> {
   const row = await db
     .selectFrom('users as u')
     .innerJoin('profiles as p', 'p.user_id', 'u.id')
@@ -24,14 +27,25 @@ export async function reachability(db: Kysely<Database>, userId: UserId): Promis
       'p.notifications',
       'p.email_notifications',
       'p.push_notifications',
-      eb.exists(eb.selectFrom('push_subscriptions as s').select('s.id').whereRef('s.user_id', '=', 'u.id')).as('subscribed'),
+      eb
+        .exists(eb.selectFrom('push_subscriptions as s').select('s.id').whereRef('s.user_id', '=', 'u.id'))
+        .as('subscribed'),
     ])
     .where('u.id', '=', userId)
     .executeTakeFirst();
   if (!row) return { bot: false, email: false, push: false };
   return {
-    bot: row.telegram_id !== null && row.bot_started_at !== null && row.bot_unreachable_at === null && row.notifications === 1,
-    email: row.telegram_id === null && row.email !== null && row.verified_at !== null && row.banned_at === null && row.email_notifications === 1,
+    bot:
+      row.telegram_id !== null &&
+      row.bot_started_at !== null &&
+      row.bot_unreachable_at === null &&
+      row.notifications === 1,
+    email:
+      row.telegram_id === null &&
+      row.email !== null &&
+      row.verified_at !== null &&
+      row.banned_at === null &&
+      row.email_notifications === 1,
     push: row.banned_at === null && row.push_notifications === 1 && Boolean(row.subscribed),
   };
 }
@@ -43,7 +57,12 @@ export async function isReachableByBot(db: Kysely<Database>, userId: UserId): Pr
 
 /** Whether the user's premium is active at `now` (only premium users hear who liked them). */
 export async function hasPremium(db: Kysely<Database>, userId: UserId, now: string): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').where('id', '=', userId).where('premium_until', '>', now).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .where('premium_until', '>', now)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -59,7 +78,12 @@ export interface NewNotification {
 }
 
 /** Queues a notification, first tried at `due`. */
-export async function insertNotificationJob(db: Kysely<Database>, job: NewNotification, now: string, due: string): Promise<void> {
+export async function insertNotificationJob(
+  db: Kysely<Database>,
+  job: NewNotification,
+  now: string,
+  due: string,
+): Promise<void> {
   await db
     .insertInto('notification_jobs')
     .values({ ...job, created_at: now, next_attempt_at: due, attempts: 0 })
@@ -99,12 +123,22 @@ export async function renewWaitingNotification(
   jobId: number,
   update: { event_id: number | null; other_profile_id: ProfileId; payload: string },
 ): Promise<boolean> {
-  const result = await db.updateTable('notification_jobs').set(update).where('id', '=', jobId).where('done_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('notification_jobs')
+    .set(update)
+    .where('id', '=', jobId)
+    .where('done_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
 /** The app displayed these events of the user's: their waiting notifications are settled as seen. Others' ids match nothing. */
-export async function settleAcknowledged(db: Kysely<Database>, userId: UserId, eventIds: readonly number[], now: string): Promise<void> {
+export async function settleAcknowledged(
+  db: Kysely<Database>,
+  userId: UserId,
+  eventIds: readonly number[],
+  now: string,
+): Promise<void> {
   await db
     .updateTable('notification_jobs')
     .set({ done_at: now, outcome: seenOutcome })
@@ -115,7 +149,12 @@ export async function settleAcknowledged(db: Kysely<Database>, userId: UserId, e
 }
 
 /** Unfinished jobs of these channels due by `now`, oldest first, with what sending needs to know about the recipient. */
-export async function listDueNotifications(db: Kysely<Database>, now: string, limit: number, channels: readonly NotificationChannel[]) {
+export async function listDueNotifications(
+  db: Kysely<Database>,
+  now: string,
+  limit: number,
+  channels: readonly NotificationChannel[],
+) {
   return (
     db
       .selectFrom('notification_jobs as j')
@@ -176,7 +215,12 @@ export async function hasUnreadIn(db: Kysely<Database>, me: ProfileId, conversat
  * Claims a due job by moving its next attempt to `until`: another process reading the same row then sees
  * it as not yet due. False when someone else claimed or finished it first.
  */
-export async function claimNotification(db: Kysely<Database>, jobId: number, now: string, until: string): Promise<boolean> {
+export async function claimNotification(
+  db: Kysely<Database>,
+  jobId: number,
+  now: string,
+  until: string,
+): Promise<boolean> {
   const claimed = await db
     .updateTable('notification_jobs')
     .set({ next_attempt_at: until })
@@ -192,7 +236,13 @@ export async function claimNotification(db: Kysely<Database>, jobId: number, now
  * lease ran out and was claimed again by another then changes nothing, rather than overwriting its outcome.
  */
 /** Finishes a job with its outcome (sent, seen, stale, disabled, unreachable). */
-export async function settleNotification(db: Kysely<Database>, jobId: number, now: string, outcome: string, lease?: string): Promise<void> {
+export async function settleNotification(
+  db: Kysely<Database>,
+  jobId: number,
+  now: string,
+  outcome: string,
+  lease?: string,
+): Promise<void> {
   await db
     .updateTable('notification_jobs')
     .set({ done_at: now, outcome })
@@ -201,7 +251,13 @@ export async function settleNotification(db: Kysely<Database>, jobId: number, no
     .execute();
 }
 
-export async function giveUpNotification(db: Kysely<Database>, jobId: number, attempts: number, now: string, lease?: string): Promise<void> {
+export async function giveUpNotification(
+  db: Kysely<Database>,
+  jobId: number,
+  attempts: number,
+  now: string,
+  lease?: string,
+): Promise<void> {
   await db
     .updateTable('notification_jobs')
     .set({ attempts, done_at: now, outcome: 'gave_up' })
@@ -211,7 +267,13 @@ export async function giveUpNotification(db: Kysely<Database>, jobId: number, at
 }
 
 /** A failed attempt (known not to have been delivered): tried again at `at`. */
-export async function scheduleNotificationRetry(db: Kysely<Database>, jobId: number, attempts: number, at: string, lease?: string): Promise<void> {
+export async function scheduleNotificationRetry(
+  db: Kysely<Database>,
+  jobId: number,
+  attempts: number,
+  at: string,
+  lease?: string,
+): Promise<void> {
   await db
     .updateTable('notification_jobs')
     .set({ attempts, next_attempt_at: at, sending_at: null })
@@ -251,7 +313,12 @@ export async function countSentEmails(db: Kysely<Database>, userId: UserId, sinc
 }
 
 /** Whether a message e-mail about this conversation went to the user since `since` (one per conversation per window). */
-export async function sentConversationEmailSince(db: Kysely<Database>, userId: UserId, conversationId: number, since: string): Promise<boolean> {
+export async function sentConversationEmailSince(
+  db: Kysely<Database>,
+  userId: UserId,
+  conversationId: number,
+  since: string,
+): Promise<boolean> {
   const row = await db
     .selectFrom('notification_jobs')
     .select('id')

@@ -6,7 +6,8 @@ import type { UnsubscribeTokens } from './unsubscribeTokens.ts';
 
 export type UnsubscribePage = { html: string };
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /**
  * The one-click unsubscribe of notification e-mails, without signing in: the token in the link names the
@@ -36,10 +37,14 @@ export class EmailUnsubscribeService {
     await setEmailNotifications(this.db, account.userId, false);
     const t = translatorFor(account.language);
     const open = `<p><a href="${escapeHtml(this.publicUrl)}">${escapeHtml(t('mail.unsubscribe.open'))}</a></p>`;
-    return { html: this.page(account.language, `<p role="status">${escapeHtml(t('mail.unsubscribe.done'))}</p>${open}`) };
+    return {
+      html: this.page(account.language, `<p role="status">${escapeHtml(t('mail.unsubscribe.done'))}</p>${open}`),
+    };
   }
 
-  private async accountOf(token: string): Promise<{ userId: NonNullable<ReturnType<UnsubscribeTokens['verify']>>; language: Language } | null> {
+  private async accountOf(
+    token: string,
+  ): Promise<{ userId: NonNullable<ReturnType<UnsubscribeTokens['verify']>>; language: Language } | null> {
     const userId = this.tokens.verify(token);
     if (userId === null) return null;
     const row = await findEmailPreference(this.db, userId);

@@ -50,16 +50,22 @@ export function contentOf(job: {
     case 'match': {
       // The button opens the match's profile (`match_<profileId>`): the person is the job's other profile.
       const parsed = namePayload.safeParse(stored);
-      return parsed.success ? { kind: 'match', name: parsed.data.name, profileId: job.other_profile_id ?? undefined } : null;
+      return parsed.success
+        ? { kind: 'match', name: parsed.data.name, profileId: job.other_profile_id ?? undefined }
+        : null;
     }
     case 'like': {
       const parsed = likePayload.safeParse(stored);
       if (!parsed.success) return null;
-      return parsed.data.wrote ? { kind: 'like', name: parsed.data.name, wrote: true } : { kind: 'like', name: parsed.data.name };
+      return parsed.data.wrote
+        ? { kind: 'like', name: parsed.data.name, wrote: true }
+        : { kind: 'like', name: parsed.data.name };
     }
     case 'message': {
       const parsed = messagePayload.safeParse(stored);
-      return parsed.success && job.conversation_id !== null ? { kind: 'message', ...parsed.data, conversationId: job.conversation_id } : null;
+      return parsed.success && job.conversation_id !== null
+        ? { kind: 'message', ...parsed.data, conversationId: job.conversation_id }
+        : null;
     }
     case 'premium_ending': {
       const parsed = premiumPayload.safeParse(stored);
@@ -144,7 +150,11 @@ export class NotificationWorker {
     private readonly push?: PushChannel,
   ) {
     // Jobs of a channel this process cannot send stay queued for one that can.
-    this.channels = [...(notifier ? (['bot'] as const) : []), ...(email ? (['email'] as const) : []), ...(push ? (['push'] as const) : [])];
+    this.channels = [
+      ...(notifier ? (['bot'] as const) : []),
+      ...(email ? (['email'] as const) : []),
+      ...(push ? (['push'] as const) : []),
+    ];
   }
 
   start(intervalMs = 2000): void {
@@ -225,7 +235,12 @@ export class NotificationWorker {
         continue;
       }
       try {
-        await this.notifier.send({ telegramId: job.telegram_id, language: job.language, genders: gendersOf(job), ...content });
+        await this.notifier.send({
+          telegramId: job.telegram_id,
+          language: job.language,
+          genders: gendersOf(job),
+          ...content,
+        });
         await settle('sent');
       } catch (error) {
         if (error instanceof PermanentNotificationError) {
@@ -238,7 +253,13 @@ export class NotificationWorker {
           finished += 1;
         } else {
           // 30 s, 1 min, 2 min, … so a Telegram outage is ridden out without hammering it.
-          await scheduleNotificationRetry(this.db, job.id, attempts, addSeconds(now, 30 * 2 ** (attempts - 1)).toISOString(), lease);
+          await scheduleNotificationRetry(
+            this.db,
+            job.id,
+            attempts,
+            addSeconds(now, 30 * 2 ** (attempts - 1)).toISOString(),
+            lease,
+          );
         }
         this.logger.warn({ err: error, job: job.id, attempts }, 'notifications: sending failed, will retry');
       }
@@ -252,9 +273,18 @@ export class NotificationWorker {
    * again (the price: a crash in that instant before the mail left loses it). Mail is not live, so besides
    * still being news it must fit the per-conversation window and the daily cap when its turn comes.
    */
-  private async sendEmail(job: DueJob, now: Date, lease: string, email: EmailChannel, settle: (outcome: string) => Promise<void>): Promise<void> {
+  private async sendEmail(
+    job: DueJob,
+    now: Date,
+    lease: string,
+    email: EmailChannel,
+    settle: (outcome: string) => Promise<void>,
+  ): Promise<void> {
     if (job.sending_at !== null) {
-      this.logger.warn({ job: job.id }, 'notifications: an e-mail was being sent when a worker stopped; not sent again');
+      this.logger.warn(
+        { job: job.id },
+        'notifications: an e-mail was being sent when a worker stopped; not sent again',
+      );
       await settle('interrupted');
       return;
     }
@@ -272,13 +302,21 @@ export class NotificationWorker {
     }
     const content = contentOf(job);
     if (content?.kind !== 'match' && content?.kind !== 'message') {
-      this.logger.error({ jobId: job.id, kind: job.kind }, 'e-mail notification job with an unreadable payload: given up');
+      this.logger.error(
+        { jobId: job.id, kind: job.kind },
+        'e-mail notification job with an unreadable payload: given up',
+      );
       await giveUpNotification(this.db, job.id, job.attempts, now.toISOString(), lease);
       return;
     }
     const windowStart = addSeconds(now, -emailConversationWindowSeconds).toISOString();
-    const conversationMailed = content.kind === 'message' && (await sentConversationEmailSince(this.db, job.user_id, content.conversationId, windowStart));
-    if (conversationMailed || (await countSentEmails(this.db, job.user_id, addSeconds(now, -86_400).toISOString())) >= email.dailyCap) {
+    const conversationMailed =
+      content.kind === 'message' &&
+      (await sentConversationEmailSince(this.db, job.user_id, content.conversationId, windowStart));
+    if (
+      conversationMailed ||
+      (await countSentEmails(this.db, job.user_id, addSeconds(now, -86_400).toISOString())) >= email.dailyCap
+    ) {
       await settle('throttled');
       return;
     }
@@ -287,7 +325,10 @@ export class NotificationWorker {
       job.email,
       job.language,
       content,
-      { publicUrl: email.publicUrl, unsubscribeUrl: unsubscribeUrl(email.publicUrl, email.unsubscribeToken(job.user_id)) },
+      {
+        publicUrl: email.publicUrl,
+        unsubscribeUrl: unsubscribeUrl(email.publicUrl, email.unsubscribeToken(job.user_id)),
+      },
       gendersOf(job),
     );
     try {
@@ -296,7 +337,14 @@ export class NotificationWorker {
       // The SMTP server refused or was unreachable: known not delivered, so a retry cannot make a second one.
       const attempts = job.attempts + 1;
       if (attempts >= maxAttempts) await giveUpNotification(this.db, job.id, attempts, now.toISOString(), lease);
-      else await scheduleNotificationRetry(this.db, job.id, attempts, addSeconds(now, 30 * 2 ** (attempts - 1)).toISOString(), lease);
+      else
+        await scheduleNotificationRetry(
+          this.db,
+          job.id,
+          attempts,
+          addSeconds(now, 30 * 2 ** (attempts - 1)).toISOString(),
+          lease,
+        );
       this.logger.warn({ err: error, job: job.id, attempts }, 'notifications: e-mail failed, will retry');
       return;
     }
@@ -307,7 +355,13 @@ export class NotificationWorker {
    * A Web Push job: the same checks as the bot's (still news, the switch on), then one encrypted message to
    * each of the user's browsers. Answers 1 when the job gave up here (settle counts the others itself).
    */
-  private async sendPush(job: DueJob, now: Date, lease: string, push: PushChannel, settle: (outcome: string) => Promise<void>): Promise<number> {
+  private async sendPush(
+    job: DueJob,
+    now: Date,
+    lease: string,
+    push: PushChannel,
+    settle: (outcome: string) => Promise<void>,
+  ): Promise<number> {
     if (job.banned_at) {
       await settle('unreachable');
       return 0;
@@ -322,7 +376,10 @@ export class NotificationWorker {
     }
     const content = contentOf(job);
     if (content?.kind !== 'match' && content?.kind !== 'message' && content?.kind !== 'like') {
-      this.logger.error({ jobId: job.id, kind: job.kind }, 'push notification job with an unreadable payload: given up');
+      this.logger.error(
+        { jobId: job.id, kind: job.kind },
+        'push notification job with an unreadable payload: given up',
+      );
       await giveUpNotification(this.db, job.id, job.attempts, now.toISOString(), lease);
       return 1;
     }
@@ -336,7 +393,13 @@ export class NotificationWorker {
         await giveUpNotification(this.db, job.id, attempts, now.toISOString(), lease);
         return 1;
       }
-      await scheduleNotificationRetry(this.db, job.id, attempts, addSeconds(now, 30 * 2 ** (attempts - 1)).toISOString(), lease);
+      await scheduleNotificationRetry(
+        this.db,
+        job.id,
+        attempts,
+        addSeconds(now, 30 * 2 ** (attempts - 1)).toISOString(),
+        lease,
+      );
       this.logger.warn({ err: error, job: job.id, attempts }, 'notifications: push failed, will retry');
       return 0;
     }

@@ -22,8 +22,19 @@ describe.each(testDialects())('notification claims with two worker processes on 
     const person = await createPerson(app);
     const telegramId = String(++telegramIds);
     const now = app.clock.now();
-    await app.database.db.updateTable('users').set({ telegram_id: telegramId, bot_started_at: now.toISOString() }).where('id', '=', person.userId).execute();
-    expect(await enqueuePremiumReminder(app.database.db, person.userId, new Date(now.getTime() + 86_400_000).toISOString(), now)).toBe(true);
+    await app.database.db
+      .updateTable('users')
+      .set({ telegram_id: telegramId, bot_started_at: now.toISOString() })
+      .where('id', '=', person.userId)
+      .execute();
+    expect(
+      await enqueuePremiumReminder(
+        app.database.db,
+        person.userId,
+        new Date(now.getTime() + 86_400_000).toISOString(),
+        now,
+      ),
+    ).toBe(true);
     return telegramId;
   }
 
@@ -77,7 +88,12 @@ describe.each(testDialects())('notification claims with two worker processes on 
     expect(sent).toEqual([first]);
     // The second was never claimed: still due now, so another worker sends it at once rather than after a lease.
     const other: string[] = [];
-    const next = new NotificationWorker(app.database.db, { send: (n) => Promise.resolve(void other.push(n.telegramId)) }, app.clock, createLogger('silent'));
+    const next = new NotificationWorker(
+      app.database.db,
+      { send: (n) => Promise.resolve(void other.push(n.telegramId)) },
+      app.clock,
+      createLogger('silent'),
+    );
     expect(await next.drainOnce()).toBe(1);
     expect(other).toHaveLength(1);
     expect(other[0]).not.toBe(first);

@@ -25,7 +25,12 @@ describe.each(testDialects())('password reset by e-mail code on %s', (dialect) =
   }
 
   const resetCodes = (email: string) =>
-    app.database.db.selectFrom('verification_codes').selectAll().where('email', '=', email).where('purpose', '=', 'reset').execute();
+    app.database.db
+      .selectFrom('verification_codes')
+      .selectAll()
+      .where('email', '=', email)
+      .where('purpose', '=', 'reset')
+      .execute();
 
   /** Asks for a reset code and reads it from the mail that arrives over SMTP. */
   async function mailedCode(browser: Browser, email: string): Promise<string> {
@@ -44,7 +49,9 @@ describe.each(testDialects())('password reset by e-mail code on %s', (dialect) =
     const { email } = await account();
     const unknown = uniqueEmail('nobody');
     const unverified = uniqueEmail('unverified');
-    expect((await new Browser(app.url).post('/api/register', { email: unverified, password: testPassword })).status).toBe(201);
+    expect(
+      (await new Browser(app.url).post('/api/register', { email: unverified, password: testPassword })).status,
+    ).toBe(201);
 
     const answers = await Promise.all(
       [email, unknown, unverified].map(async (address) => {
@@ -79,7 +86,11 @@ describe.each(testDialects())('password reset by e-mail code on %s', (dialect) =
     const code = await mailedCode(browser, email);
     const res = await browser.post('/api/password/reset', { email: email.toUpperCase(), code, password: newPassword });
     expect(res.status).toBe(200);
-    expect(await json(res)).toMatchObject({ message: 'Password changed', user_id: userId, current_user: { authorized: true, user_id: userId } });
+    expect(await json(res)).toMatchObject({
+      message: 'Password changed',
+      user_id: userId,
+      current_user: { authorized: true, user_id: userId },
+    });
     expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true, user_id: userId });
     expect(await signsIn(email, testPassword)).toBe(401);
     expect(await signsIn(email, newPassword)).toBe(200);
@@ -90,7 +101,11 @@ describe.each(testDialects())('password reset by e-mail code on %s', (dialect) =
     const cookieClient = new Browser(app.url);
     expect((await cookieClient.post('/api/login', { email, password: testPassword })).status).toBe(200);
     const tokenClient = new Browser(app.url);
-    tokenClient.bearer = (await json<{ token: string }>(await tokenClient.post('/api/login', { email, password: testPassword, session: 'token' }))).token;
+    tokenClient.bearer = (
+      await json<{ token: string }>(
+        await tokenClient.post('/api/login', { email, password: testPassword, session: 'token' }),
+      )
+    ).token;
     expect(await json(await tokenClient.get('/api/current_user'))).toMatchObject({ authorized: true });
 
     const code = await mailedCode(browser, email);
@@ -104,7 +119,11 @@ describe.each(testDialects())('password reset by e-mail code on %s', (dialect) =
   it('refuses a wrong code and leaves the password as it was', async () => {
     const { email, browser } = await account();
     const code = await mailedCode(browser, email);
-    const wrong = await browser.post('/api/password/reset', { email, code: code === '111111' ? '222222' : '111111', password: newPassword });
+    const wrong = await browser.post('/api/password/reset', {
+      email,
+      code: code === '111111' ? '222222' : '111111',
+      password: newPassword,
+    });
     expect(wrong.status).toBe(400);
     expect(await json(wrong)).toMatchObject({ code: 'reset_code_invalid' });
     expect(browser.cookie('iskra_session')).toBeUndefined();
@@ -119,7 +138,9 @@ describe.each(testDialects())('password reset by e-mail code on %s', (dialect) =
     expect((await owner.post('/api/login', { email, password: testPassword })).status).toBe(200);
     const next = uniqueEmail('moved');
     expect((await owner.post('/api/account/email', { email: next, current_password: testPassword })).status).toBe(200);
-    expect((await owner.post('/api/account/email/confirm', { code: codeFrom(await app.smtp.lastMailTo(next)) })).status).toBe(200);
+    expect(
+      (await owner.post('/api/account/email/confirm', { code: codeFrom(await app.smtp.lastMailTo(next)) })).status,
+    ).toBe(200);
     const late = await browser.post('/api/password/reset', { email: next, code, password: newPassword });
     expect([late.status, await json(late)]).toMatchObject([400, { code: 'reset_code_invalid' }]);
     expect(browser.cookie('iskra_session')).toBeUndefined();
@@ -140,7 +161,10 @@ describe.each(testDialects())('password reset by e-mail code on %s', (dialect) =
     const { email, browser } = await account();
     const code = await mailedCode(browser, email);
     const wrongCode = code === '999999' ? '888888' : '999999';
-    for (let i = 0; i < 5; i++) expect((await browser.post('/api/password/reset', { email, code: wrongCode, password: newPassword })).status).toBe(400);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await browser.post('/api/password/reset', { email, code: wrongCode, password: newPassword })).status,
+      ).toBe(400);
     const sixth = await browser.post('/api/password/reset', { email, code, password: newPassword });
     expect(sixth.status).toBe(400);
     expect(await json(sixth)).toMatchObject({ code: 'reset_code_invalid' });
@@ -158,7 +182,11 @@ describe.each(testDialects())('password reset by e-mail code on %s', (dialect) =
   });
 
   it('refuses an unknown address as one that asked for no code, and a weak password before the code is tried', async () => {
-    const unknown = await new Browser(app.url).post('/api/password/reset', { email: uniqueEmail('ghost'), code: '123456', password: newPassword });
+    const unknown = await new Browser(app.url).post('/api/password/reset', {
+      email: uniqueEmail('ghost'),
+      code: '123456',
+      password: newPassword,
+    });
     expect(unknown.status).toBe(400);
     expect(await json(unknown)).toMatchObject({ code: 'reset_code_invalid' });
 
@@ -176,7 +204,9 @@ describe.each(testDialects())('password reset by e-mail code on %s', (dialect) =
     const browser = new Browser(app.url);
     await browser.csrfToken();
     const from = { headers: { 'X-Forwarded-For': '203.0.113.30' } };
-    const answers = await Promise.all(Array.from({ length: 30 }, () => browser.post('/api/password/forgot', { email }, from)));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => browser.post('/api/password/forgot', { email }, from)),
+    );
     expect(answers.map((r) => r.status)).toEqual(Array.from({ length: 30 }, () => 200));
     expect(await resetCodes(email)).toHaveLength(1);
   });
@@ -189,7 +219,8 @@ describe.each(testDialects())('password reset by e-mail code on %s', (dialect) =
   it('does not count a reset against the login throttle of the address', async () => {
     const { email } = await account();
     const guesser = new Browser(app.url);
-    for (let i = 0; i < 9; i++) expect((await guesser.post('/api/login', { email, password: `wrong${i}abc` })).status).toBe(401);
+    for (let i = 0; i < 9; i++)
+      expect((await guesser.post('/api/login', { email, password: `wrong${i}abc` })).status).toBe(401);
     const code = await mailedCode(guesser, email);
     expect((await guesser.post('/api/password/reset', { email, code, password: newPassword })).status).toBe(200);
     // The tenth attempt from this address (a browser without the device cookie) is still allowed.

@@ -5,10 +5,23 @@ import type { Clock } from '../../clock.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { findUserByEmail, lockUser, type LoginDevices, type PasswordHasher, setPasswordHash, type SignedInWithPassword } from '../accounts/index.ts';
+import {
+  findUserByEmail,
+  lockUser,
+  type LoginDevices,
+  type PasswordHasher,
+  setPasswordHash,
+  type SignedInWithPassword,
+} from '../accounts/index.ts';
 import { deleteSessionsOfUser, type SessionService, type SignInDevice } from '../sessions/index.ts';
 import { day, type RateCounter, resetRequestsPerIpPerDay } from '../rateLimits/index.ts';
-import { type CodeAttempts, codeLifetimeSeconds, deleteCode, type EmailCodes, findNewestCode } from '../verification/index.ts';
+import {
+  type CodeAttempts,
+  codeLifetimeSeconds,
+  deleteCode,
+  type EmailCodes,
+  findNewestCode,
+} from '../verification/index.ts';
 import type { AccountAlerts } from '../accountAlerts/index.ts';
 
 /**
@@ -63,7 +76,9 @@ export class PasswordResetService {
     void this.mailer.send(resetMail(email, created.code, user.language)).catch(async (error: unknown) => {
       // No code stays behind a mail that never left, so the user may ask again at once.
       this.logger.error({ err: error, userId: user.id }, 'password reset mail failed');
-      await deleteCode(this.db, created.id).catch((cleanup: unknown) => this.logger.error({ err: cleanup }, 'password reset code not removed'));
+      await deleteCode(this.db, created.id).catch((cleanup: unknown) =>
+        this.logger.error({ err: cleanup }, 'password reset code not removed'),
+      );
     });
   }
 
@@ -89,13 +104,23 @@ export class PasswordResetService {
       if (checked !== 'accepted') return { checked };
       await setPasswordHash(trx, user.id, passwordHash);
       await deleteSessionsOfUser(trx, user.id);
-      return { checked, userId: user.id, hadPassword: user.password_hash !== null, session: await this.sessions.start(user.id, device, trx) };
+      return {
+        checked,
+        userId: user.id,
+        hadPassword: user.password_hash !== null,
+        session: await this.sessions.start(user.id, device, trx),
+      };
     });
     if (outcome.checked !== 'accepted') throw refusal();
     // Best effort: a right code that stays counted is one of the day's wrong ones, not a way in.
-    await this.attempts.accepted(attempt).catch((error: unknown) => this.logger.warn({ err: error }, 'reset attempt not given back'));
+    await this.attempts
+      .accepted(attempt)
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'reset attempt not given back'));
     // A Google or Telegram account that had no password gains one here: a new way in, said as such.
-    await this.alerts.tell(outcome.userId, outcome.hadPassword ? { change: 'password_changed' } : { change: 'method_added', method: 'password' });
+    await this.alerts.tell(
+      outcome.userId,
+      outcome.hadPassword ? { change: 'password_changed' } : { change: 'method_added', method: 'password' },
+    );
     return { userId: outcome.userId, session: outcome.session, deviceCookie: this.devices.issue(email) };
   }
 }
@@ -104,9 +129,14 @@ export class PasswordResetService {
  * Every refusal of a reset code, for whatever reason: told apart, they said which addresses are registered
  * (an unknown one could only be "expired", a known one also "wrong" or "too many attempts").
  */
-const refusal = () => badRequest('reset_code_invalid', 'The code is wrong or no longer valid. Check it or request a new one.');
+const refusal = () =>
+  badRequest('reset_code_invalid', 'The code is wrong or no longer valid. Check it or request a new one.');
 
 function resetMail(to: string, code: string, language: Language) {
   const t = translatorFor(language);
-  return { to, subject: t('mail.passwordReset.subject', { code }), text: t('mail.passwordReset.text', { code, minutes: codeLifetimeSeconds / 60 }) };
+  return {
+    to,
+    subject: t('mail.passwordReset.subject', { code }),
+    text: t('mail.passwordReset.text', { code, minutes: codeLifetimeSeconds / 60 }),
+  };
 }

@@ -50,7 +50,9 @@ export class DiskPhotoStore implements PhotoStore {
   }
 
   async removeNames(names: readonly string[]): Promise<void> {
-    await Promise.all(names.map((name) => this.pathOf(name)).map((p) => (p ? rm(p, { force: true }) : Promise.resolve())));
+    await Promise.all(
+      names.map((name) => this.pathOf(name)).map((p) => (p ? rm(p, { force: true }) : Promise.resolve())),
+    );
   }
 
   async open(name: string): Promise<PhotoFile | null> {

@@ -29,7 +29,8 @@ function filesUnder(dir: string): string[] {
 function photoForm(photo: Buffer, count: number, field = 'photos', fields: Record<string, string> = {}): FormData {
   const data = new FormData();
   for (const [key, value] of Object.entries(fields)) data.append(key, value);
-  for (let i = 0; i < count; i++) data.append(field, new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), `p${i}.jpg`);
+  for (let i = 0; i < count; i++)
+    data.append(field, new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), `p${i}.jpg`);
   return data;
 }
 
@@ -60,7 +61,11 @@ describe.each(testDialects())('photos in an S3 bucket on %s', (dialect) => {
 
   /** Each photo's three stored names: the photo, its thumbnail and its blurred copy (read from its row). */
   async function storedNames(profileId: OwnProfileResponse['id']): Promise<string[]> {
-    const rows = await app.database.db.selectFrom('photos').select(['file_name', 'blur_name']).where('profile_id', '=', profileId).execute();
+    const rows = await app.database.db
+      .selectFrom('photos')
+      .select(['file_name', 'blur_name'])
+      .where('profile_id', '=', profileId)
+      .execute();
     return rows.flatMap((r) => [r.file_name, r.file_name.replace(/\.jpg$/, '.thumb.jpg'), r.blur_name ?? '']);
   }
 
@@ -93,7 +98,9 @@ describe.each(testDialects())('photos in an S3 bucket on %s', (dialect) => {
     const profile = await createProfile(browser, 2);
     const [first, second] = profile.photos;
     const before = await storedNames(profile.id);
-    const edit = photoForm(photo, 1, 'newPhotos', { payload: JSON.stringify({ deletedPhotos: [first], newPhotos: 1 }) });
+    const edit = photoForm(photo, 1, 'newPhotos', {
+      payload: JSON.stringify({ deletedPhotos: [first], newPhotos: 1 }),
+    });
     const res = await browser.postForm('/api/edit_profile', edit);
     expect(res.status).toBe(200);
     const after = await storedNames(profile.id);
@@ -200,7 +207,11 @@ describe.each(testDialects())('photos in an S3 bucket on %s', (dialect) => {
 
     // A photo saved through the prefixed store lands in its folder, reads back by its bare name, and the
     // CDN's address holds the folder as the key does.
-    const saved = await staging.save({ photo: Buffer.from('photo'), thumb: Buffer.from('thumb'), blurred: Buffer.from('blur') });
+    const saved = await staging.save({
+      photo: Buffer.from('photo'),
+      thumb: Buffer.from('thumb'),
+      blurred: Buffer.from('blur'),
+    });
     expect(await s3.keys(shared.bucket)).toContain(`iskra/staging/${saved.fileName}`);
     const opened = await staging.open(saved.fileName);
     expect(opened).not.toBeNull();
@@ -247,7 +258,10 @@ describe.each(testDialects())('photos in an S3 bucket on %s', (dialect) => {
     let brokenApp: TestApp;
     beforeAll(async () => {
       // A bucket that does not exist: every request is refused with NoSuchBucket, as for a wrong S3_BUCKET.
-      brokenApp = await createTestApp(dialect, { database: app.database, photoBucket: await s3.bucket({ create: false }) });
+      brokenApp = await createTestApp(dialect, {
+        database: app.database,
+        photoBucket: await s3.bucket({ create: false }),
+      });
     });
     afterAll(async () => {
       await brokenApp.close();
@@ -258,14 +272,21 @@ describe.each(testDialects())('photos in an S3 bucket on %s', (dialect) => {
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('5');
       expect(res.headers.get('cache-control')).toBe('no-store');
-      expect(await res.json()).toEqual({ error: 'Photos are unavailable for a moment. Please try again shortly.', code: 'photos_unavailable' });
-      expect(brokenApp.logs.join('')).toMatch(/NoSuchBucket.*photo store unavailable: answered 503|photo store unavailable: answered 503.*NoSuchBucket/);
+      expect(await res.json()).toEqual({
+        error: 'Photos are unavailable for a moment. Please try again shortly.',
+        code: 'photos_unavailable',
+      });
+      expect(brokenApp.logs.join('')).toMatch(
+        /NoSuchBucket.*photo store unavailable: answered 503|photo store unavailable: answered 503.*NoSuchBucket/,
+      );
 
       const { browser, userId } = await signUpVerified(brokenApp);
       const upload = await browser.postForm('/api/create_profile', photoForm(photo, 1, 'photos', profileFields));
       expect(upload.status).toBe(503);
       expect(((await upload.json()) as { code: string }).code).toBe('photos_unavailable');
-      expect(await app.database.db.selectFrom('profiles').select('id').where('user_id', '=', userId).executeTakeFirst()).toBeUndefined();
+      expect(
+        await app.database.db.selectFrom('profiles').select('id').where('user_id', '=', userId).executeTakeFirst(),
+      ).toBeUndefined();
     });
 
     it('still deletes an account whose objects cannot be removed: logged, and left to the orphan sweep', async () => {

@@ -23,7 +23,8 @@ export type ImageFormat = 'jpeg' | 'png' | 'webp';
 
 export const invalidImage = () => badRequest('invalid_image', 'Only JPEG, PNG or WebP photos are accepted.');
 export const photoTooLarge = () => new AppError(413, 'photo_too_large', 'Each photo must be at most 15 MB.');
-export const tooManyPixels = () => new AppError(413, 'photo_too_many_pixels', 'The photo is too large: at most 40 megapixels.');
+export const tooManyPixels = () =>
+  new AppError(413, 'photo_too_many_pixels', 'The photo is too large: at most 40 megapixels.');
 
 /** The format by the file's first bytes: what the name or the declared type say is never believed. */
 export function sniffImageFormat(head: Uint8Array): ImageFormat | null {

@@ -113,7 +113,11 @@ export class S3PhotoStore implements PhotoStore {
     ];
     const { s3, client } = await this.sdk;
     const results = await Promise.allSettled(
-      writes.map(([key, body]) => client.send(new s3.PutObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + key, Body: body, ...objectHeaders }))),
+      writes.map(([key, body]) =>
+        client.send(
+          new s3.PutObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + key, Body: body, ...objectHeaders }),
+        ),
+      ),
     );
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) {
@@ -138,7 +142,9 @@ export class S3PhotoStore implements PhotoStore {
       const { s3, client } = await this.sdk;
       for (let i = 0; i < ours.length; i += deletesAtOnce) {
         await Promise.all(
-          ours.slice(i, i + deletesAtOnce).map((key) => client.send(new s3.DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + key }))),
+          ours
+            .slice(i, i + deletesAtOnce)
+            .map((key) => client.send(new s3.DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyPrefix + key }))),
         );
       }
     } catch (error) {

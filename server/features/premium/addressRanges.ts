@@ -1,7 +1,8 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 
 /** YooKassa's published notification addresses (yookassa.ru/developers/using-api/webhooks). */
-export const yookassaNotificationRanges = '185.71.76.0/27,185.71.77.0/27,77.75.153.0/25,77.75.156.11/32,77.75.156.35/32,77.75.154.128/25,2a02:5180::/32';
+export const yookassaNotificationRanges =
+  '185.71.76.0/27,185.71.77.0/27,77.75.153.0/25,77.75.156.11/32,77.75.156.35/32,77.75.154.128/25,2a02:5180::/32';
 
 /**
  * A list of CIDR ranges (IPv4 and IPv6) and the question whether an address is in one of them, through
@@ -20,7 +21,8 @@ export class AddressRanges {
       const type = isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : null;
       if (!type) throw new Error(`not an address range: ${entry}`);
       const prefix = prefixText === undefined ? (type === 'ipv4' ? 32 : 128) : Number(prefixText);
-      if (!Number.isInteger(prefix) || prefix < 0 || prefix > (type === 'ipv4' ? 32 : 128)) throw new Error(`bad prefix in ${entry}`);
+      if (!Number.isInteger(prefix) || prefix < 0 || prefix > (type === 'ipv4' ? 32 : 128))
+        throw new Error(`bad prefix in ${entry}`);
       this.list.addSubnet(address, prefix, type);
     }
   }

@@ -22,7 +22,8 @@ describe.each(testDialects())('payment status on %s', (dialect) => {
   });
 
   const status = (person: Person, id: number | string) => person.browser.get(`/api/payments/${id}`);
-  const rows = () => app.database.db.selectFrom('payments').select(['id', 'status', 'credited_at']).orderBy('id').execute();
+  const rows = () =>
+    app.database.db.selectFrom('payments').select(['id', 'status', 'credited_at']).orderBy('id').execute();
 
   it('says pending, then paid with the new end date, once the payment is credited', async () => {
     const { id } = await service.createPayment(buyer.userId, 499, 30);

@@ -18,13 +18,21 @@ describe.each(testDialects())('pending payments per user on %s', (dialect) => {
   it(`starts exactly ${maxPendingPayments} payments when 12 arrive at once, then one more once a day has passed`, async () => {
     const buyer = await createPerson(app, { gender: 'Male' });
     await buyer.browser.csrfToken();
-    const answers = await Promise.all(Array.from({ length: 12 }, () => buyer.browser.post('/api/payment', { amount: 249, interval: 7 })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => buyer.browser.post('/api/payment', { amount: 249, interval: 7 })),
+    );
     expect(answers.filter((r) => r.status === 200)).toHaveLength(maxPendingPayments);
     const refused = answers.filter((r) => r.status === 429);
     expect(refused).toHaveLength(12 - maxPendingPayments);
     expect(await json(refused[0] as Response)).toMatchObject({ code: 'too_many_pending_payments' });
     expect(refused[0]?.headers.get('retry-after')).not.toBeNull();
-    const pending = () => app.database.db.selectFrom('payments').select('id').where('user_id', '=', buyer.userId).where('status', '=', 'pending').execute();
+    const pending = () =>
+      app.database.db
+        .selectFrom('payments')
+        .select('id')
+        .where('user_id', '=', buyer.userId)
+        .where('status', '=', 'pending')
+        .execute();
     expect(await pending()).toHaveLength(maxPendingPayments);
     // Someone else is not affected.
     const other = await createPerson(app, { gender: 'Male' });

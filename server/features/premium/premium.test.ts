@@ -31,7 +31,8 @@ describe.each(testDialects())('premium with the test provider on %s', (dialect) 
     await app.close();
   });
 
-  const payments = () => app.database.db.selectFrom('payments').selectAll().where('user_id', '=', buyer.userId).execute();
+  const payments = () =>
+    app.database.db.selectFrom('payments').selectAll().where('user_id', '=', buyer.userId).execute();
   /** Follows payment_url like a browser: the checkout page, then its Pay or Cancel form. */
   async function checkout(amount: number, interval: number, verb: 'pay' | 'cancel') {
     const res = await buyer.browser.post('/api/payment', { amount, interval });
@@ -48,9 +49,10 @@ describe.each(testDialects())('premium with the test provider on %s', (dialect) 
   }
 
   it('lists the spec plans with localized titles, and the test plan only with the test provider', async () => {
-    const body = await json<{ plans: { id: string; title: string; price: number; interval: number; discount: number | null }[]; test_provider: boolean }>(
-      await buyer.browser.get('/api/plans'),
-    );
+    const body = await json<{
+      plans: { id: string; title: string; price: number; interval: number; discount: number | null }[];
+      test_provider: boolean;
+    }>(await buyer.browser.get('/api/plans'));
     expect(body.test_provider).toBe(true);
     expect(body.plans.map((p) => [p.title, p.price, p.interval, p.discount])).toEqual([
       ['1 неделя', 249, 7, 10],
@@ -73,7 +75,9 @@ describe.each(testDialects())('premium with the test provider on %s', (dialect) 
       expect(res.status).toBe(400);
     }
     expect(await payments()).toEqual([]);
-    expect((await buyer.browser.post('/api/payment', { amount: 1, interval: 30 }).then((r) => json(r))).error).toBe('Error processing payment');
+    expect((await buyer.browser.post('/api/payment', { amount: 1, interval: 30 }).then((r) => json(r))).error).toBe(
+      'Error processing payment',
+    );
   });
 
   it('pays through the checkout, lands on /confirm and activates premium once, however often Pay is pressed', async () => {
@@ -90,7 +94,9 @@ describe.each(testDialects())('premium with the test provider on %s', (dialect) 
     // The same Pay again (a double click, a retried request) credits nothing more.
     const again = await fetch(`${app.url}${paid.target}`, { method: 'POST', redirect: 'manual' });
     expect(again.status).toBe(303);
-    expect((await json<{ end_date: string }>(await buyer.browser.get('/api/subscription'))).end_date).toBe(sub.end_date);
+    expect((await json<{ end_date: string }>(await buyer.browser.get('/api/subscription'))).end_date).toBe(
+      sub.end_date,
+    );
   });
 
   it('cancels to /fail and changes nothing', async () => {
@@ -98,7 +104,10 @@ describe.each(testDialects())('premium with the test provider on %s', (dialect) 
     const canceled = await checkout(249, 7, 'cancel');
     expect(canceled.headers.get('location')).toMatch(/^\/fail\?payment=\d+$/);
     expect((await payments()).filter((p) => p.status === 'canceled')).toHaveLength(1);
-    expect(await json(await buyer.browser.get('/api/subscription'))).toEqual({ isActive: true, end_date: before.end_date });
+    expect(await json(await buyer.browser.get('/api/subscription'))).toEqual({
+      isActive: true,
+      end_date: before.end_date,
+    });
   });
 
   it('extends an active subscription from its end, not from now', async () => {
@@ -111,7 +120,10 @@ describe.each(testDialects())('premium with the test provider on %s', (dialect) 
   it('refuses a checkout link with a wrong key, and requires sign-in to start a payment', async () => {
     const [payment] = await payments();
     expect((await fetch(`${app.url}/api/payments/test/checkout/${payment?.id ?? 0}?key=forged`)).status).toBe(404);
-    expect((await fetch(`${app.url}/api/payments/test/checkout/${payment?.id ?? 0}/pay?key=forged`, { method: 'POST' })).status).toBe(404);
+    expect(
+      (await fetch(`${app.url}/api/payments/test/checkout/${payment?.id ?? 0}/pay?key=forged`, { method: 'POST' }))
+        .status,
+    ).toBe(404);
     expect((await fetch(`${app.url}/api/subscription`)).status).toBe(401);
   });
 
@@ -125,8 +137,12 @@ describe.each(testDialects())('premium with the test provider on %s', (dialect) 
     // As many as one user may have pending at once.
     for (let i = 0; i < maxPendingPayments; i++) ids.push((await service.createPayment(person.userId, 249, 7)).id);
     const synchronous = async () =>
-      dialect === 'sqlite' ? ((await sql<{ synchronous: number }>`pragma synchronous`.execute(app.database.db)).rows[0]?.synchronous ?? -1) : 1;
-    const results = await Promise.all(ids.flatMap((id) => [service.credit(id), synchronous(), service.credit(id), synchronous()]));
+      dialect === 'sqlite'
+        ? ((await sql<{ synchronous: number }>`pragma synchronous`.execute(app.database.db)).rows[0]?.synchronous ?? -1)
+        : 1;
+    const results = await Promise.all(
+      ids.flatMap((id) => [service.credit(id), synchronous(), service.credit(id), synchronous()]),
+    );
     const credited = results.filter((r) => typeof r === 'boolean');
     const readings = results.filter((r) => typeof r === 'number');
     expect(credited.filter(Boolean)).toHaveLength(maxPendingPayments); // each payment once, its twin call found it done
@@ -149,7 +165,9 @@ describe.each(testDialects())('premium with web payments off on %s', (dialect) =
 
   it('still lists the plans, without the test plan or the test link, and refuses to start a payment, writing nothing', async () => {
     const person = await createPerson(app);
-    const body = await json<{ plans: { id: string }[]; test_provider: boolean }>(await person.browser.get('/api/plans'));
+    const body = await json<{ plans: { id: string }[]; test_provider: boolean }>(
+      await person.browser.get('/api/plans'),
+    );
     expect(body.plans.map((p) => p.id)).toEqual(['week', 'month', 'half_year', 'year']);
     expect(body.test_provider).toBe(false);
     for (const plan of [
@@ -158,9 +176,14 @@ describe.each(testDialects())('premium with web payments off on %s', (dialect) =
     ]) {
       const res = await person.browser.post('/api/payment', plan);
       expect(res.status).toBe(503);
-      expect(await json(res)).toEqual({ error: 'Payments are not available at the moment', code: 'payments_unavailable' });
+      expect(await json(res)).toEqual({
+        error: 'Payments are not available at the moment',
+        code: 'payments_unavailable',
+      });
     }
-    expect(await app.database.db.selectFrom('payments').select('id').where('user_id', '=', person.userId).execute()).toEqual([]);
+    expect(
+      await app.database.db.selectFrom('payments').select('id').where('user_id', '=', person.userId).execute(),
+    ).toEqual([]);
     expect(await json(await person.browser.get('/api/subscription'))).toEqual({ isActive: false, end_date: null });
     // The test checkout does not exist.
     expect((await fetch(`${app.url}/api/payments/test/checkout/1?key=x`)).status).toBe(404);

@@ -22,7 +22,10 @@ export async function findUserEmail(db: Kysely<Database>, userId: UserId): Promi
   return user?.email;
 }
 
-export async function findUserLanguage(db: Kysely<Database>, userId: UserId): Promise<UsersTable['language'] | undefined> {
+export async function findUserLanguage(
+  db: Kysely<Database>,
+  userId: UserId,
+): Promise<UsersTable['language'] | undefined> {
   const user = await db.selectFrom('users').select('language').where('id', '=', userId).executeTakeFirst();
   return user?.language;
 }
@@ -55,8 +58,16 @@ export async function insertPaymentUnlessKnown(db: Kysely<Database>, payment: Ne
   return row?.id;
 }
 
-export async function setProviderPaymentId(db: Kysely<Database>, paymentId: number, providerPaymentId: string): Promise<void> {
-  await db.updateTable('payments').set({ provider_payment_id: providerPaymentId }).where('id', '=', paymentId).execute();
+export async function setProviderPaymentId(
+  db: Kysely<Database>,
+  paymentId: number,
+  providerPaymentId: string,
+): Promise<void> {
+  await db
+    .updateTable('payments')
+    .set({ provider_payment_id: providerPaymentId })
+    .where('id', '=', paymentId)
+    .execute();
 }
 
 export async function findYooKassaPayment(db: Kysely<Database>, providerPaymentId: string) {
@@ -81,7 +92,11 @@ export async function findPendingYooKassaPayments(db: Kysely<Database>, cutoff: 
 
 /** The payment recorded under a provider's payment id (for Stars: Telegram's charge id), of any provider. */
 export async function findPaymentByProviderPaymentId(db: Kysely<Database>, providerPaymentId: string) {
-  return db.selectFrom('payments').select(['id', 'status']).where('provider_payment_id', '=', providerPaymentId).executeTakeFirst();
+  return db
+    .selectFrom('payments')
+    .select(['id', 'status'])
+    .where('provider_payment_id', '=', providerPaymentId)
+    .executeTakeFirst();
 }
 
 /** A Stars payment by id, only when it belongs to the user with this Telegram id. */
@@ -89,7 +104,14 @@ export async function findStarsPayment(db: Kysely<Database>, paymentId: number, 
   return db
     .selectFrom('payments')
     .innerJoin('users', 'users.id', 'payments.user_id')
-    .select(['payments.id', 'payments.user_id', 'payments.plan_id', 'payments.amount', 'payments.interval_days', 'payments.status'])
+    .select([
+      'payments.id',
+      'payments.user_id',
+      'payments.plan_id',
+      'payments.amount',
+      'payments.interval_days',
+      'payments.status',
+    ])
     .where('payments.id', '=', paymentId)
     .where('payments.provider', '=', 'stars')
     .where('users.telegram_id', '=', String(telegramUserId))
@@ -107,7 +129,12 @@ export async function findOwnPayment(db: Kysely<Database>, paymentId: number, us
 }
 
 export async function findTestPayment(db: Kysely<Database>, paymentId: number) {
-  return db.selectFrom('payments').selectAll().where('id', '=', paymentId).where('provider', '=', 'test').executeTakeFirst();
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('id', '=', paymentId)
+    .where('provider', '=', 'test')
+    .executeTakeFirst();
 }
 
 /**
@@ -122,7 +149,11 @@ export async function markPaymentSucceeded(
 ): Promise<boolean> {
   const moved = await db
     .updateTable('payments')
-    .set({ status: 'succeeded', credited_at: creditedAt, ...(providerPaymentId ? { provider_payment_id: providerPaymentId } : {}) })
+    .set({
+      status: 'succeeded',
+      credited_at: creditedAt,
+      ...(providerPaymentId ? { provider_payment_id: providerPaymentId } : {}),
+    })
     .where('id', '=', paymentId)
     .where('status', '=', 'pending')
     .executeTakeFirst();
@@ -131,16 +162,29 @@ export async function markPaymentSucceeded(
 
 /** Moves a payment from pending to canceled; one in any other state is left as it is. */
 export async function markPaymentCanceled(db: Kysely<Database>, paymentId: number): Promise<void> {
-  await db.updateTable('payments').set({ status: 'canceled' }).where('id', '=', paymentId).where('status', '=', 'pending').execute();
+  await db
+    .updateTable('payments')
+    .set({ status: 'canceled' })
+    .where('id', '=', paymentId)
+    .where('status', '=', 'pending')
+    .execute();
 }
 
 /** Whose premium a payment extends and by how many days. */
 export async function findPaymentTerm(db: Kysely<Database>, paymentId: number) {
-  return db.selectFrom('payments').select(['user_id', 'interval_days']).where('id', '=', paymentId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('payments')
+    .select(['user_id', 'interval_days'])
+    .where('id', '=', paymentId)
+    .executeTakeFirstOrThrow();
 }
 
 /** The user's premium end, read with the row locked (FOR UPDATE) on PostgreSQL until the transaction ends. */
-export async function findPremiumUntilForUpdate(db: Kysely<Database>, dialect: Dialect, userId: UserId): Promise<string | null> {
+export async function findPremiumUntilForUpdate(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  userId: UserId,
+): Promise<string | null> {
   const user = await db
     .selectFrom('users')
     .select('premium_until')

@@ -1,5 +1,11 @@
 import { translatorFor, type Language } from '../../../locales/index.ts';
-import { checkoutParams, checkoutQuery, paymentBody, paymentParams, yookassaNotification } from '../../contract/payments.ts';
+import {
+  checkoutParams,
+  checkoutQuery,
+  paymentBody,
+  paymentParams,
+  yookassaNotification,
+} from '../../contract/payments.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { requireUser } from '../../http/auth.ts';
 import type { AppRouter, SessionAuth } from '../../http/context.ts';
@@ -23,7 +29,8 @@ export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logg
   const languageOf = (ctx: { state: { auth: { language: Language } | null } }) => ctx.state.auth?.language ?? 'ru';
 
   /** The same rule as POST /payment: a Telegram account in the Mini App pays in Stars. */
-  const paysInStars = async (auth: SessionAuth | null) => auth !== null && auth.via === 'bearer' && (await premium.paysInStars(auth.userId));
+  const paysInStars = async (auth: SessionAuth | null) =>
+    auth !== null && auth.via === 'bearer' && (await premium.paysInStars(auth.userId));
 
   router.get('/plans', async (ctx) => {
     const t = translatorFor(languageOf(ctx));
@@ -70,7 +77,8 @@ export function premiumRoutes(router: AppRouter, { premium, yookassaRanges, logg
       return;
     }
     // No web provider (PAYMENT_PROVIDER off, the default on an https site without one): said plainly.
-    if (premium.webProvider !== 'test') throw new AppError(503, 'payments_unavailable', 'Payments are not available at the moment');
+    if (premium.webProvider !== 'test')
+      throw new AppError(503, 'payments_unavailable', 'Payments are not available at the moment');
     const payment = await premium.createPayment(auth.userId, amount, interval);
     // Same-site and relative: the window navigates there as it would to a provider's page.
     ctx.body = {

@@ -9,7 +9,14 @@ import type { Logger } from '../../logger.ts';
 import { translatorFor } from '../../../locales/index.ts';
 import type { PaymentStatusResponse } from '../../contract/payments.ts';
 import { YooKassaError, type YooKassaClient } from './yookassa.ts';
-import { invoicePayload, paymentIdOf, starsSubscriptionPeriod, type StarsApi, type StarsCheckout, type StarsPayment } from './stars.ts';
+import {
+  invoicePayload,
+  paymentIdOf,
+  starsSubscriptionPeriod,
+  type StarsApi,
+  type StarsCheckout,
+  type StarsPayment,
+} from './stars.ts';
 import { safeEqual } from '../../safeEqual.ts';
 import { extendedEnd, planFor, type PlanDefinition } from './plans.ts';
 import {
@@ -216,13 +223,17 @@ export class PremiumService {
     if (!payment) return 'unknown';
     if (payment.status !== 'pending') return 'unchanged';
     const remote = await yookassa.client.getPayment(providerPaymentId);
-    const ours = remote.metadata?.payment_id === String(payment.id) && remote.amount.currency === 'RUB' && remote.amount.value === `${payment.amount}.00`;
+    const ours =
+      remote.metadata?.payment_id === String(payment.id) &&
+      remote.amount.currency === 'RUB' &&
+      remote.amount.value === `${payment.amount}.00`;
     if (remote.status === 'succeeded' && ours) return (await this.credit(payment.id)) ? 'credited' : 'unchanged';
     if (remote.status === 'canceled') {
       await this.cancel(payment.id);
       return 'canceled';
     }
-    if (remote.status === 'succeeded') this.logger?.error({ payment: payment.id }, 'YooKassa: succeeded payment does not match our record');
+    if (remote.status === 'succeeded')
+      this.logger?.error({ payment: payment.id }, 'YooKassa: succeeded payment does not match our record');
     return 'unchanged';
   }
 
@@ -296,12 +307,16 @@ export class PremiumService {
   async settleStars(paid: StarsPayment): Promise<'credited' | 'duplicate' | 'unknown'> {
     const payment = await this.starsPaymentOf(paid);
     if (!payment) {
-      this.logger?.error({ payload: paid.payload, chargeId: paid.chargeId }, 'Telegram: a Stars payment that matches no payment of ours');
+      this.logger?.error(
+        { payload: paid.payload, chargeId: paid.chargeId },
+        'Telegram: a Stars payment that matches no payment of ours',
+      );
       return 'unknown';
     }
     const known = await findPaymentByProviderPaymentId(this.db, paid.chargeId);
     if (known) return known.status === 'pending' && (await this.credit(known.id)) ? 'credited' : 'duplicate';
-    if (payment.status === 'pending' && !paid.isRenewal) return (await this.credit(payment.id, paid.chargeId)) ? 'credited' : 'duplicate';
+    if (payment.status === 'pending' && !paid.isRenewal)
+      return (await this.credit(payment.id, paid.chargeId)) ? 'credited' : 'duplicate';
     // A renewal: its own row under the new charge id (unique), then the same once-only crediting.
     const inserted = await insertPaymentUnlessKnown(this.db, {
       user_id: payment.user_id,
@@ -374,7 +389,11 @@ export class PremiumService {
   /** The SQLite credits of this process, chained (see credit). */
   private sqliteCredits: Promise<unknown> = Promise.resolve();
 
-  private async creditIn(db: Kysely<Database>, paymentId: number, providerPaymentId: string | undefined): Promise<boolean> {
+  private async creditIn(
+    db: Kysely<Database>,
+    paymentId: number,
+    providerPaymentId: string | undefined,
+  ): Promise<boolean> {
     const now = this.clock.now();
     return db.transaction().execute(async (trx) => {
       if (!(await markPaymentSucceeded(trx, paymentId, now.toISOString(), providerPaymentId))) return false;
@@ -382,7 +401,11 @@ export class PremiumService {
       // Locked on PostgreSQL: two payments of one user credited at once would otherwise both extend the
       // same old end, and one purchase would be lost. (SQLite runs one transaction at a time.)
       const premiumUntil = await findPremiumUntilForUpdate(trx, this.dialect, payment.user_id);
-      await extendPremiumUntil(trx, payment.user_id, extendedEnd(premiumUntil, now, payment.interval_days).toISOString());
+      await extendPremiumUntil(
+        trx,
+        payment.user_id,
+        extendedEnd(premiumUntil, now, payment.interval_days).toISOString(),
+      );
       return true;
     });
   }

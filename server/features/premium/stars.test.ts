@@ -72,13 +72,17 @@ describe.each(testDialects())('Telegram Stars on %s', (dialect) => {
     const invoice = telegram.callsOf('createInvoiceLink').at(-1) ?? {};
     return { payment_url, invoice, payload: String(invoice.payload) };
   }
-  const paymentsOf = (user: User) => app.database.db.selectFrom('payments').selectAll().where('user_id', '=', user.userId).orderBy('id').execute();
-  const subscription = async (user: User) => json<{ isActive: boolean; end_date: string | null }>(await user.browser.get('/api/subscription'));
+  const paymentsOf = (user: User) =>
+    app.database.db.selectFrom('payments').selectAll().where('user_id', '=', user.userId).orderBy('id').execute();
+  const subscription = async (user: User) =>
+    json<{ isActive: boolean; end_date: string | null }>(await user.browser.get('/api/subscription'));
   const answers = () => telegram.callsOf('answerPreCheckoutQuery');
 
   it('answers a Mini App purchase with a Stars invoice link: the month as a 30-day subscription, the week once', async () => {
     const user = await miniAppUser();
-    const { plans } = await json<{ plans: { id: string; price: number; stars?: number }[] }>(await user.browser.get('/api/plans'));
+    const { plans } = await json<{ plans: { id: string; price: number; stars?: number }[] }>(
+      await user.browser.get('/api/plans'),
+    );
     expect(plans.find((p) => p.id === 'month')).toMatchObject({ price: 499, stars: 300 });
     const month = await invoiceFor(user);
     expect(month.payment_url).toMatch(/^https:\/\/t\.me\/\$/);
@@ -124,7 +128,8 @@ describe.each(testDialects())('Telegram Stars on %s', (dialect) => {
       expect(answers()).toHaveLength(before + 1);
       const answer = answers().at(-1);
       expect(answer?.ok).toBe(ok);
-      if (!ok) expect(answer?.error_message).toBe('This invoice is no longer valid. Open Premium in the app and try again.');
+      if (!ok)
+        expect(answer?.error_message).toBe('This invoice is no longer valid. Open Premium in the app and try again.');
     }
     expect((await paymentsOf(user))[0]?.status).toBe('pending');
   });
@@ -133,7 +138,10 @@ describe.each(testDialects())('Telegram Stars on %s', (dialect) => {
     const user = await miniAppUser();
     const { payload } = await invoiceFor(user);
     const start = app.clock.now().getTime();
-    const first = successfulPayment(user.tg, payload, 300, 'charge-first', { is_recurring: true, is_first_recurring: true });
+    const first = successfulPayment(user.tg, payload, 300, 'charge-first', {
+      is_recurring: true,
+      is_first_recurring: true,
+    });
     await bot.handleUpdate(first);
     await bot.handleUpdate({ ...first, update_id: first.update_id + 100_000 });
     let state = await subscription(user);
@@ -178,7 +186,10 @@ describe.each(testDialects())('Telegram Stars on %s', (dialect) => {
     expect((await subscription(user)).isActive).toBe(true);
 
     const result = await admin.refund(payment.id);
-    expect(telegram.callsOf('refundStarPayment').at(-1)).toEqual({ user_id: user.tg.id, telegram_payment_charge_id: 'charge-week' });
+    expect(telegram.callsOf('refundStarPayment').at(-1)).toEqual({
+      user_id: user.tg.id,
+      telegram_payment_charge_id: 'charge-week',
+    });
     expect((await paymentsOf(user))[0]?.status).toBe('refunded');
     expect(result.premiumUntil).toBe(app.clock.now().toISOString());
     expect((await subscription(user)).isActive).toBe(false);
@@ -203,7 +214,10 @@ describe.each(testDialects())('Telegram Stars on %s', (dialect) => {
 
   it('fails cleanly when Telegram refuses the invoice: "Error processing payment" and the row canceled', async () => {
     const user = await miniAppUser();
-    telegram.failNext('createInvoiceLink', { error_code: 400, description: 'Bad Request: currency XTR is not allowed' });
+    telegram.failNext('createInvoiceLink', {
+      error_code: 400,
+      description: 'Bad Request: currency XTR is not allowed',
+    });
     const res = await user.browser.post('/api/payment', { amount: 499, interval: 30 });
     expect(res.status).toBe(502);
     expect(await json(res)).toEqual({ error: 'Error processing payment', code: 'payment_provider_error' });

@@ -41,9 +41,17 @@ export function starsApiOnceLaunched(apiOf: () => Api | undefined): StarsApi {
 export function starsApiFor(api: Api): StarsApi {
   return {
     createInvoiceLink: (invoice) =>
-      api.createInvoiceLink(invoice.title, invoice.description, invoice.payload, '', 'XTR', [{ label: invoice.title, amount: invoice.stars }], {
-        ...(invoice.subscriptionPeriod ? { subscription_period: invoice.subscriptionPeriod } : {}),
-      }),
+      api.createInvoiceLink(
+        invoice.title,
+        invoice.description,
+        invoice.payload,
+        '',
+        'XTR',
+        [{ label: invoice.title, amount: invoice.stars }],
+        {
+          ...(invoice.subscriptionPeriod ? { subscription_period: invoice.subscriptionPeriod } : {}),
+        },
+      ),
     refund: async (telegramUserId, chargeId) => {
       await api.refundStarPayment(telegramUserId, chargeId);
     },

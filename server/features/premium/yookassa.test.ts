@@ -44,8 +44,16 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
       returnUrl: 'https://iskra.test/confirm',
       allowedRanges: new AddressRanges(ranges),
     });
-    app = await createTestApp(dialect, { testPaymentProvider: false, yookassa: setup('127.0.0.1/32,::1/128'), adminTelegramIds: [adminTelegramId] });
-    strict = await createTestApp(dialect, { testPaymentProvider: false, yookassa: setup(yookassaNotificationRanges), database: app.database });
+    app = await createTestApp(dialect, {
+      testPaymentProvider: false,
+      yookassa: setup('127.0.0.1/32,::1/128'),
+      adminTelegramIds: [adminTelegramId],
+    });
+    strict = await createTestApp(dialect, {
+      testPaymentProvider: false,
+      yookassa: setup(yookassaNotificationRanges),
+      database: app.database,
+    });
   });
   afterAll(async () => {
     await strict.close();
@@ -60,8 +68,10 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
       headers: { 'Content-Type': 'application/json', ...headers },
       body: JSON.stringify({ type: 'notification', event, object: { id, status: 'succeeded', paid: true } }),
     });
-  const paymentsOf = (person: Person) => app.database.db.selectFrom('payments').selectAll().where('user_id', '=', person.userId).orderBy('id').execute();
-  const subscription = async (person: Person) => json<{ isActive: boolean; end_date: string | null }>(await person.browser.get('/api/subscription'));
+  const paymentsOf = (person: Person) =>
+    app.database.db.selectFrom('payments').selectAll().where('user_id', '=', person.userId).orderBy('id').execute();
+  const subscription = async (person: Person) =>
+    json<{ isActive: boolean; end_date: string | null }>(await person.browser.get('/api/subscription'));
 
   async function paidMonth(person: Person) {
     const res = await buyMonth(person);
@@ -73,9 +83,21 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
 
   it('runs the whole web flow: payment, confirmation_url, notification, credited once however often it arrives', async () => {
     const person = await createPerson(app);
-    const email = (await app.database.db.selectFrom('users').select('email').where('id', '=', person.userId).executeTakeFirstOrThrow()).email;
+    const email = (
+      await app.database.db
+        .selectFrom('users')
+        .select('email')
+        .where('id', '=', person.userId)
+        .executeTakeFirstOrThrow()
+    ).email;
     const { payment_url, row, remoteId } = await paidMonth(person);
-    expect(row).toMatchObject({ provider: 'yookassa', status: 'pending', amount: 499, currency: 'RUB', interval_days: 30 });
+    expect(row).toMatchObject({
+      provider: 'yookassa',
+      status: 'pending',
+      amount: 499,
+      currency: 'RUB',
+      interval_days: 30,
+    });
     expect(payment_url).toBe(`https://yoomoney.test/checkout/payments/v2/contract?orderId=${remoteId}`);
     const request = yookassa.created().at(-1);
     expect(request?.headers['idempotence-key']).toBe(row?.idempotence_key);
@@ -142,12 +164,16 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
       const person = await createPerson(app);
       const { remoteId } = await paidMonth(person);
       yookassa.setStatus(remoteId, 'succeeded');
-      const spoofed = await notify(proxied, remoteId, 'payment.succeeded', { 'X-Forwarded-For': '185.71.76.1, 203.0.113.9' });
+      const spoofed = await notify(proxied, remoteId, 'payment.succeeded', {
+        'X-Forwarded-For': '185.71.76.1, 203.0.113.9',
+      });
       expect(spoofed.status).toBe(403);
       expect(await json(spoofed)).toMatchObject({ code: 'forbidden_address' });
       expect((await paymentsOf(person))[0]?.status).toBe('pending');
       // YooKassa itself, as our proxy saw it, whatever stands to its left.
-      const genuine = await notify(proxied, remoteId, 'payment.succeeded', { 'X-Forwarded-For': '203.0.113.9, 185.71.76.1' });
+      const genuine = await notify(proxied, remoteId, 'payment.succeeded', {
+        'X-Forwarded-For': '203.0.113.9, 185.71.76.1',
+      });
       expect(genuine.status).toBe(200);
       expect((await paymentsOf(person))[0]?.status).toBe('succeeded');
     } finally {
@@ -180,7 +206,8 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
       .set({ telegram_id: String(adminTelegramId) })
       .where('id', '=', adminPerson.userId)
       .execute();
-    const planIds = async (who: Person) => (await json<{ plans: { id: string }[] }>(await who.browser.get('/api/plans'))).plans.map((p) => p.id);
+    const planIds = async (who: Person) =>
+      (await json<{ plans: { id: string }[] }>(await who.browser.get('/api/plans'))).plans.map((p) => p.id);
     expect(await planIds(person)).not.toContain('test_day');
     expect(await planIds(adminPerson)).toContain('test_day');
     expect((await person.browser.post('/api/payment', { amount: 10, interval: 1 })).status).toBe(400);
@@ -206,9 +233,19 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
     expect((await paymentsOf(person)).map((p) => p.status)).toEqual(['pending', 'pending']);
 
     // The settle_payments job's reconciliation, as the job builds it (another process on the same data).
-    const reconciler = new PremiumService(app.database.db, dialect, app.clock, 'another-process-secret-long-enough-000000', false, {
-      yookassa: { client: new YooKassaClient(yookassa.apiUrl, yookassa.shopId, yookassa.secretKey), returnUrl: 'https://iskra.test/confirm' },
-    });
+    const reconciler = new PremiumService(
+      app.database.db,
+      dialect,
+      app.clock,
+      'another-process-secret-long-enough-000000',
+      false,
+      {
+        yookassa: {
+          client: new YooKassaClient(yookassa.apiUrl, yookassa.shopId, yookassa.secretKey),
+          returnUrl: 'https://iskra.test/confirm',
+        },
+      },
+    );
     expect(await reconciler.reconcile()).toMatchObject({ checked: 0 });
     app.clock.advance(11 * 60);
     // Earlier tests in this file leave pending payments of their own, so count at least this person's two.
@@ -273,7 +310,12 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
   it('records a ruble refund that went through before a crash, without refunding again', async () => {
     const { client, admin, person, remoteId, paid } = await refundable();
     // The refund reached YooKassa, then the process died before writing it down.
-    const earlier = await client.createRefund({ paymentId: remoteId, amountRub: 499, description: 'refund', idempotenceKey: 'lost-in-a-crash' });
+    const earlier = await client.createRefund({
+      paymentId: remoteId,
+      amountRub: 499,
+      description: 'refund',
+      idempotenceKey: 'lost-in-a-crash',
+    });
     const asked = yookassa.refundRequests().length;
     const refunded = await admin.refund(paid?.id ?? 0);
     expect(refunded.providerRefund).toEqual({ id: earlier.id, status: 'succeeded' });
@@ -285,7 +327,12 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
   it('refunds only what is left after a partial dashboard refund, and records nothing while YooKassa is still processing', async () => {
     const { client, admin, person, remoteId, paid } = await refundable();
     // 150.50 given back by hand in YooKassa's dashboard.
-    await client.createRefund({ paymentId: remoteId, amountRub: 150.5, description: 'by hand', idempotenceKey: 'dashboard' });
+    await client.createRefund({
+      paymentId: remoteId,
+      amountRub: 150.5,
+      description: 'by hand',
+      idempotenceKey: 'dashboard',
+    });
 
     yookassa.nextRefund = 'pending';
     await expect(admin.refund(paid?.id ?? 0)).rejects.toMatchObject({ status: 409, code: 'refund_pending' });

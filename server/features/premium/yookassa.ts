@@ -55,7 +55,13 @@ export class YooKassaClient {
     private readonly timeoutMs = 10_000,
   ) {}
 
-  private async call<T>(schema: z.ZodType<T>, method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  private async call<T>(
+    schema: z.ZodType<T>,
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
     let res: Response;
     try {
       res = await fetch(`${this.apiUrl.replace(/\/$/, '')}${path}`, {
@@ -73,7 +79,11 @@ export class YooKassaClient {
     }
     if (!res.ok) throw new YooKassaError(`YooKassa answered ${res.status}`, res.status);
     const parsed = schema.safeParse(await res.json().catch(() => null));
-    if (!parsed.success) throw new YooKassaError(`YooKassa answered an unexpected object for ${method} ${path.split(/[/?]/)[1] ?? path}`, res.status);
+    if (!parsed.success)
+      throw new YooKassaError(
+        `YooKassa answered an unexpected object for ${method} ${path.split(/[/?]/)[1] ?? path}`,
+        res.status,
+      );
     return parsed.data;
   }
 
@@ -93,7 +103,16 @@ export class YooKassaClient {
           ? {
               receipt: {
                 customer: { email: p.email },
-                items: [{ description: p.description, quantity: '1.00', amount, vat_code: 1, payment_mode: 'full_payment', payment_subject: 'service' }],
+                items: [
+                  {
+                    description: p.description,
+                    quantity: '1.00',
+                    amount,
+                    vat_code: 1,
+                    payment_mode: 'full_payment',
+                    payment_subject: 'service',
+                  },
+                ],
               },
             }
           : {}),
@@ -116,12 +135,21 @@ export class YooKassaClient {
    * Gives (the rest of) a captured payment back. A refund of all that is left needs no receipt data:
    * YooKassa registers the refund receipt from the payment's own. The idempotence key makes a retried refund the same refund.
    */
-  createRefund(r: { paymentId: string; amountRub: number; description: string; idempotenceKey: string }): Promise<YooKassaRefund> {
+  createRefund(r: {
+    paymentId: string;
+    amountRub: number;
+    description: string;
+    idempotenceKey: string;
+  }): Promise<YooKassaRefund> {
     return this.call(
       refundObject,
       'POST',
       '/refunds',
-      { payment_id: r.paymentId, amount: { value: r.amountRub.toFixed(2), currency: 'RUB' }, description: r.description },
+      {
+        payment_id: r.paymentId,
+        amount: { value: r.amountRub.toFixed(2), currency: 'RUB' },
+        description: r.description,
+      },
       { 'Idempotence-Key': r.idempotenceKey },
     );
   }

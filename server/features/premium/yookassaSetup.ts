@@ -4,7 +4,15 @@ import { YooKassaClient } from './yookassa.ts';
 
 /** YooKassa as the environment configures it (PAYMENT_PROVIDER=yookassa), for the server and the jobs. */
 export function yookassaFromEnv(
-  env: Pick<Env, 'PAYMENT_PROVIDER' | 'YOOKASSA_SHOP_ID' | 'YOOKASSA_SECRET_KEY' | 'YOOKASSA_API_URL' | 'YOOKASSA_ALLOWED_IPS' | 'PUBLIC_URL'>,
+  env: Pick<
+    Env,
+    | 'PAYMENT_PROVIDER'
+    | 'YOOKASSA_SHOP_ID'
+    | 'YOOKASSA_SECRET_KEY'
+    | 'YOOKASSA_API_URL'
+    | 'YOOKASSA_ALLOWED_IPS'
+    | 'PUBLIC_URL'
+  >,
 ) {
   if (env.PAYMENT_PROVIDER !== 'yookassa' || !env.YOOKASSA_SHOP_ID || !env.YOOKASSA_SECRET_KEY) return undefined;
   return {

@@ -28,7 +28,10 @@ export function activityBucket(activeAt: string | null, now: Date): ActivityBuck
 }
 
 /** What another person is told: null when longer than a week ago, in private mode, or hidden by the person (`show_activity`). */
-export function activeRecentlyOf(person: { active_at: string | null; private_mode: number; show_activity: number }, now: Date): ActiveRecently {
+export function activeRecentlyOf(
+  person: { active_at: string | null; private_mode: number; show_activity: number },
+  now: Date,
+): ActiveRecently {
   if (person.private_mode !== 0 || person.show_activity === 0) return null;
   const bucket = activityBucket(person.active_at, now);
   return bucket === 'today' || bucket === 'week' ? bucket : null;

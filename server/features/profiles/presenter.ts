@@ -9,7 +9,13 @@ import type { OwnProfileResponse } from '../../contract/profiles.ts';
  * The owner's view of their profile. An allow-list: a new column shows up only when added here. The city is
  * named in the owner's language.
  */
-export function presentOwnProfile(profile: Profile, photos: string[], premiumUntil: string | null, now: Date, language: Language): OwnProfileResponse {
+export function presentOwnProfile(
+  profile: Profile,
+  photos: string[],
+  premiumUntil: string | null,
+  now: Date,
+  language: Language,
+): OwnProfileResponse {
   return {
     id: profile.id,
     user_id: profile.user_id,

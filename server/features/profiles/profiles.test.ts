@@ -8,17 +8,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OwnProfileResponse } from '../../contract/profiles.ts';
 import { signUpVerified } from '../../test/accounts.ts';
 import { Browser, json } from '../../test/browser.ts';
-import { decompressionBombPng, jpegWithGps, oversizedFile, png, sidewaysJpeg, textRenamedJpg, webp } from '../../test/images.ts';
+import {
+  decompressionBombPng,
+  jpegWithGps,
+  oversizedFile,
+  png,
+  sidewaysJpeg,
+  textRenamedJpg,
+  webp,
+} from '../../test/images.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 
 type Fields = Record<string, string>;
-const validFields: Fields = { name: 'Анна', age: '27', gender: 'Female', city: 'Москва', bio: 'Люблю горы', latitude: '55.75123', longitude: '37.61876' };
+const validFields: Fields = {
+  name: 'Анна',
+  age: '27',
+  gender: 'Female',
+  city: 'Москва',
+  bio: 'Люблю горы',
+  latitude: '55.75123',
+  longitude: '37.61876',
+};
 
 function form(fields: Fields, files: { name: string; data: Buffer; type?: string }[], fileField = 'photos'): FormData {
   const data = new FormData();
   for (const [key, value] of Object.entries(fields)) data.append(key, value);
-  for (const file of files) data.append(fileField, new Blob([new Uint8Array(file.data)], { type: file.type ?? 'image/jpeg' }), file.name);
+  for (const file of files)
+    data.append(fileField, new Blob([new Uint8Array(file.data)], { type: file.type ?? 'image/jpeg' }), file.name);
   return data;
 }
 
@@ -72,7 +89,11 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
     expect(profile.latitude).not.toBe(55.75123);
     expect(Math.abs((profile.latitude ?? 0) - 55.75123)).toBeLessThan(0.01);
     expect(Math.abs((profile.longitude ?? 0) - 37.61876)).toBeLessThan(0.02);
-    const stored = await app.database.db.selectFrom('profiles').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow();
+    const stored = await app.database.db
+      .selectFrom('profiles')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
     expect(stored.latitude).toBe(profile.latitude);
 
     expect(await json(await browser.get('/api/profile'))).toEqual(profile);
@@ -111,10 +132,13 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
       expect([thumbMeta.width, thumbMeta.height]).toEqual([240, 320]);
     }
     // The sideways phone photo comes out upright: red (the stored left half) on top, blue at the bottom.
-    const upright = await sharp(Buffer.from(await (await fetch(`${app.url}/api/uploads/${profile.photos[5] ?? ''}`)).arrayBuffer()))
+    const upright = await sharp(
+      Buffer.from(await (await fetch(`${app.url}/api/uploads/${profile.photos[5] ?? ''}`)).arrayBuffer()),
+    )
       .raw()
       .toBuffer({ resolveWithObject: true });
-    const pixel = (x: number, y: number) => Array.from(upright.data.subarray((y * upright.info.width + x) * 3, (y * upright.info.width + x) * 3 + 3));
+    const pixel = (x: number, y: number) =>
+      Array.from(upright.data.subarray((y * upright.info.width + x) * 3, (y * upright.info.width + x) * 3 + 3));
     const [topR = 0, , topB = 0] = pixel(320, 40);
     const [bottomR = 0, , bottomB = 0] = pixel(320, 810);
     expect(topR).toBeGreaterThan(200);
@@ -156,11 +180,36 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
         'You can add at most 6 photos.',
       ],
       ['no photo', () => form(validFields, []), 400, 'Please add at least one photo.'],
-      ['age 17', () => form({ ...validFields, age: '17' }, [{ name: 'a.jpg', data: photo }]), 400, 'Age must be at least 18 years.'],
-      ['age 101', () => form({ ...validFields, age: '101' }, [{ name: 'a.jpg', data: photo }]), 400, 'Age must be at most 100 years.'],
-      ['an empty name', () => form({ ...validFields, name: '  ' }, [{ name: 'a.jpg', data: photo }]), 400, 'Please fill in all required fields.'],
-      ['no age', () => form({ ...validFields, age: '' }, [{ name: 'a.jpg', data: photo }]), 400, 'Please fill in all required fields.'],
-      ['a wrong gender', () => form({ ...validFields, gender: 'Other' }, [{ name: 'a.jpg', data: photo }]), 400, 'Gender must be Male or Female.'],
+      [
+        'age 17',
+        () => form({ ...validFields, age: '17' }, [{ name: 'a.jpg', data: photo }]),
+        400,
+        'Age must be at least 18 years.',
+      ],
+      [
+        'age 101',
+        () => form({ ...validFields, age: '101' }, [{ name: 'a.jpg', data: photo }]),
+        400,
+        'Age must be at most 100 years.',
+      ],
+      [
+        'an empty name',
+        () => form({ ...validFields, name: '  ' }, [{ name: 'a.jpg', data: photo }]),
+        400,
+        'Please fill in all required fields.',
+      ],
+      [
+        'no age',
+        () => form({ ...validFields, age: '' }, [{ name: 'a.jpg', data: photo }]),
+        400,
+        'Please fill in all required fields.',
+      ],
+      [
+        'a wrong gender',
+        () => form({ ...validFields, gender: 'Other' }, [{ name: 'a.jpg', data: photo }]),
+        400,
+        'Gender must be Male or Female.',
+      ],
       [
         'a 41-character name',
         () => form({ ...validFields, name: 'x'.repeat(41) }, [{ name: 'a.jpg', data: photo }]),
@@ -179,8 +228,18 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
         400,
         'Unknown field(s): premium_until',
       ],
-      ['an owner field', () => form({ ...validFields, user_id: '1' }, [{ name: 'a.jpg', data: photo }]), 400, 'Unknown field(s): user_id'],
-      ['a text file renamed .jpg', () => form(validFields, [{ name: 'me.jpg', data: textRenamedJpg() }]), 400, 'Only JPEG, PNG or WebP photos are accepted.'],
+      [
+        'an owner field',
+        () => form({ ...validFields, user_id: '1' }, [{ name: 'a.jpg', data: photo }]),
+        400,
+        'Unknown field(s): user_id',
+      ],
+      [
+        'a text file renamed .jpg',
+        () => form(validFields, [{ name: 'me.jpg', data: textRenamedJpg() }]),
+        400,
+        'Only JPEG, PNG or WebP photos are accepted.',
+      ],
       [
         'a good photo followed by a text file',
         () =>
@@ -197,7 +256,12 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
         413,
         'The photo is too large: at most 40 megapixels.',
       ],
-      ['a 16 MB file', () => form(validFields, [{ name: 'big.jpg', data: oversizedFile() }]), 413, 'Each photo must be at most 15 MB.'],
+      [
+        'a 16 MB file',
+        () => form(validFields, [{ name: 'big.jpg', data: oversizedFile() }]),
+        413,
+        'Each photo must be at most 15 MB.',
+      ],
     ];
 
     it.each(cases)('%s', async (_name, makeForm, status, message) => {
@@ -219,12 +283,17 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
 
   it('requires a signed-in, verified user, and one profile per user', async () => {
     const anonymous = new Browser(app.url);
-    expect((await anonymous.postForm('/api/create_profile', form(validFields, [{ name: 'a.jpg', data: photo }]))).status).toBe(401);
+    expect(
+      (await anonymous.postForm('/api/create_profile', form(validFields, [{ name: 'a.jpg', data: photo }]))).status,
+    ).toBe(401);
     expect((await anonymous.get('/api/profile')).status).toBe(401);
 
     const unverified = new Browser(app.url);
     await unverified.post('/api/register', { email: `unverified-${Date.now()}@example.com`, password: 'secret123!' });
-    const refused = await unverified.postForm('/api/create_profile', form(validFields, [{ name: 'a.jpg', data: photo }]));
+    const refused = await unverified.postForm(
+      '/api/create_profile',
+      form(validFields, [{ name: 'a.jpg', data: photo }]),
+    );
     expect(refused.status).toBe(403);
     expect(await json(refused)).toMatchObject({ code: 'not_verified' });
 
@@ -244,10 +313,13 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
     const before = await createProfile(browser, 4);
     const [first = '', second = '', third = '', fourth = ''] = before.photos;
     const blurOf = new Map(
-      (await app.database.db.selectFrom('photos').select(['file_name', 'blur_name']).where('profile_id', '=', before.id).execute()).map((r) => [
-        r.file_name,
-        r.blur_name ?? '',
-      ]),
+      (
+        await app.database.db
+          .selectFrom('photos')
+          .select(['file_name', 'blur_name'])
+          .where('profile_id', '=', before.id)
+          .execute()
+      ).map((r) => [r.file_name, r.blur_name ?? '']),
     );
     const filesOf = (name: string) => [name, name.replace('.jpg', '.thumb.jpg'), blurOf.get(name) ?? 'missing'];
     const filesBefore = await filesOnDisk();
@@ -276,12 +348,25 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
     const filesAfter = await filesOnDisk();
     const removed = filesBefore.filter((f) => !filesAfter.includes(f));
     expect(removed.sort()).toEqual([...filesOf(first), ...filesOf(third)].sort());
-    const addedRow = await app.database.db.selectFrom('photos').select('blur_name').where('file_name', '=', added).executeTakeFirstOrThrow();
-    expect(filesAfter.filter((f) => !filesBefore.includes(f)).sort()).toEqual([added, added.replace('.jpg', '.thumb.jpg'), addedRow.blur_name].sort());
+    const addedRow = await app.database.db
+      .selectFrom('photos')
+      .select('blur_name')
+      .where('file_name', '=', added)
+      .executeTakeFirstOrThrow();
+    expect(filesAfter.filter((f) => !filesBefore.includes(f)).sort()).toEqual(
+      [added, added.replace('.jpg', '.thumb.jpg'), addedRow.blur_name].sort(),
+    );
 
     // Plain JSON edits work too, and bad ones change nothing.
     expect((await browser.post('/api/edit_profile', { bio: 'Новое' })).status).toBe(200);
-    for (const bad of [{ age: 17 }, { name: '' }, { city: '' }, { gender: 'Robot' }, { deletedPhotos: [second, fourth, added] }, { isActive: true }]) {
+    for (const bad of [
+      { age: 17 },
+      { name: '' },
+      { city: '' },
+      { gender: 'Robot' },
+      { deletedPhotos: [second, fourth, added] },
+      { isActive: true },
+    ]) {
       const refused = await browser.post('/api/edit_profile', bad);
       expect(refused.status).toBe(400);
     }
@@ -306,7 +391,9 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
       await browser.postForm('/api/create_profile', form(validFields, [{ name: 'a.jpg', data: photo }])),
       'Profile created successfully',
     );
-    expect(created.current_user).toMatchObject({ userprofile: { id: created.profile.id, name: 'Анна', photo: created.profile.photos[0] } });
+    expect(created.current_user).toMatchObject({
+      userprofile: { id: created.profile.id, name: 'Анна', photo: created.profile.photos[0] },
+    });
     // A new name and a new first photo: the summary the top bar shows changes with them.
     const edits = { name: 'Аня', payload: JSON.stringify({ deletedPhotos: created.profile.photos, newPhotos: 1 }) };
     const edited = await sameAsTheGets(
@@ -315,7 +402,10 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
     );
     expect(edited.profile.photos).not.toEqual(created.profile.photos);
     expect(edited.current_user).toMatchObject({ userprofile: { name: 'Аня', photo: edited.profile.photos[0] } });
-    const viaJson = await sameAsTheGets(await browser.post('/api/edit_profile', { age: 30, gender: 'Other' }), 'Profile updated successfully');
+    const viaJson = await sameAsTheGets(
+      await browser.post('/api/edit_profile', { age: 30, gender: 'Other' }),
+      'Profile updated successfully',
+    );
     expect(viaJson.current_user).toMatchObject({ userprofile: { age: 30, gender: 'Other' } });
   });
 
@@ -347,12 +437,18 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
     const { browser, userId } = await signUpVerified(app);
     const profile = await createProfile(browser, 3);
     const files0 = await filesOnDisk();
-    const blurNames = (await app.database.db.selectFrom('photos').select('blur_name').where('profile_id', '=', profile.id).execute()).map((r) => r.blur_name);
+    const blurNames = (
+      await app.database.db.selectFrom('photos').select('blur_name').where('profile_id', '=', profile.id).execute()
+    ).map((r) => r.blur_name);
     expect(blurNames.every((b) => b !== null && files0.includes(b))).toBe(true);
     const res = await browser.post('/api/delete_profile');
     expect(res.status).toBe(200);
     expect((await browser.get('/api/profile')).status).toBe(404);
-    const photoRows = await app.database.db.selectFrom('photos').select('id').where('profile_id', '=', profile.id).execute();
+    const photoRows = await app.database.db
+      .selectFrom('photos')
+      .select('id')
+      .where('profile_id', '=', profile.id)
+      .execute();
     expect(photoRows).toHaveLength(0);
     const files = await filesOnDisk();
     for (const name of profile.photos) {
@@ -360,7 +456,11 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
       expect(files).not.toContain(name.replace('.jpg', '.thumb.jpg'));
     }
     for (const blur of blurNames) expect(files).not.toContain(blur);
-    expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true, userprofile: null, user_id: userId });
+    expect(await json(await browser.get('/api/current_user'))).toMatchObject({
+      authorized: true,
+      userprofile: null,
+      user_id: userId,
+    });
     expect((await browser.post('/api/delete_profile')).status).toBe(404);
     // The account stays and can build a new profile.
     await createProfile(browser, 1);
@@ -425,7 +525,12 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
       ],
       ['one photo too many', () => form(validFields, photos(7)), 400, 'too_many_photos'],
       ['far too many photos', () => form(validFields, photos(9)), 400, 'too_many_photos'],
-      ['a file under an unknown field', () => form(validFields, [{ name: 'a.jpg', data: photo }], 'avatar'), 400, 'invalid_input'],
+      [
+        'a file under an unknown field',
+        () => form(validFields, [{ name: 'a.jpg', data: photo }], 'avatar'),
+        400,
+        'invalid_input',
+      ],
     ];
 
     it.each(cases)('refused: %s', async (_name, makeForm, status, code) => {
@@ -445,7 +550,11 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
         const created = await createProfile(owner, 2);
         const edited = await owner.postForm(
           '/api/edit_profile',
-          form({ payload: JSON.stringify({ deletedPhotos: [created.photos[0]], newPhotos: 1 }) }, [{ name: 'n.jpg', data: photo }], 'newPhotos'),
+          form(
+            { payload: JSON.stringify({ deletedPhotos: [created.photos[0]], newPhotos: 1 }) },
+            [{ name: 'n.jpg', data: photo }],
+            'newPhotos',
+          ),
         );
         expect(edited.status).toBe(200);
       });
@@ -469,7 +578,9 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
           },
         });
         upload.on('error', () => undefined); // the connection is cut on purpose
-        upload.write(`--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+        upload.write(
+          `--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+        );
         upload.write(photo.subarray(0, Math.min(photo.length, 64 * 1024)), () => upload.destroy());
         // The server reads what was sent before it sees the connection end, and then answers the request.
         await expect.poll(createRequestsLogged, { timeout: 10_000 }).toBe(before + 1);
@@ -492,7 +603,9 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
       });
       upload.on('error', () => undefined); // cut below, with most of the announced body never sent
       const answered = new Promise<IncomingMessage>((resolve) => upload.once('response', resolve));
-      upload.write(`--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+      upload.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+      );
       upload.write(oversizedFile(15 * 1024 * 1024 + 64 * 1024));
       try {
         const res = await answered;
@@ -512,7 +625,13 @@ describe.each(testDialects())('profiles and photos on %s', (dialect) => {
   it('serves the placeholder for unknown names and never reads outside the uploads folder', async () => {
     const placeholder = Buffer.from(await (await fetch(`${app.url}/api/uploads/${'0'.repeat(32)}.jpg`)).arrayBuffer());
     expect((await sharp(placeholder).metadata()).format).toBe('jpeg');
-    for (const trick of ['..%2F..%2Fpackage.json', '..%2Fiskra.sqlite', '%2Fetc%2Fpasswd', 'session-secret', '..%5C..%5Cpackage.json']) {
+    for (const trick of [
+      '..%2F..%2Fpackage.json',
+      '..%2Fiskra.sqlite',
+      '%2Fetc%2Fpasswd',
+      'session-secret',
+      '..%5C..%5Cpackage.json',
+    ]) {
       const res = await fetch(`${app.url}/api/uploads/${trick}`);
       if (res.status === 200) {
         expect(Buffer.from(await res.arrayBuffer()).equals(placeholder)).toBe(true);
@@ -558,7 +677,9 @@ describe.each(testDialects())('uploads held in memory on %s', (dialect) => {
           res.on('end', () => resolve({ status: res.statusCode, body }));
         }),
       );
-      upload.write(`--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
+      upload.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="photos"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+      );
       upload.write(oversizedFile(600 * 1024));
       return { upload, answer };
     };
@@ -567,12 +688,16 @@ describe.each(testDialects())('uploads held in memory on %s', (dialect) => {
       // Together they pass the 1 MB budget: whichever crosses it is answered at once; the other stays held.
       const refused = await Promise.race(uploads.map((u) => u.answer));
       expect(refused.status).toBe(503);
-      expect(JSON.parse(refused.body)).toEqual({ error: 'The server is busy with other uploads. Please try again in a moment.', code: 'uploads_busy' });
+      expect(JSON.parse(refused.body)).toEqual({
+        error: 'The server is busy with other uploads. Please try again in a moment.',
+        code: 'uploads_busy',
+      });
     } finally {
       for (const { upload } of uploads) upload.destroy();
     }
     // Once both connections ended their bytes are given back: an upload of 400 KB fits again.
-    const another = () => browser.postForm('/api/create_profile', form(validFields, [{ name: 'b.jpg', data: oversizedFile(400 * 1024) }]));
+    const another = () =>
+      browser.postForm('/api/create_profile', form(validFields, [{ name: 'b.jpg', data: oversizedFile(400 * 1024) }]));
     await expect.poll(async () => (await another()).status, { timeout: 15_000 }).toBe(400);
     // An answered upload gives its bytes back too: one after another, each fits (400 KB each, 1 MB in all).
     for (let i = 0; i < 4; i += 1) expect((await another()).status).toBe(400);

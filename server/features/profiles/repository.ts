@@ -29,23 +29,46 @@ export async function listPhotoNames(db: Kysely<Database>, profileId: ProfileId)
 }
 
 export async function listPhotos(db: Kysely<Database>, profileId: ProfileId): Promise<StoredPhoto[]> {
-  const rows = await db.selectFrom('photos').select(['file_name', 'blur_name']).where('profile_id', '=', profileId).orderBy('position').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('photos')
+    .select(['file_name', 'blur_name'])
+    .where('profile_id', '=', profileId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({ fileName: r.file_name, blurName: r.blur_name }));
 }
 
 /** Replaces the photo list of a profile with `photos` in that order (rows kept where names stay). */
-export async function setPhotos(db: Kysely<Database>, profileId: ProfileId, photos: StoredPhoto[], now: string): Promise<void> {
+export async function setPhotos(
+  db: Kysely<Database>,
+  profileId: ProfileId,
+  photos: StoredPhoto[],
+  now: string,
+): Promise<void> {
   const existing = new Set(await listPhotoNames(db, profileId));
   const wanted = photos.map((p) => p.fileName);
   const removed = [...existing].filter((name) => !wanted.includes(name));
-  if (removed.length) await db.deleteFrom('photos').where('profile_id', '=', profileId).where('file_name', 'in', removed).execute();
+  if (removed.length)
+    await db.deleteFrom('photos').where('profile_id', '=', profileId).where('file_name', 'in', removed).execute();
   for (const [position, photo] of photos.entries()) {
     if (existing.has(photo.fileName)) {
-      await db.updateTable('photos').set({ position }).where('profile_id', '=', profileId).where('file_name', '=', photo.fileName).execute();
+      await db
+        .updateTable('photos')
+        .set({ position })
+        .where('profile_id', '=', profileId)
+        .where('file_name', '=', photo.fileName)
+        .execute();
     } else {
       await db
         .insertInto('photos')
-        .values({ profile_id: profileId, file_name: photo.fileName, blur_name: photo.blurName, position, created_at: now })
+        .values({
+          profile_id: profileId,
+          file_name: photo.fileName,
+          blur_name: photo.blurName,
+          position,
+          created_at: now,
+        })
         .execute();
     }
   }
@@ -66,7 +89,13 @@ const profileSummary = prepared((db, userId: UserId) =>
       'profiles.name',
       'profiles.age',
       'profiles.gender',
-      eb.selectFrom('photos').select('photos.file_name').whereRef('photos.profile_id', '=', 'profiles.id').orderBy('photos.position').limit(1).as('photo'),
+      eb
+        .selectFrom('photos')
+        .select('photos.file_name')
+        .whereRef('photos.profile_id', '=', 'profiles.id')
+        .orderBy('photos.position')
+        .limit(1)
+        .as('photo'),
     ])
     .where('profiles.user_id', '=', userId),
 );
@@ -114,7 +143,9 @@ export async function updateSettings(
     .set({
       ...(changes.private_mode !== undefined ? { private_mode: changes.private_mode ? 1 : 0 } : {}),
       ...(changes.notifications !== undefined ? { notifications: changes.notifications ? 1 : 0 } : {}),
-      ...(changes.email_notifications !== undefined ? { email_notifications: changes.email_notifications ? 1 : 0 } : {}),
+      ...(changes.email_notifications !== undefined
+        ? { email_notifications: changes.email_notifications ? 1 : 0 }
+        : {}),
       ...(changes.push_notifications !== undefined ? { push_notifications: changes.push_notifications ? 1 : 0 } : {}),
       ...(changes.preferred_gender !== undefined ? { preferred_gender: changes.preferred_gender } : {}),
       ...(changes.show_activity !== undefined ? { show_activity: changes.show_activity ? 1 : 0 } : {}),

@@ -53,7 +53,11 @@ export function profileRoutes(router: AppRouter, { db, profiles, uploadBudget }:
       auth.language,
     );
     ctx.status = 201;
-    ctx.body = { message: 'Profile created successfully', profile, current_user: await presentCurrentUser(db, auth) } satisfies ProfileSavedResponse;
+    ctx.body = {
+      message: 'Profile created successfully',
+      profile,
+      current_user: await presentCurrentUser(db, auth),
+    } satisfies ProfileSavedResponse;
   });
 
   router.get('/profile', async (ctx) => {
@@ -81,14 +85,22 @@ export function profileRoutes(router: AppRouter, { db, profiles, uploadBudget }:
         body.files.map((f) => f.bytes),
         auth.language,
       );
-      ctx.body = { message: 'Profile updated successfully', profile, current_user: await presentCurrentUser(db, auth) } satisfies ProfileSavedResponse;
+      ctx.body = {
+        message: 'Profile updated successfully',
+        profile,
+        current_user: await presentCurrentUser(db, auth),
+      } satisfies ProfileSavedResponse;
       return;
     }
     const { deletedPhotos, newPhotos, order, ...rest } = (ctx.request.body ?? {}) as Record<string, unknown>;
     const edits = parse(photoEdits, { deletedPhotos, newPhotos, order });
     const fields = parse(editProfileFields, rest);
     const profile = await profiles.edit(auth.userId, fields, edits, [], auth.language);
-    ctx.body = { message: 'Profile updated successfully', profile, current_user: await presentCurrentUser(db, auth) } satisfies ProfileSavedResponse;
+    ctx.body = {
+      message: 'Profile updated successfully',
+      profile,
+      current_user: await presentCurrentUser(db, auth),
+    } satisfies ProfileSavedResponse;
   });
 
   router.post('/delete_profile', async (ctx) => {

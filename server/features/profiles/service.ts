@@ -45,7 +45,9 @@ function oppositeOf(gender: Gender): PreferredGender {
 }
 
 function snapped(fields: { latitude?: number | undefined; longitude?: number | undefined }) {
-  return fields.latitude !== undefined && fields.longitude !== undefined ? snapCoordinates(fields.latitude, fields.longitude) : undefined;
+  return fields.latitude !== undefined && fields.longitude !== undefined
+    ? snapCoordinates(fields.latitude, fields.longitude)
+    : undefined;
 }
 
 export class ProfileService {
@@ -61,11 +63,20 @@ export class ProfileService {
   async get(userId: UserId, language: Language): Promise<OwnProfileResponse> {
     const profile = await findProfileByUser(this.db, userId);
     if (!profile) throw profileNotFound();
-    const [photos, premiumUntil] = await Promise.all([listPhotoNames(this.db, profile.id), findPremiumUntil(this.db, userId)]);
+    const [photos, premiumUntil] = await Promise.all([
+      listPhotoNames(this.db, profile.id),
+      findPremiumUntil(this.db, userId),
+    ]);
     return presentOwnProfile(profile, photos, premiumUntil, this.clock.now(), language);
   }
 
-  async create(userId: UserId, verified: boolean, fields: CreateProfileFields, uploads: Buffer[], language: Language): Promise<OwnProfileResponse> {
+  async create(
+    userId: UserId,
+    verified: boolean,
+    fields: CreateProfileFields,
+    uploads: Buffer[],
+    language: Language,
+  ): Promise<OwnProfileResponse> {
     if (!verified) throw forbidden('not_verified', 'Please verify your account first');
     // Before the photos are processed: an unknown place id is refused without any work.
     const city = storedCity(fields) ?? { city: '', place_id: null };
@@ -103,7 +114,13 @@ export class ProfileService {
     return this.get(userId, language);
   }
 
-  async edit(userId: UserId, fields: EditProfileFields, edits: PhotoEdits, uploads: Buffer[], language: Language): Promise<OwnProfileResponse> {
+  async edit(
+    userId: UserId,
+    fields: EditProfileFields,
+    edits: PhotoEdits,
+    uploads: Buffer[],
+    language: Language,
+  ): Promise<OwnProfileResponse> {
     const profile = await findProfileByUser(this.db, userId);
     if (!profile) throw profileNotFound();
     const city = storedCity(fields);

@@ -1,5 +1,10 @@
 import { translatorFor, type Language } from '../../../locales/index.ts';
-import { promptCatalog, type ProfilePrompt, type PromptAnswersInput, type PromptListResponse } from '../../contract/prompts.ts';
+import {
+  promptCatalog,
+  type ProfilePrompt,
+  type PromptAnswersInput,
+  type PromptListResponse,
+} from '../../contract/prompts.ts';
 
 /** Each language's questions by prompt id, built once: every card and profile names its prompts. */
 const questionsByLanguage = new Map<Language, ReadonlyMap<number, string>>();

@@ -24,10 +24,7 @@ function profileForm(extra: Record<string, string>, photo: Buffer): FormData {
 
 /** Answers that must each be refused, with what makes them wrong. */
 const badLists: [string, unknown][] = [
-  [
-    'four prompts',
-    [1, 2, 3, 4].map((id) => ({ prompt_id: id, answer: 'да' })),
-  ],
+  ['four prompts', [1, 2, 3, 4].map((id) => ({ prompt_id: id, answer: 'да' }))],
   ['an unknown prompt', [{ prompt_id: 9999, answer: 'да' }]],
   ['a fractional id', [{ prompt_id: 1.5, answer: 'да' }]],
   [
@@ -56,7 +53,13 @@ describe.each(testDialects())('profile prompts on %s', (dialect) => {
   });
 
   const storedPromptsOf = async (profileId: number) =>
-    (await app.database.db.selectFrom('profiles').select('prompts').where('id', '=', profileId as never).executeTakeFirstOrThrow()).prompts;
+    (
+      await app.database.db
+        .selectFrom('profiles')
+        .select('prompts')
+        .where('id', '=', profileId as never)
+        .executeTakeFirstOrThrow()
+    ).prompts;
 
   const matchUp = async (a: Person, b: Person) => {
     expect((await a.browser.post('/api/like', { profile_id: b.profileId })).status).toBe(200);
@@ -79,7 +82,9 @@ describe.each(testDialects())('profile prompts on %s', (dialect) => {
       expect(prompt.text).not.toBe(inEnglish[i]?.text);
     }
     // Before signing in: the browser's language.
-    const anonymous = await json<PromptListResponse>(await new Browser(app.url).get('/api/prompts', { 'Accept-Language': 'en-GB,en;q=0.9' }));
+    const anonymous = await json<PromptListResponse>(
+      await new Browser(app.url).get('/api/prompts', { 'Accept-Language': 'en-GB,en;q=0.9' }),
+    );
     expect(anonymous).toEqual(inEnglish);
   });
 
@@ -109,24 +114,40 @@ describe.each(testDialects())('profile prompts on %s', (dialect) => {
 
   it('refuses bad prompts at creation with 400 and creates nothing', async () => {
     const { browser, userId } = await signUpVerified(app);
-    const cases: [string, string][] = [...badLists.map(([what, list]): [string, string] => [what, JSON.stringify(list)]), ['text that is not JSON', '[{']];
+    const cases: [string, string][] = [
+      ...badLists.map(([what, list]): [string, string] => [what, JSON.stringify(list)]),
+      ['text that is not JSON', '[{'],
+    ];
     // A JSON escape can spell what the form's text itself does not hold: NUL, a lone surrogate.
-    cases.push(['a NUL spelled as an escape', '[{"prompt_id": 1, "answer": "a\\u0000b"}]'], ['a lone surrogate', '[{"prompt_id": 1, "answer": "a\\ud800"}]']);
+    cases.push(
+      ['a NUL spelled as an escape', '[{"prompt_id": 1, "answer": "a\\u0000b"}]'],
+      ['a lone surrogate', '[{"prompt_id": 1, "answer": "a\\ud800"}]'],
+    );
     for (const [what, text] of cases) {
       const res = await browser.postForm('/api/create_profile', profileForm({ prompts: text }, photo));
       expect(res.status, what).toBe(400);
       const body = await json<{ error: string; code: string; fields?: Record<string, string> }>(res);
       expect(body.code, what).toBe('invalid_input');
       expect(typeof body.error).toBe('string');
-      expect(Object.keys(body.fields ?? {}).some((key) => key.startsWith('prompts')), what).toBe(true);
+      expect(
+        Object.keys(body.fields ?? {}).some((key) => key.startsWith('prompts')),
+        what,
+      ).toBe(true);
     }
-    const row = await app.database.db.selectFrom('profiles').select('id').where('user_id', '=', userId).executeTakeFirst();
+    const row = await app.database.db
+      .selectFrom('profiles')
+      .select('id')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     expect(row).toBeUndefined();
   });
 
   it('edits prompts by JSON and by multipart: replaced whole, kept when left out, cleared with []', async () => {
     const { browser } = await signUpVerified(app);
-    const created = await browser.postForm('/api/create_profile', profileForm({ prompts: JSON.stringify([{ prompt_id: 1, answer: 'Лес' }]) }, photo));
+    const created = await browser.postForm(
+      '/api/create_profile',
+      profileForm({ prompts: JSON.stringify([{ prompt_id: 1, answer: 'Лес' }]) }, photo),
+    );
     expect(created.status).toBe(201);
 
     const replaced = await json<ProfileSavedResponse>(
@@ -161,7 +182,10 @@ describe.each(testDialects())('profile prompts on %s', (dialect) => {
   it('refuses bad prompts on edit with 400 and changes nothing, not even the other fields sent', async () => {
     const { browser } = await signUpVerified(app);
     const created = await json<ProfileSavedResponse>(
-      await browser.postForm('/api/create_profile', profileForm({ prompts: JSON.stringify([{ prompt_id: 4, answer: 'Кофе' }]) }, photo)),
+      await browser.postForm(
+        '/api/create_profile',
+        profileForm({ prompts: JSON.stringify([{ prompt_id: 4, answer: 'Кофе' }]) }, photo),
+      ),
     );
     const before = await storedPromptsOf(created.profile.id);
     for (const [what, list] of badLists) {
@@ -209,7 +233,9 @@ describe.each(testDialects())('profile prompts on %s', (dialect) => {
       })
       .where('id', '=', author.profileId)
       .execute();
-    expect((await json<SearchResult>(await reader.browser.get('/api/search'))).prompts).toEqual([{ prompt_id: 1, question: weekendRu, answer: 'новый' }]);
+    expect((await json<SearchResult>(await reader.browser.get('/api/search'))).prompts).toEqual([
+      { prompt_id: 1, question: weekendRu, answer: 'новый' },
+    ]);
   });
 
   it('shows a match’s and a liker’s prompts in /api/users_profile and /api/users_profile_liker', async () => {
@@ -219,16 +245,24 @@ describe.each(testDialects())('profile prompts on %s', (dialect) => {
     await matchUp(reader, match);
     expect((await liker.browser.post('/api/like', { profile_id: reader.profileId })).status).toBe(200);
 
-    const matched = await json<UsersProfileResponse>(await reader.browser.get(`/api/users_profile?profile_id=${match.profileId}`));
+    const matched = await json<UsersProfileResponse>(
+      await reader.browser.get(`/api/users_profile?profile_id=${match.profileId}`),
+    );
     expect(matched.users_profile.prompts).toEqual([{ prompt_id: 1, question: weekendEn, answer: 'Дача' }]);
-    const liked = await json<UsersProfileResponse>(await reader.browser.get(`/api/users_profile_liker?profile_id=${liker.profileId}`));
+    const liked = await json<UsersProfileResponse>(
+      await reader.browser.get(`/api/users_profile_liker?profile_id=${liker.profileId}`),
+    );
     expect(liked.users_profile.prompts).toEqual([{ prompt_id: 2, question: lookingForEn, answer: 'Друга' }]);
   });
 
   it('hides prompts wherever the profile is hidden: private mode, blocks either way, bans', async () => {
     const viewer = await createPerson(app, { gender: 'Male', at: [40.5, -100.5] });
     const secret = 'никому не видно';
-    const shy = await createPerson(app, { at: [40.5, -100.5], privateMode: true, prompts: [{ prompt_id: 1, answer: secret }] });
+    const shy = await createPerson(app, {
+      at: [40.5, -100.5],
+      privateMode: true,
+      prompts: [{ prompt_id: 1, answer: secret }],
+    });
     // Private mode: never a card (the viewer has not been liked by them), however far the deck goes.
     const shown: number[] = [];
     for (;;) {
@@ -246,7 +280,11 @@ describe.each(testDialects())('profile prompts on %s', (dialect) => {
     for (const other of [blocked, blocker, banned]) await matchUp(viewer, other);
     expect((await viewer.browser.post('/api/block', { profile_id: blocked.profileId })).status).toBe(200);
     expect((await blocker.browser.post('/api/block', { profile_id: viewer.profileId })).status).toBe(200);
-    await app.database.db.updateTable('users').set({ banned_at: app.clock.now().toISOString() }).where('id', '=', banned.userId).execute();
+    await app.database.db
+      .updateTable('users')
+      .set({ banned_at: app.clock.now().toISOString() })
+      .where('id', '=', banned.userId)
+      .execute();
     for (const other of [blocked, blocker, banned]) {
       const res = await viewer.browser.get(`/api/users_profile?profile_id=${other.profileId}`);
       expect(res.status).toBe(404);

@@ -51,7 +51,13 @@ describe.each(testDialects())('Web Push on %s', (dialect) => {
     return browser;
   }
   const subscriptionsOf = async (p: Person) =>
-    (await app.database.db.selectFrom('push_subscriptions').select('endpoint').where('user_id', '=', p.userId).execute()).map((r) => r.endpoint);
+    (
+      await app.database.db
+        .selectFrom('push_subscriptions')
+        .select('endpoint')
+        .where('user_id', '=', p.userId)
+        .execute()
+    ).map((r) => r.endpoint);
   async function match(a: Person, b: Person): Promise<void> {
     expect((await a.browser.post('/api/like', { profile_id: b.profileId })).status).toBe(200);
     expect((await b.browser.post('/api/like', { profile_id: a.profileId })).status).toBe(200);
@@ -83,7 +89,10 @@ describe.each(testDialects())('Web Push on %s', (dialect) => {
         // 65 bytes, but no point on P-256: nothing could ever be encrypted to it.
         {
           ...browser.subscription,
-          keys: { ...browser.subscription.keys, p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url') },
+          keys: {
+            ...browser.subscription.keys,
+            p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url'),
+          },
         },
         { ...browser.subscription, keys: { p256dh: browser.subscription.keys.p256dh } },
         { endpoint: browser.endpoint },
@@ -104,9 +113,13 @@ describe.each(testDialects())('Web Push on %s', (dialect) => {
     const boris = await person({ gender: 'Male' });
     expect((await boris.browser.post('/api/push/subscriptions', browser.subscription)).status).toBe(200);
     expect([await subscriptionsOf(anna), await subscriptionsOf(boris)]).toEqual([[], [browser.endpoint]]);
-    expect((await anna.browser.post('/api/push/subscriptions/delete', { endpoint: browser.endpoint })).status).toBe(200);
+    expect((await anna.browser.post('/api/push/subscriptions/delete', { endpoint: browser.endpoint })).status).toBe(
+      200,
+    );
     expect(await subscriptionsOf(boris)).toEqual([browser.endpoint]);
-    expect((await boris.browser.post('/api/push/subscriptions/delete', { endpoint: browser.endpoint })).status).toBe(200);
+    expect((await boris.browser.post('/api/push/subscriptions/delete', { endpoint: browser.endpoint })).status).toBe(
+      200,
+    );
     expect(await subscriptionsOf(boris)).toEqual([]);
   });
 
@@ -142,8 +155,13 @@ describe.each(testDialects())('Web Push on %s', (dialect) => {
     expect(String(matchPush?.headers.topic)).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(String(matchPush?.headers.topic)).not.toContain('match');
 
-    const { conversation_id } = await json<{ conversation_id: number }>(await anton.browser.post('/api/conversations/start', { profile_id: bella.profileId }));
-    expect((await anton.browser.post(`/api/conversations/${conversation_id}/messages`, { content: 'Привет! Как дела?' })).status).toBe(201);
+    const { conversation_id } = await json<{ conversation_id: number }>(
+      await anton.browser.post('/api/conversations/start', { profile_id: bella.profileId }),
+    );
+    expect(
+      (await anton.browser.post(`/api/conversations/${conversation_id}/messages`, { content: 'Привет! Как дела?' }))
+        .status,
+    ).toBe(201);
     await afterGrace();
     expect(service.to(phone.endpoint).map((push) => push.payload)).toContainEqual({
       kind: 'message',
@@ -161,7 +179,9 @@ describe.each(testDialects())('Web Push on %s', (dialect) => {
     const bella = await person({ name: 'Белла' });
     const phone = await subscribed(bella);
     // Bella's app is open: it shows the match and acknowledges its event (what the match overlay does).
-    const events = await EventStreamClient.open(`${app.url}/api/events`, { Cookie: `iskra_session=${bella.browser.cookie('iskra_session') ?? ''}` });
+    const events = await EventStreamClient.open(`${app.url}/api/events`, {
+      Cookie: `iskra_session=${bella.browser.cookie('iskra_session') ?? ''}`,
+    });
     await match(anton, bella);
     const matchEvent = await events.waitFor((event) => event.type === 'match');
     expect((await bella.browser.post('/api/events/ack', { ids: [matchEvent.id] })).status).toBe(200);
@@ -170,9 +190,15 @@ describe.each(testDialects())('Web Push on %s', (dialect) => {
     expect(service.to(phone.endpoint)).toEqual([]);
 
     expect((await bella.browser.post('/api/settings', { push_notifications: false })).status).toBe(200);
-    expect(await json<{ push_notifications: boolean }>(await bella.browser.get('/api/settings'))).toMatchObject({ push_notifications: false });
-    const { conversation_id } = await json<{ conversation_id: number }>(await anton.browser.post('/api/conversations/start', { profile_id: bella.profileId }));
-    expect((await anton.browser.post(`/api/conversations/${conversation_id}/messages`, { content: 'Привет' })).status).toBe(201);
+    expect(await json<{ push_notifications: boolean }>(await bella.browser.get('/api/settings'))).toMatchObject({
+      push_notifications: false,
+    });
+    const { conversation_id } = await json<{ conversation_id: number }>(
+      await anton.browser.post('/api/conversations/start', { profile_id: bella.profileId }),
+    );
+    expect(
+      (await anton.browser.post(`/api/conversations/${conversation_id}/messages`, { content: 'Привет' })).status,
+    ).toBe(201);
     await afterGrace();
     expect(service.to(phone.endpoint)).toEqual([]);
   });
@@ -190,6 +216,8 @@ describe.each(testDialects())('Web Push on %s', (dialect) => {
     service.answer(flaky.endpoint, null);
     app.clock.advance(31);
     await worker.drainOnce();
-    expect(service.to(flaky.endpoint).map((push) => (push.payload as { title: string }).title)).toEqual([ru.push.matchTitle]);
+    expect(service.to(flaky.endpoint).map((push) => (push.payload as { title: string }).title)).toEqual([
+      ru.push.matchTitle,
+    ]);
   });
 });

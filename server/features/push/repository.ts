@@ -8,7 +8,11 @@ export interface VapidKeys {
 
 /** The kept key pair, if one was made. */
 export async function findVapidKeys(db: Kysely<Database>): Promise<VapidKeys | undefined> {
-  const row = await db.selectFrom('push_keys').select(['public_key', 'private_key']).where('id', '=', 1).executeTakeFirst();
+  const row = await db
+    .selectFrom('push_keys')
+    .select(['public_key', 'private_key'])
+    .where('id', '=', 1)
+    .executeTakeFirst();
   return row && { publicKey: row.public_key, privateKey: row.private_key };
 }
 
@@ -33,7 +37,13 @@ export async function saveSubscription(
     .insertInto('push_subscriptions')
     .values({ user_id: userId, session_hash: sessionHash, ...subscription, created_at: now })
     .onConflict((oc) =>
-      oc.column('endpoint').doUpdateSet({ user_id: userId, session_hash: sessionHash, p256dh: subscription.p256dh, auth: subscription.auth, created_at: now }),
+      oc.column('endpoint').doUpdateSet({
+        user_id: userId,
+        session_hash: sessionHash,
+        p256dh: subscription.p256dh,
+        auth: subscription.auth,
+        created_at: now,
+      }),
     )
     .execute();
 }
@@ -72,5 +82,10 @@ export async function deleteGoneSubscription(db: Kysely<Database>, endpoint: str
 }
 
 export async function listSubscriptions(db: Kysely<Database>, userId: UserId): Promise<StoredSubscription[]> {
-  return db.selectFrom('push_subscriptions').select(['endpoint', 'p256dh', 'auth']).where('user_id', '=', userId).orderBy('id').execute();
+  return db
+    .selectFrom('push_subscriptions')
+    .select(['endpoint', 'p256dh', 'auth'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
 }

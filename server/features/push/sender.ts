@@ -41,17 +41,24 @@ export class WebPushSender {
     let retryable: unknown;
     for (const subscription of subscriptions) {
       try {
-        await webpush.sendNotification({ endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } }, body, {
-          vapidDetails: { subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
-          TTL: timeToLiveSeconds,
-          urgency: 'high',
-          // The Topic header travels in clear to Google, Apple or Mozilla: an opaque name per person and thread,
-          // never the conversation or profile ids, still lets a newer notice replace the waiting one.
-          topic: createHmac('sha256', keys.privateKey).update(`${userId}:${payload.tag}`).digest('base64url').slice(0, 32),
-          contentEncoding: 'aes128gcm',
-          timeout: requestTimeoutMs,
-          ...(agent ? { agent } : {}),
-        });
+        await webpush.sendNotification(
+          { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+          body,
+          {
+            vapidDetails: { subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+            TTL: timeToLiveSeconds,
+            urgency: 'high',
+            // The Topic header travels in clear to Google, Apple or Mozilla: an opaque name per person and thread,
+            // never the conversation or profile ids, still lets a newer notice replace the waiting one.
+            topic: createHmac('sha256', keys.privateKey)
+              .update(`${userId}:${payload.tag}`)
+              .digest('base64url')
+              .slice(0, 32),
+            contentEncoding: 'aes128gcm',
+            timeout: requestTimeoutMs,
+            ...(agent ? { agent } : {}),
+          },
+        );
         delivered += 1;
       } catch (error) {
         const status = error instanceof WebPushError ? error.statusCode : undefined;
@@ -69,7 +76,8 @@ export class WebPushSender {
       }
     }
     if (delivered > 0) return 'sent';
-    if (retryable !== undefined) throw new PushRetryableError('push: no browser could be reached', { cause: retryable });
+    if (retryable !== undefined)
+      throw new PushRetryableError('push: no browser could be reached', { cause: retryable });
     return (await listSubscriptions(this.db, userId)).length === 0 ? 'no_subscription' : 'refused';
   }
 }

@@ -6,7 +6,13 @@ import type { PushSubscriptionRequest } from '../../contract/push.ts';
 import type { Clock } from '../../clock.ts';
 import { badRequest } from '../../errors.ts';
 import { isAllowedEndpoint } from './endpoints.ts';
-import { deleteSubscription, findVapidKeys, keepNewestSubscriptions, saveSubscription, type VapidKeys } from './repository.ts';
+import {
+  deleteSubscription,
+  findVapidKeys,
+  keepNewestSubscriptions,
+  saveSubscription,
+  type VapidKeys,
+} from './repository.ts';
 
 export interface WebPushSettings {
   /** VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY; absent: made once and kept in the database. */
@@ -63,7 +69,13 @@ export class PushService {
     // A key that is not a point on P-256 could never be encrypted to: every push would fail.
     if (!isP256Point(keys.p256dh)) throw badRequest('push_key_invalid', 'The browser key is not valid');
     await this.db.transaction().execute(async (trx) => {
-      await saveSubscription(trx, userId, sessionHash, { endpoint, p256dh: keys.p256dh, auth: keys.auth }, this.clock.now().toISOString());
+      await saveSubscription(
+        trx,
+        userId,
+        sessionHash,
+        { endpoint, p256dh: keys.p256dh, auth: keys.auth },
+        this.clock.now().toISOString(),
+      );
       await keepNewestSubscriptions(trx, userId, maxSubscriptionsPerUser);
     });
   }

@@ -37,7 +37,9 @@ describe.each(testDialects())('allowances under 30 parallel requests on %s', (di
     const earlier = await Promise.all(Array.from({ length: 45 }, () => createPerson(app)));
     await app.database.db
       .insertInto('swipes')
-      .values(earlier.map((p) => ({ swiper_id: free.profileId, target_id: p.profileId, liked: 1, created_at: hourAgo() })))
+      .values(
+        earlier.map((p) => ({ swiper_id: free.profileId, target_id: p.profileId, liked: 1, created_at: hourAgo() })),
+      )
       .execute();
     const targets = await Promise.all(Array.from({ length: 30 }, () => createPerson(app)));
     const answers = statuses(
@@ -48,7 +50,12 @@ describe.each(testDialects())('allowances under 30 parallel requests on %s', (di
     );
     expect(count(answers, 200)).toBe(freeLikesPerDay - 45);
     expect(count(answers, 429)).toBe(30 - (freeLikesPerDay - 45));
-    const given = await app.database.db.selectFrom('swipes').select('target_id').where('swiper_id', '=', free.profileId).where('liked', '=', 1).execute();
+    const given = await app.database.db
+      .selectFrom('swipes')
+      .select('target_id')
+      .where('swiper_id', '=', free.profileId)
+      .where('liked', '=', 1)
+      .execute();
     expect(given).toHaveLength(freeLikesPerDay);
   });
 
@@ -69,12 +76,20 @@ describe.each(testDialects())('allowances under 30 parallel requests on %s', (di
     const answers = statuses(
       await burst(
         a,
-        Array.from({ length: 30 }, (_, i) => (p: Person) => p.browser.post(`/api/conversations/${conversation}/messages`, { content: `now ${i}` })),
+        Array.from(
+          { length: 30 },
+          (_, i) => (p: Person) =>
+            p.browser.post(`/api/conversations/${conversation}/messages`, { content: `now ${i}` }),
+        ),
       ),
     );
     expect(count(answers, 201)).toBe(freeMessagesPerDay - 95);
     expect(count(answers, 429)).toBe(30 - (freeMessagesPerDay - 95));
-    const sent = await app.database.db.selectFrom('messages').select('id').where('sender_id', '=', a.profileId).execute();
+    const sent = await app.database.db
+      .selectFrom('messages')
+      .select('id')
+      .where('sender_id', '=', a.profileId)
+      .execute();
     expect(sent).toHaveLength(freeMessagesPerDay);
   });
 
@@ -83,7 +98,11 @@ describe.each(testDialects())('allowances under 30 parallel requests on %s', (di
     const answers = statuses(
       await burst(
         a,
-        Array.from({ length: 40 }, (_, i) => (p: Person) => p.browser.post(`/api/conversations/${conversation}/messages`, { content: `fast ${i}` })),
+        Array.from(
+          { length: 40 },
+          (_, i) => (p: Person) =>
+            p.browser.post(`/api/conversations/${conversation}/messages`, { content: `fast ${i}` }),
+        ),
       ),
     );
     expect(count(answers, 201)).toBe(messagesPerMinute);
@@ -117,7 +136,9 @@ describe.each(testDialects())('allowances under 30 parallel requests on %s', (di
     const token = await attacker.csrfToken();
     const answers = statuses(
       await Promise.all(
-        Array.from({ length: 30 }, () => attacker.post('/api/login', { email, password: 'wrong-guess-1' }, { headers: { 'X-CSRF-Token': token } })),
+        Array.from({ length: 30 }, () =>
+          attacker.post('/api/login', { email, password: 'wrong-guess-1' }, { headers: { 'X-CSRF-Token': token } }),
+        ),
       ),
     );
     expect(count(answers, 401)).toBe(maxLoginFailures);
@@ -134,7 +155,11 @@ describe.each(testDialects())('allowances under 30 parallel requests on %s', (di
     );
     expect(count(answers, 200)).toBe(1);
     expect(count(answers, 429)).toBe(29);
-    const codes = await app.database.db.selectFrom('verification_codes').select('id').where('user_id', '=', unverified.userId).execute();
+    const codes = await app.database.db
+      .selectFrom('verification_codes')
+      .select('id')
+      .where('user_id', '=', unverified.userId)
+      .execute();
     expect(codes).toHaveLength(1);
   });
 });

@@ -87,14 +87,19 @@ export class RateCounter {
     const now = this.clock.now().getTime() / 1000;
     // One row per window length (PostgreSQL refuses an upsert touching the same row twice): the tightest limit.
     const bySeconds = new Map<number, RateWindow>();
-    for (const window of windows) if ((bySeconds.get(window.seconds)?.limit ?? Infinity) > window.limit) bySeconds.set(window.seconds, window);
+    for (const window of windows)
+      if ((bySeconds.get(window.seconds)?.limit ?? Infinity) > window.limit) bySeconds.set(window.seconds, window);
     const counted = [...bySeconds.values()].map((window) => {
       const start = Math.floor(now / window.seconds) * window.seconds;
       return { window, start, key: `${key}:${window.seconds}` };
     });
     const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
     return {
-      rows: counted.map((c) => ({ key: c.key, window_start: iso(c.start), previous_start: iso(c.start - c.window.seconds) })),
+      rows: counted.map((c) => ({
+        key: c.key,
+        window_start: iso(c.start),
+        previous_start: iso(c.start - c.window.seconds),
+      })),
       check(counts) {
         for (const c of counted) {
           const got = counts.get(c.key) ?? { count: 0, previous: 0 };
@@ -146,13 +151,19 @@ export function rateCountUpsert(qc: QueryCreator<Database>, rows: readonly RateR
         count: 1,
         previous: (eb: ExpressionBuilder<Database, 'rate_counters'>) =>
           eb.fn.coalesce(
-            eb.selectFrom('rate_counters as p').select('p.count').where('p.key', '=', row.key).where('p.window_start', '=', row.previous_start),
+            eb
+              .selectFrom('rate_counters as p')
+              .select('p.count')
+              .where('p.key', '=', row.key)
+              .where('p.window_start', '=', row.previous_start),
             eb.lit(0),
           ),
       })),
     )
     .onConflict((oc) =>
-      oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_counters.count', '+', 1), previous: eb.ref('excluded.previous') })),
+      oc
+        .columns(['key', 'window_start'])
+        .doUpdateSet((eb) => ({ count: eb('rate_counters.count', '+', 1), previous: eb.ref('excluded.previous') })),
     )
     .returning(['key', 'count', 'previous']);
 }
@@ -167,20 +178,32 @@ export function countedRead(db: Kysely<Database>, rows: number, slot: (name: str
   const counting = db.with('hit', (w) =>
     rateCountUpsert(
       w,
-      Array.from({ length: rows }, (_, i) => ({ key: slot(`key${i}`), window_start: slot(`start${i}`), previous_start: slot(`previous${i}`) })),
+      Array.from({ length: rows }, (_, i) => ({
+        key: slot(`key${i}`),
+        window_start: slot(`start${i}`),
+        previous_start: slot(`previous${i}`),
+      })),
     ),
   );
   return {
     // The CTE's rows are read by name (`rateCounts`); the rest of the query is an ordinary read.
     qc: counting as unknown as QueryCreator<Database>,
-    rateCounts: sql<[string, number, number][] | null>`(select json_agg(json_build_array(h.key, h.count, h.previous)) from hit h)`.as('rate_counts'),
+    rateCounts: sql<
+      [string, number, number][] | null
+    >`(select json_agg(json_build_array(h.key, h.count, h.previous)) from hit h)`.as('rate_counts'),
   };
 }
 
 /** The values of `countedRead`'s slots for these rows. */
 export function rateSlots(rows: readonly RateRow[]): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  rows.forEach((row, i) => Object.assign(values, { [`key${i}`]: row.key, [`start${i}`]: row.window_start, [`previous${i}`]: row.previous_start }));
+  rows.forEach((row, i) =>
+    Object.assign(values, {
+      [`key${i}`]: row.key,
+      [`start${i}`]: row.window_start,
+      [`previous${i}`]: row.previous_start,
+    }),
+  );
   return values;
 }
 
@@ -200,7 +223,10 @@ export async function readWithRateCounts<Counted extends { rate_counts: [string,
     const [counted] = await counting(rateSlots(counters));
     if (!counted) return { row: undefined, rateCounts: new Map() };
     const { rate_counts, ...row } = counted;
-    return { row, rateCounts: new Map((rate_counts ?? []).map(([key, count, previous]) => [key, { count, previous }])) };
+    return {
+      row,
+      rateCounts: new Map((rate_counts ?? []).map(([key, count, previous]) => [key, { count, previous }])),
+    };
   }
   // SQLite: two local statements.
   const rateCounts = counters.length ? await countRates(db, counters) : new Map<string, RateCount>();

@@ -63,7 +63,9 @@ describe.each(testDialects())('per-minute limits over a sliding minute on %s', (
     const b = await createPerson(app);
     expect((await a.browser.post('/api/like', { profile_id: b.profileId })).status).toBe(200);
     expect((await b.browser.post('/api/like', { profile_id: a.profileId })).status).toBe(200);
-    const { conversation_id } = await json<{ conversation_id: number }>(await a.browser.post('/api/conversations/start', { profile_id: b.profileId }));
+    const { conversation_id } = await json<{ conversation_id: number }>(
+      await a.browser.post('/api/conversations/start', { profile_id: b.profileId }),
+    );
     const send = (content: string) => a.browser.post(`/api/conversations/${conversation_id}/messages`, { content });
     toSecondOfMinute(59);
     for (let i = 0; i < messagesPerMinute; i++) expect((await send(`late ${i}`)).status).toBe(201);

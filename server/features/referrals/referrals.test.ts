@@ -48,11 +48,20 @@ describe.each(testDialects())('invite a friend on %s', (dialect) => {
 
   const invitationOf = async (browser: Browser) => json<Invitation>(await browser.post('/api/referral'));
   const referralsOf = (code: string) =>
-    app.database.db.selectFrom('referrals').select(['referred_user_id', 'referrer_user_id']).where('code', '=', code).execute();
-  const perCode = async (code: string) => (await statsSince(app.database.db, new Date(0))).referrals.find((r) => r.code === code)?.signUps ?? 0;
+    app.database.db
+      .selectFrom('referrals')
+      .select(['referred_user_id', 'referrer_user_id'])
+      .where('code', '=', code)
+      .execute();
+  const perCode = async (code: string) =>
+    (await statsSince(app.database.db, new Date(0))).referrals.find((r) => r.code === code)?.signUps ?? 0;
 
   async function register(ref?: string): Promise<UserId> {
-    const res = await new Browser(app.url).post('/api/register', { email: `ref-${unique()}@example.com`, password, ...(ref === undefined ? {} : { ref }) });
+    const res = await new Browser(app.url).post('/api/register', {
+      email: `ref-${unique()}@example.com`,
+      password,
+      ...(ref === undefined ? {} : { ref }),
+    });
     expect(res.status).toBe(201);
     return (await json<{ user_id: UserId }>(res)).user_id;
   }
@@ -69,7 +78,10 @@ describe.each(testDialects())('invite a friend on %s', (dialect) => {
     expect(first.telegram_link).toBe(`https://t.me/iskra_test_bot?startapp=ref_${first.code}`);
     const anonymous = await new Browser(app.url).post('/api/referral');
     expect(anonymous.status).toBe(401);
-    expect(await json(anonymous)).toMatchObject({ code: expect.any(String) as unknown, error: expect.any(String) as unknown });
+    expect(await json(anonymous)).toMatchObject({
+      code: expect.any(String) as unknown,
+      error: expect.any(String) as unknown,
+    });
     expect((await ann.browser.post('/api/referral', { extra: 1 })).status).toBe(400);
   });
 
@@ -95,7 +107,11 @@ describe.each(testDialects())('invite a friend on %s', (dialect) => {
     expect(await register('zzzzzzzzzz')).toBeGreaterThan(0);
     expect(await register('not a code!')).toBeGreaterThan(0);
     // Too long to be anything: refused like any bad field, and no account is made.
-    const long = await new Browser(app.url).post('/api/register', { email: `ref-${unique()}@example.com`, password, ref: 'x'.repeat(65) });
+    const long = await new Browser(app.url).post('/api/register', {
+      email: `ref-${unique()}@example.com`,
+      password,
+      ref: 'x'.repeat(65),
+    });
     expect(long.status).toBe(400);
 
     // A Telegram account that exists already opens a link with its own code, then someone else's: neither counts.
@@ -105,7 +121,11 @@ describe.each(testDialects())('invite a friend on %s', (dialect) => {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({
-          initData: await signInitData({ id: telegramId, language_code: 'en' }, app.clock.now(), startParam ? { extra: { start_param: startParam } } : {}),
+          initData: await signInitData(
+            { id: telegramId, language_code: 'en' },
+            app.clock.now(),
+            startParam ? { extra: { start_param: startParam } } : {},
+          ),
         }),
       });
     const first = await json<{ token: string; user_id: UserId }>(await signIn());
@@ -134,7 +154,9 @@ describe.each(testDialects())('invite a friend on %s', (dialect) => {
         await fetch(`${app.url}/api/auth/telegram`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ initData: await signInitData({ id }, app.clock.now(), { extra: { start_param: `ref_${code}` } }) }),
+          body: JSON.stringify({
+            initData: await signInitData({ id }, app.clock.now(), { extra: { start_param: `ref_${code}` } }),
+          }),
         }),
       );
     const { user_id } = await launch();
@@ -153,7 +175,10 @@ describe.each(testDialects())('invite a friend on %s', (dialect) => {
     const widget = await signWidgetPayload({ id: ++nextTelegramId, first_name: 'Wid' }, app.clock.now());
     const viaWidget = await new Browser(app.url).post('/api/auth', { ...widget, ref: code });
     expect(viaWidget.status).toBe(200);
-    const ids = [(await json<{ user_id: UserId }>(viaGoogle)).user_id, (await json<{ user_id: UserId }>(viaWidget)).user_id];
+    const ids = [
+      (await json<{ user_id: UserId }>(viaGoogle)).user_id,
+      (await json<{ user_id: UserId }>(viaWidget)).user_id,
+    ];
     expect((await referralsOf(code)).map((r) => r.referred_user_id).sort()).toEqual(ids.sort());
     expect(await perCode(code)).toBe(2);
   });

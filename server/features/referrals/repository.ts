@@ -16,7 +16,13 @@ export async function findUserOfCode(db: Kysely<Database>, code: string): Promis
 }
 
 /** Records the referral unless the account already has one: true when this call recorded it. */
-export async function insertReferral(db: Kysely<Database>, referred: UserId, referrer: UserId, code: string, at: string): Promise<boolean> {
+export async function insertReferral(
+  db: Kysely<Database>,
+  referred: UserId,
+  referrer: UserId,
+  code: string,
+  at: string,
+): Promise<boolean> {
   const result = await db
     .insertInto('referrals')
     .values({ referred_user_id: referred, referrer_user_id: referrer, code, created_at: at })
@@ -26,7 +32,10 @@ export async function insertReferral(db: Kysely<Database>, referred: UserId, ref
 }
 
 /** Sign-ups since `since`, per referral code, most first. */
-export async function signUpsPerCode(db: Kysely<Database>, since: string): Promise<{ code: string; signUps: number }[]> {
+export async function signUpsPerCode(
+  db: Kysely<Database>,
+  since: string,
+): Promise<{ code: string; signUps: number }[]> {
   const rows = await db
     .selectFrom('referrals')
     .select((eb) => ['code', eb.fn.countAll<string | number>().as('n')])

@@ -23,7 +23,12 @@ const blockEitherWay = prepared((db, a: ProfileId, b: ProfileId) =>
   db
     .selectFrom('blocks')
     .select('blocker_id')
-    .where((eb) => eb.or([eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]), eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)])])),
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]),
+        eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)]),
+      ]),
+    ),
 );
 export async function isBlockedEitherWay(db: Kysely<Database>, a: ProfileId, b: ProfileId): Promise<boolean> {
   return (await blockEitherWay.first(db, a, b)) !== undefined;
@@ -37,7 +42,11 @@ export const notBlockedWith = (me: ProfileId, other: RawBuilder<unknown>) =>
   sql<boolean>`not exists (select 1 from blocks bl where (bl.blocker_id = ${me} and bl.blocked_id = ${other}) or (bl.blocked_id = ${me} and bl.blocker_id = ${other}))`;
 
 const swipe = prepared((db, swiperId: ProfileId, targetId: ProfileId) =>
-  db.selectFrom('swipes').select(['liked', 'created_at', 'message']).where('swiper_id', '=', swiperId).where('target_id', '=', targetId),
+  db
+    .selectFrom('swipes')
+    .select(['liked', 'created_at', 'message'])
+    .where('swiper_id', '=', swiperId)
+    .where('target_id', '=', targetId),
 );
 export async function findSwipe(db: Kysely<Database>, swiperId: ProfileId, targetId: ProfileId) {
   return swipe.first(db, swiperId, targetId);
@@ -46,7 +55,12 @@ export async function findSwipe(db: Kysely<Database>, swiperId: ProfileId, targe
 export const pair = (a: ProfileId, b: ProfileId) => (a < b ? { low: a, high: b } : { low: b, high: a });
 
 const liveMatch = prepared((db, low: ProfileId, high: ProfileId) =>
-  db.selectFrom('matches').select(['id', 'created_at']).where('profile_low', '=', low).where('profile_high', '=', high).where('unmatched_at', 'is', null),
+  db
+    .selectFrom('matches')
+    .select(['id', 'created_at'])
+    .where('profile_low', '=', low)
+    .where('profile_high', '=', high)
+    .where('unmatched_at', 'is', null),
 );
 export async function findLiveMatch(db: Kysely<Database>, a: ProfileId, b: ProfileId) {
   const { low, high } = pair(a, b);
@@ -91,7 +105,9 @@ export async function findUserOfProfile(db: Kysely<Database>, profileId: Profile
 export async function listLiveMatchPartners(db: Kysely<Database>, profileId: ProfileId) {
   return db
     .selectFrom('matches as m')
-    .innerJoin('profiles as p', (join) => join.on(sql<boolean>`p.id = (case when m.profile_low = ${profileId} then m.profile_high else m.profile_low end)`))
+    .innerJoin('profiles as p', (join) =>
+      join.on(sql<boolean>`p.id = (case when m.profile_low = ${profileId} then m.profile_high else m.profile_low end)`),
+    )
     .select(['p.id as profile_id', 'p.user_id'])
     .where('m.unmatched_at', 'is', null)
     .where((eb) => eb.or([eb('m.profile_low', '=', profileId), eb('m.profile_high', '=', profileId)]))

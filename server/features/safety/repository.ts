@@ -8,7 +8,12 @@ export async function profileExists(db: Kysely<Database>, profileId: ProfileId):
   return (await db.selectFrom('profiles').select('id').where('id', '=', profileId).executeTakeFirst()) !== undefined;
 }
 
-export async function insertBlock(db: Kysely<Database>, blocker: ProfileId, blocked: ProfileId, now: string): Promise<void> {
+export async function insertBlock(
+  db: Kysely<Database>,
+  blocker: ProfileId,
+  blocked: ProfileId,
+  now: string,
+): Promise<void> {
   await db
     .insertInto('blocks')
     .values({ blocker_id: blocker, blocked_id: blocked, created_at: now })
@@ -29,7 +34,11 @@ export function evidenceWeight(weights: Partial<Record<ReportEvidence, number>>,
 const holdingWeights = Object.fromEntries(holdingEvidence.map((kind) => [kind, reportWeights[kind]]));
 
 /** The reports a person filed since `since`, for the daily cap; under the reporter's lock (lockPair). */
-export async function countReportsSince(db: Kysely<Database>, reporterId: ProfileId, since: string): Promise<AllowanceUse> {
+export async function countReportsSince(
+  db: Kysely<Database>,
+  reporterId: ProfileId,
+  since: string,
+): Promise<AllowanceUse> {
   const row = await db
     .selectFrom('reports')
     .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.min<string | null>('created_at').as('oldest')])
@@ -45,7 +54,11 @@ export async function countReportsSince(db: Kysely<Database>, reporterId: Profil
  * screen (`target_seen`); a match, live or ended (the report itself ends it); a message from the person in
  * their chat. One statement, each an indexed look.
  */
-export async function findReportFacts(db: Kysely<Database>, reporterId: ProfileId, reportedId: ProfileId): Promise<ReportFacts> {
+export async function findReportFacts(
+  db: Kysely<Database>,
+  reporterId: ProfileId,
+  reportedId: ProfileId,
+): Promise<ReportFacts> {
   const { low, high } = pair(reporterId, reportedId);
   const row = await db
     .selectFrom('profiles as me')
@@ -54,7 +67,13 @@ export async function findReportFacts(db: Kysely<Database>, reporterId: ProfileI
       'u.created_at',
       eb
         .or([
-          eb.exists(eb.selectFrom('swipes as s').select('s.liked').where('s.swiper_id', '=', reporterId).where('s.target_id', '=', reportedId)),
+          eb.exists(
+            eb
+              .selectFrom('swipes as s')
+              .select('s.liked')
+              .where('s.swiper_id', '=', reporterId)
+              .where('s.target_id', '=', reportedId),
+          ),
           eb.exists(
             eb
               .selectFrom('swipes as s')
@@ -66,7 +85,15 @@ export async function findReportFacts(db: Kysely<Database>, reporterId: ProfileI
           ),
         ])
         .as('shown'),
-      eb.exists(eb.selectFrom('matches as m').select('m.id').where('m.profile_low', '=', low).where('m.profile_high', '=', high)).as('matched'),
+      eb
+        .exists(
+          eb
+            .selectFrom('matches as m')
+            .select('m.id')
+            .where('m.profile_low', '=', low)
+            .where('m.profile_high', '=', high),
+        )
+        .as('matched'),
       eb
         .exists(
           eb
@@ -83,7 +110,12 @@ export async function findReportFacts(db: Kysely<Database>, reporterId: ProfileI
     .where('me.id', '=', reporterId)
     .executeTakeFirstOrThrow();
   // SQLite answers 0/1, PostgreSQL true/false.
-  return { accountCreatedAt: row.created_at, shown: Boolean(row.shown), matched: Boolean(row.matched), chatted: Boolean(row.chatted) };
+  return {
+    accountCreatedAt: row.created_at,
+    shown: Boolean(row.shown),
+    matched: Boolean(row.matched),
+    chatted: Boolean(row.chatted),
+  };
 }
 
 /**
@@ -122,7 +154,12 @@ export async function insertReport(
     .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number | null>('per_reporter.w'), sql.lit(0)).as('weight'))
     .executeTakeFirstOrThrow();
   if (Number(weight) >= holdEvidenceWeight) {
-    await db.updateTable('profiles').set({ held_at: report.created_at }).where('id', '=', report.reported_id).where('held_at', 'is', null).execute();
+    await db
+      .updateTable('profiles')
+      .set({ held_at: report.created_at })
+      .where('id', '=', report.reported_id)
+      .where('held_at', 'is', null)
+      .execute();
   }
   return id;
 }

@@ -16,13 +16,22 @@ describe.each(testDialects())('safety on %s', (dialect) => {
     await app.close();
   });
 
-  const ids = async (viewer: Person, params: Record<string, string> = {}) => (await searchAll(viewer, params)).map((r) => r.id);
+  const ids = async (viewer: Person, params: Record<string, string> = {}) =>
+    (await searchAll(viewer, params)).map((r) => r.id);
   const report = (from: Person, about: Person | ProfileId, reason = 'fake') =>
-    from.browser.post('/api/report', { profile_id: typeof about === 'number' ? about : about.profileId, reason, comment: 'чужие фото' });
+    from.browser.post('/api/report', {
+      profile_id: typeof about === 'number' ? about : about.profileId,
+      reason,
+      comment: 'чужие фото',
+    });
   /** An account made two days ago: past the age at which a report starts to weigh. */
   const established = async (person: Person): Promise<Person> => {
     const twoDaysAgo = new Date(app.clock.now().getTime() - 2 * 86_400_000).toISOString();
-    await app.database.db.updateTable('users').set({ created_at: twoDaysAgo }).where('id', '=', person.userId).execute();
+    await app.database.db
+      .updateTable('users')
+      .set({ created_at: twoDaysAgo })
+      .where('id', '=', person.userId)
+      .execute();
     return person;
   };
   const man = async () => established(await createPerson(app, { gender: 'Male' }));
@@ -32,24 +41,56 @@ describe.each(testDialects())('safety on %s', (dialect) => {
   };
   /** `from` writes to `to` in their chat (they must have matched). */
   const write = async (from: Person, to: Person) => {
-    const { conversation_id } = await json<{ conversation_id: number }>(await from.browser.post('/api/conversations/start', { profile_id: to.profileId }));
-    expect((await from.browser.post(`/api/conversations/${conversation_id}/messages`, { content: 'Привет!' })).status).toBe(201);
+    const { conversation_id } = await json<{ conversation_id: number }>(
+      await from.browser.post('/api/conversations/start', { profile_id: to.profileId }),
+    );
+    expect(
+      (await from.browser.post(`/api/conversations/${conversation_id}/messages`, { content: 'Привет!' })).status,
+    ).toBe(201);
   };
   const held = async (person: Person) =>
-    (await app.database.db.selectFrom('profiles').select('held_at').where('id', '=', person.profileId).executeTakeFirstOrThrow()).held_at !== null;
+    (
+      await app.database.db
+        .selectFrom('profiles')
+        .select('held_at')
+        .where('id', '=', person.profileId)
+        .executeTakeFirstOrThrow()
+    ).held_at !== null;
   const evidenceAgainst = async (person: Person) =>
-    (await app.database.db.selectFrom('reports').select('evidence').where('reported_id', '=', person.profileId).orderBy('id').execute()).map((r) => r.evidence);
+    (
+      await app.database.db
+        .selectFrom('reports')
+        .select('evidence')
+        .where('reported_id', '=', person.profileId)
+        .orderBy('id')
+        .execute()
+    ).map((r) => r.evidence);
 
   it('stores a report for moderation and blocks', async () => {
     const reporter = await createPerson(app, { gender: 'Male' });
     const bad = await createPerson(app);
-    expect((await reporter.browser.post('/api/report', { profile_id: bad.profileId, reason: 'nonsense' })).status).toBe(400);
-    expect((await reporter.browser.post('/api/report', { profile_id: reporter.profileId, reason: 'fake' })).status).toBe(400);
-    const res = await reporter.browser.post('/api/report', { profile_id: bad.profileId, reason: 'spam', comment: 'asks for money' });
+    expect((await reporter.browser.post('/api/report', { profile_id: bad.profileId, reason: 'nonsense' })).status).toBe(
+      400,
+    );
+    expect(
+      (await reporter.browser.post('/api/report', { profile_id: reporter.profileId, reason: 'fake' })).status,
+    ).toBe(400);
+    const res = await reporter.browser.post('/api/report', {
+      profile_id: bad.profileId,
+      reason: 'spam',
+      comment: 'asks for money',
+    });
     expect(res.status).toBe(200);
     const reports = await app.database.db.selectFrom('reports').selectAll().execute();
     expect(reports).toMatchObject([
-      { reporter_id: reporter.profileId, reported_id: bad.profileId, reason: 'spam', comment: 'asks for money', resolved_at: null, evidence: 'new_account' },
+      {
+        reporter_id: reporter.profileId,
+        reported_id: bad.profileId,
+        reason: 'spam',
+        comment: 'asks for money',
+        resolved_at: null,
+        evidence: 'new_account',
+      },
     ]);
     expect(await ids(reporter)).not.toContain(bad.profileId);
     expect(await ids(bad, { gender: 'Any' })).not.toContain(reporter.profileId);
@@ -93,20 +134,34 @@ describe.each(testDialects())('safety on %s', (dialect) => {
 
   it('caps reports at the daily allowance per reporter, under parallel requests; a refused report changes nothing', async () => {
     const reporter = await man();
-    const targets = await Promise.all(Array.from({ length: reportAllowance.limit + 4 }, () => createPerson(app, { gender: 'Female' })));
+    const targets = await Promise.all(
+      Array.from({ length: reportAllowance.limit + 4 }, () => createPerson(app, { gender: 'Female' })),
+    );
     const answers = await Promise.all(targets.map((t) => report(reporter, t)));
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(reportAllowance.limit);
     expect(statuses.filter((s) => s === 429)).toHaveLength(4);
     const refused = answers.find((a) => a.status === 429);
-    expect(await refused?.json()).toMatchObject({ code: 'report_limit', error: expect.any(String) as string, limit: reportAllowance.limit });
+    expect(await refused?.json()).toMatchObject({
+      code: 'report_limit',
+      error: expect.any(String) as string,
+      limit: reportAllowance.limit,
+    });
     expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
-    const filed = await app.database.db.selectFrom('reports').select('reported_id').where('reporter_id', '=', reporter.profileId).execute();
+    const filed = await app.database.db
+      .selectFrom('reports')
+      .select('reported_id')
+      .where('reporter_id', '=', reporter.profileId)
+      .execute();
     expect(filed).toHaveLength(reportAllowance.limit);
     // Neither a report nor a block for the refused ones: the reporter still sees those people.
     const reported = new Set(filed.map((f) => f.reported_id));
     const refusedTargets = targets.filter((t) => !reported.has(t.profileId)).map((t) => t.profileId);
-    const blocks = await app.database.db.selectFrom('blocks').select('blocked_id').where('blocker_id', '=', reporter.profileId).execute();
+    const blocks = await app.database.db
+      .selectFrom('blocks')
+      .select('blocked_id')
+      .where('blocker_id', '=', reporter.profileId)
+      .execute();
     expect(blocks.map((b) => b.blocked_id).sort()).toEqual([...reported].sort());
     expect(await ids(reporter)).toEqual(expect.arrayContaining(refusedTargets));
     // A plain block has no limit.

@@ -30,7 +30,11 @@ export class SafetyService {
    * server recorded between the two (reportEvidence.ts), which decides its weight in the admins' queue and
    * whether reports hold the person out of search.
    */
-  async block(userId: UserId, profileId: ProfileId, report?: { reason: Database['reports']['reason']; comment: string }): Promise<void> {
+  async block(
+    userId: UserId,
+    profileId: ProfileId,
+    report?: { reason: Database['reports']['reason']; comment: string },
+  ): Promise<void> {
     const me = await requireMyProfile(this.db, userId);
     if (profileId === me.id) throw badRequest('cannot_block_self', 'You cannot block or report yourself');
     if (!(await profileExists(this.db, profileId))) throw personNotFound();
@@ -50,7 +54,8 @@ export class SafetyService {
       const ended = await endMatch(trx, me.id, profileId, now);
       const other = await findUserOfProfile(trx, profileId);
       let told: UserId[] = [];
-      if (other !== undefined && ended > 0) told = await writeMatchEnded(trx, { userId, profileId: me.id }, { userId: other, profileId }, now);
+      if (other !== undefined && ended > 0)
+        told = await writeMatchEnded(trx, { userId, profileId: me.id }, { userId: other, profileId }, now);
       else if (other !== undefined) {
         await insertEvents(trx, [{ userId, type: 'unmatched', payload: { profile_id: profileId } }], now);
         // Either may have counted the other's like on their Likes badge.
@@ -59,7 +64,14 @@ export class SafetyService {
       }
       const reportId =
         report && evidence
-          ? await insertReport(trx, { reporter_id: me.id, reported_id: profileId, reason: report.reason, comment: report.comment, created_at: now, evidence })
+          ? await insertReport(trx, {
+              reporter_id: me.id,
+              reported_id: profileId,
+              reason: report.reason,
+              comment: report.comment,
+              created_at: now,
+              evidence,
+            })
           : null;
       return { reportId, told };
     });

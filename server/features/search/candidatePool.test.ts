@@ -4,7 +4,16 @@ import { Browser } from '../../test/browser.ts';
 import { createPerson, type Person } from '../../test/people.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
-import { CandidatePools, capped, mergeRanked, packCandidates, poolSize, poolTtlMs, unpackCandidates, type PooledCandidate } from './candidatePool.ts';
+import {
+  CandidatePools,
+  capped,
+  mergeRanked,
+  packCandidates,
+  poolSize,
+  poolTtlMs,
+  unpackCandidates,
+  type PooledCandidate,
+} from './candidatePool.ts';
 import { everywhereKm } from './distance.ts';
 import { ageStamps, dislikeAll, importPeople, plainOrder, searchNext } from './searchTestKit.ts';
 import { changedLimit, changedRecheckMax } from './searchChanges.ts';
@@ -32,7 +41,11 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     // The first search ranks all four and pools them.
     expect(await searchNext(viewer)).toBe(first.profileId);
 
-    await app.database.db.updateTable('users').set({ banned_at: app.clock.now().toISOString() }).where('id', '=', first.userId).execute();
+    await app.database.db
+      .updateTable('users')
+      .set({ banned_at: app.clock.now().toISOString() })
+      .where('id', '=', first.userId)
+      .execute();
     expect(await searchNext(viewer)).toBe(second.profileId);
     expect((await second.browser.post('/api/settings', { private_mode: true })).status).toBe(200);
     expect(await searchNext(viewer)).toBe(third.profileId);
@@ -68,7 +81,11 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     const liker = await createPerson(app, { at: north(5), privateMode: true });
     const mover = await createPerson(app, { at: [59.9343, 30.3351] });
     const held = await createPerson(app, { at: north(7) });
-    await db.updateTable('profiles').set({ held_at: app.clock.now().toISOString() }).where('id', '=', held.profileId).execute();
+    await db
+      .updateTable('profiles')
+      .set({ held_at: app.clock.now().toISOString() })
+      .where('id', '=', held.profileId)
+      .execute();
     await ageChanges(viewer);
 
     expect(await searchNext(viewer)).toBe(far.profileId);
@@ -80,16 +97,30 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
       expect(await searchNext(viewer, holding)).toBe(person.profileId);
       expect((await viewer.browser.post('/api/dislike', { profile_id: person.profileId })).status).toBe(200);
     };
-    await shownAfter(() => db.updateTable('users').set({ banned_at: null }).where('id', '=', banned.userId).execute(), banned);
+    await shownAfter(
+      () => db.updateTable('users').set({ banned_at: null }).where('id', '=', banned.userId).execute(),
+      banned,
+    );
     await shownAfter(() => hidden.browser.post('/api/settings', { private_mode: false }), hidden);
     await shownAfter(
-      () => db.updateTable('users').set({ verified_at: app.clock.now().toISOString() }).where('id', '=', unverified.userId).execute(),
+      () =>
+        db
+          .updateTable('users')
+          .set({ verified_at: app.clock.now().toISOString() })
+          .where('id', '=', unverified.userId)
+          .execute(),
       unverified,
     );
     await shownAfter(() => liker.browser.post('/api/like', { profile_id: viewer.profileId }), liker);
     const [latitude, longitude] = north(6);
-    await shownAfter(() => db.updateTable('profiles').set({ latitude, longitude }).where('id', '=', mover.profileId).execute(), mover);
-    await shownAfter(() => db.updateTable('profiles').set({ held_at: null }).where('id', '=', held.profileId).execute(), held);
+    await shownAfter(
+      () => db.updateTable('profiles').set({ latitude, longitude }).where('id', '=', mover.profileId).execute(),
+      mover,
+    );
+    await shownAfter(
+      () => db.updateTable('profiles').set({ held_at: null }).where('id', '=', held.profileId).execute(),
+      held,
+    );
     expect(await searchNext(viewer, holding)).toBeNull();
   });
 
@@ -105,9 +136,17 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     expect(await searchNext(viewer)).toBe(shown.profileId);
     const [latitude, longitude] = north(160);
     await db.updateTable('profiles').set({ latitude, longitude }).where('id', '=', mover.profileId).execute();
-    await db.updateTable('profiles').set({ latitude: null, longitude: null }).where('id', '=', unplaced.profileId).execute();
+    await db
+      .updateTable('profiles')
+      .set({ latitude: null, longitude: null })
+      .where('id', '=', unplaced.profileId)
+      .execute();
     // The app holds the card on screen; the change query looks only inside the bound, where neither is now.
-    expect(await dislikeAll(app, viewer, { exclude: String(shown.profileId) })).toEqual([near.profileId, mover.profileId, unplaced.profileId]);
+    expect(await dislikeAll(app, viewer, { exclude: String(shown.profileId) })).toEqual([
+      near.profileId,
+      mover.profileId,
+      unplaced.profileId,
+    ]);
   });
 
   it('loses nobody when more people changed than one search re-checks', async () => {
@@ -137,7 +176,10 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     const newcomers: number[] = [];
     for (let i = 0; i < 3; i++) newcomers.push((await createPerson(app, { at: north(1.1) })).profileId);
     // The pool's bound shrinks to the first newcomer left unchecked; the pooled person beyond it waits for them.
-    expect(await dislikeAll(app, viewer, { exclude: String(shown.profileId) })).toEqual([...newcomers, pooled.profileId]);
+    expect(await dislikeAll(app, viewer, { exclude: String(shown.profileId) })).toEqual([
+      ...newcomers,
+      pooled.profileId,
+    ]);
   });
 
   it('keeps a held card when a used-up pool is replaced, so a card the app drops unswiped comes back', async () => {
@@ -173,7 +215,11 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
 
   it('answers the next person at once when the app holds the current one', async () => {
     const viewer = await createPerson(app, { gender: 'Male', at: moscow });
-    const people = [await createPerson(app, { at: north(2) }), await createPerson(app, { at: north(3) }), await createPerson(app, { at: north(4) })];
+    const people = [
+      await createPerson(app, { at: north(2) }),
+      await createPerson(app, { at: north(3) }),
+      await createPerson(app, { at: north(4) }),
+    ];
     const held: number[] = [];
     for (const person of people) {
       expect(await searchNext(viewer, held.length ? { exclude: held.join(',') } : {})).toBe(person.profileId);
@@ -192,7 +238,11 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     return { ...viewer, browser };
   };
   const storedPool = (viewer: Person) =>
-    app.database.db.selectFrom('search_pools').select(['expires_at', 'bound_km']).where('profile_id', '=', viewer.profileId).executeTakeFirst();
+    app.database.db
+      .selectFrom('search_pools')
+      .select(['expires_at', 'bound_km'])
+      .where('profile_id', '=', viewer.profileId)
+      .executeTakeFirst();
   /** Six people inside the first search box (2.2 km), one far: all of them found by the first search but the far one. */
   const neighbourhood = async () => {
     const near: number[] = [];
@@ -264,7 +314,11 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     const ids = await Promise.all(answers.map(async (r) => ((await r.json()) as SearchResult).profile_id));
     expect(new Set(ids)).toEqual(new Set([near[0]]));
     const pools = new CandidatePools(app.database.db, () => app.clock.now().getTime());
-    const row = await app.database.db.selectFrom('search_pools').select('pool_key').where('profile_id', '=', viewer.profileId).executeTakeFirstOrThrow();
+    const row = await app.database.db
+      .selectFrom('search_pools')
+      .select('pool_key')
+      .where('profile_id', '=', viewer.profileId)
+      .executeTakeFirstOrThrow();
     expect((await pools.take(viewer.profileId, row.pool_key))?.candidates.map((c) => c.id)).toEqual(near);
   });
 
@@ -273,7 +327,11 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
   it('keeps its pool (on PostgreSQL) through a burst of more changes far away than the change limit, with nothing left to rescan', async () => {
     const viewer = await createPerson(app, { gender: 'Male', at: moscow });
     // Inside the first search box (2.2 km): the first search pools all three.
-    const near = [await createPerson(app, { at: north(0.5) }), await createPerson(app, { at: north(1) }), await createPerson(app, { at: north(1.5) })];
+    const near = [
+      await createPerson(app, { at: north(0.5) }),
+      await createPerson(app, { at: north(1) }),
+      await createPerson(app, { at: north(1.5) }),
+    ];
     await ageChanges(viewer);
     expect(await searchNext(viewer)).toBe(near[0]?.profileId);
     const made = await storedPool(viewer);
@@ -297,7 +355,10 @@ describe.each(testDialects())('the candidate pool on %s', (dialect) => {
     const db = app.database.db;
     const viewer = await createPerson(app, { gender: 'Male', at: moscow });
     // Inside the first search box (2.2 km): the viewer's own grid cell, one north (1.1 km) and one north-east (1.6 km).
-    const cell = (north: number, east: number): [number, number] => [moscow[0] + north * 0.01, moscow[1] + east * 0.018];
+    const cell = (north: number, east: number): [number, number] => [
+      moscow[0] + north * 0.01,
+      moscow[1] + east * 0.018,
+    ];
     const first = await createPerson(app, { at: cell(0, 0) });
     const pooled = [await createPerson(app, { at: cell(1, 0) }), await createPerson(app, { at: cell(1, 1) })];
     // More than the 40 people one search used to re-check, banned for now, over six cells inside the bound.
@@ -342,7 +403,13 @@ describe.each(testDialects())('the stored pools on %s', (dialect) => {
   });
 
   const candidate = (id: number): PooledCandidate => ({ id, flat: id, score: id });
-  const pool = (...ids: number[]) => ({ key: 'k', candidates: ids.map(candidate), boundKm: 5, watermark: null, scannedAt: null });
+  const pool = (...ids: number[]) => ({
+    key: 'k',
+    candidates: ids.map(candidate),
+    boundKm: 5,
+    watermark: null,
+    scannedAt: null,
+  });
   const start = Date.parse('2026-11-24T12:00:00.000Z');
 
   it('keeps one pool per profile in the database, for every process; none for another key or after the time to live', async () => {
@@ -355,7 +422,9 @@ describe.each(testDialects())('the stored pools on %s', (dialect) => {
     expect(await elsewhere.take(me, 'other')).toBeNull();
     await elsewhere.keep(me, pool(12), poolTtlMs);
     expect((await pools.take(me, 'k'))?.candidates.map((c) => c.id)).toEqual([12]);
-    expect(await app.database.db.selectFrom('search_pools').select('profile_id').where('profile_id', '=', me).execute()).toHaveLength(1);
+    expect(
+      await app.database.db.selectFrom('search_pools').select('profile_id').where('profile_id', '=', me).execute(),
+    ).toHaveLength(1);
     now += poolTtlMs;
     expect(await pools.take(me, 'k')).toBeNull();
     await pools.drop(me);
@@ -374,7 +443,10 @@ describe.each(testDialects())('the stored pools on %s', (dialect) => {
     // Marked behind the store's back: a write of the unchanged pool would restore the null watermark.
     await db.updateTable('search_pools').set({ watermark: 'marked' }).where('profile_id', '=', me).execute();
     await pools.put(me, unchanged);
-    expect((await db.selectFrom('search_pools').select('watermark').where('profile_id', '=', me).executeTakeFirstOrThrow()).watermark).toBe('marked');
+    expect(
+      (await db.selectFrom('search_pools').select('watermark').where('profile_id', '=', me).executeTakeFirstOrThrow())
+        .watermark,
+    ).toBe('marked');
 
     const taken = await pools.take(me, 'k');
     if (!taken) throw new Error('no pool');
@@ -403,7 +475,17 @@ describe.each(testDialects())('the stored pools on %s', (dialect) => {
       { id: 8, flat: Number.POSITIVE_INFINITY, score: Number.POSITIVE_INFINITY },
     ];
     expect(unpackCandidates(packCandidates(candidates))).toEqual(candidates);
-    await pools.keep(me, { key: 'k', candidates, boundKm: 2.2238985, watermark: '2026-11-24T11:00:00.000Z', scannedAt: '2026-11-20T08:00:00.000Z' }, poolTtlMs);
+    await pools.keep(
+      me,
+      {
+        key: 'k',
+        candidates,
+        boundKm: 2.2238985,
+        watermark: '2026-11-24T11:00:00.000Z',
+        scannedAt: '2026-11-20T08:00:00.000Z',
+      },
+      poolTtlMs,
+    );
     expect(await pools.take(me, 'k')).toEqual({
       key: 'k',
       candidates,
@@ -439,9 +521,17 @@ describe.each(testDialects())('the stored pools on %s', (dialect) => {
       .execute();
     expect(await pools.take(me, 'k')).toMatchObject({ checked: new Map(), horizon: null });
     await pools.put(me, { ...taken, checked, horizon: '2026-11-25 04:00:00+00/12345' });
-    await db.updateTable('search_pools').set({ watermark: '2026-11-24T11:30:00.000Z' }).where('profile_id', '=', me).execute();
+    await db
+      .updateTable('search_pools')
+      .set({ watermark: '2026-11-24T11:30:00.000Z' })
+      .where('profile_id', '=', me)
+      .execute();
     expect(await pools.take(me, 'k')).toMatchObject({ checked: new Map(), horizon: null });
-    await pools.keep(me, { key: 'k', candidates: [], boundKm: everywhereKm, watermark: null, scannedAt: null }, poolTtlMs);
+    await pools.keep(
+      me,
+      { key: 'k', candidates: [], boundKm: everywhereKm, watermark: null, scannedAt: null },
+      poolTtlMs,
+    );
     // A new pool forgets the changes the one before it checked.
     expect((await pools.take(me, 'k'))?.checked).toEqual(new Map());
     expect(await pools.take(me, 'k')).toMatchObject({ candidates: [], boundKm: everywhereKm });
@@ -475,7 +565,10 @@ describe('pool ranking', () => {
   });
 
   it('merges newly found people into the ranking by score, replacing their old place', () => {
-    const merged = mergeRanked([candidate(2), candidate(5), candidate(9)], [{ id: 9, flat: 9, score: 1 }, candidate(6)]);
+    const merged = mergeRanked(
+      [candidate(2), candidate(5), candidate(9)],
+      [{ id: 9, flat: 9, score: 1 }, candidate(6)],
+    );
     expect(merged.map((c) => c.id)).toEqual([9, 2, 5, 6]);
   });
 });

@@ -91,13 +91,17 @@ export interface Frontier {
  * The frontier of a pool (see Frontier): its bound, or the nearest pooled person if nearer (a pooled person
  * is someone who passed). Null without a watermark (a caller without a position has no bound).
  */
-export function frontierOf(pool: Pick<Pool, 'candidates' | 'boundKm' | 'watermark' | 'scannedAt'>, wanted: number): Frontier | null {
+export function frontierOf(
+  pool: Pick<Pool, 'candidates' | 'boundKm' | 'watermark' | 'scannedAt'>,
+  wanted: number,
+): Frontier | null {
   if (pool.watermark === null) return null;
   const flats = pool.candidates.map((c) => c.flat).sort((a, b) => a - b);
   const emptyKm = Math.min(pool.boundKm, flats[0] ?? Number.POSITIVE_INFINITY);
   const spread = flats[Math.min(wanted, flats.length) - 1];
   // Half as far again as the pooled people reached beyond it: a ring holding them and the next few.
-  const hintKm = spread === undefined || !Number.isFinite(spread) || spread <= emptyKm ? null : emptyKm + (spread - emptyKm) * 1.5;
+  const hintKm =
+    spread === undefined || !Number.isFinite(spread) || spread <= emptyKm ? null : emptyKm + (spread - emptyKm) * 1.5;
   return { emptyKm, watermark: pool.watermark, scannedAt: pool.scannedAt, hintKm };
 }
 
@@ -152,13 +156,23 @@ type Stored = Omit<Pool, 'candidates' | 'checked' | 'horizon'> & { packed: Buffe
  * were learned for: a process of an earlier version, which knows nothing of them, writes its own pool (its
  * own people, perhaps with the same watermark) and leaves them on the row, where they must not count.
  */
-function packChecked(checked: ReadonlyMap<number, string> | undefined, horizon: string | null | undefined, digest: () => string): string | null {
+function packChecked(
+  checked: ReadonlyMap<number, string> | undefined,
+  horizon: string | null | undefined,
+  digest: () => string,
+): string | null {
   if (!checked?.size && (horizon ?? null) === null) return null;
   return JSON.stringify({ d: digest(), c: [...(checked ?? [])], ...(horizon ? { h: horizon } : {}) });
 }
 
 /** What the stored row says of its pool, but for the checked changes: key, bound, expiry, watermark and people. */
-function rowDigest(row: { key: string; boundKm: number; expiresAt: string; watermark: string | null; packed: Uint8Array }): string {
+function rowDigest(row: {
+  key: string;
+  boundKm: number;
+  expiresAt: string;
+  watermark: string | null;
+  packed: Uint8Array;
+}): string {
   return createHash('sha1')
     .update(JSON.stringify([row.key, row.boundKm, row.expiresAt, row.watermark]))
     .update(row.packed)
@@ -166,7 +180,10 @@ function rowDigest(row: { key: string; boundKm: number; expiresAt: string; water
 }
 
 /** `digest` is asked for only when something is stored: hashing the row costs every search on SQLite (no horizon) nothing then. */
-function unpackChecked(stored: string | null, digest: () => string): { checked: Map<number, string>; horizon: string | null } {
+function unpackChecked(
+  stored: string | null,
+  digest: () => string,
+): { checked: Map<number, string>; horizon: string | null } {
   const none = { checked: new Map<number, string>(), horizon: null };
   if (stored === null) return none;
   try {
@@ -176,7 +193,11 @@ function unpackChecked(stored: string | null, digest: () => string): { checked: 
     const pairs: unknown[] = parsed.c;
     const horizon = 'h' in parsed && typeof parsed.h === 'string' ? parsed.h : null;
     return {
-      checked: new Map(pairs.filter((p): p is [number, string] => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'string')),
+      checked: new Map(
+        pairs.filter(
+          (p): p is [number, string] => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'string',
+        ),
+      ),
       horizon,
     };
   } catch {
@@ -218,7 +239,14 @@ export class CandidatePools implements PoolStore {
       checked: row.checked_changes,
       scannedAt: row.scanned_at,
     };
-    const digest = () => rowDigest({ key: row.pool_key, boundKm: row.bound_km, expiresAt: row.expires_at, watermark: row.watermark, packed: row.candidates });
+    const digest = () =>
+      rowDigest({
+        key: row.pool_key,
+        boundKm: row.bound_km,
+        expiresAt: row.expires_at,
+        watermark: row.watermark,
+        packed: row.candidates,
+      });
     const { checked, horizon } = unpackChecked(row.checked_changes, digest);
     const pool: Pool = {
       key,
@@ -234,10 +262,23 @@ export class CandidatePools implements PoolStore {
     return pool;
   }
 
-  async frontier(meId: ProfileId, key: string, wanted: number, prefetched?: StoredPoolRow | null): Promise<Frontier | null> {
+  async frontier(
+    meId: ProfileId,
+    key: string,
+    wanted: number,
+    prefetched?: StoredPoolRow | null,
+  ): Promise<Frontier | null> {
     const row = prefetched === undefined ? await findSearchPool(this.db, meId) : prefetched;
     if (!row || row.pool_key !== key || Date.parse(row.expires_at) > this.now()) return null;
-    return frontierOf({ candidates: unpackCandidates(row.candidates), boundKm: row.bound_km, watermark: row.watermark, scannedAt: row.scanned_at }, wanted);
+    return frontierOf(
+      {
+        candidates: unpackCandidates(row.candidates),
+        boundKm: row.bound_km,
+        watermark: row.watermark,
+        scannedAt: row.scanned_at,
+      },
+      wanted,
+    );
   }
 
   async keep(meId: ProfileId, pool: Omit<Pool, 'expiresAt'>, ttlMs: number): Promise<void> {

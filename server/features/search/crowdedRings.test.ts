@@ -18,7 +18,8 @@ import { NoRateLimit, ageStamps, countingQueries, insertPlaced, type Kind, type 
  */
 const moscow: [number, number] = [55.7558, 37.6173];
 /** Snapped, `km` north and `eastKm` east of Moscow's centre. */
-const at = (km: number, eastKm = 0) => snapCoordinates(moscow[0] + km / 111.2, moscow[1] + eastKm / (111.2 * Math.cos((moscow[0] * Math.PI) / 180)));
+const at = (km: number, eastKm = 0) =>
+  snapCoordinates(moscow[0] + km / 111.2, moscow[1] + eastKm / (111.2 * Math.cos((moscow[0] * Math.PI) / 180)));
 
 type Person = Omit<Placed, 'id'>;
 
@@ -36,13 +37,18 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
   /** A world of its own: the viewer (at Moscow's centre unless told) and people of the given kinds at the given places. */
   async function world(people: Person[], viewerAt = at(0)) {
     const db = database.db;
-    for (const table of ['swipes', 'blocks', 'photos', 'profiles', 'users'] as const) await db.deleteFrom(table).execute();
+    for (const table of ['swipes', 'blocks', 'photos', 'profiles', 'users'] as const)
+      await db.deleteFrom(table).execute();
     const all = [{ kind: 'eligible' as Kind, where: viewerAt }, ...people].map((p) => ({ ...p, id: nextId++ }));
     const [viewer] = all;
     if (!viewer) throw new Error('no viewer');
     await insertPlaced(db, clock.now().toISOString(), all, viewer.id, 'ring');
     await ageStamps(db, testProfileId(viewer.id));
-    return { viewer: testUserId(viewer.id), viewerProfile: testProfileId(viewer.id), eligible: all.filter((p, i) => i > 0 && p.kind === 'eligible').length };
+    return {
+      viewer: testUserId(viewer.id),
+      viewerProfile: testProfileId(viewer.id),
+      eligible: all.filter((p, i) => i > 0 && p.kind === 'eligible').length,
+    };
   }
 
   /** Both searches' cards for a session in which the viewer dislikes every card; the tuned one's returned. */
@@ -63,7 +69,12 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
       if (card === null) return cards;
       await database.db
         .insertInto('swipes')
-        .values({ swiper_id: viewerProfile, target_id: testProfileId(card), liked: 0, created_at: clock.now().toISOString() })
+        .values({
+          swiper_id: viewerProfile,
+          target_id: testProfileId(card),
+          liked: 0,
+          created_at: clock.now().toISOString(),
+        })
         .execute();
     }
   }
@@ -72,7 +83,10 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
 
   it('reads on past a ring full of people only the rules leave out', async () => {
     // 150 of them from 3 to 4.5 km, each at a distance of their own, then the eligible ones beyond.
-    const crowd = Array.from({ length: 150 }, (_, i) => ({ kind: ruledOut[i % ruledOut.length] as Kind, where: at(3 + i * 0.01, (i % 7) * 0.05) }));
+    const crowd = Array.from({ length: 150 }, (_, i) => ({
+      kind: ruledOut[i % ruledOut.length] as Kind,
+      where: at(3 + i * 0.01, (i % 7) * 0.05),
+    }));
     const further: Person[] = Array.from({ length: 5 }, (_, i) => ({ kind: 'eligible', where: at(4.6 + i * 0.15) }));
     const { viewer, viewerProfile, eligible } = await world([...crowd, ...further]);
     const cards = await session(viewer, viewerProfile);
@@ -94,8 +108,14 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
 
   it("finds a heavy swiper's first unswiped people beyond her swiped neighbourhood, nearest first", async () => {
     // Everyone within 10 km swiped; beyond, more eligible people than a ring's first pass holds.
-    const swiped: Person[] = Array.from({ length: 300 }, (_, i) => ({ kind: 'swiped', where: at(2.5 + (i % 30) * 0.25, Math.floor(i / 30) * 0.3) }));
-    const beyond: Person[] = Array.from({ length: 130 }, (_, i) => ({ kind: i % 5 === 0 ? 'banned' : 'eligible', where: at(10.5 + i * 0.05, (i % 3) * 0.2) }));
+    const swiped: Person[] = Array.from({ length: 300 }, (_, i) => ({
+      kind: 'swiped',
+      where: at(2.5 + (i % 30) * 0.25, Math.floor(i / 30) * 0.3),
+    }));
+    const beyond: Person[] = Array.from({ length: 130 }, (_, i) => ({
+      kind: i % 5 === 0 ? 'banned' : 'eligible',
+      where: at(10.5 + i * 0.05, (i % 3) * 0.2),
+    }));
     const { viewer, viewerProfile } = await world([...swiped, ...beyond]);
     const tuned = new SearchService(database.db, clock, new NoRateLimit(database.db, clock));
     const plain = new PlainSearch(database.db, clock);
@@ -109,7 +129,12 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
       expect(card).not.toBeNull();
       await database.db
         .insertInto('swipes')
-        .values({ swiper_id: viewerProfile, target_id: testProfileId(card ?? 0), liked: 0, created_at: clock.now().toISOString() })
+        .values({
+          swiper_id: viewerProfile,
+          target_id: testProfileId(card ?? 0),
+          liked: 0,
+          created_at: clock.now().toISOString(),
+        })
         .execute();
     }
   });
@@ -119,8 +144,14 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
     // the rules leave out. Rings are read through the stripes (stripes.ts); once the first pool is used
     // up, the ring beyond its bound (past the 11 km a stripe is tall) is cut in two where it crosses the disc.
     const around = (i: number, km: number) => at(km * Math.sin(i * 2.399), km * Math.cos(i * 2.399));
-    const swiped: Person[] = Array.from({ length: 240 }, (_, i) => ({ kind: 'swiped', where: around(i, 2.5 + (i % 28) * 0.25) }));
-    const beyond: Person[] = Array.from({ length: 170 }, (_, i) => ({ kind: i % 6 === 0 ? 'banned' : 'eligible', where: around(i, 10 + (i % 80) * 0.1) }));
+    const swiped: Person[] = Array.from({ length: 240 }, (_, i) => ({
+      kind: 'swiped',
+      where: around(i, 2.5 + (i % 28) * 0.25),
+    }));
+    const beyond: Person[] = Array.from({ length: 170 }, (_, i) => ({
+      kind: i % 6 === 0 ? 'banned' : 'eligible',
+      where: around(i, 10 + (i % 80) * 0.1),
+    }));
     const { viewer, viewerProfile, eligible } = await world([...swiped, ...beyond]);
     const stripeRanges: [number, number, number][][] = [];
     let firstPass: CompiledQuery | undefined;
@@ -132,7 +163,12 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
     // Everyone here is 30, as is the viewer: on a range of ages about his, nobody's distance is stretched
     // (ranking.ts), so the ring's hole is the swiped disc itself. On the default range the hole is drawn in
     // to where the most stretched age (100) may stand, and all but vanishes at these distances.
-    const cards = await session(viewer, viewerProfile, counted, { ageMin: 28, ageMax: 32, gender: 'Female', exclude: [] });
+    const cards = await session(viewer, viewerProfile, counted, {
+      ageMin: 28,
+      ageMax: 32,
+      gender: 'Female',
+      exclude: [],
+    });
     expect(cards.filter((c) => c !== null)).toHaveLength(eligible);
     expect(stripeRanges.length).toBeGreaterThan(0);
     // A hole cut: some stripe read as two ranges.
@@ -142,7 +178,9 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
     // would as soon read a wider index: inside a transaction rolled back, the others are dropped and scans
     // turned off, so only an index whose expression matches can serve.
     const query = firstPass as CompiledQuery;
-    const explain = CompiledQuery.raw(`explain ${dialect === 'sqlite' ? 'query plan ' : ''}${query.sql}`, [...query.parameters]);
+    const explain = CompiledQuery.raw(`explain ${dialect === 'sqlite' ? 'query plan ' : ''}${query.sql}`, [
+      ...query.parameters,
+    ]);
     let plan = '';
     if (dialect === 'postgres') {
       const rolledBack = new Error('rolled back');
@@ -168,7 +206,10 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
     // been re-read for ranking, all of them are banned: the card read (every rule again) finds each out, and
     // the scan must read on to the people beyond, never answer "nobody left" while they are there.
     const around = (i: number, km: number) => at(km * Math.sin(i * 2.399), km * Math.cos(i * 2.399));
-    const swiped: Person[] = Array.from({ length: 120 }, (_, i) => ({ kind: 'swiped', where: around(i, 2.5 + (i % 28) * 0.25) }));
+    const swiped: Person[] = Array.from({ length: 120 }, (_, i) => ({
+      kind: 'swiped',
+      where: around(i, 2.5 + (i % 28) * 0.25),
+    }));
     const near: Person[] = Array.from({ length: 30 }, (_, i) => ({ kind: 'eligible', where: around(i, 10 + i * 0.1) }));
     const far: Person[] = Array.from({ length: 5 }, (_, i) => ({ kind: 'eligible', where: around(i, 40 + i * 0.2) }));
     const { viewer } = await world([...swiped, ...near, ...far]);
@@ -190,7 +231,11 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
             const query = args[0] as { sql?: string };
             if (banned.length === 0 && isRankingRead(query.sql ?? '')) {
               banned = result.rows.map((r) => r.id);
-              await db.updateTable('users').set({ banned_at: clock.now().toISOString() }).where('id', 'in', banned.map(testUserId)).execute();
+              await db
+                .updateTable('users')
+                .set({ banned_at: clock.now().toISOString() })
+                .where('id', 'in', banned.map(testUserId))
+                .execute();
             }
             return result;
           };

@@ -19,8 +19,15 @@ export type SearchEngine = (typeof searchEngines)[number];
  * site or to rule the tuned engine out when something looks wrong), with the same rate limits in front of it.
  * searchEquivalence.test.ts holds the two to the same answers.
  */
-export function createCardSearch(engine: SearchEngine, db: Kysely<Database>, clock: Clock, rates: RateCounter): CardSearch {
-  return engine === 'plain' ? new RateLimitedSearch(new PlainSearch(db, clock), rates) : new SearchService(db, clock, rates);
+export function createCardSearch(
+  engine: SearchEngine,
+  db: Kysely<Database>,
+  clock: Clock,
+  rates: RateCounter,
+): CardSearch {
+  return engine === 'plain'
+    ? new RateLimitedSearch(new PlainSearch(db, clock), rates)
+    : new SearchService(db, clock, rates);
 }
 
 /** The search limits (rules.ts) in front of an engine that does not count them itself (the tuned one counts in its first read). */
@@ -31,7 +38,12 @@ class RateLimitedSearch implements CardSearch {
   ) {}
 
   async next(userId: UserId, query: SearchQuery, language: Language): Promise<SearchResult | null | 'no_profile'> {
-    await this.rates.hit(`search:${userId}`, searchRateWindows, 'search_rate_limited', 'Too many searches. Please slow down.');
+    await this.rates.hit(
+      `search:${userId}`,
+      searchRateWindows,
+      'search_rate_limited',
+      'Too many searches. Please slow down.',
+    );
     return this.inner.next(userId, query, language);
   }
 }

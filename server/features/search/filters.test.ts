@@ -1,4 +1,12 @@
-import { DummyDriver, expressionBuilder, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
+import {
+  DummyDriver,
+  expressionBuilder,
+  Kysely,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  sql,
+} from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dialect } from '../../../db/client.ts';
 import type { Database } from '../../../db/schema.ts';
@@ -41,7 +49,10 @@ const sqliteTrigger =
 
 async function installedTriggers(db: Kysely<Database>, dialect: Dialect): Promise<InstalledTrigger[]> {
   if (dialect === 'sqlite') {
-    const rows = await sql<{ name: string; sql: string }>`select name, sql from sqlite_master where type = 'trigger'`.execute(db);
+    const rows = await sql<{
+      name: string;
+      sql: string;
+    }>`select name, sql from sqlite_master where type = 'trigger'`.execute(db);
     return rows.rows.map((row) => {
       const m = sqliteTrigger.exec(row.sql);
       if (!m) throw new Error(`cannot read trigger ${row.name}: ${row.sql}`);
@@ -56,7 +67,13 @@ async function installedTriggers(db: Kysely<Database>, dialect: Dialect): Promis
       };
     });
   }
-  const triggers = await sql<{ name: string; table: string; event: InstalledTrigger['event']; condition: string | null; statement: string }>`
+  const triggers = await sql<{
+    name: string;
+    table: string;
+    event: InstalledTrigger['event'];
+    condition: string | null;
+    statement: string;
+  }>`
     select trigger_name as name, event_object_table as "table", event_manipulation as event, action_condition as condition,
       action_statement as statement
     from information_schema.triggers where trigger_schema = current_schema()`.execute(db);
@@ -71,7 +88,14 @@ async function installedTriggers(db: Kysely<Database>, dialect: Dialect): Promis
     const source = functions.rows.find((f) => f.name === fn)?.source;
     if (source === undefined) throw new Error(`cannot read the function of trigger ${t.name}: ${t.statement}`);
     const of = columns.rows.filter((c) => c.name === t.name && c.table === t.table).map((c) => c.column);
-    return { name: t.name, table: t.table, event: t.event, columns: t.event === 'UPDATE' && of.length ? of : null, condition: t.condition, action: source };
+    return {
+      name: t.name,
+      table: t.table,
+      event: t.event,
+      columns: t.event === 'UPDATE' && of.length ? of : null,
+      condition: t.condition,
+      action: source,
+    };
   });
 }
 
@@ -85,9 +109,13 @@ function unstamped(watched: Watched, triggers: InstalledTrigger[]): string[] {
   const readsColumn = new RegExp(`\\b(?:new|old)\\."?${column}"?\\b`, 'i');
   const stamps = (t: InstalledTrigger) => /\bsearch_changed_at\b/i.test(t.action);
   const fires = (t: InstalledTrigger, event: InstalledTrigger['event']) =>
-    t.table === table && t.event === event && (t.columns === null || t.columns.includes(column)) && (t.condition === null || readsColumn.test(t.condition));
+    t.table === table &&
+    t.event === event &&
+    (t.columns === null || t.columns.includes(column)) &&
+    (t.condition === null || readsColumn.test(t.condition));
   const missing: string[] = [];
-  if (!triggers.some((t) => fires(t, 'UPDATE') && stamps(t))) missing.push(`${watched}: no trigger stamps search_changed_at when it is updated`);
+  if (!triggers.some((t) => fires(t, 'UPDATE') && stamps(t)))
+    missing.push(`${watched}: no trigger stamps search_changed_at when it is updated`);
   if (table !== 'users' && !triggers.some((t) => fires(t, 'INSERT') && stamps(t)))
     missing.push(`${watched}: no trigger stamps search_changed_at when a row is inserted`);
   return missing;
@@ -105,7 +133,9 @@ describe.each(testDialects())('search filters against the triggers installed on 
   it('stamps search_changed_at on every change of a column a filter watches', async () => {
     const triggers = await installedTriggers(database.db, dialect);
     // A filter added without the trigger migration its watched column needs (docs/discovery.md) fails here, naming it.
-    const missing = searchFilters.flatMap((f) => f.watches.flatMap((w) => unstamped(w, triggers).map((why) => `${f.name}: ${why}`)));
+    const missing = searchFilters.flatMap((f) =>
+      f.watches.flatMap((w) => unstamped(w, triggers).map((why) => `${f.name}: ${why}`)),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -172,12 +202,25 @@ describe('the search filter registry', () => {
       me: { id: testProfileId(7), gender: 'Male', point: { latitude: 55.75, longitude: 37.62 }, age: 30 },
     };
     // Every request parameter must be here (the type asks for it), with values other than the base's.
-    const otherParams: { [K in keyof SearchParams]: SearchParams[K][] } = { ageMin: [30], ageMax: [40], gender: ['Male', 'Female'], maxDistance: [50] };
+    const otherParams: { [K in keyof SearchParams]: SearchParams[K][] } = {
+      ageMin: [30],
+      ageMax: [40],
+      gender: ['Male', 'Female'],
+      maxDistance: [50],
+    };
     const limited: Seeker = { ...base, maxDistance: 50 };
     const variants: [string, Seeker][] = [
-      ...Object.entries(otherParams).flatMap(([param, values]) => values.map((value): [string, Seeker] => [param, { ...base, [param]: value }])),
-      ...(['Female', 'Other'] as const).map((gender): [string, Seeker] => ['me.gender', { ...base, me: { ...base.me, gender } }]),
-      ...[null, { latitude: 55.8, longitude: 37.62 }].map((point): [string, Seeker] => ['me.point', { ...base, me: { ...base.me, point } }]),
+      ...Object.entries(otherParams).flatMap(([param, values]) =>
+        values.map((value): [string, Seeker] => [param, { ...base, [param]: value }]),
+      ),
+      ...(['Female', 'Other'] as const).map((gender): [string, Seeker] => [
+        'me.gender',
+        { ...base, me: { ...base.me, gender } },
+      ]),
+      ...[null, { latitude: 55.8, longitude: 37.62 }].map((point): [string, Seeker] => [
+        'me.point',
+        { ...base, me: { ...base.me, point } },
+      ]),
       // The ranking distance a scan's rings are drawn in is stretched from the caller's age (on the default range).
       ['me.age', { ...base, me: { ...base.me, age: 45 } }],
     ];
@@ -196,14 +239,17 @@ describe('the search filter registry', () => {
         for (const f of searchFilters) {
           if (outcome(f, variant) === outcome(f, from)) continue;
           changed.push(what);
-          if (JSON.stringify(filterPoolKey(f, variant)) === JSON.stringify(filterPoolKey(f, from))) unkeyed.push(`${f.name}: ${what}`);
+          if (JSON.stringify(filterPoolKey(f, variant)) === JSON.stringify(filterPoolKey(f, from)))
+            unkeyed.push(`${f.name}: ${what}`);
         }
       }
     }
     // A filter that reads something of the caller without declaring it (params, poolKey) would reuse a pool made for others.
     expect(unkeyed).toEqual([]);
     // And the check sees every change: each variant changes what some filter does.
-    expect([...new Set(changed)].sort()).toEqual([...new Set([...variants, ...limitedVariants].map(([what]) => what))].sort());
+    expect([...new Set(changed)].sort()).toEqual(
+      [...new Set([...variants, ...limitedVariants].map(([what]) => what))].sort(),
+    );
   });
 });
 
@@ -215,7 +261,8 @@ describe('the position filter', () => {
     ageMax: 100,
     gender: 'Any',
   });
-  const box = (s: Seeker, r: Reading) => position?.bind?.(s, r) as { south: number; north: number; west: number; east: number };
+  const box = (s: Seeker, r: Reading) =>
+    position?.bind?.(s, r) as { south: number; north: number; west: number; east: number };
 
   it("narrows a box to its outer edge's circle where that is smaller, never cutting into the circle", () => {
     const s = seeker(55.75, 37.62);

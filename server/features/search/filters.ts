@@ -3,7 +3,14 @@ import type { Database, Gender, PreferredGender, ProfileId } from '../../../db/s
 import type { SearchQuery } from '../../contract/discovery.ts';
 import { boxLonSpan, earthRadiusKm, everywhereKm, kmPerDegree, type Point } from './distance.ts';
 import { bindParts, type Binding } from './queryBindings.ts';
-import { ageGraceYears, ageStretchFullYears, ageStretchMax, ageStretchPerYear, nearbyKm, targetAge } from './ranking.ts';
+import {
+  ageGraceYears,
+  ageStretchFullYears,
+  ageStretchMax,
+  ageStretchPerYear,
+  nearbyKm,
+  targetAge,
+} from './ranking.ts';
 
 /**
  * The rules of discovery, each declared once: who may appear in someone's search. Everything that
@@ -144,9 +151,12 @@ const age = searchFilter({
   name: 'age',
   firstPass: true,
   params: ['ageMin', 'ageMax'],
-  bind: (s, r): AgeBinding => (r.only !== undefined ? { min: s.ageMin, max: s.ageMax } : { ages: agesBetween(s.ageMin, s.ageMax) }),
+  bind: (s, r): AgeBinding =>
+    r.only !== undefined ? { min: s.ageMin, max: s.ageMax } : { ages: agesBetween(s.ageMin, s.ageMax) },
   where: (eb, { ages, min, max }, recheck) =>
-    recheck ? [eb(sql<number>`p.age + 0`, '>=', min ?? 0), eb(sql<number>`p.age + 0`, '<=', max ?? 0)] : [eb('p.age', 'in', ages ?? [])],
+    recheck
+      ? [eb(sql<number>`p.age + 0`, '>=', min ?? 0), eb(sql<number>`p.age + 0`, '<=', max ?? 0)]
+      : [eb('p.age', 'in', ages ?? [])],
   plain: (eb, s) => [eb('p.age', '>=', s.ageMin), eb('p.age', '<=', s.ageMax)],
   watches: ['profiles.age'],
 });
@@ -242,11 +252,23 @@ const position = searchFilter({
     if (r.beyondKm !== undefined && !unlocatedOnly) {
       // A hair inside the bound, so rounding never drops someone standing exactly on it; never below zero
       // (a bound drawn in to 0 by capped(), or the all but empty circle a box holds next to a pole).
-      Object.assign(binding, { lat: point.latitude, lon: point.longitude, cos, target: seekerTarget(s), beyond: innerEdgeKm(r.beyondKm) });
+      Object.assign(binding, {
+        lat: point.latitude,
+        lon: point.longitude,
+        cos,
+        target: seekerTarget(s),
+        beyond: innerEdgeKm(r.beyondKm),
+      });
     }
     if (r.withinKm !== undefined && r.box !== null) {
       // A hair outside the edge, for the same reason: the caller keeps whom it wants by its own measure.
-      Object.assign(binding, { lat: point.latitude, lon: point.longitude, cos, target: seekerTarget(s), within: outerEdgeKm(r.withinKm) });
+      Object.assign(binding, {
+        lat: point.latitude,
+        lon: point.longitude,
+        cos,
+        target: seekerTarget(s),
+        within: outerEdgeKm(r.withinKm),
+      });
     }
     return binding;
   },
@@ -259,7 +281,8 @@ const position = searchFilter({
       terms.push(sql<SqlBool>`p.longitude >= ${b.west}`, sql<SqlBool>`p.longitude <= ${b.east}`);
     }
     if (b.unlocatedOnly) terms.push(eb('p.latitude', 'is', null));
-    if (b.beyond !== undefined) terms.push(sql<SqlBool>`(p.latitude is null or ${rankingKmSql(b.lat, b.lon, b.cos, b.target)} >= ${b.beyond})`);
+    if (b.beyond !== undefined)
+      terms.push(sql<SqlBool>`(p.latitude is null or ${rankingKmSql(b.lat, b.lon, b.cos, b.target)} >= ${b.beyond})`);
     if (b.within !== undefined) terms.push(sql<SqlBool>`${rankingKmSql(b.lat, b.lon, b.cos, b.target)} <= ${b.within}`);
     return terms;
   },
@@ -296,9 +319,15 @@ const maxDistance = searchFilter({
     const point = s.me.point;
     if (s.maxDistance === undefined || point === null) return {};
     const half = Math.sin(distanceLimitKm(s.maxDistance) / (2 * earthRadiusKm));
-    return { lat: point.latitude, lon: point.longitude, cosLat: Math.cos((point.latitude * Math.PI) / 180), limit: half * half };
+    return {
+      lat: point.latitude,
+      lon: point.longitude,
+      cosLat: Math.cos((point.latitude * Math.PI) / 180),
+      limit: half * half,
+    };
   },
-  where: (_eb, b) => (b.limit === undefined ? [] : [sql<SqlBool>`${haversineTermSql(b.lat, b.lon, b.cosLat)} < ${b.limit}`]),
+  where: (_eb, b) =>
+    b.limit === undefined ? [] : [sql<SqlBool>`${haversineTermSql(b.lat, b.lon, b.cosLat)} < ${b.limit}`],
   plain(_eb, s) {
     const point = s.me.point;
     if (s.maxDistance === undefined || point === null) return [];
@@ -325,9 +354,23 @@ const notSwiped = searchFilter({
   name: 'notSwiped',
   firstPass: true,
   bind: (s) => ({ me: s.me.id }),
-  where: (eb, { me }) => [eb.not(eb.exists(eb.selectFrom('swipes as s').select(one).where('s.swiper_id', '=', me).whereRef('s.target_id', '=', 'p.id')))],
+  where: (eb, { me }) => [
+    eb.not(
+      eb.exists(
+        eb.selectFrom('swipes as s').select(one).where('s.swiper_id', '=', me).whereRef('s.target_id', '=', 'p.id'),
+      ),
+    ),
+  ],
   plain: (eb, s) => [
-    eb.not(eb.exists(eb.selectFrom('swipes as s').select('s.target_id').where('s.swiper_id', '=', s.me.id).whereRef('s.target_id', '=', 'p.id'))),
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom('swipes as s')
+          .select('s.target_id')
+          .where('s.swiper_id', '=', s.me.id)
+          .whereRef('s.target_id', '=', 'p.id'),
+      ),
+    ),
   ],
   watches: [],
 });
@@ -337,8 +380,20 @@ const notBlocked = searchFilter({
   name: 'notBlocked',
   bind: (s) => ({ me: s.me.id }),
   where: (eb, { me }) => [
-    eb.not(eb.exists(eb.selectFrom('blocks as b').select(one).where('b.blocker_id', '=', me).whereRef('b.blocked_id', '=', 'p.id'))),
-    eb.not(eb.exists(eb.selectFrom('blocks as b2').select(one).whereRef('b2.blocker_id', '=', 'p.id').where('b2.blocked_id', '=', me))),
+    eb.not(
+      eb.exists(
+        eb.selectFrom('blocks as b').select(one).where('b.blocker_id', '=', me).whereRef('b.blocked_id', '=', 'p.id'),
+      ),
+    ),
+    eb.not(
+      eb.exists(
+        eb
+          .selectFrom('blocks as b2')
+          .select(one)
+          .whereRef('b2.blocker_id', '=', 'p.id')
+          .where('b2.blocked_id', '=', me),
+      ),
+    ),
   ],
   plain: (eb, s) => [
     eb.not(
@@ -392,14 +447,27 @@ const privateMode = searchFilter({
   where: (eb, { me }) => [
     eb.or([
       eb('p.private_mode', '=', 0),
-      eb(eb.selectFrom('swipes as pl').select('pl.liked').whereRef('pl.swiper_id', '=', 'p.id').where('pl.target_id', '=', me), '=', 1),
+      eb(
+        eb
+          .selectFrom('swipes as pl')
+          .select('pl.liked')
+          .whereRef('pl.swiper_id', '=', 'p.id')
+          .where('pl.target_id', '=', me),
+        '=',
+        1,
+      ),
     ]),
   ],
   plain: (eb, s) => [
     eb.or([
       eb('p.private_mode', '=', 0),
       eb.exists(
-        eb.selectFrom('swipes as l').select('l.swiper_id').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', s.me.id).where('l.liked', '=', 1),
+        eb
+          .selectFrom('swipes as l')
+          .select('l.swiper_id')
+          .whereRef('l.swiper_id', '=', 'p.id')
+          .where('l.target_id', '=', s.me.id)
+          .where('l.liked', '=', 1),
       ),
     ]),
   ],
@@ -448,7 +516,9 @@ const candidate = expressionBuilder<CandidateTables, 'p' | 'u'>();
  * already; only the others are tested.
  */
 export function filterConditions(bindings: readonly Binding[], recheck: boolean, afterFirstPass = false): Condition[] {
-  return searchFilters.flatMap((f, i) => (afterFirstPass && f.firstPass ? [] : f.where(candidate, bindings[i] ?? {}, recheck)));
+  return searchFilters.flatMap((f, i) =>
+    afterFirstPass && f.firstPass ? [] : f.where(candidate, bindings[i] ?? {}, recheck),
+  );
 }
 
 /** The terms of the rules tested in a ring's first pass (`firstPass`), from the same stand-ins. */

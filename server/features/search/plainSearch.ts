@@ -45,7 +45,11 @@ export class PlainSearch implements CardSearch {
   ) {}
 
   async next(userId: UserId, query: SearchQuery, language: Language): Promise<SearchResult | null | 'no_profile'> {
-    const me = await this.db.selectFrom('profiles').select(['id', 'gender', 'latitude', 'longitude', 'age']).where('user_id', '=', userId).executeTakeFirst();
+    const me = await this.db
+      .selectFrom('profiles')
+      .select(['id', 'gender', 'latitude', 'longitude', 'age'])
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     if (!me) return 'no_profile';
     const point = pointOf(me);
     const { exclude, ...params } = query;
@@ -55,7 +59,9 @@ export class PlainSearch implements CardSearch {
     const held = new Set(exclude);
     for (const step of point ? searchBoxSteps : [null]) {
       const inStep =
-        point && step !== null && step !== 180 ? everyone.filter((c) => insideBox(point, step, c) && withinCircle(point, step, c, target)) : everyone;
+        point && step !== null && step !== 180
+          ? everyone.filter((c) => insideBox(point, step, c) && withinCircle(point, step, c, target))
+          : everyone;
       const best = this.ranked(inStep, point, target).find((c) => !held.has(c.id));
       if (best) return this.present(best, point, language);
     }
@@ -109,7 +115,12 @@ export class PlainSearch implements CardSearch {
       if (!point || !there) return { c, score: Number.POSITIVE_INFINITY, located: there !== null, e: 0 };
       const e = rankingKm(flatKm(point, there), c.age, target);
       const premium = c.premium_until !== null && c.premium_until > now.toISOString();
-      return { c, score: scoreOf(e, activityBucket(c.active_at, now), { premium, likedMe: Boolean(Number(c.liked_me)) }), located: true, e };
+      return {
+        c,
+        score: scoreOf(e, activityBucket(c.active_at, now), { premium, likedMe: Boolean(Number(c.liked_me)) }),
+        located: true,
+        e,
+      };
     });
     if (!point) return keyed.sort((a, b) => b.c.id - a.c.id).map((k) => k.c);
     return keyed

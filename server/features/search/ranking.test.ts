@@ -26,7 +26,8 @@ describe.each(testDialects().flatMap((dialect) => searchEngines.map((engine) => 
       await app.close();
     });
 
-    const ids = async (viewer: Person, params: Record<string, string> = {}) => (await searchAll(viewer, params)).map((r) => r.id);
+    const ids = async (viewer: Person, params: Record<string, string> = {}) =>
+      (await searchAll(viewer, params)).map((r) => r.id);
     const ago = (ms: number) => new Date(app.clock.now().getTime() - ms);
     const card = async (viewer: Person, params: Record<string, string> = {}) => {
       const res = await viewer.browser.get(`/api/search?${new URLSearchParams(params).toString()}`);
@@ -41,7 +42,10 @@ describe.each(testDialects().flatMap((dialect) => searchEngines.map((engine) => 
       expect(await ids(viewer)).toEqual([fartherHisAge.profileId, nextDoorOlder.profileId]);
       // Narrowed to 38-42, the middle of the range (40) is the age the deck prefers: the neighbour comes first.
       expect(await ids(viewer, { ageMin: '38', ageMax: '42' })).toEqual([nextDoorOlder.profileId]);
-      expect(await ids(viewer, { ageMin: '30', ageMax: '42' })).toEqual([nextDoorOlder.profileId, fartherHisAge.profileId]);
+      expect(await ids(viewer, { ageMin: '30', ageMax: '42' })).toEqual([
+        nextDoorOlder.profileId,
+        fartherHisAge.profileId,
+      ]);
     });
 
     it('puts someone his age 45 km away after someone his age 8 km away', async () => {
@@ -74,7 +78,9 @@ describe.each(testDialects().flatMap((dialect) => searchEngines.map((engine) => 
 
       const within = await searchAll(viewer, { maxDistance: String(edge) });
       // The edge is inclusive as the card reads it, and everyone nearer is there.
-      expect(sorted(within.map((r) => r.id))).toEqual(sorted(people.filter((p) => (shown.get(p.profileId) ?? 999) <= edge).map((p) => p.profileId)));
+      expect(sorted(within.map((r) => r.id))).toEqual(
+        sorted(people.filter((p) => (shown.get(p.profileId) ?? 999) <= edge).map((p) => p.profileId)),
+      );
       expect(within.map((r) => r.id)).toContain(edgePerson.profileId);
       expect(within.every((r) => r.distance !== null && r.distance <= edge)).toBe(true);
       // One kilometre less leaves the edge person out.
@@ -121,7 +127,18 @@ describe.each(testDialects().flatMap((dialect) => searchEngines.map((engine) => 
         held.push(body.profile_id);
         said.set(body.profile_id, body.active_recently);
         // Only the contract's words: no time, no date.
-        expect(Object.keys(body).sort()).toEqual(['active_recently', 'age', 'bio', 'city', 'distance', 'gender', 'name', 'photo', 'profile_id', 'user_id']);
+        expect(Object.keys(body).sort()).toEqual([
+          'active_recently',
+          'age',
+          'bio',
+          'city',
+          'distance',
+          'gender',
+          'name',
+          'photo',
+          'profile_id',
+          'user_id',
+        ]);
       }
       expect(Object.fromEntries(said)).toEqual(Object.fromEntries(cases.map(([p, word]) => [p.profileId, word])));
     });
@@ -132,7 +149,8 @@ describe.each(testDialects().flatMap((dialect) => searchEngines.map((engine) => 
       expect((await viewer.browser.post('/api/like', { profile_id: match.profileId })).status).toBe(200);
       expect((await match.browser.post('/api/like', { profile_id: viewer.profileId })).status).toBe(200);
       const profile = async () =>
-        (await json<UsersProfileResponse>(await viewer.browser.get(`/api/users_profile?profile_id=${match.profileId}`))).users_profile;
+        (await json<UsersProfileResponse>(await viewer.browser.get(`/api/users_profile?profile_id=${match.profileId}`)))
+          .users_profile;
       expect((await profile()).active_recently).toBe('today');
 
       expect((await json<SettingsResponse>(await match.browser.get('/api/settings'))).show_activity).toBe(true);
@@ -141,7 +159,10 @@ describe.each(testDialects().flatMap((dialect) => searchEngines.map((engine) => 
       expect((await json<SettingsResponse>(await match.browser.get('/api/settings'))).show_activity).toBe(false);
       expect((await profile()).active_recently).toBeNull();
       expect((await match.browser.post('/api/settings', { show_activity: 'no' })).status).toBe(400);
-      expect((await json<SettingsResponse>(await match.browser.post('/api/settings', { show_activity: true }))).show_activity).toBe(true);
+      expect(
+        (await json<SettingsResponse>(await match.browser.post('/api/settings', { show_activity: true })))
+          .show_activity,
+      ).toBe(true);
       expect((await profile()).active_recently).toBe('today');
       // Private mode hides it as well.
       await match.browser.post('/api/settings', { private_mode: true });
@@ -157,8 +178,13 @@ describe.each(testDialects().flatMap((dialect) => searchEngines.map((engine) => 
       const deadline = Date.now() + 10_000;
       let word: SearchResult['active_recently'] = null;
       while (word !== 'today' && Date.now() < deadline) {
-        const row = await app.database.db.selectFrom('profiles').select('active_at').where('id', '=', away.profileId).executeTakeFirstOrThrow();
-        if (row.active_at !== null && Date.parse(row.active_at) > ago(day).getTime()) word = (await card(viewer)).active_recently;
+        const row = await app.database.db
+          .selectFrom('profiles')
+          .select('active_at')
+          .where('id', '=', away.profileId)
+          .executeTakeFirstOrThrow();
+        if (row.active_at !== null && Date.parse(row.active_at) > ago(day).getTime())
+          word = (await card(viewer)).active_recently;
         else await new Promise((resolve) => setImmediate(resolve));
       }
       expect(word).toBe('today');

@@ -63,7 +63,9 @@ const startQuery = (qc: QueryCreator<Database>, userId: UserId, postgres: boolea
       // numbered below it had ended. Named by the server's start, since numbers mean nothing in another cluster
       // (its epoch: the text of a time follows the session's time zone and date style).
       (postgres
-        ? sql<string | null>`extract(epoch from pg_postmaster_start_time())::text || '/' || pg_snapshot_xmin(pg_current_snapshot())::text`
+        ? sql<
+            string | null
+          >`extract(epoch from pg_postmaster_start_time())::text || '/' || pg_snapshot_xmin(pg_current_snapshot())::text`
         : sql<string | null>`null`
       ).as('horizon'),
       // The database's clock, which stamps changes (searchChanges.ts): how old a change is, measured alike.
@@ -74,7 +76,9 @@ const startQuery = (qc: QueryCreator<Database>, userId: UserId, postgres: boolea
     ])
     .where('p.user_id', '=', userId);
 
-const start = prepared((db, userId: UserId) => startQuery(db, userId, db.getExecutor().adapter instanceof PostgresAdapter));
+const start = prepared((db, userId: UserId) =>
+  startQuery(db, userId, db.getExecutor().adapter instanceof PostgresAdapter),
+);
 
 /**
  * PostgreSQL: the same, with the search's rate counters incremented in a WITH (RateCounter.plan's rows), which
@@ -104,14 +108,34 @@ export async function findSearchStart(db: Kysely<Database>, userId: UserId, coun
     () => start.first(db, userId),
   );
   if (!row) return undefined;
-  const { pool_key, expires_at, bound_km, watermark, candidates, checked_changes, scanned_at, latest_change, horizon, database_now, messaged_likers, ...me } =
-    row;
+  const {
+    pool_key,
+    expires_at,
+    bound_km,
+    watermark,
+    candidates,
+    checked_changes,
+    scanned_at,
+    latest_change,
+    horizon,
+    database_now,
+    messaged_likers,
+    ...me
+  } = row;
   const pool: StoredPoolRow | null =
     pool_key === null || expires_at === null || bound_km === null || candidates === null
       ? null
       : { pool_key, expires_at, bound_km, watermark, candidates, checked_changes, scanned_at };
   const messagedLikerIds = (messaged_likers ?? '').split(',').filter(Boolean).map(Number);
-  return { me, latestChange: latest_change ?? null, horizon, pool, databaseNow: database_now, rateCounts, messagedLikers: messagedLikerIds };
+  return {
+    me,
+    latestChange: latest_change ?? null,
+    horizon,
+    pool,
+    databaseNow: database_now,
+    rateCounts,
+    messagedLikers: messagedLikerIds,
+  };
 }
 
 /** The stored discovery pool of a profile (expired or not: the caller decides), by primary key. */
@@ -160,13 +184,20 @@ const cardDetails = prepared((db, profileId: ProfileId) =>
     .where('p.id', '=', profileId),
 );
 
-export async function findCardDetails(db: Kysely<Database>, profileId: ProfileId): Promise<{ photo: string; prompts: string }> {
+export async function findCardDetails(
+  db: Kysely<Database>,
+  profileId: ProfileId,
+): Promise<{ photo: string; prompts: string }> {
   const row = await cardDetails.first(db, profileId);
   return { photo: row?.photo ?? '', prompts: row?.prompts ?? '[]' };
 }
 
 /** What a liker wrote with their like to `me` (undefined when they did not, or no longer like them). */
-export async function findLikeMessage(db: Kysely<Database>, liker: ProfileId, me: ProfileId): Promise<string | undefined> {
+export async function findLikeMessage(
+  db: Kysely<Database>,
+  liker: ProfileId,
+  me: ProfileId,
+): Promise<string | undefined> {
   const row = await db
     .selectFrom('swipes')
     .select('message')

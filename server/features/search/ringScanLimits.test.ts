@@ -33,7 +33,8 @@ describe.each(testDialects())('ring scan limits on %s', (dialect) => {
 
   async function world(people: Person[], viewerAt: { latitude: number; longitude: number }) {
     const db = database.db;
-    for (const table of ['swipes', 'blocks', 'photos', 'search_pools', 'profiles', 'users'] as const) await db.deleteFrom(table).execute();
+    for (const table of ['swipes', 'blocks', 'photos', 'search_pools', 'profiles', 'users'] as const)
+      await db.deleteFrom(table).execute();
     const all = [{ kind: 'eligible' as Kind, where: viewerAt }, ...people].map((p) => ({ ...p, id: nextId++ }));
     const viewer = all[0];
     if (!viewer) throw new Error('no viewer');
@@ -54,7 +55,12 @@ describe.each(testDialects())('ring scan limits on %s', (dialect) => {
   async function dislike(viewerProfile: ProfileId, id: number) {
     await database.db
       .insertInto('swipes')
-      .values({ swiper_id: viewerProfile, target_id: testProfileId(id), liked: 0, created_at: clock.now().toISOString() })
+      .values({
+        swiper_id: viewerProfile,
+        target_id: testProfileId(id),
+        liked: 0,
+        created_at: clock.now().toISOString(),
+      })
       .execute();
   }
 
@@ -87,10 +93,21 @@ describe.each(testDialects())('ring scan limits on %s', (dialect) => {
     // cells; one eligible person 150 km away (box 4).
     const moscow: [number, number] = [55.7558, 37.6173];
     const at = (km: number, angle: number) =>
-      snapCoordinates(moscow[0] + (km * Math.cos(angle)) / 111.2, moscow[1] + (km * Math.sin(angle)) / (111.2 * Math.cos((moscow[0] * Math.PI) / 180)));
+      snapCoordinates(
+        moscow[0] + (km * Math.cos(angle)) / 111.2,
+        moscow[1] + (km * Math.sin(angle)) / (111.2 * Math.cos((moscow[0] * Math.PI) / 180)),
+      );
     const ring = (from: number, to: number): Person[] =>
-      Array.from({ length: 400 }, (_, i) => ({ kind: 'private', where: at(from + ((to - from) * i) / 400, i * 2.399963) }));
-    const people = [...ring(2.4, 5.4), ...ring(5.8, 27), ...ring(28.5, 110), { kind: 'eligible' as Kind, where: at(150, 0) }];
+      Array.from({ length: 400 }, (_, i) => ({
+        kind: 'private',
+        where: at(from + ((to - from) * i) / 400, i * 2.399963),
+      }));
+    const people = [
+      ...ring(2.4, 5.4),
+      ...ring(5.8, 27),
+      ...ring(28.5, 110),
+      { kind: 'eligible' as Kind, where: at(150, 0) },
+    ];
     const { viewer } = await world(people, snapCoordinates(moscow[0], moscow[1]));
     // Statistics as autovacuum would have them: a freshly filled table looks empty to the planner.
     if (dialect === 'postgres') {

@@ -20,7 +20,8 @@ describe.each(testDialects())('search on %s', (dialect) => {
 
   const like = (from: Person, to: Person) => from.browser.post('/api/like', { profile_id: to.profileId });
   const dislike = (from: Person, to: Person) => from.browser.post('/api/dislike', { profile_id: to.profileId });
-  const ids = async (viewer: Person, params: Record<string, string> = {}) => (await searchAll(viewer, params)).map((r) => r.id);
+  const ids = async (viewer: Person, params: Record<string, string> = {}) =>
+    (await searchAll(viewer, params)).map((r) => r.id);
 
   it('shows only eligible people: every exclusion rule', async () => {
     const viewer = await createPerson(app, { gender: 'Male', age: 30 });
@@ -45,7 +46,18 @@ describe.each(testDialects())('search on %s', (dialect) => {
 
     const seen = await ids(viewer, { gender: 'Female' });
     expect(seen.sort()).toEqual([eligible.profileId, hiddenButLikedViewer.profileId, wantsAnyone.profileId].sort());
-    for (const excluded of [viewer, unverified, banned, liked, disliked, blockedByViewer, blockingViewer, hidden, male, wantsWomen]) {
+    for (const excluded of [
+      viewer,
+      unverified,
+      banned,
+      liked,
+      disliked,
+      blockedByViewer,
+      blockingViewer,
+      hidden,
+      male,
+      wantsWomen,
+    ]) {
       expect(seen).not.toContain(excluded.profileId);
     }
     // Gender filter Any adds the man who accepts anyone.
@@ -108,7 +120,10 @@ describe.each(testDialects())('search on %s', (dialect) => {
     expect(first.photo.split(',')).toHaveLength(1);
     const next = await viewer.browser.get(`/api/search?exclude=${only.profileId}`);
     expect(next.status).toBe(404);
-    expect(await json(next)).toEqual({ error: 'No more profiles available, try changing search conditions', code: 'no_more_profiles' });
+    expect(await json(next)).toEqual({
+      error: 'No more profiles available, try changing search conditions',
+      code: 'no_more_profiles',
+    });
 
     const noProfile = new Browser(app.url);
     await noProfile.post('/api/register', { email: `np-${Date.now()}@example.com`, password: 'secret123!' });
@@ -145,10 +160,23 @@ describe.each(testDialects())('search on %s', (dialect) => {
 
   it('tells the menu whether a Telegram account is linked (the bot notifications reach nobody without one)', async () => {
     const webOnly = await createPerson(app);
-    expect(await json(await webOnly.browser.get('/api/settings'))).toMatchObject({ notifications: true, telegram_linked: false });
-    await app.database.db.updateTable('users').set({ telegram_id: '5000000123' }).where('id', '=', webOnly.userId).execute();
-    expect(await json(await webOnly.browser.get('/api/settings'))).toMatchObject({ notifications: true, telegram_linked: true });
-    expect(await json(await webOnly.browser.post('/api/settings', { notifications: false }))).toMatchObject({ notifications: false, telegram_linked: true });
+    expect(await json(await webOnly.browser.get('/api/settings'))).toMatchObject({
+      notifications: true,
+      telegram_linked: false,
+    });
+    await app.database.db
+      .updateTable('users')
+      .set({ telegram_id: '5000000123' })
+      .where('id', '=', webOnly.userId)
+      .execute();
+    expect(await json(await webOnly.browser.get('/api/settings'))).toMatchObject({
+      notifications: true,
+      telegram_linked: true,
+    });
+    expect(await json(await webOnly.browser.post('/api/settings', { notifications: false }))).toMatchObject({
+      notifications: false,
+      telegram_linked: true,
+    });
     // Not a setting anyone can write.
     expect((await webOnly.browser.post('/api/settings', { telegram_linked: false })).status).toBe(400);
   });
@@ -156,15 +184,25 @@ describe.each(testDialects())('search on %s', (dialect) => {
   it('never stores the gender filter on a search (a GET); POST /api/settings does, with CSRF', async () => {
     const viewer = await createPerson(app, { gender: 'Male' });
     const preference = async () =>
-      (await app.database.db.selectFrom('profiles').select('preferred_gender').where('id', '=', viewer.profileId).executeTakeFirstOrThrow()).preferred_gender;
+      (
+        await app.database.db
+          .selectFrom('profiles')
+          .select('preferred_gender')
+          .where('id', '=', viewer.profileId)
+          .executeTakeFirstOrThrow()
+      ).preferred_gender;
     expect((await viewer.browser.get('/api/search?gender=Any')).status).toBe(404);
     expect((await viewer.browser.get('/api/search?gender=Male')).status).toBe(404);
     expect(await preference()).toBe('Female');
     // A cross-site form cannot make the change: the CSRF token is required.
-    expect((await viewer.browser.post('/api/settings', { preferred_gender: 'Male' }, { csrf: false })).status).toBe(403);
+    expect((await viewer.browser.post('/api/settings', { preferred_gender: 'Male' }, { csrf: false })).status).toBe(
+      403,
+    );
     expect((await viewer.browser.post('/api/settings', { preferred_gender: 'Neither' })).status).toBe(400);
     expect(await preference()).toBe('Female');
-    expect(await json(await viewer.browser.post('/api/settings', { preferred_gender: 'Any' }))).toMatchObject({ preferred_gender: 'Any' });
+    expect(await json(await viewer.browser.post('/api/settings', { preferred_gender: 'Any' }))).toMatchObject({
+      preferred_gender: 'Any',
+    });
     expect(await preference()).toBe('Any');
   });
 
@@ -174,10 +212,14 @@ describe.each(testDialects())('search on %s', (dialect) => {
     const lookingForMen = await createPerson(app, { gender: 'Other', preferred: 'Male' });
     const woman = await createPerson(app, { gender: 'Female', preferred: 'Any' });
     expect(await ids(viewer, { gender: 'Other' })).toEqual([lookingForOther.profileId]);
-    expect(await ids(viewer, { gender: 'Any' })).toEqual(expect.arrayContaining([lookingForOther.profileId, woman.profileId]));
+    expect(await ids(viewer, { gender: 'Any' })).toEqual(
+      expect.arrayContaining([lookingForOther.profileId, woman.profileId]),
+    );
     expect(await ids(viewer, { gender: 'Any' })).not.toContain(lookingForMen.profileId);
     // The preference is stored through the settings endpoint and read back as given.
-    expect(await json(await viewer.browser.post('/api/settings', { preferred_gender: 'Other' }))).toMatchObject({ preferred_gender: 'Other' });
+    expect(await json(await viewer.browser.post('/api/settings', { preferred_gender: 'Other' }))).toMatchObject({
+      preferred_gender: 'Other',
+    });
     // Liking works both ways under the reciprocal rule (someone who looks for Other accepts an Other viewer).
     expect((await like(viewer, lookingForOther)).status).toBe(200);
     expect((await like(lookingForOther, viewer)).status).toBe(200);
@@ -214,7 +256,8 @@ describe.each(testDialects())('search on %s', (dialect) => {
     responses.push(await json(await viewer.browser.get(`/api/users_profile?profile_id=${other.profileId}`)));
     responses.push(await json(await third.browser.get('/api/search')));
 
-    const forbidden = /(^|_)(lat|lng|lon|latitude|longitude|coords?|geo)($|_)|e?mail|telegram|tg_id|username|password|hash|token|session|premium_until/i;
+    const forbidden =
+      /(^|_)(lat|lng|lon|latitude|longitude|coords?|geo)($|_)|e?mail|telegram|tg_id|username|password|hash|token|session|premium_until/i;
     const walk = (value: unknown, path: string): void => {
       if (Array.isArray(value)) return value.forEach((v, i) => walk(v, `${path}[${i}]`));
       if (value && typeof value === 'object') {

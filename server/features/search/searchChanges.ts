@@ -75,7 +75,13 @@ export async function changedNear(
       .flatMap((r) =>
         r.latitude === null || r.longitude === null
           ? []
-          : [{ id: r.id, km: flatKm(point, { latitude: r.latitude, longitude: r.longitude }), stamp: r.search_changed_at }],
+          : [
+              {
+                id: r.id,
+                km: flatKm(point, { latitude: r.latitude, longitude: r.longitude }),
+                stamp: r.search_changed_at,
+              },
+            ],
       )
       // At the bound too: the pool may hold people at exactly that distance (the cell a scan was cut in), whom they tie with.
       .filter((c) => c.km <= withinKm)
@@ -93,7 +99,10 @@ export async function changedNear(
  * SQLite plans without statistics: there the box is written so it cannot be used for a seek (`+ 0`), or it
  * would walk the latitude index through a whole city instead; only the recent end of the index is read.
  */
-const changedInBox = preparedByShape<boolean, { id: number; latitude: number | null; longitude: number | null; search_changed_at: string | null }>(
+const changedInBox = preparedByShape<
+  boolean,
+  { id: number; latitude: number | null; longitude: number | null; search_changed_at: string | null }
+>(
   (db, belowHorizon, slot) => {
     const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
     const latitude = postgres ? sql<number>`p.latitude` : sql<number>`p.latitude + 0`;
@@ -151,6 +160,8 @@ export function horizonBelow(kept: string | null | undefined, now: string | null
 /** How many changed since, counted up to a limit: only the recent end of the index on search_changed_at is read. */
 const changedAnywhere = prepared((db, from: string, limit: number) =>
   db
-    .selectFrom((eb) => eb.selectFrom('profiles').select('id').where('search_changed_at', '>=', from).limit(limit).as('recent'))
+    .selectFrom((eb) =>
+      eb.selectFrom('profiles').select('id').where('search_changed_at', '>=', from).limit(limit).as('recent'),
+    )
     .select((eb) => eb.fn.countAll<number | string>().as('n')),
 );

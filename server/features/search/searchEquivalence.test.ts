@@ -30,7 +30,9 @@ import { NoRateLimit, databaseTime } from './searchTestKit.ts';
  */
 const seed = Number(process.env.SEARCH_EQUIVALENCE_SEED ?? randomInt(1, 2 ** 31));
 const onlyCase = process.env.SEARCH_EQUIVALENCE_CASE === undefined ? null : Number(process.env.SEARCH_EQUIVALENCE_CASE);
-const caseCount = Number(process.env.SEARCH_CASES ?? process.env.SEARCH_EQUIVALENCE_CASES ?? (searchChanged() ? 1000 : 150));
+const caseCount = Number(
+  process.env.SEARCH_CASES ?? process.env.SEARCH_EQUIVALENCE_CASES ?? (searchChanged() ? 1000 : 150),
+);
 console.log(
   `search equivalence: seed ${seed}, ${onlyCase === null ? `${caseCount} cases` : `case ${onlyCase}`} (SEARCH_EQUIVALENCE_SEED=${seed} replays them)`,
 );
@@ -93,7 +95,12 @@ function randomQuery(rng: Fuzzer): Omit<SearchQuery, 'exclude'> {
   const ageMax = rng.chance(0.5) ? 100 : Math.min(100, ageMin + rng.int(25));
   // A distance limit now and then, from a street to the slider's end.
   const maxDistance = rng.chance(0.35) ? rng.pick([1, 2, 5, 8, 20, 60, 150, 500]) : undefined;
-  return { ageMin, ageMax, gender: rng.pick(['Any', 'Any', 'Male', 'Female', 'Other'] as const), ...(maxDistance === undefined ? {} : { maxDistance }) };
+  return {
+    ageMin,
+    ageMax,
+    gender: rng.pick(['Any', 'Any', 'Male', 'Female', 'Other'] as const),
+    ...(maxDistance === undefined ? {} : { maxDistance }),
+  };
 }
 
 /**
@@ -144,14 +151,19 @@ class Case {
     // On PostgreSQL the deleted rows (and the dead versions every ageing leaves) would pile up faster than
     // autovacuum clears them and slow each case down, so every 20th case vacuums first. Not a truncate per
     // case: it costs 155 ms (new files for each table and index), over two thirds of this file's time.
-    if (this.dialect === 'postgres' && this.caseNo % 20 === 0) await sql`vacuum swipes, blocks, photos, profiles, users, search_pools`.execute(this.db);
-    for (const table of ['swipes', 'blocks', 'photos', 'profiles', 'users'] as const) await this.db.deleteFrom(table).execute();
+    if (this.dialect === 'postgres' && this.caseNo % 20 === 0)
+      await sql`vacuum swipes, blocks, photos, profiles, users, search_pools`.execute(this.db);
+    for (const table of ['swipes', 'blocks', 'photos', 'profiles', 'users'] as const)
+      await this.db.deleteFrom(table).execute();
     this.recentStamps = rng.chance(0.5);
     const centre = rng.pick(centres);
     this.viewerAt = [centre[0] + (rng.next() - 0.5) * 0.1, centre[1] + (rng.next() - 0.5) * 0.1];
     const viewerPosition = rng.chance(0.9) ? snapCoordinates(this.viewerAt[0], this.viewerAt[1]) : null;
     const withProfile = !rng.chance(0.02);
-    const viewer = await this.addPeople([{ at: viewerPosition, verified: true, banned: false, held: false, privateMode: rng.chance(0.1) }], withProfile);
+    const viewer = await this.addPeople(
+      [{ at: viewerPosition, verified: true, banned: false, held: false, privateMode: rng.chance(0.1) }],
+      withProfile,
+    );
     this.viewerUser = viewer.users[0] ?? testUserId(0);
     this.viewerProfile = viewer.profiles[0] ?? testProfileId(0);
     const count = 4 + rng.int(56);
@@ -186,7 +198,9 @@ class Case {
       const tunedAnswer = await this.tuned.next(this.viewerUser, query, 'ru');
       const plainAnswer = await this.plain.next(this.viewerUser, query, 'ru');
       compared += 1;
-      this.log.push(`search ${JSON.stringify(query)} -> plain ${typeof plainAnswer === 'object' ? (plainAnswer?.profile_id ?? null) : plainAnswer}`);
+      this.log.push(
+        `search ${JSON.stringify(query)} -> plain ${typeof plainAnswer === 'object' ? (plainAnswer?.profile_id ?? null) : plainAnswer}`,
+      );
       expect(
         tunedAnswer,
         `seed ${seed}, case ${this.caseNo}, search ${compared}; replay with SEARCH_EQUIVALENCE_SEED=${seed} SEARCH_EQUIVALENCE_CASE=${this.caseNo}\n${this.log.join('\n')}`,
@@ -221,7 +235,15 @@ class Case {
 
   /** People written in bulk (a user, maybe a profile, 0–2 photos each), with random gender, age and premium. */
   private async addPeople(
-    people: { at: At; verified: boolean; banned: boolean; held: boolean; privateMode: boolean; activeHoursAgo?: number | null; showActivity?: boolean }[],
+    people: {
+      at: At;
+      verified: boolean;
+      banned: boolean;
+      held: boolean;
+      privateMode: boolean;
+      activeHoursAgo?: number | null;
+      showActivity?: boolean;
+    }[],
     withProfiles: boolean,
   ) {
     const rng = this.rng;
@@ -239,7 +261,12 @@ class Case {
         banned_at: p.banned ? now.toISOString() : null,
         created_at: now.toISOString(),
         // Active premium, one that ended, or none.
-        premium_until: premium < 0.2 ? new Date(now.getTime() + 30 * day).toISOString() : premium < 0.25 ? new Date(now.getTime() - day).toISOString() : null,
+        premium_until:
+          premium < 0.2
+            ? new Date(now.getTime() + 30 * day).toISOString()
+            : premium < 0.25
+              ? new Date(now.getTime() - day).toISOString()
+              : null,
       };
     });
     await this.db.insertInto('users').values(users).execute();
@@ -262,7 +289,8 @@ class Case {
         updated_at: now.toISOString(),
         private_mode: p.privateMode ? 1 : 0,
         held_at: p.held ? now.toISOString() : null,
-        active_at: p.activeHoursAgo == null ? null : new Date(now.getTime() - p.activeHoursAgo * 3_600_000).toISOString(),
+        active_at:
+          p.activeHoursAgo == null ? null : new Date(now.getTime() - p.activeHoursAgo * 3_600_000).toISOString(),
         show_activity: p.showActivity === false ? 0 : 1,
       };
     });
@@ -287,8 +315,10 @@ class Case {
     const swipes: { swiper_id: ProfileId; target_id: ProfileId; liked: number; created_at: string }[] = [];
     const blocks: { blocker_id: ProfileId; blocked_id: ProfileId; created_at: string }[] = [];
     for (const id of this.profiles) {
-      if (rng.chance(0.15)) swipes.push({ swiper_id: this.viewerProfile, target_id: id, liked: rng.chance(0.5) ? 1 : 0, created_at: at });
-      if (rng.chance(0.25)) swipes.push({ swiper_id: id, target_id: this.viewerProfile, liked: rng.chance(0.7) ? 1 : 0, created_at: at });
+      if (rng.chance(0.15))
+        swipes.push({ swiper_id: this.viewerProfile, target_id: id, liked: rng.chance(0.5) ? 1 : 0, created_at: at });
+      if (rng.chance(0.25))
+        swipes.push({ swiper_id: id, target_id: this.viewerProfile, liked: rng.chance(0.7) ? 1 : 0, created_at: at });
       const other = rng.pick(this.profiles);
       if (other !== id && rng.chance(0.2)) swipes.push({ swiper_id: id, target_id: other, liked: 1, created_at: at });
       const block = rng.next();
@@ -356,7 +386,13 @@ class Case {
     if (kind === 0 || someone === null) {
       const added = await this.addPeople(
         // Just signed up: active now.
-        [{ ...this.randomPerson(), at: rng.chance(0.7) ? near(rng, this.viewerAt, rng.next() * 6) : position(rng, this.viewerAt), activeHoursAgo: 0 }],
+        [
+          {
+            ...this.randomPerson(),
+            at: rng.chance(0.7) ? near(rng, this.viewerAt, rng.next() * 6) : position(rng, this.viewerAt),
+            activeHoursAgo: 0,
+          },
+        ],
         true,
       );
       this.profiles.push(...added.profiles);
@@ -393,7 +429,11 @@ class Case {
         .execute();
       this.log.push(`${someone} ${banned ? 'banned' : 'unbanned'}`);
     } else if (kind === 4) {
-      const at = rng.chance(0.1) ? null : rng.chance(0.7) ? near(rng, this.viewerAt, rng.next() * 6) : position(rng, this.viewerAt);
+      const at = rng.chance(0.1)
+        ? null
+        : rng.chance(0.7)
+          ? near(rng, this.viewerAt, rng.next() * 6)
+          : position(rng, this.viewerAt);
       // Moving is using the app: active now (a change the move's stamp makes the tuned search re-read).
       await db
         .updateTable('profiles')
@@ -424,7 +464,12 @@ class Case {
     } else if (kind === 8) {
       // Someone in private mode likes the viewer (which shows them to the viewer). A like from someone not
       // in private mode would change only their boost, which the tuned pool does not re-read (plainSearch.ts).
-      const hidden = await db.selectFrom('profiles').select('id').where('private_mode', '=', 1).where('id', '!=', this.viewerProfile).execute();
+      const hidden = await db
+        .selectFrom('profiles')
+        .select('id')
+        .where('private_mode', '=', 1)
+        .where('id', '!=', this.viewerProfile)
+        .execute();
       const liker = hidden.length ? rng.pick(hidden).id : null;
       if (liker !== null) {
         await db

@@ -21,15 +21,22 @@ export class NoRateLimit extends RateCounter {
 }
 
 /** The database, with every prepared query it runs (db/prepared.ts runs them by `executeQuery`) counted. */
-export function countingQueries(db: Kysely<Database>, count: (sql: string, parameters: readonly unknown[]) => void): Kysely<Database> {
+export function countingQueries(
+  db: Kysely<Database>,
+  count: (sql: string, parameters: readonly unknown[]) => void,
+): Kysely<Database> {
   return new Proxy(db, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property);
       if (property === 'executeQuery' && typeof value === 'function')
         return (...args: unknown[]) => {
           const query: unknown = args[0];
-          const sql = typeof query === 'object' && query !== null && 'sql' in query && typeof query.sql === 'string' ? query.sql : '';
-          const parameters: unknown = typeof query === 'object' && query !== null && 'parameters' in query ? query.parameters : [];
+          const sql =
+            typeof query === 'object' && query !== null && 'sql' in query && typeof query.sql === 'string'
+              ? query.sql
+              : '';
+          const parameters: unknown =
+            typeof query === 'object' && query !== null && 'parameters' in query ? query.parameters : [];
           count(sql, Array.isArray(parameters) ? parameters : []);
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
@@ -42,7 +49,9 @@ export function countingQueries(db: Kysely<Database>, count: (sql: string, param
 export async function databaseTime(db: Kysely<Database>, ms = 0): Promise<string> {
   const now =
     db.getExecutor().adapter instanceof PostgresAdapter
-      ? sql<{ now: string }>`select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as now`
+      ? sql<{
+          now: string;
+        }>`select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as now`
       : sql<{ now: string }>`select strftime('%Y-%m-%dT%H:%M:%fZ', 'now') as now`;
   const row = (await now.execute(db)).rows[0];
   if (!row) throw new Error('no database clock');
@@ -75,7 +84,13 @@ export interface Placed {
  * for women, everyone else a woman looking for men. `blocking` people block the viewer, `swiped` ones were
  * disliked by them (both only with a viewer).
  */
-export async function insertPlaced(db: Kysely<Database>, now: string, people: readonly Placed[], viewer: number | null, emailPrefix: string): Promise<void> {
+export async function insertPlaced(
+  db: Kysely<Database>,
+  now: string,
+  people: readonly Placed[],
+  viewer: number | null,
+  emailPrefix: string,
+): Promise<void> {
   for (let i = 0; i < people.length; i += 500) {
     const batch = people.slice(i, i + 500);
     await db
@@ -118,13 +133,26 @@ export async function insertPlaced(db: Kysely<Database>, now: string, people: re
     if (blocking.length)
       await db
         .insertInto('blocks')
-        .values(blocking.map((p) => ({ blocker_id: testProfileId(p.id), blocked_id: testProfileId(viewer), created_at: now })))
+        .values(
+          blocking.map((p) => ({
+            blocker_id: testProfileId(p.id),
+            blocked_id: testProfileId(viewer),
+            created_at: now,
+          })),
+        )
         .execute();
     const swiped = batch.filter((p) => p.kind === 'swiped');
     if (swiped.length)
       await db
         .insertInto('swipes')
-        .values(swiped.map((p) => ({ swiper_id: testProfileId(viewer), target_id: testProfileId(p.id), liked: 0, created_at: now })))
+        .values(
+          swiped.map((p) => ({
+            swiper_id: testProfileId(viewer),
+            target_id: testProfileId(p.id),
+            liked: 0,
+            created_at: now,
+          })),
+        )
         .execute();
   }
 }
@@ -168,7 +196,12 @@ export interface ImportOptions {
  * women looking for men (or men looking for women), aged 30, verified, each at the place `at(i)` gives
  * (snapped, as the API would).
  */
-export async function importPeople(app: TestApp, count: number, at: (i: number) => [number, number], options: ImportOptions = {}) {
+export async function importPeople(
+  app: TestApp,
+  count: number,
+  at: (i: number) => [number, number],
+  options: ImportOptions = {},
+) {
   const db = app.database.db;
   const now = app.clock.now().toISOString();
   const made: { userId: UserId; profileId: ProfileId }[] = [];

@@ -21,11 +21,28 @@ import {
   type PooledCandidate,
   type PoolStore,
 } from './candidatePool.ts';
-import { findCandidates, findNearest, rereadForRanking, type CandidateFilter, type CandidateRow, type NearRow, type RankedRow } from './candidates.ts';
+import {
+  findCandidates,
+  findNearest,
+  rereadForRanking,
+  type CandidateFilter,
+  type CandidateRow,
+  type NearRow,
+  type RankedRow,
+} from './candidates.ts';
 import { distanceLimitKm, poolKeyOf, seekerTarget, type Seeker } from './filters.ts';
 import { changedNear, horizonBelow, changedRecheckMax } from './searchChanges.ts';
 import { findCardDetails, findLikeMessage, findSearchStart } from './repository.ts';
-import { boxCircleKm, everywhereKm, flatKm, kmPerDegree, limitFlatKm, pointOf, shownDistanceKm, type Point } from './distance.ts';
+import {
+  boxCircleKm,
+  everywhereKm,
+  flatKm,
+  kmPerDegree,
+  limitFlatKm,
+  pointOf,
+  shownDistanceKm,
+  type Point,
+} from './distance.ts';
 import { rankingPoolSize, recheckBatch, recheckBatches, searchBoxSteps, searchRateWindows } from './rules.ts';
 import { maxAgeStretch, nearbyKm, rankingKm, scoreOf } from './ranking.ts';
 
@@ -84,7 +101,12 @@ export class SearchService implements CardSearch {
    * only through `POST /api/settings`, since a GET is reachable by a cross-site link with the Lax cookie.
    */
   async next(userId: UserId, query: SearchQuery, language: Language): Promise<SearchResult | null | 'no_profile'> {
-    const counting = this.rates.plan(`search:${userId}`, searchRateWindows, 'search_rate_limited', 'Too many searches. Please slow down.');
+    const counting = this.rates.plan(
+      `search:${userId}`,
+      searchRateWindows,
+      'search_rate_limited',
+      'Too many searches. Please slow down.',
+    );
     // The rate counters, the profile, the watermark and the stored pool in one round trip (on PostgreSQL).
     const start = await findSearchStart(this.db, userId, counting?.rows ?? []);
     // Without a profile there is nothing to search (the call was counted all the same).
@@ -93,7 +115,11 @@ export class SearchService implements CardSearch {
     const { me } = start;
     const point = pointOf(me);
     const { exclude, ...params } = query;
-    const filter: Search = { ...params, me: { id: me.id, gender: me.gender, point, age: me.age }, limit: rankingPoolSize };
+    const filter: Search = {
+      ...params,
+      me: { id: me.id, gender: me.gender, point, age: me.age },
+      limit: rankingPoolSize,
+    };
     // Everything the pool's ranking depends on (filters.ts): other filters or another position make it stale.
     const poolKey = poolKeyOf(filter);
     const held = new Set(exclude);
@@ -129,10 +155,21 @@ export class SearchService implements CardSearch {
    * The newest person who wrote with their like, not held by the app and passing every rule (a re-check by
    * id, as a pooled person's), presented with what they wrote; undefined when there is none.
    */
-  private async messagedLiker(filter: Search, likers: readonly number[], held: Set<number>, language: Language): Promise<{ card: SearchResult } | undefined> {
+  private async messagedLiker(
+    filter: Search,
+    likers: readonly number[],
+    held: Set<number>,
+    language: Language,
+  ): Promise<{ card: SearchResult } | undefined> {
     const ids = likers.filter((id) => !held.has(id));
     if (ids.length === 0) return undefined;
-    const rows = await findCandidates(this.db, { ...filter, box: null, limit: ids.length, only: ids, withPhotos: true });
+    const rows = await findCandidates(this.db, {
+      ...filter,
+      box: null,
+      limit: ids.length,
+      only: ids,
+      withPhotos: true,
+    });
     const byId = new Map<number, (typeof rows)[number]>(rows.map((r) => [r.id, r]));
     const row = ids.map((id) => byId.get(id)).find((r) => r !== undefined);
     if (!row) return undefined;
@@ -148,12 +185,24 @@ export class SearchService implements CardSearch {
    * (too many changes inside its bound, or too many pooled people failing their re-check) and a full scan
    * must decide. On PostgreSQL changes elsewhere never make it stale: an import in another city costs a pool nothing.
    */
-  private async fromPool(filter: Search, pool: Pool, held: Set<number>, mark: Mark, databaseNow: string): Promise<CandidateRow | 'used_up' | 'stale'> {
+  private async fromPool(
+    filter: Search,
+    pool: Pool,
+    held: Set<number>,
+    mark: Mark,
+    databaseNow: string,
+  ): Promise<CandidateRow | 'used_up' | 'stale'> {
     const meId = filter.me.id;
     const point = filter.me.point;
     const fresh = new Map<number, CandidateRow>();
     if (point) {
-      const changed = await changedNear(this.db, pool.watermark, { id: meId, point }, pool.boundKm, horizonBelow(pool.horizon, mark.horizon));
+      const changed = await changedNear(
+        this.db,
+        pool.watermark,
+        { id: meId, point },
+        pool.boundKm,
+        horizonBelow(pool.horizon, mark.horizon),
+      );
       if (changed === null) return 'stale';
       const nearest = changed.filter((c) => c.id !== meId);
       const leftOver = nearest[changedRecheckMax];
@@ -167,7 +216,9 @@ export class SearchService implements CardSearch {
       // person there in its order (nearer, then lower id). The others tie with people no pool holds (after a
       // draw-in, nobody is pooled there at all) and wait for the scan beyond the bound, which reads them in order.
       const lastAtBound = Math.max(0, ...pool.candidates.filter((c) => c.flat === pool.boundKm).map((c) => c.id));
-      const others = nearest.slice(0, changedRecheckMax).filter((c) => c.km < pool.boundKm || (c.km === pool.boundKm && c.id < lastAtBound));
+      const others = nearest
+        .slice(0, changedRecheckMax)
+        .filter((c) => c.km < pool.boundKm || (c.km === pool.boundKm && c.id < lastAtBound));
       // Not those an earlier search re-checked, read back with the same stamp (Pool.checked): unchanged since,
       // they are in the pool if they passed, or known to be out.
       const checked = pool.checked ?? new Map<number, string>();
@@ -196,7 +247,13 @@ export class SearchService implements CardSearch {
       const unchecked = next.filter((c) => !fresh.has(c.id)).map((c) => c.id);
       // With their photos: the first who passes is shown at once.
       const reread = unchecked.length
-        ? await findCandidates(this.db, { ...filter, box: null, limit: unchecked.length, only: unchecked, withPhotos: true })
+        ? await findCandidates(this.db, {
+            ...filter,
+            box: null,
+            limit: unchecked.length,
+            only: unchecked,
+            withPhotos: true,
+          })
         : [];
       for (const row of reread) fresh.set(row.id, row);
       // The pool in hand, not whatever is stored for the user now (another tab may search other filters).
@@ -249,7 +306,13 @@ export class SearchService implements CardSearch {
    * expires. So it is cut to the last person read when a limit cut a query, and to the circle the box
    * holds (`boxCircleKm`), which near a pole is narrower than the box is high.
    */
-  private async scan(filter: Search, held: Set<number>, mark: Mark, poolKey: string, beyond: Beyond | undefined): Promise<CandidateRow | null> {
+  private async scan(
+    filter: Search,
+    held: Set<number>,
+    mark: Mark,
+    poolKey: string,
+    beyond: Beyond | undefined,
+  ): Promise<CandidateRow | null> {
     const { watermark, horizon } = mark;
     const meId = filter.me.id;
     const point = filter.me.point;
@@ -278,7 +341,12 @@ export class SearchService implements CardSearch {
       if (box === null) {
         // At least one: a query limited to none would come back 'full' and claim everyone was read.
         ringLimit = Math.max(1, limit - read.length + readAgainFrom(read, coveredKm, flatOf));
-        ring = await findCandidates(this.db, { ...filter, box, beyondKm: coveredKm > 0 ? coveredKm : undefined, limit: ringLimit });
+        ring = await findCandidates(this.db, {
+          ...filter,
+          box,
+          beyondKm: coveredKm > 0 ? coveredKm : undefined,
+          limit: ringLimit,
+        });
         read = appendRing(read, ring);
       } else {
         // How far this box's ring (inside the box and its circle, beyond `coveredKm`) is read whole.
@@ -287,9 +355,16 @@ export class SearchService implements CardSearch {
           // The first box, whole: most people are answered here, from a few dozen rows.
           ring = await findCandidates(this.db, { ...filter, box, limit: ringLimit });
           read = ring.filter((row) => flatOf(row) <= radiusKm);
-          reachedKm = ring.length === ringLimit ? Math.min(radiusKm, flatOf(ring[ring.length - 1] as RankedRow)) : radiusKm;
+          reachedKm =
+            ring.length === ringLimit ? Math.min(radiusKm, flatOf(ring[ring.length - 1] as RankedRow)) : radiusKm;
         } else {
-          ({ read, reachedKm } = await this.readRing(filter, { box, radiusKm, fromKm: coveredKm, limit }, read, flatOf, passes));
+          ({ read, reachedKm } = await this.readRing(
+            filter,
+            { box, radiusKm, fromKm: coveredKm, limit },
+            read,
+            flatOf,
+            passes,
+          ));
         }
         if (read.length >= limit) {
           // As a query limited to `limit` would have cut it: the nearest `limit`, as far as the last of them.
@@ -298,7 +373,12 @@ export class SearchService implements CardSearch {
         }
         // The disc read before and the circle this box holds whole, as far as it was read. The limit's own
         // box holds whole everyone the limit lets in: read to its edge, everyone was read.
-        const wholeKm = lastStep && reach.flatKm !== null && point && boxCircleKm(point, box) >= reach.flatKm ? radiusKm : point ? boxCircleKm(point, box) : 0;
+        const wholeKm =
+          lastStep && reach.flatKm !== null && point && boxCircleKm(point, box) >= reach.flatKm
+            ? radiusKm
+            : point
+              ? boxCircleKm(point, box)
+              : 0;
         coveredKm = Math.max(coveredKm, Math.min(reachedKm, wholeKm));
       }
       const rows = read;
@@ -325,14 +405,28 @@ export class SearchService implements CardSearch {
         // last row of the everywhere step is as far as it saw (infinitely far when unlocated: every located
         // person was read).
         const last = box === null && ring.length === ringLimit ? ring[ring.length - 1] : undefined;
-        const boundKm = box === null ? Math.min(everywhereKm, last ? flatOf(last) : Number.POSITIVE_INFINITY) : Math.min(radiusKm, coveredKm);
+        const boundKm =
+          box === null
+            ? Math.min(everywhereKm, last ? flatOf(last) : Number.POSITIVE_INFINITY)
+            : Math.min(radiusKm, coveredKm);
         await this.pools.keep(
           meId,
-          capped({ key: poolKey, candidates: mergeRanked(beyond?.held ?? [], ranked), boundKm, watermark, horizon, scannedAt }),
+          capped({
+            key: poolKey,
+            candidates: mergeRanked(beyond?.held ?? [], ranked),
+            boundKm,
+            watermark,
+            horizon,
+            scannedAt,
+          }),
           poolTtlMs,
         );
       } else {
-        await this.pools.keep(meId, { key: poolKey, candidates: ranked, boundKm: 0, watermark: null, scannedAt }, unplacedPoolTtlMs);
+        await this.pools.keep(
+          meId,
+          { key: poolKey, candidates: ranked, boundKm: 0, watermark: null, scannedAt },
+          unplacedPoolTtlMs,
+        );
       }
       return shown.card;
     }
@@ -385,9 +479,16 @@ export class SearchService implements CardSearch {
         const passLimit = wanted + Math.ceil(wanted / 8) + 4;
         // A first pass reads (and probes) everyone in its ring before it sorts: stopping it where enough
         // people probably are (a frontier's hint) spares probing the rest of a wide ring.
-        const outerKm = passes.hintKm !== null && passes.hintKm > reachedKm && passes.hintKm < radiusKm ? passes.hintKm : radiusKm;
+        const outerKm =
+          passes.hintKm !== null && passes.hintKm > reachedKm && passes.hintKm < radiusKm ? passes.hintKm : radiusKm;
         passes.hintKm = null;
-        const near = await findNearest(this.db, { ...filter, box, beyondKm: reachedKm, withinKm: outerKm, limit: passLimit });
+        const near = await findNearest(this.db, {
+          ...filter,
+          box,
+          beyondKm: reachedKm,
+          withinKm: outerKm,
+          limit: passLimit,
+        });
         const last = near.length === passLimit ? near[near.length - 1] : undefined;
         const nextKm = last ? Math.min(outerKm, flatOf(last)) : outerKm;
         if (nextKm > reachedKm) {
@@ -403,12 +504,21 @@ export class SearchService implements CardSearch {
       // The rest of the ring, in one query. It reads again whoever of the people read stands on its inner
       // edge, so its limit leaves room for them: filled with them, it would end where it began.
       const rest = limit - read.length + readAgainFrom(read, reachedKm, flatOf);
-      const rows = await findCandidates(this.db, { ...filter, box, beyondKm: reachedKm, withinKm: radiusKm, limit: rest });
+      const rows = await findCandidates(this.db, {
+        ...filter,
+        box,
+        beyondKm: reachedKm,
+        withinKm: radiusKm,
+        limit: rest,
+      });
       read = appendRing(
         read,
         rows.filter((row) => flatOf(row) <= radiusKm),
       );
-      return { read, reachedKm: rows.length === rest ? Math.min(radiusKm, flatOf(rows[rows.length - 1] as RankedRow)) : radiusKm };
+      return {
+        read,
+        reachedKm: rows.length === rest ? Math.min(radiusKm, flatOf(rows[rows.length - 1] as RankedRow)) : radiusKm,
+      };
     }
     return { read, reachedKm };
   }
@@ -444,7 +554,9 @@ export class SearchService implements CardSearch {
     for (const c of ranked) {
       if (held.has(c.id)) continue;
       if (failed.length >= recheckBatch * recheckBatches) break;
-      const card = readInFull.get(c.id) ?? (await findCandidates(this.db, { ...filter, box: null, limit: 1, only: [c.id], withPhotos: true }))[0];
+      const card =
+        readInFull.get(c.id) ??
+        (await findCandidates(this.db, { ...filter, box: null, limit: 1, only: [c.id], withPhotos: true }))[0];
       if (card) return { card, failed };
       failed.push(c.id);
     }
@@ -469,7 +581,9 @@ export class SearchService implements CardSearch {
     if (!moved.length) return false;
     // Only a move takes someone out: a boost that changed merely reorders them (a pooled person may lie
     // beyond a bound the pool's cap drew in, see capped()).
-    const gone = new Set(moved.filter((c) => c.flat !== pooled.get(c.id)?.flat && !(c.flat < pool.boundKm)).map((c) => c.id));
+    const gone = new Set(
+      moved.filter((c) => c.flat !== pooled.get(c.id)?.flat && !(c.flat < pool.boundKm)).map((c) => c.id),
+    );
     const kept = moved.filter((c) => !gone.has(c.id));
     pool.candidates = mergeRanked(
       pool.candidates.filter((c) => !gone.has(c.id)),
@@ -489,7 +603,10 @@ export class SearchService implements CardSearch {
       rows
         .map((row) => {
           const km = e(row);
-          const score = scoreOf(km, activityBucket(row.active_at, now), { premium: isPremium(row.premium_until, now), likedMe: Boolean(row.liked_me) });
+          const score = scoreOf(km, activityBucket(row.active_at, now), {
+            premium: isPremium(row.premium_until, now),
+            likedMe: Boolean(row.liked_me),
+          });
           return { id: row.id, flat: km, score };
         })
         // Stable: equal scores keep the query's order (nearest, then id). Infinity - Infinity would be NaN.
@@ -498,7 +615,9 @@ export class SearchService implements CardSearch {
   }
 
   /** Someone's ranking distance from the caller (ranking.ts rankingKm): Infinity when either has no position. */
-  private rankingDistance(filter: Search): (row: { latitude: number | null; longitude: number | null; age: number }) => number {
+  private rankingDistance(
+    filter: Search,
+  ): (row: { latitude: number | null; longitude: number | null; age: number }) => number {
     const point = filter.me.point;
     const target = seekerTarget(filter);
     return (row) => {
@@ -523,7 +642,9 @@ export class SearchService implements CardSearch {
 
   private async presentCandidate(row: CandidateRow, point: Point | null, language: Language): Promise<SearchResult> {
     const { photo, prompts } =
-      row.photo !== undefined && row.prompts !== undefined ? { photo: row.photo ?? '', prompts: row.prompts } : await findCardDetails(this.db, row.id);
+      row.photo !== undefined && row.prompts !== undefined
+        ? { photo: row.photo ?? '', prompts: row.prompts }
+        : await findCardDetails(this.db, row.id);
     return {
       user_id: row.id,
       profile_id: row.id,
@@ -598,7 +719,10 @@ function readAgainFrom(read: RankedRow[], km: number, flatOf: (row: RankedRow) =
  * reaches it, drawn in to the limit's own box (which holds every place the limit lets in) and circle:
  * the same people as that step's, since nobody beyond passes; the last, `everywhere` step is never read.
  */
-function scanSteps(point: Point | null, reach: { km: number; flatKm: number | null }): { box: number | null; radiusKm: number; last: boolean }[] {
+function scanSteps(
+  point: Point | null,
+  reach: { km: number; flatKm: number | null },
+): { box: number | null; radiusKm: number; last: boolean }[] {
   if (!point) return [{ box: null, radiusKm: Number.POSITIVE_INFINITY, last: true }];
   const steps: { box: number | null; radiusKm: number; last: boolean }[] = [];
   for (const step of searchBoxSteps) {

@@ -25,7 +25,8 @@ describe.each(testDialects())('statements of a search on %s', (dialect) => {
     const app = counted.app();
     const viewer = await createPerson(app, { gender: 'Male' });
     const others = [];
-    for (let i = 0; i < 4; i++) others.push(await createPerson(app, { photos: 3, prompts: [{ prompt_id: 1, answer: `Ответ ${i}` }] }));
+    for (let i = 0; i < 4; i++)
+      others.push(await createPerson(app, { photos: 3, prompts: [{ prompt_id: 1, answer: `Ответ ${i}` }] }));
     const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
     await app.database.db
       .updateTable('profiles')
@@ -54,10 +55,16 @@ describe.each(testDialects())('statements of a search on %s', (dialect) => {
     expect(photos).toHaveLength(3);
     expect(card.photo).toBe(photos.map((p) => p.file_name).join(','));
     // And their prompts, read with them: a card costs no statement more for them.
-    expect(card.prompts).toEqual([{ prompt_id: 1, question: 'Мой идеальный выходной…', answer: expect.stringMatching(/^Ответ \d$/) as unknown }]);
+    expect(card.prompts).toEqual([
+      { prompt_id: 1, question: 'Мой идеальный выходной…', answer: expect.stringMatching(/^Ответ \d$/) as unknown },
+    ]);
     const own = statements.filter((statement) => !/from "sessions"/.test(statement));
     expect(own.length, own.join('\n')).toBeLessThanOrEqual(budget.nextCard);
-    const counters = await app.database.db.selectFrom('rate_counters').select(['key', 'count']).where('key', 'like', 'search:%').execute();
+    const counters = await app.database.db
+      .selectFrom('rate_counters')
+      .select(['key', 'count'])
+      .where('key', 'like', 'search:%')
+      .execute();
     expect(counters.map((c) => c.count)).toEqual([2, 2]);
   });
 });

@@ -3,7 +3,13 @@ import { Fuzzer } from '../../test/fuzzer.ts';
 import { ringStripes, stripeOf, stripesMax, stripesPerDegree } from './stripes.ts';
 
 /** The ring's own test, as the first pass writes it (filters.ts position): flat distance in degrees. */
-const inRing = (center: { latitude: number; longitude: number }, from: number, to: number, lat: number, lon: number) => {
+const inRing = (
+  center: { latitude: number; longitude: number },
+  from: number,
+  to: number,
+  lat: number,
+  lon: number,
+) => {
   const cos = Math.cos((center.latitude * Math.PI) / 180);
   const d2 = (lat - center.latitude) ** 2 + ((lon - center.longitude) * cos) ** 2;
   return d2 >= from * from && d2 <= to * to;
@@ -32,7 +38,10 @@ describe('a ring cut into stripe ranges', () => {
         const lon = center.longitude + (radius * Math.cos(angle)) / cos;
         if (!inRing(center, from, to, lat, lon)) continue;
         inside++;
-        expect(covered(ranges, lat, lon), `ring ${ring} (${JSON.stringify({ center, from, to })}) misses ${lat},${lon}`).toBe(true);
+        expect(
+          covered(ranges, lat, lon),
+          `ring ${ring} (${JSON.stringify({ center, from, to })}) misses ${lat},${lon}`,
+        ).toBe(true);
       }
     }
     expect(inside).toBeGreaterThan(50_000);
@@ -46,7 +55,9 @@ describe('a ring cut into stripe ranges', () => {
     expect(own).toHaveLength(2);
     for (const [, west, east] of own) expect(center.longitude < west || center.longitude > east).toBe(true);
     // Someone 10 km east of the caller, inside the hole, is in none of them.
-    expect(covered(ranges, center.latitude, center.longitude + 10 / 111.19 / Math.cos((center.latitude * Math.PI) / 180))).toBe(false);
+    expect(
+      covered(ranges, center.latitude, center.longitude + 10 / 111.19 / Math.cos((center.latitude * Math.PI) / 180)),
+    ).toBe(false);
   });
 
   it('leaves a ring too tall, or next to a pole, to its latitude band', () => {

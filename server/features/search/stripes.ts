@@ -1,4 +1,12 @@
-import { PostgresAdapter, sql, type AliasedRawBuilder, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import {
+  PostgresAdapter,
+  sql,
+  type AliasedRawBuilder,
+  type Expression,
+  type Kysely,
+  type RawBuilder,
+  type SqlBool,
+} from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { Point } from './distance.ts';
 
@@ -66,7 +74,10 @@ export function ringStripes(point: Point, fromDeg: number, toDeg: number): Strip
       // The hole spans the whole stripe: its width where it is narrowest, at the stripe's far edge.
       const hole = Math.sqrt(inner * inner - farthest * farthest) / cos - slack;
       if (hole > 0) {
-        ranges.push([stripe, point.longitude - half, point.longitude - hole], [stripe, point.longitude + hole, point.longitude + half]);
+        ranges.push(
+          [stripe, point.longitude - half, point.longitude - hole],
+          [stripe, point.longitude + hole, point.longitude + half],
+        );
         continue;
       }
     }
@@ -80,12 +91,20 @@ export function ringStripes(point: Point, fromDeg: number, toDeg: number): Strip
  * text (SQLite's json_each, PostgreSQL's jsonb_array_elements), and `holds`: the term that keeps a profile
  * `p` to its range's stripe and longitudes, written as the index's expression so that it seeks the index.
  */
-export function stripeRangesTable(db: Kysely<Database>, json: unknown): { from: AliasedRawBuilder<{ value: unknown }, 'iv'>; holds: Expression<SqlBool> } {
+export function stripeRangesTable(
+  db: Kysely<Database>,
+  json: unknown,
+): { from: AliasedRawBuilder<{ value: unknown }, 'iv'>; holds: Expression<SqlBool> } {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   const field = (index: number) =>
-    postgres ? sql<number>`cast(iv.value ->> ${sql.lit(index)} as double precision)` : sql<number>`(iv.value ->> ${sql.lit(index)})`;
+    postgres
+      ? sql<number>`cast(iv.value ->> ${sql.lit(index)} as double precision)`
+      : sql<number>`(iv.value ->> ${sql.lit(index)})`;
   return {
-    from: (postgres ? sql<{ value: unknown }>`jsonb_array_elements(cast(${json} as jsonb))` : sql<{ value: unknown }>`json_each(${json})`).as('iv'),
+    from: (postgres
+      ? sql<{ value: unknown }>`jsonb_array_elements(cast(${json} as jsonb))`
+      : sql<{ value: unknown }>`json_each(${json})`
+    ).as('iv'),
     holds: sql<SqlBool>`${stripeOfRow} = ${field(0)} and p.longitude >= ${field(1)} and p.longitude <= ${field(2)}`,
   };
 }

@@ -33,7 +33,11 @@ export async function findLiveSession(db: Kysely<Database>, idHash: string, now:
 }
 
 /** Which of these sessions are still live (not ended, not expired, their account not banned): one query for many streams. */
-export async function liveSessionHashes(db: Kysely<Database>, idHashes: readonly string[], now: string): Promise<Set<string>> {
+export async function liveSessionHashes(
+  db: Kysely<Database>,
+  idHashes: readonly string[],
+  now: string,
+): Promise<Set<string>> {
   if (idHashes.length === 0) return new Set();
   const rows = await db
     .selectFrom('sessions')
@@ -48,7 +52,8 @@ export async function liveSessionHashes(db: Kysely<Database>, idHashes: readonly
 
 /** When the session was made (its sign-in): a password-less account proves itself by a recent one. */
 export async function findSessionCreatedAt(db: Kysely<Database>, sessionHash: string): Promise<string | undefined> {
-  return (await db.selectFrom('sessions').select('created_at').where('id_hash', '=', sessionHash).executeTakeFirst())?.created_at;
+  return (await db.selectFrom('sessions').select('created_at').where('id_hash', '=', sessionHash).executeTakeFirst())
+    ?.created_at;
 }
 
 export async function deleteSession(db: Kysely<Database>, idHash: string): Promise<void> {
@@ -68,7 +73,12 @@ export async function touchSession(db: Kysely<Database>, idHash: string, at: str
  * before), so an active user costs one profile write an hour. The column stamps no search change (migration
  * profile_activity): it only orders people.
  */
-export async function touchProfileActivity(db: Kysely<Database>, userId: UserId, at: string, since: string): Promise<void> {
+export async function touchProfileActivity(
+  db: Kysely<Database>,
+  userId: UserId,
+  at: string,
+  since: string,
+): Promise<void> {
   await db
     .updateTable('profiles')
     .set({ active_at: at })
@@ -90,7 +100,11 @@ export async function listLiveSessions(db: Kysely<Database>, userId: UserId, now
 
 /** Ends one session of this user; false when the user has no such session. */
 export async function deleteSessionOfUser(db: Kysely<Database>, userId: UserId, idHash: string): Promise<boolean> {
-  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).where('id_hash', '=', idHash).executeTakeFirst();
+  const result = await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .where('id_hash', '=', idHash)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
 

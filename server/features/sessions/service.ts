@@ -24,7 +24,10 @@ export interface SignInDevice {
 }
 
 /** The device of a request, for a sign-in it makes. */
-export const deviceOf = (ctx: { ip: string; get(field: string): string }): SignInDevice => ({ ip: ctx.ip, userAgent: ctx.get('User-Agent') });
+export const deviceOf = (ctx: { ip: string; get(field: string): string }): SignInDevice => ({
+  ip: ctx.ip,
+  userAgent: ctx.get('User-Agent'),
+});
 
 /**
  * A session handed over from another one (the token page's one-time code) keeps that one's sign-in time and
@@ -85,7 +88,12 @@ export class SessionService {
    * can see several accounts used from one device; neither the address nor the browser string is stored,
    * and the mark goes with the session when it expires. `handedOver`: see HandedOverSignIn.
    */
-  async start(userId: UserId, device: SignInDevice, db: Kysely<Database> = this.db, handedOver?: HandedOverSignIn): Promise<StartedSession> {
+  async start(
+    userId: UserId,
+    device: SignInDevice,
+    db: Kysely<Database> = this.db,
+    handedOver?: HandedOverSignIn,
+  ): Promise<StartedSession> {
     const now = this.clock.now();
     const sessionId = newSessionId();
     const expiresAt = handedOver ? new Date(handedOver.expiresAt) : addSeconds(now, sessionLifetimeSeconds);
@@ -94,7 +102,9 @@ export class SessionService {
       user_id: userId,
       created_at: handedOver?.signedInAt ?? now.toISOString(),
       expires_at: expiresAt.toISOString(),
-      device_hash: createHmac('sha256', `device:${this.deviceSecret}`).update(`${device.ip}|${device.userAgent}`).digest('base64url'),
+      device_hash: createHmac('sha256', `device:${this.deviceSecret}`)
+        .update(`${device.ip}|${device.userAgent}`)
+        .digest('base64url'),
       device_label: deviceLabel(device.userAgent),
       last_seen_at: now.toISOString(),
     });
@@ -109,7 +119,11 @@ export class SessionService {
    * is refused by it as soon as the ending has committed, with no notice to wait for. A fresh row still
    * refreshes the cache.
    */
-  async resolveSessionId(sessionId: string, via: SessionAuth['via'], read: SessionRead = 'cached'): Promise<SessionAuth | null> {
+  async resolveSessionId(
+    sessionId: string,
+    via: SessionAuth['via'],
+    read: SessionRead = 'cached',
+  ): Promise<SessionAuth | null> {
     const sessionHash = hashSessionId(sessionId);
     const cache = this.changes?.listening ? this.cache : undefined;
     const cached = read === 'cached' ? cache?.get(sessionHash) : undefined;
@@ -131,7 +145,12 @@ export class SessionService {
         touchProfileActivity(this.db, row.user_id, now.toISOString(), since).catch(() => undefined);
       }
     }
-    const session: CachedSession = { userId: row.user_id, sessionHash, verified: row.verified_at !== null, language: row.language };
+    const session: CachedSession = {
+      userId: row.user_id,
+      sessionHash,
+      verified: row.verified_at !== null,
+      language: row.language,
+    };
     cache?.put(session, readStarted, new Date(row.expires_at).getTime());
     return { ...session, via };
   }

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { UserId } from '../../../db/schema.ts';
 import { SessionCache, type CachedSession } from './sessionCache.ts';
 
-const session = (userId: number, hash = `h${userId}`): CachedSession => ({ userId: userId as UserId, sessionHash: hash, verified: true, language: 'ru' });
+const session = (userId: number, hash = `h${userId}`): CachedSession => ({
+  userId: userId as UserId,
+  sessionHash: hash,
+  verified: true,
+  language: 'ru',
+});
 const far = Number.MAX_SAFE_INTEGER;
 
 describe('the session cache', () => {
@@ -50,7 +55,13 @@ describe('the session cache', () => {
   it('holds at most its bound, the oldest going first', () => {
     const cache = new SessionCache(5000, 3);
     for (let user = 1; user <= 5; user++) cache.put(session(user), cache.readStarted(), far);
-    expect([1, 2, 3, 4, 5].map((user) => cache.get(`h${user}`) !== undefined)).toEqual([false, false, true, true, true]);
+    expect([1, 2, 3, 4, 5].map((user) => cache.get(`h${user}`) !== undefined)).toEqual([
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]);
     // The marks of changed users are bounded too: past the bound a clear stands in for them.
     for (let user = 10; user < 20; user++) cache.forgetUsers([user as UserId]);
     expect(cache.get('h5')).toBeUndefined();

@@ -43,7 +43,9 @@ for (const { dialect, schemaLength, name } of setups) {
     let b: TestApp;
 
     const startBus = async (): Promise<EventBus> =>
-      dialect === 'postgres' ? PostgresEventBus.start(database.url ?? '', database.schema ?? 'public', createLogger('silent')) : new InProcessEventBus();
+      dialect === 'postgres'
+        ? PostgresEventBus.start(database.url ?? '', database.schema ?? 'public', createLogger('silent'))
+        : new InProcessEventBus();
 
     beforeAll(async () => {
       const jwksUrl = await google.start();
@@ -72,9 +74,11 @@ for (const { dialect, schemaLength, name } of setups) {
       return ((await res.json()) as { authorized: boolean }).authorized;
     };
     /** A request that may write, as the session's holder: 200 while the session lives, 401 once it ended. */
-    const write = async (browser: Browser): Promise<number> => (await browser.post('/api/language', { language: 'en' })).status;
+    const write = async (browser: Browser): Promise<number> =>
+      (await browser.post('/api/language', { language: 'en' })).status;
     /** A GET on the other instance sees the change once its notice arrives; nothing settles it there. */
-    const refusedOnceHeard = (browser: Browser) => expect.poll(() => signedIn(browser), { timeout: 10_000, interval: 20 }).toBe(false);
+    const refusedOnceHeard = (browser: Browser) =>
+      expect.poll(() => signedIn(browser), { timeout: 10_000, interval: 20 }).toBe(false);
 
     /** An account signed in on A, the same session used on B, and a second session of it signed in on B. */
     const accountOnBoth = async () => {
@@ -113,7 +117,10 @@ for (const { dialect, schemaLength, name } of setups) {
 
     it('refuses the other sessions on the other instance right after a password change', async () => {
       const { browser, mineOnB, second } = await accountOnBoth();
-      expect((await browser.post('/api/account/password', { current_password: testPassword, password: 'AnotherPassw0rd!' })).status).toBe(200);
+      expect(
+        (await browser.post('/api/account/password', { current_password: testPassword, password: 'AnotherPassw0rd!' }))
+          .status,
+      ).toBe(200);
       expect(await write(second)).toBe(401);
       await refusedOnceHeard(second);
       expect(await signedIn(mineOnB)).toBe(true);
@@ -143,7 +150,10 @@ for (const { dialect, schemaLength, name } of setups) {
       // Cached on A as well, where the (unauthenticated) Google sign-in comes in.
       for (let i = 0; i < 2; i++) expect(await signedIn(browser)).toBe(true);
       const viaGoogle = new Browser(a.url);
-      const token = await google.idToken({ sub: `sub-${userId}-${dialect}`, email, email_verified: true }, a.clock.now());
+      const token = await google.idToken(
+        { sub: `sub-${userId}-${dialect}`, email, email_verified: true },
+        a.clock.now(),
+      );
       const res = await viaGoogle.post('/api/googlelogin', { id_token: token });
       expect(res.status).toBe(200);
       expect(((await res.json()) as { user_id: UserId }).user_id).toBe(userId);
@@ -153,22 +163,27 @@ for (const { dialect, schemaLength, name } of setups) {
       expect(await signedIn(viaGoogle)).toBe(true);
     });
 
-    it.runIf(dialect === 'postgres')('answers a warm session from its cache, and drops it on the change notice', async () => {
-      const { userId, second } = await accountOnBoth();
-      // The row deleted with triggers off: no notice, so B's GETs still trust its cached copy (the cache is
-      // real), while a write, which reads the row, is refused...
-      await database.db.transaction().execute(async (trx) => {
-        await sql`set local session_replication_role = replica`.execute(trx);
-        await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
-      });
-      expect(await signedIn(second)).toBe(true);
-      // A GET that sends mail reads the row as a write does.
-      expect((await second.get('/api/send_verification_code')).status).toBe(401);
-      expect(await write(second)).toBe(401);
-      // ...until the notice the triggers would have sent arrives (waited for: nothing here settles it).
-      await sql`select pg_notify(${noticeChannel('sessions', database.schema ?? 'public')}, ${String(userId)})`.execute(database.db);
-      await refusedOnceHeard(second);
-    });
+    it.runIf(dialect === 'postgres')(
+      'answers a warm session from its cache, and drops it on the change notice',
+      async () => {
+        const { userId, second } = await accountOnBoth();
+        // The row deleted with triggers off: no notice, so B's GETs still trust its cached copy (the cache is
+        // real), while a write, which reads the row, is refused...
+        await database.db.transaction().execute(async (trx) => {
+          await sql`set local session_replication_role = replica`.execute(trx);
+          await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+        });
+        expect(await signedIn(second)).toBe(true);
+        // A GET that sends mail reads the row as a write does.
+        expect((await second.get('/api/send_verification_code')).status).toBe(401);
+        expect(await write(second)).toBe(401);
+        // ...until the notice the triggers would have sent arrives (waited for: nothing here settles it).
+        await sql`select pg_notify(${noticeChannel('sessions', database.schema ?? 'public')}, ${String(userId)})`.execute(
+          database.db,
+        );
+        await refusedOnceHeard(second);
+      },
+    );
 
     it.runIf(dialect === 'postgres')('carries live events from one instance to the other', async () => {
       const { userId } = await signUpVerified(a);

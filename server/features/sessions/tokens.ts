@@ -41,7 +41,11 @@ export class SessionTokens {
    */
   async signedByUs(token: string, now: Date): Promise<boolean> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], currentDate: now, requiredClaims: ['exp', 'sub'] });
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        currentDate: now,
+        requiredClaims: ['exp', 'sub'],
+      });
       return typeof payload.sid === 'string' && payload.sid.length > 0;
     } catch (error) {
       return error instanceof errors.JWTExpired;

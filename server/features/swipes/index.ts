@@ -1,2 +1,9 @@
-export { countNewLikers, countNewMatches, isNewLiker, isUnannouncedMatch, likeCarriesMessage, markLikesSeen } from './repository.ts';
+export {
+  countNewLikers,
+  countNewMatches,
+  isNewLiker,
+  isUnannouncedMatch,
+  likeCarriesMessage,
+  markLikesSeen,
+} from './repository.ts';
 export { freeLikesPerDay } from './rules.ts';

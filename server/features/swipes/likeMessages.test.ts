@@ -16,10 +16,12 @@ describe.each(testDialects())('likes with a message on %s', (dialect) => {
     await app.close();
   });
 
-  const write = (from: Person, to: Person, message: unknown) => from.browser.post('/api/like', { profile_id: to.profileId, message });
+  const write = (from: Person, to: Person, message: unknown) =>
+    from.browser.post('/api/like', { profile_id: to.profileId, message });
   const like = (from: Person, to: Person) => from.browser.post('/api/like', { profile_id: to.profileId });
   const likers = async (viewer: Person) => json<PersonListItem[]>(await viewer.browser.get('/api/likes'));
-  const swipesBy = (person: Person) => app.database.db.selectFrom('swipes').selectAll().where('swiper_id', '=', person.profileId).execute();
+  const swipesBy = (person: Person) =>
+    app.database.db.selectFrom('swipes').selectAll().where('swiper_id', '=', person.profileId).execute();
 
   it('stores the trimmed message and shows its sender whole, on top of a free user’s likers, with the message', async () => {
     const her = await createPerson(app, { name: 'Ира' });
@@ -34,13 +36,28 @@ describe.each(testDialects())('likes with a message on %s', (dialect) => {
     // The plain liker, newer or not, stays blurred below the one who wrote.
     const list = await likers(her);
     expect(list).toEqual([
-      { id: writer.profileId, name: 'Пишущий', age: 33, latest_photo: expect.stringMatching(/a{23}0\.jpg$/) as unknown, message: 'Привет! Тоже люблю горы' },
-      { id: null, name: null, age: null, latest_photo: expect.stringMatching(/b{23}0\.jpg$/) as unknown, blurred: true },
+      {
+        id: writer.profileId,
+        name: 'Пишущий',
+        age: 33,
+        latest_photo: expect.stringMatching(/a{23}0\.jpg$/) as unknown,
+        message: 'Привет! Тоже люблю горы',
+      },
+      {
+        id: null,
+        name: null,
+        age: null,
+        latest_photo: expect.stringMatching(/b{23}0\.jpg$/) as unknown,
+        blurred: true,
+      },
     ]);
     // Their profile opens on the free plan; the plain liker's still needs premium.
     const opened = await her.browser.get(`/api/users_profile_liker?profile_id=${writer.profileId}`);
     expect(opened.status).toBe(200);
-    expect((await json<UsersProfileResponse>(opened)).users_profile).toMatchObject({ id: writer.profileId, name: 'Пишущий' });
+    expect((await json<UsersProfileResponse>(opened)).users_profile).toMatchObject({
+      id: writer.profileId,
+      name: 'Пишущий',
+    });
     expect((await her.browser.get(`/api/users_profile_liker?profile_id=${quiet.profileId}`)).status).toBe(403);
   });
 
@@ -56,7 +73,9 @@ describe.each(testDialects())('likes with a message on %s', (dialect) => {
     const card = await json<SearchResult>(await her.browser.get('/api/search'));
     expect(card).toMatchObject({ profile_id: far.profileId, name: 'Далёкий', message: 'Я из Петербурга' });
     // Held by the app (shown), the next is the nearest again; answered, the writer is not shown again.
-    expect((await json<SearchResult>(await her.browser.get(`/api/search?exclude=${far.profileId}`))).profile_id).toBe(near.profileId);
+    expect((await json<SearchResult>(await her.browser.get(`/api/search?exclude=${far.profileId}`))).profile_id).toBe(
+      near.profileId,
+    );
     await her.browser.post('/api/dislike', { profile_id: far.profileId });
     expect((await json<SearchResult>(await her.browser.get('/api/search'))).profile_id).toBe(near.profileId);
     // Nobody else sees the message on the writer's card.
@@ -74,7 +93,9 @@ describe.each(testDialects())('likes with a message on %s', (dialect) => {
     expect(matched.match).toBe(true);
     // He has her answer unread: the chats badge says so.
     expect((await json<{ unread_chats: number }>(await him.browser.get('/api/badges'))).unread_chats).toBe(1);
-    const { conversation_id } = await json<{ conversation_id: number }>(await him.browser.post('/api/conversations/start', { profile_id: her.profileId }));
+    const { conversation_id } = await json<{ conversation_id: number }>(
+      await him.browser.post('/api/conversations/start', { profile_id: her.profileId }),
+    );
     const page = await json<MessagesResponse>(await him.browser.get(`/api/conversations/${conversation_id}/messages`));
     expect(page.messages.map((m) => [m.sender_profile_id, m.content])).toEqual([
       [him.profileId, 'Привет, как дела?'],
@@ -94,7 +115,10 @@ describe.each(testDialects())('likes with a message on %s', (dialect) => {
     for (const message of ['', '   ', 'я'.repeat(201), 42, null, ['привет'], 'a\u0000b', 'a\uD800b']) {
       const refused = await write(him, her, message);
       expect(refused.status, JSON.stringify(message)).toBe(400);
-      expect(await json(refused)).toMatchObject({ code: expect.any(String) as unknown, error: expect.any(String) as unknown });
+      expect(await json(refused)).toMatchObject({
+        code: expect.any(String) as unknown,
+        error: expect.any(String) as unknown,
+      });
     }
     expect(await swipesBy(him)).toHaveLength(0);
     // 200 characters after trimming is fine.
@@ -116,14 +140,18 @@ describe.each(testDialects())('likes with a message on %s', (dialect) => {
     const free = await createPerson(app, { gender: 'Male' });
     const premium = await createPerson(app, { gender: 'Male', premium: true });
     const women = await Promise.all(Array.from({ length: 12 }, () => createPerson(app)));
-    for (const target of women.slice(0, freeLikeMessagesPerDay - 1)) expect((await write(free, target, 'Привет')).status).toBe(200);
+    for (const target of women.slice(0, freeLikeMessagesPerDay - 1))
+      expect((await write(free, target, 'Привет')).status).toBe(200);
     // One left: ten at once, exactly one passes.
     const rest = women.slice(freeLikeMessagesPerDay - 1);
     const answers = await Promise.all(rest.map((target) => write(free, target, 'Привет')));
     expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
     const refused = answers.filter((r) => r.status === 429);
     expect(refused).toHaveLength(rest.length - 1);
-    expect(await json(refused[0] as Response)).toMatchObject({ code: 'like_message_limit', limit: freeLikeMessagesPerDay });
+    expect(await json(refused[0] as Response)).toMatchObject({
+      code: 'like_message_limit',
+      limit: freeLikeMessagesPerDay,
+    });
     expect((await swipesBy(free)).filter((s) => s.message !== null)).toHaveLength(freeLikeMessagesPerDay);
     // Refused likes wrote nothing at all; a plain like still goes.
     expect(await swipesBy(free)).toHaveLength(freeLikeMessagesPerDay);
@@ -138,7 +166,8 @@ describe.each(testDialects())('likes with a message on %s', (dialect) => {
   it('keeps counting a like with a message that was taken back: an undo gives no allowance back', async () => {
     const free = await createPerson(app, { gender: 'Male' });
     const women = await Promise.all(Array.from({ length: freeLikeMessagesPerDay + 1 }, () => createPerson(app)));
-    for (const target of women.slice(0, freeLikeMessagesPerDay - 1)) expect((await write(free, target, 'Привет')).status).toBe(200);
+    for (const target of women.slice(0, freeLikeMessagesPerDay - 1))
+      expect((await write(free, target, 'Привет')).status).toBe(200);
     expect((await free.browser.post('/api/undo', {})).status).toBe(200);
     expect((await write(free, women[freeLikeMessagesPerDay - 1] as Person, 'Привет')).status).toBe(200);
     const refused = await write(free, women[freeLikeMessagesPerDay] as Person, 'Привет');
@@ -152,8 +181,13 @@ describe.each(testDialects())('likes with a message on %s', (dialect) => {
     const blocked = await createPerson(app, { gender: 'Male' });
     const blocking = await createPerson(app, { gender: 'Male' });
     const hidden = await createPerson(app, { gender: 'Male', privateMode: true, name: 'Скрытый' });
-    for (const writer of [banned, blocked, blocking, hidden]) expect((await write(writer, her, `От ${writer.name}`)).status).toBe(200);
-    await app.database.db.updateTable('users').set({ banned_at: app.clock.now().toISOString() }).where('id', '=', banned.userId).execute();
+    for (const writer of [banned, blocked, blocking, hidden])
+      expect((await write(writer, her, `От ${writer.name}`)).status).toBe(200);
+    await app.database.db
+      .updateTable('users')
+      .set({ banned_at: app.clock.now().toISOString() })
+      .where('id', '=', banned.userId)
+      .execute();
     await her.browser.post('/api/block', { profile_id: blocked.profileId });
     await blocking.browser.post('/api/block', { profile_id: her.profileId });
 
@@ -164,7 +198,9 @@ describe.each(testDialects())('likes with a message on %s', (dialect) => {
     expect(card).toMatchObject({ profile_id: hidden.profileId, message: 'От Скрытый' });
     for (const gone of [banned, blocked, blocking]) {
       expect((await her.browser.get(`/api/users_profile_liker?profile_id=${gone.profileId}`)).status).toBe(404);
-      expect((await json<SearchResult>(await her.browser.get(`/api/search?exclude=${hidden.profileId}`))).profile_id).not.toBe(gone.profileId);
+      expect(
+        (await json<SearchResult>(await her.browser.get(`/api/search?exclude=${hidden.profileId}`))).profile_id,
+      ).not.toBe(gone.profileId);
     }
     // Another woman is shown neither the private writer nor anything he wrote.
     const other = await createPerson(app);

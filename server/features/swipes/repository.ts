@@ -70,11 +70,36 @@ const likeState = preparedByShape(
         'p.user_id',
         'p.name',
         'u.premium_until',
-        eb.selectFrom('swipes as s').select('s.liked').where('s.swiper_id', '=', me).whereRef('s.target_id', '=', 'p.id').as('mine'),
-        eb.selectFrom('swipes as s').select('s.message').where('s.swiper_id', '=', me).whereRef('s.target_id', '=', 'p.id').as('my_message'),
-        eb.selectFrom('swipes as s').select('s.liked').whereRef('s.swiper_id', '=', 'p.id').where('s.target_id', '=', me).as('theirs'),
-        eb.selectFrom('swipes as s').select('s.message').whereRef('s.swiper_id', '=', 'p.id').where('s.target_id', '=', me).as('their_message'),
-        eb.selectFrom('swipes as s').select('s.created_at').whereRef('s.swiper_id', '=', 'p.id').where('s.target_id', '=', me).as('their_at'),
+        eb
+          .selectFrom('swipes as s')
+          .select('s.liked')
+          .where('s.swiper_id', '=', me)
+          .whereRef('s.target_id', '=', 'p.id')
+          .as('mine'),
+        eb
+          .selectFrom('swipes as s')
+          .select('s.message')
+          .where('s.swiper_id', '=', me)
+          .whereRef('s.target_id', '=', 'p.id')
+          .as('my_message'),
+        eb
+          .selectFrom('swipes as s')
+          .select('s.liked')
+          .whereRef('s.swiper_id', '=', 'p.id')
+          .where('s.target_id', '=', me)
+          .as('theirs'),
+        eb
+          .selectFrom('swipes as s')
+          .select('s.message')
+          .whereRef('s.swiper_id', '=', 'p.id')
+          .where('s.target_id', '=', me)
+          .as('their_message'),
+        eb
+          .selectFrom('swipes as s')
+          .select('s.created_at')
+          .whereRef('s.swiper_id', '=', 'p.id')
+          .where('s.target_id', '=', me)
+          .as('their_at'),
         eb
           .selectFrom('matches as m')
           .select('m.id')
@@ -84,8 +109,18 @@ const likeState = preparedByShape(
           .as('match_id'),
         mainPhotoOf(sql.ref('p.id')).as('photo'),
         mainPhotoOf(me).as('my_photo'),
-        ...(counting.likes ? [likesUsed(me, slot('since'), false)[0].as('likes_used'), likesUsed(me, slot('since'), false)[1].as('oldest_like')] : []),
-        ...(counting.messages ? [likesUsed(me, slot('since'), true)[0].as('messages_used'), likesUsed(me, slot('since'), true)[1].as('oldest_message')] : []),
+        ...(counting.likes
+          ? [
+              likesUsed(me, slot('since'), false)[0].as('likes_used'),
+              likesUsed(me, slot('since'), false)[1].as('oldest_like'),
+            ]
+          : []),
+        ...(counting.messages
+          ? [
+              likesUsed(me, slot('since'), true)[0].as('messages_used'),
+              likesUsed(me, slot('since'), true)[1].as('oldest_message'),
+            ]
+          : []),
       ])
       .where('p.id', '=', slot('target'))
       .where('u.verified_at', 'is not', null)
@@ -93,8 +128,19 @@ const likeState = preparedByShape(
       .where(notBlockedWith(me, sql.ref('p.id')))
       .where((eb) =>
         eb.or([
-          eb.and([eb('p.held_at', 'is', null), eb('p.private_mode', '=', 0), eb('p.preferred_gender', 'in', [slot('acceptsA'), slot('acceptsB')])]),
-          eb.exists(eb.selectFrom('swipes as l').select('l.liked').whereRef('l.swiper_id', '=', 'p.id').where('l.target_id', '=', me).where('l.liked', '=', 1)),
+          eb.and([
+            eb('p.held_at', 'is', null),
+            eb('p.private_mode', '=', 0),
+            eb('p.preferred_gender', 'in', [slot('acceptsA'), slot('acceptsB')]),
+          ]),
+          eb.exists(
+            eb
+              .selectFrom('swipes as l')
+              .select('l.liked')
+              .whereRef('l.swiper_id', '=', 'p.id')
+              .where('l.target_id', '=', me)
+              .where('l.liked', '=', 1),
+          ),
         ]),
       );
   },
@@ -102,7 +148,9 @@ const likeState = preparedByShape(
 );
 
 const mainPhotoOf = (profile: unknown) =>
-  sql<string | null>`(select ph.file_name from photos ph where ph.profile_id = ${profile} order by ph.position, ph.id limit 1)`;
+  sql<
+    string | null
+  >`(select ph.file_name from photos ph where ph.profile_id = ${profile} order by ph.position, ph.id limit 1)`;
 
 export interface LikeState {
   id: ProfileId;
@@ -164,7 +212,9 @@ export async function findLikeState(
     match_id: row.match_id ?? null,
     photo: row.photo,
     my_photo: row.my_photo,
-    ...(likesSince !== null ? { likes: { count: Number(counted.likes_used), oldest: counted.oldest_like ?? null } } : {}),
+    ...(likesSince !== null
+      ? { likes: { count: Number(counted.likes_used), oldest: counted.oldest_like ?? null } }
+      : {}),
     ...(messages ? { messages: { count: Number(counted.messages_used), oldest: counted.oldest_message ?? null } } : {}),
   };
 }
@@ -181,7 +231,16 @@ const callerPairLock = prepared((db, userId: UserId, target: ProfileId) =>
   db
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
-    .select(['p.id', 'p.user_id', 'p.name', 'p.gender', 'p.preferred_gender', 'p.latitude', 'p.longitude', 'u.premium_until'])
+    .select([
+      'p.id',
+      'p.user_id',
+      'p.name',
+      'p.gender',
+      'p.preferred_gender',
+      'p.latitude',
+      'p.longitude',
+      'u.premium_until',
+    ])
     .where((eb) => eb.or([eb('p.user_id', '=', userId), eb('p.id', '=', target)]))
     .orderBy('p.id')
     .forNoKeyUpdate('p'),
@@ -198,7 +257,11 @@ const callerPairWriteLock = prepared((db, userId: UserId, target: ProfileId) =>
  * Locks the caller's profile and the target's (see callerPairLock) and answers the caller's profile, read under
  * the lock; undefined when the caller has none. Inside a transaction, which a refusal then rolls back.
  */
-export async function lockCallerAndTarget(db: Kysely<Database>, userId: UserId, target: ProfileId): Promise<MyProfile | undefined> {
+export async function lockCallerAndTarget(
+  db: Kysely<Database>,
+  userId: UserId,
+  target: ProfileId,
+): Promise<MyProfile | undefined> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
     await callerPairWriteLock.all(db, userId, target);
     return findMyProfile(db, userId);
@@ -227,7 +290,9 @@ function swipeUpsert(qc: QueryCreator<Database>, swipe: SwipeWrite) {
   return qc
     .insertInto('swipes')
     .values({ swiper_id: swipe.swiper, target_id: swipe.target, liked, created_at: swipe.at, target_seen: 0, message })
-    .onConflict((oc) => oc.columns(['swiper_id', 'target_id']).doUpdateSet({ liked, created_at: swipe.at, target_seen: 0, message }));
+    .onConflict((oc) =>
+      oc.columns(['swiper_id', 'target_id']).doUpdateSet({ liked, created_at: swipe.at, target_seen: 0, message }),
+    );
 }
 
 /**
@@ -250,7 +315,12 @@ export async function recordSwipe(db: Kysely<Database>, swipe: SwipeWrite, told:
 }
 
 /** The match's id when this call created it (null when it already existed). */
-export async function insertMatch(db: Kysely<Database>, a: ProfileId, b: ProfileId, now: string): Promise<number | null> {
+export async function insertMatch(
+  db: Kysely<Database>,
+  a: ProfileId,
+  b: ProfileId,
+  now: string,
+): Promise<number | null> {
   const { low, high } = pair(a, b);
   const row = await db
     .insertInto('matches')
@@ -263,7 +333,9 @@ export async function insertMatch(db: Kysely<Database>, a: ProfileId, b: Profile
 
 /** The main photo of a profile as a correlated subquery, for lists (one query, not one per person). */
 const mainPhoto = (column: 'file_name' | 'blur_name') =>
-  sql<string | null>`(select ph.${sql.ref(column)} from photos ph where ph.profile_id = p.id order by ph.position, ph.id limit 1)`;
+  sql<
+    string | null
+  >`(select ph.${sql.ref(column)} from photos ph where ph.profile_id = p.id order by ph.position, ph.id limit 1)`;
 
 /**
  * My current matches with the other person's profile and account (not banned): the rule of the matches list,
@@ -315,7 +387,15 @@ function pendingLikersOf(db: Kysely<Database>, me: ProfileId) {
     .where('u.banned_at', 'is', null)
     .where('u.verified_at', 'is not', null)
     .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom('swipes as mine').select('mine.liked').where('mine.swiper_id', '=', me).whereRef('mine.target_id', '=', 'p.id'))),
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('swipes as mine')
+            .select('mine.liked')
+            .where('mine.swiper_id', '=', me)
+            .whereRef('mine.target_id', '=', 'p.id'),
+        ),
+      ),
     )
     .where(notBlockedWith(me, sql.ref('p.id')));
 }
@@ -326,7 +406,14 @@ function pendingLikersOf(db: Kysely<Database>, me: ProfileId) {
  */
 export async function listLikers(db: Kysely<Database>, me: ProfileId) {
   return pendingLikersOf(db, me)
-    .select(['p.id', 'p.name', 'p.age', 'l.message', mainPhoto('file_name').as('latest_photo'), mainPhoto('blur_name').as('blurred_photo')])
+    .select([
+      'p.id',
+      'p.name',
+      'p.age',
+      'l.message',
+      mainPhoto('file_name').as('latest_photo'),
+      mainPhoto('blur_name').as('blurred_photo'),
+    ])
     .orderBy(sql`(case when l.message is null then 1 else 0 end)`)
     .orderBy('l.created_at', 'desc')
     .limit(500)
@@ -355,7 +442,11 @@ export async function isUnannouncedMatch(db: Kysely<Database>, me: ProfileId, ot
  * Likes screen: a like notification is still news only then, so it never names someone the list hides.
  */
 export async function isNewLiker(db: Kysely<Database>, me: ProfileId, liker: ProfileId): Promise<boolean> {
-  const row = await pendingLikersOf(db, me).select('p.id').where('p.id', '=', liker).where('l.target_seen', '=', 0).executeTakeFirst();
+  const row = await pendingLikersOf(db, me)
+    .select('p.id')
+    .where('p.id', '=', liker)
+    .where('l.target_seen', '=', 0)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -385,7 +476,11 @@ export async function markLikesSeen(db: Kysely<Database>, me: ProfileId): Promis
 }
 
 /** Whether the caller may swipe this person (findLikeState's rule), outside a like (the discovery bench). */
-export async function findSwipeableProfile(db: Kysely<Database>, me: { id: ProfileId; gender: Gender }, profileId: ProfileId) {
+export async function findSwipeableProfile(
+  db: Kysely<Database>,
+  me: { id: ProfileId; gender: Gender },
+  profileId: ProfileId,
+) {
   const state = await findLikeState(db, me, profileId, null);
   return state && { id: state.id, user_id: state.user_id, name: state.name };
 }
@@ -405,12 +500,21 @@ export async function findLastSwipe(db: Kysely<Database>, me: ProfileId) {
 /** Whether the two were ever matched (an ended match too: the swipe that made it cannot be taken back). */
 export async function wereMatched(db: Kysely<Database>, a: ProfileId, b: ProfileId): Promise<boolean> {
   const { low, high } = pair(a, b);
-  const row = await db.selectFrom('matches').select('id').where('profile_low', '=', low).where('profile_high', '=', high).executeTakeFirst();
+  const row = await db
+    .selectFrom('matches')
+    .select('id')
+    .where('profile_low', '=', low)
+    .where('profile_high', '=', high)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 /** The caller's undos since `since`: how many, and the oldest's time (the free allowance). */
-export async function countUndosSince(db: Kysely<Database>, me: ProfileId, since: string): Promise<{ count: number; oldest: string | null }> {
+export async function countUndosSince(
+  db: Kysely<Database>,
+  me: ProfileId,
+  since: string,
+): Promise<{ count: number; oldest: string | null }> {
   const row = await db
     .selectFrom('swipe_undos')
     .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min('created_at').as('oldest')])
@@ -426,9 +530,20 @@ export async function countUndosSince(db: Kysely<Database>, me: ProfileId, since
  * learnt that swiped people never come back, so the change query must see them again (searchChanges.ts).
  */
 export async function deleteSwipe(db: Kysely<Database>, me: ProfileId, target: ProfileId, now: string): Promise<void> {
-  const gone = await db.deleteFrom('swipes').where('swiper_id', '=', me).where('target_id', '=', target).returning(['liked', 'message']).executeTakeFirst();
+  const gone = await db
+    .deleteFrom('swipes')
+    .where('swiper_id', '=', me)
+    .where('target_id', '=', target)
+    .returning(['liked', 'message'])
+    .executeTakeFirst();
   // What the swipe used of the like allowances stays used (likeTimes).
-  const undo = { profile_id: me, target_id: target, created_at: now, liked: gone?.liked ?? 0, had_message: gone?.message ? 1 : 0 };
+  const undo = {
+    profile_id: me,
+    target_id: target,
+    created_at: now,
+    liked: gone?.liked ?? 0,
+    had_message: gone?.message ? 1 : 0,
+  };
   await db.insertInto('swipe_undos').values(undo).execute();
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   const databaseNow = postgres

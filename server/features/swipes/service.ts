@@ -38,7 +38,13 @@ import {
   upsertSwipe,
   wereMatched,
 } from './repository.ts';
-import { freeLikeMessagesPerDay, freeLikesPerDay, freeUndosPerDay, likeWindowSeconds, undoWithinSeconds } from './rules.ts';
+import {
+  freeLikeMessagesPerDay,
+  freeLikesPerDay,
+  freeUndosPerDay,
+  likeWindowSeconds,
+  undoWithinSeconds,
+} from './rules.ts';
 
 const likeAllowance: Allowance = {
   limit: freeLikesPerDay,
@@ -89,7 +95,12 @@ export class SwipeService {
    * for a match: a swipe must not reveal anyone search would not show. Whose counts it may change hear
    * `badges`: the person newly liked, both people of a new match, and the caller when they answered a liker.
    */
-  async swipe(userId: UserId, targetId: ProfileId, liked: boolean, message: string | null = null): Promise<LikeResponse> {
+  async swipe(
+    userId: UserId,
+    targetId: ProfileId,
+    liked: boolean,
+    message: string | null = null,
+  ): Promise<LikeResponse> {
     const now = this.clock.now();
     const at = now.toISOString();
     const outcome = await this.db.transaction().execute(async (trx) => {
@@ -108,7 +119,8 @@ export class SwipeService {
         if (target.my_message !== message) throw conflict('already_liked', 'You already liked this person');
       }
       if (liked && target.mine !== 1 && target.likes) assertAllowance(target.likes, likeAllowance, now);
-      if (message !== null && target.mine !== 1 && target.messages) assertAllowance(target.messages, likeMessageAllowance, now);
+      if (message !== null && target.mine !== 1 && target.messages)
+        assertAllowance(target.messages, likeMessageAllowance, now);
       // A dislike never undoes a like; a like may follow a dislike (from the likers list).
       const recorded = target.mine === null || (liked && target.mine === 0);
       // The swipe is written below, with the badge markers when it makes no match: nothing reads it before.
@@ -118,14 +130,23 @@ export class SwipeService {
       const told = recorded && target.theirs === 1 ? [userId] : [];
       if (recorded && liked && !created) {
         told.push(target.user_id);
-        await this.notifications.like(trx, target.user_id, { profileId: me.id, name: me.name }, now, this.isPremium(target.premium_until), message !== null);
+        await this.notifications.like(
+          trx,
+          target.user_id,
+          { profileId: me.id, name: me.name },
+          now,
+          this.isPremium(target.premium_until),
+          message !== null,
+        );
       }
       const match = created || target.match_id !== null;
       if (created) {
         if (recorded) await upsertSwipe(trx, { swiper: me.id, target: targetId, liked, at, message });
         // What the likes said opens the conversation, each as its sender's first message (theirs came first).
         const written = [
-          ...(target.their_message !== null ? [{ sender: targetId, content: target.their_message, at: target.their_at ?? at }] : []),
+          ...(target.their_message !== null
+            ? [{ sender: targetId, content: target.their_message, at: target.their_at ?? at }]
+            : []),
           ...(recorded && message !== null ? [{ sender: me.id, content: message, at }] : []),
         ];
         await openConversationWithLikeMessages(trx, matchId, written, at);
@@ -134,14 +155,24 @@ export class SwipeService {
         const [mine, theirsEvent] = await insertEventsAndMarkers(
           trx,
           [
-            { userId: userId, type: 'match', payload: { profile: { id: target.id, name: target.name, photo: target.photo } } },
-            { userId: target.user_id, type: 'match', payload: { profile: { id: me.id, name: me.name, photo: target.my_photo } } },
+            {
+              userId: userId,
+              type: 'match',
+              payload: { profile: { id: target.id, name: target.name, photo: target.photo } },
+            },
+            {
+              userId: target.user_id,
+              type: 'match',
+              payload: { profile: { id: me.id, name: me.name, photo: target.my_photo } },
+            },
           ],
           told,
           at,
         );
-        if (mine !== undefined) await this.notifications.match(trx, userId, { profileId: target.id, name: target.name }, mine, now);
-        if (theirsEvent !== undefined) await this.notifications.match(trx, target.user_id, { profileId: me.id, name: me.name }, theirsEvent, now);
+        if (mine !== undefined)
+          await this.notifications.match(trx, userId, { profileId: target.id, name: target.name }, mine, now);
+        if (theirsEvent !== undefined)
+          await this.notifications.match(trx, target.user_id, { profileId: me.id, name: me.name }, theirsEvent, now);
       } else if (recorded) {
         // Whom it tells (told is empty when nothing was recorded): one statement with the swipe on PostgreSQL.
         await recordSwipe(trx, { swiper: me.id, target: targetId, liked, at, message: liked ? message : null }, told);
@@ -169,7 +200,8 @@ export class SwipeService {
     const rows = await listLikers(this.db, me.id);
     const premium = this.isPremium(me.premium_until);
     return rows.map((r) => {
-      if (r.message !== null) return { id: r.id, name: r.name, age: r.age, latest_photo: r.latest_photo, message: r.message };
+      if (r.message !== null)
+        return { id: r.id, name: r.name, age: r.age, latest_photo: r.latest_photo, message: r.message };
       if (premium) return { id: r.id, name: r.name, age: r.age, latest_photo: r.latest_photo };
       return { id: null, name: null, age: null, latest_photo: r.blurred_photo, blurred: true };
     });
@@ -178,7 +210,8 @@ export class SwipeService {
   /** A match's profile; anyone else is "not found", whether they exist or not. */
   async matchProfile(userId: UserId, profileId: ProfileId, language: Language): Promise<UsersProfileResponse> {
     const me = await this.me(userId);
-    if (!(await findLiveMatch(this.db, me.id, profileId)) || (await isBlockedEitherWay(this.db, me.id, profileId))) throw personNotFound();
+    if (!(await findLiveMatch(this.db, me.id, profileId)) || (await isBlockedEitherWay(this.db, me.id, profileId)))
+      throw personNotFound();
     const presented = await this.presentProfile(me, profileId, language);
     // The @username swap: the other's username appears only once both agreed (usernameShares).
     const swap = await usernameSwapFor(this.db, me.id, profileId);
@@ -240,9 +273,14 @@ export class SwipeService {
         if (current.target_id !== last.target_id || current.created_at !== last.created_at) return 'again' as const;
         if (current.created_at <= addSeconds(now, -undoWithinSeconds).toISOString())
           throw conflict('undo_too_old', `Only a swipe of the last ${undoWithinSeconds / 60} minutes can be undone`);
-        if (current.liked === 1 && (await wereMatched(trx, me.id, current.target_id))) throw conflict('undo_match', 'This swipe made a match');
+        if (current.liked === 1 && (await wereMatched(trx, me.id, current.target_id)))
+          throw conflict('undo_match', 'This swipe made a match');
         if (!this.isPremium(locked.premium_until))
-          assertAllowance(await countUndosSince(trx, me.id, addSeconds(now, -undoAllowance.windowSeconds).toISOString()), undoAllowance, now);
+          assertAllowance(
+            await countUndosSince(trx, me.id, addSeconds(now, -undoAllowance.windowSeconds).toISOString()),
+            undoAllowance,
+            now,
+          );
         const other = await findUserOfProfile(trx, current.target_id);
         const told = current.liked === 1 && other !== undefined ? [userId, other] : [userId];
         await deleteSwipe(trx, me.id, current.target_id, at);
@@ -263,7 +301,9 @@ export class SwipeService {
     const told = await this.db.transaction().execute(async (trx) => {
       if ((await endMatch(trx, me.id, profileId, now)) === 0) return null;
       const other = await findUserOfProfile(trx, profileId);
-      return other === undefined ? [] : writeMatchEnded(trx, { userId, profileId: me.id }, { userId: other, profileId }, now);
+      return other === undefined
+        ? []
+        : writeMatchEnded(trx, { userId, profileId: me.id }, { userId: other, profileId }, now);
     });
     if (told === null) throw notFound('match_not_found', 'Failed to unmatch.');
     await this.bus.publish(told);

@@ -17,7 +17,8 @@ describe.each(testDialects())('swipes on %s', (dialect) => {
 
   const like = (from: Person, to: Person) => from.browser.post('/api/like', { profile_id: to.profileId });
   const dislike = (from: Person, to: Person) => from.browser.post('/api/dislike', { profile_id: to.profileId });
-  const ids = async (viewer: Person, params: Record<string, string> = {}) => (await searchAll(viewer, params)).map((r) => r.id);
+  const ids = async (viewer: Person, params: Record<string, string> = {}) =>
+    (await searchAll(viewer, params)).map((r) => r.id);
 
   it('makes likes idempotent and answers match on the mutual one', async () => {
     const a = await createPerson(app, { gender: 'Male' });
@@ -26,20 +27,40 @@ describe.each(testDialects())('swipes on %s', (dialect) => {
     // No match, so the answer names nobody (a swipe must not reveal more than search would).
     expect(first).toEqual({ match: false });
     expect((await like(a, b)).status).toBe(200);
-    const swipes = await app.database.db.selectFrom('swipes').selectAll().where('swiper_id', '=', a.profileId).execute();
+    const swipes = await app.database.db
+      .selectFrom('swipes')
+      .selectAll()
+      .where('swiper_id', '=', a.profileId)
+      .execute();
     expect(swipes).toHaveLength(1);
     // A dislike never undoes the like.
     await dislike(a, b);
-    expect((await app.database.db.selectFrom('swipes').select('liked').where('swiper_id', '=', a.profileId).executeTakeFirstOrThrow()).liked).toBe(1);
+    expect(
+      (
+        await app.database.db
+          .selectFrom('swipes')
+          .select('liked')
+          .where('swiper_id', '=', a.profileId)
+          .executeTakeFirstOrThrow()
+      ).liked,
+    ).toBe(1);
 
     const mutual = await json<LikeResponse>(await like(b, a));
-    expect(mutual).toEqual({ match: true, profile: { id: a.profileId, name: a.name, photo: expect.any(String) as unknown } });
+    expect(mutual).toEqual({
+      match: true,
+      profile: { id: a.profileId, name: a.name, photo: expect.any(String) as unknown },
+    });
     expect((await json<LikeResponse>(await like(b, a))).match).toBe(true);
     expect(await app.database.db.selectFrom('matches').selectAll().execute()).toHaveLength(1);
   });
 
   it('creates exactly one match when two people like each other at the same moment', async () => {
-    const pairs = await Promise.all(Array.from({ length: 8 }, async () => [await createPerson(app, { gender: 'Male' }), await createPerson(app)] as const));
+    const pairs = await Promise.all(
+      Array.from(
+        { length: 8 },
+        async () => [await createPerson(app, { gender: 'Male' }), await createPerson(app)] as const,
+      ),
+    );
     const answers = await Promise.all(pairs.flatMap(([a, b]) => [like(a, b), like(b, a)]));
     expect(answers.every((r) => r.status === 200)).toBe(true);
     const bodies = await Promise.all(answers.map((r) => json<LikeResponse>(r)));
@@ -72,7 +93,11 @@ describe.each(testDialects())('swipes on %s', (dialect) => {
     const me = await createPerson(app, { gender: 'Male' });
     const her = await createPerson(app);
     await app.database.db.deleteFrom('profiles').where('id', '=', me.profileId).execute();
-    for (const res of [await like(me, her), await dislike(me, her), await me.browser.post('/api/like', { profile_id: 999_999 })]) {
+    for (const res of [
+      await like(me, her),
+      await dislike(me, her),
+      await me.browser.post('/api/like', { profile_id: 999_999 }),
+    ]) {
       expect(res.status).toBe(409);
       expect(await json(res)).toMatchObject({ code: 'profile_required' });
     }
@@ -108,16 +133,30 @@ describe.each(testDialects())('swipes on %s', (dialect) => {
     await like(admirer, premium);
 
     const freeList = await json<PersonListItem[]>(await free.browser.get('/api/likes'));
-    expect(freeList).toEqual([{ id: null, name: null, age: null, latest_photo: expect.stringMatching(/b{23}0\.jpg$/) as unknown, blurred: true }]);
+    expect(freeList).toEqual([
+      {
+        id: null,
+        name: null,
+        age: null,
+        latest_photo: expect.stringMatching(/b{23}0\.jpg$/) as unknown,
+        blurred: true,
+      },
+    ]);
     const refused = await free.browser.get(`/api/users_profile_liker?profile_id=${admirer.profileId}`);
     expect(refused.status).toBe(403);
     expect((await json(refused)).error).toBe('no subscribe');
 
     const premiumList = await json<PersonListItem[]>(await premium.browser.get('/api/likes'));
-    expect(premiumList).toEqual([{ id: admirer.profileId, name: 'Ника', age: 24, latest_photo: expect.stringMatching(/a{23}0\.jpg$/) as unknown }]);
+    expect(premiumList).toEqual([
+      { id: admirer.profileId, name: 'Ника', age: 24, latest_photo: expect.stringMatching(/a{23}0\.jpg$/) as unknown },
+    ]);
     const opened = await premium.browser.get(`/api/users_profile_liker?profile_id=${admirer.profileId}`);
     expect(opened.status).toBe(200);
-    expect((await json<UsersProfileResponse>(opened)).users_profile).toMatchObject({ id: admirer.profileId, name: 'Ника', age: 24 });
+    expect((await json<UsersProfileResponse>(opened)).users_profile).toMatchObject({
+      id: admirer.profileId,
+      name: 'Ника',
+      age: 24,
+    });
     expect((await premium.browser.get(`/api/users_profile_liker?profile_id=${stranger.profileId}`)).status).toBe(404);
     // Once answered, the liker leaves the list.
     await dislike(premium, admirer);
@@ -133,7 +172,9 @@ describe.each(testDialects())('swipes on %s', (dialect) => {
     await like(b, a);
     await like(a, c);
     await like(c, a);
-    expect((await json<PersonListItem[]>(await a.browser.get('/api/matches'))).map((m) => m.id).sort()).toEqual([b.profileId, c.profileId].sort());
+    expect((await json<PersonListItem[]>(await a.browser.get('/api/matches'))).map((m) => m.id).sort()).toEqual(
+      [b.profileId, c.profileId].sort(),
+    );
     expect((await a.browser.get(`/api/users_profile?profile_id=${b.profileId}`)).status).toBe(200);
 
     expect((await a.browser.post('/api/unmatch', { profile_id: b.profileId })).status).toBe(200);
@@ -145,8 +186,12 @@ describe.each(testDialects())('swipes on %s', (dialect) => {
       [a, c],
       [c, a],
     ] as const) {
-      expect((await json<PersonListItem[]>(await viewer.browser.get('/api/matches'))).map((m) => m.id)).not.toContain(other.profileId);
-      expect((await json<PersonListItem[]>(await viewer.browser.get('/api/likes'))).map((m) => m.id)).not.toContain(other.profileId);
+      expect((await json<PersonListItem[]>(await viewer.browser.get('/api/matches'))).map((m) => m.id)).not.toContain(
+        other.profileId,
+      );
+      expect((await json<PersonListItem[]>(await viewer.browser.get('/api/likes'))).map((m) => m.id)).not.toContain(
+        other.profileId,
+      );
       expect((await viewer.browser.get(`/api/users_profile?profile_id=${other.profileId}`)).status).toBe(404);
       expect(await ids(viewer, { gender: 'Any' })).not.toContain(other.profileId);
     }
@@ -157,7 +202,11 @@ describe.each(testDialects())('swipes on %s', (dialect) => {
     const me = await createPerson(app, { gender: 'Male' });
     const hidden = await createPerson(app, { privateMode: true, name: 'Скрытая' });
     const held = await createPerson(app, { name: 'Задержанная' });
-    await app.database.db.updateTable('profiles').set({ held_at: app.clock.now().toISOString() }).where('id', '=', held.profileId).execute();
+    await app.database.db
+      .updateTable('profiles')
+      .set({ held_at: app.clock.now().toISOString() })
+      .where('id', '=', held.profileId)
+      .execute();
     const blocking = await createPerson(app);
     await blocking.browser.post('/api/block', { profile_id: me.profileId });
     const unverified = await createPerson(app, { verified: false });
@@ -171,7 +220,9 @@ describe.each(testDialects())('swipes on %s', (dialect) => {
         expect(await json(refused)).toEqual({ error: 'Profile not found', code: 'profile_not_found' });
       }
     }
-    expect(await app.database.db.selectFrom('swipes').selectAll().where('swiper_id', '=', me.profileId).execute()).toHaveLength(0);
+    expect(
+      await app.database.db.selectFrom('swipes').selectAll().where('swiper_id', '=', me.profileId).execute(),
+    ).toHaveLength(0);
     // The private user's likers list does not gain the caller either.
     expect(await json<PersonListItem[]>(await hidden.browser.get('/api/likes'))).toEqual([]);
 

@@ -20,7 +20,8 @@ describe.each(testDialects())('undo on %s', (dialect) => {
   const undo = (person: Person) => person.browser.post('/api/undo', {});
   const card = async (viewer: Person, exclude: number[] = []) =>
     json<SearchResult>(await viewer.browser.get(`/api/search${exclude.length ? `?exclude=${exclude.join(',')}` : ''}`));
-  const swipesBy = (person: Person) => app.database.db.selectFrom('swipes').selectAll().where('swiper_id', '=', person.profileId).execute();
+  const swipesBy = (person: Person) =>
+    app.database.db.selectFrom('swipes').selectAll().where('swiper_id', '=', person.profileId).execute();
 
   it('takes back the last dislike and answers its person, whose card search shows again', async () => {
     const me = await createPerson(app, { gender: 'Male', premium: true });
@@ -49,13 +50,19 @@ describe.each(testDialects())('undo on %s', (dialect) => {
     const me = await createPerson(app, { gender: 'Male' });
     const her = await createPerson(app, { premium: true });
     await like(me, her);
-    expect((await json<PersonListItem[]>(await her.browser.get('/api/likes'))).map((l) => l.id)).toEqual([me.profileId]);
+    expect((await json<PersonListItem[]>(await her.browser.get('/api/likes'))).map((l) => l.id)).toEqual([
+      me.profileId,
+    ]);
     expect((await json<{ new_likers: number }>(await her.browser.get('/api/badges'))).new_likers).toBe(1);
     expect((await json<UndoResponse>(await undo(me))).profile_id).toBe(her.profileId);
     expect(await json(await her.browser.get('/api/likes'))).toEqual([]);
     expect((await json<{ new_likers: number }>(await her.browser.get('/api/badges'))).new_likers).toBe(0);
     // Her live stream was told to read her badges again.
-    const markers = await app.database.db.selectFrom('events').select('type').where('user_id', '=', her.userId).execute();
+    const markers = await app.database.db
+      .selectFrom('events')
+      .select('type')
+      .where('user_id', '=', her.userId)
+      .execute();
     expect(markers.filter((e) => e.type === 'badges').length).toBeGreaterThanOrEqual(2);
   });
 
@@ -134,7 +141,11 @@ describe.each(testDialects())('undo on %s', (dialect) => {
       await like(me, her);
       const [undone, likedBack] = await Promise.all([undo(me), like(her, me)]);
       const matched = (await json<{ match: boolean }>(likedBack)).match;
-      const matches = await app.database.db.selectFrom('matches').selectAll().where('profile_low', '=', me.profileId).execute();
+      const matches = await app.database.db
+        .selectFrom('matches')
+        .selectAll()
+        .where('profile_low', '=', me.profileId)
+        .execute();
       if (undone.status === 200) {
         expect(matched).toBe(false);
         expect(matches).toHaveLength(0);

@@ -47,7 +47,11 @@ export class TelegramBotLinkService {
   ) {}
 
   /** A link adds a way in: asked of the owner only (the password, or a recent sign-in: Reauthentication). */
-  async issue(userId: UserId, sessionHash: string, password: string | undefined): Promise<{ url: string; expires_at: string }> {
+  async issue(
+    userId: UserId,
+    sessionHash: string,
+    password: string | undefined,
+  ): Promise<{ url: string; expires_at: string }> {
     if (!this.botUsername) throw new AppError(503, 'bot_unavailable', 'Linking through the bot is not configured');
     await this.reauth.confirm(userId, sessionHash, password);
     const token = randomBytes(32).toString('base64url');
@@ -58,7 +62,10 @@ export class TelegramBotLinkService {
       await lockUser(trx, userId);
       await insertLinkToken(trx, userId, hash(token), now.toISOString(), expiresAt);
     });
-    return { url: `https://t.me/${encodeURIComponent(this.botUsername)}?start=${linkPayloadPrefix}${token}`, expires_at: expiresAt };
+    return {
+      url: `https://t.me/${encodeURIComponent(this.botUsername)}?start=${linkPayloadPrefix}${token}`,
+      expires_at: expiresAt,
+    };
   }
 
   /**
@@ -88,7 +95,8 @@ export class TelegramBotLinkService {
       added = await this.users.link(userId, identity);
     } catch (error) {
       if (error instanceof AppError && error.code === 'identity_taken') return { outcome: 'taken', language };
-      if (error instanceof AppError && error.code === 'telegram_already_linked') return { outcome: 'other_telegram', language };
+      if (error instanceof AppError && error.code === 'telegram_already_linked')
+        return { outcome: 'other_telegram', language };
       throw error;
     }
     // They pressed Start: the bot may write to them from now on.

@@ -2,7 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Database, UserId } from '../../../db/schema.ts';
 
 /** A new link token (its hash); earlier unused ones of the user end, so only the newest link works. */
-export async function insertLinkToken(db: Kysely<Database>, userId: UserId, tokenHash: string, now: string, expiresAt: string): Promise<void> {
+export async function insertLinkToken(
+  db: Kysely<Database>,
+  userId: UserId,
+  tokenHash: string,
+  now: string,
+  expiresAt: string,
+): Promise<void> {
   await db.deleteFrom('telegram_link_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
   await db
     .insertInto('telegram_link_tokens')
@@ -14,7 +20,11 @@ export async function insertLinkToken(db: Kysely<Database>, userId: UserId, toke
  * Uses up a live token: the one conditional update decides, so two /start taps with the same link cannot
  * both pass. Answers the account the token was made for, or undefined (unknown, expired or used).
  */
-export async function consumeLinkToken(db: Kysely<Database>, tokenHash: string, now: string): Promise<UserId | undefined> {
+export async function consumeLinkToken(
+  db: Kysely<Database>,
+  tokenHash: string,
+  now: string,
+): Promise<UserId | undefined> {
   const row = await db
     .updateTable('telegram_link_tokens')
     .set({ used_at: now })

@@ -33,11 +33,17 @@ describe("Telegram's published init data example", () => {
   });
 
   it('is refused under another bot token', () => {
-    expect(validateInitData(exampleInitData, exampleToken.replace('AAH5', 'AAH6'), null)).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(validateInitData(exampleInitData, exampleToken.replace('AAH5', 'AAH6'), null)).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
   });
 
   it('is stale today with the freshness check on', () => {
-    expect(validateInitData(exampleInitData, exampleToken, new Date('2026-11-22T06:00:00Z'))).toEqual({ ok: false, reason: 'stale' });
+    expect(validateInitData(exampleInitData, exampleToken, new Date('2026-11-22T06:00:00Z'))).toEqual({
+      ok: false,
+      reason: 'stale',
+    });
   });
 });
 
@@ -49,11 +55,16 @@ describe('init data validation', () => {
     const dayOld = new Date(now.getTime() - 86_400_000);
     expect(validateInitData(await signInitData(user, dayOld), testBotToken, now).ok).toBe(true);
     const tooOld = new Date(now.getTime() - 86_401_000);
-    expect(validateInitData(await signInitData(user, tooOld), testBotToken, now)).toEqual({ ok: false, reason: 'stale' });
+    expect(validateInitData(await signInitData(user, tooOld), testBotToken, now)).toEqual({
+      ok: false,
+      reason: 'stale',
+    });
   });
 
   it('accepts a minute of clock skew into the future, not more', async () => {
-    expect(validateInitData(await signInitData(user, new Date(now.getTime() + 60_000)), testBotToken, now).ok).toBe(true);
+    expect(validateInitData(await signInitData(user, new Date(now.getTime() + 60_000)), testBotToken, now).ok).toBe(
+      true,
+    );
     expect(validateInitData(await signInitData(user, new Date(now.getTime() + 61_000)), testBotToken, now)).toEqual({
       ok: false,
       reason: 'stale',
@@ -66,7 +77,10 @@ describe('init data validation', () => {
     expect(result.ok && result.data.startParam).toBe('ref_42');
     const withoutSignature = new URLSearchParams(signed);
     withoutSignature.delete('signature');
-    expect(validateInitData(withoutSignature.toString(), testBotToken, now)).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(validateInitData(withoutSignature.toString(), testBotToken, now)).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
   });
 
   it('calls missing hash, repeated keys, garbage and a bad user object malformed', async () => {
@@ -87,7 +101,10 @@ describe('Login Widget validation', () => {
   it('accepts the signed object, refuses a changed field, another token and a stale date', async () => {
     const payload = await signWidgetPayload({ id: 42, first_name: 'Anna', username: 'anna' }, now);
     expect(validateLoginWidget(payload, testBotToken, now)).toEqual({ ok: true, user: { id: 42, username: 'anna' } });
-    expect(validateLoginWidget({ ...payload, id: 43 }, testBotToken, now)).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(validateLoginWidget({ ...payload, id: 43 }, testBotToken, now)).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
     expect(validateLoginWidget(payload, `${testBotToken}x`, now)).toEqual({ ok: false, reason: 'bad_signature' });
     const old = await signWidgetPayload({ id: 42 }, new Date(now.getTime() - 86_401_000));
     expect(validateLoginWidget(old, testBotToken, now)).toEqual({ ok: false, reason: 'stale' });

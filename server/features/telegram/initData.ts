@@ -9,7 +9,8 @@ export interface ValidInitData {
   startParam?: string | undefined;
 }
 
-export type InitDataResult = { ok: true; data: ValidInitData } | { ok: false; reason: 'malformed' | 'bad_signature' | 'stale' };
+export type InitDataResult =
+  { ok: true; data: ValidInitData } | { ok: false; reason: 'malformed' | 'bad_signature' | 'stale' };
 
 /**
  * Validates `Telegram.WebApp.initData` as Telegram specifies

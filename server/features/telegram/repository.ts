@@ -37,20 +37,34 @@ export async function setBotStarted(db: Kysely<Database>, telegramId: number, at
 }
 
 /** Reachable from now (`bot_started_at` kept when set); a 403 recorded before `asOf` is over, a later one stands. */
-export async function setBotWriteAllowed(db: Kysely<Database>, telegramId: number, at: Date, asOf: Date): Promise<void> {
+export async function setBotWriteAllowed(
+  db: Kysely<Database>,
+  telegramId: number,
+  at: Date,
+  asOf: Date,
+): Promise<void> {
   const asOfText = asOf.toISOString();
   await db
     .updateTable('users')
     .set((eb) => ({
       bot_started_at: eb.fn.coalesce('bot_started_at', eb.val(at.toISOString())),
-      bot_unreachable_at: eb.case().when('bot_unreachable_at', '<', asOfText).then(null).else(eb.ref('bot_unreachable_at')).end(),
+      bot_unreachable_at: eb
+        .case()
+        .when('bot_unreachable_at', '<', asOfText)
+        .then(null)
+        .else(eb.ref('bot_unreachable_at'))
+        .end(),
     }))
     .where('telegram_id', '=', telegramIdText(telegramId))
     .execute();
 }
 
 export async function setBotUnreachable(db: Kysely<Database>, telegramId: number, at: Date): Promise<void> {
-  await db.updateTable('users').set({ bot_unreachable_at: at.toISOString() }).where('telegram_id', '=', telegramIdText(telegramId)).execute();
+  await db
+    .updateTable('users')
+    .set({ bot_unreachable_at: at.toISOString() })
+    .where('telegram_id', '=', telegramIdText(telegramId))
+    .execute();
 }
 
 export async function setLanguageByTelegramId(db: Kysely<Database>, telegramId: number, language: Language) {
@@ -58,14 +72,26 @@ export async function setLanguageByTelegramId(db: Kysely<Database>, telegramId: 
 }
 
 /** The account language of each of these Telegram users who has an account, keyed by Telegram id text. */
-export async function findLanguagesByTelegramIds(db: Kysely<Database>, telegramIds: readonly number[]): Promise<Map<string, Language>> {
+export async function findLanguagesByTelegramIds(
+  db: Kysely<Database>,
+  telegramIds: readonly number[],
+): Promise<Map<string, Language>> {
   if (telegramIds.length === 0) return new Map();
-  const rows = await db.selectFrom('users').select(['telegram_id', 'language']).where('telegram_id', 'in', telegramIds.map(telegramIdText)).execute();
+  const rows = await db
+    .selectFrom('users')
+    .select(['telegram_id', 'language'])
+    .where('telegram_id', 'in', telegramIds.map(telegramIdText))
+    .execute();
   return new Map(rows.flatMap((r) => (r.telegram_id ? [[r.telegram_id, r.language] as const] : [])));
 }
 
 /** Sets the Telegram id of an account that has none; false when it has one already. */
-export async function linkTelegramId(db: Kysely<Database>, userId: UserId, telegramId: number, username: string | null): Promise<boolean> {
+export async function linkTelegramId(
+  db: Kysely<Database>,
+  userId: UserId,
+  telegramId: number,
+  username: string | null,
+): Promise<boolean> {
   const result = await db
     .updateTable('users')
     .set({ telegram_id: telegramIdText(telegramId), telegram_username: username })

@@ -1,5 +1,10 @@
 import { sessionResponse } from '../../contract/accounts.ts';
-import { signedWidgetFields, telegramInitDataRequest, telegramWidgetRequest, type TelegramTokenResponse } from '../../contract/telegramAuth.ts';
+import {
+  signedWidgetFields,
+  telegramInitDataRequest,
+  telegramWidgetRequest,
+  type TelegramTokenResponse,
+} from '../../contract/telegramAuth.ts';
 import type { AppRouter } from '../../http/context.ts';
 import { cookieNames, setHttpOnlyCookie } from '../../http/sessionCookie.ts';
 import { parse } from '../../http/validate.ts';
@@ -35,7 +40,8 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
       const input = parse(telegramInitDataRequest, ctx.request.body);
       signedIn = await telegramAuth.signInWithInitData(input.initData, deviceOf(ctx));
       // A new account opened through an invitation (startapp=ref_<code>) counts for the inviter.
-      if (signedIn.created) await services.referrals.recordSignUp(signedIn.userId, referralFromStartParam(signedIn.startParam));
+      if (signedIn.created)
+        await services.referrals.recordSignUp(signedIn.userId, referralFromStartParam(signedIn.startParam));
     } catch (error) {
       // The Mini App shows a "reopen it" screen; the log says why, findable by the request id.
       const reason = error instanceof AppError ? launchFailureReasons[error.code] : undefined;
@@ -62,7 +68,12 @@ export function telegramAuthRoutes(router: AppRouter, services: Services): void 
     if (ctx.state.auth?.via === 'cookie') await sessions.end(ctx.state.auth);
     const current_user = await presentSignedInUser(services.db, sessions, signedIn);
     if (mode === 'token') {
-      ctx.body = sessionResponse.parse({ message: 'Login successful', user_id: signedIn.userId, token: signedIn.session.token, current_user });
+      ctx.body = sessionResponse.parse({
+        message: 'Login successful',
+        user_id: signedIn.userId,
+        token: signedIn.session.token,
+        current_user,
+      });
       return;
     }
     setHttpOnlyCookie(ctx, services.cookies, names.session, signedIn.session.sessionId, signedIn.session.expiresAt);

@@ -31,16 +31,22 @@ export class TelegramAuthService {
     if (!this.botToken) throw notConfigured();
     const result = validateInitData(initData, this.botToken, this.clock.now());
     // Expired data has its own code: the app tells the user to reopen it (an old chat button, a tab left open).
-    if (!result.ok) throw result.reason === 'malformed' ? malformed() : result.reason === 'stale' ? expired() : refused();
+    if (!result.ok)
+      throw result.reason === 'malformed' ? malformed() : result.reason === 'stale' ? expired() : refused();
     const signedIn = await this.signIn(result.data.user, device);
     // Telegram says the user let the bot write to them (opened from the attachment menu, a link with write
     // access asked, or granted before): the bot may reach them now, without waiting for a /start (issue 39).
-    if (result.data.user.allowsWriteToPm === true) await this.users.markWriteAllowed(result.data.user.id, result.data.authDate);
+    if (result.data.user.allowsWriteToPm === true)
+      await this.users.markWriteAllowed(result.data.user.id, result.data.authDate);
     return result.data.startParam === undefined ? signedIn : { ...signedIn, startParam: result.data.startParam };
   }
 
   /** `language`: the one chosen in the app, for an account this creates (the widget sends no language of Telegram's). */
-  async signInWithWidget(payload: Readonly<Record<string, string | number>>, device: SignInDevice, language?: Language): Promise<SignedIn> {
+  async signInWithWidget(
+    payload: Readonly<Record<string, string | number>>,
+    device: SignInDevice,
+    language?: Language,
+  ): Promise<SignedIn> {
     if (!this.botToken) throw notConfigured();
     const result = validateLoginWidget(payload, this.botToken, this.clock.now());
     if (!result.ok) throw refused();
@@ -51,17 +57,27 @@ export class TelegramAuthService {
    * Links the Telegram account the Login Widget vouches for to the signed-in account (TelegramUserService.link),
    * once the owner has proven themselves (Reauthentication), and tells them.
    */
-  async linkWithWidget(userId: UserId, sessionHash: string, payload: Readonly<Record<string, string | number>>, password: string | undefined): Promise<void> {
+  async linkWithWidget(
+    userId: UserId,
+    sessionHash: string,
+    payload: Readonly<Record<string, string | number>>,
+    password: string | undefined,
+  ): Promise<void> {
     if (!this.botToken) throw notConfigured();
     await this.reauth.confirm(userId, sessionHash, password);
     const result = validateLoginWidget(payload, this.botToken, this.clock.now());
     if (!result.ok) throw refused();
-    if (await this.users.link(userId, result.user)) await this.alerts.tell(userId, { change: 'method_added', method: 'telegram' });
+    if (await this.users.link(userId, result.user))
+      await this.alerts.tell(userId, { change: 'method_added', method: 'telegram' });
   }
 
   private async signIn(identity: TelegramIdentity, device: SignInDevice, language?: Language): Promise<SignedIn> {
     const account = await this.users.ensure(identity, language);
     if (account.banned) throw forbidden('banned', 'This account has been blocked');
-    return { userId: account.userId, session: await this.sessions.start(account.userId, device), created: account.created };
+    return {
+      userId: account.userId,
+      session: await this.sessions.start(account.userId, device),
+      created: account.created,
+    };
   }
 }

@@ -36,7 +36,9 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
 
   it('signs a Mini App user in with a token that works as Bearer, verified, in their Telegram language', async () => {
     const id = newTelegramId();
-    const res = await postInitData(await signInitData({ id, first_name: 'Anna', username: 'anna_tg', language_code: 'en' }, app.clock.now()));
+    const res = await postInitData(
+      await signInitData({ id, first_name: 'Anna', username: 'anna_tg', language_code: 'en' }, app.clock.now()),
+    );
     expect(res.status).toBe(200);
     const body = await json<{ token: string; user_id: UserId; current_user: unknown }>(res);
     expect(res.headers.getSetCookie()).toEqual([]);
@@ -53,7 +55,11 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
     });
     // The answer carries the user as the GET gives it, so the Mini App need not ask.
     expect(body.current_user).toEqual(current);
-    const row = await app.database.db.selectFrom('users').selectAll().where('id', '=', body.user_id).executeTakeFirstOrThrow();
+    const row = await app.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', body.user_id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ telegram_id: String(id), telegram_username: 'anna_tg', language: 'en', email: null });
     expect(row.verified_at).not.toBeNull();
     // The token works for a bearer POST without any CSRF token.
@@ -63,20 +69,29 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
 
   it('reaches the same account on a second sign-in, and takes Russian for Ukrainian', async () => {
     const id = newTelegramId();
-    const first = await json<{ user_id: UserId; token: string }>(await postInitData(await signInitData({ id, language_code: 'uk' }, app.clock.now())));
+    const first = await json<{ user_id: UserId; token: string }>(
+      await postInitData(await signInitData({ id, language_code: 'uk' }, app.clock.now())),
+    );
     app.clock.advance(30);
     const second = await json<{ user_id: UserId; token: string }>(
       await postInitData(await signInitData({ id, username: 'renamed', language_code: 'en' }, app.clock.now())),
     );
     expect(second.user_id).toBe(first.user_id);
     expect(second.token).not.toBe(first.token);
-    const row = await app.database.db.selectFrom('users').selectAll().where('id', '=', first.user_id).executeTakeFirstOrThrow();
+    const row = await app.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', first.user_id)
+      .executeTakeFirstOrThrow();
     // The language is chosen once (later the user changes it in the app or the bot); the username follows Telegram.
     expect(row).toMatchObject({ language: 'ru', telegram_username: 'renamed' });
   });
 
   it('signs in a user whose name holds +, &, / and Cyrillic', async () => {
-    const initData = await signInitData({ id: newTelegramId(), first_name: 'Ян+Мария & Co/Ltd', last_name: 'Ёлкин = 100%' }, app.clock.now());
+    const initData = await signInitData(
+      { id: newTelegramId(), first_name: 'Ян+Мария & Co/Ltd', last_name: 'Ёлкин = 100%' },
+      app.clock.now(),
+    );
     expect(initData).toContain('%2B');
     const res = await postInitData(initData);
     expect(res.status).toBe(200);
@@ -95,7 +110,9 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
     ] as const) {
       const before = app.logs.length;
       expect((await postInitData(initData)).status).toBeGreaterThanOrEqual(400);
-      const records = app.logs.slice(before).map((line) => JSON.parse(line) as { msg: string; reqId?: string; reason?: string; path?: string });
+      const records = app.logs
+        .slice(before)
+        .map((line) => JSON.parse(line) as { msg: string; reqId?: string; reason?: string; path?: string });
       const refusal = records.find((r) => r.msg === 'Mini App launch data refused');
       expect(refusal, reason).toMatchObject({ reason });
       expect(records.find((r) => r.msg === 'request' && r.path === '/api/auth/telegram')?.reqId).toBe(refusal?.reqId);
@@ -110,7 +127,11 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
     const cases: [unknown, number, string][] = [
       [good.replace('Eve', 'Eva'), 401, 'telegram_auth_failed'],
       [good.replace(String(id), String(id + 1)), 401, 'telegram_auth_failed'],
-      [await signInitData({ id, first_name: 'Eve' }, now, { botToken: '987654321:AAother-bot-token' }), 401, 'telegram_auth_failed'],
+      [
+        await signInitData({ id, first_name: 'Eve' }, now, { botToken: '987654321:AAother-bot-token' }),
+        401,
+        'telegram_auth_failed',
+      ],
       [await signInitData({ id }, new Date(now.getTime() - 86_401_000)), 401, 'telegram_data_expired'],
       [good.replace(/&hash=[0-9a-f]+/, ''), 400, 'invalid_init_data'],
       ['garbage', 400, 'invalid_init_data'],
@@ -139,7 +160,11 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
   it('refuses a banned Telegram account', async () => {
     const id = newTelegramId();
     const first = await json<{ user_id: UserId }>(await postInitData(await signInitData({ id }, app.clock.now())));
-    await app.database.db.updateTable('users').set({ banned_at: app.clock.now().toISOString() }).where('id', '=', first.user_id).execute();
+    await app.database.db
+      .updateTable('users')
+      .set({ banned_at: app.clock.now().toISOString() })
+      .where('id', '=', first.user_id)
+      .execute();
     const again = await postInitData(await signInitData({ id }, app.clock.now()));
     expect(again.status).toBe(403);
     expect(await json(again)).toMatchObject({ code: 'banned' });
@@ -147,7 +172,9 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
 
   it('signs a web user in through the Login Widget with a cookie, on the same account as the Mini App', async () => {
     const id = newTelegramId();
-    const miniApp = await json<{ user_id: UserId }>(await postInitData(await signInitData({ id, first_name: 'Lena' }, app.clock.now())));
+    const miniApp = await json<{ user_id: UserId }>(
+      await postInitData(await signInitData({ id, first_name: 'Lena' }, app.clock.now())),
+    );
     const browser = new Browser(app.url);
     const res = await browser.post(
       '/api/auth',
@@ -163,21 +190,40 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
   it("gives a new Login Widget account the language chosen in the app (the widget sends none of Telegram's)", async () => {
     const browser = new Browser(app.url);
     const payload = await signWidgetPayload({ id: newTelegramId(), first_name: 'Emma' }, app.clock.now());
-    const res = await browser.post('/api/auth', { ...payload, language: 'en' }, { headers: { 'Accept-Language': 'ru-RU' } });
+    const res = await browser.post(
+      '/api/auth',
+      { ...payload, language: 'en' },
+      { headers: { 'Accept-Language': 'ru-RU' } },
+    );
     expect(res.status).toBe(200);
     const { user_id } = await json<{ user_id: UserId }>(res);
     expect(await json(await browser.get('/api/current_user'))).toMatchObject({ user_id, language: 'en' });
 
     // An account that exists keeps its language whatever the app sends.
-    const miniApp = await json<{ user_id: UserId }>(await postInitData(await signInitData({ id: newTelegramId(), language_code: 'ru' }, app.clock.now())));
-    const row = await app.database.db.selectFrom('users').select('telegram_id').where('id', '=', miniApp.user_id).executeTakeFirstOrThrow();
+    const miniApp = await json<{ user_id: UserId }>(
+      await postInitData(await signInitData({ id: newTelegramId(), language_code: 'ru' }, app.clock.now())),
+    );
+    const row = await app.database.db
+      .selectFrom('users')
+      .select('telegram_id')
+      .where('id', '=', miniApp.user_id)
+      .executeTakeFirstOrThrow();
     const existing = new Browser(app.url);
-    const signedIn = await existing.post('/api/auth', { ...(await signWidgetPayload({ id: Number(row.telegram_id) }, app.clock.now())), language: 'en' });
+    const signedIn = await existing.post('/api/auth', {
+      ...(await signWidgetPayload({ id: Number(row.telegram_id) }, app.clock.now())),
+      language: 'en',
+    });
     expect(signedIn.status).toBe(200);
-    expect(await json(await existing.get('/api/current_user'))).toMatchObject({ user_id: miniApp.user_id, language: 'ru' });
+    expect(await json(await existing.get('/api/current_user'))).toMatchObject({
+      user_id: miniApp.user_id,
+      language: 'ru',
+    });
 
     const users = await countUsers();
-    const bad = await new Browser(app.url).post('/api/auth', { ...(await signWidgetPayload({ id: newTelegramId() }, app.clock.now())), language: 'de' });
+    const bad = await new Browser(app.url).post('/api/auth', {
+      ...(await signWidgetPayload({ id: newTelegramId() }, app.clock.now())),
+      language: 'de',
+    });
     expect(bad.status).toBe(400);
     expect(await countUsers()).toBe(users);
   });
@@ -208,7 +254,10 @@ describe.each(testDialects())('Telegram sign-in on %s', (dialect) => {
     const forged = await browser.post('/api/auth', { ...payload, first_name: 'Alice' });
     expect(forged.status).toBe(401);
     expect(await json(forged)).toEqual({ error: 'Telegram authentication failed', code: 'telegram_auth_failed' });
-    const stale = await browser.post('/api/auth', await signWidgetPayload({ id }, new Date(app.clock.now().getTime() - 86_401_000)));
+    const stale = await browser.post(
+      '/api/auth',
+      await signWidgetPayload({ id }, new Date(app.clock.now().getTime() - 86_401_000)),
+    );
     expect(stale.status).toBe(401);
     const noHash = await browser.post('/api/auth', { id, auth_date: 1 });
     expect(noHash.status).toBe(400);

@@ -5,9 +5,16 @@ import { maxPhotoBytes } from '../photos/index.ts';
 export class BotApiUnavailableError extends Error {}
 
 const answer = <T extends z.ZodType>(result: T) => z.object({ ok: z.literal(true), result });
-const photoSize = z.object({ file_id: z.string(), width: z.number(), height: z.number(), file_size: z.number().optional() });
+const photoSize = z.object({
+  file_id: z.string(),
+  width: z.number(),
+  height: z.number(),
+  file_size: z.number().optional(),
+});
 const userProfilePhotos = answer(z.object({ total_count: z.number(), photos: z.array(z.array(photoSize)) }));
-const file = answer(z.object({ file_id: z.string(), file_size: z.number().optional(), file_path: z.string().optional() }));
+const file = answer(
+  z.object({ file_id: z.string(), file_size: z.number().optional(), file_path: z.string().optional() }),
+);
 
 /** Each Bot API call and the download: a slow Telegram must not hold the wizard's request for long. */
 const callTimeoutMs = 10_000;
@@ -38,7 +45,11 @@ export class BotApiPhotos {
     return this.download(path);
   }
 
-  private async call<T extends z.ZodType>(method: string, body: Record<string, unknown>, schema: T): Promise<z.infer<T>> {
+  private async call<T extends z.ZodType>(
+    method: string,
+    body: Record<string, unknown>,
+    schema: T,
+  ): Promise<z.infer<T>> {
     let res: Response;
     try {
       res = await fetch(`${this.apiRoot}/bot${this.token}/${method}`, {
@@ -59,15 +70,19 @@ export class BotApiPhotos {
   private async download(filePath: string): Promise<Buffer> {
     let res: Response;
     try {
-      res = await fetch(`${this.apiRoot}/file/bot${this.token}/${filePath.split('/').map(encodeURIComponent).join('/')}`, {
-        signal: AbortSignal.timeout(callTimeoutMs),
-      });
+      res = await fetch(
+        `${this.apiRoot}/file/bot${this.token}/${filePath.split('/').map(encodeURIComponent).join('/')}`,
+        {
+          signal: AbortSignal.timeout(callTimeoutMs),
+        },
+      );
     } catch {
       throw new BotApiUnavailableError('file: no answer');
     }
     if (!res.ok) throw new BotApiUnavailableError(`file: ${res.status}`);
     // Bot API downloads are at most 20 MB; a declared length past the upload limit is not even read.
-    if (Number(res.headers.get('Content-Length') ?? 0) > maxPhotoBytes) throw new BotApiUnavailableError('file: too large');
+    if (Number(res.headers.get('Content-Length') ?? 0) > maxPhotoBytes)
+      throw new BotApiUnavailableError('file: too large');
     let bytes: Buffer;
     try {
       bytes = Buffer.from(await res.arrayBuffer());

@@ -7,7 +7,10 @@ import { BotApiPhotos, BotApiUnavailableError } from './botApiPhotos.ts';
 import { findTelegramId } from './repository.ts';
 
 const noPhoto = () => notFound('no_telegram_photo', 'No Telegram profile photo to use');
-const unavailable = () => new AppError(503, 'telegram_unavailable', 'Telegram did not answer. Please try again shortly.', { retryAfterSeconds: 5 });
+const unavailable = () =>
+  new AppError(503, 'telegram_unavailable', 'Telegram did not answer. Please try again shortly.', {
+    retryAfterSeconds: 5,
+  });
 
 /**
  * The signed-in user's own Telegram profile photo, offered by the profile wizard (issue 39). Read through the

@@ -3,7 +3,8 @@ import type { Database, ProfileId } from '../../../db/schema.ts';
 import { pair } from '../relationships/index.ts';
 
 /** The match row's column that holds `me`'s consent: the pair is stored ordered (low id, high id). */
-const consentColumn = (me: ProfileId, other: ProfileId) => (pair(me, other).low === me ? 'low_shared_username_at' : 'high_shared_username_at');
+const consentColumn = (me: ProfileId, other: ProfileId) =>
+  pair(me, other).low === me ? 'low_shared_username_at' : 'high_shared_username_at';
 
 /**
  * The swap between `me` and `other` inside their live match: when each agreed, and both Telegram usernames
@@ -18,7 +19,12 @@ export async function findUsernameSwap(db: Kysely<Database>, me: ProfileId, othe
     .innerJoin('users as ul', 'ul.id', 'pl.user_id')
     .innerJoin('profiles as ph', 'ph.id', 'm.profile_high')
     .innerJoin('users as uh', 'uh.id', 'ph.user_id')
-    .select(['m.low_shared_username_at', 'm.high_shared_username_at', 'ul.telegram_username as low_username', 'uh.telegram_username as high_username'])
+    .select([
+      'm.low_shared_username_at',
+      'm.high_shared_username_at',
+      'ul.telegram_username as low_username',
+      'uh.telegram_username as high_username',
+    ])
     .where('m.profile_low', '=', low)
     .where('m.profile_high', '=', high)
     .where('m.unmatched_at', 'is', null)
@@ -37,7 +43,12 @@ export async function findUsernameSwap(db: Kysely<Database>, me: ProfileId, othe
  * Records (`at`) or takes back (null) `me`'s consent in the live match with `other`; 0 when there is no live
  * match. A first consent keeps its time: sharing twice changes nothing.
  */
-export async function setUsernameConsent(db: Kysely<Database>, me: ProfileId, other: ProfileId, at: string | null): Promise<number> {
+export async function setUsernameConsent(
+  db: Kysely<Database>,
+  me: ProfileId,
+  other: ProfileId,
+  at: string | null,
+): Promise<number> {
   const { low, high } = pair(me, other);
   const column = consentColumn(me, other);
   const value = at === null ? null : sql<string>`coalesce(${sql.ref(column)}, ${at})`;

@@ -7,13 +7,21 @@ import { isBlockedEitherWay, requireMyProfile } from '../relationships/index.ts'
 import { findUsernameSwap, setUsernameConsent } from './repository.ts';
 
 const matchNotFound = () => notFound('match_not_found', 'You can share your Telegram only with a match');
-const noUsername = () => conflict('no_telegram_username', 'You have no Telegram username to share: set one in Telegram, then open Iskra from Telegram again');
+const noUsername = () =>
+  conflict(
+    'no_telegram_username',
+    'You have no Telegram username to share: set one in Telegram, then open Iskra from Telegram again',
+  );
 
 /**
  * The swap as `me` sees it: their own consent, the other's, and the other's @username only when both have
  * agreed (and the other has one). Undefined without a live match.
  */
-export async function usernameSwapFor(db: Kysely<Database>, me: ProfileId, other: ProfileId): Promise<UsernameShareResponse | undefined> {
+export async function usernameSwapFor(
+  db: Kysely<Database>,
+  me: ProfileId,
+  other: ProfileId,
+): Promise<UsernameShareResponse | undefined> {
   const swap = await findUsernameSwap(db, me, other);
   if (!swap) return undefined;
   const mine = swap.mineAt !== null;
@@ -40,7 +48,8 @@ export class UsernameShareService {
     const swap = await this.liveSwap(me.id, profileId);
     if (swap.username_share.mine) return swap;
     if (!swap.username_share.can_share) throw noUsername();
-    if ((await setUsernameConsent(this.db, me.id, profileId, this.clock.now().toISOString())) === 0) throw matchNotFound();
+    if ((await setUsernameConsent(this.db, me.id, profileId, this.clock.now().toISOString())) === 0)
+      throw matchNotFound();
     return this.liveSwap(me.id, profileId);
   }
 

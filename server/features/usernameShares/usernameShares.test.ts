@@ -30,9 +30,11 @@ describe.each(testDialects())('the @username swap on %s', (dialect) => {
     expect((await b.browser.post('/api/like', { profile_id: a.profileId })).status).toBe(200);
   };
   const share = (from: Person, to: Person) => from.browser.post('/api/share_username', { profile_id: to.profileId });
-  const revoke = (from: Person, to: Person) => from.browser.post('/api/share_username/revoke', { profile_id: to.profileId });
+  const revoke = (from: Person, to: Person) =>
+    from.browser.post('/api/share_username/revoke', { profile_id: to.profileId });
   const profileSeenBy = async (viewer: Person, other: Person) =>
-    (await json<UsersProfileResponse>(await viewer.browser.get(`/api/users_profile?profile_id=${other.profileId}`))).users_profile;
+    (await json<UsersProfileResponse>(await viewer.browser.get(`/api/users_profile?profile_id=${other.profileId}`)))
+      .users_profile;
 
   it('shows each the other @username only once both shared, and hides it again when one takes it back', async () => {
     const masha = await personWithUsername('masha_k');
@@ -40,14 +42,26 @@ describe.each(testDialects())('the @username swap on %s', (dialect) => {
     await matched(masha, petya);
 
     // Neither shared.
-    expect(await profileSeenBy(masha, petya)).toMatchObject({ username_share: { mine: false, theirs: false, can_share: true }, telegram_username: null });
-    expect(await profileSeenBy(petya, masha)).toMatchObject({ username_share: { mine: false, theirs: false, can_share: true }, telegram_username: null });
+    expect(await profileSeenBy(masha, petya)).toMatchObject({
+      username_share: { mine: false, theirs: false, can_share: true },
+      telegram_username: null,
+    });
+    expect(await profileSeenBy(petya, masha)).toMatchObject({
+      username_share: { mine: false, theirs: false, can_share: true },
+      telegram_username: null,
+    });
 
     // Only Masha shared: Petya sees that she did, but neither sees a username yet.
     const first = await share(masha, petya);
     expect(first.status).toBe(200);
-    expect(await json<UsernameShareResponse>(first)).toEqual({ username_share: { mine: true, theirs: false, can_share: true }, telegram_username: null });
-    expect(await profileSeenBy(petya, masha)).toMatchObject({ username_share: { mine: false, theirs: true }, telegram_username: null });
+    expect(await json<UsernameShareResponse>(first)).toEqual({
+      username_share: { mine: true, theirs: false, can_share: true },
+      telegram_username: null,
+    });
+    expect(await profileSeenBy(petya, masha)).toMatchObject({
+      username_share: { mine: false, theirs: true },
+      telegram_username: null,
+    });
     expect(JSON.stringify(await profileSeenBy(petya, masha))).not.toContain('masha_k');
 
     // Both shared: each sees the other's (and only the other's) username.
@@ -55,7 +69,10 @@ describe.each(testDialects())('the @username swap on %s', (dialect) => {
       username_share: { mine: true, theirs: true, can_share: true },
       telegram_username: 'masha_k',
     });
-    expect(await profileSeenBy(masha, petya)).toMatchObject({ username_share: { mine: true, theirs: true }, telegram_username: 'petya_v' });
+    expect(await profileSeenBy(masha, petya)).toMatchObject({
+      username_share: { mine: true, theirs: true },
+      telegram_username: 'petya_v',
+    });
     expect(await profileSeenBy(petya, masha)).toMatchObject({ telegram_username: 'masha_k' });
     // Sharing again changes nothing.
     expect((await share(petya, masha)).status).toBe(200);
@@ -65,7 +82,10 @@ describe.each(testDialects())('the @username swap on %s', (dialect) => {
       username_share: { mine: false, theirs: true, can_share: true },
       telegram_username: null,
     });
-    expect(await profileSeenBy(petya, masha)).toMatchObject({ username_share: { mine: true, theirs: false }, telegram_username: null });
+    expect(await profileSeenBy(petya, masha)).toMatchObject({
+      username_share: { mine: true, theirs: false },
+      telegram_username: null,
+    });
     expect(await profileSeenBy(masha, petya)).toMatchObject({ telegram_username: null });
   });
 
@@ -100,13 +120,18 @@ describe.each(testDialects())('the @username swap on %s', (dialect) => {
     await anonymous.browser.post('/api/logout', {});
     expect((await share(anonymous, me)).status).toBe(401);
 
-    const rows = await app.database.db.selectFrom('matches').select(['low_shared_username_at', 'high_shared_username_at']).execute();
+    const rows = await app.database.db
+      .selectFrom('matches')
+      .select(['low_shared_username_at', 'high_shared_username_at'])
+      .execute();
     expect(rows.every((r) => r.low_shared_username_at === null && r.high_shared_username_at === null)).toBe(true);
   });
 
   it('is taken back by an unmatch, a block or the deletion of either account', async () => {
     const me = await personWithUsername('center');
-    const others = await Promise.all(['unmatched1', 'blocked1', 'deleted1'].map((u) => personWithUsername(u, { gender: 'Male' })));
+    const others = await Promise.all(
+      ['unmatched1', 'blocked1', 'deleted1'].map((u) => personWithUsername(u, { gender: 'Male' })),
+    );
     const [unmatched, blocked, deleted] = others as [Person, Person, Person];
     for (const other of others) {
       await matched(me, other);
@@ -125,9 +150,16 @@ describe.each(testDialects())('the @username swap on %s', (dialect) => {
       expect((await share(other, me)).status).toBe(404);
     }
     // Nothing of the consents is kept.
-    const rows = await app.database.db.selectFrom('matches').select(['low_shared_username_at', 'high_shared_username_at', 'unmatched_at']).execute();
+    const rows = await app.database.db
+      .selectFrom('matches')
+      .select(['low_shared_username_at', 'high_shared_username_at', 'unmatched_at'])
+      .execute();
     expect(rows).toHaveLength(2);
-    expect(rows.every((r) => r.unmatched_at !== null && r.low_shared_username_at === null && r.high_shared_username_at === null)).toBe(true);
+    expect(
+      rows.every(
+        (r) => r.unmatched_at !== null && r.low_shared_username_at === null && r.high_shared_username_at === null,
+      ),
+    ).toBe(true);
   });
 
   it('never shows a username on a liker profile or in the match list', async () => {

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codesPerEmailPerDay, resetRequestsPerIpPerDay, wrongCodesPerAccountPerDay, wrongCodesPerIpPerDay } from '../rateLimits/index.ts';
+import {
+  codesPerEmailPerDay,
+  resetRequestsPerIpPerDay,
+  wrongCodesPerAccountPerDay,
+  wrongCodesPerIpPerDay,
+} from '../rateLimits/index.ts';
 import { signUpVerified, testPassword, uniqueEmail } from '../../test/accounts.ts';
 import { Browser, json } from '../../test/browser.ts';
 import { codeFrom } from '../../test/smtpStandIn.ts';
@@ -30,7 +35,8 @@ describe.each(testDialects())('daily caps on e-mail codes on %s', (dialect) => {
     const ip = `198.51.${Math.floor(clients / 200)}.${clients % 200}`;
     const browser = new Browser(app.url);
     const request = browser.request.bind(browser);
-    browser.request = (method, path, body, headers) => request(method, path, body, { ...headers, 'X-Forwarded-For': ip });
+    browser.request = (method, path, body, headers) =>
+      request(method, path, body, { ...headers, 'X-Forwarded-For': ip });
     return Object.assign(browser, { ip });
   }
   const wrongOf = (code: string) => (code === '000000' ? '111111' : '000000');
@@ -42,7 +48,8 @@ describe.each(testDialects())('daily caps on e-mail codes on %s', (dialect) => {
     expect((await browser.post('/api/password/forgot', { email })).status).toBe(200);
     return codeFrom(await app.smtp.nthMailTo(email, before + 1));
   }
-  const reset = (browser: Browser, email: string, code: string) => browser.post('/api/password/reset', { email, code, password: newPassword });
+  const reset = (browser: Browser, email: string, code: string) =>
+    browser.post('/api/password/reset', { email, code, password: newPassword });
 
   it(`refuses the ${wrongCodesPerAccountPerDay + 1}th reset code of the day for one address, even a fresh right one from a new client`, async () => {
     const { email } = await signUpVerified(app);
@@ -89,7 +96,9 @@ describe.each(testDialects())('daily caps on e-mail codes on %s', (dialect) => {
     const attacker = client();
     await attacker.csrfToken();
     // 40 addresses, each tried once: the caps per address never trip, only the client address's.
-    const answers = await Promise.all(Array.from({ length: 40 }, () => reset(attacker, uniqueEmail('sprayed'), '123456')));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => reset(attacker, uniqueEmail('sprayed'), '123456')),
+    );
     expect(answers.filter((r) => r.status === 400)).toHaveLength(wrongCodesPerIpPerDay);
     expect(answers.filter((r) => r.status === 429)).toHaveLength(40 - wrongCodesPerIpPerDay);
     // Even the victim's right code is refused from there now.
@@ -118,10 +127,14 @@ describe.each(testDialects())('daily caps on e-mail codes on %s', (dialect) => {
     for (const refusal of refusals) expect(refusal).toEqual(refusals[0]);
     // Past the day's cap of an address, a registered one and any other are refused alike as well.
     const spent = async (email: string) => {
-      for (let i = 0; i < wrongCodesPerAccountPerDay; i++) expect((await reset(client(), email, '123456')).status).toBe(400);
+      for (let i = 0; i < wrongCodesPerAccountPerDay; i++)
+        expect((await reset(client(), email, '123456')).status).toBe(400);
       return answer(await reset(client(), email, '123456'));
     };
-    const [unknownSpent, knownSpent] = [await spent(uniqueEmail('ghost')), await spent((await signUpVerified(app)).email)];
+    const [unknownSpent, knownSpent] = [
+      await spent(uniqueEmail('ghost')),
+      await spent((await signUpVerified(app)).email),
+    ];
     expect(unknownSpent.status).toBe(429);
     expect(knownSpent).toEqual(unknownSpent);
   });
@@ -129,7 +142,8 @@ describe.each(testDialects())('daily caps on e-mail codes on %s', (dialect) => {
   it(`answers ${resetRequestsPerIpPerDay} reset requests a day from one client address, registered addresses or not`, async () => {
     const { email } = await signUpVerified(app);
     const asker = client();
-    for (let i = 0; i < resetRequestsPerIpPerDay; i++) expect((await asker.post('/api/password/forgot', { email: uniqueEmail('asked') })).status).toBe(200);
+    for (let i = 0; i < resetRequestsPerIpPerDay; i++)
+      expect((await asker.post('/api/password/forgot', { email: uniqueEmail('asked') })).status).toBe(200);
     const refused = await asker.post('/api/password/forgot', { email });
     expect([refused.status, (await json(refused)).code]).toEqual([429, 'too_many_reset_requests']);
     expect((await asker.post('/api/password/forgot', { email: uniqueEmail('asked') })).status).toBe(429);
@@ -139,7 +153,13 @@ describe.each(testDialects())('daily caps on e-mail codes on %s', (dialect) => {
 
   it(`mails an address at most ${codesPerEmailPerDay} reset codes a day, five an hour`, async () => {
     const { email } = await signUpVerified(app);
-    const codes = () => app.database.db.selectFrom('verification_codes').select('id').where('email', '=', email).where('purpose', '=', 'reset').execute();
+    const codes = () =>
+      app.database.db
+        .selectFrom('verification_codes')
+        .select('id')
+        .where('email', '=', email)
+        .where('purpose', '=', 'reset')
+        .execute();
     for (let hour = 0; hour < 3; hour++) {
       for (let i = 0; i < 5; i++) {
         expect((await client().post('/api/password/forgot', { email })).status).toBe(200);

@@ -1,5 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { day, type RateCounter, type RateRow, wrongCodesPerAccountPerDay, wrongCodesPerIpPerDay } from '../rateLimits/index.ts';
+import {
+  day,
+  type RateCounter,
+  type RateRow,
+  wrongCodesPerAccountPerDay,
+  wrongCodesPerIpPerDay,
+} from '../rateLimits/index.ts';
 
 /** Whose code is tried: a signed-in account (verification) or the address a reset names (registered or not). */
 export type CodeOwner = { userId: number } | { email: string };
@@ -26,8 +32,16 @@ export class CodeAttempts {
 
   /** Counts one attempt from `ip` at `owner`'s code; 429 `too_many_code_attempts` past either cap. */
   async begin(ip: string, owner: CodeOwner): Promise<CodeAttempt> {
-    const byIp = await this.rates.hit(`code_guess:ip:${ip}`, [{ seconds: day, limit: wrongCodesPerIpPerDay }], ...refusal);
-    const byOwner = await this.rates.hit(`code_guess:${this.ownerKey(owner)}`, [{ seconds: day, limit: wrongCodesPerAccountPerDay }], ...refusal);
+    const byIp = await this.rates.hit(
+      `code_guess:ip:${ip}`,
+      [{ seconds: day, limit: wrongCodesPerIpPerDay }],
+      ...refusal,
+    );
+    const byOwner = await this.rates.hit(
+      `code_guess:${this.ownerKey(owner)}`,
+      [{ seconds: day, limit: wrongCodesPerAccountPerDay }],
+      ...refusal,
+    );
     return { rows: [...byIp, ...byOwner] };
   }
 

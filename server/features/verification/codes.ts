@@ -24,7 +24,13 @@ export class EmailCodes {
   constructor(private readonly secret: string) {}
 
   /** A new code for the address, refused with 429 during the cooldown or past the hourly or daily cap. */
-  async create(trx: Kysely<Database>, purpose: CodePurpose, userId: UserId, email: string, now: Date): Promise<{ id: number; code: string }> {
+  async create(
+    trx: Kysely<Database>,
+    purpose: CodePurpose,
+    userId: UserId,
+    email: string,
+    now: Date,
+  ): Promise<{ id: number; code: string }> {
     assertMaySend(await listCodeTimesForEmail(trx, purpose, email, addSeconds(now, -day).toISOString()), now);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const id = await insertCode(trx, {
@@ -44,7 +50,13 @@ export class EmailCodes {
    * Checks the user's newest code of the kind: used up when right, one wrong try counted when not. The
    * caller commits either way (it returns the outcome rather than throwing), then throws `refusal`.
    */
-  async check(trx: Kysely<Database>, purpose: CodePurpose, userId: UserId, code: string, now: Date): Promise<CodeCheck> {
+  async check(
+    trx: Kysely<Database>,
+    purpose: CodePurpose,
+    userId: UserId,
+    code: string,
+    now: Date,
+  ): Promise<CodeCheck> {
     const row = await findNewestCode(trx, purpose, userId);
     if (!row || row.used_at || row.expires_at <= now.toISOString()) return 'expired';
     if (row.attempts >= maxWrongAttempts) return 'attempts_exhausted';
@@ -68,7 +80,11 @@ export function codeRefusal(outcome: Exclude<CodeCheck, 'accepted'>) {
     case 'expired':
       return badRequest('code_expired', 'The code has expired. Please request a new one.');
     case 'attempts_exhausted':
-      return tooManyRequests('too_many_attempts', 'Too many wrong attempts. Please request a new code.', resendCooldownSeconds);
+      return tooManyRequests(
+        'too_many_attempts',
+        'Too many wrong attempts. Please request a new code.',
+        resendCooldownSeconds,
+      );
     case 'wrong':
       return badRequest('invalid_code', 'Invalid verification code. Please try again.');
   }

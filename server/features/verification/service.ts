@@ -34,7 +34,11 @@ export class VerificationService {
       const user = await findUserById(trx, userId);
       if (!user?.email) throw badRequest('no_email', 'This account has no e-mail address');
       if (user.verified_at) throw conflict('already_verified', 'Your account is already verified');
-      return { ...(await this.codes.create(trx, 'verify', userId, user.email, now)), email: user.email, language: user.language };
+      return {
+        ...(await this.codes.create(trx, 'verify', userId, user.email, now)),
+        email: user.email,
+        language: user.language,
+      };
     });
     try {
       await this.mailer.send(verificationMail(email, code, language));
@@ -63,7 +67,9 @@ export class VerificationService {
     });
     if (outcome !== 'accepted' && outcome !== 'already_verified') throw codeRefusal(outcome);
     // Best effort: a right code that stays counted is one of the day's wrong ones, not a way in.
-    await this.attempts.accepted(attempt).catch((error: unknown) => this.logger.warn({ err: error, userId }, 'verify attempt not given back'));
+    await this.attempts
+      .accepted(attempt)
+      .catch((error: unknown) => this.logger.warn({ err: error, userId }, 'verify attempt not given back'));
     return outcome === 'accepted' ? 'verified' : outcome;
   }
 }
@@ -71,5 +77,9 @@ export class VerificationService {
 function verificationMail(to: string, code: string, language: Language) {
   const t = translatorFor(language);
   const minutes = codeLifetimeSeconds / 60;
-  return { to, subject: t('mail.verification.subject', { code }), text: t('mail.verification.text', { code, minutes }) };
+  return {
+    to,
+    subject: t('mail.verification.subject', { code }),
+    text: t('mail.verification.text', { code, minutes }),
+  };
 }

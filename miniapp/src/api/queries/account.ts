@@ -16,17 +16,22 @@ function useAccountChange<T>(mutationFn: (input: T) => Promise<unknown>) {
 }
 
 export function useChangePassword() {
-  return useAccountChange((input: { current_password: string; password: string }) => api.post('/api/account/password', messageResponse, input));
+  return useAccountChange((input: { current_password: string; password: string }) =>
+    api.post('/api/account/password', messageResponse, input),
+  );
 }
 
 export function useRequestEmailChange() {
   return useMutation({
-    mutationFn: (input: { email: string; current_password?: string }) => api.post('/api/account/email', messageResponse, input),
+    mutationFn: (input: { email: string; current_password?: string }) =>
+      api.post('/api/account/email', messageResponse, input),
   });
 }
 
 export function useConfirmEmailChange() {
-  return useAccountChange((code: string) => api.post('/api/account/email/confirm', z.object({ message: z.string(), email: z.string() }), { code }));
+  return useAccountChange((code: string) =>
+    api.post('/api/account/email/confirm', z.object({ message: z.string(), email: z.string() }), { code }),
+  );
 }
 
 export function useEndSession() {
@@ -48,6 +53,7 @@ export function useUnlink() {
 /** A fresh one-time `t.me/<bot>?start=link_<token>` (each call ends the previous one); the bot links on Start. */
 export function useTelegramBotLink() {
   return useMutation({
-    mutationFn: (input: { current_password?: string }) => api.post('/api/account/telegram/bot-link', telegramBotLinkResponse, input),
+    mutationFn: (input: { current_password?: string }) =>
+      api.post('/api/account/telegram/bot-link', telegramBotLinkResponse, input),
   });
 }

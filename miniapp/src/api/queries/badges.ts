@@ -70,7 +70,8 @@ function sendAcks(): void {
   const ids = unsentAcks;
   unsentAcks = [];
   // A lost acknowledgement costs a bot message the user did not need, nothing more: not retried.
-  for (let i = 0; i < ids.length; i += acksPerRequest) void mark('/api/events/ack', { ids: ids.slice(i, i + acksPerRequest) }).catch(() => undefined);
+  for (let i = 0; i < ids.length; i += acksPerRequest)
+    void mark('/api/events/ack', { ids: ids.slice(i, i + acksPerRequest) }).catch(() => undefined);
 }
 
 /**

@@ -25,7 +25,10 @@ export interface Conversation {
 
 /** A page, oldest first; without `before` the newest. Reading also marks the other person's messages read. */
 function fetchPage(conversationId: number, limit: number, before?: number) {
-  return api.get(`/api/conversations/${conversationId}/messages?limit=${limit}${before ? `&before_message_id=${before}` : ''}`, messagesResponse);
+  return api.get(
+    `/api/conversations/${conversationId}/messages?limit=${limit}${before ? `&before_message_id=${before}` : ''}`,
+    messagesResponse,
+  );
 }
 
 /** Messages by id, later arguments winning for the same id (a fetched copy has the current read mark). */
@@ -44,7 +47,8 @@ function withLatestPage(held: Conversation | undefined, page: MessagesResponse):
   const full = page.messages.length === defaultPageSize;
   const oldestFetched = page.messages[0]?.message_id ?? Number.POSITIVE_INFINITY;
   const newestHeld = held?.messages.at(-1)?.message_id ?? 0;
-  if (!held || (full && oldestFetched > newestHeld)) return { participant: page.participant, messages: page.messages, hasOlder: full };
+  if (!held || (full && oldestFetched > newestHeld))
+    return { participant: page.participant, messages: page.messages, hasOlder: full };
   return { participant: page.participant, messages: byId(held.messages, page.messages), hasOlder: held.hasOlder };
 }
 
@@ -74,13 +78,22 @@ export function addToConversation(client: QueryClient, conversationId: number, m
     waiting.set(conversationId, [...(waiting.get(conversationId) ?? []), ...messages]);
     return;
   }
-  client.setQueryData<Conversation>(key, (held) => (held ? { ...held, messages: byId(messages, held.messages) } : held));
+  client.setQueryData<Conversation>(key, (held) =>
+    held ? { ...held, messages: byId(messages, held.messages) } : held,
+  );
 }
 
 /** The other person read everything the caller sent in the conversation. */
 export function markMineRead(client: QueryClient, conversationId: number, myProfileId: number | null): void {
   client.setQueryData<Conversation>(queryKeys.conversation(conversationId), (held) =>
-    held ? { ...held, messages: held.messages.map((m) => (m.sender_profile_id === myProfileId && !m.read ? { ...m, read: true } : m)) } : held,
+    held
+      ? {
+          ...held,
+          messages: held.messages.map((m) =>
+            m.sender_profile_id === myProfileId && !m.read ? { ...m, read: true } : m,
+          ),
+        }
+      : held,
   );
 }
 
@@ -193,7 +206,9 @@ export function sendTyping(conversationId: number): void {
 
 /** `POST /api/conversations/start`: the match's conversation id (created on first use, the same after). */
 export function startConversation(profileId: number): Promise<number> {
-  return api.post('/api/conversations/start', startConversationResponse, { profile_id: profileId }).then((r) => r.conversation_id);
+  return api
+    .post('/api/conversations/start', startConversationResponse, { profile_id: profileId })
+    .then((r) => r.conversation_id);
 }
 
 export function useStartChat() {

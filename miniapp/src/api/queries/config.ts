@@ -11,7 +11,10 @@ export function usePublicConfig(enabled = true): PublicConfig | null {
   const { data } = useQuery({
     queryKey: queryKeys.config(),
     queryFn: async () => {
-      const [{ api }, { publicConfigResponse }] = await Promise.all([import('../client.ts'), import('@contract/config.ts')]);
+      const [{ api }, { publicConfigResponse }] = await Promise.all([
+        import('../client.ts'),
+        import('@contract/config.ts'),
+      ]);
       return api.get('/api/config', publicConfigResponse);
     },
     staleTime: Infinity,

@@ -9,5 +9,8 @@ export function useExportData() {
 
 /** Deletes the account; the caller then ends the session (which empties the cache). */
 export function useDeleteAccount() {
-  return useMutation({ mutationFn: (password: string) => api.post('/api/delete_account', z.object({ message: z.string() }), password ? { password } : {}) });
+  return useMutation({
+    mutationFn: (password: string) =>
+      api.post('/api/delete_account', z.object({ message: z.string() }), password ? { password } : {}),
+  });
 }

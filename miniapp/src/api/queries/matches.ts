@@ -22,7 +22,8 @@ export function useLikers() {
 export function useMatchProfile(profileId: number, enabled = true) {
   return useQuery({
     queryKey: queryKeys.matchProfile(profileId),
-    queryFn: () => api.get(`/api/users_profile?profile_id=${profileId}`, usersProfileResponse).then((r) => r.users_profile),
+    queryFn: () =>
+      api.get(`/api/users_profile?profile_id=${profileId}`, usersProfileResponse).then((r) => r.users_profile),
     gcTime: 0,
     enabled,
   });
@@ -31,7 +32,8 @@ export function useMatchProfile(profileId: number, enabled = true) {
 export function useLikerProfile(profileId: number) {
   return useQuery({
     queryKey: queryKeys.likerProfile(profileId),
-    queryFn: () => api.get(`/api/users_profile_liker?profile_id=${profileId}`, usersProfileResponse).then((r) => r.users_profile),
+    queryFn: () =>
+      api.get(`/api/users_profile_liker?profile_id=${profileId}`, usersProfileResponse).then((r) => r.users_profile),
     gcTime: 0,
   });
 }
@@ -39,7 +41,8 @@ export function useLikerProfile(profileId: number) {
 export function useUnmatch() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (profileId: number) => api.post('/api/unmatch', z.object({ message: z.string() }), { profile_id: profileId }),
+    mutationFn: (profileId: number) =>
+      api.post('/api/unmatch', z.object({ message: z.string() }), { profile_id: profileId }),
     onSuccess: (_, profileId) => forgetPerson(client, profileId),
   });
 }
@@ -53,10 +56,16 @@ export function useSwipe() {
   return useMutation({
     /** `message`: a like's words to the person (1 to 200 characters), shown to them even on the free plan. */
     mutationFn: ({ profileId, liked, message }: { profileId: number; liked: boolean; message?: string }) =>
-      api.post(liked ? '/api/like' : '/api/dislike', likeResponse, liked && message ? { profile_id: profileId, message } : { profile_id: profileId }),
+      api.post(
+        liked ? '/api/like' : '/api/dislike',
+        likeResponse,
+        liked && message ? { profile_id: profileId, message } : { profile_id: profileId },
+      ),
     onSuccess: (result, { profileId }) => {
       if (result.match) matchMade(client);
-      client.setQueryData<z.infer<typeof personListItem>[]>(queryKeys.likers(), (list) => list?.filter((p) => p.id !== profileId));
+      client.setQueryData<z.infer<typeof personListItem>[]>(queryKeys.likers(), (list) =>
+        list?.filter((p) => p.id !== profileId),
+      );
     },
   });
 }

@@ -9,6 +9,7 @@ export function useForgotPassword() {
 
 export function useResetPassword() {
   return useMutation({
-    mutationFn: (input: { email: string; code: string; password: string }) => api.post('/api/password/reset', sessionResponse, input),
+    mutationFn: (input: { email: string; code: string; password: string }) =>
+      api.post('/api/password/reset', sessionResponse, input),
   });
 }

@@ -13,7 +13,10 @@ export function usePlans() {
 }
 
 export function useSubscription() {
-  return useQuery({ queryKey: queryKeys.subscription(), queryFn: () => api.get('/api/subscription', subscriptionResponse) });
+  return useQuery({
+    queryKey: queryKeys.subscription(),
+    queryFn: () => api.get('/api/subscription', subscriptionResponse),
+  });
 }
 
 /**
@@ -44,7 +47,10 @@ export function usePayment() {
   const changed = usePremiumChanged();
   return useMutation({
     mutationFn: async (plan: Plan): Promise<PaymentOutcome> => {
-      const { payment_url, invoice_url, payment_id } = await api.post('/api/payment', paymentResponse, { amount: plan.price, interval: plan.interval });
+      const { payment_url, invoice_url, payment_id } = await api.post('/api/payment', paymentResponse, {
+        amount: plan.price,
+        interval: plan.interval,
+      });
       const url = invoice_url ?? payment_url;
       if (!url) throw new Error('no payment url');
       return { outcome: await platform().openPayment(url), paymentId: payment_id ?? null };
@@ -81,4 +87,5 @@ export function usePaymentStatus(paymentId: number | null) {
   return query;
 }
 
-export const isPaymentNotFound = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 401);
+export const isPaymentNotFound = (error: unknown) =>
+  error instanceof ApiError && (error.status === 404 || error.status === 401);

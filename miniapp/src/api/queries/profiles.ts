@@ -71,7 +71,9 @@ export function cityAt(latitude: number, longitude: number): Promise<{ city: str
 
 /** A city typed by hand, looked up: its proper name and position, or the server's refusal. */
 export function useCityCheck() {
-  return useMutation({ mutationFn: (name: string) => api.post('/api/citycheck', cityCheckResponse, { citycheck: name }) });
+  return useMutation({
+    mutationFn: (name: string) => api.post('/api/citycheck', cityCheckResponse, { citycheck: name }),
+  });
 }
 
 /**
@@ -111,8 +113,11 @@ export function useEditProfile() {
     mutationFn: (fields: ProfileFieldEdits) => {
       const form = new FormData();
       // Lists (the prompts) go as JSON text fields; the rest as their text.
-      for (const [key, value] of Object.entries(fields)) form.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
-      return uploadForm('/api/edit_profile', form, () => undefined).then((answer) => profileSavedResponse.parse(answer));
+      for (const [key, value] of Object.entries(fields))
+        form.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+      return uploadForm('/api/edit_profile', form, () => undefined).then((answer) =>
+        profileSavedResponse.parse(answer),
+      );
     },
     onSuccess: (saved) => client.setQueryData(queryKeys.ownProfile(), saved.profile),
   });
@@ -124,7 +129,10 @@ export function useEditPhotos() {
   return useMutation({
     mutationFn: ({ edits, onProgress }: { edits: PhotoEdits; onProgress: Progress }) => {
       const form = new FormData();
-      form.set('payload', JSON.stringify({ deletedPhotos: edits.deleted, newPhotos: edits.added.length, order: edits.order }));
+      form.set(
+        'payload',
+        JSON.stringify({ deletedPhotos: edits.deleted, newPhotos: edits.added.length, order: edits.order }),
+      );
       edits.added.forEach((photo, i) => form.append('newPhotos', photo, `new-${i + 1}.jpg`));
       return uploadForm('/api/edit_profile', form, onProgress).then((answer) => profileSavedResponse.parse(answer));
     },

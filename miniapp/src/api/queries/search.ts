@@ -26,7 +26,11 @@ async function fetchNextCard(filters: DeckFilters, exclude: number[]): Promise<C
  * why not a query hook): kept nowhere afterwards (`gcTime: 0`), since every call is counted against the
  * search limit and answers someone else. Two identical calls under way share one request.
  */
-export function fetchDeckCard(client: QueryClient, filters: DeckFilters, exclude: number[]): Promise<Card | null | 'no_profile'> {
+export function fetchDeckCard(
+  client: QueryClient,
+  filters: DeckFilters,
+  exclude: number[],
+): Promise<Card | null | 'no_profile'> {
   return client.query({
     queryKey: queryKeys.searchCard(filters, exclude),
     queryFn: () => fetchNextCard(filters, exclude),
@@ -37,5 +41,9 @@ export function fetchDeckCard(client: QueryClient, filters: DeckFilters, exclude
 
 /** `/training`'s sample card: nobody real, the same for everyone. */
 export function useTrainingCard() {
-  return useQuery({ queryKey: queryKeys.trainingCard(), queryFn: () => api.get('/api/training', searchResult), staleTime: Infinity });
+  return useQuery({
+    queryKey: queryKeys.trainingCard(),
+    queryFn: () => api.get('/api/training', searchResult),
+    staleTime: Infinity,
+  });
 }

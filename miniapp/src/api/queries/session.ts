@@ -1,5 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
-import { currentUserResponse, languageResponse, messageResponse, sessionResponse, type CurrentUserResponse } from '@contract/accounts.ts';
+import {
+  currentUserResponse,
+  languageResponse,
+  messageResponse,
+  sessionResponse,
+  type CurrentUserResponse,
+} from '@contract/accounts.ts';
 import i18next from 'i18next';
 import { isLanguage, type Language } from '@locales/languages.ts';
 import { forgetReferral, referralField } from '../../lib/referral.ts';
@@ -39,19 +45,23 @@ function chosenLanguage(): { language?: Language } {
  */
 
 export function useLogin() {
-  return useMutation({ mutationFn: ({ email, password }: Credentials) => api.post('/api/login', sessionResponse, { email, password }) });
+  return useMutation({
+    mutationFn: ({ email, password }: Credentials) => api.post('/api/login', sessionResponse, { email, password }),
+  });
 }
 
 export function useRegister() {
   return useMutation({
-    mutationFn: ({ email, password }: Credentials) => api.post('/api/register', sessionResponse, { email, password, ...referralField(), ...chosenLanguage() }),
+    mutationFn: ({ email, password }: Credentials) =>
+      api.post('/api/register', sessionResponse, { email, password, ...referralField(), ...chosenLanguage() }),
     onSuccess: forgetReferral,
   });
 }
 
 export function useGoogleLogin() {
   return useMutation({
-    mutationFn: (idToken: string) => api.post('/api/googlelogin', sessionResponse, { id_token: idToken, ...referralField(), ...chosenLanguage() }),
+    mutationFn: (idToken: string) =>
+      api.post('/api/googlelogin', sessionResponse, { id_token: idToken, ...referralField(), ...chosenLanguage() }),
     onSuccess: forgetReferral,
   });
 }
@@ -59,7 +69,8 @@ export function useGoogleLogin() {
 /** The signed user object Telegram's Login Widget hands over, posted as is (the server checks its hash). */
 export function useTelegramWidgetLogin() {
   return useMutation({
-    mutationFn: (signed: Record<string, string | number>) => api.post('/api/auth', sessionResponse, { ...signed, ...referralField(), ...chosenLanguage() }),
+    mutationFn: (signed: Record<string, string | number>) =>
+      api.post('/api/auth', sessionResponse, { ...signed, ...referralField(), ...chosenLanguage() }),
     onSuccess: forgetReferral,
   });
 }

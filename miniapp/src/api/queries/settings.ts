@@ -10,7 +10,11 @@ const saveSettings = (changes: SettingsChanges) => api.post('/api/settings', set
 
 /** The menu's server-side switches (private mode, bot notifications) and the stored gender preference. */
 export function useSettings(enabled: boolean) {
-  return useQuery({ queryKey: queryKeys.settings(), queryFn: () => api.get('/api/settings', settingsResponse), enabled });
+  return useQuery({
+    queryKey: queryKeys.settings(),
+    queryFn: () => api.get('/api/settings', settingsResponse),
+    enabled,
+  });
 }
 
 /** Saves server-side switches; the cache takes the server's answer (the switch shows the change meanwhile). */

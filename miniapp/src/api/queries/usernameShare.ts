@@ -13,9 +13,15 @@ type MatchProfile = UsersProfileResponse['users_profile'];
 export function useUsernameShare(profileId: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (share: boolean) => api.post(share ? '/api/share_username' : '/api/share_username/revoke', usernameShareResponse, { profile_id: profileId }),
+    mutationFn: (share: boolean) =>
+      api.post(share ? '/api/share_username' : '/api/share_username/revoke', usernameShareResponse, {
+        profile_id: profileId,
+      }),
     onSuccess: (swap) => {
-      client.setQueryData<MatchProfile>(queryKeys.matchProfile(profileId), (profile) => profile && { ...profile, ...swap });
+      client.setQueryData<MatchProfile>(
+        queryKeys.matchProfile(profileId),
+        (profile) => profile && { ...profile, ...swap },
+      );
     },
   });
 }

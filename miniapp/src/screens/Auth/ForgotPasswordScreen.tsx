@@ -79,7 +79,9 @@ export default function ForgotPasswordScreen() {
   return (
     <div className="card auth">
       <h1>{t('app.forgot.title')}</h1>
-      {step === 'email' && <EmailStep email={email} onEmail={setEmail} error={error} sending={forgot.isPending} onSubmit={submitEmail} />}
+      {step === 'email' && (
+        <EmailStep email={email} onEmail={setEmail} error={error} sending={forgot.isPending} onSubmit={submitEmail} />
+      )}
       {step === 'code' && (
         <CodeStep
           email={email.trim()}
@@ -95,7 +97,9 @@ export default function ForgotPasswordScreen() {
           onOtherEmail={() => setStep('email')}
         />
       )}
-      {step === 'password' && <PasswordStep password={password} error={codeRefused ? null : error} busy={busy} onSubmit={submitPassword} />}
+      {step === 'password' && (
+        <PasswordStep password={password} error={codeRefused ? null : error} busy={busy} onSubmit={submitPassword} />
+      )}
       <p className="switch">
         <Link to="/login">{t('app.forgot.backToLogin')}</Link>
       </p>

@@ -26,7 +26,14 @@ export function EmailStep({
       <p className="muted">{t('app.forgot.emailStep')}</p>
       <label className="field">
         <span>{t('app.auth.email')}</span>
-        <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => onEmail(e.target.value)} />
+        <input
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => onEmail(e.target.value)}
+        />
       </label>
       <ErrorLine message={error} />
       <button type="submit" className="button large block" disabled={sending}>
@@ -105,7 +112,12 @@ export function PasswordStep({
   return (
     <form onSubmit={onSubmit}>
       <p className="muted">{t('app.forgot.passwordStep')}</p>
-      <NewPasswordField label={t('app.forgot.newPassword')} name="new-password" hintId="password-hint" field={password} />
+      <NewPasswordField
+        label={t('app.forgot.newPassword')}
+        name="new-password"
+        hintId="password-hint"
+        field={password}
+      />
       <ErrorLine message={error} />
       <button type="submit" className="button large block" disabled={busy}>
         {busy ? t('app.common.wait') : t('app.forgot.submit')}

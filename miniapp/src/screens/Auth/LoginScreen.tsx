@@ -26,7 +26,9 @@ export default function LoginScreen() {
   const busy = login.isPending || login.isSuccess;
   /** Google's or Telegram's sign-in failing (ExternalSignIn); the form's own failure comes from `login`. */
   const [externalError, setExternalError] = useState<string | null>(null);
-  const error = login.error ? errorText(t, login.error, 'app.errors.loginFailed', 'app.errors.loginError') : externalError;
+  const error = login.error
+    ? errorText(t, login.error, 'app.errors.loginFailed', 'app.errors.loginError')
+    : externalError;
   const { reset: resetLogin } = login;
   const externalFailed = useCallback(
     (message: string) => {
@@ -36,7 +38,10 @@ export default function LoginScreen() {
     [resetLogin],
   );
 
-  const signedIn = useCallback((user: CurrentUserResponse) => adopt(user, () => void navigate(destination)), [adopt, destination, navigate]);
+  const signedIn = useCallback(
+    (user: CurrentUserResponse) => adopt(user, () => void navigate(destination)),
+    [adopt, destination, navigate],
+  );
 
   function submit(event: SyntheticEvent) {
     event.preventDefault();
@@ -51,11 +56,25 @@ export default function LoginScreen() {
       <form onSubmit={submit}>
         <label className="field">
           <span>{t('app.auth.email')}</span>
-          <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <input
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
         </label>
         <label className="field">
           <span>{t('app.auth.password')}</span>
-          <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </label>
         <p className="form-aside">
           <Link to="/forgot-password" className="quiet-link">

@@ -23,7 +23,12 @@ export default function LogoutScreen() {
       // Spec section 8: a failed logout is logged only.
       await logout().catch((error: unknown) => console.warn('logout failed', error));
       writeStored(storageKeys.jwtToken, null);
-      await refresh(() => void (after ? navigate('/login', { replace: true, state: { from: after } }) : navigate('/', { replace: true })));
+      await refresh(
+        () =>
+          void (after
+            ? navigate('/login', { replace: true, state: { from: after } })
+            : navigate('/', { replace: true })),
+      );
     })();
   }, [navigate, refresh, after]);
   return <Loading />;

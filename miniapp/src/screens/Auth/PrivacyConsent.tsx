@@ -4,7 +4,15 @@ import { Link } from 'react-router';
 import { privacyWarningMs } from '../../lib/constants.ts';
 
 /** Registration's consent to the privacy policy (spec section 2), and the warning while it is missing. */
-export function PrivacyConsent({ agreed, onAgreed, warning }: { agreed: boolean; onAgreed: (agreed: boolean) => void; warning: boolean }) {
+export function PrivacyConsent({
+  agreed,
+  onAgreed,
+  warning,
+}: {
+  agreed: boolean;
+  onAgreed: (agreed: boolean) => void;
+  warning: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <>

@@ -36,7 +36,10 @@ export default function RegisterScreen() {
     void loadCsrfToken().catch(() => undefined);
   }, []);
 
-  const signedIn = useCallback((user: CurrentUserResponse) => adopt(user, () => void navigate('/search')), [adopt, navigate]);
+  const signedIn = useCallback(
+    (user: CurrentUserResponse) => adopt(user, () => void navigate('/search')),
+    [adopt, navigate],
+  );
 
   async function submit(event: SyntheticEvent) {
     event.preventDefault();
@@ -70,7 +73,14 @@ export default function RegisterScreen() {
       <form onSubmit={(e) => void submit(e)}>
         <label className="field">
           <span>{t('app.auth.email')}</span>
-          <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <input
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
         </label>
         <NewPasswordField label={t('app.auth.password')} name="password" hintId="password-hint" field={password} />
         <PrivacyConsent agreed={agreed} onAgreed={setAgreed} warning={privacyWarning} />

@@ -16,7 +16,9 @@ export default function TelegramScreen() {
   const { t } = useTranslation();
   const { refresh, adopt } = useSession();
   const bot = usePublicConfig()?.bot_username ?? null;
-  const [state, setState] = useState<'working' | 'done' | 'failed'>(platform().kind === 'telegram' ? 'working' : 'failed');
+  const [state, setState] = useState<'working' | 'done' | 'failed'>(
+    platform().kind === 'telegram' ? 'working' : 'failed',
+  );
   useEffect(() => {
     if (platform().kind !== 'telegram') return;
     void (async () => {

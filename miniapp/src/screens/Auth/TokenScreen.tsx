@@ -59,10 +59,20 @@ export default function TokenScreen() {
       <h1>{t('app.token.title', { name })}</h1>
       <p className="muted">{t('app.token.text', { name })}</p>
       <ErrorLine message={redeem.error ? errorText(t, redeem.error, 'app.token.failed') : null} />
-      <button type="button" className="button large block" disabled={redeem.isPending || redeem.isSuccess} onClick={accept}>
+      <button
+        type="button"
+        className="button large block"
+        disabled={redeem.isPending || redeem.isSuccess}
+        onClick={accept}
+      >
         {redeem.isPending ? t('app.common.wait') : t('app.token.continue', { name })}
       </button>
-      <button type="button" className="button secondary block" disabled={redeem.isPending} onClick={() => void navigate('/', { replace: true })}>
+      <button
+        type="button"
+        className="button secondary block"
+        disabled={redeem.isPending}
+        onClick={() => void navigate('/', { replace: true })}
+      >
         {t('app.token.cancel')}
       </button>
     </div>

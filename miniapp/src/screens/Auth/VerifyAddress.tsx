@@ -38,7 +38,10 @@ export function ChangeAddress({
   function submit(event: SyntheticEvent) {
     event.preventDefault();
     const address = email.trim().toLowerCase();
-    request.mutate({ email: address, ...(hasPassword ? { current_password: password } : {}) }, { onSuccess: () => onSent(address) });
+    request.mutate(
+      { email: address, ...(hasPassword ? { current_password: password } : {}) },
+      { onSuccess: () => onSent(address) },
+    );
   }
 
   return (
@@ -53,7 +56,13 @@ export function ChangeAddress({
         {hasPassword && (
           <label className="field">
             <span>{t('app.verify.password')}</span>
-            <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+            <input
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
           </label>
         )}
         <ErrorLine message={request.error ? errorText(t, request.error, 'app.verify.changeFailed') : null} />

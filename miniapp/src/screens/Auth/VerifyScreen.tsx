@@ -95,7 +95,12 @@ export default function VerifyScreen() {
         </button>
       </form>
       {/* A corrected address gets its next code through "Change e-mail" again (the change sends it). */}
-      <button type="button" className="button secondary block" disabled={secondsLeft > 0 || busy || changedTo !== null} onClick={resend}>
+      <button
+        type="button"
+        className="button secondary block"
+        disabled={secondsLeft > 0 || busy || changedTo !== null}
+        onClick={resend}
+      >
         {secondsLeft > 0 ? t('app.verify.resendIn', { seconds: secondsLeft }) : t('app.verify.resend')}
       </button>
     </div>

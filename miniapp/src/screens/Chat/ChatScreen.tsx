@@ -47,7 +47,10 @@ export default function ChatScreen() {
   const pickOpener = useCallback((line: string) => composer.current?.fill(line), []);
 
   return (
-    <section className="chat-screen" aria-label={participant ? t('app.chat.conversationWith', { name: participant.name }) : t('app.chat.title')}>
+    <section
+      className="chat-screen"
+      aria-label={participant ? t('app.chat.conversationWith', { name: participant.name }) : t('app.chat.title')}
+    >
       <header className="chat-header">
         <Link className="chat-back" to="/ChatList" aria-label={t('app.chat.backToChats')}>
           <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
@@ -55,7 +58,11 @@ export default function ChatScreen() {
           </svg>
         </Link>
         {participant && !departed && (
-          <Link className="chat-peer" to={`/UsersProfile/${participant.profile_id}`} aria-label={t('app.chat.viewProfile', { name: participant.name })}>
+          <Link
+            className="chat-peer"
+            to={`/UsersProfile/${participant.profile_id}`}
+            aria-label={t('app.chat.viewProfile', { name: participant.name })}
+          >
             <Avatar name={participant.name} photo={participant.photo} size={36} />
             <span className="chat-peer-text">
               <span className="chat-peer-name">{participant.name}</span>
@@ -105,13 +112,22 @@ export default function ChatScreen() {
                 scrollToEndSignal={sentCount}
                 footer={
                   conversation.messages.length === 0 && !conversation.hasOlder ? (
-                    <Openers partnerId={conversation.participant.profile_id} partnerName={conversation.participant.name} onPick={pickOpener} />
+                    <Openers
+                      partnerId={conversation.participant.profile_id}
+                      partnerName={conversation.participant.name}
+                      onPick={pickOpener}
+                    />
                   ) : null
                 }
               />
               {/* A fresh box per conversation: the route stays mounted from one to the next (a toast, Back), and a
                   draft or a message waiting for the connection belongs to the conversation it was written in. */}
-              <Composer key={conversationId} ref={composer} conversationId={conversationId} onSent={() => setSentCount((n) => n + 1)} />
+              <Composer
+                key={conversationId}
+                ref={composer}
+                conversationId={conversationId}
+                onSent={() => setSentCount((n) => n + 1)}
+              />
             </>
           )}
         </QueryView>

@@ -1,4 +1,12 @@
-import { useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref, type SyntheticEvent } from 'react';
+import {
+  useEffect,
+  useImperativeHandle,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type Ref,
+  type SyntheticEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { maxMessageLength, typingIntervalSeconds } from '@contract/chat.ts';
@@ -23,7 +31,15 @@ export interface ComposerHandle {
  * message arrives once however many attempts reached the server. While the person types, the other one is
  * told so (`sendTyping`), at most once in `typingIntervalSeconds`, as the server would let through anyway.
  */
-export function Composer({ conversationId, onSent, ref }: { conversationId: number; onSent: () => void; ref?: Ref<ComposerHandle> }) {
+export function Composer({
+  conversationId,
+  onSent,
+  ref,
+}: {
+  conversationId: number;
+  onSent: () => void;
+  ref?: Ref<ComposerHandle>;
+}) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const box = useRef<HTMLTextAreaElement>(null);
@@ -107,7 +123,9 @@ export function Composer({ conversationId, onSent, ref }: { conversationId: numb
       {failure && !offline && (
         <p className="composer-error" role="alert">
           {errorText(t, failure, 'app.chat.sendFailed')}{' '}
-          {failure instanceof ApiError && failure.code === 'message_limit' && <Link to="/subscription">{t('app.chat.getPremium')}</Link>}
+          {failure instanceof ApiError && failure.code === 'message_limit' && (
+            <Link to="/subscription">{t('app.chat.getPremium')}</Link>
+          )}
         </p>
       )}
       <div className="composer-row">
@@ -125,7 +143,12 @@ export function Composer({ conversationId, onSent, ref }: { conversationId: numb
           onKeyDown={onKeyDown}
           enterKeyHint="send"
         />
-        <button type="submit" className="send-button" disabled={!content || send.isPending} aria-label={t('app.chat.send')}>
+        <button
+          type="submit"
+          className="send-button"
+          disabled={!content || send.isPending}
+          aria-label={t('app.chat.send')}
+        >
           <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
             <path fill="currentColor" d="M3.4 20.4 21 12 3.4 3.6 3.3 10l12.6 2-12.6 2z" />
           </svg>

@@ -26,7 +26,16 @@ const stickyPx = 120;
  * The messages, oldest at the top. Opens at the bottom; prepending an older page keeps the message the
  * person is looking at in place (the scroll offset grows by exactly the height added above it).
  */
-export function MessageList({ messages, myProfileId, participantName, hasOlder, loadingOlder, onNeedOlder, scrollToEndSignal, footer }: Props) {
+export function MessageList({
+  messages,
+  myProfileId,
+  participantName,
+  hasOlder,
+  loadingOlder,
+  onNeedOlder,
+  scrollToEndSignal,
+  footer,
+}: Props) {
   const { t, i18n } = useTranslation();
   const list = useRef<HTMLDivElement>(null);
   const firstId = useRef<number | null>(null);
@@ -116,7 +125,11 @@ export function MessageList({ messages, myProfileId, participantName, hasOlder, 
                 <span className="bubble-meta">
                   <time dateTime={m.timestamp}>{clock(m.timestamp, i18n.language)}</time>
                   {mine && (
-                    <span className={m.read ? 'tick read' : 'tick'} role="img" aria-label={m.read ? t('app.chat.read') : t('app.chat.sent')}>
+                    <span
+                      className={m.read ? 'tick read' : 'tick'}
+                      role="img"
+                      aria-label={m.read ? t('app.chat.read') : t('app.chat.sent')}
+                    >
                       {m.read ? '✓✓' : '✓'}
                     </span>
                   )}

@@ -8,7 +8,15 @@ import './Openers.css';
  * they have some). A tap puts the line in the message box (`onPick`) and sends nothing. Until the profile is
  * read nothing shows (the lines would change under the finger); if it cannot be read, lines from the name.
  */
-export function Openers({ partnerId, partnerName, onPick }: { partnerId: number; partnerName: string; onPick: (line: string) => void }) {
+export function Openers({
+  partnerId,
+  partnerName,
+  onPick,
+}: {
+  partnerId: number;
+  partnerName: string;
+  onPick: (line: string) => void;
+}) {
   const { t } = useTranslation();
   const profile = useMatchProfile(partnerId);
   const source = profile.data ?? (profile.isError ? { name: partnerName } : null);

@@ -3,7 +3,11 @@ export function shortTime(iso: string, language: string, now = new Date()): stri
   const date = new Date(iso);
   if (date.toDateString() === now.toDateString()) return clock(iso, language);
   const sameYear = date.getFullYear() === now.getFullYear();
-  return new Intl.DateTimeFormat(language, { day: 'numeric', month: 'short', ...(sameYear ? {} : { year: 'numeric' }) }).format(date);
+  return new Intl.DateTimeFormat(language, {
+    day: 'numeric',
+    month: 'short',
+    ...(sameYear ? {} : { year: 'numeric' }),
+  }).format(date);
 }
 
 export function clock(iso: string, language: string): string {
@@ -15,13 +19,20 @@ export function dayKey(iso: string): string {
   return new Date(iso).toDateString();
 }
 
-export function dayLabel(iso: string, language: string, labels: { today: string; yesterday: string }, now = new Date()): string {
+export function dayLabel(
+  iso: string,
+  language: string,
+  labels: { today: string; yesterday: string },
+  now = new Date(),
+): string {
   const date = new Date(iso);
   if (date.toDateString() === now.toDateString()) return labels.today;
   const yesterday = new Date(now);
   yesterday.setDate(now.getDate() - 1);
   if (date.toDateString() === yesterday.toDateString()) return labels.yesterday;
-  return new Intl.DateTimeFormat(language, { day: 'numeric', month: 'long', ...(date.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }) }).format(
-    date,
-  );
+  return new Intl.DateTimeFormat(language, {
+    day: 'numeric',
+    month: 'long',
+    ...(date.getFullYear() === now.getFullYear() ? {} : { year: 'numeric' }),
+  }).format(date);
 }

@@ -36,11 +36,16 @@ export function openerLines(t: TFunction, person: OpenerSource): string[] {
   const prompts = (person.prompts ?? []).filter((p) => p.answer.trim() && p.question.trim());
   const [first, second] = prompts;
   if (first) lines.push(t('app.chat.openers.promptAnswer', { answer: excerpt(first.answer) }));
-  if (second) lines.push(t('app.chat.openers.promptQuestion', { question: second.question.trim().replace(/[.…]+$/u, '') }));
+  if (second)
+    lines.push(t('app.chat.openers.promptQuestion', { question: second.question.trim().replace(/[.…]+$/u, '') }));
   const bio = person.bio?.trim();
   if (bio) lines.push(t('app.chat.openers.bio', { excerpt: excerpt(bio) }));
   const city = person.city?.trim();
   if (city) lines.push(t('app.chat.openers.city', { city }));
-  lines.push(t('app.chat.openers.hello', { name: person.name }), t('app.chat.openers.weekend'), t('app.chat.openers.smile'));
+  lines.push(
+    t('app.chat.openers.hello', { name: person.name }),
+    t('app.chat.openers.weekend'),
+    t('app.chat.openers.smile'),
+  );
   return [...new Set(lines)].slice(0, openerCount);
 }

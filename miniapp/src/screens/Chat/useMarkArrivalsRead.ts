@@ -11,7 +11,11 @@ const markDelayMs = 300;
  * marked read by reading it; what came while the tab was hidden is read when the tab shows it again
  * (the conversation is read again then).
  */
-export function useMarkArrivalsRead(conversationId: number, messages: Message[] | undefined, myProfileId: number | null): void {
+export function useMarkArrivalsRead(
+  conversationId: number,
+  messages: Message[] | undefined,
+  myProfileId: number | null,
+): void {
   const last = messages?.at(-1);
   const seen = useRef<number | null>(null);
   const timer = useRef<number | undefined>(undefined);
@@ -23,7 +27,10 @@ export function useMarkArrivalsRead(conversationId: number, messages: Message[] 
     if (before === null || last.message_id <= before) return;
     if (last.sender_profile_id === myProfileId || document.visibilityState !== 'visible') return;
     window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => void markConversationRead(conversationId).catch(() => undefined), markDelayMs);
+    timer.current = window.setTimeout(
+      () => void markConversationRead(conversationId).catch(() => undefined),
+      markDelayMs,
+    );
   }, [conversationId, last, myProfileId]);
 
   useEffect(() => () => window.clearTimeout(timer.current), []);

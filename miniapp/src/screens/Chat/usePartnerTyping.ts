@@ -12,11 +12,19 @@ export function usePartnerTyping(conversationId: number, myProfileId: number | n
   useEffect(() => {
     let timer: number | undefined;
     const stop = onLiveEvent((event) => {
-      if (event.type === 'typing' && event.payload.conversation_id === conversationId && event.payload.profile_id !== myProfileId) {
+      if (
+        event.type === 'typing' &&
+        event.payload.conversation_id === conversationId &&
+        event.payload.profile_id !== myProfileId
+      ) {
         setTypingIn(conversationId);
         window.clearTimeout(timer);
         timer = window.setTimeout(() => setTypingIn(null), typingShownMs);
-      } else if (event.type === 'message' && event.payload.conversation_id === conversationId && event.payload.sender_profile_id !== myProfileId) {
+      } else if (
+        event.type === 'message' &&
+        event.payload.conversation_id === conversationId &&
+        event.payload.sender_profile_id !== myProfileId
+      ) {
         window.clearTimeout(timer);
         setTypingIn(null);
       }

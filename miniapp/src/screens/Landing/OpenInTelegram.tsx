@@ -8,7 +8,12 @@ export function OpenInTelegram() {
   const bot = usePublicConfig()?.bot_username;
   if (!bot) return null;
   return (
-    <a className="button large open-in-telegram" href={`https://t.me/${encodeURIComponent(bot)}?startapp`} target="_blank" rel="noreferrer">
+    <a
+      className="button large open-in-telegram"
+      href={`https://t.me/${encodeURIComponent(bot)}?startapp`}
+      target="_blank"
+      rel="noreferrer"
+    >
       <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
         <path
           fill="currentColor"

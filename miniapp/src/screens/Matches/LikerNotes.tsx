@@ -9,7 +9,13 @@ import './LikerNotes.css';
  * The likers who wrote with their like (issue 38), above the others: shown whole on every plan, each with
  * their photo, name, what they wrote and a way to answer (`action`: the likers screen's Start chat).
  */
-export function LikerNotes({ people, action }: { people: PersonListItem[]; action: (person: PersonListItem) => ReactNode }) {
+export function LikerNotes({
+  people,
+  action,
+}: {
+  people: PersonListItem[];
+  action: (person: PersonListItem) => ReactNode;
+}) {
   const { t } = useTranslation();
   if (people.length === 0) return null;
   return (
@@ -20,7 +26,14 @@ export function LikerNotes({ people, action }: { people: PersonListItem[]; actio
           <li key={person.id ?? person.message} className="liker-note card">
             <Link className="liker-note-who" to={`/UsersProfileLiker/${person.id ?? ''}`}>
               {person.latest_photo ? (
-                <img src={photoUrl(person.latest_photo, 'thumb')} alt="" width={56} height={56} loading="lazy" decoding="async" />
+                <img
+                  src={photoUrl(person.latest_photo, 'thumb')}
+                  alt=""
+                  width={56}
+                  height={56}
+                  loading="lazy"
+                  decoding="async"
+                />
               ) : (
                 <span className="liker-note-letter" aria-hidden="true">
                   {(person.name ?? '?').slice(0, 1).toUpperCase()}

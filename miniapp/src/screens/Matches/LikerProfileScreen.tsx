@@ -24,7 +24,8 @@ export default function LikerProfileScreen() {
   const swipe = useSwipe();
 
   // Spec section 4: a 403 saying "no subscribe" (not a ban or an unverified account) leads to the plans.
-  const noSubscription = profile.error instanceof ApiError && profile.error.status === 403 && profile.error.code === 'no_subscribe';
+  const noSubscription =
+    profile.error instanceof ApiError && profile.error.status === 403 && profile.error.code === 'no_subscribe';
   useEffect(() => {
     if (noSubscription) void navigate('/subscription', { replace: true });
   }, [noSubscription, navigate]);
@@ -57,7 +58,12 @@ export default function LikerProfileScreen() {
       {(person) => (
         <section className="person-screen">
           <div className="person-toolbar">
-            <SafetyActions profileId={person.id} name={person.name} gender={person.gender} onDone={() => void navigate('/WhoLike', { replace: true })} />
+            <SafetyActions
+              profileId={person.id}
+              name={person.name}
+              gender={person.gender}
+              onDone={() => void navigate('/WhoLike', { replace: true })}
+            />
           </div>
           <ProfileDetails profile={person} />
           <div className="person-actions two sticky">

@@ -38,7 +38,11 @@ export default function LikersScreen() {
       </button>
     );
   };
-  const chatError = <ErrorLine message={chat.error ? errorText(t, chat.error, 'app.errors.startChatFailed', 'app.errors.startChatError') : null} />;
+  const chatError = (
+    <ErrorLine
+      message={chat.error ? errorText(t, chat.error, 'app.errors.startChatFailed', 'app.errors.startChatError') : null}
+    />
+  );
 
   return (
     <PeopleScreen

@@ -41,7 +41,12 @@ export default function MatchProfileScreen() {
       {(person) => (
         <section className="person-screen">
           <div className="person-toolbar">
-            <SafetyActions profileId={person.id} name={person.name} gender={person.gender} onDone={() => void navigate('/matches', { replace: true })} />
+            <SafetyActions
+              profileId={person.id}
+              name={person.name}
+              gender={person.gender}
+              onDone={() => void navigate('/matches', { replace: true })}
+            />
           </div>
           <ProfileDetails profile={person} />
           {/* Start chat stays in reach above the tab bar while the photos and the bio scroll under it. */}
@@ -52,7 +57,9 @@ export default function MatchProfileScreen() {
               disabled={busy}
               onClick={() => {
                 unmatch.reset();
-                startChat.mutate(profileId, { onSuccess: (conversationId) => void navigate(`/chat/${conversationId}`) });
+                startChat.mutate(profileId, {
+                  onSuccess: (conversationId) => void navigate(`/chat/${conversationId}`),
+                });
               }}
             >
               {t('app.matches.startChat')}
@@ -60,7 +67,12 @@ export default function MatchProfileScreen() {
           </div>
           <ShareTelegram profileId={person.id} variant="card" />
           <div className="person-actions">
-            <button type="button" className="button secondary block" disabled={busy} onClick={() => setConfirming(true)}>
+            <button
+              type="button"
+              className="button secondary block"
+              disabled={busy}
+              onClick={() => setConfirming(true)}
+            >
               {t('app.matches.unmatch')}
             </button>
             <ErrorLine message={error} />

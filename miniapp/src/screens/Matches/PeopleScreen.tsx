@@ -40,12 +40,23 @@ export function PeopleScreen({
   return (
     <section aria-labelledby={titleId}>
       <h1 id={titleId}>{title}</h1>
-      <QueryView query={query} failedKey={failedKey} exceptionKey={exceptionKey} isEmpty={(people) => people.length === 0} empty={empty}>
+      <QueryView
+        query={query}
+        failedKey={failedKey}
+        exceptionKey={exceptionKey}
+        isEmpty={(people) => people.length === 0}
+        empty={empty}
+      >
         {(people) => (
           <>
             {above?.(people)}
             {people.some((p) => inGrid?.(p) ?? true) && (
-              <PersonGrid people={inGrid ? people.filter(inGrid) : people} label={title} linkTo={linkTo} below={below} />
+              <PersonGrid
+                people={inGrid ? people.filter(inGrid) : people}
+                label={title}
+                linkTo={linkTo}
+                below={below}
+              />
             )}
           </>
         )}

@@ -14,7 +14,14 @@ export function PersonCard({ person, to }: { person: PersonListItem; to: string 
       aria-label={person.blurred ? t('app.matches.hiddenLiker') : undefined}
     >
       {person.latest_photo ? (
-        <img src={photoUrl(person.latest_photo, person.blurred ? 'full' : 'thumb')} alt="" width={180} height={240} loading="lazy" decoding="async" />
+        <img
+          src={photoUrl(person.latest_photo, person.blurred ? 'full' : 'thumb')}
+          alt=""
+          width={180}
+          height={240}
+          loading="lazy"
+          decoding="async"
+        />
       ) : (
         <span className="person-card-empty" aria-hidden="true" />
       )}

@@ -61,7 +61,12 @@ function MethodsSection({ account }: { account: AccountResponse }) {
         {account.sign_in_methods.map((method) => (
           <li key={method} className="device">
             <strong>{t(`app.account.method.${method}`)}</strong>
-            <button type="button" className="button secondary small" disabled={only || unlink.isPending} onClick={() => unlink.mutate(method)}>
+            <button
+              type="button"
+              className="button secondary small"
+              disabled={only || unlink.isPending}
+              onClick={() => unlink.mutate(method)}
+            >
               {t('app.account.remove')}
             </button>
           </li>
@@ -71,7 +76,12 @@ function MethodsSection({ account }: { account: AccountResponse }) {
       <ErrorLine message={unlink.error ? errorText(t, unlink.error, 'app.account.removeFailed') : null} />
       {!account.has_password && account.email && (
         <form onSubmit={add}>
-          <NewPasswordField label={t('app.account.addPassword')} name="first-password" hintId="first-password-hint" field={password} />
+          <NewPasswordField
+            label={t('app.account.addPassword')}
+            name="first-password"
+            hintId="first-password-hint"
+            field={password}
+          />
           <Failure error={addPassword.error} failedKey="app.account.passwordFailed" />
           <button type="submit" className="button block" disabled={addPassword.isPending}>
             {addPassword.isPending ? t('app.common.wait') : t('app.account.savePassword')}
@@ -105,7 +115,13 @@ function BotLink({ hasPassword }: { hasPassword: boolean }) {
     <div className="bot-link">
       <h3>{t('app.account.method.telegram')}</h3>
       {link.data ? (
-        <a className="button block" href={link.data.url} target="_blank" rel="noopener noreferrer" data-testid="bot-link">
+        <a
+          className="button block"
+          href={link.data.url}
+          target="_blank"
+          rel="noopener noreferrer"
+          data-testid="bot-link"
+        >
           {t('app.account.openBot')}
         </a>
       ) : (
@@ -147,7 +163,12 @@ function PasswordSection() {
       <h2 id="password-title">{t('app.account.passwordTitle')}</h2>
       <form onSubmit={submit}>
         <CurrentPasswordField name="current-password" value={current} onChange={setCurrent} />
-        <NewPasswordField label={t('app.forgot.newPassword')} name="new-password" hintId="account-password-hint" field={password} />
+        <NewPasswordField
+          label={t('app.forgot.newPassword')}
+          name="new-password"
+          hintId="account-password-hint"
+          field={password}
+        />
         <ErrorLine message={change.error ? errorText(t, change.error, 'app.account.passwordFailed') : null} />
         {change.isSuccess && (
           <p className="notice" role="status">
@@ -192,7 +213,9 @@ function EmailSection({ account }: { account: AccountResponse }) {
   return (
     <section className="card" aria-labelledby="email-title">
       <h2 id="email-title">{t('app.account.emailTitle')}</h2>
-      <p className="muted">{account.email ? t('app.account.emailNow', { email: account.email }) : t('app.account.noEmail')}</p>
+      <p className="muted">
+        {account.email ? t('app.account.emailNow', { email: account.email }) : t('app.account.noEmail')}
+      </p>
       {confirm.isSuccess && (
         <p className="notice" role="status">
           {t('app.account.emailChanged')}
@@ -211,9 +234,18 @@ function EmailSection({ account }: { account: AccountResponse }) {
         <form onSubmit={ask}>
           <label className="field">
             <span>{t('app.account.newEmail')}</span>
-            <input type="email" name="new-email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+            <input
+              type="email"
+              name="new-email"
+              autoComplete="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
           </label>
-          {account.has_password && <CurrentPasswordField name="email-password" value={password} onChange={setPassword} />}
+          {account.has_password && (
+            <CurrentPasswordField name="email-password" value={password} onChange={setPassword} />
+          )}
           <Failure error={request.error} failedKey="app.account.emailFailed" />
           <button type="submit" className="button block" disabled={request.isPending}>
             {request.isPending ? t('app.common.wait') : t('app.account.sendCode')}
@@ -225,12 +257,27 @@ function EmailSection({ account }: { account: AccountResponse }) {
 }
 
 /** The password the account has now, asked again before it or the e-mail address changes. */
-function CurrentPasswordField({ name, value, onChange }: { name: string; value: string; onChange: (value: string) => void }) {
+function CurrentPasswordField({
+  name,
+  value,
+  onChange,
+}: {
+  name: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
   const { t } = useTranslation();
   return (
     <label className="field">
       <span>{t('app.account.currentPassword')}</span>
-      <input type="password" name={name} autoComplete="current-password" required value={value} onChange={(e) => onChange(e.target.value)} />
+      <input
+        type="password"
+        name={name}
+        autoComplete="current-password"
+        required
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
     </label>
   );
 }
@@ -250,7 +297,11 @@ function Failure({ error, failedKey }: { error: Error | null; failedKey: Transla
         <strong>{t('app.account.reauthTitle')}</strong>
         <p>{t(telegram ? 'app.account.reauthTelegram' : 'app.account.reauthText')}</p>
         {!telegram && (
-          <button type="button" className="button block" onClick={() => void navigate('/logout', { state: { next: '/account' } })}>
+          <button
+            type="button"
+            className="button block"
+            onClick={() => void navigate('/logout', { state: { next: '/account' } })}
+          >
             {t('app.account.signInAgain')}
           </button>
         )}
@@ -265,11 +316,18 @@ function Failure({ error, failedKey }: { error: Error | null; failedKey: Transla
  * added would let them back in after every sign-out, so the owner sees them here too (and removes them
  * under "Ways to sign in").
  */
-function DevicesSection({ sessions, methods }: { sessions: AccountResponse['sessions']; methods: AccountResponse['sign_in_methods'] }) {
+function DevicesSection({
+  sessions,
+  methods,
+}: {
+  sessions: AccountResponse['sessions'];
+  methods: AccountResponse['sign_in_methods'];
+}) {
   const { t, i18n } = useTranslation();
   const endSession = useEndSession();
   const endOthers = useEndOtherSessions();
-  const when = (iso: string) => new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const when = (iso: string) =>
+    new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   const failure = endSession.error ?? endOthers.error;
   return (
     <section className="card" aria-labelledby="devices-title">
@@ -280,10 +338,17 @@ function DevicesSection({ sessions, methods }: { sessions: AccountResponse['sess
             <div>
               <strong>{session.device ?? t('app.account.unknownDevice')}</strong>
               {session.current && <span className="device-current"> · {t('app.account.thisDevice')}</span>}
-              <small className="hint">{t('app.account.lastSeen', { time: when(session.last_seen_at ?? session.signed_in_at) })}</small>
+              <small className="hint">
+                {t('app.account.lastSeen', { time: when(session.last_seen_at ?? session.signed_in_at) })}
+              </small>
             </div>
             {!session.current && (
-              <button type="button" className="button secondary small" disabled={endSession.isPending} onClick={() => endSession.mutate(session.id)}>
+              <button
+                type="button"
+                className="button secondary small"
+                disabled={endSession.isPending}
+                onClick={() => endSession.mutate(session.id)}
+              >
                 {t('app.account.signOut')}
               </button>
             )}
@@ -292,12 +357,19 @@ function DevicesSection({ sessions, methods }: { sessions: AccountResponse['sess
       </ul>
       <ErrorLine message={failure ? errorText(t, failure, 'app.account.signOutFailed') : null} />
       {sessions.length > 1 && (
-        <button type="button" className="button secondary block" disabled={endOthers.isPending} onClick={() => endOthers.mutate()}>
+        <button
+          type="button"
+          className="button secondary block"
+          disabled={endOthers.isPending}
+          onClick={() => endOthers.mutate()}
+        >
           {t('app.account.signOutOthers')}
         </button>
       )}
       <p className="muted" data-testid="linked-methods">
-        {t('app.account.linkedMethods', { methods: methods.map((method) => t(`app.account.method.${method}`)).join(', ') })}
+        {t('app.account.linkedMethods', {
+          methods: methods.map((method) => t(`app.account.method.${method}`)).join(', '),
+        })}
       </p>
       <p className="hint">{t('app.account.linkedMethodsHint')}</p>
     </section>

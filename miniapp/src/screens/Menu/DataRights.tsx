@@ -74,15 +74,33 @@ export function DataRights() {
           <p>{t('app.dataRights.deleteText')}</p>
           <label className="field">
             <span>{t('app.dataRights.password')}</span>
-            <input type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+            <input
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
           </label>
           <p className="hint">{t('app.dataRights.passwordHint')}</p>
-          <ErrorLine message={deleteAccount.error ? errorText(t, deleteAccount.error, 'app.dataRights.deleteFailed') : null} />
+          <ErrorLine
+            message={deleteAccount.error ? errorText(t, deleteAccount.error, 'app.dataRights.deleteFailed') : null}
+          />
           {/* Deleted: still busy while the session ends and the app leaves for /. */}
-          <button type="submit" className="button block danger" disabled={deleteAccount.isPending || deleteAccount.isSuccess}>
-            {deleteAccount.isPending || deleteAccount.isSuccess ? t('app.common.wait') : t('app.dataRights.deleteConfirm')}
+          <button
+            type="submit"
+            className="button block danger"
+            disabled={deleteAccount.isPending || deleteAccount.isSuccess}
+          >
+            {deleteAccount.isPending || deleteAccount.isSuccess
+              ? t('app.common.wait')
+              : t('app.dataRights.deleteConfirm')}
           </button>
-          <button type="button" className="button secondary block" disabled={deleteAccount.isPending || deleteAccount.isSuccess} onClick={cancel}>
+          <button
+            type="button"
+            className="button secondary block"
+            disabled={deleteAccount.isPending || deleteAccount.isSuccess}
+            onClick={cancel}
+          >
             {t('app.matches.cancel')}
           </button>
         </form>

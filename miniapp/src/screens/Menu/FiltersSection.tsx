@@ -16,8 +16,14 @@ export function FiltersSection({ hasProfile }: { hasProfile: boolean }) {
     <section className="card" aria-labelledby="filters-title">
       <h2 id="filters-title">{t('app.menu.filters')}</h2>
       <GenderChoice value={filters.gender} onChange={(gender) => changeDeckFilters({ gender }, hasProfile)} />
-      <AgeRangeSlider value={[filters.ageMin, filters.ageMax]} onChange={([ageMin, ageMax]) => changeDeckFilters({ ageMin, ageMax }, hasProfile)} />
-      <DistanceSlider value={filters.maxDistance} onChange={(maxDistance) => changeDeckFilters({ maxDistance }, hasProfile)} />
+      <AgeRangeSlider
+        value={[filters.ageMin, filters.ageMax]}
+        onChange={([ageMin, ageMax]) => changeDeckFilters({ ageMin, ageMax }, hasProfile)}
+      />
+      <DistanceSlider
+        value={filters.maxDistance}
+        onChange={(maxDistance) => changeDeckFilters({ maxDistance }, hasProfile)}
+      />
     </section>
   );
 }

@@ -29,7 +29,13 @@ export function InviteFriend() {
     <section className="card invite" aria-labelledby="invite-title">
       <h2 id="invite-title">{t('app.invite.title')}</h2>
       <p className="muted">{t('app.invite.hint')}</p>
-      <button type="button" className="button block" data-invite disabled={invitation.isPending} onClick={() => void share()}>
+      <button
+        type="button"
+        className="button block"
+        data-invite
+        disabled={invitation.isPending}
+        onClick={() => void share()}
+      >
         {t('app.invite.button')}
       </button>
       {outcome?.result === 'copied' && (

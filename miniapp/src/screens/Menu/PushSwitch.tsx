@@ -53,7 +53,11 @@ export function PushSwitch({ hasProfile }: { hasProfile: boolean }) {
         <span>
           {t('app.menu.pushNotifications')}
           <small className="muted block">
-            {!hasProfile ? t('app.menu.needsProfile') : denied ? t('app.menu.pushNotificationsDenied') : t('app.menu.pushNotificationsHint')}
+            {!hasProfile
+              ? t('app.menu.needsProfile')
+              : denied
+                ? t('app.menu.pushNotificationsDenied')
+                : t('app.menu.pushNotificationsHint')}
           </small>
         </span>
         <input
@@ -66,7 +70,9 @@ export function PushSwitch({ hasProfile }: { hasProfile: boolean }) {
           onChange={(e) => void flip(e.target.checked)}
         />
       </label>
-      {failure === 'failed' || failure === 'unsupported' ? <ErrorLine message={t('app.menu.pushNotificationsFailed')} /> : null}
+      {failure === 'failed' || failure === 'unsupported' ? (
+        <ErrorLine message={t('app.menu.pushNotificationsFailed')} />
+      ) : null}
     </>
   );
 }

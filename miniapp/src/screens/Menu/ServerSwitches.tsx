@@ -46,7 +46,11 @@ export function ServerSwitches({ hasProfile }: { hasProfile: boolean }) {
         // switch is shown off and unusable, with the way to link Telegram, rather than on and doing nothing.
         const needsTelegram = key === 'notifications' && settings.data?.telegram_linked === false;
         const usable = hasProfile && settings.data !== undefined && !needsTelegram;
-        const shownHint = !hasProfile ? t('app.menu.needsProfile') : needsTelegram ? t('app.menu.notificationsNeedTelegram') : t(hint);
+        const shownHint = !hasProfile
+          ? t('app.menu.needsProfile')
+          : needsTelegram
+            ? t('app.menu.notificationsNeedTelegram')
+            : t(hint);
         return (
           <Fragment key={key}>
             <label className={`row switch-row${usable ? '' : ' disabled'}`}>

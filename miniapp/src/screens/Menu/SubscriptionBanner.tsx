@@ -51,7 +51,9 @@ export function SubscriptionBanner() {
           current.isActive ? (
             <p className="premium-active">
               {current.end_date
-                ? t('app.premium.activeUntil', { date: new Date(current.end_date).toLocaleDateString(i18n.language, { dateStyle: 'long' }) })
+                ? t('app.premium.activeUntil', {
+                    date: new Date(current.end_date).toLocaleDateString(i18n.language, { dateStyle: 'long' }),
+                  })
                 : t('app.premium.active')}
             </p>
           ) : (

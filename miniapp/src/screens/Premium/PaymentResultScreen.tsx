@@ -52,7 +52,13 @@ export function SuccessCheckScreen() {
  * payment the address names, so nobody is told "paid" for opening a link. `/fail` without a payment (the
  * Telegram sheet closed unpaid) says it did not go through; `/failtrig` shows the failure page itself.
  */
-export default function PaymentResultScreen({ outcome, check = false }: { outcome: 'success' | 'failure'; check?: boolean }) {
+export default function PaymentResultScreen({
+  outcome,
+  check = false,
+}: {
+  outcome: 'success' | 'failure';
+  check?: boolean;
+}) {
   const { t } = useTranslation();
   const paymentId = usePaymentParam();
   if (check && (outcome === 'success' || paymentId !== null)) return <PaymentStatusCard paymentId={paymentId} />;

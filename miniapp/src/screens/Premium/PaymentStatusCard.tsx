@@ -32,7 +32,10 @@ function Outcome({ shown, text }: { shown: Shown; text: string }) {
             {t('app.result.choosePlan')}
           </Link>
         )}
-        <Link to="/menu" className={shown === 'paid' || shown === 'pending' ? 'button large block' : 'button secondary large block'}>
+        <Link
+          to="/menu"
+          className={shown === 'paid' || shown === 'pending' ? 'button large block' : 'button secondary large block'}
+        >
           {t('app.result.backToMenu')}
         </Link>
       </div>
@@ -53,7 +56,9 @@ export function PaymentStatusCard({ paymentId }: { paymentId: number | null }) {
   if (status.data) {
     const { data } = status;
     if (data.status === 'paid') {
-      const text = data.end_date ? t('app.result.paidUntil', { date: formatDate(data.end_date, i18n.language) }) : t('app.result.successText');
+      const text = data.end_date
+        ? t('app.result.paidUntil', { date: formatDate(data.end_date, i18n.language) })
+        : t('app.result.successText');
       return <Outcome shown="paid" text={text} />;
     }
     if (data.status === 'pending') return <Outcome shown="pending" text={t('app.result.pendingText')} />;

@@ -138,7 +138,9 @@ function Offer({ lapsedOn }: { lapsedOn: string | null }) {
     <>
       <header className="premium-hero">
         <h1>{lapsedOn ? t('app.premium.lapsedTitle') : t('app.premium.heading')}</h1>
-        {lapsedOn && <p className="muted">{t('app.premium.lapsedText', { date: formatDate(lapsedOn, i18n.language) })}</p>}
+        {lapsedOn && (
+          <p className="muted">{t('app.premium.lapsedText', { date: formatDate(lapsedOn, i18n.language) })}</p>
+        )}
         <Benefits />
       </header>
       {!chosen && (
@@ -176,7 +178,9 @@ export default function SubscriptionScreen() {
   return (
     <div className="subscription">
       <QueryView query={subscription} failedKey="app.errors.subscriptionCheck">
-        {(current: SubscriptionResponse) => (current.isActive ? <ActivePlan endDate={current.end_date} /> : <Offer lapsedOn={current.end_date} />)}
+        {(current: SubscriptionResponse) =>
+          current.isActive ? <ActivePlan endDate={current.end_date} /> : <Offer lapsedOn={current.end_date} />
+        }
       </QueryView>
     </div>
   );

@@ -5,7 +5,13 @@ import { loadImage } from './cropPhoto.ts';
  * "Add a photo": a file button that hands over an object URL of a photo this browser can draw (for the
  * cropper), or says it cannot open it (HEIC on some browsers); the same file can be picked again.
  */
-export function AddPhotoButton({ onPicked, onError }: { onPicked: (url: string) => void; onError: (message: string | null) => void }) {
+export function AddPhotoButton({
+  onPicked,
+  onError,
+}: {
+  onPicked: (url: string) => void;
+  onError: (message: string | null) => void;
+}) {
   const { t } = useTranslation();
   async function choose(file: File | undefined) {
     onError(null);

@@ -45,7 +45,10 @@ function PhotoEditor({ profile }: { profile: OwnProfileResponse }) {
     setProblem(null);
     setProgress(0);
     editPhotos.mutate(
-      { edits: { deleted: profile.photos.filter((n) => !kept.includes(n)), order: kept, added }, onProgress: setProgress },
+      {
+        edits: { deleted: profile.photos.filter((n) => !kept.includes(n)), order: kept, added },
+        onProgress: setProgress,
+      },
       // The menu's photo comes from the session: the answer carries it as it is now.
       { onSuccess: (saved) => adopt(saved.current_user, () => void navigate('/profile', { replace: true })) },
     );
@@ -84,7 +87,9 @@ function PhotoEditor({ profile }: { profile: OwnProfileResponse }) {
           }}
         />
       )}
-      {saving && <progress className="upload-progress" max={1} value={progress} aria-label={t('app.wizard.uploading')} />}
+      {saving && (
+        <progress className="upload-progress" max={1} value={progress} aria-label={t('app.wizard.uploading')} />
+      )}
       <ErrorLine message={error} />
       <div className="actions wizard-nav">
         <button type="button" className="button secondary" onClick={() => void navigate('/profile')}>

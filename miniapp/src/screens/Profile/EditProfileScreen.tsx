@@ -39,7 +39,9 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
   /** The geocoder's place of the city shown: kept while the text is, dropped when it is typed over. */
   const [placeId, setPlaceId] = useState(profile.place_id);
   const [bio, setBio] = useState(profile.bio);
-  const [prompts, setPrompts] = useState<PromptDraft[]>(() => profile.prompts.map((p) => ({ prompt_id: p.prompt_id, answer: p.answer })));
+  const [prompts, setPrompts] = useState<PromptDraft[]>(() =>
+    profile.prompts.map((p) => ({ prompt_id: p.prompt_id, answer: p.answer })),
+  );
   /** A new position, once found; null keeps the stored one. */
   const [coords, setCoords] = useState<[number, number] | null>(null);
   const locate = useLocate();
@@ -69,7 +71,11 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
     if (years > maxAge) return setError(t('app.wizard.maxAge'));
     if (!promptsAnswered(prompts)) return setError(t('app.prompts.answerRequired'));
     setError(null);
-    let place: { city: string; place_id: number | null; coords: [number, number] | null } = { city: city.trim(), place_id: placeId, coords };
+    let place: { city: string; place_id: number | null; coords: [number, number] | null } = {
+      city: city.trim(),
+      place_id: placeId,
+      coords,
+    };
     if (!coords && place.city !== profile.city) {
       try {
         place = await cityCheck.mutateAsync(place.city);
@@ -81,7 +87,16 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
     let saved: ProfileSavedResponse;
     try {
       const chosen = place.place_id !== null ? { place_id: place.place_id } : {};
-      saved = await edit.mutateAsync({ name: name.trim(), age: years, gender, city: place.city, ...chosen, bio, prompts, ...position });
+      saved = await edit.mutateAsync({
+        name: name.trim(),
+        age: years,
+        gender,
+        city: place.city,
+        ...chosen,
+        bio,
+        prompts,
+        ...position,
+      });
     } catch (failure) {
       return setError(errorText(t, failure, 'app.errors.updateProfile'));
     }
@@ -106,7 +121,14 @@ function EditForm({ profile }: { profile: OwnProfileResponse }) {
       </label>
       <label className="field">
         <span>{t('app.wizard.age')}</span>
-        <input value={age} type="number" inputMode="numeric" min={minAge} max={maxAge} onChange={(e) => setAge(e.target.value)} />
+        <input
+          value={age}
+          type="number"
+          inputMode="numeric"
+          min={minAge}
+          max={maxAge}
+          onChange={(e) => setAge(e.target.value)}
+        />
       </label>
       <fieldset className="segmented wide" aria-label={t('app.wizard.gender')}>
         <legend className="visually-hidden">{t('app.wizard.gender')}</legend>

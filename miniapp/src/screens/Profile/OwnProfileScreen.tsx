@@ -53,7 +53,13 @@ export default function OwnProfileScreen() {
             <button type="button" className="button secondary block danger" onClick={() => setConfirming(true)}>
               {t('app.profile.delete')}
             </button>
-            <ErrorLine message={remove.error ? errorText(t, remove.error, 'app.errors.deleteProfileFailed', 'app.errors.deleteProfileError') : null} />
+            <ErrorLine
+              message={
+                remove.error
+                  ? errorText(t, remove.error, 'app.errors.deleteProfileFailed', 'app.errors.deleteProfileError')
+                  : null
+              }
+            />
           </div>
           <ConfirmSheet
             open={confirming}

@@ -4,7 +4,15 @@ import { useTranslation } from 'react-i18next';
 import { cropToJpeg, photoAspect } from './cropPhoto.ts';
 
 /** Crop at 3:4 with zoom 1 to 3 (spec section 9), then Confirm gives the 640x852 JPEG. */
-export function PhotoCropper({ url, onDone, onCancel }: { url: string; onDone: (photo: Blob) => void; onCancel: () => void }) {
+export function PhotoCropper({
+  url,
+  onDone,
+  onCancel,
+}: {
+  url: string;
+  onDone: (photo: Blob) => void;
+  onCancel: () => void;
+}) {
   const { t } = useTranslation();
   const [crop, setCrop] = useState({ x: 0, y: 0 });
   const [zoom, setZoom] = useState(1);
@@ -27,7 +35,14 @@ export function PhotoCropper({ url, onDone, onCancel }: { url: string; onDone: (
       </div>
       <label className="field">
         <span>{t('app.wizard.zoom')}</span>
-        <input type="range" min={1} max={3} step={0.05} value={zoom} onChange={(e) => setZoom(Number(e.target.value))} />
+        <input
+          type="range"
+          min={1}
+          max={3}
+          step={0.05}
+          value={zoom}
+          onChange={(e) => setZoom(Number(e.target.value))}
+        />
       </label>
       <div className="actions">
         <button type="button" className="button secondary" onClick={onCancel}>

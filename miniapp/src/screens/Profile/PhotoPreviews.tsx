@@ -21,11 +21,21 @@ export function PhotoPreviews({
       {items.map((item, i) => (
         <li key={item.url}>
           <img src={item.url} alt={t('app.wizard.photoN', { n: i + 1 })} width={96} height={128} />
-          <button type="button" className="photo-remove" onClick={() => onRemove(item)} aria-label={t('app.wizard.removePhoto', { n: i + 1 })}>
+          <button
+            type="button"
+            className="photo-remove"
+            onClick={() => onRemove(item)}
+            aria-label={t('app.wizard.removePhoto', { n: i + 1 })}
+          >
             ×
           </button>
           {i > 0 && item.kind === 'kept' && (
-            <button type="button" className="photo-earlier" onClick={() => onMoveEarlier(i)} aria-label={t('app.profile.moveEarlier', { n: i + 1 })}>
+            <button
+              type="button"
+              className="photo-earlier"
+              onClick={() => onMoveEarlier(i)}
+              aria-label={t('app.profile.moveEarlier', { n: i + 1 })}
+            >
               ←
             </button>
           )}
@@ -40,7 +50,9 @@ export function PhotoPreviews({
  * screen's own (an object URL) is released when it is removed or the screen closes.
  */
 export function usePhotoItems(photos: string[]) {
-  const [items, setItems] = useState<PhotoItem[]>(photos.map((name) => ({ kind: 'kept', name, url: photoUrl(name, 'thumb') })));
+  const [items, setItems] = useState<PhotoItem[]>(
+    photos.map((name) => ({ kind: 'kept', name, url: photoUrl(name, 'thumb') })),
+  );
   const latest = useRef(items);
   useEffect(() => {
     latest.current = items;

@@ -28,5 +28,7 @@ export async function cropToJpeg(url: string, area: Area): Promise<Blob> {
   if (!context) throw new Error('no canvas');
   context.imageSmoothingQuality = 'high';
   context.drawImage(image, area.x, area.y, area.width, area.height, 0, 0, photoWidth, photoHeight);
-  return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('no jpeg'))), 'image/jpeg', 0.9));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('no jpeg'))), 'image/jpeg', 0.9),
+  );
 }

@@ -14,7 +14,15 @@ import { defaultFilters, type DeckFilters, type FilterChange } from '../../lib/f
  * each tap goes one step (about four times the area) until "any distance", so the deck is never emptied by
  * a limit the user cannot see.
  */
-export function EmptyDeck({ filters, onChange, onRefresh }: { filters: DeckFilters; onChange: (change: FilterChange) => void; onRefresh: () => void }) {
+export function EmptyDeck({
+  filters,
+  onChange,
+  onRefresh,
+}: {
+  filters: DeckFilters;
+  onChange: (change: FilterChange) => void;
+  onRefresh: () => void;
+}) {
   const { t } = useTranslation();
   const narrowedAge = filters.ageMin > defaultFilters.ageMin || filters.ageMax < defaultFilters.ageMax;
   const limit = filters.maxDistance;
@@ -22,7 +30,9 @@ export function EmptyDeck({ filters, onChange, onRefresh }: { filters: DeckFilte
   return (
     <div className="state state-empty empty-deck">
       <p className="state-title">{t('app.errors.noMoreProfiles')}</p>
-      <p className="muted">{limit === undefined ? t('app.search.emptyText') : t('app.search.emptyWithin', { km: limit })}</p>
+      <p className="muted">
+        {limit === undefined ? t('app.search.emptyText') : t('app.search.emptyWithin', { km: limit })}
+      </p>
       {limit !== undefined && (
         <button type="button" className="button block" onClick={() => onChange({ maxDistance: wider })}>
           {wider === undefined ? t('app.search.anyDistance') : t('app.search.widenDistance', { km: wider })}

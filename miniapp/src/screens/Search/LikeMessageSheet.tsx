@@ -61,7 +61,12 @@ export function LikeMessageSheet({
           onChange={(event) => setText(event.target.value)}
           onKeyDown={(event) => {
             // Enter sends on a computer, Shift+Enter breaks the line (a phone's Enter key breaks it too).
-            if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing && window.matchMedia('(pointer: fine)').matches) {
+            if (
+              event.key === 'Enter' &&
+              !event.shiftKey &&
+              !event.nativeEvent.isComposing &&
+              window.matchMedia('(pointer: fine)').matches
+            ) {
               event.preventDefault();
               send();
             }
@@ -72,7 +77,10 @@ export function LikeMessageSheet({
             {t('app.search.messageHint')}
             {!premium && ` ${t('app.search.messageFreeLeft')}`}
           </p>
-          <span id={counterId} className={text.length >= likeMessageMaxLength ? 'like-message-count full' : 'like-message-count'}>
+          <span
+            id={counterId}
+            className={text.length >= likeMessageMaxLength ? 'like-message-count full' : 'like-message-count'}
+          >
             {t('app.search.messageCount', { count: text.length, max: likeMessageMaxLength })}
           </span>
         </div>

@@ -37,7 +37,13 @@ export default function SearchScreen() {
   const lastAction = useRef(Number.NEGATIVE_INFINITY);
   /** The photo the card on screen shows, so the card flying off shows it too. */
   const [photoAt, setPhotoAt] = useState<{ id: number; index: number } | null>(null);
-  const [leaving, setLeaving] = useState<{ card: Card; liked: boolean; fromPx: number; photoIndex: number; at: number } | null>(null);
+  const [leaving, setLeaving] = useState<{
+    card: Card;
+    liked: boolean;
+    fromPx: number;
+    photoIndex: number;
+    at: number;
+  } | null>(null);
   useEffect(() => {
     if (!leaving) return;
     const timer = setTimeout(() => setLeaving(null), leaveMs);
@@ -72,7 +78,14 @@ export default function SearchScreen() {
     if (!deck.decide(liked, message)) return;
     lastAction.current = now;
     platform().haptic(liked ? 'like' : 'dislike');
-    if (shown) setLeaving({ card: shown, liked, fromPx, photoIndex: photoAt?.id === shown.profile_id ? photoAt.index : 0, at: now });
+    if (shown)
+      setLeaving({
+        card: shown,
+        liked,
+        fromPx,
+        photoIndex: photoAt?.id === shown.profile_id ? photoAt.index : 0,
+        at: now,
+      });
   };
 
   const { state } = deck;
@@ -96,8 +109,12 @@ export default function SearchScreen() {
     <section className="search-screen" aria-label={t('app.search.title')}>
       <div className="deck">
         {state.status === 'loading' && <Loading />}
-        {state.status === 'error' && <ErrorState message={errorText(t, state.error, 'app.search.failed')} onRetry={deck.reload} />}
-        {state.status === 'empty' && <EmptyDeck filters={deck.filters} onChange={deck.changeFilters} onRefresh={deck.reload} />}
+        {state.status === 'error' && (
+          <ErrorState message={errorText(t, state.error, 'app.search.failed')} onRetry={deck.reload} />
+        )}
+        {state.status === 'empty' && (
+          <EmptyDeck filters={deck.filters} onChange={deck.changeFilters} onRefresh={deck.reload} />
+        )}
         {state.status === 'ready' && (
           <SwipeCard
             key={state.card.profile_id}
@@ -109,7 +126,15 @@ export default function SearchScreen() {
             onPhotoIndex={(index) => setPhotoAt({ id: state.card.profile_id, index })}
           />
         )}
-        {leaving && <LeavingCard key={leaving.at} card={leaving.card} liked={leaving.liked} fromPx={leaving.fromPx} photoIndex={leaving.photoIndex} />}
+        {leaving && (
+          <LeavingCard
+            key={leaving.at}
+            card={leaving.card}
+            liked={leaving.liked}
+            fromPx={leaving.fromPx}
+            photoIndex={leaving.photoIndex}
+          />
+        )}
         {/* Over the deck, not under it: a message coming and going must not move the buttons. */}
         {swipeFailure && (
           <p className="deck-toast" role="alert">

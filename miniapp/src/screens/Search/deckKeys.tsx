@@ -5,7 +5,11 @@ import { useTranslation } from 'react-i18next';
 function keysBelongElsewhere(event: KeyboardEvent): boolean {
   if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return true;
   const target = event.target;
-  if (target instanceof HTMLElement && (target.isContentEditable || target.closest('input, textarea, select, [contenteditable]'))) return true;
+  if (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || target.closest('input, textarea, select, [contenteditable]'))
+  )
+    return true;
   return document.querySelector('dialog[open]') !== null;
 }
 
@@ -21,7 +25,11 @@ function isUndoKey(event: KeyboardEvent): boolean {
 /** Someone typing or a dialog over the deck: Backspace and ⌘Z are theirs (the modifiers are the undo's own). */
 function undoBelongsElsewhere(event: KeyboardEvent): boolean {
   const target = event.target;
-  if (target instanceof HTMLElement && (target.isContentEditable || target.closest('input, textarea, select, [contenteditable]'))) return true;
+  if (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || target.closest('input, textarea, select, [contenteditable]'))
+  )
+    return true;
   return document.querySelector('dialog[open]') !== null;
 }
 
@@ -65,9 +73,11 @@ export function useDeckKeys(active: boolean, actions: { decide: (liked: boolean)
         if (event.key in keyActions) event.preventDefault();
         return;
       }
-      const act = { ArrowLeft: () => latest.current.decide(false), ArrowRight: () => latest.current.decide(true), ArrowUp: () => latest.current.details() }[
-        event.key
-      ];
+      const act = {
+        ArrowLeft: () => latest.current.decide(false),
+        ArrowRight: () => latest.current.decide(true),
+        ArrowUp: () => latest.current.details(),
+      }[event.key];
       if (!act) return;
       event.preventDefault();
       act();

@@ -130,7 +130,9 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
       });
       void show(pending);
       const sent = swipe({ profileId: card.profile_id, liked, ...(message ? { message } : {}) });
-      history.current = [...history.current.filter((h) => h.card.profile_id !== card.profile_id), { card, sent }].slice(-historySize);
+      history.current = [...history.current.filter((h) => h.card.profile_id !== card.profile_id), { card, sent }].slice(
+        -historySize,
+      );
       setCanUndo(true);
       sent.then(
         (result) => {
@@ -150,7 +152,10 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
             setState({ status: 'ready', card });
           } else if (error instanceof ApiError && error.code === 'like_limit') {
             // Out of free likes: the person comes back on screen, with the explanation and the time.
-            setLimit({ error, backAt: error.retryAfterSeconds === undefined ? null : Date.now() + error.retryAfterSeconds * 1000 });
+            setLimit({
+              error,
+              backAt: error.retryAfterSeconds === undefined ? null : Date.now() + error.retryAfterSeconds * 1000,
+            });
             setLimitOpen(true);
             current.current = card;
             next.current = fetchAfter([card.profile_id]);
@@ -217,7 +222,11 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
     } catch (error) {
       setUndoFailure(error);
       // Whatever it was, nothing on this screen is worth another try but a newer swipe.
-      if (error instanceof ApiError && error.code !== null && ['nothing_to_undo', 'undo_too_old', 'undo_match'].includes(error.code)) {
+      if (
+        error instanceof ApiError &&
+        error.code !== null &&
+        ['nothing_to_undo', 'undo_too_old', 'undo_match'].includes(error.code)
+      ) {
         history.current = [];
         setCanUndo(false);
       }

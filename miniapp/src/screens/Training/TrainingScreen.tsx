@@ -31,7 +31,8 @@ export default function TrainingScreen() {
         </Link>
       </div>
       <p className="training-step" role="status" aria-live="polite">
-        <span className="muted">{t('app.training.stepOf', { step: index + 1, total: steps.length })}</span> {t(`app.training.steps.${step}`)}
+        <span className="muted">{t('app.training.stepOf', { step: index + 1, total: steps.length })}</span>{' '}
+        {t(`app.training.steps.${step}`)}
       </p>
       <div className="deck">
         {step !== 'done' && (

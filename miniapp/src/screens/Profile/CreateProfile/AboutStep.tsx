@@ -32,7 +32,12 @@ export function AboutStep({ state, dispatch }: { state: WizardState; dispatch: D
       <fieldset className="segmented wide" aria-label={t('app.wizard.gender')}>
         <legend className="visually-hidden">{t('app.wizard.gender')}</legend>
         {(['Male', 'Female'] as const).map((g) => (
-          <button key={g} type="button" aria-pressed={state.gender === g} onClick={() => dispatch({ type: 'edit', fields: { gender: g } })}>
+          <button
+            key={g}
+            type="button"
+            aria-pressed={state.gender === g}
+            onClick={() => dispatch({ type: 'edit', fields: { gender: g } })}
+          >
             {t(`app.wizard.genders.${g}`)}
           </button>
         ))}

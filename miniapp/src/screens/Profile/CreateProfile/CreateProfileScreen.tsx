@@ -12,7 +12,15 @@ import { LocationStep } from './LocationStep.tsx';
 import { PhotosStep } from './PhotosStep.tsx';
 import { PromptsStep } from './PromptsStep.tsx';
 import { ReviewStep } from './ReviewStep.tsx';
-import { clearDraft, type Draft, newDraftId, readDraft, readDraftPhotos, writeDraft, writeDraftPhotos } from './wizardDraft.ts';
+import {
+  clearDraft,
+  type Draft,
+  newDraftId,
+  readDraft,
+  readDraftPhotos,
+  writeDraft,
+  writeDraftPhotos,
+} from './wizardDraft.ts';
 import { prefilledName } from './prefilledName.ts';
 import { initialWizard, promptsStep, stepCount, stepProblem, wizardReducer } from './wizardState.ts';
 import '../Profile.css';
@@ -39,7 +47,9 @@ function Wizard({ userId }: { userId: number | null }) {
   const [stored] = useState<Draft | null>(() => (userId === null ? null : readDraft(userId)));
   // A new draft inside Telegram starts with the name Telegram knows (issue 39); the user may change it.
   const [draft] = useState<Draft | null>(
-    () => stored ?? (userId === null ? null : { id: newDraftId(userId), fields: { ...initialWizard, name: prefilledName() } }),
+    () =>
+      stored ??
+      (userId === null ? null : { id: newDraftId(userId), fields: { ...initialWizard, name: prefilledName() } }),
   );
   const [state, dispatch] = useReducer(wizardReducer, draft ? { ...initialWizard, ...draft.fields } : initialWizard);
   /**
@@ -60,7 +70,12 @@ function Wizard({ userId }: { userId: number | null }) {
   useClosingConfirmation(
     !uploading &&
       !leaving &&
-      (state.name !== '' || state.age !== '' || state.bio !== '' || state.cityInput !== '' || state.photos.length > 0 || state.prompts.length > 0),
+      (state.name !== '' ||
+        state.age !== '' ||
+        state.bio !== '' ||
+        state.cityInput !== '' ||
+        state.photos.length > 0 ||
+        state.prompts.length > 0),
   );
 
   // Previews live as object URLs: let them go when the wizard closes.
@@ -75,7 +90,8 @@ function Wizard({ userId }: { userId: number | null }) {
     let live = true;
     void readDraftPhotos(stored.id).then((blobs) => {
       if (!live) return;
-      if (blobs.length) dispatch({ type: 'photosRestored', photos: blobs.map((blob) => ({ blob, url: URL.createObjectURL(blob) })) });
+      if (blobs.length)
+        dispatch({ type: 'photosRestored', photos: blobs.map((blob) => ({ blob, url: URL.createObjectURL(blob) })) });
       setPhotosRestored(true);
     });
     return () => {
@@ -86,7 +102,10 @@ function Wizard({ userId }: { userId: number | null }) {
   const { name, age, gender, city, placeId, coords, manual, cityInput, bio, prompts, photos } = state;
   useEffect(() => {
     if (!draft || userId === null || finished.current) return;
-    writeDraft(userId, { id: draft.id, fields: { step, name, age, gender, city, placeId, coords, manual, cityInput, bio, prompts } });
+    writeDraft(userId, {
+      id: draft.id,
+      fields: { step, name, age, gender, city, placeId, coords, manual, cityInput, bio, prompts },
+    });
   }, [draft, userId, step, name, age, gender, city, placeId, coords, manual, cityInput, bio, prompts]);
   useEffect(() => {
     if (!draft || !photosRestored || finished.current) return;
@@ -138,7 +157,11 @@ function Wizard({ userId }: { userId: number | null }) {
           void finish();
           adopt(created.current_user, () => void navigate('/training', { replace: true }));
         },
-        onError: (failure) => dispatch({ type: 'failed', message: errorText(t, failure, 'app.errors.submitProfile', 'app.errors.createProfile') }),
+        onError: (failure) =>
+          dispatch({
+            type: 'failed',
+            message: errorText(t, failure, 'app.errors.submitProfile', 'app.errors.createProfile'),
+          }),
       },
     );
   }
@@ -149,7 +172,12 @@ function Wizard({ userId }: { userId: number | null }) {
         <h1 id="wizard-title">{t('app.wizard.title')}</h1>
         {/* Not while cropping: the cropper has its own Cancel, for the one photo. */}
         {!state.cropping && (
-          <button type="button" className="button secondary small" disabled={uploading} onClick={() => setCancelling(true)}>
+          <button
+            type="button"
+            className="button secondary small"
+            disabled={uploading}
+            onClick={() => setCancelling(true)}
+          >
             {t('app.wizard.cancel')}
           </button>
         )}
@@ -169,7 +197,12 @@ function Wizard({ userId }: { userId: number | null }) {
       {!state.cropping && (
         <div className="actions wizard-nav">
           {step > 1 && (
-            <button type="button" className="button secondary" disabled={uploading} onClick={() => dispatch({ type: 'back' })}>
+            <button
+              type="button"
+              className="button secondary"
+              disabled={uploading}
+              onClick={() => dispatch({ type: 'back' })}
+            >
               {t('app.common.back')}
             </button>
           )}

@@ -24,8 +24,10 @@ export function LocationStep({ state, dispatch }: { state: WizardState; dispatch
     if (!state.cityInput.trim()) return dispatch({ type: 'failed', message: t('app.wizard.cityMissing') });
     dispatch({ type: 'failed', message: null });
     cityCheck.mutate(state.cityInput, {
-      onSuccess: (found) => dispatch({ type: 'cityFound', city: found.city, placeId: found.place_id, coords: found.coords }),
-      onError: (failure) => dispatch({ type: 'failed', message: errorText(t, failure, 'app.errors.cityFailed', 'app.errors.cityFetch') }),
+      onSuccess: (found) =>
+        dispatch({ type: 'cityFound', city: found.city, placeId: found.place_id, coords: found.coords }),
+      onError: (failure) =>
+        dispatch({ type: 'failed', message: errorText(t, failure, 'app.errors.cityFailed', 'app.errors.cityFetch') }),
     });
   }
 
@@ -42,7 +44,11 @@ export function LocationStep({ state, dispatch }: { state: WizardState; dispatch
         {locate.isPending ? t('app.common.wait') : t('app.wizard.useLocation')}
       </button>
       {!state.manual && (
-        <button type="button" className="button secondary block" onClick={() => dispatch({ type: 'edit', fields: { manual: true } })}>
+        <button
+          type="button"
+          className="button secondary block"
+          onClick={() => dispatch({ type: 'edit', fields: { manual: true } })}
+        >
           {t('app.wizard.enterCity')}
         </button>
       )}
@@ -56,7 +62,11 @@ export function LocationStep({ state, dispatch }: { state: WizardState; dispatch
         >
           <label className="field">
             <span>{t('app.wizard.city')}</span>
-            <input value={state.cityInput} onChange={(e) => dispatch({ type: 'edit', fields: { cityInput: e.target.value } })} autoComplete="address-level2" />
+            <input
+              value={state.cityInput}
+              onChange={(e) => dispatch({ type: 'edit', fields: { cityInput: e.target.value } })}
+              autoComplete="address-level2"
+            />
           </label>
           <button type="submit" className="button secondary block">
             {t('app.wizard.checkCity')}

@@ -48,7 +48,10 @@ export function PhotosStep({ state, dispatch }: { state: WizardState; dispatch: 
           </ul>
           {photos.length === 0 && <TelegramPhotoOffer onPicked={(url) => dispatch({ type: 'cropStarted', url })} />}
           {photos.length < maxPhotos && (
-            <AddPhotoButton onPicked={(url) => dispatch({ type: 'cropStarted', url })} onError={(message) => dispatch({ type: 'failed', message })} />
+            <AddPhotoButton
+              onPicked={(url) => dispatch({ type: 'cropStarted', url })}
+              onError={(message) => dispatch({ type: 'failed', message })}
+            />
           )}
         </>
       )}

@@ -4,7 +4,15 @@ import { maxBioLength } from '@contract/profiles.ts';
 import type { WizardAction, WizardState } from './wizardState.ts';
 
 /** Step 4: the photos and details once more, the bio, and the upload's progress after Create. */
-export function ReviewStep({ state, dispatch, progress }: { state: WizardState; dispatch: Dispatch<WizardAction>; progress: number | null }) {
+export function ReviewStep({
+  state,
+  dispatch,
+  progress,
+}: {
+  state: WizardState;
+  dispatch: Dispatch<WizardAction>;
+  progress: number | null;
+}) {
   const { t } = useTranslation();
   return (
     <div className="wizard-step">
@@ -21,9 +29,16 @@ export function ReviewStep({ state, dispatch, progress }: { state: WizardState; 
       </p>
       <label className="field">
         <span>{t('app.wizard.bio')}</span>
-        <textarea rows={4} maxLength={maxBioLength} value={state.bio} onChange={(e) => dispatch({ type: 'edit', fields: { bio: e.target.value } })} />
+        <textarea
+          rows={4}
+          maxLength={maxBioLength}
+          value={state.bio}
+          onChange={(e) => dispatch({ type: 'edit', fields: { bio: e.target.value } })}
+        />
       </label>
-      {progress !== null && <progress className="upload-progress" max={1} value={progress} aria-label={t('app.wizard.uploading')} />}
+      {progress !== null && (
+        <progress className="upload-progress" max={1} value={progress} aria-label={t('app.wizard.uploading')} />
+      )}
     </div>
   );
 }

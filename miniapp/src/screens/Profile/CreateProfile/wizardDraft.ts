@@ -11,7 +11,10 @@ import type { Gender, Step, WizardState } from './wizardState.ts';
  */
 
 /** What of the wizard's state is kept: not the cropper, the message line or the photos (kept apart). */
-export type DraftFields = Pick<WizardState, 'step' | 'name' | 'age' | 'gender' | 'city' | 'placeId' | 'coords' | 'manual' | 'cityInput' | 'bio' | 'prompts'>;
+export type DraftFields = Pick<
+  WizardState,
+  'step' | 'name' | 'age' | 'gender' | 'city' | 'placeId' | 'coords' | 'manual' | 'cityInput' | 'bio' | 'prompts'
+>;
 export interface Draft {
   /** The IndexedDB key of this draft's photos. */
   id: string;
@@ -39,7 +42,8 @@ function parsePrompts(value: unknown): PromptDraft[] {
   const kept: PromptDraft[] = [];
   for (const item of value as unknown[]) {
     const { prompt_id, answer } = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
-    if (typeof prompt_id !== 'number' || typeof answer !== 'string' || kept.some((p) => p.prompt_id === prompt_id)) continue;
+    if (typeof prompt_id !== 'number' || typeof answer !== 'string' || kept.some((p) => p.prompt_id === prompt_id))
+      continue;
     kept.push({ prompt_id, answer: answer.slice(0, maxPromptAnswerLength) });
   }
   return kept.slice(0, maxPrompts);
@@ -52,9 +56,15 @@ function parseDraft(text: string): Draft | null {
   if (typeof value !== 'object' || value === null) return null;
   const { id, fields } = value as { id?: unknown; fields?: unknown };
   if (typeof id !== 'string' || typeof fields !== 'object' || fields === null) return null;
-  const { step, name, age, gender, city, placeId, coords, manual, cityInput, bio, prompts } = fields as Record<string, unknown>;
+  const { step, name, age, gender, city, placeId, coords, manual, cityInput, bio, prompts } = fields as Record<
+    string,
+    unknown
+  >;
   const text_ = (v: unknown) => (typeof v === 'string' ? v : '');
-  const point = Array.isArray(coords) && coords.length === 2 && coords.every((c) => typeof c === 'number') ? (coords as [number, number]) : null;
+  const point =
+    Array.isArray(coords) && coords.length === 2 && coords.every((c) => typeof c === 'number')
+      ? (coords as [number, number])
+      : null;
   return {
     id,
     fields: {
@@ -86,7 +96,8 @@ export function readDraft(userId: number): Draft | null {
 /** Keeps the draft's fields; a wizard still as it opened keeps nothing (no key left behind to clear). */
 export function writeDraft(userId: number, draft: Draft): void {
   const { step, name, age, gender, city, manual, cityInput, bio, prompts } = draft.fields;
-  const blank = step === 1 && !name && !age && !gender && !city && !manual && !cityInput && !bio && prompts.length === 0;
+  const blank =
+    step === 1 && !name && !age && !gender && !city && !manual && !cityInput && !bio && prompts.length === 0;
   try {
     if (blank) sessionStorage.removeItem(fieldsKey(userId));
     else sessionStorage.setItem(fieldsKey(userId), JSON.stringify(draft));
@@ -109,7 +120,10 @@ function openDatabase(): Promise<IDBDatabase> {
 }
 
 /** One read-write or read transaction on the photo store, resolved when it completes. */
-async function withStore<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T> | null): Promise<T | undefined> {
+async function withStore<T>(
+  mode: IDBTransactionMode,
+  work: (store: IDBObjectStore) => IDBRequest<T> | null,
+): Promise<T | undefined> {
   const database = await openDatabase();
   try {
     return await new Promise<T | undefined>((resolve, reject) => {
@@ -127,7 +141,10 @@ async function withStore<T>(mode: IDBTransactionMode, work: (store: IDBObjectSto
 /** The draft's photos as Blobs, in order; none when there are none or IndexedDB is unavailable. */
 export async function readDraftPhotos(id: string): Promise<Blob[]> {
   try {
-    const stored = await withStore<StoredPhotos | undefined>('readonly', (store) => store.get(id) as IDBRequest<StoredPhotos | undefined>);
+    const stored = await withStore<StoredPhotos | undefined>(
+      'readonly',
+      (store) => store.get(id) as IDBRequest<StoredPhotos | undefined>,
+    );
     return (stored?.photos ?? []).map((p) => new Blob([p.bytes], { type: p.type }));
   } catch {
     return [];

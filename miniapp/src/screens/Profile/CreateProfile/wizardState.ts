@@ -57,7 +57,10 @@ export const initialWizard: WizardState = {
 };
 
 export type WizardAction =
-  | { type: 'edit'; fields: Partial<Pick<WizardState, 'name' | 'age' | 'gender' | 'cityInput' | 'bio' | 'manual' | 'prompts'>> }
+  | {
+      type: 'edit';
+      fields: Partial<Pick<WizardState, 'name' | 'age' | 'gender' | 'cityInput' | 'bio' | 'manual' | 'prompts'>>;
+    }
   /** Next: `problem` is what stops it (from `stepProblem`, translated), or null. */
   | { type: 'next'; problem: string | null }
   | { type: 'back' }
@@ -80,7 +83,9 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
     case 'edit':
       return { ...state, ...action.fields };
     case 'next':
-      return action.problem ? { ...state, error: action.problem } : { ...state, error: null, step: Math.min(stepCount, state.step + 1) as Step };
+      return action.problem
+        ? { ...state, error: action.problem }
+        : { ...state, error: null, step: Math.min(stepCount, state.step + 1) as Step };
     case 'back':
       return { ...state, step: Math.max(1, state.step - 1) as Step };
     case 'located':
