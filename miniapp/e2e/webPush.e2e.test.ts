@@ -49,4 +49,18 @@ describe('Web Push in the menu', () => {
       await context.close();
     });
   }
+
+  it('counts what waits in the tab title, and drops the count once it is seen', async () => {
+    const person = await createPerson(site.app, { name: 'Вера' });
+    const admirer = await createPerson(site.app, { gender: 'Male' });
+    expect((await admirer.browser.post('/api/like', { profile_id: person.profileId })).status).toBe(200);
+    const { context, page } = await site.page({ language: 'ru', prepare: (c) => signInAs(site, c, person.browser) });
+    await page.goto('/Menu');
+    // One new liker: a background tab says so.
+    await expect.poll(() => page.title()).toBe('(1) Искра · Iskra');
+    // The Likes screen marks them seen: nothing waits any more.
+    await page.goto('/WhoLike');
+    await expect.poll(() => page.title()).toBe('Искра · Iskra');
+    await context.close();
+  });
 });
