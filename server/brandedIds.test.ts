@@ -116,6 +116,7 @@ describe('branded ids', () => {
       bio: '',
       distance: null,
       photo: '',
+      active_recently: null,
     };
     expect(searchResult.parse(card)).toEqual(card);
   });

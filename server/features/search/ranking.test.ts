@@ -137,6 +137,7 @@ describe.each(testDialects().flatMap((dialect) => searchEngines.map((engine) => 
           'name',
           'photo',
           'profile_id',
+          'prompts',
           'user_id',
         ]);
       }
