@@ -224,6 +224,10 @@ async function benchDialect(dialect: Dialect): Promise<void> {
         'p.bio',
         'p.latitude',
         'p.longitude',
+        'p.prompts',
+        'p.active_at',
+        'p.private_mode',
+        'p.show_activity',
       ])
       .where('p.id', '=', 0 as ProfileId)
       .where('u.verified_at', 'is not', null)
