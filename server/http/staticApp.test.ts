@@ -17,7 +17,8 @@ function rawGet(
   return new Promise((resolve, reject) => {
     get(
       url,
-      { headers: { ...(acceptEncoding === null ? {} : { 'Accept-Encoding': acceptEncoding }), ...more } },
+      // A connection per request: a kept-alive socket shared with the previous answer failed to parse at times.
+      { agent: false, headers: { ...(acceptEncoding === null ? {} : { 'Accept-Encoding': acceptEncoding }), ...more } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
