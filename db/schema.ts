@@ -46,6 +46,9 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   search_pools: SearchPoolsTable;
   typing_marks: TypingMarksTable;
+  photo_faces: PhotoFacesTable;
+  photo_verifications: PhotoVerificationsTable;
+  admin_actions: AdminActionsTable;
 }
 
 export interface UsersTable {
@@ -155,6 +158,10 @@ export interface ProfilesTable {
   active_at: Generated<string | null>;
   /** 0: others never see how recently this person was active (`active_recently`). */
   show_activity: Generated<number>;
+  /** 1: a selfie matched this person's own photos (features/photoVerification); reset when the main photo no longer matches. */
+  verified: Generated<number>;
+  /** When the person agreed that face descriptors of their photos may be kept (biometric data); null: none kept. */
+  face_consent_at: Generated<string | null>;
 }
 export type Profile = Selectable<ProfilesTable>;
 export type NewProfile = Insertable<ProfilesTable>;
@@ -169,7 +176,12 @@ export interface PhotosTable {
   created_at: string;
   /** A blurred thumbnail under its own random name (null for photos made before blurring existed). */
   blur_name: string | null;
+  /** 'held': the upload screen flagged it; shown to its owner only ("under review") until a moderator decides. */
+  moderation: Generated<PhotoModeration>;
+  /** The upload classifier's score (0-1), null when nothing screened it. */
+  screen_score: Generated<number | null>;
 }
+export type PhotoModeration = 'clear' | 'held';
 export type Photo = Selectable<PhotosTable>;
 export type NewPhoto = Insertable<PhotosTable>;
 
@@ -442,5 +454,51 @@ export interface PushSubscriptionsTable {
   endpoint: string;
   p256dh: string;
   auth: string;
+  created_at: string;
+}
+
+/** A face descriptor of one photo (Float32 little-endian), kept only with the owner's consent. */
+export interface PhotoFacesTable {
+  photo_id: number;
+  descriptor: Uint8Array;
+  created_at: string;
+}
+
+export type PhotoVerificationStatus = 'processing' | 'pending' | 'verified' | 'rejected';
+
+/** One selfie check (features/photoVerification). The selfie file is deleted at the decision; the row stays. */
+export interface PhotoVerificationsTable {
+  id: Generated<number>;
+  profile_id: ProfileId;
+  status: PhotoVerificationStatus;
+  /** The pose asked for (photoVerification/poses.ts). */
+  pose_id: string;
+  /** The selfie under the photo store's private name until a decision; null after. */
+  selfie_name: string | null;
+  /** The best face similarity against the person's own photos (0-1), null when not computed. */
+  similarity: number | null;
+  /** 1 the pose was seen, 0 not, null unknown. */
+  pose_ok: number | null;
+  /** Faces found on the selfie, null when not analysed. */
+  faces: number | null;
+  /** Why a selfie was rejected or sent to review (a code the app translates). */
+  reason: string | null;
+  created_at: string;
+  decided_at: string | null;
+  /** 'model' or the admin who decided (as in admin_actions.admin). */
+  decided_by: string | null;
+}
+
+/** The audit log: every admin action, by whom, on whom, why. Kept after the accounts it names are gone. */
+export interface AdminActionsTable {
+  id: Generated<number>;
+  /** Who: `email:<address>`, `telegram:<id>` or `cli`. */
+  admin: string;
+  action: string;
+  target_user_id: number | null;
+  target_profile_id: number | null;
+  reason: Generated<string>;
+  /** JSON: what else the action carried (a report id, a refund amount…). */
+  details: Generated<string>;
   created_at: string;
 }

@@ -31,6 +31,7 @@ import * as addProfilePrompts from './2026_12_02_0900_add_profile_prompts.ts';
 import * as addUsernameShares from './2026_12_02_0900_add_username_shares.ts';
 import * as addLikeMessagesUndos from './2026_12_02_0900_add_like_messages_undos.ts';
 import * as profileActivity from './2026_12_01_1100_profile_activity.ts';
+import * as photoTrust from './2026_12_03_0900_photo_trust.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_02_0900_add_username_shares': addUsernameShares,
   '2026_12_02_0900_add_like_messages_undos': addLikeMessagesUndos,
   '2026_12_01_1100_profile_activity': profileActivity,
+  '2026_12_03_0900_photo_trust': photoTrust,
 };
