@@ -39,6 +39,13 @@ export const searchQuery = z
           z.lte(maxDistanceRange.max, maxDistanceMessage),
         ),
     ),
+    /** Only people whose selfie matched their photos (issue 40); free for everyone. 'true' or 'false'. */
+    verifiedOnly: z.optional(
+      z.pipe(
+        z.enum(['true', 'false'], 'verifiedOnly must be true or false'),
+        z.transform((v) => v === 'true'),
+      ),
+    ),
     /** Profiles the app already holds (the card on screen, the prefetched one): never answered again. */
     exclude: z._default(
       z.pipe(
@@ -102,6 +109,8 @@ export const searchResult = z.object({
   /** What they wrote with their like to the caller: such a liker is the deck's next card, the message over it. */
   message: z.optional(z.string()),
   active_recently: activeRecently,
+  /** A selfie matched their photos (issue 40): the card's badge. */
+  verified: z.optional(z.boolean()),
 });
 export type SearchResult = z.infer<typeof searchResult>;
 
@@ -144,6 +153,8 @@ export const usersProfileResponse = z.object({
     username_share: z.optional(usernameShareState),
     telegram_username: z.optional(z.nullable(z.string())),
     active_recently: activeRecently,
+    /** A selfie matched their photos (issue 40): the profile's badge. */
+    verified: z.optional(z.boolean()),
   }),
 });
 export type UsersProfileResponse = z.infer<typeof usersProfileResponse>;

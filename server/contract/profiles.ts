@@ -137,6 +137,10 @@ export const ownProfileResponse = z.object({
   prompts: z.array(profilePrompt),
   isActive: z.boolean(),
   end_date: z.nullable(z.string()),
+  /** The owner's selfie matched their photos (issue 40). */
+  verified: z.optional(z.boolean()),
+  /** Names among `photos` the upload screen held for a moderator: shown to the owner as "under review", to nobody else. */
+  under_review: z.optional(z.array(z.string())),
 });
 export type OwnProfileResponse = z.infer<typeof ownProfileResponse>;
 

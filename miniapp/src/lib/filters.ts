@@ -66,6 +66,12 @@ const filterSlots = everyFilter([
     read: (maxDistance) => ({ maxDistance }),
     write: (filters) => (filters.maxDistance === undefined ? null : String(filters.maxDistance)),
   }),
+  slot({
+    key: storageKeys.verifiedOnly,
+    fields: ['verifiedOnly'],
+    read: (verifiedOnly) => ({ verifiedOnly }),
+    write: (filters) => (filters.verifiedOnly ? 'true' : null),
+  }),
 ]);
 
 /** On the sliders' stops (a value from an older version, or typed by hand, lands on the nearest). */
@@ -107,7 +113,8 @@ function keepFilters(filters: DeckFilters): void {
 export function filterParams(filters: DeckFilters): URLSearchParams {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(filters)) {
-    if (value !== undefined) query.set(name, String(value));
+    // An unset switch is left out as an unset limit is: the query (and boot.js's early one) stays as it was.
+    if (value !== undefined && value !== false) query.set(name, String(value));
   }
   return query;
 }

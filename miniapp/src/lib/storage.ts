@@ -12,6 +12,8 @@ export const storageKeys = {
   darkMode: 'darkMode',
   /** Beyond the spec's keys (issue 37): the distance slider's limit. */
   maxDistance: 'maxDistance',
+  /** Beyond the spec's keys (issue 40): only verified people. */
+  verifiedOnly: 'verifiedOnly',
   /** The invitation's code a visitor arrived with (`?ref=`), sent with their sign-up. */
   referral: 'iskra.referral',
 } as const;
