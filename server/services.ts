@@ -289,6 +289,7 @@ export function buildServices(deps: AppDeps): Services {
       deps.db,
       deps.botToken ? { token: deps.botToken, apiRoot: deps.telegramApiRoot ?? 'https://api.telegram.org' } : undefined,
       deps.logger,
+      rates,
     ),
     telegramBotLinks: new TelegramBotLinkService(
       deps.db,

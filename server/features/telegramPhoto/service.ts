@@ -3,10 +3,17 @@ import type { Database, UserId } from '../../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { reencodeForCropping } from '../photos/index.ts';
+import { hour, type RateCounter } from '../rateLimits/index.ts';
 import { BotApiPhotos, BotApiUnavailableError } from './botApiPhotos.ts';
 import { findTelegramId } from './repository.ts';
 
 const noPhoto = () => notFound('no_telegram_photo', 'No Telegram profile photo to use');
+/**
+ * Each read costs two Bot API calls and a re-encode, and Telegram limits the bot as a whole: the wizard offers
+ * the photo once or twice a session, so 20 an hour is far above a person's use and stops a loop or a script.
+ */
+export const telegramPhotosPerHour = 20;
+
 const unavailable = () =>
   new AppError(503, 'telegram_unavailable', 'Telegram did not answer. Please try again shortly.', {
     retryAfterSeconds: 5,
@@ -24,6 +31,7 @@ export class TelegramPhotoService {
     private readonly db: Kysely<Database>,
     bot: { token: string; apiRoot: string } | undefined,
     private readonly logger: Logger,
+    private readonly rates: RateCounter,
   ) {
     this.botApi = bot ? new BotApiPhotos(bot.token, bot.apiRoot) : null;
   }
@@ -31,6 +39,12 @@ export class TelegramPhotoService {
   async ownPhoto(userId: UserId): Promise<Buffer> {
     const telegramId = await findTelegramId(this.db, userId);
     if (!this.botApi || telegramId === null) throw noPhoto();
+    await this.rates.hit(
+      `telegram_photo:${userId}`,
+      [{ seconds: hour, limit: telegramPhotosPerHour }],
+      'telegram_photo_rate_limited',
+      'Too many tries. Please try again in an hour.',
+    );
     let bytes: Buffer | null;
     try {
       bytes = await this.botApi.currentPhoto(telegramId);

@@ -7,6 +7,7 @@ import { testBotToken } from '../../test/telegramSigning.ts';
 import { TelegramStandIn } from '../../test/telegramStandIn.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
+import { telegramPhotosPerHour } from './service.ts';
 
 let telegramIds = 720_000_000;
 
@@ -80,6 +81,23 @@ describe.each(testDialects())('the wizard offers the own Telegram profile photo 
     const refused = await photoOf(odd);
     expect(refused.status).toBe(400);
     expect(await json(refused)).toMatchObject({ code: 'invalid_image' });
+  });
+
+  it('reads at most telegramPhotosPerHour an hour per person, then 429 without calling Telegram', async () => {
+    const busy = await telegramPerson();
+    const other = await telegramPerson();
+    for (const person of [busy, other]) telegram.profilePhotos.set(person.telegramId, await jpegWithGps(64, 64));
+    const answers = await Promise.all(
+      Array.from({ length: telegramPhotosPerHour + 3 }, () => photoOf(busy).then((res) => res.status)),
+    );
+    expect(answers.filter((status) => status === 200)).toHaveLength(telegramPhotosPerHour);
+    expect(answers.filter((status) => status === 429)).toHaveLength(3);
+    const calls = telegram.callsOf('getUserProfilePhotos').length;
+    const refused = await photoOf(busy);
+    expect(await json(refused)).toMatchObject({ code: 'telegram_photo_rate_limited' });
+    expect(telegram.callsOf('getUserProfilePhotos')).toHaveLength(calls);
+    // Counted per person: someone else is not held back.
+    expect((await photoOf(other)).status).toBe(200);
   });
 
   it('answers 404 when the server has no bot', async () => {
