@@ -240,6 +240,7 @@ export function buildServices(deps: AppDeps): Services {
       rates,
       codeAttempts,
       alerts,
+      deps.publicUrl,
     ),
     accountSettings: new AccountSettingsService(
       deps.db,

@@ -91,6 +91,49 @@ describe.each(behaviourLanguages)('password reset in %s', (language) => {
   });
 });
 
+describe('the link of the reset mail', () => {
+  it('opens the new-password step at once, leaves no token in the address bar, and refuses a used link', async () => {
+    const site = await startSite();
+    const { context, page, errors } = await site.page({ language: 'ru' });
+    try {
+      const person = await createPerson(site.app, { name: 'Лена' });
+      const { email } = await site.app.database.db
+        .selectFrom('users')
+        .select('email')
+        .where('id', '=', person.userId)
+        .executeTakeFirstOrThrow();
+      expect((await new Browser(site.app.url).post('/api/password/forgot', { email })).status).toBe(200);
+      const mail = await site.app.smtp.lastMailTo(email ?? '');
+      const link = new URL(/https?:\/\/\S+/.exec(mail.text)?.[0] ?? 'http://missing.invalid');
+
+      await page.goto(link.pathname + link.hash);
+      await page.getByLabel(ru.app.forgot.newPassword).waitFor();
+      expect(await page.getByLabel(ru.app.forgot.code).count()).toBe(0);
+      expect(new URL(page.url()).hash).toBe('');
+      await screenshot(page, 'forgot-password-link-ru');
+      await page.getByLabel(ru.app.forgot.newPassword).fill(newPassword);
+      await page.getByRole('button', { name: ru.app.forgot.submit }).click();
+      await page.waitForURL('**/search');
+      expect((await new Browser(site.app.url).post('/api/login', { email, password: newPassword })).status).toBe(200);
+
+      // The same link again, signed out: it is used up, so the screen asks for a new mail, address filled in.
+      const again = await site.page({ language: 'ru' });
+      await again.page.goto(link.pathname + link.hash);
+      await again.page.getByLabel(ru.app.forgot.newPassword).fill('another2026!');
+      await again.page.getByRole('button', { name: ru.app.forgot.submit }).click();
+      await again.page.getByText(ru.app.forgot.linkExpired).waitFor();
+      expect(await again.page.getByLabel(ru.app.auth.email).inputValue()).toBe(email);
+      await screenshot(again.page, 'forgot-password-link-used-ru');
+      await again.context.close();
+      expect(again.errors).toEqual([]);
+    } finally {
+      await context.close();
+      await site.close();
+    }
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('the support line of the reset screen', () => {
   it('shows the contacts when set, and nothing at all (never a link to /) when unset', async () => {
     const withSupport = await startSite();

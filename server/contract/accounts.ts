@@ -53,13 +53,27 @@ export const verifyRequest = z.strictObject({ code: mailedCode });
 export const forgotPasswordRequest = z.strictObject({ email, csrf_token: z.optional(z.string()) });
 
 /** `POST /api/password/reset`: the mailed code and the new password; answers as a sign-in. */
-export const resetPasswordRequest = z.strictObject({
-  email,
-  code: mailedCode,
-  password: newPassword,
-  csrf_token: z.optional(z.string()),
-  session: sessionKind,
-});
+/** The reset mail's link carries this instead of the code (`#email=…&token=…`): 32 bytes in base64url. */
+export const resetLinkToken = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'The link is wrong or no longer valid. Request a new one.'));
+
+/** `POST /api/password/reset`: the mailed code, or the mailed link's token, with the new password. */
+export const resetPasswordRequest = z
+  .strictObject({
+    email,
+    code: z.optional(mailedCode),
+    token: z.optional(resetLinkToken),
+    password: newPassword,
+    csrf_token: z.optional(z.string()),
+    session: sessionKind,
+  })
+  .check(
+    z.refine((body) => (body.code === undefined) !== (body.token === undefined), {
+      message: 'Code is required',
+      path: ['code'],
+    }),
+  );
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
 
 /** `GET /api/account`: the own sign-in details and live sessions (Menu → Account). */

@@ -41,6 +41,20 @@ describe.each(testDialects())('password reset by e-mail code on %s', (dialect) =
     return codeFrom(mail);
   }
 
+  /** Asks for a reset and reads the link's fields from the mail: the reset screen's address and token. */
+  async function mailedLink(browser: Browser, email: string): Promise<{ url: URL; email: string; token: string }> {
+    const before = app.smtp.mailsTo(email).length;
+    expect((await browser.post('/api/password/forgot', { email })).status).toBe(200);
+    const mail = await app.smtp.nthMailTo(email, before + 1);
+    const url = new URL(/https?:\/\/\S+/.exec(mail.text)?.[0] ?? 'http://missing.invalid');
+    const fields = new URLSearchParams(url.hash.slice(1));
+    return { url, email: fields.get('email') ?? '', token: fields.get('token') ?? '' };
+  }
+
+  /** A reset from another client address (the app trusts one proxy hop). */
+  const resetFrom = (ip: string, body: Record<string, string>) =>
+    new Browser(app.url).post('/api/password/reset', body, { headers: { 'X-Forwarded-For': ip } });
+
   async function signsIn(email: string, password: string): Promise<number> {
     return (await new Browser(app.url).post('/api/login', { email, password })).status;
   }
@@ -145,6 +159,72 @@ describe.each(testDialects())('password reset by e-mail code on %s', (dialect) =
     expect([late.status, await json(late)]).toMatchObject([400, { code: 'reset_code_invalid' }]);
     expect(browser.cookie('iskra_session')).toBeUndefined();
     expect(await signsIn(next, testPassword)).toBe(200);
+  });
+
+  it('mails a link to the reset screen that sets the password without the code, the token only in the fragment', async () => {
+    const { email, browser } = await account();
+    const link = await mailedLink(browser, email);
+    expect(link.url.pathname).toBe('/forgot-password');
+    expect(link.url.search).toBe('');
+    expect(link.email).toBe(email);
+    expect(link.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(JSON.stringify(await resetCodes(email))).not.toContain(link.token);
+
+    const res = await browser.post('/api/password/reset', { email, token: link.token, password: newPassword });
+    expect(res.status).toBe(200);
+    expect(await signsIn(email, newPassword)).toBe(200);
+    // Used up with its code: neither opens the account again.
+    const again = await browser.post('/api/password/reset', { email, token: link.token, password: 'another789!' });
+    expect(await json(again)).toMatchObject({ code: 'reset_code_invalid' });
+    expect(await signsIn(email, newPassword)).toBe(200);
+  });
+
+  it('keeps the link working after a stranger wore out the code and the daily wrong-code cap of the address', async () => {
+    const { email, browser } = await account();
+    const link = await mailedLink(browser, email);
+    // Ten wrong codes from ten addresses: the code is dead after five, the address's day after ten.
+    for (let i = 0; i < 10; i++) {
+      const wrong = await resetFrom(`198.51.100.${i + 1}`, { email, code: '000000', password: 'intruder1!' });
+      expect(wrong.status).toBeGreaterThanOrEqual(400);
+    }
+    const capped = await resetFrom('198.51.100.99', { email, code: '000000', password: 'intruder1!' });
+    expect(await json(capped)).toMatchObject({ code: 'too_many_code_attempts' });
+
+    const owner = await resetFrom('203.0.113.7', { email, token: link.token, password: newPassword });
+    expect(owner.status).toBe(200);
+    expect(await signsIn(email, newPassword)).toBe(200);
+  });
+
+  it('refuses a wrong token, an expired link, a link for another address, and a code with a token', async () => {
+    const { email, browser } = await account();
+    const other = await account();
+    const link = await mailedLink(browser, email);
+    const otherLink = await mailedLink(other.browser, other.email);
+    const wrongToken = (link.token.startsWith('A') ? 'B' : 'A') + link.token.slice(1);
+    const refused = [
+      await browser.post('/api/password/reset', { email, token: wrongToken, password: newPassword }),
+      await browser.post('/api/password/reset', { email, token: otherLink.token, password: newPassword }),
+    ];
+    for (const res of refused) expect(await json(res)).toMatchObject({ code: 'reset_code_invalid' });
+    const both = await browser.post('/api/password/reset', {
+      email,
+      code: '123456',
+      token: link.token,
+      password: newPassword,
+    });
+    expect(both.status).toBe(400);
+    const malformed = await browser.post('/api/password/reset', { email, token: 'short', password: newPassword });
+    expect(await json(malformed)).toMatchObject({ code: 'invalid_input' });
+    // Wrong tokens cost the code nothing: the right one still works...
+    for (let i = 0; i < 6; i++)
+      await browser.post('/api/password/reset', { email, token: wrongToken, password: newPassword });
+    expect(await resetCodes(email).then((rows) => rows.map((row) => row.attempts))).toEqual([0]);
+    // ...until the code's ten minutes are over.
+    app.clock.advance(10 * 60 + 1);
+    const expired = await browser.post('/api/password/reset', { email, token: link.token, password: newPassword });
+    expect(await json(expired)).toMatchObject({ code: 'reset_code_invalid' });
+    expect(await signsIn(email, testPassword)).toBe(200);
+    expect(await signsIn(other.email, testPassword)).toBe(200);
   });
 
   it('refuses a code after its 10 minutes', async () => {

@@ -17,7 +17,8 @@ export function passwordResetRoutes(router: AppRouter, services: Services): void
 
   router.post('/password/reset', async (ctx) => {
     const input = parse(resetPasswordRequest, ctx.request.body);
-    const signedIn = await passwordReset.reset(input.email, input.code, input.password, deviceOf(ctx));
+    const proof = input.token === undefined ? { code: input.code ?? '' } : { token: input.token };
+    const signedIn = await passwordReset.reset(input.email, proof, input.password, deviceOf(ctx));
     // Every other session just ended: refused by every write at once and by this process's reads before this
     // answer is out; the other processes' reads follow when their listeners hear it (sessions/service.ts).
     await services.sessions.ended([signedIn.userId]);

@@ -45,6 +45,7 @@ export class PasswordResetService {
     private readonly rates: RateCounter,
     private readonly attempts: CodeAttempts,
     private readonly alerts: AccountAlerts,
+    private readonly publicUrl: string,
   ) {}
 
   /**
@@ -63,7 +64,7 @@ export class PasswordResetService {
     const now = this.clock.now();
     const user = await findUserByEmail(this.db, email);
     if (!user?.verified_at || user.banned_at) return;
-    let created: { id: number; code: string };
+    let created: { id: number; code: string; linkToken: string };
     try {
       created = await this.db.transaction().execute(async (trx) => {
         await lockUser(trx, user.id);
@@ -73,7 +74,8 @@ export class PasswordResetService {
       if (error instanceof AppError && error.status === 429) return;
       throw error;
     }
-    void this.mailer.send(resetMail(email, created.code, user.language)).catch(async (error: unknown) => {
+    const link = resetLink(this.publicUrl, email, created.linkToken);
+    void this.mailer.send(resetMail(email, created.code, link, user.language)).catch(async (error: unknown) => {
       // No code stays behind a mail that never left, so the user may ask again at once.
       this.logger.error({ err: error, userId: user.id }, 'password reset mail failed');
       await deleteCode(this.db, created.id).catch((cleanup: unknown) =>
@@ -88,8 +90,8 @@ export class PasswordResetService {
    * is counted first (an attempt past the caps costs no argon2); the new password is hashed before the user's
    * lock is taken, so the lock is never held through argon2.
    */
-  async reset(email: string, code: string, password: string, device: SignInDevice): Promise<SignedInWithPassword> {
-    const attempt = await this.attempts.begin(device.ip, { email });
+  async reset(email: string, proof: ResetProof, password: string, device: SignInDevice): Promise<SignedInWithPassword> {
+    const attempt = await this.attempts.begin(device.ip, 'code' in proof ? { email } : null);
     const passwordHash = await this.passwords.hash(password);
     const now = this.clock.now();
     const outcome = await this.db.transaction().execute(async (trx) => {
@@ -100,7 +102,10 @@ export class PasswordResetService {
       // A code mailed to an address the account has since left (an e-mail change) no longer opens it: whoever
       // still reads the old mailbox must not set the password.
       if ((await findNewestCode(trx, 'reset', user.id))?.email !== email) return { checked: 'expired' as const };
-      const checked = await this.codes.check(trx, 'reset', user.id, code, now);
+      const checked =
+        'code' in proof
+          ? await this.codes.check(trx, 'reset', user.id, proof.code, now)
+          : await this.codes.checkLink(trx, 'reset', user.id, proof.token, now);
       if (checked !== 'accepted') return { checked };
       await setPasswordHash(trx, user.id, passwordHash);
       await deleteSessionsOfUser(trx, user.id);
@@ -125,6 +130,17 @@ export class PasswordResetService {
   }
 }
 
+/** What proves the mailbox: the six-digit code typed from the mail, or the token of the mail's link. */
+export type ResetProof = { code: string } | { token: string };
+
+/**
+ * The mail's one-tap way back: the reset screen with the address and the token in the fragment, which the
+ * browser never sends (no server log, no Referer holds the token).
+ */
+export function resetLink(publicUrl: string, email: string, token: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/forgot-password#${new URLSearchParams({ email, token }).toString()}`;
+}
+
 /**
  * Every refusal of a reset code, for whatever reason: told apart, they said which addresses are registered
  * (an unknown one could only be "expired", a known one also "wrong" or "too many attempts").
@@ -132,11 +148,11 @@ export class PasswordResetService {
 const refusal = () =>
   badRequest('reset_code_invalid', 'The code is wrong or no longer valid. Check it or request a new one.');
 
-function resetMail(to: string, code: string, language: Language) {
+function resetMail(to: string, code: string, link: string, language: Language) {
   const t = translatorFor(language);
   return {
     to,
     subject: t('mail.passwordReset.subject', { code }),
-    text: t('mail.passwordReset.text', { code, minutes: codeLifetimeSeconds / 60 }),
+    text: t('mail.passwordReset.text', { code, link, minutes: codeLifetimeSeconds / 60 }),
   };
 }

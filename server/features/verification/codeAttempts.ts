@@ -30,13 +30,18 @@ export class CodeAttempts {
     private readonly secret: string,
   ) {}
 
-  /** Counts one attempt from `ip` at `owner`'s code; 429 `too_many_code_attempts` past either cap. */
-  async begin(ip: string, owner: CodeOwner): Promise<CodeAttempt> {
+  /**
+   * Counts one attempt from `ip` at `owner`'s code; 429 `too_many_code_attempts` past either cap. Without an
+   * owner only the address is counted: a mailed link's token cannot be guessed, so its tries need no cap per
+   * account (the cap that would let a stranger's wrong codes lock the owner out for the day).
+   */
+  async begin(ip: string, owner: CodeOwner | null): Promise<CodeAttempt> {
     const byIp = await this.rates.hit(
       `code_guess:ip:${ip}`,
       [{ seconds: day, limit: wrongCodesPerIpPerDay }],
       ...refusal,
     );
+    if (!owner) return { rows: byIp };
     const byOwner = await this.rates.hit(
       `code_guess:${this.ownerKey(owner)}`,
       [{ seconds: day, limit: wrongCodesPerAccountPerDay }],

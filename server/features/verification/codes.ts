@@ -30,20 +30,45 @@ export class EmailCodes {
     userId: UserId,
     email: string,
     now: Date,
-  ): Promise<{ id: number; code: string }> {
+  ): Promise<{ id: number; code: string; linkToken: string }> {
     assertMaySend(await listCodeTimesForEmail(trx, purpose, email, addSeconds(now, -day).toISOString()), now);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const codeHash = this.hash(purpose, userId, code);
     const id = await insertCode(trx, {
       purpose,
       user_id: userId,
       email,
-      code_hash: this.hash(purpose, userId, code),
+      code_hash: codeHash,
       created_at: now.toISOString(),
       expires_at: addSeconds(now, codeLifetimeSeconds).toISOString(),
       attempts: 0,
       used_at: null,
     });
-    return { id, code };
+    return { id, code, linkToken: this.linkToken(purpose, id, codeHash) };
+  }
+
+  /**
+   * The mail's link instead of its code: used up like the code, expiring with it, but 256 bits a guess can
+   * never reach, so its wrong tries are not counted on the code (an attacker's 5 wrong codes wear the code out;
+   * the owner's link still works) and the caller need not cap them per account. Derived, not stored: the
+   * server's secret over the code's row and hash, so it dies with the code and a leaked table cannot make it.
+   */
+  async checkLink(
+    trx: Kysely<Database>,
+    purpose: CodePurpose,
+    userId: UserId,
+    token: string,
+    now: Date,
+  ): Promise<Exclude<CodeCheck, 'attempts_exhausted'>> {
+    const row = await findNewestCode(trx, purpose, userId);
+    if (!row || row.used_at || row.expires_at <= now.toISOString()) return 'expired';
+    if (!safeEqual(token, this.linkToken(purpose, row.id, row.code_hash))) return 'wrong';
+    await markCodeUsed(trx, row.id, now);
+    return 'accepted';
+  }
+
+  private linkToken(purpose: CodePurpose, id: number, codeHash: string): string {
+    return createHmac('sha256', `${purpose}_link:${this.secret}`).update(`${id}:${codeHash}`).digest('base64url');
   }
 
   /**

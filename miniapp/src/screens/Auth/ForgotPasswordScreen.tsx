@@ -14,6 +14,19 @@ import { CodeStep, EmailStep, PasswordStep } from './ForgotPasswordSteps.tsx';
 type Step = 'email' | 'code' | 'password';
 
 /**
+ * The reset mail's link: `/forgot-password#email=…&token=…` (the fragment never reaches a server or a
+ * Referer). Read once, then taken off the address bar so the token stays in no history entry.
+ */
+function linkFromMail(): { email: string; token: string } | null {
+  const fields = new URLSearchParams(window.location.hash.slice(1));
+  const email = fields.get('email');
+  const token = fields.get('token');
+  if (!email || !token) return null;
+  window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+  return { email, token };
+}
+
+/**
  * Refusals of the code itself: the person goes back to the code step to type it again or ask for another.
  * The server answers every refused reset code alike (`reset_code_invalid`), so none tells which addresses are registered.
  */
@@ -28,8 +41,10 @@ export default function ForgotPasswordScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { adopt } = useSession();
-  const [step, setStep] = useState<Step>('email');
-  const [email, setEmail] = useState('');
+  const [link, setLink] = useState(linkFromMail);
+  const [linkRefused, setLinkRefused] = useState(false);
+  const [step, setStep] = useState<Step>(link ? 'password' : 'email');
+  const [email, setEmail] = useState(link?.email ?? '');
   const [code, setCode] = useState('');
   const password = useNewPassword();
   const [secondsLeft, restartCountdown] = useResendCountdown(false);
@@ -38,13 +53,16 @@ export default function ForgotPasswordScreen() {
   const busy = reset.isPending || reset.isSuccess;
 
   const codeRefused = reset.error instanceof ApiError && codeRefusals.has(reset.error.code ?? '');
-  const error = reset.error
-    ? errorText(t, reset.error, 'app.forgot.failed', 'app.forgot.error')
-    : forgot.error
-      ? errorText(t, forgot.error, 'app.forgot.sendFailed', 'app.forgot.sendError')
-      : null;
+  const error = linkRefused
+    ? t('app.forgot.linkExpired')
+    : reset.error
+      ? errorText(t, reset.error, 'app.forgot.failed', 'app.forgot.error')
+      : forgot.error
+        ? errorText(t, forgot.error, 'app.forgot.sendFailed', 'app.forgot.sendError')
+        : null;
 
   function sendCode(onSent?: () => void) {
+    setLinkRefused(false);
     reset.reset();
     restartCountdown();
     forgot.mutate(email.trim(), { onSuccess: onSent });
@@ -65,12 +83,22 @@ export default function ForgotPasswordScreen() {
   function submitPassword(event: SyntheticEvent) {
     event.preventDefault();
     if (!password.check()) return;
+    const proof = link ? { token: link.token } : { code };
     reset.mutate(
-      { email: email.trim(), code, password: password.value },
+      { email: email.trim(), ...proof, password: password.value },
       {
         onSuccess: (answer) => adopt(answer.current_user, () => void navigate('/search', { replace: true })),
         onError: (failure) => {
-          if (failure instanceof ApiError && codeRefusals.has(failure.code ?? '')) setStep('code');
+          if (!(failure instanceof ApiError && codeRefusals.has(failure.code ?? ''))) return;
+          if (!link) {
+            setStep('code');
+            return;
+          }
+          // An old or used link: back to asking for a new mail, the address already filled in.
+          setLink(null);
+          setLinkRefused(true);
+          reset.reset();
+          setStep('email');
         },
       },
     );
