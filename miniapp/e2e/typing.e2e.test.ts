@@ -110,6 +110,29 @@ describe.each(behaviourLanguages)('typing, openers and unmatch in a chat, in %s'
     expect(await loadedMessages(danaPage)).toEqual(['Привет, Дана']);
   });
 
+  it('shows "typing…" in place of the last message in the chat list, and the message once it comes', async () => {
+    const inna = await createPerson(site.app, { name: 'Инна', gender: 'Female' });
+    const gleb = await createPerson(site.app, { name: 'Глеб', gender: 'Male' });
+    const conversation = await matchAndStartChat(inna, gleb);
+    const innaPage = await open(inna);
+    const glebPage = await open(gleb);
+    const stream = innaPage.waitForResponse((response) => new URL(response.url()).pathname === '/api/events');
+    await innaPage.goto('/ChatList');
+    expect((await stream).status()).toBe(200);
+    const row = innaPage.locator('.chat-row', { hasText: 'Глеб' });
+    await row.waitFor();
+    expect(await row.locator('.chat-row-last.typing').count()).toBe(0);
+
+    await glebPage.goto(`/chat/${conversation}`);
+    await glebPage.getByLabel(t.app.chat.placeholder, { exact: true }).pressSequentially('Как дела?');
+    await row.locator('.chat-row-last.typing', { hasText: t.app.chat.typing }).waitFor();
+    await shootLightAndDark(innaPage, `chat-list-typing-${language}`);
+
+    await glebPage.getByRole('button', { name: t.app.chat.send }).click();
+    await row.locator('.chat-row-last', { hasText: 'Как дела?' }).waitFor();
+    expect(await row.locator('.chat-row-last.typing').count()).toBe(0);
+  });
+
   it('offers three first lines from their profile in an empty chat; a tap fills the box and sends nothing', async () => {
     const vera = await createPerson(site.app, { name: 'Вера', gender: 'Female' });
     const fedor = await createPerson(site.app, { name: 'Фёдор', gender: 'Male' });

@@ -6,13 +6,16 @@ import { genderContext } from '@locales/genderContext.ts';
 import { readerGender, useSession } from '../../session/SessionProvider.tsx';
 import { Avatar } from './Avatar.tsx';
 import { shortTime } from './messageTime.ts';
+import { useTypingConversations } from './useTypingConversations.ts';
 import './Chat.css';
 
 /** `/ChatList` (spec sections 2, 3): conversations newest first, with unread marks kept live. */
 export default function ChatListScreen() {
   const { t, i18n } = useTranslation();
   // "Напишите первой!" is said to the reader: their own gender.
-  const context = genderContext(readerGender(useSession().session));
+  const { session } = useSession();
+  const context = genderContext(readerGender(session));
+  const typing = useTypingConversations(session.status === 'signedIn' ? (session.profile?.id ?? null) : null);
   // A new message anywhere moves that conversation up and marks it unread (api/liveCache.ts).
   const chats = useChats();
 
@@ -47,12 +50,14 @@ export default function ChatListScreen() {
                         </time>
                       )}
                     </span>
-                    <span className="chat-row-last">
-                      {chat.last_message === null
-                        ? t('app.chat.noMessagesYet', { context })
-                        : chat.last_message_mine
-                          ? t('app.chat.mine', { text: chat.last_message })
-                          : chat.last_message}
+                    <span className={typing.has(chat.conversation_id) ? 'chat-row-last typing' : 'chat-row-last'}>
+                      {typing.has(chat.conversation_id)
+                        ? t('app.chat.typing')
+                        : chat.last_message === null
+                          ? t('app.chat.noMessagesYet', { context })
+                          : chat.last_message_mine
+                            ? t('app.chat.mine', { text: chat.last_message })
+                            : chat.last_message}
                     </span>
                   </span>
                   {chat.has_unread && (
