@@ -521,9 +521,15 @@ export function filterConditions(bindings: readonly Binding[], recheck: boolean,
   );
 }
 
-/** The terms of the rules tested in a ring's first pass (`firstPass`), from the same stand-ins. */
-export function firstPassConditions(bindings: readonly Binding[]): Condition[] {
-  return searchFilters.flatMap((f, i) => (f.firstPass ? f.where(candidate, bindings[i] ?? {}, false) : []));
+/**
+ * The terms of the rules tested in a ring's first pass (`firstPass`), from the same stand-ins. `ageInRanges`:
+ * the pass reads stripe ranges that each hold one age of the filter (stripes.ts ageRingStripes), so the age
+ * rule's list is left out: it could only invite a planner to seek by it instead of by each range's age.
+ */
+export function firstPassConditions(bindings: readonly Binding[], ageInRanges = false): Condition[] {
+  return searchFilters.flatMap((f, i) =>
+    f.firstPass && !(ageInRanges && f === age) ? f.where(candidate, bindings[i] ?? {}, false) : [],
+  );
 }
 
 /** Every rule written plainly, with the caller's values (PlainSearch). */
