@@ -13,15 +13,21 @@ import {
   type Reading,
   type Seeker,
 } from './filters.ts';
-import { flatForRankingKm, maxAgeStretch } from './ranking.ts';
+import { ageStretch, flatForRankingKm, nearbyKm } from './ranking.ts';
 import { standInsOf } from './queryBindings.ts';
-import { ringStripes, stripeRangesTable } from './stripes.ts';
+import { ageRingStripes, stripeRangesTable } from './stripes.ts';
 
 /** One candidate query: who searches, how people are read, and how many at most. */
 export interface CandidateFilter extends Seeker, Reading {
   limit: number;
   /** With `only`: each person's photos too (see Own.photos). */
   withPhotos?: boolean;
+  /**
+   * A ring's first pass beyond a disc the caller's search already read (a frontier, a used-up pool's bound),
+   * where few are swiped: the pass leaves the swipe probe to the re-read of the people it found
+   * (`rereadForRanking` with the same flag), which probes only those, not everyone the ring holds.
+   */
+  swipesInReread?: boolean;
 }
 
 /** What ranking someone reads (service.ts rank): where they are, their age, when last active and their boosts. */
@@ -67,7 +73,12 @@ type Own = {
   photos?: boolean;
   /** A ring's first pass read through the stripes (stripes.ts): its ranges, as JSON. */
   stripes?: string;
+  /** The swipe probe left from a first pass to its re-read (CandidateFilter.swipesInReread). */
+  swipesInReread?: boolean;
 };
+
+/** The first-pass rule a pass leaves to its re-read when the caller's swipes are probed there. */
+const swipeRule = 'notSwiped';
 
 /**
  * The photo file names of `p` in order, comma-separated: the same list listPhotoNames reads; both databases
@@ -196,7 +207,8 @@ const rankingQuery = preparedByShape(
     const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
     const own = ownStandIns as Own;
     let query = rankedSelect(db, own.me);
-    for (const condition of filterConditions(filterStandIns, true, true)) query = query.where(condition);
+    const leftOut = own.swipesInReread ? [swipeRule] : [];
+    for (const condition of filterConditions(filterStandIns, true, true, leftOut)) query = query.where(condition);
     return query.where('p.id', 'in', (own.only ?? []) as readonly ProfileId[]).limit(own.limit);
   },
   (key) => key,
@@ -216,7 +228,7 @@ export async function rereadForRanking(
 ): Promise<RankedRow[]> {
   if (!ids.length) return [];
   const only = paddedIds(ids);
-  const own: Own = { me: f.me.id, only, limit: only.length };
+  const own: Own = { me: f.me.id, only, limit: only.length, ...(f.swipesInReread ? { swipesInReread: true } : {}) };
   const { key, values } = bindFilters(own, f, { ...f, only });
   return rankingQuery(db, key, values);
 }
@@ -241,7 +253,10 @@ const nearestQuery = preparedByShape(
   (db, key: string, slot) => {
     const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
     const own = ownStandIns as Own;
-    const terms = firstPassConditions(filterStandIns);
+    const terms = firstPassConditions(filterStandIns, [
+      ...(own.stripes === undefined ? [] : ['age']),
+      ...(own.swipesInReread ? [swipeRule] : []),
+    ]);
     const nearestFirst = rankingKmSql(own.lat, own.lon, own.cos, own.target);
     if (own.stripes === undefined) {
       let query = db.selectFrom('profiles as p').select(['p.id', 'p.latitude', 'p.longitude', 'p.age']);
@@ -284,6 +299,28 @@ const nearestQuery = preparedByShape(
   { named: false },
 );
 
+/**
+ * The filter's ages grouped by their age stretch, each group with the flat annulus (degrees) of the ring
+ * (`beyondKm` to `withinKm`, ranking km) for it.
+ */
+function ringAgeBands(
+  f: Pick<CandidateFilter, 'ageMin' | 'ageMax' | 'beyondKm' | 'withinKm'>,
+  target: number,
+): { ages: number[]; fromDeg: number; toDeg: number }[] {
+  const byStretch = new Map<number, number[]>();
+  for (let age = f.ageMin; age <= f.ageMax; age++) {
+    const stretch = ageStretch(age, target);
+    byStretch.set(stretch, [...(byStretch.get(stretch) ?? []), age]);
+  }
+  const outer = outerEdgeKm(f.withinKm ?? 0);
+  return [...byStretch].map(([stretch, ages]) => ({
+    ages,
+    fromDeg: f.beyondKm === undefined ? 0 : flatForRankingKm(innerEdgeKm(f.beyondKm), stretch) / kmPerDegree,
+    // Below 0 when nobody of these ages can be that near (their ranking distance starts above the edge).
+    toDeg: ((outer + nearbyKm) / stretch - nearbyKm) / kmPerDegree,
+  }));
+}
+
 export async function findNearest(db: Kysely<Database>, f: CandidateFilter): Promise<NearRow[]> {
   const point = f.me.point;
   if (!point || f.box === null || f.only !== undefined) throw new Error('a first pass needs a position and a box');
@@ -295,17 +332,16 @@ export async function findNearest(db: Kysely<Database>, f: CandidateFilter): Pro
     cos: Math.cos((point.latitude * Math.PI) / 180),
     target,
     limit: f.limit,
+    ...(f.swipesInReread ? { swipesInReread: true } : {}),
   };
   // The ring's stripes when it has an outer edge (a first pass always has) and is not too tall for them.
-  // Its edges are in the ranking distance (filters.ts position); the stripes cover the flat annulus holding
-  // every age of the filter there: inside, as near as the most stretched age may be, outside as far as an
-  // age not stretched at all (the ranking distance is never less than the flat one).
-  const inner =
-    f.beyondKm === undefined
-      ? 0
-      : flatForRankingKm(innerEdgeKm(f.beyondKm), maxAgeStretch(f.ageMin, f.ageMax, target)) / kmPerDegree;
-  const ranges = f.withinKm === undefined ? null : ringStripes(point, inner, outerEdgeKm(f.withinKm) / kmPerDegree);
-  if (ranges) own.stripes = JSON.stringify(ranges);
+  // Its edges are in the ranking distance (filters.ts position): for people of one age stretch `s` that is
+  // the flat annulus from (beyond + nearbyKm) / s - nearbyKm to (within + nearbyKm) / s - nearbyKm, so each
+  // band of ages alike in stretch seeks its own annulus (ageRingStripes), its own disc read before left out.
+  if (f.withinKm !== undefined) {
+    const ranges = ageRingStripes(point, ringAgeBands(f, target));
+    if (ranges) own.stripes = JSON.stringify(ranges);
+  }
   const { key, values } = bindFilters(own, f, f);
   return (await nearestQuery(db, key, values)) as NearRow[];
 }

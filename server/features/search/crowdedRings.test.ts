@@ -153,11 +153,11 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
       where: around(i, 10 + (i % 80) * 0.1),
     }));
     const { viewer, viewerProfile, eligible } = await world([...swiped, ...beyond]);
-    const stripeRanges: [number, number, number][][] = [];
+    const stripeRanges: [number, number, number, number][][] = [];
     let firstPass: CompiledQuery | undefined;
     const counted = countingQueries(database.db, (text, parameters) => {
       if (!/from (json_each|jsonb_array_elements)\(/.test(text)) return;
-      stripeRanges.push(JSON.parse(String(parameters[0])) as [number, number, number][]);
+      stripeRanges.push(JSON.parse(String(parameters[0])) as [number, number, number, number][]);
       firstPass ??= CompiledQuery.raw(text, [...parameters]);
     });
     // Everyone here is 30, as is the viewer: on a range of ages about his, nobody's distance is stretched
@@ -171,8 +171,12 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
     });
     expect(cards.filter((c) => c !== null)).toHaveLength(eligible);
     expect(stripeRanges.length).toBeGreaterThan(0);
-    // A hole cut: some stripe read as two ranges.
-    expect(stripeRanges.some((ranges) => new Set(ranges.map(([stripe]) => stripe)).size < ranges.length)).toBe(true);
+    // A hole cut: for some age, some stripe read as two ranges.
+    expect(
+      stripeRanges.some((ranges) =>
+        ranges.some(([stripe, , , age]) => ranges.filter(([s, , , a]) => s === stripe && a === age).length === 2),
+      ),
+    ).toBe(true);
     // The query spells the index's expression as the migration does: the database can seek profiles_stripes
     // with it (were the text to differ, the index would silently go unused). On this small table PostgreSQL
     // would as soon read a wider index: inside a transaction rolled back, the others are dropped and scans

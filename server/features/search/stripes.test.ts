@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Fuzzer } from '../../test/fuzzer.ts';
-import { ringStripes, stripeOf, stripesMax, stripesPerDegree } from './stripes.ts';
+import { kmPerDegree } from './distance.ts';
+import { ageStretch, flatForRankingKm, rankingKm } from './ranking.ts';
+import { ageRingStripes, ringStripes, stripeOf, stripesMax, stripesPerDegree } from './stripes.ts';
 
 /** The ring's own test, as the first pass writes it (filters.ts position): flat distance in degrees. */
 const inRing = (
@@ -65,5 +67,52 @@ describe('a ring cut into stripe ranges', () => {
     expect(ringStripes({ latitude: 10, longitude: 10 }, 0, tall)).toBeNull();
     expect(ringStripes({ latitude: 10, longitude: 10 }, 0, tall / 2)).not.toBeNull();
     expect(ringStripes({ latitude: 90, longitude: 0 }, 0, 0.1)).toBeNull();
+  });
+
+  it("per age, covers everyone whose ranking distance is in the ring, and leaves out each age's own disc", () => {
+    const rng = new Fuzzer(3712);
+    let inside = 0;
+    let leftOut = 0;
+    for (let ring = 0; ring < 150; ring++) {
+      const center = { latitude: -70 + rng.next() * 140, longitude: -170 + rng.next() * 340 };
+      const cos = Math.cos((center.latitude * Math.PI) / 180);
+      const target = 18 + rng.int(60) + (rng.chance(0.3) ? 0.5 : 0);
+      const ageMin = 18 + rng.int(40);
+      const ageMax = Math.min(100, ageMin + rng.int(50));
+      const withinKm = 1 + rng.next() * 60;
+      const beyondKm = rng.chance(0.2) ? 0 : rng.next() * withinKm;
+      const byStretch = new Map<number, number[]>();
+      for (let age = ageMin; age <= ageMax; age++)
+        byStretch.set(ageStretch(age, target), [...(byStretch.get(ageStretch(age, target)) ?? []), age]);
+      const bands = [...byStretch].map(([stretch, ages]) => ({
+        ages,
+        fromDeg: flatForRankingKm(beyondKm, stretch) / kmPerDegree,
+        toDeg: ((withinKm + 5) / stretch - 5) / kmPerDegree,
+      }));
+      const rows = ageRingStripes(center, bands);
+      if (!rows) continue;
+      for (let n = 0; n < 300; n++) {
+        const age = ageMin + rng.int(ageMax - ageMin + 1);
+        const angle = rng.next() * 2 * Math.PI;
+        const flat = rng.next() * withinKm;
+        const lat = center.latitude + (flat / kmPerDegree) * Math.sin(angle);
+        const lon = center.longitude + (flat / kmPerDegree) * (Math.cos(angle) / cos);
+        const e = rankingKm(
+          Math.hypot(lat - center.latitude, (lon - center.longitude) * cos) * kmPerDegree,
+          age,
+          target,
+        );
+        const hit = rows.some(
+          ([stripe, west, east, a]) => a === age && stripe === stripeOf(lat) && lon >= west && lon <= east,
+        );
+        if (e >= beyondKm && e <= withinKm) {
+          inside++;
+          expect(hit, `ring ${ring} misses age ${age} at ${lat},${lon} (e ${e})`).toBe(true);
+        } else if (e < beyondKm - 12 * (ageStretch(age, target) + 1)) leftOut += hit ? 0 : 1;
+      }
+    }
+    expect(inside).toBeGreaterThan(5_000);
+    // Those well inside their own age's disc are read by no range (a stripe's rounding keeps a few near the hole).
+    expect(leftOut).toBeGreaterThan(50);
   });
 });

@@ -43,6 +43,9 @@ export const stripesMax = 24;
 /** A stripe and the longitudes (degrees, west to east) a ring may cross inside it. */
 export type StripeRange = readonly [stripe: number, west: number, east: number];
 
+/** A stripe range for people of one age (the index's column before the stripe): what a first pass seeks. */
+export type AgeStripeRange = readonly [stripe: number, west: number, east: number, age: number];
+
 /**
  * The longitude ranges of each stripe that may hold someone at a flat distance (distance.ts flatKm, in
  * degrees here) from `fromDeg` to `toDeg` of `point`: a superset, since the query tests the exact ring
@@ -87,24 +90,52 @@ export function ringStripes(point: Point, fromDeg: number, toDeg: number): Strip
 }
 
 /**
+ * The stripe ranges of a ring per age (`AgeStripeRange`): each band of ages (`ages`, alike in how far their
+ * ring reaches) gets the ranges of its own flat annulus, `fromDeg` to `toDeg`, so that a ring drawn in the
+ * ranking distance (ranking.ts) leaves out, for each age, the disc already read for that age: the age
+ * stretch makes a far-off age's disc small and a near age's large, and one annulus for every age had to
+ * take the smallest hole and the largest outside. Bands whose annulus is empty (`toDeg` below 0) read
+ * nothing. Null when any band is better read from its latitude band (ringStripes). Longitudes are rounded
+ * outwards to about a centimetre: the parameter is smaller, and the query's exact terms decide.
+ */
+export function ageRingStripes(
+  point: Point,
+  bands: readonly { ages: readonly number[]; fromDeg: number; toDeg: number }[],
+): AgeStripeRange[] | null {
+  const rows: AgeStripeRange[] = [];
+  for (const band of bands) {
+    if (!band.ages.length || !(band.toDeg >= 0)) continue;
+    const ranges = ringStripes(point, Math.min(band.fromDeg, band.toDeg), band.toDeg);
+    if (!ranges) return null;
+    for (const [stripe, west, east] of ranges) {
+      const w = Math.floor(west * 1e7 - 1) / 1e7;
+      const e = Math.ceil(east * 1e7 + 1) / 1e7;
+      for (const age of band.ages) rows.push([stripe, w, e, age]);
+    }
+  }
+  return rows;
+}
+
+/**
  * The ranges as a table `iv`, from one JSON parameter so that every number of ranges shares one statement
  * text (SQLite's json_each, PostgreSQL's jsonb_array_elements), and `holds`: the term that keeps a profile
- * `p` to its range's stripe and longitudes, written as the index's expression so that it seeks the index.
+ * `p` to its range's age, stripe and longitudes (`AgeStripeRange`), written as the index's columns and
+ * expression so that each range is one seek of the index per gender.
  */
 export function stripeRangesTable(
   db: Kysely<Database>,
   json: unknown,
 ): { from: AliasedRawBuilder<{ value: unknown }, 'iv'>; holds: Expression<SqlBool> } {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  const field = (index: number) =>
+  const field = (index: number, type = 'double precision') =>
     postgres
-      ? sql<number>`cast(iv.value ->> ${sql.lit(index)} as double precision)`
+      ? sql<number>`cast(iv.value ->> ${sql.lit(index)} as ${sql.raw(type)})`
       : sql<number>`(iv.value ->> ${sql.lit(index)})`;
   return {
     from: (postgres
       ? sql<{ value: unknown }>`jsonb_array_elements(cast(${json} as jsonb))`
       : sql<{ value: unknown }>`json_each(${json})`
     ).as('iv'),
-    holds: sql<SqlBool>`${stripeOfRow} = ${field(0)} and p.longitude >= ${field(1)} and p.longitude <= ${field(2)}`,
+    holds: sql<SqlBool>`p.age = ${field(3, 'integer')} and ${stripeOfRow} = ${field(0)} and p.longitude >= ${field(1)} and p.longitude <= ${field(2)}`,
   };
 }
