@@ -229,3 +229,30 @@ export async function loadHttpBenchData(databaseUrl: string, data: Pick<HttpBenc
 }
 
 export const benchDataDir = path.resolve(import.meta.dirname, '../data/bench');
+
+/**
+ * The same copy into a migrated SQLite file, for the HTTP bench's SQLite servers (`--sqlite`): the columns
+ * both have, foreign-key checks off for the copy, in one transaction. The triggers run (SQLite cannot turn
+ * them off for a session): they only stamp `search_changed_at`, as a live write would.
+ */
+export function loadHttpBenchDataSqlite(file: string, data: HttpBenchData): void {
+  const sqlite = new SQLite(file);
+  try {
+    sqlite.pragma('foreign_keys = OFF');
+    sqlite.transaction(() => {
+      for (const [table, rows] of data.tables) {
+        const first = rows[0];
+        if (!first) continue;
+        const theirs = new Set((sqlite.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
+        const shared = Object.keys(first).filter((c) => theirs.has(c));
+        const insert = sqlite.prepare(
+          `insert into ${table} (${shared.map((c) => `"${c}"`).join(', ')}) values (${shared.map(() => '?').join(', ')})`,
+        );
+        for (const row of rows) insert.run(shared.map((c) => row[c] ?? null));
+      }
+    })();
+    sqlite.exec('analyze');
+  } finally {
+    sqlite.close();
+  }
+}

@@ -14,14 +14,13 @@
  * profiles spread over the data set change within a minute (an import re-geocoding every other person by a
  * metre: the triggers stamp `search_changed_at`), and prints after / before per server.
  *
- * Usage: `npm run bench:http [-- --against <dir>] [--seconds n] [--only <endpoint>] [--burst]` (3 s per cell after
+ * Usage: `npm run bench:http [-- --against <dir>] [--seconds n] [--only <endpoint>] [--burst] [--sqlite]` (3 s per cell after
  * 0.5 s of warm-up); PostgreSQL from TEST_DATABASE_URL, else DATABASE_URL, else
  * postgres://postgres@127.0.0.1:5432/test, skipped (said so) when it does not answer. Figures only: nothing
  * here is asserted in tests.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,10 +28,12 @@ import pg from 'pg';
 import { withAdminClient } from '../server/test/testDatabase.ts';
 import { argOption, headline, line, quantile } from './benchKit.ts';
 import { pgAnswers, startServer, stopServer, type StartedServer } from './benchCrowd.ts';
+import { csrfOf, runScript } from './benchServers.ts';
 import {
   benchDataDir,
   benchPassword,
   loadHttpBenchData,
+  loadHttpBenchDataSqlite,
   makeHttpBenchData,
   type HttpBenchData,
 } from './benchHttpData.ts';
@@ -44,6 +45,12 @@ const against = argOption('--against');
 /** Only the endpoints whose name contains this (`--only like`), to look at one closer. */
 const only = argOption('--only');
 const burst = process.argv.includes('--burst');
+/**
+ * `--sqlite`: each checkout's server on an SQLite file too (the same rows), beside its PostgreSQL one, and the
+ * ratio SQLite / PostgreSQL of this checkout's requests a second (issue 41 goal 5: the chat page at 10
+ * connections). Not with `--burst`, which changes PostgreSQL rows.
+ */
+const withSqlite = process.argv.includes('--sqlite') && !burst;
 /** Profiles the burst changes, and the connections its cells use (fewer than 50: the cells before and after stay within the 60 searches a minute per user). */
 const burstSize = 5000;
 const burstConcurrencies = [1, 10];
@@ -59,6 +66,7 @@ interface Request {
 
 interface Target {
   name: string;
+  sqlite: boolean;
   checkout: string;
   commit: string;
   database: string;
@@ -175,31 +183,6 @@ async function runCell(
     p99: quantile(sorted, 0.99),
     errors,
   };
-}
-
-/** Runs a checkout's own script (its migrations, say) with only the environment given, and waits for it. */
-async function runScript(checkout: string, script: string, env: Record<string, string>): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: checkout,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const [code] = (await once(child, 'exit')) as [number | null];
-  if (code !== 0) throw new Error(`${script} in ${checkout} failed:\n${output}`);
-}
-
-async function csrfOf(url: string): Promise<{ cookie: string; token: string }> {
-  const res = await fetch(`${url}/api/csrf_token`);
-  const cookie =
-    res.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0] ?? '')
-      .find((c) => c.includes('iskra_csrf')) ?? '';
-  const { csrf_token } = (await res.json()) as { csrf_token: string };
-  return { cookie, token: csrf_token };
 }
 
 /**
@@ -321,9 +304,16 @@ line('heavy swipers', `${data.heavySearches.length}, people of their city not sw
 const commitOf = (dir: string) =>
   execFileSync('git', ['-C', dir, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).trim().slice(0, 70);
 const run = randomBytes(3).toString('hex');
-const targets: Target[] = [
+const checkouts = [
   ...(against ? [{ name: 'against', checkout: path.resolve(against) }] : []),
   { name: 'this', checkout: root },
+];
+const dataDirs = checkouts
+  .flatMap(() => (withSqlite ? [0, 1] : [0]))
+  .map(() => mkdtempSync(path.join(tmpdir(), 'iskra-http-')));
+const targets: Target[] = [
+  ...checkouts.map((t) => ({ ...t, sqlite: false })),
+  ...(withSqlite ? checkouts.map((t) => ({ ...t, name: `${t.name}-sqlite`, sqlite: true })) : []),
 ].map((t, i) => {
   const url = new URL(pgUrl);
   url.pathname = `/iskra_http_${run}_${i}`;
@@ -331,20 +321,20 @@ const targets: Target[] = [
     ...t,
     commit: commitOf(t.checkout),
     database: `iskra_http_${run}_${i}`,
-    databaseUrl: url.toString(),
+    databaseUrl: t.sqlite ? `sqlite:${path.join(dataDirs[i] ?? '', 'iskra.sqlite')}` : url.toString(),
     turns: new Map(),
   };
 });
-const dataDirs: string[] = [];
+const byName = (name: string) => targets.find((t) => t.name === name);
 
 try {
-  for (const target of targets) {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-http-'));
-    dataDirs.push(dataDir);
-    await withAdminClient(pgUrl, (c) => c.query(`create database ${target.database}`));
+  for (const [i, target] of targets.entries()) {
+    const dataDir = dataDirs[i] ?? '';
+    if (!target.sqlite) await withAdminClient(pgUrl, (c) => c.query(`create database ${target.database}`));
     const loadStarted = performance.now();
     await runScript(target.checkout, 'scripts/migrate.ts', { DATABASE_URL: target.databaseUrl, DATA_DIR: dataDir });
-    await loadHttpBenchData(target.databaseUrl, data);
+    if (target.sqlite) loadHttpBenchDataSqlite(target.databaseUrl.slice('sqlite:'.length), data);
+    else await loadHttpBenchData(target.databaseUrl, data);
     if (burst) await ageChanges(target.databaseUrl);
     target.server = await startServer(
       {
@@ -365,8 +355,10 @@ try {
     'machine',
     `${availableParallelism()} cores shared by PostgreSQL, the server and this load generator (load average ${loadavg()[0]?.toFixed(1)}); ${seconds} s per cell after ${warmupSeconds} s, closed loop`,
   );
-  // Each searcher's first search scans and fills the candidate pool; the cells time the next cards.
-  for (const target of targets)
+  // Each searcher's first search scans and fills the candidate pool; the cells time the next cards (when timed).
+  const timesSearches =
+    burst || endpoints(data).some(([name]) => name.startsWith('next card') && (!only || name.includes(only)));
+  for (const target of timesSearches ? targets : [])
     for (const s of [...data.normalSearches, ...data.heavySearches])
       await send(target, { method: 'GET', path: s.path, session: data.sessionOf.get(s.userId) ?? '' });
 
@@ -374,7 +366,7 @@ try {
     `${`${name}: req/s`.padStart(name.length + 7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(8)}`;
   if (!burst)
     console.log(
-      `\n${'endpoint'.padEnd(24)} ${'conns'.padStart(5)}  ${targets.map((t) => header(t.name)).join('  ')}${against ? '   this/against: req/s   p50   p99' : ''}`,
+      `\n${'endpoint'.padEnd(24)} ${'conns'.padStart(5)}  ${targets.map((t) => header(t.name)).join('  ')}${against ? '   this/against: req/s   p50   p99' : ''}${withSqlite ? '   sqlite/pg: req/s' : ''}`,
     );
   let cellNumber = 0;
   for (const [endpoint, next] of burst ? [] : endpoints(data)) {
@@ -389,7 +381,7 @@ try {
         return `${c.perSecond.toFixed(0).padStart(t.name.length + 7)} ${c.p50.toFixed(1).padStart(8)} ${c.p99.toFixed(1).padStart(8)} ${errorText(c.errors).padStart(8)}`;
       });
       let ratio = '';
-      const [before, after] = targets.map((t) => cells.get(t) as Cell);
+      const [before, after] = [byName('against'), byName('this')].map((t) => (t ? cells.get(t) : undefined));
       if (against && before && after) {
         ratio = `   ${`${(after.perSecond / before.perSecond).toFixed(2)}x`.padStart(18)} ${`${(after.p50 / before.p50).toFixed(2)}x`.padStart(5)} ${`${(after.p99 / before.p99).toFixed(2)}x`.padStart(5)}`;
         // Only with --against is there a floor: the other checkout, on the same data, in turns.
@@ -401,6 +393,20 @@ try {
           value: `req/s this / against ${(after.perSecond / before.perSecond).toFixed(2)}x`,
         });
       }
+      const sqliteCell = withSqlite ? cells.get(byName('this-sqlite') as Target) : undefined;
+      if (sqliteCell && after) {
+        const perSecond = sqliteCell.perSecond / after.perSecond;
+        ratio += `   ${`${perSecond.toFixed(2)}x`.padStart(15)}`;
+        // Goal 5 of issue 41: SQLite's chat page at 10 connections at least as fast as PostgreSQL's.
+        headline({
+          measure: `${endpoint}, ${concurrency} connections, SQLite / PostgreSQL`,
+          ratio: sqliteCell.p50 / after.p50,
+          p99: sqliteCell.p99 / after.p99,
+          floor: 'the same server on PostgreSQL, same data, in turns',
+          value: `req/s SQLite / PostgreSQL ${perSecond.toFixed(2)}x`,
+          ...(endpoint === 'chat page' && concurrency === 10 ? { goal: '>= 1x req/s' } : {}),
+        });
+      }
       console.log(`${endpoint.padEnd(24)} ${String(concurrency).padStart(5)}  ${columns.join('  ')}${ratio}`);
     }
   }
@@ -409,7 +415,7 @@ try {
     line(`server error log lines: ${target.name}`, String(target.server?.errorLines() ?? 0));
 } finally {
   await Promise.all(targets.map((t) => (t.server ? stopServer(t.server.child) : Promise.resolve())));
-  for (const target of targets)
+  for (const target of targets.filter((t) => !t.sqlite))
     await withAdminClient(pgUrl, (c) => c.query(`drop database if exists ${target.database} with (force)`));
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 }

@@ -20,6 +20,7 @@ describe('npm run bench (bench/run.ts)', () => {
       'load',
       'discovery',
       'data',
+      'peer',
       'scale',
     ]);
   });

@@ -28,6 +28,7 @@ export const defaultBenches = [
   'load',
   'discovery',
   'data',
+  'peer',
   'scale',
 ] as const;
 /** Run only when named: `http` takes minutes (also `npm run bench:http`); `compare` needs checkouts to compare. */

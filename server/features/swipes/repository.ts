@@ -59,92 +59,143 @@ const likesUsed = (me: unknown, since: unknown, withMessage: boolean) =>
     sql<string | null>`(select min(x.created_at) from (${likeTimes(me, since, withMessage)}) x)`,
   ] as const;
 
-const likeState = preparedByShape(
-  (db, counting: LikeCounting, slot) => {
-    const me = slot('me') as ProfileId;
-    return db
-      .selectFrom('profiles as p')
-      .innerJoin('users as u', 'u.id', 'p.user_id')
-      .select((eb) => [
-        'p.id',
-        'p.user_id',
-        'p.name',
-        'u.premium_until',
-        eb
-          .selectFrom('swipes as s')
-          .select('s.liked')
-          .where('s.swiper_id', '=', me)
-          .whereRef('s.target_id', '=', 'p.id')
-          .as('mine'),
-        eb
-          .selectFrom('swipes as s')
-          .select('s.message')
-          .where('s.swiper_id', '=', me)
-          .whereRef('s.target_id', '=', 'p.id')
-          .as('my_message'),
-        eb
-          .selectFrom('swipes as s')
-          .select('s.liked')
-          .whereRef('s.swiper_id', '=', 'p.id')
-          .where('s.target_id', '=', me)
-          .as('theirs'),
-        eb
-          .selectFrom('swipes as s')
-          .select('s.message')
-          .whereRef('s.swiper_id', '=', 'p.id')
-          .where('s.target_id', '=', me)
-          .as('their_message'),
-        eb
-          .selectFrom('swipes as s')
-          .select('s.created_at')
-          .whereRef('s.swiper_id', '=', 'p.id')
-          .where('s.target_id', '=', me)
-          .as('their_at'),
-        eb
-          .selectFrom('matches as m')
-          .select('m.id')
-          .where('m.profile_low', '=', slot('low'))
-          .where('m.profile_high', '=', slot('high'))
-          .where('m.unmatched_at', 'is', null)
-          .as('match_id'),
-        mainPhotoOf(sql.ref('p.id')).as('photo'),
-        mainPhotoOf(me).as('my_photo'),
-        ...(counting.likes
-          ? [
-              likesUsed(me, slot('since'), false)[0].as('likes_used'),
-              likesUsed(me, slot('since'), false)[1].as('oldest_like'),
-            ]
-          : []),
-        ...(counting.messages
-          ? [
-              likesUsed(me, slot('since'), true)[0].as('messages_used'),
-              likesUsed(me, slot('since'), true)[1].as('oldest_message'),
-            ]
-          : []),
-      ])
-      .where('p.id', '=', slot('target'))
-      .where('u.verified_at', 'is not', null)
-      .where('u.banned_at', 'is', null)
-      .where(notBlockedWith(me, sql.ref('p.id')))
-      .where((eb) =>
-        eb.or([
-          eb.and([
-            eb('p.held_at', 'is', null),
-            eb('p.private_mode', '=', 0),
-            eb('p.preferred_gender', 'in', [slot('acceptsA'), slot('acceptsB')]),
-          ]),
-          eb.exists(
-            eb
-              .selectFrom('swipes as l')
-              .select('l.liked')
-              .whereRef('l.swiper_id', '=', 'p.id')
-              .where('l.target_id', '=', me)
-              .where('l.liked', '=', 1),
-          ),
+/** The read of everything a like decides on (findLikeState), for likeState and for likeStateAndSwipe's WITH. */
+function likeStateQuery(db: QueryCreator<Database>, counting: LikeCounting, slot: (name: string) => never) {
+  const me = slot('me') as ProfileId;
+  return db
+    .selectFrom('profiles as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select((eb) => [
+      'p.id',
+      'p.user_id',
+      'p.name',
+      'u.premium_until',
+      eb
+        .selectFrom('swipes as s')
+        .select('s.liked')
+        .where('s.swiper_id', '=', me)
+        .whereRef('s.target_id', '=', 'p.id')
+        .as('mine'),
+      eb
+        .selectFrom('swipes as s')
+        .select('s.message')
+        .where('s.swiper_id', '=', me)
+        .whereRef('s.target_id', '=', 'p.id')
+        .as('my_message'),
+      eb
+        .selectFrom('swipes as s')
+        .select('s.liked')
+        .whereRef('s.swiper_id', '=', 'p.id')
+        .where('s.target_id', '=', me)
+        .as('theirs'),
+      eb
+        .selectFrom('swipes as s')
+        .select('s.message')
+        .whereRef('s.swiper_id', '=', 'p.id')
+        .where('s.target_id', '=', me)
+        .as('their_message'),
+      eb
+        .selectFrom('swipes as s')
+        .select('s.created_at')
+        .whereRef('s.swiper_id', '=', 'p.id')
+        .where('s.target_id', '=', me)
+        .as('their_at'),
+      eb
+        .selectFrom('matches as m')
+        .select('m.id')
+        .where('m.profile_low', '=', slot('low'))
+        .where('m.profile_high', '=', slot('high'))
+        .where('m.unmatched_at', 'is', null)
+        .as('match_id'),
+      mainPhotoOf(sql.ref('p.id')).as('photo'),
+      mainPhotoOf(me).as('my_photo'),
+      ...(counting.likes
+        ? [
+            likesUsed(me, slot('since'), false)[0].as('likes_used'),
+            likesUsed(me, slot('since'), false)[1].as('oldest_like'),
+          ]
+        : []),
+      ...(counting.messages
+        ? [
+            likesUsed(me, slot('since'), true)[0].as('messages_used'),
+            likesUsed(me, slot('since'), true)[1].as('oldest_message'),
+          ]
+        : []),
+    ])
+    .where('p.id', '=', slot('target'))
+    .where('u.verified_at', 'is not', null)
+    .where('u.banned_at', 'is', null)
+    .where(notBlockedWith(me, sql.ref('p.id')))
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('p.held_at', 'is', null),
+          eb('p.private_mode', '=', 0),
+          eb('p.preferred_gender', 'in', [slot('acceptsA'), slot('acceptsB')]),
         ]),
-      );
+        eb.exists(
+          eb
+            .selectFrom('swipes as l')
+            .select('l.liked')
+            .whereRef('l.swiper_id', '=', 'p.id')
+            .where('l.target_id', '=', me)
+            .where('l.liked', '=', 1),
+        ),
+      ]),
+    );
+}
+
+const countingKey = (counting: LikeCounting) =>
+  `${counting.likes ? 'likes' : 'plain'}/${counting.messages ? 'messages' : 'plain'}`;
+
+const likeState = preparedByShape(
+  (db, counting: LikeCounting, slot) => likeStateQuery(db, counting, slot),
+  countingKey,
+);
+type LikeStateRow = Awaited<ReturnType<typeof likeState>>[number];
+
+/** What likeStateAndSwipe's statement decides besides what it reads: a like or a dislike, and which allowances it counts. */
+interface SwipeShape extends LikeCounting {
+  liked: boolean;
+}
+
+/**
+ * PostgreSQL: the like's read and, when the read shows the plain case, its write, in one statement (a round
+ * trip fewer; each statement is one). The plain case: a swipe the person may get (the read found them), new
+ * (or a like after a dislike), making no match, within the allowances counted; then the swipe is upserted and
+ * the `badges` marker of whom it tells (the person liked; for a dislike, the caller when it answered a liker)
+ * inserted, as recordSwipe does. Data-modifying WITHs read the statement's snapshot, taken after the pair's
+ * locks (lockCallerAndTarget, the statement before), so the read is what the write is decided on. Anything
+ * else (a match, a refusal, a repeat) writes nothing here and goes the service's way. The answer is the read
+ * (as before the write) and `swiped`, 1 when this statement wrote the swipe. The service decides again from
+ * the read and checks it agrees.
+ */
+const likeStateAndSwipe = preparedByShape(
+  (db, shape: SwipeShape, slot) => {
+    const plain = sql.join(
+      [
+        shape.liked ? sql`(s.mine is null or s.mine = 0) and coalesce(s.theirs, 0) <> 1` : sql`s.mine is null`,
+        ...(shape.likes ? [sql`s.likes_used < ${slot('likeLimit')}`] : []),
+        ...(shape.messages ? [sql`s.messages_used < ${slot('messageLimit')}`] : []),
+      ],
+      sql` and `,
+    );
+    const toldUser = shape.liked ? sql`s.user_id` : sql`cast(${slot('userId')} as integer)`;
+    const toldWhen = shape.liked ? sql`` : sql` where s.theirs = 1`;
+    const statement = sql<
+      LikeStateRow & { swiped: number | string }
+    >`with state as (${likeStateQuery(db, shape, slot)}),
+  swiped as (insert into swipes (swiper_id, target_id, liked, created_at, target_seen, message)
+    select cast(${slot('me')} as integer), s.id, ${shape.liked ? sql`1` : sql`0`}, cast(${slot('at')} as text), 0, cast(${slot('message')} as text)
+    from state s where ${plain}
+    on conflict (swiper_id, target_id) do update set liked = excluded.liked, created_at = excluded.created_at, target_seen = 0, message = excluded.message
+    returning swiper_id),
+  told as (insert into events (user_id, type, payload, created_at)
+    select ${toldUser}, 'badges', '{}', cast(${slot('at')} as text) from swiped, state s${toldWhen})
+select state.*, (select count(*) from swiped) as swiped from state`;
+    return { compile: () => statement.compile(db) };
   },
-  (counting) => `${counting.likes ? 'likes' : 'plain'}/${counting.messages ? 'messages' : 'plain'}`,
+  (shape) => `${countingKey(shape)}/${shape.liked ? 'like' : 'dislike'}`,
 );
 
 const mainPhotoOf = (profile: unknown) =>
@@ -171,6 +222,22 @@ export interface LikeState {
   likes?: { count: number; oldest: string | null };
   /** The caller's likes with a message in the window; only when counted. */
   messages?: { count: number; oldest: string | null };
+  /** Whether the read also wrote the swipe and its badge markers (findLikeState with a PlainSwipe, PostgreSQL). */
+  swiped: boolean;
+}
+
+/**
+ * The swipe findLikeState may write with its read, on PostgreSQL, when the read shows the plain case (see
+ * likeStateAndSwipe): the caller's account, a like or a dislike, its time and message, and the allowances'
+ * limits the counts must stay under.
+ */
+export interface PlainSwipe {
+  userId: UserId;
+  liked: boolean;
+  at: string;
+  message: string | null;
+  likeLimit: number;
+  messageLimit: number;
 }
 
 /**
@@ -179,7 +246,8 @@ export interface LikeState {
  * reciprocal rule, so nobody lands in the likers of someone who does not want their gender) or someone who
  * already liked them (the likers list). Profile ids are sequential, so anything else must look exactly
  * like a missing profile. `accepted`: the preferences that accept the caller's gender (Any and the caller's
- * own gender, Other included). Undefined for anyone else; the rest: see likeState.
+ * own gender, Other included). Undefined for anyone else; the rest: see likeState. With `swipe`, on
+ * PostgreSQL, the same read also writes that swipe when it is the plain case (`swiped`; likeStateAndSwipe).
  */
 export async function findLikeState(
   db: Kysely<Database>,
@@ -187,17 +255,34 @@ export async function findLikeState(
   targetId: ProfileId,
   likesSince: string | null,
   countMessages = false,
+  swipe?: PlainSwipe,
 ): Promise<LikeState | undefined> {
   const { low, high } = pair(me.id, targetId);
   const values = { me: me.id, target: targetId, low, high, acceptsA: 'Any', acceptsB: me.gender, since: likesSince };
   const messages = countMessages && likesSince !== null;
-  const [row] = await likeState(db, { likes: likesSince !== null, messages }, values);
+  const counting = { likes: likesSince !== null, messages };
+  const [row] =
+    swipe && db.getExecutor().adapter instanceof PostgresAdapter
+      ? await likeStateAndSwipe(
+          db,
+          { ...counting, liked: swipe.liked },
+          {
+            ...values,
+            userId: swipe.userId,
+            at: swipe.at,
+            message: swipe.liked ? swipe.message : null,
+            likeLimit: swipe.likeLimit,
+            messageLimit: swipe.messageLimit,
+          },
+        )
+      : await likeState(db, counting, values);
   if (!row) return undefined;
   const counted = row as typeof row & {
     likes_used?: number | string | null;
     oldest_like?: string | null;
     messages_used?: number | string | null;
     oldest_message?: string | null;
+    swiped?: number | string;
   };
   return {
     id: row.id,
@@ -212,6 +297,7 @@ export async function findLikeState(
     match_id: row.match_id ?? null,
     photo: row.photo,
     my_photo: row.my_photo,
+    swiped: Number(counted.swiped ?? 0) > 0,
     ...(likesSince !== null
       ? { likes: { count: Number(counted.likes_used), oldest: counted.oldest_like ?? null } }
       : {}),
@@ -225,7 +311,7 @@ export async function findLikeState(
  * paid a round trip of its own for that before its transaction, one of its nine). Only the profiles' rows
  * are locked (`of p`), not the accounts'. ORDER BY under FOR NO KEY UPDATE (the lock an UPDATE takes) locks
  * the rows in the sorted order, so two people liking each other at once never wait on each other crosswise.
- * SQLite takes its one write lock with the first write, and the caller is read after it.
+ * SQLite's write transactions start with `begin immediate`, which takes its one write lock first.
  */
 const callerPairLock = prepared((db, userId: UserId, target: ProfileId) =>
   db
@@ -245,14 +331,6 @@ const callerPairLock = prepared((db, userId: UserId, target: ProfileId) =>
     .orderBy('p.id')
     .forNoKeyUpdate('p'),
 );
-/** SQLite's: a write to both rows takes the file's write lock. */
-const callerPairWriteLock = prepared((db, userId: UserId, target: ProfileId) =>
-  db
-    .updateTable('profiles')
-    .set((eb) => ({ private_mode: eb.ref('private_mode') }))
-    .where((eb) => eb.or([eb('user_id', '=', userId), eb('id', '=', target)])),
-);
-
 /**
  * Locks the caller's profile and the target's (see callerPairLock) and answers the caller's profile, read under
  * the lock; undefined when the caller has none. Inside a transaction, which a refusal then rolls back.
@@ -262,10 +340,10 @@ export async function lockCallerAndTarget(
   userId: UserId,
   target: ProfileId,
 ): Promise<MyProfile | undefined> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
-    await callerPairWriteLock.all(db, userId, target);
-    return findMyProfile(db, userId);
-  }
+  // SQLite: the transaction's `begin immediate` (db/retryingSqliteDriver.ts) took the file's one write lock,
+  // and this process's transactions take turns on its one connection. A write to both rows to take the lock
+  // cost a statement and an UPDATE of two profiles that the search triggers look at.
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return findMyProfile(db, userId);
   return (await callerPairLock.all(db, userId, target)).find((row) => row.user_id === userId);
 }
 
@@ -280,20 +358,44 @@ export interface SwipeWrite {
 
 /** A swipe that becomes a like is new to the person liked: unseen on their Likes badge. */
 export async function upsertSwipe(db: Kysely<Database>, swipe: SwipeWrite): Promise<void> {
-  await swipeUpsert(db, swipe).execute();
+  await swipeUpsertStatement.all(db, swipe.swiper, swipe.target, swipe.liked ? 1 : 0, swipe.at, swipe.message ?? null);
 }
 
-/** The swipe's upsert, for upsertSwipe and for recordSwipe's WITH. */
-function swipeUpsert(qc: QueryCreator<Database>, swipe: SwipeWrite) {
-  const liked = swipe.liked ? 1 : 0;
-  const message = swipe.message ?? null;
+/** The swipe's upsert, for upsertSwipe (prepared) and for recordSwipe's WITH. */
+function swipeUpsert(
+  qc: QueryCreator<Database>,
+  swiper: ProfileId,
+  target: ProfileId,
+  liked: number,
+  at: string,
+  message: string | null,
+) {
   return qc
     .insertInto('swipes')
-    .values({ swiper_id: swipe.swiper, target_id: swipe.target, liked, created_at: swipe.at, target_seen: 0, message })
+    .values({ swiper_id: swiper, target_id: target, liked, created_at: at, target_seen: 0, message })
     .onConflict((oc) =>
-      oc.columns(['swiper_id', 'target_id']).doUpdateSet({ liked, created_at: swipe.at, target_seen: 0, message }),
+      oc.columns(['swiper_id', 'target_id']).doUpdateSet({ liked, created_at: at, target_seen: 0, message }),
     );
 }
+
+/**
+ * Built and compiled once: on SQLite, where a statement costs microseconds, building and compiling it with
+ * Kysely's builder on every like cost more than running it.
+ */
+const swipeUpsertStatement = prepared(
+  (db, swiper: ProfileId, target: ProfileId, liked: number, at: string, message: string | null) =>
+    swipeUpsert(db, swiper, target, liked, at, message),
+);
+const swipeUpsertWithMarker = prepared(
+  (db, swiper: ProfileId, target: ProfileId, liked: number, at: string, message: string | null, told: UserId) =>
+    db
+      .with('swiped', (w) => swipeUpsert(w, swiper, target, liked, at, message).returning('swiper_id'))
+      .insertInto('events')
+      .values(badgeMarkerRow(told, at)),
+);
+const badgeMarker = prepared((db, userId: UserId, at: string) =>
+  db.insertInto('events').values(badgeMarkerRow(userId, at)),
+);
 
 /**
  * A swipe and the `badges` markers of the people it tells (events/repository.ts insertBadgeMarkers), in one
@@ -302,16 +404,21 @@ function swipeUpsert(qc: QueryCreator<Database>, swipe: SwipeWrite) {
  */
 export async function recordSwipe(db: Kysely<Database>, swipe: SwipeWrite, told: readonly UserId[]): Promise<void> {
   const users = [...new Set(told)];
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter) || users.length === 0) {
-    await upsertSwipe(db, swipe);
-    await insertBadgeMarkers(db, users, swipe.at);
+  const values = [swipe.swiper, swipe.target, swipe.liked ? 1 : 0, swipe.at, swipe.message ?? null] as const;
+  const [only] = users;
+  if (users.length > 0 && db.getExecutor().adapter instanceof PostgresAdapter) {
+    if (users.length === 1 && only !== undefined) await swipeUpsertWithMarker.all(db, ...values, only);
+    else
+      await db
+        .with('swiped', (w) => swipeUpsert(w, ...values).returning('swiper_id'))
+        .insertInto('events')
+        .values(users.map((userId) => badgeMarkerRow(userId, swipe.at)))
+        .execute();
     return;
   }
-  await db
-    .with('swiped', (w) => swipeUpsert(w, swipe).returning('swiper_id'))
-    .insertInto('events')
-    .values(users.map((userId) => badgeMarkerRow(userId, swipe.at)))
-    .execute();
+  await swipeUpsertStatement.all(db, ...values);
+  if (users.length === 1 && only !== undefined) await badgeMarker.all(db, only, swipe.at);
+  else await insertBadgeMarkers(db, users, swipe.at);
 }
 
 /** The match's id when this call created it (null when it already existed). */

@@ -111,7 +111,17 @@ export class SwipeService {
       const premium = this.isPremium(me.premium_until);
       // One read decides everything below; the locks keep it true until the commit.
       const since = liked && !premium ? addSeconds(now, -likeAllowance.windowSeconds).toISOString() : null;
-      const target = await findLikeState(trx, me, targetId, since, message !== null);
+      // On PostgreSQL the read writes the swipe too when it is the plain case (no match, nothing refused): the
+      // rules below decide again from the same read, and `target.swiped` says it is done.
+      const plain = {
+        userId,
+        liked,
+        at,
+        message,
+        likeLimit: likeAllowance.limit,
+        messageLimit: likeMessageAllowance.limit,
+      };
+      const target = await findLikeState(trx, me, targetId, since, message !== null, plain);
       if (!target) return null;
       if (message !== null && target.mine === 1) {
         // A repeat of the same like with the same words is the like already made (a retry); other words
@@ -173,10 +183,13 @@ export class SwipeService {
           await this.notifications.match(trx, userId, { profileId: target.id, name: target.name }, mine, now);
         if (theirsEvent !== undefined)
           await this.notifications.match(trx, target.user_id, { profileId: me.id, name: me.name }, theirsEvent, now);
-      } else if (recorded) {
+      } else if (recorded && !target.swiped) {
         // Whom it tells (told is empty when nothing was recorded): one statement with the swipe on PostgreSQL.
         await recordSwipe(trx, { swiper: me.id, target: targetId, liked, at, message: liked ? message : null }, told);
       }
+      // The read's write and these rules are two statements of one rule: should they ever disagree, nothing of
+      // it is kept (the throw rolls the transaction back).
+      if (target.swiped && (created || !recorded)) throw new Error('the like read wrote a swipe the rules refuse');
       return { target, match, photo: match ? target.photo : null, told };
     });
     if (!outcome) throw personNotFound();

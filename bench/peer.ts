@@ -1,0 +1,357 @@
+/**
+ * `npm run bench peer` (issue 41 goal 1): a like over HTTP on PostgreSQL against the open-source peer
+ * fglsn/matcha (Express and raw `pg`), each server in its own process on its own database of the same
+ * PostgreSQL with the same people and likes (the HTTP bench's 10,000 profiles and their swipes,
+ * benchHttpData.ts), at 10 connections (closed loop), the servers taking turns in each round so both meet the
+ * same spells of load from the rest of the machine. Prints requests a second, p50/p99 per server and round,
+ * and the ratio Iskra / peer of each round (goal: at least 1.5x the peer's requests a second).
+ *
+ * The peer is never built into this project: build it in a scratch folder from its public repository as
+ * docs/benchmarks.md says, then `npm run bench peer -- --peer <its server/ folder>` (or PEER_MATCHA_DIR);
+ * without it the bench says so and records nothing. `--against <checkout>` adds another commit's Iskra to the
+ * turns (main, say); `--seconds n` (5) per cell, `--rounds n` (3), `--connections n` (10).
+ *
+ * The peer's like (POST /api/users/:id/like, a Bearer session): its session lookup and "online" upsert, both
+ * profiles' completeness, the report check, the like's insert, its notification rows and fame update, and
+ * the check for a like back. No transaction and no limit; Iskra's does more (visibility, blocks, the free
+ * daily allowance counted under row locks, the match in the same transaction, the badge events).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { withAdminClient } from '../server/test/testDatabase.ts';
+import { argOption, headline, line, quantile } from './benchKit.ts';
+import { freePort } from '../server/test/freePort.ts';
+import { pgAnswers, stopServer } from './benchCrowd.ts';
+import { benchDataDir, makeHttpBenchData, type HttpBenchData } from './benchHttpData.ts';
+import { startIskra, type IskraServer } from './benchServers.ts';
+
+const peerDir = argOption('--peer') ?? process.env.PEER_MATCHA_DIR;
+const against = argOption('--against');
+const seconds = Number(argOption('--seconds') ?? 5);
+const rounds = Number(argOption('--rounds') ?? 3);
+const connections = Number(argOption('--connections') ?? 10);
+const warmupSeconds = 0.5;
+const root = path.resolve(import.meta.dirname, '..');
+const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Side {
+  name: string;
+  /** The i-th like: its request. */
+  request: (i: number) => { url: string; init: RequestInit };
+  turn: number;
+  cells: Cell[];
+  stop: () => Promise<void>;
+}
+
+interface Cell {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  errors: Map<string, number>;
+}
+
+async function runCell(side: Side): Promise<Cell> {
+  const latencies: number[] = [];
+  const errors = new Map<string, number>();
+  const measureFrom = performance.now() + warmupSeconds * 1000;
+  const deadline = measureFrom + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < deadline) {
+        const { url, init } = side.request(side.turn++);
+        const started = performance.now();
+        const status = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) })
+          .then(async (res) => {
+            await res.arrayBuffer();
+            return res.status;
+          })
+          .catch(() => 'network');
+        if (started < measureFrom) continue;
+        latencies.push(performance.now() - started);
+        if (status !== 200) errors.set(String(status), (errors.get(String(status)) ?? 0) + 1);
+      }
+    }),
+  );
+  const sorted = latencies.sort((a, b) => a - b);
+  return { perSecond: sorted.length / seconds, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), errors };
+}
+
+function iskraSide(name: string, server: IskraServer, data: HttpBenchData): Side {
+  return {
+    name,
+    turn: 0,
+    cells: [],
+    stop: () => server.stop(),
+    request: (i) => {
+      const like = data.likes[i % data.likes.length] as HttpBenchData['likes'][number];
+      return {
+        url: `${server.server.url}/api/like`,
+        init: {
+          method: 'POST',
+          headers: {
+            Cookie: `${server.csrf.cookie}; iskra_session=${data.sessionOf.get(like.userId) ?? ''}`,
+            'Content-Type': 'application/json',
+            'X-CSRF-Token': server.csrf.token,
+          },
+          body: JSON.stringify({ profile_id: like.target }),
+        },
+      };
+    },
+  };
+}
+
+type Row = Record<string, unknown>;
+const tableOf = (data: HttpBenchData, name: string): Row[] => data.tables.find(([t]) => t === name)?.[1] ?? [];
+
+/**
+ * The same people in the peer's schema (its own migration, `migrations/sqls/*-up.sql`): a user per profile
+ * with the same id, complete (the peer refuses likes between incomplete profiles), one photo each, its
+ * likes_history from the likes among the swipes, its matches, and a session for every liker.
+ */
+async function loadPeerData(client: pg.Client, dir: string, data: HttpBenchData): Promise<Map<number, string>> {
+  const sqlDir = path.join(dir, 'migrations', 'sqls');
+  for (const file of readdirSync(sqlDir)
+    .filter((f) => f.endsWith('-up.sql'))
+    .sort())
+    await client.query(readFileSync(path.join(sqlDir, file), 'utf8'));
+  const insert = async (table: string, rows: Row[]) => {
+    for (let i = 0; i < rows.length; i += 5000)
+      await client.query(`insert into ${table} select * from json_populate_recordset(null::${table}, $1::json)`, [
+        JSON.stringify(rows.slice(i, i + 5000)),
+      ]);
+  };
+  const users = new Map(tableOf(data, 'users').map((u) => [u.id as number, u]));
+  const year = new Date().getUTCFullYear();
+  await insert(
+    'users',
+    tableOf(data, 'profiles').map((p) => ({
+      id: p.id,
+      username: `user${String(p.id)}`,
+      email: (users.get(p.user_id as number)?.email as string | undefined) ?? `user${String(p.id)}@example.com`,
+      password_hash: 'not used',
+      firstname: p.name,
+      lastname: 'Bench',
+      lat: p.latitude ?? 0,
+      lon: p.longitude ?? 0,
+      location_string: p.city ?? '',
+      is_active: true,
+      created_at: new Date().toISOString(),
+      activation_code: `code${String(p.id)}`,
+      birthday: `${year - Number(p.age)}-06-01`,
+      gender: p.gender === 'Female' ? 'female' : 'male',
+      orientation: 'straight',
+      bio: p.bio ?? 'bio',
+      tags: ['music'],
+      is_complete: true,
+      reports_count: 0,
+      fame_rating: 40,
+    })),
+  );
+  await client.query(`select setval(pg_get_serial_sequence('users', 'id'), (select max(id) + 1 from users), false)`);
+  await insert(
+    'photos',
+    tableOf(data, 'photos').map((ph) => ({
+      id: ph.id,
+      photo_type: 'image/jpeg',
+      photo: String(ph.file_name),
+      user_id: ph.profile_id,
+    })),
+  );
+  await insert(
+    'likes_history',
+    tableOf(data, 'swipes')
+      .filter((s) => s.liked === 1)
+      .map((s) => ({ liked_user_id: s.target_id, liking_user_id: s.swiper_id })),
+  );
+  await insert(
+    'matches',
+    tableOf(data, 'matches').map((m) => ({
+      match_id: m.id,
+      matched_user_one: m.profile_low,
+      matched_user_two: m.profile_high,
+    })),
+  );
+  await client.query(
+    `select setval(pg_get_serial_sequence('matches', 'match_id'), (select coalesce(max(match_id), 0) + 1 from matches), false)`,
+  );
+  const sessions = new Map<number, string>();
+  const rows: Row[] = [];
+  for (const userId of new Set(data.likes.map((l) => l.userId))) {
+    const id = randomUUID();
+    sessions.set(userId, id);
+    rows.push({
+      session_id: id,
+      user_id: userId,
+      username: `user${String(userId)}`,
+      email: 'x',
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+  }
+  await insert('user_sessions', rows);
+  await client.query('analyze');
+  return sessions;
+}
+
+/** The peer as its `npm start` runs it (`node build/index.js`), on a free port and its own database. */
+async function startPeer(dir: string, database: string): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const { port: dbPort } = new URL(pgUrl);
+  const child = spawn(process.execPath, ['build/index.js'], {
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DB_NAME: database,
+      DB_PORT: dbPort || '5432',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const killPeer = () => child.kill('SIGKILL');
+  process.once('exit', killPeer);
+  child.once('exit', () => process.off('exit', killPeer));
+  let tail = '';
+  const keep = (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-4000));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the peer exited: ${tail}`);
+    // Any answer means it listens (the route wants a session: 401).
+    if (await fetch(`${url}/api/users/1/like`).catch(() => undefined)) break;
+    if (Date.now() - started > 60_000) throw new Error(`the peer did not start: ${tail}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { child, url };
+}
+
+console.log(
+  `\nLike against the peer (fglsn/matcha) on PostgreSQL, Node ${process.version}, ${new Date().toISOString()}`,
+);
+if (!peerDir || !existsSync(path.join(peerDir, 'build', 'index.js'))) {
+  console.log(
+    `skipped: no built peer (--peer <dir> or PEER_MATCHA_DIR: the peer's server/ folder with build/index.js, made as docs/benchmarks.md says)`,
+  );
+  process.exit(0);
+}
+if (!(await pgAnswers(pgUrl))) {
+  console.log(`skipped: nothing answers at ${new URL(pgUrl).host} (set TEST_DATABASE_URL or DATABASE_URL)`);
+  process.exit(0);
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+const data = await makeHttpBenchData(benchDataDir, (m) => console.log(m));
+const run = randomBytes(3).toString('hex');
+const sides: Side[] = [];
+try {
+  const peerDatabase = `matcha_peer_${run}`;
+  await withAdminClient(pgUrl, (c) => c.query(`create database ${peerDatabase}`));
+  const dropPeerDatabase = () =>
+    withAdminClient(pgUrl, (c) => c.query(`drop database if exists ${peerDatabase} with (force)`));
+  try {
+    const url = new URL(pgUrl);
+    url.pathname = `/${peerDatabase}`;
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    const sessions = await loadPeerData(client, peerDir, data).finally(() => client.end());
+    const peer = await startPeer(peerDir, peerDatabase);
+    sides.push({
+      name: 'peer',
+      turn: 0,
+      cells: [],
+      stop: async () => {
+        await stopServer(peer.child);
+        await dropPeerDatabase();
+      },
+      request: (i) => {
+        const like = data.likes[i % data.likes.length] as HttpBenchData['likes'][number];
+        return {
+          url: `${peer.url}/api/users/${like.target}/like`,
+          init: { method: 'POST', headers: { Authorization: `Bearer ${sessions.get(like.userId) ?? ''}` } },
+        };
+      },
+    });
+  } catch (error) {
+    await dropPeerDatabase();
+    throw error;
+  }
+  sides.push(iskraSide('iskra', await startIskra(root, pgUrl, `iskra_peer_${run}_this`, data), data));
+  if (against)
+    sides.push(
+      iskraSide('against', await startIskra(path.resolve(against), pgUrl, `iskra_peer_${run}_against`, data), data),
+    );
+
+  line(
+    'machine',
+    `${availableParallelism()} cores shared by PostgreSQL, the servers and this load generator (load average ${loadavg()[0]?.toFixed(1)}); ${connections} connections, ${seconds} s a cell after ${warmupSeconds} s, ${rounds} rounds`,
+  );
+  const header = sides.map((s) => `${`${s.name} req/s`.padStart(12)} ${'p50'.padStart(6)} ${'p99'.padStart(6)}`);
+  console.log(
+    `\n${'round'.padEnd(6)} ${'load'.padStart(5)}  ${header.join('  ')}   iskra/peer${against ? '  iskra/against' : ''}`,
+  );
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 ? [...sides].reverse() : sides;
+    const load = loadavg()[0] ?? 0;
+    for (const side of order) side.cells.push(await runCell(side));
+    const cellOf = (name: string) => sides.find((s) => s.name === name)?.cells[round];
+    const [peerCell, ours, before] = [cellOf('peer'), cellOf('iskra'), cellOf('against')];
+    const columns = sides.map((s) => {
+      const c = s.cells[round] as Cell;
+      const errors = [...c.errors].map(([status, n]) => `${n}x${status}`).join(' ');
+      return `${c.perSecond.toFixed(0).padStart(12)} ${c.p50.toFixed(1).padStart(6)} ${c.p99.toFixed(1).padStart(6)}${errors ? ` (${errors})` : ''}`;
+    });
+    const ratio = (a?: Cell, b?: Cell) => (a && b ? `${(a.perSecond / b.perSecond).toFixed(2)}x` : '');
+    console.log(
+      `${String(round + 1).padEnd(6)} ${load.toFixed(1).padStart(5)}  ${columns.join('  ')}   ${ratio(ours, peerCell).padStart(10)}${against ? ratio(ours, before).padStart(15) : ''}`,
+    );
+  }
+  // The headline: the whole run's requests a second, and the median cell's p50/p99 ratio.
+  const total = (name: string) => {
+    const cells = sides.find((s) => s.name === name)?.cells ?? [];
+    const sorted = (pick: (c: Cell) => number) => cells.map(pick).sort((a, b) => a - b);
+    return {
+      perSecond: cells.reduce((sum, c) => sum + c.perSecond, 0) / Math.max(1, cells.length),
+      p50: quantile(
+        sorted((c) => c.p50),
+        0.5,
+      ),
+      p99: quantile(
+        sorted((c) => c.p99),
+        0.5,
+      ),
+    };
+  };
+  const ours = total('iskra');
+  const perRound = (other: string) =>
+    (sides.find((s) => s.name === 'iskra')?.cells ?? []).map((c, i) => {
+      const o = sides.find((s) => s.name === other)?.cells[i];
+      return o ? c.perSecond / o.perSecond : Number.NaN;
+    });
+  const range = (values: number[]) => `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}x a round`;
+  for (const [other, floor, goal] of [
+    ['peer', 'the peer fglsn/matcha, same data and PostgreSQL', '>= 1.5x req/s'],
+    ...(against ? [['against', `the --against checkout (${against})`, undefined]] : []),
+  ] as [string, string, string | undefined][]) {
+    const theirs = total(other);
+    const value = `req/s ${(ours.perSecond / theirs.perSecond).toFixed(2)}x (${range(perRound(other))})`;
+    line(
+      `iskra / ${other}`,
+      `${value}; p50 ${(ours.p50 / theirs.p50).toFixed(2)}x, p99 ${(ours.p99 / theirs.p99).toFixed(2)}x`,
+    );
+    headline({
+      measure: `like, ${connections} connections, iskra / ${other}`,
+      ratio: ours.p50 / theirs.p50,
+      p99: ours.p99 / theirs.p99,
+      floor,
+      value,
+      ...(goal ? { goal } : {}),
+    });
+  }
+} finally {
+  for (const side of sides) await side.stop().catch((error: unknown) => console.error(error));
+}
