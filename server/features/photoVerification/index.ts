@@ -1,0 +1,2 @@
+export { mainPhotoStillMatches } from './mainPhoto.ts';
+export { PhotoVerificationService } from './service.ts';
