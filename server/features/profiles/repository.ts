@@ -29,6 +29,20 @@ export async function listPhotoNames(db: Kysely<Database>, profileId: ProfileId)
   return (await photoNames.all(db, profileId)).map((r) => r.file_name);
 }
 
+const shownPhotoNames = prepared((db, profileId: ProfileId) =>
+  db
+    .selectFrom('photos')
+    .select('file_name')
+    .where('profile_id', '=', profileId)
+    .where('moderation', '=', 'clear')
+    .orderBy('position')
+    .orderBy('id'),
+);
+/** What others may see of a profile's photos: every photo but those the upload screen held (docs/trust.md). */
+export async function listShownPhotoNames(db: Kysely<Database>, profileId: ProfileId): Promise<string[]> {
+  return (await shownPhotoNames.all(db, profileId)).map((r) => r.file_name);
+}
+
 export async function listPhotos(db: Kysely<Database>, profileId: ProfileId): Promise<StoredPhoto[]> {
   const rows = await db
     .selectFrom('photos')

@@ -655,6 +655,7 @@ export class SearchService implements CardSearch {
       bio: row.bio,
       distance: shownDistanceKm(point, pointOf(row)),
       active_recently: activeRecentlyOf(row, this.clock.now()),
+      verified: row.verified === 1,
       photo,
       prompts: presentPrompts(prompts, language),
     };
