@@ -1,2 +1,2 @@
-export { mainPhotoStillMatches } from './mainPhoto.ts';
+export { mainPhotoStillMatches, photoDescriptors } from './mainPhoto.ts';
 export { PhotoVerificationService } from './service.ts';

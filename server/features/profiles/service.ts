@@ -20,7 +20,7 @@ import { storedCity } from '../location/index.ts';
 import { storedPrompts } from '../prompts/index.ts';
 import { profileRequired } from '../relationships/index.ts';
 import type { PhotoScreen, UploadScreening } from '../moderationModels/index.ts';
-import { mainPhotoStillMatches } from '../photoVerification/index.ts';
+import { mainPhotoStillMatches, photoDescriptors } from '../photoVerification/index.ts';
 import { type PhotoStore, processPhoto, type StoredPhoto } from '../photos/index.ts';
 import { snapCoordinates } from './locationGrid.ts';
 import { presentOwnProfile } from './presenter.ts';
@@ -150,8 +150,13 @@ export class ProfileService {
         const kept = this.planPhotos(locked, edits, saved.length);
         removed = locked.filter((photo) => !kept.includes(photo));
         const before = await listPhotoIds(trx, profile.id);
+        // Read before the change: a removed photo's descriptor goes with it.
+        const faces = await photoDescriptors(
+          trx,
+          before.map((p) => p.id),
+        );
         await setPhotos(trx, profile.id, [...kept, ...saved], now, screens);
-        await this.keepBadgeIfStillThem(trx, profile.id, before);
+        await this.keepBadgeIfStillThem(trx, profile.id, before[0]?.id, faces);
         await updateProfile(trx, profile.id, {
           ...(fields.name !== undefined ? { name: fields.name } : {}),
           ...(fields.age !== undefined ? { age: fields.age } : {}),
@@ -215,14 +220,13 @@ export class ProfileService {
   private async keepBadgeIfStillThem(
     trx: Kysely<Database>,
     profileId: ProfileId,
-    before: { id: number; file_name: string }[],
+    mainBefore: number | undefined,
+    facesBefore: Float32Array[],
   ): Promise<void> {
-    const after = await listPhotoIds(trx, profileId);
-    const main = after[0];
-    if (!main || main.id === before[0]?.id) return;
+    const [main] = await listPhotoIds(trx, profileId);
+    if (!main || main.id === mainBefore) return;
     if (!(await isVerified(trx, profileId))) return;
-    const previous = before.map((p) => p.id);
-    if (!(await mainPhotoStillMatches(trx, main.id, previous))) await setVerified(trx, profileId, false);
+    if (!(await mainPhotoStillMatches(trx, main.id, facesBefore))) await setVerified(trx, profileId, false);
   }
 
   /**
