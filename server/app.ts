@@ -21,6 +21,7 @@ import { configRoutes } from './features/config/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { uploadRoutes } from './features/photos/routes.ts';
 import { profileRoutes } from './features/profiles/routes.ts';
+import { photoVerificationRoutes } from './features/photoVerification/routes.ts';
 import { locationRoutes } from './features/location/routes.ts';
 import { verificationRoutes } from './features/verification/routes.ts';
 import { passwordResetRoutes } from './features/passwordReset/routes.ts';
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   profileRoutes(api, services);
   promptRoutes(api);
   uploadRoutes(api, services);
+  photoVerificationRoutes(api, services);
   searchRoutes(api, services);
   swipeRoutes(api, services);
   safetyRoutes(api, services);

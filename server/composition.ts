@@ -7,6 +7,7 @@ import { yookassaFromEnv } from './features/premium/yookassaSetup.ts';
 import type { Logger } from './logger.ts';
 import { createLogMailer, createSmtpMailer } from './mail/mailer.ts';
 import { pushEndpointOrigins } from './features/push/index.ts';
+import { WorkerModels } from './features/moderationModels/index.ts';
 import { buildServices, defaultVapidSubject, type AppDeps, type Services } from './services.ts';
 
 /** Built by `npm run build` (and by `npm start` when missing or stale, see scripts/ensure-frontend.ts). */
@@ -46,6 +47,7 @@ export function appDepsFromEnv(env: Env, handle: DatabaseHandle, logger: Logger,
     adminTelegramIds: parseAdminIds(env.ADMIN_TELEGRAM_IDS),
     notifyGraceSeconds: env.NOTIFY_GRACE_SECONDS,
     searchEngine: env.SEARCH_ENGINE,
+    moderationModels: env.MODERATION_ML === 'on' ? new WorkerModels(logger) : undefined,
     emailDailyCap: env.EMAIL_DAILY_CAP,
     botToken: env.BOT_TOKEN,
     telegramApiRoot: env.TELEGRAM_API_ROOT,

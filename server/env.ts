@@ -44,6 +44,10 @@ const envSchema = z
     // The deck's search: tuned (pools, frontiers; the default) or plain (the reference, slow: one query of
     // everyone eligible). Both give the same cards (server/features/search/searchEquivalence.test.ts).
     SEARCH_ENGINE: z.enum(['plain', 'tuned']).default('tuned'),
+    // Selfie verification and upload screening by on-server models (docs/trust.md): on (the default; a worker
+    // thread loads them at the first photo, about 350 MB) or off (every selfie goes to a moderator, uploads
+    // are shown unscreened).
+    MODERATION_ML: z.enum(['on', 'off']).default('on'),
     TRUST_PROXY: z
       .enum(['true', 'false', '1', '0', ''])
       .default('false')

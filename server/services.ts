@@ -27,6 +27,9 @@ import { DiskPhotoStore } from './features/photos/diskPhotoStore.ts';
 import type { PhotoStore } from './features/photos/photoStore.ts';
 import { S3PhotoStore, type PhotoBucketSettings } from './features/photos/s3PhotoStore.ts';
 import { ProfileService } from './features/profiles/service.ts';
+import { PhotoVerificationService } from './features/photoVerification/service.ts';
+import { modelsOff, type ModerationModels } from './features/moderationModels/moderationModels.ts';
+import { UploadScreening } from './features/moderationModels/uploadScreening.ts';
 import { SafetyService } from './features/safety/service.ts';
 import { createCardSearch, type CardSearch, type SearchEngine } from './features/search/index.ts';
 import { SwipeService } from './features/swipes/service.ts';
@@ -118,6 +121,11 @@ export interface AppDeps {
   reportFiled?: (reportId: number) => void;
   /** Web Push: VAPID keys (else made and kept), subject, accepted push services; the major browsers' when unset. */
   webPush?: WebPushSettings | undefined;
+  /**
+   * MODERATION_ML: the on-server models that check selfies and screen uploads (docs/trust.md); off when unset,
+   * so selfies go to moderators and uploads are shown unscreened.
+   */
+  moderationModels?: ModerationModels | undefined;
 }
 
 /**
@@ -142,6 +150,10 @@ export interface Services {
   photoStore: PhotoStore;
   uploadBudget: UploadBudget;
   profiles: ProfileService;
+  /** Selfie verification: the models' decision, or a moderator's (issue 40). */
+  photoVerification: PhotoVerificationService;
+  /** The moderation models (a worker thread started on first use), or none (MODERATION_ML=off). */
+  moderationModels: ModerationModels;
   search: CardSearch;
   swipes: SwipeService;
   safety: SafetyService;
@@ -210,6 +222,8 @@ export function buildServices(deps: AppDeps): Services {
   const devices = new LoginDevices(deps.sessionSecret);
   const unsubscribeTokens = new UnsubscribeTokens(deps.sessionSecret);
   // One check of "is this the owner?" and one way to tell the owner, for every feature that changes the ways in.
+  const moderationModels = deps.moderationModels ?? modelsOff;
+  const screening = new UploadScreening(moderationModels);
   const reauth = new Reauthentication(deps.db, rates, passwords, clock);
   const alerts = new AccountAlerts(deps.db, deps.mailer, clock, deps.logger, deps.publicUrl);
   return {
@@ -255,7 +269,17 @@ export function buildServices(deps: AppDeps): Services {
     ),
     photoStore,
     uploadBudget: new UploadBudget(deps.uploadMemoryBytes ?? 3 * maxPhotos * maxPhotoBytes),
-    profiles: new ProfileService(deps.db, photoStore, clock, deps.logger, eventBus),
+    profiles: new ProfileService(deps.db, photoStore, clock, deps.logger, eventBus, screening),
+    photoVerification: new PhotoVerificationService(
+      deps.db,
+      photoStore,
+      moderationModels,
+      screening,
+      clock,
+      rates,
+      deps.logger,
+    ),
+    moderationModels,
     search,
     swipes: new SwipeService(deps.db, clock, eventBus, notifications),
     safety: new SafetyService(deps.db, clock, eventBus, deps.reportFiled),

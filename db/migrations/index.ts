@@ -32,6 +32,7 @@ import * as addUsernameShares from './2026_12_02_0900_add_username_shares.ts';
 import * as addLikeMessagesUndos from './2026_12_02_0900_add_like_messages_undos.ts';
 import * as profileActivity from './2026_12_01_1100_profile_activity.ts';
 import * as photoTrust from './2026_12_03_0900_photo_trust.ts';
+import * as verifiedSearchStamp from './2026_12_03_1000_verified_search_stamp.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_02_0900_add_like_messages_undos': addLikeMessagesUndos,
   '2026_12_01_1100_profile_activity': profileActivity,
   '2026_12_03_0900_photo_trust': photoTrust,
+  '2026_12_03_1000_verified_search_stamp': verifiedSearchStamp,
 };

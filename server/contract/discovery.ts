@@ -110,7 +110,7 @@ export const searchResult = z.object({
   message: z.optional(z.string()),
   active_recently: activeRecently,
   /** A selfie matched their photos (issue 40): the card's badge. */
-  verified: z.optional(z.boolean()),
+  verified: z.boolean(),
 });
 export type SearchResult = z.infer<typeof searchResult>;
 
@@ -154,7 +154,7 @@ export const usersProfileResponse = z.object({
     telegram_username: z.optional(z.nullable(z.string())),
     active_recently: activeRecently,
     /** A selfie matched their photos (issue 40): the profile's badge. */
-    verified: z.optional(z.boolean()),
+    verified: z.boolean(),
   }),
 });
 export type UsersProfileResponse = z.infer<typeof usersProfileResponse>;

@@ -138,9 +138,9 @@ export const ownProfileResponse = z.object({
   isActive: z.boolean(),
   end_date: z.nullable(z.string()),
   /** The owner's selfie matched their photos (issue 40). */
-  verified: z.optional(z.boolean()),
+  verified: z.boolean(),
   /** Names among `photos` the upload screen held for a moderator: shown to the owner as "under review", to nobody else. */
-  under_review: z.optional(z.array(z.string())),
+  under_review: z.array(z.string()),
 });
 export type OwnProfileResponse = z.infer<typeof ownProfileResponse>;
 

@@ -78,6 +78,7 @@ export type TestAppOptions = Partial<
     | 'uploadMemoryBytes'
     | 'mailer'
     | 'photoBucket'
+    | 'moderationModels'
     | 'passwords'
     | 'eventHeartbeatMs'
     | 'webPush'

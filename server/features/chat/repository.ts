@@ -65,6 +65,7 @@ const chatPage = preparedByShape(
           .selectFrom('photos as ph')
           .select('ph.file_name')
           .whereRef('ph.profile_id', '=', 'p.id')
+          .where('ph.moderation', '=', 'clear')
           .orderBy('ph.position')
           .limit(1)
           .as('other_photo'),
@@ -341,6 +342,7 @@ export async function listChats(db: Kysely<Database>, me: ProfileId) {
         .selectFrom('photos as ph')
         .select('ph.file_name')
         .whereRef('ph.profile_id', '=', 'p.id')
+        .where('ph.moderation', '=', 'clear')
         .orderBy('ph.position')
         .limit(1)
         .as('photo'),

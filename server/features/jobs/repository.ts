@@ -176,11 +176,21 @@ export async function listUnverifiedUserIdsBefore(db: Kysely<Database>, cutoff: 
 
 /** The photo rows that name any of these files as the photo itself or as its blurred copy. */
 export async function findPhotosNaming(db: Kysely<Database>, fileNames: string[], blurNames: string[]) {
-  return db
+  const photos = await db
     .selectFrom('photos')
     .select(['file_name', 'blur_name'])
     .where((eb) => eb.or([eb('file_name', 'in', fileNames), eb('blur_name', 'in', blurNames)]))
     .execute();
+  // A selfie waiting for a moderator (photoVerification) lives in the same store: kept until the decision.
+  const selfies = await db
+    .selectFrom('photo_verifications')
+    .select('selfie_name')
+    .where('selfie_name', 'in', fileNames)
+    .execute();
+  return [
+    ...photos,
+    ...selfies.flatMap((s) => (s.selfie_name ? [{ file_name: s.selfie_name, blur_name: null }] : [])),
+  ];
 }
 
 // settle_payments

@@ -11,7 +11,7 @@ import type { OwnProfileResponse } from '../../contract/profiles.ts';
  */
 export function presentOwnProfile(
   profile: Profile,
-  photos: string[],
+  photos: { file_name: string; moderation: string }[],
   premiumUntil: string | null,
   now: Date,
   language: Language,
@@ -28,9 +28,11 @@ export function presentOwnProfile(
     place_id: profile.place_id,
     latitude: profile.latitude,
     longitude: profile.longitude,
-    photos,
+    photos: photos.map((p) => p.file_name),
     prompts: presentPrompts(profile.prompts, language),
     isActive: isPremium(premiumUntil, now),
     end_date: premiumUntil,
+    verified: profile.verified === 1,
+    under_review: photos.filter((p) => p.moderation === 'held').map((p) => p.file_name),
   };
 }

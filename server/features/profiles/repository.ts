@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { prepared } from '../../../db/prepared.ts';
 import type { Database, NewProfile, PreferredGender, ProfileId, ProfileUpdate, UserId } from '../../../db/schema.ts';
+import type { PhotoScreen } from '../moderationModels/index.ts';
 import type { StoredPhoto } from '../photos/index.ts';
 
 export async function findProfileByUser(db: Kysely<Database>, userId: UserId) {
@@ -28,6 +29,20 @@ export async function listPhotoNames(db: Kysely<Database>, profileId: ProfileId)
   return (await photoNames.all(db, profileId)).map((r) => r.file_name);
 }
 
+const shownPhotoNames = prepared((db, profileId: ProfileId) =>
+  db
+    .selectFrom('photos')
+    .select('file_name')
+    .where('profile_id', '=', profileId)
+    .where('moderation', '=', 'clear')
+    .orderBy('position')
+    .orderBy('id'),
+);
+/** What others may see of a profile's photos: every photo but those the upload screen held (docs/trust.md). */
+export async function listShownPhotoNames(db: Kysely<Database>, profileId: ProfileId): Promise<string[]> {
+  return (await shownPhotoNames.all(db, profileId)).map((r) => r.file_name);
+}
+
 export async function listPhotos(db: Kysely<Database>, profileId: ProfileId): Promise<StoredPhoto[]> {
   const rows = await db
     .selectFrom('photos')
@@ -39,12 +54,54 @@ export async function listPhotos(db: Kysely<Database>, profileId: ProfileId): Pr
   return rows.map((r) => ({ fileName: r.file_name, blurName: r.blur_name }));
 }
 
-/** Replaces the photo list of a profile with `photos` in that order (rows kept where names stay). */
+/** The owner's photos in display order, with whether screening held each (own profile's `under_review`). */
+export async function listOwnPhotos(db: Kysely<Database>, profileId: ProfileId) {
+  return db
+    .selectFrom('photos')
+    .select(['file_name', 'moderation'])
+    .where('profile_id', '=', profileId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+/** Photo ids in display order (the main photo first). */
+export async function listPhotoIds(db: Kysely<Database>, profileId: ProfileId) {
+  return db
+    .selectFrom('photos')
+    .select(['id', 'file_name'])
+    .where('profile_id', '=', profileId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+export async function isVerified(db: Kysely<Database>, profileId: ProfileId): Promise<boolean> {
+  const row = await db.selectFrom('profiles').select('verified').where('id', '=', profileId).executeTakeFirst();
+  return row?.verified === 1;
+}
+
+/** Sets or clears the badge; only a real change writes (and stamps the search change, a trigger). */
+export async function setVerified(db: Kysely<Database>, profileId: ProfileId, verified: boolean): Promise<void> {
+  await db
+    .updateTable('profiles')
+    .set({ verified: verified ? 1 : 0 })
+    .where('id', '=', profileId)
+    .where('verified', '=', verified ? 0 : 1)
+    .execute();
+}
+
+/**
+ * Replaces the photo list of a profile with `photos` in that order (rows kept where names stay). New photos
+ * take their upload screening (`screens`, by file name): held or clear, the score, and the face descriptor
+ * when the owner consented.
+ */
 export async function setPhotos(
   db: Kysely<Database>,
   profileId: ProfileId,
   photos: StoredPhoto[],
   now: string,
+  screens: ReadonlyMap<string, PhotoScreen> = new Map(),
 ): Promise<void> {
   const existing = new Set(await listPhotoNames(db, profileId));
   const wanted = photos.map((p) => p.fileName);
@@ -60,7 +117,8 @@ export async function setPhotos(
         .where('file_name', '=', photo.fileName)
         .execute();
     } else {
-      await db
+      const screen = screens.get(photo.fileName);
+      const inserted = await db
         .insertInto('photos')
         .values({
           profile_id: profileId,
@@ -68,8 +126,16 @@ export async function setPhotos(
           blur_name: photo.blurName,
           position,
           created_at: now,
+          moderation: screen?.held ? 'held' : 'clear',
+          screen_score: screen?.score ?? null,
         })
-        .execute();
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (screen?.descriptor)
+        await db
+          .insertInto('photo_faces')
+          .values({ photo_id: inserted.id, descriptor: screen.descriptor, created_at: now })
+          .execute();
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, Gender, PreferredGender, UserId } from '../../../db/schema.ts';
+import type { Database, Gender, PreferredGender, ProfileId, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import type { Clock } from '../../clock.ts';
 import {
@@ -19,6 +19,8 @@ import { type EventBus, writeProfileLeaving } from '../events/index.ts';
 import { storedCity } from '../location/index.ts';
 import { storedPrompts } from '../prompts/index.ts';
 import { profileRequired } from '../relationships/index.ts';
+import type { PhotoScreen, UploadScreening } from '../moderationModels/index.ts';
+import { mainPhotoStillMatches, photoDescriptors } from '../photoVerification/index.ts';
 import { type PhotoStore, processPhoto, type StoredPhoto } from '../photos/index.ts';
 import { snapCoordinates } from './locationGrid.ts';
 import { presentOwnProfile } from './presenter.ts';
@@ -27,10 +29,13 @@ import {
   findPremiumUntil,
   findProfileByUser,
   insertProfile,
-  listPhotoNames,
   findSettings,
+  isVerified,
+  listOwnPhotos,
+  listPhotoIds,
   listPhotos,
   setPhotos,
+  setVerified,
   updateProfile,
   updateSettings,
 } from './repository.ts';
@@ -57,6 +62,7 @@ export class ProfileService {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly bus: EventBus,
+    private readonly screening: UploadScreening,
   ) {}
 
   /** `language`: the owner's, in which their city is named. */
@@ -64,7 +70,7 @@ export class ProfileService {
     const profile = await findProfileByUser(this.db, userId);
     if (!profile) throw profileNotFound();
     const [photos, premiumUntil] = await Promise.all([
-      listPhotoNames(this.db, profile.id),
+      listOwnPhotos(this.db, profile.id),
       findPremiumUntil(this.db, userId),
     ]);
     return presentOwnProfile(profile, photos, premiumUntil, this.clock.now(), language);
@@ -83,7 +89,8 @@ export class ProfileService {
     if (uploads.length === 0) throw noPhoto();
     if (uploads.length > maxPhotos) throw tooManyPhotos();
     if (await findProfileByUser(this.db, userId)) throw conflict('profile_exists', 'You already have a profile');
-    const saved = await this.processAndSave(uploads);
+    // No consent can exist before the profile: screened, but no face descriptor kept.
+    const { saved, screens } = await this.processAndSave(uploads, false);
     try {
       const now = this.clock.now().toISOString();
       const coordinates = snapped(fields);
@@ -105,7 +112,7 @@ export class ProfileService {
           created_at: now,
           updated_at: now,
         });
-        await setPhotos(trx, profileId, saved, now);
+        await setPhotos(trx, profileId, saved, now, screens);
       });
     } catch (error) {
       await this.removeFiles(saved);
@@ -130,7 +137,8 @@ export class ProfileService {
     const current = await listPhotos(this.db, profile.id);
     // Cheap checks first, so a request that cannot succeed costs no image processing.
     this.planPhotos(current, edits, uploads.length);
-    const saved = await this.processAndSave(uploads);
+    // Descriptors of new photos only with the owner's consent (biometric data; docs/trust.md).
+    const { saved, screens } = await this.processAndSave(uploads, profile.face_consent_at !== null);
     let removed: StoredPhoto[] = [];
     try {
       const now = this.clock.now().toISOString();
@@ -141,7 +149,14 @@ export class ProfileService {
         const locked = await listPhotos(trx, profile.id);
         const kept = this.planPhotos(locked, edits, saved.length);
         removed = locked.filter((photo) => !kept.includes(photo));
-        await setPhotos(trx, profile.id, [...kept, ...saved], now);
+        const before = await listPhotoIds(trx, profile.id);
+        // Read before the change: a removed photo's descriptor goes with it.
+        const faces = await photoDescriptors(
+          trx,
+          before.map((p) => p.id),
+        );
+        await setPhotos(trx, profile.id, [...kept, ...saved], now, screens);
+        await this.keepBadgeIfStillThem(trx, profile.id, before[0]?.id, faces);
         await updateProfile(trx, profile.id, {
           ...(fields.name !== undefined ? { name: fields.name } : {}),
           ...(fields.age !== undefined ? { age: fields.age } : {}),
@@ -197,18 +212,49 @@ export class ProfileService {
     return kept;
   }
 
-  /** Checks and re-encodes every upload before any is stored, so a bad third photo stores nothing at all. */
-  private async processAndSave(uploads: Buffer[]): Promise<StoredPhoto[]> {
+  /**
+   * A verified person whose main photo (position 0) changed keeps the badge only if the new main photo's face
+   * matches one of the photos they had before (photoVerification/mainPhoto.ts); else it goes, in the same
+   * transaction as the change.
+   */
+  private async keepBadgeIfStillThem(
+    trx: Kysely<Database>,
+    profileId: ProfileId,
+    mainBefore: number | undefined,
+    facesBefore: Float32Array[],
+  ): Promise<void> {
+    const [main] = await listPhotoIds(trx, profileId);
+    if (!main || main.id === mainBefore) return;
+    if (!(await isVerified(trx, profileId))) return;
+    if (!(await mainPhotoStillMatches(trx, main.id, facesBefore))) await setVerified(trx, profileId, false);
+  }
+
+  /**
+   * Checks, re-encodes and screens every upload before any is stored, so a bad third photo stores nothing at
+   * all. Screening (nsfwjs, and Human for the face descriptor when `withFace`) runs in the models' thread.
+   */
+  private async processAndSave(
+    uploads: Buffer[],
+    withFace: boolean,
+  ): Promise<{ saved: StoredPhoto[]; screens: Map<string, PhotoScreen> }> {
     const processed = [];
     for (const upload of uploads) processed.push(await processPhoto(upload));
+    const checks = [];
+    for (const photo of processed) checks.push(await this.screening.screen(photo.photo, withFace));
     const saved: StoredPhoto[] = [];
+    const screens = new Map<string, PhotoScreen>();
     try {
-      for (const photo of processed) saved.push(await this.photos.save(photo));
+      for (const [i, photo] of processed.entries()) {
+        const stored = await this.photos.save(photo);
+        saved.push(stored);
+        const check = checks[i];
+        if (check) screens.set(stored.fileName, check);
+      }
     } catch (error) {
       await this.removeFiles(saved);
       throw error;
     }
-    return saved;
+    return { saved, screens };
   }
 
   private async removeFiles(photos: StoredPhoto[]): Promise<void> {

@@ -51,6 +51,8 @@ export interface CandidateRow extends RankedRow {
   /** What others may learn of their activity (profiles/activity.ts activeRecentlyOf). */
   private_mode: number;
   show_activity: number;
+  /** 1: a selfie matched their photos (the card's badge). */
+  verified: number;
   /** The person's photo file names in order, comma-separated ('' for none): only when asked for (`withPhotos`). */
   photo?: string | null;
   /** Their answered prompts as stored (features/prompts): with the photos only, since only a card shows them. */
@@ -89,7 +91,7 @@ export function photoList(db: Kysely<Database>) {
     db.getExecutor().adapter instanceof PostgresAdapter ? sql.raw('string_agg') : sql.raw('group_concat');
   return sql<
     string | null
-  >`(select ${aggregate}(ph.file_name, ',' order by ph.position, ph.id) from photos ph where ph.profile_id = p.id)`;
+  >`(select ${aggregate}(ph.file_name, ',' order by ph.position, ph.id) from photos ph where ph.profile_id = p.id and ph.moderation = 'clear')`;
 }
 
 /** What ranking reads of someone (RankedRow): every read of candidates starts from it. */
@@ -132,6 +134,7 @@ const buildCandidates = (db: Kysely<Database>, key: string, slot: (name: string)
     'p.bio',
     'p.private_mode',
     'p.show_activity',
+    'p.verified',
   ]);
   // Not read by scans of many people, only by the card's own read: answers weigh as much as a bio.
   if (own.photos) query = query.select([photoList(db).as('photo'), 'p.prompts']);

@@ -445,6 +445,20 @@ const notHeld = searchFilter({
   watches: ['profiles.held_at'],
 });
 
+/**
+ * `verifiedOnly`: only people whose selfie matched their photos (issue 40, docs/trust.md). A switch: off
+ * adds no term (the query stays as it was). Someone verified becomes visible, so the badge is watched
+ * (a trigger stamps it: migration verified_search_stamp); losing it only takes people out.
+ */
+const verifiedOnly = searchFilter({
+  name: 'verifiedOnly',
+  params: ['verifiedOnly'],
+  bind: (s) => ({ on: s.verifiedOnly === true }),
+  where: (eb, { on }) => (on ? [eb('p.verified', '=', 1)] : []),
+  plain: (eb, s) => (s.verifiedOnly === true ? [eb('p.verified', '=', 1)] : []),
+  watches: ['profiles.verified'],
+});
+
 /** In private mode, seen only by the people they liked: a like from them lets the person liked see them. */
 const privateMode = searchFilter({
   name: 'privateMode',
@@ -499,6 +513,7 @@ export const searchFilters: readonly SearchFilter[] = [
   verified,
   notBanned,
   notHeld,
+  verifiedOnly,
   privateMode,
 ];
 

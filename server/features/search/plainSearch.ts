@@ -86,6 +86,7 @@ export class PlainSearch implements CardSearch {
         'p.active_at',
         'p.private_mode',
         'p.show_activity',
+        'p.verified',
         'u.premium_until',
         // They liked the caller: a boost.
         eb
@@ -145,6 +146,7 @@ export class PlainSearch implements CardSearch {
       bio: c.bio,
       distance: shownDistanceKm(point, pointOf(c)),
       active_recently: activeRecentlyOf(c, this.clock.now()),
+      verified: c.verified === 1,
       photo,
       prompts: presentPrompts(prompts, language),
     };

@@ -35,6 +35,7 @@ export function searchRoutes(router: AppRouter, { search }: Services): void {
       photo: 'training.jpg',
       prompts: [],
       active_recently: null,
+      verified: false,
     };
   });
 }

@@ -95,11 +95,14 @@ function randomQuery(rng: Fuzzer): Omit<SearchQuery, 'exclude'> {
   const ageMax = rng.chance(0.5) ? 100 : Math.min(100, ageMin + rng.int(25));
   // A distance limit now and then, from a street to the slider's end.
   const maxDistance = rng.chance(0.35) ? rng.pick([1, 2, 5, 8, 20, 60, 150, 500]) : undefined;
+  // Only people with the photo-verified badge, now and then (issue 40).
+  const verifiedOnly = rng.chance(0.3);
   return {
     ageMin,
     ageMax,
     gender: rng.pick(['Any', 'Any', 'Male', 'Female', 'Other'] as const),
     ...(maxDistance === undefined ? {} : { maxDistance }),
+    ...(verifiedOnly ? { verifiedOnly } : {}),
   };
 }
 
@@ -292,6 +295,7 @@ class Case {
         active_at:
           p.activeHoursAgo == null ? null : new Date(now.getTime() - p.activeHoursAgo * 3_600_000).toISOString(),
         show_activity: p.showActivity === false ? 0 : 1,
+        verified: rng.chance(0.4) ? 1 : 0,
       };
     });
     await this.db.insertInto('profiles').values(profiles).execute();
@@ -449,6 +453,11 @@ class Case {
         .where('id', '=', someone)
         .execute();
       this.log.push(`${someone} ${held ? 'held' : 'released'}`);
+    } else if (kind === 6 && rng.chance(0.4)) {
+      // The photo-verified badge given or taken (a selfie, a moderator, a main photo that no longer matches).
+      const badge = rng.chance(0.6) ? 1 : 0;
+      await db.updateTable('profiles').set({ verified: badge }).where('id', '=', someone).execute();
+      this.log.push(`${someone} badge ${badge}`);
     } else if (kind === 6) {
       const verified = rng.chance(0.7);
       await db

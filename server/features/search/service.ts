@@ -661,6 +661,7 @@ export class SearchService implements CardSearch {
       bio: row.bio,
       distance: shownDistanceKm(point, pointOf(row)),
       active_recently: activeRecentlyOf(row, this.clock.now()),
+      verified: row.verified === 1,
       photo,
       prompts: presentPrompts(prompts, language),
     };

@@ -24,6 +24,7 @@ const visibleProfile = prepared((db, profileId: ProfileId) =>
       'p.active_at',
       'p.private_mode',
       'p.show_activity',
+      'p.verified',
     ])
     .where('p.id', '=', profileId)
     .where('u.verified_at', 'is not', null)
@@ -201,7 +202,7 @@ select state.*, (select count(*) from swiped) as swiped from state`;
 const mainPhotoOf = (profile: unknown) =>
   sql<
     string | null
-  >`(select ph.file_name from photos ph where ph.profile_id = ${profile} order by ph.position, ph.id limit 1)`;
+  >`(select ph.file_name from photos ph where ph.profile_id = ${profile} and ph.moderation = 'clear' order by ph.position, ph.id limit 1)`;
 
 export interface LikeState {
   id: ProfileId;
@@ -442,7 +443,7 @@ export async function insertMatch(
 const mainPhoto = (column: 'file_name' | 'blur_name') =>
   sql<
     string | null
-  >`(select ph.${sql.ref(column)} from photos ph where ph.profile_id = p.id order by ph.position, ph.id limit 1)`;
+  >`(select ph.${sql.ref(column)} from photos ph where ph.profile_id = p.id and ph.moderation = 'clear' order by ph.position, ph.id limit 1)`;
 
 /**
  * My current matches with the other person's profile and account (not banned): the rule of the matches list,

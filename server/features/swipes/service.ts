@@ -9,7 +9,7 @@ import { type EventBus, insertBadgeMarkers, insertEventsAndMarkers, writeMatchEn
 import type { NotificationQueue } from '../notifications/index.ts';
 import { cityForReader } from '../location/index.ts';
 import { isPremium } from '../premium/index.ts';
-import { activeRecentlyOf, listPhotoNames } from '../profiles/index.ts';
+import { activeRecentlyOf, listShownPhotoNames } from '../profiles/index.ts';
 import { presentPrompts } from '../prompts/index.ts';
 import { type Allowance, assertAllowance } from '../rateLimits/index.ts';
 import {
@@ -253,10 +253,12 @@ export class SwipeService {
         city: cityForReader(other, language),
         gender: other.gender,
         bio: other.bio,
-        photos: await listPhotoNames(this.db, other.id),
+        // Held by the upload screen: its owner's only, until a moderator decides.
+        photos: await listShownPhotoNames(this.db, other.id),
         distance: shownDistanceKm(pointOf(me), pointOf(other)),
         prompts: presentPrompts(other.prompts, language),
         active_recently: activeRecentlyOf(other, this.clock.now()),
+        verified: other.verified === 1,
       },
     };
   }

@@ -41,6 +41,7 @@ export default function OwnProfileScreen() {
               distance: null,
               prompts: p.prompts,
               active_recently: null,
+              verified: p.verified,
             }}
           />
           <div className="person-actions">

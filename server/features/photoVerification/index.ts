@@ -1,0 +1,2 @@
+export { mainPhotoStillMatches, photoDescriptors } from './mainPhoto.ts';
+export { PhotoVerificationService } from './service.ts';
