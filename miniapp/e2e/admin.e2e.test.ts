@@ -14,15 +14,18 @@ import {
   startSite,
   type Site,
 } from './harness.ts';
-import { signInVerified } from './signedIn.ts';
+import { e2eBotToken } from './harness.ts';
+import { signInitData, signInVerified } from './signedIn.ts';
 
 const texts = { ru, en } as const;
 const adminEmail = (language: string) => `moderator.${language}@example.com`;
+/** An admin by ADMIN_TELEGRAM_IDS, opening the console inside (faked) Telegram. */
+const adminTelegramId = 4343;
 
 describe('the moderation console at /admin', () => {
   let site: Site;
   beforeAll(async () => {
-    site = await startSite({ adminEmails: [adminEmail('ru'), adminEmail('en')] });
+    site = await startSite({ adminEmails: [adminEmail('ru'), adminEmail('en')], adminTelegramIds: [adminTelegramId] });
   });
   afterAll(async () => {
     await site.close();
@@ -173,6 +176,53 @@ describe('the moderation console at /admin', () => {
       expect(errors).toEqual([]);
     });
   }
+
+  it('opens in the Mini App for an ADMIN_TELEGRAM_IDS admin, the selfie fetched with the bearer token', async () => {
+    const { checkId } = await seed('ru');
+    const moderator = await createPerson(site.app, { name: 'Модератор' });
+    await site.app.database.db
+      .updateTable('users')
+      .set({ telegram_id: String(adminTelegramId) })
+      .where('id', '=', moderator.userId)
+      .execute();
+    const { context, page, errors } = await site.page({
+      language: 'ru',
+      prepare: (context) =>
+        // Telegram's Android client as the page sees it: postEvent receives the app's calls.
+        context.addInitScript(() => {
+          Object.assign(window, { TelegramWebviewProxy: { postEvent: () => undefined } });
+        }),
+    });
+    const initData = await signInitData(e2eBotToken, {
+      id: adminTelegramId,
+      first_name: 'Модератор',
+      language_code: 'ru',
+    });
+    const launch = new URLSearchParams({
+      tgWebAppData: initData,
+      tgWebAppVersion: '8.0',
+      tgWebAppPlatform: 'android',
+      tgWebAppThemeParams: JSON.stringify({
+        bg_color: '#17212b',
+        text_color: '#f5f5f5',
+        hint_color: '#708499',
+        button_color: '#5288c1',
+        button_text_color: '#ffffff',
+        secondary_bg_color: '#232e3c',
+      }),
+    });
+    await page.goto(`/#${launch.toString()}`);
+    await page.getByRole('link', { name: ru.app.nav.menu }).click();
+    await page.getByRole('link', { name: ru.app.admin.menu }).click();
+    await page.getByRole('tab', { name: ru.app.admin.tabs.verifications }).click();
+    const selfie = page.locator(`li[data-verification="${checkId}"] .admin-selfie img`);
+    // No cookie here: the selfie's own URL would be a 404; the console fetched it with the token.
+    await expect.poll(() => selfie.getAttribute('src')).toMatch(/^blob:/);
+    await expect.poll(() => selfie.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await screenshot(page, 'admin-miniapp-verifications');
+    await context.close();
+    expect(errors).toEqual([]);
+  });
 
   it('shows members no Moderation entry, and /admin is the not-found page for them', async () => {
     const member = await createPerson(site.app);
