@@ -10,6 +10,7 @@
  *   npm run admin -- flags                   open moderation flags
  *   npm run admin -- resolve-flag <flagId>
  *   npm run admin -- stats [days]            numbers for the last day (or days)
+ * Every change is written to the audit log (admin_actions) as `cli`, in the change's own transaction.
  * Prints one JSON object per line; exits 64 on a usage error, 1 when the command was refused.
  */
 import { Api } from 'grammy';
@@ -55,10 +56,10 @@ try {
       for (const report of await admin.openReports()) print(report);
       break;
     case 'dismiss':
-      print({ dismissed: await admin.dismissReport(idArg(args[0])) });
+      print({ dismissed: await admin.dismissReport(idArg(args[0]), 'cli') });
       break;
     case 'ban-report':
-      print({ banned: await admin.banFromReport(idArg(args[0])) });
+      print({ banned: await admin.banFromReport(idArg(args[0]), 'cli') });
       break;
     case 'ban':
     case 'unban': {
@@ -66,8 +67,8 @@ try {
       const userId = await admin.findUserId(args[0] ?? '');
       print(
         command === 'ban'
-          ? { userId, banned: await admin.ban(userId) }
-          : { userId, unbanned: await admin.unban(userId) },
+          ? { userId, banned: await admin.ban(userId, 'cli') }
+          : { userId, unbanned: await admin.unban(userId, 'cli') },
       );
       break;
     }
@@ -77,17 +78,17 @@ try {
       const days = idArg(args[1]);
       if (days < 1 || days > 3660) usage();
       const userId = await admin.findUserId(args[0] ?? '');
-      print({ userId, premiumUntil: await admin.grantPremium(userId, days) });
+      print({ userId, premiumUntil: await admin.grantPremium(userId, days, 'cli') });
       break;
     }
     case 'refund':
-      print(await admin.refund(idArg(args[0])));
+      print(await admin.refund(idArg(args[0]), 'cli'));
       break;
     case 'flags':
       for (const flag of await admin.openFlags()) print(flag);
       break;
     case 'resolve-flag':
-      print({ resolved: await admin.resolveFlag(idArg(args[0])) });
+      print({ resolved: await admin.resolveFlag(idArg(args[0]), 'cli') });
       break;
     case 'stats': {
       const days = args[0] ? idArg(args[0]) : 1;

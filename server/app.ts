@@ -7,6 +7,7 @@ import { chatRoutes } from './features/chat/routes.ts';
 import { dataRightsRoutes } from './features/dataRights/routes.ts';
 import { premiumCsrfExemptions, premiumRoutes } from './features/premium/routes.ts';
 import { safetyRoutes } from './features/safety/routes.ts';
+import { adminGate, adminRoutes } from './features/admin/routes.ts';
 import { searchRoutes } from './features/search/routes.ts';
 import { swipeRoutes } from './features/swipes/routes.ts';
 import { usernameShareRoutes } from './features/usernameShares/routes.ts';
@@ -79,6 +80,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   referralRoutes(api, services);
   emailUnsubscribeRoutes(api, services);
   configRoutes(api, deps.publicConfig ?? emptyPublicConfig);
+  adminRoutes(api, services);
 
   const photoUrl = services.photoStore.publicUrl;
   app.use(securityHeaders({ https: services.cookies.secure, photoOrigin: photoUrl ? new URL(photoUrl).origin : null }));
@@ -112,6 +114,8 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
     telegram.post(telegramWebhookPath, deps.telegramWebhook);
     app.use(telegram.routes());
   }
+  // The moderation console answers 404 to everyone but admins, whatever the route or method.
+  app.use(adminGate(services.adminAccess));
   app.use(api.routes());
   app.use(api.allowedMethods());
   return app;

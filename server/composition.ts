@@ -8,6 +8,7 @@ import type { Logger } from './logger.ts';
 import { createLogMailer, createSmtpMailer } from './mail/mailer.ts';
 import { pushEndpointOrigins } from './features/push/index.ts';
 import { WorkerModels } from './features/moderationModels/index.ts';
+import { parseAdminEmails } from './features/admin/index.ts';
 import { buildServices, defaultVapidSubject, type AppDeps, type Services } from './services.ts';
 
 /** Built by `npm run build` (and by `npm start` when missing or stale, see scripts/ensure-frontend.ts). */
@@ -45,6 +46,7 @@ export function appDepsFromEnv(env: Env, handle: DatabaseHandle, logger: Logger,
     testPaymentProvider: env.PAYMENT_PROVIDER === 'test',
     yookassa: yookassaFromEnv(env),
     adminTelegramIds: parseAdminIds(env.ADMIN_TELEGRAM_IDS),
+    adminEmails: parseAdminEmails(env.ADMIN_EMAILS),
     notifyGraceSeconds: env.NOTIFY_GRACE_SECONDS,
     searchEngine: env.SEARCH_ENGINE,
     moderationModels: env.MODERATION_ML === 'on' ? new WorkerModels(logger) : undefined,

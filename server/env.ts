@@ -70,6 +70,8 @@ const envSchema = z
     YOOKASSA_API_URL: httpUrl.default('https://api.yookassa.ru/v3'),
     YOOKASSA_ALLOWED_IPS: optionalString,
     ADMIN_TELEGRAM_IDS: optionalString,
+    // Comma-separated e-mails whose VERIFIED accounts open the moderation console (/admin); case-insensitive.
+    ADMIN_EMAILS: optionalString,
     SUPPORT_EMAIL: optionalString,
     SUPPORT_TELEGRAM: optionalString,
     LEGAL_NAME: optionalString,

@@ -44,6 +44,8 @@ import { EmailUnsubscribeService } from './features/notifications/unsubscribe.ts
 import { UnsubscribeTokens } from './features/notifications/unsubscribeTokens.ts';
 import { TelegramBotLinkService } from './features/telegram/botLink.ts';
 import { AdminService } from './features/admin/adminService.ts';
+import { AdminAccess } from './features/admin/adminAccess.ts';
+import { ModerationConsole } from './features/admin/moderationConsole.ts';
 import { PremiumService } from './features/premium/service.ts';
 import type { YooKassaClient } from './features/premium/yookassa.ts';
 import type { StarsApi } from './features/premium/stars.ts';
@@ -113,6 +115,8 @@ export interface AppDeps {
   eventHeartbeatMs?: number;
   /** ADMIN_TELEGRAM_IDS, for what only admins are offered (the test plan with a real provider). */
   adminTelegramIds?: readonly number[] | undefined;
+  /** ADMIN_EMAILS (lower-cased): accounts whose verified e-mail opens the moderation console. */
+  adminEmails?: readonly string[] | undefined;
   /** Telegram Stars through the bot (invoice links, refunds); purchases inside Telegram are refused without. */
   stars?: StarsApi | undefined;
   /** PAYMENT_PROVIDER=yookassa: the API client, the return page and the addresses notifications may come from. */
@@ -166,6 +170,10 @@ export interface Services {
   streamSessions: StreamSessions;
   premium: PremiumService;
   admin: AdminService;
+  /** Who is an admin (ADMIN_EMAILS, ADMIN_TELEGRAM_IDS): the console's gate. */
+  adminAccess: AdminAccess;
+  /** The moderation console's queues, lookup, audit log and stats. */
+  moderation: ModerationConsole;
   yookassaRanges: AddressRanges | undefined;
   telegramUsers: TelegramUserService;
   telegramAuth: TelegramAuthService;
@@ -226,6 +234,8 @@ export function buildServices(deps: AppDeps): Services {
   const screening = new UploadScreening(moderationModels);
   const reauth = new Reauthentication(deps.db, rates, passwords, clock);
   const alerts = new AccountAlerts(deps.db, deps.mailer, clock, deps.logger, deps.publicUrl);
+  // Refunds go back through the same provider settings as the payments: Stars through the bot, rubles through YooKassa.
+  const admin = new AdminService(deps.db, clock, { stars: deps.stars, yookassa: deps.yookassa?.client }, eventBus);
   return {
     db: deps.db,
     dialect: deps.dialect,
@@ -299,8 +309,9 @@ export function buildServices(deps: AppDeps): Services {
         adminTelegramIds: deps.adminTelegramIds,
       },
     ),
-    // Refunds go back through the same provider settings as the payments: Stars through the bot, rubles through YooKassa.
-    admin: new AdminService(deps.db, clock, { stars: deps.stars, yookassa: deps.yookassa?.client }, eventBus),
+    admin,
+    adminAccess: new AdminAccess(deps.db, { emails: deps.adminEmails ?? [], telegramIds: deps.adminTelegramIds ?? [] }),
+    moderation: new ModerationConsole(deps.db, clock, admin, photoStore, deps.logger),
     yookassaRanges: deps.yookassa?.allowedRanges,
     eventBus,
     streamSessions: new StreamSessions(deps.db, clock, eventBus, deps.logger, deps.eventHeartbeatMs ?? heartbeatMs),

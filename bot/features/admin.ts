@@ -41,7 +41,9 @@ export function adminFeature(adminIds: readonly number[], admin: AdminService): 
   admins.callbackQuery(decision, async (ctx) => {
     const reportId = Number(ctx.match[2]);
     const ban = ctx.match[1] === 'ban';
-    const done = ban ? await admin.banFromReport(reportId) : await admin.dismissReport(reportId);
+    // The audit log names the admin by the Telegram id that pressed (the filter above made sure it is one).
+    const by = `telegram:${ctx.from.id}` as const;
+    const done = ban ? await admin.banFromReport(reportId, by) : await admin.dismissReport(reportId, by);
     const outcome = ctx.t(done ? (ban ? 'bot.admin.banned' : 'bot.admin.dismissed') : 'bot.admin.already_decided');
     await ctx.answerCallbackQuery({ text: outcome });
     const original =

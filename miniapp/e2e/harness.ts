@@ -92,7 +92,10 @@ export function telegramAuthDate(): number {
 
 /** The real server (temporary SQLite, real SMTP) serving the built bundle, and a headless Chromium. */
 export async function startSite(
-  options: Pick<TestAppOptions, 'stars' | 'publicConfig' | 'testPaymentProvider'> = {},
+  options: Pick<
+    TestAppOptions,
+    'stars' | 'publicConfig' | 'testPaymentProvider' | 'adminEmails' | 'adminTelegramIds'
+  > = {},
 ): Promise<Site> {
   const telegram = new TelegramStandIn(e2eBotToken);
   const telegramApiRoot = await telegram.start();

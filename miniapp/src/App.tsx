@@ -37,6 +37,8 @@ const EditPhotos = lazy(() => import('./screens/Profile/EditPhotosScreen.tsx'));
 const OwnProfile = lazy(() => import('./screens/Profile/OwnProfileScreen.tsx'));
 const EditProfile = lazy(() => import('./screens/Profile/EditProfileScreen.tsx'));
 const NotFound = lazy(() => import('./screens/Placeholder/NotFoundScreen.tsx'));
+// The moderation console: its own chunk, loaded only when an admin opens /admin (issue 40).
+const Admin = lazy(() => import('./screens/Admin/AdminScreen.tsx'));
 
 const topLevel: ScreenFrame = { topLevel: true };
 const deck: ScreenFrame = { topLevel: true, fill: true };
@@ -79,6 +81,7 @@ const routes = createRoutesFromElements(
         <Route path="/account" element={<Account />} />
         <Route path="/subscription" element={<Subscription />} />
         <Route path="/CreateProfile" element={<CreateProfile />} />
+        <Route path="/admin" element={<Admin />} />
 
         <Route element={<RequireProfile />}>
           <Route path="/search" element={<Search />} handle={deck} />

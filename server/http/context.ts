@@ -23,6 +23,8 @@ export interface AppState {
   endedBearer?: boolean;
   /** The path as the request log records it, when the real one carries a secret (an unsubscribe token). */
   logPath?: string;
+  /** An admin's name for the audit log (`email:…`, `telegram:…`), set by the console's gate (features/admin). */
+  admin?: string;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -73,6 +73,7 @@ export type TestAppOptions = Partial<
     | 'testPaymentProvider'
     | 'stars'
     | 'adminTelegramIds'
+    | 'adminEmails'
     | 'trustedProxyHops'
     | 'publicUrl'
     | 'uploadMemoryBytes'

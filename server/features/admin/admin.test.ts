@@ -117,8 +117,8 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
     expect((await target.browser.get('/api/current_user')).status).toBe(200);
 
     const [first] = await openReportsAbout(target);
-    expect(await admin.dismissReport(first?.id ?? 0)).toBe(true);
-    expect(await admin.dismissReport(first?.id ?? 0)).toBe(false);
+    expect(await admin.dismissReport(first?.id ?? 0, 'cli')).toBe(true);
+    expect(await admin.dismissReport(first?.id ?? 0, 'cli')).toBe(false);
     expect(await visibleTo(searcher, target)).toBe(true);
   });
 
@@ -155,6 +155,15 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
     // Pressed again (or by a second admin): nothing more happens, and it says so.
     await bot.handleUpdate(buttonPress(adminChat, `report:ban:${reportId}`));
     expect(telegram.callsOf('answerCallbackQuery').at(-1)).toMatchObject({ text: ru.bot.admin.already_decided });
+    // The audit log names the admin by the Telegram id that pressed, once.
+    const logged = await app.database.db
+      .selectFrom('admin_actions')
+      .select(['admin', 'action', 'details'])
+      .where('target_user_id', '=', target.userId)
+      .execute();
+    expect(logged).toEqual([
+      { admin: `telegram:${adminChat.id}`, action: 'ban', details: JSON.stringify({ report_id: reportId }) },
+    ]);
   });
 
   it('Dismiss in the bot closes the report and leaves the account alone', async () => {
@@ -219,12 +228,12 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
     const flags = await admin.openFlags();
     expect(flags.filter((f) => f.user_id === spammer.userId).map((f) => f.reason)).toEqual(['repeated_first_message']);
     expect(flags.filter((f) => f.user_id === writer.userId)).toEqual([]);
-    expect(await admin.resolveFlag(flags.find((f) => f.user_id === spammer.userId)?.id ?? 0)).toBe(true);
+    expect(await admin.resolveFlag(flags.find((f) => f.user_id === spammer.userId)?.id ?? 0, 'cli')).toBe(true);
   });
 
   it("grants premium and takes a refunded payment's days back", async () => {
     const person = await createPerson(app);
-    const until = await admin.grantPremium(person.userId, 30);
+    const until = await admin.grantPremium(person.userId, 30, 'cli');
     expect(new Date(until).getTime() - app.clock.now().getTime()).toBe(30 * 86_400_000);
     const { id } = await app.database.db
       .insertInto('payments')
@@ -243,9 +252,9 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const refunded = await admin.refund(id);
+    const refunded = await admin.refund(id, 'cli');
     expect(refunded.premiumUntil).toBe(app.clock.now().toISOString());
-    await expect(admin.refund(id)).rejects.toMatchObject({ code: 'payment_not_refundable' });
+    await expect(admin.refund(id, 'cli')).rejects.toMatchObject({ code: 'payment_not_refundable' });
   });
 
   it.runIf(dialect === 'sqlite')(
@@ -292,6 +301,13 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
       expect((await json<{ authorized: boolean }>(await target.browser.get('/api/current_user'))).authorized).toBe(
         false,
       );
+      // The CLI's actions are in the audit log as `cli`, and the log is what `/api/admin/audit.csv` exports.
+      const logged = await app.database.db
+        .selectFrom('admin_actions')
+        .select(['admin', 'action'])
+        .where('target_user_id', '=', target.userId)
+        .execute();
+      expect(logged).toEqual([{ admin: 'cli', action: 'ban' }]);
       expect((await cli('grant', email, 'lots')).code).toBe(64);
       const missing = await cli('ban', 'nobody@example.com');
       expect(missing.code).toBe(1);

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, ProfileId, ReportEvidence, UserId } from '../../../db/schema.ts';
 import type { Clock } from '../../clock.ts';
 import { userRowId } from '../../contract/ids.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, conflict, notFound } from '../../errors.ts';
 import { type EventBus, insertBadgeMarkers } from '../events/index.ts';
 import { extendedEnd, type StarsApi, type YooKassaClient } from '../premium/index.ts';
 import {
@@ -28,7 +28,9 @@ import {
   statsSince,
   userExists,
   type Stats,
+  holdProfile,
 } from './repository.ts';
+import { type AdminActor, insertAdminAction } from './auditLog.ts';
 
 export interface OpenReport {
   id: number;
@@ -60,6 +62,8 @@ export interface RefundChannels {
   yookassa?: Pick<YooKassaClient, 'createRefund' | 'refundsOf'> | undefined;
 }
 
+const alreadyDecided = () => conflict('already_decided', 'Another admin has already decided this');
+
 export class AdminService {
   constructor(
     private readonly db: Kysely<Database>,
@@ -83,30 +87,97 @@ export class AdminService {
     return { ...r, held: held_at !== null };
   }
 
-  /** Closes a report as unfounded and lets the profile back into search (an admin has decided). */
-  async dismissReport(reportId: number): Promise<boolean> {
+  /**
+   * Closes a report as unfounded and lets the profile back into search (an admin has decided). Conditional
+   * on the report being open: false when it was already decided (two admins pressing at once act once).
+   */
+  async dismissReport(reportId: number, by: AdminActor, reason = ''): Promise<boolean> {
     const now = this.clock.now().toISOString();
     return this.db.transaction().execute(async (trx) => {
-      const reportedId = await findOpenReportTarget(trx, reportId);
-      if (reportedId === undefined) return false;
-      await markReportDismissed(trx, reportId, now);
-      await releaseProfileHold(trx, reportedId);
+      const target = await findOpenReportTarget(trx, reportId);
+      if (target === undefined) return false;
+      if (!(await markReportDismissed(trx, reportId, now))) return false;
+      await releaseProfileHold(trx, target.profileId);
+      await insertAdminAction(
+        trx,
+        by,
+        {
+          action: 'report_dismiss',
+          userId: target.userId,
+          profileId: target.profileId,
+          reason,
+          details: { report_id: reportId },
+        },
+        now,
+      );
+      return true;
+    });
+  }
+
+  /**
+   * Holds the reported profile out of search while the report stays open (a later dismiss releases it, a
+   * ban closes it). False when the report is decided or the profile is already held.
+   */
+  async holdFromReport(reportId: number, by: AdminActor, reason = ''): Promise<boolean> {
+    const now = this.clock.now().toISOString();
+    return this.db.transaction().execute(async (trx) => {
+      const target = await findOpenReportTarget(trx, reportId);
+      if (target === undefined) return false;
+      if (!(await holdProfile(trx, target.profileId, now))) return false;
+      await insertAdminAction(
+        trx,
+        by,
+        {
+          action: 'report_hold',
+          userId: target.userId,
+          profileId: target.profileId,
+          reason,
+          details: { report_id: reportId },
+        },
+        now,
+      );
       return true;
     });
   }
 
   /** Bans the person a report is about, closing every open report against them. */
-  async banFromReport(reportId: number): Promise<boolean> {
+  async banFromReport(reportId: number, by: AdminActor, reason = ''): Promise<boolean> {
     const userId = await findReportedUserId(this.db, reportId);
     if (userId === undefined) throw notFound('report_not_found', 'No such report');
-    return this.ban(userId);
+    return this.ban(userId, by, reason, { report_id: reportId });
+  }
+
+  /**
+   * The console's decision on a report: 404 for no such report, 409 when it is no longer open (or the hold
+   * or ban was already done), so two admins pressing at once see one of them win.
+   */
+  async resolveReport(
+    reportId: number,
+    action: 'dismiss' | 'hold' | 'ban',
+    by: AdminActor,
+    reason = '',
+  ): Promise<void> {
+    const target = await findReportedUserId(this.db, reportId);
+    if (target === undefined) throw notFound('report_not_found', 'No such report');
+    let done: boolean;
+    if (action === 'dismiss') done = await this.dismissReport(reportId, by, reason);
+    else if (action === 'hold') done = await this.holdFromReport(reportId, by, reason);
+    else done = await this.banOpenReport(reportId, by, reason);
+    if (!done) throw alreadyDecided();
+  }
+
+  /** A ban from the console's queue: only while the report is still open. */
+  private async banOpenReport(reportId: number, by: AdminActor, reason: string): Promise<boolean> {
+    const target = await findOpenReportTarget(this.db, reportId);
+    if (target === undefined) return false;
+    return this.ban(target.userId, by, reason, { report_id: reportId });
   }
 
   /**
    * Bans at once: every session ends (the next request is signed out), the profile leaves search, matches
    * and likes lists (they all skip banned accounts), and sign-in is refused. Open reports against them close.
    */
-  async ban(userId: UserId): Promise<boolean> {
+  async ban(userId: UserId, by: AdminActor, reason = '', details: Record<string, unknown> = {}): Promise<boolean> {
     const now = this.clock.now().toISOString();
     const watchers = await this.db.transaction().execute(async (trx) => {
       if (!(await markUserBanned(trx, userId, now))) {
@@ -115,6 +186,7 @@ export class AdminService {
       }
       await deleteSessionsOfUser(trx, userId);
       await markOpenReportsAgainstUserBanned(trx, userId, now);
+      await insertAdminAction(trx, by, { action: 'ban', userId, reason, details }, now);
       return this.markBadgesOfWatchers(trx, userId, now);
     });
     // The sessions' end has reached this process's session cache and event streams, and been sent to the
@@ -126,11 +198,12 @@ export class AdminService {
     return watchers !== undefined;
   }
 
-  async unban(userId: UserId): Promise<boolean> {
+  async unban(userId: UserId, by: AdminActor, reason = ''): Promise<boolean> {
     const now = this.clock.now().toISOString();
     const watchers = await this.db.transaction().execute(async (trx) => {
       if (!(await clearUserBan(trx, userId))) return undefined;
       await releaseHoldsOfUser(trx, userId);
+      await insertAdminAction(trx, by, { action: 'unban', userId, reason }, now);
       return this.markBadgesOfWatchers(trx, userId, now);
     });
     if (watchers) await this.bus?.publish(watchers);
@@ -145,12 +218,19 @@ export class AdminService {
   }
 
   /** Premium as a gift (support, compensation): extends the current end like a payment would. */
-  async grantPremium(userId: UserId, days: number): Promise<string> {
+  async grantPremium(userId: UserId, days: number, by: AdminActor, reason = ''): Promise<string> {
     return this.db.transaction().execute(async (trx) => {
       const user = await findPremiumUntil(trx, userId);
       if (!user) throw notFound('user_not_found', 'No such user');
-      const until = extendedEnd(user.premium_until, this.clock.now(), days).toISOString();
+      const now = this.clock.now();
+      const until = extendedEnd(user.premium_until, now, days).toISOString();
       await setPremiumUntil(trx, userId, until);
+      await insertAdminAction(
+        trx,
+        by,
+        { action: 'grant_premium', userId, reason, details: { days, premium_until: until } },
+        now.toISOString(),
+      );
       return until;
     });
   }
@@ -162,6 +242,8 @@ export class AdminService {
    */
   async refund(
     paymentId: number,
+    by: AdminActor,
+    reason = '',
   ): Promise<{ userId: UserId; premiumUntil: string | null; providerRefund?: { id: string; status: string } }> {
     const now = this.clock.now();
     const payment = await findPaymentForRefund(this.db, paymentId);
@@ -239,6 +321,17 @@ export class AdminService {
         until = (shortened > now ? shortened : now).toISOString();
       }
       await setPremiumUntil(trx, payment.user_id, until);
+      await insertAdminAction(
+        trx,
+        by,
+        {
+          action: 'refund',
+          userId: payment.user_id,
+          reason,
+          details: { payment_id: paymentId, ...(providerRefund ? { provider_refund: providerRefund.id } : {}) },
+        },
+        now.toISOString(),
+      );
       return { userId: payment.user_id, premiumUntil: until };
     });
     return providerRefund ? { ...done, providerRefund } : done;
@@ -248,8 +341,14 @@ export class AdminService {
     return findOpenFlags(this.db);
   }
 
-  async resolveFlag(flagId: number): Promise<boolean> {
-    return markFlagResolved(this.db, flagId, this.clock.now().toISOString());
+  async resolveFlag(flagId: number, by: AdminActor): Promise<boolean> {
+    const now = this.clock.now().toISOString();
+    return this.db.transaction().execute(async (trx) => {
+      const userId = await markFlagResolved(trx, flagId, now);
+      if (userId === undefined) return false;
+      await insertAdminAction(trx, by, { action: 'resolve_flag', userId, details: { flag_id: flagId } }, now);
+      return true;
+    });
   }
 
   /** The user an admin names: a numeric id, or an e-mail address. */

@@ -87,7 +87,7 @@ describe.each(testDialects())('what a ban takes off other people’s badges and 
         .values(profiles.map((p) => ({ swiper_id: spammer.profileId, target_id: p.id, liked: 1, created_at: now })))
         .execute();
     }
-    expect(await admin.ban(spammer.userId)).toBe(true);
+    expect(await admin.ban(spammer.userId, 'cli')).toBe(true);
     const told = await db
       .selectFrom('events')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -108,7 +108,7 @@ describe.each(testDialects())('what a ban takes off other people’s badges and 
     const spammer = await createPerson(app);
     const id = await messaged(me, spammer, 'купи крипту');
     expect((await badges(me)).unread_chats).toBe(1);
-    expect(await admin.ban(spammer.userId)).toBe(true);
+    expect(await admin.ban(spammer.userId, 'cli')).toBe(true);
     expect(await badges(me)).toEqual({ unread_chats: 0, new_matches: 0, new_likers: 0 });
     const chats = await json<{ conversation_id: number; has_unread: unknown }[]>(await me.browser.get('/api/chats'));
     expect(chats.filter((c) => c.conversation_id === id && Boolean(c.has_unread))).toEqual([]);
@@ -153,10 +153,10 @@ describe.each(testDialects())('what a ban takes off other people’s badges and 
     const [mine, theirs] = streams as [EventStreamClient, EventStreamClient];
     const counts = (expected: BadgeCounts) => (e: { type: string; data: unknown }) =>
       e.type === 'badges' && JSON.stringify(e.data) === JSON.stringify(expected);
-    expect(await admin.ban(banned.userId)).toBe(true);
+    expect(await admin.ban(banned.userId, 'cli')).toBe(true);
     await mine.waitFor(counts({ unread_chats: 0, new_matches: 0, new_likers: 0 }));
     await theirs.waitFor(counts({ unread_chats: 0, new_matches: 0, new_likers: 0 }));
-    expect(await admin.unban(banned.userId)).toBe(true);
+    expect(await admin.unban(banned.userId, 'cli')).toBe(true);
     await mine.waitFor(counts({ unread_chats: 1, new_matches: 1, new_likers: 0 }));
     await theirs.waitFor(counts({ unread_chats: 0, new_matches: 0, new_likers: 1 }));
     for (const stream of streams) stream.close();

@@ -56,23 +56,41 @@ export async function findOpenReports(db: Kysely<Database>, limit: number, repor
   }));
 }
 
-/** The profile an open report is about; undefined when there is no such report or it is already decided. */
-export async function findOpenReportTarget(db: Kysely<Database>, reportId: number): Promise<ProfileId | undefined> {
+/** The profile (and its account) an open report is about; undefined when there is no such report or it is decided. */
+export async function findOpenReportTarget(
+  db: Kysely<Database>,
+  reportId: number,
+): Promise<{ profileId: ProfileId; userId: UserId } | undefined> {
   const row = await db
-    .selectFrom('reports')
-    .select('reported_id')
-    .where('id', '=', reportId)
-    .where('resolved_at', 'is', null)
+    .selectFrom('reports as r')
+    .innerJoin('profiles as p', 'p.id', 'r.reported_id')
+    .select(['r.reported_id', 'p.user_id'])
+    .where('r.id', '=', reportId)
+    .where('r.resolved_at', 'is', null)
     .executeTakeFirst();
-  return row?.reported_id;
+  return row && { profileId: row.reported_id, userId: row.user_id };
 }
 
-export async function markReportDismissed(db: Kysely<Database>, reportId: number, now: string): Promise<void> {
-  await db
+/** Conditional on the report being open: false when another decision came first. */
+export async function markReportDismissed(db: Kysely<Database>, reportId: number, now: string): Promise<boolean> {
+  const result = await db
     .updateTable('reports')
     .set({ resolved_at: now, resolution: 'dismissed' })
     .where('id', '=', reportId)
-    .execute();
+    .where('resolved_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Holds a profile out of search (as reports do, safety/repository.ts); false when it was already held. */
+export async function holdProfile(db: Kysely<Database>, profileId: ProfileId, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('profiles')
+    .set({ held_at: now })
+    .where('id', '=', profileId)
+    .where('held_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** The user behind the profile a report is about, whether or not the report is still open. */
@@ -226,15 +244,16 @@ export async function findOpenFlags(db: Kysely<Database>) {
   return db.selectFrom('moderation_flags').selectAll().where('resolved_at', 'is', null).orderBy('id').execute();
 }
 
-/** False when the flag does not exist or was already resolved. */
-export async function markFlagResolved(db: Kysely<Database>, flagId: number, now: string): Promise<boolean> {
-  const result = await db
+/** The flagged account; undefined when the flag does not exist or was already resolved. */
+export async function markFlagResolved(db: Kysely<Database>, flagId: number, now: string): Promise<UserId | undefined> {
+  const row = await db
     .updateTable('moderation_flags')
     .set({ resolved_at: now })
     .where('id', '=', flagId)
     .where('resolved_at', 'is', null)
+    .returning('user_id')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return row?.user_id;
 }
 
 /** One open flag per person and reason is enough for an admin to look. */
@@ -369,4 +388,13 @@ export async function statsSince(db: Kysely<Database>, since: Date): Promise<Sta
     openReports,
     referrals,
   };
+}
+
+/** What decides whether an account is an admin (adminAccess.ts). */
+export async function findAdminIdentity(db: Kysely<Database>, userId: UserId) {
+  return db
+    .selectFrom('users')
+    .select(['email', 'verified_at', 'telegram_id', 'banned_at'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
 }

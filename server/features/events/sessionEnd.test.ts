@@ -140,7 +140,7 @@ for (const dialect of testDialects()) {
         valid: 'none',
         async end({ me }) {
           // As the bot's Ban button runs it: in the process of instance A, with A's bus.
-          expect(await new AdminService(database.db, a.clock, {}, busA).ban(me.userId)).toBe(true);
+          expect(await new AdminService(database.db, a.clock, {}, busA).ban(me.userId, 'cli')).toBe(true);
           return undefined;
         },
       },

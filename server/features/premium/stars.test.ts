@@ -181,11 +181,11 @@ describe.each(testDialects())('Telegram Stars on %s', (dialect) => {
     expect((await subscription(user)).isActive).toBe(true);
 
     telegram.failNext('refundStarPayment', { error_code: 400, description: 'Bad Request: CHARGE_NOT_FOUND' });
-    await expect(admin.refund(payment.id)).rejects.toThrow();
+    await expect(admin.refund(payment.id, 'cli')).rejects.toThrow();
     expect((await paymentsOf(user))[0]?.status).toBe('succeeded');
     expect((await subscription(user)).isActive).toBe(true);
 
-    const result = await admin.refund(payment.id);
+    const result = await admin.refund(payment.id, 'cli');
     expect(telegram.callsOf('refundStarPayment').at(-1)).toEqual({
       user_id: user.tg.id,
       telegram_payment_charge_id: 'charge-week',
@@ -193,7 +193,7 @@ describe.each(testDialects())('Telegram Stars on %s', (dialect) => {
     expect((await paymentsOf(user))[0]?.status).toBe('refunded');
     expect(result.premiumUntil).toBe(app.clock.now().toISOString());
     expect((await subscription(user)).isActive).toBe(false);
-    await expect(admin.refund(payment.id)).rejects.toThrow(/No credited payment/);
+    await expect(admin.refund(payment.id, 'cli')).rejects.toThrow(/No credited payment/);
   });
 
   it('sells to a Telegram account signed in on the web (cookie session) through the web checkout, not Stars', async () => {

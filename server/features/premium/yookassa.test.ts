@@ -278,20 +278,20 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
 
     // YooKassa cancels the refund, then is unreachable: the payment stays credited, the premium stays.
     yookassa.nextRefund = 'canceled';
-    await expect(admin.refund(paid?.id ?? 0)).rejects.toMatchObject({
+    await expect(admin.refund(paid?.id ?? 0, 'cli')).rejects.toMatchObject({
       code: 'payment_provider_error',
       message: expect.stringContaining('insufficient_funds') as unknown,
     });
     yookassa.down = true;
     try {
-      await expect(admin.refund(paid?.id ?? 0)).rejects.toMatchObject({ code: 'payment_provider_error' });
+      await expect(admin.refund(paid?.id ?? 0, 'cli')).rejects.toMatchObject({ code: 'payment_provider_error' });
     } finally {
       yookassa.down = false;
     }
     expect((await paymentsOf(person))[0]?.status).toBe('succeeded');
     expect((await subscription(person)).isActive).toBe(true);
 
-    const refunded = await admin.refund(paid?.id ?? 0);
+    const refunded = await admin.refund(paid?.id ?? 0, 'cli');
     expect(refunded.providerRefund).toMatchObject({ status: 'succeeded' });
     const request = yookassa.refundRequests().at(-1);
     expect(request?.body).toMatchObject({ payment_id: remoteId, amount: { value: '499.00', currency: 'RUB' } });
@@ -303,7 +303,7 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
 
     // Refunded once: a second refund is refused before YooKassa is asked.
     const asked = yookassa.refundRequests().length;
-    await expect(admin.refund(paid?.id ?? 0)).rejects.toMatchObject({ code: 'payment_not_refundable' });
+    await expect(admin.refund(paid?.id ?? 0, 'cli')).rejects.toMatchObject({ code: 'payment_not_refundable' });
     expect(yookassa.refundRequests()).toHaveLength(asked);
   });
 
@@ -317,7 +317,7 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
       idempotenceKey: 'lost-in-a-crash',
     });
     const asked = yookassa.refundRequests().length;
-    const refunded = await admin.refund(paid?.id ?? 0);
+    const refunded = await admin.refund(paid?.id ?? 0, 'cli');
     expect(refunded.providerRefund).toEqual({ id: earlier.id, status: 'succeeded' });
     expect(yookassa.refundRequests()).toHaveLength(asked);
     expect((await paymentsOf(person))[0]?.status).toBe('refunded');
@@ -335,18 +335,18 @@ describe.each(testDialects())('YooKassa payments on %s', (dialect) => {
     });
 
     yookassa.nextRefund = 'pending';
-    await expect(admin.refund(paid?.id ?? 0)).rejects.toMatchObject({ status: 409, code: 'refund_pending' });
+    await expect(admin.refund(paid?.id ?? 0, 'cli')).rejects.toMatchObject({ status: 409, code: 'refund_pending' });
     const remainder = yookassa.refundRequests().at(-1);
     expect(remainder?.body).toMatchObject({ payment_id: remoteId, amount: { value: '348.50', currency: 'RUB' } });
     // Still pending: asked again, nothing new is created and nothing is recorded.
-    await expect(admin.refund(paid?.id ?? 0)).rejects.toMatchObject({ code: 'refund_pending' });
+    await expect(admin.refund(paid?.id ?? 0, 'cli')).rejects.toMatchObject({ code: 'refund_pending' });
     expect(yookassa.refundRequests().at(-1)).toBe(remainder);
     expect((await paymentsOf(person))[0]?.status).toBe('succeeded');
     expect((await subscription(person)).isActive).toBe(true);
 
     const refunds = await client.refundsOf(remoteId);
     yookassa.settleRefund(refunds.find((r) => r.status === 'pending')?.id ?? '', 'succeeded');
-    const refunded = await admin.refund(paid?.id ?? 0);
+    const refunded = await admin.refund(paid?.id ?? 0, 'cli');
     expect(refunded.providerRefund?.status).toBe('succeeded');
     expect(yookassa.refundRequests().at(-1)).toBe(remainder);
     expect((await paymentsOf(person))[0]?.status).toBe('refunded');

@@ -129,7 +129,7 @@ for (const { dialect, schemaLength, name } of setups) {
     it('refuses every session of a banned account on the other instance once the ban returns', async () => {
       const { userId, mineOnB, second } = await accountOnBoth();
       // As the bot's /ban runs it: in the process of instance A, with A's bus.
-      expect(await new AdminService(database.db, a.clock, {}, busA).ban(userId)).toBe(true);
+      expect(await new AdminService(database.db, a.clock, {}, busA).ban(userId, 'cli')).toBe(true);
       expect(await write(mineOnB)).toBe(401);
       expect(await write(second)).toBe(401);
       await refusedOnceHeard(mineOnB);

@@ -28,6 +28,10 @@ export const queryKeys = {
   prompts: (language: string) => ['prompts', language] as const,
   /** One deck fetch (see screens/Search/useSwipeDeck.ts): never reused, each answer is another person. */
   searchCard: (filters: DeckFilters, exclude: readonly number[]) => ['searchCard', filters, exclude.join(',')] as const,
+  /** Whether the signed-in person may open the moderation console (`GET /api/admin/me`). */
+  adminMe: () => ['admin', 'me'] as const,
+  /** The moderation console's queues and pages (screens/Admin), all under `['admin']`. */
+  admin: (...parts: (string | number)[]) => ['admin', ...parts] as const,
 };
 
 /** Kept when the signed-in person changes: public, the same for everyone. */

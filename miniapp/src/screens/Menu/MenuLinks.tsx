@@ -1,18 +1,25 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useIsAdmin } from '../../api/queries/adminMe.ts';
 import { usePublicConfig } from '../../api/queries/config.ts';
 import { InstallAppRow } from './InstallAppRow.tsx';
 
-/** The menu's links: training, support (when the operator gave it), the legal documents, sign in or out. */
+/** The menu's links: the moderation console (admins only), training, support (when the operator gave it), the legal documents, sign in or out. */
 export function MenuLinks({ signedIn }: { signedIn: boolean }) {
   const { t } = useTranslation();
   const config = usePublicConfig();
   const supportTelegram = config?.support_telegram?.replace(/^@/, '');
+  const isAdmin = useIsAdmin(signedIn);
   return (
     <nav className="card links" aria-label={t('app.menu.more')}>
       {signedIn && (
         <Link to="/account" className="row link-row">
           {t('app.menu.account')}
+        </Link>
+      )}
+      {isAdmin && (
+        <Link to="/admin" className="row link-row">
+          {t('app.admin.menu')}
         </Link>
       )}
       <Link to="/training" className="row link-row">

@@ -1,0 +1,66 @@
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useAdminMe } from '../../api/queries/adminMe.ts';
+import { EmptyState, Loading } from '../../components/States.tsx';
+import { useSession } from '../../session/SessionProvider.tsx';
+import { AuditTab } from './AuditTab.tsx';
+import { PeopleTab } from './PeopleTab.tsx';
+import { PhotosTab } from './PhotosTab.tsx';
+import { ReportsTab } from './ReportsTab.tsx';
+import { VerificationsTab } from './VerificationsTab.tsx';
+import './Admin.css';
+
+// The chart library comes with the stats tab only: a moderator who never opens it never loads it.
+const StatsTab = lazy(() => import('./StatsTab.tsx'));
+
+const tabs = ['reports', 'verifications', 'photos', 'people', 'audit', 'stats'] as const;
+type Tab = (typeof tabs)[number];
+
+/**
+ * `/admin`: the moderation console (issue 40), a lazy chunk of its own, never part of a member's first load.
+ * The server decides who is an admin; to anyone else this is the not-found page, as the API is a 404.
+ */
+export default function AdminScreen() {
+  const { t } = useTranslation();
+  const { session } = useSession();
+  const me = useAdminMe(session.status === 'signedIn');
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const tab: Tab = tabs.find((name) => name === requested) ?? 'reports';
+  if (session.status === 'loading' || me.isPending) return <Loading />;
+  if (me.data !== true) return <EmptyState title={t('app.admin.notAdmin')} />;
+  return (
+    <div className="admin">
+      <h1>{t('app.admin.title')}</h1>
+      <div className="admin-tabs" role="tablist" aria-label={t('app.admin.title')}>
+        {tabs.map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            id={`admin-tab-${name}`}
+            aria-selected={tab === name}
+            aria-controls="admin-panel"
+            className={tab === name ? 'admin-tab selected' : 'admin-tab'}
+            onClick={() => setParams({ tab: name }, { replace: true })}
+          >
+            {t(`app.admin.tabs.${name}`)}
+          </button>
+        ))}
+      </div>
+      <section id="admin-panel" role="tabpanel" aria-labelledby={`admin-tab-${tab}`} className="admin-panel">
+        {tab === 'reports' && <ReportsTab />}
+        {tab === 'verifications' && <VerificationsTab />}
+        {tab === 'photos' && <PhotosTab />}
+        {tab === 'people' && <PeopleTab />}
+        {tab === 'audit' && <AuditTab />}
+        {tab === 'stats' && (
+          <Suspense fallback={<Loading />}>
+            <StatsTab />
+          </Suspense>
+        )}
+      </section>
+    </div>
+  );
+}
