@@ -22,8 +22,11 @@ export function languageOfTag(tag: string | null | undefined): Language {
   return russianReaders.has(base) ? 'ru' : 'en';
 }
 
-/** The dictionary sections the app uses; the rest (mail, bot, …) is the server's. */
-export const appSections = ['app', 'errors'] as const;
+/**
+ * The dictionary sections the app uses; the rest (mail, bot, …) is the server's. `verification` is shared:
+ * the server names the pose to take (`verification.pose.<id>`), the app says the rest of issue 40's screen.
+ */
+export const appSections = ['app', 'errors', 'verification'] as const;
 
 /** How the app reports a key its dictionary lacks, in the console (every browser test fails on it). */
 export const missingKeyMark = 'i18n: missing key';

@@ -83,6 +83,8 @@
   var low = 18;
   var high = 100;
   var gender = 'Any';
+  // "Verified only" (issue 40) is asked for only when on, after the gender, as lib/filters.ts orders it.
+  var verifiedOnly = '';
   try {
     var range = JSON.parse(localStorage.getItem('ageRange') || 'null');
     if (range && range.length === 2 && typeof range[0] === 'number' && typeof range[1] === 'number') {
@@ -99,12 +101,13 @@
     }
     var stored = localStorage.getItem('selectedGender');
     if (stored === 'Male' || stored === 'Female' || stored === 'Other') gender = stored;
+    if (localStorage.getItem('verifiedOnly') === 'true') verifiedOnly = '&verifiedOnly=true';
     // A distance limit snaps to the slider's stops (lib/filterStops.ts): left to the app, not guessed here.
     if (localStorage.getItem('maxDistance') !== null) return;
   } catch (e) {
     /* defaults */
   }
-  ask('/api/search?ageMin=' + low + '&ageMax=' + high + '&gender=' + gender).then(function (response) {
+  ask('/api/search?ageMin=' + low + '&ageMax=' + high + '&gender=' + gender + verifiedOnly).then(function (response) {
     if (!response.ok) return;
     // The first card's photo, as soon as its name is known: it is the screen's largest paint.
     response

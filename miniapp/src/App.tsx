@@ -36,6 +36,7 @@ const Training = lazy(() => import('./screens/Training/TrainingScreen.tsx'));
 const EditPhotos = lazy(() => import('./screens/Profile/EditPhotosScreen.tsx'));
 const OwnProfile = lazy(() => import('./screens/Profile/OwnProfileScreen.tsx'));
 const EditProfile = lazy(() => import('./screens/Profile/EditProfileScreen.tsx'));
+const Verification = lazy(() => import('./screens/Verification/VerificationScreen.tsx'));
 const NotFound = lazy(() => import('./screens/Placeholder/NotFoundScreen.tsx'));
 // The moderation console: its own chunk, loaded only when an admin opens /admin (issue 40).
 const Admin = lazy(() => import('./screens/Admin/AdminScreen.tsx'));
@@ -99,6 +100,8 @@ const routes = createRoutesFromElements(
           <Route path="/edit_photo" element={<EditPhotos />} />
           <Route path="/Foto" element={<EditPhotos />} />
           <Route path="/cropImage" element={<EditPhotos />} />
+          {/* Issue 40: the selfie that verifies the own photos (not /verify, the e-mail code). */}
+          <Route path="/verification" element={<Verification />} />
         </Route>
       </Route>
 

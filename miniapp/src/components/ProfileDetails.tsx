@@ -3,6 +3,7 @@ import type { UsersProfileResponse } from '@contract/discovery.ts';
 import { ActiveRecently } from './ActiveRecently.tsx';
 import { PhotoGallery } from './PhotoGallery.tsx';
 import { PromptAnswers } from './PromptAnswers.tsx';
+import { VerifiedBadge } from './VerifiedBadge.tsx';
 import './ProfileDetails.css';
 
 export type OtherProfile = UsersProfileResponse['users_profile'];
@@ -20,6 +21,7 @@ export function ProfileDetails({ profile }: { profile: OtherProfile }) {
       </div>
       <h1 id="other-name">
         {profile.name}, {profile.age}
+        <VerifiedBadge verified={profile.verified} />
       </h1>
       <ActiveRecently activity={profile.active_recently} gender={profile.gender} />
       <p className="muted">

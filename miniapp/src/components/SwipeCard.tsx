@@ -7,6 +7,7 @@ import { ActiveRecently } from './ActiveRecently.tsx';
 import { LikeNote } from './LikeNote.tsx';
 import { PhotoGallery } from './PhotoGallery.tsx';
 import { PromptAnswers } from './PromptAnswers.tsx';
+import { VerifiedBadge } from './VerifiedBadge.tsx';
 import { indicatorOf, verdictOf } from '../lib/swipeRules.ts';
 import './SwipeCard.css';
 
@@ -118,6 +119,7 @@ export function SwipeCard({
         <div className="swipe-title">
           <h2>
             {card.name}, {card.age}
+            <VerifiedBadge verified={card.verified} />
           </h2>
           <button
             type="button"

@@ -102,7 +102,9 @@ function parseFilters(texts: readonly (string | null)[]): DeckFilters {
     const checked = z.safeParse(schema, raw[name]);
     filters[name] = checked.success ? checked.data : z.parse(schema, undefined);
   }
-  return onStops(z.parse(deckFilters, filters));
+  // Each field is already its schema's output: parsing the whole again would read outputs as inputs, and
+  // a switch kept as the text 'true' is the boolean true once read (the contract takes only the text).
+  return onStops(filters as DeckFilters);
 }
 
 function keepFilters(filters: DeckFilters): void {

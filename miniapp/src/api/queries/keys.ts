@@ -24,6 +24,8 @@ export const queryKeys = {
   conversations: () => ['conversation'] as const,
   conversation: (conversationId: number) => ['conversation', conversationId] as const,
   trainingCard: () => ['trainingCard'] as const,
+  /** The own photo verification (issue 40): status, the pose to take, consent. */
+  photoVerification: () => ['photoVerification'] as const,
   /** The prompts a profile may answer (`GET /api/prompts`), in one language. */
   prompts: (language: string) => ['prompts', language] as const,
   /** One deck fetch (see screens/Search/useSwipeDeck.ts): never reused, each answer is another person. */

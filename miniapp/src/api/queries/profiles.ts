@@ -54,13 +54,15 @@ type Progress = (fraction: number) => void;
 const ownProfileFreshMs = 60_000;
 
 /** The user's own profile (`GET /api/profile`). */
-export function useOwnProfile({ fresh = false }: { fresh?: boolean } = {}) {
+export function useOwnProfile({ fresh = false, enabled = true }: { fresh?: boolean; enabled?: boolean } = {}) {
   // `fresh`: read again on every mount whatever the cache holds, for a form to start from.
+  // `enabled`: false where there may be no profile to read (the menu before one is made).
   return useQuery({
     queryKey: queryKeys.ownProfile(),
     queryFn: () => api.get('/api/profile', ownProfileResponse),
     staleTime: ownProfileFreshMs,
     refetchOnMount: fresh ? 'always' : true,
+    enabled,
   });
 }
 

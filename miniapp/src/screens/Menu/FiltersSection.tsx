@@ -3,10 +3,11 @@ import { changeDeckFilters } from '../../api/queries/settings.ts';
 import { AgeRangeSlider } from '../../components/AgeRangeSlider.tsx';
 import { DistanceSlider } from '../../components/DistanceSlider.tsx';
 import { GenderChoice } from '../../components/GenderChoice.tsx';
+import { VerifiedOnlySwitch } from '../../components/VerifiedOnlySwitch.tsx';
 import { useDeckFilters } from '../../lib/filters.ts';
 
 /**
- * Who the deck shows: gender, age range and distance, kept in the browser (spec section 3, lib/filters.ts).
+ * Who the deck shows: gender, age range, distance and whether only verified people (issue 40), kept in the browser (spec section 3, lib/filters.ts).
  * The gender is also saved on the server for someone with a profile (others' reciprocal rule reads it).
  */
 export function FiltersSection({ hasProfile }: { hasProfile: boolean }) {
@@ -23,6 +24,10 @@ export function FiltersSection({ hasProfile }: { hasProfile: boolean }) {
       <DistanceSlider
         value={filters.maxDistance}
         onChange={(maxDistance) => changeDeckFilters({ maxDistance }, hasProfile)}
+      />
+      <VerifiedOnlySwitch
+        value={filters.verifiedOnly === true}
+        onChange={(on) => changeDeckFilters({ verifiedOnly: on || undefined }, hasProfile)}
       />
     </section>
   );

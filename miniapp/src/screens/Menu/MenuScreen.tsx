@@ -8,6 +8,7 @@ import { MenuLinks } from './MenuLinks.tsx';
 import { OwnCard } from './OwnCard.tsx';
 import { SettingsSection } from './SettingsSection.tsx';
 import { SubscriptionBanner } from './SubscriptionBanner.tsx';
+import '../../components/Switch.css';
 import './Menu.css';
 
 /** `/Menu` (spec section 2): own card, subscription, filters, settings and links. */

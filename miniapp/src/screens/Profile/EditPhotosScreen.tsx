@@ -77,7 +77,10 @@ function PhotoEditor({ profile }: { profile: OwnProfileResponse }) {
     <section className="wizard" aria-labelledby="photos-title">
       <h1 id="photos-title">{t('app.profile.photosTitle')}</h1>
       <p className="muted">{t('app.profile.photosText', { max: maxPhotos })}</p>
-      <PhotoPreviews items={items} onRemove={remove} onMoveEarlier={moveEarlier} />
+      <PhotoPreviews items={items} onRemove={remove} onMoveEarlier={moveEarlier} underReview={profile.under_review} />
+      {items.some((i) => i.kind === 'kept' && profile.under_review?.includes(i.name)) && (
+        <p className="hint">{t('verification.underReviewNote')}</p>
+      )}
       {items.length < maxPhotos && (
         <AddPhotoButton
           onPicked={setCropping}

@@ -44,7 +44,17 @@ export default function OwnProfileScreen() {
               verified: p.verified,
             }}
           />
+          {p.under_review !== undefined && p.under_review.length > 0 && (
+            <p className="hint under-review-count">
+              {t('verification.underReviewCount', { count: p.under_review.length })}
+            </p>
+          )}
           <div className="person-actions">
+            {p.verified !== true && (
+              <Link className="button secondary block" to="/verification">
+                {t('verification.cta')}
+              </Link>
+            )}
             <Link className="button block" to="/edit_profile">
               {t('app.profile.edit')}
             </Link>

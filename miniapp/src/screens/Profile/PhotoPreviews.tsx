@@ -5,22 +5,31 @@ import { photoUrl } from '../../lib/photos.ts';
 /** A photo on the photo editor: one the profile has (by its file name), or one cropped here and not saved yet. */
 export type PhotoItem = { kind: 'kept'; name: string; url: string } | { kind: 'added'; blob: Blob; url: string };
 
-/** The photo editor's thumbnails in order, each with Remove, and Earlier for a kept one that is not first. */
+/**
+ * The photo editor's thumbnails in order, each with Remove, and Earlier for a kept one that is not first.
+ * A kept photo the upload screen held for a moderator (issue 40: seen by its owner only) is marked so.
+ */
 export function PhotoPreviews({
   items,
   onRemove,
   onMoveEarlier,
+  underReview = [],
 }: {
   items: PhotoItem[];
   onRemove: (item: PhotoItem) => void;
   onMoveEarlier: (index: number) => void;
+  /** Names of kept photos under review (the own profile's `under_review`). */
+  underReview?: readonly string[];
 }) {
   const { t } = useTranslation();
   return (
     <ul className="photo-previews">
       {items.map((item, i) => (
-        <li key={item.url}>
+        <li key={item.url} data-under-review={item.kind === 'kept' && underReview.includes(item.name) ? '' : undefined}>
           <img src={item.url} alt={t('app.wizard.photoN', { n: i + 1 })} width={96} height={128} />
+          {item.kind === 'kept' && underReview.includes(item.name) && (
+            <span className="photo-review">{t('verification.underReview')}</span>
+          )}
           <button
             type="button"
             className="photo-remove"
