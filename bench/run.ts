@@ -29,6 +29,7 @@ export const defaultBenches = [
   'discovery',
   'data',
   'scale',
+  'fanout',
 ] as const;
 /** Run only when named: `http` takes minutes (also `npm run bench:http`); `compare` needs checkouts to compare. */
 export const namedOnly = ['http', 'compare'] as const;

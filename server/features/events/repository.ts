@@ -159,10 +159,16 @@ export async function newestEventId(db: Kysely<Database>): Promise<number> {
 /**
  * PostgreSQL only: one NOTIFY on `channel` whose payload is `payload` followed by the newest event id, read in
  * the same statement (its own autocommit transaction, after the writers' have committed), so a listener
- * learns how far the rows it may read go without a query of its own.
+ * learns how far the rows it may read go without a query of its own. Committed without waiting for the WAL
+ * flush (`synchronous_commit` off for this transaction only): NOTIFY commits go one at a time cluster-wide,
+ * and this one writes nothing worth a flush (the rows are committed; a doorbell lost in a crash is made good
+ * by the listeners' reads by cursor), so it holds that queue for microseconds, not a disk flush.
  */
 export async function notifyWithCursor(db: Kysely<Database>, channel: string, payload: string): Promise<void> {
-  await sql`select pg_notify(${channel}, ${payload} || coalesce(max(id), 0)::text) from events`.execute(db);
+  const newest = sql`(select coalesce(max(id), 0) from events)::text`;
+  await sql`select set_config('synchronous_commit', 'off', true), pg_notify(${channel}, ${payload} || ${newest})`.execute(
+    db,
+  );
 }
 
 /** PostgreSQL only: one NOTIFY (a signal's, a settle's), in its own autocommit transaction. */
