@@ -17,7 +17,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { pino } from 'pino';
 import { createApp } from '../server/app.ts';
-import { PostgresEventBus } from '../server/features/events/eventBus.ts';
+import { PostgresEventBus } from '../server/features/events/index.ts';
 import { createPerson } from '../server/test/people.ts';
 import { TestClock } from '../server/test/testClock.ts';
 import { createLogger } from '../server/logger.ts';

@@ -22,6 +22,7 @@ describe('npm run bench (bench/run.ts)', () => {
       'data',
       'peer',
       'scale',
+      'fanout',
     ]);
   });
 

@@ -30,6 +30,7 @@ export const defaultBenches = [
   'data',
   'peer',
   'scale',
+  'fanout',
 ] as const;
 /** Run only when named: `http` takes minutes (also `npm run bench:http`); `compare` needs checkouts to compare. */
 export const namedOnly = ['http', 'compare'] as const;

@@ -25,7 +25,7 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import type { Dialect } from '../db/client.ts';
 import type { UserId } from '../db/schema.ts';
-import { InProcessEventBus, PostgresEventBus, type EventBus } from '../server/features/events/eventBus.ts';
+import { InProcessEventBus, PostgresEventBus, type EventBus } from '../server/features/events/index.ts';
 import { heartbeatMs } from '../server/features/events/liveStream.ts';
 import { createLogger } from '../server/logger.ts';
 import { createPerson, createSignedInUsers } from '../server/test/people.ts';
@@ -181,10 +181,11 @@ function timedBus(bus: EventBus): { bus: EventBus; lastPublish: () => number; la
         return bus.publish(userIds);
       },
       subscribe: (userId, listener) =>
-        bus.subscribe(userId, () => {
+        bus.subscribe(userId, (ids) => {
           woken.set(userId, performance.now());
-          listener();
+          listener(ids);
         }),
+      fanout: () => bus.fanout(),
       signal: (userIds, event) => bus.signal(userIds, event),
       onSignal: (userId, listener) => bus.onSignal(userId, listener),
       close: () => bus.close(),

@@ -15,7 +15,7 @@ describe('the HTTP app', () => {
   it('answers /api/health with the database state', async () => {
     const res = await fetch(`${app.url}/api/health`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok', database: 'ok', bot: 'off' });
+    expect(await res.json()).toEqual({ status: 'ok', database: 'ok', bot: 'off', live_events: 'in_process' });
   });
 
   it('sends nosniff on API answers, keeps the document policies for pages (staticApp.test.ts) and no X-Frame-Options', async () => {

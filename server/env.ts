@@ -32,6 +32,9 @@ const envSchema = z
         .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case PostgreSQL identifier (letters, digits, _)')
         .optional(),
     ),
+    // PostgreSQL only: live events' doorbells go through Redis pub/sub (redis:// or rediss://) instead of
+    // PostgreSQL NOTIFY; each web process then hears only the users whose streams it holds.
+    REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
     // all: one process does everything (the default, the only choice on SQLite). web: HTTP only (the API, the
     // app, the bot's webhook). worker: scheduled jobs, the notification outbox, bot polling; no HTTP server.
     ROLE: z.enum(['all', 'web', 'worker']).default('all'),
@@ -168,6 +171,13 @@ const envSchema = z
         code: 'custom',
         path: ['DATABASE_SCHEMA'],
         message: 'is for PostgreSQL only (DATABASE_URL=postgres://…)',
+      });
+    }
+    if (env.REDIS_URL !== undefined && !postgres) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REDIS_URL'],
+        message: 'is for PostgreSQL only (DATABASE_URL=postgres://…): on SQLite one process hears its own events',
       });
     }
     if (env.TRUST_PROXY_HOPS !== undefined && !env.TRUST_PROXY) {

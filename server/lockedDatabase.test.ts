@@ -84,7 +84,7 @@ describe.each(testDialects())('a database file locked by another process (%s)', 
     try {
       const health = await fetch(`${app.url}/api/health`);
       expect(health.status).toBe(200);
-      expect(await health.json()).toEqual({ status: 'ok', database: 'ok', bot: 'off' });
+      expect(await health.json()).toEqual({ status: 'ok', database: 'ok', bot: 'off', live_events: 'in_process' });
     } finally {
       await app.close();
     }
@@ -135,7 +135,12 @@ describe.each(testDialects())('a database file locked by another process (%s)', 
         lag.disable();
 
         expect(health.status).toBe(503);
-        expect(await health.json()).toEqual({ status: 'error', database: 'busy', bot: 'off' });
+        expect(await health.json()).toEqual({
+          status: 'error',
+          database: 'busy',
+          bot: 'off',
+          live_events: 'in_process',
+        });
         expect(photo.status).toBe(200);
         expect(Buffer.from(await photo.arrayBuffer())).toEqual(photoBytes);
         expect(currentUser.status).toBe(200);
@@ -168,7 +173,12 @@ describe.each(testDialects())('a database file locked by another process (%s)', 
         expect((await viewer.browser.post('/api/like', { profile_id: liked.profileId })).status).toBe(200);
         const healthAgain = await fetch(`${app.url}/api/health`);
         expect(healthAgain.status).toBe(200);
-        expect(await healthAgain.json()).toEqual({ status: 'ok', database: 'ok', bot: 'off' });
+        expect(await healthAgain.json()).toEqual({
+          status: 'ok',
+          database: 'ok',
+          bot: 'off',
+          live_events: 'in_process',
+        });
         // Both processes' writes are in the file.
         const counters = await database.db
           .selectFrom('rate_counters')

@@ -70,7 +70,7 @@ describe('the server process with a bot token (npm start)', () => {
       expect(telegram.callsOf('deleteWebhook')).toHaveLength(1);
       const health = await fetch(`http://127.0.0.1:${port}/api/health`);
       expect(health.status).toBe(200);
-      expect(await health.json()).toEqual({ status: 'ok', database: 'ok', bot: 'ok' });
+      expect(await health.json()).toEqual({ status: 'ok', database: 'ok', bot: 'ok', live_events: 'in_process' });
       expect(server.output()).toContain('Telegram bot: polling');
       // https and no PAYMENT_PROVIDER: no free test checkout on a public site, and the log says so.
       expect(server.output()).toContain('web payments are off');

@@ -3,7 +3,7 @@ import { idleBot, whyNoBot, type BotStatus } from '../bot/offline.ts';
 import { createApp } from './app.ts';
 import { frontendDist, servicesFromEnv } from './composition.ts';
 import { EnvError, loadEnv } from './env.ts';
-import { PostgresEventBus } from './features/events/eventBus.ts';
+import { PostgresEventBus } from './features/events/postgresEventBus.ts';
 import { jobContextFor } from './features/jobs/jobContext.ts';
 import { jobs } from './features/jobs/jobs.ts';
 import { startScheduler, withSchedules } from './features/jobs/scheduler.ts';
@@ -31,10 +31,15 @@ async function main(): Promise<void> {
   const handle = await openDatabaseForRole(env, logger);
   const { db, dialect, schema } = handle;
 
-  // Several processes on one PostgreSQL database tell each other of new events through LISTEN/NOTIFY.
+  // Several processes on one PostgreSQL database ring each other's doorbells for new events: through Redis
+  // when REDIS_URL is set (its client is loaded only then), else through LISTEN/NOTIFY.
   const eventBus =
     dialect === 'postgres' && env.DATABASE_URL
-      ? await PostgresEventBus.start(env.DATABASE_URL, schema ?? 'public', logger)
+      ? env.REDIS_URL
+        ? await (
+            await import('./features/events/redisEventBus.ts')
+          ).RedisEventBus.connect(env.DATABASE_URL, schema ?? 'public', env.REDIS_URL, logger)
+        : await PostgresEventBus.start(env.DATABASE_URL, schema ?? 'public', logger)
       : undefined;
   const stopping = new AbortController();
   // The bot needs the services (accounts, Stars settlement, admin tools) and some services need the bot's

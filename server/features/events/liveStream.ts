@@ -161,7 +161,12 @@ export function openLiveStream(options: LiveStreamOptions): {
       .catch((error: unknown) => logger.warn({ err: error }, 'event stream: read failed'));
   };
   stream.write(openingFrame(options.cursor));
-  const unsubscribe = options.bus.subscribe(userId, drain);
+  // A wake naming its rows (the sweep's, eventSweep.ts) reads nothing when every one was sent or lies below
+  // the floor; any other wake reads.
+  const unsubscribe = options.bus.subscribe(userId, (ids) => {
+    if (ids && ids.every((id) => id <= floor || sent.has(id))) return;
+    drain();
+  });
   // Written as it comes, between whole frames of the drain (each write is one frame). The session is not read
   // for it: its end closes this stream (streamSessions.ts), and what could slip out meanwhile is that the
   // other person was typing.

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { prepared } from '../../../db/prepared.ts';
 import type { Database, UserId } from '../../../db/schema.ts';
 import type { EphemeralEvent, LiveEvent } from '../../contract/events.ts';
@@ -124,4 +124,54 @@ export async function lastEventId(db: Kysely<Database>, userId: UserId): Promise
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return row?.id ?? 0;
+}
+
+/**
+ * The ids of the events of these users above `afterId`, oldest first, at most `limit`: what a process's sweep
+ * reads by cursor for the users whose streams it holds (eventSweep.ts), served by `events_user_id`.
+ */
+export async function eventIdsOfUsersAfter(
+  db: Kysely<Database>,
+  userIds: readonly UserId[],
+  afterId: number,
+  limit: number,
+): Promise<{ user_id: UserId; id: number }[]> {
+  if (userIds.length === 0) return [];
+  return db
+    .selectFrom('events')
+    .select(['user_id', 'id'])
+    .where('user_id', 'in', userIds)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** The highest event id committed so far (0 without any): where a new process's sweep starts. */
+export async function newestEventId(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
+  return row?.id ?? 0;
+}
+
+/**
+ * PostgreSQL only: one NOTIFY on `channel` whose payload is `payload` followed by the newest event id, read in
+ * the same statement (its own autocommit transaction, after the writers' have committed), so a listener
+ * learns how far the rows it may read go without a query of its own. Committed without waiting for the WAL
+ * flush (`synchronous_commit` off for this transaction only): NOTIFY commits go one at a time cluster-wide,
+ * and this one writes nothing worth a flush (the rows are committed; a doorbell lost in a crash is made good
+ * by the listeners' reads by cursor), so it holds that queue for microseconds, not a disk flush.
+ */
+export async function notifyWithCursor(db: Kysely<Database>, channel: string, payload: string): Promise<void> {
+  const newest = sql`(select coalesce(max(id), 0) from events)::text`;
+  await sql`select set_config('synchronous_commit', 'off', true), pg_notify(${channel}, ${payload} || ${newest})`.execute(
+    db,
+  );
+}
+
+/** PostgreSQL only: one NOTIFY (a signal's, a settle's), in its own autocommit transaction. */
+export async function notify(db: Kysely<Database>, channel: string, payload: string): Promise<void> {
+  await sql`select pg_notify(${channel}, ${payload})`.execute(db);
 }

@@ -10,7 +10,8 @@ import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/testDatabase.ts';
 import { PasswordHasher } from '../accounts/index.ts';
 import { AdminService } from '../admin/index.ts';
-import { InProcessEventBus, PostgresEventBus, type EventBus } from './eventBus.ts';
+import { InProcessEventBus, type EventBus } from './eventBus.ts';
+import { PostgresEventBus } from './postgresEventBus.ts';
 
 /**
  * An open `GET /api/events` stream outlives the request that checked its session. When that session ends
