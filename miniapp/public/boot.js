@@ -23,16 +23,19 @@
   var listed = document.querySelector('meta[name="iskra-locales"]');
   var wanted = lang;
   var pairs = listed ? listed.getAttribute('content').split(';') : [];
-  for (var i = 0; i < pairs.length; i++) {
-    var pair = pairs[i].split('=');
-    if (pair[0] !== wanted) continue;
-    var link = document.createElement('link');
-    link.rel = 'preload';
-    link.as = 'fetch';
-    link.crossOrigin = 'anonymous';
-    link.href = pair[1];
-    document.head.appendChild(link);
+  function preloadTexts(wanted) {
+    for (var i = 0; i < pairs.length; i++) {
+      var pair = pairs[i].split('=');
+      if (pair[0] !== wanted) continue;
+      var link = document.createElement('link');
+      link.rel = 'preload';
+      link.as = 'fetch';
+      link.crossOrigin = 'anonymous';
+      link.href = pair[1];
+      document.head.appendChild(link);
+    }
   }
+  preloadTexts(wanted);
   var meta = document.querySelector('meta[name="theme-color"]');
   if (meta) meta.setAttribute('content', isDark ? '#121016' : '#fff7f5');
 
@@ -77,7 +80,19 @@
     early.responses[url] = answer;
     return answer;
   }
-  ask('/api/current_user');
+  ask('/api/current_user').then(function (response) {
+    if (!response.ok) return;
+    // The account's language wins over this device's (i18n.ts, followAccountLanguage): on a device that
+    // has not stored it yet, its texts are fetched now rather than once the session has been checked.
+    response
+      .clone()
+      .json()
+      .then(function (user) {
+        var language = user && user.language;
+        if ((language === 'ru' || language === 'en') && language !== lang) preloadTexts(language);
+      })
+      ['catch'](function () {});
+  }, function () {});
   if (path !== '/search') return;
   // The deck's first request (screens/Search/useSwipeDeck.ts with lib/filters.ts): the stored filters.
   var low = 18;
