@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, preloadScreensAt } from './App.tsx';
 import { initI18n } from './i18n.ts';
@@ -27,11 +27,17 @@ async function start(): Promise<void> {
   await Promise.race([preloadScreensAt(window.location.pathname).catch(() => undefined), pause(screenWaitMs)]);
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing');
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
+  // Rendered as a transition, which React splits into short tasks: between them the browser runs what
+  // boot.js started (the first card's answer turning into its photo's preload) instead of holding it
+  // until the whole first render is done.
+  const app = createRoot(root);
+  startTransition(() => {
+    app.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });
 }
 
 void start();
