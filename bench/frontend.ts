@@ -13,6 +13,9 @@
  *     down, 750 kbit/s up; CPU slowed 4x), cold cache: largest contentful paint and the time of ready()
  *     (the `iskra:ready` mark, set when the first screen has rendered, where Telegram's ready() is called).
  * Figures only, no thresholds. `--wire-only` stops after the bytes (the throttled loads take a while).
+ * `--against <checkout>`: that checkout's built bundle (`<checkout>/miniapp/dist`, built there first with
+ * `npx vite build miniapp`) is served by this server too, and its pages take their turns in the same
+ * rounds, so a before/after pair shares each noisy spell of the machine.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -35,6 +38,11 @@ const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isM
 const budget = 100 * 1024;
 const searchBudget = 110 * 1024;
 const wireOnly = process.argv.includes('--wire-only');
+const againstArg = process.argv.indexOf('--against');
+const againstDist =
+  againstArg > 0 ? path.join(path.resolve(process.argv[againstArg + 1] ?? '.'), 'miniapp', 'dist') : null;
+if (againstDist && !existsSync(path.join(againstDist, 'index.html')))
+  throw new Error(`--against: no build at ${againstDist} (run npx vite build miniapp there)`);
 
 /** An empty React 19 app: what any React page costs. */
 const reactFloorApp =
@@ -149,6 +157,14 @@ const librariesFloor = await createTestApp('sqlite', {
 const member = await createPerson(app, { name: 'Bench', gender: 'Male' });
 for (let i = 0; i < 3; i++) await createPerson(app, { gender: 'Female', name: `Person ${i}` });
 const memberCookie = { value: member.browser.cookie('iskra_session') ?? '', url: app.url };
+// The other checkout's bundle on a server of its own, with its own member and people.
+const against = againstDist ? await createTestApp('sqlite', { frontendDist: againstDist }) : null;
+let againstCookie: { value: string; url: string } | undefined;
+if (against) {
+  const other = await createPerson(against, { name: 'Bench', gender: 'Male' });
+  for (let i = 0; i < 3; i++) await createPerson(against, { gender: 'Female', name: `Person ${i}` });
+  againstCookie = { value: other.browser.cookie('iskra_session') ?? '', url: against.url };
+}
 const { browser, close } = await launchChromium();
 
 console.log(`\nIskra front end bench, Chromium ${browser.version()}, ${new Date().toISOString()}`);
@@ -173,6 +189,17 @@ const pages = [
   // Issue 41: the deck's page may carry its search chunk, preloaded with the entry.
   { label: '/search (signed in)', url: app.url + '/search', cookie: memberCookie, budget: searchBudget },
 ];
+if (against)
+  pages.push(
+    { label: '/ (--against)', url: against.url + '/', cookie: undefined, budget },
+    { label: '/login (--against)', url: against.url + '/login', cookie: undefined, budget },
+    {
+      label: '/search (signed in, --against)',
+      url: against.url + '/search',
+      cookie: againstCookie,
+      budget: searchBudget,
+    },
+  );
 for (const { label, url, cookie, budget } of pages) {
   const page = await measure(url, cookie);
   const verdict = page.bytes <= budget ? `within ${kB(budget)}` : `over ${kB(budget)} by ${kB(page.bytes - budget)}`;
@@ -264,6 +291,17 @@ if (!wireOnly) {
     { label: '/login', url: app.url + '/login', cookie: undefined, clsGoal: 0.01, lcpGoal: undefined },
     { label: '/search (signed in)', url: app.url + '/search', cookie: memberCookie, clsGoal: 0.01, lcpGoal: '<= 1.4x' },
   ];
+  if (against)
+    targets.push(
+      { label: '/ (--against)', url: against.url + '/', cookie: undefined, clsGoal: 0.01, lcpGoal: '<= 1.3x' },
+      {
+        label: '/search (signed in, --against)',
+        url: against.url + '/search',
+        cookie: againstCookie,
+        clsGoal: 0.01,
+        lcpGoal: '<= 1.4x',
+      },
+    );
   const samples = new Map(
     targets.map((t) => [t.label, { lcps: [] as number[], readies: [] as number[], clss: [] as number[] }]),
   );
@@ -310,3 +348,4 @@ await close();
 await app.close();
 await floor.close();
 await librariesFloor.close();
+await against?.close();

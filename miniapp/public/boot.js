@@ -23,106 +23,131 @@
   var listed = document.querySelector('meta[name="iskra-locales"]');
   var wanted = lang;
   var pairs = listed ? listed.getAttribute('content').split(';') : [];
-  for (var i = 0; i < pairs.length; i++) {
-    var pair = pairs[i].split('=');
-    if (pair[0] !== wanted) continue;
-    var link = document.createElement('link');
-    link.rel = 'preload';
-    link.as = 'fetch';
-    link.crossOrigin = 'anonymous';
-    link.href = pair[1];
-    document.head.appendChild(link);
+  function preloadTexts(wanted) {
+    for (var i = 0; i < pairs.length; i++) {
+      var pair = pairs[i].split('=');
+      if (pair[0] !== wanted) continue;
+      var link = document.createElement('link');
+      link.rel = 'preload';
+      link.as = 'fetch';
+      link.crossOrigin = 'anonymous';
+      link.href = pair[1];
+      document.head.appendChild(link);
+    }
   }
+  preloadTexts(wanted);
   var meta = document.querySelector('meta[name="theme-color"]');
   if (meta) meta.setAttribute('content', isDark ? '#121016' : '#fff7f5');
 
   // Issue 41: what the first screen needs starts now, beside the entry script, not after it has run.
   var path = location.pathname.toLowerCase();
-  // The lazy chunks of this page (the API client everywhere, the deck on /search): see bootPreloadPlugin.ts.
-  var preload = document.querySelector('meta[name="iskra-preload"]');
-  var groups = preload ? preload.getAttribute('content').split(';') : [];
-  for (var g = 0; g < groups.length; g++) {
-    var group = groups[g].split('=');
-    if (group[0] !== '*' && group[0] !== path) continue;
-    var files = (group[1] || '').split(',');
-    for (var f = 0; f < files.length; f++) {
-      var file = document.createElement('link');
-      var style = /\.css$/.test(files[f]);
-      file.rel = style ? 'preload' : 'modulepreload';
-      if (style) file.as = 'style';
-      file.crossOrigin = 'anonymous';
-      file.href = files[f];
-      document.head.appendChild(file);
+  // The reads first, then the chunks: on HTTP/1.1 (six connections a host) the first card's answer, which
+  // its photo waits for, must not queue behind the scripts.
+  startReads();
+  preloadChunks();
+
+  function preloadChunks() {
+    // The lazy chunks of this page (the API client everywhere, the deck on /search): see bootPreloadPlugin.ts.
+    var preload = document.querySelector('meta[name="iskra-preload"]');
+    var groups = preload ? preload.getAttribute('content').split(';') : [];
+    for (var g = 0; g < groups.length; g++) {
+      var group = groups[g].split('=');
+      if (group[0] !== '*' && group[0] !== path) continue;
+      var files = (group[1] || '').split(',');
+      for (var f = 0; f < files.length; f++) {
+        var file = document.createElement('link');
+        var style = /\.css$/.test(files[f]);
+        file.rel = style ? 'preload' : 'modulepreload';
+        if (style) file.as = 'style';
+        file.crossOrigin = 'anonymous';
+        file.href = files[f];
+        document.head.appendChild(file);
+      }
     }
   }
-  // The session and, on the deck, the first card: the app's API client (src/api/earlyResponses.ts) takes
-  // these answers instead of asking again, when it asks for the same address with the same token.
-  var token = null;
-  try {
-    token = localStorage.getItem('jwtToken');
-  } catch (e) {
-    /* storage blocked: the cookie session */
-  }
-  // Inside Telegram without a token the launch data sign in first (SessionProvider): nothing to read yet.
-  var telegramLaunch = /tgWebApp/.test(location.hash + location.search);
-  if (!window.fetch || (telegramLaunch && !token)) return;
-  var early = (window.__iskraEarly = { path: path, token: token, responses: {} });
-  function ask(url) {
-    var headers = { Accept: 'application/json' };
-    if (token) headers.Authorization = 'Bearer ' + token;
-    var answer = fetch(url, { headers: headers, credentials: 'same-origin' });
-    answer['catch'](function () {
-      /* the app asks again and says what failed */
-    });
-    early.responses[url] = answer;
-    return answer;
-  }
-  ask('/api/current_user');
-  if (path !== '/search') return;
-  // The deck's first request (screens/Search/useSwipeDeck.ts with lib/filters.ts): the stored filters.
-  var low = 18;
-  var high = 100;
-  var gender = 'Any';
-  // "Verified only" (issue 40) is asked for only when on, after the gender, as lib/filters.ts orders it.
-  var verifiedOnly = '';
-  try {
-    var range = JSON.parse(localStorage.getItem('ageRange') || 'null');
-    if (range && range.length === 2 && typeof range[0] === 'number' && typeof range[1] === 'number') {
-      // clampAgeRange: 18 to 100 in steps of 4 (stops 0 to 21), the lower stop below the upper.
-      var at = function (i) {
-        return Math.min(100, 18 + i * 4);
-      };
-      var index = function (age) {
-        return age >= 100 ? 21 : Math.max(0, Math.min(21, Math.round((age - 18) / 4)));
-      };
-      var hi = Math.max(1, index(range[1]));
-      low = at(Math.min(index(range[0]), hi - 1));
-      high = at(hi);
+
+  function startReads() {
+    // The session and, on the deck, the first card: the app's API client (src/api/earlyResponses.ts) takes
+    // these answers instead of asking again, when it asks for the same address with the same token.
+    var token = null;
+    try {
+      token = localStorage.getItem('jwtToken');
+    } catch (e) {
+      /* storage blocked: the cookie session */
     }
-    var stored = localStorage.getItem('selectedGender');
-    if (stored === 'Male' || stored === 'Female' || stored === 'Other') gender = stored;
-    if (localStorage.getItem('verifiedOnly') === 'true') verifiedOnly = '&verifiedOnly=true';
-    // A distance limit snaps to the slider's stops (lib/filterStops.ts): left to the app, not guessed here.
-    if (localStorage.getItem('maxDistance') !== null) return;
-  } catch (e) {
-    /* defaults */
+    // Inside Telegram without a token the launch data sign in first (SessionProvider): nothing to read yet.
+    var telegramLaunch = /tgWebApp/.test(location.hash + location.search);
+    if (!window.fetch || (telegramLaunch && !token)) return;
+    var early = (window.__iskraEarly = { path: path, token: token, responses: {} });
+    function ask(url) {
+      var headers = { Accept: 'application/json' };
+      if (token) headers.Authorization = 'Bearer ' + token;
+      var answer = fetch(url, { headers: headers, credentials: 'same-origin' });
+      answer['catch'](function () {
+        /* the app asks again and says what failed */
+      });
+      early.responses[url] = answer;
+      return answer;
+    }
+    ask('/api/current_user').then(function (response) {
+      if (!response.ok) return;
+      // The account's language wins over this device's (i18n.ts, followAccountLanguage): on a device that
+      // has not stored it yet, its texts are fetched now rather than once the session has been checked.
+      response
+        .clone()
+        .json()
+        .then(function (user) {
+          var language = user && user.language;
+          if ((language === 'ru' || language === 'en') && language !== lang) preloadTexts(language);
+        })
+        ['catch'](function () {});
+    }, function () {});
+    if (path !== '/search') return;
+    // The deck's first request (screens/Search/useSwipeDeck.ts with lib/filters.ts): the stored filters.
+    var low = 18;
+    var high = 100;
+    var gender = 'Any';
+    // "Verified only" (issue 40) is asked for only when on, after the gender, as lib/filters.ts orders it.
+    var verifiedOnly = '';
+    try {
+      var range = JSON.parse(localStorage.getItem('ageRange') || 'null');
+      if (range && range.length === 2 && typeof range[0] === 'number' && typeof range[1] === 'number') {
+        // clampAgeRange: 18 to 100 in steps of 4 (stops 0 to 21), the lower stop below the upper.
+        var at = function (i) {
+          return Math.min(100, 18 + i * 4);
+        };
+        var index = function (age) {
+          return age >= 100 ? 21 : Math.max(0, Math.min(21, Math.round((age - 18) / 4)));
+        };
+        var hi = Math.max(1, index(range[1]));
+        low = at(Math.min(index(range[0]), hi - 1));
+        high = at(hi);
+      }
+      var stored = localStorage.getItem('selectedGender');
+      if (stored === 'Male' || stored === 'Female' || stored === 'Other') gender = stored;
+      if (localStorage.getItem('verifiedOnly') === 'true') verifiedOnly = '&verifiedOnly=true';
+      // A distance limit snaps to the slider's stops (lib/filterStops.ts): left to the app, not guessed here.
+      if (localStorage.getItem('maxDistance') !== null) return;
+    } catch (e) {
+      /* defaults */
+    }
+    ask('/api/search?ageMin=' + low + '&ageMax=' + high + '&gender=' + gender + verifiedOnly).then(function (response) {
+      if (!response.ok) return;
+      // The first card's photo, as soon as its name is known: it is the screen's largest paint.
+      response
+        .clone()
+        .json()
+        .then(function (card) {
+          var name = card && typeof card.photo === 'string' ? card.photo.split(',')[0] : '';
+          if (!name) return;
+          var photo = document.createElement('link');
+          photo.rel = 'preload';
+          photo.as = 'image';
+          photo.setAttribute('fetchpriority', 'high');
+          photo.href = '/api/uploads/' + name;
+          document.head.appendChild(photo);
+        })
+        ['catch'](function () {});
+    }, function () {});
   }
-  ask('/api/search?ageMin=' + low + '&ageMax=' + high + '&gender=' + gender + verifiedOnly).then(function (response) {
-    if (!response.ok) return;
-    // The first card's photo, as soon as its name is known: it is the screen's largest paint.
-    response
-      .clone()
-      .json()
-      .then(function (card) {
-        var name = card && typeof card.photo === 'string' ? card.photo.split(',')[0] : '';
-        if (!name) return;
-        var photo = document.createElement('link');
-        photo.rel = 'preload';
-        photo.as = 'image';
-        photo.setAttribute('fetchpriority', 'high');
-        photo.href = '/api/uploads/' + name;
-        document.head.appendChild(photo);
-      })
-      ['catch'](function () {});
-  }, function () {});
 })();

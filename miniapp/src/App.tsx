@@ -1,45 +1,46 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy } from 'react';
+import { isValidElement } from 'react';
 import { BrowserRouter, createRoutesFromElements, matchRoutes, Route, useRoutes } from 'react-router';
 import { queryClient } from './api/queryClient.ts';
 import { Layout, type ScreenFrame } from './components/Layout.tsx';
+import { lazyScreen } from './components/lazyScreen.ts';
 import { RequireMember, RequireProfile, RequireVerified } from './session/RouteGuards.tsx';
 import { SessionProvider } from './session/SessionProvider.tsx';
 import { HomeRoute, WebOnly } from './session/TelegramRoutes.tsx';
 
 // Route-level code splitting: the first screen loads only its own chunk (DESIGN section 6).
-const Login = lazy(() => import('./screens/Auth/LoginScreen.tsx'));
-const Register = lazy(() => import('./screens/Auth/RegisterScreen.tsx'));
-const Logout = lazy(() => import('./screens/Auth/LogoutScreen.tsx'));
-const Verify = lazy(() => import('./screens/Auth/VerifyScreen.tsx'));
-const ForgotPassword = lazy(() => import('./screens/Auth/ForgotPasswordScreen.tsx'));
-const Token = lazy(() => import('./screens/Auth/TokenScreen.tsx'));
-const TelegramEntry = lazy(() => import('./screens/Auth/TelegramScreen.tsx'));
-const Menu = lazy(() => import('./screens/Menu/MenuScreen.tsx'));
-const Account = lazy(() => import('./screens/Menu/AccountScreen.tsx'));
-const Subscription = lazy(() => import('./screens/Premium/SubscriptionScreen.tsx'));
-const PaymentResult = lazy(() => import('./screens/Premium/PaymentResultScreen.tsx'));
-const SuccessCheck = lazy(() =>
+const Login = lazyScreen(() => import('./screens/Auth/LoginScreen.tsx'));
+const Register = lazyScreen(() => import('./screens/Auth/RegisterScreen.tsx'));
+const Logout = lazyScreen(() => import('./screens/Auth/LogoutScreen.tsx'));
+const Verify = lazyScreen(() => import('./screens/Auth/VerifyScreen.tsx'));
+const ForgotPassword = lazyScreen(() => import('./screens/Auth/ForgotPasswordScreen.tsx'));
+const Token = lazyScreen(() => import('./screens/Auth/TokenScreen.tsx'));
+const TelegramEntry = lazyScreen(() => import('./screens/Auth/TelegramScreen.tsx'));
+const Menu = lazyScreen(() => import('./screens/Menu/MenuScreen.tsx'));
+const Account = lazyScreen(() => import('./screens/Menu/AccountScreen.tsx'));
+const Subscription = lazyScreen(() => import('./screens/Premium/SubscriptionScreen.tsx'));
+const PaymentResult = lazyScreen(() => import('./screens/Premium/PaymentResultScreen.tsx'));
+const SuccessCheck = lazyScreen<object>(() =>
   import('./screens/Premium/PaymentResultScreen.tsx').then((m) => ({ default: m.SuccessCheckScreen })),
 );
-const Offer = lazy(() => import('./screens/Documents/OfferScreen.tsx'));
-const PrivacyPolicy = lazy(() => import('./screens/Documents/PrivacyPolicyScreen.tsx'));
-const ChatList = lazy(() => import('./screens/Chat/ChatListScreen.tsx'));
-const Chat = lazy(() => import('./screens/Chat/ChatScreen.tsx'));
-const Matches = lazy(() => import('./screens/Matches/MatchesScreen.tsx'));
-const Likers = lazy(() => import('./screens/Matches/LikersScreen.tsx'));
-const MatchProfile = lazy(() => import('./screens/Matches/MatchProfileScreen.tsx'));
-const LikerProfile = lazy(() => import('./screens/Matches/LikerProfileScreen.tsx'));
-const Search = lazy(() => import('./screens/Search/SearchScreen.tsx'));
-const CreateProfile = lazy(() => import('./screens/Profile/CreateProfile/CreateProfileScreen.tsx'));
-const Training = lazy(() => import('./screens/Training/TrainingScreen.tsx'));
-const EditPhotos = lazy(() => import('./screens/Profile/EditPhotosScreen.tsx'));
-const OwnProfile = lazy(() => import('./screens/Profile/OwnProfileScreen.tsx'));
-const EditProfile = lazy(() => import('./screens/Profile/EditProfileScreen.tsx'));
-const Verification = lazy(() => import('./screens/Verification/VerificationScreen.tsx'));
-const NotFound = lazy(() => import('./screens/Placeholder/NotFoundScreen.tsx'));
+const Offer = lazyScreen(() => import('./screens/Documents/OfferScreen.tsx'));
+const PrivacyPolicy = lazyScreen(() => import('./screens/Documents/PrivacyPolicyScreen.tsx'));
+const ChatList = lazyScreen(() => import('./screens/Chat/ChatListScreen.tsx'));
+const Chat = lazyScreen(() => import('./screens/Chat/ChatScreen.tsx'));
+const Matches = lazyScreen(() => import('./screens/Matches/MatchesScreen.tsx'));
+const Likers = lazyScreen(() => import('./screens/Matches/LikersScreen.tsx'));
+const MatchProfile = lazyScreen(() => import('./screens/Matches/MatchProfileScreen.tsx'));
+const LikerProfile = lazyScreen(() => import('./screens/Matches/LikerProfileScreen.tsx'));
+const Search = lazyScreen(() => import('./screens/Search/SearchScreen.tsx'));
+const CreateProfile = lazyScreen(() => import('./screens/Profile/CreateProfile/CreateProfileScreen.tsx'));
+const Training = lazyScreen(() => import('./screens/Training/TrainingScreen.tsx'));
+const EditPhotos = lazyScreen(() => import('./screens/Profile/EditPhotosScreen.tsx'));
+const OwnProfile = lazyScreen(() => import('./screens/Profile/OwnProfileScreen.tsx'));
+const EditProfile = lazyScreen(() => import('./screens/Profile/EditProfileScreen.tsx'));
+const Verification = lazyScreen(() => import('./screens/Verification/VerificationScreen.tsx'));
+const NotFound = lazyScreen(() => import('./screens/Placeholder/NotFoundScreen.tsx'));
 // The moderation console: its own chunk, loaded only when an admin opens /admin (issue 40).
-const Admin = lazy(() => import('./screens/Admin/AdminScreen.tsx'));
+const Admin = lazyScreen(() => import('./screens/Admin/AdminScreen.tsx'));
 
 const topLevel: ScreenFrame = { topLevel: true };
 const deck: ScreenFrame = { topLevel: true, fill: true };
@@ -114,6 +115,21 @@ const routes = createRoutesFromElements(
 function frameAt(pathname: string): ScreenFrame {
   const handle: unknown = matchRoutes(routes, pathname)?.at(-1)?.route.handle;
   return (handle as ScreenFrame | undefined) ?? {};
+}
+
+/**
+ * Loads the code of the screens the route table shows at `pathname` (the lazy screens and `/`'s landing),
+ * so the first render draws the screen rather than a fallback (see lazyScreen.ts). Not awaited for ever by
+ * the caller: a screen the session sends the visitor away from is only wasted bytes.
+ */
+export function preloadScreensAt(pathname: string): Promise<unknown> {
+  const screens = (matchRoutes(routes, pathname) ?? []).flatMap(({ route }) => {
+    const type: unknown = isValidElement(route.element) ? route.element.type : null;
+    return typeof type === 'function' && 'preload' in type && typeof type.preload === 'function'
+      ? [(type.preload as () => Promise<void>)()]
+      : [];
+  });
+  return Promise.all(screens);
 }
 
 function AppRoutes() {

@@ -1,10 +1,6 @@
 import { z } from 'zod/mini';
 
-/**
- * A referral code as links carry it (`?ref=` on the web, `startapp=ref_<code>` in Telegram). Anything else
- * is not a code: sign-ups ignore it rather than fail, since a mangled invitation link is the inviter's problem.
- */
-export const referralCodePattern = /^[a-z0-9]{8,32}$/;
+export { referralCodePattern, referralStartPrefix } from './referralCode.ts';
 
 /** The optional `ref` a sign-up carries (register, Google, Telegram Login Widget). */
 export const referralField = z.optional(z.string().check(z.maxLength(64)));
@@ -20,6 +16,3 @@ export const referralResponse = z.object({
   telegram_link: z.nullable(z.string()),
 });
 export type ReferralResponse = z.infer<typeof referralResponse>;
-
-/** The Telegram start parameter that carries a code. */
-export const referralStartPrefix = 'ref_';

@@ -13,7 +13,8 @@
 /** Longest wait: a stream slow to open must not hold a screen's data (the reading-again then repairs it). */
 const maxWaitMs = 4000;
 
-let expected = false;
+/** null: not known yet (the session is being checked, while the first screen may already be reading). */
+let expected: boolean | null = false;
 let open = false;
 let waiters: (() => void)[] = [];
 
@@ -23,10 +24,14 @@ function release(): void {
   for (const resume of waiting) resume();
 }
 
-/** The frame: a member's stream will be started (true), or none will (false: nobody waits). */
-export function expectLiveStream(coming: boolean): void {
+/**
+ * The frame: a member's stream will be started (true), none will (false: nobody waits), or the session
+ * that decides it is still being checked (null: reads wait for the answer, since the first screen renders
+ * beside the check and a member's first reads would otherwise go before their stream).
+ */
+export function expectLiveStream(coming: boolean | null): void {
   expected = coming;
-  if (!coming) {
+  if (coming === false) {
     open = false;
     release();
   }
@@ -41,7 +46,7 @@ export function liveStreamOpen(isOpen: boolean): void {
 
 /** Resolves when a read made now misses no live event: at once, or when the coming stream opens. */
 export function afterLiveOpen(): Promise<void> {
-  if (!expected || open) return Promise.resolve();
+  if (expected === false || open) return Promise.resolve();
   return new Promise((resume) => {
     const timer = window.setTimeout(resume, maxWaitMs);
     waiters.push(() => {

@@ -64,8 +64,9 @@ export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame
   const frame = frameAt(useLocation().pathname);
   const { session } = useSession();
   const member = memberKey(session);
-  // Said during render, before the screen's first reads start (their effects run after this render).
-  expectLiveStream(member !== null);
+  // Said during render, before the screen's first reads start (their effects run after this render); not
+  // known while the session loads (the first screen renders beside the check).
+  expectLiveStream(session.status === 'loading' ? null : member !== null);
   // Not in a conversation: there the composer owns the bottom of the screen (and the keyboard rises under
   // it), and the header leads back to the chats. Nor around the legal documents, a page inside the page.
   // Nor before the profile exists (a Telegram newcomer in the wizard): every tab would lead back to the

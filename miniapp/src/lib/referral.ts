@@ -1,4 +1,4 @@
-import { referralCodePattern } from '@contract/referrals.ts';
+import { referralCodePattern } from '@contract/referralCode.ts';
 import { readStored, storageKeys, writeStored } from './storage.ts';
 
 /**

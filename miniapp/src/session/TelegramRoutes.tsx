@@ -1,12 +1,12 @@
-import { lazy } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { useStartNavigation } from '../components/StartParamRedirect.tsx';
+import { lazyScreen } from '../components/lazyScreen.ts';
 import { Loading } from '../components/States.tsx';
 import { platform } from '../platform/index.ts';
 import { useSession } from './SessionProvider.tsx';
 
-const Landing = lazy(() => import('../screens/Landing/LandingScreen.tsx'));
-const LaunchFailed = lazy(() => import('../screens/Launch/LaunchFailedScreen.tsx'));
+const Landing = lazyScreen(() => import('../screens/Landing/LandingScreen.tsx'));
+const LaunchFailed = lazyScreen(() => import('../screens/Launch/LaunchFailedScreen.tsx'));
 
 const insideTelegram = () => platform().kind === 'telegram';
 
@@ -17,6 +17,8 @@ const insideTelegram = () => platform().kind === 'telegram';
 export function HomeRoute() {
   return insideTelegram() ? <TelegramHome /> : <Landing />;
 }
+/** The web's landing, loaded before the first render (App.tsx, preloadScreensAt). */
+HomeRoute.preload = () => (insideTelegram() ? Promise.resolve() : Landing.preload());
 
 function TelegramHome() {
   const { session } = useSession();

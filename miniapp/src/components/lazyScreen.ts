@@ -1,0 +1,41 @@
+import { createElement, lazy, useState, type ComponentType, type FunctionComponent } from 'react';
+
+/** A route's screen, loaded on first use like `React.lazy`, that can also be loaded before it renders. */
+export interface LazyScreen<P extends object> extends FunctionComponent<P> {
+  /** Loads the screen's code; once it has come, the screen renders at once, without a Suspense fallback. */
+  preload: () => Promise<void>;
+}
+
+/**
+ * `React.lazy` with a `preload`. A lazy component suspends on its first render even when its chunk is
+ * already in the browser (boot.js preloads the first screen's), and React 19 holds back content that
+ * replaces a fallback for up to 300 ms: the first screen, and its largest paint, came that much later
+ * than its code (issue 41). Preloaded before the first render (`main.tsx`), the screen is rendered
+ * directly. Each mounted screen keeps the component it started with, so a later render never swaps the
+ * lazy wrapper for the loaded component under it (which would remount the screen and lose its state).
+ */
+export function lazyScreen<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): LazyScreen<P> {
+  let loaded: ComponentType<P> | null = null;
+  let loading: Promise<{ default: ComponentType<P> }> | null = null;
+  const start = () => {
+    loading ??= load().then(
+      (module) => {
+        loaded = module.default;
+        return module;
+      },
+      (error: unknown) => {
+        // A failed preload (a network error) leaves the render to try again.
+        loading = null;
+        throw error;
+      },
+    );
+    return loading;
+  };
+  const Lazy = lazy(start);
+  function Screen(props: P) {
+    const [component] = useState<ComponentType<P>>(() => loaded ?? Lazy);
+    return createElement(component, props);
+  }
+  Screen.preload = () => start().then(() => undefined);
+  return Screen;
+}
