@@ -5,7 +5,7 @@ import { DataRights } from './DataRights.tsx';
 import { FiltersSection } from './FiltersSection.tsx';
 import { InviteFriend } from './InviteFriend.tsx';
 import { MenuLinks } from './MenuLinks.tsx';
-import { OwnCard } from './OwnCard.tsx';
+import { OwnCard, VerificationRow } from './OwnCard.tsx';
 import { SettingsSection } from './SettingsSection.tsx';
 import { SubscriptionBanner } from './SubscriptionBanner.tsx';
 import '../../components/Switch.css';
@@ -22,6 +22,7 @@ export default function MenuScreen() {
     <div className="menu">
       <h1 className="visually-hidden">{t('app.menu.title')}</h1>
       {signedIn && <OwnCard profile={profile} />}
+      {profile !== null && <VerificationRow />}
       {signedIn && <SubscriptionBanner />}
       <FiltersSection hasProfile={profile !== null} />
       <SettingsSection signedIn={signedIn} hasProfile={profile !== null} />
