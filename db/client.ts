@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, type Dialect as KyselyDialect } from 'kysely';
 import pg from 'pg';
-import { allowDirectReads } from './directReads.ts';
+import { allowDirectReads, allowDirectTransactionRuns } from './directReads.ts';
 import { namedStatementOf } from './prepared.ts';
 import { RetryingSqliteDialect, RetryingSqliteDriver, type SqliteSession } from './retryingSqliteDriver.ts';
 import type { Database } from './schema.ts';
@@ -98,6 +98,11 @@ function openSqlite(
   allowDirectReads(db, (sql, parameters) => {
     const rows = driver.readNow(sql, parameters);
     // Counted like every statement (db/statementCounter.ts) when it ran here.
+    if (rows && onStatement) onStatement(sql);
+    return rows;
+  });
+  allowDirectTransactionRuns(db, (sql, parameters) => {
+    const rows = driver.runInTransaction(sql, parameters);
     if (rows && onStatement) onStatement(sql);
     return rows;
   });

@@ -61,6 +61,27 @@ describe('direct reads on sqlite', () => {
     expect((await byEmail.first(database.db, 'a@example.com'))?.email).toBe('a@example.com');
   });
 
+  it('runs the prepared statements of a transaction at once inside it, and they roll back with it', async () => {
+    const insert = prepared((db, email: string) =>
+      db.insertInto('users').values({ email, password_hash: null, language: 'ru', created_at: now }),
+    );
+    const rolledBack = database.db.transaction().execute(async (trx) => {
+      // A transaction's Kysely object has a runner of its own: its statements run on the connection it holds.
+      expect(directReaderOf(trx)).toBeDefined();
+      expect(await insert.all(trx, 'd@example.com')).toEqual([]);
+      expect((await byEmail.first(trx, 'd@example.com'))?.email).toBe('d@example.com');
+      // Outside it, nobody reads what it has not committed.
+      expect(reader('select email from users where email = ?', ['d@example.com'])).toBeUndefined();
+      throw new Error('rolled back');
+    });
+    await expect(rolledBack).rejects.toThrow('rolled back');
+    expect(await byEmail.first(database.db, 'd@example.com')).toBeUndefined();
+    await database.db.transaction().execute(async (trx) => {
+      await insert.all(trx, 'e@example.com');
+    });
+    expect((await byEmail.first(database.db, 'e@example.com'))?.email).toBe('e@example.com');
+  });
+
   it('declines while someone holds the connection with no transaction open, and inside a transaction begun on the raw handle', async () => {
     await database.db.connection().execute(async (connection) => {
       expect(reader('select email from users', [])).toBeUndefined();
@@ -89,6 +110,9 @@ describe('direct reads on sqlite', () => {
       expect(await byEmail.first(counted.db, 'a@example.com')).toMatchObject({ email: 'a@example.com' });
       expect(seen).toHaveLength(1);
       expect(seen[0]).toMatch(/^select/);
+      seen.length = 0;
+      await counted.db.transaction().execute((trx) => byEmail.first(trx, 'a@example.com'));
+      expect(seen.map((s) => s.split(' ')[0])).toEqual(['begin', 'select', 'commit']);
     } finally {
       await counted.drop();
     }

@@ -15,7 +15,19 @@ export function allowDirectReads(db: Kysely<Database>, reader: DirectReader): vo
   readers.set(db, reader);
 }
 
-/** The direct reader of `db`, if it has one (see db/prepared.ts). */
+/**
+ * Runners of a transaction's statements, keyed by the dialect adapter: a transaction is a Kysely object made
+ * for it, which shares its database's adapter (and each database has its own).
+ */
+const transactionRunners = new WeakMap<object, DirectReader>();
+
+/** Lets prepared queries inside a transaction on `db` run through `runner` (db/client.ts, for SQLite). */
+export function allowDirectTransactionRuns(db: Kysely<Database>, runner: DirectReader): void {
+  transactionRunners.set(db.getExecutor().adapter, runner);
+}
+
+/** The direct reader of `db` (or runner, for a transaction), if it has one (see db/prepared.ts). */
 export function directReaderOf(db: Kysely<Database>): DirectReader | undefined {
+  if (db.isTransaction) return transactionRunners.get(db.getExecutor().adapter);
   return readers.get(db);
 }

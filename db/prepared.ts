@@ -101,8 +101,9 @@ export function preparedByShape<S, R>(
 }
 
 /**
- * A compiled query's rows: read at once where the database allows it (SQLite, outside a transaction, see
- * db/directReads.ts), else through Kysely's executor.
+ * A compiled query's rows: run at once where the database allows it (SQLite: a read while nobody holds the
+ * connection, or any statement of the transaction that holds it; see db/directReads.ts), else through
+ * Kysely's executor.
  */
 async function runCompiled<R>(db: Kysely<Database>, sql: string, parameters: unknown[]): Promise<R[]> {
   // The rows are what Kysely's own driver answers for the same statement (retryingSqliteDriver.ts runStatement).
