@@ -324,7 +324,7 @@ if (!wireOnly) {
     const cls = Math.max(...s.clss);
     const isFloor = target.url.startsWith(floor.url);
     console.log(
-      `${`${target.label}: slow 4G + 4x CPU, median of ${runs}`.padEnd(52)} LCP ${lcp.toFixed(0)} ms${isFloor ? '' : ` (${(lcp / floorLcp).toFixed(2)}x the floor)`}${Number.isNaN(ready) ? '' : `, ready() ${ready.toFixed(0)} ms`}, CLS max ${cls.toFixed(3)}`,
+      `${`${target.label}: slow 4G + 4x CPU, median of ${runs}`.padEnd(52)} LCP ${lcp.toFixed(0)} ms [${Math.min(...s.lcps).toFixed(0)}-${Math.max(...s.lcps).toFixed(0)}]${isFloor ? '' : ` (${(lcp / floorLcp).toFixed(2)}x the floor)`}${Number.isNaN(ready) ? '' : `, ready() ${ready.toFixed(0)} ms`}, CLS max ${cls.toFixed(3)}`,
     );
     if (isFloor) continue;
     headline({
