@@ -8,7 +8,16 @@ import { TestClock } from '../../test/testClock.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/testDatabase.ts';
 import { PlainSearch } from './plainSearch.ts';
 import { SearchService } from './service.ts';
-import { NoRateLimit, ageStamps, countingQueries, insertPlaced, type Kind, type Placed } from './searchTestKit.ts';
+import { poolTtlMs } from './candidatePool.ts';
+import {
+  NoRateLimit,
+  ageStamps,
+  countingQueries,
+  insertPlaced,
+  placedActivityHours,
+  type Kind,
+  type Placed,
+} from './searchTestKit.ts';
 
 /**
  * Crowded neighbourhoods against the plain search: rings full of people the search index and the caller's
@@ -35,11 +44,14 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
   });
 
   /** A world of its own: the viewer (at Moscow's centre unless told) and people of the given kinds at the given places. */
-  async function world(people: Person[], viewerAt = at(0)) {
+  async function world(people: Person[], viewerAt = at(0), viewerAge?: number) {
     const db = database.db;
     for (const table of ['swipes', 'blocks', 'photos', 'profiles', 'users'] as const)
       await db.deleteFrom(table).execute();
-    const all = [{ kind: 'eligible' as Kind, where: viewerAt }, ...people].map((p) => ({ ...p, id: nextId++ }));
+    const all = [
+      { kind: 'eligible' as Kind, where: viewerAt, ...(viewerAge === undefined ? {} : { age: viewerAge }) },
+      ...people,
+    ].map((p) => ({ ...p, id: nextId++ }));
     const [viewer] = all;
     if (!viewer) throw new Error('no viewer');
     await insertPlaced(db, clock.now().toISOString(), all, viewer.id, 'ring');
@@ -160,15 +172,9 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
       stripeRanges.push(JSON.parse(String(parameters[0])) as [number, number, number, number][]);
       firstPass ??= CompiledQuery.raw(text, [...parameters]);
     });
-    // Everyone here is 30, as is the viewer: on a range of ages about his, nobody's distance is stretched
-    // (ranking.ts), so the ring's hole is the swiped disc itself. On the default range the hole is drawn in
-    // to where the most stretched age (100) may stand, and all but vanishes at these distances.
-    const cards = await session(viewer, viewerProfile, counted, {
-      ageMin: 28,
-      ageMax: 32,
-      gender: 'Female',
-      exclude: [],
-    });
+    // People of every age (searchTestKit placedAge), on the default range: each age's ring has its own hole
+    // (stripes.ts ageRingStripes), the swiped disc itself for ages near the viewer's, smaller for the others.
+    const cards = await session(viewer, viewerProfile, counted);
     expect(cards.filter((c) => c !== null)).toHaveLength(eligible);
     expect(stripeRanges.length).toBeGreaterThan(0);
     // A hole cut: for some age, some stripe read as two ranges.
@@ -203,20 +209,83 @@ describe.each(testDialects())('a scan through crowded rings on %s', (dialect) =>
         });
     } else plan = JSON.stringify((await database.db.executeQuery(explain)).rows);
     expect(plan).toContain('profiles_stripes');
-  });
+    // A long session on PostgreSQL: over 18 s when the machine is loaded (load average 30 on 2 cores).
+  }, 90_000);
+
+  it("gives a heavy swiper's first searches of the day beyond her frontier as the plain search, people of every age and activity", async () => {
+    // Swiped all around within 9.5 km; beyond, 90 people of every age (searchTestKit placedAge) and activity
+    // out to 60 km, some the rules leave out. Now and then the pool expires, so the next search starts from
+    // its frontier: its rings are read per age (stripes.ts ageRingStripes), each age's own disc left out,
+    // and the swipe probe left to the re-read (candidates.ts swipesInReread). Fewer than a pool holds in any
+    // box, so activity orders both searches alike (plainSearch.ts); three expiries at most, so nobody's
+    // activity moves to another bucket (placedActivityHours).
+    const around = (i: number, km: number) => at(km * Math.sin(i * 2.399), km * Math.cos(i * 2.399));
+    const swiped: Person[] = Array.from({ length: 240 }, (_, i) => ({
+      kind: 'swiped',
+      where: around(i, 2.5 + (i % 28) * 0.25),
+    }));
+    const beyond: Person[] = Array.from({ length: 90 }, (_, i) => ({
+      kind: i % 9 === 0 ? (ruledOut[i % ruledOut.length] as Kind) : i % 13 === 0 ? 'swiped' : 'eligible',
+      where: around(i, 10 + (i % 45) * 1.1),
+      activeHoursAgo: placedActivityHours(i),
+    }));
+    const { viewer, viewerProfile, eligible } = await world([...swiped, ...beyond]);
+    let probeFree = 0;
+    const counted = countingQueries(database.db, (text) => {
+      if (/from (json_each|jsonb_array_elements)\(/.test(text) && !/"swipes"/.test(text)) probeFree++;
+    });
+    const tuned = new SearchService(counted, clock, new NoRateLimit(counted, clock));
+    const plain = new PlainSearch(database.db, clock);
+    const query: SearchQuery = { ageMin: 18, ageMax: 100, gender: 'Female', exclude: [] };
+    const shown: number[] = [];
+    for (let n = 0, expiries = 0; ; n++) {
+      if (n % 7 === 6 && expiries < 3) {
+        clock.advance(poolTtlMs / 1000 + 60);
+        expiries++;
+      }
+      const answer = await tuned.next(viewer, query, 'ru');
+      expect(answer, `card ${n}`).toEqual(await plain.next(viewer, query, 'ru'));
+      const card = typeof answer === 'object' ? (answer?.profile_id ?? null) : null;
+      if (card === null) break;
+      shown.push(card);
+      await database.db
+        .insertInto('swipes')
+        .values({
+          swiper_id: viewerProfile,
+          target_id: testProfileId(card),
+          liked: 0,
+          created_at: clock.now().toISOString(),
+        })
+        .execute();
+    }
+    expect(shown).toHaveLength(eligible);
+    // Some ring beyond a frontier or a used-up pool was read through the stripes without a swipe probe.
+    expect(probeFree).toBeGreaterThan(0);
+    // A long session on PostgreSQL: over 18 s when the machine is loaded (load average 30 on 2 cores).
+  }, 90_000);
 
   it('reads on beyond when the people a ring ranked are banned before their card is read', async () => {
     // Swiped within 9.5 km; 30 eligible from 10 to 13 km, 5 more at 40 km. The moment the ring's people have
     // been re-read for ranking, all of them are banned: the card read (every rule again) finds each out, and
     // the scan must read on to the people beyond, never answer "nobody left" while they are there.
     const around = (i: number, km: number) => at(km * Math.sin(i * 2.399), km * Math.cos(i * 2.399));
+    // Everyone 30, the viewer too: the rings fall where their flat distances say.
     const swiped: Person[] = Array.from({ length: 120 }, (_, i) => ({
       kind: 'swiped',
       where: around(i, 2.5 + (i % 28) * 0.25),
+      age: 30,
     }));
-    const near: Person[] = Array.from({ length: 30 }, (_, i) => ({ kind: 'eligible', where: around(i, 10 + i * 0.1) }));
-    const far: Person[] = Array.from({ length: 5 }, (_, i) => ({ kind: 'eligible', where: around(i, 40 + i * 0.2) }));
-    const { viewer } = await world([...swiped, ...near, ...far]);
+    const near: Person[] = Array.from({ length: 30 }, (_, i) => ({
+      kind: 'eligible',
+      where: around(i, 10 + i * 0.1),
+      age: 30,
+    }));
+    const far: Person[] = Array.from({ length: 5 }, (_, i) => ({
+      kind: 'eligible',
+      where: around(i, 40 + i * 0.2),
+      age: 30,
+    }));
+    const { viewer } = await world([...swiped, ...near, ...far], at(0), 30);
     const db = database.db;
     let banned: number[] = [];
     // The ranking re-read (candidates.ts rereadForRanking): every rule but the first pass's, and no column

@@ -101,8 +101,10 @@ describe.each(testDialects())('the frontier of an expired pool on %s', (dialect)
 
   const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
 
+  /** Everyone 30 (unless told): these tests name who is nearest by flat distance, which is then the ranking's. */
   async function insert(people: Placed[], viewer: number | null) {
-    await insertPlaced(database.db, clock.now().toISOString(), people, viewer, 'frontier');
+    const thirty = people.map((p) => ({ age: 30, ...p }));
+    await insertPlaced(database.db, clock.now().toISOString(), thirty, viewer, 'frontier');
   }
 
   /** A heavy swiper: everyone within 10 km swiped, eligible people from 12 km out. Stamps aged past the watermark's slack. */

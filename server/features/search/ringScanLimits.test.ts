@@ -27,8 +27,10 @@ describe.each(testDialects())('ring scan limits on %s', (dialect) => {
     await database.drop();
   });
 
+  /** Everyone 30: these tests draw their rings and bounds in flat kilometres, which are then the ranking's. */
   async function insert(people: Placed[], viewer: number | null) {
-    await insertPlaced(database.db, clock.now().toISOString(), people, viewer, 'ring');
+    const thirty = people.map((p) => ({ age: 30, ...p }));
+    await insertPlaced(database.db, clock.now().toISOString(), thirty, viewer, 'ring');
   }
 
   async function world(people: Person[], viewerAt: { latitude: number; longitude: number }) {

@@ -77,12 +77,36 @@ export interface Placed {
   id: number;
   kind: Kind;
   where: { latitude: number; longitude: number };
+  /** Their age; by default one of `placedAge(id)`'s. */
+  age?: number;
+  /** Hours since they were last active, null for never; by default an hour (everyone alike). */
+  activeHoursAgo?: number | null;
 }
 
 /**
- * People written in bulk, 500 at a time, all 30: the viewer (`viewer`: their id, if among them) a man looking
- * for women, everyone else a woman looking for men. `blocking` people block the viewer, `swiped` ones were
- * disliked by them (both only with a viewer).
+ * A test person's age when the test does not say: spread from 18 to 75 by id, so that the ranking stretches
+ * distances (ranking.ts), a ring's per-age ranges (stripes.ts ageRingStripes) differ by age, and a pool's
+ * bound in the ranking distance is not the flat one.
+ */
+export function placedAge(id: number): number {
+  return 18 + ((id * 37) % 58);
+}
+
+/**
+ * When a test person was last active, by id: today, this week, this month, long ago or never. Not the
+ * default: activity reorders people within a tier, and where a box holds more than a pool (100), the tuned
+ * search reorders only the nearest of them, by design (plainSearch.ts), so worlds that large compare alike
+ * only when everyone was active alike.
+ */
+export function placedActivityHours(id: number): number | null {
+  return [2, 50, 300, 2000, null][(id * 7) % 5] ?? null;
+}
+
+/**
+ * People written in bulk, 500 at a time, at their own ages (`placedAge`, unless given) and active an hour ago
+ * (unless given, `placedActivityHours` say): the viewer (`viewer`: their id, if among them) a man looking for women, everyone else a
+ * woman looking for men. `blocking` people block the viewer, `swiped` ones were disliked by them (both only
+ * with a viewer).
  */
 export async function insertPlaced(
   db: Kysely<Database>,
@@ -114,7 +138,7 @@ export async function insertPlaced(
           id: testProfileId(p.id),
           user_id: testUserId(p.id),
           name: `Person ${p.id}`,
-          age: 30,
+          age: p.age ?? placedAge(p.id),
           gender: p.id === viewer ? ('Male' as const) : ('Female' as const),
           preferred_gender: p.id === viewer ? ('Female' as const) : ('Male' as const),
           bio: '',
@@ -125,6 +149,7 @@ export async function insertPlaced(
           updated_at: now,
           held_at: p.kind === 'held' ? now : null,
           private_mode: p.kind === 'private' ? 1 : 0,
+          active_at: activeAt(now, p.activeHoursAgo === undefined ? 1 : p.activeHoursAgo),
         })),
       )
       .execute();
@@ -157,17 +182,28 @@ export async function insertPlaced(
   }
 }
 
+function activeAt(now: string, hoursAgo: number | null): string | null {
+  return hoursAgo === null ? null : new Date(Date.parse(now) - hoursAgo * 3_600_000).toISOString();
+}
+
 /**
- * Every row as changed two hours ago and the viewer's own an hour ago, so a pool's watermark is an hour old:
- * rows made a moment ago would all fall inside the watermark's slack (searchChanges.ts) and be read again as
- * changed, which would hide a pool bound claiming people it never read.
+ * Every row as changed two to three hours ago (each at its own time, by id) and the viewer's own an hour ago,
+ * so a pool's watermark is an hour old: rows made a moment ago would all fall inside the watermark's slack
+ * (searchChanges.ts) and be read again as changed, which would hide a pool bound claiming people it never read.
  */
 export async function ageStamps(db: Kysely<Database>, viewerProfile: ProfileId): Promise<void> {
   const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
-  await db
-    .updateTable('profiles')
-    .set({ search_changed_at: ago(2) })
-    .execute();
+  const rows = await db.selectFrom('profiles').select('id').execute();
+  // One statement per distinct stamp would be thousands: 60 stamps, a minute apart.
+  for (let minute = 0; minute < 60; minute++) {
+    const ids = rows.map((r) => r.id).filter((id) => id % 60 === minute);
+    for (let i = 0; i < ids.length; i += 500)
+      await db
+        .updateTable('profiles')
+        .set({ search_changed_at: ago(2 + minute / 60) })
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
+  }
   await db
     .updateTable('profiles')
     .set({ search_changed_at: ago(1) })
