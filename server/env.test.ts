@@ -89,6 +89,14 @@ describe('environment', () => {
     expect(() => parseEnv({ SHUTDOWN_GRACE_MS: 'soon' })).toThrow(/SHUTDOWN_GRACE_MS/);
   });
 
+  it("takes REDIS_URL for live events' doorbells on PostgreSQL only", () => {
+    const pg = 'postgres://iskra@db.internal:5432/iskra';
+    expect(parseEnv({ DATABASE_URL: pg, REDIS_URL: 'redis://10.0.0.5:6379' }).REDIS_URL).toBe('redis://10.0.0.5:6379');
+    expect(parseEnv({ DATABASE_URL: pg }).REDIS_URL).toBeUndefined();
+    expect(() => parseEnv({ DATABASE_URL: pg, REDIS_URL: 'http://10.0.0.5:6379' })).toThrow(/REDIS_URL/);
+    expect(() => parseEnv({ REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(/REDIS_URL: is for PostgreSQL only/);
+  });
+
   it('polls for Telegram updates by default once BOT_TOKEN is set, unless BOT_MODE says otherwise', () => {
     expect(parseEnv({ BOT_TOKEN: '1:abc' }).BOT_MODE).toBe('polling');
     expect(parseEnv({ BOT_TOKEN: '1:abc', BOT_MODE: 'webhook' }).BOT_MODE).toBe('webhook');

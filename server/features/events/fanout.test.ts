@@ -261,12 +261,14 @@ describe.runIf(url)('live events across processes', () => {
       try {
         const sender = await start('redis');
         const receiver = await start('redis', proxy.url);
-        const [user] = await users(1);
+        const [user, late] = await users(2);
         const heard = wakes(receiver, user as UserId);
         await until('the first subscription', () => heard.length > 0);
         expect(receiver.fanout()).toBe('redis');
         await proxy.cut();
         await until('the receiver polling', () => receiver.fanout() === 'polling');
+        // A stream opened while Redis is away: its subscription fails, and is made once Redis is back.
+        const heardLate = wakes(receiver, late as UserId);
         const id = await row(user as UserId);
         await sender.publish([user as UserId]);
         await until('the row read by cursor while Redis is away', () => heard.some((ids) => ids?.includes(id)));
@@ -277,6 +279,11 @@ describe.runIf(url)('live events across processes', () => {
         await sender.publish([user as UserId]);
         // A doorbell's wake names no rows (the sweep's does).
         await until('a doorbell heard again', () => heard.slice(before).some((ids) => ids === undefined));
+        const lateBefore = heardLate.length;
+        await sender.publish([late as UserId]);
+        await until('the late stream hears doorbells', () =>
+          heardLate.slice(lateBefore).some((ids) => ids === undefined),
+        );
       } finally {
         await proxy.stop();
       }

@@ -10,7 +10,7 @@ import { InProcessEventBus, type FanoutStatus } from './eventBus.ts';
 import { EventSweep } from './eventSweep.ts';
 import { noticeChannel, quotedChannel } from './noticeChannels.ts';
 import { notify, notifyWithCursor } from './repository.ts';
-import { TickBatch } from './tickBatch.ts';
+import { doorbellTickMs, TickBatch } from './tickBatch.ts';
 
 /**
  * The event bus of processes sharing one PostgreSQL database. Events are rows written in the writer's
@@ -50,6 +50,8 @@ export class PostgresEventBus extends InProcessEventBus {
     protected readonly logger: Logger,
     /** Whether events and signals go through NOTIFY (false: through a broker, the subclass). */
     private readonly notices: boolean,
+    /** How long after a doorbell the next may ring (tickBatch.ts). */
+    doorbellTick = doorbellTickMs,
   ) {
     super();
     // Per schema, so databases shared by several deployments (or test runs) stay apart; the sessions channel
@@ -63,7 +65,7 @@ export class PostgresEventBus extends InProcessEventBus {
       users: () => this.localUsers(),
       wake: (userId, ids) => this.emitter.emit(String(userId), ids),
     });
-    this.doorbell = new TickBatch((users) => this.ring(users), logger, 'a doorbell');
+    this.doorbell = new TickBatch((users) => this.ring(users), logger, 'a doorbell', doorbellTick);
     this.signalBatch = new TickBatch((notices) => this.sendSignals(notices), logger, 'typing signals');
   }
 
