@@ -32,8 +32,11 @@ export const defaultBenches = [
   'scale',
   'fanout',
 ] as const;
-/** Run only when named: `http` takes minutes (also `npm run bench:http`); `compare` needs checkouts to compare. */
-export const namedOnly = ['http', 'compare'] as const;
+/**
+ * Run only when named: `http` takes minutes (also `npm run bench:http`); `compare` needs checkouts to compare;
+ * `moderation` loads about 350 MB of models.
+ */
+export const namedOnly = ['http', 'compare', 'moderation'] as const;
 const known: readonly string[] = [...defaultBenches, ...namedOnly];
 
 export interface Plan {
