@@ -255,6 +255,41 @@ describe.runIf(url)('live events across processes', () => {
       }
     });
 
+    it('starts while Redis is down, reading by cursor, and takes doorbells and session ends once it answers', async () => {
+      const proxy = new TcpProxy('127.0.0.1', Number(new URL(redisUrl).port || 6379));
+      await proxy.start();
+      await proxy.cut();
+      try {
+        const sender = await start('redis');
+        const receiver = await RedisEventBus.connect(
+          database.url ?? '',
+          database.schema ?? 'public',
+          proxy.url,
+          logger,
+          300,
+        );
+        buses.push(receiver);
+        expect(receiver.fanout()).toBe('polling');
+        const [user] = await users(1);
+        const heard = wakes(receiver, user as UserId);
+        const id = await row(user as UserId);
+        await until('the row read by cursor', () => heard.some((ids) => ids?.includes(id)));
+        await proxy.restore();
+        await until('the receiver on Redis', () => receiver.fanout() === 'redis', 30_000);
+        const before = heard.length;
+        await sender.publish([user as UserId]);
+        await until('a doorbell heard', () => heard.slice(before).some((ids) => ids === undefined));
+        const told: (readonly UserId[] | 'all')[] = [];
+        receiver.onSessionsChanged((u) => told.push(u));
+        sender.sessionsChanged([user as UserId]);
+        await until('the session end heard through Redis', () =>
+          told.some((u) => u !== 'all' && u.includes(user as UserId)),
+        );
+      } finally {
+        await proxy.stop();
+      }
+    });
+
     it('reads by cursor while Redis is down, says so in /api/health terms, and takes doorbells again once it is back', async () => {
       const proxy = new TcpProxy('127.0.0.1', Number(new URL(redisUrl).port || 6379));
       await proxy.start();

@@ -49,6 +49,7 @@ export class RedisEventBus extends PostgresEventBus {
   private readonly listeners = new Map<UserId, (message: string) => void>();
   private readonly up = { pub: false, sub: false };
   private warned = false;
+  private sessionsHeld: 'no' | 'asking' | 'yes' = 'no';
 
   private constructor(
     url: string,
@@ -77,19 +78,46 @@ export class RedisEventBus extends PostgresEventBus {
     }
   }
 
-  static async connect(url: string, schema: string, redisUrl: string, logger: Logger): Promise<RedisEventBus> {
+  /**
+   * Waits up to `startWaitMs` for Redis: a process started while Redis is down serves anyway, reading events
+   * by cursor (`/api/health`: polling) while its clients keep trying, and takes doorbells once Redis answers.
+   */
+  static async connect(
+    url: string,
+    schema: string,
+    redisUrl: string,
+    logger: Logger,
+    startWaitMs = 5000,
+  ): Promise<RedisEventBus> {
     const pub = redisClient(redisUrl);
     const sub = redisClient(redisUrl);
     const bus = new RedisEventBus(url, schema, pub, sub, logger);
+    const connected = Promise.all([pub.connect(), sub.connect()]).then(() => true);
+    // Settled later or never (the clients retry until close): nobody else awaits it.
+    connected.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), startWaitMs)));
     try {
-      await Promise.all([pub.connect(), sub.connect()]);
-      await sub.sSubscribe(bus.brokerSessionsChannel, (message) => bus.hearSessions(message));
+      if (!(await Promise.race([connected, late])))
+        logger.error('event bus: Redis does not answer; serving with events read by cursor until it does');
       await bus.begin();
     } catch (error) {
       await Promise.all([pub.destroy(), sub.destroy()].map((p) => Promise.resolve(p).catch(() => undefined)));
       throw error;
+    } finally {
+      clearTimeout(timer);
     }
     return bus;
+  }
+
+  /** The session-end channel, asked for each time the subscriber is ready until it has it. */
+  private subscribeSessions(): void {
+    if (this.sessionsHeld !== 'no') return;
+    this.sessionsHeld = 'asking';
+    this.sub
+      .sSubscribe(this.brokerSessionsChannel, (message) => this.hearSessions(message))
+      .then(() => (this.sessionsHeld = 'yes'))
+      .catch(() => (this.sessionsHeld = 'no'));
   }
 
   private connection(name: 'pub' | 'sub', up: boolean): void {
@@ -102,7 +130,10 @@ export class RedisEventBus extends PostgresEventBus {
     // The subscriber's channels are subscribed again by the client before it is ready; what was rung
     // meanwhile is read by cursor, often while down, and once more on the way back up.
     this.sweep.setPolling(!healthy);
-    if (name === 'sub' && up) for (const userId of this.holds.keys()) this.subscribeTo(userId);
+    if (name === 'sub' && up) {
+      this.subscribeSessions();
+      for (const userId of this.holds.keys()) this.subscribeTo(userId);
+    }
   }
 
   override fanout(): FanoutStatus {
@@ -240,6 +271,18 @@ export class RedisEventBus extends PostgresEventBus {
 
   override async close(): Promise<void> {
     await super.close();
-    await Promise.all([this.pub.close(), this.sub.close()].map((p) => p.catch(() => undefined)));
+    // close() lets what was sent finish; on a client still retrying (Redis down) it fails, and destroy()
+    // stops the retries, which would otherwise keep a stopping process alive.
+    await Promise.all(
+      [this.pub, this.sub].map((client) =>
+        client.close().catch(() => {
+          try {
+            client.destroy();
+          } catch {
+            // Already closed.
+          }
+        }),
+      ),
+    );
   }
 }
