@@ -28,5 +28,13 @@ export function languageOfTag(tag: string | null | undefined): Language {
  */
 export const appSections = ['app', 'errors', 'verification'] as const;
 
+/**
+ * Parts of the app's sections only some screens need, shipped as files of their own and loaded by those
+ * screens (i18n.ts loadLazyTexts), so they never weigh on a member's first load: `app.admin`, the moderation
+ * console's texts (screens/Admin).
+ */
+export const lazyAppParts = ['admin'] as const;
+export type LazyAppPart = (typeof lazyAppParts)[number];
+
 /** How the app reports a key its dictionary lacks, in the console (every browser test fails on it). */
 export const missingKeyMark = 'i18n: missing key';

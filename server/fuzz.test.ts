@@ -227,6 +227,23 @@ function seedsFor(world: World): Record<string, RouteSeed> {
     },
     'POST /api/googlelogin': { body: { id_token: 'aaa.bbb.ccc', session: 'token' } },
     'GET /api/config': {},
+    // The moderation console: every identity here is refused with the unknown route's 404 (features/admin).
+    'GET /api/admin/me': {},
+    'GET /api/admin/reports': {},
+    'POST /api/admin/reports/:id/resolve': { params: { id: '1' }, body: { action: 'dismiss', reason: 'fuzz' } },
+    'GET /api/admin/verifications': {},
+    'GET /api/admin/verifications/:id/selfie': { params: { id: '1' } },
+    'POST /api/admin/verifications/:id/resolve': { params: { id: '1' }, body: { action: 'approve' } },
+    'GET /api/admin/photos': {},
+    'POST /api/admin/photos/:id/resolve': { params: { id: '1' }, body: { action: 'approve' } },
+    'GET /api/admin/people': { query: { q: partner } },
+    'POST /api/admin/people/:id/ban': { params: { id: String(world.partner.userId) }, body: { reason: 'fuzz' } },
+    'POST /api/admin/people/:id/unban': { params: { id: String(world.partner.userId) }, body: {} },
+    'POST /api/admin/people/:id/grant': { params: { id: String(world.partner.userId) }, body: { days: 1 } },
+    'POST /api/admin/payments/:id/refund': { params: { id: '1' }, body: {} },
+    'GET /api/admin/audit': { query: { limit: '10', format: 'json' } },
+    'GET /api/admin/audit.csv': {},
+    'GET /api/admin/stats': { query: { days: '7' } },
   };
 }
 

@@ -8,6 +8,7 @@ import {
   missingKeyMark,
   type appSections,
   type Language,
+  type LazyAppPart,
 } from '@locales/languages.ts';
 import { readStored, storageKeys, writeStored } from './lib/storage.ts';
 
@@ -54,6 +55,20 @@ async function loadDictionary(language: Language): Promise<Dictionary> {
   const response = await fetch(url, { credentials: 'same-origin' });
   if (!response.ok) throw new Error(`dictionary ${language}: ${response.status}`);
   return (await response.json()) as Dictionary;
+}
+
+/**
+ * Adds a lazily shipped part of the app's texts (languages.ts lazyAppParts) for the current language, once:
+ * the screens that need it wait for this before they render. The dev server's dictionary is already whole.
+ */
+export async function loadLazyTexts(part: LazyAppPart, language: string = i18next.language): Promise<void> {
+  if (import.meta.env.DEV || i18next.getResource(language, 'translation', `app.${part}`) !== undefined) return;
+  const listed = document.querySelector('meta[name="iskra-locales-lazy"]')?.getAttribute('content') ?? '';
+  const url = new Map(listed.split(';').map((pair) => pair.split('=') as [string, string])).get(`${language}-${part}`);
+  if (!url) throw new Error(`no ${part} texts for ${language}`);
+  const response = await fetch(url, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`${part} texts ${language}: ${response.status}`);
+  i18next.addResourceBundle(language, 'translation', (await response.json()) as Dictionary, true, true);
 }
 
 export async function initI18n(language: Language = initialLanguage()): Promise<void> {

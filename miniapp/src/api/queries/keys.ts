@@ -30,6 +30,8 @@ export const queryKeys = {
   prompts: (language: string) => ['prompts', language] as const,
   /** One deck fetch (see screens/Search/useSwipeDeck.ts): never reused, each answer is another person. */
   searchCard: (filters: DeckFilters, exclude: readonly number[]) => ['searchCard', filters, exclude.join(',')] as const,
+  /** A lazily shipped part of the app's texts in one language (i18n.ts loadLazyTexts). */
+  lazyTexts: (part: string, language: string) => ['lazyTexts', part, language] as const,
   /** Whether the signed-in person may open the moderation console (`GET /api/admin/me`). */
   adminMe: () => ['admin', 'me'] as const,
   /** The moderation console's queues and pages (screens/Admin), all under `['admin']`. */

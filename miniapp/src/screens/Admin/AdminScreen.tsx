@@ -1,8 +1,11 @@
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useAdminMe } from '../../api/queries/adminMe.ts';
-import { EmptyState, Loading } from '../../components/States.tsx';
+import { queryKeys } from '../../api/queries/keys.ts';
+import { EmptyState, ErrorState, Loading } from '../../components/States.tsx';
+import { loadLazyTexts } from '../../i18n.ts';
 import { useSession } from '../../session/SessionProvider.tsx';
 import { AuditTab } from './AuditTab.tsx';
 import { PeopleTab } from './PeopleTab.tsx';
@@ -22,13 +25,20 @@ type Tab = (typeof tabs)[number];
  * The server decides who is an admin; to anyone else this is the not-found page, as the API is a 404.
  */
 export default function AdminScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // The console's texts are a file of their own (languages.ts lazyAppParts): not in anyone's first load.
+  const texts = useQuery({
+    queryKey: queryKeys.lazyTexts('admin', i18n.language),
+    queryFn: () => loadLazyTexts('admin', i18n.language).then(() => true),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
   const { session } = useSession();
   const me = useAdminMe(session.status === 'signedIn');
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
   const tab: Tab = tabs.find((name) => name === requested) ?? 'reports';
-  if (session.status === 'loading' || me.isPending) return <Loading />;
+  if (texts.isError) return <ErrorState message={t('app.errors.network')} onRetry={() => void texts.refetch()} />;
+  if (session.status === 'loading' || me.isPending || !texts.data) return <Loading />;
   if (me.data !== true) return <EmptyState title={t('app.admin.notAdmin')} />;
   return (
     <div className="admin">

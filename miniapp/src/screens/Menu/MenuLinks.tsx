@@ -19,7 +19,7 @@ export function MenuLinks({ signedIn }: { signedIn: boolean }) {
       )}
       {isAdmin && (
         <Link to="/admin" className="row link-row">
-          {t('app.admin.menu')}
+          {t('app.menu.moderation')}
         </Link>
       )}
       <Link to="/training" className="row link-row">
