@@ -10,6 +10,7 @@
  * Not in the usual set: it loads about 350 MB of models (`npm run bench moderation`).
  */
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createApp } from '../server/app.ts';
 import { createLogger } from '../server/logger.ts';
 import {
@@ -147,11 +148,24 @@ ratioLine('ratio upload screened / unscreened', uploadOn, uploadOff, {
 // The event loop while 10 selfies are checked at once: a trivial GET at 50/s, alone and then beside them.
 const rate = 50;
 const trivial = () => ({ url: `${on.url}/api/config`, headers: {} });
+// The event loop's own delay (perf_hooks), beside the GET: what the loop itself waited, whatever the load.
+const loopDelay = () => {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  return () => {
+    histogram.disable();
+    return histogram.percentile(99) / 1e6;
+  };
+};
+const aloneLoop = loopDelay();
 const alone = await openLoop(trivial, rate, 4);
+const aloneDelay = aloneLoop();
 const busyPeople = await Promise.all(Array.from({ length: 10 }, () => on.person()));
 const checking = Promise.all(busyPeople.map((who) => on.selfie(who.browser)));
 const started = performance.now();
+const besideLoop = loopDelay();
 const beside = await openLoop(trivial, rate, 4);
+const besideDelay = besideLoop();
 await checking;
 const checkingMs = performance.now() - started;
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
@@ -167,6 +181,13 @@ line(
   `${quantile(sorted(alone.latencies), 0.99).toFixed(1)} ms / ${quantile(sorted(beside.latencies), 0.99).toFixed(1)} ms`,
 );
 
+line('event-loop delay p99 alone / during', `${aloneDelay.toFixed(1)} ms / ${besideDelay.toFixed(1)} ms`);
+headline({
+  measure: 'event-loop delay p99 while 10 selfies are checked',
+  ratio: besideDelay / aloneDelay,
+  floor: 'the same GET load with nothing else',
+  value: `${besideDelay.toFixed(1)} ms against ${aloneDelay.toFixed(1)} ms`,
+});
 line('RSS with MODERATION_ML=off', `${rssOff} MB`);
 line('RSS with the models loaded', `${rssOn} MB (+${rssOn - rssOff} MB)`);
 headline({

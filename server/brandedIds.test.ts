@@ -117,6 +117,7 @@ describe('branded ids', () => {
       distance: null,
       photo: '',
       active_recently: null,
+      verified: false,
     };
     expect(searchResult.parse(card)).toEqual(card);
   });

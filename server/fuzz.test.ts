@@ -139,6 +139,9 @@ function seedsFor(world: World): Record<string, RouteSeed> {
       fileFields: ['photos', 'photo'],
     },
     'GET /api/profile': {},
+    'GET /api/verification': {},
+    'POST /api/verification': { form: { pose_id: 'turn_left', consent: 'true' }, fileFields: ['selfie'] },
+    'DELETE /api/verification/consent': {},
     'GET /api/edit_profile': {},
     'GET /api/prompts': {},
     'POST /api/edit_profile': {

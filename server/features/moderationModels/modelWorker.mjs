@@ -84,7 +84,12 @@ const loaded = (async () => {
   const nsfwName = 'nsfwjs';
   /** @type {any} */
   const nsfwjs = await import(nsfwName);
-  const nsfw = await nsfwjs.load('MobileNetV2');
+  // nsfwjs prints which model it loads on every load: the server's log is JSON lines, so it is kept quiet.
+  const info = console.info;
+  console.info = () => undefined;
+  const nsfw = await nsfwjs.load('MobileNetV2').finally(() => {
+    console.info = info;
+  });
   return { human, nsfw, sharp, loadMs: Math.round(performance.now() - started) };
 })();
 

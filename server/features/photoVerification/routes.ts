@@ -7,7 +7,7 @@ import { parse } from '../../http/validate.ts';
 import type { Services } from '../../services.ts';
 import { maxPhotoBytes, photoTooLarge } from '../photos/index.ts';
 
-const oneSelfieOnly = () => badRequest('too_many_files', 'Send one selfie');
+const oneSelfieOnly = () => badRequest('one_selfie_only', 'Send one selfie');
 
 /** Selfie verification (issue 40): the state, a selfie check, and withdrawing consent to face data. */
 export function photoVerificationRoutes(router: AppRouter, { photoVerification, uploadBudget }: Services): void {

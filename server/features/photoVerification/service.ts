@@ -88,7 +88,7 @@ export class PhotoVerificationService {
   ): Promise<VerificationState> {
     const profile = await findVerificationProfile(this.db, userId);
     if (!profile) throw profileRequired();
-    if (profile.verified === 1) throw conflict('already_verified', 'Your photos are already verified');
+    if (profile.verified === 1) throw conflict('photos_already_verified', 'Your photos are already verified');
     const latest = await findLatestVerification(this.db, profile.id);
     if (latest?.status === 'pending')
       throw conflict('verification_pending', 'Your last selfie is waiting for a moderator');
