@@ -53,20 +53,24 @@ export interface Ring {
 /** A pool store that remembers, per caller, the frontier a search started from and the bound it kept. */
 export function recordingRings(store: PoolStore): { store: PoolStore; rings: Map<number, Ring> } {
   const rings = new Map<number, Ring>();
-  const from = new Map<number, number>();
+  const from = new Map<number, Frontier>();
   return {
     rings,
     store: {
       take: (me, key, prefetched) => store.take(me, key, prefetched),
       frontier: async (me, key, wanted, prefetched) => {
         const frontier: Frontier | null = await store.frontier(me, key, wanted, prefetched);
-        if (frontier) from.set(me, frontier.emptyKm);
+        if (frontier) from.set(me, frontier);
         else from.delete(me);
         return frontier;
       },
       keep: async (me, pool: Omit<Pool, 'expiresAt'>, ttlMs) => {
-        const fromKm = from.get(me);
-        if (fromKm !== undefined) rings.set(me, { fromKm, toKm: pool.boundKm });
+        // A pool made beyond the frontier carries its scan time on; a fresh scan (the frontier not
+        // trusted) stamps its own, and read no ring beyond it.
+        const frontier = from.get(me);
+        from.delete(me);
+        if (frontier && pool.scannedAt === frontier.scannedAt)
+          rings.set(me, { fromKm: frontier.emptyKm, toKm: pool.boundKm });
         else rings.delete(me);
         await store.keep(me, pool, ttlMs);
       },

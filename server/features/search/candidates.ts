@@ -22,12 +22,6 @@ export interface CandidateFilter extends Seeker, Reading {
   limit: number;
   /** With `only`: each person's photos too (see Own.photos). */
   withPhotos?: boolean;
-  /**
-   * A ring's first pass beyond a disc the caller's search already read (a frontier, a used-up pool's bound),
-   * where few are swiped: the pass leaves the swipe probe to the re-read of the people it found
-   * (`rereadForRanking` with the same flag), which probes only those, not everyone the ring holds.
-   */
-  swipesInReread?: boolean;
 }
 
 /** What ranking someone reads (service.ts rank): where they are, their age, when last active and their boosts. */
@@ -75,12 +69,7 @@ type Own = {
   photos?: boolean;
   /** A ring's first pass read through the stripes (stripes.ts): its ranges, as JSON. */
   stripes?: string;
-  /** The swipe probe left from a first pass to its re-read (CandidateFilter.swipesInReread). */
-  swipesInReread?: boolean;
 };
-
-/** The first-pass rule a pass leaves to its re-read when the caller's swipes are probed there. */
-const swipeRule = 'notSwiped';
 
 /**
  * The photo file names of `p` in order, comma-separated: the same list listPhotoNames reads; both databases
@@ -210,8 +199,7 @@ const rankingQuery = preparedByShape(
     const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
     const own = ownStandIns as Own;
     let query = rankedSelect(db, own.me);
-    const leftOut = own.swipesInReread ? [swipeRule] : [];
-    for (const condition of filterConditions(filterStandIns, true, true, leftOut)) query = query.where(condition);
+    for (const condition of filterConditions(filterStandIns, true, true)) query = query.where(condition);
     return query.where('p.id', 'in', (own.only ?? []) as readonly ProfileId[]).limit(own.limit);
   },
   (key) => key,
@@ -231,7 +219,7 @@ export async function rereadForRanking(
 ): Promise<RankedRow[]> {
   if (!ids.length) return [];
   const only = paddedIds(ids);
-  const own: Own = { me: f.me.id, only, limit: only.length, ...(f.swipesInReread ? { swipesInReread: true } : {}) };
+  const own: Own = { me: f.me.id, only, limit: only.length };
   const { key, values } = bindFilters(own, f, { ...f, only });
   return rankingQuery(db, key, values);
 }
@@ -256,10 +244,7 @@ const nearestQuery = preparedByShape(
   (db, key: string, slot) => {
     const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
     const own = ownStandIns as Own;
-    const terms = firstPassConditions(filterStandIns, [
-      ...(own.stripes === undefined ? [] : ['age']),
-      ...(own.swipesInReread ? [swipeRule] : []),
-    ]);
+    const terms = firstPassConditions(filterStandIns, own.stripes === undefined ? [] : ['age']);
     const nearestFirst = rankingKmSql(own.lat, own.lon, own.cos, own.target);
     if (own.stripes === undefined) {
       let query = db.selectFrom('profiles as p').select(['p.id', 'p.latitude', 'p.longitude', 'p.age']);
@@ -335,7 +320,6 @@ export async function findNearest(db: Kysely<Database>, f: CandidateFilter): Pro
     cos: Math.cos((point.latitude * Math.PI) / 180),
     target,
     limit: f.limit,
-    ...(f.swipesInReread ? { swipesInReread: true } : {}),
   };
   // The ring's stripes when it has an outer edge (a first pass always has) and is not too tall for them.
   // Its edges are in the ranking distance (filters.ts position): for people of one age stretch `s` that is

@@ -354,21 +354,12 @@ const notSwiped = searchFilter({
   name: 'notSwiped',
   firstPass: true,
   bind: (s) => ({ me: s.me.id }),
-  // Re-reading listed people (a named statement on PostgreSQL), a scalar subquery for the reason in
-  // privateMode: a generic plan may turn `not exists` into a hashed anti-join over every swipe the caller
-  // made (thousands for a heavy swiper) where a probe per listed person is wanted.
-  where: (eb, { me }, recheck) => [
-    recheck
-      ? eb(
-          eb.selectFrom('swipes as s').select(one).where('s.swiper_id', '=', me).whereRef('s.target_id', '=', 'p.id'),
-          'is',
-          null,
-        )
-      : eb.not(
-          eb.exists(
-            eb.selectFrom('swipes as s').select(one).where('s.swiper_id', '=', me).whereRef('s.target_id', '=', 'p.id'),
-          ),
-        ),
+  where: (eb, { me }) => [
+    eb.not(
+      eb.exists(
+        eb.selectFrom('swipes as s').select(one).where('s.swiper_id', '=', me).whereRef('s.target_id', '=', 'p.id'),
+      ),
+    ),
   ],
   plain: (eb, s) => [
     eb.not(
@@ -537,16 +528,11 @@ const candidate = expressionBuilder<CandidateTables, 'p' | 'u'>();
 /**
  * Every rule's terms, from their bindings' stand-ins (those after the query's own part, `standInsOf`).
  * `afterFirstPass`: the people were just found by a ring's first pass, which tested its rules (`firstPass`)
- * already; only the others are tested, and those of the first pass's it left out (`leftOut`, by name).
+ * already; only the others are tested.
  */
-export function filterConditions(
-  bindings: readonly Binding[],
-  recheck: boolean,
-  afterFirstPass = false,
-  leftOut: readonly string[] = [],
-): Condition[] {
+export function filterConditions(bindings: readonly Binding[], recheck: boolean, afterFirstPass = false): Condition[] {
   return searchFilters.flatMap((f, i) =>
-    afterFirstPass && f.firstPass && !leftOut.includes(f.name) ? [] : f.where(candidate, bindings[i] ?? {}, recheck),
+    afterFirstPass && f.firstPass ? [] : f.where(candidate, bindings[i] ?? {}, recheck),
   );
 }
 
@@ -554,7 +540,7 @@ export function filterConditions(
  * The terms of the rules tested in a ring's first pass (`firstPass`), from the same stand-ins, but for those
  * it leaves out (`leftOut`, by name): the age rule when the pass reads stripe ranges that each hold one age
  * of the filter (stripes.ts ageRingStripes; its list could only invite a planner to seek by it instead of
- * by each range's age), the swipe probe when the re-read tests it (candidates.ts findNearest).
+ * by each range's age).
  */
 export function firstPassConditions(bindings: readonly Binding[], leftOut: readonly string[] = []): Condition[] {
   return searchFilters.flatMap((f, i) =>

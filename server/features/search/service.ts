@@ -329,12 +329,7 @@ export class SearchService implements CardSearch {
     // The last step read everyone left (nobody unheld stopped it earlier): whoever it ranked is held.
     let heldSeen: PooledCandidate[] = [];
     // What is left of this scan's pairs of passes (`ringPassesMax`), and where the first may stop.
-    // Beyond a disc read before (a frontier, a used-up pool's bound) few are swiped: swipes are made on the
-    // cards shown, which came from inside it. There a ring's first pass leaves the swipe probe to the re-read
-    // of the people it found: a heavy swiper's ring beyond her frontier was probed person by person before
-    // it was sorted (2.2 of its 3.5 ms on the bench data set, bench/firstSearch.ts). Around someone
-    // scanning afresh everyone may be swiped, and the pass probes them, as before.
-    const passes = { left: ringPassesMax, hintKm: beyond?.hintKm ?? null, swipesInReread: beyond !== undefined };
+    const passes = { left: ringPassesMax, hintKm: beyond?.hintKm ?? null };
     for (const { box, radiusKm, last: lastStep } of scanSteps(point, reach)) {
       if (box !== null && radiusKm <= coveredKm) continue;
       // People read beyond the circle read whole (inside the last box's circle but beyond what it holds
@@ -473,7 +468,7 @@ export class SearchService implements CardSearch {
     ring: { box: number; radiusKm: number; fromKm: number; limit: number },
     read: RankedRow[],
     flatOf: (row: { latitude: number | null; longitude: number | null; age: number }) => number,
-    passes: { left: number; hintKm: number | null; swipesInReread: boolean },
+    passes: { left: number; hintKm: number | null },
   ): Promise<{ read: RankedRow[]; reachedKm: number }> {
     const { box, radiusKm, limit } = ring;
     let reachedKm = ring.fromKm;
@@ -493,7 +488,6 @@ export class SearchService implements CardSearch {
           beyondKm: reachedKm,
           withinKm: outerKm,
           limit: passLimit,
-          swipesInReread: passes.swipesInReread,
         });
         const last = near.length === passLimit ? near[near.length - 1] : undefined;
         const nextKm = last ? Math.min(outerKm, flatOf(last)) : outerKm;
@@ -501,7 +495,7 @@ export class SearchService implements CardSearch {
           // The box's corners lie beyond its circle, where other directions were not read.
           read = appendRing(
             read,
-            (await this.reread(filter, near, passes.swipesInReread)).filter((row) => flatOf(row) <= radiusKm),
+            (await this.reread(filter, near)).filter((row) => flatOf(row) <= radiusKm),
           );
           reachedKm = nextKm;
           continue;
@@ -530,11 +524,11 @@ export class SearchService implements CardSearch {
   }
 
   /** People of a first pass who pass every rule, in its order (nearest first, then id), as ranking reads them. */
-  private async reread(filter: Search, near: NearRow[], swipesInReread: boolean): Promise<RankedRow[]> {
+  private async reread(filter: Search, near: NearRow[]): Promise<RankedRow[]> {
     if (!near.length) return [];
     const ids = near.map((n) => n.id);
     // One query (padded to a few lengths, so a few texts).
-    const rows = await rereadForRanking(this.db, { ...filter, box: null, limit: ids.length, swipesInReread }, ids);
+    const rows = await rereadForRanking(this.db, { ...filter, box: null, limit: ids.length }, ids);
     const order = new Map(ids.map((id, i) => [id, i]));
     return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   }
