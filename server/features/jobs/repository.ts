@@ -187,10 +187,7 @@ export async function findPhotosNaming(db: Kysely<Database>, fileNames: string[]
     .select('selfie_name')
     .where('selfie_name', 'in', fileNames)
     .execute();
-  return [
-    ...photos,
-    ...selfies.flatMap((s) => (s.selfie_name ? [{ file_name: s.selfie_name, blur_name: null }] : [])),
-  ];
+  return [...photos, ...selfies.flatMap((s) => (s.selfie_name ? [{ file_name: s.selfie_name, blur_name: null }] : []))];
 }
 
 // settle_payments
