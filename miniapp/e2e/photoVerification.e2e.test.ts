@@ -267,6 +267,57 @@ describe.each(['ru', 'en'] as const)('photo verification, the badge and "verifie
     });
   }
 
+  it('opened straight at /verification inside Telegram, waits for the launch sign-in before reading (telegram)', async ({
+    skip,
+  }) => {
+    skip(!serves.verification, notServed('/api/verification'));
+    const { telegramId } = await telegramPerson('Ожидание');
+    // The sign-in is held at the server's door until the app has shown what it does meanwhile: a screen
+    // that reads at once sends its read without a token (refused, and the session's check that refusal
+    // sets off used to send the user via `/` to the deck); one that waits shows the loading state.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { context, page } = await site.page({
+      language,
+      errors,
+      prepare: async (context) => {
+        await hostLikeTelegram(context);
+        await context.route('**/api/auth/telegram', async (route) => {
+          await held;
+          await route.continue();
+        });
+      },
+    });
+    contexts.push(context);
+    const reads: (string | undefined)[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/verification') reads.push(request.headers().authorization);
+    });
+    const screenCode = page.waitForEvent('requestfinished', (request) =>
+      /\/VerificationScreen-[^/]*\.js$/.test(new URL(request.url()).pathname),
+    );
+    const user = { id: telegramId, first_name: 'Ira', language_code: language, allows_write_to_pm: true };
+    await page.goto(`/verification${await telegramLaunchHash({ user })}`);
+    const readEarly = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/verification');
+    const waiting = screenCode.then(async () => {
+      // The screen's code is there, yet the screen waits: the loading state, not the screen.
+      await page.getByRole('main').getByRole('status').waitFor();
+      await expect.poll(() => heading(page).count()).toBe(0);
+    });
+    // Whichever comes first; the one left over settles unheard (the assertions below judge).
+    const settled = () => undefined;
+    await Promise.race([readEarly.then(settled, settled), waiting.then(settled, settled)]);
+    release();
+    await statusCard(page).getByText(t.verification.status.none).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/verification');
+    // Every read of the screen carried the token the sign-in gave.
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.every((authorization) => authorization?.startsWith('Bearer '))).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
   it('shows what the server decided: rejected with its reason and a new pose, a moderator looking, verified with consent to withdraw', async ({
     skip,
   }) => {

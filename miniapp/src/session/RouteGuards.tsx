@@ -1,6 +1,8 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { Loading } from '../components/States.tsx';
 import { platform } from '../platform/index.ts';
 import { useSession } from './SessionProvider.tsx';
+import { signsInByLaunch } from './telegramSignIn.ts';
 
 /**
  * The session rules of spec sections 4 and 6 as layout routes: App.tsx puts each screen under the guards
@@ -20,10 +22,16 @@ export function RequireVerified() {
 /**
  * Members only: an anonymous visitor signs in first, and comes back here after (LoginScreen reads `from`).
  * Inside Telegram there is no sign-in form: `/` says why the launch data failed and offers to reopen.
+ *
+ * While the launch data are still signing the user in, the screen waits: its first reads would go without
+ * the token and be refused, the refusal would check the session, and an anonymous answer arriving before
+ * the sign-in's would send the user from the screen they opened (via `/` to the deck), or leave the
+ * screen on its load error. A cookie or stored token session has nothing to wait for.
  */
 export function RequireMember() {
   const { session } = useSession();
   const { pathname } = useLocation();
+  if (session.status === 'loading' && signsInByLaunch()) return <Loading />;
   if (session.status === 'anonymous' && !session.unconfirmed) {
     return platform().kind === 'telegram' ? (
       <Navigate to="/" replace />

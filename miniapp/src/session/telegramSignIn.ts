@@ -16,6 +16,14 @@ export function telegramLaunchFailure(): LaunchFailure | undefined {
 }
 
 /**
+ * The session starts with the launch data signing the user in (inside Telegram, no token stored yet): until
+ * that answers, a read has no token to carry and is refused (session/RouteGuards.tsx holds the screens).
+ */
+export function signsInByLaunch(): boolean {
+  return platform().kind === 'telegram' && readStored(storageKeys.jwtToken) === null;
+}
+
+/**
  * Inside Telegram, without a stored token, the init data sign the user in before the first fetch (spec
  * section 4), and the sign-in's answer is the current user: the signed-in user, ready to be adopted in
  * their account's language, or why it failed. Null where there is no launch to sign in with (the web, a
@@ -24,7 +32,7 @@ export function telegramLaunchFailure(): LaunchFailure | undefined {
 export async function signInByTelegramLaunch(): Promise<
   { user: CurrentUserResponse } | { failure: LaunchFailure } | null
 > {
-  if (platform().kind !== 'telegram' || readStored(storageKeys.jwtToken) !== null) return null;
+  if (!signsInByLaunch()) return null;
   const signedIn = await platform().signIn();
   if (signedIn && 'user' in signedIn) {
     // Notifications (on by default) come from the bot: a newcomer who never started it is asked
