@@ -1,6 +1,8 @@
-import { useState, type SyntheticEvent } from 'react';
+import { useEffect, useState, type SyntheticEvent } from 'react';
+import { z } from 'zod/mini';
+import { resetLinkToken } from '@contract/accounts.ts';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../api/ApiError.ts';
 import { useForgotPassword, useResetPassword } from '../../api/queries/passwordReset.ts';
 import { useNewPassword } from '../../components/NewPasswordField.tsx';
@@ -15,15 +17,16 @@ type Step = 'email' | 'code' | 'password';
 
 /**
  * The reset mail's link: `/forgot-password#email=…&token=…` (the fragment never reaches a server or a
- * Referer). Read once, then taken off the address bar so the token stays in no history entry.
+ * Referer). Read during render (pure: React may render and discard it), taken off the address bar by an
+ * effect once the screen is shown, so the token stays in no history entry. A token cut short by a mail
+ * client is a used-up link, said as such, rather than a form error the person cannot act on.
  */
-function linkFromMail(): { email: string; token: string } | null {
+function linkFromMail(): { email: string; token: string | null } | null {
   const fields = new URLSearchParams(window.location.hash.slice(1));
   const email = fields.get('email');
   const token = fields.get('token');
-  if (!email || !token) return null;
-  window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
-  return { email, token };
+  if (!email || token === null) return null;
+  return { email, token: z.safeParse(resetLinkToken, token).success ? token : null };
 }
 
 /**
@@ -41,10 +44,16 @@ export default function ForgotPasswordScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { adopt } = useSession();
-  const [link, setLink] = useState(linkFromMail);
-  const [linkRefused, setLinkRefused] = useState(false);
+  const [opened] = useState(linkFromMail);
+  const [link, setLink] = useState(opened?.token ? { email: opened.email, token: opened.token } : null);
+  const [linkRefused, setLinkRefused] = useState(opened !== null && opened.token === null);
   const [step, setStep] = useState<Step>(link ? 'password' : 'email');
-  const [email, setEmail] = useState(link?.email ?? '');
+  const [email, setEmail] = useState(opened?.email ?? '');
+  // Through the router, which otherwise keeps (and on its next navigation restores) the address it read.
+  const { pathname, search, hash } = useLocation();
+  useEffect(() => {
+    if (hash) void navigate({ pathname, search }, { replace: true });
+  }, [hash, pathname, search, navigate]);
   const [code, setCode] = useState('');
   const password = useNewPassword();
   const [secondsLeft, restartCountdown] = useResendCountdown(false);
