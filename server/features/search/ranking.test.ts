@@ -139,6 +139,7 @@ describe.each(testDialects().flatMap((dialect) => searchEngines.map((engine) => 
           'profile_id',
           'prompts',
           'user_id',
+          'verified',
         ]);
       }
       expect(Object.fromEntries(said)).toEqual(Object.fromEntries(cases.map(([p, word]) => [p.profileId, word])));
