@@ -22,8 +22,10 @@ export interface EventBus {
   fanout(): FanoutStatus;
   /**
    * Hands an event that is never stored (someone typing) to these users' open streams, in this process and,
-   * on PostgreSQL, the others (the notice carries the event itself). A stream not open at that moment, or
-   * one whose process does not hear the notice, misses it: nothing replays it, which is what it is for.
+   * when processes share a database, the others: through a NOTIFY on PostgreSQL alone, or on the users' Redis
+   * channels with REDIS_URL (the message carries the event itself). A stream not open at that moment, or one
+   * whose process does not hear the message (its doorbell connection down), misses it: nothing replays it,
+   * which is what it is for.
    */
   signal(userIds: readonly UserId[], event: EphemeralEvent): Promise<void>;
   /** Hears the signals to one user (one listener per open stream). */

@@ -45,14 +45,21 @@ export class EventSweep {
   private running: Promise<void> | undefined;
   private again = false;
   private polling = false;
+  /** Before start() there is no starting mark: a sweep then would read every user's events from id 0. */
+  private started = false;
   private stopped = false;
 
   constructor(private readonly options: SweepOptions) {}
 
-  /** Starts at the newest row: this process has no stream yet, and a stream reads its own backlog on opening. */
+  /**
+   * Starts at the newest row: this process has no stream yet, and a stream reads its own backlog on opening.
+   * The doorbells' connections may come up (setPolling) before this; their sweeps wait for it.
+   */
   async start(): Promise<void> {
-    this.top = await newestEventId(this.options.db);
-    this.marks.push({ at: Date.now(), top: this.top });
+    const newest = await newestEventId(this.options.db);
+    if (newest > this.top) this.top = newest;
+    this.marks = [{ at: Date.now(), top: this.top }];
+    this.started = true;
     this.arm();
   }
 
@@ -75,7 +82,7 @@ export class EventSweep {
 
   /** A sweep as soon as possible (one under way is followed by another). */
   now(): void {
-    if (this.stopped) return;
+    if (this.stopped || !this.started) return;
     if (this.running) {
       this.again = true;
       return;
@@ -98,7 +105,7 @@ export class EventSweep {
 
   private arm(): void {
     clearInterval(this.timer);
-    if (this.stopped) return;
+    if (this.stopped || !this.started) return;
     this.timer = setInterval(() => this.now(), this.polling ? pollingSweepMs : sweepMs);
     this.timer.unref();
   }

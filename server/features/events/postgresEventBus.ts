@@ -293,7 +293,7 @@ export class PostgresEventBus extends InProcessEventBus {
 
   override async close(): Promise<void> {
     // The last doorbells first: a stopping process's publishes still reach the others' streams at once.
-    await Promise.all([this.doorbell.flush(), this.signalBatch.flush()]);
+    await Promise.all([this.doorbell.close(), this.signalBatch.close()]);
     this.closed = true;
     await this.sweep.stop();
     await super.close();

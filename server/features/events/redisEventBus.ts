@@ -240,8 +240,13 @@ export class RedisEventBus extends PostgresEventBus {
     }
   }
 
-  /** Each touched user's channel once per tick; the client sends the tick's commands in one write. */
+  /**
+   * Each touched user's channel once per tick; the client sends the tick's commands in one write. Nothing
+   * while the publisher is down: the send would fail at once (no offline queue), and log, every tick of an
+   * outage; the rows reach the others' streams by their reads by cursor, as a lost doorbell's do.
+   */
   protected override async ring(users: UserId[]): Promise<void> {
+    if (!this.up.pub) return;
     const message = `w|${this.origin}`;
     await Promise.all([...new Set(users)].map((id) => this.pub.sPublish(this.userChannel(id), message)));
   }
@@ -249,6 +254,7 @@ export class RedisEventBus extends PostgresEventBus {
   override async signal(userIds: readonly UserId[], event: EphemeralEvent): Promise<void> {
     const to = [...new Set(userIds)];
     this.emitSignal(to, event);
+    if (!this.up.pub) return;
     const message = `s|${this.origin}|${JSON.stringify(event)}`;
     // A signal that cannot be sent is lost, as it would be to a stream not open: nothing replays typing.
     await Promise.all(to.map((id) => this.pub.sPublish(this.userChannel(id), message))).catch(() => undefined);
@@ -256,7 +262,7 @@ export class RedisEventBus extends PostgresEventBus {
 
   override sessionsChanged(userIds: readonly UserId[]): void {
     super.sessionsChanged(userIds);
-    if (userIds.length === 0) return;
+    if (userIds.length === 0 || !this.up.pub) return;
     this.pub
       .sPublish(this.brokerSessionsChannel, `${this.origin}|${[...new Set(userIds)].join(',')}`)
       .catch(() => undefined);

@@ -20,6 +20,9 @@ export class TickBatch<T> {
   private timer: NodeJS.Timeout | undefined;
   private sending: Promise<void> | undefined;
   private lastSendAt = Number.NEGATIVE_INFINITY;
+  /** Whether the last send failed: an outage warns once, not once a tick. */
+  private failing = false;
+  private closed = false;
 
   constructor(
     private readonly send: (items: T[]) => Promise<void>,
@@ -28,26 +31,41 @@ export class TickBatch<T> {
     private readonly tickMs = doorbellTickMs,
   ) {}
 
+  /** Nothing once closed: a doorbell then would go out after its connection has closed. */
   add(items: Iterable<T>): void {
+    if (this.closed) return;
     for (const item of items) this.pending.push(item);
     this.schedule();
   }
 
   private schedule(): void {
-    if (this.timer || this.sending || this.pending.length === 0) return;
+    if (this.timer || this.sending || this.closed || this.pending.length === 0) return;
     const wait = Math.max(0, this.lastSendAt + this.tickMs - performance.now());
     this.timer = setTimeout(() => void this.run(), wait);
   }
 
+  /** Runs from the timer or from flush(), never during a send (flush waits for it first). */
   private async run(): Promise<void> {
+    // flush() may come while a timer is armed (by the end of the send it waited for): that timer must not
+    // start a second send, overlapping this one, or fire after close().
+    clearTimeout(this.timer);
     this.timer = undefined;
     const items = this.pending;
     this.pending = [];
     if (items.length === 0) return;
-    this.sending = this.send(items).catch((error: unknown) => {
-      // The rows are stored: a lost doorbell only delays the streams until the listeners' next read by cursor.
-      this.logger.warn({ err: error, count: items.length }, `event bus: could not send ${this.what}`);
-    });
+    this.sending = this.send(items).then(
+      () => {
+        if (this.failing) this.logger.info(`event bus: sending ${this.what} again`);
+        this.failing = false;
+      },
+      (error: unknown) => {
+        // The rows are stored: a lost doorbell only delays the streams until the listeners' next read by
+        // cursor. A down broker fails every tick's send: one warning per outage, not hundreds a second.
+        if (!this.failing)
+          this.logger.warn({ err: error, count: items.length }, `event bus: could not send ${this.what}`);
+        this.failing = true;
+      },
+    );
     await this.sending;
     this.sending = undefined;
     this.lastSendAt = performance.now();
@@ -58,7 +76,15 @@ export class TickBatch<T> {
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.sending;
+    while (this.sending) await this.sending;
     await this.run();
+  }
+
+  /** Sends what is pending, then takes nothing more (the bus is closing). */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+    // What was added during that send: the last of it.
+    await this.flush();
   }
 }
