@@ -144,6 +144,21 @@ describe.each(['ru', 'en'] as const)('photo verification, the badge and "verifie
     await consentBox(page).check();
     expect(await camera.isDisabled()).toBe(false);
     expect(await page.getByText(t.verification.consentRequired).count()).toBe(0);
+    // A reconnect reads the state again, and each read offers a new random pose: the form keeps the pose it
+    // showed and the ticked box (three times: a same pose drawn by chance cannot hide a reset).
+    const shownPose = await page.locator('.verification-pose').getAttribute('data-pose');
+    for (let i = 0; i < 3; i++) {
+      const reread = page.waitForResponse(
+        (res) => new URL(res.url()).pathname === '/api/verification' && res.request().method() === 'GET',
+      );
+      await page.context().setOffline(true);
+      await page.context().setOffline(false);
+      await reread;
+      // The answer went into the cache and the screen rendered it (the status card stays).
+      await statusCard(page).getByText(t.verification.status.none).waitFor();
+      expect(await page.locator('.verification-pose').getAttribute('data-pose')).toBe(shownPose);
+      expect(await consentBox(page).isChecked()).toBe(true);
+    }
     await expectAccessible(page, `verification screen ${language}`);
     expect(await latestCheck(person.profileId)).toBeUndefined();
     expect(errors).toEqual([]);
