@@ -20,6 +20,7 @@ import {
   WorkerModels,
 } from '../server/features/moderationModels/index.ts';
 import { Browser } from '../server/test/browser.ts';
+import { offeredPose } from '../server/test/offeredPose.ts';
 import { noise, sampleFaces, tilted, twoPeople } from '../server/test/sampleFaces.ts';
 import { createTestDatabase } from '../server/test/testDatabase.ts';
 import { headline, line, listen, openLoop, quantile, ratioLine, summary, time } from './benchKit.ts';
@@ -67,7 +68,7 @@ async function startApp(models: ModerationModels) {
   async function selfie(browser: Browser): Promise<string> {
     const res = await browser.postForm(
       '/api/verification',
-      form({ pose_id: 'tilt_left', consent: 'true' }, 'selfie', selfiePhoto),
+      form({ ...(await offeredPose(browser, 'tilt_left')), consent: 'true' }, 'selfie', selfiePhoto),
     );
     if (res.status !== 200) throw new Error(`verification failed: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { status: string }).status;
@@ -108,7 +109,7 @@ for (const [i, who] of offPeople.entries()) {
 const rssOff = mb();
 
 // With the models: loaded on first use in their thread.
-const models = new WorkerModels(logger, 120_000);
+const models = new WorkerModels(logger, { answerMs: 120_000 });
 const loadStarted = performance.now();
 await models.ready();
 const loadMs = performance.now() - loadStarted;

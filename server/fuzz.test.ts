@@ -140,7 +140,10 @@ function seedsFor(world: World): Record<string, RouteSeed> {
     },
     'GET /api/profile': {},
     'GET /api/verification': {},
-    'POST /api/verification': { form: { pose_id: 'turn_left', consent: 'true' }, fileFields: ['selfie'] },
+    'POST /api/verification': {
+      form: { pose_id: 'turn_left', pose_token: '9999999999.x', consent: 'true' },
+      fileFields: ['selfie'],
+    },
     'DELETE /api/verification/consent': {},
     'GET /api/edit_profile': {},
     'GET /api/prompts': {},

@@ -288,6 +288,7 @@ export function buildServices(deps: AppDeps): Services {
       clock,
       rates,
       deps.logger,
+      deps.sessionSecret,
     ),
     moderationModels,
     search,

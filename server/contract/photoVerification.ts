@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 
 /**
  * Photo verification (issue 40): a selfie in a requested pose, compared with the person's own photos.
- * `GET /api/verification` and `POST /api/verification` (multipart: `selfie`, `pose_id`, `consent`) both answer
+ * `GET /api/verification` and `POST /api/verification` (multipart: `selfie`, `pose_id`, `pose_token`, `consent`) both answer
  * `verificationState`. Selfies are never shown to other people and are deleted once decided.
  */
 export const verificationStatuses = ['none', 'processing', 'pending', 'verified', 'rejected'] as const;
@@ -31,8 +31,11 @@ export type VerificationReason = (typeof verificationReasons)[number];
 
 export const verificationState = z.object({
   status: z.enum(verificationStatuses),
-  /** The pose to take for the next selfie (a new random one after each attempt). */
-  pose: z.object({ id: z.enum(poseIds), text: z.string() }),
+  /**
+   * The pose to take for the next selfie: random on each GET, so the app keeps the one it showed until the
+   * attempt. `token` proves the server offered it to this person (signed, 15 minutes): POST sends it back.
+   */
+  pose: z.object({ id: z.enum(poseIds), text: z.string(), token: z.string() }),
   /** Set for `rejected` and `pending`; null otherwise. */
   reason: z.nullable(z.enum(verificationReasons)),
   /** The person agreed that face descriptors of their photos may be kept; without it none are kept. */
@@ -43,6 +46,8 @@ export type VerificationState = z.infer<typeof verificationState>;
 /** The text fields of `POST /api/verification` (the file is `selfie`, a JPEG, PNG or WebP image). */
 export const verificationUpload = z.strictObject({
   pose_id: z.enum(poseIds, 'pose_id must be one of the offered poses'),
+  /** `pose.token` of the GET answer that offered this pose. */
+  pose_token: z.string().check(z.minLength(1), z.maxLength(200)),
   /** Must be 'true': the screen's explicit consent to biometric processing. */
   consent: z.literal('true', 'consent is required to verify by selfie'),
 });

@@ -4,7 +4,8 @@
  * purpose: a worker is started from a file path, and this one is the same file under vitest, tsx and the
  * esbuild bundle (which points `import.meta.dirname` at the source tree, scripts/buildServer.mjs).
  *
- * Messages in: `{ id, kind: 'faces' | 'nsfw', image: Uint8Array }` (an encoded JPEG, PNG or WebP), one at a
+ * Messages in: `{ id, kind: 'faces' | 'nsfw', deadline, image: Uint8Array }` (deadline: epoch ms, after which
+ * the job is skipped unrun) (an encoded JPEG, PNG or WebP), one at a
  * time in order (the parent's queue). Out: `{ id, ok: true, result }` or `{ id, ok: false, error }`; and once,
  * `{ ready: true, loadMs }` or `{ ready: false, error }` after the models loaded (or failed to).
  *
@@ -151,20 +152,28 @@ loaded.then(
 
 // One job at a time, in the order received: the wasm backend runs one thing at once anyway.
 let chain = Promise.resolve();
-port.on('message', (/** @type {{ id: number, kind: 'faces' | 'nsfw' | 'tensors', image: Uint8Array }} */ message) => {
-  chain = chain.then(async () => {
-    try {
-      const models = await loaded;
-      const started = performance.now();
-      const result =
-        message.kind === 'faces'
-          ? await faces(models, message.image)
-          : message.kind === 'nsfw'
-            ? await nsfw(models, message.image)
-            : { tensors: models.human.tf.memory().numTensors };
-      port.postMessage({ id: message.id, ok: true, result, ms: Math.round(performance.now() - started) });
-    } catch (error) {
-      port.postMessage({ id: message.id, ok: false, error: String(/** @type {any} */ (error)?.message ?? error) });
-    }
-  });
-});
+port.on(
+  'message',
+  (/** @type {{ id: number, kind: 'faces' | 'nsfw' | 'tensors', deadline: number, image: Uint8Array }} */ message) => {
+    chain = chain.then(async () => {
+      // The parent stopped waiting (its timeout): running it would only delay every later job.
+      if (Date.now() > message.deadline) {
+        port.postMessage({ id: message.id, ok: false, error: 'expired before it ran' });
+        return;
+      }
+      try {
+        const models = await loaded;
+        const started = performance.now();
+        const result =
+          message.kind === 'faces'
+            ? await faces(models, message.image)
+            : message.kind === 'nsfw'
+              ? await nsfw(models, message.image)
+              : { tensors: models.human.tf.memory().numTensors };
+        port.postMessage({ id: message.id, ok: true, result, ms: Math.round(performance.now() - started) });
+      } catch (error) {
+        port.postMessage({ id: message.id, ok: false, error: String(/** @type {any} */ (error)?.message ?? error) });
+      }
+    });
+  },
+);

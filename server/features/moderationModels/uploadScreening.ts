@@ -15,7 +15,8 @@ export interface PhotoScreen {
 /**
  * Screens uploads inline, before the upload's transaction: about 0.1-0.3 s a photo in the models' thread, so a
  * held photo is never visible to anyone else, not even for a moment. Without models it holds nothing and
- * keeps no score (the app works as before; docs/trust.md).
+ * keeps no score (the app works as before; docs/trust.md); with models that failed to answer it holds the
+ * photo for a moderator (fail closed), never rejects it.
  */
 export class UploadScreening {
   constructor(private readonly models: ModerationModels) {}
@@ -27,9 +28,11 @@ export class UploadScreening {
     ]);
     const score = classes ? screenScoreOf(classes) : null;
     const face = faces ? largestFace(faces).face : null;
+    // Models on but no answer (stalled, timed out, the thread died): fail closed, a moderator decides.
+    const unscreened = score === null && this.models.on;
     return {
       score,
-      held: score !== null && score >= holdScore,
+      held: unscreened || (score !== null && score >= holdScore),
       descriptor: face?.descriptor ? descriptorBytes(face.descriptor) : null,
     };
   }

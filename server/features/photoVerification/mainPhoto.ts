@@ -10,8 +10,8 @@ export async function photoDescriptors(db: Kysely<Database>, photoIds: readonly 
 
 /**
  * Whether a verified person's new main photo still shows them: its face matches (at least the "no match"
- * bound, 0.55: the same person in another photo scores 0.79-0.92) a face of a photo the profile had before
- * the change. Kept simple on purpose: without a descriptor for the new main photo (no consent, consent
+ * bound, 0.55: the same person in another photo scores 0.79-0.92) the face of the previous main photo
+ * (`before`: that one descriptor, or none). Kept simple on purpose: without a descriptor for the new main photo (no consent, consent
  * withdrawn, no face found, models off) it cannot be shown to match, so the badge goes and the person
  * verifies again; the profile's other photos changing never touches it.
  */

@@ -14,10 +14,17 @@ import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 import { DiskPhotoStore } from '../photos/index.ts';
 import { jobNamed, runJob } from '../jobs/index.ts';
-import { attemptsPerDay } from './service.ts';
+import { offeredPose } from '../../test/offeredPose.ts';
+import { insertPhotoFace } from './repository.ts';
+import { attemptsPerDay, poseTokenSeconds } from './service.ts';
 
-/** The verification screen's form: a selfie, the pose asked, the consent box. */
-function selfieForm(selfie: Buffer, fields: Record<string, string> = { pose_id: 'turn_left', consent: 'true' }) {
+/** The screen's form for a pose this person was offered. */
+async function offeredForm(person: Person, selfie: Buffer): Promise<FormData> {
+  return selfieForm(selfie, { ...(await offeredPose(person.browser)), consent: 'true' });
+}
+
+/** The verification screen's form: a selfie, the pose asked (with the token of its offer), the consent box. */
+function selfieForm(selfie: Buffer, fields: Record<string, string>) {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   form.append('selfie', new Blob([new Uint8Array(selfie)], { type: 'image/jpeg' }), 'selfie.jpg');
@@ -66,11 +73,13 @@ describe.each(testDialects())('photo verification without models on %s', (dialec
 
   it('refuses a selfie without consent, with a pose not offered, or not an image, and changes nothing', async () => {
     const person = await createPerson(app);
+    const offer = await offeredPose(person.browser);
     const cases: [FormData, string][] = [
-      [selfieForm(selfie, { pose_id: 'turn_left' }), 'invalid_input'],
-      [selfieForm(selfie, { pose_id: 'turn_left', consent: 'false' }), 'invalid_input'],
-      [selfieForm(selfie, { pose_id: 'wink', consent: 'true' }), 'invalid_input'],
-      [selfieForm(Buffer.from('not an image at all'), { pose_id: 'look_up', consent: 'true' }), 'invalid_image'],
+      [selfieForm(selfie, { ...offer }), 'invalid_input'],
+      [selfieForm(selfie, { ...offer, consent: 'false' }), 'invalid_input'],
+      [selfieForm(selfie, { pose_id: 'wink', pose_token: offer.pose_token, consent: 'true' }), 'invalid_input'],
+      [selfieForm(selfie, { pose_id: offer.pose_id, consent: 'true' }), 'invalid_input'],
+      [selfieForm(Buffer.from('not an image at all'), { ...offer, consent: 'true' }), 'invalid_image'],
     ];
     for (const [form, code] of cases) {
       const res = await person.browser.postForm('/api/verification', form);
@@ -78,7 +87,8 @@ describe.each(testDialects())('photo verification without models on %s', (dialec
       expect((await json(res)).code).toBe(code);
     }
     const missing = new FormData();
-    missing.append('pose_id', 'look_up');
+    missing.append('pose_id', offer.pose_id);
+    missing.append('pose_token', offer.pose_token);
     missing.append('consent', 'true');
     const noFile = await person.browser.postForm('/api/verification', missing);
     expect(noFile.status).toBe(400);
@@ -93,12 +103,12 @@ describe.each(testDialects())('photo verification without models on %s', (dialec
 
   it('sends every selfie to a moderator when the models are off, keeps it without EXIF, and takes one at a time', async () => {
     const person = await createPerson(app);
-    const res = await person.browser.postForm('/api/verification', selfieForm(selfie));
+    const res = await person.browser.postForm('/api/verification', await offeredForm(person, selfie));
     expect(res.status).toBe(200);
     const state = await json<VerificationState>(res);
     expect(state).toMatchObject({ status: 'pending', reason: 'review', consent: true });
     const [row] = await verifications(person.profileId);
-    expect(row).toMatchObject({ status: 'pending', reason: 'review', decided_at: null, pose_id: 'turn_left' });
+    expect(row).toMatchObject({ status: 'pending', reason: 'review', decided_at: null });
     expect(row?.selfie_name).toMatch(/^[0-9a-f]{32}\.jpg$/);
     // Stored as the photo pipeline stores photos: re-encoded, no EXIF or GPS left.
     const stored = await fetch(`${app.url}/api/uploads/${row?.selfie_name ?? ''}`);
@@ -107,7 +117,7 @@ describe.each(testDialects())('photo verification without models on %s', (dialec
     expect(meta.exif).toBeUndefined();
     expect([meta.width, meta.height]).toEqual([640, 852]);
     // Not verified, and a second selfie waits for the first to be decided.
-    const again = await person.browser.postForm('/api/verification', selfieForm(selfie));
+    const again = await person.browser.postForm('/api/verification', await offeredForm(person, selfie));
     expect(again.status).toBe(409);
     expect((await json(again)).code).toBe('verification_pending');
     expect(await verifications(person.profileId)).toHaveLength(1);
@@ -118,7 +128,7 @@ describe.each(testDialects())('photo verification without models on %s', (dialec
 
   it('the orphan sweep keeps a selfie waiting for a moderator and removes one nobody names', async () => {
     const person = await createPerson(app);
-    await person.browser.postForm('/api/verification', selfieForm(selfie));
+    await person.browser.postForm('/api/verification', await offeredForm(person, selfie));
     const [row] = await verifications(person.profileId);
     const name = row?.selfie_name ?? '';
     const dir = path.join(app.database.dataDir, 'uploads');
@@ -150,7 +160,7 @@ describe.each(testDialects())('photo verification without models on %s', (dialec
   it(`limits selfies to ${attemptsPerDay} a day`, async () => {
     const person = await createPerson(app);
     for (let i = 0; i < attemptsPerDay; i++) {
-      const res = await person.browser.postForm('/api/verification', selfieForm(selfie));
+      const res = await person.browser.postForm('/api/verification', await offeredForm(person, selfie));
       expect(res.status).toBe(200);
       // Decided, so the next one may come (as a moderator's rejection does).
       await db()
@@ -159,12 +169,80 @@ describe.each(testDialects())('photo verification without models on %s', (dialec
         .where('profile_id', '=', person.profileId)
         .execute();
     }
-    const refused = await person.browser.postForm('/api/verification', selfieForm(selfie));
+    const refused = await person.browser.postForm('/api/verification', await offeredForm(person, selfie));
     expect(refused.status).toBe(429);
     expect((await json(refused)).code).toBe('too_many_verifications');
     expect(await verifications(person.profileId)).toHaveLength(attemptsPerDay);
     const state = await json<VerificationState>(await person.browser.get('/api/verification'));
     expect(state).toMatchObject({ status: 'rejected', reason: 'moderator' });
+  });
+
+  it('checks only a pose the server offered this person, before it expires', async () => {
+    const person = await createPerson(app);
+    const other = await createPerson(app);
+    const offer = await offeredPose(person.browser);
+    const anotherPose = poseIds.find((id) => id !== offer.pose_id) ?? 'turn_left';
+    const othersOffer = await offeredPose(other.browser, offer.pose_id);
+    const refused = [
+      // Another pose than the one signed.
+      { ...offer, pose_id: anotherPose },
+      // Someone else's offer of the same pose.
+      othersOffer,
+      // A forged or mangled token.
+      { ...offer, pose_token: `${offer.pose_token}x` },
+      { ...offer, pose_token: 'not-a-token' },
+    ];
+    for (const fields of refused) {
+      const res = await person.browser.postForm(
+        '/api/verification',
+        selfieForm(selfie, { ...fields, consent: 'true' }),
+      );
+      expect(res.status).toBe(400);
+      expect((await json(res)).code).toBe('pose_not_offered');
+    }
+    // The real offer, once it expired.
+    app.clock.advance(poseTokenSeconds + 1);
+    const late = await person.browser.postForm('/api/verification', selfieForm(selfie, { ...offer, consent: 'true' }));
+    expect(late.status).toBe(400);
+    expect((await json(late)).code).toBe('pose_not_offered');
+    expect(await verifications(person.profileId)).toEqual([]);
+    // A fresh offer is taken.
+    const fresh = await person.browser.postForm('/api/verification', await offeredForm(person, selfie));
+    expect(fresh.status).toBe(200);
+  });
+
+  it('takes one of several parallel selfies and refuses the others as pending', async () => {
+    const person = await createPerson(app);
+    const forms = await Promise.all([1, 2, 3, 4].map(() => offeredForm(person, selfie)));
+    const answers = await Promise.all(forms.map((form) => person.browser.postForm('/api/verification', form)));
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses).toEqual([200, 409, 409, 409]);
+    for (const res of answers.filter((r) => r.status === 409))
+      expect((await json(res)).code).toBe('verification_pending');
+    const rows = await verifications(person.profileId);
+    expect(rows).toHaveLength(1);
+    // The kept one is on disk for the moderator (the refused ones' files were removed on the way out).
+    const dir = path.join(app.database.dataDir, 'uploads');
+    expect(existsSync(path.join(dir, rows[0]?.selfie_name ?? 'none'))).toBe(true);
+  });
+
+  it('keeps a face descriptor only while consent stands, checked in the insert itself', async () => {
+    const person = await createPerson(app, { photos: 1 });
+    const photo = await db()
+      .selectFrom('photos')
+      .select('id')
+      .where('profile_id', '=', person.profileId)
+      .executeTakeFirstOrThrow();
+    const now = app.clock.now().toISOString();
+    const faces = () => db().selectFrom('photo_faces').select('photo_id').where('photo_id', '=', photo.id).execute();
+    // No consent (never given, or withdrawn while the models worked): nothing is written.
+    await insertPhotoFace(db(), person.profileId, photo.id, Buffer.alloc(16, 2), now);
+    expect(await faces()).toEqual([]);
+    await db().updateTable('profiles').set({ face_consent_at: now }).where('id', '=', person.profileId).execute();
+    await insertPhotoFace(db(), person.profileId, photo.id, Buffer.alloc(16, 2), now);
+    await insertPhotoFace(db(), person.profileId, photo.id, Buffer.alloc(16, 3), now);
+    const [row] = await db().selectFrom('photo_faces').selectAll().where('photo_id', '=', photo.id).execute();
+    expect(Buffer.from(row?.descriptor ?? new Uint8Array())).toEqual(Buffer.alloc(16, 2));
   });
 
   it('withdrawing consent deletes every face descriptor of the person, and only theirs', async () => {

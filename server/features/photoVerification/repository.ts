@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter } from 'kysely';
 import type { Database, PhotoVerificationStatus, ProfileId, UserId } from '../../../db/schema.ts';
 
 /** The newest selfie check of a profile (GET /api/verification shows its status). */
@@ -48,6 +48,18 @@ export async function setProfileVerified(db: Kysely<Database>, profileId: Profil
     .execute();
 }
 
+/**
+ * Takes the profile's row lock until the transaction ends (a no-op write: PostgreSQL locks the row, SQLite
+ * the database), so parallel selfies of one person are written one after the other.
+ */
+export async function lockProfile(db: Kysely<Database>, profileId: ProfileId): Promise<void> {
+  await db
+    .updateTable('profiles')
+    .set((eb) => ({ face_consent_at: eb.ref('face_consent_at') }))
+    .where('id', '=', profileId)
+    .execute();
+}
+
 export async function setFaceConsent(db: Kysely<Database>, profileId: ProfileId, at: string | null): Promise<void> {
   await db.updateTable('profiles').set({ face_consent_at: at }).where('id', '=', profileId).execute();
 }
@@ -64,18 +76,48 @@ export async function listPhotoFaces(db: Kysely<Database>, profileId: ProfileId)
     .execute();
 }
 
-/** One descriptor per photo; a second write for the same photo (two parallel checks) changes nothing. */
+/**
+ * One descriptor per photo, kept only if the profile's consent still stands when it is written: checked in
+ * the insert itself, so a withdrawal during the slow model work wins (docs/trust.md). A second write for the
+ * same photo (two parallel checks) changes nothing.
+ */
 export async function insertPhotoFace(
   db: Kysely<Database>,
+  profileId: ProfileId,
   photoId: number,
   descriptor: Uint8Array,
   now: string,
 ): Promise<void> {
-  await db
-    .insertInto('photo_faces')
-    .values({ photo_id: photoId, descriptor, created_at: now })
+  await insertConsentedFace(db, profileId, photoId, descriptor, now)
     .onConflict((oc) => oc.column('photo_id').doNothing())
     .execute();
+}
+
+/**
+ * `insert into photo_faces … select … from profiles where consent is not null` (PostgreSQL infers the
+ * parameters' types from the target columns). On PostgreSQL the profile row is locked (FOR UPDATE), so a
+ * withdrawal either commits first (nothing is inserted) or waits and then deletes what this wrote; SQLite
+ * runs one writer at a time anyway.
+ */
+export function insertConsentedFace(
+  db: Kysely<Database>,
+  profileId: ProfileId,
+  photoId: number,
+  descriptor: Uint8Array,
+  now: string,
+) {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  return db
+    .insertInto('photo_faces')
+    .columns(['photo_id', 'descriptor', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('profiles')
+        .select([eb.val(photoId).as('photo_id'), eb.val(descriptor).as('descriptor'), eb.val(now).as('created_at')])
+        .where('profiles.id', '=', profileId)
+        .where('profiles.face_consent_at', 'is not', null)
+        .$if(postgres, (qb) => qb.forUpdate()),
+    );
 }
 
 /** Consent withdrawn: every face descriptor of the profile's photos goes. */

@@ -8,6 +8,7 @@ import { type Browser, json } from '../../test/browser.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 import { WorkerModels } from '../moderationModels/index.ts';
+import { offeredPose } from '../../test/offeredPose.ts';
 import { noise, sampleFaces, type SampleFaces, tilted, twoPeople } from '../../test/sampleFaces.ts';
 
 /**
@@ -59,7 +60,7 @@ describe.each(testDialects())('selfie verification with the models on %s', (dial
   async function selfie(browser: Browser, photo: Buffer, pose: PoseId): Promise<VerificationState> {
     const res = await browser.postForm(
       '/api/verification',
-      photoForm([photo], 'selfie', { pose_id: pose, consent: 'true' }),
+      photoForm([photo], 'selfie', { ...(await offeredPose(browser, pose)), consent: 'true' }),
     );
     expect(res.status).toBe(200);
     return json<VerificationState>(res);
@@ -117,7 +118,7 @@ describe.each(testDialects())('selfie verification with the models on %s', (dial
     // A second selfie is refused: already verified.
     const again = await browser.postForm(
       '/api/verification',
-      photoForm([faces.man], 'selfie', { pose_id: 'look_up', consent: 'true' }),
+      photoForm([faces.man], 'selfie', { ...(await offeredPose(browser)), consent: 'true' }),
     );
     expect(again.status).toBe(409);
   });
@@ -176,11 +177,40 @@ describe.each(testDialects())('selfie verification with the models on %s', (dial
     expect((await json<VerificationState>(await browser.get('/api/verification'))).status).toBe('none');
   });
 
+  it('never verifies by a face that is not the main photo’s (a stranger’s photos first, one’s own later)', async () => {
+    const { browser, profile } = await personWith([faces.woman1, faces.man]);
+    const state = await selfie(browser, await tilted(faces.man, 25), 'tilt_left');
+    expect(state).toMatchObject({ status: 'rejected', reason: 'no_match' });
+    expect((await latest(profile.id)).similarity ?? 1).toBeLessThan(0.55);
+    expect(await badge(profile.id)).toBe(0);
+  });
+
+  it('takes the badge when a stranger’s photo, added later, is moved to the main place', async () => {
+    const { browser, profile } = await personWith([faces.man]);
+    expect((await selfie(browser, await tilted(faces.man, -25), 'tilt_right')).status).toBe('verified');
+    // A stranger's photo added second: the main photo is unchanged, the badge stays.
+    const added = await browser.postForm(
+      '/api/edit_profile',
+      photoForm([faces.woman3], 'newPhotos', { payload: JSON.stringify({ deletedPhotos: [], newPhotos: 1 }) }),
+    );
+    expect(added.status).toBe(200);
+    expect(await badge(profile.id)).toBe(1);
+    const [mine, strangers] = (await json<{ profile: OwnProfileResponse }>(added)).profile.photos;
+    // Moved first: compared with the previous main photo (the man), never with itself, so the badge goes.
+    const moved = await browser.postForm(
+      '/api/edit_profile',
+      photoForm([], 'newPhotos', { payload: JSON.stringify({ deletedPhotos: [], order: [strangers, mine] }) }),
+    );
+    expect(moved.status).toBe(200);
+    expect(await badge(profile.id)).toBe(0);
+  });
+
   it('withdrawing consent deletes the descriptors the check made; the models’ thread holds no more tensors', async () => {
     const before = await models.tensors();
     const { browser, profile } = await personWith([faces.man, faces.woman4]);
     await selfie(browser, await tilted(faces.man, 25), 'tilt_left');
-    expect(await descriptorCount(profile.id)).toBe(2);
+    // Only the main photo is compared with, so only its descriptor was computed.
+    expect(await descriptorCount(profile.id)).toBe(1);
     const res = await browser.request('DELETE', '/api/verification/consent', undefined, {
       'X-CSRF-Token': await browser.csrfToken(),
     });

@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, PhotoVerificationStatus, ProfileId, UserId } from '../../../db/schema.ts';
 import { translatorFor, type Language } from '../../../locales/index.ts';
@@ -10,7 +10,7 @@ import {
   type VerificationState,
   type VerificationUpload,
 } from '../../contract/photoVerification.ts';
-import { conflict } from '../../errors.ts';
+import { badRequest, conflict } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import {
   bestSimilarity,
@@ -32,12 +32,22 @@ import {
   insertPhotoFace,
   insertVerification,
   listPhotoFaces,
+  lockProfile,
   setFaceConsent,
   setProfileVerified,
 } from './repository.ts';
 
 /** Selfie attempts a person may make in a day (each runs the models for about a second). */
 export const attemptsPerDay = 5;
+
+/** How long an offered pose may be answered: long enough to take a selfie, too short to prepare a fake one. */
+export const poseTokenSeconds = 15 * 60;
+
+const poseNotOffered = () =>
+  badRequest('pose_not_offered', 'This pose was not offered or has expired. Please take the selfie again.');
+
+const alreadyVerified = () => conflict('photos_already_verified', 'Your photos are already verified');
+const alreadyPending = () => conflict('verification_pending', 'Your last selfie is waiting for a moderator');
 
 /** What the models made of one selfie, and the decision. */
 interface Outcome {
@@ -63,6 +73,8 @@ export class PhotoVerificationService {
     private readonly clock: Clock,
     private readonly rates: RateCounter,
     private readonly logger: Logger,
+    /** Signs the offered pose (a GET changes nothing, so the server keeps no record of it). */
+    private readonly secret: string,
   ) {}
 
   async state(userId: UserId, language: Language): Promise<VerificationState> {
@@ -74,7 +86,7 @@ export class PhotoVerificationService {
     const reason = status === 'pending' || status === 'rejected' ? (latest?.reason as VerificationReason | null) : null;
     return {
       status: profile.verified === 1 ? 'verified' : status,
-      pose: this.randomPose(language),
+      pose: this.randomPose(profile.id, language),
       reason: reason ?? null,
       consent: profile.face_consent_at !== null,
     };
@@ -88,10 +100,11 @@ export class PhotoVerificationService {
   ): Promise<VerificationState> {
     const profile = await findVerificationProfile(this.db, userId);
     if (!profile) throw profileRequired();
-    if (profile.verified === 1) throw conflict('photos_already_verified', 'Your photos are already verified');
+    // Only the pose the server offered this person (signed in GET's answer, not yet expired) is checked.
+    if (!this.poseTokenValid(profile.id, upload.pose_id, upload.pose_token)) throw poseNotOffered();
+    if (profile.verified === 1) throw alreadyVerified();
     const latest = await findLatestVerification(this.db, profile.id);
-    if (latest?.status === 'pending')
-      throw conflict('verification_pending', 'Your last selfie is waiting for a moderator');
+    if (latest?.status === 'pending') throw alreadyPending();
     await this.rates.hit(
       `photo_verification:${profile.id}`,
       [{ seconds: day, limit: attemptsPerDay }],
@@ -103,7 +116,7 @@ export class PhotoVerificationService {
     const now = this.clock.now().toISOString();
     // The screen's explicit consent (the contract requires consent='true'): only now may descriptors be kept.
     if (profile.face_consent_at === null) await setFaceConsent(this.db, profile.id, now);
-    const known = await this.profileDescriptors(profile.id, now);
+    const known = await this.mainPhotoDescriptor(profile.id, now);
     const outcome = await this.decide(processed.photo, upload.pose_id, known);
     // Kept only for a moderator: a decided selfie is never stored at all.
     let selfieName: string | null = null;
@@ -115,6 +128,11 @@ export class PhotoVerificationService {
     }
     try {
       await this.db.transaction().execute(async (trx) => {
+        // Two selfies in parallel both passed the checks above: under the profile's row lock, only one goes in.
+        await lockProfile(trx, profile.id);
+        const locked = await findVerificationProfile(trx, userId);
+        if (locked?.verified === 1) throw alreadyVerified();
+        if ((await findLatestVerification(trx, profile.id))?.status === 'pending') throw alreadyPending();
         await insertVerification(trx, {
           profile_id: profile.id,
           status: outcome.status,
@@ -153,34 +171,51 @@ export class PhotoVerificationService {
     return this.state(userId, language);
   }
 
-  /** A random pose, its text in the reader's language. */
-  private randomPose(language: Language): VerificationState['pose'] {
+  /** A random pose, its text in the reader's language, and the token that proves it was offered to this person. */
+  private randomPose(profileId: ProfileId, language: Language): VerificationState['pose'] {
     const id = poseIds[randomInt(poseIds.length)] ?? 'turn_left';
-    return { id, text: translatorFor(language)(`verification.pose.${id}`) };
+    const expires = Math.floor(this.clock.now().getTime() / 1000) + poseTokenSeconds;
+    return {
+      id,
+      text: translatorFor(language)(`verification.pose.${id}`),
+      token: `${expires}.${this.poseSignature(profileId, id, expires)}`,
+    };
+  }
+
+  private poseSignature(profileId: ProfileId, pose: PoseId, expires: number): string {
+    return createHmac('sha256', this.secret)
+      .update(`verification-pose:${profileId}:${pose}:${expires}`)
+      .digest('base64url');
+  }
+
+  private poseTokenValid(profileId: ProfileId, pose: PoseId, token: string): boolean {
+    const [expiresText, signature] = token.split('.');
+    const expires = Number(expiresText);
+    if (!Number.isSafeInteger(expires) || !signature) return false;
+    if (expires * 1000 < this.clock.now().getTime()) return false;
+    const expected = Buffer.from(this.poseSignature(profileId, pose, expires));
+    const given = Buffer.from(signature);
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   /**
-   * The descriptors of the person's photos; those missing (uploaded before consent) are computed now, once,
-   * and kept. Photos held by screening count too: they are the person's own.
+   * The descriptor of the person's MAIN photo (position 0), the one the badge is shown on: a selfie matching
+   * only another photo proves nothing about the first one people see (docs/trust.md). Computed now, once, and
+   * kept when it is missing (uploaded before consent); held by screening counts too: it is the person's own.
    */
-  private async profileDescriptors(profileId: ProfileId, now: string): Promise<Float32Array[]> {
-    const rows = await listPhotoFaces(this.db, profileId);
-    const descriptors: Float32Array[] = [];
-    for (const row of rows) {
-      if (row.descriptor) {
-        descriptors.push(descriptorOf(row.descriptor));
-        continue;
-      }
-      const bytes = await this.readPhoto(row.file_name);
-      const computed = bytes ? await this.screening.descriptorOf(bytes) : null;
-      if (!computed) continue;
-      await insertPhotoFace(this.db, row.id, computed, now);
-      descriptors.push(descriptorOf(computed));
-    }
-    return descriptors;
+  private async mainPhotoDescriptor(profileId: ProfileId, now: string): Promise<Float32Array | null> {
+    const [main] = await listPhotoFaces(this.db, profileId);
+    if (!main) return null;
+    if (main.descriptor) return descriptorOf(main.descriptor);
+    const bytes = await this.readPhoto(main.file_name);
+    const computed = bytes ? await this.screening.descriptorOf(bytes) : null;
+    if (!computed) return null;
+    // Kept only while consent stands (checked in the insert itself: a withdrawal meanwhile wins).
+    await insertPhotoFace(this.db, profileId, main.id, computed, now);
+    return descriptorOf(computed);
   }
 
-  private async decide(selfie: Buffer, pose: PoseId, known: Float32Array[]): Promise<Outcome> {
+  private async decide(selfie: Buffer, pose: PoseId, known: Float32Array | null): Promise<Outcome> {
     const analysis = await this.models.faces(selfie);
     const unsure = (reason: VerificationReason, rest: Partial<Outcome> = {}): Outcome => ({
       status: 'pending',
@@ -204,8 +239,8 @@ export class PhotoVerificationService {
     const { face, largeFaces } = largestFace(analysis);
     if (!face?.descriptor) return rejected('no_face');
     if (largeFaces > 1) return unsure('several_faces');
-    if (known.length === 0) return rejected('no_photos');
-    const similarity = bestSimilarity(face.descriptor, known);
+    if (!known) return rejected('no_photos');
+    const similarity = bestSimilarity(face.descriptor, [known]);
     if (similarity < noMatchSimilarity) return rejected('no_match', { similarity });
     const pose_ = poseVerdict(face, pose);
     if (similarity < matchSimilarity || pose_ === 'unsure')

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { prepared } from '../../../db/prepared.ts';
 import type { Database, NewProfile, PreferredGender, ProfileId, ProfileUpdate, UserId } from '../../../db/schema.ts';
 import type { PhotoScreen } from '../moderationModels/index.ts';
+import { insertConsentedFace } from '../photoVerification/index.ts';
 import type { StoredPhoto } from '../photos/index.ts';
 
 export async function findProfileByUser(db: Kysely<Database>, userId: UserId) {
@@ -131,11 +132,8 @@ export async function setPhotos(
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      if (screen?.descriptor)
-        await db
-          .insertInto('photo_faces')
-          .values({ photo_id: inserted.id, descriptor: screen.descriptor, created_at: now })
-          .execute();
+      // Kept only if consent still stands now (read before the slow screening; checked in the insert itself).
+      if (screen?.descriptor) await insertConsentedFace(db, profileId, inserted.id, screen.descriptor, now).execute();
     }
   }
 }

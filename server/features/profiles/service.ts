@@ -149,14 +149,12 @@ export class ProfileService {
         const locked = await listPhotos(trx, profile.id);
         const kept = this.planPhotos(locked, edits, saved.length);
         removed = locked.filter((photo) => !kept.includes(photo));
-        const before = await listPhotoIds(trx, profile.id);
-        // Read before the change: a removed photo's descriptor goes with it.
-        const faces = await photoDescriptors(
-          trx,
-          before.map((p) => p.id),
-        );
+        const [mainBefore] = await listPhotoIds(trx, profile.id);
+        // Only the previous MAIN photo's face (the one the badge was earned on), read before the change: a
+        // removed photo's descriptor goes with it.
+        const faces = mainBefore ? await photoDescriptors(trx, [mainBefore.id]) : [];
         await setPhotos(trx, profile.id, [...kept, ...saved], now, screens);
-        await this.keepBadgeIfStillThem(trx, profile.id, before[0]?.id, faces);
+        await this.keepBadgeIfStillThem(trx, profile.id, mainBefore?.id, faces);
         await updateProfile(trx, profile.id, {
           ...(fields.name !== undefined ? { name: fields.name } : {}),
           ...(fields.age !== undefined ? { age: fields.age } : {}),
@@ -214,19 +212,20 @@ export class ProfileService {
 
   /**
    * A verified person whose main photo (position 0) changed keeps the badge only if the new main photo's face
-   * matches one of the photos they had before (photoVerification/mainPhoto.ts); else it goes, in the same
-   * transaction as the change.
+   * matches the PREVIOUS main photo's (photoVerification/mainPhoto.ts): never any other earlier photo, which
+   * could be the new main photo itself moved up, or a stranger's added later. No descriptor, no badge. It goes
+   * in the same transaction as the change.
    */
   private async keepBadgeIfStillThem(
     trx: Kysely<Database>,
     profileId: ProfileId,
     mainBefore: number | undefined,
-    facesBefore: Float32Array[],
+    mainBeforeFace: Float32Array[],
   ): Promise<void> {
     const [main] = await listPhotoIds(trx, profileId);
     if (!main || main.id === mainBefore) return;
     if (!(await isVerified(trx, profileId))) return;
-    if (!(await mainPhotoStillMatches(trx, main.id, facesBefore))) await setVerified(trx, profileId, false);
+    if (!(await mainPhotoStillMatches(trx, main.id, mainBeforeFace))) await setVerified(trx, profileId, false);
   }
 
   /**

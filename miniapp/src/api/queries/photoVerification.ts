@@ -1,42 +1,56 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { z } from 'zod/mini';
-import { verificationState, type PoseId, type VerificationState } from '@contract/photoVerification.ts';
+import { verificationState, type VerificationState } from '@contract/photoVerification.ts';
 import { api } from '../client.ts';
 import { uploadForm } from '../upload.ts';
 import { queryKeys } from './keys.ts';
 
-/** While a selfie is being checked, how often its state is read again (the check takes seconds). */
-const processingPollMs = 2_000;
+const readState = () => api.get('/api/verification', verificationState);
 
 /**
- * The own photo verification (`GET /api/verification`, issue 40): the status, the pose to take next, and
- * whether face data may be kept. Read again while a selfie is still `processing`.
+ * The own photo verification (`GET /api/verification`, issue 40): the status, a pose to take next, and
+ * whether face data may be kept. The server decides each selfie within its request, so nothing is polled.
+ * Whenever it shows `verified` (a selfie's answer, or a moderator's approval read later) the own profile's
+ * badge is read again.
  */
 export function useVerificationState() {
-  return useQuery({
-    queryKey: queryKeys.photoVerification(),
-    queryFn: () => api.get('/api/verification', verificationState),
-    refetchInterval: (query) => (query.state.data?.status === 'processing' ? processingPollMs : false),
-  });
+  const client = useQueryClient();
+  const query = useQuery({ queryKey: queryKeys.photoVerification(), queryFn: readState });
+  const verified = query.data?.status === 'verified';
+  useEffect(() => {
+    if (verified) void client.invalidateQueries({ queryKey: queryKeys.ownProfile() });
+  }, [verified, client]);
+  return query;
+}
+
+/** A fresh state read now (a new pose and its token, when the offered one expired). */
+export function useFreshVerificationState() {
+  const client = useQueryClient();
+  return () => client.fetchQuery({ queryKey: queryKeys.photoVerification(), queryFn: readState, staleTime: 0 });
 }
 
 /** A selfie in the offered pose, with the explicit consent the screen asked for; progress 0 to 1. */
 export interface SelfieUpload {
   selfie: Blob;
-  poseId: PoseId;
+  pose: Pose;
   onProgress: (fraction: number) => void;
 }
 
+type Pose = VerificationState['pose'];
+
 /**
- * `POST /api/verification` (multipart `selfie`, `pose_id`, `consent`): answered with the new state, which
- * goes straight into the cache. A verified selfie also changes the own profile's badge: read it again.
+ * `POST /api/verification` (multipart `selfie`, `pose_id`, `pose_token`, `consent`): answered with the new
+ * state, which goes straight into the cache (a `verified` one has the badge read again, above).
  */
 export function useSubmitSelfie() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ selfie, poseId, onProgress }: SelfieUpload) => {
+    mutationFn: ({ selfie, pose, onProgress }: SelfieUpload) => {
       const form = new FormData();
-      form.set('pose_id', poseId);
+      form.set('pose_id', pose.id);
+      // Proves the server offered this pose to this person (it keeps no record of what a GET offered).
+      form.set('pose_token', pose.token);
       // The screen sends nothing before its consent box is ticked; the server checks it again.
       form.set('consent', 'true');
       form.append('selfie', selfie, 'selfie.jpg');
@@ -44,7 +58,6 @@ export function useSubmitSelfie() {
     },
     onSuccess: (state) => {
       client.setQueryData(queryKeys.photoVerification(), state);
-      if (state.status === 'verified') void client.invalidateQueries({ queryKey: queryKeys.ownProfile() });
     },
   });
 }

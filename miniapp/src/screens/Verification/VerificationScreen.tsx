@@ -1,7 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { VerificationState } from '@contract/photoVerification.ts';
-import { useSubmitSelfie, useVerificationState, useWithdrawConsent } from '../../api/queries/photoVerification.ts';
+import { ApiError } from '../../api/ApiError.ts';
+import {
+  useFreshVerificationState,
+  useSubmitSelfie,
+  useVerificationState,
+  useWithdrawConsent,
+} from '../../api/queries/photoVerification.ts';
 import { ConfirmSheet } from '../../components/ConfirmSheet.tsx';
 import { ErrorLine, QueryView } from '../../components/States.tsx';
 import { VerifiedBadge } from '../../components/VerifiedBadge.tsx';
@@ -29,8 +35,9 @@ export default function VerificationScreen() {
             {(s.status === 'none' || s.status === 'rejected') && <p className="muted">{t('verification.intro')}</p>}
             <StatusCard state={s} />
             {(s.status === 'none' || s.status === 'rejected') && (
-              // A new form for each pose: a new attempt starts unticked unless consent is on record.
-              <SelfieForm key={s.pose.id} state={s} />
+              // One form for the whole visit (no key): a refetch (reconnect, focus) brings a new random pose,
+              // which must not reset a selfie being taken or sent; the form keeps the pose it showed.
+              <SelfieForm state={s} />
             )}
             {s.consent && <ConsentCard />}
           </>
@@ -102,6 +109,9 @@ function StatusIcon({ status }: { status: 'none' | 'pending' | 'rejected' }) {
 function SelfieForm({ state }: { state: VerificationState }) {
   const { t } = useTranslation();
   const submit = useSubmitSelfie();
+  const fresh = useFreshVerificationState();
+  // The pose shown stays until the next attempt's answer brings the next one (or the offer expired).
+  const [pose, setPose] = useState(state.pose);
   const [consent, setConsent] = useState(state.consent);
   const [progress, setProgress] = useState(0);
   /** The file could not be read here; the upload's own failure comes from the mutation. */
@@ -121,13 +131,23 @@ function SelfieForm({ state }: { state: VerificationState }) {
     }
     setProgress(0);
     submit.mutate(
-      { selfie, poseId: state.pose.id, onProgress: setProgress },
+      { selfie, pose, onProgress: setProgress },
       {
-        onSuccess: (next) =>
+        onSuccess: (next) => {
+          setPose(next.pose);
           platform().haptic(
             next.status === 'verified' ? 'success' : next.status === 'rejected' ? 'error' : 'selection',
-          ),
-        onError: () => platform().haptic('error'),
+          );
+        },
+        onError: (error) => {
+          platform().haptic('error');
+          // The offer expired (the screen stayed open long): show a new pose, with the reason above it.
+          if (error instanceof ApiError && error.code === 'pose_not_offered')
+            void fresh().then(
+              (next) => setPose(next.pose),
+              () => undefined,
+            );
+        },
       },
     );
   }
@@ -136,8 +156,8 @@ function SelfieForm({ state }: { state: VerificationState }) {
   return (
     <div className="card verification-form">
       <h2>{t('verification.poseTitle')}</h2>
-      <p className="verification-pose" data-pose={state.pose.id}>
-        {state.pose.text}
+      <p className="verification-pose" data-pose={pose.id}>
+        {pose.text}
       </p>
       <label className="check">
         <input
