@@ -39,15 +39,6 @@ export async function insertVerification(db: Kysely<Database>, row: NewVerificat
   return inserted.id;
 }
 
-export async function setProfileVerified(db: Kysely<Database>, profileId: ProfileId, verified: boolean): Promise<void> {
-  await db
-    .updateTable('profiles')
-    .set({ verified: verified ? 1 : 0 })
-    .where('id', '=', profileId)
-    .where('verified', '=', verified ? 0 : 1)
-    .execute();
-}
-
 export async function setFaceConsent(db: Kysely<Database>, profileId: ProfileId, at: string | null): Promise<void> {
   await db.updateTable('profiles').set({ face_consent_at: at }).where('id', '=', profileId).execute();
 }
