@@ -106,7 +106,25 @@ describe('the moderation console at /admin', () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    return { reporter, target, scam, selfieOwner, checkId: check.id };
+    // A test-provider payment of the reported person (it moved no money: a refund only marks it).
+    const payment = await db
+      .insertInto('payments')
+      .values({
+        user_id: target.userId,
+        provider: 'test',
+        plan_id: 'month',
+        amount: 299,
+        currency: 'RUB',
+        interval_days: 30,
+        idempotence_key: `e2e-refund-${language}-${target.userId}`,
+        provider_payment_id: null,
+        status: 'succeeded',
+        created_at: site.app.clock.now().toISOString(),
+        credited_at: site.app.clock.now().toISOString(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { reporter, target, scam, selfieOwner, checkId: check.id, paymentId: payment.id };
   }
 
   const authorized = async (person: Person) =>
@@ -115,7 +133,7 @@ describe('the moderation console at /admin', () => {
   for (const language of ['ru', 'en'] as const) {
     it(`lets an admin ban from a report, approve a selfie and find both in the audit log (${language})`, async () => {
       const t = texts[language].app.admin;
-      const { target, scam, selfieOwner, checkId } = await seed(language);
+      const { target, scam, selfieOwner, checkId, paymentId } = await seed(language);
       const { context, page, errors } = await site.page({
         language,
         prepare: (context) => signInVerified(site, context, adminEmail(language)),
@@ -138,6 +156,12 @@ describe('the moderation console at /admin', () => {
 
       await item.getByLabel(t.reasonPlaceholder).fill(language === 'ru' ? 'мошенничество' : 'scam');
       await item.getByRole('button', { name: t.reports.ban, exact: true }).click();
+      // A ban is asked once more: the tap alone bans no one.
+      const confirm = page.getByRole('dialog', { name: t.reports.ban });
+      await confirm.getByText(t.confirmText).waitFor();
+      expect(await authorized(target)).toBe(true);
+      await screenshotLightAndDark(page, `admin-confirm-${language}`);
+      await confirm.getByRole('button', { name: t.reports.ban, exact: true }).click();
       await expect.poll(() => authorized(target)).toBe(false);
       // The queue is read again: the decided report has left it.
       await item.waitFor({ state: 'detached' });
@@ -170,8 +194,13 @@ describe('the moderation console at /admin', () => {
       // Stats: five charts, drawn by uPlot (its chunk loads with this tab only).
       await page.getByRole('tab', { name: t.tabs.stats }).click();
       await expect.poll(() => page.locator('.admin-chart canvas').count()).toBe(5);
+      // The tab's first read asked for 30 days; the switch must ask for 7.
+      const weekly = page.waitForRequest((request) => {
+        const url = new URL(request.url());
+        return url.pathname === '/api/admin/stats' && url.searchParams.get('days') === '7';
+      });
       await page.getByRole('button', { name: t.stats.daysValue.replace('{{count}}', '7') }).click();
-      await expect.poll(() => requests.calls()).toContain('GET /api/admin/stats');
+      await weekly;
       await screenshotLightAndDark(page, `admin-stats-${language}`);
 
       // People: the banned person's history, found by profile id.
@@ -181,6 +210,20 @@ describe('the moderation console at /admin', () => {
       const found = page.locator(`li[data-person="${target.userId}"]`);
       await found.getByRole('button', { name: t.people.unban }).waitFor();
       await screenshot(page, `admin-people-${language}`);
+
+      // A refund that ends no premium answers premium_until null: the console says it is done, no error.
+      await found.getByRole('button', { name: t.people.refund, exact: true }).click();
+      const refund = page.getByRole('dialog', { name: t.people.refund });
+      await refund.getByRole('button', { name: t.people.refund, exact: true }).click();
+      await found.getByText(/· refunded ·/).waitFor();
+      await found.getByRole('status').filter({ hasText: t.people.refunded }).waitFor();
+      expect(await found.locator('.error-line').count()).toBe(0);
+      const payment = await site.app.database.db
+        .selectFrom('payments')
+        .select('status')
+        .where('id', '=', paymentId)
+        .executeTakeFirstOrThrow();
+      expect(payment.status).toBe('refunded');
       await context.close();
       expect(errors).toEqual([]);
     });

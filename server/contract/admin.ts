@@ -73,6 +73,16 @@ export const refundRequest = z.strictObject({
   csrf_token: z.optional(z.string()),
 });
 
+/**
+ * The answers of the two decisions whose shape the console reads back (schemas, so the app checks the very
+ * shape the server declares): a grant's new end of premium, and a refund's account with the premium left
+ * (null when the refund ended it).
+ */
+export const grantAnswer = z.object({ premium_until: z.string() });
+export type GrantAnswer = z.infer<typeof grantAnswer>;
+export const refundAnswer = z.object({ user_id: z.number(), premium_until: z.nullable(z.string()) });
+export type RefundAnswer = z.infer<typeof refundAnswer>;
+
 export const peopleQuery = z.object({
   q: z.string().check(z.trim(), z.minLength(1, 'q is required'), z.maxLength(320, 'q is too long')),
 });

@@ -68,3 +68,14 @@ export async function pageAdminActions(
   const rows = await query.orderBy('id', 'desc').limit(options.limit).execute();
   return rows.map(toEntry);
 }
+
+/** The oldest entries first, newer than `after` when given: the CSV export's pages, in the order it writes them. */
+export async function pageAdminActionsForward(
+  db: Kysely<Database>,
+  options: { after?: number | undefined; limit: number },
+): Promise<AdminAuditEntry[]> {
+  let query = db.selectFrom('admin_actions').selectAll();
+  if (options.after !== undefined) query = query.where('id', '>', options.after);
+  const rows = await query.orderBy('id', 'asc').limit(options.limit).execute();
+  return rows.map(toEntry);
+}

@@ -151,14 +151,6 @@ export async function decidePendingVerification(
     .executeTakeFirst();
 }
 
-/**
- * Marks a profile verified. search_changed_at is stamped here as well: whether the search trigger watches
- * `verified` (for verifiedOnly) depends on a migration of the verification work; stamping twice is harmless.
- */
-export async function markProfileVerified(db: Kysely<Database>, profileId: ProfileId, now: string): Promise<void> {
-  await db.updateTable('profiles').set({ verified: 1, search_changed_at: now }).where('id', '=', profileId).execute();
-}
-
 export async function findHeldPhotos(db: Kysely<Database>, limit: number) {
   return db
     .selectFrom('photos as ph')

@@ -13,9 +13,10 @@ import type {
 import type { Clock } from '../../clock.ts';
 import { conflict, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import type { PhotoStore } from '../photos/index.ts';
+import { type PhotoStore, storedNamesOf } from '../photos/index.ts';
+import { setVerified } from '../profiles/index.ts';
 import type { AdminService } from './adminService.ts';
-import { type AdminActor, insertAdminAction, pageAdminActions } from './auditLog.ts';
+import { type AdminActor, insertAdminAction, pageAdminActions, pageAdminActionsForward } from './auditLog.ts';
 import {
   activePeoplePerDay,
   clearHeldPhoto,
@@ -37,7 +38,6 @@ import {
   findReportsBy,
   findUserIdsForLookup,
   findVerification,
-  markProfileVerified,
   paymentsPerDay,
 } from './consoleRepository.ts';
 
@@ -45,6 +45,11 @@ const alreadyDecided = () => conflict('already_decided', 'Another admin has alre
 /** How many messages of a reported chat the console shows. */
 const reportMessages = 20;
 const queueSize = 50;
+/** Audit log rows per database read of the CSV export. */
+const auditCsvPage = 500;
+
+/** A selfie's stored names: the upload store also wrote a thumbnail beside it, which must go too. */
+const selfieNamesOf = (name: string) => storedNamesOf([{ fileName: name, blurName: null }]);
 
 /**
  * The moderation console's queues and decisions (`/api/admin/*`): reports beside the reported person's
@@ -151,12 +156,26 @@ export class ModerationConsole {
     }));
   }
 
-  /** The selfie of a check, for admins only: never under a public name, gone once decided. */
-  async selfie(id: number) {
+  /**
+   * The selfie of a check, for admins only, gone once decided. It is stored under an unguessable upload
+   * name that no response but this one carries (never linked from a profile); each view is in the audit log.
+   */
+  async selfie(id: number, by: AdminActor) {
     const row = await findVerification(this.db, id);
     if (!row?.selfie_name) throw notFound('selfie_not_found', 'No selfie for this check');
     const file = await this.photos.open(row.selfie_name);
     if (!file) throw notFound('selfie_not_found', 'No selfie for this check');
+    try {
+      await insertAdminAction(
+        this.db,
+        by,
+        { action: 'view_selfie', userId: row.user_id, profileId: row.profile_id, details: { verification_id: id } },
+        this.clock.now().toISOString(),
+      );
+    } catch (error) {
+      file.body.destroy(); // no face leaves without its audit line
+      throw error;
+    }
     return file;
   }
 
@@ -175,7 +194,7 @@ export class ModerationConsole {
         now,
       });
       if (!decided) throw alreadyDecided();
-      if (action === 'approve') await markProfileVerified(trx, decided.profile_id, now);
+      if (action === 'approve') await setVerified(trx, decided.profile_id, true);
       await insertAdminAction(
         trx,
         by,
@@ -191,7 +210,7 @@ export class ModerationConsole {
       // RETURNING gives the row after the update (selfie_name already null): the name read before is the file.
       return existing.selfie_name;
     });
-    if (selfie) await this.removeFile(() => this.photos.removeNames([selfie]), 'selfie not removed');
+    if (selfie) await this.removeFile(() => this.photos.removeNames(selfieNamesOf(selfie)), 'selfie not removed');
   }
 
   async heldPhotos(): Promise<AdminHeldPhoto[]> {
@@ -246,10 +265,21 @@ export class ModerationConsole {
     }
   }
 
-  /** Everyone a search names (an e-mail, a Telegram id, a profile or account id), with their history. */
-  async lookup(query: string): Promise<AdminPerson[]> {
+  /**
+   * Everyone a search names (an e-mail, a Telegram id, a profile or account id), with their history. The
+   * search itself goes to the audit log (who looked for what, and whom it found): it reads personal data.
+   */
+  async lookup(query: string, by: AdminActor): Promise<AdminPerson[]> {
     const ids = await findUserIdsForLookup(this.db, query);
-    return Promise.all(ids.map((id) => this.person(id)));
+    const people = await Promise.all(ids.map((id) => this.person(id)));
+    await insertAdminAction(
+      this.db,
+      by,
+      // No target: a search is not something done to the people it finds (their history stays theirs).
+      { action: 'lookup', details: { query, user_ids: ids } },
+      this.clock.now().toISOString(),
+    );
+    return people;
   }
 
   async person(userId: UserId): Promise<AdminPerson> {
@@ -289,18 +319,20 @@ export class ModerationConsole {
     return { entries: page, next_before: entries.length > limit ? (page.at(-1)?.id ?? null) : null };
   }
 
-  /** The whole log, oldest first, as CSV (RFC 4180), a page of the database at a time. */
+  /**
+   * The whole log, oldest first, as CSV (RFC 4180), read and written a page of the database at a time (keyset
+   * on id): memory holds one page whatever the log's size. Lines written during the download may be included.
+   */
   async *auditCsv(): AsyncGenerator<string> {
     yield 'id,created_at,admin,action,target_user_id,target_profile_id,reason,details\r\n';
-    const pages: AdminAuditEntry[][] = [];
-    let before: number | undefined;
+    let after: number | undefined;
     for (;;) {
-      const page = await pageAdminActions(this.db, { before, limit: 500 });
-      if (page.length === 0) break;
-      pages.push(page);
-      before = page.at(-1)?.id;
+      const page = await pageAdminActionsForward(this.db, { after, limit: auditCsvPage });
+      if (page.length === 0) return;
+      yield page.map(csvLine).join('');
+      after = page.at(-1)?.id;
+      if (page.length < auditCsvPage) return;
     }
-    for (const entry of pages.reverse().flatMap((p) => p.reverse())) yield csvLine(entry);
   }
 
   /** Per day for the last `days` days (today included, UTC): sign-ups, active people, matches, messages, payments. */

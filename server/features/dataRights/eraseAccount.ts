@@ -4,7 +4,13 @@ import type { Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
 import { type EventBus, writeProfileLeaving } from '../events/index.ts';
 import type { PhotoStore } from '../photos/index.ts';
-import { deleteProfileOfUser, deleteUser, findProfileOfUser, listPhotoFilesOfUser } from './repository.ts';
+import {
+  deleteProfileOfUser,
+  deleteUser,
+  findProfileOfUser,
+  listPhotoFilesOfUser,
+  listSelfieFilesOfUser,
+} from './repository.ts';
 
 /**
  * Deletes a user and everything of theirs: rows go by the database's cascades from `users`, photo files
@@ -29,7 +35,13 @@ export async function eraseAccount(
   userId: UserId,
 ): Promise<boolean> {
   const { files, deleted, told } = await db.transaction().execute(async (trx) => {
-    const rows = await listPhotoFilesOfUser(trx, userId);
+    const rows = [
+      ...(await listPhotoFilesOfUser(trx, userId)),
+      // A pending selfie check's face goes with the account too (its row goes by the cascade).
+      ...(await listSelfieFilesOfUser(trx, userId)).flatMap((s) =>
+        s.file_name ? [{ file_name: s.file_name, blur_name: null }] : [],
+      ),
+    ];
     const profile = await findProfileOfUser(trx, userId);
     const told = profile ? await writeProfileLeaving(trx, profile.id, clock.now().toISOString()) : [];
     // The profile first, then the account: a like or a message in flight locks profile rows before it

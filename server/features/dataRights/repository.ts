@@ -89,6 +89,17 @@ export async function listPhotoFilesOfUser(db: Kysely<Database>, userId: UserId)
     .execute();
 }
 
+/** The selfies of the user's undecided checks: files to remove with their photos (a decided one's is gone). */
+export async function listSelfieFilesOfUser(db: Kysely<Database>, userId: UserId) {
+  return db
+    .selectFrom('photo_verifications')
+    .innerJoin('profiles', 'profiles.id', 'photo_verifications.profile_id')
+    .select(['photo_verifications.selfie_name as file_name'])
+    .where('profiles.user_id', '=', userId)
+    .where('photo_verifications.selfie_name', 'is not', null)
+    .execute();
+}
+
 /** Deletes the user; everything else of theirs goes by the database's cascades. False when there was no such user. */
 /** The user's profile and, by its cascades, their photos, swipes, matches, conversations and blocks. */
 export async function deleteProfileOfUser(db: Kysely<Database>, userId: UserId): Promise<void> {

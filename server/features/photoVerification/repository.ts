@@ -39,15 +39,6 @@ export async function insertVerification(db: Kysely<Database>, row: NewVerificat
   return inserted.id;
 }
 
-export async function setProfileVerified(db: Kysely<Database>, profileId: ProfileId, verified: boolean): Promise<void> {
-  await db
-    .updateTable('profiles')
-    .set({ verified: verified ? 1 : 0 })
-    .where('id', '=', profileId)
-    .where('verified', '=', verified ? 0 : 1)
-    .execute();
-}
-
 /**
  * Takes the profile's row lock until the transaction ends (a no-op write: PostgreSQL locks the row, SQLite
  * the database), so parallel selfies of one person are written one after the other.

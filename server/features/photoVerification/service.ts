@@ -23,6 +23,7 @@ import {
   type UploadScreening,
 } from '../moderationModels/index.ts';
 import { type PhotoStore, processPhoto, storedNamesOf } from '../photos/index.ts';
+import { setVerified } from '../profiles/index.ts';
 import { day, type RateCounter } from '../rateLimits/index.ts';
 import { profileRequired } from '../relationships/index.ts';
 import {
@@ -34,7 +35,6 @@ import {
   listPhotoFaces,
   lockProfile,
   setFaceConsent,
-  setProfileVerified,
 } from './repository.ts';
 
 /** Selfie attempts a person may make in a day (each runs the models for about a second). */
@@ -146,7 +146,7 @@ export class PhotoVerificationService {
           decided_at: outcome.status === 'pending' ? null : now,
           decided_by: outcome.status === 'pending' ? null : 'model',
         });
-        if (outcome.status === 'verified') await setProfileVerified(trx, profile.id, true);
+        if (outcome.status === 'verified') await setVerified(trx, profile.id, true);
       });
     } catch (error) {
       if (selfieName) await this.removeSelfie(selfieName);

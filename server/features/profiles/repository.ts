@@ -25,8 +25,11 @@ export async function deleteProfileRow(db: Kysely<Database>, profileId: ProfileI
 const photoNames = prepared((db, profileId: ProfileId) =>
   db.selectFrom('photos').select('file_name').where('profile_id', '=', profileId).orderBy('position').orderBy('id'),
 );
-/** A profile's photo file names in display order (compiled once: search and swipes read them per card). */
-export async function listPhotoNames(db: Kysely<Database>, profileId: ProfileId): Promise<string[]> {
+/**
+ * Every photo file name of a profile in display order, HELD ONES INCLUDED: for the owner's own edits only
+ * (setPhotos). What others may see is listShownPhotoNames; this one stays out of the feature's face.
+ */
+export async function listPhotoNamesWithHeld(db: Kysely<Database>, profileId: ProfileId): Promise<string[]> {
   return (await photoNames.all(db, profileId)).map((r) => r.file_name);
 }
 
@@ -42,6 +45,20 @@ const shownPhotoNames = prepared((db, profileId: ProfileId) =>
 /** What others may see of a profile's photos: every photo but those the upload screen held (docs/trust.md). */
 export async function listShownPhotoNames(db: Kysely<Database>, profileId: ProfileId): Promise<string[]> {
   return (await shownPhotoNames.all(db, profileId)).map((r) => r.file_name);
+}
+
+/**
+ * The selfies of a profile's undecided checks (a decided one's file is already gone): stored as uploads
+ * (the photo, its thumbnail), so a deleted profile's files are removed with its photos.
+ */
+export async function listSelfieFiles(db: Kysely<Database>, profileId: ProfileId): Promise<StoredPhoto[]> {
+  const rows = await db
+    .selectFrom('photo_verifications')
+    .select('selfie_name')
+    .where('profile_id', '=', profileId)
+    .where('selfie_name', 'is not', null)
+    .execute();
+  return rows.flatMap((r) => (r.selfie_name ? [{ fileName: r.selfie_name, blurName: null }] : []));
 }
 
 export async function listPhotos(db: Kysely<Database>, profileId: ProfileId): Promise<StoredPhoto[]> {
@@ -82,7 +99,11 @@ export async function isVerified(db: Kysely<Database>, profileId: ProfileId): Pr
   return row?.verified === 1;
 }
 
-/** Sets or clears the badge; only a real change writes (and stamps the search change, a trigger). */
+/**
+ * Sets or clears the verified badge: the one writer of profiles.verified (selfie checks, the console, a
+ * changed main photo). Only a real change writes; the migration 2026_12_03_1000_verified_search_stamp's
+ * trigger then stamps search_changed_at, so verifiedOnly searches see it without a stamp here.
+ */
 export async function setVerified(db: Kysely<Database>, profileId: ProfileId, verified: boolean): Promise<void> {
   await db
     .updateTable('profiles')
@@ -104,7 +125,7 @@ export async function setPhotos(
   now: string,
   screens: ReadonlyMap<string, PhotoScreen> = new Map(),
 ): Promise<void> {
-  const existing = new Set(await listPhotoNames(db, profileId));
+  const existing = new Set(await listPhotoNamesWithHeld(db, profileId));
   const wanted = photos.map((p) => p.fileName);
   const removed = [...existing].filter((name) => !wanted.includes(name));
   if (removed.length)

@@ -34,6 +34,7 @@ import {
   listOwnPhotos,
   listPhotoIds,
   listPhotos,
+  listSelfieFiles,
   setPhotos,
   setVerified,
   updateProfile,
@@ -184,7 +185,7 @@ export class ProfileService {
       await lockUser(trx, userId);
       const profile = await findProfileByUser(trx, userId);
       if (!profile) throw profileNotFound();
-      const photos = await listPhotos(trx, profile.id);
+      const photos = [...(await listPhotos(trx, profile.id)), ...(await listSelfieFiles(trx, profile.id))];
       const told = await writeProfileLeaving(trx, profile.id, this.clock.now().toISOString());
       await deleteProfileRow(trx, profile.id);
       return { files: photos, told };

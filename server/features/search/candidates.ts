@@ -72,7 +72,7 @@ type Own = {
 };
 
 /**
- * The photo file names of `p` in order, comma-separated: the same list listPhotoNames reads; both databases
+ * The photo file names of `p` in order, comma-separated: the same list listShownPhotoNames reads; both databases
  * take an ordered aggregate (SQLite since 3.44).
  */
 export function photoList(db: Kysely<Database>) {

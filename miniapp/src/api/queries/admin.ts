@@ -1,12 +1,14 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod/mini';
-import type {
-  AdminAuditPage,
-  AdminHeldPhoto,
-  AdminPerson,
-  AdminReport,
-  AdminStats,
-  AdminVerification,
+import {
+  type AdminAuditPage,
+  type AdminHeldPhoto,
+  type AdminPerson,
+  type AdminReport,
+  type AdminStats,
+  type AdminVerification,
+  grantAnswer,
+  refundAnswer,
 } from '@contract/admin.ts';
 import { readStored, storageKeys } from '../../lib/storage.ts';
 import { api } from '../client.ts';
@@ -80,7 +82,8 @@ export function useAdminAction() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ path, body }: { path: string; body: object }) =>
-      api.post(path, z.union([doneAnswer, changedAnswer, z.object({ premium_until: z.string() })]), body),
+      // Every decision's answer, a refund's included (its premium_until is null when the refund ended premium).
+      api.post(path, z.union([doneAnswer, changedAnswer, refundAnswer, grantAnswer]), body),
     onSettled: () => client.invalidateQueries({ queryKey: queryKeys.admin() }),
   });
 }

@@ -38,7 +38,11 @@ export default function AdminScreen() {
   const requested = params.get('tab');
   const tab: Tab = tabs.find((name) => name === requested) ?? 'reports';
   if (texts.isError) return <ErrorState message={t('app.errors.network')} onRetry={() => void texts.refetch()} />;
-  if (session.status === 'loading' || me.isPending || !texts.data) return <Loading />;
+  // The admin check runs only for a signed-in session: any other settled session (signed out, or its check
+  // failed) never starts it, so waiting on it there would spin for ever. Such a visitor sees the not-found page.
+  const checking = session.status === 'signedIn' && me.isPending;
+  if (session.status === 'loading' || checking || !texts.data) return <Loading />;
+  if (me.isError) return <ErrorState message={t('app.errors.network')} onRetry={() => void me.refetch()} />;
   if (me.data !== true) return <EmptyState title={t('app.admin.notAdmin')} />;
   return (
     <div className="admin">

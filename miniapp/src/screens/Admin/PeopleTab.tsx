@@ -139,18 +139,23 @@ function PersonHistory({ person }: { person: AdminPerson }) {
           {person.payments.map((p) => (
             <li key={p.id}>
               #{p.id} · {p.provider} · {p.amount} {p.currency} · {p.status} · {day(p.created_at)}
-              {p.status === 'succeeded' && (
+              {/* Kept for a refunded payment too (without its button): the outcome line outlives the re-read. */}
+              {(p.status === 'succeeded' || p.status === 'refunded') && (
                 <ActionBar
                   withReason={false}
-                  actions={[
-                    {
-                      label: t('app.admin.people.refund'),
-                      doneText: t('app.admin.people.refunded'),
-                      path: `/api/admin/payments/${p.id}/refund`,
-                      body: {},
-                      danger: true,
-                    },
-                  ]}
+                  actions={
+                    p.status === 'succeeded'
+                      ? [
+                          {
+                            label: t('app.admin.people.refund'),
+                            doneText: t('app.admin.people.refunded'),
+                            path: `/api/admin/payments/${p.id}/refund`,
+                            body: {},
+                            danger: true,
+                          },
+                        ]
+                      : []
+                  }
                 />
               )}
             </li>

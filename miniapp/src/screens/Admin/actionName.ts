@@ -12,6 +12,8 @@ const actions = [
   'verification_reject',
   'photo_approve',
   'photo_remove',
+  'view_selfie',
+  'lookup',
 ] as const;
 const evidence = ['new_account', 'unseen', 'shown', 'matched', 'chatted'] as const;
 
