@@ -14,7 +14,7 @@ import type { Clock } from '../../clock.ts';
 import { conflict, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { type PhotoStore, storedNamesOf } from '../photos/index.ts';
-import { setVerified } from '../profiles/index.ts';
+import { setVerified } from '../photoVerification/index.ts';
 import type { AdminService } from './adminService.ts';
 import { type AdminActor, insertAdminAction, pageAdminActions, pageAdminActionsForward } from './auditLog.ts';
 import {

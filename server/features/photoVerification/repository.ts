@@ -39,6 +39,16 @@ export async function insertVerification(db: Kysely<Database>, row: NewVerificat
   return inserted.id;
 }
 
+/** The badge, the one place it is set (the search trigger of migration verified_search_stamp stamps the change). */
+export async function setVerified(db: Kysely<Database>, profileId: ProfileId, verified: boolean): Promise<void> {
+  await db
+    .updateTable('profiles')
+    .set({ verified: verified ? 1 : 0 })
+    .where('id', '=', profileId)
+    .where('verified', '=', verified ? 0 : 1)
+    .execute();
+}
+
 /**
  * Takes the profile's row lock until the transaction ends (a no-op write: PostgreSQL locks the row, SQLite
  * the database), so parallel selfies of one person are written one after the other.

@@ -23,7 +23,6 @@ import {
   type UploadScreening,
 } from '../moderationModels/index.ts';
 import { type PhotoStore, processPhoto, storedNamesOf } from '../photos/index.ts';
-import { setVerified } from '../profiles/index.ts';
 import { day, type RateCounter } from '../rateLimits/index.ts';
 import { profileRequired } from '../relationships/index.ts';
 import {
@@ -35,6 +34,7 @@ import {
   listPhotoFaces,
   lockProfile,
   setFaceConsent,
+  setVerified,
 } from './repository.ts';
 
 /** Selfie attempts a person may make in a day (each runs the models for about a second). */

@@ -1,3 +1,3 @@
 export { snapCoordinates } from './locationGrid.ts';
-export { findProfileSummary, listShownPhotoNames, setVerified } from './repository.ts';
+export { findProfileSummary, listShownPhotoNames } from './repository.ts';
 export { activeRecentlyOf, activityBucket, type ActivityBucket } from './activity.ts';

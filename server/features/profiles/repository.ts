@@ -104,15 +104,6 @@ export async function isVerified(db: Kysely<Database>, profileId: ProfileId): Pr
  * changed main photo). Only a real change writes; the migration 2026_12_03_1000_verified_search_stamp's
  * trigger then stamps search_changed_at, so verifiedOnly searches see it without a stamp here.
  */
-export async function setVerified(db: Kysely<Database>, profileId: ProfileId, verified: boolean): Promise<void> {
-  await db
-    .updateTable('profiles')
-    .set({ verified: verified ? 1 : 0 })
-    .where('id', '=', profileId)
-    .where('verified', '=', verified ? 0 : 1)
-    .execute();
-}
-
 /**
  * Replaces the photo list of a profile with `photos` in that order (rows kept where names stay). New photos
  * take their upload screening (`screens`, by file name): held or clear, the score, and the face descriptor

@@ -20,7 +20,7 @@ import { storedCity } from '../location/index.ts';
 import { storedPrompts } from '../prompts/index.ts';
 import { profileRequired } from '../relationships/index.ts';
 import type { PhotoScreen, UploadScreening } from '../moderationModels/index.ts';
-import { mainPhotoStillMatches, photoDescriptors } from '../photoVerification/index.ts';
+import { mainPhotoStillMatches, photoDescriptors, setVerified } from '../photoVerification/index.ts';
 import { type PhotoStore, processPhoto, type StoredPhoto } from '../photos/index.ts';
 import { snapCoordinates } from './locationGrid.ts';
 import { presentOwnProfile } from './presenter.ts';
@@ -36,7 +36,6 @@ import {
   listPhotos,
   listSelfieFiles,
   setPhotos,
-  setVerified,
   updateProfile,
   updateSettings,
 } from './repository.ts';
