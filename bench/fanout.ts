@@ -17,7 +17,6 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
-import { createClient } from '@redis/client';
 import pg from 'pg';
 import type { UserId } from '../db/schema.ts';
 import { noticeChannel, quotedChannel } from '../server/features/events/noticeChannels.ts';
@@ -26,9 +25,10 @@ import { createLogger } from '../server/logger.ts';
 import { createTestDatabase } from '../server/test/testDatabase.ts';
 import { headline, line, summary } from './benchKit.ts';
 import type { FanoutCommand } from './fanoutProcess.ts';
+import { redisAnswers, testRedisUrl } from '../server/test/redis.ts';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
-const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisUrl = testRedisUrl;
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(1))
@@ -39,18 +39,6 @@ if (!pgUrl) {
   process.exit(0);
 }
 
-async function redisAnswers(): Promise<boolean> {
-  const client = createClient({ url: redisUrl, socket: { reconnectStrategy: false, connectTimeout: 2000 } });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.destroy();
-  }
-}
 const withRedis = await redisAnswers();
 if (!withRedis) console.log(`Redis: nothing answers at ${redisUrl}; its rows are skipped`);
 

@@ -9,7 +9,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
 import { systemClock } from './clock.ts';
@@ -22,22 +21,11 @@ import { S3StandIn } from './test/s3StandIn.ts';
 import { ServerProcess } from './test/serverProcess.ts';
 import { TcpProxy } from './test/tcpProxy.ts';
 import { withAdminClient } from './test/testDatabase.ts';
+import { redisAnswers, testRedisUrl } from './test/redis.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
-const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisUrl = testRedisUrl;
 
-async function redisAnswers(): Promise<boolean> {
-  const client = createClient({ url: redisUrl, socket: { reconnectStrategy: false, connectTimeout: 2000 } });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.destroy();
-  }
-}
 const runs = databaseUrl ? await redisAnswers() : false;
 if (!runs) console.log('server/multiProcessRedis.test.ts skipped: it needs PostgreSQL (TEST_DATABASE_URL) and Redis');
 

@@ -18,24 +18,12 @@ import { PostgresEventBus } from './postgresEventBus.ts';
 import { RedisEventBus } from './redisEventBus.ts';
 import { insertEvents } from './repository.ts';
 import { doorbellTickMs } from './tickBatch.ts';
+import { redisAnswers, testRedisUrl } from '../../test/redis.ts';
 
 const url = process.env.TEST_DATABASE_URL;
-const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisUrl = testRedisUrl;
 const logger = createLogger('silent');
 
-/** Redis answers here (CI starts it as it starts PostgreSQL, .ci/run); without it only the NOTIFY path runs. */
-async function redisAnswers(): Promise<boolean> {
-  const client = createClient({ url: redisUrl, socket: { reconnectStrategy: false, connectTimeout: 2000 } });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.destroy();
-  }
-}
 const withRedis = url ? await redisAnswers() : false;
 if (url && !withRedis) console.log(`fanout.test.ts: Redis path skipped, nothing answers at ${redisUrl}`);
 
