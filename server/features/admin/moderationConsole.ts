@@ -13,8 +13,8 @@ import type {
 import type { Clock } from '../../clock.ts';
 import { conflict, notFound } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import { type PhotoStore, storedNamesOf } from '../photos/index.ts';
-import { setVerified } from '../photoVerification/index.ts';
+import type { PhotoStore } from '../photos/index.ts';
+import { selfieFileNames, setVerified } from '../photoVerification/index.ts';
 import type { AdminService } from './adminService.ts';
 import { type AdminActor, insertAdminAction, pageAdminActions, pageAdminActionsForward } from './auditLog.ts';
 import {
@@ -49,7 +49,6 @@ const queueSize = 50;
 const auditCsvPage = 500;
 
 /** A selfie's stored names: the upload store also wrote a thumbnail beside it, which must go too. */
-const selfieNamesOf = (name: string) => storedNamesOf([{ fileName: name, blurName: null }]);
 
 /**
  * The moderation console's queues and decisions (`/api/admin/*`): reports beside the reported person's
@@ -210,7 +209,7 @@ export class ModerationConsole {
       // RETURNING gives the row after the update (selfie_name already null): the name read before is the file.
       return existing.selfie_name;
     });
-    if (selfie) await this.removeFile(() => this.photos.removeNames(selfieNamesOf(selfie)), 'selfie not removed');
+    if (selfie) await this.removeFile(() => this.photos.removeNames(selfieFileNames(selfie)), 'selfie not removed');
   }
 
   async heldPhotos(): Promise<AdminHeldPhoto[]> {

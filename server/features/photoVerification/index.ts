@@ -1,3 +1,3 @@
 export { mainPhotoStillMatches, photoDescriptors } from './mainPhoto.ts';
 export { insertConsentedFace, setVerified } from './repository.ts';
-export { PhotoVerificationService } from './service.ts';
+export { PhotoVerificationService, selfieFileNames } from './service.ts';

@@ -58,6 +58,9 @@ interface Outcome {
   faces: number | null;
 }
 
+/** Every stored name of a selfie: the photo and its thumbnail (the pipeline's blurred copy is never kept). */
+export const selfieFileNames = (name: string): string[] => storedNamesOf([{ fileName: name, blurName: null }]);
+
 /**
  * Photo verification (issue 40, docs/trust.md): a selfie in a random pose, compared with the faces of the
  * person's own photos. Decided by the models when clear (verified, or rejected with a reason the app shows);
@@ -259,7 +262,7 @@ export class PhotoVerificationService {
 
   private async removeSelfie(name: string): Promise<void> {
     try {
-      await this.photos.removeNames(storedNamesOf([{ fileName: name, blurName: null }]));
+      await this.photos.removeNames(selfieFileNames(name));
     } catch (error) {
       this.logger.warn({ err: error }, 'selfie file not removed: left to the orphan sweep');
     }
