@@ -30,6 +30,9 @@ export default defineConfig({
         // Real Chromium (Debian's) against the real server and the built bundle: see miniapp/e2e/.
         test: {
           name: 'browser',
+          // As the server project: a worker's files share their modules (the import was half a small file's time);
+          // each file still starts its own site, contexts and people.
+          isolate: false,
           include: ['miniapp/e2e/**/*.e2e.test.ts'],
           globalSetup: ['miniapp/e2e/globalSetup.ts'],
           // Generous: two cores run a server suite and Chromium side by side in CI.

@@ -7,7 +7,7 @@ import { createPerson, type Person } from '../../server/test/people.ts';
 import { testSessionSecret } from '../../server/test/testApp.ts';
 import { registerThroughScreens } from './flows/accounts.ts';
 import { matchAndStartChat } from './flows/chat.ts';
-import { phone, screenshot, startSite, testConfig, type Site, behaviourLanguages } from './harness.ts';
+import { phone, screenshot, startSite, testConfig, type Site, behaviourLanguages, behaviourThemes } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -61,7 +61,7 @@ describe('dead ends on the web', () => {
   });
 
   for (const language of behaviourLanguages) {
-    for (const dark of [false, true]) {
+    for (const dark of behaviourThemes) {
       const mode = dark ? 'dark' : 'light';
       it(`links /telegram to the bot when BOT_USERNAME is set (${language}, ${mode})`, async () => {
         const t = texts[language];

@@ -5,7 +5,7 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import type { Person } from '../../server/test/people.ts';
 import { withPhotos } from './flows/photos.ts';
 import { topCardId } from './flows/search.ts';
-import { behaviourLanguages, expectAccessible, screenshot, startSite, type Site } from './harness.ts';
+import { behaviourLanguages, expectAccessible, pictureVariants, screenshot, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -178,7 +178,7 @@ describe.each(behaviourLanguages)('the distance limit and "active today" in %s',
   });
 });
 
-/** The filters with the slider, the switch, and a card and a profile saying "active today", in both languages and both themes. */
+/** The filters with the slider, the switch, and a card and a profile saying "active today", in each language and theme (`pictureVariants`). */
 describe('the distance slider and "active today" as they look', () => {
   let site: Site;
 
@@ -188,10 +188,6 @@ describe('the distance slider and "active today" as they look', () => {
   afterAll(async () => {
     await site.close();
   });
-
-  const variants = (['ru', 'en'] as const).flatMap((language) =>
-    [false, true].map((dark) => ({ language, dark, name: `${language}-${dark ? 'dark' : 'light'}` })),
-  );
 
   it('in Russian and English, light and dark', async () => {
     const seeker = await withPhotos(site, { name: 'Shots', gender: 'Male', at: home, photos: 1 });
@@ -207,7 +203,7 @@ describe('the distance slider and "active today" as they look', () => {
         },
       });
 
-    for (const { language, dark, name } of variants) {
+    for (const { language, dark, name } of pictureVariants) {
       const t = texts[language];
       const { context, page } = await open(language, dark);
       await page.goto('/Menu');
@@ -238,7 +234,7 @@ describe('the distance slider and "active today" as they look', () => {
     expect((await seeker.browser.post('/api/like', { profile_id: shown.profileId })).status).toBe(200);
     // Its overlay counts as shown already: the pictures are of the profile, not of the overlay over it.
     expect((await seeker.browser.post('/api/matches/seen', { profile_id: shown.profileId })).status).toBe(200);
-    for (const { language, dark, name } of variants) {
+    for (const { language, dark, name } of pictureVariants) {
       const { context, page } = await open(language, dark);
       await page.goto(`/UsersProfile/${shown.profileId}`);
       await page.locator('.other-profile .active-recently').waitFor();

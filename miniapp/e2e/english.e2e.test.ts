@@ -110,6 +110,7 @@ describe('every screen in English', () => {
       ['/account', 'account'],
       ['/subscription', 'subscription'],
       ['/training', 'training'],
+      ['/verification', 'verification'],
       ['/successtrig', 'payment-success'],
       ['/failtrig', 'payment-failure'],
     ] as const) {

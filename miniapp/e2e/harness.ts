@@ -21,6 +21,46 @@ export const behaviourLanguages = (process.env.E2E_LANGUAGES ?? 'ru')
   .split(',')
   .filter((l): l is 'ru' | 'en' => l === 'ru' || l === 'en');
 
+/**
+ * Whether behaviour runs in the dark theme too: no, by default. A screen behaves the same in either theme;
+ * dark.e2e.test.ts passes over the screens in the dark theme, and the picture tests (`pictureVariants`) shoot
+ * one. E2E_THEMES=light,dark runs behaviour in both.
+ */
+export const behaviourThemes: boolean[] = (process.env.E2E_THEMES ?? 'light')
+  .split(',')
+  .filter((theme) => theme === 'light' || theme === 'dark')
+  .map((theme) => theme === 'dark');
+
+export interface PictureVariant {
+  language: 'ru' | 'en';
+  dark: boolean;
+  /** `ru-light`, `en-dark`: the suffix of the variant's screenshots. */
+  name: string;
+}
+
+/**
+ * The language and theme pairs a test that takes pictures shoots: Russian in light and English in dark, so
+ * each language and each theme is seen once (a run takes the pictures half as often as all four would).
+ * E2E_PICTURES=all shoots all four pairs, for a session that looks at every variant of a screen.
+ */
+export const pictureVariants: PictureVariant[] = (
+  process.env.E2E_PICTURES === 'all'
+    ? [
+        ['ru', false],
+        ['ru', true],
+        ['en', false],
+        ['en', true],
+      ]
+    : [
+        ['ru', false],
+        ['en', true],
+      ]
+).map(([language, dark]) => ({
+  language: language as 'ru' | 'en',
+  dark: dark as boolean,
+  name: `${String(language)}-${dark ? 'dark' : 'light'}`,
+}));
+
 /** A phone: iPhone 12–15 class. */
 export const phone = { width: 390, height: 844 };
 
@@ -115,7 +155,7 @@ export async function startSite(
     async context({ language, dark, serviceWorkers = 'block' } = {}) {
       const context = await chromium.browser.newContext({
         viewport: phone,
-        deviceScaleFactor: 2,
+        deviceScaleFactor: Number(process.env.E2E_DPR ?? 2),
         isMobile: true,
         hasTouch: true,
         locale: language === 'en' ? 'en-US' : 'ru-RU',

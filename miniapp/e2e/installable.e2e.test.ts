@@ -4,7 +4,7 @@ import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson } from '../../server/test/people.ts';
 import { hostLikeTelegram, telegramLaunchHash } from './flows/telegram.ts';
-import { screenshot, startSite, type Site } from './harness.ts';
+import { behaviourLanguages, screenshot, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -108,7 +108,7 @@ describe('the installable web app', () => {
     await context.close();
   });
 
-  for (const language of ['ru', 'en'] as const) {
+  for (const language of behaviourLanguages) {
     it(`offers Install in the menu while the browser offers it (${language})`, async () => {
       const t = texts[language];
       const person = await createPerson(site.app, { name: 'Инна' });

@@ -4,7 +4,15 @@ import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { expectMessage, matchAndStartChat, sendMessage } from './flows/chat.ts';
-import { e2eBotToken, expectAccessible, screenshot, startSite, watchErrors, type Site } from './harness.ts';
+import {
+  e2eBotToken,
+  expectAccessible,
+  pictureVariants,
+  screenshot,
+  startSite,
+  watchErrors,
+  type Site,
+} from './harness.ts';
 import { signInAs, signInitData } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -410,70 +418,68 @@ describe('live everywhere: the match overlay, badges, toasts and the tab bar', (
     expect(await page.locator('.tabbar').count()).toBe(0);
   });
 
-  for (const language of ['ru', 'en'] as const) {
-    for (const dark of [false, true]) {
-      const theme = dark ? 'dark' : 'light';
-      it(`shows the tab bar with its counts in ${language}, ${theme} (screenshot)`, async () => {
-        const t = texts[language];
-        // Three matches who each wrote (3 unread chats, 3 new matches) and twelve likers not yet seen.
-        const me = await createPerson(site.app, { name: language === 'ru' ? 'Ольга' : 'Olivia', gender: 'Female' });
-        for (let i = 0; i < 3; i++) {
-          const match = await createPerson(site.app, { gender: 'Male' });
-          await match.browser.post('/api/like', { profile_id: me.profileId });
-          await me.browser.post('/api/like', { profile_id: match.profileId });
-          const started = (await (
-            await match.browser.post('/api/conversations/start', { profile_id: me.profileId })
-          ).json()) as { conversation_id: number };
-          await match.browser.post(`/api/conversations/${started.conversation_id}/messages`, { content: 'Привет!' });
-        }
-        for (let i = 0; i < 12; i++) {
-          const liker = await createPerson(site.app, { gender: 'Male' });
-          await liker.browser.post('/api/like', { profile_id: me.profileId });
-        }
-        const { context, page } = await site.page({
-          language,
-          dark,
-          errors,
-          prepare: (c) => signInAs(site, c, me.browser),
-        });
-        contexts.push(context);
-        await page.goto('/search');
-        await page.locator('.swipe-card').waitFor();
-        // Each count in the tab's name, in the language's plural form ("3 unread chats", «12 новых лайков»).
-        const names = {
-          chats: counted(language === 'ru' ? ru.app.badges.unreadChats_few : en.app.badges.unreadChats_other, 3),
-          matches: counted(language === 'ru' ? ru.app.badges.newMatches_few : en.app.badges.newMatches_other, 3),
-          likes: counted(language === 'ru' ? ru.app.badges.newLikers_many : en.app.badges.newLikers_other, 12),
-        };
-        const bar = page.getByRole('navigation', { name: t.app.nav.label });
-        await bar.getByRole('link', { name: `${t.app.nav.chats} ${names.chats}`, exact: true }).waitFor();
-        await bar.getByRole('link', { name: `${t.app.nav.matches} ${names.matches}`, exact: true }).waitFor();
-        await bar.getByRole('link', { name: `${t.app.nav.likes} ${names.likes}`, exact: true }).waitFor();
-        expect(await bar.locator('.tab-badge').allTextContents()).toEqual(['12', '3', '3']);
-        expect(await page.getAttribute('html', 'data-theme')).toBe(theme);
-        await screenshot(page, `tabbar-${language}-${theme}`);
-        await expectAccessible(page, `tab bar ${language} ${theme}`);
-        if (!dark) {
-          // A wide screen: the bar is a rail at the side, clear of the page's column.
-          await page.setViewportSize({ width: 1280, height: 800 });
-          const rail = await bar.boundingBox();
-          const column = await page.locator('#main').boundingBox();
-          expect(rail && column && rail.x + rail.width).toBeLessThan(column?.x ?? 0);
-          await screenshot(page, `tabbar-desktop-${language}-${theme}`);
-          await page.setViewportSize({ width: 390, height: 844 });
-        }
-
-        // Opening the likes clears their count (and tells the server).
-        await tab(page, t, t.app.nav.likes).click();
-        await page.getByRole('heading', { name: t.app.matches.likesTitle }).waitFor();
-        await tabWithoutBadge(page, t, t.app.nav.likes).waitFor();
-        expect(await tab(page, t, t.app.nav.likes).getAttribute('aria-current')).toBe('page');
-        // The badge clears as the screen opens; the server hears it when the app's POST lands.
-        await expect
-          .poll(async () => ((await (await me.browser.get('/api/badges')).json()) as { new_likers: number }).new_likers)
-          .toBe(0);
+  for (const { language, dark } of pictureVariants) {
+    const theme = dark ? 'dark' : 'light';
+    it(`shows the tab bar with its counts in ${language}, ${theme} (screenshot)`, async () => {
+      const t = texts[language];
+      // Three matches who each wrote (3 unread chats, 3 new matches) and twelve likers not yet seen.
+      const me = await createPerson(site.app, { name: language === 'ru' ? 'Ольга' : 'Olivia', gender: 'Female' });
+      for (let i = 0; i < 3; i++) {
+        const match = await createPerson(site.app, { gender: 'Male' });
+        await match.browser.post('/api/like', { profile_id: me.profileId });
+        await me.browser.post('/api/like', { profile_id: match.profileId });
+        const started = (await (
+          await match.browser.post('/api/conversations/start', { profile_id: me.profileId })
+        ).json()) as { conversation_id: number };
+        await match.browser.post(`/api/conversations/${started.conversation_id}/messages`, { content: 'Привет!' });
+      }
+      for (let i = 0; i < 12; i++) {
+        const liker = await createPerson(site.app, { gender: 'Male' });
+        await liker.browser.post('/api/like', { profile_id: me.profileId });
+      }
+      const { context, page } = await site.page({
+        language,
+        dark,
+        errors,
+        prepare: (c) => signInAs(site, c, me.browser),
       });
-    }
+      contexts.push(context);
+      await page.goto('/search');
+      await page.locator('.swipe-card').waitFor();
+      // Each count in the tab's name, in the language's plural form ("3 unread chats", «12 новых лайков»).
+      const names = {
+        chats: counted(language === 'ru' ? ru.app.badges.unreadChats_few : en.app.badges.unreadChats_other, 3),
+        matches: counted(language === 'ru' ? ru.app.badges.newMatches_few : en.app.badges.newMatches_other, 3),
+        likes: counted(language === 'ru' ? ru.app.badges.newLikers_many : en.app.badges.newLikers_other, 12),
+      };
+      const bar = page.getByRole('navigation', { name: t.app.nav.label });
+      await bar.getByRole('link', { name: `${t.app.nav.chats} ${names.chats}`, exact: true }).waitFor();
+      await bar.getByRole('link', { name: `${t.app.nav.matches} ${names.matches}`, exact: true }).waitFor();
+      await bar.getByRole('link', { name: `${t.app.nav.likes} ${names.likes}`, exact: true }).waitFor();
+      expect(await bar.locator('.tab-badge').allTextContents()).toEqual(['12', '3', '3']);
+      expect(await page.getAttribute('html', 'data-theme')).toBe(theme);
+      await screenshot(page, `tabbar-${language}-${theme}`);
+      await expectAccessible(page, `tab bar ${language} ${theme}`);
+      if (!dark) {
+        // A wide screen: the bar is a rail at the side, clear of the page's column.
+        await page.setViewportSize({ width: 1280, height: 800 });
+        const rail = await bar.boundingBox();
+        const column = await page.locator('#main').boundingBox();
+        expect(rail && column && rail.x + rail.width).toBeLessThan(column?.x ?? 0);
+        await screenshot(page, `tabbar-desktop-${language}-${theme}`);
+        await page.setViewportSize({ width: 390, height: 844 });
+      }
+
+      // Opening the likes clears their count (and tells the server).
+      await tab(page, t, t.app.nav.likes).click();
+      await page.getByRole('heading', { name: t.app.matches.likesTitle }).waitFor();
+      await tabWithoutBadge(page, t, t.app.nav.likes).waitFor();
+      expect(await tab(page, t, t.app.nav.likes).getAttribute('aria-current')).toBe('page');
+      // The badge clears as the screen opens; the server hears it when the app's POST lands.
+      await expect
+        .poll(async () => ((await (await me.browser.get('/api/badges')).json()) as { new_likers: number }).new_likers)
+        .toBe(0);
+    });
   }
 });
 

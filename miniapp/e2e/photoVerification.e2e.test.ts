@@ -8,7 +8,7 @@ import type { Person } from '../../server/test/people.ts';
 import { withPhotos } from './flows/photos.ts';
 import { topCardId } from './flows/search.ts';
 import { hostLikeTelegram, telegramEvents, telegramLaunchHash } from './flows/telegram.ts';
-import { expectAccessible, screenshotLightAndDark, startSite, type Site } from './harness.ts';
+import { behaviourLanguages, expectAccessible, screenshotLightAndDark, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 /**
@@ -47,7 +47,7 @@ async function withinTenKm(context: BrowserContext): Promise<void> {
   });
 }
 
-describe.each(['ru', 'en'] as const)('photo verification, the badge and "verified only" in %s', (language) => {
+describe.each(behaviourLanguages)('photo verification, the badge and "verified only" in %s', (language) => {
   const t = texts[language];
   let site: Site;
   /** This test's page errors (a fresh list each test, so one test's failure is not blamed on the next). */

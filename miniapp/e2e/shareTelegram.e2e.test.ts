@@ -4,7 +4,7 @@ import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { matchAndStartChat } from './flows/chat.ts';
-import { expectAccessible, screenshotLightAndDark, startSite, type Site } from './harness.ts';
+import { behaviourLanguages, expectAccessible, screenshotLightAndDark, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -30,7 +30,7 @@ describe('the @username swap in the app', () => {
       .execute();
   };
 
-  for (const language of ['ru', 'en'] as const) {
+  for (const language of behaviourLanguages) {
     it(`shares, shows the other's @username once both did, and takes it back from the chat menu (${language})`, async () => {
       const t = texts[language].app.usernameShare;
       const masha = await createPerson(site.app, { name: 'Маша' });

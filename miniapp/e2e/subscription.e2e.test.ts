@@ -5,7 +5,7 @@ import ru from '../../locales/ru.json' with { type: 'json' };
 import { PremiumService } from '../../server/features/premium/service.ts';
 import { createPerson, type Person } from '../../server/test/people.ts';
 import { testSessionSecret } from '../../server/test/testApp.ts';
-import { expectAccessible, screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
+import { expectAccessible, screenshot, startSite, type Site, behaviourLanguages, behaviourThemes } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -36,7 +36,7 @@ describe('the subscription screen and the payment outcome', () => {
     page.evaluate(([d, l]) => new Date(d ?? '').toLocaleDateString(l, { dateStyle: 'long' }), [iso, language]);
 
   for (const language of behaviourLanguages) {
-    for (const dark of [false, true]) {
+    for (const dark of behaviourThemes) {
       const mode = dark ? 'dark' : 'light';
       it(`a free user sees the plans with the best value marked; an active one the end date and nothing to buy (${language}, ${mode})`, async () => {
         const t = texts[language];
@@ -133,7 +133,7 @@ describe('the subscription screen and the payment outcome', () => {
   });
 
   for (const language of behaviourLanguages) {
-    for (const dark of [false, true]) {
+    for (const dark of behaviourThemes) {
       const mode = dark ? 'dark' : 'light';
       it(`pays through the test checkout (in the app's look) and /confirm says paid; unknown and failed payments say so (${language}, ${mode})`, async () => {
         const t = texts[language];

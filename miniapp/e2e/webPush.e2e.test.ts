@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson } from '../../server/test/people.ts';
-import { screenshotLightAndDark, startSite, type Site } from './harness.ts';
+import { behaviourLanguages, screenshotLightAndDark, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -21,7 +21,7 @@ describe('Web Push in the menu', () => {
     await site.close();
   });
 
-  for (const language of ['ru', 'en'] as const) {
+  for (const language of behaviourLanguages) {
     it(`offers notifications in this browser once its service worker runs, and says so when the browser blocks them (${language})`, async () => {
       const t = texts[language].app.menu;
       const person = await createPerson(site.app, { name: 'Вера' });

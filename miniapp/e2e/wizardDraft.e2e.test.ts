@@ -9,7 +9,7 @@ import { createPerson } from '../../server/test/people.ts';
 import { Browser, json } from '../../server/test/browser.ts';
 import { codeFrom } from '../../server/test/smtpStandIn.ts';
 import { addPhoto, answerPrompts, makePhotoFiles } from './flows/profile.ts';
-import { screenshot, startSite, type Site, behaviourLanguages } from './harness.ts';
+import { screenshot, startSite, type Site, behaviourLanguages, behaviourThemes } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -228,7 +228,7 @@ describe.each(behaviourLanguages)('the profile wizard draft in %s', (language) =
 
   it('explains, where "Other" is chosen, who will be seen and who will see', async () => {
     const owner = await createPerson(site.app, { name: 'Алекс', gender: 'Female' });
-    for (const dark of [false, true]) {
+    for (const dark of behaviourThemes) {
       const { page } = await pageOf(owner.browser, dark);
       await page.goto('/edit_profile');
       await page.getByRole('button', { name: t.app.profile.genders.Other, exact: true }).waitFor();
