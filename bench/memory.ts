@@ -13,6 +13,7 @@
  *
  * Memory is read from /proc: idle is VmRSS once both servers answered and `--settle` (5) seconds passed
  * with nothing asked of them; peak is VmHWM (the most the process ever held resident) at the end of the run.
+ * `--skip <action,…>` leaves actions out of the pattern (`--skip sign-in`: the peak without password hashing).
  * It prints both servers' idle, sampled-under-load and peak RSS, the ratios Iskra / peer (goal: at most 1.5x),
  * and the answers by status, recorded for `npm run bench`'s table. Without a built peer (`--peer <its server/
  * folder>` or PEER_MATCHA_DIR) it prints Iskra's figures alone and records no ratio.
@@ -42,7 +43,7 @@ const peerPassword = 'Bench-http-password-1';
 
 type Action = 'sign-in' | 'like' | 'own profile' | 'match profile';
 /** The mix, spelled out in the order each server walks it: 1 sign-in, 7 likes, 5 own profiles, 7 match profiles. */
-const pattern: Action[] = [
+const fullPattern: Action[] = [
   'like',
   'match profile',
   'own profile',
@@ -64,6 +65,9 @@ const pattern: Action[] = [
   'own profile',
   'match profile',
 ];
+/** `--skip sign-in` (a comma-separated list) leaves actions out, to see what each adds to the peak. */
+const skipped = (argOption('--skip') ?? '').split(',').filter(Boolean);
+const pattern = fullPattern.filter((action) => !skipped.includes(action));
 
 /** The people each action is done by, the same for both servers. */
 interface Crowd {
@@ -281,7 +285,7 @@ try {
   for (const side of sides) side.idle = memoryOf(side.child.pid)?.rss;
   line(
     'machine',
-    `${availableParallelism()} cores shared by PostgreSQL, the servers and this load generator (load average ${loadavg()[0]?.toFixed(1)} at idle); ${connections} connections, ${seconds} s a turn, ${rounds} rounds`,
+    `${availableParallelism()} cores shared by PostgreSQL, the servers and this load generator (load average ${loadavg()[0]?.toFixed(1)} at idle); ${connections} connections, ${seconds} s a turn, ${rounds} rounds${skipped.length ? `, without ${skipped.join(', ')}` : ''}`,
   );
   line('idle RSS', sides.map((s) => `${s.name} ${mb(s.idle)}`).join(', '));
 
@@ -332,7 +336,7 @@ try {
       goal: '<= 1.5x',
     });
     headline({
-      measure: `server RSS peak under the mix, iskra / peer (${connections} connections)`,
+      measure: `server RSS peak under the mix, iskra / peer (${connections} connections${skipped.length ? `, without ${skipped.join(', ')}` : ''})`,
       ratio: peakRatio,
       floor,
       value: `${mb(ours.peak)} / ${mb(theirs.peak)}, ${load}`,
