@@ -26,7 +26,7 @@ import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { withAdminClient } from '../server/test/testDatabase.ts';
 import { argOption, headline, line } from './benchKit.ts';
-import { memoryOf, pgAnswers, stopServer } from './benchCrowd.ts';
+import { cpuSecondsOf, memoryOf, pgAnswers, stopServer } from './benchCrowd.ts';
 import { benchDataDir, benchPassword, makeHttpBenchData, type HttpBenchData } from './benchHttpData.ts';
 import { loadPeerData, peerPasswordHash, peerUsername, startPeer, tableOf } from './benchPeer.ts';
 import { startIskra } from './benchServers.ts';
@@ -36,6 +36,8 @@ const seconds = Number(argOption('--seconds') ?? 15);
 const rounds = Number(argOption('--rounds') ?? 2);
 const connections = Number(argOption('--connections') ?? 50);
 const settleSeconds = Number(argOption('--settle') ?? 5);
+/** `--node-options "--max-semi-space-size=8"`: Node or V8 flags for Iskra's process (NODE_OPTIONS), to try one. */
+const iskraNodeOptions = argOption('--node-options');
 const root = path.resolve(import.meta.dirname, '..');
 const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** The peer refuses a password without a capital letter and a symbol: its own rule, its own password. */
@@ -109,6 +111,9 @@ interface Side {
   idle?: number;
   /** The highest VmRSS sampled while its load ran. */
   sampledPeak: number;
+  /** CPU seconds the server used during its turns, and the requests it answered then. */
+  cpu: number;
+  answered: number;
   statuses: Map<string, number>;
   stop: () => Promise<void>;
 }
@@ -184,6 +189,7 @@ function peerRequests(url: string, sessions: Map<number, string>, crowd: Crowd) 
 async function runTurn(side: Side): Promise<number> {
   const deadline = performance.now() + seconds * 1000;
   let answered = 0;
+  const cpuBefore = cpuSecondsOf(side.child.pid) ?? Number.NaN;
   const sampler = setInterval(() => {
     const rss = memoryOf(side.child.pid)?.rss;
     if (rss !== undefined) side.sampledPeak = Math.max(side.sampledPeak, rss);
@@ -210,6 +216,8 @@ async function runTurn(side: Side): Promise<number> {
   } finally {
     clearInterval(sampler);
   }
+  side.cpu += (cpuSecondsOf(side.child.pid) ?? Number.NaN) - cpuBefore;
+  side.answered += answered;
   return answered / seconds;
 }
 
@@ -258,6 +266,8 @@ try {
         request: peerRequests(peer.url, sessions, crowd),
         turn: 0,
         sampledPeak: 0,
+        cpu: 0,
+        answered: 0,
         statuses: new Map(),
         stop: async () => {
           await stopServer(peer.child);
@@ -269,13 +279,21 @@ try {
       throw error;
     }
   }
-  const iskra = await startIskra(root, pgUrl, `iskra_memory_${run}`, data);
+  const iskra = await startIskra(
+    root,
+    pgUrl,
+    `iskra_memory_${run}`,
+    data,
+    iskraNodeOptions ? { NODE_OPTIONS: iskraNodeOptions } : {},
+  );
   sides.unshift({
     name: 'iskra',
     child: iskra.server.child,
     request: iskraRequests(iskra.server.url, iskra.csrf, data, crowd),
     turn: 0,
     sampledPeak: 0,
+    cpu: 0,
+    answered: 0,
     statuses: new Map(),
     stop: () => iskra.stop(),
   });
@@ -285,7 +303,7 @@ try {
   for (const side of sides) side.idle = memoryOf(side.child.pid)?.rss;
   line(
     'machine',
-    `${availableParallelism()} cores shared by PostgreSQL, the servers and this load generator (load average ${loadavg()[0]?.toFixed(1)} at idle); ${connections} connections, ${seconds} s a turn, ${rounds} rounds${skipped.length ? `, without ${skipped.join(', ')}` : ''}`,
+    `${availableParallelism()} cores shared by PostgreSQL, the servers and this load generator (load average ${loadavg()[0]?.toFixed(1)} at idle); ${connections} connections, ${seconds} s a turn, ${rounds} rounds${skipped.length ? `, without ${skipped.join(', ')}` : ''}${iskraNodeOptions ? `; Iskra with NODE_OPTIONS=${iskraNodeOptions}` : ''}`,
   );
   line('idle RSS', sides.map((s) => `${s.name} ${mb(s.idle)}`).join(', '));
 
@@ -319,6 +337,11 @@ try {
       .map(([key, n]) => `${key}: ${n}`)
       .join(', ');
     line(`${side.name} answers`, answers);
+    // CPU-seconds a request: what a setting that trades memory for garbage collection costs, less noisy than time.
+    line(
+      `${side.name} CPU`,
+      `${((side.cpu / Math.max(1, side.answered)) * 1000).toFixed(2)} ms a request (${side.cpu.toFixed(1)} s for ${side.answered})`,
+    );
   }
   const ours = figures.get('iskra');
   const theirs = figures.get('peer');
