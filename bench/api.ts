@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: what a request costs. Runs the real app (SQLite in a temporary folder) and a bare Koa
  * app on loopback in this process and measures, over real HTTP with keep-alive:
- *   - POST /api/login (argon2id m=19456, t=2, p=1), sequential, then a burst of parallel logins
+ *   - POST /api/login (argon2id m=7168, t=5, p=1), sequential, then a burst of parallel logins
  *     (the hashing queue keeps at most two at once; the burst shows its latency and memory);
  *   - GET /api/current_user with a session cookie against the same route on a bare Koa app,
  *     printing p50/p99 of both and the ratio: the price of sessions, CSRF, headers and logging;

@@ -52,6 +52,8 @@ export async function startIskra(
   pgUrl: string,
   database: string,
   data: HttpBenchData,
+  /** More environment for the server (NODE_OPTIONS, say). */
+  env: Record<string, string> = {},
 ): Promise<IskraServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-bench-'));
   const url = new URL(pgUrl);
@@ -71,6 +73,7 @@ export async function startIskra(
         DATA_DIR: dataDir,
         SESSION_SECRET: 'http-bench-secret-http-bench-secret-0000',
         LOG_LEVEL: 'warn',
+        ...env,
       },
       checkout,
     );

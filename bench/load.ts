@@ -180,7 +180,7 @@ async function runOn(dialect: Dialect): Promise<void> {
     headline({
       measure: `server RSS idle / peak under the crowd (${dialect})`,
       ratio: null,
-      floor: 'none (issue 41: at most 1.5x the peer, measured apart)',
+      floor: 'none (beside the peer: npm run bench memory)',
       value: `${idle?.rss.toFixed(0) ?? '?'} MB / ${loaded?.peak.toFixed(0) ?? '?'} MB`,
     });
     for (const s of streams) s.client.close();

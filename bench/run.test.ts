@@ -21,6 +21,7 @@ describe('npm run bench (bench/run.ts)', () => {
       'discovery',
       'data',
       'peer',
+      'memory',
       'scale',
       'fanout',
     ]);

@@ -29,6 +29,7 @@ export const defaultBenches = [
   'discovery',
   'data',
   'peer',
+  'memory',
   'scale',
   'fanout',
 ] as const;

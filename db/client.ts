@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, type Dialect as KyselyDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { allowDirectReads, allowDirectTransactionRuns } from './directReads.ts';
 import { namedStatementOf } from './prepared.ts';
 import { RetryingSqliteDialect, RetryingSqliteDriver, type SqliteSession } from './retryingSqliteDriver.ts';
@@ -58,6 +59,17 @@ export const toolLockWaitMs = 30_000;
 /** /api/health rides out a write of a few milliseconds by another process, and answers at once otherwise. */
 const healthLockWaitMs = 250;
 
+const require = createRequire(import.meta.url);
+
+/**
+ * Each driver is loaded when a database of its kind is first opened, not with this module: a server on
+ * PostgreSQL never holds SQLite's native library, one on SQLite never holds `pg` (issue 41: memory).
+ */
+export const drivers = {
+  sqlite: (): typeof SQLite => require('better-sqlite3') as typeof SQLite,
+  postgres: (): typeof pg => require('pg') as typeof pg,
+};
+
 export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   const url = options.url;
   if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
@@ -81,7 +93,7 @@ function openSqlite(
 ): DatabaseHandle {
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   // better-sqlite3's default busy timeout (5 s) still covers the set-up below: nothing is served yet.
-  const sqlite = new SQLite(file);
+  const sqlite = new (drivers.sqlite())(file);
   // WAL lets readers work while a write is in progress, in this process or another.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
@@ -162,7 +174,7 @@ function withStatementCache(sqlite: SQLite.Database): SqliteSession {
 }
 
 function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle {
-  const pool = new pg.Pool({
+  const pool = new (drivers.postgres().Pool)({
     connectionString: url,
     max: options.poolSize ?? 10,
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),

@@ -186,14 +186,14 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('stores sessions and codes hashed, and the password as argon2id with m=19456, t=2, p=1', async () => {
+  it('stores sessions and codes hashed, and the password as argon2id with m=7168, t=5, p=1', async () => {
     const { browser, email } = await registered();
     const user = await app.database.db
       .selectFrom('users')
       .selectAll()
       .where('email', '=', email)
       .executeTakeFirstOrThrow();
-    expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=7168,t=5,p=1\$/);
     const sessionId = browser.cookie('iskra_session') ?? '';
     const sessions = await app.database.db.selectFrom('sessions').selectAll().where('user_id', '=', user.id).execute();
     expect(sessions).toHaveLength(1);

@@ -1,18 +1,25 @@
 import { hash, verify, type Options } from '@node-rs/argon2';
 import { Semaphore } from './semaphore.ts';
 
-/** OWASP's argon2id minimum (m=19 MiB, t=2, p=1), written out so a library default change cannot weaken it. */
+/**
+ * One of OWASP's argon2id minimum configurations, written out so a library default change cannot weaken it.
+ * OWASP lists m=19 MiB with t=2 and m=7 MiB with t=5 (among others) as equally strong, trading memory for
+ * passes: the 7 MiB one costs about the same CPU (35,840 against 38,912 KiB-passes) and a third of the memory
+ * a hash holds while it runs, which with two at once was the server's largest peak of resident memory (issue
+ * 41: bench/memory.ts, a peak 37 MB higher with sign-ins in the mix than without). A hash records its own
+ * parameters, so passwords hashed with m=19 MiB still verify.
+ */
 export const argon2Options: Options = {
   // The typings declare Algorithm as a const enum, which isolatedModules cannot inline: 2 is Argon2id.
   // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment
   algorithm: 2,
-  memoryCost: 19_456,
-  timeCost: 2,
+  memoryCost: 7_168,
+  timeCost: 5,
   parallelism: 1,
 };
 
 /**
- * Hashing costs 19 MiB and tens of milliseconds; at most `concurrency` run at once and the rest wait
+ * Hashing costs 7 MiB and tens of milliseconds; at most `concurrency` run at once and the rest wait
  * in line, so a flood of logins queues up instead of exhausting memory or the thread pool.
  */
 export class PasswordHasher {

@@ -1,6 +1,6 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { drivers } from '../../../db/client.ts';
 import { addSeconds } from '../../clock.ts';
 import type { JobContext, JobCounts } from './job.ts';
 
@@ -31,7 +31,7 @@ function timeOf(name: string): number | null {
  * it and leave -wal/-shm files beside it) and runs SQLite's full integrity check on it.
  */
 export function checkBackup(file: string): string {
-  const copy = new SQLite(file, { fileMustExist: true });
+  const copy = new (drivers.sqlite())(file, { fileMustExist: true });
   try {
     copy.pragma('journal_mode = DELETE');
     return copy.pragma('integrity_check', { simple: true }) as string;
