@@ -24,19 +24,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       `CREATE FUNCTION iskra_plain_swipe(p_user integer, p_target integer, p_liked integer, p_at text,
          p_since text, p_like_limit integer) RETURNS jsonb LANGUAGE plpgsql AS $fn$
 DECLARE
-  v_locked integer;
+  v_row record;
   v_me record;
+  v_found boolean := false;
   v_state record;
   v_counting boolean;
   v_plain boolean;
 BEGIN
-  -- The pair's row locks in id order (the count reads every row, so both are locked).
-  SELECT count(*) INTO v_locked FROM (
-    SELECT 1 FROM profiles p WHERE p.user_id = p_user OR p.id = p_target ORDER BY p.id FOR NO KEY UPDATE OF p
-  ) l;
-  SELECT p.id, p.user_id, p.name, p.gender, p.preferred_gender, p.latitude, p.longitude, u.premium_until
-    INTO v_me FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = p_user;
-  IF NOT FOUND THEN
+  -- The pair's row locks in id order, the caller's profile read with them (the loop reads every row, so both
+  -- are locked before anything else is read).
+  FOR v_row IN
+    SELECT p.id, p.user_id, p.name, p.gender, p.preferred_gender, p.latitude, p.longitude, u.premium_until
+      FROM profiles p JOIN users u ON u.id = p.user_id
+      WHERE p.user_id = p_user OR p.id = p_target ORDER BY p.id FOR NO KEY UPDATE OF p
+  LOOP
+    IF v_row.user_id = p_user THEN
+      v_me := v_row;
+      v_found := true;
+    END IF;
+  END LOOP;
+  IF NOT v_found THEN
     RETURN jsonb_build_object('me', NULL, 'state', NULL, 'swiped', false);
   END IF;
   IF v_me.id = p_target THEN
@@ -44,33 +51,30 @@ BEGIN
   END IF;
   -- Free likes are counted; premium (premium_until after now) likes without limit.
   v_counting := p_liked = 1 AND NOT coalesce(v_me.premium_until > p_at, false);
+  -- One probe of each swipe (mine, theirs) and of the match by its pair; the window's likes counted once.
   SELECT p.id, p.user_id, p.name, u.premium_until,
-      (SELECT s.liked FROM swipes s WHERE s.swiper_id = v_me.id AND s.target_id = p.id) AS mine,
-      (SELECT s.message FROM swipes s WHERE s.swiper_id = v_me.id AND s.target_id = p.id) AS my_message,
-      (SELECT s.liked FROM swipes s WHERE s.swiper_id = p.id AND s.target_id = v_me.id) AS theirs,
-      (SELECT s.message FROM swipes s WHERE s.swiper_id = p.id AND s.target_id = v_me.id) AS their_message,
-      (SELECT s.created_at FROM swipes s WHERE s.swiper_id = p.id AND s.target_id = v_me.id) AS their_at,
-      (SELECT m.id FROM matches m WHERE m.profile_low = least(v_me.id, p.id) AND m.profile_high = greatest(v_me.id, p.id)
-        AND m.unmatched_at IS NULL) AS match_id,
+      mine.liked AS mine, mine.message AS my_message,
+      theirs.liked AS theirs, theirs.message AS their_message, theirs.created_at AS their_at,
+      (SELECT m.id FROM matches m WHERE m.profile_low = least(v_me.id, p_target)
+        AND m.profile_high = greatest(v_me.id, p_target) AND m.unmatched_at IS NULL) AS match_id,
       (SELECT ph.file_name FROM photos ph WHERE ph.profile_id = p.id AND ph.moderation = 'clear'
         ORDER BY ph.position, ph.id LIMIT 1) AS photo,
       (SELECT ph.file_name FROM photos ph WHERE ph.profile_id = v_me.id AND ph.moderation = 'clear'
         ORDER BY ph.position, ph.id LIMIT 1) AS my_photo,
-      CASE WHEN v_counting THEN (SELECT count(*) FROM (
-        SELECT c.created_at FROM swipes c WHERE c.swiper_id = v_me.id AND c.liked = 1 AND c.created_at > p_since
-        UNION ALL SELECT un.created_at FROM swipe_undos un WHERE un.profile_id = v_me.id AND un.liked = 1
-          AND un.created_at > p_since) x) END AS likes_used,
-      CASE WHEN v_counting THEN (SELECT min(x.created_at) FROM (
-        SELECT c.created_at FROM swipes c WHERE c.swiper_id = v_me.id AND c.liked = 1 AND c.created_at > p_since
-        UNION ALL SELECT un.created_at FROM swipe_undos un WHERE un.profile_id = v_me.id AND un.liked = 1
-          AND un.created_at > p_since) x) END AS oldest_like
+      used.n AS likes_used, used.oldest AS oldest_like
     INTO v_state
     FROM profiles p JOIN users u ON u.id = p.user_id
+      LEFT JOIN swipes mine ON mine.swiper_id = v_me.id AND mine.target_id = p_target
+      LEFT JOIN swipes theirs ON theirs.swiper_id = p_target AND theirs.target_id = v_me.id
+      LEFT JOIN LATERAL (SELECT count(*) AS n, min(x.created_at) AS oldest FROM (
+        SELECT c.created_at FROM swipes c WHERE c.swiper_id = v_me.id AND c.liked = 1 AND c.created_at > p_since
+        UNION ALL SELECT un.created_at FROM swipe_undos un WHERE un.profile_id = v_me.id AND un.liked = 1
+          AND un.created_at > p_since) x WHERE v_counting) used ON true
     WHERE p.id = p_target AND u.verified_at IS NOT NULL AND u.banned_at IS NULL
       AND NOT EXISTS (SELECT 1 FROM blocks bl WHERE (bl.blocker_id = v_me.id AND bl.blocked_id = p.id)
         OR (bl.blocked_id = v_me.id AND bl.blocker_id = p.id))
       AND ((p.held_at IS NULL AND p.private_mode = 0 AND p.preferred_gender IN ('Any', v_me.gender))
-        OR EXISTS (SELECT 1 FROM swipes l WHERE l.swiper_id = p.id AND l.target_id = v_me.id AND l.liked = 1));
+        OR theirs.liked = 1);
   IF NOT FOUND THEN
     RETURN jsonb_build_object('me', to_jsonb(v_me), 'state', NULL, 'swiped', false);
   END IF;
