@@ -112,6 +112,9 @@ export async function startServer(env: Record<string, string>, checkout = root):
     await ensureServerBuilt(undefined, () => undefined);
     command = ['--enable-source-maps', '.build/main.mjs'];
   }
+  // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (node --cpu-prof).
+  const profileDir = process.env.BENCH_CPU_PROF;
+  if (profileDir) command = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...command];
   const child = spawn(process.execPath, command, {
     cwd: checkout,
     env: {

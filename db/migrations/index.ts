@@ -33,6 +33,7 @@ import * as addLikeMessagesUndos from './2026_12_02_0900_add_like_messages_undos
 import * as profileActivity from './2026_12_01_1100_profile_activity.ts';
 import * as photoTrust from './2026_12_03_0900_photo_trust.ts';
 import * as verifiedSearchStamp from './2026_12_03_1000_verified_search_stamp.ts';
+import * as plainSwipeFunction from './2026_12_04_0900_plain_swipe_function.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_1100_profile_activity': profileActivity,
   '2026_12_03_0900_photo_trust': photoTrust,
   '2026_12_03_1000_verified_search_stamp': verifiedSearchStamp,
+  '2026_12_04_0900_plain_swipe_function': plainSwipeFunction,
 };

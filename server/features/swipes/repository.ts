@@ -348,6 +348,57 @@ export async function lockCallerAndTarget(
   return (await callerPairLock.all(db, userId, target)).find((row) => row.user_id === userId);
 }
 
+/** What a plain swipe needs besides who and whom: a like or a dislike, its time, and the free like allowance. */
+export interface PlainSwipeRequest {
+  userId: UserId;
+  targetId: ProfileId;
+  liked: boolean;
+  at: string;
+  /** The start of the allowance's window; counted only for a free caller's like. */
+  likesSince: string;
+  likeLimit: number;
+}
+
+/** What iskra_plain_swipe answers: the caller's profile, the read (likeStateQuery's columns) and whether it wrote. */
+export interface PlainSwipeOutcome {
+  me: (MyProfile & { user_id: UserId }) | null;
+  state: Omit<LikeState, 'likes' | 'messages' | 'swiped'> | null;
+  swiped: boolean;
+}
+
+const plainSwipeCall = prepared(
+  (db, userId: UserId, target: ProfileId, liked: number, at: string, since: string, limit: number) => {
+    const statement = sql<{
+      outcome: PlainSwipeOutcome;
+    }>`select iskra_plain_swipe(${userId}, ${target}, ${liked}, ${at}, ${since}, ${limit}) as outcome`;
+    return { compile: () => statement.compile(db) };
+  },
+);
+
+/**
+ * PostgreSQL: a like or dislike without a message in one autocommit statement, the pair's locks, the read and,
+ * when it is the plain case (new, no match, within the free allowance, no notification to consider), the swipe
+ * and its badge marker (db/migrations/2026_12_04_0900_plain_swipe_function.ts). Undefined on SQLite, whose
+ * statements are local: the caller takes the transaction path (so too when `swiped` is false).
+ */
+export async function swipePlainly(
+  db: Kysely<Database>,
+  request: PlainSwipeRequest,
+): Promise<PlainSwipeOutcome | undefined> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+  const row = await plainSwipeCall.first(
+    db,
+    request.userId,
+    request.targetId,
+    request.liked ? 1 : 0,
+    request.at,
+    request.likesSince,
+    request.likeLimit,
+  );
+  if (!row) throw new Error('iskra_plain_swipe answered nothing');
+  return row.outcome;
+}
+
 /** A swipe as written: a like may carry a message (null otherwise). */
 export interface SwipeWrite {
   swiper: ProfileId;

@@ -34,7 +34,9 @@ import {
   listLikers,
   listMatches,
   lockCallerAndTarget,
+  type PlainSwipeOutcome,
   recordSwipe,
+  swipePlainly,
   upsertSwipe,
   wereMatched,
 } from './repository.ts';
@@ -103,6 +105,25 @@ export class SwipeService {
   ): Promise<LikeResponse> {
     const now = this.clock.now();
     const at = now.toISOString();
+    // PostgreSQL, without a message: one autocommit statement takes the pair's locks, reads and, in the plain
+    // case, writes (swipePlainly). Whatever else it finds (a match, a refusal, a repeat, a notification to
+    // consider) it leaves to the transaction below, which decides again under its own locks.
+    if (message === null) {
+      const plain = await swipePlainly(this.db, {
+        userId,
+        targetId,
+        liked,
+        at,
+        likesSince: addSeconds(now, -likeAllowance.windowSeconds).toISOString(),
+        likeLimit: likeAllowance.limit,
+      });
+      if (plain) {
+        if (!plain.me) throw profileRequired();
+        if (targetId === plain.me.id) throw badRequest('cannot_swipe_self', 'You cannot like or dislike yourself');
+        if (!plain.state) throw personNotFound();
+        if (plain.swiped) return this.plainSwiped(userId, liked, plain.state);
+      }
+    }
     const outcome = await this.db.transaction().execute(async (trx) => {
       // Who likes, read with both locks (one statement on PostgreSQL); a refusal here rolls back at once.
       const me = await lockCallerAndTarget(trx, userId, targetId);
@@ -196,6 +217,24 @@ export class SwipeService {
     if (outcome.told.length > 0) await this.bus.publish(outcome.told);
     if (!outcome.match) return { match: false };
     return { match: true, profile: { id: outcome.target.id, name: outcome.target.name, photo: outcome.photo } };
+  }
+
+  /**
+   * What a swipe written by swipePlainly answers and whom it tells: the person liked, or for a dislike the caller
+   * when it answered a liker. The rules of the transaction path, checked against the function's decision.
+   */
+  private async plainSwiped(
+    userId: UserId,
+    liked: boolean,
+    target: NonNullable<PlainSwipeOutcome['state']>,
+  ): Promise<LikeResponse> {
+    const recorded = target.mine === null || (liked && target.mine === 0);
+    if (!recorded || (liked && target.theirs === 1))
+      throw new Error('iskra_plain_swipe wrote a swipe the rules refuse');
+    const told = liked ? [target.user_id] : target.theirs === 1 ? [userId] : [];
+    if (told.length > 0) await this.bus.publish(told);
+    if (target.match_id === null) return { match: false };
+    return { match: true, profile: { id: target.id, name: target.name, photo: target.photo } };
   }
 
   async matches(userId: UserId): Promise<PersonListItem[]> {
