@@ -208,6 +208,34 @@ describe.each(testDialects())('the frontier of an expired pool on %s', (dialect)
     expect(idOf(await plain.next(viewer, query, 'ru'))).toBe(hidden);
   });
 
+  it.runIf(dialect === 'postgres')(
+    "asks a frontier's changes in its start once the database sees the pool expired: a newcomer inside it is shown",
+    async () => {
+      const { viewer } = await world();
+      const db = database.db;
+      const statements: string[] = [];
+      const tuned = new SearchService(
+        countingQueries(db, (text) => statements.push(text)),
+        clock,
+        new NoRateLimit(db, clock),
+      );
+      await tuned.next(viewer, query, 'ru');
+      clock.advance(poolTtlMs / 1000 + 60);
+      // Expired for the database too, as a day's first search finds it: the start asks without a horizon.
+      await db
+        .updateTable('search_pools')
+        .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+        .execute();
+      const newcomer = { kind: 'eligible' as Kind, where: at(9, 3), id: nextId++ };
+      await insert([newcomer], null);
+      statements.length = 0;
+      expect(idOf(await tuned.next(viewer, query, 'ru'))).toBe(testProfileId(newcomer.id));
+      // Asked by the start (searchChanges.ts changesAtStart), not by a change query of its own.
+      expect(statements.filter((text) => text.includes('"p"."search_changed_at" >='))).toEqual([]);
+      expect(statements.filter((text) => text.includes('c.search_changed_at >= w.since'))).toHaveLength(1);
+    },
+  );
+
   it('scans afresh when too many changed inside the frontier since', async () => {
     const { viewer } = await world();
     const { tuned } = await searchAfterExpiry(viewer);
