@@ -96,13 +96,15 @@ async function measure(dialect: string, db: Kysely<Database>, heavy: Searcher[],
   const timed = timing(db, (kind, ms) => {
     if (profiling) costs.set(kind, [...(costs.get(kind) ?? []), ms]);
   });
-  // Pools kept now, found a day later: every search is a first of the day, from the last one's frontier.
+  // Pools kept expired, found a day later: every search is a first of the day, from the last one's frontier.
+  // Stored as expired as they will be found (a minute ago), so the database sees them so too: a search's
+  // start asks the frontier's change question only of an expired pool (searchChanges.ts changesAtStart).
   const kept = new CandidatePools(timed, () => Date.now());
   const aDayLater = new CandidatePools(timed, () => Date.now() + poolTtlMs + 60_000);
   const expired: PoolStore = {
     take: () => Promise.resolve(null),
     frontier: (me, key, wanted, prefetched) => aDayLater.frontier(me, key, wanted, prefetched),
-    keep: (me, pool, ttlMs) => kept.keep(me, pool, ttlMs),
+    keep: (me, pool) => kept.keep(me, pool, -60_000),
     put: (me, pool) => kept.put(me, pool),
     drop: (me) => kept.drop(me),
   };

@@ -14,7 +14,7 @@
  * profiles spread over the data set change within a minute (an import re-geocoding every other person by a
  * metre: the triggers stamp `search_changed_at`), and prints after / before per server.
  *
- * Usage: `npm run bench:http [-- --against <dir>] [--seconds n] [--only <endpoint>] [--burst] [--sqlite]` (3 s per cell after
+ * Usage: `npm run bench:http [-- --against <dir>] [--seconds n] [--only <endpoint>] [--burst] [--sqlite] [--cpu-prof <dir>]` (3 s per cell after
  * 0.5 s of warm-up); PostgreSQL from TEST_DATABASE_URL, else DATABASE_URL, else
  * postgres://postgres@127.0.0.1:5432/test, skipped (said so) when it does not answer. Figures only: nothing
  * here is asserted in tests.
@@ -27,7 +27,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { withAdminClient } from '../server/test/testDatabase.ts';
 import { argOption, headline, line, quantile } from './benchKit.ts';
-import { pgAnswers, startServer, stopServer, type StartedServer } from './benchCrowd.ts';
+import { cpuSecondsOf, pgAnswers, startServer, stopServer, type StartedServer } from './benchCrowd.ts';
 import { csrfOf, runScript } from './benchServers.ts';
 import {
   benchDataDir,
@@ -45,6 +45,11 @@ const against = argOption('--against');
 /** Only the endpoints whose name contains this (`--only like`), to look at one closer. */
 const only = argOption('--only');
 const burst = process.argv.includes('--burst');
+/**
+ * `--cpu-prof <dir>`: each server writes a V8 CPU profile into `<dir>/<this|against>` when it stops
+ * (cpuProfileOnExit.mjs), to see where a request's time goes in the server process (open it in Chrome's DevTools).
+ */
+const cpuProfDir = argOption('--cpu-prof');
 /**
  * `--sqlite`: each checkout's server on an SQLite file too (the same rows), beside its PostgreSQL one, and the
  * ratio SQLite / PostgreSQL of this checkout's requests a second (issue 41 goal 5: the chat page at 10
@@ -83,6 +88,11 @@ interface Cell {
   p50: number;
   p99: number;
   errors: Map<string, number>;
+  /**
+   * The server process's CPU milliseconds per request over the cell (warm-up included): far steadier than
+   * requests a second on a shared machine, since it counts the server's own work, not its waits for a core.
+   */
+  cpuMs: number;
 }
 
 /** Each endpoint's i-th request; the same for every server. */
@@ -162,6 +172,8 @@ async function runCell(
   const errors = new Map<string, number>();
   const measureFrom = performance.now() + warmupSeconds * 1000;
   const deadline = measureFrom + seconds * 1000;
+  const cpuBefore = cpuSecondsOf(target.server?.child.pid);
+  let sent = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < deadline) {
@@ -169,6 +181,7 @@ async function runCell(
         target.turns.set(endpoint, turn + 1);
         const started = performance.now();
         const status = await send(target, next(turn)).catch(() => 'network');
+        sent++;
         if (started < measureFrom) continue;
         latencies.push(performance.now() - started);
         if (status !== 200 && status !== 201) errors.set(String(status), (errors.get(String(status)) ?? 0) + 1);
@@ -176,7 +189,9 @@ async function runCell(
     }),
   );
   const sorted = latencies.sort((a, b) => a - b);
+  const cpuAfter = cpuSecondsOf(target.server?.child.pid);
   return {
+    cpuMs: cpuBefore === undefined || cpuAfter === undefined ? Number.NaN : ((cpuAfter - cpuBefore) * 1000) / sent,
     count: sorted.length,
     perSecond: sorted.length / seconds,
     p50: quantile(sorted, 0.5),
@@ -342,6 +357,12 @@ try {
         DATA_DIR: dataDir,
         SESSION_SECRET: 'http-bench-secret-http-bench-secret-0000',
         LOG_LEVEL: 'warn',
+        ...(cpuProfDir
+          ? {
+              NODE_OPTIONS: `--import ${path.join(root, 'bench', 'cpuProfileOnExit.mjs')}`,
+              BENCH_CPU_PROFILE_DIR: path.resolve(cpuProfDir, target.name),
+            }
+          : {}),
       },
       target.checkout,
     );
@@ -363,10 +384,10 @@ try {
       await send(target, { method: 'GET', path: s.path, session: data.sessionOf.get(s.userId) ?? '' });
 
   const header = (name: string) =>
-    `${`${name}: req/s`.padStart(name.length + 7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(8)}`;
+    `${`${name}: req/s`.padStart(name.length + 7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'cpu ms'.padStart(7)} ${'errors'.padStart(8)}`;
   if (!burst)
     console.log(
-      `\n${'endpoint'.padEnd(24)} ${'conns'.padStart(5)}  ${targets.map((t) => header(t.name)).join('  ')}${against ? '   this/against: req/s   p50   p99' : ''}${withSqlite ? '   sqlite/pg: req/s' : ''}`,
+      `\n${'endpoint'.padEnd(24)} ${'conns'.padStart(5)}  ${targets.map((t) => header(t.name)).join('  ')}${against ? '   this/against: req/s   p50   p99   cpu' : ''}${withSqlite ? '   sqlite/pg: req/s' : ''}`,
     );
   let cellNumber = 0;
   for (const [endpoint, next] of burst ? [] : endpoints(data)) {
@@ -378,12 +399,12 @@ try {
       for (const target of order) cells.set(target, await runCell(target, endpoint, next, concurrency));
       const columns = targets.map((t) => {
         const c = cells.get(t) as Cell;
-        return `${c.perSecond.toFixed(0).padStart(t.name.length + 7)} ${c.p50.toFixed(1).padStart(8)} ${c.p99.toFixed(1).padStart(8)} ${errorText(c.errors).padStart(8)}`;
+        return `${c.perSecond.toFixed(0).padStart(t.name.length + 7)} ${c.p50.toFixed(1).padStart(8)} ${c.p99.toFixed(1).padStart(8)} ${c.cpuMs.toFixed(2).padStart(7)} ${errorText(c.errors).padStart(8)}`;
       });
       let ratio = '';
       const [before, after] = [byName('against'), byName('this')].map((t) => (t ? cells.get(t) : undefined));
       if (against && before && after) {
-        ratio = `   ${`${(after.perSecond / before.perSecond).toFixed(2)}x`.padStart(18)} ${`${(after.p50 / before.p50).toFixed(2)}x`.padStart(5)} ${`${(after.p99 / before.p99).toFixed(2)}x`.padStart(5)}`;
+        ratio = `   ${`${(after.perSecond / before.perSecond).toFixed(2)}x`.padStart(18)} ${`${(after.p50 / before.p50).toFixed(2)}x`.padStart(5)} ${`${(after.p99 / before.p99).toFixed(2)}x`.padStart(5)} ${`${(after.cpuMs / before.cpuMs).toFixed(2)}x`.padStart(5)}`;
         // Only with --against is there a floor: the other checkout, on the same data, in turns.
         headline({
           measure: `${endpoint}, ${concurrency} connections`,

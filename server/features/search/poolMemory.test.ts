@@ -8,6 +8,7 @@ import { TestClock } from '../../test/testClock.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../../test/testDatabase.ts';
 import { cleanupExpired } from '../jobs/index.ts';
 import { frontierOf, poolTtlMs } from './candidatePool.ts';
+import { findSearchStart } from './repository.ts';
 import { changedLimit, changedNear, horizonBelow } from './searchChanges.ts';
 import { PlainSearch } from './plainSearch.ts';
 import { SearchService } from './service.ts';
@@ -206,6 +207,34 @@ describe.each(testDialects())('the frontier of an expired pool on %s', (dialect)
     expect(answer).toBe(testProfileId(newcomer.id));
     expect(idOf(await plain.next(viewer, query, 'ru'))).toBe(hidden);
   });
+
+  it.runIf(dialect === 'postgres')(
+    "asks a frontier's changes in its start once the database sees the pool expired: a newcomer inside it is shown",
+    async () => {
+      const { viewer } = await world();
+      const db = database.db;
+      const statements: string[] = [];
+      const tuned = new SearchService(
+        countingQueries(db, (text) => statements.push(text)),
+        clock,
+        new NoRateLimit(db, clock),
+      );
+      await tuned.next(viewer, query, 'ru');
+      clock.advance(poolTtlMs / 1000 + 60);
+      // Expired for the database too, as a day's first search finds it: the start asks without a horizon.
+      await db
+        .updateTable('search_pools')
+        .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+        .execute();
+      const newcomer = { kind: 'eligible' as Kind, where: at(9, 3), id: nextId++ };
+      await insert([newcomer], null);
+      statements.length = 0;
+      expect(idOf(await tuned.next(viewer, query, 'ru'))).toBe(testProfileId(newcomer.id));
+      // Asked by the start (searchChanges.ts changesAtStart), not by a change query of its own.
+      expect(statements.filter((text) => text.includes('"p"."search_changed_at" >='))).toEqual([]);
+      expect(statements.filter((text) => text.includes('c.search_changed_at >= w.since'))).toHaveLength(1);
+    },
+  );
 
   it('scans afresh when too many changed inside the frontier since', async () => {
     const { viewer } = await world();
@@ -487,12 +516,13 @@ describe.each(testDialects())('the frontier of an expired pool on %s', (dialect)
           return (changed ?? []).map((c) => c.id).sort((a, b) => a - b);
         };
         const sorted = [...eligible].sort((a, b) => a - b);
-        // The search after the burst re-checks it, the first search's horizon in its change query.
+        // The search after the burst re-checks it, the first search's horizon in its change query: asked by its
+        // start statement (searchChanges.ts changesAtStart), which takes that horizon from the stored pool.
+        expect((await findSearchStart(db, viewer))?.changes?.horizon).toBe(low32(firstHorizon));
         statements.length = 0;
         expect(idOf(await tuned.next(viewer, query, 'ru'))).toBe(first);
-        const changeQueries = statements.filter((s) => s.text.includes('age(p.xmin)'));
-        expect(changeQueries).toHaveLength(1);
-        expect(changeQueries[0]?.parameters).toContain(low32(firstHorizon));
+        expect(statements.filter((s) => s.text.includes('age(p.xmin)'))).toEqual([]);
+        expect(statements.filter((s) => s.text.includes('age(c.xmin)'))).toHaveLength(1);
         // The burst is read back for a minute; written below the slow transaction, it is left out below it.
         expect(await asked(null)).toEqual(sorted);
         expect(await asked(low32(slowXid))).toEqual([]);

@@ -3,6 +3,7 @@ import { prepared, preparedByShape } from '../../../db/prepared.ts';
 import type { Database, ProfileId, SearchPoolsTable, UserId } from '../../../db/schema.ts';
 import { countedRead, type RateRow, readWithRateCounts } from '../rateLimits/index.ts';
 import { photoList } from './candidates.ts';
+import { changesAtStart, type PrefetchedChanges } from './searchChanges.ts';
 
 /** A stored pool as read (searchStart, findSearchPool). */
 export interface StoredPoolRow {
@@ -68,6 +69,8 @@ const startQuery = (qc: QueryCreator<Database>, userId: UserId, postgres: boolea
           >`extract(epoch from pg_postmaster_start_time())::text || '/' || pg_snapshot_xmin(pg_current_snapshot())::text`
         : sql<string | null>`null`
       ).as('horizon'),
+      // The change query the pool's search will ask (searchChanges.ts changesAtStart): one round trip fewer.
+      (postgres ? changesAtStart() : sql<PrefetchedChanges | null>`null`).as('changes'),
       // The database's clock, which stamps changes (searchChanges.ts): how old a change is, measured alike.
       (postgres
         ? sql<string>`to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
@@ -97,6 +100,8 @@ const startCounting = preparedByShape(
  * All a search starts from, in one round trip: the caller's profile, the newest search change (the
  * watermark: read in the same snapshot as the pool, so nothing changed between the two goes unasked) and
  * PostgreSQL's transaction horizon then (Pool.horizon), the stored pool, if any, and the database's clock. Three statements before, each a round trip on PostgreSQL.
+ * On PostgreSQL also the changes since the stored pool's watermark within its bound (`changes`), the question the
+ * pool's search asks next (searchChanges.ts changesAtStart), in the same snapshot as the new watermark.
  * `counters` (RateCounter.plan's rows) are incremented first, and their counts answered (`rateCounts`): in the
  * same statement on PostgreSQL. Undefined when the caller has no profile (the counters still counted).
  */
@@ -120,6 +125,7 @@ export async function findSearchStart(db: Kysely<Database>, userId: UserId, coun
     horizon,
     database_now,
     messaged_likers,
+    changes,
     ...me
   } = row;
   const pool: StoredPoolRow | null =
@@ -135,6 +141,7 @@ export async function findSearchStart(db: Kysely<Database>, userId: UserId, coun
     databaseNow: database_now,
     rateCounts,
     messagedLikers: messagedLikerIds,
+    changes: changes ?? null,
   };
 }
 

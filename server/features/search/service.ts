@@ -31,7 +31,7 @@ import {
   type RankedRow,
 } from './candidates.ts';
 import { distanceLimitKm, poolKeyOf, seekerTarget, type Seeker } from './filters.ts';
-import { changedNear, horizonBelow, changedRecheckMax } from './searchChanges.ts';
+import { changedNear, horizonBelow, changedRecheckMax, type PrefetchedChanges } from './searchChanges.ts';
 import { findCardDetails, findLikeMessage, findSearchStart } from './repository.ts';
 import {
   boxCircleKm,
@@ -53,6 +53,8 @@ type Search = Omit<CandidateFilter, 'box' | 'only' | 'beyondKm' | 'withinKm'>;
 interface Mark {
   watermark: string | null;
   horizon: string | null;
+  /** The change query asked from the stored pool by the same statement (PostgreSQL; searchChanges.ts changesAtStart). */
+  changes: PrefetchedChanges | null;
 }
 
 /** Where a scan starts when it starts beyond a known-empty disc, and the people it keeps pooled from before. */
@@ -130,7 +132,7 @@ export class SearchService implements CardSearch {
     // Read with the pool, before anything else: whatever changes after it is asked about by the next search.
     const watermark = point ? start.latestChange : null;
     // Read with the watermark: what this search sees of the changes before it (Pool.horizon).
-    const mark: Mark = { watermark, horizon: point ? start.horizon : null };
+    const mark: Mark = { watermark, horizon: point ? start.horizon : null, changes: start.changes };
     const pool = await this.pools.take(me.id, poolKey, start.pool);
     let beyond: Beyond | undefined;
     if (pool) {
@@ -145,7 +147,7 @@ export class SearchService implements CardSearch {
     } else if (point && watermark !== null) {
       // An expired pool still proves who is not nearby: the scan starts beyond it.
       const frontier = await this.pools.frontier(me.id, poolKey, rankingPoolSize, start.pool);
-      if (frontier) beyond = await this.beyondFrontier(filter, frontier);
+      if (frontier) beyond = await this.beyondFrontier(filter, frontier, mark.changes);
     }
     const found = await this.scan(filter, held, mark, poolKey, beyond);
     return found ? this.presentCandidate(found, point, language) : null;
@@ -202,6 +204,7 @@ export class SearchService implements CardSearch {
         { id: meId, point },
         pool.boundKm,
         horizonBelow(pool.horizon, mark.horizon),
+        mark.changes,
       );
       if (changed === null) return 'stale';
       const nearest = changed.filter((c) => c.id !== meId);
@@ -272,12 +275,23 @@ export class SearchService implements CardSearch {
    * in one query; with more, to the nearest left unchecked). Undefined when a fresh scan costs no more (the
    * disc is inside the first box) or cannot be spared (too many changes inside it).
    */
-  private async beyondFrontier(filter: Search, frontier: Frontier): Promise<Beyond | undefined> {
+  private async beyondFrontier(
+    filter: Search,
+    frontier: Frontier,
+    prefetched: PrefetchedChanges | null,
+  ): Promise<Beyond | undefined> {
     const point = filter.me.point;
     if (!point || frontier.emptyKm < frontierMinKm || frontier.emptyKm > frontierMaxKm) return undefined;
     const scannedAt = frontier.scannedAt === null ? Number.NaN : Date.parse(frontier.scannedAt);
     if (!(this.clock.now().getTime() - scannedAt <= frontierMaxAgeMs)) return undefined;
-    const changed = await changedNear(this.db, frontier.watermark, { id: filter.me.id, point }, frontier.emptyKm);
+    const changed = await changedNear(
+      this.db,
+      frontier.watermark,
+      { id: filter.me.id, point },
+      frontier.emptyKm,
+      null,
+      prefetched,
+    );
     if (changed === null) return undefined;
     const nearest = changed.filter((c) => c.id !== filter.me.id);
     let km = Math.min(frontier.emptyKm, nearest[changedRecheckMax]?.km ?? Number.POSITIVE_INFINITY);
