@@ -11,11 +11,11 @@ export function usePublicConfig(enabled = true): PublicConfig | null {
   const { data } = useQuery({
     queryKey: queryKeys.config(),
     queryFn: async () => {
-      const [{ api }, { publicConfigResponse }] = await Promise.all([
-        import('../client.ts'),
-        import('@contract/config.ts'),
-      ]);
-      return api.get('/api/config', publicConfigResponse);
+      const { api, lazySchema } = await import('../client.ts');
+      return api.get(
+        '/api/config',
+        lazySchema(() => import('@contract/config.ts').then((m) => m.publicConfigResponse)),
+      );
     },
     staleTime: Infinity,
     enabled,

@@ -1,15 +1,16 @@
 import { useMutation } from '@tanstack/react-query';
-import {
-  currentUserResponse,
-  languageResponse,
-  messageResponse,
-  sessionResponse,
-  type CurrentUserResponse,
-} from '@contract/accounts.ts';
+import type { CurrentUserResponse } from '@contract/accounts.ts';
 import i18next from 'i18next';
 import { isLanguage, type Language } from '@locales/languages.ts';
 import { forgetReferral, referralField } from '../../lib/referral.ts';
-import { api } from '../client.ts';
+import { api, lazySchema } from '../client.ts';
+
+// Checked after the first load (contractCheck.ts): the session read and the sign-in form need no zod.
+const accounts = () => import('@contract/accounts.ts');
+const currentUserResponse = lazySchema(() => accounts().then((m) => m.currentUserResponse));
+const languageResponse = lazySchema(() => accounts().then((m) => m.languageResponse));
+const messageResponse = lazySchema(() => accounts().then((m) => m.messageResponse));
+const sessionResponse = lazySchema(() => accounts().then((m) => m.sessionResponse));
 
 /** Accounts and sessions (server/features/accounts). The session itself is kept by session/SessionProvider.tsx. */
 export function fetchCurrentUser(): Promise<CurrentUserResponse> {
