@@ -35,22 +35,40 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // The entry: everything main.tsx imports (React, the router, i18next, TanStack Query, the
-            // frame), the query hooks every screen uses, and small helpers most screens share. No module
+            // The entry: everything main.tsx imports (React, the router, i18next, the frame), and small helpers most screens share (with the
+            // password rule, 60 bytes the sign-up form and the contract's schemas both read: in neither
+            // chunk, or the form would fetch the schemas or the schemas the form). No module
             // that declares a schema (lib/filters.ts builds the deck's from the contract): a group takes a
             // captured module's imports along, and zod would come into the entry with it.
             {
               name: 'index',
-              test: /miniapp[\\/]src[\\/]main\.tsx$|node_modules[\\/]@tanstack[\\/]|src[\\/]api[\\/]queries[\\/]config\.ts$|src[\\/]lib[\\/](photos|constants)\.ts$|src[\\/]components[\\/]LanguageSwitcher\.tsx$/,
-              priority: 3,
+              test: /miniapp[\\/]src[\\/]main\.tsx$|src[\\/]api[\\/]queries[\\/]config\.ts$|src[\\/]lib[\\/](photos|constants)\.ts$|src[\\/]components[\\/]LanguageSwitcher\.tsx$|server[\\/]contract[\\/]passwordRule\.ts$/,
+              priority: 5,
             },
-            // Loaded right after the first paint (the session check): zod, the API client, the session's
-            // calls and the contract they read. A screen's own calls and contract travel with the screen
-            // (a group takes a captured module's imports along), so / and /login do not carry the deck's.
+            // The query cache (TanStack Query) and its provider: with the first screen that reads through it
+            // (components/lazyScreen.ts), never on / or /login, whose screens do not.
+            {
+              name: 'queries',
+              test: /node_modules[\\/]@tanstack[\\/]|src[\\/]api[\\/](queryClient\.ts|QueryScope\.tsx)$/,
+              priority: 4,
+            },
+            // Loaded right after the first paint (the session check): the API client and the session's calls,
+            // without zod: their answers are checked against the contract after the first load
+            // (api/contractCheck.ts). A screen's own calls travel with the screen (a group takes a captured
+            // module's imports along), so / and /login do not carry the deck's.
             {
               name: 'api',
-              test: /node_modules[\\/]zod[\\/]|server[\\/]contract[\\/](accounts|config|errors|ids|profiles)\.ts$|src[\\/]api[\\/](client|queries[\\/]session)\.ts$/,
+              test: /src[\\/]api[\\/](client|contractCheck|queries[\\/]session)\.ts$/,
               priority: 2,
+            },
+            // zod and the contract's schemas, one file for every screen that checks with them at once (its
+            // calls' answers, its forms): loaded with such a screen, or after the first load to check the
+            // answers the first screen used (api/contractCheck.ts). Not the zod-free contract modules the
+            // entry and the sign-in form read (a referral code's pattern, the password rule).
+            {
+              name: 'contract',
+              test: /node_modules[\\/]zod[\\/]|server[\\/]contract[\\/](?!referralCode|passwordRule)[^\\/]+\.ts$/,
+              priority: 4,
             },
             // Signing in and signing up share the Google and Telegram buttons.
             {
@@ -58,13 +76,14 @@ export default defineConfig({
               test: /src[\\/]screens[\\/]Auth[\\/](Login|Register)Screen\.tsx$|src[\\/]components[\\/]ExternalSignIn\.tsx$|src[\\/]platform[\\/]telegramLogin\.ts$/,
               priority: 1,
             },
-            // The deck with its card, buttons and match dialog (also what /training and a liker's
+            // The deck with its card, buttons and match dialog, and the members' tab bar (the deck is their
+            // first screen) (also what /training and a liker's
             // profile use of it), and the calls it makes: the next card, likes, the live events a match
             // arrives by. The match, chat and menu screens read those calls from here too: opened first
             // (a bot's chat link), they fetch the deck's 3 kB of screen code with them.
             {
               name: 'search',
-              test: /src[\\/]screens[\\/]Search[\\/]|src[\\/]components[\\/](SwipeCard|DeckButtons|MatchOverlay)\.tsx$|src[\\/]lib[\\/]swipeRules\.ts$|node_modules[\\/]react-swipeable[\\/]/,
+              test: /src[\\/]screens[\\/]Search[\\/]|src[\\/]components[\\/](SwipeCard|DeckButtons|MatchOverlay|TabBar)\.tsx$|src[\\/]lib[\\/]swipeRules\.ts$|node_modules[\\/]react-swipeable[\\/]/,
               priority: 1,
             },
           ],

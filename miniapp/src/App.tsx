@@ -1,7 +1,5 @@
-import { QueryClientProvider } from '@tanstack/react-query';
 import { isValidElement } from 'react';
 import { BrowserRouter, createRoutesFromElements, matchRoutes, Route, useRoutes } from 'react-router';
-import { queryClient } from './api/queryClient.ts';
 import { Layout, type ScreenFrame } from './components/Layout.tsx';
 import { lazyScreen } from './components/lazyScreen.ts';
 import { RequireMember, RequireProfile, RequireVerified } from './session/RouteGuards.tsx';
@@ -9,8 +7,9 @@ import { SessionProvider } from './session/SessionProvider.tsx';
 import { HomeRoute, WebOnly } from './session/TelegramRoutes.tsx';
 
 // Route-level code splitting: the first screen loads only its own chunk (DESIGN section 6).
-const Login = lazyScreen(() => import('./screens/Auth/LoginScreen.tsx'));
-const Register = lazyScreen(() => import('./screens/Auth/RegisterScreen.tsx'));
+// The sign-in forms (like the landing) read nothing through the query cache: no TanStack Query on /login.
+const Login = lazyScreen(() => import('./screens/Auth/LoginScreen.tsx'), { queries: false });
+const Register = lazyScreen(() => import('./screens/Auth/RegisterScreen.tsx'), { queries: false });
 const Logout = lazyScreen(() => import('./screens/Auth/LogoutScreen.tsx'));
 const Verify = lazyScreen(() => import('./screens/Auth/VerifyScreen.tsx'));
 const ForgotPassword = lazyScreen(() => import('./screens/Auth/ForgotPasswordScreen.tsx'));
@@ -138,12 +137,10 @@ function AppRoutes() {
 
 export function App() {
   return (
-    <QueryClientProvider client={queryClient}>
-      <SessionProvider>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
-      </SessionProvider>
-    </QueryClientProvider>
+    <SessionProvider>
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
+    </SessionProvider>
   );
 }

@@ -2,10 +2,11 @@ import { z } from 'zod/mini';
 import { googleLoginRequest } from './googleAuth.ts';
 import { signUpLanguage } from './signUpLanguage.ts';
 import { referralField } from './referrals.ts';
+import { passwordRule } from './passwordRule.ts';
 import { userProfileSummary } from './profiles.ts';
 
-/** Spec section 5: letters, digits and @$!%*#?& only, at least 8, with a letter and a digit. */
-export const passwordRule = /^(?=.*[A-Za-z])(?=.*\d)[A-Za-z\d@$!%*#?&]{8,}$/;
+export { passwordRule };
+
 export const passwordMessage = 'Password must contain at least 8 characters, including a letter, a number.';
 
 export const email = z.pipe(

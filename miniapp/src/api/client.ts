@@ -1,11 +1,34 @@
 import type { z } from 'zod/mini';
-import { csrfTokenResponse } from '@contract/accounts.ts';
-import { errorResponse } from '@contract/errors.ts';
+import type { ErrorResponse } from '@contract/errors.ts';
 import { readStored, storageKeys } from '../lib/storage.ts';
 import { ApiError } from './ApiError.ts';
+import { checkLater, lazySchema, type LazySchema } from './contractCheck.ts';
 import { takeEarlyResponse } from './earlyResponses.ts';
 
-export { ApiError };
+export { ApiError, lazySchema };
+
+/**
+ * What a call's answer is checked against: its contract schema, checked at once (a screen whose chunk
+ * carries zod anyway), or a `lazySchema`, checked after the first load (the session, the config, the
+ * deck: issue 41). Either way the answer's type is the contract's.
+ */
+export type ResponseSchema = z.ZodMiniType | LazySchema<z.ZodMiniType>;
+type Answer<S extends ResponseSchema> = S extends LazySchema<infer L> ? z.output<L> : z.output<S>;
+
+const csrfTokenResponse = lazySchema(() => import('@contract/accounts.ts').then((m) => m.csrfTokenResponse));
+
+/**
+ * The server's refusal (`errorResponse` of the contract), read without zod: every answer that is not
+ * ok passes here, the first load's included.
+ */
+function refusalOf(payload: unknown): ErrorResponse | null {
+  if (typeof payload !== 'object' || payload === null) return null;
+  const { error, code, fields } = payload as Record<string, unknown>;
+  if (typeof error !== 'string' || typeof code !== 'string') return null;
+  const isFields =
+    typeof fields === 'object' && fields !== null && Object.values(fields).every((v) => typeof v === 'string');
+  return { ...payload, error, code, fields: isFields ? (fields as Record<string, string>) : undefined };
+}
 
 let csrfToken: Promise<string> | null = null;
 
@@ -22,13 +45,13 @@ export function loadCsrfToken(force = false): Promise<string> {
 
 type Method = 'GET' | 'POST' | 'DELETE';
 
-async function send<S extends z.ZodMiniType>(
+async function send<S extends ResponseSchema>(
   method: Method,
   path: string,
   schema: S,
   body?: unknown,
   retried = false,
-): Promise<z.output<S>> {
+): Promise<Answer<S>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   // Spec section 7: the token when one is stored, otherwise the cookie session (with CSRF on POSTs).
   const token = readStored(storageKeys.jwtToken);
@@ -51,26 +74,30 @@ async function send<S extends z.ZodMiniType>(
   }
   const payload: unknown = await response.json().catch(() => null);
   if (!response.ok) {
-    const parsed = errorResponse.safeParse(payload);
-    noticeRefusal(response.status, parsed.success ? parsed.data.code : null, token !== null);
-    if (parsed.success && parsed.data.code === 'csrf_failed' && !retried && !token) {
+    const refusal = refusalOf(payload);
+    noticeRefusal(response.status, refusal?.code ?? null, token !== null);
+    if (refusal?.code === 'csrf_failed' && !retried && !token) {
       await loadCsrfToken(true);
       return send(method, path, schema, body, true);
     }
     const retryAfter = Number(response.headers.get('Retry-After') ?? Number.NaN);
-    if (parsed.success)
+    if (refusal)
       throw new ApiError(
         response.status,
-        parsed.data.code,
-        parsed.data.error,
-        parsed.data.fields,
+        refusal.code,
+        refusal.error,
+        refusal.fields,
         Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
       );
     throw new ApiError(response.status, null, response.statusText || `HTTP ${response.status}`);
   }
+  if ('load' in schema) {
+    checkLater(`${method} ${path}`, payload, schema);
+    return payload as Answer<S>;
+  }
   const parsed = schema.safeParse(payload);
   if (!parsed.success) throw new ApiError(response.status, 'bad_response', 'Unexpected response');
-  return parsed.data;
+  return parsed.data as Answer<S>;
 }
 
 const unauthorizedListeners = new Set<() => void>();
@@ -94,8 +121,8 @@ export function onUnauthorized(listener: () => void): () => void {
 }
 
 export const api = {
-  get: <S extends z.ZodMiniType>(path: string, schema: S) => send('GET', path, schema),
-  post: <S extends z.ZodMiniType>(path: string, schema: S, body: unknown = {}) => send('POST', path, schema, body),
+  get: <S extends ResponseSchema>(path: string, schema: S) => send('GET', path, schema),
+  post: <S extends ResponseSchema>(path: string, schema: S, body: unknown = {}) => send('POST', path, schema, body),
   /** A DELETE with no body (CSRF-checked like a POST on the cookie session). */
-  delete: <S extends z.ZodMiniType>(path: string, schema: S) => send('DELETE', path, schema),
+  delete: <S extends ResponseSchema>(path: string, schema: S) => send('DELETE', path, schema),
 };

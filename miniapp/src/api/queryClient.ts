@@ -1,4 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
+import { attachQueryClient } from './sessionCache.ts';
 
 /**
  * The one cache of server state (DESIGN rule 10). Defaults keep the app's behaviour from before the cache:
@@ -13,3 +14,6 @@ export const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+// The session may have answered before the first screen that reads through the cache loaded it.
+attachQueryClient(queryClient);

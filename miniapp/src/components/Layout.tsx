@@ -1,16 +1,19 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { expectLiveStream } from '../api/liveGate.ts';
 import { platform } from '../platform/index.ts';
 import { memberKey, useSession } from '../session/SessionProvider.tsx';
 import { StartParamRedirect } from './StartParamRedirect.tsx';
+import { lazyScreen } from './lazyScreen.ts';
 import { Loading } from './States.tsx';
-import { TabBar } from './TabBar.tsx';
 import { TopBar } from './TopBar.tsx';
 
 // The live connection with its overlay and toasts: after the first paint, and only for members.
-const LiveShell = lazy(() => import('./LiveShell.tsx'));
+const LiveShell = lazyScreen(() => import('./LiveShell.tsx'));
+// Members only, with the query cache its badges are read through (issue 41: neither on / nor /login). Its
+// space is kept from the start (`with-tabs`), so the bar arriving moves nothing.
+const TabBar = lazyScreen<object>(() => import('./TabBar.tsx').then((m) => ({ default: m.TabBar })));
 
 /**
  * How the frame looks around a screen, given in the route table as the route's `handle`: `framed` for
@@ -77,6 +80,9 @@ export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame
   // (RouteGuards.tsx sends nobody away while it loads): the bar's space is kept from the start, or the
   // card would shrink under the reader when the bar comes (issue 41: layout shift on /search).
   const tabSpace = tabs || (session.status === 'loading' && frame.fill === true);
+  // Where the bar's space is kept, its code is asked for at once (idempotent): here before the session has
+  // answered, so the bar is drawn with the deck instead of a suspended render (and its badges read) later.
+  if (tabSpace) void TabBar.preload();
   const classes = [
     'app',
     frame.look === 'chat' ? 'chat-mode' : frame.look === 'framed' ? 'framed' : '',
@@ -98,7 +104,11 @@ export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame
           <ReadySignal />
         </Suspense>
       </main>
-      {tabs && <TabBar />}
+      {tabs && (
+        <Suspense fallback={null}>
+          <TabBar />
+        </Suspense>
+      )}
       {member !== null && (
         <Suspense fallback={null}>
           <LiveShell key={member} />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 // Spec section 5: the server's own rule, checked before sending.
-import { passwordRule } from '@contract/accounts.ts';
+import { passwordRule } from '@contract/passwordRule.ts';
 
 /** A new password being typed, and whether it broke the rule when the form was last sent. */
 export interface NewPassword {

@@ -14,11 +14,25 @@ export interface LazyScreen<P extends object> extends FunctionComponent<P> {
  * directly. Each mounted screen keeps the component it started with, so a later render never swaps the
  * lazy wrapper for the loaded component under it (which would remount the screen and lose its state).
  */
-export function lazyScreen<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): LazyScreen<P> {
+export function lazyScreen<P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+  /**
+   * `queries: false`: the screen reads nothing through the query cache, so it comes without TanStack
+   * Query (the landing, the sign-in forms: issue 41). Any other screen is loaded with the cache and
+   * rendered inside its provider (api/QueryScope.tsx).
+   */
+  { queries = true }: { queries?: boolean } = {},
+): LazyScreen<P> {
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<{ default: ComponentType<P> }> | null = null;
+  const scoped = (): Promise<{ default: ComponentType<P> }> =>
+    queries
+      ? Promise.all([load(), import('../api/QueryScope.tsx')]).then(([module, { withQueries }]) => ({
+          default: withQueries(module.default),
+        }))
+      : load();
   const start = () => {
-    loading ??= load().then(
+    loading ??= scoped().then(
       (module) => {
         loaded = module.default;
         return module;

@@ -11,8 +11,7 @@ import {
 } from 'react';
 import type { CurrentUserResponse } from '@contract/accounts.ts';
 import type { UserProfileSummary } from '@contract/profiles.ts';
-import { publicKeys, queryKeys } from '../api/queries/keys.ts';
-import { queryClient } from '../api/queryClient.ts';
+import { cacheCurrentUser, forgetPrivateData } from '../api/sessionCache.ts';
 import { nextSessionGeneration } from '../api/sessionGeneration.ts';
 import { readStored, storageKeys, writeStored } from '../lib/storage.ts';
 import type { LaunchFailure } from '../platform/index.ts';
@@ -116,7 +115,7 @@ function forgetOtherSessionData(previous: Session, next: Session): void {
   const after = identity(next);
   if (before === null || after === null || before === after) return;
   nextSessionGeneration();
-  queryClient.removeQueries({ predicate: (query) => !publicKeys.includes(String(query.queryKey[0])) });
+  forgetPrivateData();
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {
@@ -135,7 +134,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const apply = useCallback((next: Session, user: CurrentUserResponse, alongside?: () => void) => {
     forgetOtherSessionData(current.current, next);
     // Kept in the cache too, for what reads it outside React (the live events need the own profile id).
-    queryClient.setQueryData(queryKeys.currentUser(), user);
+    cacheCurrentUser(user);
     if (alongside) {
       // React Router navigates in a transition; the session must change in that same transition.
       startTransition(() => {

@@ -5,7 +5,8 @@ import { Loading } from '../components/States.tsx';
 import { platform } from '../platform/index.ts';
 import { useSession } from './SessionProvider.tsx';
 
-const Landing = lazyScreen(() => import('../screens/Landing/LandingScreen.tsx'));
+// The landing reads nothing through the query cache (the footer's config has its own): no TanStack Query on /.
+const Landing = lazyScreen(() => import('../screens/Landing/LandingScreen.tsx'), { queries: false });
 const LaunchFailed = lazyScreen(() => import('../screens/Launch/LaunchFailedScreen.tsx'));
 
 const insideTelegram = () => platform().kind === 'telegram';

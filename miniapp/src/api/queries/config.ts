@@ -1,24 +1,46 @@
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { PublicConfig } from '@contract/config.ts';
-import { queryKeys } from './keys.ts';
+
+let known: PublicConfig | null = null;
+let asking: Promise<PublicConfig | null> | null = null;
+
+/** `GET /api/config`, once per page while it succeeds. */
+function loadConfig(): Promise<PublicConfig | null> {
+  asking ??= import('../client.ts')
+    .then(({ api, lazySchema }) =>
+      api.get(
+        '/api/config',
+        lazySchema(() => import('@contract/config.ts').then((m) => m.publicConfigResponse)),
+      ),
+    )
+    .then(
+      (config) => (known = config),
+      () => {
+        // Asked for again by the next screen that wants it.
+        asking = null;
+        return null;
+      },
+    );
+  return asking;
+}
 
 /**
- * `GET /api/config`, once per page. The landing's footer asks for it, so the API client and the contract
- * (zod) are imported when the call is made, after the first paint, not with the screen. An unreachable
- * config just hides the optional parts (null), and is asked for again by the next screen that wants it.
+ * `GET /api/config`, once per page. The landing's footer and the sign-in form ask for it, so it is kept
+ * here rather than in the query cache (issue 41: neither loads TanStack Query), and the API client is
+ * imported when the call is made, after the first paint. An unreachable config just hides the optional
+ * parts (null).
  */
 export function usePublicConfig(enabled = true): PublicConfig | null {
-  const { data } = useQuery({
-    queryKey: queryKeys.config(),
-    queryFn: async () => {
-      const [{ api }, { publicConfigResponse }] = await Promise.all([
-        import('../client.ts'),
-        import('@contract/config.ts'),
-      ]);
-      return api.get('/api/config', publicConfigResponse);
-    },
-    staleTime: Infinity,
-    enabled,
-  });
-  return data ?? null;
+  const [config, setConfig] = useState(known);
+  useEffect(() => {
+    if (!enabled || known) return;
+    let current = true;
+    void loadConfig().then((answer) => {
+      if (current) setConfig(answer);
+    });
+    return () => {
+      current = false;
+    };
+  }, [enabled]);
+  return enabled ? (config ?? known) : null;
 }

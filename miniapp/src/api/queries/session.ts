@@ -1,15 +1,16 @@
-import { useMutation } from '@tanstack/react-query';
-import {
-  currentUserResponse,
-  languageResponse,
-  messageResponse,
-  sessionResponse,
-  type CurrentUserResponse,
-} from '@contract/accounts.ts';
+import type { CurrentUserResponse } from '@contract/accounts.ts';
 import i18next from 'i18next';
 import { isLanguage, type Language } from '@locales/languages.ts';
 import { forgetReferral, referralField } from '../../lib/referral.ts';
-import { api } from '../client.ts';
+import { api, lazySchema } from '../client.ts';
+import { useAction } from '../useAction.ts';
+
+// Checked after the first load (contractCheck.ts): the session read and the sign-in form need no zod.
+const accounts = () => import('@contract/accounts.ts');
+const currentUserResponse = lazySchema(() => accounts().then((m) => m.currentUserResponse));
+const languageResponse = lazySchema(() => accounts().then((m) => m.languageResponse));
+const messageResponse = lazySchema(() => accounts().then((m) => m.messageResponse));
+const sessionResponse = lazySchema(() => accounts().then((m) => m.sessionResponse));
 
 /** Accounts and sessions (server/features/accounts). The session itself is kept by session/SessionProvider.tsx. */
 export function fetchCurrentUser(): Promise<CurrentUserResponse> {
@@ -45,32 +46,27 @@ function chosenLanguage(): { language?: Language } {
  */
 
 export function useLogin() {
-  return useMutation({
-    mutationFn: ({ email, password }: Credentials) => api.post('/api/login', sessionResponse, { email, password }),
-  });
+  return useAction(login);
 }
 
 export function useRegister() {
-  return useMutation({
-    mutationFn: ({ email, password }: Credentials) =>
-      api.post('/api/register', sessionResponse, { email, password, ...referralField(), ...chosenLanguage() }),
-    onSuccess: forgetReferral,
-  });
+  return useAction(register, forgetReferral);
 }
 
 export function useGoogleLogin() {
-  return useMutation({
-    mutationFn: (idToken: string) =>
-      api.post('/api/googlelogin', sessionResponse, { id_token: idToken, ...referralField(), ...chosenLanguage() }),
-    onSuccess: forgetReferral,
-  });
+  return useAction(googleLogin, forgetReferral);
 }
 
 /** The signed user object Telegram's Login Widget hands over, posted as is (the server checks its hash). */
 export function useTelegramWidgetLogin() {
-  return useMutation({
-    mutationFn: (signed: Record<string, string | number>) =>
-      api.post('/api/auth', sessionResponse, { ...signed, ...referralField(), ...chosenLanguage() }),
-    onSuccess: forgetReferral,
-  });
+  return useAction(telegramWidgetLogin, forgetReferral);
 }
+
+// Module-level, so each hook's call keeps one identity across renders.
+const login = ({ email, password }: Credentials) => api.post('/api/login', sessionResponse, { email, password });
+const register = ({ email, password }: Credentials) =>
+  api.post('/api/register', sessionResponse, { email, password, ...referralField(), ...chosenLanguage() });
+const googleLogin = (idToken: string) =>
+  api.post('/api/googlelogin', sessionResponse, { id_token: idToken, ...referralField(), ...chosenLanguage() });
+const telegramWidgetLogin = (signed: Record<string, string | number>) =>
+  api.post('/api/auth', sessionResponse, { ...signed, ...referralField(), ...chosenLanguage() });

@@ -1,0 +1,47 @@
+import { useCallback, useState } from 'react';
+
+interface ActionState {
+  status: 'idle' | 'pending' | 'success' | 'error';
+  error: Error | null;
+}
+
+/**
+ * A call a form makes (a sign-in), with the part of TanStack Query's `useMutation` the sign-in forms use:
+ * `mutate` with callbacks, `mutateAsync`, `reset`, `isPending`, `isSuccess` and `error`. The forms come without the
+ * query cache (issue 41: /login's first load), and a sign-in's answer goes to the session, not the cache.
+ */
+export function useAction<V, R>(run: (variables: V) => Promise<R>, onSuccess?: () => void) {
+  const [state, setState] = useState<ActionState>({ status: 'idle', error: null });
+  const mutateAsync = useCallback(
+    async (variables: V): Promise<R> => {
+      setState({ status: 'pending', error: null });
+      try {
+        const answer = await run(variables);
+        onSuccess?.();
+        setState({ status: 'success', error: null });
+        return answer;
+      } catch (error) {
+        setState({ status: 'error', error: error instanceof Error ? error : new Error(String(error)) });
+        throw error;
+      }
+    },
+    [run, onSuccess],
+  );
+  const mutate = useCallback(
+    (variables: V, callbacks: { onSuccess?: (answer: R) => void; onError?: (error: Error) => void } = {}) => {
+      mutateAsync(variables).then(callbacks.onSuccess, (error: unknown) =>
+        callbacks.onError?.(error instanceof Error ? error : new Error(String(error))),
+      );
+    },
+    [mutateAsync],
+  );
+  const reset = useCallback(() => setState({ status: 'idle', error: null }), []);
+  return {
+    mutate,
+    mutateAsync,
+    reset,
+    isPending: state.status === 'pending',
+    isSuccess: state.status === 'success',
+    error: state.error,
+  };
+}
