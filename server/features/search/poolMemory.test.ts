@@ -518,7 +518,17 @@ describe.each(testDialects())('the frontier of an expired pool on %s', (dialect)
         const sorted = [...eligible].sort((a, b) => a - b);
         // The search after the burst re-checks it, the first search's horizon in its change query: asked by its
         // start statement (searchChanges.ts changesAtStart), which takes that horizon from the stored pool.
-        expect((await findSearchStart(db, viewer))?.changes?.horizon).toBe(low32(firstHorizon));
+        const when = { now: new Date().toISOString(), scannedSince: new Date(0).toISOString(), frontierMinKm: 0 };
+        expect((await findSearchStart(db, viewer, when))?.changes?.horizon).toBe(low32(firstHorizon));
+        // A start whose pool the service would neither take (expired by its clock) nor scan beyond (scanned too
+        // long ago for a frontier, or too small a bound) does not ask: a generic plan would walk the index from
+        // an old watermark for nothing.
+        const later = '9999-12-31T00:00:00.000Z';
+        const useless = [
+          { now: later, scannedSince: later, frontierMinKm: 0 },
+          { now: later, scannedSince: new Date(0).toISOString(), frontierMinKm: 1e9 },
+        ];
+        for (const w of useless) expect((await findSearchStart(db, viewer, w))?.changes).toBeNull();
         statements.length = 0;
         expect(idOf(await tuned.next(viewer, query, 'ru'))).toBe(first);
         expect(statements.filter((s) => s.text.includes('age(p.xmin)'))).toEqual([]);

@@ -3,7 +3,7 @@ import { prepared, preparedByShape } from '../../../db/prepared.ts';
 import type { Database, ProfileId, SearchPoolsTable, UserId } from '../../../db/schema.ts';
 import { countedRead, type RateRow, readWithRateCounts } from '../rateLimits/index.ts';
 import { photoList } from './candidates.ts';
-import { changesAtStart, type PrefetchedChanges } from './searchChanges.ts';
+import { changesAtStart, type PrefetchedChanges, type PrefetchWhen } from './searchChanges.ts';
 
 /** A stored pool as read (searchStart, findSearchPool). */
 export interface StoredPoolRow {
@@ -34,7 +34,12 @@ const messagedLikers = (postgres: boolean) => {
 };
 
 /** The statement's reads (see findSearchStart), from `qc`: the database, or the same with a WITH before it. */
-const startQuery = (qc: QueryCreator<Database>, userId: UserId, postgres: boolean) =>
+const startQuery = (
+  qc: QueryCreator<Database>,
+  userId: UserId,
+  postgres: boolean,
+  when: { [K in keyof PrefetchWhen]: unknown },
+) =>
   qc
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
@@ -70,7 +75,7 @@ const startQuery = (qc: QueryCreator<Database>, userId: UserId, postgres: boolea
         : sql<string | null>`null`
       ).as('horizon'),
       // The change query the pool's search will ask (searchChanges.ts changesAtStart): one round trip fewer.
-      (postgres ? changesAtStart() : sql<PrefetchedChanges | null>`null`).as('changes'),
+      (postgres ? changesAtStart(when) : sql<PrefetchedChanges | null>`null`).as('changes'),
       // The database's clock, which stamps changes (searchChanges.ts): how old a change is, measured alike.
       (postgres
         ? sql<string>`to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
@@ -79,8 +84,8 @@ const startQuery = (qc: QueryCreator<Database>, userId: UserId, postgres: boolea
     ])
     .where('p.user_id', '=', userId);
 
-const start = prepared((db, userId: UserId) =>
-  startQuery(db, userId, db.getExecutor().adapter instanceof PostgresAdapter),
+const start = prepared((db, userId: UserId, now: string, scannedSince: string, frontierMinKm: number) =>
+  startQuery(db, userId, db.getExecutor().adapter instanceof PostgresAdapter, { now, scannedSince, frontierMinKm }),
 );
 
 /**
@@ -91,7 +96,8 @@ const start = prepared((db, userId: UserId) =>
 const startCounting = preparedByShape(
   (db, rows: number, slot) => {
     const { qc, rateCounts } = countedRead(db, rows, slot);
-    return startQuery(qc, slot('user') as UserId, true).select(rateCounts);
+    const when = { now: slot('now'), scannedSince: slot('scannedSince'), frontierMinKm: slot('frontierMinKm') };
+    return startQuery(qc, slot('user') as UserId, true, when).select(rateCounts);
   },
   (rows) => String(rows),
 );
@@ -103,14 +109,20 @@ const startCounting = preparedByShape(
  * On PostgreSQL also the changes since the stored pool's watermark within its bound (`changes`), the question the
  * pool's search asks next (searchChanges.ts changesAtStart), in the same snapshot as the new watermark.
  * `counters` (RateCounter.plan's rows) are incremented first, and their counts answered (`rateCounts`): in the
- * same statement on PostgreSQL. Undefined when the caller has no profile (the counters still counted).
+ * same statement on PostgreSQL. Undefined when the caller has no profile (the counters still counted). `when`:
+ * the service's conditions for using `changes` (PrefetchWhen); a start that cannot use them does not ask.
  */
-export async function findSearchStart(db: Kysely<Database>, userId: UserId, counters: readonly RateRow[] = []) {
+export async function findSearchStart(
+  db: Kysely<Database>,
+  userId: UserId,
+  when: PrefetchWhen,
+  counters: readonly RateRow[] = [],
+) {
   const { row, rateCounts } = await readWithRateCounts(
     db,
     counters,
-    (slots) => startCounting(db, counters.length, { user: userId, ...slots }),
-    () => start.first(db, userId),
+    (slots) => startCounting(db, counters.length, { user: userId, ...when, ...slots }),
+    () => start.first(db, userId, when.now, when.scannedSince, when.frontierMinKm),
   );
   if (!row) return undefined;
   const {

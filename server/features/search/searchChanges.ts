@@ -180,7 +180,19 @@ function usablePrefetch(
  * changed person rather than hashing the caller's swipes (see changedInBox). After an import elsewhere this
  * reads the import's entries of the index (changedInBox, planned with the values, reads the box then).
  */
-export function changesAtStart() {
+/**
+ * When the start's change question can be used (`changesAtStart`), as the service decides it, by its clock: the
+ * stored pool is live (`now`: the pool path asks from its watermark), or it is a frontier the service may scan
+ * beyond (scanned at or after `scannedSince`, with a bound of at least `frontierMinKm`, which its empty disc
+ * cannot exceed). Anything else (an expired pool too old or too small to be a frontier) asks nothing.
+ */
+export interface PrefetchWhen {
+  now: string;
+  scannedSince: string;
+  frontierMinKm: number;
+}
+
+export function changesAtStart(when: { [K in keyof PrefetchWhen]: unknown }) {
   const kept = sql`substring(sp.checked_changes from '"h":"([^"]*)"')`;
   const nowXmin = sql`pg_snapshot_xmin(pg_current_snapshot())::text::numeric`;
   const horizon = sql<
@@ -208,7 +220,9 @@ export function changesAtStart() {
         ${widen(sql`(case when cos(radians(p.latitude)) > 0 then least(${degrees} / cos(radians(p.latitude)), 360) else 360 end)`)} as lon_span,
         ${horizon} as horizon
       offset 0) w
-    where sp.watermark is not null and p.latitude is not null and p.longitude is not null)`;
+    where sp.watermark is not null and p.latitude is not null and p.longitude is not null
+      and (sp.expires_at > ${when.now}
+        or (sp.scanned_at >= ${when.scannedSince} and sp.bound_km >= ${when.frontierMinKm})))`;
 }
 
 /**

@@ -110,7 +110,14 @@ export class SearchService implements CardSearch {
       'Too many searches. Please slow down.',
     );
     // The rate counters, the profile, the watermark and the stored pool in one round trip (on PostgreSQL).
-    const start = await findSearchStart(this.db, userId, counting?.rows ?? []);
+    // The start asks the pool's change question only when its answer can be used: a live pool or a frontier.
+    const now = this.clock.now().getTime();
+    const when = {
+      now: new Date(now).toISOString(),
+      scannedSince: new Date(now - frontierMaxAgeMs).toISOString(),
+      frontierMinKm,
+    };
+    const start = await findSearchStart(this.db, userId, when, counting?.rows ?? []);
     // Without a profile there is nothing to search (the call was counted all the same).
     if (!start) return 'no_profile';
     counting?.check(start.rateCounts);
