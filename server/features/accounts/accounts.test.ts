@@ -4,7 +4,8 @@ import { Browser, json } from '../../test/browser.ts';
 import { jpegWithGps } from '../../test/images.ts';
 import { codeFrom } from '../../test/smtpStandIn.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
-import { PasswordHasher } from './passwords.ts';
+import { hash as argon2Hash } from '@node-rs/argon2';
+import { argon2Options, PasswordHasher } from './passwords.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 
 const password = 'secret123!';
@@ -300,6 +301,28 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     old.setCookie('iskra_session', firstSession ?? '');
     expect(await json(await old.get('/api/current_user'))).toMatchObject({ authorized: false });
     expect(await json(await browser.get('/api/current_user'))).toMatchObject({ authorized: true });
+  });
+
+  it('re-hashes a password stored with the earlier parameters at sign-in, which then still works', async () => {
+    const { email } = await registered();
+    const earlier = await argon2Hash(password, { ...argon2Options, memoryCost: 19_456, timeCost: 2 });
+    const storedHash = async () =>
+      (
+        await app.database.db
+          .selectFrom('users')
+          .select('password_hash')
+          .where('email', '=', email)
+          .executeTakeFirstOrThrow()
+      ).password_hash;
+    await app.database.db.updateTable('users').set({ password_hash: earlier }).where('email', '=', email).execute();
+    // A wrong password changes nothing.
+    expect((await new Browser(app.url).post('/api/login', { email, password: 'wrong1234' })).status).toBe(401);
+    expect(await storedHash()).toBe(earlier);
+    expect((await new Browser(app.url).post('/api/login', { email, password })).status).toBe(200);
+    const upgraded = await storedHash();
+    expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=7168,t=5,p=1\$/);
+    expect((await new Browser(app.url).post('/api/login', { email, password })).status).toBe(200);
+    expect(await storedHash()).toBe(upgraded);
   });
 
   it('locks an unknown client out per (e-mail, IP) after 10 failed logins for 15 minutes, even with the right password', async () => {

@@ -39,6 +39,21 @@ export async function setPasswordHash(db: Kysely<Database>, userId: UserId, pass
   await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
 }
 
+/** The same password's hash on new parameters, unless the hash changed meanwhile (a password change wins). */
+export async function upgradePasswordHash(
+  db: Kysely<Database>,
+  userId: UserId,
+  was: string,
+  passwordHash: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash })
+    .where('id', '=', userId)
+    .where('password_hash', '=', was)
+    .execute();
+}
+
 export async function setUserLanguage(db: Kysely<Database>, userId: UserId, language: Language): Promise<void> {
   await db.updateTable('users').set({ language }).where('id', '=', userId).execute();
 }

@@ -16,7 +16,7 @@ import type { SessionService, SignInDevice, StartedSession } from '../sessions/i
 import type { LoginDevices } from './loginDevices.ts';
 import type { LoginThrottle } from './loginThrottle.ts';
 import type { PasswordHasher } from './passwords.ts';
-import { findUserByEmail, insertUser, setUserLanguage } from './repository.ts';
+import { findUserByEmail, insertUser, setUserLanguage, upgradePasswordHash } from './repository.ts';
 
 export interface SignedIn {
   userId: UserId;
@@ -106,6 +106,19 @@ export class AccountService {
     }
   }
 
+  /**
+   * A hash on other parameters than today's (passwords.ts argon2Options), re-made from the password just
+   * verified: best effort, as forgetting the failures is (the old hash still verifies).
+   */
+  private async upgradeHash(userId: UserId, was: string | null, password: string): Promise<void> {
+    if (was === null || !this.passwords.needsRehash(was)) return;
+    try {
+      await upgradePasswordHash(this.db, userId, was, await this.passwords.hash(password));
+    } catch {
+      // Kept as it was: it verifies, and the next sign-in tries again.
+    }
+  }
+
   /** The same answer for an unknown e-mail and a wrong password, after the same amount of work. */
   async login(email: string, password: string, client: LoginClient): Promise<SignedInWithPassword> {
     const device = this.devices.recognize(client.deviceCookie, email);
@@ -132,6 +145,7 @@ export class AccountService {
     const [, session] = await Promise.all([
       this.throttle.succeeded(attempt).catch(() => undefined),
       this.sessions.start(user.id, client.device),
+      this.upgradeHash(user.id, user.password_hash, password),
     ]);
     return {
       userId: user.id,
