@@ -28,6 +28,7 @@ import { SwipeService } from '../server/features/swipes/service.ts';
 import { createPerson, type Person } from '../server/test/people.ts';
 import { createTestDatabase, type TestDatabase } from '../server/test/testDatabase.ts';
 import { line, ratioLine, summary } from './benchKit.ts';
+import { createLogger } from '../server/logger.ts';
 
 const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const people = Number(process.env.BENCH_DATA_PEOPLE ?? 400);
@@ -207,7 +208,7 @@ async function benchDialect(dialect: Dialect): Promise<void> {
     const bus = new InProcessEventBus();
     const notifications = new NotificationQueue();
     const chat = new ChatService(db, systemClock, new RateCounter(db, systemClock), bus, notifications);
-    const swipes = new SwipeService(db, systemClock, bus, notifications);
+    const swipes = new SwipeService(db, systemClock, bus, notifications, createLogger('silent'));
 
     // One profile by id: the repository's own SQL, run raw.
     const profileSql = db

@@ -49,6 +49,7 @@ import { line, openLoop, ratioLine, summary, time } from './benchKit.ts';
 import { ensureDataSet } from './discoveryDataSet.ts';
 import { firstSearchBench } from './firstSearch.ts';
 import { recordingRings, ringFloorQuery, ringNote, type FloorSeeker } from './ringFloor.ts';
+import { createLogger } from '../server/logger.ts';
 
 const dir = path.resolve('data/bench');
 const built = await ensureDataSet(dir, undefined, (m) => console.log(m));
@@ -87,7 +88,13 @@ class NoRateLimit extends RateCounter {
   }
 }
 const searchService = new SearchService(db, systemClock, new NoRateLimit(db, systemClock));
-const swipeService = new SwipeService(db, systemClock, new InProcessEventBus(), new NotificationQueue());
+const swipeService = new SwipeService(
+  db,
+  systemClock,
+  new InProcessEventBus(),
+  new NotificationQueue(),
+  createLogger('silent'),
+);
 /** Keeps nothing: every search of the service below is a first search (a fresh scan). */
 const noPools: PoolStore = {
   take: () => Promise.resolve(null),

@@ -63,7 +63,9 @@ const require = createRequire(import.meta.url);
 
 /**
  * Each driver is loaded when a database of its kind is first opened, not with this module: a server on
- * PostgreSQL never holds SQLite's native library, one on SQLite never holds `pg` (issue 41: memory).
+ * PostgreSQL never holds SQLite's native library (issue 41: memory). Not so for `pg` on SQLite: server/main.ts
+ * imports the PostgreSQL event bus (server/features/events/postgresEventBus.ts, through redisEventBus.ts too),
+ * which imports `pg` itself, so a server process loads it whatever its database.
  */
 export const drivers = {
   sqlite: (): typeof SQLite => require('better-sqlite3') as typeof SQLite,

@@ -292,7 +292,7 @@ export function buildServices(deps: AppDeps): Services {
     ),
     moderationModels,
     search,
-    swipes: new SwipeService(deps.db, clock, eventBus, notifications),
+    swipes: new SwipeService(deps.db, clock, eventBus, notifications, deps.logger),
     safety: new SafetyService(deps.db, clock, eventBus, deps.reportFiled),
     usernameShares: new UsernameShareService(deps.db, clock),
     chat: new ChatService(deps.db, clock, rates, eventBus, notifications),

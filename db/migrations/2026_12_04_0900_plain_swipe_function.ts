@@ -8,8 +8,9 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * read that writes, commit). The function takes the pair's row locks in id order as lockCallerAndTarget does,
  * then reads with a fresh snapshot (every statement of a VOLATILE PL/pgSQL function takes one under READ
  * COMMITTED, so it sees what the lock waited for), then writes the swipe and its `badges` marker when it is the
- * plain case; the locks go at the statement's commit. It answers the caller's profile, the read (the columns of
- * server/features/swipes/repository.ts likeStateQuery, the same rules written again here) and `swiped`.
+ * plain case; the locks go at the statement's commit. It answers the caller's profile id, of the read (the rules
+ * of server/features/swipes/repository.ts likeStateQuery, written again here) only the columns the service reads
+ * (PlainSwipeOutcome: nothing more, the caller's coordinates least of all), and `swiped`.
  *
  * The plain case: a new like or dislike (a like after a dislike too) of someone the caller may swipe, making
  * no match, within the free like allowance (counted under the lock, free callers only), and telling no one
@@ -47,7 +48,7 @@ BEGIN
     RETURN jsonb_build_object('me', NULL, 'state', NULL, 'swiped', false);
   END IF;
   IF v_me.id = p_target THEN
-    RETURN jsonb_build_object('me', to_jsonb(v_me), 'state', NULL, 'swiped', false);
+    RETURN jsonb_build_object('me', jsonb_build_object('id', v_me.id), 'state', NULL, 'swiped', false);
   END IF;
   -- Free likes are counted; premium (premium_until after now) likes without limit.
   v_counting := p_liked = 1 AND NOT coalesce(v_me.premium_until > p_at, false);
@@ -76,7 +77,7 @@ BEGIN
       AND ((p.held_at IS NULL AND p.private_mode = 0 AND p.preferred_gender IN ('Any', v_me.gender))
         OR theirs.liked = 1);
   IF NOT FOUND THEN
-    RETURN jsonb_build_object('me', to_jsonb(v_me), 'state', NULL, 'swiped', false);
+    RETURN jsonb_build_object('me', jsonb_build_object('id', v_me.id), 'state', NULL, 'swiped', false);
   END IF;
   IF p_liked = 1 THEN
     v_plain := (v_state.mine IS NULL OR v_state.mine = 0) AND coalesce(v_state.theirs, 0) <> 1
@@ -102,7 +103,9 @@ BEGIN
       INSERT INTO events (user_id, type, payload, created_at) VALUES (p_user, 'badges', '{}', p_at);
     END IF;
   END IF;
-  RETURN jsonb_build_object('me', to_jsonb(v_me), 'state', to_jsonb(v_state), 'swiped', v_plain);
+  RETURN jsonb_build_object('me', jsonb_build_object('id', v_me.id), 'state', jsonb_build_object('id', v_state.id,
+    'user_id', v_state.user_id, 'name', v_state.name, 'photo', v_state.photo, 'mine', v_state.mine,
+    'theirs', v_state.theirs, 'match_id', v_state.match_id), 'swiped', v_plain);
 END
 $fn$`,
     )

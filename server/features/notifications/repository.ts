@@ -9,6 +9,8 @@ import { notBlockedWith } from '../relationships/index.ts';
  * - email: no Telegram linked (those hear through the bot), a verified address, e-mail notifications on;
  * - push: a browser subscribed for Web Push and push notifications on.
  * Nobody banned hears anything.
+ * The same rules (bot and push, which a like notice may take) are written again in iskra_plain_swipe
+ * (db/migrations/2026_12_04_0900_plain_swipe_function.ts): change both, the function through a new migration.
  */
 export async function reachability(
   db: Kysely<Database>,

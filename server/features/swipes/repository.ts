@@ -60,7 +60,11 @@ const likesUsed = (me: unknown, since: unknown, withMessage: boolean) =>
     sql<string | null>`(select min(x.created_at) from (${likeTimes(me, since, withMessage)}) x)`,
   ] as const;
 
-/** The read of everything a like decides on (findLikeState), for likeState and for likeStateAndSwipe's WITH. */
+/**
+ * The read of everything a like decides on (findLikeState), for likeState and for likeStateAndSwipe's WITH.
+ * The same rules are written again in iskra_plain_swipe (db/migrations/2026_12_04_0900_plain_swipe_function.ts):
+ * change both, the function through a new migration (CREATE OR REPLACE FUNCTION).
+ */
 function likeStateQuery(db: QueryCreator<Database>, counting: LikeCounting, slot: (name: string) => never) {
   const me = slot('me') as ProfileId;
   return db
@@ -359,10 +363,13 @@ export interface PlainSwipeRequest {
   likeLimit: number;
 }
 
-/** What iskra_plain_swipe answers: the caller's profile, the read (likeStateQuery's columns) and whether it wrote. */
+/**
+ * What iskra_plain_swipe answers: the caller's profile id, of the read (likeStateQuery's rules) the columns the
+ * service reads, and whether it wrote. The function returns nothing more: add a column here and there together.
+ */
 export interface PlainSwipeOutcome {
-  me: (MyProfile & { user_id: UserId }) | null;
-  state: Omit<LikeState, 'likes' | 'messages' | 'swiped'> | null;
+  me: { id: ProfileId } | null;
+  state: Pick<LikeState, 'id' | 'user_id' | 'name' | 'photo' | 'mine' | 'theirs' | 'match_id'> | null;
   swiped: boolean;
 }
 

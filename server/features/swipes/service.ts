@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
+import type { Logger } from '../../logger.ts';
 import type { LikeResponse, PersonListItem, UndoResponse, UsersProfileResponse } from '../../contract/discovery.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { openConversationWithLikeMessages } from '../chat/index.ts';
@@ -80,6 +81,7 @@ export class SwipeService {
     private readonly clock: Clock,
     private readonly bus: EventBus,
     private readonly notifications: NotificationQueue,
+    private readonly logger: Logger,
   ) {}
 
   private isPremium(premiumUntil: string | null): boolean {
@@ -229,8 +231,14 @@ export class SwipeService {
     target: NonNullable<PlainSwipeOutcome['state']>,
   ): Promise<LikeResponse> {
     const recorded = target.mine === null || (liked && target.mine === 0);
+    // The function's write committed with its statement: nothing would roll back on a throw, which would only
+    // answer an error for a swipe made and leave the bus untold. So the disagreement is logged (the function
+    // and these rules need mending) and the swipe answered as made.
     if (!recorded || (liked && target.theirs === 1))
-      throw new Error('iskra_plain_swipe wrote a swipe the rules refuse');
+      this.logger.error(
+        { userId, target: target.id, liked, mine: target.mine, theirs: target.theirs },
+        'iskra_plain_swipe wrote a swipe the rules refuse',
+      );
     const told = liked ? [target.user_id] : target.theirs === 1 ? [userId] : [];
     if (told.length > 0) await this.bus.publish(told);
     if (target.match_id === null) return { match: false };
