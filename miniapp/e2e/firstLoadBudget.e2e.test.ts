@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Issue 41: what the first screens load, read from the bundle the global setup built. The entry holds the
- * product's stack (React, the router, i18next), TanStack Query and the frame, never zod or a screen; each
+ * product's stack (React, the router, i18next) and the frame, never zod, TanStack Query or a screen; each
  * first page adds what boot.js preloads for it (the API client everywhere, the page's own screen). The
- * session's and the landing's answers are checked against the contract after the first load, so zod is
- * not on / or /login at all. The ceilings are today's sizes with a little room: a screen or library that lands in the first
+ * session's and the landing's answers are checked against the contract after the first load, and the
+ * landing and the sign-in forms read nothing through the query cache, so neither zod nor TanStack Query
+ * is on / or /login at all. The ceilings are today's sizes with a little room: a screen or library that lands in the first
  * load (instead of a lazy chunk of its own) fails here. `npm run bench frontend` measures the same pages
  * on the wire, headers included, against the goals (100 kB, 110 kB on /search).
  */
@@ -32,6 +33,19 @@ const preloads = new Map(
 );
 const scripts = (files: readonly string[] | undefined) => (files ?? []).filter((file) => file.endsWith('.js'));
 const hasZod = (file: string) => readFileSync(path.join(dist, file), 'utf8').includes('$ZodType');
+/**
+ * TanStack Query, by its error messages (kept by minification): React Query's provider check and the
+ * query core's missing-fetcher rejection.
+ */
+const tanStackMarkers = ['No QueryClient set', 'Missing queryFn'];
+const hasTanStack = (file: string) => {
+  const code = readFileSync(path.join(dist, file), 'utf8');
+  return tanStackMarkers.some((marker) => code.includes(marker));
+};
+const builtScripts = () =>
+  readdirSync(path.join(dist, 'assets'))
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => `assets/${file}`);
 
 describe('the first load', () => {
   it('has an entry with the stack and the frame only, within its ceiling', () => {
@@ -39,17 +53,25 @@ describe('the first load', () => {
     const bytes = entry.reduce((sum, file) => sum + sentBytes(file), 0);
     expect(bytes, `entry ${(bytes / kB).toFixed(1)} kB`).toBeLessThanOrEqual(entryCeiling);
     // zod is in the build (its schema classes are named in the code), but not in the entry.
-    expect(
-      readdirSync(path.join(dist, 'assets')).some(
-        (file) => file.endsWith('.js') && readFileSync(path.join(dist, 'assets', file), 'utf8').includes('$ZodType'),
-      ),
-    ).toBe(true);
+    expect(builtScripts().some(hasZod)).toBe(true);
     for (const file of entry) expect(hasZod(file), file).toBe(false);
+    // Likewise TanStack Query: each marker is in the build, so its absence below means something.
+    for (const marker of tanStackMarkers)
+      expect(
+        builtScripts().some((file) => readFileSync(path.join(dist, file), 'utf8').includes(marker)),
+        marker,
+      ).toBe(true);
+    for (const file of entry) expect(hasTanStack(file), file).toBe(false);
   });
 
   it.each(['/', '/login'])('checks answers against the contract after the first load on %s: no zod in it', (page) => {
     for (const file of [...scripts(preloads.get('*')), ...scripts(preloads.get(page))])
       expect(hasZod(file), file).toBe(false);
+  });
+
+  it.each(['/', '/login'])('reads nothing through the query cache on %s: no TanStack Query in it', (page) => {
+    for (const file of [...entry, ...scripts(preloads.get('*')), ...scripts(preloads.get(page))])
+      expect(hasTanStack(file), file).toBe(false);
   });
 
   it.each(Object.keys(pageCeilings))('loads at most its ceiling of script on %s', (page) => {

@@ -45,6 +45,7 @@ const topLevel: ScreenFrame = { topLevel: true };
 const deck: ScreenFrame = { topLevel: true, fill: true };
 const framed: ScreenFrame = { look: 'framed' };
 const chat: ScreenFrame = { look: 'chat' };
+const members: ScreenFrame = { members: true };
 
 /**
  * The route table: each screen, its frame (`handle`), and the session rules it sits under (spec sections
@@ -77,7 +78,7 @@ const routes = createRoutesFromElements(
       </Route>
       <Route path="/telegram" element={<TelegramEntry />} />
 
-      <Route element={<RequireMember />}>
+      <Route element={<RequireMember />} handle={members}>
         <Route path="/Menu" element={<Menu />} />
         <Route path="/account" element={<Account />} />
         <Route path="/subscription" element={<Subscription />} />
@@ -110,10 +111,10 @@ const routes = createRoutesFromElements(
   </Route>,
 );
 
-/** The frame of the screen at `pathname`: the deepest matched route's `handle`. */
+/** The frame of the screen at `pathname`: the matched routes' `handle`s, the deepest's winning. */
 function frameAt(pathname: string): ScreenFrame {
-  const handle: unknown = matchRoutes(routes, pathname)?.at(-1)?.route.handle;
-  return (handle as ScreenFrame | undefined) ?? {};
+  const handles = (matchRoutes(routes, pathname) ?? []).map((match) => match.route.handle as ScreenFrame | undefined);
+  return Object.assign({}, ...handles) as ScreenFrame;
 }
 
 /**

@@ -2,20 +2,24 @@ import type { z } from 'zod/mini';
 import type { ErrorResponse } from '@contract/errors.ts';
 import { readStored, storageKeys } from '../lib/storage.ts';
 import { ApiError } from './ApiError.ts';
-import { checkLater, lazySchema, type LazySchema } from './contractCheck.ts';
+import { checkLater, isRecord, lazySchema, type LazySchema } from './contractCheck.ts';
 import { takeEarlyResponse } from './earlyResponses.ts';
 
-export { ApiError, lazySchema };
+export { ApiError, isRecord, lazySchema };
 
 /**
  * What a call's answer is checked against: its contract schema, checked at once (a screen whose chunk
- * carries zod anyway), or a `lazySchema`, checked after the first load (the session, the config, the
- * deck: issue 41). Either way the answer's type is the contract's.
+ * carries zod anyway), or a `lazySchema`, checked after the first load (the session, the sign-ins, the
+ * config, the CSRF token: issue 41) and at once only by its guard. Either way the answer's type is the
+ * contract's.
  */
 export type ResponseSchema = z.ZodMiniType | LazySchema<z.ZodMiniType>;
 type Answer<S extends ResponseSchema> = S extends LazySchema<infer L> ? z.output<L> : z.output<S>;
 
-const csrfTokenResponse = lazySchema(() => import('@contract/accounts.ts').then((m) => m.csrfTokenResponse));
+const csrfTokenResponse = lazySchema(
+  () => import('@contract/accounts.ts').then((m) => m.csrfTokenResponse),
+  (answer) => typeof answer.csrf_token === 'string',
+);
 
 /**
  * The server's refusal (`errorResponse` of the contract), read without zod: every answer that is not
@@ -92,6 +96,9 @@ async function send<S extends ResponseSchema>(
     throw new ApiError(response.status, null, response.statusText || `HTTP ${response.status}`);
   }
   if ('load' in schema) {
+    // The fields the app branches on, now; the whole contract once the page has settled.
+    if (!isRecord(payload) || !schema.guard(payload))
+      throw new ApiError(response.status, 'bad_response', 'Unexpected response');
     checkLater(`${method} ${path}`, payload, schema);
     return payload as Answer<S>;
   }

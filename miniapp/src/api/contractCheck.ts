@@ -3,13 +3,35 @@ import type { z } from 'zod/mini';
 /**
  * A response's contract schema fetched when needed (issue 41): `import type` gives the call its answer's
  * type from the contract, and the schema itself (with zod, about 9 kB) stays out of the first load.
+ * `guard` checks at once, without zod, the few fields the app branches on (a sign-in's `current_user`,
+ * `authorized`): a malformed answer is refused there as it was by the full check (`bad_response`),
+ * rather than taken for a signed-out user or breaking the screen; the rest is checked later.
  */
 export interface LazySchema<S extends z.ZodMiniType> {
   readonly load: () => Promise<S>;
+  readonly guard: (payload: Record<string, unknown>) => boolean;
 }
 
-export function lazySchema<S extends z.ZodMiniType>(load: () => Promise<S>): LazySchema<S> {
-  return { load };
+/**
+ * `unknown` for a schema whose answer is read as sent (input and output alike), `never` otherwise: the
+ * answer is not parsed before the app uses it, so a schema that transforms (a default, a date) is refused.
+ */
+type Untransformed<S extends z.ZodMiniType> = [z.input<S>] extends [z.output<S>]
+  ? [z.output<S>] extends [z.input<S>]
+    ? unknown
+    : never
+  : never;
+
+export function lazySchema<S extends z.ZodMiniType>(
+  load: () => Promise<S & Untransformed<S>>,
+  guard: (payload: Record<string, unknown>) => boolean = () => true,
+): LazySchema<S> {
+  return { load, guard };
+}
+
+/** A guard's helper: `value` is a plain object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,5 +1,7 @@
 import { useCallback, useState } from 'react';
 
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
 interface ActionState {
   status: 'idle' | 'pending' | 'success' | 'error';
   error: Error | null;
@@ -21,7 +23,7 @@ export function useAction<V, R>(run: (variables: V) => Promise<R>, onSuccess?: (
         setState({ status: 'success', error: null });
         return answer;
       } catch (error) {
-        setState({ status: 'error', error: error instanceof Error ? error : new Error(String(error)) });
+        setState({ status: 'error', error: asError(error) });
         throw error;
       }
     },
@@ -29,8 +31,19 @@ export function useAction<V, R>(run: (variables: V) => Promise<R>, onSuccess?: (
   );
   const mutate = useCallback(
     (variables: V, callbacks: { onSuccess?: (answer: R) => void; onError?: (error: Error) => void } = {}) => {
-      mutateAsync(variables).then(callbacks.onSuccess, (error: unknown) =>
-        callbacks.onError?.(error instanceof Error ? error : new Error(String(error))),
+      mutateAsync(variables).then(
+        (answer) => {
+          try {
+            callbacks.onSuccess?.(answer);
+          } catch (error) {
+            // Handing the answer on failed (the session refused it): the form shows an error and is usable
+            // again, instead of staying busy on an unhandled rejection.
+            const failure = asError(error);
+            setState({ status: 'error', error: failure });
+            callbacks.onError?.(failure);
+          }
+        },
+        (error: unknown) => callbacks.onError?.(asError(error)),
       );
     },
     [mutateAsync],

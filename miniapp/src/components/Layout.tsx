@@ -25,6 +25,8 @@ export interface ScreenFrame {
   topLevel?: boolean;
   /** The deck: the screen is exactly the space between the top bar and the tab bar (no page scroll). */
   fill?: boolean;
+  /** A members' screen (RequireMember's routes): the tab bar is likely once the session has answered. */
+  members?: boolean;
 }
 
 /** Tells the host the first screen has rendered (Telegram's ready(); a mark for the bench). */
@@ -80,9 +82,13 @@ export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame
   // (RouteGuards.tsx sends nobody away while it loads): the bar's space is kept from the start, or the
   // card would shrink under the reader when the bar comes (issue 41: layout shift on /search).
   const tabSpace = tabs || (session.status === 'loading' && frame.fill === true);
-  // Where the bar's space is kept, its code is asked for at once (idempotent): here before the session has
-  // answered, so the bar is drawn with the deck instead of a suspended render (and its badges read) later.
-  if (tabSpace) void TabBar.preload();
+  // The bar's code is asked for where it is drawn, and on a members' screen while the session loads (the
+  // deck, the chats, the menu...), so the bar comes with the screen instead of a round-trip after the
+  // session. Idempotent; a failed download is left to the bar's own render to try again.
+  const tabsLikely = tabs || (session.status === 'loading' && frame.members === true);
+  useEffect(() => {
+    if (tabsLikely) TabBar.preload().catch(() => undefined);
+  }, [tabsLikely]);
   const classes = [
     'app',
     frame.look === 'chat' ? 'chat-mode' : frame.look === 'framed' ? 'framed' : '',

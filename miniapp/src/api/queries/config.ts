@@ -1,8 +1,17 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import type { PublicConfig } from '@contract/config.ts';
 
 let known: PublicConfig | null = null;
 let asking: Promise<PublicConfig | null> | null = null;
+/** The mounted readers: each renders again when the config comes, whoever asked for it. */
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+const snapshot = () => known;
 
 /** `GET /api/config`, once per page while it succeeds. */
 function loadConfig(): Promise<PublicConfig | null> {
@@ -14,7 +23,11 @@ function loadConfig(): Promise<PublicConfig | null> {
       ),
     )
     .then(
-      (config) => (known = config),
+      (config) => {
+        known = config;
+        for (const listener of listeners) listener();
+        return config;
+      },
       () => {
         // Asked for again by the next screen that wants it.
         asking = null;
@@ -31,16 +44,11 @@ function loadConfig(): Promise<PublicConfig | null> {
  * parts (null).
  */
 export function usePublicConfig(enabled = true): PublicConfig | null {
-  const [config, setConfig] = useState(known);
+  // A store rather than state: an answer that comes between this render and its effect, or to another
+  // reader's request after this one's failed, is seen here too.
+  const config = useSyncExternalStore(subscribe, snapshot);
   useEffect(() => {
-    if (!enabled || known) return;
-    let current = true;
-    void loadConfig().then((answer) => {
-      if (current) setConfig(answer);
-    });
-    return () => {
-      current = false;
-    };
+    if (enabled && !known) void loadConfig();
   }, [enabled]);
-  return enabled ? (config ?? known) : null;
+  return enabled ? config : null;
 }

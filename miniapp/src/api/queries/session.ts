@@ -2,15 +2,22 @@ import type { CurrentUserResponse } from '@contract/accounts.ts';
 import i18next from 'i18next';
 import { isLanguage, type Language } from '@locales/languages.ts';
 import { forgetReferral, referralField } from '../../lib/referral.ts';
-import { api, lazySchema } from '../client.ts';
+import { api, isRecord, lazySchema } from '../client.ts';
 import { useAction } from '../useAction.ts';
 
 // Checked after the first load (contractCheck.ts): the session read and the sign-in form need no zod.
 const accounts = () => import('@contract/accounts.ts');
-const currentUserResponse = lazySchema(() => accounts().then((m) => m.currentUserResponse));
+/** What the session is built from (session/SessionProvider.tsx): a token is forgotten on `authorized: false`. */
+const isCurrentUser = (answer: Record<string, unknown>) =>
+  typeof answer.authorized === 'boolean' && typeof answer.user_verified === 'boolean';
+const currentUserResponse = lazySchema(() => accounts().then((m) => m.currentUserResponse), isCurrentUser);
 const languageResponse = lazySchema(() => accounts().then((m) => m.languageResponse));
 const messageResponse = lazySchema(() => accounts().then((m) => m.messageResponse));
-const sessionResponse = lazySchema(() => accounts().then((m) => m.sessionResponse));
+// A sign-in's answer is handed to the session as its `current_user`.
+const sessionResponse = lazySchema(
+  () => accounts().then((m) => m.sessionResponse),
+  (answer) => isRecord(answer.current_user) && isCurrentUser(answer.current_user),
+);
 
 /** Accounts and sessions (server/features/accounts). The session itself is kept by session/SessionProvider.tsx. */
 export function fetchCurrentUser(): Promise<CurrentUserResponse> {
