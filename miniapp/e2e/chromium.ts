@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, statfsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserServer } from 'playwright-core';
 
 /** Debian's chromium: the browser tests never download one (no network, no `playwright install`). */
@@ -39,20 +39,9 @@ const launchOptions = {
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
-    // Shared memory through files in /tmp (slower, more system calls) only where /dev/shm is too small for
-    // Chromium, as in a container's 64 MB default.
-    ...(sharedMemoryIsSmall() ? ['--disable-dev-shm-usage'] : []),
+    '--disable-dev-shm-usage',
   ],
 };
-
-function sharedMemoryIsSmall(): boolean {
-  try {
-    const shm = statfsSync('/dev/shm');
-    return shm.bavail * shm.bsize < 1024 ** 3;
-  } catch {
-    return true;
-  }
-}
 
 /** Where the run's shared Chromium listens (globalSetup.ts), for the test files' workers. */
 export const sharedChromiumVariable = 'ISKRA_E2E_CHROMIUM_WS';
