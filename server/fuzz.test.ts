@@ -375,10 +375,38 @@ function build(route: AppRoute, routeSeed: RouteSeed, mutation: Mutation): Case 
   };
 }
 
+const int32 = 2_147_483_647;
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Whether a value may meet PostgreSQL otherwise than SQLite once validation lets it through: NUL and lone
+ * surrogates (PostgreSQL's text refuses them), numbers past 32 bits or with a fraction (its integer columns
+ * refuse them, SQLite stores them), long text (its index rows have a size limit), numbers JSON cannot hold and
+ * deep nesting (raw JSON). The rest (wrong types, odd unicode, pollution keys, broken bodies) is decided by
+ * the validation before any query, the same on both databases.
+ */
+function reachesDatabaseDifferently(value: JunkValue): boolean {
+  if (value instanceof RawJson) return true;
+  if (typeof value === 'number') return !Number.isInteger(value) || Math.abs(value) > int32;
+  if (typeof value !== 'string') return false;
+  if (value.includes('\u0000') || loneSurrogate.test(value) || value.length > 5_000) return true;
+  return /^-?\d/.test(value) && !(Math.abs(Number(value)) <= int32 && Number.isInteger(Number(value)));
+}
+
+/** The same for a path segment in URL form; one that does not decode is refused before any query. */
+function segmentReachesDatabase(segment: string): boolean {
+  try {
+    return reachesDatabaseDifferently(decodeURIComponent(segment));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Every case for one route: the fixed matrix (each category on each field), then `random` random ones.
- * The random ones run on SQLite only: what they find is in the validation, the same on both databases,
- * and the matrix (large ids, NUL, lone surrogates, nesting) already runs on PostgreSQL too.
+ * With `scope` 'database' (PostgreSQL) only the cases a database may take otherwise than SQLite: the seed
+ * itself, large ids, fractions, NUL, lone surrogates, long text, nesting (`reachesDatabaseDifferently`). The
+ * rest, and the random ones, run on SQLite only: what they find is in the validation, the same on both.
  */
 function mutationsFor(
   route: AppRoute,
@@ -387,25 +415,34 @@ function mutationsFor(
   smallJpeg: Uint8Array,
   identity: Identity['name'],
   random: number,
+  scope: 'all' | 'database',
 ): Mutation[] {
   const mutations: Mutation[] = [];
   const isPost = route.method !== 'GET';
-  const add = (label: string, apply: (s: RouteSeed) => Parts = () => ({})) => mutations.push({ label, apply });
+  const add = (label: string, apply: (s: RouteSeed) => Parts = () => ({}), database = false) => {
+    if (scope === 'all' || database) mutations.push({ label, apply });
+  };
   const query = (s: RouteSeed) => Object.entries(s.query ?? {});
   const others = (s: RouteSeed, key: string) => query(s).filter(([k]) => k !== key);
 
-  add('the seed as is');
+  add('the seed as is', undefined, true);
   // Path parameters: junk ids, bad percent-encoding, traversal, huge.
   for (const name of Object.keys(shape.params ?? {})) {
     for (const segment of junkSegments)
-      add(`param ${name}=${segment.slice(0, 40)}`, (s) => ({ params: { ...s.params, [name]: segment } }));
+      add(
+        `param ${name}=${segment.slice(0, 40)}`,
+        (s) => ({ params: { ...s.params, [name]: segment } }),
+        segmentReachesDatabase(segment),
+      );
   }
   // Query strings: each value of the matrix on each key, repeated keys, bracket syntax, pollution keys.
   for (const key of Object.keys(shape.query ?? {})) {
     for (const value of matrixValues(shape.query?.[key] ?? '')) {
-      add(`query ${key}=${plainText(value).slice(0, 40)}`, (s) => ({
-        query: queryString([...others(s, key), [key, plainText(value)]]),
-      }));
+      add(
+        `query ${key}=${plainText(value).slice(0, 40)}`,
+        (s) => ({ query: queryString([...others(s, key), [key, plainText(value)]]) }),
+        reachesDatabaseDifferently(plainText(value)),
+      );
     }
     add(`query ${key} repeated`, (s) => ({
       query: queryString([...query(s), [key, s.query?.[key] ?? ''], [key, '2']]),
@@ -414,14 +451,16 @@ function mutationsFor(
   }
   add('query pollution keys', () => ({ query: '__proto__=1&constructor=1&__proto__[polluted]=1&x=1&x=2' }));
   add('query bad encoding', () => ({ query: '%zz=%E0%A4%A&%=%&a=%ED%A0%80' }));
-  add('query huge', () => ({ query: `a=${'b'.repeat(8_000)}` }));
+  add('query huge', () => ({ query: `a=${'b'.repeat(8_000)}` }), true);
   if (isPost) {
     // Body: each value of the matrix on each field, then broken and oddly typed bodies.
     for (const field of Object.keys(shape.body ?? {})) {
       for (const value of matrixValues(shape.body?.[field] ?? null)) {
-        add(`body ${field}=${jsonText(value).slice(0, 40)}`, (s) => ({
-          body: jsonText({ ...s.body, [field]: value }),
-        }));
+        add(
+          `body ${field}=${jsonText(value).slice(0, 40)}`,
+          (s) => ({ body: jsonText({ ...s.body, [field]: value }) }),
+          reachesDatabaseDifferently(value),
+        );
       }
       add(`body without ${field}`, (s) => ({
         body: jsonText(Object.fromEntries(Object.entries(s.body ?? {}).filter(([k]) => k !== field))),
@@ -433,7 +472,8 @@ function mutationsFor(
         body: `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}`,
       };
     });
-    for (const raw of junkJsonBodies) add(`raw body ${raw.slice(0, 40)}`, () => ({ body: raw }));
+    // The deep and the long ones reach the database's JSON and text on both.
+    for (const raw of junkJsonBodies) add(`raw body ${raw.slice(0, 40)}`, () => ({ body: raw }), raw.length > 5_000);
     add('invalid UTF-8 body', () => ({
       body: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xed, 0xa0, 0x80, 0x22, 0x7d]),
       headers: { 'Content-Type': 'application/json' },
@@ -446,12 +486,17 @@ function mutationsFor(
     const [fileField = 'photos'] = shape.fileFields;
     const photo = { name: fileField, filename: 'a.jpg', type: 'image/jpeg', data: smallJpeg };
     const fields = (values: Record<string, string>) => Object.entries(values).map(([name, data]) => ({ name, data }));
-    const send = (label: string, data: Uint8Array, type = multipartType) =>
-      add(label, () => ({ body: data, headers: { 'Content-Type': type } }));
-    send('multipart seed', multipart([...fields(form), photo]));
+    const send = (label: string, data: Uint8Array, type = multipartType, database = false) =>
+      add(label, () => ({ body: data, headers: { 'Content-Type': type } }), database);
+    send('multipart seed', multipart([...fields(form), photo]), multipartType, true);
     for (const field of Object.keys(form)) {
       for (const value of formValues)
-        send(`multipart ${field}=${value.slice(0, 40)}`, multipart([...fields({ ...form, [field]: value }), photo]));
+        send(
+          `multipart ${field}=${value.slice(0, 40)}`,
+          multipart([...fields({ ...form, [field]: value }), photo]),
+          multipartType,
+          reachesDatabaseDifferently(value),
+        );
       send(`multipart ${field} repeated`, multipart([...fields(form), { name: field, data: '\ud800' }, photo]));
     }
     send(
@@ -470,13 +515,20 @@ function mutationsFor(
     send(
       'multipart file name with NUL and RTL',
       multipart([...fields(form), { ...photo, filename: 'a\u0000\u202egpj.exe' }]),
+      multipartType,
+      true,
     );
     send('multipart seven files', multipart([...fields(form), ...Array.from({ length: 7 }, () => photo)]));
     send(
       'multipart 40 fields',
       multipart([...fields(form), ...Array.from({ length: 40 }, (_, i) => ({ name: `f${i}`, data: 'x' })), photo]),
     );
-    send('multipart huge field', multipart([...fields(form), { name: 'bio', data: 'x'.repeat(70_000) }, photo]));
+    send(
+      'multipart huge field',
+      multipart([...fields(form), { name: 'bio', data: 'x'.repeat(70_000) }, photo]),
+      multipartType,
+      true,
+    );
     send('multipart no parts', multipart([]));
     send('multipart empty body', new Uint8Array());
     send('multipart no closing boundary', multipart([...fields(form), photo]).slice(0, -8));
@@ -825,6 +877,7 @@ describe.each(testDialects())('API fuzz on %s', (dialect) => {
           smallJpeg,
           identityName,
           dialect === 'sqlite' ? randomCases : 0,
+          dialect === 'sqlite' ? 'all' : 'database',
         )) {
           const c = build(route, seedOf(), mutation);
           const outcome = await send(c.yookassa ? yookassaApp.url : app.url, identity, c);
