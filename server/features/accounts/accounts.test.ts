@@ -22,13 +22,21 @@ function profileForm(photo: Buffer): FormData {
 
 describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
   let app: TestApp;
+  /** The same database with the real argon2id parameters, for the two tests that check them (a hash costs ~50 ms). */
+  let hashing: TestApp;
   beforeAll(async () => {
     // Behind one trusted proxy, so `registered()` signs up from client addresses of its own: the file makes
     // more accounts than one address may in an hour (rateLimits/clientLimits.ts). Requests without
-    // X-Forwarded-For come from the loopback address as before. The real argon2id parameters: a test checks them.
-    app = await createTestApp(dialect, { trustedProxyHops: 1, passwords: new PasswordHasher() });
+    // X-Forwarded-For come from the loopback address as before.
+    app = await createTestApp(dialect, { trustedProxyHops: 1 });
+    hashing = await createTestApp(dialect, {
+      database: app.database,
+      trustedProxyHops: 1,
+      passwords: new PasswordHasher(),
+    });
   });
   afterAll(async () => {
+    await hashing.close();
     await app.close();
   });
 
@@ -43,8 +51,8 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     );
 
   let registrations = 0;
-  async function registered(email = newEmail()) {
-    const browser = new Browser(app.url);
+  async function registered(email = newEmail(), url = app.url) {
+    const browser = new Browser(url);
     registrations += 1;
     const res = await browser.post(
       '/api/register',
@@ -188,7 +196,7 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
   });
 
   it('stores sessions and codes hashed, and the password as argon2id with m=7168, t=5, p=1', async () => {
-    const { browser, email } = await registered();
+    const { browser, email } = await registered(newEmail(), hashing.url);
     const user = await app.database.db
       .selectFrom('users')
       .selectAll()
@@ -199,7 +207,7 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     const sessions = await app.database.db.selectFrom('sessions').selectAll().where('user_id', '=', user.id).execute();
     expect(sessions).toHaveLength(1);
     expect(sessions[0]?.id_hash).not.toBe(sessionId);
-    const code = codeFrom(await app.smtp.lastMailTo(email));
+    const code = codeFrom(await hashing.smtp.lastMailTo(email));
     const codes = await app.database.db
       .selectFrom('verification_codes')
       .selectAll()
@@ -304,7 +312,7 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
   });
 
   it('re-hashes a password stored with the earlier parameters at sign-in, which then still works', async () => {
-    const { email } = await registered();
+    const { email } = await registered(newEmail(), hashing.url);
     const earlier = await argon2Hash(password, { ...argon2Options, memoryCost: 19_456, timeCost: 2 });
     const storedHash = async () =>
       (
@@ -316,12 +324,12 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
       ).password_hash;
     await app.database.db.updateTable('users').set({ password_hash: earlier }).where('email', '=', email).execute();
     // A wrong password changes nothing.
-    expect((await new Browser(app.url).post('/api/login', { email, password: 'wrong1234' })).status).toBe(401);
+    expect((await new Browser(hashing.url).post('/api/login', { email, password: 'wrong1234' })).status).toBe(401);
     expect(await storedHash()).toBe(earlier);
-    expect((await new Browser(app.url).post('/api/login', { email, password })).status).toBe(200);
+    expect((await new Browser(hashing.url).post('/api/login', { email, password })).status).toBe(200);
     const upgraded = await storedHash();
     expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=7168,t=5,p=1\$/);
-    expect((await new Browser(app.url).post('/api/login', { email, password })).status).toBe(200);
+    expect((await new Browser(hashing.url).post('/api/login', { email, password })).status).toBe(200);
     expect(await storedHash()).toBe(upgraded);
   });
 
