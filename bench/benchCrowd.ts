@@ -106,11 +106,14 @@ export async function startServer(env: Record<string, string>, checkout = root):
   const builder = path.join(checkout, 'scripts', 'buildServer.mjs');
   let command = ['--import', 'tsx', 'server/main.ts'];
   if (existsSync(builder)) {
-    const { ensureServerBuilt } = (await import(pathToFileURL(builder).href)) as {
+    const { ensureServerBuilt, serverNodeFlags = [] } = (await import(pathToFileURL(builder).href)) as {
       ensureServerBuilt: (outdir?: string, log?: (line: string) => void) => Promise<unknown>;
+      /** Absent in a checkout from before 29 November 2026. */
+      serverNodeFlags?: string[];
     };
     await ensureServerBuilt(undefined, () => undefined);
-    command = ['--enable-source-maps', '.build/main.mjs'];
+    // As npm start runs it (package.json), with the checkout's own flags.
+    command = [...serverNodeFlags, '--enable-source-maps', '.build/main.mjs'];
   }
   // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (node --cpu-prof).
   const profileDir = process.env.BENCH_CPU_PROF;

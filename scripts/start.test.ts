@@ -14,7 +14,15 @@ import { openDatabase } from '../db/client.ts';
 import { createMigrator } from '../db/migrate.ts';
 import { Browser, json } from '../server/test/browser.ts';
 import { ServerProcess } from '../server/test/serverProcess.ts';
-import { buildServer, ensureServerBuilt, entries, outputFile, root, staleReason } from './buildServer.mjs';
+import {
+  buildServer,
+  ensureServerBuilt,
+  entries,
+  outputFile,
+  root,
+  serverNodeFlags,
+  staleReason,
+} from './buildServer.mjs';
 
 const moscowId = 524901;
 
@@ -163,7 +171,7 @@ describe('the compiled server', () => {
       await migrated.db.destroy();
     }
 
-    const server = ServerProcess.node('server', [outputFile('main', outdir)], {
+    const server = ServerProcess.node('server', [...serverNodeFlags, outputFile('main', outdir)], {
       ...env,
       PORT: '0',
       HOST: '127.0.0.1',
@@ -201,4 +209,18 @@ describe('the compiled server', () => {
       });
     }
   }, 120_000);
+
+  it('starts the long-running server with its node flags wherever it is started', () => {
+    expect(serverNodeFlags.length).toBeGreaterThan(0);
+    const flags = serverNodeFlags.join(' ');
+    const scripts = (
+      JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
+    expect(scripts.start).toBe(`node ${flags} scripts/start.mjs`);
+    expect(scripts.demo).toBe(`node ${flags} scripts/start.mjs demo`);
+    for (const unit of ['iskra-web@.service', 'iskra-worker.service']) {
+      const text = readFileSync(path.join(root, 'deploy', 'systemd', unit), 'utf8');
+      expect(/^ExecStart=.*$/m.exec(text)?.[0]).toMatch(new RegExp(`/usr/bin/node ${flags} scripts/start\\.mjs$`));
+    }
+  });
 });
