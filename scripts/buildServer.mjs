@@ -17,11 +17,13 @@ export const defaultOutdir = path.join(root, '.build');
  * Node's flags for the long-running server, written where it starts (package.json's `start` and `demo`, the
  * systemd units; bench/benchCrowd.ts starts it with them too; scripts/start.test.ts checks they agree): they can
  * only be given on node's command line, not from the started process. V8 grows the young generation to its
- * 32 MB maximum during the start (migration check, services) and never gives it back; 8 MB semi-spaces took
- * the idle RSS from 105 to 100 MB and the peak under the memory bench from 152 to 134 MB at no CPU cost seen
- * (6.48 against 6.65 ms a request: docs/benchmarks.md, memory).
+ * 32 MB maximum during the start (migration check, services) and never gives it back. Measured 29 November
+ * 2026 (docs/benchmarks.md, memory): idle RSS of the compiled server on SQLite 114 MB with V8's default,
+ * 110 MB with 8 MB semi-spaces, 100-107 MB with 4 (97-101 with 2); on PostgreSQL beside the peer, idle/peak
+ * 100/138 MB with 8 and 94-97/129-133 MB with 4, CPU a request 0.60x the peer's with 8 and 0.64-0.72x with 4
+ * (within the runs' noise).
  */
-export const serverNodeFlags = ['--max-semi-space-size=8'];
+export const serverNodeFlags = ['--max-semi-space-size=4'];
 
 /** The entries, by output name: the server and every command package.json runs in production. */
 export const entries = {
