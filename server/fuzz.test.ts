@@ -73,7 +73,7 @@ interface Case {
   /** Path with its query string, already in URL form. */
   url: string;
   headers: Record<string, string>;
-  body?: string | Uint8Array;
+  body?: string | Uint8Array<ArrayBuffer>;
   yookassa?: boolean;
 }
 
@@ -320,7 +320,7 @@ function fillPath(path: string, params: Record<string, string>): string {
 function multipart(
   parts: { name: string; filename?: string; type?: string; data: string | Uint8Array }[],
   boundary = 'fuzzBoundary7MA4YWxk',
-): Uint8Array {
+): Uint8Array<ArrayBuffer> {
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;
@@ -340,7 +340,7 @@ const multipartType = 'multipart/form-data; boundary=fuzzBoundary7MA4YWxk';
 interface Parts {
   params?: Record<string, string>;
   query?: string;
-  body?: string | Uint8Array;
+  body?: string | Uint8Array<ArrayBuffer>;
   headers?: Record<string, string>;
 }
 
@@ -486,7 +486,7 @@ function mutationsFor(
     const [fileField = 'photos'] = shape.fileFields;
     const photo = { name: fileField, filename: 'a.jpg', type: 'image/jpeg', data: smallJpeg };
     const fields = (values: Record<string, string>) => Object.entries(values).map(([name, data]) => ({ name, data }));
-    const send = (label: string, data: Uint8Array, type = multipartType, database = false) =>
+    const send = (label: string, data: Uint8Array<ArrayBuffer>, type = multipartType, database = false) =>
       add(label, () => ({ body: data, headers: { 'Content-Type': type } }), database);
     send('multipart seed', multipart([...fields(form), photo]), multipartType, true);
     for (const field of Object.keys(form)) {

@@ -85,7 +85,7 @@ describe.each(testDialects())('the moderation console on %s', (dialect) => {
         [visitor, member.browser].flatMap((who) =>
           ['GET', 'POST'].map(async (method) => {
             const res = method === 'GET' ? await who.get(url) : await who.post(url, { action: 'ban' });
-            return { call: `${method} ${url}`, status: res.status, body: await res.json() };
+            return { call: `${method} ${url}`, status: res.status, body: (await res.json()) as unknown };
           }),
         ),
       );
