@@ -160,6 +160,40 @@ describe.each(testDialects())('plain swipes on %s', (dialect) => {
     return b;
   }
 
+  it('inside a transaction with p_notifies writes a like to notify, kept only by the commit', async () => {
+    if (dialect !== 'postgres') return;
+    const a = await me();
+    const b = await reachable();
+    const before = await rowsOf(a, b);
+    const now = app.clock.now();
+    const request = {
+      userId: a.userId,
+      targetId: b.profileId,
+      liked: true,
+      at: now.toISOString(),
+      likesSince: addSeconds(now, -likeWindowSeconds).toISOString(),
+      likeLimit: freeLikesPerDay,
+      notifies: true,
+    };
+    const rolledBack = new Error('roll back');
+    await expect(
+      app.database.db.transaction().execute(async (trx) => {
+        const outcome = await swipePlainly(trx, request);
+        expect(outcome?.swiped).toBe(true);
+        expect(outcome?.state).toMatchObject({ id: b.profileId, user_id: b.userId, mine: null, theirs: null });
+        expect(outcome?.me).toMatchObject({ id: a.profileId, gender: 'Male' });
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+    expect(await rowsOf(a, b)).toEqual(before);
+    await app.database.db.transaction().execute(async (trx) => {
+      expect((await swipePlainly(trx, request))?.swiped).toBe(true);
+    });
+    const rows = await rowsOf(a, b);
+    expect(rows.swipes).toMatchObject([{ swiper_id: a.profileId, target_id: b.profileId, liked: 1 }]);
+    expect(rows.events).toEqual([{ user_id: b.userId, type: 'badges' }]);
+  });
+
   it('makes exactly one match of likes crossing at the same moment, plain or to notify', async () => {
     const pairs = await Promise.all(
       Array.from({ length: 6 }, async (_, i) => [await me(), i % 2 ? await reachable() : await them()] as const),
