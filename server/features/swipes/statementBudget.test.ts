@@ -23,12 +23,13 @@ const budgets = { postgres: { like: 5, match: 14 }, sqlite: { like: 10, match: 1
 
 /**
  * The other cases, each measured after the caller's session was touched by a POST before (so +2 is room for a
- * CSRF touch on a loaded machine, not the session's first write). PostgreSQL, what each made on 29 November 2026
- * (this change / main 533709a with iskra_plain_swipe 2026_12_04 / the transaction path alone): a repeat, a dislike
- * of someone liked and a like over the free allowance 2 / 6 / 5 (answered from the function's read: refusals
- * and repeats are decided under its locks and write nothing); a like to a premium person the bot reaches 8 / 9 /
- * 8 (the function inside the transaction writes the swipe, p_notifies); a match 11 / 13 / 12 (the function inside
- * the transaction in place of the lock and the read, the swipe in the match's statement). SQLite: 5, 5, 5, 10, 12.
+ * CSRF touch on a loaded machine, not the session's first write). PostgreSQL, what each made on 29 November
+ * 2026 (this change / main 533709a / main's transaction path alone, as before the function: main less its first
+ * call): a repeat, a dislike of someone liked and a like over the free allowance 2 / 6 / 5 (answered from the
+ * function's read: refusals and repeats are decided under its locks and write nothing); a like to a premium
+ * person the bot reaches 8 / 9 / 8 (the function inside the transaction writes the swipe, p_notifies); a match
+ * 11 / 13 / 12 (the function inside the transaction in place of the lock and the read, the swipe in the match's
+ * statement). SQLite: 5, 5, 5, 10, 12.
  */
 const caseBudgets = {
   postgres: { repeat: 4, dislikeAfterLike: 4, overAllowance: 4, notified: 10, match: 13 },
