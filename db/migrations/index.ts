@@ -34,6 +34,7 @@ import * as profileActivity from './2026_12_01_1100_profile_activity.ts';
 import * as photoTrust from './2026_12_03_0900_photo_trust.ts';
 import * as verifiedSearchStamp from './2026_12_03_1000_verified_search_stamp.ts';
 import * as plainSwipeFunction from './2026_12_04_0900_plain_swipe_function.ts';
+import * as plainSwipeWholeRead from './2026_12_05_0900_plain_swipe_whole_read.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_03_0900_photo_trust': photoTrust,
   '2026_12_03_1000_verified_search_stamp': verifiedSearchStamp,
   '2026_12_04_0900_plain_swipe_function': plainSwipeFunction,
+  '2026_12_05_0900_plain_swipe_whole_read': plainSwipeWholeRead,
 };

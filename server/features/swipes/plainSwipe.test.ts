@@ -138,12 +138,105 @@ describe.each(testDialects())('plain swipes on %s', (dialect) => {
     const rows = await rowsOf(a, b);
     expect(rows.swipes).toMatchObject([{ swiper_id: a.profileId, liked: 1 }]);
     expect(rows.matches).toBe(0);
+    // One badge marker: written by the function inside the transaction (p_notifies), not again by the service.
+    expect(rows.events).toEqual([{ user_id: b.userId, type: 'badges' }]);
     const jobs = await app.database.db
       .selectFrom('notification_jobs')
       .select('user_id')
       .where('user_id', '=', b.userId)
       .execute();
     expect(jobs.length).toBeGreaterThan(0);
+  });
+
+  /** A premium person whom the bot reaches: a like to them takes the transaction path. */
+  async function reachable(options: PersonOptions = {}) {
+    const b = await them({ premium: true, ...options });
+    await app.database.db
+      .updateTable('users')
+      .set({ telegram_id: `${b.userId}0042`, bot_started_at: app.clock.now().toISOString() })
+      .where('id', '=', b.userId)
+      .execute();
+    await app.database.db.updateTable('profiles').set({ notifications: 1 }).where('id', '=', b.profileId).execute();
+    return b;
+  }
+
+  it('inside a transaction with p_notifies writes a like to notify, kept only by the commit', async () => {
+    if (dialect !== 'postgres') return;
+    const a = await me();
+    const b = await reachable();
+    const before = await rowsOf(a, b);
+    const now = app.clock.now();
+    const request = {
+      userId: a.userId,
+      targetId: b.profileId,
+      liked: true,
+      at: now.toISOString(),
+      likesSince: addSeconds(now, -likeWindowSeconds).toISOString(),
+      likeLimit: freeLikesPerDay,
+      notifies: true,
+    };
+    const rolledBack = new Error('roll back');
+    await expect(
+      app.database.db.transaction().execute(async (trx) => {
+        const outcome = await swipePlainly(trx, request);
+        expect(outcome?.swiped).toBe(true);
+        expect(outcome?.state).toMatchObject({ id: b.profileId, user_id: b.userId, mine: null, theirs: null });
+        expect(outcome?.me).toMatchObject({ id: a.profileId, gender: 'Male' });
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+    expect(await rowsOf(a, b)).toEqual(before);
+    await app.database.db.transaction().execute(async (trx) => {
+      expect((await swipePlainly(trx, request))?.swiped).toBe(true);
+    });
+    const rows = await rowsOf(a, b);
+    expect(rows.swipes).toMatchObject([{ swiper_id: a.profileId, target_id: b.profileId, liked: 1 }]);
+    expect(rows.events).toEqual([{ user_id: b.userId, type: 'badges' }]);
+  });
+
+  it('makes exactly one match of likes crossing at the same moment, plain or to notify', async () => {
+    const pairs = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => [await me(), i % 2 ? await reachable() : await them()] as const),
+    );
+    const answers = await Promise.all(pairs.flatMap(([a, b]) => [like(a, b), like(b, a)]));
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+    const bodies = await Promise.all(answers.map((r) => json<LikeResponse>(r)));
+    for (const [i, [a, b]] of pairs.entries()) {
+      // The second of the two sees the match; never neither.
+      expect(bodies[2 * i]?.match || bodies[2 * i + 1]?.match).toBe(true);
+      const rows = await rowsOf(a, b);
+      expect(rows.swipes.map((s) => s.liked)).toEqual([1, 1]);
+      expect(rows.matches).toBe(1);
+      expect(rows.events.filter((e) => e.type === 'match')).toHaveLength(2);
+    }
+  });
+
+  it("keeps the free allowance under parallel likes, counted under the caller's lock", async () => {
+    const a = await me();
+    const other = await them();
+    const now = app.clock.now();
+    // Two likes left of the allowance; six people liked at once, half of them to notify.
+    await app.database.db
+      .insertInto('swipe_undos')
+      .values(
+        Array.from({ length: freeLikesPerDay - 2 }, (_, i) => ({
+          profile_id: a.profileId,
+          target_id: other.profileId,
+          created_at: addSeconds(now, -60 - i).toISOString(),
+          liked: 1,
+        })),
+      )
+      .execute();
+    const people = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? reachable() : them())));
+    const answers = await Promise.all(people.map((b) => like(a, b)));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 200, 429, 429, 429, 429]);
+    const written = await app.database.db
+      .selectFrom('swipes')
+      .select('target_id')
+      .where('swiper_id', '=', a.profileId)
+      .execute();
+    expect(written).toHaveLength(2);
   });
 
   it('refuses a free like over the allowance, writing nothing', async () => {

@@ -361,32 +361,48 @@ export interface PlainSwipeRequest {
   /** The start of the allowance's window; counted only for a free caller's like. */
   likesSince: string;
   likeLimit: number;
+  /**
+   * The caller notifies in the same transaction (notifications.like): a like a notification could reach is then
+   * the plain case too. Only inside a transaction, whose commit the notification rides with.
+   */
+  notifies?: boolean;
 }
 
 /**
- * What iskra_plain_swipe answers: the caller's profile id, of the read (likeStateQuery's rules) the columns the
- * service reads, and whether it wrote. The function returns nothing more: add a column here and there together.
+ * What iskra_plain_swipe answers (db/migrations/2026_12_05_0900_plain_swipe_whole_read.ts): the caller (the columns
+ * of MyProfile a like uses), the whole read (likeStateQuery's rules; `likes` only when counted, as LikeState's) and
+ * whether it wrote. Add a column here and there together.
  */
 export interface PlainSwipeOutcome {
-  me: { id: ProfileId } | null;
-  state: Pick<LikeState, 'id' | 'user_id' | 'name' | 'photo' | 'mine' | 'theirs' | 'match_id'> | null;
+  me: Pick<MyProfile, 'id' | 'name' | 'gender' | 'premium_until'> | null;
+  state: Omit<LikeState, 'messages' | 'swiped'> | null;
   swiped: boolean;
 }
 
 const plainSwipeCall = prepared(
-  (db, userId: UserId, target: ProfileId, liked: number, at: string, since: string, limit: number) => {
+  (
+    db,
+    userId: UserId,
+    target: ProfileId,
+    liked: number,
+    at: string,
+    since: string,
+    limit: number,
+    notifies: boolean,
+  ) => {
     const statement = sql<{
       outcome: PlainSwipeOutcome;
-    }>`select iskra_plain_swipe(${userId}, ${target}, ${liked}, ${at}, ${since}, ${limit}) as outcome`;
+    }>`select iskra_plain_swipe(${userId}, ${target}, ${liked}, ${at}, ${since}, ${limit}, ${notifies}) as outcome`;
     return { compile: () => statement.compile(db) };
   },
 );
 
 /**
- * PostgreSQL: a like or dislike without a message in one autocommit statement, the pair's locks, the read and,
- * when it is the plain case (new, no match, within the free allowance, no notification to consider), the swipe
- * and its badge marker (db/migrations/2026_12_04_0900_plain_swipe_function.ts). Undefined on SQLite, whose
- * statements are local: the caller takes the transaction path (so too when `swiped` is false).
+ * PostgreSQL: a like or dislike without a message in one statement, the pair's locks, the read and, when it is
+ * the plain case (new, no match, within the free allowance, no notification to consider), the swipe and its badge
+ * marker (db/migrations/2026_12_04_0900_plain_swipe_function.ts). Outside a transaction the statement commits and
+ * the locks go with it; inside one (the like's transaction path) they last until its commit. Undefined on SQLite,
+ * whose statements are local: the caller takes the transaction path.
  */
 export async function swipePlainly(
   db: Kysely<Database>,
@@ -401,6 +417,7 @@ export async function swipePlainly(
     request.at,
     request.likesSince,
     request.likeLimit,
+    request.notifies ?? false,
   );
   if (!row) throw new Error('iskra_plain_swipe answered nothing');
   return row.outcome;
@@ -480,20 +497,42 @@ export async function recordSwipe(db: Kysely<Database>, swipe: SwipeWrite, told:
   else await insertBadgeMarkers(db, users, swipe.at);
 }
 
-/** The match's id when this call created it (null when it already existed). */
+/**
+ * The match's id when this call created it (null when it already existed). With `swipe`, the like that makes it
+ * is upserted too: on PostgreSQL in a WITH of the same statement (a round trip fewer for a match), written
+ * whether or not the match was new (the caller writes it again through recordSwipe then, the same row), on
+ * SQLite, whose WITH cannot write, by a statement of its own after the match.
+ */
 export async function insertMatch(
   db: Kysely<Database>,
   a: ProfileId,
   b: ProfileId,
   now: string,
+  swipe?: SwipeWrite,
 ): Promise<number | null> {
   const { low, high } = pair(a, b);
-  const row = await db
-    .insertInto('matches')
-    .values({ profile_low: low, profile_high: high, created_at: now, unmatched_at: null })
-    .onConflict((oc) => oc.columns(['profile_low', 'profile_high']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const match = { profile_low: low, profile_high: high, created_at: now, unmatched_at: null };
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const row =
+    swipe && postgres
+      ? await db
+          .with('swiped', (w) =>
+            swipeUpsert(w, swipe.swiper, swipe.target, swipe.liked ? 1 : 0, swipe.at, swipe.message ?? null).returning(
+              'swiper_id',
+            ),
+          )
+          .insertInto('matches')
+          .values(match)
+          .onConflict((oc) => oc.columns(['profile_low', 'profile_high']).doNothing())
+          .returning('id')
+          .executeTakeFirst()
+      : await db
+          .insertInto('matches')
+          .values(match)
+          .onConflict((oc) => oc.columns(['profile_low', 'profile_high']).doNothing())
+          .returning('id')
+          .executeTakeFirst();
+  if (swipe && !postgres && row) await upsertSwipe(db, swipe);
   return row?.id ?? null;
 }
 

@@ -35,10 +35,11 @@ import {
   listLikers,
   listMatches,
   lockCallerAndTarget,
+  type LikeState,
   type PlainSwipeOutcome,
+  type PlainSwipeRequest,
   recordSwipe,
   swipePlainly,
-  upsertSwipe,
   wereMatched,
 } from './repository.ts';
 import {
@@ -69,6 +70,9 @@ const undoAllowance: Allowance = {
   code: 'undo_limit',
   message: 'You have used your free undo for today. Get premium to undo any time.',
 };
+
+/** What a like reads of the caller (MyProfile's columns; iskra_plain_swipe answers these). */
+type SwipingProfile = NonNullable<PlainSwipeOutcome['me']>;
 
 const personNotFound = () => notFound('profile_not_found', 'Profile not found');
 export const noSubscribe = () => forbidden('no_subscribe', 'no subscribe');
@@ -107,57 +111,38 @@ export class SwipeService {
   ): Promise<LikeResponse> {
     const now = this.clock.now();
     const at = now.toISOString();
+    const request = {
+      userId,
+      targetId,
+      liked,
+      at,
+      likesSince: addSeconds(now, -likeAllowance.windowSeconds).toISOString(),
+      likeLimit: likeAllowance.limit,
+    };
     // PostgreSQL, without a message: one autocommit statement takes the pair's locks, reads and, in the plain
-    // case, writes (swipePlainly). Whatever else it finds (a match, a refusal, a repeat, a notification to
-    // consider) it leaves to the transaction below, which decides again under its own locks.
+    // case, writes (swipePlainly). It answers its whole read, decided under those locks: a refusal or a repeat
+    // (nothing to write) is answered from it; a match or a like to notify goes to the transaction below, which
+    // decides again under its own locks.
     if (message === null) {
-      const plain = await swipePlainly(this.db, {
-        userId,
-        targetId,
-        liked,
-        at,
-        likesSince: addSeconds(now, -likeAllowance.windowSeconds).toISOString(),
-        likeLimit: likeAllowance.limit,
-      });
+      const plain = await swipePlainly(this.db, request);
       if (plain) {
-        if (!plain.me) throw profileRequired();
-        if (targetId === plain.me.id) throw badRequest('cannot_swipe_self', 'You cannot like or dislike yourself');
-        if (!plain.state) throw personNotFound();
-        if (plain.swiped) return this.plainSwiped(userId, liked, plain.state);
+        const { target } = this.swipeable(plain, targetId);
+        if (plain.swiped) return this.plainSwiped(userId, liked, target);
+        if (!this.recordable(liked, null, target, now) && !this.mayMatch(liked, target))
+          return target.match_id === null
+            ? { match: false }
+            : { match: true, profile: { id: target.id, name: target.name, photo: target.photo } };
       }
     }
     const outcome = await this.db.transaction().execute(async (trx) => {
-      // Who likes, read with both locks (one statement on PostgreSQL); a refusal here rolls back at once.
-      const me = await lockCallerAndTarget(trx, userId, targetId);
-      if (!me) throw profileRequired();
-      if (targetId === me.id) throw badRequest('cannot_swipe_self', 'You cannot like or dislike yourself');
-      const premium = this.isPremium(me.premium_until);
-      // One read decides everything below; the locks keep it true until the commit.
-      const since = liked && !premium ? addSeconds(now, -likeAllowance.windowSeconds).toISOString() : null;
-      // On PostgreSQL the read writes the swipe too when it is the plain case (no match, nothing refused): the
-      // rules below decide again from the same read, and `target.swiped` says it is done.
-      const plain = {
-        userId,
-        liked,
-        at,
-        message,
-        likeLimit: likeAllowance.limit,
-        messageLimit: likeMessageAllowance.limit,
-      };
-      const target = await findLikeState(trx, me, targetId, since, message !== null, plain);
-      if (!target) return null;
-      if (message !== null && target.mine === 1) {
-        // A repeat of the same like with the same words is the like already made (a retry); other words
-        // would be a second message the person never sees, so they are refused.
-        if (target.my_message !== message) throw conflict('already_liked', 'You already liked this person');
-      }
-      if (liked && target.mine !== 1 && target.likes) assertAllowance(target.likes, likeAllowance, now);
-      if (message !== null && target.mine !== 1 && target.messages)
-        assertAllowance(target.messages, likeMessageAllowance, now);
-      // A dislike never undoes a like; a like may follow a dislike (from the likers list).
-      const recorded = target.mine === null || (liked && target.mine === 0);
+      const read = await this.lockAndRead(trx, request, message, now);
+      if (!read) return null;
+      const { me, target } = read;
+      const recorded = this.recordable(liked, message, target, now);
       // The swipe is written below, with the badge markers when it makes no match: nothing reads it before.
-      const matchId = liked && target.theirs === 1 ? await insertMatch(trx, me.id, targetId, at) : null;
+      const swipe = { swiper: me.id, target: targetId, liked, at, message };
+      const matchId =
+        liked && target.theirs === 1 ? await insertMatch(trx, me.id, targetId, at, recorded ? swipe : undefined) : null;
       const created = matchId !== null;
       // Answering someone who liked me takes them off my likers.
       const told = recorded && target.theirs === 1 ? [userId] : [];
@@ -174,7 +159,6 @@ export class SwipeService {
       }
       const match = created || target.match_id !== null;
       if (created) {
-        if (recorded) await upsertSwipe(trx, { swiper: me.id, target: targetId, liked, at, message });
         // What the likes said opens the conversation, each as its sender's first message (theirs came first).
         const written = [
           ...(target.their_message !== null
@@ -219,6 +203,83 @@ export class SwipeService {
     if (outcome.told.length > 0) await this.bus.publish(outcome.told);
     if (!outcome.match) return { match: false };
     return { match: true, profile: { id: outcome.target.id, name: outcome.target.name, photo: outcome.photo } };
+  }
+
+  /**
+   * The like's transaction path up to its decision: the pair's locks and the read of everything the like decides
+   * on, under them; null when the person is not one the caller may swipe. PostgreSQL without a message: one
+   * statement, iskra_plain_swipe inside the transaction (its locks last until the commit; in the plain case,
+   * reached meanwhile, it writes, and `swiped` says so). Otherwise the locking read of the caller, then the read
+   * (on PostgreSQL the read also writes the plain case: findLikeState with a PlainSwipe).
+   */
+  private async lockAndRead(
+    trx: Kysely<Database>,
+    request: PlainSwipeRequest,
+    message: string | null,
+    now: Date,
+  ): Promise<{ me: SwipingProfile; target: LikeState } | null> {
+    const { userId, targetId, liked, at } = request;
+    if (message === null) {
+      // The notification, if any, is queued below in this transaction.
+      const plain = await swipePlainly(trx, { ...request, notifies: true });
+      if (plain) {
+        const { me, target } = this.swipeable(plain, targetId);
+        return { me, target: { ...target, swiped: plain.swiped } };
+      }
+    }
+    // Who likes, read with both locks (one statement on PostgreSQL); a refusal here rolls back at once.
+    const me = await lockCallerAndTarget(trx, userId, targetId);
+    if (!me) throw profileRequired();
+    if (targetId === me.id) throw badRequest('cannot_swipe_self', 'You cannot like or dislike yourself');
+    const premium = this.isPremium(me.premium_until);
+    // One read decides everything below; the locks keep it true until the commit.
+    const since = liked && !premium ? addSeconds(now, -likeAllowance.windowSeconds).toISOString() : null;
+    // On PostgreSQL the read writes the swipe too when it is the plain case (no match, nothing refused): the
+    // rules below decide again from the same read, and `target.swiped` says it is done.
+    const plain = {
+      userId,
+      liked,
+      at,
+      message,
+      likeLimit: likeAllowance.limit,
+      messageLimit: likeMessageAllowance.limit,
+    };
+    const target = await findLikeState(trx, me, targetId, since, message !== null, plain);
+    return target ? { me, target } : null;
+  }
+
+  /** The caller and the person of iskra_plain_swipe's answer, or the refusal the transaction path answers. */
+  private swipeable(plain: PlainSwipeOutcome, targetId: ProfileId) {
+    const { me, state } = plain;
+    if (!me) throw profileRequired();
+    if (targetId === me.id) throw badRequest('cannot_swipe_self', 'You cannot like or dislike yourself');
+    if (!state) throw personNotFound();
+    return { me, target: state };
+  }
+
+  /**
+   * The like's refusals (a repeat with other words; a free allowance used up) and whether the swipe is to be
+   * written: new, or a like after a dislike (a dislike never undoes a like; a like may follow a dislike, from the
+   * likers list). The one place of these rules, for the transaction path and for swipePlainly's answer.
+   */
+  private recordable(liked: boolean, message: string | null, target: Omit<LikeState, 'swiped'>, now: Date): boolean {
+    if (message !== null && target.mine === 1) {
+      // A repeat of the same like with the same words is the like already made (a retry); other words
+      // would be a second message the person never sees, so they are refused.
+      if (target.my_message !== message) throw conflict('already_liked', 'You already liked this person');
+    }
+    if (liked && target.mine !== 1 && target.likes) assertAllowance(target.likes, likeAllowance, now);
+    if (message !== null && target.mine !== 1 && target.messages)
+      assertAllowance(target.messages, likeMessageAllowance, now);
+    return target.mine === null || (liked && target.mine === 0);
+  }
+
+  /**
+   * Whether a like may make a match even when nothing is recorded (a repeat): their like with no live match, so
+   * the transaction path's insertMatch decides (an ended match's row stays and makes none).
+   */
+  private mayMatch(liked: boolean, target: Pick<LikeState, 'theirs' | 'match_id'>): boolean {
+    return liked && target.theirs === 1 && target.match_id === null;
   }
 
   /**
