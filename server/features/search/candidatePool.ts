@@ -98,7 +98,10 @@ export function frontierOf(
   if (pool.watermark === null) return null;
   const flats = pool.candidates.map((c) => c.flat).sort((a, b) => a - b);
   const emptyKm = Math.min(pool.boundKm, flats[0] ?? Number.POSITIVE_INFINITY);
-  const spread = flats[Math.min(wanted, flats.length) - 1];
+  // Fewer pooled than wanted: the scan found nobody else who passed inside its bound, so the next one reads
+  // past the bound anyway, and a first pass stopped short of it only adds a pass (a third of a heavy
+  // swiper's day's first searches read their ring in two passes, bench/firstSearch.ts).
+  const spread = flats.length >= wanted ? flats[wanted - 1] : undefined;
   // Half as far again as the pooled people reached beyond it: a ring holding them and the next few.
   const hintKm =
     spread === undefined || !Number.isFinite(spread) || spread <= emptyKm ? null : emptyKm + (spread - emptyKm) * 1.5;

@@ -51,11 +51,20 @@ describe('frontierOf', () => {
       scannedAt: 's',
       hintKm: 12 + (14 - 12) * 1.5,
     });
-    expect(frontierOf(pool([30, 40], 15), 100)).toEqual({
+    expect(frontierOf(pool([40, 30, 50], 15), 2)).toEqual({
       emptyKm: 15,
       watermark: 'w',
       scannedAt: 's',
       hintKm: 15 + (40 - 15) * 1.5,
+    });
+  });
+
+  it('gives no hint when fewer than the wanted people are pooled: the next scan reads past the bound anyway', () => {
+    expect(frontierOf(pool([30, 40], 15), 100)).toEqual({
+      emptyKm: 15,
+      watermark: 'w',
+      scannedAt: 's',
+      hintKm: null,
     });
   });
 
@@ -109,7 +118,7 @@ describe.each(testDialects())('the frontier of an expired pool on %s', (dialect)
   }
 
   /** A heavy swiper: everyone within 10 km swiped, eligible people from 12 km out. Stamps aged past the watermark's slack. */
-  async function world() {
+  async function world(eligibleCount = 20) {
     const db = database.db;
     for (const table of ['swipes', 'blocks', 'photos', 'search_pools', 'profiles', 'users'] as const)
       await db.deleteFrom(table).execute();
@@ -117,9 +126,10 @@ describe.each(testDialects())('the frontier of an expired pool on %s', (dialect)
       kind: 'swiped',
       where: at(0.3 + (9.7 * i) / 300, i * 2.399963),
     }));
-    const eligible: Person[] = Array.from({ length: 20 }, (_, i) => ({
+    // From 12 km to 20 km whatever their number.
+    const eligible: Person[] = Array.from({ length: eligibleCount }, (_, i) => ({
       kind: 'eligible',
-      where: at(12 + i * 0.4, i * 1.7),
+      where: at(12 + (i * 8) / eligibleCount, i * 1.7),
     }));
     const all = [{ kind: 'eligible' as Kind, where: at(0) }, ...swiped, ...eligible].map((p) => ({
       ...p,
@@ -324,7 +334,8 @@ describe.each(testDialects())('the frontier of an expired pool on %s', (dialect)
   });
 
   it('reads on past where the hint stopped its first pass: someone beyond it and inside the box is not skipped', async () => {
-    const { viewer, eligible } = await world();
+    // More than a pool's worth of people, so the frontier gives a hint (frontierOf): the 100th at 19.2 km.
+    const { viewer, eligible } = await world(110);
     await searchAfterExpiry(viewer);
     // Beyond the frontier (12 km) and the hint (about 23 km), inside the 0.25 degree box's circle (27.8 km).
     const beyondHint = await unstamped(at(25, 2.5));

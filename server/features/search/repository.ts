@@ -170,22 +170,60 @@ export async function findSearchPool(db: Kysely<Database>, profileId: ProfileId)
  * The profile's pool, replacing whatever was stored. One atomic statement: two searches of one user at once
  * (two tabs, two processes) never fail on the key, the last one written wins.
  */
+/**
+ * Built and compiled once (db/prepared.ts): Kysely's builder cost about as much as the write itself on
+ * SQLite, where it is a step of the day's first search (bench/firstSearch.ts), and PostgreSQL parses it once
+ * per connection.
+ */
+const poolUpsert = prepared(
+  (
+    db,
+    profileId: ProfileId,
+    poolKey: string,
+    expiresAt: string,
+    boundKm: number,
+    watermark: string | null,
+    candidates: Uint8Array,
+    checked: string | null,
+    scannedAt: string | null,
+  ) =>
+    db
+      .insertInto('search_pools')
+      .values({
+        profile_id: profileId,
+        pool_key: poolKey,
+        expires_at: expiresAt,
+        bound_km: boundKm,
+        watermark,
+        candidates,
+        checked_changes: checked,
+        scanned_at: scannedAt,
+      })
+      .onConflict((oc) =>
+        oc.column('profile_id').doUpdateSet((eb) => ({
+          pool_key: eb.ref('excluded.pool_key'),
+          expires_at: eb.ref('excluded.expires_at'),
+          bound_km: eb.ref('excluded.bound_km'),
+          watermark: eb.ref('excluded.watermark'),
+          candidates: eb.ref('excluded.candidates'),
+          checked_changes: eb.ref('excluded.checked_changes'),
+          scanned_at: eb.ref('excluded.scanned_at'),
+        })),
+      ),
+);
+
 export async function upsertSearchPool(db: Kysely<Database>, row: Insertable<SearchPoolsTable>): Promise<void> {
-  await db
-    .insertInto('search_pools')
-    .values(row)
-    .onConflict((oc) =>
-      oc.column('profile_id').doUpdateSet((eb) => ({
-        pool_key: eb.ref('excluded.pool_key'),
-        expires_at: eb.ref('excluded.expires_at'),
-        bound_km: eb.ref('excluded.bound_km'),
-        watermark: eb.ref('excluded.watermark'),
-        candidates: eb.ref('excluded.candidates'),
-        checked_changes: eb.ref('excluded.checked_changes'),
-        scanned_at: eb.ref('excluded.scanned_at'),
-      })),
-    )
-    .execute();
+  await poolUpsert.all(
+    db,
+    row.profile_id,
+    row.pool_key,
+    row.expires_at,
+    row.bound_km,
+    row.watermark ?? null,
+    row.candidates,
+    row.checked_changes ?? null,
+    row.scanned_at ?? null,
+  );
 }
 
 export async function deleteSearchPool(db: Kysely<Database>, profileId: ProfileId): Promise<void> {

@@ -410,17 +410,14 @@ export class SearchService implements CardSearch {
       heldSeen = ranked;
       // Nobody unheld: the next step reads on from the circle read whole.
       if (!best) continue;
-      const shown = await this.cardOf(filter, ranked, held, rows);
-      if (shown.failed.length) {
-        // Out since they were ranked (banned, say, or swiped in another tab): never pooled, and never read again.
-        const out = new Set(shown.failed);
-        read = read.filter((r) => !out.has(r.id));
-        ranked = ranked.filter((c) => !out.has(c.id));
-        heldSeen = ranked;
-      }
-      // Everyone tried failed: the next step reads on, as when nobody was left.
-      if (!shown.card) continue;
-      if (point) {
+      // The pool this step keeps with its card: everyone it ranked but whoever failed the card's read.
+      const keep = (people: PooledCandidate[]) => {
+        if (!point)
+          return this.pools.keep(
+            meId,
+            { key: poolKey, candidates: people, boundKm: 0, watermark: null, scannedAt },
+            unplacedPoolTtlMs,
+          );
         // Everyone nearer than this was read by this scan (or proved out by the pool before it): the circle
         // read whole (never more, see above). Rows come nearest first, people without a position last: the
         // last row of the everywhere step is as far as it saw (infinitely far when unlocated: every located
@@ -430,11 +427,11 @@ export class SearchService implements CardSearch {
           box === null
             ? Math.min(everywhereKm, last ? flatOf(last) : Number.POSITIVE_INFINITY)
             : Math.min(radiusKm, coveredKm);
-        await this.pools.keep(
+        return this.pools.keep(
           meId,
           capped({
             key: poolKey,
-            candidates: mergeRanked(beyond?.held ?? [], ranked),
+            candidates: mergeRanked(beyond?.held ?? [], people),
             boundKm,
             watermark,
             horizon,
@@ -442,13 +439,21 @@ export class SearchService implements CardSearch {
           }),
           poolTtlMs,
         );
-      } else {
-        await this.pools.keep(
-          meId,
-          { key: poolKey, candidates: ranked, boundKm: 0, watermark: null, scannedAt },
-          unplacedPoolTtlMs,
-        );
+      };
+      // The pool is written while the card is read (two connections on PostgreSQL: a round trip off the
+      // search), as if the card passes, which it nearly always does; else it is written again below, or by
+      // the step or the end that follows, never left with someone who failed.
+      const [shown] = await Promise.all([this.cardOf(filter, ranked, held, rows), keep(ranked)]);
+      if (shown.failed.length) {
+        // Out since they were ranked (banned, say, or swiped in another tab): never pooled, and never read again.
+        const out = new Set(shown.failed);
+        read = read.filter((r) => !out.has(r.id));
+        ranked = ranked.filter((c) => !out.has(c.id));
+        heldSeen = ranked;
       }
+      // Everyone tried failed: the next step reads on, as when nobody was left.
+      if (!shown.card) continue;
+      if (shown.failed.length) await keep(ranked);
       return shown.card;
     }
     // Nobody anywhere (or within the limit): remembered, so the next search only asks what changed (and about
