@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const server = {
@@ -27,7 +28,14 @@ export default defineConfig({
         },
       },
       {
-        // Real Chromium (Debian's) against the real server and the built bundle: see miniapp/e2e/.
+        // Real Chromium (Debian's) against the real server and the built bundle: see miniapp/e2e/. The app's
+        // aliases, for the tests that import its modules (deckFilterReaders holds its zod-free readers to the contract).
+        resolve: {
+          alias: {
+            '@contract': path.join(import.meta.dirname, 'server', 'contract'),
+            '@locales': path.join(import.meta.dirname, 'locales'),
+          },
+        },
         test: {
           name: 'browser',
           // As the server project: a worker's files share their modules (the import was half a small file's time);

@@ -12,7 +12,8 @@
  *   - First load in headless Chromium with Lighthouse's mobile profile (slow 4G: 150 ms RTT, 1.6 Mbit/s
  *     down, 750 kbit/s up; CPU slowed 4x), cold cache: largest contentful paint and the time of ready()
  *     (the `iskra:ready` mark, set when the first screen has rendered, where Telegram's ready() is called).
- * Figures only, no thresholds. `--wire-only` stops after the bytes (the throttled loads take a while).
+ * Figures only, no thresholds. `--wire-only` stops after the bytes (the throttled loads take a while);
+ * `--files` lists each page's scripts with their bytes.
  * `--against <checkout>`: that checkout's built bundle (`<checkout>/miniapp/dist`, built there first with
  * `npx vite build miniapp`) is served by this server too, and its pages take their turns in the same
  * rounds, so a before/after pair shares each noisy spell of the machine.
@@ -38,6 +39,8 @@ const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isM
 const budget = 100 * 1024;
 const searchBudget = 110 * 1024;
 const wireOnly = process.argv.includes('--wire-only');
+/** `--files`: each script of a page with its bytes on the wire, to see what a page's first load is made of. */
+const listFiles = process.argv.includes('--files');
 const againstArg = process.argv.indexOf('--against');
 const againstDist =
   againstArg > 0 ? path.join(path.resolve(process.argv[againstArg + 1] ?? '.'), 'miniapp', 'dist') : null;
@@ -127,13 +130,16 @@ async function scriptsOnTheWire(context: BrowserContext, url: string): Promise<{
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
-  const scripts = new Set<string>();
+  const scripts = new Map<string, string>();
   let bytes = 0;
   cdp.on('Network.responseReceived', (event) => {
-    if (event.type === 'Script') scripts.add(event.requestId);
+    if (event.type === 'Script') scripts.set(event.requestId, new URL(event.response.url).pathname);
   });
   cdp.on('Network.loadingFinished', (event) => {
-    if (scripts.has(event.requestId)) bytes += event.encodedDataLength;
+    const file = scripts.get(event.requestId);
+    if (file === undefined) return;
+    bytes += event.encodedDataLength;
+    if (listFiles) console.log(`    ${kB(event.encodedDataLength).padStart(9)} ${file}`);
   });
   await page.goto(url, { waitUntil: 'networkidle' });
   await cdp.detach();

@@ -37,12 +37,13 @@ export default defineConfig({
           groups: [
             // The entry: everything main.tsx imports (React, the router, i18next, the frame), and small helpers most screens share (with the
             // password rule, 60 bytes the sign-up form and the contract's schemas both read: in neither
-            // chunk, or the form would fetch the schemas or the schemas the form). No module
+            // chunk, or the form would fetch the schemas or the schemas the form; likewise the deck's, the
+            // chat's and the live events' zod-free constants, which the deck's first load reads). No module
             // that declares a schema (lib/filters.ts builds the deck's from the contract): a group takes a
             // captured module's imports along, and zod would come into the entry with it.
             {
               name: 'index',
-              test: /miniapp[\\/]src[\\/]main\.tsx$|src[\\/]api[\\/]queries[\\/]config\.ts$|src[\\/]lib[\\/](photos|constants)\.ts$|src[\\/]components[\\/]LanguageSwitcher\.tsx$|server[\\/]contract[\\/]passwordRule\.ts$/,
+              test: /miniapp[\\/]src[\\/]main\.tsx$|src[\\/]api[\\/]queries[\\/]config\.ts$|src[\\/]lib[\\/](photos|constants)\.ts$|src[\\/]components[\\/]LanguageSwitcher\.tsx$|server[\\/]contract[\\/](passwordRule|deckRules|chatRules|eventTypes)\.ts$/,
               priority: 5,
             },
             // The query cache (TanStack Query) and its provider: with the first screen that reads through it
@@ -67,7 +68,7 @@ export default defineConfig({
             // entry and the sign-in form read (a referral code's pattern, the password rule).
             {
               name: 'contract',
-              test: /node_modules[\\/]zod[\\/]|server[\\/]contract[\\/](?!referralCode|passwordRule)[^\\/]+\.ts$/,
+              test: /node_modules[\\/]zod[\\/]|server[\\/]contract[\\/](?!referralCode|passwordRule|deckRules|eventTypes|chatRules)[^\\/]+\.ts$/,
               priority: 4,
             },
             // Signing in and signing up share the Google and Telegram buttons.
@@ -76,15 +77,23 @@ export default defineConfig({
               test: /src[\\/]screens[\\/]Auth[\\/](Login|Register)Screen\.tsx$|src[\\/]components[\\/]ExternalSignIn\.tsx$|src[\\/]platform[\\/]telegramLogin\.ts$/,
               priority: 1,
             },
-            // The deck with its card, buttons and match dialog, and the members' tab bar (the deck is their
+            // The deck with its card and buttons, and the members' tab bar (the deck is their
             // first screen) (also what /training and a liker's
             // profile use of it), and the calls it makes: the next card, likes, the live events a match
             // arrives by. The match, chat and menu screens read those calls from here too: opened first
             // (a bot's chat link), they fetch the deck's 3 kB of screen code with them.
             {
               name: 'search',
-              test: /src[\\/]screens[\\/]Search[\\/]|src[\\/]components[\\/](SwipeCard|DeckButtons|MatchOverlay|TabBar)\.tsx$|src[\\/]lib[\\/]swipeRules\.ts$|node_modules[\\/]react-swipeable[\\/]/,
+              test: /src[\\/]screens[\\/]Search[\\/](?!deckExtras|EmptyDeck|LikeLimitPanel|LikeMessageSheet)|src[\\/]components[\\/](SwipeCard|DeckButtons|TabBar)\.tsx$|src[\\/]lib[\\/]swipeRules\.ts$|node_modules[\\/]react-swipeable[\\/]/,
               priority: 1,
+            },
+            // What the deck's first card does not need (issue 41): the like-message sheet, the like limit's
+            // panel, the empty deck and the match overlay, one file fetched once the page has settled
+            // (screens/Search/deckExtras.ts). Below the deck's group, so the calls both use stay there.
+            {
+              name: 'deckExtras',
+              test: /src[\\/]screens[\\/]Search[\\/](deckExtras\.ts|EmptyDeck\.tsx|LikeLimitPanel\.tsx|LikeMessageSheet)|src[\\/]components[\\/]MatchOverlay\.tsx$/,
+              priority: 0,
             },
           ],
         },

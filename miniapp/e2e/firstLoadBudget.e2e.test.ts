@@ -6,16 +6,16 @@ import { describe, expect, it } from 'vitest';
  * Issue 41: what the first screens load, read from the bundle the global setup built. The entry holds the
  * product's stack (React, the router, i18next) and the frame, never zod, TanStack Query or a screen; each
  * first page adds what boot.js preloads for it (the API client everywhere, the page's own screen). The
- * session's and the landing's answers are checked against the contract after the first load, and the
- * landing and the sign-in forms read nothing through the query cache, so neither zod nor TanStack Query
- * is on / or /login at all. The ceilings are today's sizes with a little room: a screen or library that lands in the first
+ * session's, the landing's and the deck's answers are checked against the contract after the first load,
+ * so zod is on none of /, /login and /search, and the landing and the sign-in forms read nothing through
+ * the query cache, so TanStack Query is on neither / nor /login. The ceilings are today's sizes with a little room: a screen or library that lands in the first
  * load (instead of a lazy chunk of its own) fails here. `npm run bench frontend` measures the same pages
  * on the wire, headers included, against the goals (100 kB, 110 kB on /search).
  */
 const dist = path.resolve(import.meta.dirname, '..', 'dist');
 const kB = 1024;
 const entryCeiling = 93 * kB;
-const pageCeilings: Record<string, number> = { '/': 96 * kB, '/login': 97 * kB, '/search': 131.5 * kB };
+const pageCeilings: Record<string, number> = { '/': 96 * kB, '/login': 97 * kB, '/search': 116.5 * kB };
 
 /** What the server sends for a built file: its brotli twin, or the file when too small to have one. */
 function sentBytes(file: string): number {
@@ -64,10 +64,15 @@ describe('the first load', () => {
     for (const file of entry) expect(hasTanStack(file), file).toBe(false);
   });
 
-  it.each(['/', '/login'])('checks answers against the contract after the first load on %s: no zod in it', (page) => {
-    for (const file of [...scripts(preloads.get('*')), ...scripts(preloads.get(page))])
-      expect(hasZod(file), file).toBe(false);
-  });
+  // The deck's first card too (issue 41): its calls, its stored filters and the live stream's events are
+  // checked once zod has come, after the first load.
+  it.each(['/', '/login', '/search'])(
+    'checks answers against the contract after the first load on %s: no zod in it',
+    (page) => {
+      for (const file of [...scripts(preloads.get('*')), ...scripts(preloads.get(page))])
+        expect(hasZod(file), file).toBe(false);
+    },
+  );
 
   it.each(['/', '/login'])('reads nothing through the query cache on %s: no TanStack Query in it', (page) => {
     for (const file of [...entry, ...scripts(preloads.get('*')), ...scripts(preloads.get(page))])

@@ -1,9 +1,11 @@
 import { z } from 'zod/mini';
 import { profileRowId, rowId } from './ids.ts';
 import { genders } from './profiles.ts';
+import { defaultPageSize } from './chatRules.ts';
+
+export { defaultPageSize };
 
 export const maxMessageLength = 2000;
-export const defaultPageSize = 20;
 
 export const startConversationBody = z.strictObject({
   profile_id: profileRowId('profile_id'),
@@ -69,6 +71,8 @@ export const chatListItem = z.object({
   has_unread: z.boolean(),
 });
 export type ChatListItem = z.infer<typeof chatListItem>;
+/** `GET /api/chats`. */
+export const chatList = z.array(chatListItem);
 
 /** `event: message` on /api/events: a new message in one of the caller's conversations (either side). */
 export const chatMessageEvent = z.object({

@@ -2,15 +2,13 @@ import { z } from 'zod/mini';
 import { profileIdField, profileRowId } from './ids.ts';
 import { profilePrompt } from './prompts.ts';
 import { usernameShareState } from './usernameShares.ts';
+import { ageRange, likeMessageMaxLength, maxDistanceRange, searchGenders } from './deckRules.ts';
 
-/** The deck's gender filter; Other too, so people of that gender can be looked for (and look for each other). */
-export const searchGenders = ['Any', 'Male', 'Female', 'Other'] as const;
+export { likeMessageMaxLength, maxDistanceRange, searchGenders };
 export const reportReasons = ['fake', 'spam', 'offensive', 'underage', 'other'] as const;
 
 const profileId = profileRowId('profile_id');
 
-/** The deck's distance limit (`maxDistance`), whole kilometres: the slider's ends. */
-export const maxDistanceRange = { min: 1, max: 500 } as const;
 const maxDistanceMessage = `maxDistance must be a whole number of kilometres from ${maxDistanceRange.min} to ${maxDistanceRange.max}`;
 
 /**
@@ -23,8 +21,8 @@ export type ActiveRecently = z.infer<typeof activeRecently>;
 
 export const searchQuery = z
   .strictObject({
-    ageMin: z._default(z.coerce.number().check(z.int(), z.gte(18), z.lte(100)), 18),
-    ageMax: z._default(z.coerce.number().check(z.int(), z.gte(18), z.lte(100)), 100),
+    ageMin: z._default(z.coerce.number().check(z.int(), z.gte(ageRange.min), z.lte(ageRange.max)), ageRange.min),
+    ageMax: z._default(z.coerce.number().check(z.int(), z.gte(ageRange.min), z.lte(ageRange.max)), ageRange.max),
     gender: z._default(z.enum(searchGenders), 'Any'),
     /**
      * The farthest a card may be, whole kilometres (1-500; a card exactly this far is shown: its distance is
@@ -61,7 +59,6 @@ export type SearchQuery = z.infer<typeof searchQuery>;
 export const profileIdBody = z.strictObject({ profile_id: profileId });
 
 /** A like's message: the chat's text rules (trimmed, not empty), but short, as a first line is. */
-export const likeMessageMaxLength = 200;
 export const likeBody = z.strictObject({
   profile_id: profileId,
   message: z.optional(
@@ -113,6 +110,8 @@ export const searchResult = z.object({
   verified: z.boolean(),
 });
 export type SearchResult = z.infer<typeof searchResult>;
+/** `GET /api/search`'s answer: the next person, or the spec's flag for a caller without a profile (404: nobody left). */
+export const searchResponse = z.union([searchResult, z.object({ userprofile: z.literal(false) })]);
 
 /** The other person, for the match overlay only: a swipe that makes no match names nobody. */
 export const matchedProfile = z.object({ id: profileIdField, name: z.string(), photo: z.nullable(z.string()) });
@@ -137,6 +136,8 @@ export const personListItem = z.object({
   message: z.optional(z.string()),
 });
 export type PersonListItem = z.infer<typeof personListItem>;
+/** `GET /api/matches`, `GET /api/likes`. */
+export const personList = z.array(personListItem);
 
 export const usersProfileResponse = z.object({
   users_profile: z.object({

@@ -3,6 +3,9 @@ import { badgeCounts } from './badges.ts';
 import { chatMessageEvent, chatReadEvent, typingEvent } from './chat.ts';
 import { matchedProfile } from './discovery.ts';
 import { profileIdField, rowId } from './ids.ts';
+import { ephemeralEventTypes, type LiveEventType } from './eventTypes.ts';
+
+export { ephemeralEventTypes, type LiveEventType };
 
 /** `event: match` on /api/events: a mutual like, with what the match overlay shows of the other person. */
 export const matchEvent = z.object({ profile: matchedProfile });
@@ -43,13 +46,10 @@ export const liveEventPayloads = {
   unmatched: unmatchedEvent,
   /** Ephemeral: carried by the event bus alone, never a row, sent without an `id:` (liveStream.ts). */
   typing: typingEvent,
-} as const;
+} as const satisfies Record<LiveEventType, z.ZodMiniType>;
 
-export type LiveEventType = keyof typeof liveEventPayloads;
 export type LiveEvent = {
   [K in LiveEventType]: { type: K; payload: z.infer<(typeof liveEventPayloads)[K]> };
 }[LiveEventType];
 
-/** The live events that are never stored: the bus hands them to the open streams, and a stream that is not open misses them. */
-export const ephemeralEventTypes = ['typing'] as const satisfies readonly LiveEventType[];
 export type EphemeralEvent = Extract<LiveEvent, { type: (typeof ephemeralEventTypes)[number] }>;

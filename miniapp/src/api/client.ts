@@ -2,10 +2,10 @@ import type { z } from 'zod/mini';
 import type { ErrorResponse } from '@contract/errors.ts';
 import { readStored, storageKeys } from '../lib/storage.ts';
 import { ApiError } from './ApiError.ts';
-import { checkLater, isRecord, lazySchema, type LazySchema } from './contractCheck.ts';
+import { checkLater, isRecord, lazyList, lazySchema, type LazySchema } from './contractCheck.ts';
 import { takeEarlyResponse } from './earlyResponses.ts';
 
-export { ApiError, isRecord, lazySchema };
+export { ApiError, isRecord, lazyList, lazySchema };
 
 /**
  * What a call's answer is checked against: its contract schema, checked at once (a screen whose chunk
@@ -97,8 +97,7 @@ async function send<S extends ResponseSchema>(
   }
   if ('load' in schema) {
     // The fields the app branches on, now; the whole contract once the page has settled.
-    if (!isRecord(payload) || !schema.guard(payload))
-      throw new ApiError(response.status, 'bad_response', 'Unexpected response');
+    if (!schema.guard(payload)) throw new ApiError(response.status, 'bad_response', 'Unexpected response');
     checkLater(`${method} ${path}`, payload, schema);
     return payload as Answer<S>;
   }

@@ -9,15 +9,31 @@ import type { z } from 'zod/mini';
  */
 export interface LazySchema<S extends z.ZodMiniType> {
   readonly load: () => Promise<S>;
-  readonly guard: (payload: Record<string, unknown>) => boolean;
+  /** The answer's shape at once: an object (`lazySchema`) or a list of objects (`lazyList`), and the guard's fields. */
+  readonly guard: (payload: unknown) => boolean;
 }
 
 /**
- * `unknown` for a schema whose answer is read as sent (input and output alike), `never` otherwise: the
- * answer is not parsed before the app uses it, so a schema that transforms (a default, a date) is refused.
+ * A type without its brands (a profile id is a `number` branded `ProfileId` once parsed): a brand is a
+ * type's mark only, nothing at run time, so an answer read as sent is what parsing would have given.
  */
-type Untransformed<S extends z.ZodMiniType> = [z.input<S>] extends [z.output<S>]
-  ? [z.output<S>] extends [z.input<S>]
+type Unbranded<T> = T extends z.core.$brand
+  ? T extends number
+    ? number
+    : T extends string
+      ? string
+      : T
+  : T extends object
+    ? { [K in keyof T]: Unbranded<T[K]> }
+    : T;
+
+/**
+ * `unknown` for a schema whose answer is read as sent (input and output alike, brands aside), `never`
+ * otherwise: the answer is not parsed before the app uses it, so a schema that transforms (a default, a
+ * date) is refused.
+ */
+type Untransformed<S extends z.ZodMiniType> = [z.input<S>] extends [Unbranded<z.output<S>>]
+  ? [Unbranded<z.output<S>>] extends [z.input<S>]
     ? unknown
     : never
   : never;
@@ -26,7 +42,15 @@ export function lazySchema<S extends z.ZodMiniType>(
   load: () => Promise<S & Untransformed<S>>,
   guard: (payload: Record<string, unknown>) => boolean = () => true,
 ): LazySchema<S> {
-  return { load, guard };
+  return { load, guard: (payload) => isRecord(payload) && guard(payload) };
+}
+
+/** `lazySchema` for an answer that is a list: each item an object that passes `guard`. */
+export function lazyList<S extends z.ZodMiniType>(
+  load: () => Promise<S & Untransformed<S>>,
+  guard: (item: Record<string, unknown>) => boolean = () => true,
+): LazySchema<S> {
+  return { load, guard: (payload) => Array.isArray(payload) && payload.every((item) => isRecord(item) && guard(item)) };
 }
 
 /** A guard's helper: `value` is a plain object (not null, not an array). */
@@ -43,8 +67,11 @@ const settleMs = 2000;
 
 let settled: Promise<void> | null = null;
 
-/** Resolves once the page has loaded, settled for `settleMs` and the browser is idle. */
-function pageSettled(): Promise<void> {
+/**
+ * Resolves once the page has loaded, settled for `settleMs` and the browser is idle: also when the deck
+ * fetches the parts its first card does not need (screens/Search/deckExtras.ts).
+ */
+export function pageSettled(): Promise<void> {
   settled ??= new Promise((resolve) => {
     const idle = () =>
       setTimeout(() => {

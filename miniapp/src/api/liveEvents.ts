@@ -1,7 +1,7 @@
-import { badgeCounts } from '@contract/badges.ts';
-import { ephemeralEventTypes, liveEventPayloads, type LiveEvent, type LiveEventType } from '@contract/events.ts';
+import type { LiveEvent, liveEventPayloads } from '@contract/events.ts';
+import { ephemeralEventTypes, liveEventTypes, type LiveEventType } from '@contract/eventTypes.ts';
 import { readStored, storageKeys } from '../lib/storage.ts';
-import { api, ApiError } from './client.ts';
+import { api, ApiError, lazySchema } from './client.ts';
 import { liveStreamOpen } from './liveGate.ts';
 
 /**
@@ -46,6 +46,24 @@ function streamUrl(): string {
 }
 
 const ephemeral = new Set<LiveEventType>(ephemeralEventTypes);
+const badgeCountsAnswer = lazySchema(() => import('@contract/badges.ts').then((m) => m.badgeCounts));
+
+/**
+ * The events' schemas, fetched with the first event rather than with this module (issue 41): the stream opens
+ * on a member's first screen, and zod with the contract would otherwise come into its first load. Events
+ * that arrive meanwhile wait, in order, and are checked as every later one is.
+ */
+let payloadSchemas: Promise<typeof liveEventPayloads> | null = null;
+let loadedSchemas: typeof liveEventPayloads | null = null;
+const waiting: { type: LiveEventType; data: unknown; id: number | null }[] = [];
+
+function deliver(schemas: typeof liveEventPayloads, type: LiveEventType, data: unknown, id: number | null): void {
+  const parsed = schemas[type].safeParse(data);
+  if (!parsed.success) return;
+  // The type and its schema come from the same entry, which TypeScript cannot follow through the lookup.
+  const event = { type, payload: parsed.data, id } as ReceivedEvent;
+  for (const listener of listeners) listener(event);
+}
 
 function receive(type: LiveEventType, message: MessageEvent<string>): void {
   // An event that is not a row comes without an `id:`, and the browser hands it the last id it had: that id
@@ -63,11 +81,22 @@ function receive(type: LiveEventType, message: MessageEvent<string>): void {
   } catch {
     return;
   }
-  const parsed = liveEventPayloads[type].safeParse(data);
-  if (!parsed.success) return;
-  // The type and its schema come from the same entry, which TypeScript cannot follow through the lookup.
-  const event = { type, payload: parsed.data, id } as ReceivedEvent;
-  for (const listener of listeners) listener(event);
+  if (loadedSchemas) {
+    deliver(loadedSchemas, type, data, id);
+    return;
+  }
+  waiting.push({ type, data, id });
+  payloadSchemas ??= import('@contract/events.ts').then((m) => m.liveEventPayloads);
+  payloadSchemas.then(
+    (schemas) => {
+      loadedSchemas = schemas;
+      for (const event of waiting.splice(0)) deliver(schemas, event.type, event.data, event.id);
+    },
+    // Not loaded (offline, a new deploy): the waiting events are tried again with the next one.
+    () => {
+      payloadSchemas = null;
+    },
+  );
 }
 
 function connect(): void {
@@ -76,7 +105,7 @@ function connect(): void {
   source?.close();
   const stream = new EventSource(streamUrl(), { withCredentials: true });
   source = stream;
-  for (const type of Object.keys(liveEventPayloads) as LiveEventType[]) {
+  for (const type of liveEventTypes) {
     stream.addEventListener(type, (message: MessageEvent<string>) => receive(type, message));
   }
   stream.onopen = () => {
@@ -105,7 +134,7 @@ async function retryUnlessSignedOut(): Promise<void> {
   const run = runs;
   let signedOut = false;
   try {
-    await api.get('/api/badges', badgeCounts);
+    await api.get('/api/badges', badgeCountsAnswer);
   } catch (error) {
     signedOut = error instanceof ApiError && error.status === 401;
   }

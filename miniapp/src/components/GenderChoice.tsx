@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { searchGenders } from '@contract/discovery.ts';
+import { searchGenders } from '@contract/deckRules.ts';
 import type { GenderFilter } from '../lib/filters.ts';
 import { platform } from '../platform/index.ts';
 

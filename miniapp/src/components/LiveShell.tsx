@@ -15,7 +15,8 @@ import {
 import { MessageToasts } from './MessageToasts.tsx';
 
 // Loaded with the first match: most visits show none.
-const MatchOverlay = lazy(() => import('./MatchOverlay.tsx'));
+// With the deck's other extras (screens/Search/deckExtras.ts): one chunk, fetched once the deck has settled.
+const MatchOverlay = lazy(() => import('../screens/Search/deckExtras.ts').then((m) => ({ default: m.MatchOverlay })));
 
 function subscribeVisibility(notify: () => void): () => void {
   document.addEventListener('visibilitychange', notify);

@@ -1,26 +1,40 @@
 import { useSyncExternalStore } from 'react';
-import { z } from 'zod/mini';
-import { searchQuery } from '@contract/discovery.ts';
+import { ageRange, maxDistanceRange, searchGenders } from '@contract/deckRules.ts';
+import type { SearchQuery } from '@contract/discovery.ts';
 import { clampAgeRange, distanceAt, indexOfDistance } from './filterStops.ts';
 import { readStored, storageKeys, writeStored, type StorageKey } from './storage.ts';
 
-/** `exclude` is the cards the deck holds, not a choice of the user's. */
-function chosenByTheUser({ exclude: _held, ...chosen }: typeof searchQuery.shape) {
-  return chosen;
-}
-
 /**
- * The deck's filters: the contract's search parameters (`searchQuery`) less `exclude`, so a filter added
- * there is typed here at once. They make the query string (`filterParams`) and the cache key as they are,
- * are kept in the browser (`filterSlots`), and both filter screens (the menu, the empty deck) read and change
- * them through `useDeckFilters` and `changeFilters`.
+ * The deck's filters: the contract's search parameters (`searchQuery`) less `exclude` (the cards the deck
+ * holds, not a choice of the user's), so a filter added there is typed here at once. They make the query
+ * string (`filterParams`) and the cache key as they are, are kept in the browser (`filterSlots`), and both
+ * filter screens (the menu, the empty deck) read and change them through `useDeckFilters` and `changeFilters`.
  */
-export const deckFilters = z.object(chosenByTheUser(searchQuery.shape));
-export type DeckFilters = z.output<typeof deckFilters>;
+export type DeckFilters = Omit<SearchQuery, 'exclude'>;
 type FilterName = keyof DeckFilters;
 export type GenderFilter = DeckFilters['gender'];
 /** The contract's defaults: everyone 18 to 100, any gender, any distance. */
-export const defaultFilters: DeckFilters = z.parse(deckFilters, {});
+export const defaultFilters: DeckFilters = { ageMin: ageRange.min, ageMax: ageRange.max, gender: 'Any' };
+
+/** A whole number from `min` to `max` as the contract coerces one (`Number(value)`), else undefined. */
+function wholeIn(value: unknown, { min, max }: { readonly min: number; readonly max: number }): number | undefined {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= min && n <= max ? n : undefined;
+}
+
+/**
+ * Each stored filter read as the contract's `searchQuery` reads its field, without zod (issue 41: the deck
+ * reads them before its first card, and zod is not in its first load); a value the contract would refuse is
+ * the field's default. `filters.test.ts` holds these readers to the contract's schema.
+ */
+export const filterReaders: { [K in FilterName]-?: (value: unknown) => DeckFilters[K] } = {
+  ageMin: (value) => wholeIn(value, ageRange) ?? defaultFilters.ageMin,
+  ageMax: (value) => wholeIn(value, ageRange) ?? defaultFilters.ageMax,
+  gender: (value) => searchGenders.find((gender) => gender === value) ?? defaultFilters.gender,
+  maxDistance: (value) => (value === undefined ? undefined : wholeIn(value, maxDistanceRange)),
+  // The contract takes only the texts 'true' and 'false'.
+  verifiedOnly: (value) => (value === 'true' ? true : value === 'false' ? false : undefined),
+};
 /** A change to some filters; `undefined` clears an optional one (no distance limit). */
 export type FilterChange = { [K in FilterName]?: DeckFilters[K] | undefined };
 
@@ -98,12 +112,7 @@ function parseFilters(texts: readonly (string | null)[]): DeckFilters {
     }
   }
   const filters: Record<string, unknown> = {};
-  for (const [name, schema] of Object.entries(deckFilters.shape)) {
-    const checked = z.safeParse(schema, raw[name]);
-    filters[name] = checked.success ? checked.data : z.parse(schema, undefined);
-  }
-  // Each field is already its schema's output: parsing the whole again would read outputs as inputs, and
-  // a switch kept as the text 'true' is the boolean true once read (the contract takes only the text).
+  for (const [name, read] of Object.entries(filterReaders)) filters[name] = read(raw[name]);
   return onStops(filters as DeckFilters);
 }
 

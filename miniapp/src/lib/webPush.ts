@@ -1,6 +1,3 @@
-import { messageResponse } from '@contract/accounts.ts';
-import { settingsResponse } from '@contract/discovery.ts';
-import { pushKeyResponse } from '@contract/push.ts';
 import { api } from '../api/client.ts';
 
 /**
@@ -37,6 +34,12 @@ export async function enablePush(): Promise<PushFailure | null> {
   const permission = await Notification.requestPermission();
   if (permission !== 'granted') return permission === 'denied' ? 'denied' : 'failed';
   try {
+    // The schemas with the tap: the match overlay that offers this travels with the deck (issue 41: no zod in its first load).
+    const [{ messageResponse }, { settingsResponse }, { pushKeyResponse }] = await Promise.all([
+      import('@contract/accounts.ts'),
+      import('@contract/discovery.ts'),
+      import('@contract/push.ts'),
+    ]);
     const { public_key } = await api.get('/api/push/key', pushKeyResponse);
     const key = base64urlBytes(public_key);
     let existing = await worker.pushManager.getSubscription();
@@ -63,6 +66,7 @@ export async function enablePush(): Promise<PushFailure | null> {
 export async function disablePush(): Promise<void> {
   const subscription = await (await registration())?.pushManager.getSubscription();
   if (!subscription) return;
+  const { messageResponse } = await import('@contract/accounts.ts');
   await api
     .post('/api/push/subscriptions/delete', messageResponse, { endpoint: subscription.endpoint })
     .catch(() => undefined);

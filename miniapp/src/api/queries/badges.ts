@@ -6,14 +6,19 @@ import { queryKeys } from './keys.ts';
 
 /**
  * The tab bar's counts and the marks that lower them (issue 19). The tab bar is part of the frame, on the
- * first load, so this file keeps the API client and the contract (zod) out of it: both are loaded on first
- * use, after the first paint, like the session check.
+ * first load, so this file keeps the API client and the contract (zod) out of it: the client is loaded on
+ * first use, after the first paint, and the counts are checked against the contract after the first load
+ * (issue 41: the member's first screen carries no zod), their numbers at once.
  */
 const client = () => import('../client.ts');
 
 async function fetchBadges(): Promise<BadgeCounts> {
-  const [{ api }, { badgeCounts }] = await Promise.all([client(), import('@contract/badges.ts'), afterLiveOpen()]);
-  return api.get('/api/badges', badgeCounts);
+  const [{ api, lazySchema }] = await Promise.all([client(), afterLiveOpen()]);
+  const counts = lazySchema(
+    () => import('@contract/badges.ts').then((m) => m.badgeCounts),
+    (answer) => [answer.unread_chats, answer.new_matches, answer.new_likers].every((n) => typeof n === 'number'),
+  );
+  return api.get('/api/badges', counts);
 }
 
 /** `GET /api/badges`, once per signed-in session: the live stream's `badges` events keep it true after. */

@@ -1,19 +1,17 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
-import { z } from 'zod/mini';
-import {
-  chatListItem,
-  defaultPageSize,
-  message,
-  messagesResponse,
-  startConversationResponse,
-  typingResponse,
-  type Message,
-  type MessagesResponse,
-} from '@contract/chat.ts';
+import type { Message, MessagesResponse } from '@contract/chat.ts';
+import { defaultPageSize } from '@contract/chatRules.ts';
 import { api } from '../client.ts';
 import { afterLiveOpen } from '../liveGate.ts';
 import { queryKeys } from './keys.ts';
+
+/**
+ * The schemas, fetched with the call that needs them (then at once from the browser's module map): the
+ * live stream adds what arrives to the cache through this module, and it travels with the deck, whose first
+ * load carries no zod (issue 41).
+ */
+const chat = () => import('@contract/chat.ts');
 
 /** One conversation as the cache holds it: what is loaded so far, oldest first, growing at both ends. */
 export interface Conversation {
@@ -24,10 +22,10 @@ export interface Conversation {
 }
 
 /** A page, oldest first; without `before` the newest. Reading also marks the other person's messages read. */
-function fetchPage(conversationId: number, limit: number, before?: number) {
+async function fetchPage(conversationId: number, limit: number, before?: number) {
   return api.get(
     `/api/conversations/${conversationId}/messages?limit=${limit}${before ? `&before_message_id=${before}` : ''}`,
-    messagesResponse,
+    (await chat()).messagesResponse,
   );
 }
 
@@ -104,7 +102,7 @@ export const chatsQuery = () =>
     // After the member's stream has opened, if it is about to (api/liveGate.ts): one read, not two.
     queryFn: async () => {
       await afterLiveOpen();
-      return api.get('/api/chats', z.array(chatListItem));
+      return api.get('/api/chats', (await chat()).chatList);
     },
   });
 
@@ -187,8 +185,11 @@ export function useSendMessage(conversationId: number) {
   const client = useQueryClient();
   return useMutation({
     networkMode: 'always',
-    mutationFn: ({ content, clientKey }: OutgoingMessage) =>
-      api.post(`/api/conversations/${conversationId}/messages`, message, { content, client_key: clientKey }),
+    mutationFn: async ({ content, clientKey }: OutgoingMessage) =>
+      api.post(`/api/conversations/${conversationId}/messages`, (await chat()).message, {
+        content,
+        client_key: clientKey,
+      }),
     onSuccess: (sent) => {
       addToConversation(client, conversationId, [sent]);
       void client.invalidateQueries({ queryKey: queryKeys.chats() });
@@ -201,14 +202,16 @@ export function useSendMessage(conversationId: number) {
  * moment of "typing…", so it is never retried and its failure is said nowhere.
  */
 export function sendTyping(conversationId: number): void {
-  void api.post(`/api/conversations/${conversationId}/typing`, typingResponse, {}).catch(() => undefined);
+  void chat()
+    .then(({ typingResponse }) => api.post(`/api/conversations/${conversationId}/typing`, typingResponse, {}))
+    .catch(() => undefined);
 }
 
 /** `POST /api/conversations/start`: the match's conversation id (created on first use, the same after). */
-export function startConversation(profileId: number): Promise<number> {
-  return api
-    .post('/api/conversations/start', startConversationResponse, { profile_id: profileId })
-    .then((r) => r.conversation_id);
+export async function startConversation(profileId: number): Promise<number> {
+  const { startConversationResponse } = await chat();
+  return (await api.post('/api/conversations/start', startConversationResponse, { profile_id: profileId }))
+    .conversation_id;
 }
 
 export function useStartChat() {

@@ -1,10 +1,27 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod/mini';
-import { likeResponse, personListItem, undoResponse, usersProfileResponse } from '@contract/discovery.ts';
-import { ApiError, api } from '../client.ts';
+import type { PersonListItem } from '@contract/discovery.ts';
+import { ApiError, api, lazySchema } from '../client.ts';
 import { forgetPerson, matchMade } from '../liveCache.ts';
 import { startConversation } from './chat.ts';
 import { queryKeys } from './keys.ts';
+
+/**
+ * The schemas, fetched with the call that needs them: this module travels with the deck, whose first card
+ * comes without zod (issue 41). A like's and an undo's answers are checked in full after the first load
+ * (their guards at once: what the deck branches on), so the first swipe waits for no schema either.
+ */
+const discovery = () => import('@contract/discovery.ts');
+const likeAnswer = lazySchema(
+  () => discovery().then((m) => m.likeResponse),
+  (answer) => answer.match === false || (answer.match === true && isRecordLike(answer.profile)),
+);
+const undoAnswer = lazySchema(
+  () => discovery().then((m) => m.undoResponse),
+  (answer) => typeof answer.profile_id === 'number',
+);
+function isRecordLike(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
+}
 
 /**
  * Matches, likers, their profiles, liking and unmatching (spec sections 3, 4). A person's profile is not
@@ -12,18 +29,25 @@ import { queryKeys } from './keys.ts';
  * is never shown from an earlier visit.
  */
 export function useMatches() {
-  return useQuery({ queryKey: queryKeys.matches(), queryFn: () => api.get('/api/matches', z.array(personListItem)) });
+  return useQuery({
+    queryKey: queryKeys.matches(),
+    queryFn: async () => api.get('/api/matches', (await discovery()).personList),
+  });
 }
 
 export function useLikers() {
-  return useQuery({ queryKey: queryKeys.likers(), queryFn: () => api.get('/api/likes', z.array(personListItem)) });
+  return useQuery({
+    queryKey: queryKeys.likers(),
+    queryFn: async () => api.get('/api/likes', (await discovery()).personList),
+  });
 }
 
 export function useMatchProfile(profileId: number, enabled = true) {
   return useQuery({
     queryKey: queryKeys.matchProfile(profileId),
-    queryFn: () =>
-      api.get(`/api/users_profile?profile_id=${profileId}`, usersProfileResponse).then((r) => r.users_profile),
+    queryFn: async () =>
+      (await api.get(`/api/users_profile?profile_id=${profileId}`, (await discovery()).usersProfileResponse))
+        .users_profile,
     gcTime: 0,
     enabled,
   });
@@ -32,8 +56,9 @@ export function useMatchProfile(profileId: number, enabled = true) {
 export function useLikerProfile(profileId: number) {
   return useQuery({
     queryKey: queryKeys.likerProfile(profileId),
-    queryFn: () =>
-      api.get(`/api/users_profile_liker?profile_id=${profileId}`, usersProfileResponse).then((r) => r.users_profile),
+    queryFn: async () =>
+      (await api.get(`/api/users_profile_liker?profile_id=${profileId}`, (await discovery()).usersProfileResponse))
+        .users_profile,
     gcTime: 0,
   });
 }
@@ -41,8 +66,8 @@ export function useLikerProfile(profileId: number) {
 export function useUnmatch() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (profileId: number) =>
-      api.post('/api/unmatch', z.object({ message: z.string() }), { profile_id: profileId }),
+    mutationFn: async (profileId: number) =>
+      api.post('/api/unmatch', (await import('@contract/accounts.ts')).messageResponse, { profile_id: profileId }),
     onSuccess: (_, profileId) => forgetPerson(client, profileId),
   });
 }
@@ -58,14 +83,12 @@ export function useSwipe() {
     mutationFn: ({ profileId, liked, message }: { profileId: number; liked: boolean; message?: string }) =>
       api.post(
         liked ? '/api/like' : '/api/dislike',
-        likeResponse,
+        likeAnswer,
         liked && message ? { profile_id: profileId, message } : { profile_id: profileId },
       ),
     onSuccess: (result, { profileId }) => {
       if (result.match) matchMade(client);
-      client.setQueryData<z.infer<typeof personListItem>[]>(queryKeys.likers(), (list) =>
-        list?.filter((p) => p.id !== profileId),
-      );
+      client.setQueryData<PersonListItem[]>(queryKeys.likers(), (list) => list?.filter((p) => p.id !== profileId));
     },
   });
 }
@@ -77,7 +100,7 @@ export function useSwipe() {
 export function useUndoSwipe() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post('/api/undo', undoResponse, {}),
+    mutationFn: () => api.post('/api/undo', undoAnswer, {}),
     onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.likers() }),
   });
 }
@@ -91,7 +114,7 @@ export function useChatWithLiker() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (profileId: number) => {
-      const liked = await api.post('/api/like', likeResponse, { profile_id: profileId });
+      const liked = await api.post('/api/like', likeAnswer, { profile_id: profileId });
       if (!liked.match) throw new ApiError(409, null, 'No match');
       return startConversation(profileId);
     },

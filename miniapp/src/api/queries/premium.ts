@@ -1,21 +1,34 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
-import { paymentResponse, plansResponse, subscriptionResponse, type Plan } from '@contract/plans.ts';
-import { paymentStatusResponse } from '@contract/payments.ts';
+import type { Plan } from '@contract/plans.ts';
 import { platform, type InvoiceOutcome } from '../../platform/index.ts';
 import { ApiError } from '../ApiError.ts';
-import { api } from '../client.ts';
+import { api, lazySchema } from '../client.ts';
 import { queryKeys } from './keys.ts';
+
+/**
+ * The schemas, fetched with the call that needs them: the deck reads the subscription (the like sheet's
+ * wording), and its first load carries no zod (issue 41). The subscription is checked in full after the
+ * first load, its `isActive` at once.
+ */
+const plans = () => import('@contract/plans.ts');
+const subscriptionAnswer = lazySchema(
+  () => plans().then((m) => m.subscriptionResponse),
+  (answer) => typeof answer.isActive === 'boolean',
+);
 
 /** The premium API: plans, the own subscription, paying for a plan, what became of a payment. */
 export function usePlans() {
-  return useQuery({ queryKey: queryKeys.plans(), queryFn: () => api.get('/api/plans', plansResponse) });
+  return useQuery({
+    queryKey: queryKeys.plans(),
+    queryFn: async () => api.get('/api/plans', (await plans()).plansResponse),
+  });
 }
 
 export function useSubscription() {
   return useQuery({
     queryKey: queryKeys.subscription(),
-    queryFn: () => api.get('/api/subscription', subscriptionResponse),
+    queryFn: () => api.get('/api/subscription', subscriptionAnswer),
   });
 }
 
@@ -47,7 +60,7 @@ export function usePayment() {
   const changed = usePremiumChanged();
   return useMutation({
     mutationFn: async (plan: Plan): Promise<PaymentOutcome> => {
-      const { payment_url, invoice_url, payment_id } = await api.post('/api/payment', paymentResponse, {
+      const { payment_url, invoice_url, payment_id } = await api.post('/api/payment', (await plans()).paymentResponse, {
         amount: plan.price,
         interval: plan.interval,
       });
@@ -75,7 +88,8 @@ export function usePaymentStatus(paymentId: number | null) {
   const changed = usePremiumChanged();
   const query = useQuery({
     queryKey: ['premium', 'payment', paymentId] as const,
-    queryFn: () => api.get(`/api/payments/${paymentId}`, paymentStatusResponse),
+    queryFn: async () =>
+      api.get(`/api/payments/${paymentId}`, (await import('@contract/payments.ts')).paymentStatusResponse),
     enabled: paymentId !== null,
     refetchInterval: (q) => (q.state.data?.status === 'pending' ? pendingPollDelay(q.state.dataUpdateCount) : false),
   });

@@ -1,13 +1,23 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { z } from 'zod/mini';
-import { searchResult } from '@contract/discovery.ts';
+import type { SearchResult } from '@contract/discovery.ts';
 import { filterParams, type DeckFilters } from '../../lib/filters.ts';
-import { ApiError, api } from '../client.ts';
+import { ApiError, api, lazySchema } from '../client.ts';
 import { queryKeys } from './keys.ts';
 
-/** `GET /api/search`: the next person, `null` when nobody is left (404), or `'no_profile'` (the spec's flag). */
-const searchAnswer = z.union([searchResult, z.object({ userprofile: z.literal(false) })]);
-export type Card = z.infer<typeof searchResult>;
+const discovery = () => import('@contract/discovery.ts');
+
+/**
+ * `GET /api/search`: the next person, `null` when nobody is left (404), or `'no_profile'` (the spec's flag).
+ * Checked in full after the first load (issue 41: the deck's first card without zod); at once, what the
+ * card cannot be drawn without.
+ */
+const searchAnswer = lazySchema(
+  () => discovery().then((m) => m.searchResponse),
+  (answer) =>
+    answer.userprofile === false ||
+    (typeof answer.profile_id === 'number' && typeof answer.photo === 'string' && Array.isArray(answer.prompts)),
+);
+export type Card = SearchResult;
 
 async function fetchNextCard(filters: DeckFilters, exclude: number[]): Promise<Card | null | 'no_profile'> {
   const query = filterParams(filters);
@@ -39,11 +49,16 @@ export function fetchDeckCard(
   });
 }
 
+const trainingAnswer = lazySchema(
+  () => discovery().then((m) => m.searchResult),
+  (answer) => typeof answer.photo === 'string' && Array.isArray(answer.prompts),
+);
+
 /** `/training`'s sample card: nobody real, the same for everyone. */
 export function useTrainingCard() {
   return useQuery({
     queryKey: queryKeys.trainingCard(),
-    queryFn: () => api.get('/api/training', searchResult),
+    queryFn: () => api.get('/api/training', trainingAnswer),
     staleTime: Infinity,
   });
 }

@@ -1,11 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { settingsResponse, type SettingsChanges } from '@contract/discovery.ts';
+import type { SettingsChanges } from '@contract/discovery.ts';
 import { changeFilters, type FilterChange, type DeckFilters, type GenderFilter } from '../../lib/filters.ts';
-import { api } from '../client.ts';
+import { api, lazySchema } from '../client.ts';
 import { queryClient } from '../queryClient.ts';
 import { sessionGeneration } from '../sessionGeneration.ts';
 import { queryKeys } from './keys.ts';
 
+/**
+ * Checked in full after the first load: the deck saves the gender preference as it opens (`syncGender`),
+ * and its first card comes without zod (issue 41). What the menu's switches read is checked at once.
+ */
+const settingsResponse = lazySchema(
+  () => import('@contract/discovery.ts').then((m) => m.settingsResponse),
+  (answer) => typeof answer.private_mode === 'boolean' && typeof answer.preferred_gender === 'string',
+);
 const saveSettings = (changes: SettingsChanges) => api.post('/api/settings', settingsResponse, changes);
 
 /** The menu's server-side switches (private mode, bot notifications) and the stored gender preference. */

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { likeMessageMaxLength } from '@contract/discovery.ts';
+import { likeMessageMaxLength } from '@contract/deckRules.ts';
 import { BottomSheet } from '../../components/BottomSheet.tsx';
 import './LikeMessageSheet.css';
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { MatchedProfile } from '@contract/discovery.ts';
@@ -11,12 +11,37 @@ import { announceMatch } from '../../lib/matchAnnouncements.ts';
 import { useSubscription } from '../../api/queries/premium.ts';
 import { actionGuardMs, leaveMs } from '../../lib/swipeRules.ts';
 import { platform } from '../../platform/index.ts';
-import { EmptyDeck } from './EmptyDeck.tsx';
+import { pageSettled } from '../../api/contractCheck.ts';
 import { KeyHint, useDeckKeys, useUndoKeys } from './deckKeys.tsx';
-import { LikeLimitPanel } from './LikeLimitPanel.tsx';
-import { LikeMessageSheet } from './LikeMessageSheet.tsx';
 import { useSwipeDeck } from './useSwipeDeck.ts';
 import './Search.css';
+
+/**
+ * The parts the first card does not need, in a chunk of their own (deckExtras.ts, issue 41): fetched when
+ * first shown, or once the page has settled, whichever comes first.
+ */
+const deckExtras = () => import('./deckExtras.ts');
+const EmptyDeck = lazy(() => deckExtras().then((m) => ({ default: m.EmptyDeck })));
+const LikeLimitPanel = lazy(() => deckExtras().then((m) => ({ default: m.LikeLimitPanel })));
+const LikeMessageSheet = lazy(() => deckExtras().then((m) => ({ default: m.LikeMessageSheet })));
+
+/** True once the page has loaded and settled (api/contractCheck.ts): the deck's extras are fetched then. */
+function useSettled(): boolean {
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void pageSettled()
+      .then(deckExtras)
+      .then(
+        () => live && setSettled(true),
+        () => undefined,
+      );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return settled;
+}
 
 /** How long a failed like or dislike is said before the message goes. */
 const swipeFailureMs = 4000;
@@ -68,6 +93,7 @@ export default function SearchScreen() {
   /** The like-with-a-message sheet, open for this person (the card on screen when it opened). */
   const [writingTo, setWritingTo] = useState<number | null>(null);
   const premium = useSubscription().data?.isActive ?? false;
+  const settled = useSettled();
 
   // One decision per 500 ms, whether by swipe or button (spec section 9). The like limit's panel stops
   // them all (the deck says so: nothing flies off, nothing is sent).
@@ -113,7 +139,9 @@ export default function SearchScreen() {
           <ErrorState message={errorText(t, state.error, 'app.search.failed')} onRetry={deck.reload} />
         )}
         {state.status === 'empty' && (
-          <EmptyDeck filters={deck.filters} onChange={deck.changeFilters} onRefresh={deck.reload} />
+          <Suspense fallback={<Loading />}>
+            <EmptyDeck filters={deck.filters} onChange={deck.changeFilters} onRefresh={deck.reload} />
+          </Suspense>
         )}
         {state.status === 'ready' && (
           <SwipeCard
@@ -167,17 +195,24 @@ export default function SearchScreen() {
         )}
       </div>
       <KeyHint />
-      {deck.limitReached && <LikeLimitPanel limit={deck.limitReached} onClose={deck.dismissLimit} />}
-      <LikeMessageSheet
-        open={writing !== null}
-        name={writing?.name ?? ''}
-        premium={premium}
-        onClose={() => setWritingTo(null)}
-        onSend={(message) => {
-          setWritingTo(null);
-          decide(true, 0, message);
-        }}
-      />
+      <Suspense fallback={null}>
+        {deck.limitReached && <LikeLimitPanel limit={deck.limitReached} onClose={deck.dismissLimit} />}
+      </Suspense>
+      <Suspense fallback={null}>
+        {/* Kept mounted once here (it keeps the words while closed for the same person). */}
+        {(settled || writing !== null) && (
+          <LikeMessageSheet
+            open={writing !== null}
+            name={writing?.name ?? ''}
+            premium={premium}
+            onClose={() => setWritingTo(null)}
+            onSend={(message) => {
+              setWritingTo(null);
+              decide(true, 0, message);
+            }}
+          />
+        )}
+      </Suspense>
     </section>
   );
 }
