@@ -151,6 +151,36 @@ describe.each(behaviourLanguages)('chat in %s', (language) => {
     await expectMessage(annPage, after, 10_000);
   });
 
+  it('counts a message read when the person leaves the moment it shows', async () => {
+    await annPage.goto(`/chat/${conversation}`);
+    await expectMessage(annPage, 'message 45');
+    const unreadChats = async () =>
+      ((await (await ann.browser.get('/api/badges')).json()) as { unread_chats: number }).unread_chats;
+    await expect.poll(unreadChats).toBe(0);
+    // Ann taps back in the same task that shows Boris's message: well inside the marks' 300 ms wait.
+    const text = `${language}: я на минутку`;
+    await annPage.evaluate(
+      ({ text, back }) => {
+        const observer = new MutationObserver(() => {
+          const shown = Array.from(document.querySelectorAll('.bubble-text')).some((b) =>
+            b.textContent?.includes(text),
+          );
+          if (!shown) return;
+          observer.disconnect();
+          document.querySelector<HTMLElement>(`a[aria-label="${back}"]`)?.click();
+        });
+        observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+      },
+      { text, back: t.app.chat.backToChats },
+    );
+    expect((await boris.browser.post(`/api/conversations/${conversation}/messages`, { content: text })).status).toBe(
+      201,
+    );
+    await annPage.waitForURL('**/ChatList');
+    // She saw it: the server has it read, so neither her badge nor Boris's ticks say otherwise.
+    await expect.poll(unreadChats).toBe(0);
+  });
+
   it('lands in the conversation when opened from a bot notification button (startapp=chat_<id>)', async () => {
     await borisPage.goto(`/?startapp=chat_${conversation}`);
     await borisPage.waitForURL(`**/chat/${conversation}`);

@@ -2,33 +2,52 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserServer } from 'playwright-core';
 
-/** Debian's chromium: the browser tests never download one (no network, no `playwright install`). */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * Debian's chromium, in its headless shell (package `chromium-headless-shell`): the browser tests never download
+ * one (no network, no `playwright install`). The shell is the same Blink and V8 without the browser's UI layer:
+ * the full binary's `--headless` is a whole windowless browser, and cost the browser files about 1.8 times the
+ * CPU (live, chat, typing and journey: Chromium 61 s against 34 s in the shell, see docs/testing.md). The shell
+ * has no Web Push (its notification permission is always denied): a file about it asks for the full browser.
+ */
+export type ChromiumKind = 'shell' | 'full';
+
+const chromiums: Record<ChromiumKind, { path: string; debianPackage: string; variable: string }> = {
+  shell: {
+    path: process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium-headless-shell',
+    debianPackage: 'chromium-headless-shell',
+    variable: 'CHROMIUM_PATH',
+  },
+  full: {
+    path: process.env.CHROMIUM_FULL_PATH ?? '/usr/bin/chromium',
+    debianPackage: 'chromium',
+    variable: 'CHROMIUM_FULL_PATH',
+  },
+};
 
 /**
  * Makes sure Chromium is there: installs Debian's package when running as root, otherwise stops with
  * the exact command to run. The browser tests never silently skip.
  */
-export function ensureChromium(): void {
-  if (existsSync(chromiumPath)) return;
+export function ensureChromium(kind: ChromiumKind = 'shell'): string {
+  const { path, debianPackage, variable } = chromiums[kind];
+  if (existsSync(path)) return path;
   if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
-    console.log(`${chromiumPath} is missing: installing Debian's chromium (apt-get install -y chromium)…`);
+    console.log(`${path} is missing: installing Debian's ${debianPackage} (apt-get install -y ${debianPackage})…`);
     execFileSync('apt-get', ['update'], { stdio: 'inherit' });
-    execFileSync('apt-get', ['install', '-y', 'chromium'], {
+    execFileSync('apt-get', ['install', '-y', debianPackage], {
       stdio: 'inherit',
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
-    if (existsSync(chromiumPath)) return;
+    if (existsSync(path)) return path;
   }
   throw new Error(
-    `The browser tests need Chromium at ${chromiumPath}. Install it with: sudo apt-get install -y chromium ` +
-      '(or set CHROMIUM_PATH to another Chromium binary).',
+    `The browser tests need Chromium at ${path}. Install it with: sudo apt-get install -y ${debianPackage} ` +
+      `(or set ${variable} to another Chromium binary).`,
   );
 }
 
 /** Quiet, headless, offline-friendly: without the background-networking flags Chromium keeps calling home. */
 const launchOptions = {
-  executablePath: chromiumPath,
   headless: true,
   args: [
     '--headless',
@@ -48,18 +67,21 @@ export const sharedChromiumVariable = 'ISKRA_E2E_CHROMIUM_WS';
 
 /** One Chromium for the whole browser run: each file connects to it instead of starting its own. */
 export async function launchSharedChromium(): Promise<BrowserServer> {
-  ensureChromium();
-  return chromium.launchServer(launchOptions);
+  return chromium.launchServer({ ...launchOptions, executablePath: ensureChromium() });
 }
 
 /**
- * A browser to drive: the run's shared Chromium when there is one (a file's contexts close when it
- * disconnects), else one of its own (a bench, a file run outside the suite's setup).
+ * A browser to drive: the run's shared Chromium (the shell) when there is one (a file's contexts close when it
+ * disconnects), else one of its own (a bench, a file run outside the suite's setup, a file that needs the full one).
  */
-export async function launchChromium(): Promise<{ browser: Browser; close: () => Promise<void> }> {
-  const shared = process.env[sharedChromiumVariable];
+export async function launchChromium(
+  kind: ChromiumKind = 'shell',
+): Promise<{ browser: Browser; close: () => Promise<void> }> {
+  const shared = kind === 'shell' ? process.env[sharedChromiumVariable] : undefined;
   // Playwright gives every launch a fresh temporary profile (its own --user-data-dir) and removes it on close.
-  const browser = shared ? await chromium.connect(shared) : (ensureChromium(), await chromium.launch(launchOptions));
+  const browser = shared
+    ? await chromium.connect(shared)
+    : await chromium.launch({ ...launchOptions, executablePath: ensureChromium(kind) });
   return {
     browser,
     async close() {

@@ -7,7 +7,7 @@ import type { PublicConfig } from '../../server/contract/config.ts';
 import { TelegramStandIn } from '../../server/test/telegramStandIn.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../server/test/testApp.ts';
 import { missingKeyMark } from '../../locales/languages.ts';
-import { launchChromium } from './chromium.ts';
+import { launchChromium, type ChromiumKind } from './chromium.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 export const distDir = path.join(repoRoot, 'miniapp', 'dist');
@@ -131,12 +131,13 @@ export function telegramAuthDate(): number {
 }
 
 /** The real server (temporary SQLite, real SMTP) serving the built bundle, and a headless Chromium. */
-export async function startSite(
-  options: Pick<
-    TestAppOptions,
-    'stars' | 'publicConfig' | 'testPaymentProvider' | 'adminEmails' | 'adminTelegramIds'
-  > = {},
-): Promise<Site> {
+export async function startSite({
+  chromium: kind = 'shell',
+  ...options
+}: Pick<TestAppOptions, 'stars' | 'publicConfig' | 'testPaymentProvider' | 'adminEmails' | 'adminTelegramIds'> & {
+  /** The headless shell, shared by the run; `full`: a Chromium of the file's own, for what the shell lacks (Web Push). */
+  chromium?: ChromiumKind;
+} = {}): Promise<Site> {
   const telegram = new TelegramStandIn(e2eBotToken);
   const telegramApiRoot = await telegram.start();
   const app = await createTestApp('sqlite', {
@@ -146,7 +147,7 @@ export async function startSite(
     telegramApiRoot,
     ...options,
   });
-  const chromium = await launchChromium();
+  const chromium = await launchChromium(kind);
   const missingKeys = new Set<string>();
   const site: Site = {
     app,

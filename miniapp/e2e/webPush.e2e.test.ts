@@ -15,7 +15,8 @@ const texts = { ru, en } as const;
 describe('Web Push in the menu', () => {
   let site: Site;
   beforeAll(async () => {
-    site = await startSite();
+    // The full browser: the headless shell the other files share always denies notifications.
+    site = await startSite({ chromium: 'full' });
   });
   afterAll(async () => {
     await site.close();

@@ -9,7 +9,9 @@ const markDelayMs = 300;
  * A message from the other person that arrives while the conversation is on screen (the live stream puts
  * it in the cache) is marked read at once, so the sender sees it. Whatever the newest page brought was
  * marked read by reading it; what came while the tab was hidden is read when the tab shows it again
- * (the conversation is read again then).
+ * (the conversation is read again then). A person who leaves the conversation (or switches to another)
+ * within the wait has seen the message too: the waiting mark is sent then instead of being dropped, or the
+ * chat list and the badge would call it unread.
  */
 export function useMarkArrivalsRead(
   conversationId: number,
@@ -18,7 +20,7 @@ export function useMarkArrivalsRead(
 ): void {
   const last = messages?.at(-1);
   const seen = useRef<number | null>(null);
-  const timer = useRef<number | undefined>(undefined);
+  const waiting = useRef<{ conversationId: number; timer: number } | null>(null);
 
   useEffect(() => {
     if (!last) return;
@@ -26,12 +28,21 @@ export function useMarkArrivalsRead(
     seen.current = last.message_id;
     if (before === null || last.message_id <= before) return;
     if (last.sender_profile_id === myProfileId || document.visibilityState !== 'visible') return;
-    window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(
-      () => void markConversationRead(conversationId).catch(() => undefined),
-      markDelayMs,
-    );
+    if (waiting.current?.conversationId !== conversationId) sendWaitingMark(waiting);
+    else window.clearTimeout(waiting.current.timer);
+    waiting.current = {
+      conversationId,
+      timer: window.setTimeout(() => sendWaitingMark(waiting), markDelayMs),
+    };
   }, [conversationId, last, myProfileId]);
 
-  useEffect(() => () => window.clearTimeout(timer.current), []);
+  useEffect(() => () => sendWaitingMark(waiting), []);
+}
+
+function sendWaitingMark(waiting: { current: { conversationId: number; timer: number } | null }): void {
+  const mark = waiting.current;
+  if (!mark) return;
+  waiting.current = null;
+  window.clearTimeout(mark.timer);
+  void markConversationRead(mark.conversationId).catch(() => undefined);
 }
