@@ -48,6 +48,36 @@ export default tseslint.config(
     },
   },
   {
+    // The root tsconfig has the DOM library, for the browser tests it holds (miniapp/e2e): the names only a
+    // page has must not type-check in code that runs in Node.
+    files: ['server/**/*.ts', 'db/**/*.ts', 'bot/**/*.ts', 'scripts/**/*.{ts,mjs}'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...[
+          'window',
+          'document',
+          'navigator',
+          'location',
+          'history',
+          'localStorage',
+          'sessionStorage',
+          'name',
+          'event',
+          'self',
+          'top',
+          'parent',
+          'status',
+          'screen',
+          'origin',
+        ].map((name) => ({
+          name,
+          message: 'A browser global: server, db, bot and scripts run in Node.',
+        })),
+      ],
+    },
+  },
+  {
     // The plain JavaScript that runs before anything is compiled (scripts/start.mjs): TypeScript checks its
     // names (checkJs in tsconfig.json), as typescript-eslint has it do for .ts files.
     files: ['**/*.mjs'],

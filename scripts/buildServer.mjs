@@ -16,7 +16,7 @@ export const defaultOutdir = path.join(root, '.build');
 /**
  * Node's flags for the long-running server, written where it starts (package.json's `start` and `demo`, the
  * systemd units; bench/benchCrowd.ts starts it with them too; scripts/start.test.ts checks they agree): they can
- * only be given on node's command line, not from the started process. V8 grows the young generation to its
+ * only be given to node (its command line or NODE_OPTIONS), not set from the started process. V8 grows the young generation to its
  * 32 MB maximum during the start (migration check, services) and never gives it back. Measured 29 November
  * 2026 (docs/benchmarks.md, memory): idle RSS of the compiled server on SQLite 114 MB with V8's default,
  * 110 MB with 8 MB semi-spaces, 100-107 MB with 4 (97-101 with 2); on PostgreSQL beside the peer, idle/peak

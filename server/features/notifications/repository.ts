@@ -10,7 +10,7 @@ import { notBlockedWith } from '../relationships/index.ts';
  * - push: a browser subscribed for Web Push and push notifications on.
  * Nobody banned hears anything.
  * The same rules (bot and push, which a like notice may take) are written again in iskra_plain_swipe
- * (db/migrations/2026_12_04_0900_plain_swipe_function.ts): change both, the function through a new migration.
+ * (db/migrations/2026_12_05_0900_plain_swipe_whole_read.ts): change both, the function through a new migration.
  */
 export async function reachability(
   db: Kysely<Database>,

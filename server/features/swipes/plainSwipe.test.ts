@@ -10,7 +10,7 @@ import { freeLikesPerDay, likeWindowSeconds } from './rules.ts';
 
 /**
  * The like endpoint's answers and rows, case by case, on both databases. On PostgreSQL a like or dislike
- * without a message first goes through iskra_plain_swipe (db/migrations/2026_12_04_0900_plain_swipe_function.ts),
+ * without a message first goes through iskra_plain_swipe (db/migrations/2026_12_05_0900_plain_swipe_whole_read.ts),
  * which writes only the plain case: for every case it must leave to the transaction path, the function is
  * called alone first and must write nothing, then the endpoint must answer and write what the rules say.
  */

@@ -62,7 +62,7 @@ const likesUsed = (me: unknown, since: unknown, withMessage: boolean) =>
 
 /**
  * The read of everything a like decides on (findLikeState), for likeState and for likeStateAndSwipe's WITH.
- * The same rules are written again in iskra_plain_swipe (db/migrations/2026_12_04_0900_plain_swipe_function.ts):
+ * The same rules are written again in iskra_plain_swipe (db/migrations/2026_12_05_0900_plain_swipe_whole_read.ts):
  * change both, the function through a new migration (CREATE OR REPLACE FUNCTION).
  */
 function likeStateQuery(db: QueryCreator<Database>, counting: LikeCounting, slot: (name: string) => never) {
@@ -224,7 +224,7 @@ export interface LikeState {
   photo: string | null;
   my_photo: string | null;
   /** Only when counted. */
-  likes?: { count: number; oldest: string | null };
+  likes?: { count: number; oldest: string | null } | null;
   /** The caller's likes with a message in the window; only when counted. */
   messages?: { count: number; oldest: string | null };
   /** Whether the read also wrote the swipe and its badge markers (findLikeState with a PlainSwipe, PostgreSQL). */
@@ -399,8 +399,9 @@ const plainSwipeCall = prepared(
 
 /**
  * PostgreSQL: a like or dislike without a message in one statement, the pair's locks, the read and, when it is
- * the plain case (new, no match, within the free allowance, no notification to consider), the swipe and its badge
- * marker (db/migrations/2026_12_04_0900_plain_swipe_function.ts). Outside a transaction the statement commits and
+ * the plain case (new, no match, within the free allowance, nobody to notify; or, with `notifies` inside the
+ * like's transaction, one to notify), the swipe and its badge marker
+ * (db/migrations/2026_12_05_0900_plain_swipe_whole_read.ts). Outside a transaction the statement commits and
  * the locks go with it; inside one (the like's transaction path) they last until its commit. Undefined on SQLite,
  * whose statements are local: the caller takes the transaction path.
  */
