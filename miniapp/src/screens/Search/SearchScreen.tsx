@@ -131,6 +131,10 @@ export default function SearchScreen() {
   };
   useUndoKeys(deck.canUndo, undo);
   const writing = writingTo !== null && writingTo === shownId && state.status === 'ready' ? state.card : null;
+  // Once opened, the sheet stays mounted: closed before the page settles, unmounting it would take its open
+  // <dialog> away (the focus lost to the page, the words typed lost with it).
+  const [sheetOpened, setSheetOpened] = useState(false);
+  if (writing !== null && !sheetOpened) setSheetOpened(true);
   return (
     <section className="search-screen" aria-label={t('app.search.title')}>
       <div className="deck">
@@ -200,7 +204,7 @@ export default function SearchScreen() {
       </Suspense>
       <Suspense fallback={null}>
         {/* Kept mounted once here (it keeps the words while closed for the same person). */}
-        {(settled || writing !== null) && (
+        {(settled || sheetOpened) && (
           <LikeMessageSheet
             open={writing !== null}
             name={writing?.name ?? ''}
