@@ -188,7 +188,7 @@ describe('likes with a message and undo', () => {
 
     it(`keeps the sheet, its words and the focus when it is closed before the page has settled (${language})`, async () => {
       const him = await createPerson(site.app, { gender: 'Male' });
-      const her = await createPerson(site.app, { gender: 'Female' });
+      await createPerson(site.app, { gender: 'Female' });
       const words = language === 'ru' ? 'Привет, горы или море?' : 'Hi, mountains or the sea?';
       // An image that never arrives holds back the page's load event, and with it the page's settling
       // (api/contractCheck.ts): the sheet is opened and closed while the deck's extras are not yet kept.
@@ -209,7 +209,8 @@ describe('likes with a message and undo', () => {
         },
       });
       await page.goto('/search', { waitUntil: 'commit' });
-      await page.locator(`.swipe-card[data-profile-id="${her.profileId}"]`).waitFor();
+      // Her, or someone an earlier test of the file made: whoever is on top gets no like.
+      await page.locator('.swipe-card').waitFor();
       const write = page.getByRole('button', { name: t.app.search.likeWithMessage });
       await write.click();
       const sheet = page.getByRole('dialog', { name: t.app.search.messageTitle });
@@ -220,7 +221,12 @@ describe('likes with a message and undo', () => {
       await expect.poll(() => write.evaluate((el) => el === document.activeElement)).toBe(true);
       await write.click();
       expect(await sheet.getByRole('textbox').inputValue()).toBe(words);
-      expect(await messageOf(him, her)).toBeUndefined();
+      const swipes = await site.app.database.db
+        .selectFrom('swipes')
+        .select('target_id')
+        .where('swiper_id', '=', him.profileId)
+        .execute();
+      expect(swipes).toEqual([]);
       expect(errors).toEqual([]);
     });
   }
