@@ -87,6 +87,16 @@ export default defineConfig({
               test: /src[\\/]screens[\\/]Search[\\/](?!deckExtras|EmptyDeck|LikeLimitPanel|LikeMessageSheet)|src[\\/]components[\\/](SwipeCard|DeckButtons|TabBar)\.tsx$|src[\\/]lib[\\/]swipeRules\.ts$|node_modules[\\/]react-swipeable[\\/]/,
               priority: 1,
             },
+            // What the deck's extras (below) share with other screens: the bottom sheet, the verified-only
+            // switch and the gender choice (the menu, the sign-out, the confirmations, the safety actions,
+            // the prompt editor), and Web Push (the sign-out turns it off). Taken along into deckExtras,
+            // they made all of those import the deck's extras at once. Below the deck's group (the
+            // verified badge stays with the card), above deckExtras.
+            {
+              name: 'shared',
+              test: /src[\\/]components[\\/](BottomSheet|VerifiedOnlySwitch|GenderChoice)\.tsx$|src[\\/]lib[\\/]webPush\.ts$/,
+              priority: 0.5,
+            },
             // What the deck's first card does not need (issue 41): the like-message sheet, the like limit's
             // panel, the empty deck and the match overlay, one file fetched once the page has settled
             // (screens/Search/deckExtras.ts). Below the deck's group, so the calls both use stay there.

@@ -88,4 +88,14 @@ describe('the first load', () => {
     // The Telegram SDK is loaded inside Telegram only.
     expect(files.some((file) => /\/telegram-/.test(file))).toBe(false);
   });
+
+  // The deck's extras come when one is shown or the page has settled: a module of theirs that another
+  // screen imports too (a bottom sheet, say) must not pull the whole chunk into that screen at once.
+  it('has no chunk that imports the deck extras statically', () => {
+    const importers = builtScripts().filter((file) =>
+      /(?:from|import)\s*"\.\/deckExtras-[^"]+\.js"/.test(readFileSync(path.join(dist, file), 'utf8')),
+    );
+    expect(builtScripts().some((file) => file.startsWith('assets/deckExtras-'))).toBe(true);
+    expect(importers).toEqual([]);
+  });
 });

@@ -185,6 +185,50 @@ describe('likes with a message and undo', () => {
       await expect.poll(() => topCardId(page)).toBe(near.profileId);
       await expect.poll(swiped).toEqual([]);
     });
+
+    it(`keeps the sheet, its words and the focus when it is closed before the page has settled (${language})`, async () => {
+      const him = await createPerson(site.app, { gender: 'Male' });
+      await createPerson(site.app, { gender: 'Female' });
+      const words = language === 'ru' ? 'Привет, горы или море?' : 'Hi, mountains or the sea?';
+      // An image that never arrives holds back the page's load event, and with it the page's settling
+      // (api/contractCheck.ts): the sheet is opened and closed while the deck's extras are not yet kept.
+      const { page, errors } = await site.page({
+        language,
+        prepare: async (context) => {
+          await signInAs(site, context, him.browser);
+          await context.route('**/hold-the-load.png', () => undefined);
+          await context.addInitScript(() =>
+            document.addEventListener('DOMContentLoaded', () => {
+              const image = new Image();
+              image.alt = '';
+              image.hidden = true;
+              image.src = '/hold-the-load.png';
+              document.body.append(image);
+            }),
+          );
+        },
+      });
+      await page.goto('/search', { waitUntil: 'commit' });
+      // Her, or someone an earlier test of the file made: whoever is on top gets no like.
+      await page.locator('.swipe-card').waitFor();
+      const write = page.getByRole('button', { name: t.app.search.likeWithMessage });
+      await write.click();
+      const sheet = page.getByRole('dialog', { name: t.app.search.messageTitle });
+      await sheet.getByRole('textbox').fill(words);
+      await sheet.getByRole('button', { name: t.app.common.close }).click();
+      await sheet.waitFor({ state: 'hidden' });
+      expect(await page.evaluate(() => document.readyState)).not.toBe('complete');
+      await expect.poll(() => write.evaluate((el) => el === document.activeElement)).toBe(true);
+      await write.click();
+      expect(await sheet.getByRole('textbox').inputValue()).toBe(words);
+      const swipes = await site.app.database.db
+        .selectFrom('swipes')
+        .select('target_id')
+        .where('swiper_id', '=', him.profileId)
+        .execute();
+      expect(swipes).toEqual([]);
+      expect(errors).toEqual([]);
+    });
   }
 
   it('takes an undone like off the open likes list of the person liked, live', async () => {

@@ -2,9 +2,27 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
+import { createPerson } from '../../server/test/people.ts';
 import { startSite, type Site, behaviourLanguages } from './harness.ts';
+import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
+
+/** A card as the contract has it (nobody real: the deck's calls are answered by the test). */
+const card = {
+  user_id: 900001,
+  profile_id: 900001,
+  name: 'Mira',
+  age: 27,
+  city: 'Kazan',
+  gender: 'Female',
+  bio: 'Climbing and tea',
+  distance: null,
+  photo: '',
+  prompts: [{ prompt_id: 1, question: 'A perfect Sunday', answer: 'Hills' }],
+  active_recently: null,
+  verified: false,
+};
 
 /**
  * Answers a 200 that breaks the contract: the session's and the sign-ins' answers are checked in full only
@@ -74,6 +92,45 @@ describe.each(behaviourLanguages)('a malformed answer in %s', (language) => {
     await page.goto('/');
     await refused;
     expect(await page.evaluate(() => localStorage.getItem('jwtToken'))).toBe('a-stored-token');
+    expect(errors).toEqual([]);
+  });
+
+  /** A member with a profile on /search, the deck's next person answered with `answer` (a 200). */
+  async function openDeck(answer: unknown) {
+    const person = await createPerson(site.app, { language });
+    const { page, errors } = await openPage(async (context) => {
+      await signInAs(site, context, person.browser);
+      await context.route('**/api/search?*', (route) =>
+        route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(answer) }),
+      );
+    });
+    await page.goto('/search');
+    return { page, errors };
+  }
+
+  // The card reads every field of these: one of another type broke its render and, with it, the whole app.
+  it.each([
+    ['a prompt that is null', { ...card, prompts: [null] }],
+    ['a name that is an object', { ...card, name: {} }],
+  ])('to the deck with %s shows the deck its error and Retry', async (_, answer) => {
+    const { page, errors } = await openDeck(answer);
+    const failed = page.getByRole('alert').filter({ hasText: t.app.search.failed });
+    await failed.waitFor();
+    expect(await failed.getByRole('button', { name: t.app.common.retry }).isVisible()).toBe(true);
+    expect(await page.locator('.swipe-card').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('to a like that names no one says the like failed, with no match shown', async () => {
+    const { page, errors } = await openDeck(card);
+    await page.locator(`.swipe-card[data-profile-id="${card.profile_id}"]`).waitFor();
+    await page.route('**/api/like', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: '{"match":true,"profile":{}}' }),
+    );
+    await page.getByRole('button', { name: t.app.search.like, exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: t.app.errors.likeError }).waitFor();
+    expect(await page.locator('.match-overlay, .match-photo').count()).toBe(0);
+    expect(await page.getByRole('region', { name: t.app.search.title }).isVisible()).toBe(true);
     expect(errors).toEqual([]);
   });
 });

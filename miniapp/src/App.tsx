@@ -1,5 +1,6 @@
 import { isValidElement } from 'react';
 import { BrowserRouter, createRoutesFromElements, matchRoutes, Route, useRoutes } from 'react-router';
+import { AppErrorBoundary } from './components/ErrorBoundary.tsx';
 import { Layout, type ScreenFrame } from './components/Layout.tsx';
 import { lazyScreen } from './components/lazyScreen.ts';
 import { RequireMember, RequireProfile, RequireVerified } from './session/RouteGuards.tsx';
@@ -140,7 +141,9 @@ export function App() {
   return (
     <SessionProvider>
       <BrowserRouter>
-        <AppRoutes />
+        <AppErrorBoundary>
+          <AppRoutes />
+        </AppErrorBoundary>
       </BrowserRouter>
     </SessionProvider>
   );

@@ -51,7 +51,9 @@ const badgeCountsAnswer = lazySchema(() => import('@contract/badges.ts').then((m
 /**
  * The events' schemas, fetched with the first event rather than with this module (issue 41): the stream opens
  * on a member's first screen, and zod with the contract would otherwise come into its first load. Events
- * that arrive meanwhile wait, in order, and are checked as every later one is.
+ * that arrive meanwhile wait, in order, and are checked as every later one is. Not loaded (offline, a new
+ * deploy): tried again with the next event, or when the stream opens again. The waiting events belong to
+ * the stream's session: a stop drops them, so none reaches the next session's listeners.
  */
 let payloadSchemas: Promise<typeof liveEventPayloads> | null = null;
 let loadedSchemas: typeof liveEventPayloads | null = null;
@@ -62,7 +64,32 @@ function deliver(schemas: typeof liveEventPayloads, type: LiveEventType, data: u
   if (!parsed.success) return;
   // The type and its schema come from the same entry, which TypeScript cannot follow through the lookup.
   const event = { type, payload: parsed.data, id } as ReceivedEvent;
-  for (const listener of listeners) listener(event);
+  for (const listener of listeners) {
+    // One listener's bug must not keep the event from the others, nor the waiting events after it: reported
+    // as uncaught (the console, the browser tests), off this loop.
+    try {
+      listener(event);
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
+}
+
+/** Loads the schemas if need be, then hands the waiting events on in order. */
+function deliverWaiting(): void {
+  if (waiting.length === 0) return;
+  payloadSchemas ??= import('@contract/events.ts').then((m) => m.liveEventPayloads);
+  payloadSchemas.then(
+    (schemas) => {
+      loadedSchemas = schemas;
+      for (const event of waiting.splice(0)) deliver(schemas, event.type, event.data, event.id);
+    },
+    () => {
+      payloadSchemas = null;
+    },
+  );
 }
 
 function receive(type: LiveEventType, message: MessageEvent<string>): void {
@@ -86,17 +113,7 @@ function receive(type: LiveEventType, message: MessageEvent<string>): void {
     return;
   }
   waiting.push({ type, data, id });
-  payloadSchemas ??= import('@contract/events.ts').then((m) => m.liveEventPayloads);
-  payloadSchemas.then(
-    (schemas) => {
-      loadedSchemas = schemas;
-      for (const event of waiting.splice(0)) deliver(schemas, event.type, event.data, event.id);
-    },
-    // Not loaded (offline, a new deploy): the waiting events are tried again with the next one.
-    () => {
-      payloadSchemas = null;
-    },
-  );
+  deliverWaiting();
 }
 
 function connect(): void {
@@ -113,6 +130,8 @@ function connect(): void {
     // The reading-again first (it joins the first reads still waiting), then the waiting reads go.
     for (const listener of openListeners) listener();
     liveStreamOpen(true);
+    // Events still waiting for schemas that did not load: the connection is back, so try again.
+    deliverWaiting();
   };
   stream.onerror = () => {
     // CONNECTING: the browser is retrying by itself (with Last-Event-ID). CLOSED: it gave up.
@@ -175,6 +194,7 @@ export function startLiveEvents(): () => void {
   window.addEventListener('online', reviveNow);
   return () => {
     running = false;
+    waiting.length = 0;
     liveStreamOpen(false);
     window.clearTimeout(retryTimer);
     retryTimer = undefined;

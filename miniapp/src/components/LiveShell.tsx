@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useRef, useSyncExternalStore } from 'react';
+import { Suspense, useEffect, useRef, useSyncExternalStore } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { connectLiveCache } from '../api/liveCache.ts';
 import { onLiveEvent, startLiveEvents } from '../api/liveEvents.ts';
@@ -12,11 +12,15 @@ import {
   resetMatchAnnouncements,
   useMatchAnnouncement,
 } from '../lib/matchAnnouncements.ts';
+import { ChunkBoundary } from './ErrorBoundary.tsx';
 import { MessageToasts } from './MessageToasts.tsx';
+import { retryingLazy } from './retryingLazy.ts';
 
 // Loaded with the first match: most visits show none.
 // With the deck's other extras (screens/Search/deckExtras.ts): one chunk, fetched once the deck has settled.
-const MatchOverlay = lazy(() => import('../screens/Search/deckExtras.ts').then((m) => ({ default: m.MatchOverlay })));
+const MatchOverlay = retryingLazy(() =>
+  import('../screens/Search/deckExtras.ts').then((m) => ({ default: m.MatchOverlay })),
+);
 
 function subscribeVisibility(notify: () => void): () => void {
   document.addEventListener('visibilitychange', notify);
@@ -28,10 +32,14 @@ function MatchAnnouncer() {
   const match = useMatchAnnouncement();
   const visible = useSyncExternalStore(subscribeVisibility, () => document.visibilityState === 'visible');
   if (!match || (!visible && !match.shown)) return null;
+  // A chunk that did not load shows no overlay, and is tried again when the tab is next shown: the match is
+  // in the matches list meanwhile.
   return (
-    <Suspense fallback={null}>
-      <MatchOverlay key={match.profile.id} match={match} />
-    </Suspense>
+    <ChunkBoundary key={match.profile.id} resetKey={visible}>
+      <Suspense fallback={null}>
+        <MatchOverlay match={match} />
+      </Suspense>
+    </ChunkBoundary>
   );
 }
 

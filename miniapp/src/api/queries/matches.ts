@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PersonListItem } from '@contract/discovery.ts';
-import { ApiError, api, lazySchema } from '../client.ts';
+import { ApiError, api, isRecord, lazySchema } from '../client.ts';
 import { forgetPerson, matchMade } from '../liveCache.ts';
 import { startConversation } from './chat.ts';
 import { queryKeys } from './keys.ts';
@@ -13,14 +13,20 @@ import { queryKeys } from './keys.ts';
 const discovery = () => import('@contract/discovery.ts');
 const likeAnswer = lazySchema(
   () => discovery().then((m) => m.likeResponse),
-  (answer) => answer.match === false || (answer.match === true && isRecordLike(answer.profile)),
+  (answer) => answer.match === false || (answer.match === true && isMatchedProfile(answer.profile)),
 );
 const undoAnswer = lazySchema(
   () => discovery().then((m) => m.undoResponse),
   (answer) => typeof answer.profile_id === 'number',
 );
-function isRecordLike(value: unknown): boolean {
-  return typeof value === 'object' && value !== null;
+/** What the match overlay reads of the other person (contract `matchedProfile`): anything else would break it. */
+function isMatchedProfile(value: unknown): boolean {
+  return (
+    isRecord(value) &&
+    typeof value.id === 'number' &&
+    typeof value.name === 'string' &&
+    (value.photo === null || typeof value.photo === 'string')
+  );
 }
 
 /**

@@ -1,30 +1,60 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { SearchResult } from '@contract/discovery.ts';
 import { filterParams, type DeckFilters } from '../../lib/filters.ts';
-import { ApiError, api, lazySchema } from '../client.ts';
+import { ApiError, api, isRecord, lazySchema } from '../client.ts';
 import { queryKeys } from './keys.ts';
 
 const discovery = () => import('@contract/discovery.ts');
 
 /**
+ * Every field the card and the deck read (contract `searchResult`), without zod: a field of another type
+ * makes React throw or a prompt's `p.prompt_id` fail while the card renders, which would blank the screen,
+ * so such an answer is refused here as the full check refused it (`bad_response`, the deck's Retry).
+ */
+function isCard(answer: Record<string, unknown>): boolean {
+  const { distance, message, active_recently: active, prompts } = answer;
+  return (
+    typeof answer.user_id === 'number' &&
+    typeof answer.profile_id === 'number' &&
+    typeof answer.age === 'number' &&
+    typeof answer.verified === 'boolean' &&
+    ['name', 'city', 'gender', 'bio', 'photo'].every((field) => typeof answer[field] === 'string') &&
+    (distance === null || typeof distance === 'number') &&
+    (message === undefined || typeof message === 'string') &&
+    (active === null || active === 'today' || active === 'week') &&
+    Array.isArray(prompts) &&
+    prompts.every(
+      (p) =>
+        isRecord(p) &&
+        typeof p.prompt_id === 'number' &&
+        typeof p.question === 'string' &&
+        typeof p.answer === 'string',
+    )
+  );
+}
+
+/**
  * `GET /api/search`: the next person, `null` when nobody is left (404), or `'no_profile'` (the spec's flag).
- * Checked in full after the first load (issue 41: the deck's first card without zod); at once, what the
- * card cannot be drawn without.
+ * Checked in full after the first load (issue 41: the deck's first card without zod); at once, every field
+ * the card reads (`isCard`).
  */
 const searchAnswer = lazySchema(
   () => discovery().then((m) => m.searchResponse),
-  (answer) =>
-    answer.userprofile === false ||
-    (typeof answer.profile_id === 'number' && typeof answer.photo === 'string' && Array.isArray(answer.prompts)),
+  (answer) => answer.userprofile === false || isCard(answer),
 );
 export type Card = SearchResult;
+
+/** The spec's flag, by its value (the contract's `userprofile: false`), not by the key's presence. */
+function isNoProfile(answer: Card | { userprofile: false }): answer is { userprofile: false } {
+  return (answer as { userprofile?: unknown }).userprofile === false;
+}
 
 async function fetchNextCard(filters: DeckFilters, exclude: number[]): Promise<Card | null | 'no_profile'> {
   const query = filterParams(filters);
   if (exclude.length) query.set('exclude', exclude.join(','));
   try {
     const answer = await api.get(`/api/search?${query.toString()}`, searchAnswer);
-    return 'userprofile' in answer ? 'no_profile' : answer;
+    return isNoProfile(answer) ? 'no_profile' : answer;
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 204)) return null;
     throw error;
@@ -49,10 +79,7 @@ export function fetchDeckCard(
   });
 }
 
-const trainingAnswer = lazySchema(
-  () => discovery().then((m) => m.searchResult),
-  (answer) => typeof answer.photo === 'string' && Array.isArray(answer.prompts),
-);
+const trainingAnswer = lazySchema(() => discovery().then((m) => m.searchResult), isCard);
 
 /** `/training`'s sample card: nobody real, the same for everyone. */
 export function useTrainingCard() {

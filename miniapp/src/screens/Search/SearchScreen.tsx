@@ -1,9 +1,11 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { MatchedProfile } from '@contract/discovery.ts';
 import type { Card } from '../../api/queries/search.ts';
 import { DeckButtons } from '../../components/DeckButtons.tsx';
+import { ChunkBoundary } from '../../components/ErrorBoundary.tsx';
+import { retryingLazy } from '../../components/retryingLazy.ts';
 import { ErrorState, Loading } from '../../components/States.tsx';
 import { LeavingCard, SwipeCard } from '../../components/SwipeCard.tsx';
 import { errorText } from '../../lib/errorText.ts';
@@ -21,9 +23,9 @@ import './Search.css';
  * first shown, or once the page has settled, whichever comes first.
  */
 const deckExtras = () => import('./deckExtras.ts');
-const EmptyDeck = lazy(() => deckExtras().then((m) => ({ default: m.EmptyDeck })));
-const LikeLimitPanel = lazy(() => deckExtras().then((m) => ({ default: m.LikeLimitPanel })));
-const LikeMessageSheet = lazy(() => deckExtras().then((m) => ({ default: m.LikeMessageSheet })));
+const EmptyDeck = retryingLazy(() => deckExtras().then((m) => ({ default: m.EmptyDeck })));
+const LikeLimitPanel = retryingLazy(() => deckExtras().then((m) => ({ default: m.LikeLimitPanel })));
+const LikeMessageSheet = retryingLazy(() => deckExtras().then((m) => ({ default: m.LikeMessageSheet })));
 
 /** True once the page has loaded and settled (api/contractCheck.ts): the deck's extras are fetched then. */
 function useSettled(): boolean {
@@ -130,7 +132,12 @@ export default function SearchScreen() {
     void deck.undo();
   };
   useUndoKeys(deck.canUndo, undo);
+  const partFailed = (retry: () => void) => <ErrorState message={t('app.errors.partFailed')} onRetry={retry} />;
   const writing = writingTo !== null && writingTo === shownId && state.status === 'ready' ? state.card : null;
+  // Once opened, the sheet stays mounted: closed before the page settles, unmounting it would take its open
+  // <dialog> away (the focus lost to the page, the words typed lost with it).
+  const [sheetOpened, setSheetOpened] = useState(false);
+  if (writing !== null && !sheetOpened) setSheetOpened(true);
   return (
     <section className="search-screen" aria-label={t('app.search.title')}>
       <div className="deck">
@@ -139,9 +146,11 @@ export default function SearchScreen() {
           <ErrorState message={errorText(t, state.error, 'app.search.failed')} onRetry={deck.reload} />
         )}
         {state.status === 'empty' && (
-          <Suspense fallback={<Loading />}>
-            <EmptyDeck filters={deck.filters} onChange={deck.changeFilters} onRefresh={deck.reload} />
-          </Suspense>
+          <ChunkBoundary fallback={partFailed}>
+            <Suspense fallback={<Loading />}>
+              <EmptyDeck filters={deck.filters} onChange={deck.changeFilters} onRefresh={deck.reload} />
+            </Suspense>
+          </ChunkBoundary>
         )}
         {state.status === 'ready' && (
           <SwipeCard
@@ -195,24 +204,32 @@ export default function SearchScreen() {
         )}
       </div>
       <KeyHint />
-      <Suspense fallback={null}>
-        {deck.limitReached && <LikeLimitPanel limit={deck.limitReached} onClose={deck.dismissLimit} />}
-      </Suspense>
-      <Suspense fallback={null}>
-        {/* Kept mounted once here (it keeps the words while closed for the same person). */}
-        {(settled || writing !== null) && (
-          <LikeMessageSheet
-            open={writing !== null}
-            name={writing?.name ?? ''}
-            premium={premium}
-            onClose={() => setWritingTo(null)}
-            onSend={(message) => {
-              setWritingTo(null);
-              decide(true, 0, message);
-            }}
-          />
-        )}
-      </Suspense>
+      {deck.limitReached && (
+        // Its chunk not loaded: the deck says so, with Retry, rather than being stopped with no word why.
+        <ChunkBoundary fallback={partFailed}>
+          <Suspense fallback={null}>
+            <LikeLimitPanel limit={deck.limitReached} onClose={deck.dismissLimit} />
+          </Suspense>
+        </ChunkBoundary>
+      )}
+      {/* Its chunk not loaded: nothing opens, and the next opening loads it again. */}
+      <ChunkBoundary resetKey={writing?.profile_id ?? null}>
+        <Suspense fallback={null}>
+          {/* Kept mounted once here (it keeps the words while closed for the same person). */}
+          {(settled || sheetOpened) && (
+            <LikeMessageSheet
+              open={writing !== null}
+              name={writing?.name ?? ''}
+              premium={premium}
+              onClose={() => setWritingTo(null)}
+              onSend={(message) => {
+                setWritingTo(null);
+                decide(true, 0, message);
+              }}
+            />
+          )}
+        </Suspense>
+      </ChunkBoundary>
     </section>
   );
 }

@@ -1,0 +1,74 @@
+import type { BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../locales/en.json' with { type: 'json' };
+import ru from '../../locales/ru.json' with { type: 'json' };
+import { createPerson } from '../../server/test/people.ts';
+import { startSite, type Site, behaviourLanguages } from './harness.ts';
+import { signInAs } from './signedIn.ts';
+
+const texts = { ru, en } as const;
+
+/**
+ * A chunk that does not arrive (offline for a moment, a new deploy) must not blank the app: a screen's
+ * failure is the app's error screen with a reload (components/ErrorBoundary.tsx), a deck extra's is that
+ * part's own error, and the part loads on Retry (components/retryingLazy.ts: React.lazy keeps a failure).
+ */
+describe.each(behaviourLanguages)('a chunk that fails to load in %s', (language) => {
+  const t = texts[language];
+  let site: Site;
+  const opened: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    site = await startSite();
+  });
+  afterAll(async () => {
+    for (const context of opened) await context.close();
+    await site.close();
+  });
+
+  /** Every request for the chunk `name` fails while `failing.now` holds. */
+  async function openPage(name: string, prepare?: (context: BrowserContext) => Promise<unknown>) {
+    const failing = { now: true, refused: 0 };
+    const { context, page } = await site.page({
+      language,
+      prepare: async (context) => {
+        await prepare?.(context);
+        await context.route(`**/assets/${name}-*.js`, (route) => {
+          if (!failing.now) return route.fallback();
+          failing.refused += 1;
+          return route.abort('internetdisconnected');
+        });
+      },
+    });
+    opened.push(context);
+    return { page, failing };
+  }
+
+  it("of a screen shows the app's error with a reload, which brings the screen", async () => {
+    const { page, failing } = await openPage('OfferScreen');
+    await page.goto('/offer');
+    const failed = page.getByRole('alert').filter({ hasText: t.app.errors.appFailed });
+    await failed.waitFor();
+    expect(failing.refused).toBeGreaterThan(0);
+    failing.now = false;
+    await failed.getByRole('button', { name: t.app.common.retry }).click();
+    await page.getByTitle(t.app.footer.offer).waitFor();
+    expect(await failed.count()).toBe(0);
+  });
+
+  it("of the empty deck shows the deck's part its error, and Retry loads it", async () => {
+    const person = await createPerson(site.app, { language });
+    const { page, failing } = await openPage('deckExtras', (context) => signInAs(site, context, person.browser));
+    await page.goto('/search');
+    const failed = page.getByRole('alert').filter({ hasText: t.app.errors.partFailed });
+    await failed.waitFor();
+    // Refused once or twice (the part, the settled page's fetch), not over and over.
+    expect(failing.refused).toBeLessThan(4);
+    // The deck's frame is still there: only the part failed.
+    expect(await page.getByRole('region', { name: t.app.search.title }).isVisible()).toBe(true);
+    failing.now = false;
+    await failed.getByRole('button', { name: t.app.common.retry }).click();
+    await page.getByText(t.app.errors.noMoreProfiles).waitFor();
+    expect(await failed.count()).toBe(0);
+  });
+});
