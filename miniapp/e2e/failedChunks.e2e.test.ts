@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
 import { createPerson } from '../../server/test/people.ts';
-import { startSite, type Site, behaviourLanguages } from './harness.ts';
+import { startSite, type Site, behaviourLanguages, screenshotLightAndDark } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 const texts = { ru, en } as const;
@@ -49,6 +49,7 @@ describe.each(behaviourLanguages)('a chunk that fails to load in %s', (language)
     await page.goto('/offer');
     const failed = page.getByRole('alert').filter({ hasText: t.app.errors.appFailed });
     await failed.waitFor();
+    await screenshotLightAndDark(page, `app-error-${language}`);
     expect(failing.refused).toBeGreaterThan(0);
     failing.now = false;
     await failed.getByRole('button', { name: t.app.common.retry }).click();
@@ -62,6 +63,7 @@ describe.each(behaviourLanguages)('a chunk that fails to load in %s', (language)
     await page.goto('/search');
     const failed = page.getByRole('alert').filter({ hasText: t.app.errors.partFailed });
     await failed.waitFor();
+    await screenshotLightAndDark(page, `deck-part-error-${language}`);
     // Refused once or twice (the part, the settled page's fetch), not over and over.
     expect(failing.refused).toBeLessThan(4);
     // The deck's frame is still there: only the part failed.
