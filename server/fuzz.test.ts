@@ -21,6 +21,7 @@ import { Browser } from './test/browser.ts';
 import { GoogleStandIn, testGoogleClientId } from './test/googleStandIn.ts';
 import { createPerson, type Person } from './test/people.ts';
 import { emptyPublicConfig } from './contract/config.ts';
+import { maxRowId } from './contract/ids.ts';
 import { createTestApp, type AppRoute, type TestApp } from './test/testApp.ts';
 import { testDialects } from './test/testDatabase.ts';
 import { YooKassaStandIn } from './test/yookassaStandIn.ts';
@@ -375,7 +376,6 @@ function build(route: AppRoute, routeSeed: RouteSeed, mutation: Mutation): Case 
   };
 }
 
-const int32 = 2_147_483_647;
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
@@ -387,10 +387,10 @@ const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\
  */
 function reachesDatabaseDifferently(value: JunkValue): boolean {
   if (value instanceof RawJson) return true;
-  if (typeof value === 'number') return !Number.isInteger(value) || Math.abs(value) > int32;
+  if (typeof value === 'number') return !Number.isInteger(value) || Math.abs(value) > maxRowId;
   if (typeof value !== 'string') return false;
   if (value.includes('\u0000') || loneSurrogate.test(value) || value.length > 5_000) return true;
-  return /^-?\d/.test(value) && !(Math.abs(Number(value)) <= int32 && Number.isInteger(Number(value)));
+  return /^-?\d/.test(value) && !(Math.abs(Number(value)) <= maxRowId && Number.isInteger(Number(value)));
 }
 
 /** The same for a path segment in URL form; one that does not decode is refused before any query. */
