@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { AddressRanges } from './features/premium/addressRanges.ts';
@@ -643,51 +644,82 @@ function mutationsFor(
   return mutations;
 }
 
-/** Sends one case and checks the answer; an event stream is closed as soon as its headers arrive. */
+/**
+ * One kept-alive connection for the cases, through node:http rather than fetch: a case's answer is all the
+ * test reads, and fetch's own machinery cost about 0.3-0.45 ms of CPU a request more (measured on a bare
+ * server), over about 23,000 requests a run.
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+interface Answer {
+  status: number;
+  type: string;
+  text: string;
+}
+
+/** One request; an event stream's answer ends as soon as its headers arrive (the stream is closed). */
+function request(baseUrl: string, identity: Identity, c: Case): Promise<Answer> {
+  // The URL is parsed as fetch parses it, so junk in a path or query is escaped the same way.
+  const url = new URL(`${baseUrl}${c.url}`);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: c.method,
+        headers: { ...identity.headers, ...c.headers },
+        agent,
+        timeout: requestTimeoutMs,
+      },
+      (res) => {
+        const type = res.headers['content-type'] ?? '';
+        if (type.startsWith('text/event-stream')) {
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, type, text: '' });
+          return;
+        }
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, type, text: Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer in ${requestTimeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(c.body);
+  });
+}
+
+/** Sends one case and checks the answer. */
 async function send(baseUrl: string, identity: Identity, c: Case): Promise<Outcome> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), requestTimeoutMs);
+  let answer: Answer;
   try {
-    const res = await fetch(`${baseUrl}${c.url}`, {
-      method: c.method,
-      headers: { ...identity.headers, ...c.headers },
-      ...(c.body !== undefined ? { body: c.body } : {}),
-      redirect: 'manual',
-      signal: controller.signal,
-    });
-    const type = res.headers.get('content-type') ?? '';
-    if (type.startsWith('text/event-stream')) {
-      controller.abort();
-      return {
-        status: res.status,
-        code: 'event_stream',
-        problem: res.status === 200 ? undefined : 'event stream with an error status',
-      };
-    }
-    const text = await res.text();
-    if (res.status >= 500)
-      return { status: res.status, code: undefined, problem: `${res.status}: ${text.slice(0, 200)}` };
-    if (res.status < 400) return { status: res.status, code: undefined, problem: undefined };
-    if (!type.startsWith('application/json'))
-      return { status: res.status, code: undefined, problem: `${res.status} as ${type}: ${text.slice(0, 200)}` };
-    const body = JSON.parse(text) as { error?: unknown; code?: unknown };
-    const code = typeof body.code === 'string' ? body.code : undefined;
-    if (typeof body.error !== 'string' || code === undefined)
-      return {
-        status: res.status,
-        code,
-        problem: `${res.status} without string error and code: ${text.slice(0, 200)}`,
-      };
-    return { status: res.status, code, problem: undefined };
+    answer = await request(baseUrl, identity, c);
   } catch (error) {
     return {
       status: 0,
       code: undefined,
       problem: `request failed: ${error instanceof Error ? error.message : String(error)}`,
     };
-  } finally {
-    clearTimeout(timer);
   }
+  const { status, type, text } = answer;
+  if (type.startsWith('text/event-stream'))
+    return { status, code: 'event_stream', problem: status === 200 ? undefined : 'event stream with an error status' };
+  if (status >= 500) return { status, code: undefined, problem: `${status}: ${text.slice(0, 200)}` };
+  if (status < 400) return { status, code: undefined, problem: undefined };
+  if (!type.startsWith('application/json'))
+    return { status, code: undefined, problem: `${status} as ${type}: ${text.slice(0, 200)}` };
+  let body: { error?: unknown; code?: unknown };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    return { status, code: undefined, problem: `${status} with a body that is not JSON: ${text.slice(0, 200)}` };
+  }
+  const code = typeof body.code === 'string' ? body.code : undefined;
+  if (typeof body.error !== 'string' || code === undefined)
+    return { status, code, problem: `${status} without string error and code: ${text.slice(0, 200)}` };
+  return { status, code, problem: undefined };
 }
 
 /** Cookie and CSRF header of a browser, read after it fetched its CSRF token. */
