@@ -87,6 +87,16 @@ export default defineConfig({
               test: /src[\\/]screens[\\/]Search[\\/](?!deckExtras|EmptyDeck|LikeLimitPanel|LikeMessageSheet)|src[\\/]components[\\/](SwipeCard|DeckButtons|TabBar)\.tsx$|src[\\/]lib[\\/]swipeRules\.ts$|node_modules[\\/]react-swipeable[\\/]/,
               priority: 1,
             },
+            // The live connection (its stream, the cache it keeps true, the overlay's host, the toasts, the
+            // tab bar's counts) and the members' calls it and the deck's extras share (chat, matches,
+            // premium): fetched with the query cache, once the deck has settled or with the first screen
+            // that reads through the cache (issue 41). Above the deck's extras, which would otherwise take
+            // these along (the match overlay reads the chat's calls, the like sheet the subscription).
+            {
+              name: 'live',
+              test: /src[\\/]components[\\/](LiveShell|MessageToasts)\.tsx$|src[\\/]api[\\/](liveCache|liveEvents)\.ts$|src[\\/]api[\\/]queries[\\/](badgeCounts|chat|matches|premium)\.ts$/,
+              priority: 0.7,
+            },
             // What the deck's extras (below) share with other screens: the bottom sheet, the verified-only
             // switch and the gender choice (the menu, the sign-out, the confirmations, the safety actions,
             // the prompt editor), and Web Push (the sign-out turns it off). Taken along into deckExtras,
