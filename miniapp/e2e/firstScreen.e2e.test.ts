@@ -64,6 +64,17 @@ describe('a signed-in first screen', () => {
     // Started by boot.js: the photo preloaded with a high priority, the deck's chunk beside the entry.
     expect(await page.locator('link[rel="preload"][as="image"][fetchpriority="high"]').count()).toBe(1);
     expect(await page.locator('link[rel="modulepreload"][href*="/assets/search-"]').count()).toBe(1);
+    // The deck's first card reads nothing through the query cache (issue 41): TanStack Query comes with the
+    // live connection once the page has settled, after the first screen was drawn (`iskra:ready`).
+    const { ready, cache } = await page.evaluate(() => ({
+      ready: performance.getEntriesByName('iskra:ready')[0]?.startTime ?? -1,
+      cache:
+        performance
+          .getEntriesByType('resource')
+          .find((entry) => new URL(entry.name).pathname.startsWith('/assets/queries-'))?.startTime ?? -1,
+    }));
+    expect(ready).toBeGreaterThan(0);
+    expect(cache).toBeGreaterThan(ready);
     await context.close();
     expect(errors).toEqual([]);
   });
