@@ -49,7 +49,8 @@ export default defineConfig({
               priority: 5,
             },
             // The query cache (TanStack Query) and its provider: with the first screen that reads through it
-            // (components/lazyScreen.ts), never on / or /login, whose screens do not.
+            // (components/lazyScreen.ts), never on / or /login, whose screens do not, nor with the deck's
+            // first card (it comes once the page has settled, with the live connection).
             {
               name: 'queries',
               test: /node_modules[\\/]@tanstack[\\/]|src[\\/]api[\\/](queryClient\.ts|QueryScope\.tsx)$/,
@@ -81,11 +82,10 @@ export default defineConfig({
               test: /src[\\/]screens[\\/]Auth[\\/]LoginScreen\.tsx$|src[\\/]components[\\/]ExternalSignIn\.tsx$|src[\\/]platform[\\/]telegramLogin\.ts$/,
               priority: 1,
             },
-            // The deck with its card and buttons, and the members' tab bar (the deck is their
-            // first screen) (also what /training and a liker's
-            // profile use of it), and the calls it makes: the next card, likes, the live events a match
-            // arrives by. The match, chat and menu screens read those calls from here too: opened first
-            // (a bot's chat link), they fetch the deck's 3 kB of screen code with them.
+            // The deck with its card and buttons, and the members' tab bar (the deck is their first screen)
+            // (also what /training and a liker's profile use of it), and the calls its first card makes,
+            // without TanStack Query (issue 41): the next card, likes and undo, the gender sync. A liker's
+            // profile reads the like from here too.
             {
               name: 'search',
               test: /src[\\/]screens[\\/]Search[\\/](?!deckExtras|EmptyDeck|LikeLimitPanel|LikeMessageSheet)|src[\\/]components[\\/](SwipeCard|DeckButtons|TabBar)\.tsx$|src[\\/]lib[\\/]swipeRules\.ts$|node_modules[\\/]react-swipeable[\\/]/,
