@@ -20,6 +20,8 @@ export default defineConfig({
     alias: {
       '@contract': path.join(repoRoot, 'server', 'contract'),
       '@locales': path.join(repoRoot, 'locales'),
+      // react-i18next's React 17 fallback, never used on React 19 (src/lib/syncExternalStoreShim.ts).
+      'use-sync-external-store/shim': path.join(import.meta.dirname, 'src', 'lib', 'syncExternalStoreShim.ts'),
     },
   },
   build: {
@@ -43,11 +45,12 @@ export default defineConfig({
             // captured module's imports along, and zod would come into the entry with it.
             {
               name: 'index',
-              test: /miniapp[\\/]src[\\/]main\.tsx$|src[\\/]api[\\/]queries[\\/]config\.ts$|src[\\/]lib[\\/](photos|constants)\.ts$|src[\\/]components[\\/]LanguageSwitcher\.tsx$|server[\\/]contract[\\/](passwordRule|deckRules|chatRules|eventTypes)\.ts$/,
+              test: /^\0rolldown\/runtime\.js$|miniapp[\\/]src[\\/]main\.tsx$|src[\\/]api[\\/]queries[\\/]config\.ts$|src[\\/]lib[\\/](photos|constants)\.ts$|src[\\/]components[\\/]LanguageSwitcher\.tsx$|server[\\/]contract[\\/](passwordRule|deckRules|chatRules|eventTypes)\.ts$/,
               priority: 5,
             },
             // The query cache (TanStack Query) and its provider: with the first screen that reads through it
-            // (components/lazyScreen.ts), never on / or /login, whose screens do not.
+            // (components/lazyScreen.ts), never on / or /login, whose screens do not, nor with the deck's
+            // first card (it comes once the page has settled, with the live connection).
             {
               name: 'queries',
               test: /node_modules[\\/]@tanstack[\\/]|src[\\/]api[\\/](queryClient\.ts|QueryScope\.tsx)$/,
@@ -71,21 +74,32 @@ export default defineConfig({
               test: /node_modules[\\/]zod[\\/]|server[\\/]contract[\\/](?!referralCode|passwordRule|deckRules|eventTypes|chatRules)[^\\/]+\.ts$/,
               priority: 4,
             },
-            // Signing in and signing up share the Google and Telegram buttons.
+            // The sign-in form with the Google and Telegram buttons, which the sign-up form reads from here: the
+            // sign-up form (with the password rules and the privacy consent) is a chunk of its own, not on
+            // /login's first load (issue 41).
             {
               name: 'signIn',
-              test: /src[\\/]screens[\\/]Auth[\\/](Login|Register)Screen\.tsx$|src[\\/]components[\\/]ExternalSignIn\.tsx$|src[\\/]platform[\\/]telegramLogin\.ts$/,
+              test: /src[\\/]screens[\\/]Auth[\\/]LoginScreen\.tsx$|src[\\/]components[\\/]ExternalSignIn\.tsx$|src[\\/]platform[\\/]telegramLogin\.ts$/,
               priority: 1,
             },
-            // The deck with its card and buttons, and the members' tab bar (the deck is their
-            // first screen) (also what /training and a liker's
-            // profile use of it), and the calls it makes: the next card, likes, the live events a match
-            // arrives by. The match, chat and menu screens read those calls from here too: opened first
-            // (a bot's chat link), they fetch the deck's 3 kB of screen code with them.
+            // The deck with its card and buttons, and the members' tab bar (the deck is their first screen)
+            // (also what /training and a liker's profile use of it), and the calls its first card makes,
+            // without TanStack Query (issue 41): the next card, likes and undo, the gender sync. A liker's
+            // profile reads the like from here too.
             {
               name: 'search',
               test: /src[\\/]screens[\\/]Search[\\/](?!deckExtras|EmptyDeck|LikeLimitPanel|LikeMessageSheet)|src[\\/]components[\\/](SwipeCard|DeckButtons|TabBar)\.tsx$|src[\\/]lib[\\/]swipeRules\.ts$|node_modules[\\/]react-swipeable[\\/]/,
               priority: 1,
+            },
+            // The live connection (its stream, the cache it keeps true, the overlay's host, the toasts, the
+            // tab bar's counts) and the members' calls it and the deck's extras share (chat, matches,
+            // premium): fetched with the query cache, once the deck has settled or with the first screen
+            // that reads through the cache (issue 41). Above the deck's extras, which would otherwise take
+            // these along (the match overlay reads the chat's calls, the like sheet the subscription).
+            {
+              name: 'live',
+              test: /src[\\/]components[\\/](LiveShell|MessageToasts)\.tsx$|src[\\/]api[\\/](liveCache|liveEvents)\.ts$|src[\\/]api[\\/]queries[\\/](badgeCounts|chat|matches|premium)\.ts$/,
+              priority: 0.7,
             },
             // What the deck's extras (below) share with other screens: the bottom sheet, the verified-only
             // switch and the gender choice (the menu, the sign-out, the confirmations, the safety actions,

@@ -7,15 +7,16 @@ import { describe, expect, it } from 'vitest';
  * product's stack (React, the router, i18next) and the frame, never zod, TanStack Query or a screen; each
  * first page adds what boot.js preloads for it (the API client everywhere, the page's own screen). The
  * session's, the landing's and the deck's answers are checked against the contract after the first load,
- * so zod is on none of /, /login and /search, and the landing and the sign-in forms read nothing through
- * the query cache, so TanStack Query is on neither / nor /login. The ceilings are today's sizes with a little room: a screen or library that lands in the first
- * load (instead of a lazy chunk of its own) fails here. `npm run bench frontend` measures the same pages
+ * so zod is on none of /, /login and /search, and the landing, the sign-in form and the deck's first card
+ * read nothing through the query cache, so TanStack Query is on none of them either (on the deck it comes
+ * once the page has settled, with the live connection). The ceilings are today's sizes with a little
+ * room: a screen or library that lands in the first load (instead of a lazy chunk of its own) fails here. `npm run bench frontend` measures the same pages
  * on the wire, headers included, against the goals (100 kB, 110 kB on /search).
  */
 const dist = path.resolve(import.meta.dirname, '..', 'dist');
 const kB = 1024;
-const entryCeiling = 93 * kB;
-const pageCeilings: Record<string, number> = { '/': 96 * kB, '/login': 97 * kB, '/search': 116.5 * kB };
+const entryCeiling = 92.5 * kB;
+const pageCeilings: Record<string, number> = { '/': 95.5 * kB, '/login': 96 * kB, '/search': 104.5 * kB };
 
 /** What the server sends for a built file: its brotli twin, or the file when too small to have one. */
 function sentBytes(file: string): number {
@@ -74,10 +75,13 @@ describe('the first load', () => {
     },
   );
 
-  it.each(['/', '/login'])('reads nothing through the query cache on %s: no TanStack Query in it', (page) => {
-    for (const file of [...entry, ...scripts(preloads.get('*')), ...scripts(preloads.get(page))])
-      expect(hasTanStack(file), file).toBe(false);
-  });
+  it.each(['/', '/login', '/search'])(
+    'reads nothing through the query cache on %s: no TanStack Query in it',
+    (page) => {
+      for (const file of [...entry, ...scripts(preloads.get('*')), ...scripts(preloads.get(page))])
+        expect(hasTanStack(file), file).toBe(false);
+    },
+  );
 
   it.each(Object.keys(pageCeilings))('loads at most its ceiling of script on %s', (page) => {
     const files = [...entry, ...scripts(preloads.get('*')), ...scripts(preloads.get(page))];

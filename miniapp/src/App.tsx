@@ -31,7 +31,9 @@ const Matches = lazyScreen(() => import('./screens/Matches/MatchesScreen.tsx'));
 const Likers = lazyScreen(() => import('./screens/Matches/LikersScreen.tsx'));
 const MatchProfile = lazyScreen(() => import('./screens/Matches/MatchProfileScreen.tsx'));
 const LikerProfile = lazyScreen(() => import('./screens/Matches/LikerProfileScreen.tsx'));
-const Search = lazyScreen(() => import('./screens/Search/SearchScreen.tsx'));
+// The deck's first card reads nothing through the cache either (issue 41): its calls are plain, and the
+// cache comes once the page has settled (components/Layout.tsx), with the live connection.
+const Search = lazyScreen(() => import('./screens/Search/SearchScreen.tsx'), { queries: false });
 const CreateProfile = lazyScreen(() => import('./screens/Profile/CreateProfile/CreateProfileScreen.tsx'));
 const Training = lazyScreen(() => import('./screens/Training/TrainingScreen.tsx'));
 const EditPhotos = lazyScreen(() => import('./screens/Profile/EditPhotosScreen.tsx'));

@@ -7,6 +7,7 @@ import type { LiveEvent } from '@contract/events.ts';
 import { onLiveEvent, onLiveOpen } from './liveEvents.ts';
 import { addToConversation, markMineRead, type Conversation } from './queries/chat.ts';
 import { queryKeys } from './queries/keys.ts';
+import { matchMade } from './queries/swipes.ts';
 
 /**
  * Server state changed elsewhere, applied to the cache in one place (DESIGN rule 10): the live events of
@@ -86,12 +87,6 @@ export function applyLiveEvent(client: QueryClient, event: LiveEvent): void {
       // Not server state: the open conversation shows it for a moment (screens/Chat/usePartnerTyping.ts).
       return;
   }
-}
-
-/** A new match: the matches list has someone new, the likers list one fewer. */
-export function matchMade(client: QueryClient): void {
-  void client.invalidateQueries({ queryKey: queryKeys.matches() });
-  void client.invalidateQueries({ queryKey: queryKeys.likers() });
 }
 
 /**

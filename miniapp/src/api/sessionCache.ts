@@ -4,16 +4,58 @@ import { publicKeys, queryKeys } from './queries/keys.ts';
 
 /**
  * What the session tells the query cache, without loading it (issue 41): TanStack Query comes with the
- * first screen that reads through it (api/QueryScope.tsx), not with the landing or the sign-in form. Until
- * then the current user is kept here and handed over when the cache starts; there is nothing to forget.
+ * first screen that reads through it (api/QueryScope.tsx), not with the landing, the sign-in form or the
+ * deck's first card. Until then the current user is kept here and handed over when the cache starts;
+ * there is nothing to forget.
  */
 let client: QueryClient | null = null;
 let currentUser: CurrentUserResponse | null = null;
+
+/**
+ * Whether the cache has been asked for: by a screen that reads through it (components/lazyScreen.ts), or,
+ * on a first screen that does not (the deck), once the page has settled or a match is to be announced.
+ * The frame mounts the live connection (components/LiveShell.tsx, which applies its events to the cache)
+ * from then on, so the deck's first load carries neither (issue 41: first-load JS on /search).
+ */
+let wanted = false;
+const wantedListeners = new Set<() => void>();
 
 /** Called once, by api/queryClient.ts, when the cache is made. */
 export function attachQueryClient(created: QueryClient): void {
   client = created;
   if (currentUser) created.setQueryData(queryKeys.currentUser(), currentUser);
+  wantCache();
+}
+
+/**
+ * The cache is wanted from now on. Listeners hear it after the current task, never during a render (a lazy
+ * screen asks for it while React renders it).
+ */
+export function wantCache(): void {
+  if (wanted) return;
+  wanted = true;
+  queueMicrotask(() => {
+    for (const notify of wantedListeners) notify();
+  });
+}
+
+export function cacheWanted(): boolean {
+  return wanted;
+}
+
+/** For `useSyncExternalStore`: `notify` when the cache is first wanted. */
+export function onCacheWanted(notify: () => void): () => void {
+  wantedListeners.add(notify);
+  return () => wantedListeners.delete(notify);
+}
+
+/**
+ * What a call changes in the cache (a like takes the person out of the likers), done only if the cache has
+ * been made: before that nothing is cached, so nothing is out of date, and a screen that reads it later
+ * reads it fresh. Keeps the deck's first card free of TanStack Query.
+ */
+export function whenCached(change: (cache: QueryClient) => void): void {
+  if (client) change(client);
 }
 
 /** The session's current user, also for what reads it from the cache outside React (the live events). */

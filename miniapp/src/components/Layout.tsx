@@ -1,7 +1,8 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { expectLiveStream } from '../api/liveGate.ts';
+import { cacheWanted, onCacheWanted, wantCache } from '../api/sessionCache.ts';
 import { platform } from '../platform/index.ts';
 import { memberKey, useSession } from '../session/SessionProvider.tsx';
 import { StartParamRedirect } from './StartParamRedirect.tsx';
@@ -9,11 +10,24 @@ import { lazyScreen } from './lazyScreen.ts';
 import { Loading } from './States.tsx';
 import { TopBar } from './TopBar.tsx';
 
-// The live connection with its overlay and toasts: after the first paint, and only for members.
+// The live connection with its overlay and toasts, and the query cache its events go to: only for members,
+// with the first screen that reads through the cache, or once the page has settled (the deck's first card
+// reads nothing through it: issue 41).
 const LiveShell = lazyScreen(() => import('./LiveShell.tsx'));
-// Members only, with the query cache its badges are read through (issue 41: neither on / nor /login). Its
-// space is kept from the start (`with-tabs`), so the bar arriving moves nothing.
-const TabBar = lazyScreen<object>(() => import('./TabBar.tsx').then((m) => ({ default: m.TabBar })));
+// Members only (issue 41: neither on / nor /login). Its space is kept from the start (`with-tabs`), so the
+// bar arriving moves nothing. Its counts come with the live connection (LiveShell's `BadgeFeed`).
+const TabBar = lazyScreen<object>(() => import('./TabBar.tsx').then((m) => ({ default: m.TabBar })), {
+  queries: false,
+});
+
+/** Once the page has loaded and settled, the query cache and the live connection come for a member. */
+function wantCacheOnceSettled(): void {
+  void import('../api/contractCheck.ts')
+    .then(({ pageSettled }) => pageSettled())
+    // Not loaded (offline): the live connection's own chunk tries again.
+    .catch(() => undefined)
+    .then(wantCache);
+}
 
 /**
  * How the frame looks around a screen, given in the route table as the route's `handle`: `framed` for
@@ -89,6 +103,10 @@ export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame
   useEffect(() => {
     if (tabsLikely) TabBar.preload().catch(() => undefined);
   }, [tabsLikely]);
+  const live = useSyncExternalStore(onCacheWanted, cacheWanted) && member !== null;
+  useEffect(() => {
+    if (member !== null) wantCacheOnceSettled();
+  }, [member]);
   const classes = [
     'app',
     frame.look === 'chat' ? 'chat-mode' : frame.look === 'framed' ? 'framed' : '',
@@ -115,7 +133,7 @@ export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame
           <TabBar />
         </Suspense>
       )}
-      {member !== null && (
+      {live && (
         <Suspense fallback={null}>
           <LiveShell key={member} />
         </Suspense>

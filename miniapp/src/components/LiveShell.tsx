@@ -1,8 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef, useSyncExternalStore } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { publishBadgeCounts, useBadgesRead } from '../api/badgeFeed.ts';
 import { connectLiveCache } from '../api/liveCache.ts';
 import { onLiveEvent, startLiveEvents } from '../api/liveEvents.ts';
+import { useBadges } from '../api/queries/badgeCounts.ts';
 import type { Conversation } from '../api/queries/chat.ts';
 import { queryKeys } from '../api/queries/keys.ts';
 import {
@@ -43,6 +45,17 @@ function MatchAnnouncer() {
   );
 }
 
+/**
+ * The tab bar's counts from the cache to the bar (api/badgeFeed.ts): fetched while a bar is on screen, and
+ * every change the live stream makes to them handed on. Signed out (another member): none.
+ */
+function BadgeFeed() {
+  const { data } = useBadges(useBadgesRead());
+  useEffect(() => publishBadgeCounts(data), [data]);
+  useEffect(() => () => publishBadgeCounts(undefined), []);
+  return null;
+}
+
 /** The screen to leave for, when the person it shows is gone (unmatched, blocked, deleted): null to stay. */
 function screenLeftWithoutThem(
   pathname: string,
@@ -57,10 +70,10 @@ function screenLeftWithoutThem(
 }
 
 /**
- * The member's live app (issue 19), mounted by the frame (Layout.tsx) while a member is signed in: the one
- * `/api/events` stream (api/liveEvents.ts), its events applied to the cache (api/liveCache.ts), the match
- * overlay on whatever screen is open, message toasts, and leaving a screen whose person is gone. A new
- * member (another key) starts afresh.
+ * The member's live app (issue 19), mounted by the frame (Layout.tsx) for a signed-in member once the query
+ * cache is wanted: the one `/api/events` stream (api/liveEvents.ts), its events applied to the cache
+ * (api/liveCache.ts), the match overlay on whatever screen is open, message toasts, the tab bar's counts,
+ * and leaving a screen whose person is gone. A new member (another key) starts afresh.
  */
 export default function LiveShell() {
   const client = useQueryClient();
@@ -102,6 +115,7 @@ export default function LiveShell() {
 
   return (
     <>
+      <BadgeFeed />
       <MessageToasts />
       <MatchAnnouncer />
     </>

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
-import { useBadges } from '../api/queries/badges.ts';
+import { useBadgeCounts } from '../api/badgeFeed.ts';
 import { useTitleCount } from '../lib/titleCount.ts';
 import './TabBar.css';
 
@@ -27,11 +27,12 @@ function badgeText(count: number): string {
  * The signed-in app's main navigation (issue 19): five tabs within thumb reach at the bottom of a phone,
  * a rail at the side on a wide screen (TabBar.css), each with its icon and label; the current one is
  * marked with `aria-current="page"` (NavLink). Chats, Matches and Likes carry counts from
- * `GET /api/badges`, kept true by the live stream (api/liveCache.ts).
+ * `GET /api/badges`, kept true by the live stream (api/liveCache.ts), handed over by the live connection
+ * (api/badgeFeed.ts): the bar itself needs no query cache, so it comes with the deck's first card.
  */
 export function TabBar() {
   const { t } = useTranslation();
-  const { data: counts } = useBadges();
+  const counts = useBadgeCounts();
   useTitleCount(counts);
   const tabs: Tab[] = [
     { to: '/search', icon: 'search', label: t('app.nav.search') },

@@ -1,4 +1,5 @@
 import { createElement, lazy, useState, type ComponentType, type FunctionComponent } from 'react';
+import { wantCache } from '../api/sessionCache.ts';
 
 /** A route's screen, loaded on first use like `React.lazy`, that can also be loaded before it renders. */
 export interface LazyScreen<P extends object> extends FunctionComponent<P> {
@@ -18,19 +19,21 @@ export function lazyScreen<P extends object>(
   load: () => Promise<{ default: ComponentType<P> }>,
   /**
    * `queries: false`: the screen reads nothing through the query cache, so it comes without TanStack
-   * Query (the landing, the sign-in forms: issue 41). Any other screen is loaded with the cache and
-   * rendered inside its provider (api/QueryScope.tsx).
+   * Query (the landing, the sign-in forms, the deck, the tab bar: issue 41). Any other screen is loaded
+   * with the cache and rendered inside its provider (api/QueryScope.tsx); asking for it also tells the
+   * frame to start the live connection (api/sessionCache.ts `wantCache`).
    */
   { queries = true }: { queries?: boolean } = {},
 ): LazyScreen<P> {
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<{ default: ComponentType<P> }> | null = null;
-  const scoped = (): Promise<{ default: ComponentType<P> }> =>
-    queries
-      ? Promise.all([load(), import('../api/QueryScope.tsx')]).then(([module, { withQueries }]) => ({
-          default: withQueries(module.default),
-        }))
-      : load();
+  const scoped = (): Promise<{ default: ComponentType<P> }> => {
+    if (!queries) return load();
+    wantCache();
+    return Promise.all([load(), import('../api/QueryScope.tsx')]).then(([module, { withQueries }]) => ({
+      default: withQueries(module.default),
+    }));
+  };
   const start = () => {
     loading ??= scoped().then(
       (module) => {

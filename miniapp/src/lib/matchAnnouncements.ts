@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { MatchedProfile } from '@contract/discovery.ts';
 import { acknowledgeEvents, markMatchSeen } from '../api/queries/badges.ts';
+import { wantCache } from '../api/sessionCache.ts';
 
 /**
  * The matches waiting to be announced with the overlay (issue 19), whichever screen is open: from a swipe
@@ -51,6 +52,9 @@ export function announceMatch(
   }
   const held = queue.find((entry) => entry.profile.id === profile.id);
   if (!held) {
+    // The overlay is the live connection's (LiveShell.tsx): on the deck's first load it comes with the
+    // query cache once the page has settled, or now, for a match to show.
+    wantCache();
     setQueue([...queue, { profile, gender, shown: false, eventIds: events }]);
     return;
   }

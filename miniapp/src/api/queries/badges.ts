@@ -1,30 +1,14 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import type { BadgeCounts } from '@contract/badges.ts';
-import { afterLiveOpen } from '../liveGate.ts';
 import { sessionGeneration } from '../sessionGeneration.ts';
 import { queryKeys } from './keys.ts';
 
 /**
- * The tab bar's counts and the marks that lower them (issue 19). The tab bar is part of the frame, on the
- * first load, so this file keeps the API client and the contract (zod) out of it: the client is loaded on
- * first use, after the first paint, and the counts are checked against the contract after the first load
- * (issue 41: the member's first screen carries no zod), their numbers at once.
+ * The marks that lower the tab bar's counts (issue 19; the counts themselves: badgeCounts.ts). The deck's
+ * match announcements use them, so this file keeps the API client, the contract (zod) and TanStack Query
+ * out of it (issue 41: the deck's first card carries none of them): the client is loaded on first use.
  */
 const client = () => import('../client.ts');
-
-async function fetchBadges(): Promise<BadgeCounts> {
-  const [{ api, lazySchema }] = await Promise.all([client(), afterLiveOpen()]);
-  const counts = lazySchema(
-    () => import('@contract/badges.ts').then((m) => m.badgeCounts),
-    (answer) => [answer.unread_chats, answer.new_matches, answer.new_likers].every((n) => typeof n === 'number'),
-  );
-  return api.get('/api/badges', counts);
-}
-
-/** `GET /api/badges`, once per signed-in session: the live stream's `badges` events keep it true after. */
-export function useBadges() {
-  return useQuery({ queryKey: queryKeys.badges(), queryFn: fetchBadges, staleTime: Number.POSITIVE_INFINITY });
-}
 
 /** One of the marks: `{ ok: true }`, or an ApiError thrown. */
 async function mark(path: string, body: object): Promise<void> {

@@ -1,5 +1,3 @@
-import type { DeckFilters } from '../../lib/filters.ts';
-
 /**
  * Every query key of the app, in one place: hooks, mutations and the live-event mapping (api/liveCache.ts)
  * name the same data the same way. A person's own screens sit under `['person', id]`, so everything about
@@ -28,8 +26,6 @@ export const queryKeys = {
   photoVerification: () => ['photoVerification'] as const,
   /** The prompts a profile may answer (`GET /api/prompts`), in one language. */
   prompts: (language: string) => ['prompts', language] as const,
-  /** One deck fetch (see screens/Search/useSwipeDeck.ts): never reused, each answer is another person. */
-  searchCard: (filters: DeckFilters, exclude: readonly number[]) => ['searchCard', filters, exclude.join(',')] as const,
   /** A lazily shipped part of the app's texts in one language (i18n.ts loadLazyTexts). */
   lazyTexts: (part: string, language: string) => ['lazyTexts', part, language] as const,
   /** Whether the signed-in person may open the moderation console (`GET /api/admin/me`). */

@@ -1,8 +1,6 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { SearchResult } from '@contract/discovery.ts';
 import { filterParams, type DeckFilters } from '../../lib/filters.ts';
 import { ApiError, api, isRecord, lazySchema } from '../client.ts';
-import { queryKeys } from './keys.ts';
 
 const discovery = () => import('@contract/discovery.ts');
 
@@ -11,7 +9,7 @@ const discovery = () => import('@contract/discovery.ts');
  * makes React throw or a prompt's `p.prompt_id` fail while the card renders, which would blank the screen,
  * so such an answer is refused here as the full check refused it (`bad_response`, the deck's Retry).
  */
-function isCard(answer: Record<string, unknown>): boolean {
+export function isCard(answer: Record<string, unknown>): boolean {
   const { distance, message, active_recently: active, prompts } = answer;
   return (
     typeof answer.user_id === 'number' &&
@@ -49,43 +47,32 @@ function isNoProfile(answer: Card | { userprofile: false }): answer is { userpro
   return (answer as { userprofile?: unknown }).userprofile === false;
 }
 
-async function fetchNextCard(filters: DeckFilters, exclude: number[]): Promise<Card | null | 'no_profile'> {
+/** The next card's requests under way, by address: two identical calls share one. */
+const underWay = new Map<string, Promise<Card | null | 'no_profile'>>();
+
+/**
+ * The deck's next person (see screens/Search/useSwipeDeck.ts for why not a query hook), kept nowhere
+ * afterwards: every call is counted against the search limit and answers someone else. Not through the
+ * query cache either (issue 41: the deck's first card comes before TanStack Query); two identical calls
+ * under way share one request, as they did there.
+ */
+export function fetchDeckCard(filters: DeckFilters, exclude: number[]): Promise<Card | null | 'no_profile'> {
   const query = filterParams(filters);
   if (exclude.length) query.set('exclude', exclude.join(','));
+  const path = `/api/search?${query.toString()}`;
+  const shared = underWay.get(path);
+  if (shared) return shared;
+  const request = fetchNextCard(path).finally(() => underWay.delete(path));
+  underWay.set(path, request);
+  return request;
+}
+
+async function fetchNextCard(path: string): Promise<Card | null | 'no_profile'> {
   try {
-    const answer = await api.get(`/api/search?${query.toString()}`, searchAnswer);
+    const answer = await api.get(path, searchAnswer);
     return isNoProfile(answer) ? 'no_profile' : answer;
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 204)) return null;
     throw error;
   }
-}
-
-/**
- * The deck's next person, fetched imperatively through the cache (see screens/Search/useSwipeDeck.ts for
- * why not a query hook): kept nowhere afterwards (`gcTime: 0`), since every call is counted against the
- * search limit and answers someone else. Two identical calls under way share one request.
- */
-export function fetchDeckCard(
-  client: QueryClient,
-  filters: DeckFilters,
-  exclude: number[],
-): Promise<Card | null | 'no_profile'> {
-  return client.query({
-    queryKey: queryKeys.searchCard(filters, exclude),
-    queryFn: () => fetchNextCard(filters, exclude),
-    staleTime: 0,
-    gcTime: 0,
-  });
-}
-
-const trainingAnswer = lazySchema(() => discovery().then((m) => m.searchResult), isCard);
-
-/** `/training`'s sample card: nobody real, the same for everyone. */
-export function useTrainingCard() {
-  return useQuery({
-    queryKey: queryKeys.trainingCard(),
-    queryFn: () => api.get('/api/training', trainingAnswer),
-    staleTime: Infinity,
-  });
 }

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { markLikesSeen, useBadges } from '../../api/queries/badges.ts';
+import { useBadges } from '../../api/queries/badgeCounts.ts';
+import { markLikesSeen } from '../../api/queries/badges.ts';
 import { queryKeys } from '../../api/queries/keys.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { changeDeckFilters } from '../../api/queries/settings.ts';
+import { changeDeckFilters } from '../../api/queries/deckSettings.ts';
 import { AgeRangeSlider } from '../../components/AgeRangeSlider.tsx';
 import { DistanceSlider } from '../../components/DistanceSlider.tsx';
 import { GenderChoice } from '../../components/GenderChoice.tsx';

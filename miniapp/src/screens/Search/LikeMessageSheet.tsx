@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { likeMessageMaxLength } from '@contract/deckRules.ts';
+import { useSubscription } from '../../api/queries/premium.ts';
 import { BottomSheet } from '../../components/BottomSheet.tsx';
 import './LikeMessageSheet.css';
 
@@ -8,23 +9,24 @@ import './LikeMessageSheet.css';
  * "Like with a message" (issue 38): a sheet over the deck with a text field and its counter. Sending likes
  * the card on screen with the words (trimmed, 1 to 200 characters, as the server takes them); closing it
  * likes nobody. The words are kept while the sheet is closed for the same person, so a slip loses nothing.
+ * It reads the subscription through the query cache, so it is rendered inside the cache's provider
+ * (deckExtras.ts): the deck's first card comes without either (issue 41).
  */
 export function LikeMessageSheet({
   open,
   name,
-  premium,
   onSend,
   onClose,
 }: {
   open: boolean;
   /** Whom the like goes to, for the field's label. */
   name: string;
-  /** Premium users write with every like: the free allowance is not mentioned to them. */
-  premium: boolean;
   onSend: (message: string) => void;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  /** Premium users write with every like: the free allowance is not mentioned to them. */
+  const premium = useSubscription().data?.isActive ?? false;
   const [text, setText] = useState('');
   const field = useRef<HTMLTextAreaElement>(null);
   const hintId = useId();

@@ -10,7 +10,6 @@ import { ErrorState, Loading } from '../../components/States.tsx';
 import { LeavingCard, SwipeCard } from '../../components/SwipeCard.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { announceMatch } from '../../lib/matchAnnouncements.ts';
-import { useSubscription } from '../../api/queries/premium.ts';
 import { actionGuardMs, leaveMs } from '../../lib/swipeRules.ts';
 import { platform } from '../../platform/index.ts';
 import { pageSettled } from '../../api/contractCheck.ts';
@@ -94,7 +93,6 @@ export default function SearchScreen() {
   }, [undoFailure, dismissUndoFailure]);
   /** The like-with-a-message sheet, open for this person (the card on screen when it opened). */
   const [writingTo, setWritingTo] = useState<number | null>(null);
-  const premium = useSubscription().data?.isActive ?? false;
   const settled = useSettled();
 
   // One decision per 500 ms, whether by swipe or button (spec section 9). The like limit's panel stops
@@ -220,7 +218,6 @@ export default function SearchScreen() {
             <LikeMessageSheet
               open={writing !== null}
               name={writing?.name ?? ''}
-              premium={premium}
               onClose={() => setWritingTo(null)}
               onSend={(message) => {
                 setWritingTo(null);

@@ -1,10 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { MatchedProfile } from '@contract/discovery.ts';
 import { ApiError } from '../../api/client.ts';
-import { useSwipe, useUndoSwipe } from '../../api/queries/matches.ts';
+import { changeDeckFilters, syncGender } from '../../api/queries/deckSettings.ts';
 import { fetchDeckCard, type Card } from '../../api/queries/search.ts';
-import { changeDeckFilters, syncGender } from '../../api/queries/settings.ts';
+import { swipe, undoSwipe } from '../../api/queries/swipes.ts';
 import { currentFilters, useDeckFilters, type FilterChange } from '../../lib/filters.ts';
 
 export type DeckState =
@@ -37,14 +36,12 @@ const cardComesBack = new Set(['like_message_limit', 'already_liked']);
  * Not a query hook: each `GET /api/search` is counted against the search limit and answers someone else,
  * so nothing may fetch it on its own (mounting, refocusing, retrying) or show a cached answer again, and
  * the next card must be requested the moment the current one shows, not when a component asks for it.
- * The deck therefore holds its two cards itself and fetches imperatively, through the query client
- * (`fetchDeckCard`); likes and dislikes are the same mutation the likers' screens use, so the matches
- * and likers in the cache follow.
+ * The deck therefore holds its two cards itself and fetches imperatively (`fetchDeckCard`). Nothing here
+ * needs the query cache (issue 41: the first card comes before TanStack Query): likes and dislikes are
+ * the call the likers' screens make (api/queries/swipes.ts), so the matches and likers in the cache
+ * follow once there is one.
  */
 export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) => void) {
-  const client = useQueryClient();
-  const { mutateAsync: swipe } = useSwipe();
-  const { mutateAsync: undoSwipe } = useUndoSwipe();
   /** Cards decided on this screen, newest last, with their swipe's request (an undo waits for it). */
   const history = useRef<{ card: Card; sent: Promise<unknown> }[]>([]);
   const [canUndo, setCanUndo] = useState(false);
@@ -68,15 +65,12 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
   /** The filters for the screen to show (the empty deck's offers); each fetch reads the ones in force. */
   const filters = useDeckFilters();
 
-  const fetchAfter = useCallback(
-    (held: number[]) => {
-      const promise = fetchDeckCard(client, currentFilters(), [...held, ...inFlight.current]);
-      // A failed prefetch is retried when the card is needed, not reported twice.
-      promise.catch(() => undefined);
-      return promise;
-    },
-    [client],
-  );
+  const fetchAfter = useCallback((held: number[]) => {
+    const promise = fetchDeckCard(currentFilters(), [...held, ...inFlight.current]);
+    // A failed prefetch is retried when the card is needed, not reported twice.
+    promise.catch(() => undefined);
+    return promise;
+  }, []);
 
   const show = useCallback(
     async (pending: Pending) => {
@@ -167,7 +161,7 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
       );
       return true;
     },
-    [fetchAfter, show, onMatch, swipe, limit, limitOpen],
+    [fetchAfter, show, onMatch, limit, limitOpen],
   );
 
   // The next like is back: the limit is forgotten (a like goes out again) and its panel goes.
@@ -233,7 +227,7 @@ export function useSwipeDeck(onMatch: (profile: MatchedProfile, gender: string) 
     } finally {
       setUndoing(false);
     }
-  }, [undoing, undoSwipe, reload, fetchAfter]);
+  }, [undoing, reload, fetchAfter]);
 
   const dismissSwipeFailure = useCallback(() => setSwipeFailure(null), []);
   const dismissUndoFailure = useCallback(() => setUndoFailure(null), []);

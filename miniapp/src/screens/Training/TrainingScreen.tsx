@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useTrainingCard } from '../../api/queries/search.ts';
+import { useTrainingCard } from '../../api/queries/training.ts';
 import { QueryView } from '../../components/States.tsx';
 import { DeckButtons } from '../../components/DeckButtons.tsx';
 import { SwipeCard } from '../../components/SwipeCard.tsx';
