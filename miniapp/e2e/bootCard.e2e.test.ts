@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { BrowserContext, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPerson, type Person } from '../../server/test/people.ts';
-import { startSite, type Site } from './harness.ts';
+import { distDir, repoRoot, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
 /**
@@ -147,5 +149,18 @@ describe("the deck's first photo before the app", () => {
     expect(await page.evaluate(() => (window as unknown as { __bootCardSeen: boolean }).__bootCardSeen)).toBe(false);
     await context.close();
     expect(errors).toEqual([]);
+  });
+});
+
+describe('boot.js as sent', () => {
+  it('is the source minified: no comments, under half its size (miniapp/bootScriptPlugin.ts)', () => {
+    const source = readFileSync(path.join(repoRoot, 'miniapp', 'public', 'boot.js'), 'utf8');
+    const sent = readFileSync(path.join(distDir, 'boot.js'), 'utf8');
+    expect(source).toContain('// Runs in <head>');
+    expect(sent).not.toMatch(/\/\/ |\/\*/);
+    expect(sent.length).toBeLessThan(source.length / 2);
+    // Still the same script: it names what the app and the styles rely on.
+    for (const name of ['__iskraEarly', 'boot-card', 'iskra-preload', 'iskra-locales', 'jwtToken'])
+      expect(sent).toContain(name);
   });
 });
