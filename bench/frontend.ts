@@ -166,7 +166,7 @@ async function freshContext(browser: Browser, cookie?: { value: string; url: str
 const placeholderPhotos = process.argv.includes('--placeholder-photos');
 
 /**
- * Photos as people upload them: crops of a sheet of portraits @vladmandic/human ships (no photo of a
+ * Photos as people upload them: crops of a sheet of sample photos @vladmandic/human ships (no photo of a
  * person lives in this repository), made 640x852 at the upload pipeline's quality (photoPipeline.ts),
  * 46-58 kB each, about what a phone's photo becomes.
  */
