@@ -19,14 +19,16 @@
  * rounds, so a before/after pair shares each noisy spell of the machine.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import type { Browser, BrowserContext } from 'playwright-core';
+import sharp from 'sharp';
 import { build } from 'vite';
 import { launchChromium } from '../miniapp/e2e/chromium.ts';
 import { compressPlugin } from '../miniapp/compressPlugin.ts';
 import { createPerson } from '../server/test/people.ts';
-import { createTestApp } from '../server/test/testApp.ts';
+import { createTestApp, type TestApp } from '../server/test/testApp.ts';
 import { buildFrontend } from '../scripts/ensure-frontend.ts';
 import { headline } from './benchKit.ts';
 
@@ -41,6 +43,8 @@ const searchBudget = 110 * 1024;
 const wireOnly = process.argv.includes('--wire-only');
 /** `--files`: each script of a page with its bytes on the wire, to see what a page's first load is made of. */
 const listFiles = process.argv.includes('--files');
+/** `--timeline`: one throttled load of each page, its requests in time order and the LCP entry's element. */
+const timeline = process.argv.includes('--timeline');
 const againstArg = process.argv.indexOf('--against');
 const againstDist =
   againstArg > 0 ? path.join(path.resolve(process.argv[againstArg + 1] ?? '.'), 'miniapp', 'dist') : null;
@@ -153,6 +157,40 @@ async function freshContext(browser: Browser, cookie?: { value: string; url: str
   return context;
 }
 
+/**
+ * `--placeholder-photos`: the people keep no photo file, so every card shows the server's placeholder
+ * (a flat 4.5 kB silhouette), as this bench did before 29 November. Chromium does not count so
+ * low-entropy an image (under 0.05 bits a pixel) as a largest paint when it comes from the network, so
+ * the figure then measured the deck's app-drawn card rather than a photo's arrival.
+ */
+const placeholderPhotos = process.argv.includes('--placeholder-photos');
+
+/**
+ * Photos as people upload them: crops of a sheet of sample photos @vladmandic/human ships (no photo of a
+ * person lives in this repository), made 640x852 at the upload pipeline's quality (photoPipeline.ts),
+ * 46-58 kB each, about what a phone's photo becomes.
+ */
+const portraits = await (async () => {
+  const assets = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/human')), '..', 'assets');
+  const crops = [0, 320, 640].map((left) =>
+    sharp(path.join(assets, 'samples.jpg'))
+      .extract({ left, top: 0, width: 320, height: 386 })
+      .resize(640, 852, { fit: 'cover' })
+      .jpeg({ quality: 82, mozjpeg: true })
+      .toBuffer(),
+  );
+  return Promise.all(crops);
+})();
+
+/** Writes a portrait into the test app's uploads for each photo its people have. */
+async function givePhotos(app: TestApp): Promise<void> {
+  if (placeholderPhotos) return;
+  const dir = path.join(app.database.dataDir, 'uploads');
+  mkdirSync(dir, { recursive: true });
+  const photos = await app.database.db.selectFrom('photos').select(['file_name']).orderBy('id').execute();
+  photos.forEach((photo, i) => writeFileSync(path.join(dir, photo.file_name), portraits[i % portraits.length] ?? ''));
+}
+
 await buildFrontend();
 const app = await createTestApp('sqlite', { frontendDist: dist });
 const floor = await createTestApp('sqlite', { frontendDist: await buildFloor('bench-react-floor', reactFloorApp) });
@@ -162,6 +200,7 @@ const librariesFloor = await createTestApp('sqlite', {
 // A member with a profile and people to find, so /search shows a card (and prefetches the next).
 const member = await createPerson(app, { name: 'Bench', gender: 'Male' });
 for (let i = 0; i < 3; i++) await createPerson(app, { gender: 'Female', name: `Person ${i}` });
+await givePhotos(app);
 const memberCookie = { value: member.browser.cookie('iskra_session') ?? '', url: app.url };
 // The other checkout's bundle on a server of its own, with its own member and people.
 const against = againstDist ? await createTestApp('sqlite', { frontendDist: againstDist }) : null;
@@ -169,6 +208,7 @@ let againstCookie: { value: string; url: string } | undefined;
 if (against) {
   const other = await createPerson(against, { name: 'Bench', gender: 'Male' });
   for (let i = 0; i < 3; i++) await createPerson(against, { gender: 'Female', name: `Person ${i}` });
+  await givePhotos(against);
   againstCookie = { value: other.browser.cookie('iskra_session') ?? '', url: against.url };
 }
 const { browser, close } = await launchChromium();
@@ -284,7 +324,88 @@ async function throttledLoad(
   return result;
 }
 
-if (!wireOnly) {
+/**
+ * `--timeline`: one throttled cold load of `url` (the same profile as the rounds below), each request's
+ * start, response and end in ms from the navigation, and the LCP entries with their element: where the
+ * time of the largest paint goes.
+ */
+async function printTimeline(label: string, url: string, cookie?: { value: string; url: string }): Promise<void> {
+  const context = await freshContext(browser, cookie);
+  await context.addInitScript(`
+    window.__lcps = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        const el = e.element;
+        window.__lcps.push({ t: Math.round(e.startTime), size: e.size, url: e.url || '', el: el ? el.tagName + (el.className ? '.' + String(el.className).split(' ')[0] : '') + ' ' + (el.textContent || '').slice(0, 40) : '' });
+      }
+    }).observe({ type: 'largest-contentful-paint', buffered: true });
+  `);
+  const tab = await context.newPage();
+  const cdp = await context.newCDPSession(tab);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 150,
+    downloadThroughput: (1.6 * 1024 * 1024) / 8,
+    uploadThroughput: (750 * 1024) / 8,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const rows = new Map<
+    string,
+    { url: string; start: number; response?: number; end?: number; bytes?: number; priority: string }
+  >();
+  let origin = NaN;
+  cdp.on('Network.requestWillBeSent', (event) => {
+    if (Number.isNaN(origin)) origin = event.timestamp;
+    const u = new URL(event.request.url);
+    rows.set(event.requestId, {
+      url: (u.pathname + u.search).slice(0, 70),
+      start: (event.timestamp - origin) * 1000,
+      priority: event.request.initialPriority,
+    });
+  });
+  cdp.on('Network.responseReceived', (event) => {
+    const row = rows.get(event.requestId);
+    if (row) row.response = (event.timestamp - origin) * 1000;
+  });
+  cdp.on('Network.loadingFinished', (event) => {
+    const row = rows.get(event.requestId);
+    if (row) {
+      row.end = (event.timestamp - origin) * 1000;
+      row.bytes = event.encodedDataLength;
+    }
+  });
+  await tab.goto(url, { waitUntil: 'load' });
+  await tab.waitForLoadState('networkidle');
+  await tab.waitForTimeout(500);
+  await tab.mouse.click(1, 843);
+  const lcps = await tab.evaluate<{ t: number; size: number; url: string; el: string }[]>('window.__lcps');
+  const ready = await tab.evaluate<number>("performance.getEntriesByName('iskra:ready')[0]?.startTime ?? NaN");
+  console.log(
+    `\n${label}: one throttled load (ms from the navigation's first request; ready() ${ready.toFixed(0)} ms)`,
+  );
+  for (const row of [...rows.values()].sort((a, b) => a.start - b.start)) {
+    const at = (t?: number) => (t === undefined ? '   -' : t.toFixed(0).padStart(5));
+    console.log(
+      `  ${at(row.start)} ${at(row.response)} ${at(row.end)} ${row.priority.padEnd(8)} ${kB(row.bytes ?? 0).padStart(8)} ${row.url}`,
+    );
+  }
+  for (const lcp of lcps) console.log(`  LCP candidate at ${lcp.t} ms: ${lcp.el} ${lcp.url} (${lcp.size} px²)`);
+  await context.close();
+}
+
+if (timeline) {
+  await printTimeline('React 19 floor (empty app)', floor.url + '/');
+  await printTimeline('/', app.url + '/');
+  await printTimeline('/search (signed in)', app.url + '/search', memberCookie);
+  if (against) {
+    await printTimeline('/ (--against)', against.url + '/');
+    await printTimeline('/search (signed in, --against)', against.url + '/search', againstCookie);
+  }
+}
+
+if (!wireOnly && !timeline) {
   const targets = [
     {
       label: 'React 19 floor (empty app)',

@@ -2,6 +2,7 @@ import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { bootPreloadPlugin } from './bootPreloadPlugin.ts';
+import { bootScriptPlugin } from './bootScriptPlugin.ts';
 import { compressPlugin } from './compressPlugin.ts';
 import { localesPlugin } from './localesPlugin.ts';
 import { pwaPlugin } from './pwaPlugin.ts';
@@ -14,7 +15,14 @@ const repoRoot = path.resolve(import.meta.dirname, '..');
  */
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), localesPlugin(path.join(repoRoot, 'locales')), pwaPlugin(), bootPreloadPlugin(), compressPlugin()],
+  plugins: [
+    react(),
+    localesPlugin(path.join(repoRoot, 'locales')),
+    pwaPlugin(),
+    bootPreloadPlugin(),
+    bootScriptPlugin(),
+    compressPlugin(),
+  ],
   // The same aliases as tsconfig.json's `paths`: the shared contract and texts without ../../../../.
   resolve: {
     alias: {

@@ -146,8 +146,28 @@
           photo.setAttribute('fetchpriority', 'high');
           photo.href = '/api/uploads/' + name;
           document.head.appendChild(photo);
+          showCard(photo.href);
         })
         ['catch'](function () {});
     }, function () {});
+
+    // The first card's photo painted where the deck will show it, before the app's code has arrived and run
+    // (issue 41: on a phone the photo came about a second after it had loaded). On a phone's web page only:
+    // the box is the deck's there (fill mode, between the top bar and the tab bar: .boot-card in app.css);
+    // inside Telegram the frame differs. The app removes it as it draws the deck's first state, or any other
+    // screen (src/lib/bootCard.ts); decorative, so hidden from assistive technology.
+    function showCard(src) {
+      if (token || early.released || !window.matchMedia || !matchMedia('(max-width: 699px)').matches) return;
+      var box = document.createElement('div');
+      box.id = 'boot-card';
+      box.className = 'boot-card';
+      box.setAttribute('aria-hidden', 'true');
+      var image = document.createElement('img');
+      image.alt = '';
+      image.setAttribute('fetchpriority', 'high');
+      image.src = src;
+      box.appendChild(image);
+      document.body.appendChild(box);
+    }
   }
 })();

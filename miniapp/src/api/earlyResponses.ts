@@ -10,6 +10,8 @@ interface EarlyRequests {
   path: string;
   token: string | null;
   responses: Record<string, Promise<Response> | undefined>;
+  /** Set once the app has drawn its first screen: boot.js paints no first card after that (lib/bootCard.ts). */
+  released?: boolean;
 }
 
 declare global {

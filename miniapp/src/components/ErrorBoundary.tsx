@@ -1,11 +1,14 @@
-import { Component, type ReactNode } from 'react';
+import { Component, useLayoutEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { releaseBootCard } from '../lib/bootCard.ts';
 import { ChunkLoadError } from './retryingLazy.ts';
 import { ErrorState } from './States.tsx';
 
 /** What the app shows instead of a blank page when a screen broke while rendering: reloading starts afresh. */
 function AppFailed() {
   const { t } = useTranslation();
+  // The deck's first photo painted by boot.js would cover the message.
+  useLayoutEffect(releaseBootCard, []);
   return (
     <main className="app-failed">
       <ErrorState message={t('app.errors.appFailed')} onRetry={() => window.location.reload()} />

@@ -1,8 +1,9 @@
-import { Suspense, useEffect, useSyncExternalStore } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { expectLiveStream } from '../api/liveGate.ts';
 import { cacheWanted, onCacheWanted, wantCache } from '../api/sessionCache.ts';
+import { releaseBootCard } from '../lib/bootCard.ts';
 import { platform } from '../platform/index.ts';
 import { memberKey, useSession } from '../session/SessionProvider.tsx';
 import { StartParamRedirect } from './StartParamRedirect.tsx';
@@ -107,6 +108,12 @@ export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame
   useEffect(() => {
     if (member !== null) wantCacheOnceSettled();
   }, [member]);
+  // boot.js may have painted the deck's first photo (lib/bootCard.ts): anywhere but the deck, it goes before
+  // this frame paints (a visitor sent to sign in, a screen opened before the card came).
+  const deck = frame.fill === true;
+  useLayoutEffect(() => {
+    if (!deck) releaseBootCard();
+  }, [deck]);
   const classes = [
     'app',
     frame.look === 'chat' ? 'chat-mode' : frame.look === 'framed' ? 'framed' : '',

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { MatchedProfile } from '@contract/discovery.ts';
@@ -10,6 +10,7 @@ import { ErrorState, Loading } from '../../components/States.tsx';
 import { LeavingCard, SwipeCard } from '../../components/SwipeCard.tsx';
 import { errorText } from '../../lib/errorText.ts';
 import { announceMatch } from '../../lib/matchAnnouncements.ts';
+import { releaseBootCard } from '../../lib/bootCard.ts';
 import { actionGuardMs, leaveMs } from '../../lib/swipeRules.ts';
 import { platform } from '../../platform/index.ts';
 import { pageSettled } from '../../api/contractCheck.ts';
@@ -115,6 +116,13 @@ export default function SearchScreen() {
   };
 
   const { state } = deck;
+  // The photo boot.js painted over the deck's box while the app loaded (lib/bootCard.ts) gives way, in the
+  // same frame, to the deck's first state: the same card drawn by the app, the empty deck or an error.
+  const drawn = state.status !== 'loading';
+  useLayoutEffect(() => {
+    if (drawn) releaseBootCard();
+  }, [drawn]);
+  useLayoutEffect(() => releaseBootCard, []);
   // The details of the card on screen: open for that person only, so the next card starts closed.
   const [expandedFor, setExpandedFor] = useState<number | null>(null);
   const shownId = state.status === 'ready' ? state.card.profile_id : null;

@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { BrowserContext, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPerson, type Person } from '../../server/test/people.ts';
+import { distDir, repoRoot, startSite, type Site } from './harness.ts';
+import { signInAs } from './signedIn.ts';
+
+/**
+ * Issue 41: on a phone, public/boot.js paints the deck's first photo in the deck's box as soon as it has
+ * arrived, before the app's code has run; the app's card takes its place, in the same box, without a shift.
+ */
+describe("the deck's first photo before the app", () => {
+  let site: Site;
+  let anna: Person;
+  let firstPhoto: string;
+
+  beforeAll(async () => {
+    site = await startSite();
+    anna = await createPerson(site.app, { name: 'Anna', gender: 'Female' });
+    await createPerson(site.app, { name: 'Boris', gender: 'Male' });
+    // The card the deck opens with, as the server answers it to Anna.
+    const card = (await (await anna.browser.get('/api/search?ageMin=18&ageMax=100&gender=Any')).json()) as {
+      photo: string;
+    };
+    firstPhoto = card.photo.split(',')[0] ?? '';
+    expect(firstPhoto).not.toBe('');
+  });
+  afterAll(async () => {
+    await site.close();
+  });
+
+  /** Records whether boot.js ever added its card, and the layout shifts, from the page's start. */
+  async function watchBootCard(context: BrowserContext): Promise<void> {
+    await context.addInitScript(`
+      window.__bootCardSeen = false;
+      window.__shift = 0;
+      new MutationObserver(() => {
+        if (document.getElementById('boot-card')) window.__bootCardSeen = true;
+      }).observe(document, { childList: true, subtree: true });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shift += entry.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    `);
+  }
+
+  /** Holds the entry script back until `release` is called: the page as it is before the app runs. */
+  async function holdEntry(context: BrowserContext): Promise<() => void> {
+    const held: Route[] = [];
+    let released = false;
+    await context.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+      if (released) return route.continue();
+      held.push(route);
+    });
+    return () => {
+      released = true;
+      for (const route of held.splice(0)) void route.continue();
+    };
+  }
+
+  const box = (b: { x: number; y: number; width: number; height: number } | null) =>
+    b && [b.x, b.y, b.width, b.height].map(Math.round);
+
+  it('paints the first card’s photo in the deck’s box before the app runs, then the app’s card replaces it in place', async () => {
+    let release: () => void = () => undefined;
+    const { context, page, errors } = await site.page({
+      prepare: async (c) => {
+        await signInAs(site, c, anna.browser);
+        await watchBootCard(c);
+        release = await holdEntry(c);
+      },
+    });
+    await page.goto('/search', { waitUntil: 'commit' });
+    const painted = page.locator('#boot-card img');
+    await painted.waitFor();
+    // Loaded while the app's code is still held back: no deck, no card of the app's yet.
+    await page.waitForFunction(
+      () => (document.querySelector('#boot-card img') as HTMLImageElement | null)?.complete === true,
+    );
+    expect(await page.locator('.swipe-card').count()).toBe(0);
+    expect(new URL((await painted.getAttribute('src')) ?? '', site.app.url).pathname).toBe(
+      `/api/uploads/${firstPhoto}`,
+    );
+    expect(await painted.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    // Below the top bar, above the tab bar, edge to edge: the deck's box on a 390x844 phone.
+    const before = box(await painted.boundingBox());
+    expect(before).toEqual([0, 57, 390, 726]);
+    expect(await page.locator('#boot-card').getAttribute('aria-hidden')).toBe('true');
+
+    release();
+    const card = page.locator('.swipe-card img').first();
+    await card.waitFor();
+    expect(await page.locator('#boot-card').count()).toBe(0);
+    expect(new URL((await card.getAttribute('src')) ?? '', site.app.url).pathname).toBe(`/api/uploads/${firstPhoto}`);
+    expect(box(await card.boundingBox())).toEqual(before);
+    await page.waitForLoadState('networkidle');
+    expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThanOrEqual(0.01);
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('paints nothing for a stale session: the visitor goes to sign-in', async () => {
+    const { context, page, errors } = await site.page({
+      prepare: async (c) => {
+        await c.addCookies([{ name: 'iskra_session', value: 'ended-long-ago', url: site.app.url, httpOnly: true }]);
+        await watchBootCard(c);
+      },
+    });
+    await page.goto('/search');
+    await page.waitForURL(/\/login/);
+    await page.locator('input[type="password"]').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.evaluate(() => (window as unknown as { __bootCardSeen: boolean }).__bootCardSeen)).toBe(false);
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('takes the photo away when the app sends the visitor elsewhere before drawing the deck', async () => {
+    let release: () => void = () => undefined;
+    const { context, page, errors } = await site.page({
+      prepare: async (c) => {
+        await signInAs(site, c, anna.browser);
+        release = await holdEntry(c);
+      },
+    });
+    await page.goto('/search', { waitUntil: 'commit' });
+    await page.locator('#boot-card img').waitFor();
+    // The address changes before the app starts (as a link or the back button would): the menu is drawn instead.
+    await page.evaluate(() => history.replaceState(null, '', '/menu'));
+    release();
+    await page.locator('.tabbar').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('#boot-card').count()).toBe(0);
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('paints nothing on a wide screen, where the deck is a framed card', async () => {
+    const { context, page, errors } = await site.page({
+      prepare: async (c) => {
+        await signInAs(site, c, anna.browser);
+        await watchBootCard(c);
+      },
+    });
+    await page.setViewportSize({ width: 1280, height: 844 });
+    await page.goto('/search');
+    await page.locator('.swipe-card img').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.evaluate(() => (window as unknown as { __bootCardSeen: boolean }).__bootCardSeen)).toBe(false);
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('boot.js as sent', () => {
+  it('is the source minified: no comments, under half its size (miniapp/bootScriptPlugin.ts)', () => {
+    const source = readFileSync(path.join(repoRoot, 'miniapp', 'public', 'boot.js'), 'utf8');
+    const sent = readFileSync(path.join(distDir, 'boot.js'), 'utf8');
+    expect(source).toContain('// Runs in <head>');
+    expect(sent).not.toMatch(/\/\/ |\/\*/);
+    expect(sent.length).toBeLessThan(source.length / 2);
+    // Still the same script: it names what the app and the styles rely on.
+    for (const name of ['__iskraEarly', 'boot-card', 'iskra-preload', 'iskra-locales', 'jwtToken'])
+      expect(sent).toContain(name);
+  });
+});
