@@ -57,6 +57,11 @@ type PersonRow = {
 /** Each statement's kind, named by what it reads. */
 function statementKind(text: string): string {
   const t = text.replace(/\s+/g, ' ');
+  // The first pass with its people re-read for ranking in one statement (since 2026-11-29, candidates.ts nearestQuery).
+  if (/^with "near"/.test(t))
+    return /json_each|jsonb_array_elements/.test(t)
+      ? 'ring pass + re-read, stripes'
+      : 'ring pass + re-read, latitude band';
   if (/json_each|jsonb_array_elements/.test(t)) return 'ring first pass, stripes';
   if (/^select count\(\*\)/i.test(t)) return 'changes counted (SQLite)';
   if (/^insert into "search_pools"/.test(t) || /^update "search_pools"/.test(t)) return 'pool kept';
