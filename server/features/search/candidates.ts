@@ -243,11 +243,11 @@ function firstPassQuery(db: Kysely<Database>, own: Own, filterStandIns: readonly
  * The first pass and, in the same statement, its people re-read for ranking: whether every other rule
  * lets them through (`passed`; the first pass's rules are not tested again: the same statement just tested
  * them, and a pooled person is re-checked against every rule before being shown) and what ranking reads
- * (no name, bio or city: of a hundred, one is shown, and its card is read then). One round trip, where the
- * pass and a re-read by id were two (PostgreSQL: 0.42 ms p50 of a heavy swiper's day's first search of
- * 2.9 ms, bench/firstSearch.ts). Everyone the pass found comes back, nearest first, since where the last of
+ * (no name, bio or city: of a hundred, one is shown, and its card is read then). PostgreSQL only: one
+ * round trip, where the pass and a re-read by id were two (the re-read 0.42 ms p50 of a heavy swiper's
+ * day's first search of 2.9 ms at load 4, bench/firstSearch.ts). Everyone the pass found comes back, since where the last of
  * them stands tells how far the pass read. The pass is materialized: read once, then each of its people
- * looked up by id, never the other way round.
+ * looked up by id, never the other way round; its order is restored from `k`, the order's own value.
  */
 const nearestQuery = preparedByShape(
   (db, key: string, slot) => {
@@ -271,9 +271,8 @@ const nearestQuery = preparedByShape(
         'p.active_at',
         'u.premium_until',
         likedMe(eb, own.me),
-      ])
-      .orderBy('near.k')
-      .orderBy('near.id');
+        'near.k',
+      ]);
   },
   (key) => key,
   // Unnamed on PostgreSQL for the same reasons as scanQuery: list lengths, and a plan per place.
@@ -302,6 +301,30 @@ function ringAgeBands(
   }));
 }
 
+/**
+ * SQLite's first pass alone and its re-read by id: SQLite has no round trip to save, and the one statement
+ * cost it more than these two (3.0-3.7x against 2.7-3.3x the ring floor, bench/firstSearch.ts paired with
+ * main, load 4-5). The re-read is prepared once per list length (padded, `paddedIds`).
+ */
+const passQuery = preparedByShape(
+  (db, key: string, slot) => {
+    const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
+    return firstPassQuery(db, ownStandIns as Own, filterStandIns);
+  },
+  (key) => key,
+  { named: false },
+);
+const rereadQuery = preparedByShape(
+  (db, key: string, slot) => {
+    const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
+    const own = ownStandIns as Own;
+    let query = rankedSelect(db, own.me);
+    for (const condition of filterConditions(filterStandIns, true, true)) query = query.where(condition);
+    return query.where('p.id', 'in', (own.only ?? []) as readonly ProfileId[]).limit(own.limit);
+  },
+  (key) => key,
+);
+
 /** A ring's first pass (`near`, nearest first) and those of its people every rule lets through (`ranked`, in its order). */
 export interface RingPass {
   near: NearRow[];
@@ -309,6 +332,7 @@ export interface RingPass {
 }
 
 type NearRankedRow = NearRow & {
+  k: number;
   passed: number;
   active_at: string | null;
   premium_until: string | null;
@@ -336,7 +360,20 @@ export async function findNearest(db: Kysely<Database>, f: CandidateFilter): Pro
     if (ranges) own.stripes = JSON.stringify(ranges);
   }
   const { key, values } = bindFilters(own, f, f);
-  const rows = (await nearestQuery(db, key, values)) as NearRankedRow[];
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
+    const near = (await passQuery(db, key, values)) as (NearRow & { k: number })[];
+    if (!near.length) return { near: [], ranked: [] };
+    const only = paddedIds(near.map((n) => n.id));
+    const reread = bindFilters({ me: f.me.id, only, limit: only.length }, f, { box: null, only });
+    const passed = new Map((await rereadQuery(db, reread.key, reread.values)).map((r) => [r.id, r]));
+    return {
+      near: near.map(({ id, latitude, longitude, age }) => ({ id, latitude, longitude, age })),
+      ranked: near.flatMap((n) => passed.get(n.id) ?? []),
+    };
+  }
+  // In the pass's order (nearest first, then id), sorted here on the values the pass ordered by: an ORDER BY
+  // on the join cost SQLite a temporary B-tree (the statement 0.2 ms slower than the pass and a re-read apart).
+  const rows = ((await nearestQuery(db, key, values)) as NearRankedRow[]).sort((a, b) => a.k - b.k || a.id - b.id);
   const near: NearRow[] = [];
   const ranked: RankedRow[] = [];
   for (const row of rows) {
