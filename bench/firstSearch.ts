@@ -67,7 +67,7 @@ function statementKind(text: string): string {
   if (/^insert into "search_pools"/.test(t) || /^update "search_pools"/.test(t)) return 'pool kept';
   if (/max\("c"\."search_changed_at"\)/.test(t)) return 'search start (profile, pool, watermark)';
   if (/"search_changed_at"/.test(t)) return 'changes near the caller';
-  if (/^select "p"\."id", "p"\."latitude", "p"\."longitude", "p"\."age" from "profiles"/.test(t))
+  if (/^select "p"\."id", "p"\."latitude", "p"\."longitude", "p"\."age"(, \(.*\) as "k")? from "profiles"/.test(t))
     return 'ring first pass, latitude band';
   if (/group_concat|string_agg/.test(t) && /"liked_me"/.test(t)) return 'card read with photos';
   if (/"liked_me"/.test(t) && !/"p"\."name"/.test(t)) return 'ranking re-read';
