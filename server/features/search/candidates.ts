@@ -245,9 +245,10 @@ function firstPassQuery(db: Kysely<Database>, own: Own, filterStandIns: readonly
  * them, and a pooled person is re-checked against every rule before being shown) and what ranking reads
  * (no name, bio or city: of a hundred, one is shown, and its card is read then). PostgreSQL only: one
  * round trip, where the pass and a re-read by id were two (the re-read 0.42 ms p50 of a heavy swiper's
- * day's first search of 2.9 ms at load 4, bench/firstSearch.ts). Everyone the pass found comes back, since where the last of
- * them stands tells how far the pass read. The pass is materialized: read once, then each of its people
- * looked up by id, never the other way round; its order is restored from `k`, the order's own value.
+ * day's first search of 2.9 ms at load 4, bench/firstSearch.ts). Everyone the pass found comes back, since
+ * where the last of them stands tells how far the pass read. The pass is materialized: read once, then
+ * each of its people looked up by id, never the other way round; its order is restored from `k`, the
+ * order's own value.
  */
 const nearestQuery = preparedByShape(
   (db, key: string, slot) => {
