@@ -57,12 +57,17 @@ type PersonRow = {
 /** Each statement's kind, named by what it reads. */
 function statementKind(text: string): string {
   const t = text.replace(/\s+/g, ' ');
+  // The first pass with its people re-read for ranking in one statement (since 2026-11-29, candidates.ts nearestQuery).
+  if (/^with "near"/.test(t))
+    return /json_each|jsonb_array_elements/.test(t)
+      ? 'ring pass + re-read, stripes'
+      : 'ring pass + re-read, latitude band';
   if (/json_each|jsonb_array_elements/.test(t)) return 'ring first pass, stripes';
   if (/^select count\(\*\)/i.test(t)) return 'changes counted (SQLite)';
   if (/^insert into "search_pools"/.test(t) || /^update "search_pools"/.test(t)) return 'pool kept';
   if (/max\("c"\."search_changed_at"\)/.test(t)) return 'search start (profile, pool, watermark)';
   if (/"search_changed_at"/.test(t)) return 'changes near the caller';
-  if (/^select "p"\."id", "p"\."latitude", "p"\."longitude", "p"\."age" from "profiles"/.test(t))
+  if (/^select "p"\."id", "p"\."latitude", "p"\."longitude", "p"\."age"(, \(.*\) as "k")? from "profiles"/.test(t))
     return 'ring first pass, latitude band';
   if (/group_concat|string_agg/.test(t) && /"liked_me"/.test(t)) return 'card read with photos';
   if (/"liked_me"/.test(t) && !/"p"\."name"/.test(t)) return 'ranking re-read';

@@ -1,10 +1,11 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { preparedByShape } from '../../../db/prepared.ts';
 import type { Database, Gender, ProfileId } from '../../../db/schema.ts';
 import { kmPerDegree } from './distance.ts';
 import {
   bindFilters,
   filterConditions,
+  type CandidateTables,
   firstPassConditions,
   innerEdgeKm,
   outerEdgeKm,
@@ -14,7 +15,7 @@ import {
   type Seeker,
 } from './filters.ts';
 import { ageStretch, flatForRankingKm, nearbyKm } from './ranking.ts';
-import { standInsOf } from './queryBindings.ts';
+import { standInsOf, type Binding } from './queryBindings.ts';
 import { ageRingStripes, stripeRangesTable } from './stripes.ts';
 
 /** One candidate query: who searches, how people are read, and how many at most. */
@@ -83,26 +84,21 @@ export function photoList(db: Kysely<Database>) {
   >`(select ${aggregate}(ph.file_name, ',' order by ph.position, ph.id) from photos ph where ph.profile_id = p.id and ph.moderation = 'clear')`;
 }
 
+/** Their swipe on the caller: 1 for a like, else 0 or null. A scalar subquery, for the reason in filters.ts privateMode. */
+const likedMe = (eb: ExpressionBuilder<CandidateTables, 'p'>, me: ProfileId) =>
+  eb
+    .selectFrom('swipes as l')
+    .select('l.liked')
+    .whereRef('l.swiper_id', '=', 'p.id')
+    .where('l.target_id', '=', me)
+    .as('liked_me');
+
 /** What ranking reads of someone (RankedRow): every read of candidates starts from it. */
 const rankedSelect = (db: Kysely<Database>, me: ProfileId) =>
   db
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
-    .select((eb) => [
-      'p.id',
-      'p.latitude',
-      'p.longitude',
-      'p.age',
-      'p.active_at',
-      'u.premium_until',
-      // Their swipe on the caller: 1 for a like, else 0 or null. A scalar subquery, for the reason in filters.ts privateMode.
-      eb
-        .selectFrom('swipes as l')
-        .select('l.liked')
-        .whereRef('l.swiper_id', '=', 'p.id')
-        .where('l.target_id', '=', me)
-        .as('liked_me'),
-    ]);
+    .select((eb) => ['p.id', 'p.latitude', 'p.longitude', 'p.age', 'p.active_at', 'u.premium_until', likedMe(eb, me)]);
 
 /**
  * The people the caller may see next, nearest first within a box around them: every rule of discovery
@@ -190,40 +186,6 @@ export async function findCandidates(db: Kysely<Database>, f: CandidateFilter): 
   return scanQuery(db, key, values);
 }
 
-/**
- * A named statement like the re-check (same reasons), of fewer shapes still: the rules it leaves to the
- * first pass hold the gender list, so only the list of people varies (at most 9 lengths up to 256).
- */
-const rankingQuery = preparedByShape(
-  (db, key: string, slot) => {
-    const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
-    const own = ownStandIns as Own;
-    let query = rankedSelect(db, own.me);
-    for (const condition of filterConditions(filterStandIns, true, true)) query = query.where(condition);
-    return query.where('p.id', 'in', (own.only ?? []) as readonly ProfileId[]).limit(own.limit);
-  },
-  (key) => key,
-);
-
-/**
- * The people of a ring's first pass (`findNearest`) whom every other rule lets through, with what ranking
- * reads (no name, bio or city: of a hundred, one is shown, and its card is read then). Their first pass's
- * rules are not tested again: it tested them a moment before, and a pooled person is re-checked against
- * every rule before being shown. A third cheaper than the full re-check (0.34 against 0.57 ms for 108
- * people on the bench data set): no swipe probe, no text columns.
- */
-export async function rereadForRanking(
-  db: Kysely<Database>,
-  f: CandidateFilter,
-  ids: readonly number[],
-): Promise<RankedRow[]> {
-  if (!ids.length) return [];
-  const only = paddedIds(ids);
-  const own: Own = { me: f.me.id, only, limit: only.length };
-  const { key, values } = bindFilters(own, f, { ...f, only });
-  return rankingQuery(db, key, values);
-}
-
 /** Where someone of a ring's first pass stands, and their age (read from the search index alone). */
 export interface NearRow {
   id: ProfileId;
@@ -237,50 +199,81 @@ export interface NearRow {
  * decide alone (`firstPass` in filters.ts), nearest first, without reading a profile or account row. A
  * heavy swiper's ring beyond her frontier holds hundreds of new people; reading, probing and sorting
  * every one of them in full only to keep the nearest hundred cost about 7 ms on the bench data set
- * (bench/discovery.ts); this pass and the re-read of the hundred with every rule (`only`, by the
- * caller) about 2.5 ms. Needs a position and a box.
+ * (bench/discovery.ts); this pass and the re-read of the hundred with every rule about 2.5 ms. Needs a
+ * position and a box. `k` is the order's own value (the ranking distance), for the re-read's order.
+ */
+function firstPassQuery(db: Kysely<Database>, own: Own, filterStandIns: readonly Binding[]) {
+  const terms = firstPassConditions(filterStandIns, own.stripes === undefined ? [] : ['age']);
+  const nearestFirst = rankingKmSql(own.lat, own.lon, own.cos, own.target);
+  const columns = ['p.id', 'p.latitude', 'p.longitude', 'p.age', nearestFirst.as('k')] as const;
+  if (own.stripes === undefined) {
+    let query = db.selectFrom('profiles as p').select(columns);
+    for (const term of terms) query = query.where(term);
+    return query.orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
+  }
+  // Each stripe range, then the index's entries inside it (profiles_stripes), ranges first.
+  const ranges = stripeRangesTable(db, own.stripes);
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    // A lateral subquery run per range: joined plainly, PostgreSQL hashed the ranges against a bitmap
+    // scan of the whole box (7.4 ms against 5.9 for the band); per range it seeks the index (2.1-2.6 ms
+    // against 4.2-6.9, same data). `offset 0` keeps it from being flattened back into that join.
+    const query = db
+      .selectFrom(ranges.from)
+      .innerJoinLateral(
+        (eb) => {
+          let inRange = eb
+            .selectFrom('profiles as p')
+            .select(['p.id', 'p.latitude', 'p.longitude', 'p.age'])
+            .where(ranges.holds);
+          for (const term of terms) inRange = inRange.where(term);
+          return inRange.modifyEnd(sql`offset 0`).as('p');
+        },
+        (join) => join.onTrue(),
+      )
+      .select(columns);
+    return query.orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
+  }
+  // SQLite keeps a cross join's order: the ranges outside, a seek of the index for each.
+  let query = db.selectFrom(ranges.from).crossJoin('profiles as p').select(columns).where(ranges.holds);
+  for (const term of terms) query = query.where(term);
+  return query.orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
+}
+
+/**
+ * The first pass and, in the same statement, its people re-read for ranking: whether every other rule
+ * lets them through (`passed`; the first pass's rules are not tested again: the same statement just tested
+ * them, and a pooled person is re-checked against every rule before being shown) and what ranking reads
+ * (no name, bio or city: of a hundred, one is shown, and its card is read then). PostgreSQL only: one
+ * round trip, where the pass and a re-read by id were two (the re-read 0.42 ms p50 of a heavy swiper's
+ * day's first search of 2.9 ms at load 4, bench/firstSearch.ts). Everyone the pass found comes back, since
+ * where the last of them stands tells how far the pass read. The pass is materialized: read once, then
+ * each of its people looked up by id, never the other way round; its order is restored from `k`, the
+ * order's own value.
  */
 const nearestQuery = preparedByShape(
   (db, key: string, slot) => {
     const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
     const own = ownStandIns as Own;
-    const terms = firstPassConditions(filterStandIns, own.stripes === undefined ? [] : ['age']);
-    const nearestFirst = rankingKmSql(own.lat, own.lon, own.cos, own.target);
-    if (own.stripes === undefined) {
-      let query = db.selectFrom('profiles as p').select(['p.id', 'p.latitude', 'p.longitude', 'p.age']);
-      for (const term of terms) query = query.where(term);
-      return query.orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
-    }
-    // Each stripe range, then the index's entries inside it (profiles_stripes), ranges first.
-    const ranges = stripeRangesTable(db, own.stripes);
-    if (db.getExecutor().adapter instanceof PostgresAdapter) {
-      // A lateral subquery run per range: joined plainly, PostgreSQL hashed the ranges against a bitmap
-      // scan of the whole box (7.4 ms against 5.9 for the band); per range it seeks the index (2.1-2.6 ms
-      // against 4.2-6.9, same data). `offset 0` keeps it from being flattened back into that join.
-      const query = db
-        .selectFrom(ranges.from)
-        .innerJoinLateral(
-          (eb) => {
-            let inRange = eb
-              .selectFrom('profiles as p')
-              .select(['p.id', 'p.latitude', 'p.longitude', 'p.age'])
-              .where(ranges.holds);
-            for (const term of terms) inRange = inRange.where(term);
-            return inRange.modifyEnd(sql`offset 0`).as('p');
-          },
-          (join) => join.onTrue(),
-        )
-        .select(['p.id', 'p.latitude', 'p.longitude', 'p.age']);
-      return query.orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
-    }
-    // SQLite keeps a cross join's order: the ranges outside, a seek of the index for each.
-    let query = db
-      .selectFrom(ranges.from)
-      .crossJoin('profiles as p')
-      .select(['p.id', 'p.latitude', 'p.longitude', 'p.age'])
-      .where(ranges.holds);
-    for (const term of terms) query = query.where(term);
-    return query.orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
+    const others = filterConditions(filterStandIns, true, true);
+    return db
+      .with(
+        (cte) => cte('near').materialized(),
+        () => firstPassQuery(db, own, filterStandIns),
+      )
+      .selectFrom('near')
+      .innerJoin('profiles as p', 'p.id', 'near.id')
+      .innerJoin('users as u', 'u.id', 'p.user_id')
+      .select((eb) => [
+        'near.id',
+        'near.latitude',
+        'near.longitude',
+        'near.age',
+        sql<number>`(case when ${eb.and(others)} then 1 else 0 end)`.as('passed'),
+        'p.active_at',
+        'u.premium_until',
+        likedMe(eb, own.me),
+        'near.k',
+      ]);
   },
   (key) => key,
   // Unnamed on PostgreSQL for the same reasons as scanQuery: list lengths, and a plan per place.
@@ -309,7 +302,45 @@ function ringAgeBands(
   }));
 }
 
-export async function findNearest(db: Kysely<Database>, f: CandidateFilter): Promise<NearRow[]> {
+/**
+ * SQLite's first pass alone and its re-read by id: SQLite has no round trip to save, and the one statement
+ * cost it more than these two (3.0-3.7x against 2.7-3.3x the ring floor, bench/firstSearch.ts paired with
+ * main, load 4-5). The re-read is prepared once per list length (padded, `paddedIds`).
+ */
+const passQuery = preparedByShape(
+  (db, key: string, slot) => {
+    const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
+    return firstPassQuery(db, ownStandIns as Own, filterStandIns);
+  },
+  (key) => key,
+  { named: false },
+);
+const rereadQuery = preparedByShape(
+  (db, key: string, slot) => {
+    const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
+    const own = ownStandIns as Own;
+    let query = rankedSelect(db, own.me);
+    for (const condition of filterConditions(filterStandIns, true, true)) query = query.where(condition);
+    return query.where('p.id', 'in', (own.only ?? []) as readonly ProfileId[]).limit(own.limit);
+  },
+  (key) => key,
+);
+
+/** A ring's first pass (`near`, nearest first) and those of its people every rule lets through (`ranked`, in its order). */
+export interface RingPass {
+  near: NearRow[];
+  ranked: RankedRow[];
+}
+
+type NearRankedRow = NearRow & {
+  k: number;
+  passed: number;
+  active_at: string | null;
+  premium_until: string | null;
+  liked_me: unknown;
+};
+
+export async function findNearest(db: Kysely<Database>, f: CandidateFilter): Promise<RingPass> {
   const point = f.me.point;
   if (!point || f.box === null || f.only !== undefined) throw new Error('a first pass needs a position and a box');
   const target = seekerTarget(f);
@@ -330,5 +361,36 @@ export async function findNearest(db: Kysely<Database>, f: CandidateFilter): Pro
     if (ranges) own.stripes = JSON.stringify(ranges);
   }
   const { key, values } = bindFilters(own, f, f);
-  return (await nearestQuery(db, key, values)) as NearRow[];
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
+    const near = (await passQuery(db, key, values)) as (NearRow & { k: number })[];
+    if (!near.length) return { near: [], ranked: [] };
+    const only = paddedIds(near.map((n) => n.id));
+    const reread = bindFilters({ me: f.me.id, only, limit: only.length }, f, { box: null, only });
+    const passed = new Map((await rereadQuery(db, reread.key, reread.values)).map((r) => [r.id, r]));
+    return {
+      near: near.map(({ id, latitude, longitude, age }) => ({ id, latitude, longitude, age })),
+      ranked: near.flatMap((n) => passed.get(n.id) ?? []),
+    };
+  }
+  // In the pass's order (nearest first, then id), sorted here on the values the pass ordered by: an ORDER BY
+  // on the join cost SQLite a temporary B-tree (the statement 0.2 ms slower than the pass and a re-read apart).
+  const rows = ((await nearestQuery(db, key, values)) as NearRankedRow[]).sort((a, b) => a.k - b.k || a.id - b.id);
+  const near: NearRow[] = [];
+  const ranked: RankedRow[] = [];
+  for (const row of rows) {
+    const { id, latitude, longitude, age } = row;
+    near.push({ id, latitude, longitude, age });
+    // An integer on both databases (PostgreSQL's int4 reaches JavaScript as a number).
+    if (row.passed === 1)
+      ranked.push({
+        id,
+        latitude,
+        longitude,
+        age,
+        active_at: row.active_at,
+        premium_until: row.premium_until,
+        liked_me: row.liked_me,
+      });
+  }
+  return { near, ranked };
 }

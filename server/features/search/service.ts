@@ -21,15 +21,7 @@ import {
   type PooledCandidate,
   type PoolStore,
 } from './candidatePool.ts';
-import {
-  findCandidates,
-  findNearest,
-  rereadForRanking,
-  type CandidateFilter,
-  type CandidateRow,
-  type NearRow,
-  type RankedRow,
-} from './candidates.ts';
+import { findCandidates, findNearest, type CandidateFilter, type CandidateRow, type RankedRow } from './candidates.ts';
 import { distanceLimitKm, poolKeyOf, seekerTarget, type Seeker } from './filters.ts';
 import { changedNear, horizonBelow, changedRecheckMax, type PrefetchedChanges } from './searchChanges.ts';
 import { findCardDetails, findLikeMessage, findSearchStart } from './repository.ts';
@@ -483,7 +475,8 @@ export class SearchService implements CardSearch {
    * cost three times the two passes (bench/discovery.ts):
    * - the first pass (candidates.ts `findNearest`) takes the nearest people the search index and the
    *   caller's swipes let through, reading no profile or account row;
-   * - the second (`reread`) keeps those of them every rule lets through. A few more than are wanted are
+   * - the second keeps those of them every rule lets through, read in the same statement (one round trip:
+   *   the pass is materialized, then its people are looked up by id). A few more than are wanted are
    *   taken, since the rules leave some out; when they left out more, another pair of passes reads on.
    * A ring crowded with people the rules leave out (private mode, bans, blocks) would take pair after pair;
    * once the scan's `ringPassesMax` pairs are spent, or when a pass gets no further than the one before (a
@@ -508,7 +501,8 @@ export class SearchService implements CardSearch {
         const outerKm =
           passes.hintKm !== null && passes.hintKm > reachedKm && passes.hintKm < radiusKm ? passes.hintKm : radiusKm;
         passes.hintKm = null;
-        const near = await findNearest(this.db, {
+        // With its people re-read for ranking in the same statement (candidates.ts nearestQuery).
+        const { near, ranked } = await findNearest(this.db, {
           ...filter,
           box,
           beyondKm: reachedKm,
@@ -521,7 +515,7 @@ export class SearchService implements CardSearch {
           // The box's corners lie beyond its circle, where other directions were not read.
           read = appendRing(
             read,
-            (await this.reread(filter, near)).filter((row) => flatOf(row) <= radiusKm),
+            ranked.filter((row) => flatOf(row) <= radiusKm),
           );
           reachedKm = nextKm;
           continue;
@@ -549,21 +543,11 @@ export class SearchService implements CardSearch {
     return { read, reachedKm };
   }
 
-  /** People of a first pass who pass every rule, in its order (nearest first, then id), as ranking reads them. */
-  private async reread(filter: Search, near: NearRow[]): Promise<RankedRow[]> {
-    if (!near.length) return [];
-    const ids = near.map((n) => n.id);
-    // One query (padded to a few lengths, so a few texts).
-    const rows = await rereadForRanking(this.db, { ...filter, box: null, limit: ids.length }, ids);
-    const order = new Map(ids.map((id, i) => [id, i]));
-    return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  }
-
   /**
    * The card a scan answers: its first person the app does not hold. Someone the scan read in full is
    * shown as read (their photos come with the card, presentCandidate); someone re-read only for ranking
-   * (`reread`) is read now, in full with photos and against every rule again, one at a time: one who fails
-   * in the moment since (banned, say) gives way to the next, which is rare, while each person more read
+   * (with its ring's first pass) is read now, in full with photos and against every rule again, one at a
+   * time: one who fails in the moment since (banned, say) gives way to the next, which is rare, while each person more read
    * costs their rows (batches of three cost 0.18 ms a search on the bench data set). At most
    * `recheckBatch * recheckBatches` are tried, as a pool's re-check tries; `failed` lists who failed, and
    * with no card the scan reads on beyond (never "nobody left" while people were not tried).
