@@ -40,7 +40,7 @@ export interface JobContext {
 
 export interface JobDefinition {
   name: string;
-  /** node-cron expression, in UTC. */
+  /** Cron expression (croner: five fields, or six with seconds first), in UTC. */
   schedule: string;
   /** How long the lock is held at most; a run that takes longer could overlap with the next. */
   leaseSeconds: number;

@@ -245,6 +245,8 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     // Recorded before stop() answered, while the database is still open.
     const runs = await runsOf('test_worker_cut');
     expect(runs.map((r) => r.status)).toEqual(['interrupted']);
+    // The run's slot is the schedule's second it fired for, not the moment its timer happened to fire.
+    expect(runs[0]?.slot).toMatch(/T\d\d:\d\d:\d\d\.000Z$/);
     expect(
       await acquireJobLock(
         second.db,

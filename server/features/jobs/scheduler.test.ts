@@ -12,6 +12,13 @@ describe('JOB_SCHEDULES', () => {
     expect(withSchedules(jobs, undefined).jobs).toEqual(jobs);
   });
 
+  it('takes every job’s own schedule, and refuses a field out of range', () => {
+    const own = jobs.map((job) => `${job.name}=${job.schedule}`).join(';');
+    expect(withSchedules(jobs, own).problems).toEqual([]);
+    expect(withSchedules(jobs, 'weekly_report=61 * * * *').problems).toHaveLength(1);
+    expect(withSchedules(jobs, 'weekly_report=0 8 * * 5 2026 extra').problems).toHaveLength(1);
+  });
+
   it('names every unknown job and bad expression at once', () => {
     const { problems } = withSchedules(jobs, 'no_such_job=* * * * *;weekly_report=every monday;nonsense');
     expect(problems).toHaveLength(3);
