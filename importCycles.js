@@ -14,35 +14,52 @@
  * algorithm, each module and edge visited once per lint run) and answers each import by comparing two
  * numbers. The way round the circle, for the message, is searched only for an import that is in one.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { isExternalModule, moduleVisitor, relative, resolve } from 'eslint-plugin-import-x/utils';
 import ts from 'typescript';
 
 /**
- * What one lint run learnt of the graph. An editor's ESLint lives on while files change, so what was learnt
- * is forgotten once it is a few seconds old (a command-line run just learns it again, cheaply).
+ * What the lint has learnt of the graph. An editor's ESLint lives on while files change: what was learnt is
+ * forgotten as soon as a file read for it changed on disk (their times are checked at most once a second),
+ * or the file being linted imports otherwise than its saved text did (its text is the editor's).
  */
 const graph = {
-  learntAt: 0,
   /** A module's path → its component's number, once its component is complete. */
   component: new Map(),
   /** A bare module name → whether it resolves outside the project (node_modules, Node's own). */
   external: new Map(),
-  /** A module's path → the modules it imports (resolved, external ones left out). */
+  /** A module's path → the modules it imports (resolved, external ones left out), and the text's time. */
   edges: new Map(),
   nextComponent: 0,
+  checkedAt: 0,
 };
-const lifetimeMs = 5_000;
 
-function forgetIfStale() {
-  const now = Date.now();
-  if (now - graph.learntAt > lifetimeMs) {
-    graph.component.clear();
-    graph.external.clear();
-    graph.edges.clear();
-    graph.nextComponent = 0;
+function forget() {
+  graph.component.clear();
+  graph.external.clear();
+  graph.edges.clear();
+  graph.nextComponent = 0;
+}
+
+function mtimeOf(path) {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return -1;
   }
-  graph.learntAt = now;
+}
+
+/** Forgets the graph when a file it was read from changed since (checked at most once a second). */
+function forgetIfChanged() {
+  const now = Date.now();
+  if (now - graph.checkedAt < 1_000) return;
+  graph.checkedAt = now;
+  for (const [path, { mtime }] of graph.edges) {
+    if (mtimeOf(path) !== mtime) {
+      forget();
+      return;
+    }
+  }
 }
 
 /** The scripts whose imports the graph follows: what the linted files can import of ours. */
@@ -54,28 +71,48 @@ const scanned = /\.(?:[cm]?[jt]s|tsx|jsx)$/;
  * edge. Each edge keeps its specifier and line, for the message.
  */
 function edgesOf(path, context, ignoreModule) {
-  let edges = graph.edges.get(path);
-  if (edges !== undefined) return edges;
-  edges = [];
+  const known = graph.edges.get(path);
+  if (known !== undefined) return known.edges;
+  const mtime = mtimeOf(path);
+  let text = '';
   if (scanned.test(path) && !path.includes('/node_modules/')) {
-    let text = '';
     try {
       text = readFileSync(path, 'utf8');
     } catch {
       // A module that cannot be read imports nothing the rule can follow.
     }
-    const seen = new Set();
-    for (const { fileName, pos } of ts.preProcessFile(text, true, false).importedFiles) {
-      if (ignoreModule(fileName)) continue;
-      const target = relative(fileName, path, context.settings, context);
-      if (target == null || seen.has(target)) continue;
-      seen.add(target);
-      const line = text.slice(0, pos).split('\n').length;
-      edges.push({ path: target, source: { value: fileName, line } });
-    }
   }
-  graph.edges.set(path, edges);
+  const edges = scan(path, text, context, ignoreModule);
+  graph.edges.set(path, { mtime, edges });
   return edges;
+}
+
+/** The imports of `text` (the module at `path`), resolved from its folder, one edge per module. */
+function scan(path, text, context, ignoreModule) {
+  const edges = [];
+  const seen = new Set();
+  for (const { fileName, pos } of ts.preProcessFile(text, true, false).importedFiles) {
+    if (ignoreModule(fileName)) continue;
+    const target = relative(fileName, path, context.settings, context);
+    if (target == null || seen.has(target)) continue;
+    seen.add(target);
+    const line = text.slice(0, pos).split('\n').length;
+    edges.push({ path: target, source: { value: fileName, line } });
+  }
+  return edges;
+}
+
+/**
+ * The file being linted imports what its text (the editor's, maybe unsaved) says: when that differs from
+ * what the graph was built with, the graph is forgotten and built again around the text.
+ */
+function useOwnText(filename, text, context, ignoreModule) {
+  const own = scan(filename, text, context, ignoreModule);
+  const known = graph.edges.get(filename);
+  const same = (a, b) => a.length === b.length && a.every((edge, i) => edge.path === b[i].path);
+  if (known !== undefined && same(known.edges, own)) return;
+  if (known !== undefined) forget();
+  graph.edges.set(filename, { mtime: mtimeOf(filename), edges: own });
 }
 
 /**
@@ -169,7 +206,7 @@ const noCycle = {
   create(context) {
     const filename = context.physicalFilename;
     if (filename === '<text>') return {};
-    forgetIfStale();
+    forgetIfChanged();
     const options = context.options[0] ?? {};
     // A bare name resolves to the same package wherever the project imports it from; a relative one is
     // never external.
@@ -184,6 +221,7 @@ const noCycle = {
           return external;
         }
       : () => false;
+    useOwnText(filename, context.sourceCode.text, context, ignoreModule);
 
     return moduleVisitor(
       (sourceNode, importer) => {

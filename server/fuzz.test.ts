@@ -670,7 +670,6 @@ function request(baseUrl: string, identity: Identity, c: Case): Promise<Answer> 
         method: c.method,
         headers: { ...identity.headers, ...c.headers },
         agent,
-        timeout: requestTimeoutMs,
       },
       (res) => {
         const type = res.headers['content-type'] ?? '';
@@ -685,7 +684,9 @@ function request(baseUrl: string, identity: Identity, c: Case): Promise<Answer> 
         res.on('error', reject);
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`no answer in ${requestTimeoutMs} ms`)));
+    // A deadline for the whole answer, as fetch's abort signal was (an idle timeout would let a trickle on).
+    const deadline = setTimeout(() => req.destroy(new Error(`no answer in ${requestTimeoutMs} ms`)), requestTimeoutMs);
+    req.on('close', () => clearTimeout(deadline));
     req.on('error', reject);
     req.end(c.body);
   });

@@ -9,6 +9,19 @@ export interface RunningScheduler {
   interrupt(): void;
 }
 
+/** Five fields, or six with seconds first; in UTC by plain date arithmetic (no time zone data). */
+const cronOptions = { mode: '5-or-6-parts', utcOffset: 0 } as const;
+
+/**
+ * The slot a firing at `now` is for: the schedule's latest time at or before `now`, the same in every process
+ * whenever its timer really fired (croner fires at or a few milliseconds after its target, later on a busy
+ * machine). `previousRuns` answers times strictly before its reference, hence the millisecond: a timer
+ * firing exactly on its target would otherwise name the slot before.
+ */
+export function slotOf(schedule: Cron, now: Date): Date {
+  return schedule.previousRuns(1, new Date(now.getTime() + 1))[0] ?? now;
+}
+
 /**
  * Starts every job on its cron schedule (UTC). Every worker process may do this: the job's database lock
  * lets one of them run each firing (its slot) and records the others as skipped. `stop` waits for runs in
@@ -25,16 +38,16 @@ export function startScheduler(definitions: readonly JobDefinition[], jobContext
   const running = new Set<Promise<unknown>>();
   const tasks = definitions.map(
     (job) =>
-      new Cron(job.schedule, { utcOffset: 0 }, (self) => {
-        // The slot is the schedule's time this firing is for (the latest at or before now), the same in
-        // every process whenever its timer really fired (a few milliseconds after it, or later on a busy
-        // machine).
-        const slot = self.previousRuns(1, new Date(Date.now() + 1))[0] ?? new Date();
-        const run = runJob(job, ctx, undefined, slot).catch((error: unknown) =>
-          ctx.logger.error({ err: error, job: job.name }, 'job could not run'),
+      // `protect`: a firing while this process still runs the job's previous one is let go (its slot is
+      // another process's to take, or skipped), as node-cron's noOverlap did; so the callback answers the run.
+      new Cron(job.schedule, { ...cronOptions, protect: true }, (self) => {
+        const run = runJob(job, ctx, undefined, slotOf(self, new Date())).then(
+          () => undefined,
+          (error: unknown) => ctx.logger.error({ err: error, job: job.name }, 'job could not run'),
         );
         running.add(run);
         void run.finally(() => running.delete(run));
+        return run;
       }),
   );
   return {
@@ -75,11 +88,16 @@ export function withSchedules(
   return { jobs: definitions.map((job) => ({ ...job, schedule: overrides.get(job.name) ?? job.schedule })), problems };
 }
 
-/** Whether croner takes `expression` (five fields, or six with seconds first). */
+/**
+ * Whether `expression` is a schedule croner runs: five fields, or six with seconds first, that fire at some
+ * time to come (croner would also take a date for a single run, or a day that never comes).
+ */
 function isCronExpression(expression: string): boolean {
   try {
-    new Cron(expression, { paused: true, utcOffset: 0 }).stop();
-    return true;
+    const schedule = new Cron(expression, { ...cronOptions, paused: true });
+    const recurring = schedule.getOnce() === null && schedule.nextRun() !== null;
+    schedule.stop();
+    return recurring;
   } catch {
     return false;
   }

@@ -31,11 +31,17 @@ function rememberingAnswers(real: ModerationModels): ModerationModels {
     const key = `${kind}:${createHash('sha256').update(image).digest('hex')}`;
     let answer = answers.get(key) as Promise<T> | undefined;
     if (answer === undefined) {
-      // A failure (null) is not remembered: the next pass asks again.
-      answer = ask().then((value) => {
-        if (value === null) answers.delete(key);
-        return value;
-      });
+      // A failure (null, or an error) is not remembered: the next pass asks again.
+      answer = ask().then(
+        (value) => {
+          if (value === null) answers.delete(key);
+          return value;
+        },
+        (error: unknown) => {
+          answers.delete(key);
+          throw error;
+        },
+      );
       answers.set(key, answer);
     }
     return answer.then((value) => structuredClone(value));
