@@ -1,6 +1,9 @@
 import type { SearchResult } from '@contract/discovery.ts';
+import { releaseBootCard } from '../../lib/bootCard.ts';
 import { filterParams, type DeckFilters } from '../../lib/filters.ts';
+import { readStored, storageKeys } from '../../lib/storage.ts';
 import { ApiError, api, isRecord, lazySchema } from '../client.ts';
+import { earlyResponsePassedBy } from '../earlyResponses.ts';
 import { sessionGeneration } from '../sessionGeneration.ts';
 
 const discovery = () => import('@contract/discovery.ts');
@@ -68,6 +71,10 @@ export function fetchDeckCard(filters: DeckFilters, exclude: number[]): Promise<
   const key = `${sessionGeneration()} ${path}`;
   const shared = underWay.get(key);
   if (shared) return shared;
+  // boot.js's first card (its photo perhaps painted already, lib/bootCard.ts) is not the one this asks for
+  // (stored filters read otherwise, another token): the photo goes now, or the member would see one person's
+  // photo and then another's card in the same box.
+  if (earlyResponsePassedBy('/api/search', path, readStored(storageKeys.jwtToken))) releaseBootCard();
   const request = fetchNextCard(path).finally(() => underWay.delete(key));
   underWay.set(key, request);
   return request;
