@@ -1,6 +1,6 @@
 /**
  * Run before `npm start`: builds the front end (miniapp/dist) when it is missing or older than any of its
- * sources (miniapp/src, miniapp/public, index.html, the Vite config, locales, the shared contract), so
+ * sources (miniapp/src, miniapp/public, index.html, the Vite config and its plugins, locales, the shared contract), so
  * `npm install && npm start` on a fresh clone serves the app. `--force` always builds (`npm run build`).
  * `npm start` runs it compiled (scripts/start.mjs): it calls frontendIsStale() itself and runs this file only to build.
  */
@@ -10,19 +10,25 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const miniapp = path.join(root, 'miniapp');
 const distIndex = path.join(miniapp, 'dist', 'index.html');
-const sources = [
-  path.join(miniapp, 'src'),
-  path.join(miniapp, 'public'),
-  path.join(miniapp, 'index.html'),
-  path.join(miniapp, 'vite.config.ts'),
-  path.join(miniapp, 'localesPlugin.ts'),
-  path.join(miniapp, 'compressPlugin.ts'),
-  path.join(miniapp, 'pwaPlugin.ts'),
-  path.join(miniapp, 'serviceWorker.js'),
-  path.join(root, 'locales'),
-  path.join(root, 'server', 'contract'),
-  path.join(root, 'package-lock.json'),
-];
+/**
+ * What the build reads. The build's own code is every file at the top of miniapp/ beside the Vite config
+ * (its plugins, the service worker's template), listed when asked, so a plugin added later is never left
+ * out (a change to bootScriptPlugin.ts once left a stale dist).
+ */
+export function frontendSources(): string[] {
+  const buildCode = readdirSync(miniapp)
+    .filter((name) => /\.(ts|js|mjs)$/.test(name))
+    .map((name) => path.join(miniapp, name));
+  return [
+    path.join(miniapp, 'src'),
+    path.join(miniapp, 'public'),
+    path.join(miniapp, 'index.html'),
+    ...buildCode,
+    path.join(root, 'locales'),
+    path.join(root, 'server', 'contract'),
+    path.join(root, 'package-lock.json'),
+  ];
+}
 
 /** The newest modification time under a file or folder. */
 function newest(target: string): number {
@@ -35,7 +41,7 @@ function newest(target: string): number {
 export function frontendIsStale(): boolean {
   if (!existsSync(distIndex)) return true;
   const built = statSync(distIndex).mtimeMs;
-  return sources.some((source) => newest(source) > built);
+  return frontendSources().some((source) => newest(source) > built);
 }
 
 export async function buildFrontend(): Promise<void> {

@@ -99,6 +99,38 @@ describe("the deck's first photo before the app", () => {
     expect(errors).toEqual([]);
   });
 
+  it('takes the photo away at once when the app asks for another first card than boot.js did', async () => {
+    let release: () => void = () => undefined;
+    // The app's own first request, held: until it answers, the painted photo is not the card it will show.
+    const appAsked: Route[] = [];
+    let holding = true;
+    const { context, page, errors } = await site.page({
+      prepare: async (c) => {
+        await signInAs(site, c, anna.browser);
+        release = await holdEntry(c);
+        await c.route(/\/api\/search\?.*gender=Male/, async (route) => {
+          if (holding) appAsked.push(route);
+          else await route.continue();
+        });
+      },
+    });
+    await page.goto('/search', { waitUntil: 'commit' });
+    await page.locator('#boot-card img').waitFor();
+    // The stored filters change before the app reads them (another tab, a filter read otherwise than
+    // boot.js reads it): the app's first address is not boot.js's.
+    await page.evaluate(() => localStorage.setItem('selectedGender', 'Male'));
+    release();
+    await expect.poll(() => appAsked.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await page.locator('#boot-card').waitFor({ state: 'detached' });
+    expect(await page.locator('.swipe-card').count()).toBe(0);
+    holding = false;
+    for (const route of appAsked.splice(0)) await route.continue();
+    await page.locator('.swipe-card, .search-screen [role="alert"], .search-screen .empty-deck').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+
   it('paints nothing for a stale session: the visitor goes to sign-in', async () => {
     const { context, page, errors } = await site.page({
       prepare: async (c) => {

@@ -23,13 +23,33 @@ declare global {
 /** How long after the page's start an early answer may still be taken. */
 const freshForMs = 15_000;
 
+/** Whether the page is still the one boot.js started, early enough for its answers. */
+function samePage(early: EarlyRequests): boolean {
+  return location.pathname.toLowerCase() === early.path && performance.now() < freshForMs;
+}
+
 export function takeEarlyResponse(path: string, token: string | null): Promise<Response> | undefined {
   const early = window.__iskraEarly;
   const response = early?.responses[path];
   if (!early || !response) return undefined;
   early.responses[path] = undefined;
-  const samePage = location.pathname.toLowerCase() === early.path && performance.now() < freshForMs;
+  const usable = samePage(early);
   // Once a read may not take them, none may: the rest are forgotten.
-  if (!samePage) early.responses = {};
-  return samePage && early.token === token ? response : undefined;
+  if (!usable) early.responses = {};
+  return usable && early.token === token ? response : undefined;
+}
+
+/**
+ * Whether boot.js asked for an answer under `endpoint` (`/api/search`) that the read of `path` will not
+ * take (another address, another token, too late): what boot.js built from it (the first card's photo,
+ * lib/bootCard.ts) is then not what this read will show.
+ */
+export function earlyResponsePassedBy(endpoint: string, path: string, token: string | null): boolean {
+  const early = window.__iskraEarly;
+  if (!early) return false;
+  const asked = Object.keys(early.responses).some(
+    (address) => address.split('?')[0] === endpoint && early.responses[address] !== undefined,
+  );
+  if (!asked) return false;
+  return !(early.responses[path] !== undefined && samePage(early) && early.token === token);
 }

@@ -18,6 +18,8 @@ let currentUser: CurrentUserResponse | null = null;
  * from then on, so the deck's first load carries neither (issue 41: first-load JS on /search).
  */
 let wanted = false;
+/** How many times the cache has been asked for: a live connection whose chunk failed tries again at the next. */
+let asks = 0;
 const wantedListeners = new Set<() => void>();
 
 /** Called once, by api/queryClient.ts, when the cache is made. */
@@ -29,11 +31,12 @@ export function attachQueryClient(created: QueryClient): void {
 
 /**
  * The cache is wanted from now on. Listeners hear it after the current task, never during a render (a lazy
- * screen asks for it while React renders it).
+ * screen asks for it while React renders it). Every ask is counted (`cacheAsks`), not only the first: the
+ * frame loads the live connection again at a later ask when its chunk failed (components/Layout.tsx).
  */
 export function wantCache(): void {
-  if (wanted) return;
   wanted = true;
+  asks += 1;
   queueMicrotask(() => {
     for (const notify of wantedListeners) notify();
   });
@@ -43,7 +46,11 @@ export function cacheWanted(): boolean {
   return wanted;
 }
 
-/** For `useSyncExternalStore`: `notify` when the cache is first wanted. */
+export function cacheAsks(): number {
+  return asks;
+}
+
+/** For `useSyncExternalStore`: `notify` when the cache is asked for. */
 export function onCacheWanted(notify: () => void): () => void {
   wantedListeners.add(notify);
   return () => wantedListeners.delete(notify);

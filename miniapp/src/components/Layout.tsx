@@ -2,10 +2,11 @@ import { Suspense, useEffect, useLayoutEffect, useSyncExternalStore } from 'reac
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { expectLiveStream } from '../api/liveGate.ts';
-import { cacheWanted, onCacheWanted, wantCache } from '../api/sessionCache.ts';
+import { cacheAsks, cacheWanted, onCacheWanted, wantCache } from '../api/sessionCache.ts';
 import { releaseBootCard } from '../lib/bootCard.ts';
 import { platform } from '../platform/index.ts';
 import { memberKey, useSession } from '../session/SessionProvider.tsx';
+import { ChunkBoundary } from './ErrorBoundary.tsx';
 import { StartParamRedirect } from './StartParamRedirect.tsx';
 import { lazyScreen } from './lazyScreen.ts';
 import { Loading } from './States.tsx';
@@ -13,7 +14,8 @@ import { TopBar } from './TopBar.tsx';
 
 // The live connection with its overlay and toasts, and the query cache its events go to: only for members,
 // with the first screen that reads through the cache, or once the page has settled (the deck's first card
-// reads nothing through it: issue 41).
+// reads nothing through it: issue 41). Inside a ChunkBoundary: its chunks (`live`, `queries`) failing to load
+// costs the stream, the toasts and the counts, never the screen under them.
 const LiveShell = lazyScreen(() => import('./LiveShell.tsx'));
 // Members only (issue 41: neither on / nor /login). Its space is kept from the start (`with-tabs`), so the
 // bar arriving moves nothing. Its counts come with the live connection (LiveShell's `BadgeFeed`).
@@ -25,7 +27,8 @@ const TabBar = lazyScreen<object>(() => import('./TabBar.tsx').then((m) => ({ de
 function wantCacheOnceSettled(): void {
   void import('../api/contractCheck.ts')
     .then(({ pageSettled }) => pageSettled())
-    // Not loaded (offline): the live connection's own chunk tries again.
+    // Not loaded (offline): the cache is asked for all the same, and if the live connection's chunks fail
+    // too, its ChunkBoundary keeps the screen and it loads again at the next ask or route (Layout below).
     .catch(() => undefined)
     .then(wantCache);
 }
@@ -81,7 +84,8 @@ function SettingsButton() {
  * route's frame, known before the screen's own chunk has loaded.
  */
 export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame }) {
-  const frame = frameAt(useLocation().pathname);
+  const { pathname } = useLocation();
+  const frame = frameAt(pathname);
   const { session } = useSession();
   const member = memberKey(session);
   // Said during render, before the screen's first reads start (their effects run after this render); not
@@ -99,12 +103,16 @@ export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame
   const tabSpace = tabs || (session.status === 'loading' && frame.fill === true);
   // The bar's code is asked for where it is drawn, and on a members' screen while the session loads (the
   // deck, the chats, the menu...), so the bar comes with the screen instead of a round-trip after the
-  // session. Idempotent; a failed download is left to the bar's own render to try again.
+  // session. Idempotent; a failed download is left to the bar's own render, whose ChunkBoundary tries again
+  // on the next route.
   const tabsLikely = tabs || (session.status === 'loading' && frame.members === true);
   useEffect(() => {
     if (tabsLikely) TabBar.preload().catch(() => undefined);
   }, [tabsLikely]);
   const live = useSyncExternalStore(onCacheWanted, cacheWanted) && member !== null;
+  // A frame part whose chunk failed loads again at the next route, the live connection also at the next ask
+  // for the cache (a match to announce, a screen that reads through it).
+  const asks = useSyncExternalStore(onCacheWanted, cacheAsks);
   useEffect(() => {
     if (member !== null) wantCacheOnceSettled();
   }, [member]);
@@ -136,14 +144,18 @@ export function Layout({ frameAt }: { frameAt: (pathname: string) => ScreenFrame
         </Suspense>
       </main>
       {tabs && (
-        <Suspense fallback={null}>
-          <TabBar />
-        </Suspense>
+        <ChunkBoundary resetKey={pathname}>
+          <Suspense fallback={null}>
+            <TabBar />
+          </Suspense>
+        </ChunkBoundary>
       )}
       {live && (
-        <Suspense fallback={null}>
-          <LiveShell key={member} />
-        </Suspense>
+        <ChunkBoundary key={member} resetKey={`${pathname} ${asks}`}>
+          <Suspense fallback={null}>
+            <LiveShell />
+          </Suspense>
+        </ChunkBoundary>
       )}
     </div>
   );

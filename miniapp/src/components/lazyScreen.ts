@@ -1,5 +1,6 @@
 import { createElement, lazy, useState, type ComponentType, type FunctionComponent } from 'react';
 import { wantCache } from '../api/sessionCache.ts';
+import { ChunkLoadError } from './retryingLazy.ts';
 
 /** A route's screen, loaded on first use like `React.lazy`, that can also be loaded before it renders. */
 export interface LazyScreen<P extends object> extends FunctionComponent<P> {
@@ -14,6 +15,9 @@ export interface LazyScreen<P extends object> extends FunctionComponent<P> {
  * than its code (issue 41). Preloaded before the first render (`main.tsx`), the screen is rendered
  * directly. Each mounted screen keeps the component it started with, so a later render never swaps the
  * lazy wrapper for the loaded component under it (which would remount the screen and lose its state).
+ * A failed load is a `ChunkLoadError`: a screen's reaches the app's error page (components/ErrorBoundary.tsx),
+ * and a part of the frame inside a `ChunkBoundary` (the tab bar, the live connection) loads again on its next
+ * mount, as `retryingLazy`'s parts do (`React.lazy` keeps a failure for good).
  */
 export function lazyScreen<P extends object>(
   load: () => Promise<{ default: ComponentType<P> }>,
@@ -48,7 +52,15 @@ export function lazyScreen<P extends object>(
     );
     return loading;
   };
-  const Lazy = lazy(start);
+  const fresh = () =>
+    lazy(() =>
+      start().catch((error: unknown) => {
+        throw new ChunkLoadError(error, () => {
+          Lazy = fresh();
+        });
+      }),
+    );
+  let Lazy = fresh();
   function Screen(props: P) {
     const [component] = useState<ComponentType<P>>(() => loaded ?? Lazy);
     return createElement(component, props);

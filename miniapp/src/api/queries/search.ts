@@ -1,6 +1,10 @@
 import type { SearchResult } from '@contract/discovery.ts';
+import { releaseBootCard } from '../../lib/bootCard.ts';
 import { filterParams, type DeckFilters } from '../../lib/filters.ts';
+import { readStored, storageKeys } from '../../lib/storage.ts';
 import { ApiError, api, isRecord, lazySchema } from '../client.ts';
+import { earlyResponsePassedBy } from '../earlyResponses.ts';
+import { sessionGeneration } from '../sessionGeneration.ts';
 
 const discovery = () => import('@contract/discovery.ts');
 
@@ -47,7 +51,11 @@ function isNoProfile(answer: Card | { userprofile: false }): answer is { userpro
   return (answer as { userprofile?: unknown }).userprofile === false;
 }
 
-/** The next card's requests under way, by address: two identical calls share one. */
+/**
+ * The next card's requests under way, by session (api/sessionGeneration.ts) and address: two identical calls
+ * share one, never across a sign-in, since the answer is for whoever asked (the query cache, which shared
+ * them before, is emptied for someone else).
+ */
 const underWay = new Map<string, Promise<Card | null | 'no_profile'>>();
 
 /**
@@ -60,10 +68,15 @@ export function fetchDeckCard(filters: DeckFilters, exclude: number[]): Promise<
   const query = filterParams(filters);
   if (exclude.length) query.set('exclude', exclude.join(','));
   const path = `/api/search?${query.toString()}`;
-  const shared = underWay.get(path);
+  const key = `${sessionGeneration()} ${path}`;
+  const shared = underWay.get(key);
   if (shared) return shared;
-  const request = fetchNextCard(path).finally(() => underWay.delete(path));
-  underWay.set(path, request);
+  // boot.js's first card (its photo perhaps painted already, lib/bootCard.ts) is not the one this asks for
+  // (stored filters read otherwise, another token): the photo goes now, or the member would see one person's
+  // photo and then another's card in the same box.
+  if (earlyResponsePassedBy('/api/search', path, readStored(storageKeys.jwtToken))) releaseBootCard();
+  const request = fetchNextCard(path).finally(() => underWay.delete(key));
+  underWay.set(key, request);
   return request;
 }
 
