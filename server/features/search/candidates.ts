@@ -372,15 +372,15 @@ export async function findNearest(db: Kysely<Database>, f: CandidateFilter): Pro
       ranked: near.flatMap((n) => passed.get(n.id) ?? []),
     };
   }
-  // In the pass's order (nearest first, then id), sorted here on the values the pass ordered by: an ORDER BY
-  // on the join cost SQLite a temporary B-tree (the statement 0.2 ms slower than the pass and a re-read apart).
+  // In the pass's order (nearest first, then id), sorted here on the values the pass ordered by (`k`, the
+  // id): the join gives no order of its own, and sorting a pool's worth of rows here is cheap.
   const rows = ((await nearestQuery(db, key, values)) as NearRankedRow[]).sort((a, b) => a.k - b.k || a.id - b.id);
   const near: NearRow[] = [];
   const ranked: RankedRow[] = [];
   for (const row of rows) {
     const { id, latitude, longitude, age } = row;
     near.push({ id, latitude, longitude, age });
-    // An integer on both databases (PostgreSQL's int4 reaches JavaScript as a number).
+    // PostgreSQL's int4 reaches JavaScript as a number.
     if (row.passed === 1)
       ranked.push({
         id,
