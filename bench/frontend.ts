@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { build } from 'vite';
 import { launchChromium } from '../miniapp/e2e/chromium.ts';
@@ -274,6 +274,22 @@ for (const m of html.matchAll(/(ru|en)=\/(assets\/locale-[^;"]+\.json)/g)) {
 }
 
 /** One throttled cold load of `url`: its LCP, the time of the `iskra:ready` mark (none on the floor), and its CLS. */
+/** A new tab on the phone profile: slow 4G (1.6 Mbit/s down, 150 ms), a 4x slower CPU, no cache. */
+async function throttledTab(context: BrowserContext): Promise<{ tab: Page; cdp: CDPSession }> {
+  const tab = await context.newPage();
+  const cdp = await context.newCDPSession(tab);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 150,
+    downloadThroughput: (1.6 * 1024 * 1024) / 8,
+    uploadThroughput: (750 * 1024) / 8,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  return { tab, cdp };
+}
+
 async function throttledLoad(
   url: string,
   cookie?: { value: string; url: string },
@@ -290,17 +306,7 @@ async function throttledLoad(
       for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__cls += entry.value;
     }).observe({ type: 'layout-shift', buffered: true });
   `);
-  const tab = await throttled.newPage();
-  const cdp = await throttled.newCDPSession(tab);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 150,
-    downloadThroughput: (1.6 * 1024 * 1024) / 8,
-    uploadThroughput: (750 * 1024) / 8,
-  });
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const { tab } = await throttledTab(throttled);
   await tab.goto(url, { waitUntil: 'load' });
   const isFloor = url.startsWith(floor.url);
   // Polled with evaluate (a CDP call): waitForFunction would eval() in the page, which the CSP forbids.
@@ -340,17 +346,7 @@ async function printTimeline(label: string, url: string, cookie?: { value: strin
       }
     }).observe({ type: 'largest-contentful-paint', buffered: true });
   `);
-  const tab = await context.newPage();
-  const cdp = await context.newCDPSession(tab);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 150,
-    downloadThroughput: (1.6 * 1024 * 1024) / 8,
-    uploadThroughput: (750 * 1024) / 8,
-  });
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const { tab, cdp } = await throttledTab(context);
   const rows = new Map<
     string,
     { url: string; start: number; response?: number; end?: number; bytes?: number; priority: string }
