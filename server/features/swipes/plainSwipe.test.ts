@@ -6,6 +6,7 @@ import { createPerson, type Person, type PersonOptions } from '../../test/people
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 import { swipePlainly } from './repository.ts';
+import { spendFreeLikes } from './spentLikes.ts';
 import { freeLikesPerDay, likeWindowSeconds } from './rules.ts';
 
 /**
@@ -216,17 +217,7 @@ describe.each(testDialects())('plain swipes on %s', (dialect) => {
     const other = await them();
     const now = app.clock.now();
     // Two likes left of the allowance; six people liked at once, half of them to notify.
-    await app.database.db
-      .insertInto('swipe_undos')
-      .values(
-        Array.from({ length: freeLikesPerDay - 2 }, (_, i) => ({
-          profile_id: a.profileId,
-          target_id: other.profileId,
-          created_at: addSeconds(now, -60 - i).toISOString(),
-          liked: 1,
-        })),
-      )
-      .execute();
+    await spendFreeLikes(app.database.db, a.profileId, other.profileId, freeLikesPerDay - 2, now);
     const people = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? reachable() : them())));
     const answers = await Promise.all(people.map((b) => like(a, b)));
     const statuses = answers.map((r) => r.status).sort();
@@ -245,17 +236,7 @@ describe.each(testDialects())('plain swipes on %s', (dialect) => {
     const other = await them();
     const now = app.clock.now();
     // Undone likes count as likes (the allowance cannot be reset by undoing).
-    await app.database.db
-      .insertInto('swipe_undos')
-      .values(
-        Array.from({ length: freeLikesPerDay }, (_, i) => ({
-          profile_id: a.profileId,
-          target_id: other.profileId,
-          created_at: addSeconds(now, -60 - i).toISOString(),
-          liked: 1,
-        })),
-      )
-      .execute();
+    await spendFreeLikes(app.database.db, a.profileId, other.profileId, freeLikesPerDay, now);
     await functionLeavesIt(a, b);
     const before = await rowsOf(a, b);
     const res = await like(a, b);

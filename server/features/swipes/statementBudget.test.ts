@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { addSeconds } from '../../clock.ts';
 import type { LikeResponse } from '../../contract/discovery.ts';
 import { json } from '../../test/browser.ts';
 import { createPerson } from '../../test/people.ts';
 import { useStatementCountingApp } from '../../test/statementCountingApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
+import { spendFreeLikes } from './spentLikes.ts';
 import { freeLikesPerDay } from './rules.ts';
 
 /**
@@ -90,17 +90,7 @@ describe.each(testDialects())('statements of a like on %s', (dialect) => {
     expect((await liker.browser.post('/api/like', { profile_id: a.profileId })).status).toBe(200);
     await post('match', '/api/like', liker.profileId, 200);
     const now = app.clock.now();
-    await app.database.db
-      .insertInto('swipe_undos')
-      .values(
-        Array.from({ length: freeLikesPerDay }, (_, i) => ({
-          profile_id: a.profileId,
-          target_id: warm.profileId,
-          created_at: addSeconds(now, -60 - i).toISOString(),
-          liked: 1,
-        })),
-      )
-      .execute();
+    await spendFreeLikes(app.database.db, a.profileId, warm.profileId, freeLikesPerDay, now);
     await post('overAllowance', '/api/like', (await createPerson(app)).profileId, 429);
     for (const [name, budget] of Object.entries(cases)) {
       const statements = made[name] ?? [];
