@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
-const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const tsc = path.join(root, 'node_modules', 'typescript7', 'bin', 'tsc');
 
 /** A probe file: its text, and the lines `tsc` must refuse (those with a key the dictionary lacks). */
 interface Probe {
