@@ -33,7 +33,11 @@ describe('a signed-in first screen', () => {
    * with `tabs`, the tab bar shows her unread chat.
    */
   async function open(path: string, ready: (page: Page) => Promise<unknown>, { tabs = false } = {}) {
-    const { context, page, errors } = await site.page({ prepare: (c) => signInAs(site, c, anna.browser) });
+    // The app's own settling: what comes before the first screen and what after is the point here.
+    const { context, page, errors } = await site.page({
+      settle: 'production',
+      prepare: (c) => signInAs(site, c, anna.browser),
+    });
     const requests = recordApiRequests(page);
     const streamOpened = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/events');
     await page.goto(path);

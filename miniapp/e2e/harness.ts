@@ -83,6 +83,11 @@ export interface ContextOptions {
    * page's own (routes, request records) and no test pays for its precaching.
    */
   serviceWorkers?: 'allow' | 'block';
+  /**
+   * How long after `load` the page settles (api/contractCheck.ts): `quick` (0.1 s) unless a test is about
+   * what comes before and after, which takes the app's own two seconds (`production`).
+   */
+  settle?: 'quick' | 'production';
 }
 
 export interface PageOptions extends ContextOptions {
@@ -153,7 +158,7 @@ export async function startSite({
     app,
     telegram,
     browser: chromium.browser,
-    async context({ language, dark, serviceWorkers = 'block' } = {}) {
+    async context({ language, dark, serviceWorkers = 'block', settle = 'quick' } = {}) {
       const context = await chromium.browser.newContext({
         viewport: phone,
         deviceScaleFactor: Number(process.env.E2E_DPR ?? 2),
@@ -169,6 +174,7 @@ export async function startSite({
       context.on('console', (message) => {
         if (message.text().startsWith(missingKeyMark)) missingKeys.add(message.text());
       });
+      if (settle === 'quick') await context.addInitScript(() => Object.assign(globalThis, { iskraSettleMs: 100 }));
       const stored: Record<string, string> = {};
       if (language) stored.language = language;
       if (dark !== undefined) stored.darkMode = String(dark);

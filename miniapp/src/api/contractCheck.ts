@@ -61,9 +61,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 /**
  * How long after the page's `load` (then at the browser's next idle moment) the first answers are checked:
  * zod and the schemas are fetched then, once the first screen is drawn and its images are in, so they never
- * compete with it.
+ * compete with it. The browser tests set `iskraSettleMs` before the app runs (miniapp/e2e/harness.ts): the
+ * same order of events with a shorter wait, since every test that waits for the live connection or a count
+ * on the deck would otherwise wait these seconds.
  */
-const settleMs = 2000;
+const settleMs = (globalThis as { iskraSettleMs?: number }).iskraSettleMs ?? 2000;
 
 let settled: Promise<void> | null = null;
 
