@@ -195,4 +195,17 @@ describe('boot.js as sent', () => {
     for (const name of ['__iskraEarly', 'boot-card', 'iskra-preload', 'iskra-locales', 'jwtToken'])
       expect(sent).toContain(name);
   });
+
+  it('is written into index.html, before the stylesheet, instead of being fetched (issue 41)', () => {
+    const html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
+    const sent = readFileSync(path.join(distDir, 'boot.js'), 'utf8').trim();
+    expect(html).not.toContain('src="/boot.js"');
+    const at = html.indexOf(`<script>${sent}</script>`);
+    expect(at).toBeGreaterThan(0);
+    // A stylesheet above it would hold the script (and the reads it starts) until the sheet had come.
+    expect(html.indexOf('rel="stylesheet"')).toBeGreaterThan(at);
+    // After the lists it reads.
+    expect(html.indexOf('name="iskra-preload"')).toBeLessThan(at);
+    expect(html.indexOf('name="iskra-locales"')).toBeLessThan(at);
+  });
 });

@@ -1,5 +1,6 @@
-// Runs in <head> before the first paint (external: the CSP forbids inline scripts). Applies the stored
-// darkMode ("true"/"false", else the system's preference) and language so nothing flashes.
+// Runs in <head> before the first paint, written into index.html by the build (bootScriptPlugin.ts) and
+// allowed by its hash in the CSP (no 'unsafe-inline'). Applies the stored darkMode ("true"/"false", else the
+// system's preference) and language so nothing flashes.
 (function () {
   var root = document.documentElement;
   var dark = null;
@@ -41,6 +42,15 @@
 
   // Issue 41: what the first screen needs starts now, beside the entry script, not after it has run.
   var path = location.pathname.toLowerCase();
+  // The landing the build wrote into the page (bootLandingPlugin.ts) paints with the HTML on the web's `/`,
+  // before the app's code has come; inside Telegram `/` opens the deck (the app's platform/detect.ts rule).
+  var telegram = /[#&?]tgWebAppData=/.test(location.hash) || /[?&]tgWebAppData=/.test(location.search);
+  try {
+    telegram = telegram || sessionStorage.getItem('iskra.telegram') === '1';
+  } catch (e) {
+    /* storage blocked: the address alone, as the app decides */
+  }
+  if (path === '/' && !telegram) root.setAttribute('data-boot-landing', '');
   // The reads first, then the chunks: on HTTP/1.1 (six connections a host) the first card's answer, which
   // its photo waits for, must not queue behind the scripts.
   startReads();
