@@ -3,8 +3,17 @@ import path from 'node:path';
 import type { Plugin } from 'vite';
 import { languages } from '../locales/languages.ts';
 
-/** index.html's mount point, which the build fills with the landing. */
+/** index.html's mount point, after which the build writes the landing. */
 const rootTag = '<div id="root"></div>';
+
+/**
+ * Written right after the landing's template: on the page boot.js marked (`data-boot-landing`), moves the
+ * copy of the chosen language into `#root`, before the body's first paint. Until then, and on every
+ * other page, the copies are a template's inert content: no selector of the app's (or a test's) meets
+ * them. Allowed like boot.js, by its hash (server/http/staticApp.ts).
+ */
+const showLanding =
+  "(function(){var h=document.documentElement,t=document.getElementById('boot-landing'),c=h.hasAttribute('data-boot-landing')&&t&&t.content.querySelector('.boot-landing[lang=\"'+h.lang+'\"]');c&&document.getElementById('root').appendChild(c);t&&t.remove()})()";
 
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -49,10 +58,9 @@ function landing(language: string, t: (key: string) => string): string {
 /**
  * Issue 41: on `/` the largest paint is the landing's lead paragraph, which the app drew only once its
  * entry script (92 kB) had arrived and run, about 0.4 s after the HTML on a phone's network. The build
- * writes the landing into index.html's `#root`, one copy per language; public/boot.js shows the copy of
- * the chosen language on the web's `/` only (`data-boot-landing` on <html>, the rules in styles/app.css;
- * hidden everywhere else and inside Telegram, whose `/` opens the deck), so it paints with the HTML and
- * its stylesheet. The same elements with the same classes as the app's first drawing of the landing:
+ * writes the landing into index.html, one copy per language in a template; on the web's `/` only
+ * (`data-boot-landing`, set by public/boot.js; not inside Telegram, whose `/` opens the deck) the script
+ * after it moves the chosen language's copy into `#root`, so it paints with the HTML and its stylesheet. The same elements with the same classes as the app's first drawing of the landing:
  * React's first render replaces `#root`'s content in one commit, in place, with no shift
  * (miniapp/e2e/bootLanding.e2e.test.ts compares the two). Its links work before the app has run.
  */
@@ -74,7 +82,10 @@ export function bootLandingPlugin(localesDir: string): Plugin {
           const dictionary: unknown = JSON.parse(readFileSync(path.join(localesDir, `${language}.json`), 'utf8'));
           return landing(language, texts(dictionary, language));
         });
-        return html.replace(rootTag, () => `<div id="root">${copies.join('')}</div>`);
+        return html.replace(
+          rootTag,
+          () => `${rootTag}<template id="boot-landing">${copies.join('')}</template><script>${showLanding}</script>`,
+        );
       },
     },
   };

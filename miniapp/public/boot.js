@@ -42,8 +42,9 @@
 
   // Issue 41: what the first screen needs starts now, beside the entry script, not after it has run.
   var path = location.pathname.toLowerCase();
-  // The landing the build wrote into the page (bootLandingPlugin.ts) paints with the HTML on the web's `/`,
-  // before the app's code has come; inside Telegram `/` opens the deck (the app's platform/detect.ts rule).
+  // The landing the build wrote into the page (bootLandingPlugin.ts, shown by the script after it) paints
+  // with the HTML on the web's `/`, before the app's code has come; inside Telegram `/` opens the deck (the
+  // app's platform/detect.ts rule).
   var telegram = /[#&?]tgWebAppData=/.test(location.hash) || /[?&]tgWebAppData=/.test(location.search);
   try {
     telegram = telegram || sessionStorage.getItem('iskra.telegram') === '1';
