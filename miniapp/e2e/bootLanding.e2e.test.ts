@@ -78,7 +78,7 @@ describe('the landing before the app', () => {
         '.actions a',
       ];
       return selectors.flatMap((selector) =>
-        [...document.querySelectorAll(`${scope} ${selector}`)]
+        Array.from(document.querySelectorAll(`${scope} ${selector}`))
           .filter((element) => element.getClientRects().length > 0)
           .map((element) => {
             const { x, y, width, height } = element.getBoundingClientRect();
