@@ -69,7 +69,8 @@ export function pwaPlugin(): Plugin {
       );
       this.emitFile({ type: 'asset', fileName: 'manifest.webmanifest', source: manifestText });
 
-      shell = ['/', '/boot.js', '/favicon.svg', '/manifest.webmanifest', ...icons.map((i) => `/${i.fileName}`)];
+      // Not /boot.js: index.html carries it (bootScriptPlugin.ts); an earlier build's worker keeps its own.
+      shell = ['/', '/favicon.svg', '/manifest.webmanifest', ...icons.map((i) => `/${i.fileName}`)];
       manifestVersion = manifestText;
     },
     // Written once the bundle is final: generateBundle still lists chunks that a later step drops (the

@@ -3,7 +3,7 @@
 // Built into dist/sw.js by pwaPlugin.ts, which fills in the version and the files to keep. Registered by
 // the web site only (miniapp/src/lib/serviceWorker.ts), never inside Telegram.
 //
-// - The app shell (index.html for every app route, boot.js, the icons, the manifest): stale-while-revalidate,
+// - The app shell (index.html for every app route, boot.js inside it, the icons, the manifest): stale-while-revalidate,
 //   answered from the cache at once and refreshed from the network behind it.
 // - Hashed files (assets/): cache-first; their names change with their content, so a cached one is never stale.
 // - /api/ (and the bot's webhook): never touched, never cached: answers are per user and must be fresh.

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { bootLandingPlugin } from './bootLandingPlugin.ts';
 import { bootPreloadPlugin } from './bootPreloadPlugin.ts';
 import { bootScriptPlugin } from './bootScriptPlugin.ts';
 import { compressPlugin } from './compressPlugin.ts';
@@ -21,6 +22,7 @@ export default defineConfig({
     pwaPlugin(),
     bootPreloadPlugin(),
     bootScriptPlugin(),
+    bootLandingPlugin(path.join(repoRoot, 'locales')),
     compressPlugin(),
   ],
   // The same aliases as tsconfig.json's `paths`: the shared contract and texts without ../../../../.

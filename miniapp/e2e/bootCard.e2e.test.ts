@@ -99,6 +99,36 @@ describe("the deck's first photo before the app", () => {
     expect(errors).toEqual([]);
   });
 
+  it('leaves the deck’s chunks until the painted photo has loaded, then preloads them', async () => {
+    let release: () => void = () => undefined;
+    const photoHeld: Route[] = [];
+    let holdingPhoto = true;
+    const { context, page, errors } = await site.page({
+      prepare: async (c) => {
+        await signInAs(site, c, anna.browser);
+        release = await holdEntry(c);
+        await c.route(/\/api\/uploads\//, async (route) => {
+          if (holdingPhoto) photoHeld.push(route);
+          else await route.continue();
+        });
+      },
+    });
+    const deckChunk = 'link[rel="modulepreload"][href*="/assets/search-"]';
+    await page.goto('/search', { waitUntil: 'commit' });
+    await expect.poll(() => photoHeld.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await page.locator('#boot-card img').waitFor({ state: 'attached' });
+    // The photo is on its way: nothing of the app's shares the link with it yet.
+    expect(await page.locator(deckChunk).count()).toBe(0);
+    holdingPhoto = false;
+    for (const route of photoHeld.splice(0)) await route.continue();
+    await page.locator(deckChunk).waitFor({ state: 'attached' });
+    release();
+    await page.locator('.swipe-card img').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+
   it('takes the photo away at once when the app asks for another first card than boot.js did', async () => {
     let release: () => void = () => undefined;
     // The app's own first request, held: until it answers, the painted photo is not the card it will show.
@@ -194,5 +224,18 @@ describe('boot.js as sent', () => {
     // Still the same script: it names what the app and the styles rely on.
     for (const name of ['__iskraEarly', 'boot-card', 'iskra-preload', 'iskra-locales', 'jwtToken'])
       expect(sent).toContain(name);
+  });
+
+  it('is written into index.html, before the stylesheet, instead of being fetched (issue 41)', () => {
+    const html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
+    const sent = readFileSync(path.join(distDir, 'boot.js'), 'utf8').trim();
+    expect(html).not.toContain('src="/boot.js"');
+    const at = html.indexOf(`<script>${sent}</script>`);
+    expect(at).toBeGreaterThan(0);
+    // A stylesheet above it would hold the script (and the reads it starts) until the sheet had come.
+    expect(html.indexOf('rel="stylesheet"')).toBeGreaterThan(at);
+    // After the lists it reads.
+    expect(html.indexOf('name="iskra-preload"')).toBeLessThan(at);
+    expect(html.indexOf('name="iskra-locales"')).toBeLessThan(at);
   });
 });

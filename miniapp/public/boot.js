@@ -1,5 +1,6 @@
-// Runs in <head> before the first paint (external: the CSP forbids inline scripts). Applies the stored
-// darkMode ("true"/"false", else the system's preference) and language so nothing flashes.
+// Runs in <head> before the first paint, written into index.html by the build (bootScriptPlugin.ts) and
+// allowed by its hash in the CSP (no 'unsafe-inline'). Applies the stored darkMode ("true"/"false", else the
+// system's preference) and language so nothing flashes.
 (function () {
   var root = document.documentElement;
   var dark = null;
@@ -41,10 +42,29 @@
 
   // Issue 41: what the first screen needs starts now, beside the entry script, not after it has run.
   var path = location.pathname.toLowerCase();
+  // The landing the build wrote into the page (bootLandingPlugin.ts, shown by the script after it) paints
+  // with the HTML on the web's `/`, before the app's code has come; inside Telegram `/` opens the deck (the
+  // app's platform/detect.ts rule).
+  var telegram = /[#&?]tgWebAppData=/.test(location.hash) || /[?&]tgWebAppData=/.test(location.search);
+  try {
+    telegram = telegram || sessionStorage.getItem('iskra.telegram') === '1';
+  } catch (e) {
+    /* storage blocked: the address alone, as the app decides */
+  }
+  if (path === '/' && !telegram) root.setAttribute('data-boot-landing', '');
   // The reads first, then the chunks: on HTTP/1.1 (six connections a host) the first card's answer, which
-  // its photo waits for, must not queue behind the scripts.
-  startReads();
-  preloadChunks();
+  // its photo waits for, must not queue behind the scripts. Where the first card's photo will be painted
+  // (below), the chunks wait for it: the slow link shares its bandwidth between the responses under way,
+  // so each one beside the photo slowed the screen's largest paint; should the app run first, it imports
+  // them itself (a module preloaded later is not fetched again). Not the texts: the app fetches those
+  // with fetch(), which a later preload would fetch a second time.
+  var preloaded = false;
+  function preloadRest() {
+    if (preloaded) return;
+    preloaded = true;
+    preloadChunks();
+  }
+  if (!startReads()) preloadRest();
 
   function preloadChunks() {
     // The lazy chunks of this page (the API client everywhere, the deck on /search): see bootPreloadPlugin.ts.
@@ -77,7 +97,7 @@
     }
     // Inside Telegram without a token the launch data sign in first (SessionProvider): nothing to read yet.
     var telegramLaunch = /tgWebApp/.test(location.hash + location.search);
-    if (!window.fetch || (telegramLaunch && !token)) return;
+    if (!window.fetch || (telegramLaunch && !token)) return false;
     var early = (window.__iskraEarly = { path: path, token: token, responses: {} });
     function ask(url) {
       var headers = { Accept: 'application/json' };
@@ -102,7 +122,7 @@
         })
         ['catch'](function () {});
     }, function () {});
-    if (path !== '/search') return;
+    if (path !== '/search') return false;
     // The deck's first request (screens/Search/useSwipeDeck.ts with lib/filters.ts): the stored filters.
     var low = 18;
     var high = 100;
@@ -127,19 +147,21 @@
       if (stored === 'Male' || stored === 'Female' || stored === 'Other') gender = stored;
       if (localStorage.getItem('verifiedOnly') === 'true') verifiedOnly = '&verifiedOnly=true';
       // A distance limit snaps to the slider's stops (lib/filterStops.ts): left to the app, not guessed here.
-      if (localStorage.getItem('maxDistance') !== null) return;
+      if (localStorage.getItem('maxDistance') !== null) return false;
     } catch (e) {
       /* defaults */
     }
+    // Whether the photo will be painted here, so the rest waits for it (above): a phone's web page.
+    var paints = !token && !!window.matchMedia && matchMedia('(max-width: 699px)').matches;
     ask('/api/search?ageMin=' + low + '&ageMax=' + high + '&gender=' + gender + verifiedOnly).then(function (response) {
-      if (!response.ok) return;
+      if (!response.ok) return preloadRest();
       // The first card's photo, as soon as its name is known: it is the screen's largest paint.
       response
         .clone()
         .json()
         .then(function (card) {
           var name = card && typeof card.photo === 'string' ? card.photo.split(',')[0] : '';
-          if (!name) return;
+          if (!name) return preloadRest();
           var photo = document.createElement('link');
           photo.rel = 'preload';
           photo.as = 'image';
@@ -148,8 +170,9 @@
           document.head.appendChild(photo);
           showCard(photo.href);
         })
-        ['catch'](function () {});
-    }, function () {});
+        ['catch'](preloadRest);
+    }, preloadRest);
+    return paints;
 
     // The first card's photo painted where the deck will show it, before the app's code has arrived and run
     // (issue 41: on a phone the photo came about a second after it had loaded). On a phone's web page only:
@@ -157,7 +180,7 @@
     // inside Telegram the frame differs. The app removes it as it draws the deck's first state, or any other
     // screen (src/lib/bootCard.ts); decorative, so hidden from assistive technology.
     function showCard(src) {
-      if (token || early.released || !window.matchMedia || !matchMedia('(max-width: 699px)').matches) return;
+      if (!paints || early.released) return preloadRest();
       var box = document.createElement('div');
       box.id = 'boot-card';
       box.className = 'boot-card';
@@ -165,6 +188,7 @@
       var image = document.createElement('img');
       image.alt = '';
       image.setAttribute('fetchpriority', 'high');
+      image.onload = image.onerror = preloadRest;
       image.src = src;
       box.appendChild(image);
       document.body.appendChild(box);

@@ -23,6 +23,11 @@ export interface AppState {
   endedBearer?: boolean;
   /** The path as the request log records it, when the real one carries a secret (an unsubscribe token). */
   logPath?: string;
+  /**
+   * The SHA-256 sources (`'sha256-…'`) of the inline scripts of the page being sent (index.html carries
+   * boot.js inline, issue 41): added to its CSP's script-src by securityHeaders.ts.
+   */
+  scriptHashes?: string[];
   /** An admin's name for the audit log (`email:…`, `telegram:…`), set by the console's gate (features/admin). */
   admin?: string;
 }

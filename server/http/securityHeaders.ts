@@ -1,14 +1,17 @@
 import type { Middleware } from 'koa';
+import type { AppState } from './context.ts';
 
 /**
- * No inline scripts anywhere (the React build has none). Telegram's script and login widget and Google's
+ * No inline scripts anywhere but those a page's CSP names by their hash (index.html's boot.js, added by
+ * staticApp.ts per page: `ctx.state.scriptHashes`); never 'unsafe-inline'. Telegram's script and login widget and Google's
  * sign-in button are the only outside code. `frame-ancestors` lets Telegram's web clients embed the
  * Mini App and nobody else, which is why there is no `X-Frame-Options: DENY`.
  */
 const imageSources = "img-src 'self' data: blob: https://t.me https://telegram.org https://*.googleusercontent.com";
+const scriptSources = "script-src 'self' https://telegram.org https://accounts.google.com/gsi/client";
 const contentSecurityPolicy = [
   "default-src 'self'",
-  "script-src 'self' https://telegram.org https://accounts.google.com/gsi/client",
+  scriptSources,
   "style-src 'self' 'unsafe-inline' https://accounts.google.com/gsi/style",
   imageSources,
   // oauth.telegram.org: the login script asks there for the result when the popup closes without a message.
@@ -49,7 +52,7 @@ const documentTypes = new Set(['text/html', 'image/svg+xml']);
  * `photoOrigin`: PHOTO_PUBLIC_URL's origin, where /api/uploads redirects photos; an <img> follows a redirect
  * only when the page's policy allows where it lands.
  */
-export function securityHeaders(options: { https: boolean; photoOrigin?: string | null }): Middleware {
+export function securityHeaders(options: { https: boolean; photoOrigin?: string | null }): Middleware<AppState> {
   const policy = options.photoOrigin
     ? contentSecurityPolicy.replace(imageSources, `${imageSources} ${options.photoOrigin}`)
     : contentSecurityPolicy;
@@ -68,7 +71,15 @@ export function securityHeaders(options: { https: boolean; photoOrigin?: string 
       // After the handler, whose type decides (an error answer was already turned into JSON by then). A
       // header a handler set itself (a page's stricter Referrer-Policy) is kept.
       if (documentTypes.has(ctx.response.type)) {
-        for (const [name, value] of Object.entries(documentHeaders)) if (!ctx.response.get(name)) ctx.set(name, value);
+        const hashes = ctx.state.scriptHashes ?? [];
+        const headers =
+          hashes.length > 0
+            ? {
+                ...documentHeaders,
+                'Content-Security-Policy': policy.replace(scriptSources, `${scriptSources} ${hashes.join(' ')}`),
+              }
+            : documentHeaders;
+        for (const [name, value] of Object.entries(headers)) if (!ctx.response.get(name)) ctx.set(name, value);
       }
     }
     // API answers are per user: never cache them in shared caches.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/testApp.ts';
 
 const bigScript = `export const words = ${JSON.stringify('искра '.repeat(2000))};`;
+/** The page's inline script (the build writes boot.js into index.html), with a non-ASCII character. */
+const inlineBoot = 'document.documentElement.lang = "ru"; // искра';
+const indexHtml = `<!doctype html><title>Iskra</title><script>${inlineBoot}</script><script type="module" src="/assets/index-AbC123.js"></script><div id="root"></div>`;
+/** The CSP source that allows `script` and nothing else, as a browser computes it. */
+const hashSource = (script: string) => `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
 
 /** A raw GET with exactly these headers (fetch would add its own Accept-Encoding and decode the body). */
 function rawGet(
@@ -36,7 +42,7 @@ describe('serving the built app', () => {
   beforeAll(async () => {
     dist = mkdtempSync(path.join(tmpdir(), 'iskra-dist-'));
     mkdirSync(path.join(dist, 'assets'));
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Iskra</title><div id="root"></div>');
+    writeFileSync(path.join(dist, 'index.html'), indexHtml);
     writeFileSync(path.join(dist, 'assets', 'index-AbC123.js'), 'console.log(1)');
     writeFileSync(path.join(dist, 'offer.html'), '<h1>Offer</h1>');
     writeFileSync(path.join(dist, 'boot.js'), 'document.documentElement.lang = "ru";');
@@ -110,6 +116,22 @@ describe('serving the built app', () => {
     }
   });
 
+  it("allows index.html's inline script by its hash alone, on the page and its 304, never unsafe-inline", async () => {
+    const first = await rawGet(`${app.url}/search`, 'br');
+    const csp = String(first.headers['content-security-policy']);
+    const scriptSrc = csp.split('; ').find((directive) => directive.startsWith('script-src ')) ?? '';
+    expect(scriptSrc).toBe(
+      `script-src 'self' https://telegram.org https://accounts.google.com/gsi/client ${hashSource(inlineBoot)}`,
+    );
+    // A revalidated copy is rendered with the 304's headers: the hash must be there too.
+    const again = await rawGet(`${app.url}/search`, 'br', { 'If-None-Match': String(first.headers.etag) });
+    expect(again.status).toBe(304);
+    expect(again.headers['content-security-policy']).toBe(csp);
+    // Another document (the legal texts) has no inline script: no hash in its policy.
+    const offer = await rawGet(`${app.url}/offer.html`, null);
+    expect(String(offer.headers['content-security-policy'])).not.toContain("'sha256-");
+  });
+
   it('answers a revalidation of index.html and boot.js with an empty 304 while they are unchanged', async () => {
     for (const route of ['/', '/search', '/boot.js']) {
       const first = await rawGet(`${app.url}${route}`, 'br');
@@ -129,12 +151,19 @@ describe('serving the built app', () => {
     }
     // The tag follows the file: a new deploy's index.html is sent in full to a browser holding the old one.
     const before = (await rawGet(`${app.url}/`, null)).headers.etag;
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Iskra 2</title><div id="root"></div>', {
-      flag: 'w',
-    });
+    const nextBoot = 'document.documentElement.lang = "en";';
+    writeFileSync(
+      path.join(dist, 'index.html'),
+      `<!doctype html><title>Iskra 2</title><script>${nextBoot}</script><div id="root"></div>`,
+      { flag: 'w' },
+    );
     const after = await rawGet(`${app.url}/`, null, { 'If-None-Match': String(before) });
     expect(after.status).toBe(200);
     expect(after.body.toString()).toContain('Iskra 2');
+    // The new page's script is allowed, the old one's no longer.
+    expect(after.headers['content-security-policy']).toContain(hashSource(nextBoot));
+    expect(after.headers['content-security-policy']).not.toContain(hashSource(inlineBoot));
+    writeFileSync(path.join(dist, 'index.html'), indexHtml, { flag: 'w' });
   });
 
   it('sends the document headers (CSP, COOP, Permissions-Policy, Referrer-Policy) on HTML and SVG only, nosniff on everything', async () => {

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { createReadStream, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Middleware } from 'koa';
 import type { AppState } from './context.ts';
@@ -34,6 +35,32 @@ async function fileAt(file: string): Promise<Stats | null> {
   }
 }
 
+/** A classic script written in the page (no src): its text up to the first `</script`, as the parser reads it. */
+const inlineScript = /<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script/gi;
+
+/**
+ * The CSP sources that allow a page's inline scripts, `'sha256-…'` of each script's text as the browser
+ * hashes it (UTF-8, exactly as written). Read again when the file changes (a new build under a running
+ * server), otherwise from memory.
+ */
+function inlineScriptHashes(): (file: string, info: Stats) => Promise<string[]> {
+  const known = new Map<string, { version: string; hashes: string[] }>();
+  return async (file, info) => {
+    const version = `${info.size}-${info.mtimeMs}`;
+    const cached = known.get(file);
+    if (cached?.version === version) return cached.hashes;
+    const html = await readFile(file, 'utf8');
+    const hashes = [...html.matchAll(inlineScript)].map(
+      (match) =>
+        `'sha256-${createHash('sha256')
+          .update(match[1] ?? '', 'utf8')
+          .digest('base64')}'`,
+    );
+    known.set(file, { version, hashes });
+    return hashes;
+  };
+}
+
 /**
  * Serves the built app (miniapp/dist): its files as they are, and index.html for every other GET outside
  * /api/ so the client-side router can take the path (SPA fallback). Registered after the API routes.
@@ -41,6 +68,7 @@ async function fileAt(file: string): Promise<Stats | null> {
 export function staticApp(distDir: string): Middleware<AppState> {
   const root = path.resolve(distDir);
   const indexFile = path.join(root, 'index.html');
+  const hashesOf = inlineScriptHashes();
   return async (ctx, next) => {
     await next();
     if (ctx.body !== undefined || ctx.status !== 404) return;
@@ -69,6 +97,9 @@ export function staticApp(distDir: string): Middleware<AppState> {
     ctx.type = contentTypes[path.extname(target).toLowerCase()] ?? 'application/octet-stream';
     ctx.lastModified = info.mtime;
     ctx.set('Cache-Control', relative.startsWith(`assets${path.sep}`) ? immutable : revalidate);
+    // index.html runs boot.js inline (issue 41): its CSP allows that script by its hash. Set on a 304 too,
+    // whose headers replace the stored ones the browser renders its copy with.
+    if (target.endsWith('.html')) ctx.state.scriptHashes = await hashesOf(target, info);
     // The build wrote .br/.gz twins of its text files (miniapp/compressPlugin.ts): send the smaller one accepted.
     let sent = target;
     ctx.vary('Accept-Encoding');

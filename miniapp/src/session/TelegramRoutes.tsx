@@ -4,6 +4,9 @@ import { lazyScreen } from '../components/lazyScreen.ts';
 import { Loading } from '../components/States.tsx';
 import { platform } from '../platform/index.ts';
 import { useSession } from './SessionProvider.tsx';
+// The landing's styles in the entry's stylesheet, not its chunk's: the landing index.html carries
+// (bootLandingPlugin.ts) paints with the HTML and must look as the app will draw it (issue 41).
+import '../screens/Landing/Landing.css';
 
 // The landing reads nothing through the query cache (the footer's config has its own): no TanStack Query on /.
 const Landing = lazyScreen(() => import('../screens/Landing/LandingScreen.tsx'), { queries: false });

@@ -4,7 +4,6 @@ import { Link, useLocation } from 'react-router';
 import { Footer } from '../../components/Footer.tsx';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher.tsx';
 import { useSession } from '../../session/SessionProvider.tsx';
-import './Landing.css';
 import { OpenInTelegram } from './OpenInTelegram.tsx';
 
 /** `/`: title, description, language switcher; Sign in + Try now, or Search when signed in (spec section 2). */
