@@ -16,6 +16,7 @@ import { Browser, json } from '../server/test/browser.ts';
 import { ServerProcess } from '../server/test/serverProcess.ts';
 import {
   buildServer,
+  bundledPackages,
   ensureServerBuilt,
   entries,
   outputFile,
@@ -96,6 +97,29 @@ describe('the compiled server', () => {
         readFileSync(path.resolve(root, output), 'utf8').includes(JSON.stringify(path.join(root, 'server'))),
       ),
     ).toBe(true);
+  });
+
+  it('writes only ASCII, so V8 holds each compiled file at one byte a character', () => {
+    // One character beyond ASCII (a regular expression literal: esbuild escapes strings, not those) would
+    // double the memory a whole file's text takes for as long as the server runs.
+    for (const output of Object.keys(built.metafile.outputs).filter((file) => file.endsWith('.mjs'))) {
+      const code = readFileSync(path.resolve(root, output), 'utf8');
+      const beyond = /[^\x00-\x7f]/.exec(code);
+      expect(beyond && code.slice(Math.max(0, beyond.index - 40), beyond.index + 10), output).toBeNull();
+    }
+  });
+
+  it('compiles kysely and jose in, so the server does not load their hundreds of files one by one', () => {
+    const imported = Object.values(built.metafile.outputs).flatMap((output) =>
+      output.imports.filter((i) => i.external).map((i) => i.path),
+    );
+    for (const name of bundledPackages) expect(imported.filter((specifier) => specifier.startsWith(name))).toEqual([]);
+    const inputs = Object.keys(built.metafile.inputs);
+    for (const name of bundledPackages)
+      expect(
+        inputs.some((file) => file.includes(`node_modules/${name}/`)),
+        name,
+      ).toBe(true);
   });
 
   it('leaves grammY out of what the server loads at start: only a running bot imports it', () => {
