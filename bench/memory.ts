@@ -16,7 +16,9 @@
  * `--skip <action,…>` leaves actions out of the pattern (`--skip sign-in`: the peak without password hashing).
  * It prints both servers' idle, sampled-under-load and peak RSS, the ratios Iskra / peer (goal: at most 1.5x),
  * and the answers by status, recorded for `npm run bench`'s table. Without a built peer (`--peer <its server/
- * folder>` or PEER_MATCHA_DIR) it prints Iskra's figures alone and records no ratio.
+ * folder>` or PEER_MATCHA_DIR) it prints Iskra's figures alone and records no ratio. `--against <checkout>`
+ * (a git worktree of another commit, built by its own scripts/buildServer.mjs) adds that checkout's server as a
+ * third side, `before`, taking its turns with the others: a change's before and after in one run.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -38,6 +40,8 @@ const connections = Number(argOption('--connections') ?? 50);
 const settleSeconds = Number(argOption('--settle') ?? 5);
 /** `--node-options "--max-semi-space-size=8"`: Node or V8 flags for Iskra's process (NODE_OPTIONS), to try one. */
 const iskraNodeOptions = argOption('--node-options');
+/** `--against <checkout>`: another commit's Iskra beside this one, on a database of its own. */
+const against = argOption('--against');
 const root = path.resolve(import.meta.dirname, '..');
 const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** The peer refuses a password without a capital letter and a symbol: its own rule, its own password. */
@@ -279,24 +283,30 @@ try {
       throw error;
     }
   }
-  const iskra = await startIskra(
-    root,
-    pgUrl,
-    `iskra_memory_${run}`,
-    data,
-    iskraNodeOptions ? { NODE_OPTIONS: iskraNodeOptions } : {},
-  );
-  sides.unshift({
-    name: 'iskra',
-    child: iskra.server.child,
-    request: iskraRequests(iskra.server.url, iskra.csrf, data, crowd),
-    turn: 0,
-    sampledPeak: 0,
-    cpu: 0,
-    answered: 0,
-    statuses: new Map(),
-    stop: () => iskra.stop(),
-  });
+  const iskraSides: [string, string][] = [
+    ['iskra', root],
+    ...(against ? [['before', path.resolve(against)] as [string, string]] : []),
+  ];
+  for (const [name, checkout] of iskraSides.reverse()) {
+    const iskra = await startIskra(
+      checkout,
+      pgUrl,
+      `iskra_memory_${name}_${run}`,
+      data,
+      iskraNodeOptions ? { NODE_OPTIONS: iskraNodeOptions } : {},
+    );
+    sides.unshift({
+      name,
+      child: iskra.server.child,
+      request: iskraRequests(iskra.server.url, iskra.csrf, data, crowd),
+      turn: 0,
+      sampledPeak: 0,
+      cpu: 0,
+      answered: 0,
+      statuses: new Map(),
+      stop: () => iskra.stop(),
+    });
+  }
 
   // Idle: both answered (startIskra fetched a CSRF token; startPeer one 401), then nothing for a while.
   await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000));
@@ -345,6 +355,18 @@ try {
   }
   const ours = figures.get('iskra');
   const theirs = figures.get('peer');
+  const before = figures.get('before');
+  if (before?.idle && before.peak && ours?.idle && ours.peak) {
+    line(
+      'iskra / before',
+      `idle ${(ours.idle / before.idle).toFixed(2)}x, peak ${(ours.peak / before.peak).toFixed(2)}x`,
+    );
+    if (theirs?.idle && theirs.peak)
+      line(
+        'before / peer',
+        `idle ${(before.idle / theirs.idle).toFixed(2)}x, peak ${(before.peak / theirs.peak).toFixed(2)}x`,
+      );
+  }
   if (ours && theirs?.idle && theirs.peak && ours.idle && ours.peak) {
     const idleRatio = ours.idle / theirs.idle;
     const peakRatio = ours.peak / theirs.peak;
