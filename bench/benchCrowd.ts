@@ -115,6 +115,10 @@ export async function startServer(env: Record<string, string>, checkout = root):
     // As npm start runs it (package.json), with the checkout's own flags.
     command = [...serverNodeFlags, '--enable-source-maps', '.build/main.mjs'];
   }
+  // BENCH_NODE_FLAGS in `env` (space-separated): V8 flags NODE_OPTIONS refuses (--heap-growing-percent, say),
+  // given on this server's command line instead (bench/memory.ts --env, to try one).
+  const { BENCH_NODE_FLAGS: extraFlags, ...serverEnv } = env;
+  if (extraFlags) command = [...extraFlags.split(' ').filter(Boolean), ...command];
   // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (node --cpu-prof).
   const profileDir = process.env.BENCH_CPU_PROF;
   if (profileDir) command = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...command];
@@ -127,7 +131,7 @@ export async function startServer(env: Record<string, string>, checkout = root):
       PUBLIC_URL: url,
       CRON: 'off',
       LOG_LEVEL: 'info',
-      ...env,
+      ...serverEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -11,12 +11,14 @@
  * order with the same people, from `--connections` (50) clients in a closed loop. The servers take turns,
  * `--seconds` (15) each, for `--rounds` (2) rounds, the order reversed every round.
  *
- * Memory is read from /proc: idle is VmRSS once both servers answered and `--settle` (5) seconds passed
- * with nothing asked of them; peak is VmHWM (the most the process ever held resident) at the end of the run.
+ * Memory is read from /proc: idle is VmRSS `--settle` (5) seconds after each server answered, with nothing asked
+ * of it (every server at the same age); peak is VmHWM (the most the process ever held resident) at the end of the run.
  * `--skip <action,…>` leaves actions out of the pattern (`--skip sign-in`: the peak without password hashing).
  * It prints both servers' idle, sampled-under-load and peak RSS, the ratios Iskra / peer (goal: at most 1.5x),
  * and the answers by status, recorded for `npm run bench`'s table. Without a built peer (`--peer <its server/
- * folder>` or PEER_MATCHA_DIR) it prints Iskra's figures alone and records no ratio.
+ * folder>` or PEER_MATCHA_DIR) it prints Iskra's figures alone and records no ratio. `--against <checkout>`
+ * (a git worktree of another commit, built by its own scripts/buildServer.mjs) adds that checkout's server as a
+ * third side, `before`, taking its turns with the others: a change's before and after in one run.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -38,6 +40,15 @@ const connections = Number(argOption('--connections') ?? 50);
 const settleSeconds = Number(argOption('--settle') ?? 5);
 /** `--node-options "--max-semi-space-size=8"`: Node or V8 flags for Iskra's process (NODE_OPTIONS), to try one. */
 const iskraNodeOptions = argOption('--node-options');
+/** `--env KEY=value,…`: more environment for this checkout's server only (a malloc setting, say), to try one. */
+const iskraEnv = Object.fromEntries(
+  (argOption('--env') ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
+/** `--against <checkout>`: another commit's Iskra beside this one, on a database of its own. */
+const against = argOption('--against');
 const root = path.resolve(import.meta.dirname, '..');
 const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** The peer refuses a password without a capital letter and a symbol: its own rule, its own password. */
@@ -237,6 +248,22 @@ if (!withPeer)
   );
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
+/**
+ * Each server's idle RSS, read `--settle` seconds after it answered: at the same age for every server, since the
+ * servers start one after another and V8 shrinks an idle heap some seconds after the start (its memory reducer),
+ * so a server read later than another would look smaller for its age alone.
+ */
+const idleReadings: Promise<void>[] = [];
+const readIdleLater = (side: Side) =>
+  idleReadings.push(
+    new Promise((resolve) =>
+      setTimeout(() => {
+        side.idle = memoryOf(side.child.pid)?.rss;
+        resolve();
+      }, settleSeconds * 1000),
+    ),
+  );
+
 const data = await makeHttpBenchData(benchDataDir, (m) => console.log(m));
 const crowd = crowdOf(data);
 const run = randomBytes(3).toString('hex');
@@ -274,33 +301,37 @@ try {
           await dropPeerDatabase();
         },
       });
+      readIdleLater(sides[sides.length - 1] as Side);
     } catch (error) {
       await dropPeerDatabase();
       throw error;
     }
   }
-  const iskra = await startIskra(
-    root,
-    pgUrl,
-    `iskra_memory_${run}`,
-    data,
-    iskraNodeOptions ? { NODE_OPTIONS: iskraNodeOptions } : {},
-  );
-  sides.unshift({
-    name: 'iskra',
-    child: iskra.server.child,
-    request: iskraRequests(iskra.server.url, iskra.csrf, data, crowd),
-    turn: 0,
-    sampledPeak: 0,
-    cpu: 0,
-    answered: 0,
-    statuses: new Map(),
-    stop: () => iskra.stop(),
-  });
+  const iskraSides: [string, string][] = [
+    ['iskra', root],
+    ...(against ? [['before', path.resolve(against)] as [string, string]] : []),
+  ];
+  for (const [name, checkout] of iskraSides.reverse()) {
+    const iskra = await startIskra(checkout, pgUrl, `iskra_memory_${name}_${run}`, data, {
+      ...(iskraNodeOptions ? { NODE_OPTIONS: iskraNodeOptions } : {}),
+      ...(name === 'iskra' ? iskraEnv : {}),
+    });
+    sides.unshift({
+      name,
+      child: iskra.server.child,
+      request: iskraRequests(iskra.server.url, iskra.csrf, data, crowd),
+      turn: 0,
+      sampledPeak: 0,
+      cpu: 0,
+      answered: 0,
+      statuses: new Map(),
+      stop: () => iskra.stop(),
+    });
+    readIdleLater(sides[0] as Side);
+  }
 
   // Idle: both answered (startIskra fetched a CSRF token; startPeer one 401), then nothing for a while.
-  await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000));
-  for (const side of sides) side.idle = memoryOf(side.child.pid)?.rss;
+  await Promise.all(idleReadings);
   line(
     'machine',
     `${availableParallelism()} cores shared by PostgreSQL, the servers and this load generator (load average ${loadavg()[0]?.toFixed(1)} at idle); ${connections} connections, ${seconds} s a turn, ${rounds} rounds${skipped.length ? `, without ${skipped.join(', ')}` : ''}${iskraNodeOptions ? `; Iskra with NODE_OPTIONS=${iskraNodeOptions}` : ''}`,
@@ -345,6 +376,18 @@ try {
   }
   const ours = figures.get('iskra');
   const theirs = figures.get('peer');
+  const before = figures.get('before');
+  if (before?.idle && before.peak && ours?.idle && ours.peak) {
+    line(
+      'iskra / before',
+      `idle ${(ours.idle / before.idle).toFixed(2)}x, peak ${(ours.peak / before.peak).toFixed(2)}x`,
+    );
+    if (theirs?.idle && theirs.peak)
+      line(
+        'before / peer',
+        `idle ${(before.idle / theirs.idle).toFixed(2)}x, peak ${(before.peak / theirs.peak).toFixed(2)}x`,
+      );
+  }
   if (ours && theirs?.idle && theirs.peak && ours.idle && ours.peak) {
     const idleRatio = ours.idle / theirs.idle;
     const peakRatio = ours.peak / theirs.peak;

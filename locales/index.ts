@@ -1,11 +1,8 @@
-import i18next, { type TFunction } from 'i18next';
-import en from './en.json' with { type: 'json' };
-import ru from './ru.json' with { type: 'json' };
+import { readFileSync } from 'node:fs';
+import i18next, { type i18n, type ResourceKey, type TFunction } from 'i18next';
 import { defaultLanguage, fallbackLanguage, isLanguage, languageOfTag, languages, type Language } from './languages.ts';
 
 export { defaultLanguage, fallbackLanguage, isLanguage, languageOfTag, languages, type Language };
-
-export const resources = { ru: { translation: ru }, en: { translation: en } } as const;
 
 /**
  * Every `t()` of the server and the bot (TFunction, translatorFor, the bot context's `t`) knows the keys of
@@ -15,7 +12,7 @@ export const resources = { ru: { translation: ru }, en: { translation: en } } as
  */
 declare module 'i18next' {
   interface CustomTypeOptions {
-    resources: { translation: typeof en };
+    resources: { translation: typeof import('./en.json', { with: { type: 'json' } }) };
   }
 }
 
@@ -42,17 +39,32 @@ export function languageFromAcceptLanguage(header: string | undefined): Language
   return languageOfTag(ranked[0]?.tag);
 }
 
-const server = i18next.createInstance();
-void server.init({
-  resources,
-  lng: defaultLanguage,
-  fallbackLng: fallbackLanguage,
-  supportedLngs: [...languages],
-  initAsync: false,
-  interpolation: { escapeValue: false },
-});
+/**
+ * The server's translator, made at its first use: the dictionaries are read from the JSON files then rather
+ * than compiled into the server, whose text V8 would keep beside the parsed objects for as long as it runs
+ * (226 kB of escaped Cyrillic), and a server that sends no e-mail, push or bot message never reads them
+ * (issue 41: memory).
+ */
+let server: i18n | undefined;
+
+function serverI18n(): i18n {
+  if (server) return server;
+  const dictionary = (language: Language): ResourceKey =>
+    JSON.parse(readFileSync(new URL(`./${language}.json`, import.meta.url), 'utf8'));
+  const instance = i18next.createInstance();
+  void instance.init({
+    resources: Object.fromEntries(languages.map((language) => [language, { translation: dictionary(language) }])),
+    lng: defaultLanguage,
+    fallbackLng: fallbackLanguage,
+    supportedLngs: [...languages],
+    initAsync: false,
+    interpolation: { escapeValue: false },
+  });
+  server = instance;
+  return instance;
+}
 
 /** A translator fixed to one language, for texts the server sends (e-mails, bot messages). */
 export function translatorFor(language: Language): TFunction {
-  return server.getFixedT(language);
+  return serverI18n().getFixedT(language);
 }

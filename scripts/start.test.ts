@@ -16,6 +16,7 @@ import { Browser, json } from '../server/test/browser.ts';
 import { ServerProcess } from '../server/test/serverProcess.ts';
 import {
   buildServer,
+  bundledPackages,
   ensureServerBuilt,
   entries,
   outputFile,
@@ -98,6 +99,29 @@ describe('the compiled server', () => {
     ).toBe(true);
   });
 
+  it('writes only ASCII, so V8 holds each compiled file at one byte a character', () => {
+    // One character beyond ASCII (a regular expression literal: esbuild escapes strings, not those) would
+    // double the memory a whole file's text takes for as long as the server runs.
+    for (const output of Object.keys(built.metafile.outputs).filter((file) => file.endsWith('.mjs'))) {
+      const code = readFileSync(path.resolve(root, output), 'utf8');
+      const beyond = /[\u0080-\uffff]/.exec(code);
+      expect(beyond && code.slice(Math.max(0, beyond.index - 40), beyond.index + 10), output).toBeNull();
+    }
+  });
+
+  it('compiles kysely and jose in, so the server does not load their hundreds of files one by one', () => {
+    const imported = Object.values(built.metafile.outputs).flatMap((output) =>
+      output.imports.filter((i) => i.external).map((i) => i.path),
+    );
+    for (const name of bundledPackages) expect(imported.filter((specifier) => specifier.startsWith(name))).toEqual([]);
+    const inputs = Object.keys(built.metafile.inputs);
+    for (const name of bundledPackages)
+      expect(
+        inputs.some((file) => file.includes(`node_modules/${name}/`)),
+        name,
+      ).toBe(true);
+  });
+
   it('leaves grammY out of what the server loads at start: only a running bot imports it', () => {
     const main = Object.entries(built.metafile.outputs).find(([, output]) => output.entryPoint === entries.main);
     expect(main).toBeDefined();
@@ -121,7 +145,7 @@ describe('the compiled server', () => {
       expect(packages, lazy).not.toContain(lazy);
   });
 
-  it('migrates with plain node, then serves health, the default photo, a city check and the app', async () => {
+  it('migrates with plain node, then serves health, the default photo, a translation, a city check and the app', async () => {
     // A database from before the place id migration, whose backfill reads the city data set beside the migration.
     const handle = openDatabase({ dataDir });
     try {
@@ -193,6 +217,8 @@ describe('the compiled server', () => {
       (await browser.post('/api/register', { email: `compiled-${randomUUID()}@example.com`, password: 'secret123!' }))
         .status,
     ).toBe(201);
+    // A translated text: the dictionaries are read from locales/*.json at the first translation (locales/index.ts).
+    expect(await json(await browser.get('/api/training'))).toMatchObject({ name: 'Алиса' });
     const city = await browser.post('/api/citycheck', { citycheck: 'москва' });
     expect(city.status).toBe(200);
     expect(await json(city)).toMatchObject({ city: 'Москва', place_id: moscowId });

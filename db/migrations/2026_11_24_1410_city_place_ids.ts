@@ -38,12 +38,12 @@ interface Place {
   russian: boolean;
 }
 
-const key = (name: string) =>
-  name
-    .toLowerCase()
-    .replace(/ё/g, 'е')
-    .replace(/[\s\-‐‑–—]+/g, ' ')
-    .trim();
+// The same patterns as written first, from strings: a regular expression literal beyond ASCII would make the
+// compiled server's text two bytes a character in memory (scripts/buildServer.mjs); what they match is unchanged.
+const yo = new RegExp('ё', 'g');
+const separators = new RegExp('[\\s\\-‐‑–—]+', 'g');
+
+const key = (name: string) => name.toLowerCase().replace(yo, 'е').replace(separators, ' ').trim();
 
 /** Name key → places of that name (any of its names), largest first: the file lists the largest first. */
 function placesByName(): Map<string, Place[]> {

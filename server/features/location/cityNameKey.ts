@@ -16,6 +16,15 @@ export function cityNameKey(name: string): string {
   return latinFolds(plain ? name.toLowerCase().replace(/ +/g, ' ').trim() : unicodeFolds(name));
 }
 
+/*
+ * Patterns with letters beyond ASCII are built from strings: esbuild writes a string as ASCII escapes but
+ * copies a regular expression literal as it is, and one such character in a compiled file makes V8 hold that
+ * file's whole text at two bytes a character for as long as the server runs (scripts/buildServer.mjs).
+ */
+const yo = new RegExp('ё', 'g');
+const quotes = new RegExp('[\'’ʹʼ`´"«»“”„]', 'g');
+const separators = new RegExp('[\\s\\-‐‑‒–—_.,()/]+', 'g');
+
 function unicodeFolds(name: string): string {
   return (
     name
@@ -24,9 +33,9 @@ function unicodeFolds(name: string): string {
       // Marks off Latin letters only; NFC below puts Cyrillic й (и + breve) back together.
       .replace(/([a-z])\p{M}+/gu, '$1')
       .normalize('NFC')
-      .replace(/ё/g, 'е')
-      .replace(/['’ʹʼ`´"«»“”„]/g, '')
-      .replace(/[\s\-‐‑‒–—_.,()/]+/g, ' ')
+      .replace(yo, 'е')
+      .replace(quotes, '')
+      .replace(separators, ' ')
       .trim()
   );
 }
