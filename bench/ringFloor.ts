@@ -50,9 +50,14 @@ export interface Ring {
   toKm: number;
 }
 
-/** A pool store that remembers, per caller, the frontier a search started from and the bound it kept. */
-export function recordingRings(store: PoolStore): { store: PoolStore; rings: Map<number, Ring> } {
-  const rings = new Map<number, Ring>();
+/**
+ * A pool store that remembers, per caller, the frontier a search started from and the bound it kept (in
+ * `rings`, a map of its own unless given).
+ */
+export function recordingRings(
+  store: PoolStore,
+  rings = new Map<number, Ring>(),
+): { store: PoolStore; rings: Map<number, Ring> } {
   const from = new Map<number, Frontier>();
   return {
     rings,
