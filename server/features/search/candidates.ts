@@ -1,7 +1,7 @@
-import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { preparedByShape } from '../../../db/prepared.ts';
 import type { Database, Gender, ProfileId } from '../../../db/schema.ts';
-import { kmPerDegree } from './distance.ts';
+import { everywhereKm, kmPerDegree } from './distance.ts';
 import {
   bindFilters,
   filterConditions,
@@ -70,6 +70,12 @@ type Own = {
   photos?: boolean;
   /** A ring's first pass read through the stripes (stripes.ts): its ranges, as JSON. */
   stripes?: string;
+  /**
+   * A ring's first pass testing its own edges (Reading.edgesApart): its inner edge (absent: none) and its
+   * outer edge, ranking km, as filters.ts position draws them (innerEdgeKm, outerEdgeKm).
+   */
+  beyond?: number;
+  within?: number;
 };
 
 /**
@@ -206,17 +212,44 @@ function firstPassQuery(db: Kysely<Database>, own: Own, filterStandIns: readonly
   const terms = firstPassConditions(filterStandIns, own.stripes === undefined ? [] : ['age']);
   const nearestFirst = rankingKmSql(own.lat, own.lon, own.cos, own.target);
   const columns = ['p.id', 'p.latitude', 'p.longitude', 'p.age', nearestFirst.as('k')] as const;
-  if (own.stripes === undefined) {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  // With its edges apart (PostgreSQL), the ring's ranking distance is written once, as `k`, and its edges and
+  // order read it: the position rule wrote it in each edge and the order again, four copies of 9 values,
+  // and PostgreSQL parses the statement on every run (unnamed: its plan depends on the place). A subquery
+  // PostgreSQL flattens, so its terms and the edges are one list, ordered by cost: the swipe probe last.
+  const edged = (from: ReturnType<typeof candidatesIn>) => {
+    const x = db.selectFrom(from.as('x')).select(['x.id', 'x.latitude', 'x.longitude', 'x.age', 'x.k']);
+    const inside = own.beyond === undefined ? x : x.where(sql<SqlBool>`(x.latitude is null or x.k >= ${own.beyond})`);
+    return inside.where(sql<SqlBool>`x.k <= ${own.within}`);
+  };
+  // The people of the index in the ring's box (or of one stripe range, `holds`), with their `k`.
+  function candidatesIn(holds?: Expression<SqlBool>) {
     let query = db.selectFrom('profiles as p').select(columns);
+    if (holds) query = query.where(holds);
     for (const term of terms) query = query.where(term);
-    return query.orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
+    return query;
+  }
+  if (own.stripes === undefined) {
+    if (own.within !== undefined) return edged(candidatesIn()).orderBy('x.k').orderBy('x.id').limit(own.limit);
+    return candidatesIn().orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
   }
   // Each stripe range, then the index's entries inside it (profiles_stripes), ranges first.
   const ranges = stripeRangesTable(db, own.stripes);
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+  if (postgres) {
     // A lateral subquery run per range: joined plainly, PostgreSQL hashed the ranges against a bitmap
     // scan of the whole box (7.4 ms against 5.9 for the band); per range it seeks the index (2.1-2.6 ms
     // against 4.2-6.9, same data). `offset 0` keeps it from being flattened back into that join.
+    if (own.within !== undefined)
+      return db
+        .selectFrom(ranges.from)
+        .innerJoinLateral(
+          () => edged(candidatesIn(ranges.holds)).modifyEnd(sql`offset 0`).as('p'),
+          (join) => join.onTrue(),
+        )
+        .select(['p.id', 'p.latitude', 'p.longitude', 'p.age', 'p.k'])
+        .orderBy('p.k')
+        .orderBy('p.id')
+        .limit(own.limit);
     const query = db
       .selectFrom(ranges.from)
       .innerJoinLateral(
@@ -360,8 +393,8 @@ export async function findNearest(db: Kysely<Database>, f: CandidateFilter): Pro
     const ranges = ageRingStripes(point, ringAgeBands(f, target));
     if (ranges) own.stripes = JSON.stringify(ranges);
   }
-  const { key, values } = bindFilters(own, f, f);
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
+    const { key, values } = bindFilters(own, f, f);
     const near = (await passQuery(db, key, values)) as (NearRow & { k: number })[];
     if (!near.length) return { near: [], ranked: [] };
     const only = paddedIds(near.map((n) => n.id));
@@ -372,6 +405,11 @@ export async function findNearest(db: Kysely<Database>, f: CandidateFilter): Pro
       ranked: near.flatMap((n) => passed.get(n.id) ?? []),
     };
   }
+  // The ring's edges tested on `k`, the ranking distance the pass computes once (firstPassQuery), as the
+  // position rule would test them.
+  if (f.beyondKm !== undefined && f.beyondKm < everywhereKm) own.beyond = innerEdgeKm(f.beyondKm);
+  if (f.withinKm !== undefined) own.within = outerEdgeKm(f.withinKm);
+  const { key, values } = bindFilters(own, f, { ...f, edgesApart: own.within !== undefined });
   // In the pass's order (nearest first, then id), sorted here on the values the pass ordered by (`k`, the
   // id): the join gives no order of its own, and sorting a pool's worth of rows here is cheap.
   const rows = ((await nearestQuery(db, key, values)) as NearRankedRow[]).sort((a, b) => a.k - b.k || a.id - b.id);
