@@ -68,6 +68,7 @@ function statementKind(text: string): string {
       : 'ring pass + re-read, latitude band';
   if (/json_each|jsonb_array_elements/.test(t)) return 'ring first pass, stripes';
   if (/^select count\(\*\)/i.test(t)) return 'changes counted (SQLite)';
+  if (/^with "kept" as \(insert into "search_pools"/.test(t)) return 'card read with photos, pool kept with it';
   if (/^insert into "search_pools"/.test(t) || /^update "search_pools"/.test(t)) return 'pool kept';
   if (/max\("c"\."search_changed_at"\)/.test(t)) return 'search start (profile, pool, watermark)';
   if (/"search_changed_at"/.test(t)) return 'changes near the caller';
@@ -115,7 +116,7 @@ function expiredPools(kept: PoolStore, aDayLater: PoolStore): PoolStore {
   return {
     take: () => Promise.resolve(null),
     frontier: (me, key, wanted, prefetched) => aDayLater.frontier(me, key, wanted, prefetched),
-    keep: (me, pool) => kept.keep(me, pool, -60_000),
+    keep: (me, pool, _ttlMs, carry) => kept.keep(me, pool, -60_000, carry),
     put: (me, pool) => kept.put(me, pool),
     drop: (me) => kept.drop(me),
   };
@@ -195,15 +196,16 @@ async function measure(
     new CandidatePools(timed, () => Date.now()),
     new CandidatePools(timed, () => Date.now() + poolTtlMs + 60_000),
   );
-  // The pool's upsert, timed here: built (not through executeQuery) before 2026-11-29, and since run
-  // alongside the card's read on PostgreSQL (service.ts scan), so its time overlaps the card's.
+  // The pool's upsert, timed here: built (not through executeQuery) before 2026-11-29, then run alongside the
+  // card's read on PostgreSQL (service.ts scan), so its time overlapped the card's; since 2026-11-30 on
+  // PostgreSQL in the card's own statement (repository.ts findCardKeepingPool), timed as that statement.
   const timedExpired: PoolStore = other
     ? expired
     : {
         ...expired,
-        keep: async (me, pool, ttlMs) => {
+        keep: async (me, pool, ttlMs, carry) => {
           const started = performance.now();
-          await expired.keep(me, pool, ttlMs);
+          await expired.keep(me, pool, ttlMs, carry);
           if (profiling) costs.set('pool kept', [...(costs.get('pool kept') ?? []), performance.now() - started]);
         },
       };

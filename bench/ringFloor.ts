@@ -69,7 +69,7 @@ export function recordingRings(
         else from.delete(me);
         return frontier;
       },
-      keep: async (me, pool: Omit<Pool, 'expiresAt'>, ttlMs) => {
+      keep: async (me, pool: Omit<Pool, 'expiresAt'>, ttlMs, carry) => {
         // A pool made beyond the frontier carries its scan time on; a fresh scan (the frontier not
         // trusted) stamps its own, and read no ring beyond it.
         const frontier = from.get(me);
@@ -77,7 +77,7 @@ export function recordingRings(
         if (frontier && pool.scannedAt === frontier.scannedAt)
           rings.set(me, { fromKm: frontier.emptyKm, toKm: pool.boundKm });
         else rings.delete(me);
-        await store.keep(me, pool, ttlMs);
+        await store.keep(me, pool, ttlMs, carry);
       },
       put: (me, pool) => store.put(me, pool),
       drop: (me) => store.drop(me),

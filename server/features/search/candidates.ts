@@ -1,4 +1,12 @@
-import { PostgresAdapter, sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import {
+  PostgresAdapter,
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type QueryCreator,
+  type SqlBool,
+} from 'kysely';
 import { preparedByShape } from '../../../db/prepared.ts';
 import type { Database, Gender, ProfileId } from '../../../db/schema.ts';
 import { everywhereKm, kmPerDegree } from './distance.ts';
@@ -15,6 +23,7 @@ import {
   type Seeker,
 } from './filters.ts';
 import { ageStretch, flatForRankingKm, nearbyKm } from './ranking.ts';
+import { poolUpsertInto, searchPoolColumns, type SearchPoolRow } from './poolUpsert.ts';
 import { standInsOf, type Binding } from './queryBindings.ts';
 import { ageRingStripes, stripeRangesTable } from './stripes.ts';
 
@@ -23,6 +32,11 @@ export interface CandidateFilter extends Seeker, Reading {
   limit: number;
   /** With `only`: each person's photos too (see Own.photos). */
   withPhotos?: boolean;
+  /**
+   * With `only`, PostgreSQL: the caller's new pool, written by the same statement (a WITH before the read:
+   * repository.ts findCardKeepingPool).
+   */
+  keeping?: SearchPoolRow;
 }
 
 /** What ranking someone reads (service.ts rank): where they are, their age, when last active and their boosts. */
@@ -100,7 +114,7 @@ const likedMe = (eb: ExpressionBuilder<CandidateTables, 'p'>, me: ProfileId) =>
     .as('liked_me');
 
 /** What ranking reads of someone (RankedRow): every read of candidates starts from it. */
-const rankedSelect = (db: Kysely<Database>, me: ProfileId) =>
+const rankedSelect = (db: QueryCreator<Database>, me: ProfileId) =>
   db
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
@@ -113,11 +127,18 @@ const rankedSelect = (db: Kysely<Database>, me: ProfileId) =>
  * the shape derived from what the query and its rules bind: Kysely's builder cost more than the query
  * itself when re-checking a few pooled people (0.31 ms against 0.09 ms for the same SQL prepared).
  */
-const buildCandidates = (db: Kysely<Database>, key: string, slot: (name: string) => never) => {
+const buildCandidates = (db: Kysely<Database>, key: string, slot: (name: string) => never, keeping = false) => {
   const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
   // Laid out as the `Own` binding findCandidates made.
   const own = ownStandIns as Own;
-  let query = rankedSelect(db, own.me).select([
+  // The pool's upsert in a WITH, which PostgreSQL runs whatever the read returns (its values: `pool.*` slots).
+  // (Typed as the database alone: the read never names `kept`.)
+  const from = keeping
+    ? (db.with('kept', (qc) =>
+        poolUpsertInto(qc, Object.fromEntries(searchPoolColumns.map((c) => [c, slot(`pool.${c}`)])) as never),
+      ) as unknown as QueryCreator<Database>)
+    : db;
+  let query = rankedSelect(from, own.me).select([
     'p.name',
     'p.city',
     'p.place_id',
@@ -159,6 +180,14 @@ const scanQuery = preparedByShape(buildCandidates, (key) => key, { named: false 
  * of the caller's likes).
  */
 const recheckQuery = preparedByShape(buildCandidates, (key) => key);
+/**
+ * The card's read with the caller's new pool written in the same statement (PostgreSQL): a scan's last round
+ * trip was the card's read and, beside it on a second connection, the pool's upsert. Named like the re-check.
+ */
+const cardKeepingQuery = preparedByShape(
+  (db, key: string, slot) => buildCandidates(db, key, slot, true),
+  (key) => key,
+);
 
 /** The ids repeated to the next power of two: a few list lengths, so a few statement texts (a repeat is harmless in `in`). */
 export function paddedIds(ids: readonly number[]): number[] {
@@ -176,6 +205,11 @@ export async function findCandidates(db: Kysely<Database>, f: CandidateFilter): 
     const only = paddedIds(f.only);
     const own: Own = { me: f.me.id, only, limit: only.length, ...(f.withPhotos ? { photos: true } : {}) };
     const { key, values } = bindFilters(own, f, f);
+    if (f.keeping) {
+      const row = f.keeping;
+      for (const column of searchPoolColumns) values[`pool.${column}`] = row[column];
+      return cardKeepingQuery(db, key, values);
+    }
     return recheckQuery(db, key, values);
   }
   const own: Own = point
@@ -243,7 +277,10 @@ function firstPassQuery(db: Kysely<Database>, own: Own, filterStandIns: readonly
       return db
         .selectFrom(ranges.from)
         .innerJoinLateral(
-          () => edged(candidatesIn(ranges.holds)).modifyEnd(sql`offset 0`).as('p'),
+          () =>
+            edged(candidatesIn(ranges.holds))
+              .modifyEnd(sql`offset 0`)
+              .as('p'),
           (join) => join.onTrue(),
         )
         .select(['p.id', 'p.latitude', 'p.longitude', 'p.age', 'p.k'])
