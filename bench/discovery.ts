@@ -113,7 +113,7 @@ const aDayLater = new CandidatePools(db, () => Date.now() + poolTtlMs + 60_000);
 const expiredPools: PoolStore = {
   take: () => Promise.resolve(null),
   frontier: (me, key, wanted, prefetched) => aDayLater.frontier(me, key, wanted, prefetched),
-  keep: (me, pool, ttlMs) => kept.keep(me, pool, ttlMs),
+  keep: (me, pool, ttlMs, carry) => kept.keep(me, pool, ttlMs, carry),
   put: (me, pool) => kept.put(me, pool),
   drop: (me) => kept.drop(me),
 };

@@ -8,13 +8,17 @@
  * an age range around their own (as the HTTP bench), and the default range (18-100), where the age stretch
  * is widest. Also prints what each of the search's statements cost on average (the per-statement profile).
  *
- * Run alone: `npx tsx bench/firstSearch.ts [--rounds n]`; in `npm run bench discovery` as its part
- * `firstsearch`. PostgreSQL from TEST_DATABASE_URL, else DATABASE_URL, else the local `test` database, in a
+ * Run alone: `npx tsx bench/firstSearch.ts [--rounds n] [--against <checkout>]`; in `npm run bench discovery`
+ * as its part `firstsearch`. `--against` sets another checkout's search beside this one in the same process,
+ * on the same data, each over its own connections, taking turns by searcher (which goes first alternates),
+ * each search followed by the floor of the ring it read: between runs the ratio moves more than between two
+ * searches, so a change is judged by the two ratios of one run. PostgreSQL from TEST_DATABASE_URL, else DATABASE_URL, else the local `test` database, in a
  * database of its own (dropped after); skipped when it does not answer. Figures only.
  */
 import { copyFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
@@ -32,7 +36,7 @@ import { argOption, line, quantile, ratioLine, summary, time } from './benchKit.
 import { pgAnswers } from './benchCrowd.ts';
 import { benchDataDir, httpDataSetSize, loadHttpBenchData } from './benchHttpData.ts';
 import { ensureDataSet } from './discoveryDataSet.ts';
-import { recordingRings, ringFloorQuery, ringNote, type FloorSeeker } from './ringFloor.ts';
+import { recordingRings, ringFloorQuery, ringNote, type FloorSeeker, type Ring } from './ringFloor.ts';
 
 class NoRateLimit extends RateCounter {
   override plan(): null {
@@ -64,6 +68,7 @@ function statementKind(text: string): string {
       : 'ring pass + re-read, latitude band';
   if (/json_each|jsonb_array_elements/.test(t)) return 'ring first pass, stripes';
   if (/^select count\(\*\)/i.test(t)) return 'changes counted (SQLite)';
+  if (/^with "kept" as \(insert into "search_pools"/.test(t)) return 'card read with photos, pool kept with it';
   if (/^insert into "search_pools"/.test(t) || /^update "search_pools"/.test(t)) return 'pool kept';
   if (/max\("c"\."search_changed_at"\)/.test(t)) return 'search start (profile, pool, watermark)';
   if (/"search_changed_at"/.test(t)) return 'changes near the caller';
@@ -95,69 +100,166 @@ function timing(db: Kysely<Database>, record: (kind: string, ms: number) => void
   });
 }
 
-async function measure(dialect: string, db: Kysely<Database>, heavy: Searcher[], rounds: number): Promise<void> {
-  let profiling = false;
-  const costs = new Map<string, number[]>();
-  const timed = timing(db, (kind, ms) => {
-    // The pool's upsert is timed around the store's keep below, whether it is prepared or built.
-    if (profiling && kind !== 'pool kept') costs.set(kind, [...(costs.get(kind) ?? []), ms]);
-  });
-  // Pools kept expired, found a day later: every search is a first of the day, from the last one's frontier.
-  // Stored as expired as they will be found (a minute ago), so the database sees them so too: a search's
-  // start asks the frontier's change question only of an expired pool (searchChanges.ts changesAtStart).
-  const kept = new CandidatePools(timed, () => Date.now());
-  const aDayLater = new CandidatePools(timed, () => Date.now() + poolTtlMs + 60_000);
-  const expired: PoolStore = {
+/** `--only postgres` skips SQLite (`--only sqlite`: PostgreSQL). */
+class SkipDialect extends Error {}
+
+/** Another checkout's search, built over its own connections (`--against`). */
+interface OtherSide {
+  label: string;
+  open(dialect: 'SQLite' | 'PostgreSQL', url: string): Promise<{ search: SearchOf; close(): Promise<void> }>;
+}
+
+type SearchOf = (s: Searcher) => Promise<unknown>;
+
+/** The pool store a day's first search finds: every pool expired, found a day later (see measure). */
+function expiredPools(kept: PoolStore, aDayLater: PoolStore): PoolStore {
+  return {
     take: () => Promise.resolve(null),
     frontier: (me, key, wanted, prefetched) => aDayLater.frontier(me, key, wanted, prefetched),
-    keep: (me, pool) => kept.keep(me, pool, -60_000),
+    keep: (me, pool, _ttlMs, carry) => kept.keep(me, pool, -60_000, carry),
     put: (me, pool) => kept.put(me, pool),
     drop: (me) => kept.drop(me),
   };
-  // The pool's upsert, timed here: built (not through executeQuery) before 2026-11-29, and since run
-  // alongside the card's read on PostgreSQL (service.ts scan), so its time overlaps the card's.
-  const timedExpired: PoolStore = {
-    ...expired,
-    keep: async (me, pool, ttlMs) => {
-      const started = performance.now();
-      await expired.keep(me, pool, ttlMs);
-      if (profiling) costs.set('pool kept', [...(costs.get('pool kept') ?? []), performance.now() - started]);
+}
+
+/**
+ * Another checkout's SearchService (`--against <dir>`), loaded from its own files, with its own pools and
+ * connections (its prepared statements are named by its own counter: on shared connections two checkouts'
+ * names would collide). Its rings are recorded by this checkout's store wrapper, so its floors are the same
+ * queries as this side's.
+ */
+async function otherCheckout(dir: string): Promise<OtherSide & { rings: Map<number, Ring> }> {
+  const from = (file: string) => import(pathToFileURL(path.resolve(dir, file)).href);
+  const [client, service, pools, rates, clock] = await Promise.all([
+    from('db/client.ts'),
+    from('server/features/search/service.ts'),
+    from('server/features/search/candidatePool.ts'),
+    from('server/features/rateLimits/rateCounter.ts'),
+    from('server/clock.ts'),
+  ]);
+  const rings = new Map<number, Ring>();
+  return {
+    label: path.basename(path.resolve(dir)),
+    rings,
+    async open(_dialect, url) {
+      const handle = client.openDatabase({ url, dataDir: benchDataDir }) as { db: Kysely<Database> };
+      const Rates = rates.RateCounter as typeof RateCounter;
+      class NoLimit extends Rates {
+        override plan(): null {
+          return null;
+        }
+      }
+      const Pools = pools.CandidatePools as typeof CandidatePools;
+      const ttl = pools.poolTtlMs as number;
+      const store = expiredPools(
+        new Pools(handle.db, () => Date.now()),
+        new Pools(handle.db, () => Date.now() + ttl + 60_000),
+      );
+      const recorded = recordingRings(store, rings);
+      const Service = service.SearchService as typeof SearchService;
+      const systemClockThere = clock.systemClock as typeof systemClock;
+      const searchService = new Service(
+        handle.db,
+        systemClockThere,
+        new NoLimit(handle.db, systemClockThere),
+        recorded.store,
+      );
+      return {
+        search: (s) => searchService.next(s.userId, { ...s.query, exclude: [] }, 'ru'),
+        close: () => handle.db.destroy(),
+      };
     },
   };
+}
+
+async function measure(
+  dialect: 'SQLite' | 'PostgreSQL',
+  db: Kysely<Database>,
+  url: string,
+  heavy: Searcher[],
+  rounds: number,
+  other: (OtherSide & { rings: Map<number, Ring> }) | null,
+): Promise<void> {
+  let profiling = false;
+  const costs = new Map<string, number[]>();
+  // Beside another checkout, neither is profiled: the timing proxy costs this side alone about 0.1-0.3 ms a search.
+  const timed = other
+    ? db
+    : timing(db, (kind, ms) => {
+        // The pool's upsert is timed around the store's keep below, whether it is prepared or built.
+        if (profiling && kind !== 'pool kept') costs.set(kind, [...(costs.get(kind) ?? []), ms]);
+      });
+  // Pools kept expired, found a day later: every search is a first of the day, from the last one's frontier.
+  // Stored as expired as they will be found (a minute ago), so the database sees them so too: a search's
+  // start asks the frontier's change question only of an expired pool (searchChanges.ts changesAtStart).
+  const expired = expiredPools(
+    new CandidatePools(timed, () => Date.now()),
+    new CandidatePools(timed, () => Date.now() + poolTtlMs + 60_000),
+  );
+  // The pool's upsert, timed here: built (not through executeQuery) before 2026-11-29, then run alongside the
+  // card's read on PostgreSQL (service.ts scan), so its time overlapped the card's; since 2026-11-30 on
+  // PostgreSQL in the card's own statement (repository.ts findCardKeepingPool), timed as that statement.
+  const timedExpired: PoolStore = other
+    ? expired
+    : {
+        ...expired,
+        keep: async (me, pool, ttlMs, carry) => {
+          const started = performance.now();
+          await expired.keep(me, pool, ttlMs, carry);
+          if (profiling) costs.set('pool kept', [...(costs.get('pool kept') ?? []), performance.now() - started]);
+        },
+      };
   const { store, rings } = recordingRings(timedExpired);
   const service = new SearchService(timed, systemClock, new NoRateLimit(timed, systemClock), store);
+  const there = other ? await other.open(dialect, url) : null;
+  const sides = [
+    {
+      label: there ? 'this checkout' : '',
+      rings,
+      search: (s: Searcher) => service.next(s.userId, { ...s.query, exclude: [] }, 'ru'),
+      profiled: !other,
+    },
+    ...(there && other ? [{ label: other.label, rings: other.rings, search: there.search, profiled: false }] : []),
+  ];
   for (const variant of ['own range', 'default range'] as const) {
     const who = heavy.map((s) =>
       variant === 'own range' ? s : { ...s, query: { ...s.query, ageMin: 18, ageMax: 100 } },
     );
-    const search = (s: Searcher) => service.next(s.userId, { ...s.query, exclude: [] }, 'ru');
     // Twice each: the first leaves a pool (a fresh scan), the second its first search beyond the frontier.
-    for (const s of who) await search(s);
-    for (const s of who) await search(s);
-    const searches: number[] = [];
-    const floors: number[] = [];
+    for (const side of sides) for (let pass = 0; pass < 2; pass++) for (const s of who) await side.search(s);
+    const searches = sides.map((): number[] => []);
+    const floors = sides.map((): number[] => []);
     costs.clear();
-    const deadline = performance.now() + 30_000;
+    const deadline = performance.now() + 30_000 * sides.length;
     let profiled = 0;
-    for (let i = 0; i < rounds && performance.now() < deadline; i++, profiled++) {
+    for (let i = 0; i < rounds && performance.now() < deadline; i++) {
       const s = who[i % who.length] as Searcher;
-      profiling = true;
-      const took = await time(() => search(s));
-      profiling = false;
-      const ring = rings.get(s.me.id);
-      const floor = ring ? ringFloorQuery(db, s, ring) : null;
-      if (!floor) continue;
-      searches.push(took);
-      floors.push(await time(() => db.executeQuery(floor)));
+      // Which side goes first alternates by round: neither always finds the other's pool just written.
+      for (let k = 0; k < sides.length; k++) {
+        const index = (k + i) % sides.length;
+        const side = sides[index] as (typeof sides)[number];
+        profiling = side.profiled;
+        const took = await time(() => side.search(s));
+        profiling = false;
+        if (side.profiled) profiled++;
+        const ring = side.rings.get(s.me.id);
+        const floor = ring ? ringFloorQuery(db, s, ring) : null;
+        if (!floor) continue;
+        searches[index]?.push(took);
+        floors[index]?.push(await time(() => db.executeQuery(floor)));
+      }
     }
-    console.log(`\n${dialect}, heavy swipers, ${variant} (load average ${loadavg()[0]?.toFixed(1)})`);
-    line('rings read', ringNote(who.map((s) => rings.get(s.me.id)).filter((r) => r !== undefined)));
-    const searchQ = summary("day's first search, heavy", searches);
-    const floorQ = summary('floor: the same ring, no exclusion', floors);
-    ratioLine(`ratio heavy day's first search / ring floor, ${dialect}, ${variant}`, searchQ, floorQ, {
-      floor: 'one query reading the same ring without exclusions (bench/ringFloor.ts)',
-      measure: `heavy swiper's first search of the day, ${dialect}, ${variant}`,
-      goal: '<= 3x',
+    sides.forEach((side, index) => {
+      const name = side.label ? `, ${side.label}` : '';
+      console.log(`\n${dialect}, heavy swipers, ${variant}${name} (load average ${loadavg()[0]?.toFixed(1)})`);
+      line('rings read', ringNote(who.map((s) => side.rings.get(s.me.id)).filter((r) => r !== undefined)));
+      const searchQ = summary("day's first search, heavy", searches[index] ?? []);
+      const floorQ = summary('floor: the same ring, no exclusion', floors[index] ?? []);
+      ratioLine(`ratio heavy day's first search / ring floor, ${dialect}, ${variant}${name}`, searchQ, floorQ, {
+        floor: 'one query reading the same ring without exclusions (bench/ringFloor.ts)',
+        measure: `heavy swiper's first search of the day, ${dialect}, ${variant}${name}`,
+        goal: '<= 3x',
+      });
     });
     const perSearch = profiled || 1;
     const median = (list: number[]) =>
@@ -175,6 +277,7 @@ async function measure(dialect: string, db: Kysely<Database>, heavy: Searcher[],
     }
     line('  statements, p50 times count, summed', `${sumOfMedians.toFixed(3)} ms a search`);
   }
+  await there?.close();
 }
 
 function searchersOf(rows: PersonRow[]): Searcher[] {
@@ -189,7 +292,12 @@ function searchersOf(rows: PersonRow[]): Searcher[] {
   }));
 }
 
-export async function firstSearchBench(rounds = Number(argOption('--rounds') ?? 600)): Promise<void> {
+export async function firstSearchBench(
+  rounds = Number(argOption('--rounds') ?? 600),
+  against = argOption('--against'),
+  only = argOption('--only'),
+): Promise<void> {
+  const other = against ? await otherCheckout(against) : null;
   const built = await ensureDataSet(benchDataDir, httpDataSetSize, (m) => console.log(m));
   console.log(`\nHeavy swiper's first search of the day, SQLite and PostgreSQL, Node ${process.version}`);
   line(
@@ -206,8 +314,9 @@ export async function firstSearchBench(rounds = Number(argOption('--rounds') ?? 
 
   // SQLite: a copy of the data set, its changes spread over the 30 days before yesterday (discovery.ts).
   const work = path.join(benchDataDir, `first-search-${process.pid}.sqlite`);
-  copyFileSync(built.file, work);
+  if (only !== 'postgres') copyFileSync(built.file, work);
   try {
+    if (only === 'postgres') throw new SkipDialect();
     const handle = openDatabase({ url: `sqlite:${work}`, dataDir: benchDataDir });
     await migrateToLatest(handle.db);
     const raw = new SQLite(work);
@@ -218,15 +327,17 @@ export async function firstSearchBench(rounds = Number(argOption('--rounds') ?? 
       .run(new Date(Date.now() - 86_400_000).toISOString());
     raw.exec('analyze');
     raw.close();
-    await measure('SQLite', handle.db, heavy, rounds);
+    await measure('SQLite', handle.db, `sqlite:${work}`, heavy, rounds, other);
     await handle.db.destroy();
+  } catch (error) {
+    if (!(error instanceof SkipDialect)) throw error;
   } finally {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${work}${suffix}`, { force: true });
   }
 
   const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  if (!(await pgAnswers(pgUrl))) {
-    console.log(`PostgreSQL skipped: nothing answers at ${new URL(pgUrl).host}`);
+  if (only === 'sqlite' || !(await pgAnswers(pgUrl))) {
+    if (only !== 'sqlite') console.log(`PostgreSQL skipped: nothing answers at ${new URL(pgUrl).host}`);
     source.close();
     return;
   }
@@ -249,7 +360,7 @@ export async function firstSearchBench(rounds = Number(argOption('--rounds') ?? 
     );
     await client.query('vacuum analyze');
     await client.end();
-    await measure('PostgreSQL', handle.db, heavy, rounds);
+    await measure('PostgreSQL', handle.db, url.toString(), heavy, rounds, other);
     await handle.db.destroy();
   } finally {
     source.close();

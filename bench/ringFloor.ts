@@ -50,9 +50,14 @@ export interface Ring {
   toKm: number;
 }
 
-/** A pool store that remembers, per caller, the frontier a search started from and the bound it kept. */
-export function recordingRings(store: PoolStore): { store: PoolStore; rings: Map<number, Ring> } {
-  const rings = new Map<number, Ring>();
+/**
+ * A pool store that remembers, per caller, the frontier a search started from and the bound it kept (in
+ * `rings`, a map of its own unless given).
+ */
+export function recordingRings(
+  store: PoolStore,
+  rings = new Map<number, Ring>(),
+): { store: PoolStore; rings: Map<number, Ring> } {
   const from = new Map<number, Frontier>();
   return {
     rings,
@@ -64,7 +69,7 @@ export function recordingRings(store: PoolStore): { store: PoolStore; rings: Map
         else from.delete(me);
         return frontier;
       },
-      keep: async (me, pool: Omit<Pool, 'expiresAt'>, ttlMs) => {
+      keep: async (me, pool: Omit<Pool, 'expiresAt'>, ttlMs, carry) => {
         // A pool made beyond the frontier carries its scan time on; a fresh scan (the frontier not
         // trusted) stamps its own, and read no ring beyond it.
         const frontier = from.get(me);
@@ -72,7 +77,7 @@ export function recordingRings(store: PoolStore): { store: PoolStore; rings: Map
         if (frontier && pool.scannedAt === frontier.scannedAt)
           rings.set(me, { fromKm: frontier.emptyKm, toKm: pool.boundKm });
         else rings.delete(me);
-        await store.keep(me, pool, ttlMs);
+        await store.keep(me, pool, ttlMs, carry);
       },
       put: (me, pool) => store.put(me, pool),
       drop: (me) => store.drop(me),

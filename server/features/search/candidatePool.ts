@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isForeignKeyViolation } from '../../../db/errors.ts';
 import type { Database, ProfileId } from '../../../db/schema.ts';
+import type { SearchPoolRow } from './poolUpsert.ts';
 import { deleteSearchPool, findSearchPool, upsertSearchPool, type StoredPoolRow } from './repository.ts';
 
 /** The most people a pool holds; beyond it the worst ranked are dropped and the bound drawn in. */
@@ -135,6 +136,9 @@ export function unpackCandidates(bytes: Uint8Array): PooledCandidate[] {
   }));
 }
 
+/** Writes a pool's row (the whole row, as the store's upsert would) within a statement of the caller's own. */
+export type PoolCarrier = (row: SearchPoolRow) => Promise<void>;
+
 /** Where the pools live between searches. */
 export interface PoolStore {
   /**
@@ -144,8 +148,12 @@ export interface PoolStore {
   take(meId: ProfileId, key: string, prefetched?: StoredPoolRow | null): Promise<Pool | null>;
   /** The frontier of the user's expired pool under these exact filters (see Frontier), or null. `prefetched` as for `take`. */
   frontier(meId: ProfileId, key: string, wanted: number, prefetched?: StoredPoolRow | null): Promise<Frontier | null>;
-  /** A new pool, living `ttlMs` from now. */
-  keep(meId: ProfileId, pool: Omit<Pool, 'expiresAt'>, ttlMs: number): Promise<void>;
+  /**
+   * A new pool, living `ttlMs` from now. `carry`, when given, writes its row instead of the store's own upsert,
+   * in a statement the caller makes anyway (service.ts: the card's read); a store that does not take it
+   * leaves it uncalled, and the caller then makes that statement itself.
+   */
+  keep(meId: ProfileId, pool: Omit<Pool, 'expiresAt'>, ttlMs: number, carry?: PoolCarrier): Promise<void>;
   /** A pool taken and updated (or made by `keep`), stored as the user's newest. */
   put(meId: ProfileId, pool: Pool): Promise<void>;
   drop(meId: ProfileId): Promise<void>;
@@ -284,11 +292,11 @@ export class CandidatePools implements PoolStore {
     );
   }
 
-  async keep(meId: ProfileId, pool: Omit<Pool, 'expiresAt'>, ttlMs: number): Promise<void> {
-    await this.put(meId, { ...pool, expiresAt: this.now() + ttlMs });
+  async keep(meId: ProfileId, pool: Omit<Pool, 'expiresAt'>, ttlMs: number, carry?: PoolCarrier): Promise<void> {
+    await this.put(meId, { ...pool, expiresAt: this.now() + ttlMs }, carry);
   }
 
-  async put(meId: ProfileId, pool: Pool): Promise<void> {
+  async put(meId: ProfileId, pool: Pool, carry?: PoolCarrier): Promise<void> {
     const packed = packCandidates(pool.candidates);
     const expiresAt = new Date(pool.expiresAt).toISOString();
     const checked = packChecked(pool.checked, pool.horizon, () =>
@@ -296,17 +304,18 @@ export class CandidatePools implements PoolStore {
     );
     const was = this.taken.get(pool);
     if (was && sameStored(was, { ...pool, packed, checked })) return;
+    const row: SearchPoolRow = {
+      profile_id: meId,
+      pool_key: pool.key,
+      expires_at: expiresAt,
+      bound_km: pool.boundKm,
+      watermark: pool.watermark,
+      candidates: packed,
+      checked_changes: checked,
+      scanned_at: pool.scannedAt,
+    };
     try {
-      await upsertSearchPool(this.db, {
-        profile_id: meId,
-        pool_key: pool.key,
-        expires_at: expiresAt,
-        bound_km: pool.boundKm,
-        watermark: pool.watermark,
-        candidates: packed,
-        checked_changes: checked,
-        scanned_at: pool.scannedAt,
-      });
+      await (carry ? carry(row) : upsertSearchPool(this.db, row));
     } catch (error) {
       // The profile was deleted while its last search ran: there is nobody to keep a pool for.
       if (!isForeignKeyViolation(error)) throw error;

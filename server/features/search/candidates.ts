@@ -1,7 +1,15 @@
-import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import {
+  PostgresAdapter,
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type QueryCreator,
+  type SqlBool,
+} from 'kysely';
 import { preparedByShape } from '../../../db/prepared.ts';
 import type { Database, Gender, ProfileId } from '../../../db/schema.ts';
-import { kmPerDegree } from './distance.ts';
+import { everywhereKm, kmPerDegree } from './distance.ts';
 import {
   bindFilters,
   filterConditions,
@@ -15,6 +23,7 @@ import {
   type Seeker,
 } from './filters.ts';
 import { ageStretch, flatForRankingKm, nearbyKm } from './ranking.ts';
+import { poolUpsertInto, searchPoolColumns, type SearchPoolRow } from './poolUpsert.ts';
 import { standInsOf, type Binding } from './queryBindings.ts';
 import { ageRingStripes, stripeRangesTable } from './stripes.ts';
 
@@ -23,6 +32,11 @@ export interface CandidateFilter extends Seeker, Reading {
   limit: number;
   /** With `only`: each person's photos too (see Own.photos). */
   withPhotos?: boolean;
+  /**
+   * With `only`, PostgreSQL: the caller's new pool, written by the same statement (a WITH before the read:
+   * repository.ts findCardKeepingPool).
+   */
+  keeping?: SearchPoolRow;
 }
 
 /** What ranking someone reads (service.ts rank): where they are, their age, when last active and their boosts. */
@@ -70,6 +84,12 @@ type Own = {
   photos?: boolean;
   /** A ring's first pass read through the stripes (stripes.ts): its ranges, as JSON. */
   stripes?: string;
+  /**
+   * A ring's first pass testing its own edges (Reading.edgesApart): its inner edge (absent: none) and its
+   * outer edge, ranking km, as filters.ts position draws them (innerEdgeKm, outerEdgeKm).
+   */
+  beyond?: number;
+  within?: number;
 };
 
 /**
@@ -94,7 +114,7 @@ const likedMe = (eb: ExpressionBuilder<CandidateTables, 'p'>, me: ProfileId) =>
     .as('liked_me');
 
 /** What ranking reads of someone (RankedRow): every read of candidates starts from it. */
-const rankedSelect = (db: Kysely<Database>, me: ProfileId) =>
+const rankedSelect = (db: QueryCreator<Database>, me: ProfileId) =>
   db
     .selectFrom('profiles as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
@@ -107,11 +127,18 @@ const rankedSelect = (db: Kysely<Database>, me: ProfileId) =>
  * the shape derived from what the query and its rules bind: Kysely's builder cost more than the query
  * itself when re-checking a few pooled people (0.31 ms against 0.09 ms for the same SQL prepared).
  */
-const buildCandidates = (db: Kysely<Database>, key: string, slot: (name: string) => never) => {
+const buildCandidates = (db: Kysely<Database>, key: string, slot: (name: string) => never, keeping = false) => {
   const [ownStandIns = {}, ...filterStandIns] = standInsOf(key, slot);
   // Laid out as the `Own` binding findCandidates made.
   const own = ownStandIns as Own;
-  let query = rankedSelect(db, own.me).select([
+  // The pool's upsert in a WITH, which PostgreSQL runs whatever the read returns (its values: `pool.*` slots).
+  // (Typed as the database alone: the read never names `kept`.)
+  const from = keeping
+    ? (db.with('kept', (qc) =>
+        poolUpsertInto(qc, Object.fromEntries(searchPoolColumns.map((c) => [c, slot(`pool.${c}`)])) as never),
+      ) as unknown as QueryCreator<Database>)
+    : db;
+  let query = rankedSelect(from, own.me).select([
     'p.name',
     'p.city',
     'p.place_id',
@@ -153,6 +180,14 @@ const scanQuery = preparedByShape(buildCandidates, (key) => key, { named: false 
  * of the caller's likes).
  */
 const recheckQuery = preparedByShape(buildCandidates, (key) => key);
+/**
+ * The card's read with the caller's new pool written in the same statement (PostgreSQL): a scan's last round
+ * trip was the card's read and, beside it on a second connection, the pool's upsert. Named like the re-check.
+ */
+const cardKeepingQuery = preparedByShape(
+  (db, key: string, slot) => buildCandidates(db, key, slot, true),
+  (key) => key,
+);
 
 /** The ids repeated to the next power of two: a few list lengths, so a few statement texts (a repeat is harmless in `in`). */
 export function paddedIds(ids: readonly number[]): number[] {
@@ -170,6 +205,11 @@ export async function findCandidates(db: Kysely<Database>, f: CandidateFilter): 
     const only = paddedIds(f.only);
     const own: Own = { me: f.me.id, only, limit: only.length, ...(f.withPhotos ? { photos: true } : {}) };
     const { key, values } = bindFilters(own, f, f);
+    if (f.keeping) {
+      const row = f.keeping;
+      for (const column of searchPoolColumns) values[`pool.${column}`] = row[column];
+      return cardKeepingQuery(db, key, values);
+    }
     return recheckQuery(db, key, values);
   }
   const own: Own = point
@@ -206,17 +246,47 @@ function firstPassQuery(db: Kysely<Database>, own: Own, filterStandIns: readonly
   const terms = firstPassConditions(filterStandIns, own.stripes === undefined ? [] : ['age']);
   const nearestFirst = rankingKmSql(own.lat, own.lon, own.cos, own.target);
   const columns = ['p.id', 'p.latitude', 'p.longitude', 'p.age', nearestFirst.as('k')] as const;
-  if (own.stripes === undefined) {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  // With its edges apart (PostgreSQL), the ring's ranking distance is written once, as `k`, and its edges and
+  // order read it: the position rule wrote it in each edge and the order again, four copies of 9 values,
+  // and PostgreSQL parses the statement on every run (unnamed: its plan depends on the place). A subquery
+  // PostgreSQL flattens, so its terms and the edges are one list, ordered by cost: the swipe probe last.
+  const edged = (from: ReturnType<typeof candidatesIn>) => {
+    const x = db.selectFrom(from.as('x')).select(['x.id', 'x.latitude', 'x.longitude', 'x.age', 'x.k']);
+    const inside = own.beyond === undefined ? x : x.where(sql<SqlBool>`(x.latitude is null or x.k >= ${own.beyond})`);
+    return inside.where(sql<SqlBool>`x.k <= ${own.within}`);
+  };
+  // The people of the index in the ring's box (or of one stripe range, `holds`), with their `k`.
+  function candidatesIn(holds?: Expression<SqlBool>) {
     let query = db.selectFrom('profiles as p').select(columns);
+    if (holds) query = query.where(holds);
     for (const term of terms) query = query.where(term);
-    return query.orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
+    return query;
+  }
+  if (own.stripes === undefined) {
+    if (own.within !== undefined) return edged(candidatesIn()).orderBy('x.k').orderBy('x.id').limit(own.limit);
+    return candidatesIn().orderBy(nearestFirst).orderBy('p.id').limit(own.limit);
   }
   // Each stripe range, then the index's entries inside it (profiles_stripes), ranges first.
   const ranges = stripeRangesTable(db, own.stripes);
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+  if (postgres) {
     // A lateral subquery run per range: joined plainly, PostgreSQL hashed the ranges against a bitmap
     // scan of the whole box (7.4 ms against 5.9 for the band); per range it seeks the index (2.1-2.6 ms
     // against 4.2-6.9, same data). `offset 0` keeps it from being flattened back into that join.
+    if (own.within !== undefined)
+      return db
+        .selectFrom(ranges.from)
+        .innerJoinLateral(
+          () =>
+            edged(candidatesIn(ranges.holds))
+              .modifyEnd(sql`offset 0`)
+              .as('p'),
+          (join) => join.onTrue(),
+        )
+        .select(['p.id', 'p.latitude', 'p.longitude', 'p.age', 'p.k'])
+        .orderBy('p.k')
+        .orderBy('p.id')
+        .limit(own.limit);
     const query = db
       .selectFrom(ranges.from)
       .innerJoinLateral(
@@ -360,8 +430,8 @@ export async function findNearest(db: Kysely<Database>, f: CandidateFilter): Pro
     const ranges = ageRingStripes(point, ringAgeBands(f, target));
     if (ranges) own.stripes = JSON.stringify(ranges);
   }
-  const { key, values } = bindFilters(own, f, f);
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
+    const { key, values } = bindFilters(own, f, f);
     const near = (await passQuery(db, key, values)) as (NearRow & { k: number })[];
     if (!near.length) return { near: [], ranked: [] };
     const only = paddedIds(near.map((n) => n.id));
@@ -372,6 +442,11 @@ export async function findNearest(db: Kysely<Database>, f: CandidateFilter): Pro
       ranked: near.flatMap((n) => passed.get(n.id) ?? []),
     };
   }
+  // The ring's edges tested on `k`, the ranking distance the pass computes once (firstPassQuery), as the
+  // position rule would test them.
+  if (f.beyondKm !== undefined && f.beyondKm < everywhereKm) own.beyond = innerEdgeKm(f.beyondKm);
+  if (f.withinKm !== undefined) own.within = outerEdgeKm(f.withinKm);
+  const { key, values } = bindFilters(own, f, { ...f, edgesApart: own.within !== undefined });
   // In the pass's order (nearest first, then id), sorted here on the values the pass ordered by (`k`, the
   // id): the join gives no order of its own, and sorting a pool's worth of rows here is cheap.
   const rows = ((await nearestQuery(db, key, values)) as NearRankedRow[]).sort((a, b) => a.k - b.k || a.id - b.id);

@@ -52,6 +52,11 @@ export interface Reading {
   beyondKm?: number;
   /** Only people at most this far (km, as `beyondKm`): with `box`, a ring's outer edge, its corners left out. */
   withinKm?: number;
+  /**
+   * The ring's edges (`beyondKm`, `withinKm`) are tested by the query itself on the ranking distance it computes
+   * once (candidates.ts firstPassQuery, PostgreSQL), not by the position rule, which leaves them out.
+   */
+  edgesApart?: boolean;
 }
 
 /** What a rule's condition reads: the candidate's profile `p` and account `u` (and any table in a subquery). */
@@ -249,7 +254,7 @@ const position = searchFilter({
         east: point.longitude + lonSpan,
       });
     }
-    if (r.beyondKm !== undefined && !unlocatedOnly) {
+    if (r.beyondKm !== undefined && !unlocatedOnly && !r.edgesApart) {
       // A hair inside the bound, so rounding never drops someone standing exactly on it; never below zero
       // (a bound drawn in to 0 by capped(), or the all but empty circle a box holds next to a pole).
       Object.assign(binding, {
@@ -260,7 +265,7 @@ const position = searchFilter({
         beyond: innerEdgeKm(r.beyondKm),
       });
     }
-    if (r.withinKm !== undefined && r.box !== null) {
+    if (r.withinKm !== undefined && r.box !== null && !r.edgesApart) {
       // A hair outside the edge, for the same reason: the caller keeps whom it wants by its own measure.
       Object.assign(binding, {
         lat: point.latitude,

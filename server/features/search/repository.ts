@@ -1,8 +1,9 @@
-import { PostgresAdapter, sql, type Insertable, type Kysely, type QueryCreator } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type QueryCreator } from 'kysely';
 import { prepared, preparedByShape } from '../../../db/prepared.ts';
-import type { Database, ProfileId, SearchPoolsTable, UserId } from '../../../db/schema.ts';
+import type { Database, ProfileId, UserId } from '../../../db/schema.ts';
 import { countedRead, type RateRow, readWithRateCounts } from '../rateLimits/index.ts';
-import { photoList } from './candidates.ts';
+import { findCandidates, photoList, type CandidateFilter, type CandidateRow } from './candidates.ts';
+import { poolUpsertInto, type SearchPoolRow } from './poolUpsert.ts';
 import { changesAtStart, type PrefetchedChanges, type PrefetchWhen } from './searchChanges.ts';
 
 /** A stored pool as read (searchStart, findSearchPool). */
@@ -167,13 +168,9 @@ export async function findSearchPool(db: Kysely<Database>, profileId: ProfileId)
 }
 
 /**
- * The profile's pool, replacing whatever was stored. One atomic statement: two searches of one user at once
- * (two tabs, two processes) never fail on the key, the last one written wins.
- */
-/**
- * Built and compiled once (db/prepared.ts): Kysely's builder cost about as much as the write itself on
- * SQLite, where it is a step of the day's first search (bench/firstSearch.ts), and PostgreSQL parses it once
- * per connection.
+ * The pool's upsert alone (poolUpsert.ts), built and compiled once (db/prepared.ts): Kysely's builder cost
+ * about as much as the write itself on SQLite, where it is a step of the day's first search
+ * (bench/firstSearch.ts), and PostgreSQL parses it once per connection.
  */
 const poolUpsert = prepared(
   (
@@ -187,43 +184,47 @@ const poolUpsert = prepared(
     checked: string | null,
     scannedAt: string | null,
   ) =>
-    db
-      .insertInto('search_pools')
-      .values({
-        profile_id: profileId,
-        pool_key: poolKey,
-        expires_at: expiresAt,
-        bound_km: boundKm,
-        watermark,
-        candidates,
-        checked_changes: checked,
-        scanned_at: scannedAt,
-      })
-      .onConflict((oc) =>
-        oc.column('profile_id').doUpdateSet((eb) => ({
-          pool_key: eb.ref('excluded.pool_key'),
-          expires_at: eb.ref('excluded.expires_at'),
-          bound_km: eb.ref('excluded.bound_km'),
-          watermark: eb.ref('excluded.watermark'),
-          candidates: eb.ref('excluded.candidates'),
-          checked_changes: eb.ref('excluded.checked_changes'),
-          scanned_at: eb.ref('excluded.scanned_at'),
-        })),
-      ),
+    poolUpsertInto(db, {
+      profile_id: profileId,
+      pool_key: poolKey,
+      expires_at: expiresAt,
+      bound_km: boundKm,
+      watermark,
+      candidates,
+      checked_changes: checked,
+      scanned_at: scannedAt,
+    }),
 );
 
-export async function upsertSearchPool(db: Kysely<Database>, row: Insertable<SearchPoolsTable>): Promise<void> {
+export async function upsertSearchPool(db: Kysely<Database>, row: SearchPoolRow): Promise<void> {
   await poolUpsert.all(
     db,
     row.profile_id,
     row.pool_key,
     row.expires_at,
     row.bound_km,
-    row.watermark ?? null,
+    row.watermark,
     row.candidates,
-    row.checked_changes ?? null,
-    row.scanned_at ?? null,
+    row.checked_changes,
+    row.scanned_at,
   );
+}
+
+/**
+ * The card a scan answers, read as `filter` asks (findCandidates: one person, every rule, with photos), and the
+ * caller's new pool written: on PostgreSQL by the same statement (the upsert in a WITH before the read), one
+ * round trip where the read and the upsert were two, side by side on two connections; on SQLite one after
+ * the other, as they ran before.
+ */
+export async function findCardKeepingPool(
+  db: Kysely<Database>,
+  filter: CandidateFilter,
+  row: SearchPoolRow,
+): Promise<CandidateRow[]> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) return findCandidates(db, { ...filter, keeping: row });
+  const rows = await findCandidates(db, filter);
+  await upsertSearchPool(db, row);
+  return rows;
 }
 
 export async function deleteSearchPool(db: Kysely<Database>, profileId: ProfileId): Promise<void> {

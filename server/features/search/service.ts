@@ -18,13 +18,14 @@ import {
   unplacedPoolTtlMs,
   type Frontier,
   type Pool,
+  type PoolCarrier,
   type PooledCandidate,
   type PoolStore,
 } from './candidatePool.ts';
 import { findCandidates, findNearest, type CandidateFilter, type CandidateRow, type RankedRow } from './candidates.ts';
 import { distanceLimitKm, poolKeyOf, seekerTarget, type Seeker } from './filters.ts';
 import { changedNear, horizonBelow, changedRecheckMax, type PrefetchedChanges } from './searchChanges.ts';
-import { findCardDetails, findLikeMessage, findSearchStart } from './repository.ts';
+import { findCardDetails, findCardKeepingPool, findLikeMessage, findSearchStart } from './repository.ts';
 import {
   boxCircleKm,
   everywhereKm,
@@ -403,12 +404,13 @@ export class SearchService implements CardSearch {
       // Nobody unheld: the next step reads on from the circle read whole.
       if (!best) continue;
       // The pool this step keeps with its card: everyone it ranked but whoever failed the card's read.
-      const keep = (people: PooledCandidate[]) => {
+      const keep = (people: PooledCandidate[], carry?: PoolCarrier) => {
         if (!point)
           return this.pools.keep(
             meId,
             { key: poolKey, candidates: people, boundKm: 0, watermark: null, scannedAt },
             unplacedPoolTtlMs,
+            carry,
           );
         // Everyone nearer than this was read by this scan (or proved out by the pool before it): the circle
         // read whole (never more, see above). Rows come nearest first, people without a position last: the
@@ -430,12 +432,12 @@ export class SearchService implements CardSearch {
             scannedAt,
           }),
           poolTtlMs,
+          carry,
         );
       };
-      // The pool is written while the card is read (two connections on PostgreSQL: a round trip off the
-      // search), as if the card passes, which it nearly always does; else it is written again below, or by
-      // the step or the end that follows, never left with someone who failed.
-      const [shown] = await Promise.all([this.cardOf(filter, ranked, held, rows), keep(ranked)]);
+      // The pool is written with the card's read, as if the card passes, which it nearly always does; else it
+      // is written again below, or by the step or the end that follows, never left with someone who failed.
+      const shown = await this.cardKeeping(filter, ranked, held, rows, (carry) => keep(ranked, carry));
       if (shown.failed.length) {
         // Out since they were ranked (banned, say, or swiped in another tab): never pooled, and never read again.
         const out = new Set(shown.failed);
@@ -544,6 +546,29 @@ export class SearchService implements CardSearch {
   }
 
   /**
+   * The card a scan answers (`cardOf`), with its new pool written by `keep`: when the card must be read, the
+   * pool's row rides with its read (repository.ts findCardKeepingPool: on PostgreSQL one statement, where the
+   * read and the upsert were two round trips side by side on two connections; bench/firstSearch.ts);
+   * otherwise, or with a store that writes its own way, the pool is written beside the card.
+   */
+  private async cardKeeping(
+    filter: Search,
+    ranked: PooledCandidate[],
+    held: Set<number>,
+    rows: RankedRow[],
+    keep: (carry?: PoolCarrier) => Promise<void>,
+  ): Promise<{ card: CandidateRow | null; failed: number[] }> {
+    const first = ranked.find((c) => !held.has(c.id));
+    if (!first || rows.some((row) => row.id === first.id && isCandidateRow(row)))
+      return (await Promise.all([this.cardOf(filter, ranked, held, rows), keep()]))[0];
+    let read: { id: number; rows: CandidateRow[] } | undefined;
+    await keep(async (row) => {
+      read = { id: first.id, rows: await findCardKeepingPool(this.db, cardRead(filter, first.id), row) };
+    });
+    return this.cardOf(filter, ranked, held, rows, read);
+  }
+
+  /**
    * The card a scan answers: its first person the app does not hold. Someone the scan read in full is
    * shown as read (their photos come with the card, presentCandidate); someone re-read only for ranking
    * (with its ring's first pass) is read now, in full with photos and against every rule again, one at a
@@ -557,6 +582,7 @@ export class SearchService implements CardSearch {
     ranked: PooledCandidate[],
     held: Set<number>,
     rows: RankedRow[],
+    read?: { id: number; rows: CandidateRow[] },
   ): Promise<{ card: CandidateRow | null; failed: number[] }> {
     const readInFull = new Map<number, CandidateRow>();
     for (const row of rows) if (isCandidateRow(row)) readInFull.set(row.id, row);
@@ -564,9 +590,10 @@ export class SearchService implements CardSearch {
     for (const c of ranked) {
       if (held.has(c.id)) continue;
       if (failed.length >= recheckBatch * recheckBatches) break;
+      // `read`: this person already read, with the pool's upsert (cardKeeping).
       const card =
         readInFull.get(c.id) ??
-        (await findCandidates(this.db, { ...filter, box: null, limit: 1, only: [c.id], withPhotos: true }))[0];
+        (read?.id === c.id ? read.rows : await findCandidates(this.db, cardRead(filter, c.id)))[0];
       if (card) return { card, failed };
       failed.push(c.id);
     }
@@ -746,6 +773,11 @@ function scanSteps(
     steps.push({ box, radiusKm, last: box === null });
   }
   return steps;
+}
+
+/** The read of one person as a card: against every rule, in full, with photos. */
+function cardRead(filter: Search, id: number): CandidateFilter {
+  return { ...filter, box: null, limit: 1, only: [id], withPhotos: true };
 }
 
 /** A row read in full (a card can be shown from it), not only for ranking. */
