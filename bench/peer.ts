@@ -23,7 +23,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { withAdminClient } from '../server/test/testDatabase.ts';
 import { argOption, headline, line, quantile } from './benchKit.ts';
-import { pgAnswers, stopServer } from './benchCrowd.ts';
+import { cpuSecondsOf, pgAnswers, stopServer } from './benchCrowd.ts';
 import { benchDataDir, makeHttpBenchData, type HttpBenchData } from './benchHttpData.ts';
 import { loadPeerData, startPeer } from './benchPeer.ts';
 import { startIskra, type IskraServer } from './benchServers.ts';
@@ -52,6 +52,9 @@ interface Side {
   turn: number;
   cells: Cell[];
   stop: () => Promise<void>;
+  /** The server's process, and the database whose PostgreSQL backends serve it (CPU a like, below). */
+  pid: number | undefined;
+  database: string;
 }
 
 interface Cell {
@@ -59,6 +62,33 @@ interface Cell {
   p50: number;
   p99: number;
   errors: Map<string, number>;
+  /** CPU ms a like over the measured part of the cell: the server's process, its database's backends. */
+  nodeMs: number;
+  postgresMs: number;
+}
+
+/**
+ * CPU seconds used so far by each backend of a database (/proc, so PostgreSQL must run on this machine;
+ * an empty map otherwise). A backend that ends within a cell takes its seconds with it, which the warm-up
+ * (the pool's connections opened before the clock starts) makes rare.
+ */
+async function backendSeconds(database: string): Promise<Map<number, number>> {
+  const pids = await withAdminClient(pgUrl, (c) =>
+    c.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [database]),
+  );
+  const seconds = new Map<number, number>();
+  for (const { pid } of pids.rows) {
+    const used = cpuSecondsOf(pid);
+    if (used !== undefined) seconds.set(pid, used);
+  }
+  return seconds;
+}
+
+/** CPU seconds the backends used between two readings (a backend first seen in the second from nothing). */
+function backendsUsed(before: Map<number, number>, after: Map<number, number>): number {
+  let used = 0;
+  for (const [pid, seconds] of after) used += seconds - (before.get(pid) ?? 0);
+  return used;
 }
 
 async function runCell(side: Side): Promise<Cell> {
@@ -79,6 +109,7 @@ async function runCell(side: Side): Promise<Cell> {
   );
   const latencies: number[] = [];
   const errors = new Map<string, number>();
+  const [nodeBefore, backendsBefore] = [cpuSecondsOf(side.pid), await backendSeconds(side.database)];
   const measureFrom = performance.now();
   const deadline = measureFrom + seconds * 1000;
   await Promise.all(
@@ -93,15 +124,26 @@ async function runCell(side: Side): Promise<Cell> {
   );
   // Requests a second over the time the cell took: the last requests end after the deadline.
   const elapsed = (performance.now() - measureFrom) / 1000;
+  const [nodeAfter, backendsAfter] = [cpuSecondsOf(side.pid), await backendSeconds(side.database)];
   const sorted = latencies.sort((a, b) => a - b);
-  return { perSecond: sorted.length / elapsed, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), errors };
+  const perLike = (seconds: number) => (seconds * 1000) / Math.max(1, sorted.length);
+  return {
+    perSecond: sorted.length / elapsed,
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    errors,
+    nodeMs: perLike((nodeAfter ?? Number.NaN) - (nodeBefore ?? Number.NaN)),
+    postgresMs: perLike(backendsUsed(backendsBefore, backendsAfter)),
+  };
 }
 
-function iskraSide(name: string, server: IskraServer, data: HttpBenchData): Side {
+function iskraSide(name: string, server: IskraServer, database: string, data: HttpBenchData): Side {
   return {
     name,
     turn: 0,
     cells: [],
+    pid: server.server.child.pid,
+    database,
     stop: () => server.stop(),
     request: (i) => {
       const like = data.likes[i % data.likes.length] as HttpBenchData['likes'][number];
@@ -155,6 +197,8 @@ try {
       name: 'peer',
       turn: 0,
       cells: [],
+      pid: peer.child.pid,
+      database: peerDatabase,
       stop: async () => {
         await stopServer(peer.child);
         await dropPeerDatabase();
@@ -171,17 +215,20 @@ try {
     await dropPeerDatabase();
     throw error;
   }
-  sides.push(iskraSide('iskra', await startIskra(root, pgUrl, `iskra_peer_${run}_this`, data), data));
-  if (against)
-    sides.push(
-      iskraSide('against', await startIskra(path.resolve(against), pgUrl, `iskra_peer_${run}_against`, data), data),
-    );
+  const ourDatabase = `iskra_peer_${run}_this`;
+  sides.push(iskraSide('iskra', await startIskra(root, pgUrl, ourDatabase, data), ourDatabase, data));
+  if (against) {
+    const theirs = `iskra_peer_${run}_against`;
+    sides.push(iskraSide('against', await startIskra(path.resolve(against), pgUrl, theirs, data), theirs, data));
+  }
 
   line(
     'machine',
     `${availableParallelism()} cores shared by PostgreSQL, the servers and this load generator (load average ${loadavg()[0]?.toFixed(1)}); ${connections} connections, ${seconds} s a cell after a warm-up of ${warmupSeconds} s and ${warmupRequests} likes a connection, ${rounds} rounds`,
   );
-  const header = sides.map((s) => `${`${s.name} req/s`.padStart(12)} ${'p50'.padStart(6)} ${'p99'.padStart(6)}`);
+  const header = sides.map(
+    (s) => `${`${s.name} req/s`.padStart(12)} ${'p50'.padStart(6)} ${'p99'.padStart(6)} ${'cpu node/pg'.padStart(11)}`,
+  );
   console.log(
     `\n${'round'.padEnd(6)} ${'load'.padStart(5)}  ${header.join('  ')}   iskra/peer${against ? '  iskra/against' : ''}`,
   );
@@ -194,7 +241,7 @@ try {
     const columns = sides.map((s) => {
       const c = s.cells[round] as Cell;
       const errors = [...c.errors].map(([status, n]) => `${n}x${status}`).join(' ');
-      return `${c.perSecond.toFixed(0).padStart(12)} ${c.p50.toFixed(1).padStart(6)} ${c.p99.toFixed(1).padStart(6)}${errors ? ` (${errors})` : ''}`;
+      return `${c.perSecond.toFixed(0).padStart(12)} ${c.p50.toFixed(1).padStart(6)} ${c.p99.toFixed(1).padStart(6)} ${`${c.nodeMs.toFixed(2)}/${c.postgresMs.toFixed(2)}`.padStart(11)}${errors ? ` (${errors})` : ''}`;
     });
     const ratio = (a?: Cell, b?: Cell) => (a && b ? `${(a.perSecond / b.perSecond).toFixed(2)}x` : '');
     console.log(
@@ -217,6 +264,18 @@ try {
       ),
     };
   };
+  // Where a like's CPU goes, the median cell of each side: the server's process against its database's backends.
+  for (const side of sides) {
+    const median = (pick: (c: Cell) => number) =>
+      quantile(
+        side.cells.map(pick).sort((a, b) => a - b),
+        0.5,
+      );
+    line(
+      `cpu a like, ${side.name}`,
+      `server process ${median((c) => c.nodeMs).toFixed(2)} ms, PostgreSQL backends ${median((c) => c.postgresMs).toFixed(2)} ms (median cell)`,
+    );
+  }
   const ours = total('iskra');
   const perRound = (other: string) =>
     (sides.find((s) => s.name === 'iskra')?.cells ?? []).map((c, i) => {

@@ -9,7 +9,7 @@ import { premiumCsrfExemptions, premiumRoutes } from './features/premium/routes.
 import { safetyRoutes } from './features/safety/routes.ts';
 import { adminGate, adminRoutes } from './features/admin/routes.ts';
 import { searchRoutes } from './features/search/routes.ts';
-import { swipeRoutes } from './features/swipes/routes.ts';
+import { sessionCheckingPaths, swipeRoutes } from './features/swipes/routes.ts';
 import { usernameShareRoutes } from './features/usernameShares/routes.ts';
 import { telegramPhotoRoutes } from './features/telegramPhoto/routes.ts';
 import { eventRoutes } from './features/events/routes.ts';
@@ -88,7 +88,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   // The built React app, for every GET the API does not answer (SPA fallback); none without a dist folder.
   if (deps.frontendDist) app.use(staticApp(deps.frontendDist));
   // Who is asking and whether a cookie request is same-site, decided before any body is read.
-  app.use(sessionLoader(services.sessions, services.cookies));
+  app.use(sessionLoader(services.sessions, services.cookies, sessionCheckingPaths));
   app.use(
     services.csrf.middleware({
       paths: [

@@ -35,6 +35,7 @@ import * as photoTrust from './2026_12_03_0900_photo_trust.ts';
 import * as verifiedSearchStamp from './2026_12_03_1000_verified_search_stamp.ts';
 import * as plainSwipeFunction from './2026_12_04_0900_plain_swipe_function.ts';
 import * as plainSwipeWholeRead from './2026_12_05_0900_plain_swipe_whole_read.ts';
+import * as sessionSwipeFunction from './2026_12_06_0900_session_swipe_function.ts';
 
 /**
  * Every migration, by its sortable name. Listed statically rather than read from the folder so that
@@ -77,4 +78,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_03_1000_verified_search_stamp': verifiedSearchStamp,
   '2026_12_04_0900_plain_swipe_function': plainSwipeFunction,
   '2026_12_05_0900_plain_swipe_whole_read': plainSwipeWholeRead,
+  '2026_12_06_0900_session_swipe_function': sessionSwipeFunction,
 };

@@ -85,7 +85,11 @@ export class Csrf {
   }
 }
 
-/** Decided by the session loader, which runs first: the bearer token resolved to a live session. */
+/**
+ * Decided by the session loader, which runs first: the bearer token resolved to a live session, or a token of
+ * ours whose session the route's statement checks (deferred): refused there with 401 if it has ended, and
+ * never sent by a browser on its own, so no CSRF token is owed either way.
+ */
 function authenticatedByBearer(ctx: AppContext): boolean {
-  return ctx.state.auth?.via === 'bearer';
+  return ctx.state.auth?.via === 'bearer' || ctx.state.deferredSession?.via === 'bearer';
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { DatabaseBusyError } from '../../db/errors.ts';
 import type { ErrorResponse } from '../contract/errors.ts';
-import { AppError, databaseBusy, photosUnavailable } from '../errors.ts';
+import { AppError, databaseBusy, photosUnavailable, unauthorized } from '../errors.ts';
 import { PhotoStoreUnavailableError } from '../features/photos/photoStore.ts';
 import type { Logger } from '../logger.ts';
 import type { AppState } from './context.ts';
@@ -52,7 +52,7 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
         ctx.body = bodyless;
       }
     } catch (error) {
-      respondWithError(ctx, error, logger);
+      respondWithError(ctx, await endedBearerFirst(ctx, error), logger);
     } finally {
       logger.info(
         {
@@ -67,6 +67,18 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
       );
     }
   };
+}
+
+/**
+ * A bearer token's session deferred to the route's statement (auth.ts) and refused before that statement ran
+ * (a malformed body, say): a token whose session has ended is answered 401 first, as when the session loader
+ * read it (csrf.ts). Read here, on the refusal only; if the read fails too, the first error stands.
+ */
+async function endedBearerFirst(ctx: Parameters<Middleware<AppState>>[0], error: unknown): Promise<unknown> {
+  const deferred = ctx.state.deferredSession;
+  if (deferred?.via !== 'bearer') return error;
+  const auth = await deferred.resolve().catch(() => undefined);
+  return auth === null ? unauthorized() : error;
 }
 
 function respondWithError(ctx: Parameters<Middleware<AppState>>[0], thrown: unknown, logger: Logger): void {

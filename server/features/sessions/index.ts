@@ -6,6 +6,14 @@ export {
   listLiveSessions,
   liveSessionHashes,
 } from './repository.ts';
-export { deviceOf, type SessionService, type SignInDevice, type StartedSession } from './service.ts';
+export {
+  type CheckedSession,
+  type DeferredSession,
+  deviceOf,
+  type SessionCheck,
+  type SessionService,
+  type SignInDevice,
+  type StartedSession,
+} from './service.ts';
 export type { SessionChangeFeed } from './sessionCache.ts';
 export { SessionTokens } from './tokens.ts';

@@ -1,13 +1,16 @@
 import { createHmac } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, type Kysely } from 'kysely';
 import type { Database, UserId } from '../../../db/schema.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
-import type { SessionAuth } from '../../http/context.ts';
+import type { DeferredSession, SessionAuth } from '../../http/context.ts';
 import { deviceLabel } from './deviceLabel.ts';
 import { deleteSession, findLiveSession, insertSession, touchProfileActivity, touchSession } from './repository.ts';
 import { SessionCache, type CachedSession, type SessionChangeFeed, type SessionEndings } from './sessionCache.ts';
 import { hashSessionId, newSessionId } from './sessionIds.ts';
 import type { SessionTokens } from './tokens.ts';
+
+/** A session checked by a request's own statement: the shapes live beside SessionAuth (server/http/context.ts). */
+export type { CheckedSession, DeferredSession, SessionCheck } from '../../http/context.ts';
 
 /** Sessions end 30 days after sign-in, whatever happens in between. */
 export const sessionLifetimeSeconds = 30 * 24 * 60 * 60;
@@ -156,6 +159,62 @@ export class SessionService {
   }
 
   /**
+   * Whether a statement may check its request's session itself (deferred): on PostgreSQL, where the session's
+   * own read is a round trip. Not on SQLite, whose read is a local one of microseconds.
+   */
+  get checksInStatements(): boolean {
+    return this.db.getExecutor().adapter instanceof PostgresAdapter;
+  }
+
+  /**
+   * The session of `sessionId` for the request's own statement to check (DeferredSession), always as a fresh
+   * read: only requests that may write fold it. `onAuth` hears the outcome, whichever way it is reached.
+   */
+  defer(sessionId: string, via: SessionAuth['via'], onAuth: (auth: SessionAuth | null) => void): DeferredSession {
+    const sessionHash = hashSessionId(sessionId);
+    const cache = () => (this.changes?.listening ? this.cache : undefined);
+    let readStarted = 0;
+    return {
+      via,
+      check: () => {
+        readStarted = cache()?.readStarted() ?? 0;
+        const now = this.clock.now();
+        return {
+          sessionHash,
+          now: now.toISOString(),
+          seenBefore: addSeconds(now, -lastSeenIntervalSeconds).toISOString(),
+          activeBefore: addSeconds(now, -activityIntervalSeconds).toISOString(),
+        };
+      },
+      accept: (row) => {
+        let auth: SessionAuth | null = null;
+        if (row) {
+          const session: CachedSession = {
+            userId: row.user_id,
+            sessionHash,
+            verified: row.verified,
+            language: row.language,
+          };
+          cache()?.put(session, readStarted, new Date(row.expires_at).getTime());
+          auth = { ...session, via };
+        }
+        onAuth(auth);
+        return auth;
+      },
+      resolve: async () => {
+        const auth = await this.resolveSessionId(sessionId, via, 'fresh');
+        onAuth(auth);
+        return auth;
+      },
+    };
+  }
+
+  /** The session id a token of ours carries, unless forged, malformed or expired (resolveToken's first step). */
+  sessionIdOfToken(token: string): Promise<string | null> {
+    return this.tokens.verify(token, this.clock.now());
+  }
+
+  /**
    * After this process changed a user's session facts (its language, say) without settling: its next GET
    * reads the row again instead of a cached copy that the change notice has yet to reach.
    */
@@ -188,7 +247,7 @@ export class SessionService {
   }
 
   async resolveToken(token: string, read: SessionRead = 'cached'): Promise<SessionAuth | null> {
-    const sessionId = await this.tokens.verify(token, this.clock.now());
+    const sessionId = await this.sessionIdOfToken(token);
     return sessionId ? this.resolveSessionId(sessionId, 'bearer', read) : null;
   }
 

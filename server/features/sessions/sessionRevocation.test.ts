@@ -98,7 +98,12 @@ for (const { dialect, schemaLength, name } of setups) {
 
     it('refuses a signed-out session on the other instance: a write at once, a read once the notice is in', async () => {
       const { browser, mineOnB, second } = await accountOnBoth();
+      // A like checks its session in its own statement on PostgreSQL (swipes/likeSession.test.ts): live, it is
+      // answered (this account has no profile yet), and refused at once once the session ended elsewhere.
+      const like = async () => (await mineOnB.post('/api/like', { profile_id: 1 })).status;
+      expect(await like()).toBe(409);
       expect((await browser.post('/api/logout')).status).toBe(200);
+      expect(await like()).toBe(401);
       expect(await write(mineOnB)).toBe(401);
       await refusedOnceHeard(mineOnB);
       expect((await mineOnB.get('/api/account')).status).toBe(401);

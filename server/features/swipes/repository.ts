@@ -3,6 +3,7 @@ import { prepared, preparedByShape } from '../../../db/prepared.ts';
 import type { Database, Gender, ProfileId, UserId } from '../../../db/schema.ts';
 import { badgeMarkerRow, insertBadgeMarkers } from '../events/index.ts';
 import { findMyProfile, type MyProfile, notBlockedWith, pair } from '../relationships/index.ts';
+import type { CheckedSession, SessionCheck } from '../sessions/index.ts';
 
 /** Another person's profile, only if their account is in good standing (verified, not banned). */
 const visibleProfile = prepared((db, profileId: ProfileId) =>
@@ -422,6 +423,58 @@ export async function swipePlainly(
   );
   if (!row) throw new Error('iskra_plain_swipe answered nothing');
   return row.outcome;
+}
+
+const sessionSwipeCall = prepared(
+  (
+    db,
+    session: string,
+    now: string,
+    seenBefore: string,
+    activeBefore: string,
+    target: ProfileId,
+    liked: number,
+    at: string,
+    since: string,
+    limit: number,
+  ) => {
+    const statement = sql<{
+      outcome: Partial<PlainSwipeOutcome> & { session: CheckedSession | null };
+    }>`select iskra_session_swipe(${session}, ${now}, ${seenBefore}, ${activeBefore}, ${target}, ${liked}, ${at}, ${since}, ${limit}) as outcome`;
+    return { compile: () => statement.compile(db) };
+  },
+);
+
+/**
+ * PostgreSQL: swipePlainly with the check of the session that asks for it in the same statement
+ * (db/migrations/2026_12_06_0900_session_swipe_function.ts): the session read fresh (live, its account not
+ * banned), then iskra_plain_swipe for its account, then the session's bookkeeping when due. `session` is null
+ * for a session that has ended, and then nothing was read or written for the like (`outcome` undefined).
+ * `request.userId` is not used: the session says whose like it is.
+ */
+export async function swipePlainlyInSession(
+  db: Kysely<Database>,
+  check: SessionCheck,
+  request: Omit<PlainSwipeRequest, 'userId' | 'notifies'>,
+): Promise<{ session: CheckedSession | null; outcome?: PlainSwipeOutcome }> {
+  const row = await sessionSwipeCall.first(
+    db,
+    check.sessionHash,
+    check.now,
+    check.seenBefore,
+    check.activeBefore,
+    request.targetId,
+    request.liked ? 1 : 0,
+    request.at,
+    request.likesSince,
+    request.likeLimit,
+  );
+  if (!row) throw new Error('iskra_session_swipe answered nothing');
+  const { session, me, state, swiped } = row.outcome;
+  if (!session) return { session: null };
+  if (me === undefined || state === undefined || swiped === undefined)
+    throw new Error('iskra_session_swipe answered no swipe for a live session');
+  return { session, outcome: { me, state, swiped } };
 }
 
 /** A swipe as written: a like may carry a message (null otherwise). */

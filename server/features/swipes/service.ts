@@ -4,7 +4,7 @@ import type { Language } from '../../../locales/index.ts';
 import { addSeconds, type Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
 import type { LikeResponse, PersonListItem, UndoResponse, UsersProfileResponse } from '../../contract/discovery.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../errors.ts';
 import { openConversationWithLikeMessages } from '../chat/index.ts';
 import { type EventBus, insertBadgeMarkers, insertEventsAndMarkers, writeMatchEnded } from '../events/index.ts';
 import type { NotificationQueue } from '../notifications/index.ts';
@@ -24,6 +24,7 @@ import {
   requireMyProfile,
 } from '../relationships/index.ts';
 import { pointOf, shownDistanceKm } from '../search/index.ts';
+import type { DeferredSession } from '../sessions/index.ts';
 import { usernameSwapFor } from '../usernameShares/index.ts';
 import {
   countUndosSince,
@@ -40,6 +41,7 @@ import {
   type PlainSwipeRequest,
   recordSwipe,
   swipePlainly,
+  swipePlainlyInSession,
   wereMatched,
 } from './repository.ts';
 import {
@@ -110,30 +112,74 @@ export class SwipeService {
     message: string | null = null,
   ): Promise<LikeResponse> {
     const now = this.clock.now();
-    const at = now.toISOString();
-    const request = {
-      userId,
-      targetId,
-      liked,
-      at,
-      likesSince: addSeconds(now, -likeAllowance.windowSeconds).toISOString(),
-      likeLimit: likeAllowance.limit,
-    };
+    const request = { ...this.plainRequest(targetId, liked, now), userId };
     // PostgreSQL, without a message: one autocommit statement takes the pair's locks, reads and, in the plain
     // case, writes (swipePlainly). It answers its whole read, decided under those locks: a refusal or a repeat
     // (nothing to write) is answered from it; a match or a like to notify goes to the transaction below, which
     // decides again under its own locks.
     if (message === null) {
       const plain = await swipePlainly(this.db, request);
-      if (plain) {
-        const { target } = this.swipeable(plain, targetId);
-        if (plain.swiped) return this.plainSwiped(userId, liked, target);
-        if (!this.recordable(liked, null, target, now) && !this.mayMatch(liked, target))
-          return target.match_id === null
-            ? { match: false }
-            : { match: true, profile: { id: target.id, name: target.name, photo: target.photo } };
-      }
+      const answer = plain && (await this.answerPlain(userId, targetId, liked, plain, now));
+      if (answer) return answer;
     }
+    return this.swipeInTransaction(request, message, now);
+  }
+
+  /**
+   * A like or dislike without a message whose session is checked by its own statement (PostgreSQL; the session
+   * loader deferred it, server/http/auth.ts): iskra_session_swipe reads the session fresh and, if it is live,
+   * does what swipePlainly does for its account, in one round trip where the session's read was one more. An
+   * ended session is refused with 401 and nothing of the like is read or written. What follows is swipe's.
+   */
+  async swipeInSession(session: DeferredSession, targetId: ProfileId, liked: boolean): Promise<LikeResponse> {
+    const now = this.clock.now();
+    const request = this.plainRequest(targetId, liked, now);
+    const { session: live, outcome } = await swipePlainlyInSession(this.db, session.check(), request);
+    const auth = session.accept(live);
+    if (!auth || !outcome) throw unauthorized();
+    const answer = await this.answerPlain(auth.userId, targetId, liked, outcome, now);
+    return answer ?? this.swipeInTransaction({ ...request, userId: auth.userId }, null, now);
+  }
+
+  /** What a like's statements are given, but whose it is. */
+  private plainRequest(targetId: ProfileId, liked: boolean, now: Date): Omit<PlainSwipeRequest, 'userId'> {
+    return {
+      targetId,
+      liked,
+      at: now.toISOString(),
+      likesSince: addSeconds(now, -likeAllowance.windowSeconds).toISOString(),
+      likeLimit: likeAllowance.limit,
+    };
+  }
+
+  /**
+   * The answer to a like from iskra_plain_swipe's outcome alone: a plain swipe it wrote, a refusal or a repeat
+   * (decided under its locks, nothing to write); undefined when the transaction path must decide (a match, a
+   * like to notify).
+   */
+  private async answerPlain(
+    userId: UserId,
+    targetId: ProfileId,
+    liked: boolean,
+    plain: PlainSwipeOutcome,
+    now: Date,
+  ): Promise<LikeResponse | undefined> {
+    const { target } = this.swipeable(plain, targetId);
+    if (plain.swiped) return this.plainSwiped(userId, liked, target);
+    if (!this.recordable(liked, null, target, now) && !this.mayMatch(liked, target))
+      return target.match_id === null
+        ? { match: false }
+        : { match: true, profile: { id: target.id, name: target.name, photo: target.photo } };
+    return undefined;
+  }
+
+  /** The like's transaction: the pair's locks, the read, and what the rules then write (a match, say). */
+  private async swipeInTransaction(
+    request: PlainSwipeRequest,
+    message: string | null,
+    now: Date,
+  ): Promise<LikeResponse> {
+    const { userId, targetId, liked, at } = request;
     const outcome = await this.db.transaction().execute(async (trx) => {
       const read = await this.lockAndRead(trx, request, message, now);
       if (!read) return null;

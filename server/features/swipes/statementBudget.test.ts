@@ -11,28 +11,29 @@ import { freeLikesPerDay } from './rules.ts';
  * A like's statement budget, for the whole request (session, rate counters and the like itself; the liked person is premium, so a like notification is considered): each
  * statement is a round trip on PostgreSQL, and a like once took 15 (issue 24). Raising a budget is a
  * decision, not a side effect. On PostgreSQL a like without a message is first tried as one autocommit
- * statement (iskra_plain_swipe: the pair's locks, the read, and the swipe with its badge marker when it is the
- * plain case; here the premium person has no bot or Web Push, so nothing could notify them); a match goes on
- * to the transaction, where the caller is read by the pair's locking statement. SQLite runs the transaction's
- * statements locally (its `begin immediate` is the lock). The session's first POST reads and touches it (3);
- * on a loaded machine the CSRF read before it may touch it too, so a like is given 5 and a match 14 on PostgreSQL (was
- * 16 when a match paid the plain attempt's round trip on top of the transaction's lock and read; now the function
- * is the transaction's first statement in their place, and the swipe rides in the match's insert).
+ * statement that also checks the session (iskra_session_swipe: the session's row and its bookkeeping when due,
+ * then iskra_plain_swipe: the pair's locks, the read, and the swipe with its badge marker when it is the plain
+ * case; here the premium person has no bot or Web Push, so nothing could notify them); a match goes on to the
+ * transaction, where the caller is read by the pair's locking statement. SQLite reads the session as every
+ * POST does and runs the transaction's statements locally (its `begin immediate` is the lock). The CSRF token's
+ * GET before the first POST reads the session and may touch it (2), so a like is given 4 and a match 13 on
+ * PostgreSQL (5 and 14 when the session was a statement of its own; 16 when a match paid the plain attempt's
+ * round trip on top of the transaction's lock and read).
  */
-const budgets = { postgres: { like: 5, match: 14 }, sqlite: { like: 10, match: 14 } };
+const budgets = { postgres: { like: 4, match: 13 }, sqlite: { like: 10, match: 14 } };
 
 /**
  * The other cases, each measured after the caller's session was touched by a POST before (so +2 is room for a
  * CSRF touch on a loaded machine, not the session's first write). PostgreSQL, what each made on 29 November
- * 2026 (this change / main 533709a / main's transaction path alone, as before the function: main less its first
- * call): a repeat, a dislike of someone liked and a like over the free allowance 2 / 6 / 5 (answered from the
- * function's read: refusals and repeats are decided under its locks and write nothing); a like to a premium
- * person the bot reaches 8 / 9 / 8 (the function inside the transaction writes the swipe, p_notifies); a match
- * 11 / 13 / 12 (the function inside the transaction in place of the lock and the read, the swipe in the match's
- * statement). SQLite: 5, 5, 5, 10, 12.
+ * 2026 (this change with the session in the like's statement / main d22b45e / main's transaction path alone,
+ * as before the function): a repeat, a dislike of someone liked and a like over the free allowance 1 / 2 / 5
+ * (answered from the function's read: refusals and repeats are decided under its locks and write nothing); a
+ * like to a premium person the bot reaches 7 / 8 / 8 (the function inside the transaction writes the swipe,
+ * p_notifies); a match 10 / 11 / 12 (the function inside the transaction in place of the lock and the read,
+ * the swipe in the match's statement). SQLite: 5, 5, 5, 10, 12.
  */
 const caseBudgets = {
-  postgres: { repeat: 4, dislikeAfterLike: 4, overAllowance: 4, notified: 10, match: 13 },
+  postgres: { repeat: 3, dislikeAfterLike: 3, overAllowance: 3, notified: 9, match: 12 },
   sqlite: { repeat: 7, dislikeAfterLike: 7, overAllowance: 7, notified: 12, match: 14 },
 };
 
