@@ -36,11 +36,18 @@ describe('every screen in English', () => {
     await site.close();
   });
 
-  /** The screen has drawn its data: something in the app's root and no loading state left. */
+  /**
+   * The screen has drawn its data: the app has drawn its first screen (not the landing's copy in the HTML,
+   * bootLandingPlugin.ts), something is in its root and no loading state is left.
+   */
   async function settled(page: Page): Promise<void> {
     await page.waitForFunction(() => {
       const root = document.getElementById('root');
-      return Boolean(root?.textContent?.trim()) && !document.querySelector('.spinner, [role="status"] .spinner');
+      return (
+        document.documentElement.dataset.ready === 'true' &&
+        Boolean(root?.textContent?.trim()) &&
+        !document.querySelector('.spinner, [role="status"] .spinner')
+      );
     });
   }
 

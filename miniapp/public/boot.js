@@ -75,6 +75,8 @@
       if (group[0] !== '*' && group[0] !== path) continue;
       var files = (group[1] || '').split(',');
       for (var f = 0; f < files.length; f++) {
+        // The app may have imported it already, with Vite's own preload of it: one link a file.
+        if (document.querySelector('link[href="' + files[f] + '"]')) continue;
         var file = document.createElement('link');
         var style = /\.css$/.test(files[f]);
         file.rel = style ? 'preload' : 'modulepreload';
