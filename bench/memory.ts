@@ -45,7 +45,11 @@ const iskraEnv = Object.fromEntries(
   (argOption('--env') ?? '')
     .split(',')
     .filter(Boolean)
-    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 1) throw new Error(`--env takes NAME=value pairs, not ${pair}`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
 );
 /** `--against <checkout>`: another commit's Iskra beside this one, on a database of its own. */
 const against = argOption('--against');

@@ -42,7 +42,7 @@ export const entries = {
  * many small files, each of which costs the running server its own module record, resolution cache entries
  * and source text (issue 41: memory). Kysely is 262 files and jose 46; bundled and minified they are one
  * chunk each of the output. Measured 29 November 2026 (docs/benchmarks.md, memory): the idle server's live
- * heap 22.6 MB with every package external, 20.0 MB with these two bundled. zod is left out: bundled, its
+ * heap 22.5 MB with every package external, 19.7 MB with these two bundled (docs/benchmarks.md). zod is left out: bundled, its
  * namespaces (`z`, `core`, `locales`) become objects with a getter closure for every export, 2 MB more. A
  * CommonJS package cannot be bundled into this ES module output (its `require` of node's modules fails).
  */

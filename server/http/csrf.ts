@@ -25,7 +25,10 @@ export interface CsrfExemptions {
  * site is useless without the secret. Requests that authenticate with a valid bearer token are not
  * cookie-authenticated and skip it; a bearer header that resolves to no session proves nothing and does not
  * (else any `Authorization: Bearer x` would open /api/login and /api/register to login CSRF). A token of
- * ours whose session has ended is answered 401 here instead, before any route: refused just the same.
+ * ours whose session has ended is answered 401 here instead, before any route: refused just the same. On
+ * the POSTs whose route checks the session in its own statement (a like, a dislike on PostgreSQL: auth.ts
+ * sessionLoader), a token of ours skips it unread and an ended session is answered 401 by that statement,
+ * or by errorHandler when the request is refused before it.
  */
 export class Csrf {
   private readonly names;

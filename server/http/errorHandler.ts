@@ -61,6 +61,7 @@ export function errorHandler(logger: Logger): Middleware<AppState> {
           path: ctx.state.logPath ?? ctx.path,
           status: ctx.status,
           ms: Math.round((performance.now() - started) * 10) / 10,
+          // None for a like refused before its statement checked a deferred session (auth.ts): never read.
           user: ctx.state.auth?.userId,
         },
         'request',
