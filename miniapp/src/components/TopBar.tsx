@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, useLocation } from 'react-router';
+import { Link, NavLink } from 'react-router';
 import { platform } from '../platform/index.ts';
 import { memberKey, useSession } from '../session/SessionProvider.tsx';
 import './TopBar.css';
@@ -14,14 +14,10 @@ function Brand() {
   );
 }
 
-/** The web site's ways in: a visitor who loads one is most likely signed out. */
-const waysIn = new Set(['/', '/login', '/register']);
-
 /** Spec section 2: what the top bar offers in each session state; the brand goes to /search. */
 export function TopBar() {
   const { t } = useTranslation();
   const { session } = useSession();
-  const { pathname } = useLocation();
   // A member's screens are in the tab bar (TabBar.tsx).
   if (memberKey(session) !== null) {
     return (
@@ -35,17 +31,10 @@ export function TopBar() {
   const webLinks = web && session.status === 'anonymous';
   return (
     // Three links leave no room for the brand's name on a narrow phone (see TopBar.css). Already so while
-    // the session loads on the web's ways in (`/`, `/login`, `/register`), where those links are the likely
-    // answer: they then fill a bar whose parts stay where they were, where the name's going used to move
-    // the whole nav (a layout shift of 0.016 on `/`, issue 41). Elsewhere a member is the likely answer,
-    // whose bar keeps the name. Not for a signed-in account not yet a member (its one link, Logout).
-    <header
-      className={
-        web && (session.status === 'anonymous' || (session.status === 'loading' && waysIn.has(pathname)))
-          ? 'topbar crowded'
-          : 'topbar'
-      }
-    >
+    // the session loads on the web, where those links are the likely answer: they then fill a bar whose
+    // parts stay where they were, where the name's going used to move the whole nav (a layout shift of
+    // 0.016 on `/`, issue 41). Not for a signed-in account not yet a member (its one link, Logout).
+    <header className={web && session.status !== 'signedIn' ? 'topbar crowded' : 'topbar'}>
       <Brand />
       <nav aria-label={t('app.nav.label')} className="topnav">
         {session.status === 'loading' && <span className="topnav-placeholder" aria-hidden="true" />}
