@@ -157,7 +157,7 @@ describe('the Mini App inside (faked) Telegram', () => {
     expect(invoices).toHaveLength(1);
     expect(new URL(page.url()).pathname).toBe('/subscription');
     await page.getByText(ru.app.premium.processing).waitFor();
-    await page.screenshot({ path: 'artifacts/screenshots/stars-invoice-waiting-ru.png' });
+    await page.screenshot({ path: 'artifacts/screenshots/stars-invoice-waiting-ru.png', scale: 'css' });
 
     // Telegram reports the sheet closed after paying.
     // A mark on this document: a reload would lose it.
@@ -187,7 +187,7 @@ describe('the Mini App inside (faked) Telegram', () => {
     expect(new URL(page.url()).pathname).toBe('/subscription');
     expect(await page.evaluate(() => (window as unknown as { __beforePaid?: boolean }).__beforePaid)).toBe(true);
     expect(requests.calls().filter((c) => c === 'GET /api/subscription').length).toBeGreaterThan(checksBefore);
-    await page.screenshot({ path: 'artifacts/screenshots/stars-paid-ru.png' });
+    await page.screenshot({ path: 'artifacts/screenshots/stars-paid-ru.png', scale: 'css' });
     await context.close();
     expect(errors).toEqual([]);
   });

@@ -23,7 +23,7 @@ async function shootLightAndDark(page: Page, name: string): Promise<void> {
   await page.evaluate(() => document.fonts.ready);
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((value) => (document.documentElement.dataset.theme = value), theme);
-    await page.screenshot({ path: path.join(shotsDir, `${name}-${theme}.png`) });
+    await page.screenshot({ path: path.join(shotsDir, `${name}-${theme}.png`), scale: 'css' });
   }
 }
 
