@@ -129,6 +129,54 @@ describe("the deck's first photo before the app", () => {
     expect(errors).toEqual([]);
   });
 
+  it('leaves the account’s dictionary, in another language than the device’s, until the painted photo has loaded', async () => {
+    // Russian on this device (the context's language), English for the account.
+    const emma = await createPerson(site.app, { name: 'Emma', gender: 'Female', language: 'en' });
+    let release: () => void = () => undefined;
+    const photoHeld: Route[] = [];
+    let holdingPhoto = true;
+    const dictionaries: string[] = [];
+    const { context, page, errors } = await site.page({
+      prepare: async (c) => {
+        await signInAs(site, c, emma.browser);
+        release = await holdEntry(c);
+        await c.route(/\/api\/uploads\//, async (route) => {
+          if (holdingPhoto) photoHeld.push(route);
+          else await route.continue();
+        });
+      },
+    });
+    page.on('request', (request) => {
+      const name = /\/assets\/(locale-[a-z]+)-[^/]*\.json$/.exec(new URL(request.url()).pathname)?.[1];
+      if (name) dictionaries.push(name);
+    });
+    const english = 'link[rel="preload"][href*="/assets/locale-en-"]';
+    await page.goto('/search', { waitUntil: 'commit' });
+    await expect.poll(() => photoHeld.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await page.locator('#boot-card img').waitFor({ state: 'attached' });
+    // Once boot.js has read the session's answer (its own read of it was under way first, and a page's
+    // tasks run in order): the device's dictionary is on its way, the account's waits for the photo.
+    await page.evaluate(async () => {
+      const early = (window as unknown as { __iskraEarly: { responses: Record<string, Promise<Response>> } })
+        .__iskraEarly;
+      await (await early.responses['/api/current_user']).clone().json();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(await page.locator('link[rel="preload"][href*="/assets/locale-ru-"]').count()).toBe(1);
+    expect(await page.locator(english).count()).toBe(0);
+    holdingPhoto = false;
+    for (const route of photoHeld.splice(0)) await route.continue();
+    await page.locator(english).waitFor({ state: 'attached' });
+    release();
+    await page.locator('.swipe-card img').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    // The app speaks the account's language, and took boot.js's preload rather than fetching it again.
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    expect(dictionaries.filter((name) => name === 'locale-en')).toEqual(['locale-en']);
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+
   it('takes the photo away at once when the app asks for another first card than boot.js did', async () => {
     let release: () => void = () => undefined;
     // The app's own first request, held: until it answers, the painted photo is not the card it will show.

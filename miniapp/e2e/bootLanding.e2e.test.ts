@@ -31,6 +31,7 @@ describe('the landing before the app', () => {
     await context.addInitScript(`
       window.__lcp = [];
       window.__shift = 0;
+      window.__shifts = [];
       window.__leadSeen = false;
       window.__leadLost = false;
       new PerformanceObserver((list) => {
@@ -38,7 +39,18 @@ describe('the landing before the app', () => {
           window.__lcp.push({ written: !!(entry.element && entry.element.closest('.boot-landing')), tag: entry.element ? entry.element.tagName : '' });
       }).observe({ type: 'largest-contentful-paint', buffered: true });
       new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shift += entry.value;
+        for (const entry of list.getEntries()) {
+          if (entry.hadRecentInput) continue;
+          window.__shift += entry.value;
+          // What moved, for the failure's message: each source's element and its box before and after.
+          const moved = (entry.sources || []).map((source) => {
+            const node = source.node;
+            const name = node ? node.nodeName + '.' + (node.className || '') + ' "' + (node.textContent || '').slice(0, 20) + '"' : '?';
+            const rect = (r) => [r.x, r.y, r.width, r.height].map(Math.round).join(',');
+            return name + ' ' + rect(source.previousRect) + ' -> ' + rect(source.currentRect);
+          });
+          window.__shifts.push(Math.round(entry.startTime) + ' ms ' + entry.value.toFixed(4) + ': ' + moved.join('; '));
+        }
       }).observe({ type: 'layout-shift', buffered: true });
       new MutationObserver(() => {
         const lead = [...document.querySelectorAll('#root .lead')].some((p) => p.getClientRects().length > 0);
@@ -128,11 +140,11 @@ describe('the landing before the app', () => {
       expect(await boxes(page, '#root')).toEqual(before);
       await page.waitForLoadState('networkidle');
       const watched = await page.evaluate(() => {
-        const w = window as unknown as { __shift: number; __leadLost: boolean };
-        return { shift: w.__shift, leadLost: w.__leadLost };
+        const w = window as unknown as { __shift: number; __shifts: string[]; __leadLost: boolean };
+        return { shift: w.__shift, shifts: w.__shifts.join('\n'), leadLost: w.__leadLost };
       });
       expect(watched.leadLost).toBe(false);
-      expect(watched.shift).toBeLessThanOrEqual(0.01);
+      expect(watched.shift, watched.shifts).toBeLessThanOrEqual(0.01);
       await screenshot(page, `boot-landing-${name}-app`);
       await context.close();
       expect(errors).toEqual([]);
