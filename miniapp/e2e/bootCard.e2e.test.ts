@@ -159,7 +159,9 @@ describe("the deck's first photo before the app", () => {
     await page.evaluate(async () => {
       const early = (window as unknown as { __iskraEarly: { responses: Record<string, Promise<Response>> } })
         .__iskraEarly;
-      await (await early.responses['/api/current_user']).clone().json();
+      const session = early.responses['/api/current_user'];
+      if (!session) throw new Error('boot.js did not ask for the session');
+      await (await session).clone().json();
       await new Promise((resolve) => setTimeout(resolve, 0));
     });
     expect(await page.locator('link[rel="preload"][href*="/assets/locale-ru-"]').count()).toBe(1);
