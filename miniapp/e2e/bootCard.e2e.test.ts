@@ -58,6 +58,9 @@ describe("the deck's first photo before the app", () => {
     };
   }
 
+  /** `locale-en` for a dictionary's whole file (its name and a 10-character hash), not a lazy part's. */
+  const dictionaryOf = (url: string) => /\/assets\/(locale-[a-z]+)-[\w-]{10}\.json$/.exec(new URL(url).pathname)?.[1];
+
   const box = (b: { x: number; y: number; width: number; height: number } | null) =>
     b && [b.x, b.y, b.width, b.height].map(Math.round);
 
@@ -147,7 +150,7 @@ describe("the deck's first photo before the app", () => {
       },
     });
     page.on('request', (request) => {
-      const name = /\/assets\/(locale-[a-z]+)-[^/]*\.json$/.exec(new URL(request.url()).pathname)?.[1];
+      const name = dictionaryOf(request.url());
       if (name) dictionaries.push(name);
     });
     const english = 'link[rel="preload"][href*="/assets/locale-en-"]';
@@ -175,6 +178,47 @@ describe("the deck's first photo before the app", () => {
     // The app speaks the account's language, and took boot.js's preload rather than fetching it again.
     expect(await page.getAttribute('html', 'lang')).toBe('en');
     expect(dictionaries.filter((name) => name === 'locale-en')).toEqual(['locale-en']);
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('preloads no dictionary the app has already asked for itself while the photo was loading', async () => {
+    const emma = await createPerson(site.app, { name: 'Emma', gender: 'Female', language: 'en' });
+    const photoHeld: Route[] = [];
+    let holdingPhoto = true;
+    // The app's own request for the account's texts, held: it has asked, and cannot draw until they come.
+    const textsHeld: Route[] = [];
+    let english = 0;
+    const { context, page, errors } = await site.page({
+      prepare: async (c) => {
+        await signInAs(site, c, emma.browser);
+        await c.route(/\/api\/uploads\//, async (route) => {
+          if (holdingPhoto) photoHeld.push(route);
+          else await route.continue();
+        });
+        await c.route(/\/assets\/locale-en-/, async (route) => {
+          if (dictionaryOf(route.request().url()) === 'locale-en') english++;
+          textsHeld.push(route);
+        });
+      },
+    });
+    await page.goto('/search', { waitUntil: 'commit' });
+    await expect.poll(() => english, { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => photoHeld.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    // The photo loads now, while the app waits for its texts: boot.js's turn to preload what waited for it
+    // (the image's load event, in a task after its response has finished; one more task and it has run).
+    const photoLoaded = page.waitForEvent('requestfinished', (request) => request.url().includes('/api/uploads/'));
+    holdingPhoto = false;
+    for (const route of photoHeld.splice(0)) await route.continue();
+    await photoLoaded;
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(english).toBe(1);
+    for (const route of textsHeld.splice(0)) await route.continue();
+    await page.locator('.swipe-card img').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    for (const route of textsHeld.splice(0)) await route.continue();
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    expect(english).toBe(1);
     await context.close();
     expect(errors).toEqual([]);
   });

@@ -45,7 +45,7 @@ describe('the landing before the app', () => {
           // What moved, for the failure's message: each source's element and its box before and after.
           const moved = (entry.sources || []).map((source) => {
             const node = source.node;
-            const name = node ? node.nodeName + '.' + (node.className || '') + ' "' + (node.textContent || '').slice(0, 20) + '"' : '?';
+            const name = node ? node.nodeName + '.' + ((node.getAttribute && node.getAttribute('class')) || '') + ' "' + (node.textContent || '').slice(0, 20) + '"' : '?';
             const rect = (r) => [r.x, r.y, r.width, r.height].map(Math.round).join(',');
             return name + ' ' + rect(source.previousRect) + ' -> ' + rect(source.currentRect);
           });

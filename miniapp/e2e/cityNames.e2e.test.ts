@@ -37,7 +37,7 @@ describe('city names on the deck', () => {
     await screenshot(page, name);
     if (shotsDir) {
       mkdirSync(shotsDir, { recursive: true });
-      await page.screenshot({ path: path.join(shotsDir, `${name}.png`) });
+      await page.screenshot({ path: path.join(shotsDir, `${name}.png`), scale: 'css' });
     }
   }
 

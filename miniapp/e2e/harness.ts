@@ -276,7 +276,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   // Let fonts and transitions settle so the picture shows the screen as a person sees it.
   await page.evaluate(() => document.fonts.ready);
   // In CSS pixels (390 x 844 on the phone): at the device's 2x, Chromium rasterised each screen afresh for the
-  // picture, and the run's 280-odd screenshots cost about 35 s of CPU of the browser files' 160 (a quarter of
-  // their wall time on two cores), for nothing a test asserts.
+  // picture, and the run's 280-odd screenshots cost about 35 of Chromium's 157 CPU-seconds in the browser
+  // files (144 s -> 126 s of their wall time alone, quiet), for nothing a test asserts.
   await page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: false, scale: 'css' });
 }

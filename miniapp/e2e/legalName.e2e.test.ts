@@ -30,9 +30,10 @@ describe.each([
     expect(text).not.toMatch(/ИП\s+ИП|entrepreneur\s+ИП/);
     const shots = process.env.CITY_SHOTS_DIR;
     if (shots)
-      await page
-        .locator('footer')
-        .screenshot({ path: `${shots}/footer-${legalName.startsWith('ИП') ? 'with-ip' : 'bare'}-${language}.png` });
+      await page.locator('footer').screenshot({
+        path: `${shots}/footer-${legalName.startsWith('ИП') ? 'with-ip' : 'bare'}-${language}.png`,
+        scale: 'css',
+      });
     await context.close();
   });
 });

@@ -85,7 +85,7 @@ describe('the Mini App inside (faked) Telegram', () => {
       .getByRole('link', { name: ru.app.nav.menu })
       .waitFor()
       .catch(async (error: unknown) => {
-        await page.screenshot({ path: 'artifacts/miniapp-failure.png' });
+        await page.screenshot({ path: 'artifacts/miniapp-failure.png', scale: 'css' });
         throw new Error(
           `${String(error)}\nerrors: ${errors.join('\n')}\nlogs: ${logs.join('\n')}\nsent: ${sent.length}\nhtml: ${(await page.content()).slice(0, 3000)}`,
         );

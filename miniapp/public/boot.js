@@ -57,10 +57,11 @@
   // (below), the chunks wait for it: the slow link shares its bandwidth between the responses under way,
   // so each one beside the photo slowed the screen's largest paint; should the app run first, it imports
   // them itself (a module preloaded later is not fetched again). So does the account's dictionary where
-  // its language is not this device's (12 kB beside the photo put its paint about 60 ms later; the app's
-  // code, which needs it, arrives later still), but not once the app has drawn: the app fetches its texts
-  // with fetch(), which a later preload would fetch a second time. Not the device's own dictionary: waiting
-  // with it made the first card's screen ready about 90 ms later.
+  // its language is not this device's (12 kB beside the photo put its paint about 70 ms later; the app's
+  // code, which needs it, arrives later still), but not once the app has drawn, by when it is fetching its
+  // texts itself with fetch(), which a later preload would fetch a second time (bootCard.e2e.test.ts holds
+  // the app's request and counts one). Not the device's own dictionary: waiting with it made the first
+  // card's screen ready about 90 ms later.
   var preloaded = false;
   var accountTexts = null;
   function preloadRest() {
