@@ -61,6 +61,23 @@ describe("the deck's first photo before the app", () => {
   /** `locale-en` for a dictionary's whole file (its name and a 10-character hash), not a lazy part's. */
   const dictionaryOf = (url: string) => /\/assets\/(locale-[a-z]+)-[\w-]{10}\.json$/.exec(new URL(url).pathname)?.[1];
 
+  /** Holds the photos' responses until `release` is called; `asked` counts those held meanwhile. */
+  async function holdPhotos(context: BrowserContext): Promise<{ asked: () => number; release: () => Promise<void> }> {
+    const held: Route[] = [];
+    let holding = true;
+    await context.route(/\/api\/uploads\//, async (route) => {
+      if (holding) held.push(route);
+      else await route.continue();
+    });
+    return {
+      asked: () => held.length,
+      release: async () => {
+        holding = false;
+        for (const route of held.splice(0)) await route.continue();
+      },
+    };
+  }
+
   const box = (b: { x: number; y: number; width: number; height: number } | null) =>
     b && [b.x, b.y, b.width, b.height].map(Math.round);
 
@@ -104,26 +121,21 @@ describe("the deck's first photo before the app", () => {
 
   it('leaves the deck’s chunks until the painted photo has loaded, then preloads them', async () => {
     let release: () => void = () => undefined;
-    const photoHeld: Route[] = [];
-    let holdingPhoto = true;
+    let photos: Awaited<ReturnType<typeof holdPhotos>> | undefined;
     const { context, page, errors } = await site.page({
       prepare: async (c) => {
         await signInAs(site, c, anna.browser);
         release = await holdEntry(c);
-        await c.route(/\/api\/uploads\//, async (route) => {
-          if (holdingPhoto) photoHeld.push(route);
-          else await route.continue();
-        });
+        photos = await holdPhotos(c);
       },
     });
     const deckChunk = 'link[rel="modulepreload"][href*="/assets/search-"]';
     await page.goto('/search', { waitUntil: 'commit' });
-    await expect.poll(() => photoHeld.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => photos?.asked() ?? 0, { timeout: 15_000 }).toBeGreaterThan(0);
     await page.locator('#boot-card img').waitFor({ state: 'attached' });
     // The photo is on its way: nothing of the app's shares the link with it yet.
     expect(await page.locator(deckChunk).count()).toBe(0);
-    holdingPhoto = false;
-    for (const route of photoHeld.splice(0)) await route.continue();
+    await photos?.release();
     await page.locator(deckChunk).waitFor({ state: 'attached' });
     release();
     await page.locator('.swipe-card img').first().waitFor();
@@ -136,17 +148,13 @@ describe("the deck's first photo before the app", () => {
     // Russian on this device (the context's language), English for the account.
     const emma = await createPerson(site.app, { name: 'Emma', gender: 'Female', language: 'en' });
     let release: () => void = () => undefined;
-    const photoHeld: Route[] = [];
-    let holdingPhoto = true;
+    let photos: Awaited<ReturnType<typeof holdPhotos>> | undefined;
     const dictionaries: string[] = [];
     const { context, page, errors } = await site.page({
       prepare: async (c) => {
         await signInAs(site, c, emma.browser);
         release = await holdEntry(c);
-        await c.route(/\/api\/uploads\//, async (route) => {
-          if (holdingPhoto) photoHeld.push(route);
-          else await route.continue();
-        });
+        photos = await holdPhotos(c);
       },
     });
     page.on('request', (request) => {
@@ -155,7 +163,7 @@ describe("the deck's first photo before the app", () => {
     });
     const english = 'link[rel="preload"][href*="/assets/locale-en-"]';
     await page.goto('/search', { waitUntil: 'commit' });
-    await expect.poll(() => photoHeld.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => photos?.asked() ?? 0, { timeout: 15_000 }).toBeGreaterThan(0);
     await page.locator('#boot-card img').waitFor({ state: 'attached' });
     // Once boot.js has read the session's answer (its own read of it was under way first, and a page's
     // tasks run in order): the device's dictionary is on its way, the account's waits for the photo.
@@ -169,8 +177,7 @@ describe("the deck's first photo before the app", () => {
     });
     expect(await page.locator('link[rel="preload"][href*="/assets/locale-ru-"]').count()).toBe(1);
     expect(await page.locator(english).count()).toBe(0);
-    holdingPhoto = false;
-    for (const route of photoHeld.splice(0)) await route.continue();
+    await photos?.release();
     await page.locator(english).waitFor({ state: 'attached' });
     release();
     await page.locator('.swipe-card img').first().waitFor();
@@ -184,18 +191,14 @@ describe("the deck's first photo before the app", () => {
 
   it('preloads no dictionary the app has already asked for itself while the photo was loading', async () => {
     const emma = await createPerson(site.app, { name: 'Emma', gender: 'Female', language: 'en' });
-    const photoHeld: Route[] = [];
-    let holdingPhoto = true;
+    let photos: Awaited<ReturnType<typeof holdPhotos>> | undefined;
     // The app's own request for the account's texts, held: it has asked, and cannot draw until they come.
     const textsHeld: Route[] = [];
     let english = 0;
     const { context, page, errors } = await site.page({
       prepare: async (c) => {
         await signInAs(site, c, emma.browser);
-        await c.route(/\/api\/uploads\//, async (route) => {
-          if (holdingPhoto) photoHeld.push(route);
-          else await route.continue();
-        });
+        photos = await holdPhotos(c);
         await c.route(/\/assets\/locale-en-/, async (route) => {
           if (dictionaryOf(route.request().url()) === 'locale-en') english++;
           textsHeld.push(route);
@@ -204,12 +207,11 @@ describe("the deck's first photo before the app", () => {
     });
     await page.goto('/search', { waitUntil: 'commit' });
     await expect.poll(() => english, { timeout: 20_000 }).toBe(1);
-    await expect.poll(() => photoHeld.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => photos?.asked() ?? 0, { timeout: 15_000 }).toBeGreaterThan(0);
     // The photo loads now, while the app waits for its texts: boot.js's turn to preload what waited for it
     // (the image's load event, in a task after its response has finished; one more task and it has run).
     const photoLoaded = page.waitForEvent('requestfinished', (request) => request.url().includes('/api/uploads/'));
-    holdingPhoto = false;
-    for (const route of photoHeld.splice(0)) await route.continue();
+    await photos?.release();
     await photoLoaded;
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
     expect(english).toBe(1);
