@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { BrowserContext, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPerson, type Person } from '../../server/test/people.ts';
+import { holdEntry, holdRequests, type Held } from './flows/holdRequests.ts';
 import { distDir, repoRoot, startSite, type Site } from './harness.ts';
 import { signInAs } from './signedIn.ts';
 
@@ -44,39 +45,8 @@ describe("the deck's first photo before the app", () => {
     `);
   }
 
-  /** Holds the entry script back until `release` is called: the page as it is before the app runs. */
-  async function holdEntry(context: BrowserContext): Promise<() => void> {
-    const held: Route[] = [];
-    let released = false;
-    await context.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
-      if (released) return route.continue();
-      held.push(route);
-    });
-    return () => {
-      released = true;
-      for (const route of held.splice(0)) void route.continue();
-    };
-  }
-
   /** `locale-en` for a dictionary's whole file (its name and a 10-character hash), not a lazy part's. */
   const dictionaryOf = (url: string) => /\/assets\/(locale-[a-z]+)-[\w-]{10}\.json$/.exec(new URL(url).pathname)?.[1];
-
-  /** Holds the photos' responses until `release` is called; `asked` counts those held meanwhile. */
-  async function holdPhotos(context: BrowserContext): Promise<{ asked: () => number; release: () => Promise<void> }> {
-    const held: Route[] = [];
-    let holding = true;
-    await context.route(/\/api\/uploads\//, async (route) => {
-      if (holding) held.push(route);
-      else await route.continue();
-    });
-    return {
-      asked: () => held.length,
-      release: async () => {
-        holding = false;
-        for (const route of held.splice(0)) await route.continue();
-      },
-    };
-  }
 
   const box = (b: { x: number; y: number; width: number; height: number } | null) =>
     b && [b.x, b.y, b.width, b.height].map(Math.round);
@@ -121,12 +91,12 @@ describe("the deck's first photo before the app", () => {
 
   it('leaves the deck’s chunks until the painted photo has loaded, then preloads them', async () => {
     let release: () => void = () => undefined;
-    let photos: Awaited<ReturnType<typeof holdPhotos>> | undefined;
+    let photos: Held | undefined;
     const { context, page, errors } = await site.page({
       prepare: async (c) => {
         await signInAs(site, c, anna.browser);
         release = await holdEntry(c);
-        photos = await holdPhotos(c);
+        photos = await holdRequests(c, /\/api\/uploads\//);
       },
     });
     const deckChunk = 'link[rel="modulepreload"][href*="/assets/search-"]';
@@ -148,13 +118,13 @@ describe("the deck's first photo before the app", () => {
     // Russian on this device (the context's language), English for the account.
     const emma = await createPerson(site.app, { name: 'Emma', gender: 'Female', language: 'en' });
     let release: () => void = () => undefined;
-    let photos: Awaited<ReturnType<typeof holdPhotos>> | undefined;
+    let photos: Held | undefined;
     const dictionaries: string[] = [];
     const { context, page, errors } = await site.page({
       prepare: async (c) => {
         await signInAs(site, c, emma.browser);
         release = await holdEntry(c);
-        photos = await holdPhotos(c);
+        photos = await holdRequests(c, /\/api\/uploads\//);
       },
     });
     page.on('request', (request) => {
@@ -191,14 +161,14 @@ describe("the deck's first photo before the app", () => {
 
   it('preloads no dictionary the app has already asked for itself while the photo was loading', async () => {
     const emma = await createPerson(site.app, { name: 'Emma', gender: 'Female', language: 'en' });
-    let photos: Awaited<ReturnType<typeof holdPhotos>> | undefined;
+    let photos: Held | undefined;
     // The app's own request for the account's texts, held: it has asked, and cannot draw until they come.
     const textsHeld: Route[] = [];
     let english = 0;
     const { context, page, errors } = await site.page({
       prepare: async (c) => {
         await signInAs(site, c, emma.browser);
-        photos = await holdPhotos(c);
+        photos = await holdRequests(c, /\/api\/uploads\//);
         await c.route(/\/assets\/locale-en-/, async (route) => {
           if (dictionaryOf(route.request().url()) === 'locale-en') english++;
           textsHeld.push(route);

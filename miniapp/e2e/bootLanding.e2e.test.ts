@@ -1,7 +1,8 @@
-import type { BrowserContext, Page, Route } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json' with { type: 'json' };
 import ru from '../../locales/ru.json' with { type: 'json' };
+import { holdEntry } from './flows/holdRequests.ts';
 import { hostLikeTelegram, telegramLaunchHash } from './flows/telegram.ts';
 import { pictureVariants, screenshot, startSite, type Site } from './harness.ts';
 
@@ -58,20 +59,6 @@ describe('the landing before the app', () => {
         else if (window.__leadSeen) window.__leadLost = true;
       }).observe(document, { childList: true, subtree: true, attributes: true });
     `);
-  }
-
-  /** Holds the entry script back until `release` is called: the page as it is before the app runs. */
-  async function holdEntry(context: BrowserContext): Promise<() => void> {
-    const held: Route[] = [];
-    let released = false;
-    await context.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
-      if (released) return route.continue();
-      held.push(route);
-    });
-    return () => {
-      released = true;
-      for (const route of held.splice(0)) void route.continue();
-    };
   }
 
   /**

@@ -111,33 +111,28 @@ describe.each(testDialects())('a like and its session on %s', (dialect) => {
         ?.active_at;
     const now = app.clock.now();
     const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000).toISOString();
+    /** "Last seen" and the activity mark, written that many seconds ago. */
+    const markedAgo = async (seen: number, active: number) => {
+      await db
+        .updateTable('sessions')
+        .set({ last_seen_at: ago(seen) })
+        .where('user_id', '=', me.userId)
+        .execute();
+      await db
+        .updateTable('profiles')
+        .set({ active_at: ago(active) })
+        .where('id', '=', me.profileId)
+        .execute();
+    };
     // Neither written for 2 hours: the like marks both (on SQLite after the answer: not awaited there).
-    await db
-      .updateTable('sessions')
-      .set({ last_seen_at: ago(7200) })
-      .where('user_id', '=', me.userId)
-      .execute();
-    await db
-      .updateTable('profiles')
-      .set({ active_at: ago(7200) })
-      .where('id', '=', me.profileId)
-      .execute();
+    await markedAgo(7200, 7200);
     const first = await createPerson(app);
     expect(await json(await me.browser.post('/api/like', { profile_id: first.profileId }))).toEqual({ match: false });
     await expect.poll(lastSeen).toBe(now.toISOString());
     await expect.poll(activeAt).toBe(now.toISOString());
     expect(await swipesBy(me.profileId)).toEqual([first.profileId]);
     // "Last seen" a minute ago: nothing is due, the activity mark included, however old.
-    await db
-      .updateTable('sessions')
-      .set({ last_seen_at: ago(60) })
-      .where('user_id', '=', me.userId)
-      .execute();
-    await db
-      .updateTable('profiles')
-      .set({ active_at: ago(7200) })
-      .where('id', '=', me.profileId)
-      .execute();
+    await markedAgo(60, 7200);
     const second = await createPerson(app);
     expect((await me.browser.post('/api/dislike', { profile_id: second.profileId })).status).toBe(200);
     expect(await swipesBy(me.profileId)).toEqual(expect.arrayContaining([first.profileId, second.profileId]));
