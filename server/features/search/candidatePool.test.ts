@@ -565,10 +565,21 @@ describe('pool ranking', () => {
   });
 
   it('merges newly found people into the ranking by score, replacing their old place', () => {
-    const merged = mergeRanked(
-      [candidate(2), candidate(5), candidate(9)],
-      [{ id: 9, flat: 9, score: 1 }, candidate(6)],
-    );
+    // All within one box step (the third, 5.6 to 28 km): there the score alone orders them.
+    const inStep = (id: number): PooledCandidate => ({ id, flat: 10 + id, score: id });
+    const merged = mergeRanked([inStep(2), inStep(5), inStep(9)], [{ id: 9, flat: 19, score: 1 }, inStep(6)]);
     expect(merged.map((c) => c.id)).toEqual([9, 2, 5, 6]);
+  });
+
+  it('puts someone merged in a nearer box step ahead of farther people who score better', () => {
+    // A pool of the ring beyond the third step (about 28 km); someone inactive joins inside it.
+    const merged = mergeRanked(
+      [
+        { id: 1, flat: 37.5, score: 37.5 },
+        { id: 2, flat: 60, score: 70 },
+      ],
+      [{ id: 3, flat: 25, score: 40 }],
+    );
+    expect(merged.map((c) => c.id)).toEqual([3, 1, 2]);
   });
 });

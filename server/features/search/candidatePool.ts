@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { isForeignKeyViolation } from '../../../db/errors.ts';
 import type { Database, ProfileId } from '../../../db/schema.ts';
 import type { SearchPoolRow } from './poolUpsert.ts';
+import { compareRanked } from './ranking.ts';
 import { deleteSearchPool, findSearchPool, upsertSearchPool, type StoredPoolRow } from './repository.ts';
 
 /** The most people a pool holds; beyond it the worst ranked are dropped and the bound drawn in. */
@@ -27,7 +28,7 @@ export interface PooledCandidate {
   id: number;
   /** Distance in the ordering's flat metric, which the pool's bound is measured in. */
   flat: number;
-  /** Great-circle distance minus the bounded boosts; the pool is kept in this order, best first. */
+  /** The ranking score (ranking.ts scoreOf); the pool is kept tier by tier in this order, best first (compareRanked). */
   score: number;
 }
 
@@ -351,14 +352,17 @@ export function capped<P extends Pick<Pool, 'candidates' | 'boundKm'>>(pool: P):
 }
 
 /**
- * Candidates of both lists in one ranking, best first. Ties are broken as a fresh scan's query breaks them
- * (nearer, then lower id), not by which list someone came from: a newcomer in the caller's own grid cell
- * ties with everyone else there and must take the same place a new search would give them.
+ * Candidates of both lists in one ranking, best first: tier by tier, then by score (ranking.ts compareRanked),
+ * so someone merged in a nearer tier than the pool's people goes ahead of them, as a fresh scan puts them.
+ * Ties are broken as a fresh scan's query breaks them (nearer, then lower id), not by which list someone
+ * came from: a newcomer in the caller's own grid cell ties with everyone else there and must take the same
+ * place a new search would give them.
  */
 export function mergeRanked(pool: PooledCandidate[], added: PooledCandidate[]): PooledCandidate[] {
   const seen = new Set(added.map((c) => c.id));
   return [...pool.filter((c) => !seen.has(c.id)), ...added].sort((a, b) => {
-    if (a.score !== b.score) return a.score < b.score ? -1 : 1;
+    const ranked = compareRanked(a, b);
+    if (ranked !== 0) return ranked;
     if (a.flat !== b.flat) return a.flat < b.flat ? -1 : 1;
     return a.id - b.id;
   });

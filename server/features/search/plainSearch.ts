@@ -31,10 +31,6 @@ import { findCardDetails } from './repository.ts';
  * - A pooled person's score is kept from the scan that pooled them: someone who starts liking the caller
  *   without being in private mode, or whose premium starts or ends, keeps their old boost in the tuned
  *   search while they wait in its pool (no trigger marks those changes; the re-check at its head re-ranks them).
- * - The tuned search ranks a pool across the whole box it was made in: a newcomer (or someone moving,
- *   unbanned, no longer private...) inside a smaller box than the pool's is merged into that wider
- *   ranking, where a fresh scan would answer from the smaller box alone. The two differ only when a boost
- *   lets someone farther out overtake the newcomer.
  * - A caller without a position gets a pool that is not told about changes; it lasts two minutes
  *   (`unplacedPoolTtlMs`).
  */

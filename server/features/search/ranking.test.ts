@@ -63,6 +63,22 @@ describe.each(testDialects().flatMap((dialect) => searchEngines.map((engine) => 
       expect(await ids(viewer)).toEqual([today.profileId, monthAgo.profileId]);
     });
 
+    it('shows someone who becomes visible in a nearer tier before the farther people already ranked, however long inactive', async () => {
+      const viewer = await createPerson(app, { gender: 'Male', age: 30, at: moscow });
+      // The first search finds nobody within the third box step's circle (about 28 km) and ranks the next ring.
+      const farther = await createPerson(app, { age: 30, at: north(35) });
+      // In private mode and never seen active: 25 km doubled by inactivity, less the liked-you boost, scores 40.
+      const shy = await createPerson(app, { age: 30, at: north(25), privateMode: true, activeAt: null });
+      expect((await card(viewer)).profile_id).toBe(farther.profileId);
+      // Their like shows them to the viewer (written directly: through the API it would mark them active now).
+      await app.database.db
+        .insertInto('swipes')
+        .values({ swiper_id: shy.profileId, target_id: viewer.profileId, liked: 1, created_at: ago(0).toISOString() })
+        .execute();
+      // Nearer tier first, whatever the scores (farther: 35): as a fresh search answers it.
+      expect((await card(viewer)).profile_id).toBe(shy.profileId);
+    });
+
     it('shows nobody beyond maxDistance: a card reading N km is in, N + 1 is out; people without a position are out', async () => {
       const viewer = await createPerson(app, { gender: 'Male', at: moscow });
       const people = [];

@@ -1,4 +1,6 @@
 import type { ActivityBucket } from '../profiles/index.ts';
+import { kmPerDegree } from './distance.ts';
+import { searchBoxSteps } from './rules.ts';
 
 /**
  * The deck's order, every constant of it in one place (docs/discovery.md "Ranking"). Two measures:
@@ -78,4 +80,28 @@ export function scoreOf(e: number, activity: ActivityBucket, boosts: { premium: 
   const stretched = e * activityStretch[activity];
   const boost = (boosts.premium ? premiumBoostKm : 0) + (boosts.likedMe ? likedYouBoostKm : 0);
   return stretched - Math.min(boost, stretched / 2);
+}
+
+/**
+ * The tier of someone at ranking distance `e`: the index of the first box step (rules.ts searchBoxSteps) whose
+ * circle of `e` holds them, the last (everywhere) for anyone, unlocated too. Cards come tier by tier: a nearer
+ * tier's people all come before a farther tier's, whatever their scores (a fresh scan answers from the first
+ * step that holds anyone). Near a pole a step's box is narrower than its circle; nothing there is kept apart.
+ */
+export function tierOf(e: number): number {
+  return searchBoxSteps.findIndex((step) => step === 180 || e <= step * kmPerDegree);
+}
+
+/**
+ * The deck's order of two ranked people (`flat`: ranking distance; `score`): tier first, then score; 0 when
+ * they tie (the caller breaks ties). A pool holds people of several tiers: made by a scan that went past
+ * empty steps (the people the app holds lie there), and then joined by whoever becomes eligible in any of them.
+ * Ordered by score alone, someone who became visible in a nearer tier (a private person's like; a newcomer)
+ * but scores worse, inactive or older than the target, waited behind the farther people a fresh scan would
+ * not even reach yet (searchEquivalence.test.ts, seed 476574433 case 39).
+ */
+export function compareRanked(a: { flat: number; score: number }, b: { flat: number; score: number }): number {
+  const tiers = tierOf(a.flat) - tierOf(b.flat);
+  if (tiers !== 0) return tiers;
+  return a.score === b.score ? 0 : a.score < b.score ? -1 : 1;
 }

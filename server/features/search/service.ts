@@ -37,7 +37,7 @@ import {
   type Point,
 } from './distance.ts';
 import { rankingPoolSize, recheckBatch, recheckBatches, searchBoxSteps, searchRateWindows } from './rules.ts';
-import { maxAgeStretch, nearbyKm, rankingKm, scoreOf } from './ranking.ts';
+import { compareRanked, maxAgeStretch, nearbyKm, rankingKm, scoreOf } from './ranking.ts';
 
 /** A search's own filters; each query adds its box, bound or list of people. */
 type Search = Omit<CandidateFilter, 'box' | 'only' | 'beyondKm' | 'withinKm'>;
@@ -631,7 +631,8 @@ export class SearchService implements CardSearch {
 
   /**
    * The score (ranking.ts): the ranking distance stretched by inactivity, less the bounded boosts (premium and
-   * "liked you" move a person ahead of others about as near, never further). `flat` holds the ranking distance.
+   * "liked you" move a person ahead of others about as near, never further), in the deck's order (tier by
+   * tier, then score). `flat` holds the ranking distance.
    */
   private rank(rows: RankedRow[], filter: Search): PooledCandidate[] {
     const now = this.clock.now();
@@ -646,8 +647,10 @@ export class SearchService implements CardSearch {
           });
           return { id: row.id, flat: km, score };
         })
-        // Stable: equal scores keep the query's order (nearest, then id). Infinity - Infinity would be NaN.
-        .sort((a, b) => (a.score === b.score ? 0 : a.score < b.score ? -1 : 1))
+        // Tier by tier, then by score (compareRanked): the pool keeps this order, and whoever joins it later
+        // in a nearer tier must go ahead of everyone farther. Stable: ties keep the query's order (nearest,
+        // then id; newest first without a position).
+        .sort(compareRanked)
     );
   }
 
