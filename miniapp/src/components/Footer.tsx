@@ -11,17 +11,25 @@ export function Footer() {
   const config = usePublicConfig();
   const telegram = config?.support_telegram?.replace(/^@/, '');
   return (
+    // What the page has from the start (the documents, the copyright) comes first: the config's parts arrive
+    // after the first paint, and above it they pushed the documents and the copyright down the bottom of a
+    // phone's first screen (a layout shift of 0.005-0.013 on `/`); below it they move nothing.
     <footer className="footer">
       <nav aria-label={t('app.footer.label')} className="footer-links">
-        {config?.support_email && <a href={`mailto:${config.support_email}`}>{t('app.footer.email')}</a>}
-        {telegram && (
-          <a href={`https://t.me/${telegram}`} target="_blank" rel="noreferrer">
-            {t('app.footer.telegram')}
-          </a>
-        )}
         <Link to="/offer">{t('app.footer.offer')}</Link>
         <Link to="/privacy-policy">{t('app.footer.privacy')}</Link>
       </nav>
+      <p className="legal">{t('app.footer.copyright', { year: new Date().getFullYear() })}</p>
+      {(config?.support_email || telegram) && (
+        <p className="footer-links">
+          {config?.support_email && <a href={`mailto:${config.support_email}`}>{t('app.footer.email')}</a>}
+          {telegram && (
+            <a href={`https://t.me/${telegram}`} target="_blank" rel="noreferrer">
+              {t('app.footer.telegram')}
+            </a>
+          )}
+        </p>
+      )}
       {config?.legal_name && (
         <p className="legal">
           {namesLegalForm(config.legal_name)
@@ -31,7 +39,6 @@ export function Footer() {
           {config.legal_ogrnip && <> · {t('app.footer.ogrnip', { ogrnip: config.legal_ogrnip })}</>}
         </p>
       )}
-      <p className="legal">{t('app.footer.copyright', { year: new Date().getFullYear() })}</p>
     </footer>
   );
 }
