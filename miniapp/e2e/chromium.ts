@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserServer } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 
 /**
  * Debian's chromium, in its headless shell (package `chromium-headless-shell`): the browser tests never download
@@ -62,30 +62,45 @@ const launchOptions = {
   ],
 };
 
-/** Where the run's shared Chromium listens (globalSetup.ts), for the test files' workers. */
-export const sharedChromiumVariable = 'ISKRA_E2E_CHROMIUM_WS';
-
-/** One Chromium for the whole browser run: each file connects to it instead of starting its own. */
-export async function launchSharedChromium(): Promise<BrowserServer> {
-  return chromium.launchServer({ ...launchOptions, executablePath: ensureChromium() });
-}
-
 /**
- * A browser to drive: the run's shared Chromium (the shell) when there is one (a file's contexts close when it
- * disconnects), else one of its own (a bench, a file run outside the suite's setup, a file that needs the full one).
+ * A browser of its own (a bench, a file that needs the full one): Playwright gives every launch a fresh
+ * temporary profile (its own --user-data-dir) and removes it on close.
  */
 export async function launchChromium(
   kind: ChromiumKind = 'shell',
 ): Promise<{ browser: Browser; close: () => Promise<void> }> {
-  const shared = kind === 'shell' ? process.env[sharedChromiumVariable] : undefined;
-  // Playwright gives every launch a fresh temporary profile (its own --user-data-dir) and removes it on close.
-  const browser = shared
-    ? await chromium.connect(shared)
-    : await chromium.launch({ ...launchOptions, executablePath: ensureChromium(kind) });
+  const browser = await chromium.launch({ ...launchOptions, executablePath: ensureChromium(kind) });
   return {
     browser,
     async close() {
       await browser.close();
+    },
+  };
+}
+
+/** The shell of this test worker, started by its first browser file (Playwright ends it with the process). */
+let workerShell: Promise<Browser> | undefined;
+
+/**
+ * The headless shell for a browser test file: one per test worker, kept for the worker's next files, each
+ * file closing only the contexts it opened. The files' workers once shared one Chromium started by the
+ * run's setup, which relayed every Playwright call through the main process over a WebSocket (its 32
+ * CPU-seconds and the workers' own share of it): the browser project took 178 s that way against 155 s
+ * with a shell per worker, quiet, 30 November.
+ */
+export async function workerChromium(): Promise<{ browser: Browser; close: () => Promise<void> }> {
+  workerShell ??= chromium.launch({ ...launchOptions, executablePath: ensureChromium('shell') });
+  const browser = await workerShell;
+  const before = new Set(browser.contexts());
+  return {
+    browser,
+    async close() {
+      await Promise.all(
+        browser
+          .contexts()
+          .filter((context) => !before.has(context))
+          .map((context) => context.close()),
+      );
     },
   };
 }

@@ -37,7 +37,7 @@ describe('data rights in the menu', () => {
       await page.goto('/Menu');
       const download = page.waitForEvent('download');
       await page.getByRole('button', { name: t.app.dataRights.export }).click();
-      // Saved through the connection: the run's shared Chromium keeps its downloads out of this process's reach.
+      // Saved where the test reads it: Chromium keeps its downloads in a temporary folder of its own.
       const file = path.join(mkdtempSync(path.join(tmpdir(), 'iskra-export-')), 'export.json');
       await (await download).saveAs(file);
       const data = JSON.parse(readFileSync(file, 'utf8')) as { account: { email: string } };

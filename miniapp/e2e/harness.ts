@@ -7,7 +7,7 @@ import type { PublicConfig } from '../../server/contract/config.ts';
 import { TelegramStandIn } from '../../server/test/telegramStandIn.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../server/test/testApp.ts';
 import { missingKeyMark } from '../../locales/languages.ts';
-import { launchChromium, type ChromiumKind } from './chromium.ts';
+import { launchChromium, workerChromium, type ChromiumKind } from './chromium.ts';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 export const distDir = path.join(repoRoot, 'miniapp', 'dist');
@@ -140,7 +140,7 @@ export async function startSite({
   chromium: kind = 'shell',
   ...options
 }: Pick<TestAppOptions, 'stars' | 'publicConfig' | 'testPaymentProvider' | 'adminEmails' | 'adminTelegramIds'> & {
-  /** The headless shell, shared by the run; `full`: a Chromium of the file's own, for what the shell lacks (Web Push). */
+  /** The headless shell of this test worker (chromium.ts workerChromium); `full`: a Chromium of the file's own, for what the shell lacks (Web Push). */
   chromium?: ChromiumKind;
 } = {}): Promise<Site> {
   const telegram = new TelegramStandIn(e2eBotToken);
@@ -152,7 +152,7 @@ export async function startSite({
     telegramApiRoot,
     ...options,
   });
-  const chromium = await launchChromium(kind);
+  const chromium = kind === 'shell' ? await workerChromium() : await launchChromium(kind);
   const missingKeys = new Set<string>();
   const site: Site = {
     app,
