@@ -554,7 +554,7 @@ describe('pool ranking', () => {
 
   it('drops the worst ranked past its size and draws the bound in to the nearest of them', () => {
     const many = Array.from({ length: poolSize + 2 }, (_, i) => candidate(i + 1));
-    // The two worst ranked: one far, one nearer than the bound (a liked-you boost ranks it low here).
+    // The two last (placed there by hand: capped takes the pool's order as given): one far, one nearer than the bound.
     many[poolSize] = { id: 900, flat: 40, score: 1000 };
     many[poolSize + 1] = { id: 901, flat: 3, score: 1001 };
     const kept = capped({ candidates: many, boundKm: 50 });

@@ -26,7 +26,10 @@ export const unplacedPoolTtlMs = 2 * 60_000;
 
 export interface PooledCandidate {
   id: number;
-  /** Distance in the ordering's flat metric, which the pool's bound is measured in. */
+  /**
+   * The ranking distance (ranking.ts rankingKm: the flat metric stretched by the age gap), which the pool's
+   * bound is measured in and its tier read from (compareRanked); Infinity without a position.
+   */
   flat: number;
   /** The ranking score (ranking.ts scoreOf); the pool is kept tier by tier in this order, best first (compareRanked). */
   score: number;

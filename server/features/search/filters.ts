@@ -530,9 +530,16 @@ export function filterPoolKey(f: SearchFilter, s: Seeker): unknown[] {
   return [f.params?.map((p) => s[p]) ?? null, f.poolKey?.(s) ?? null];
 }
 
+/**
+ * The order a stored pool's people are kept in; a pool stored in another is not handed out. 2: tier by tier,
+ * then by score (ranking.ts compareRanked), where 1 kept the score alone: a pool of 1 read as it was would
+ * keep someone merged in a nearer tier behind farther people until it expired (6 hours).
+ */
+const poolOrder = 2;
+
 /** Everything of the caller and their filters that decides who passes: a pool made under another key is stale. */
 export function poolKeyOf(s: Seeker): string {
-  return JSON.stringify(searchFilters.map((f) => filterPoolKey(f, s)));
+  return JSON.stringify([poolOrder, ...searchFilters.map((f) => filterPoolKey(f, s))]);
 }
 
 /** The values of one query: its own part first (`own`: selection, order, limit), then every rule's (queryBindings.ts). */

@@ -89,8 +89,14 @@ export function scoreOf(e: number, activity: ActivityBucket, boosts: { premium: 
  * step that holds anyone). Near a pole a step's box is narrower than its circle; nothing there is kept apart.
  */
 export function tierOf(e: number): number {
-  return searchBoxSteps.findIndex((step) => step === 180 || e <= step * kmPerDegree);
+  // A plain loop over kilometres worked out once: the search's sorts call this twice a comparison.
+  let tier = 0;
+  while (tier < tierEdgesKm.length && !(e <= (tierEdgesKm[tier] ?? 0))) tier++;
+  return tier;
 }
+
+/** Each box step's circle in kilometres, but the last (everywhere), computed as plainSearch's withinCircle does. */
+const tierEdgesKm = searchBoxSteps.filter((step) => step !== 180).map((step) => step * kmPerDegree);
 
 /**
  * The deck's order of two ranked people (`flat`: ranking distance; `score`): tier first, then score; 0 when
