@@ -904,6 +904,8 @@ describe.each(testDialects())('API fuzz on %s', (dialect) => {
       // route made its own).
       // (A map, not a variable: TypeScript would infer the variable's type from itself through the loop.)
       const kept = new Map<'world', World>();
+      // The routes fuzzed in the current world, for a failure's message: what they changed may matter.
+      let worldRoutes: string[] = [];
       for (const route of app.routes) {
         // The profile form is fuzzed by a member who has no profile yet, so it gets as far as the photos.
         const profileless = identityName === 'member' && route.path === '/api/create_profile';
@@ -914,8 +916,10 @@ describe.each(testDialects())('API fuzz on %s', (dialect) => {
         const start = async () => enter(await newWorld());
         const previous = kept.get('world');
         const member = identityName === 'anonymous' ? null : (previous?.member ?? null);
-        let { world, actor, identity }: Stage =
-          previous && (await settle(previous, member, false)) ? await enter(previous) : await start();
+        const reused = previous !== undefined && (await settle(previous, member, false));
+        let { world, actor, identity }: Stage = reused ? await enter(previous) : await start();
+        if (!reused) worldRoutes = [];
+        worldRoutes.push(routeKey(route));
         // Routes the seeds do not know yet are still fuzzed, from an empty seed.
         const seedOf = () => seedsFor(world)[routeKey(route)] ?? {};
         for (const mutation of mutationsFor(
@@ -935,13 +939,17 @@ describe.each(testDialects())('API fuzz on %s', (dialect) => {
           if (outcome.problem)
             problems.set(
               `${routeKey(route)} ${outcome.status}`,
-              `${identityName} ${c.method} ${c.url.slice(0, 120)} [${c.label}]: ${outcome.problem}`,
+              `${identityName} ${c.method} ${c.url.slice(0, 120)} [${c.label}]: ${outcome.problem}` +
+                ` (in a world these routes were fuzzed in first: ${worldRoutes.slice(0, -1).join(', ') || 'none'})`,
             );
           // A limit reached: the next day, so later cases are checked beyond the limit too.
           if (outcome.status === 429) app.clock.advance(24 * 3600);
           // A change that succeeded may have signed the member out, unmatched the pair or paid: start over.
           if ((c.method !== 'GET' && outcome.status >= 200 && outcome.status < 400) || outcome.status === 429) {
-            if (!(await settle(world, actor, profileless))) ({ world, actor, identity } = await start());
+            if (!(await settle(world, actor, profileless))) {
+              ({ world, actor, identity } = await start());
+              worldRoutes = [routeKey(route)];
+            }
           }
         }
         kept.set('world', world);
