@@ -78,29 +78,30 @@ export async function launchChromium(
   };
 }
 
-/** The shell of this test worker, started by its first browser file (Playwright ends it with the process). */
+/** The shell of this test worker, started by its first browser file and kept for the next ones. */
 let workerShell: Promise<Browser> | undefined;
 
 /**
- * The headless shell for a browser test file: one per test worker, kept for the worker's next files, each
- * file closing only the contexts it opened. The files' workers once shared one Chromium started by the
- * run's setup, which relayed every Playwright call through the main process over a WebSocket (its 32
- * CPU-seconds and the workers' own share of it): the browser project took 178 s that way against 155 s
- * with a shell per worker, quiet, 30 November.
+ * The headless shell for a browser test file: one per test worker, kept for the worker's next files (the
+ * browser project runs with `isolate: false`, so a worker's files share this module), each file closing the
+ * contexts it opened (harness.ts). The files' workers once shared one Chromium started by the run's setup,
+ * which relayed every Playwright call through the main process over a WebSocket (its 32 CPU-seconds and the
+ * workers' own share of it): the browser project took 178 s that way against 155 s with a shell per worker,
+ * quiet, 30 November. A shell that failed to start or has gone is started again by the next file. Playwright
+ * ends it when the worker's process exits.
  */
-export async function workerChromium(): Promise<{ browser: Browser; close: () => Promise<void> }> {
-  workerShell ??= chromium.launch({ ...launchOptions, executablePath: ensureChromium('shell') });
-  const browser = await workerShell;
-  const before = new Set(browser.contexts());
-  return {
-    browser,
-    async close() {
-      await Promise.all(
-        browser
-          .contexts()
-          .filter((context) => !before.has(context))
-          .map((context) => context.close()),
-      );
-    },
-  };
+export async function workerChromium(): Promise<Browser> {
+  const launched = (workerShell ??= chromium
+    .launch({ ...launchOptions, executablePath: ensureChromium('shell') })
+    .then((browser) => {
+      browser.on('disconnected', () => {
+        if (workerShell === launched) workerShell = undefined;
+      });
+      return browser;
+    })
+    .catch((error: unknown) => {
+      workerShell = undefined;
+      throw error;
+    }));
+  return launched;
 }

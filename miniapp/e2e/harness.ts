@@ -152,14 +152,17 @@ export async function startSite({
     telegramApiRoot,
     ...options,
   });
-  const chromium = kind === 'shell' ? await workerChromium() : await launchChromium(kind);
+  // The worker's shell outlives the file: the file closes its own contexts. A full Chromium is the file's own.
+  const own = kind === 'shell' ? null : await launchChromium(kind);
+  const browser = own ? own.browser : await workerChromium();
+  const opened = new Set<BrowserContext>();
   const missingKeys = new Set<string>();
   const site: Site = {
     app,
     telegram,
-    browser: chromium.browser,
+    browser,
     async context({ language, dark, serviceWorkers = 'block', settle = 'quick' } = {}) {
-      const context = await chromium.browser.newContext({
+      const context = await browser.newContext({
         viewport: phone,
         deviceScaleFactor: Number(process.env.E2E_DPR ?? 2),
         isMobile: true,
@@ -169,6 +172,8 @@ export async function startSite({
         colorScheme: 'light',
         serviceWorkers,
       });
+      opened.add(context);
+      context.on('close', () => opened.delete(context));
       if (language) contextLanguages.set(context, language);
       // Any page of the file showing a key instead of its text fails the file (checked in close()).
       context.on('console', (message) => {
@@ -196,7 +201,8 @@ export async function startSite({
       return { context, page, errors: watchErrors(page, errors) };
     },
     async close() {
-      await chromium.close();
+      await Promise.all([...opened].map((context) => context.close()));
+      await own?.close();
       await app.close();
       await telegram.stop();
       expect([...missingKeys], 'translation keys the pages asked for and the dictionary lacks').toEqual([]);
