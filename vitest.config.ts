@@ -46,6 +46,8 @@ export default defineConfig({
           isolate: false,
           include: ['miniapp/e2e/**/*.e2e.test.ts'],
           globalSetup: ['miniapp/e2e/globalSetup.ts'],
+          // After each file: what a failed file left open in the worker's Chromium (chromium.ts closeLeftContexts).
+          setupFiles: ['miniapp/e2e/closeLeftContexts.ts'],
           // Generous: two cores run a server suite and Chromium side by side in CI.
           testTimeout: 120_000,
           hookTimeout: 90_000,

@@ -105,3 +105,13 @@ export async function workerChromium(): Promise<Browser> {
     }));
   return launched;
 }
+
+/**
+ * Closes every context still open in this worker's shell: run after each browser file (closeLeftContexts.ts).
+ * A file that failed before its site's close() left its contexts open beside the worker's next files, their
+ * pages still calling a server that had stopped.
+ */
+export async function closeLeftContexts(): Promise<void> {
+  const browser = await workerShell?.catch(() => undefined);
+  await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
+}
