@@ -79,7 +79,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 
 try {
   await withAdminClient(pgUrl, (c) => c.query(`create schema ${schema}`));
-  const migrate = ServerProcess.start('migrate', 'scripts/migrate.ts', {
+  const migrate = await ServerProcess.start('migrate', 'migrate', {
     DATABASE_URL: pgUrl,
     DATABASE_SCHEMA: schema,
     DATA_DIR: dataDir(),

@@ -139,13 +139,14 @@ function readManifest(outdir) {
  */
 /**
  * @param {string} [outdir]
+ * @param {Record<string, string>} [built] the entries the build holds (`entries`, or more: the tests' own)
  * @returns {string | undefined}
  */
-export function staleReason(outdir = defaultOutdir) {
+export function staleReason(outdir = defaultOutdir, built = entries) {
   const manifest = readManifest(outdir);
   if (!manifest) return 'not built yet';
   if (manifest.root !== root) return `built for ${manifest.root}`;
-  const missing = Object.keys(entries).find((name) => !existsSync(outputFile(name, outdir)));
+  const missing = Object.keys(built).find((name) => !existsSync(outputFile(name, outdir)));
   if (missing) return `${missing}.mjs is missing`;
   for (const input of [...alwaysChecked, ...manifest.inputs]) {
     let info;
@@ -173,9 +174,10 @@ function writeWhole(file, contents) {
 /**
  * Compiles every entry into `outdir`; returns how long it took (ms) and esbuild's account of the build.
  * @param {string} [outdir]
+ * @param {Record<string, string>} [built] the entries to build, by output name (`entries`, or more)
  * @returns {Promise<{ ms: number, metafile: import('esbuild').Metafile }>}
  */
-export async function buildServer(outdir = defaultOutdir) {
+export async function buildServer(outdir = defaultOutdir, built = entries) {
   const started = Date.now();
   const esbuild = await import('esbuild');
   /** @type {import('esbuild').Metafile} */
@@ -183,7 +185,7 @@ export async function buildServer(outdir = defaultOutdir) {
   try {
     const result = await esbuild.build({
       absWorkingDir: root,
-      entryPoints: Object.fromEntries(Object.entries(entries).map(([name, source]) => [name, path.join(root, source)])),
+      entryPoints: Object.fromEntries(Object.entries(built).map(([name, source]) => [name, path.join(root, source)])),
       outdir,
       outExtension: { '.js': '.mjs' },
       bundle: true,
@@ -227,13 +229,14 @@ export async function buildServer(outdir = defaultOutdir) {
  * Builds into `outdir` when the build there is missing or stale; returns the reason it built, or undefined.
  * @param {string} [outdir]
  * @param {(line: string) => void} [log]
+ * @param {Record<string, string>} [built] the entries the build holds (`entries`, or more)
  * @returns {Promise<string | undefined>}
  */
-export async function ensureServerBuilt(outdir = defaultOutdir, log = console.log) {
-  const reason = staleReason(outdir);
+export async function ensureServerBuilt(outdir = defaultOutdir, log = console.log, built = entries) {
+  const reason = staleReason(outdir, built);
   if (!reason) return undefined;
   log(`The server's compiled code is stale (${reason}): building it…`);
-  const { ms } = await buildServer(outdir);
+  const { ms } = await buildServer(outdir, built);
   log(`Server built into ${path.relative(root, outdir) || '.'} in ${ms} ms`);
   return reason;
 }

@@ -8,21 +8,24 @@ import { openDatabase } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { UserId } from '../db/schema.ts';
 import { freePort } from '../server/test/freePort.ts';
+import { compiledCommand } from '../server/test/compiledCommands.ts';
 import { demoEmail, demoTelegramUser, prepareDemoTelegram } from './demoTelegram.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 const sessionSecret = 'demo-test-secret-that-is-long-enough-00000';
 
-/** `tsx scripts/demo.ts` (what `npm run demo` runs after seeding) with `env`, its output collected. */
-function runDemo(env: Record<string, string>): {
+/** The compiled `scripts/demo.ts` (what `npm run demo` runs after seeding) with `env`, its output collected. */
+async function runDemo(env: Record<string, string>): Promise<{
   child: ChildProcess;
   output: () => string;
   waitFor: (text: string | RegExp) => Promise<string>;
-} {
+}> {
   let output = '';
   const waiters: (() => void)[] = [];
-  const child = spawn(tsx, ['scripts/demo.ts'], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } });
+  const child = spawn(process.execPath, [await compiledCommand('demo')], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
   const take = (chunk: Buffer) => {
     output += chunk.toString();
     for (const waiter of waiters) waiter();
@@ -81,9 +84,14 @@ describe('npm run demo: the Mini App link', () => {
 
   it('prints a signed launch link that signs in as the demo account when BOT_TOKEN is unset', async () => {
     const port = await freePort();
-    const demo = runDemo({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SESSION_SECRET: sessionSecret });
+    const demo = await runDemo({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SESSION_SECRET: sessionSecret,
+    });
     try {
-      // Starting tsx and the server takes seconds on a busy two-core machine.
+      // Starting the server takes seconds on a busy two-core machine.
       const output = await demo.waitFor(/#tgWebAppData=\S+/);
       await demo.waitFor('Iskra is listening');
       const link = new URL(/(http:\/\/localhost:\d+\/#tgWebAppData=\S+)/.exec(output)?.[1] ?? '');
@@ -111,7 +119,7 @@ describe('npm run demo: the Mini App link', () => {
 
   it('prints no such link, and makes no token, when BOT_TOKEN is set', async () => {
     const port = await freePort();
-    const demo = runDemo({
+    const demo = await runDemo({
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
@@ -156,7 +164,7 @@ describe('npm run demo: the Mini App link', () => {
 describe('the start-up log', () => {
   it('names the address the server really listens on, also when PORT=0 picks the port', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-port-'));
-    const server = spawn(tsx, ['server/main.ts'], {
+    const server = spawn(process.execPath, [await compiledCommand('main')], {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.ts';
+import { compiledCommand } from '../server/test/compiledCommands.ts';
 import { demoNames } from './demoPeople.ts';
 import { skinTones } from './demoPortrait.ts';
 
@@ -18,9 +19,10 @@ describe('npm run demo seeding', () => {
 
   it('creates the demo account and profiles with photos once, and leaves them alone the second time', async () => {
     const env = { ...process.env, DATA_DIR: dataDir, DEMO_PROFILES: '6', DATABASE_URL: '' };
-    const first = await run('npx', ['tsx', 'scripts/seed-demo.ts'], { env });
+    const seed = await compiledCommand('seed-demo');
+    const first = await run(process.execPath, [seed], { env });
     expect(first.stdout).toContain('7 demo profiles');
-    const second = await run('npx', ['tsx', 'scripts/seed-demo.ts'], { env });
+    const second = await run(process.execPath, [seed], { env });
     expect(second.stdout).toContain('already there');
 
     const { db } = openDatabase({ dataDir });
@@ -99,6 +101,6 @@ describe('npm run demo seeding', () => {
     } finally {
       await db.destroy();
     }
-    // Two tsx start-ups and 7 profiles' photo pipelines: slow on a busy two-core machine.
+    // Two start-ups and 7 profiles' photo pipelines: slow on a busy two-core machine.
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -11,13 +11,12 @@ import { systemClock } from './clock.ts';
 import { pair } from './features/relationships/repository.ts';
 import { createPerson, type Person } from './test/people.ts';
 import { freePort } from './test/freePort.ts';
+import { compiledCommand } from './test/compiledCommands.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-
-function startServer(dataDir: string, port: number) {
+async function startServer(dataDir: string, port: number) {
   let output = '';
-  const child = spawn(tsx, ['server/main.ts'], {
+  const child = spawn(process.execPath, [await compiledCommand('main')], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
@@ -79,7 +78,7 @@ describe('a crash in the middle of a write burst (SQLite)', () => {
     }
     await handle.db.destroy();
 
-    const server = startServer(dataDir, port);
+    const server = await startServer(dataDir, port);
     try {
       await waitUntilUp(url);
       const acknowledgedLikes: [number, number][] = [];
@@ -120,10 +119,7 @@ describe('a crash in the middle of a write burst (SQLite)', () => {
       });
       const exited = once(server.child, 'exit');
       killed = true;
-      // tsx runs the server in a node process of its own: that one dies first, with no chance to clean up.
-      const serverPids = childPids(server.child.pid ?? 0);
-      expect(serverPids.length).toBeGreaterThan(0);
-      for (const pid of serverPids) process.kill(pid, 'SIGKILL');
+      // No chance to clean up.
       process.kill(server.child.pid ?? 0, 'SIGKILL');
       await exited;
       await burst;
@@ -144,7 +140,7 @@ describe('a crash in the middle of a write burst (SQLite)', () => {
       }
 
       // And the server starts again on the same data and serves it.
-      const again = startServer(dataDir, port);
+      const again = await startServer(dataDir, port);
       try {
         await waitUntilUp(url);
         const res = await (people[0] as Person).browser.get('/api/matches');
@@ -158,12 +154,3 @@ describe('a crash in the middle of a write burst (SQLite)', () => {
     }
   }, 180_000);
 });
-
-/** Direct children of a process (tsx's node child), from /proc. */
-function childPids(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}

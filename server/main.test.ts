@@ -9,19 +9,22 @@ import { webhookSecret } from '../bot/webhook.ts';
 import { testBotToken } from './test/telegramSigning.ts';
 import { TelegramStandIn } from './test/telegramStandIn.ts';
 import { freePort } from './test/freePort.ts';
+import { compiledCommand, type CompiledCommand } from './test/compiledCommands.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 const sessionSecret = 'process-test-secret-that-is-long-enough-000';
 
-/** Runs one of package.json's commands (tsx on a script, as `npm start` and `npm run` do) with `env`. */
-function run(
-  script: string,
+/** Runs one of package.json's commands (compiled, as `npm start` and `npm run` do) with `env`. */
+async function run(
+  command: CompiledCommand,
   env: Record<string, string>,
   args: string[] = [],
-): { child: ChildProcess; output: () => string } {
+): Promise<{ child: ChildProcess; output: () => string }> {
   let output = '';
-  const child = spawn(tsx, [script, ...args], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } });
+  const child = spawn(process.execPath, ['--enable-source-maps', await compiledCommand(command), ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { child, output: () => output };
@@ -42,7 +45,7 @@ describe('the server process with a bot token (npm start)', () => {
 
   it('starts the bot in polling mode and answers /start', async () => {
     const port = await freePort();
-    const server = run('server/main.ts', {
+    const server = await run('main', {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
@@ -52,7 +55,7 @@ describe('the server process with a bot token (npm start)', () => {
       TELEGRAM_API_ROOT: telegram.apiRoot,
     });
     try {
-      // Starting tsx and the server takes seconds on a busy two-core machine.
+      // Starting the server takes seconds on a busy two-core machine.
       await telegram.waitForCall('setMyCommands', undefined, 60_000);
       telegram.pushUpdate({
         message: {
@@ -90,7 +93,7 @@ describe('the server process with a bot token (npm start)', () => {
   }, 120_000);
 
   it('npm run bot:set-webhook registers PUBLIC_URL/telegram/webhook with the secret the server checks', async () => {
-    const script = run('scripts/setWebhook.ts', {
+    const script = await run('setWebhook', {
       DATA_DIR: dataDir,
       PUBLIC_URL: 'https://iskra.test',
       SESSION_SECRET: sessionSecret,
@@ -118,7 +121,7 @@ describe('npm run job', () => {
 
   it('runs a job by name, records it, and refuses an unknown name', async () => {
     const env = { DATA_DIR: dataDir, SESSION_SECRET: sessionSecret, LOG_LEVEL: 'silent' };
-    const backup = run('scripts/job.ts', env, ['sqlite_backup']);
+    const backup = await run('job', env, ['sqlite_backup']);
     const [code] = (await once(backup.child, 'exit')) as [number];
     expect(code, backup.output()).toBe(0);
     expect(JSON.parse(backup.output().trim().split('\n').at(-1) ?? '')).toEqual({
@@ -126,7 +129,7 @@ describe('npm run job', () => {
       counts: { written: 1, removed: 0 },
     });
     expect(readdirSync(path.join(dataDir, 'backups'))).toHaveLength(1);
-    const unknown = run('scripts/job.ts', env, ['no_such_job']);
+    const unknown = await run('job', env, ['no_such_job']);
     const [unknownCode] = (await once(unknown.child, 'exit')) as [number];
     expect(unknownCode).toBe(64);
     expect(unknown.output()).toContain('cleanup_expired');
@@ -137,7 +140,7 @@ describe('ROLE on SQLite', () => {
   it('refuses ROLE=worker with a message saying what to do, before touching any data', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-role-'));
     try {
-      const worker = run('server/main.ts', { ROLE: 'worker', DATA_DIR: dataDir, SESSION_SECRET: sessionSecret });
+      const worker = await run('main', { ROLE: 'worker', DATA_DIR: dataDir, SESSION_SECRET: sessionSecret });
       const [code] = (await once(worker.child, 'exit')) as [number];
       expect(code).toBe(1);
       expect(worker.output()).toContain(
@@ -155,7 +158,7 @@ describe('ROLE=web|worker without a bucket', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-role-'));
     try {
       // Refused while reading the environment: the database named here is never reached.
-      const web = run('server/main.ts', {
+      const web = await run('main', {
         ROLE: 'web',
         DATABASE_URL: 'postgres://iskra@127.0.0.1:1/iskra',
         DATA_DIR: dataDir,

@@ -69,10 +69,14 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
   let photoStoreEnv: Record<string, string> = {};
 
   /** Every process shares the database, the schema, the secret and the bot; each has its own data folder. */
-  function start(name: string, role: 'web' | 'worker', extra: Record<string, string> = {}): ServerProcess {
+  async function start(
+    name: string,
+    role: 'web' | 'worker',
+    extra: Record<string, string> = {},
+  ): Promise<ServerProcess> {
     const dataDir = mkdtempSync(path.join(tmpdir(), `iskra-${name}-`));
     dataDirs.push(dataDir);
-    const child = ServerProcess.start(name, 'server/main.ts', {
+    const child = await ServerProcess.start(name, 'main', {
       ROLE: role,
       DATABASE_URL: url,
       DATABASE_SCHEMA: schema,
@@ -96,7 +100,7 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
   }
 
   async function startWeb(name: string): Promise<Web> {
-    const child = start(name, 'web');
+    const child = await start(name, 'web');
     return { process: child, url: `http://127.0.0.1:${await child.listeningPort()}` };
   }
 
@@ -123,16 +127,18 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
       S3_FORCE_PATH_STYLE: 'true',
     };
     // Before any migration a web process refuses to start, saying what to do.
-    const early = start('early-web', 'web');
+    const early = await start('early-web', 'web');
     expect(await early.exited).toBe(1);
     expect(early.log()).toContain('npm run db:migrate');
     // Two `npm run db:migrate` at once (two deploy hosts): PostgreSQL's advisory lock lets one apply them.
-    const migrations = [1, 2].map((n) =>
-      ServerProcess.start(`migrate-${n}`, 'scripts/migrate.ts', {
-        DATABASE_URL: url,
-        DATABASE_SCHEMA: schema,
-        DATA_DIR: tmpdir(),
-      }),
+    const migrations = await Promise.all(
+      [1, 2].map((n) =>
+        ServerProcess.start(`migrate-${n}`, 'migrate', {
+          DATABASE_URL: url,
+          DATABASE_SCHEMA: schema,
+          DATA_DIR: tmpdir(),
+        }),
+      ),
     );
     started.push(...migrations);
     for (const migration of migrations) expect(await migration.exited, migration.log()).toBe(0);
@@ -140,7 +146,9 @@ describe.skipIf(!databaseUrl)('several web and worker processes on one PostgreSQ
     expect(migrations.filter((m) => m.log().includes('already up to date'))).toHaveLength(1);
     handle = openDatabase({ url, dataDir: tmpdir(), searchPath: schema, poolSize: 4 });
     // cleanup_expired every 2 seconds in both workers, so the test sees several firings contended.
-    workers = [1, 2].map((n) => start(`worker-${n}`, 'worker', { JOB_SCHEDULES: 'cleanup_expired=*/2 * * * * *' }));
+    workers = await Promise.all(
+      [1, 2].map((n) => start(`worker-${n}`, 'worker', { JOB_SCHEDULES: 'cleanup_expired=*/2 * * * * *' })),
+    );
     [webA, webB] = await Promise.all([startWeb('web-a'), startWeb('web-b')]);
     await Promise.all(
       workers.map((w) =>

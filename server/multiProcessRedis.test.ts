@@ -49,7 +49,7 @@ describe.skipIf(!runs)('web processes whose live events ring through Redis', () 
   async function startWeb(name: string): Promise<Web> {
     const dataDir = mkdtempSync(path.join(tmpdir(), `iskra-${name}-`));
     dataDirs.push(dataDir);
-    const child = ServerProcess.start(name, 'server/main.ts', { ...env, DATA_DIR: dataDir });
+    const child = await ServerProcess.start(name, 'main', { ...env, DATA_DIR: dataDir });
     started.push(child);
     return { process: child, url: `http://127.0.0.1:${await child.listeningPort()}` };
   }
@@ -103,7 +103,7 @@ describe.skipIf(!runs)('web processes whose live events ring through Redis', () 
       S3_SECRET_ACCESS_KEY: bucket.secretAccessKey,
       S3_FORCE_PATH_STYLE: 'true',
     };
-    const migration = ServerProcess.start('migrate', 'scripts/migrate.ts', {
+    const migration = await ServerProcess.start('migrate', 'migrate', {
       DATABASE_URL: url,
       DATABASE_SCHEMA: schema,
       DATA_DIR: tmpdir(),

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
+import { compiledCommand, type CompiledCommand } from './compiledCommands.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -12,9 +13,8 @@ export interface LogLine {
 }
 
 /**
- * A real server process (`node --import tsx server/main.ts`: the TypeScript that `npm start` runs compiled,
- * see scripts/start.test.ts for the compiled one), or one of the package's scripts, with only the environment
- * given (and PATH). Its log is kept for assertions and for the message of a failing test.
+ * A real server process (server/main.ts compiled, as `npm start` runs it: compiledCommands.ts), or one of the
+ * package's scripts, with only the environment given (and PATH). Its log is kept for assertions and for the message of a failing test.
  */
 export class ServerProcess {
   readonly lines: LogLine[] = [];
@@ -48,9 +48,9 @@ export class ServerProcess {
     });
   }
 
-  /** `script`: a file under the repository, run with tsx (server/main.ts, scripts/migrate.ts). */
-  static start(name: string, script: string, env: Record<string, string>): ServerProcess {
-    return ServerProcess.node(name, ['--import', 'tsx', script], env);
+  /** One of the compiled commands (`main`: server/main.ts, `migrate`: scripts/migrate.ts), as production runs it. */
+  static async start(name: string, command: CompiledCommand, env: Record<string, string>): Promise<ServerProcess> {
+    return ServerProcess.node(name, ['--enable-source-maps', await compiledCommand(command)], env);
   }
 
   /** `node` with these arguments in the repository (a compiled file: scripts/start.test.ts). */

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import en from '../../../locales/en.json' with { type: 'json' };
@@ -10,6 +9,7 @@ import { createLogMailer, createSmtpMailer } from '../../mail/mailer.ts';
 import { json } from '../../test/browser.ts';
 import { createPerson, type Person, type PersonOptions } from '../../test/people.ts';
 import { SmtpStandIn, type ReceivedMail } from '../../test/smtpStandIn.ts';
+import { compiledCommand } from '../../test/compiledCommands.ts';
 import { createTestApp, testSessionSecret, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 import { defaultNotifyGraceSeconds, emailConversationWindowSeconds, emailUnreadSeconds } from './queue.ts';
@@ -18,7 +18,6 @@ import { claimLeaseSeconds, NotificationWorker } from './worker.ts';
 
 const publicUrl = 'https://iskra.example';
 const root = path.resolve(import.meta.dirname, '../../..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 
 describe.each(testDialects())('notification e-mails to web-only users on %s', (dialect) => {
   let app: TestApp;
@@ -307,7 +306,7 @@ describe.each(testDialects())('notification e-mails to web-only users on %s', (d
 
     // A worker in a process of its own; the SMTP server has the whole mail when the process is killed, so
     // the process never learns it was accepted and never marks it.
-    const child = spawn(tsx, ['server/test/notificationWorkerProcess.ts'], {
+    const child = spawn(process.execPath, [await compiledCommand('notificationWorker')], {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',
@@ -324,8 +323,6 @@ describe.each(testDialects())('notification e-mails to web-only users on %s', (d
     const exited = once(child, 'exit');
     const arrived = new Promise<void>((resolve) => {
       smtp.beforeAccept = () => {
-        // tsx runs the script in a node child of its own: kill that one, then tsx.
-        for (const pid of childPids(child.pid ?? 0)) process.kill(pid, 'SIGKILL');
         process.kill(child.pid ?? 0, 'SIGKILL');
         resolve();
       };
@@ -355,12 +352,3 @@ describe.each(testDialects())('notification e-mails to web-only users on %s', (d
     expect(job.outcome).toBe('interrupted');
   }, 60_000);
 });
-
-/** Direct children of a process (tsx's node child), from /proc. */
-function childPids(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
