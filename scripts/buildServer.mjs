@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, utimesSync, 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { threadId } from 'node:worker_threads';
 
 export const root = path.resolve(import.meta.dirname, '..');
 export const defaultOutdir = path.join(root, '.build');
@@ -115,7 +116,7 @@ const sourceLocations = {
 /**
  * The manifest of the build in `outdir` (its date is the build's), or undefined when there is none.
  * @param {string} outdir
- * @returns {{ root: string, inputs: string[], mtimeMs: number } | undefined}
+ * @returns {{ root: string, entries: Record<string, unknown>, inputs: string[], mtimeMs: number } | undefined}
  */
 function readManifest(outdir) {
   const file = path.join(outdir, manifestName);
@@ -124,9 +125,10 @@ function readManifest(outdir) {
     const data = JSON.parse(readFileSync(file, 'utf8'));
     if (typeof data !== 'object' || data === null || !('root' in data) || !('inputs' in data)) return undefined;
     const { root, inputs } = data;
+    const entries = 'entries' in data && typeof data.entries === 'object' && data.entries !== null ? data.entries : {};
     if (typeof root !== 'string' || !Array.isArray(inputs) || !inputs.every((input) => typeof input === 'string'))
       return undefined;
-    return { root, inputs, mtimeMs: statSync(file).mtimeMs };
+    return { root, entries: { ...entries }, inputs, mtimeMs: statSync(file).mtimeMs };
   } catch {
     // None yet, or half of one from a build that was cut off: build again.
     return undefined;
@@ -135,7 +137,8 @@ function readManifest(outdir) {
 
 /**
  * Why the build in `outdir` cannot be used as it is, or undefined when it can: an output is missing, the
- * checkout moved (the outputs hold absolute source paths), or a source it was built from changed or is gone.
+ * checkout moved (the outputs hold absolute source paths), an entry was not built from the source named, or a
+ * source it was built from changed or is gone.
  */
 /**
  * @param {string} [outdir]
@@ -146,6 +149,8 @@ export function staleReason(outdir = defaultOutdir, built = entries) {
   const manifest = readManifest(outdir);
   if (!manifest) return 'not built yet';
   if (manifest.root !== root) return `built for ${manifest.root}`;
+  const moved = Object.entries(built).find(([name, source]) => manifest.entries[name] !== source);
+  if (moved) return `${moved[0]}.mjs was not built from ${moved[1]}`;
   const missing = Object.keys(built).find((name) => !existsSync(outputFile(name, outdir)));
   if (missing) return `${missing}.mjs is missing`;
   for (const input of [...alwaysChecked, ...manifest.inputs]) {
@@ -166,7 +171,8 @@ export function staleReason(outdir = defaultOutdir, built = entries) {
  * @param {string | Uint8Array} contents
  */
 function writeWhole(file, contents) {
-  const temporary = `${file}.${process.pid}.tmp`;
+  // Per process and thread: builds may run at once into one folder (the tests' workers, compiledCommands.ts).
+  const temporary = `${file}.${process.pid}-${threadId}.tmp`;
   writeFileSync(temporary, contents);
   renameSync(temporary, file);
 }
@@ -211,10 +217,16 @@ export async function buildServer(outdir = defaultOutdir, built = entries) {
       plugins: [sourceLocations, externalPackages],
     });
     mkdirSync(outdir, { recursive: true });
-    for (const file of result.outputFiles) writeWhole(file.path, file.contents);
+    // The shared chunks before the entries that import them: a process started from an entry meanwhile (a
+    // build of another process into the same folder) finds every chunk it names. Earlier chunks stay.
+    const entryFiles = new Set(Object.keys(built).map((name) => outputFile(name, outdir)));
+    const outputs = [...result.outputFiles].sort(
+      (a, b) => Number(entryFiles.has(a.path)) - Number(entryFiles.has(b.path)),
+    );
+    for (const file of outputs) writeWhole(file.path, file.contents);
     const inputs = Object.keys(result.metafile.inputs).sort();
     const manifest = path.join(outdir, manifestName);
-    writeWhole(manifest, `${JSON.stringify({ root, inputs }, null, 2)}\n`);
+    writeWhole(manifest, `${JSON.stringify({ root, entries: built, inputs }, null, 2)}\n`);
     // The build counts from its start: a source saved while it ran is newer, so the next start builds again.
     utimesSync(manifest, new Date(started), new Date(started));
     metafile = result.metafile;

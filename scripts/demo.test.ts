@@ -8,7 +8,7 @@ import { openDatabase } from '../db/client.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { UserId } from '../db/schema.ts';
 import { freePort } from '../server/test/freePort.ts';
-import { compiledCommand } from '../server/test/compiledCommands.ts';
+import { compiledArgs } from '../server/test/compiledCommands.ts';
 import { demoEmail, demoTelegramUser, prepareDemoTelegram } from './demoTelegram.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -22,7 +22,7 @@ async function runDemo(env: Record<string, string>): Promise<{
 }> {
   let output = '';
   const waiters: (() => void)[] = [];
-  const child = spawn(process.execPath, [await compiledCommand('demo')], {
+  const child = spawn(process.execPath, await compiledArgs('demo'), {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', ...env },
   });
@@ -164,7 +164,7 @@ describe('npm run demo: the Mini App link', () => {
 describe('the start-up log', () => {
   it('names the address the server really listens on, also when PORT=0 picks the port', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'iskra-port-'));
-    const server = spawn(process.execPath, [await compiledCommand('main')], {
+    const server = spawn(process.execPath, await compiledArgs('main'), {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',

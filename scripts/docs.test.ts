@@ -11,7 +11,7 @@ const folders = (dir: string) =>
     .map((entry) => entry.name);
 
 /** Made at run time or by tools, never part of the project. */
-// Generated and ignored by git (.gitignore): `npm start` leaves `.build/`, a start test `.build-test-*/`.
+// Generated and ignored by git (.gitignore): `npm start` leaves `.build/`, the tests `.build-test-*/`.
 const notOurs = new Set(['.git', 'node_modules', 'data', 'artifacts', 'coverage', '.test-data', 'dist', '.build']);
 
 /** The Markdown files whose links must hold: the manual, the contributors' page, docs/ and the folder READMEs. */

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.ts';
-import { compiledCommand } from '../server/test/compiledCommands.ts';
+import { compiledArgs } from '../server/test/compiledCommands.ts';
 import { demoNames } from './demoPeople.ts';
 import { skinTones } from './demoPortrait.ts';
 
@@ -19,10 +19,10 @@ describe('npm run demo seeding', () => {
 
   it('creates the demo account and profiles with photos once, and leaves them alone the second time', async () => {
     const env = { ...process.env, DATA_DIR: dataDir, DEMO_PROFILES: '6', DATABASE_URL: '' };
-    const seed = await compiledCommand('seed-demo');
-    const first = await run(process.execPath, [seed], { env });
+    const seed = await compiledArgs('seed-demo');
+    const first = await run(process.execPath, seed, { env });
     expect(first.stdout).toContain('7 demo profiles');
-    const second = await run(process.execPath, [seed], { env });
+    const second = await run(process.execPath, seed, { env });
     expect(second.stdout).toContain('already there');
 
     const { db } = openDatabase({ dataDir });

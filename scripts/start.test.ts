@@ -53,6 +53,13 @@ describe('the compiled server', () => {
     expect(await ensureServerBuilt(outdir, (line) => said.push(line))).toBeUndefined();
     expect(said).toEqual([]);
     expect(statSync(main).mtimeMs).toBe(before);
+    // A build asked for other entries (the tests' own, server/test/compiledCommands.ts) is not this one.
+    expect(staleReason(outdir, { ...entries, worker: 'server/test/notificationWorkerProcess.ts' })).toBe(
+      'worker.mjs was not built from server/test/notificationWorkerProcess.ts',
+    );
+    expect(staleReason(outdir, { ...entries, main: 'scripts/job.ts' })).toBe(
+      'main.mjs was not built from scripts/job.ts',
+    );
 
     // As if every source had been saved after the build (a git pull, an edit): the manifest dates the build.
     const manifest = path.join(outdir, 'manifest.json');

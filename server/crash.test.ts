@@ -11,12 +11,12 @@ import { systemClock } from './clock.ts';
 import { pair } from './features/relationships/repository.ts';
 import { createPerson, type Person } from './test/people.ts';
 import { freePort } from './test/freePort.ts';
-import { compiledCommand } from './test/compiledCommands.ts';
+import { compiledArgs } from './test/compiledCommands.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 async function startServer(dataDir: string, port: number) {
   let output = '';
-  const child = spawn(process.execPath, [await compiledCommand('main')], {
+  const child = spawn(process.execPath, await compiledArgs('main'), {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',

@@ -9,7 +9,7 @@ import { webhookSecret } from '../bot/webhook.ts';
 import { testBotToken } from './test/telegramSigning.ts';
 import { TelegramStandIn } from './test/telegramStandIn.ts';
 import { freePort } from './test/freePort.ts';
-import { compiledCommand, type CompiledCommand } from './test/compiledCommands.ts';
+import { compiledArgs, type CompiledCommand } from './test/compiledCommands.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const sessionSecret = 'process-test-secret-that-is-long-enough-000';
@@ -21,7 +21,7 @@ async function run(
   args: string[] = [],
 ): Promise<{ child: ChildProcess; output: () => string }> {
   let output = '';
-  const child = spawn(process.execPath, ['--enable-source-maps', await compiledCommand(command), ...args], {
+  const child = spawn(process.execPath, await compiledArgs(command, args), {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', ...env },
   });

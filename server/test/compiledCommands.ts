@@ -28,7 +28,16 @@ let ready: Promise<unknown> | undefined;
  * each build: the files are written whole and renamed into place, and the same sources give the same files.
  */
 export async function compiledCommand(name: CompiledCommand): Promise<string> {
-  ready ??= ensureServerBuilt(outdir, () => {}, built);
+  // A failed build (a source saved half-way) is tried again by the next file, not remembered.
+  ready ??= ensureServerBuilt(outdir, () => {}, built).catch((error: unknown) => {
+    ready = undefined;
+    throw error;
+  });
   await ready;
   return outputFile(name, outdir);
+}
+
+/** `node`'s arguments to run a compiled command, stack traces naming the TypeScript (as scripts/start.mjs). */
+export async function compiledArgs(name: CompiledCommand, args: string[] = []): Promise<string[]> {
+  return ['--enable-source-maps', await compiledCommand(name), ...args];
 }

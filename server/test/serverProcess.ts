@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { compiledCommand, type CompiledCommand } from './compiledCommands.ts';
+import { compiledArgs, type CompiledCommand } from './compiledCommands.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -50,7 +50,7 @@ export class ServerProcess {
 
   /** One of the compiled commands (`main`: server/main.ts, `migrate`: scripts/migrate.ts), as production runs it. */
   static async start(name: string, command: CompiledCommand, env: Record<string, string>): Promise<ServerProcess> {
-    return ServerProcess.node(name, ['--enable-source-maps', await compiledCommand(command)], env);
+    return ServerProcess.node(name, await compiledArgs(command), env);
   }
 
   /** `node` with these arguments in the repository (a compiled file: scripts/start.test.ts). */

@@ -15,7 +15,7 @@ import { createPerson, searchAll, type Person } from '../../test/people.ts';
 import { TelegramStandIn, testBotInfo } from '../../test/telegramStandIn.ts';
 import { testBotToken } from '../../test/telegramSigning.ts';
 import { buttonPress, textMessage } from '../../test/telegramUpdates.ts';
-import { compiledCommand } from '../../test/compiledCommands.ts';
+import { compiledArgs } from '../../test/compiledCommands.ts';
 import { createTestApp, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 import { TelegramUserService } from '../telegram/index.ts';
@@ -274,7 +274,7 @@ describe.each(testDialects())('admin tools and moderation on %s', (dialect) => {
         ).email ?? '';
       const root = path.resolve(import.meta.dirname, '../../..');
       const cli = async (...args: string[]) => {
-        const child = spawn(process.execPath, [await compiledCommand('admin'), ...args], {
+        const child = spawn(process.execPath, await compiledArgs('admin', args), {
           cwd: root,
           env: {
             PATH: process.env.PATH ?? '',

@@ -9,7 +9,7 @@ import { createLogMailer, createSmtpMailer } from '../../mail/mailer.ts';
 import { json } from '../../test/browser.ts';
 import { createPerson, type Person, type PersonOptions } from '../../test/people.ts';
 import { SmtpStandIn, type ReceivedMail } from '../../test/smtpStandIn.ts';
-import { compiledCommand } from '../../test/compiledCommands.ts';
+import { compiledArgs } from '../../test/compiledCommands.ts';
 import { createTestApp, testSessionSecret, type TestApp } from '../../test/testApp.ts';
 import { testDialects } from '../../test/testDatabase.ts';
 import { defaultNotifyGraceSeconds, emailConversationWindowSeconds, emailUnreadSeconds } from './queue.ts';
@@ -306,7 +306,7 @@ describe.each(testDialects())('notification e-mails to web-only users on %s', (d
 
     // A worker in a process of its own; the SMTP server has the whole mail when the process is killed, so
     // the process never learns it was accepted and never marks it.
-    const child = spawn(process.execPath, [await compiledCommand('notificationWorker')], {
+    const child = spawn(process.execPath, await compiledArgs('notificationWorker'), {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',
