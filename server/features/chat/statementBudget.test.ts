@@ -11,15 +11,20 @@ import { testDialects } from '../../test/testDatabase.ts';
  * Reading a page with nothing new must write nothing of its own. A message (a free sender, so its allowance is
  * counted, and a recipient who may be told by e-mail) once took 17: its events and badge marker are one insert;
  * then 16, until its rate counters, profile and conversation became one read and, on PostgreSQL, the message
- * and its conversation's time one statement.
+ * and its conversation's time one statement. On SQLite, where a statement is no round trip, a page's header
+ * and its messages are two: cheaper than the joined one (chat/repository.ts chatHeader).
  */
-const budget = { page: 2, pageThatReads: 6, send: { postgres: 12, sqlite: 14 } };
+const budget = {
+  page: { postgres: 2, sqlite: 3 },
+  pageThatReads: { postgres: 6, sqlite: 7 },
+  send: { postgres: 12, sqlite: 14 },
+};
 
 describe.each(testDialects())('statements of a chat page on %s', (dialect) => {
   const counted = useStatementCountingApp(dialect);
   const { log } = counted;
 
-  it(`a page makes at most ${budget.page} statements, one that marks messages read at most ${budget.pageThatReads}`, async () => {
+  it(`a page makes at most ${budget.page[dialect]} statements, one that marks messages read at most ${budget.pageThatReads[dialect]}`, async () => {
     const app = counted.app();
     const a = await createPerson(app, { gender: 'Male', premium: true });
     const b = await createPerson(app, { name: 'Белла' });
@@ -48,8 +53,8 @@ describe.each(testDialects())('statements of a chat page on %s', (dialect) => {
     expect(
       again.filter((s) => /^(begin|insert|update|delete)/i.test(s) && !/"(sessions|rate_counters)"/.test(s)),
     ).toEqual([]);
-    expect(reading.length, reading.join('\n')).toBeLessThanOrEqual(budget.pageThatReads);
-    expect(again.length, again.join('\n')).toBeLessThanOrEqual(budget.page);
+    expect(reading.length, reading.join('\n')).toBeLessThanOrEqual(budget.pageThatReads[dialect]);
+    expect(again.length, again.join('\n')).toBeLessThanOrEqual(budget.page[dialect]);
   });
 
   it(`a message makes at most ${budget.send[dialect]} statements`, async () => {
