@@ -21,19 +21,18 @@ const built = {
 
 export type CompiledCommand = keyof typeof built;
 
-let ready: Promise<unknown> | undefined;
+let building: Promise<unknown> | undefined;
 
 /**
- * The compiled file of a command (`node <file> …args`), built first when needed. Workers running at once may
- * each build: the files are written whole and renamed into place, and the same sources give the same files.
+ * The compiled file of a command (`node <file> …args`), built first when a source changed (a few hundred file
+ * dates, looked at on every call). Workers running at once may each build: the files are written whole and
+ * renamed into place, the chunks before the entries, and the same sources give the same files.
  */
 export async function compiledCommand(name: CompiledCommand): Promise<string> {
-  // A failed build (a source saved half-way) is tried again by the next file, not remembered.
-  ready ??= ensureServerBuilt(outdir, () => {}, built).catch((error: unknown) => {
-    ready = undefined;
-    throw error;
+  building ??= ensureServerBuilt(outdir, () => {}, built).finally(() => {
+    building = undefined;
   });
-  await ready;
+  await building;
   return outputFile(name, outdir);
 }
 

@@ -93,28 +93,32 @@ export class ChatService {
       throw (await isDeparted(this.db, conversationId, me.id)) ? partnerDeleted() : conversationNotFound();
     }
     const { me, participant } = page;
-    // Nothing unread, nothing to write: a page read again costs its one statement.
-    const read = page.anyUnread
-      ? await this.db.transaction().execute(async (trx) => {
-          const now = this.clock.now().toISOString();
-          const count = await markRead(trx, conversationId, me, now);
-          // The reader's unread count drops on all their devices.
-          if (count > 0)
-            await insertEventsAndMarkers(
-              trx,
-              [
-                {
-                  userId: participant.user_id,
-                  type: 'read',
-                  payload: { conversation_id: conversationId, reader_profile_id: me },
-                },
-              ],
-              [userId],
-              now,
-            );
-          return count;
-        })
-      : 0;
+    // Nothing unread, nothing to write: a page read again costs its one statement. A message shown unread counts
+    // too: on SQLite the header and the page are two reads, and one that met a lock and waited may see a message
+    // newer than the header's flag.
+    const unreadShown = page.messages.some((m) => m.sender_id !== me && m.read_at === null);
+    const read =
+      page.anyUnread || unreadShown
+        ? await this.db.transaction().execute(async (trx) => {
+            const now = this.clock.now().toISOString();
+            const count = await markRead(trx, conversationId, me, now);
+            // The reader's unread count drops on all their devices.
+            if (count > 0)
+              await insertEventsAndMarkers(
+                trx,
+                [
+                  {
+                    userId: participant.user_id,
+                    type: 'read',
+                    payload: { conversation_id: conversationId, reader_profile_id: me },
+                  },
+                ],
+                [userId],
+                now,
+              );
+            return count;
+          })
+        : 0;
     if (read > 0) await this.bus.publish([participant.user_id, userId]);
     return {
       messages: page.messages.reverse().map((r) => ({
