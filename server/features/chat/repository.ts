@@ -36,6 +36,16 @@ export async function findUsableConversation(db: Kysely<Database>, conversationI
     .executeTakeFirst();
 }
 
+/** The main photo of the profile `p`: its first one that moderation let through. */
+const mainPhoto = (eb: ExpressionBuilder<Database & { p: Database['profiles'] }, 'p'>) =>
+  eb
+    .selectFrom('photos as ph')
+    .select('ph.file_name')
+    .whereRef('ph.profile_id', '=', 'p.id')
+    .where('ph.moderation', '=', 'clear')
+    .orderBy('ph.position')
+    .limit(1);
+
 /**
  * A conversation's header for the caller: their profile, the conversation if they may use it
  * (findUsableConversation's rule), the other member (their name, main photo and account) and whether anything
@@ -57,14 +67,7 @@ const chatHeaderQuery = (db: Kysely<Database>, conversation: number, user: UserI
       'p.name as other_name',
       'p.gender as other_gender',
       'p.user_id as other_user_id',
-      eb
-        .selectFrom('photos as ph')
-        .select('ph.file_name')
-        .whereRef('ph.profile_id', '=', 'p.id')
-        .where('ph.moderation', '=', 'clear')
-        .orderBy('ph.position')
-        .limit(1)
-        .as('other_photo'),
+      mainPhoto(eb).as('other_photo'),
       eb
         .exists(
           eb
@@ -369,14 +372,7 @@ export async function listChats(db: Kysely<Database>, me: ProfileId) {
       'c.id as conversation_id',
       'p.id as profile_id',
       'p.name',
-      eb
-        .selectFrom('photos as ph')
-        .select('ph.file_name')
-        .whereRef('ph.profile_id', '=', 'p.id')
-        .where('ph.moderation', '=', 'clear')
-        .orderBy('ph.position')
-        .limit(1)
-        .as('photo'),
+      mainPhoto(eb).as('photo'),
       eb
         .selectFrom('messages as lm')
         .select('lm.content')
