@@ -93,7 +93,7 @@ export class ChatService {
       throw (await isDeparted(this.db, conversationId, me.id)) ? partnerDeleted() : conversationNotFound();
     }
     const { me, participant } = page;
-    // Nothing unread, nothing to write: a page read again costs its one statement. A message shown unread counts
+    // Nothing unread, nothing to write: a page read again costs its reads alone. A message shown unread counts
     // too: on SQLite the header and the page are two reads, and one that met a lock and waited may see a message
     // newer than the header's flag.
     const unreadShown = page.messages.some((m) => m.sender_id !== me && m.read_at === null);
